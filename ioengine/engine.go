@@ -1,0 +1,37 @@
+package ioengine
+
+import (
+	"context"
+	"time"
+)
+
+// Engine runs one workload (one fio-like invocation) and measures it.
+type Engine interface {
+	// Name is the engine's name as written in results: "io_uring", "libaio", "psync", "sim", "fio".
+	Name() string
+	// Run lays nothing out: the target must exist and be large enough.
+	// It runs the workload through a ramp, then a measured window that ends
+	// at ctl.Runtime, when ctl.OnSample returns true, or when ctx is done.
+	// An interrupted run (ctx done) returns the stats of what was measured
+	// and ctx.Err() wrapped.
+	Run(ctx context.Context, w Workload, ctl Control) (*Stats, error)
+}
+
+// Control paces a run: phases and live samples.
+type Control struct {
+	Ramp           time.Duration // excluded warm-up before measuring
+	Runtime        time.Duration // longest measured window
+	SampleInterval time.Duration // period of OnSample calls during the measured window (0: no samples)
+	// OnSample, when set, is called every SampleInterval of the measured
+	// window from one goroutine with cumulative figures; returning true ends
+	// the measured window now (e.g. steady state reached).
+	OnSample func(Sample) bool
+}
+
+// Sample is a cumulative snapshot of the measured window so far.
+type Sample struct {
+	Elapsed  time.Duration // since the measured window began
+	IOs      int64         // I/Os completed in the window, all directions
+	Bytes    int64         // bytes transferred in the window
+	LatSumNs int64         // sum of per-I/O latencies in the window, ns
+}

@@ -1,0 +1,51 @@
+package ioengine
+
+import "time"
+
+// RW is fio's I/O pattern name.
+type RW string
+
+// The I/O patterns fio calls rw=…
+const (
+	Read      RW = "read"
+	Write     RW = "write"
+	RandRead  RW = "randread"
+	RandWrite RW = "randwrite"
+	ReadWrite RW = "rw" // sequential mixed, split by RWMixRead
+	RandRW    RW = "randrw"
+)
+
+// Workload describes one run, in fio's vocabulary. Sizes are in bytes.
+type Workload struct {
+	Filename        string        // regular file or block device
+	Size            int64         // bytes of the region each job covers (0: whole file/device)
+	Offset          int64         // bytes; start of the region
+	OffsetIncrement int64         // bytes; job i starts at Offset + i*OffsetIncrement
+	RW              RW            // pattern
+	RWMixRead       int           // percent of reads for rw/randrw (0..100)
+	BS              int64         // bytes per I/O
+	IODepth         int           // I/Os in flight per job
+	NumJobs         int           // parallel jobs (one ring/context and one OS thread each)
+	Direct          bool          // O_DIRECT
+	RandSeed        uint64        // seed of the per-job offset generators
+	ContinueOnError bool          // count I/O errors instead of ending the job
+	IOTimeout       time.Duration // an I/O outstanding this long ends the run with an error (0: 30 s)
+}
+
+// IsWrite reports whether the pattern writes.
+func (r RW) IsWrite() bool {
+	return r == Write || r == RandWrite || r == ReadWrite || r == RandRW
+}
+
+// IsRead reports whether the pattern reads.
+func (r RW) IsRead() bool {
+	return r == Read || r == RandRead || r == ReadWrite || r == RandRW
+}
+
+// IsRandom reports whether offsets are random.
+func (r RW) IsRandom() bool {
+	return r == RandRead || r == RandWrite || r == RandRW
+}
+
+// QD is the total queue depth: IODepth × NumJobs.
+func (w Workload) QD() int { return w.IODepth * w.NumJobs }

@@ -1,0 +1,148 @@
+// Package sweep plans and runs queue-depth sweeps through an ioengine.Engine
+// and holds the Result type that every later stage reads.
+package sweep
+
+import (
+	"time"
+
+	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/qdsweep/qdsweep/littleslaw"
+)
+
+// Schema is the value of Result.Schema this package writes and reads.
+const Schema = "qdsweep/v1"
+
+// Result is the contract between measuring and everything after it: what
+// results.json holds, what `import fio` produces and what report, compare,
+// advise --from and diagnose read. Fields are only ever added.
+type Result struct {
+	Schema      string               `json:"schema"`
+	Meta        Meta                 `json:"meta"`
+	Plan        Plan                 `json:"plan"`
+	Steps       []Step               `json:"steps"`
+	Analysis    []CurveAnalysis      `json:"analysis,omitempty"`
+	Diagnosis   []littleslaw.Finding `json:"diagnosis,omitempty"`
+	Interrupted bool                 `json:"interrupted"`
+}
+
+// Meta describes where, when and how a result was measured.
+type Meta struct {
+	Tool                 string      `json:"tool"`    // "qdsweep"
+	Version              string      `json:"version"` // tool version
+	Start                time.Time   `json:"start"`
+	End                  time.Time   `json:"end"`
+	Hostname             string      `json:"hostname"`
+	Kernel               string      `json:"kernel"`
+	CPUs                 int         `json:"cpus"`
+	Target               string      `json:"target"` // path measured
+	Device               *DeviceInfo `json:"device,omitempty"`
+	Engine               string      `json:"engine"`
+	EngineFallbackReason string      `json:"engine_fallback_reason,omitempty"`
+	Simulated            bool        `json:"simulated"`
+	Source               string      `json:"source,omitempty"` // "qdsweep" (measured), "fio-import", …
+	Workload             Workload    `json:"workload"`
+}
+
+// Workload is the fixed part of the sweep's workload (what does not vary by step).
+type Workload struct {
+	Size      int64  `json:"size"` // bytes
+	Direct    bool   `json:"direct"`
+	RWMixRead int    `json:"rwmixread,omitempty"` // percent
+	RampNs    int64  `json:"ramp_ns"`
+	RuntimeNs int64  `json:"runtime_ns"`    // longest measured window per step
+	Sim       string `json:"sim,omitempty"` // sim parameters when simulated
+}
+
+// DeviceInfo holds the block device's queue facts (filled by device telemetry).
+type DeviceInfo struct {
+	Name              string   `json:"name"` // e.g. "vda"
+	MajMin            string   `json:"majmin,omitempty"`
+	Parent            string   `json:"parent,omitempty"`  // disk of a partition
+	Members           []string `json:"members,omitempty"` // dm/md members
+	Model             string   `json:"model,omitempty"`
+	Vendor            string   `json:"vendor,omitempty"`
+	Rotational        *bool    `json:"rotational,omitempty"`
+	LogicalBlockSize  int      `json:"logical_block_size,omitempty"`  // bytes
+	PhysicalBlockSize int      `json:"physical_block_size,omitempty"` // bytes
+	NrRequests        int      `json:"nr_requests,omitempty"`
+	Scheduler         string   `json:"scheduler,omitempty"`
+	HWQueues          int      `json:"hw_queues,omitempty"`
+	MaxSectorsKB      int      `json:"max_sectors_kb,omitempty"`
+	WriteCache        string   `json:"write_cache,omitempty"`
+	ReadAheadKB       int      `json:"read_ahead_kb,omitempty"`
+}
+
+// Plan is the grid a sweep runs; identical plans can be resumed.
+type Plan struct {
+	RW      []string `json:"rw"`
+	BS      []int64  `json:"bs"` // bytes
+	IODepth []int    `json:"iodepth"`
+	NumJobs []int    `json:"numjobs"`
+	Full    bool     `json:"full"`
+}
+
+// Step is one measured (or skipped) point of the grid.
+type Step struct {
+	RW           string             `json:"rw"`
+	BS           int64              `json:"bs"` // bytes
+	IODepth      int                `json:"iodepth"`
+	NumJobs      int                `json:"numjobs"`
+	QD           int                `json:"qd"` // iodepth × numjobs
+	IOPS         float64            `json:"iops"`
+	BWBytes      float64            `json:"bw_bytes"` // bytes per second
+	Lat          ioengine.Latency   `json:"lat_ns"`
+	Read         *ioengine.DirStats `json:"read,omitempty"`
+	Write        *ioengine.DirStats `json:"write,omitempty"`
+	InflightMean float64            `json:"inflight_mean"`
+	// LittleError is (inflight_mean − iops × lat_mean) / inflight_mean.
+	LittleError float64            `json:"little_error"`
+	Steady      bool               `json:"steady"`
+	RuntimeNs   int64              `json:"runtime_ns"`
+	CPU         ioengine.CPU       `json:"cpu"`
+	Errors      []ioengine.IOError `json:"errors"`
+	Failed      string             `json:"failed,omitempty"`  // why the step failed
+	Skipped     string             `json:"skipped,omitempty"` // why the step was not run
+	Device      *DeviceStats       `json:"device,omitempty"`
+	HostCPU     *HostCPU           `json:"host_cpu,omitempty"`
+	// Hosts holds per-host figures of a multi-host (fio client/server) step.
+	Hosts []HostStep `json:"hosts,omitempty"`
+}
+
+// DeviceStats are iostat -x's columns over the step's measured window.
+type DeviceStats struct {
+	ReadsPerSec  float64 `json:"r_s"`
+	WritesPerSec float64 `json:"w_s"`
+	ReadMBps     float64 `json:"rMB_s"` // MB/s as iostat (MiB: 1048576 bytes)
+	WriteMBps    float64 `json:"wMB_s"`
+	ReadAwaitMs  float64 `json:"r_await"`
+	WriteAwaitMs float64 `json:"w_await"`
+	AquSz        float64 `json:"aqu_sz"`
+	UtilPct      float64 `json:"util"`
+	RareqSzKB    float64 `json:"rareq_sz"`
+	WareqSzKB    float64 `json:"wareq_sz"`
+}
+
+// HostCPU is the host's CPU use over a step, in percent of all CPUs, plus
+// the tool's own CPU in percent of one core.
+type HostCPU struct {
+	UserPct    float64 `json:"user"`
+	SystemPct  float64 `json:"system"`
+	IOWaitPct  float64 `json:"iowait"`
+	SoftIRQPct float64 `json:"softirq"`
+	SelfPct    float64 `json:"self"` // this process, percent of one core
+}
+
+// HostStep is one client's share of a multi-host step.
+type HostStep struct {
+	Host    string           `json:"host"`
+	IOPS    float64          `json:"iops"`
+	BWBytes float64          `json:"bw_bytes"`
+	Lat     ioengine.Latency `json:"lat_ns"`
+}
+
+// CurveAnalysis is the analysis of one curve (one rw × bs) of a result.
+type CurveAnalysis struct {
+	RW       string              `json:"rw"`
+	BS       int64               `json:"bs"`
+	Analysis littleslaw.Analysis `json:"analysis"`
+}
