@@ -26,6 +26,11 @@ type Control struct {
 	// window from one goroutine with cumulative figures; returning true ends
 	// the measured window now (e.g. steady state reached).
 	OnSample func(Sample) bool
+	// OnWindowStart and OnWindowEnd, when set, are called right when the
+	// measured window begins (after the ramp) and ends, before in-flight
+	// I/Os are drained: device telemetry samples there.
+	OnWindowStart func()
+	OnWindowEnd   func()
 }
 
 // Sample is a cumulative snapshot of the measured window so far.
