@@ -1,0 +1,119 @@
+package main
+
+import (
+	"time"
+
+	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/urfave/cli/v2"
+)
+
+// Output formats accepted by --output-format.
+const (
+	formatNormal = "normal"
+	formatJSON   = "json"
+	formatTerse  = "terse"
+)
+
+// workloadFlags are the flags `run` and `sweep` share, named as fio names
+// them. rw, bs, iodepth and numjobs are defined by each command (sweep takes
+// lists). Sizes and durations are strings so fio's forms (1G, 30) parse.
+func workloadFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "filename", Usage: "file or block device to measure (default: create, lay out and remove ./qdsweep.scratch)"},
+		&cli.StringFlag{Name: "size", Value: "1g", Usage: "bytes of the region each job covers (fio suffixes: 4k, 1m, 1g; 0 = whole file/device)"},
+		&cli.StringFlag{Name: "offset", Value: "0", Usage: "start of the region, bytes (fio suffixes)"},
+		&cli.StringFlag{Name: "offset_increment", Value: "0", Usage: "job i starts at offset + i*offset_increment, bytes"},
+		&cli.IntFlag{Name: "rwmixread", Value: 50, Usage: "percent of reads for rw/randrw (0..100)"},
+		&cli.IntFlag{Name: "direct", Value: 1, Usage: "1: O_DIRECT (bypass the page cache), 0: buffered"},
+		&cli.StringFlag{Name: "runtime", Usage: "measured window (Go duration or fio's plain seconds)"},
+		&cli.StringFlag{Name: "ramp_time", Usage: "warm-up before measuring (Go duration or fio's plain seconds)"},
+		&cli.StringFlag{Name: "ioengine", Value: "io_uring", Usage: "io_uring, libaio or psync (io_uring falls back to libaio when unavailable)"},
+		&cli.Uint64Flag{Name: "randseed", Value: 0, Usage: "seed of the random offset generators"},
+		&cli.BoolFlag{Name: "continue_on_error", Usage: "count I/O errors instead of ending the run"},
+		&cli.StringFlag{Name: "io_timeout", Value: "30s", Usage: "an I/O outstanding this long ends the run with an error"},
+		&cli.BoolFlag{Name: "allow-write", Usage: "allow write workloads on an existing regular file (its contents are overwritten)"},
+		&cli.StringFlag{Name: "output-format", Value: formatNormal, Usage: "normal, json or terse"},
+		// Accepted for fio compatibility; they change nothing here.
+		&cli.StringFlag{Name: "name", Usage: "job name (accepted for fio compatibility, ignored)"},
+		&cli.BoolFlag{Name: "time_based", Usage: "accepted for fio compatibility: runs are always time based"},
+		&cli.BoolFlag{Name: "group_reporting", Usage: "accepted for fio compatibility: jobs are always reported together"},
+	}
+}
+
+// workloadFromFlags fills the fields of a Workload that the shared flags
+// carry. The caller fills RW, BS, IODepth and NumJobs. Errors are usage
+// errors (exit 2) naming the flag and an example of a good value.
+func workloadFromFlags(c *cli.Context) (ioengine.Workload, error) {
+	var w ioengine.Workload
+	var err error
+	w.Filename = c.String("filename")
+	if w.Size, err = sizeFlag(c, "size"); err != nil {
+		return w, err
+	}
+	if w.Offset, err = sizeFlag(c, "offset"); err != nil {
+		return w, err
+	}
+	if w.OffsetIncrement, err = sizeFlag(c, "offset_increment"); err != nil {
+		return w, err
+	}
+	w.RWMixRead = c.Int("rwmixread")
+	if w.RWMixRead < 0 || w.RWMixRead > 100 {
+		return w, usagef("--rwmixread: %d is out of range; use a percentage 0..100, e.g. --rwmixread=70", w.RWMixRead)
+	}
+	switch d := c.Int("direct"); d {
+	case 0, 1:
+		w.Direct = d == 1
+	default:
+		return w, usagef("--direct: %d is not 0 or 1; use --direct=1 (O_DIRECT) or --direct=0 (buffered)", d)
+	}
+	w.RandSeed = c.Uint64("randseed")
+	w.ContinueOnError = c.Bool("continue_on_error")
+	if w.IOTimeout, err = durationFlag(c, "io_timeout", 30*time.Second); err != nil {
+		return w, err
+	}
+	if f := c.String("output-format"); f != formatNormal && f != formatJSON && f != formatTerse {
+		return w, usagef("--output-format: unknown format %q; use normal, json or terse", f)
+	}
+	return w, nil
+}
+
+// sizeFlag parses a size flag with fio's suffixes; the error is a usage error.
+func sizeFlag(c *cli.Context, name string) (int64, error) {
+	v, err := ioengine.ParseSize(c.String(name))
+	if err != nil {
+		return 0, usagef("--%s: %v; use e.g. --%s=4k, 1m or 1g", name, err, name)
+	}
+	return v, nil
+}
+
+// durationFlag parses a duration flag (Go duration or fio's plain seconds),
+// returning def when the flag is unset or empty.
+func durationFlag(c *cli.Context, name string, def time.Duration) (time.Duration, error) {
+	s := c.String(name)
+	if s == "" {
+		return def, nil
+	}
+	d, err := ioengine.ParseDuration(s)
+	if err != nil {
+		return 0, usagef("--%s: %v; use e.g. --%s=30 (seconds), 30s or 500ms", name, err, name)
+	}
+	return d, nil
+}
+
+// outputFormat returns the chosen --output-format (already validated by workloadFromFlags).
+func outputFormat(c *cli.Context) string { return c.String("output-format") }
+
+// phasesFromFlags reads --ramp_time and --runtime with the command's own
+// defaults (run: 1s ramp, 5s runtime).
+func phasesFromFlags(c *cli.Context, defRamp, defRuntime time.Duration) (ramp, runtime time.Duration, err error) {
+	if ramp, err = durationFlag(c, "ramp_time", defRamp); err != nil {
+		return 0, 0, err
+	}
+	if runtime, err = durationFlag(c, "runtime", defRuntime); err != nil {
+		return 0, 0, err
+	}
+	if runtime <= 0 {
+		return 0, 0, usagef("--runtime: must be positive; use e.g. --runtime=30 (seconds) or 10s")
+	}
+	return ramp, runtime, nil
+}

@@ -1,0 +1,22 @@
+// Package report turns a sweep.Result and its analysis into every output:
+// the terminal table and sentences, summary.md, PNG/SVG charts and the
+// comparison of several results. It measures nothing and computes nothing
+// beyond formatting; the analysis is littleslaw's.
+package report
+
+import "github.com/qdsweep/qdsweep/littleslaw"
+
+// Options controls what the reports show and how charts are written.
+type Options struct {
+	// TargetIOPS is the provisioned-IOPS target to mark on charts (I/Os per
+	// second; 0 for none).
+	TargetIOPS float64
+	// SLO is the latency objective to mark on charts (nil for none).
+	SLO *littleslaw.SLO
+	// ChartFormat is "png" (default) or "svg".
+	ChartFormat string
+	// DeviceStats adds the device's iostat-style figures to the table.
+	DeviceStats bool
+	// Width is the terminal width in columns (default 80).
+	Width int
+}
