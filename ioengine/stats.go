@@ -48,4 +48,18 @@ type Stats struct {
 	CPU            CPU           `json:"cpu"`
 	Errors         []IOError     `json:"errors"`
 	ShortIOs       int64         `json:"short_ios"`
+	// Buffers says how the engine's I/O buffers were used: "registered"
+	// (io_uring fixed buffers), "unregistered: <why>" or "" (engine without the notion).
+	Buffers string `json:"buffers,omitempty"`
+	// Hosts holds each host's share of a multi-host run (fio client/server);
+	// nil for a local run.
+	Hosts []HostStats `json:"hosts,omitempty"`
+}
+
+// HostStats is one host's figures in a multi-host run.
+type HostStats struct {
+	Host    string  `json:"host"`     // host[:port] as the client named it
+	IOPS    float64 `json:"iops"`     // I/Os per second
+	BWBytes float64 `json:"bw_bytes"` // bytes per second
+	Lat     Latency `json:"lat_ns"`
 }

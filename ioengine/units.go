@@ -77,14 +77,33 @@ func ParseDuration(s string) (time.Duration, error) {
 		return 0, fmt.Errorf("%w: empty", ErrBadDuration)
 	}
 	if f, err := strconv.ParseFloat(t, 64); err == nil {
-		if f < 0 || math.IsNaN(f) || f > math.MaxInt64/float64(time.Second) {
+		// Compare in float64 after scaling: float64(MaxInt64) rounds up to
+		// 2^63, which does not fit in an int64.
+		ns := f * float64(time.Second)
+		if f < 0 || math.IsNaN(f) || ns >= float64(math.MaxInt64) {
 			return 0, fmt.Errorf("%w: %q (use e.g. 30, 30s, 500ms)", ErrBadDuration, s)
 		}
-		return time.Duration(f * float64(time.Second)), nil
+		return time.Duration(ns), nil
 	}
 	d, err := time.ParseDuration(strings.ReplaceAll(t, "µ", "u"))
 	if err != nil || d < 0 {
 		return 0, fmt.Errorf("%w: %q (use e.g. 30, 30s, 500ms, 2m)", ErrBadDuration, s)
 	}
 	return d, nil
+}
+
+// FormatSize formats a byte count with binary units for people: "512 B",
+// "4 KiB", "1.5 GiB" (at most one decimal, none when exact).
+func FormatSize(n int64) string {
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
+	v := float64(n)
+	i := 0
+	for (v >= 1024 || v <= -1024) && i < len(units)-1 {
+		v /= 1024
+		i++
+	}
+	if v == math.Trunc(v) {
+		return fmt.Sprintf("%.0f %s", v, units[i])
+	}
+	return fmt.Sprintf("%.1f %s", v, units[i])
 }

@@ -30,6 +30,10 @@ type Workload struct {
 	RandSeed        uint64        // seed of the per-job offset generators
 	ContinueOnError bool          // count I/O errors instead of ending the job
 	IOTimeout       time.Duration // an I/O outstanding this long ends the run with an error (0: 30 s)
+	// Verify stamps every write and checks every read against the stamp:
+	// each 8-byte little-endian word holds its own byte offset in the file.
+	// A read whose data differs is counted as an error "verify".
+	Verify bool
 }
 
 // IsWrite reports whether the pattern writes.

@@ -4,7 +4,11 @@
 // beyond formatting; the analysis is littleslaw's.
 package report
 
-import "github.com/qdsweep/qdsweep/littleslaw"
+import (
+	"errors"
+
+	"github.com/qdsweep/qdsweep/littleslaw"
+)
 
 // Options controls what the reports show and how charts are written.
 type Options struct {
@@ -20,3 +24,17 @@ type Options struct {
 	// Width is the terminal width in columns (default 80).
 	Width int
 }
+
+// withDefaults fills unset options: Width 80, ChartFormat "png".
+func (o Options) withDefaults() Options {
+	if o.Width <= 0 {
+		o.Width = 80
+	}
+	if o.ChartFormat == "" {
+		o.ChartFormat = "png"
+	}
+	return o
+}
+
+// ErrChartFormat is returned for a chart format other than "png" or "svg".
+var ErrChartFormat = errors.New(`unknown chart format (use "png" or "svg")`)

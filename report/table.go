@@ -1,14 +1,254 @@
 package report
 
 import (
+	"bufio"
+	"errors"
+	"fmt"
 	"io"
+	"strings"
 
 	"github.com/qdsweep/qdsweep/sweep"
 )
 
-// Table writes the terminal table of r's steps followed by the analysis in
-// plain sentences.
+// ErrNoSteps is returned when a result has no measured step to report.
+var ErrNoSteps = errors.New("result has no measured steps")
+
+// Table writes the terminal table of r's steps, one block per curve,
+// followed by the analysis in plain sentences. Latencies are shown in µs or
+// ms as fits, bandwidth in MiB/s. It fits o.Width columns (default 80)
+// unless o.DeviceStats adds the device columns.
 func Table(w io.Writer, r *sweep.Result, o Options) error {
-	_, _ = w, r
+	if r == nil {
+		return fmt.Errorf("report table: %w", ErrNoSteps)
+	}
+	o = o.withDefaults()
+	bw := bufio.NewWriter(w)
+	fmt.Fprintln(bw, wrap(headline(r), o.Width))
+	ss := seriesOf(r)
+	if len(ss) == 0 {
+		fmt.Fprintln(bw, "No steps in this result.")
+	}
+	for _, s := range ss {
+		if len(ss) > 1 {
+			fmt.Fprintln(bw)
+			fmt.Fprintln(bw, s.Name)
+		}
+		writeStepRows(bw, s.Steps, o, r.Meta.Simulated)
+	}
+	if r.Interrupted {
+		fmt.Fprintln(bw, "Interrupted: the sweep stopped before its last step.")
+	}
+	fmt.Fprintln(bw)
+	for _, line := range analysisLines(r, o) {
+		fmt.Fprintln(bw, wrap(line, o.Width))
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("report table: %w", err)
+	}
 	return nil
+}
+
+// headline is the one-line description of a result: tool, target, engine,
+// workload, and SIMULATED when it was.
+func headline(r *sweep.Result) string {
+	parts := []string{}
+	if r.Meta.Simulated {
+		parts = append(parts, "SIMULATED")
+	}
+	if r.Meta.Target != "" {
+		parts = append(parts, r.Meta.Target)
+	}
+	if d := r.Meta.Device; d != nil && d.Name != "" {
+		dev := d.Name
+		if d.Model != "" {
+			dev += " (" + strings.TrimSpace(d.Model) + ")"
+		}
+		parts = append(parts, dev)
+	}
+	if r.Meta.Engine != "" {
+		parts = append(parts, "engine "+r.Meta.Engine)
+	}
+	parts = append(parts, workloadWords(r))
+	return strings.Join(parts, " · ")
+}
+
+// workloadWords describes the sweep's workload: "randread 4k, direct, 5s per step".
+func workloadWords(r *sweep.Result) string {
+	var ws []string
+	seen := map[string]bool{}
+	for _, s := range seriesOf(r) {
+		n := curveName(s.RW, s.BS)
+		if !seen[n] {
+			seen[n] = true
+			ws = append(ws, n)
+		}
+	}
+	out := strings.Join(ws, ", ")
+	if out == "" {
+		out = "no steps"
+	}
+	if r.Meta.Workload.RWMixRead > 0 && hasMixed(r) {
+		out += fmt.Sprintf(", %d%% reads", r.Meta.Workload.RWMixRead)
+	}
+	if r.Meta.Workload.Direct {
+		out += ", direct"
+	}
+	if r.Meta.Workload.RuntimeNs > 0 {
+		out += ", " + fmtLat(float64(r.Meta.Workload.RuntimeNs)) + " per step"
+	}
+	return out
+}
+
+// stepCols are the table's columns: header and width; right-aligned.
+var stepCols = []struct {
+	head  string
+	width int
+}{
+	{"QD", 5}, {"depth×jobs", 10}, {"IOPS", 8}, {"MiB/s", 8}, {"lat mean", 9},
+	{"p99", 9}, {"in-flight", 9}, {"Little", 7}, {"steady", 6},
+}
+
+// devCols are the extra device columns shown with Options.DeviceStats.
+var devCols = []struct {
+	head  string
+	width int
+}{
+	{"r/s", 8}, {"w/s", 8}, {"aqu-sz", 7}, {"%util", 6}, {"r_await", 8}, {"w_await", 8},
+}
+
+// writeStepRows writes the header and one row per step.
+func writeStepRows(w io.Writer, steps []sweep.Step, o Options, simulated bool) {
+	var h []string
+	for _, c := range stepCols {
+		h = append(h, pad(c.head, c.width))
+	}
+	if o.DeviceStats {
+		for _, c := range devCols {
+			h = append(h, pad(c.head, c.width))
+		}
+	}
+	fmt.Fprintln(w, strings.Join(h, " "))
+	for _, st := range steps {
+		cells := []string{
+			fmt.Sprint(st.QD),
+			fmt.Sprintf("%d×%d", st.IODepth, st.NumJobs),
+		}
+		if !measured(st) {
+			why := "no I/O completed"
+			switch {
+			case st.Skipped != "":
+				why = "skipped: " + st.Skipped
+			case st.Failed != "":
+				why = "failed: " + st.Failed
+			}
+			line := pad(cells[0], stepCols[0].width) + " " + pad(cells[1], stepCols[1].width) + "  " + why
+			fmt.Fprintln(w, truncate(line, o.Width))
+			continue
+		}
+		steady := "yes"
+		if !st.Steady {
+			steady = "no"
+		}
+		cells = append(cells,
+			fmtIOPS(st.IOPS),
+			fmtMiBps(st.BWBytes),
+			fmtLat(st.Lat.MeanNs),
+			fmtLat(float64(st.Lat.P99Ns)),
+			fmt.Sprintf("%.1f", st.InflightMean),
+			fmtPct(st.LittleError),
+			steady,
+		)
+		if st.InflightMean == 0 {
+			cells[6], cells[7] = "-", "-"
+		}
+		for i := range cells {
+			cells[i] = pad(cells[i], stepCols[i].width)
+		}
+		if o.DeviceStats {
+			cells = append(cells, deviceCells(st.Device)...)
+		}
+		fmt.Fprintln(w, strings.Join(cells, " "))
+	}
+}
+
+// deviceCells formats a step's device figures, "-" when absent.
+func deviceCells(d *sweep.DeviceStats) []string {
+	out := make([]string, len(devCols))
+	if d == nil {
+		for i := range out {
+			out[i] = pad("-", devCols[i].width)
+		}
+		return out
+	}
+	vals := []string{
+		fmtIOPS(d.ReadsPerSec), fmtIOPS(d.WritesPerSec),
+		fmt.Sprintf("%.1f", d.AquSz), fmt.Sprintf("%.0f", d.UtilPct),
+		fmt.Sprintf("%.2f", d.ReadAwaitMs), fmt.Sprintf("%.2f", d.WriteAwaitMs),
+	}
+	for i := range vals {
+		out[i] = pad(vals[i], devCols[i].width)
+	}
+	return out
+}
+
+// pad right-aligns s in width runes.
+func pad(s string, width int) string {
+	n := len([]rune(s))
+	if n >= width {
+		return s
+	}
+	return strings.Repeat(" ", width-n) + s
+}
+
+// truncate cuts s to width runes, ending in "…" when cut.
+func truncate(s string, width int) string {
+	r := []rune(s)
+	if width <= 1 || len(r) <= width {
+		return s
+	}
+	return string(r[:width-1]) + "…"
+}
+
+// wrap breaks text into lines of at most width runes at spaces, keeping
+// existing newlines; continuation lines of a bulleted line are indented.
+func wrap(text string, width int) string {
+	var out []string
+	for _, para := range strings.Split(text, "\n") {
+		indent := ""
+		if strings.HasPrefix(para, "  - ") {
+			indent = "    "
+		} else if strings.HasPrefix(para, "- ") {
+			indent = "  "
+		}
+		line := ""
+		for _, word := range strings.Fields(para) {
+			switch {
+			case line == "":
+				if strings.HasPrefix(para, "  ") {
+					line = "  " + word
+				} else {
+					line = word
+				}
+			case len([]rune(line))+1+len([]rune(word)) <= width:
+				line += " " + word
+			default:
+				out = append(out, line)
+				line = indent + word
+			}
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n")
+}
+
+// hasMixed reports whether any step mixes reads and writes (rw, randrw,
+// readwrite, randreadwrite), the only case where rwmixread matters.
+func hasMixed(r *sweep.Result) bool {
+	for _, st := range r.Steps {
+		switch st.RW {
+		case "rw", "randrw", "readwrite", "randreadwrite":
+			return true
+		}
+	}
+	return false
 }

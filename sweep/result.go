@@ -36,6 +36,7 @@ type Meta struct {
 	CPUs                 int         `json:"cpus"`
 	Target               string      `json:"target"` // path measured
 	Device               *DeviceInfo `json:"device,omitempty"`
+	DeviceOff            string      `json:"device_off,omitempty"` // why Device is nil on a measured target (DeviceProbe.Off)
 	Engine               string      `json:"engine"`
 	EngineFallbackReason string      `json:"engine_fallback_reason,omitempty"`
 	Simulated            bool        `json:"simulated"`

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"time"
 
 	"github.com/qdsweep/qdsweep/ioengine"
@@ -20,7 +21,7 @@ const (
 func workloadFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "filename", Usage: "file or block device to measure (default: create, lay out and remove ./qdsweep.scratch)"},
-		&cli.StringFlag{Name: "size", Value: "1g", Usage: "bytes of the region each job covers (fio suffixes: 4k, 1m, 1g; 0 = whole file/device)"},
+		&cli.StringFlag{Name: "size", Value: "1g", Usage: "bytes of the region each job covers (fio suffixes: 4k, 1m, 1g); unset with an existing --filename: the whole file/device"},
 		&cli.StringFlag{Name: "offset", Value: "0", Usage: "start of the region, bytes (fio suffixes)"},
 		&cli.StringFlag{Name: "offset_increment", Value: "0", Usage: "job i starts at offset + i*offset_increment, bytes"},
 		&cli.IntFlag{Name: "rwmixread", Value: 50, Usage: "percent of reads for rw/randrw (0..100)"},
@@ -49,6 +50,11 @@ func workloadFromFlags(c *cli.Context) (ioengine.Workload, error) {
 	w.Filename = c.String("filename")
 	if w.Size, err = sizeFlag(c, "size"); err != nil {
 		return w, err
+	}
+	if !c.IsSet("size") && w.Filename != "" {
+		if _, serr := os.Stat(w.Filename); serr == nil {
+			w.Size = 0 // as fio: an existing file or device is covered whole
+		}
 	}
 	if w.Offset, err = sizeFlag(c, "offset"); err != nil {
 		return w, err

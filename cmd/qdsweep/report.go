@@ -2,16 +2,232 @@ package main
 
 import (
 	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
 
+	"github.com/qdsweep/qdsweep/littleslaw"
+	"github.com/qdsweep/qdsweep/report"
+	"github.com/qdsweep/qdsweep/sweep"
 	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
 )
 
 func reportCommand() *cli.Command {
 	return &cli.Command{
-		Name:  "report",
-		Usage: "(not yet implemented)",
-		Action: func(*cli.Context) error {
-			return errors.New("report: not yet implemented")
-		},
+		Name:      "report",
+		Usage:     "re-render the table, summary.md and charts of a saved sweep (no device needed)",
+		ArgsUsage: "DIR|results.json",
+		Description: "Reads a results directory (or its results.json), re-runs the analysis with the given\n" +
+			"targets and writes summary.md and the charts into --out (default: the results directory).\n" +
+			"   qdsweep report qdsweep-20261130-101500 --target-iops 160k --latency-slo p99=5ms",
+		Flags:  renderFlags(false),
+		Action: reportAction,
+	}
+}
+
+// renderFlags are the flags report and compare share.
+func renderFlags(outRequired bool) []cli.Flag {
+	outUsage := "directory to write summary.md and charts into (default: the results directory)"
+	if outRequired {
+		outUsage = "directory to write compare.md and charts into (required)"
+	}
+	return []cli.Flag{
+		&cli.StringFlag{Name: "out", Usage: outUsage},
+		&cli.StringFlag{Name: "target-iops", Usage: "target I/Os per second to size for and draw, e.g. 160000 or 160k"},
+		&cli.StringFlag{Name: "latency-slo", Usage: "latency objective to answer and draw, e.g. p99=5ms (mean, p50, p90, p99, p999)"},
+		&cli.StringFlag{Name: "chart-format", Value: "png", Usage: "png or svg"},
+		&cli.BoolFlag{Name: "device-stats", Usage: "add the device's r/s, w/s, aqu-sz, %util and await columns to the table"},
+	}
+}
+
+// renderOpts are the parsed flags of report and compare.
+type renderOpts struct {
+	args    []string
+	out     string
+	analyze littleslaw.Options
+	report  report.Options
+}
+
+// parseRenderFlags reads report's and compare's flags, also when they
+// follow the positional arguments ("qdsweep compare A B --out DIR").
+// Errors are usage errors.
+func parseRenderFlags(c *cli.Context) (renderOpts, error) {
+	var o renderOpts
+	vals := map[string]string{}
+	for _, name := range []string{"out", "target-iops", "latency-slo", "chart-format"} {
+		if c.IsSet(name) || name == "chart-format" {
+			vals[name] = c.String(name)
+		}
+	}
+	deviceStats := c.Bool("device-stats")
+	args := c.Args().Slice()
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			o.args = append(o.args, a)
+			continue
+		}
+		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		switch name {
+		case "device-stats":
+			deviceStats = !hasVal || val == "true" || val == "1"
+		case "out", "target-iops", "latency-slo", "chart-format":
+			if !hasVal {
+				if i+1 >= len(args) {
+					return o, usagef("--%s needs a value", name)
+				}
+				i++
+				val = args[i]
+			}
+			vals[name] = val
+		default:
+			return o, usagef("unknown flag %s; see qdsweep %s --help", a, c.Command.Name)
+		}
+	}
+	o.out = vals["out"]
+	if s := vals["target-iops"]; s != "" {
+		v, err := parseIOPS(s)
+		if err != nil {
+			return o, usagef("--target-iops: %v", err)
+		}
+		o.analyze.TargetIOPS = v
+	}
+	if s := vals["latency-slo"]; s != "" {
+		slo, err := littleslaw.ParseSLO(s)
+		if err != nil {
+			return o, usagef("--latency-slo: %v", err)
+		}
+		o.analyze.SLO = &slo
+	}
+	f := strings.ToLower(vals["chart-format"])
+	if f != "png" && f != "svg" {
+		return o, usagef("--chart-format: %q; use png or svg", vals["chart-format"])
+	}
+	o.report = report.Options{
+		TargetIOPS:  o.analyze.TargetIOPS,
+		SLO:         o.analyze.SLO,
+		ChartFormat: f,
+		DeviceStats: deviceStats,
+		Width:       terminalWidth(os.Stdout),
+	}
+	return o, nil
+}
+
+// terminalWidth is f's width in columns when it is a terminal, else 80.
+func terminalWidth(f *os.File) int {
+	if w, _, err := term.GetSize(int(f.Fd())); err == nil && w >= 40 {
+		return w
+	}
+	return 80
+}
+
+// readForReport reads a saved result for report or compare; a file that
+// cannot be used is a usage error naming it and the fix.
+func readForReport(path string) (*sweep.Result, error) {
+	r, err := sweep.Read(path)
+	if err != nil {
+		return nil, usagef("%v; give a qdsweep results directory or its results.json", err)
+	}
+	n := 0
+	for _, s := range r.Steps {
+		if s.Skipped == "" && s.Failed == "" && s.IOPS > 0 {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil, usagef("%s has no measured steps: nothing to report; run a sweep first", path)
+	}
+	return r, nil
+}
+
+// checkOutDir makes sure dir exists (creating it) and can be written,
+// before anything is rendered; failure is a usage error naming --out.
+func checkOutDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return usagef("--out %s: %v; choose a writable directory", dir, unwrapPath(err))
+	}
+	f, err := os.CreateTemp(dir, ".qdsweep-write-check-*")
+	if err != nil {
+		return usagef("--out %s: cannot write there (%v); choose a writable directory", dir, unwrapPath(err))
+	}
+	name := f.Name()
+	f.Close()
+	os.Remove(name)
+	return nil
+}
+
+// unwrapPath drops the *PathError wrapper, whose path the message already names.
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// resultDir is the directory a result path stands for.
+func resultDir(path string) string {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return path
+	}
+	return filepath.Dir(path)
+}
+
+func reportAction(c *cli.Context) error {
+	o, err := parseRenderFlags(c)
+	if err != nil {
+		return err
+	}
+	if len(o.args) != 1 {
+		return usagef("report needs one results directory or results.json, e.g. qdsweep report qdsweep-20261130-101500 (got %d arguments)", len(o.args))
+	}
+	r, err := readForReport(o.args[0])
+	if err != nil {
+		return err
+	}
+	if o.out == "" {
+		o.out = resultDir(o.args[0])
+	}
+	if err := r.Analyze(o.analyze); err != nil {
+		if errors.Is(err, littleslaw.ErrBadOptions) {
+			return usagef("%v", err)
+		}
+		return fmt.Errorf("analyse %s: %w", o.args[0], err)
+	}
+	if err := checkOutDir(o.out); err != nil {
+		return err
+	}
+	files, err := report.WriteAll(o.out, r, o.report)
+	if err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	w := c.App.Writer
+	if err := report.Table(w, r, o.report); err != nil {
+		return err
+	}
+	printWritten(w, c.App.ErrWriter, files)
+	return nil
+}
+
+// printWritten lists the files written, the dashboard first, and says so
+// when no chart could be drawn.
+func printWritten(w, errw io.Writer, files []string) {
+	charts := false
+	for _, f := range files {
+		if strings.HasPrefix(filepath.Base(f), report.ChartDashboard) {
+			fmt.Fprintf(w, "Charts: %s\n", f)
+			charts = true
+		}
+	}
+	for _, f := range files {
+		if strings.HasSuffix(f, ".md") {
+			fmt.Fprintf(w, "Report: %s\n", f)
+		}
+	}
+	if !charts {
+		fmt.Fprintln(errw, "qdsweep: no charts: a curve needs at least two measured steps")
 	}
 }

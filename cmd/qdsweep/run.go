@@ -1,17 +1,269 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
 
+	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/urfave/cli/v2"
+	"golang.org/x/sys/unix"
+)
+
+// runScratchFile is the file `run` lays out and removes when --filename is not given.
+const runScratchFile = "qdsweep.scratch"
+
+// Defaults of `qdsweep run`.
+const (
+	runDefaultRuntime = 5 * time.Second
+	runDefaultRamp    = 1 * time.Second
+	runDefaultIODepth = 32
 )
 
 func runCommand() *cli.Command {
+	flags := append([]cli.Flag{
+		&cli.StringFlag{Name: "rw", Value: "randread", Usage: "read, write, randread, randwrite, rw or randrw"},
+		&cli.StringFlag{Name: "bs", Value: "4k", Usage: "bytes per I/O (fio suffixes: 4k, 128k, 1m)"},
+		&cli.IntFlag{Name: "iodepth", Value: runDefaultIODepth, Usage: "I/Os in flight per job (fio's default is 1; qdsweep's is 32 because depth is the point)"},
+		&cli.IntFlag{Name: "numjobs", Value: 1, Usage: "parallel jobs, each with its own ring/context and OS thread"},
+	}, workloadFlags()...)
 	return &cli.Command{
-		Name:  "run",
-		Usage: "(not yet implemented)",
-		Action: func(*cli.Context) error {
-			return errors.New("run: not yet implemented")
+		Name:      "run",
+		Usage:     "run one workload like one fio invocation and report IOPS, latency and in-flight I/Os",
+		UsageText: "qdsweep run [--filename=F] [--rw=randread] [--bs=4k] [--iodepth=32] [--numjobs=1] [--runtime=5s] [--ioengine=io_uring] ...",
+		Description: "A fio command line with `fio` replaced by `qdsweep run` works. Without --filename, qdsweep lays out\n" +
+			"./" + runScratchFile + " (--size, default 1 GiB) with real writes, measures it and removes it.\n" +
+			"Defaults: --runtime=5s, --ramp_time=1s, --iodepth=32.",
+		Flags:  flags,
+		Action: runAction,
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return usagef("run: %v; see qdsweep run --help", err)
 		},
 	}
+}
+
+func runAction(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return usagef("run: unexpected argument %q; flags take the form --name=value (e.g. --filename=%s)", c.Args().First(), c.Args().First())
+	}
+	w, err := workloadFromFlags(c)
+	if err != nil {
+		return err
+	}
+	w.RW = ioengine.RW(c.String("rw"))
+	if w.BS, err = sizeFlag(c, "bs"); err != nil {
+		return err
+	}
+	w.IODepth = c.Int("iodepth")
+	w.NumJobs = c.Int("numjobs")
+	ramp, runtime, err := phasesFromFlags(c, runDefaultRamp, runDefaultRuntime)
+	if err != nil {
+		return err
+	}
+	engineName := c.String("ioengine")
+
+	temporary := w.Filename == ""
+	if temporary {
+		w.Filename = runScratchFile
+		if _, err := os.Lstat(runScratchFile); err == nil {
+			return usagef("--filename: ./%s already exists (left by an earlier run?); remove it or pass --filename", runScratchFile)
+		}
+	}
+	if err := ioengine.Validate(w, engineName); err != nil {
+		return usageErr(err)
+	}
+	if err := checkWriteAllowed(c, w, temporary); err != nil {
+		return err
+	}
+
+	ctx := c.Context
+	if _, err := os.Stat(w.Filename); errors.Is(err, os.ErrNotExist) {
+		if temporary {
+			remove := func() { _ = os.Remove(runScratchFile) }
+			unregister := onHardExit(remove)
+			defer func() { remove(); unregister() }()
+		}
+		size := w.Size + w.Offset + int64(w.NumJobs-1)*w.OffsetIncrement
+		fmt.Fprintf(os.Stderr, "qdsweep: laying out %s (%s)\n", w.Filename, ioengine.FormatSize(size))
+		if err := ioengine.CreateScratch(ctx, w.Filename, size); err != nil {
+			return err
+		}
+	}
+
+	eng, reason, err := ioengine.New(engineName)
+	if err != nil {
+		if errors.Is(err, ioengine.ErrBadWorkload) {
+			return usageErr(err)
+		}
+		return err
+	}
+	if reason != "" {
+		fmt.Fprintln(os.Stderr, "qdsweep: "+reason)
+	}
+	st, runErr := eng.Run(ctx, w, ioengine.Control{Ramp: ramp, Runtime: runtime})
+	if runErr != nil && errors.Is(runErr, ioengine.ErrBadWorkload) {
+		return usageErr(runErr)
+	}
+	if st != nil {
+		out := io.Writer(os.Stdout)
+		if runErr != nil && outputFormat(c) == formatNormal {
+			out = os.Stderr
+		}
+		if err := writeRunStats(out, outputFormat(c), w, st, errors.Is(runErr, context.Canceled)); err != nil {
+			return fmt.Errorf("writing results: %w", err)
+		}
+	}
+	if runErr != nil {
+		if errors.Is(runErr, context.Canceled) {
+			return fmt.Errorf("%w: %v", errInterrupted, runErr)
+		}
+		return runErr
+	}
+	return nil
+}
+
+// checkWriteAllowed enforces the write rules: writing an existing regular
+// file needs --allow-write; block device writes wait for the device safety checks.
+func checkWriteAllowed(c *cli.Context, w ioengine.Workload, temporary bool) error {
+	if !w.RW.IsWrite() || temporary {
+		return nil
+	}
+	var st unix.Stat_t
+	if err := unix.Stat(w.Filename, &st); err != nil {
+		return nil // qdsweep creates it
+	}
+	if st.Mode&unix.S_IFMT == unix.S_IFBLK {
+		return usagef("--filename: %s is a block device: writes to block devices are handled by the device safety checks (--allow-write-device)", w.Filename)
+	}
+	if !c.Bool("allow-write") {
+		return usagef("--allow-write: --rw=%s overwrites the contents of %s; add --allow-write if that is intended, or name a new file", w.RW, w.Filename)
+	}
+	return nil
+}
+
+// runJSON is the document `run --output-format=json` prints.
+type runJSON struct {
+	Engine               string             `json:"engine"`
+	EngineFallbackReason string             `json:"engine_fallback_reason"`
+	Buffers              string             `json:"buffers,omitempty"`
+	Filename             string             `json:"filename"`
+	RW                   string             `json:"rw"`
+	BS                   int64              `json:"bs"`
+	IODepth              int                `json:"iodepth"`
+	NumJobs              int                `json:"numjobs"`
+	Direct               bool               `json:"direct"`
+	RuntimeNs            int64              `json:"runtime_ns"`
+	TotalIOs             int64              `json:"total_ios"`
+	IOBytes              int64              `json:"io_bytes"`
+	IOPS                 float64            `json:"iops"`
+	BWBytes              float64            `json:"bw_bytes"`
+	Lat                  ioengine.Latency   `json:"lat_ns"`
+	InflightMean         float64            `json:"inflight_mean"`
+	CPU                  ioengine.CPU       `json:"cpu"`
+	Errors               []ioengine.IOError `json:"errors"`
+	ShortIOs             int64              `json:"short_ios"`
+	Read                 *ioengine.DirStats `json:"read,omitempty"`
+	Write                *ioengine.DirStats `json:"write,omitempty"`
+	Interrupted          bool               `json:"interrupted,omitempty"` // Ctrl-C: partial figures
+}
+
+// writeRunStats prints one run's figures in the chosen format.
+func writeRunStats(out io.Writer, format string, w ioengine.Workload, st *ioengine.Stats, interrupted bool) error {
+	switch format {
+	case formatJSON:
+		doc := runJSON{
+			Engine: st.Engine, EngineFallbackReason: st.FallbackReason, Buffers: st.Buffers,
+			Filename: w.Filename, RW: string(w.RW), BS: w.BS, IODepth: w.IODepth, NumJobs: w.NumJobs, Direct: w.Direct,
+			RuntimeNs: int64(st.Runtime), TotalIOs: st.All.TotalIOs, IOBytes: st.All.Bytes, IOPS: st.All.IOPS, BWBytes: st.All.BWBytes,
+			Lat: st.All.Lat, InflightMean: st.InflightMean, CPU: st.CPU, Errors: st.Errors, ShortIOs: st.ShortIOs,
+			Interrupted: interrupted,
+		}
+		if doc.Errors == nil {
+			doc.Errors = []ioengine.IOError{}
+		}
+		if w.RW.IsRead() && w.RW.IsWrite() {
+			doc.Read, doc.Write = st.Read, st.Write
+		}
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(doc)
+	case formatTerse:
+		// qdsweep's own terse line (not fio's): fields separated by ';'.
+		_, err := fmt.Fprintf(out, "qdsweep;1;%s;%s;%d;%d;%d;%d;%.1f;%.0f;%.0f;%d;%d;%d;%.2f;%.3f;%.3f\n",
+			st.Engine, w.RW, w.BS, w.IODepth, w.NumJobs, int64(st.Runtime), st.All.IOPS, st.All.BWBytes,
+			st.All.Lat.MeanNs, st.All.Lat.P50Ns, st.All.Lat.P99Ns, st.All.Lat.P999Ns, st.InflightMean, st.CPU.UsrS, st.CPU.SysS)
+		return err
+	}
+	return writeRunText(out, w, st)
+}
+
+// writeRunText is the human summary, at most 80 columns.
+func writeRunText(out io.Writer, w ioengine.Workload, st *ioengine.Stats) error {
+	var b strings.Builder
+	jobs := "job"
+	if w.NumJobs > 1 {
+		jobs = "jobs"
+	}
+	engine := st.Engine
+	if st.Buffers == "registered" {
+		engine += " (registered buffers)"
+	}
+	fmt.Fprintf(&b, "%s %s, iodepth %d × %d %s, %s\n", w.RW, ioengine.FormatSize(w.BS), w.IODepth, w.NumJobs, jobs, engine)
+	fmt.Fprintf(&b, "  target    %s, %.2f s measured\n", filepath.Clean(w.Filename), st.Runtime.Seconds())
+	line := func(label string, d *ioengine.DirStats) {
+		fmt.Fprintf(&b, "  %-9s %s IOPS  %.1f MiB/s  %d I/Os\n", label, humanCount(d.IOPS), d.BWBytes/(1<<20), d.TotalIOs)
+		fmt.Fprintf(&b, "  latency   mean %s  p50 %s  p99 %s  p99.9 %s\n",
+			humanNs(d.Lat.MeanNs), humanNs(float64(d.Lat.P50Ns)), humanNs(float64(d.Lat.P99Ns)), humanNs(float64(d.Lat.P999Ns)))
+	}
+	line("all", &st.All)
+	if w.RW.IsRead() && w.RW.IsWrite() {
+		if st.Read != nil {
+			line("read", st.Read)
+		}
+		if st.Write != nil {
+			line("write", st.Write)
+		}
+	}
+	fmt.Fprintf(&b, "  in flight %.1f mean (IOPS × mean latency = %.1f)\n", st.InflightMean, st.All.IOPS*st.All.Lat.MeanNs/1e9)
+	cpu := st.CPU.UsrS + st.CPU.SysS
+	perIO := ""
+	if st.All.TotalIOs > 0 {
+		perIO = fmt.Sprintf(", %s per I/O", humanNs(cpu*1e9/float64(st.All.TotalIOs)))
+	}
+	fmt.Fprintf(&b, "  CPU       usr %.2f s  sys %.2f s%s\n", st.CPU.UsrS, st.CPU.SysS, perIO)
+	for _, e := range st.Errors {
+		fmt.Fprintf(&b, "  errors    %d × %s on %s, first at offset %d\n", e.Count, e.Errno, e.Op, e.FirstOffset)
+	}
+	_, err := io.WriteString(out, b.String())
+	return err
+}
+
+// humanCount prints 93.2k, 1.25M or 812.
+func humanCount(v float64) string {
+	switch {
+	case v >= 1e6:
+		return fmt.Sprintf("%.2fM", v/1e6)
+	case v >= 1e4:
+		return fmt.Sprintf("%.1fk", v/1e3)
+	}
+	return fmt.Sprintf("%.0f", v)
+}
+
+// humanNs prints a duration given in ns as µs below 1 ms, else ms or s.
+func humanNs(ns float64) string {
+	switch {
+	case ns < 1e3:
+		return fmt.Sprintf("%.0f ns", ns)
+	case ns < 1e6:
+		return fmt.Sprintf("%.1f µs", ns/1e3)
+	case ns < 1e9:
+		return fmt.Sprintf("%.2f ms", ns/1e6)
+	}
+	return fmt.Sprintf("%.2f s", ns/1e9)
 }

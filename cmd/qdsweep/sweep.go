@@ -1,17 +1,502 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
 
+	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/qdsweep/qdsweep/littleslaw"
+	"github.com/qdsweep/qdsweep/report"
+	"github.com/qdsweep/qdsweep/sweep"
 	"github.com/urfave/cli/v2"
 )
 
+// Defaults of `qdsweep sweep`, chosen so the default sweep (9 steps) takes
+// about 30 s: each step ramps 0.5 s and usually reaches steady state after
+// the 2 s window.
+const (
+	sweepDefaultRamp    = 500 * time.Millisecond
+	sweepDefaultRuntime = 5 * time.Second
+	scratchName         = "qdsweep.scratch"
+)
+
 func sweepCommand() *cli.Command {
+	flags := []cli.Flag{
+		&cli.StringFlag{Name: "rw", Value: "randread", Usage: "I/O pattern, or a list giving one curve each (read,randread)"},
+		&cli.StringFlag{Name: "bs", Value: "4k", Usage: "block size, or a list giving one curve each (4k,16k,64k,1m)"},
+		&cli.StringFlag{Name: "iodepth", Value: "1:256", Usage: "I/Os in flight per job: list (1,2,4,8), doubling range (1:256) or range with factor (1:256:x4)"},
+		&cli.StringFlag{Name: "numjobs", Value: "1", Usage: "parallel jobs: list, range or one value like --iodepth"},
+		&cli.BoolFlag{Name: "full", Usage: "run the whole grid: no early stop, and grids over 10,000 steps allowed"},
+		&cli.StringFlag{Name: "ss", Value: "2%", Usage: "steady state: a step ends once IOPS drifts less than this share of its mean per second (fio's ss=iops_slope); 0 turns it off"},
+		&cli.StringFlag{Name: "ss_dur", Value: "2s", Usage: "window the steady-state slope is fitted over"},
+		&cli.StringFlag{Name: "ss_interval", Value: "250ms", Usage: "IOPS sampling period for steady state and progress"},
+		&cli.StringFlag{Name: "max_latency", Value: "2s", Usage: "stop a curve once a step's p99 latency exceeds this (0: no limit)"},
+		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "results directory (default ./qdsweep-YYYYMMDD-HHMMSS)"},
+		&cli.StringFlag{Name: "resume", Usage: "continue the interrupted sweep in this results directory"},
+		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing but errors (and the JSON with --output-format=json)"},
+		&cli.Float64Flag{Name: "target-iops", Usage: "IOPS to size for in the recommendation"},
+		&cli.StringFlag{Name: "slo", Usage: "latency objective for the recommendation, e.g. p99=5ms"},
+		&cli.StringFlag{Name: "chart-format", Value: "png", Usage: "png or svg"},
+	}
+	flags = append(flags, workloadFlags()...)
+	flags = append(flags, simFlags()...)
 	return &cli.Command{
-		Name:  "sweep",
-		Usage: "(not yet implemented)",
-		Action: func(*cli.Context) error {
-			return errors.New("sweep: not yet implemented")
+		Name:      "sweep",
+		Usage:     "measure IOPS and latency across queue depths, find saturation, recommend a queue depth",
+		UsageText: "qdsweep sweep [--filename PATH] [--iodepth 1:256] [--numjobs 1] [--rw randread] [--bs 4k] [--output DIR]",
+		Description: "With no arguments it lays out a 1 GiB scratch file ./" + scratchName + ", sweeps 4k random reads " +
+			"over iodepth 1, 2, 4 … 256 with one job, prints the table and recommendation, writes a results directory " +
+			"and removes the scratch file. Ctrl-C stops and keeps what was measured; --resume DIR continues.",
+		Flags:  flags,
+		Action: sweepAction,
+	}
+}
+
+// simFlags are the flags of the simulated device (--ioengine=sim).
+func simFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "sim_latency", Value: "1.3ms", Usage: "sim: base round-trip latency per I/O"},
+		&cli.Float64Flag{Name: "sim_jitter", Value: 0.05, Usage: "sim: latency spread as a fraction of sim_latency"},
+		&cli.IntFlag{Name: "sim_channels", Value: 0, Usage: "sim: I/Os the device serves at once (0: unlimited)"},
+		&cli.Float64Flag{Name: "sim_iops", Value: 160000, Usage: "sim: IOPS cap (0: none)"},
+		&cli.StringFlag{Name: "sim_bw", Value: "2400MiB", Usage: "sim: bandwidth cap per second, fio size suffixes (0: none)"},
+	}
+}
+
+// simFromFlags reads the sim flags.
+func simFromFlags(c *cli.Context) (ioengine.SimConfig, error) {
+	var cfg ioengine.SimConfig
+	lat, err := ioengine.ParseDuration(c.String("sim_latency"))
+	if err != nil || lat <= 0 {
+		return cfg, usagef("--sim_latency: %q is not a positive duration; use e.g. --sim_latency=1.3ms", c.String("sim_latency"))
+	}
+	bw, err := ioengine.ParseSize(c.String("sim_bw"))
+	if err != nil {
+		return cfg, usagef("--sim_bw: %v; use e.g. --sim_bw=2400MiB or 0", err)
+	}
+	cfg = ioengine.SimConfig{
+		Latency: lat, Jitter: c.Float64("sim_jitter"), Channels: c.Int("sim_channels"),
+		IOPS: c.Float64("sim_iops"), BWBytes: float64(bw), Seed: c.Uint64("randseed"),
+	}
+	if _, err := ioengine.ParseSimConfig(cfg.String()); err != nil {
+		return cfg, usagef("--sim_*: %v", err)
+	}
+	return cfg, nil
+}
+
+// newEngine returns the engine the flags ask for, with its fallback reason
+// and, for sim, its configuration.
+func newEngine(c *cli.Context, name string, prev *sweep.Result) (ioengine.Engine, string, *ioengine.SimConfig, error) {
+	if name == "sim" {
+		cfg, err := simFromFlags(c)
+		if err != nil {
+			return nil, "", nil, err
+		}
+		if prev != nil && prev.Meta.Workload.Sim != "" && !anySet(c, "sim_latency", "sim_jitter", "sim_channels", "sim_iops", "sim_bw", "randseed") {
+			if cfg, err = ioengine.ParseSimConfig(prev.Meta.Workload.Sim); err != nil {
+				return nil, "", nil, fmt.Errorf("--resume: %w", err)
+			}
+		}
+		return ioengine.NewSim(cfg), "", &cfg, nil
+	}
+	e, reason, err := ioengine.New(name)
+	if err != nil {
+		if errors.Is(err, ioengine.ErrBadWorkload) {
+			return nil, "", nil, usageErr(err)
+		}
+		return nil, "", nil, fmt.Errorf("engine %s: %w", name, err)
+	}
+	return e, reason, nil, nil
+}
+
+func anySet(c *cli.Context, names ...string) bool {
+	for _, n := range names {
+		if c.IsSet(n) {
+			return true
+		}
+	}
+	return false
+}
+
+// sweepOpts is everything sweepAction decided from the command line.
+type sweepOpts struct {
+	plan       sweep.Plan
+	workload   ioengine.Workload
+	engineName string
+	ramp       time.Duration
+	runtime    time.Duration
+	steady     sweep.SteadyConfig
+	stop       sweep.EarlyStop
+	outDir     string
+	scratch    bool // the target is our scratch file: lay out, then remove
+	prev       *sweep.Result
+	analyze    littleslaw.Options
+	report     report.Options
+	json       bool
+	quiet      bool
+}
+
+func sweepAction(c *cli.Context) error {
+	if c.Args().Len() > 0 {
+		return usagef("sweep: unexpected argument %q; all settings are flags (see qdsweep sweep --help)", c.Args().First())
+	}
+	o, err := sweepOptions(c)
+	if err != nil {
+		return err
+	}
+	eng, fallback, simCfg, err := newEngine(c, o.engineName, o.prev)
+	if err != nil {
+		return err
+	}
+	// Each curve at its deepest iodepth and numjobs (lists are ascending).
+	for _, rw := range o.plan.RW {
+		for _, bs := range o.plan.BS {
+			w := o.workload
+			w.RW, w.BS = ioengine.RW(rw), bs
+			w.IODepth, w.NumJobs = o.plan.IODepth[len(o.plan.IODepth)-1], o.plan.NumJobs[len(o.plan.NumJobs)-1]
+			if err := ioengine.Validate(w, o.engineName); err != nil {
+				return usageErr(err)
+			}
+		}
+	}
+	ctx := c.Context
+	prog := newProgress(os.Stderr, o.quiet)
+	defer prog.clear()
+	if fallback != "" {
+		prog.note("qdsweep: %s", fallback)
+	}
+
+	// The result: a new one, or the one being resumed.
+	r := o.prev
+	if r == nil {
+		r = sweep.NewResult(sweep.Meta{Version: version, Start: time.Now()}, o.plan)
+	}
+	m := &r.Meta
+	m.Hostname, m.Kernel, m.CPUs = sweep.HostFacts("/proc")
+	m.Engine, m.EngineFallbackReason = eng.Name(), fallback
+	m.Target = o.workload.Filename
+	m.Simulated = simCfg != nil
+	m.Workload = sweep.Workload{Size: o.workload.Size, Direct: o.workload.Direct,
+		RampNs: int64(o.ramp), RuntimeNs: int64(o.runtime)}
+	for _, rw := range o.plan.RW {
+		if rw == string(ioengine.ReadWrite) || rw == string(ioengine.RandRW) {
+			m.Workload.RWMixRead = o.workload.RWMixRead
+		}
+	}
+	if simCfg != nil {
+		m.Workload.Sim = simCfg.String()
+		m.Target = ""
+	}
+
+	// The scratch file: laid out now, removed on every way out.
+	if o.scratch || (simCfg == nil && !sweepTargetExists(o.workload.Filename)) {
+		path := o.workload.Filename
+		if o.scratch && sweepTargetExists(path) {
+			return fmt.Errorf("scratch file %s already exists (another sweep running here, or left by a crash); remove it or pass --filename", path)
+		}
+		if o.scratch {
+			unregister := onHardExit(func() { os.Remove(path) })
+			defer func() { os.Remove(path); unregister() }()
+		}
+		prog.note("qdsweep: laying out %s of %s", sweep.FormatSize(o.workload.Size+o.workload.Offset), path)
+		if err := ioengine.CreateScratch(ctx, path, o.workload.Size+o.workload.Offset); err != nil {
+			if ctx.Err() != nil {
+				return fmt.Errorf("laying out %s: %w", path, errInterrupted)
+			}
+			return err
+		}
+	}
+	var probe sweep.Probe
+	if simCfg == nil {
+		p, info, err := sweep.NewDeviceProbe(o.workload.Filename)
+		if err != nil {
+			prog.note("qdsweep: no device telemetry: %v", err)
+		} else {
+			probe, m.Device = p, info
+		}
+	}
+
+	if err := sweep.Write(o.outDir, r); err != nil {
+		return err
+	}
+	cfg := sweep.Config{
+		Engine: eng, Workload: o.workload, Ramp: o.ramp, Runtime: o.runtime,
+		Steady: o.steady, Stop: o.stop, Probe: probe,
+		OnLive: prog.live,
+		OnStep: func(r *sweep.Result, s sweep.Step) error {
+			prog.step(len(r.Steps), r.Plan.Size(), s)
+			return sweep.Write(o.outDir, r)
 		},
 	}
+	runErr := sweep.Run(ctx, cfg, r)
+	prog.clear()
+	if runErr != nil && ctx.Err() != nil {
+		r.Interrupted = true
+		if err := sweep.Write(o.outDir, r); err != nil {
+			prog.note("qdsweep: %v", err)
+		}
+		prog.note("qdsweep: partial results in %s (continue with: qdsweep sweep --resume %s)", o.outDir, o.outDir)
+		return fmt.Errorf("sweep: %w", errInterrupted)
+	}
+	if runErr != nil && !errors.Is(runErr, sweep.ErrAllFailed) {
+		_ = sweep.Write(o.outDir, r)
+		return runErr
+	}
+	return finishSweep(c, o, r, runErr)
+}
+
+// finishSweep analyses, writes the results directory and prints.
+func finishSweep(c *cli.Context, o sweepOpts, r *sweep.Result, runErr error) error {
+	if err := r.Analyze(o.analyze); err != nil {
+		return fmt.Errorf("analyse: %w", err)
+	}
+	if err := sweep.Write(o.outDir, r); err != nil {
+		return err
+	}
+	var human io.Writer = os.Stdout
+	if o.json {
+		human = os.Stderr
+	}
+	if o.quiet {
+		human = io.Discard
+	}
+	if runErr == nil {
+		if err := report.Table(human, r, o.report); err != nil {
+			return err
+		}
+	}
+	files, err := report.WriteAll(o.outDir, r, o.report)
+	if err != nil && !errors.Is(err, report.ErrNoSteps) {
+		return fmt.Errorf("write charts: %w", err)
+	}
+	for _, f := range files {
+		if strings.HasPrefix(filepath.Base(f), report.ChartDashboard) {
+			fmt.Fprintf(human, "Charts: %s\n", f)
+		}
+	}
+	fmt.Fprintf(human, "Results: %s\n", filepath.Join(o.outDir, sweep.ResultsJSON))
+	if o.json {
+		enc := json.NewEncoder(c.App.Writer)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(r); err != nil {
+			return fmt.Errorf("write JSON: %w", err)
+		}
+	}
+	return runErr
+}
+
+// sweepOptions reads and checks every flag; errors are usage errors.
+func sweepOptions(c *cli.Context) (sweepOpts, error) {
+	var o sweepOpts
+	var err error
+	if dir := c.String("resume"); dir != "" {
+		if o.prev, err = sweep.Read(dir); err != nil {
+			return o, usagef("--resume: %v; name the results directory of an interrupted sweep", err)
+		}
+		if c.IsSet("output") && filepath.Clean(c.String("output")) != filepath.Clean(dir) {
+			return o, usagef("--output: a resumed sweep writes to its own directory %s; drop --output", dir)
+		}
+		o.outDir = dir
+	}
+	if o.plan, err = planFromFlags(c, o.prev); err != nil {
+		return o, err
+	}
+	if o.workload, err = workloadFromFlags(c); err != nil {
+		return o, err
+	}
+	o.engineName = c.String("ioengine")
+	defRamp, defRuntime := sweepDefaultRamp, sweepDefaultRuntime
+	if p := o.prev; p != nil {
+		// A resumed sweep keeps its settings unless a flag says otherwise.
+		if !c.IsSet("ioengine") && p.Meta.Engine != "" {
+			o.engineName = p.Meta.Engine
+			if p.Meta.EngineFallbackReason != "" {
+				o.engineName = ioengine.EngineIOUring // fall back again, the same way
+			}
+		}
+		if !c.IsSet("filename") {
+			o.workload.Filename = p.Meta.Target
+			if filepath.Base(p.Meta.Target) == scratchName {
+				o.workload.Filename = ""
+			}
+		}
+		if !c.IsSet("size") && p.Meta.Workload.Size > 0 {
+			o.workload.Size = p.Meta.Workload.Size
+		}
+		if !c.IsSet("direct") {
+			o.workload.Direct = p.Meta.Workload.Direct
+		}
+		if !c.IsSet("rwmixread") && p.Meta.Workload.RWMixRead > 0 {
+			o.workload.RWMixRead = p.Meta.Workload.RWMixRead
+		}
+		defRamp, defRuntime = time.Duration(p.Meta.Workload.RampNs), time.Duration(p.Meta.Workload.RuntimeNs)
+	}
+	if o.ramp, o.runtime, err = phasesFromFlags(c, defRamp, defRuntime); err != nil {
+		return o, err
+	}
+	if o.engineName != "sim" && o.workload.Filename == "" {
+		o.scratch = true
+		o.workload.Filename = scratchName
+	}
+	if o.steady, err = steadyFromFlags(c); err != nil {
+		return o, err
+	}
+	o.stop = sweep.DefaultEarlyStop
+	if o.stop.MaxP99, err = durationFlag(c, "max_latency", 2*time.Second); err != nil {
+		return o, err
+	}
+	if o.outDir == "" {
+		if o.outDir, err = outputDir(c.String("output")); err != nil {
+			return o, err
+		}
+	}
+	o.json = outputFormat(c) == formatJSON
+	o.quiet = c.Bool("quiet")
+	o.analyze.TargetIOPS = c.Float64("target-iops")
+	if o.analyze.TargetIOPS < 0 {
+		return o, usagef("--target-iops: %v is negative; use e.g. --target-iops=160000", o.analyze.TargetIOPS)
+	}
+	if s := c.String("slo"); s != "" {
+		slo, err := littleslaw.ParseSLO(s)
+		if err != nil {
+			return o, usagef("--slo: %v", err)
+		}
+		o.analyze.SLO = &slo
+	}
+	o.report = report.Options{TargetIOPS: o.analyze.TargetIOPS, SLO: o.analyze.SLO, ChartFormat: c.String("chart-format")}
+	if f := o.report.ChartFormat; f != "png" && f != "svg" {
+		return o, usagef("--chart-format: %q; use png or svg", f)
+	}
+	return o, nil
+}
+
+// planFromFlags builds the plan from --rw --bs --iodepth --numjobs --full.
+// When resuming, unset flags take the resumed plan's values and the result
+// must equal it.
+func planFromFlags(c *cli.Context, prev *sweep.Result) (sweep.Plan, error) {
+	var p sweep.Plan
+	if prev != nil {
+		p = prev.Plan
+	}
+	fresh := prev == nil
+	if fresh || c.IsSet("rw") {
+		rw, err := sweep.ParseRWList(c.String("rw"))
+		if err != nil {
+			return p, usagef("--rw: %v", err)
+		}
+		p.RW = sweep.NewPlan(rw, nil, nil, nil, false).RW
+	}
+	if fresh || c.IsSet("bs") {
+		bs, err := sweep.ParseSizeList(c.String("bs"))
+		if err != nil {
+			return p, usagef("--bs: %v", err)
+		}
+		p.BS = bs
+	}
+	for _, f := range []struct {
+		name string
+		dst  *[]int
+	}{{"iodepth", &p.IODepth}, {"numjobs", &p.NumJobs}} {
+		if fresh || c.IsSet(f.name) {
+			v, err := sweep.ParseIntSpec(c.String(f.name))
+			if err != nil {
+				return p, usagef("--%s: %v", f.name, err)
+			}
+			*f.dst = v
+		}
+	}
+	if fresh || c.IsSet("full") {
+		p.Full = c.Bool("full")
+	}
+	if err := p.Validate(); err != nil {
+		return p, usagef("%v", err)
+	}
+	if prev != nil && !p.Equal(prev.Plan) {
+		return p, usagef("--resume: the plan given (%s) differs from the sweep's (%s); drop the plan flags to continue it, or start a new sweep",
+			planWords(p), planWords(prev.Plan))
+	}
+	return p, nil
+}
+
+// planWords renders a plan as flags.
+func planWords(p sweep.Plan) string {
+	ints := func(v []int) string {
+		s := make([]string, len(v))
+		for i, x := range v {
+			s[i] = strconv.Itoa(x)
+		}
+		return strings.Join(s, ",")
+	}
+	bs := make([]string, len(p.BS))
+	for i, b := range p.BS {
+		bs[i] = sweep.FormatSize(b)
+	}
+	s := fmt.Sprintf("--rw %s --bs %s --iodepth %s --numjobs %s", strings.Join(p.RW, ","), strings.Join(bs, ","), ints(p.IODepth), ints(p.NumJobs))
+	if p.Full {
+		s += " --full"
+	}
+	return s
+}
+
+// steadyFromFlags reads --ss (percent per second), --ss_dur and --ss_interval.
+func steadyFromFlags(c *cli.Context) (sweep.SteadyConfig, error) {
+	var s sweep.SteadyConfig
+	txt := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(c.String("ss")), "%"))
+	pct, err := strconv.ParseFloat(txt, 64)
+	if err != nil || pct < 0 || pct > 100 {
+		return s, usagef("--ss: %q is not a percentage per second; use e.g. --ss=2%% or --ss=0 to turn steady state off", c.String("ss"))
+	}
+	s.Limit = pct / 100
+	if s.Window, err = durationFlag(c, "ss_dur", sweep.DefaultSteady.Window); err != nil {
+		return s, err
+	}
+	if s.Interval, err = durationFlag(c, "ss_interval", sweep.DefaultSteady.Interval); err != nil {
+		return s, err
+	}
+	if s.Interval < time.Millisecond {
+		return s, usagef("--ss_interval: %v is too short; use e.g. --ss_interval=250ms", s.Interval)
+	}
+	if s.Window < 2*s.Interval {
+		return s, usagef("--ss_dur: %v holds fewer than two --ss_interval samples (%v); use e.g. --ss_dur=2s", s.Window, s.Interval)
+	}
+	return s, nil
+}
+
+// outputDir returns the results directory to write: flag or the default
+// ./qdsweep-YYYYMMDD-HHMMSS. An existing non-empty directory that is not a
+// qdsweep results directory, or an existing file, is refused.
+func outputDir(flag string) (string, error) {
+	dir := flag
+	if dir == "" {
+		dir = "qdsweep-" + time.Now().Format("20060102-150405")
+	}
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return dir, nil
+	case err != nil:
+		return "", usagef("--output: %v; name a directory you can write", err)
+	case !fi.IsDir():
+		return "", usagef("--output: %s is a file, not a directory; name a new directory", dir)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return "", usagef("--output: %v; name a directory you can write", err)
+	}
+	if len(entries) > 0 && !sweep.IsResultsDir(dir) {
+		return "", usagef("--output: %s is not empty and holds no qdsweep results; name a new or empty directory", dir)
+	}
+	return dir, nil
+}
+
+func sweepTargetExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }

@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# fio-vs-qdsweep.sh — run `qdsweep run` and fio alternately on the same files
+# and print a Markdown table of medians and qdsweep/fio ratios.
+#
+# Usage: bench/fio-vs-qdsweep.sh [-r SECONDS] [-p PAIRS] [-d DIR] [-m SHMDIR] [-b QDSWEEP] [-k]
+#   -r  runtime of each run in seconds (default 10)
+#   -p  qdsweep/fio pairs per case, run A B A B … (default 3)
+#   -d  directory on the disk under test (default .)
+#   -m  tmpfs directory for the CPU-bound case (default /dev/shm; "" to skip)
+#   -b  qdsweep binary (default: built from this checkout into a temp dir)
+#   -k  keep the laid-out files
+# Cases: 4k randread, 1 job, direct; disk at QD 1 4 16 64 128 with io_uring and
+# libaio; a 1 GiB tmpfs file at QD 32 with io_uring.
+# CPU is the whole process's user+system time (os.wait4 rusage, including
+# kernel worker threads of the process), per million I/Os.
+set -euo pipefail
+
+RUNTIME=10
+PAIRS=3
+DIR=.
+SHM=/dev/shm
+BIN=
+KEEP=0
+while getopts "r:p:d:m:b:kh" opt; do
+	case $opt in
+	r) RUNTIME=$OPTARG ;;
+	p) PAIRS=$OPTARG ;;
+	d) DIR=$OPTARG ;;
+	m) SHM=$OPTARG ;;
+	b) BIN=$OPTARG ;;
+	k) KEEP=1 ;;
+	*) sed -n '2,17p' "$0"; exit 2 ;;
+	esac
+done
+
+command -v fio >/dev/null || { echo "fio-vs-qdsweep: fio is not installed" >&2; exit 1; }
+command -v python3 >/dev/null || { echo "fio-vs-qdsweep: python3 is not installed" >&2; exit 1; }
+
+TMP=$(mktemp -d)
+DISKFILE="$DIR/qdsweep-bench.dat"
+SHMFILE=""
+[ -n "$SHM" ] && [ -d "$SHM" ] && SHMFILE="$SHM/qdsweep-bench.dat"
+cleanup() {
+	rm -rf "$TMP"
+	if [ "$KEEP" = 0 ]; then
+		rm -f "$DISKFILE"
+		[ -n "$SHMFILE" ] && rm -f "$SHMFILE"
+	fi
+	return 0
+}
+trap cleanup EXIT
+
+if [ -z "$BIN" ]; then
+	here=$(cd "$(dirname "$0")/.." && pwd)
+	(cd "$here" && go build -o "$TMP/qdsweep" ./cmd/qdsweep)
+	BIN="$TMP/qdsweep"
+fi
+
+# Lay the files out with real writes (qdsweep creates a missing --filename that way).
+for f in "$DISKFILE" $SHMFILE; do
+	if [ ! -f "$f" ]; then
+		echo "laying out $f (1 GiB)" >&2
+		"$BIN" run --filename="$f" --size=1g --runtime=0.1 --ramp_time=0 >/dev/null
+	fi
+done
+
+python3 - "$BIN" "$RUNTIME" "$PAIRS" "$DISKFILE" "$SHMFILE" <<'PY'
+import json, os, statistics, subprocess, sys
+
+qd_bin, runtime, pairs, diskfile, shmfile = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
+
+cases = [("disk", diskfile, eng, qd) for eng in ("io_uring", "libaio") for qd in (1, 4, 16, 64, 128)]
+if shmfile:
+    cases.append(("tmpfs", shmfile, "io_uring", 32))
+
+def common(path, eng, qd):
+    return [f"--filename={path}", f"--ioengine={eng}", "--direct=1", "--rw=randread", "--bs=4k",
+            f"--iodepth={qd}", "--numjobs=1", f"--runtime={runtime}", "--size=1g", "--output-format=json"]
+
+def run(argv):
+    """Runs argv, returns (parsed JSON stdout, user+sys CPU seconds of the process)."""
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out, err = p.communicate()
+    _, status, ru = os.wait4(p.pid, 0) if p.returncode is None else (p.pid, p.returncode, None)
+    if p.returncode != 0:
+        sys.exit(f"{argv[0]} failed ({p.returncode}): {err.decode().strip()}")
+    text = out.decode()
+    text = text[text.index("{"):]  # fio may print notes before its JSON
+    return json.loads(text)
+
+def run_timed(argv):
+    before = os.times()
+    doc = run(argv)
+    after = os.times()
+    cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
+    return doc, cpu
+
+def qdsweep(path, eng, qd):
+    doc, cpu = run_timed([qd_bin, "run", "--ramp_time=0"] + common(path, eng, qd))
+    return doc["iops"], doc["lat_ns"]["mean"] / 1e3, cpu / doc["total_ios"] * 1e6
+
+def fio(path, eng, qd):
+    doc, cpu = run_timed(["fio", "--name=bench", "--time_based", "--group_reporting", "--norandommap",
+                          "--randrepeat=0"] + common(path, eng, qd))
+    r = doc["jobs"][0]["read"]
+    return r["iops"], r["clat_ns"]["mean"] / 1e3, cpu / r["total_ios"] * 1e6
+
+def med(xs):
+    return statistics.median(xs)
+
+rows = []
+for place, path, eng, qd in cases:
+    q, f = [], []
+    for i in range(pairs):
+        q.append(qdsweep(path, eng, qd))
+        f.append(fio(path, eng, qd))
+        print(f"{place} {eng} QD{qd} pair {i+1}: qdsweep {q[-1][0]:.0f} IOPS, fio {f[-1][0]:.0f} IOPS", file=sys.stderr)
+    qm = [med(x[k] for x in q) for k in range(3)]
+    fm = [med(x[k] for x in f) for k in range(3)]
+    rows.append((place, eng, qd, qm, fm))
+
+print(f"4k randread, 1 job, direct=1, {runtime} s per run, median of {pairs} pairs (qdsweep and fio alternating).")
+print("CPU: process user+system seconds per million I/Os (kernel worker threads included).")
+print()
+print("| target | engine | QD | qdsweep IOPS | fio IOPS | IOPS ratio | qdsweep lat µs | fio clat µs | lat ratio | qdsweep CPU s/MIO | fio CPU s/MIO | CPU ratio |")
+print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+for place, eng, qd, qm, fm in rows:
+    ratio = lambda a, b: a / b if b else float("nan")
+    print(f"| {place} | {eng} | {qd} | {qm[0]:.0f} | {fm[0]:.0f} | {ratio(qm[0], fm[0]):.3f} | "
+          f"{qm[1]:.1f} | {fm[1]:.1f} | {ratio(qm[1], fm[1]):.3f} | {qm[2]:.2f} | {fm[2]:.2f} | {ratio(qm[2], fm[2]):.3f} |")
+PY

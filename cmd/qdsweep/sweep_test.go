@@ -1,0 +1,235 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/qdsweep/qdsweep/sweep"
+)
+
+var sweepBin struct {
+	once sync.Once
+	path string
+	err  error
+	dir  string
+}
+
+// sweepBinary builds the qdsweep binary once for the tests of this file.
+func sweepBinary(t *testing.T) string {
+	t.Helper()
+	sweepBin.once.Do(func() {
+		sweepBin.dir, sweepBin.err = os.MkdirTemp("", "qdsweep-bin")
+		if sweepBin.err != nil {
+			return
+		}
+		sweepBin.path = filepath.Join(sweepBin.dir, "qdsweep")
+		out, err := exec.Command("go", "build", "-o", sweepBin.path, ".").CombinedOutput()
+		if err != nil {
+			sweepBin.err = errors.New(string(out))
+		}
+	})
+	if sweepBin.err != nil {
+		t.Fatalf("go build: %v", sweepBin.err)
+	}
+	return sweepBin.path
+}
+
+// runSweep runs the binary in dir and returns its exit code, stdout and stderr.
+func runSweep(t *testing.T, dir string, args ...string) (int, string, string) {
+	t.Helper()
+	cmd := exec.Command(sweepBinary(t), append([]string{"sweep"}, args...)...)
+	cmd.Dir = dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode(), stdout.String(), stderr.String()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return 0, stdout.String(), stderr.String()
+}
+
+func TestSweepBadInput(t *testing.T) {
+	big := make([]string, 101)
+	for i := range big {
+		big[i] = string(rune('0'+(i+1)/100)) + string(rune('0'+(i+1)/10%10)) + string(rune('0'+(i+1)%10))
+	}
+	tests := []struct {
+		name string
+		args []string
+		want string // in the one-line message
+	}{
+		{"empty range", []string{"--iodepth", "1:0"}, "--iodepth"},
+		{"descending range", []string{"--iodepth", "256:1"}, "descending"},
+		{"descending list", []string{"--numjobs", "4,2"}, "ascending"},
+		{"non-numeric list", []string{"--iodepth", "1,two"}, "not a whole number"},
+		{"empty list", []string{"--iodepth", ""}, "--iodepth"},
+		{"bad bs", []string{"--bs", "4k,zz"}, "--bs"},
+		{"bad rw", []string{"--rw", "reed"}, "--rw"},
+		{"grid over 10000", []string{"--iodepth", strings.Join(big, ","), "--numjobs", "1:512"}, "--full"},
+		{"bad ss", []string{"--ss", "lots"}, "--ss"},
+		{"ss window too short", []string{"--ss_dur", "100ms"}, "--ss_dur"},
+		{"bad max_latency", []string{"--max_latency", "soon"}, "--max_latency"},
+		{"bad runtime", []string{"--runtime", "-1"}, "--runtime"},
+		{"unknown engine", []string{"--ioengine", "nope"}, "--ioengine"},
+		{"bad sim latency", []string{"--ioengine", "sim", "--sim_latency", "0"}, "--sim_latency"},
+		{"foreign output dir", []string{"--output", "foreign"}, "not empty"},
+		{"output is a file", []string{"--output", "foreign/file"}, "is a file"},
+		{"missing resume dir", []string{"--resume", "nothing-here"}, "--resume"},
+		{"argument", []string{"now"}, "unexpected argument"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			os.Mkdir(filepath.Join(dir, "foreign"), 0o755)
+			os.WriteFile(filepath.Join(dir, "foreign", "file"), []byte("keep"), 0o644)
+			code, stdout, stderr := runSweep(t, dir, tc.args...)
+			if code != 2 {
+				t.Fatalf("exit %d, want 2; stderr %q", code, stderr)
+			}
+			if strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, tc.want) || stdout != "" {
+				t.Errorf("want one line naming %q on stderr, got %q (stdout %q)", tc.want, stderr, stdout)
+			}
+			entries, _ := os.ReadDir(dir)
+			if len(entries) != 1 {
+				t.Errorf("bad input wrote files: %v", entries)
+			}
+		})
+	}
+}
+
+func TestSweepSimJSON(t *testing.T) {
+	dir := t.TempDir()
+	code, stdout, stderr := runSweep(t, dir, "--ioengine=sim", "--iodepth", "1,32", "--runtime", "200ms",
+		"--ramp_time", "20ms", "--output-format=json", "--output", "res")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var r sweep.Result
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatalf("stdout is not one JSON document: %v\n%s", err, stdout)
+	}
+	if !r.Meta.Simulated || r.Meta.Engine != "sim" || len(r.Steps) != 2 || len(r.Analysis) != 1 {
+		t.Fatalf("result %+v", r.Meta)
+	}
+	// 1.3 ms at QD 32: 32 / 1.3 ms ≈ 24.6k IOPS.
+	if iops := r.Steps[1].IOPS; math.Abs(iops-32/1.3e-3)/(32/1.3e-3) > 0.05 {
+		t.Errorf("QD 32: %.0f IOPS, want ≈ 24.6k", iops)
+	}
+	if !strings.Contains(stderr, "SIMULATED") {
+		t.Errorf("human table (stderr) does not say SIMULATED:\n%s", stderr)
+	}
+	if _, err := sweep.Read(filepath.Join(dir, "res")); err != nil {
+		t.Error(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "res", sweep.ResultsCSV)); err != nil {
+		t.Error(err)
+	}
+}
+
+// waitSteps polls dir's results.json until it holds n steps.
+func waitSteps(t *testing.T, dir string, n int) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		if r, err := sweep.Read(dir); err == nil && len(r.Steps) >= n {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("%s never held %d steps", dir, n)
+}
+
+// interruptSweep starts a sweep in dir, sends SIGINT once the results hold a
+// step, and returns the exit code and stderr.
+func interruptSweep(t *testing.T, dir string, args ...string) (int, string) {
+	t.Helper()
+	cmd := exec.Command(sweepBinary(t), append([]string{"sweep"}, args...)...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitSteps(t, filepath.Join(dir, "res"), 1)
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		t.Fatalf("sweep ended with %v, want exit 130; stderr %s", err, stderr.String())
+	}
+	return ee.ExitCode(), stderr.String()
+}
+
+func TestSweepSIGINTRealEngine(t *testing.T) {
+	dir := t.TempDir()
+	code, stderr := interruptSweep(t, dir, "--size", "16m", "--iodepth", "1:64", "--runtime", "300ms",
+		"--ramp_time", "50ms", "--output", "res")
+	if code != 130 {
+		t.Fatalf("exit %d, want 130; stderr %s", code, stderr)
+	}
+	r, err := sweep.Read(filepath.Join(dir, "res"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Interrupted || len(r.Steps) == 0 || len(r.Steps) == 7 {
+		t.Errorf("interrupted %v with %d steps", r.Interrupted, len(r.Steps))
+	}
+	if _, err := os.Stat(filepath.Join(dir, scratchName)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("scratch file left behind: %v", err)
+	}
+	if m := r.Meta; m.Simulated || m.Engine == "" || m.Hostname == "" || m.Kernel == "" || m.CPUs == 0 || m.Target != scratchName {
+		t.Errorf("meta %+v", m)
+	}
+}
+
+func TestSweepResume(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"--ioengine=sim", "--sim_latency", "500us", "--iodepth", "1:16", "--runtime", "250ms", "--ramp_time", "0", "--output", "res"}
+	if code, stderr := interruptSweep(t, dir, args...); code != 130 {
+		t.Fatalf("exit %d, want 130; stderr %s", code, stderr)
+	}
+	before, err := sweep.Read(filepath.Join(dir, "res"))
+	if err != nil || !before.Interrupted {
+		t.Fatalf("%v %+v", err, before)
+	}
+	if code, _, stderr := runSweep(t, dir, "--resume", "res", "--iodepth", "1:8"); code != 2 || !strings.Contains(stderr, "differs") {
+		t.Errorf("resume with another plan: exit %d, %q", code, stderr)
+	}
+	code, _, stderr := runSweep(t, dir, "--resume", "res", "-q")
+	if code != 0 || stderr != "" {
+		t.Fatalf("resume: exit %d, stderr %q", code, stderr)
+	}
+	after, err := sweep.Read(filepath.Join(dir, "res"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Interrupted || len(after.Steps) != 5 || !after.Meta.Simulated || after.Meta.Start != before.Meta.Start {
+		t.Fatalf("after resume: interrupted %v, %d steps, meta %+v", after.Interrupted, len(after.Steps), after.Meta)
+	}
+	for i, s := range after.Steps {
+		if s.QD != 1<<i {
+			t.Errorf("step %d has QD %d", i, s.QD)
+		}
+		if i < len(before.Steps) && s.IOPS != before.Steps[i].IOPS {
+			t.Errorf("step %d was measured again", i)
+		}
+		// 500 µs per I/O: QD / 0.5 ms.
+		if want := float64(s.QD) / 0.5e-3; math.Abs(s.IOPS-want)/want > 0.06 {
+			t.Errorf("QD %d: %.0f IOPS, want %.0f", s.QD, s.IOPS, want)
+		}
+	}
+}

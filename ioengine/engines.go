@@ -1,0 +1,69 @@
+package ioengine
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// Engine names New accepts.
+const (
+	EngineIOUring = "io_uring"
+	EngineLibaio  = "libaio"
+	EnginePsync   = "psync"
+)
+
+// kernelEngine is an Engine backed by one of this package's job loops.
+type kernelEngine struct {
+	name     string
+	fallback string // why this engine replaced the one asked for ("" if it did not)
+	newLoop  newLoopFunc
+}
+
+func (e *kernelEngine) Name() string { return e.name }
+
+// Run runs w through the engine; see Engine.
+func (e *kernelEngine) Run(ctx context.Context, w Workload, ctl Control) (*Stats, error) {
+	st, err := runWorkload(ctx, w, ctl, e.name, e.fallback, e.newLoop)
+	return st, err
+}
+
+// New returns the engine called name: "io_uring" (also ""), "libaio" or
+// "psync". When io_uring is unavailable (io_uring_setup refused by seccomp
+// with ENOSYS, by kernel.io_uring_disabled with EPERM, or an opcode missing)
+// it returns libaio and a one-sentence fallback reason; the reason is "" when
+// the engine asked for is the one returned. Stats.Engine and
+// Stats.FallbackReason of its runs say the same.
+func New(name string) (Engine, string, error) {
+	switch name {
+	case EngineIOUring, "":
+		if err := probeUring(); err != nil {
+			reason := fmt.Sprintf("io_uring unavailable (%s); using libaio", describeUringErr(err))
+			if aerr := probeAIO(); aerr != nil {
+				return nil, "", fmt.Errorf("no asynchronous engine: io_uring: %v; libaio: %w (use --ioengine=psync)", err, aerr)
+			}
+			return &kernelEngine{name: EngineLibaio, fallback: reason, newLoop: newAIOLoop}, reason, nil
+		}
+		return &kernelEngine{name: EngineIOUring, newLoop: newUringLoop}, "", nil
+	case EngineLibaio:
+		if err := probeAIO(); err != nil {
+			return nil, "", fmt.Errorf("libaio unavailable: %w (use --ioengine=io_uring or psync)", err)
+		}
+		return &kernelEngine{name: EngineLibaio, newLoop: newAIOLoop}, "", nil
+	case EnginePsync:
+		return &kernelEngine{name: EnginePsync, newLoop: newPsyncLoop}, "", nil
+	}
+	return nil, "", badf("--ioengine: unknown engine %q; use io_uring, libaio or psync", name)
+}
+
+// describeUringErr adds the likely cause to an io_uring setup error.
+func describeUringErr(err error) string {
+	s := err.Error()
+	switch {
+	case strings.Contains(s, "operation not permitted"):
+		return s + "; kernel.io_uring_disabled?"
+	case strings.Contains(s, "function not implemented"):
+		return s + "; blocked by seccomp (containers) or not built in?"
+	}
+	return s
+}

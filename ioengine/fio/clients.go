@@ -1,0 +1,103 @@
+package fio
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// DefaultPort is fio's server port.
+const DefaultPort = 8765
+
+// ReadClients turns --fio-clients into a list of "host" or "host:port":
+// either a comma-separated list ("host1,host2:8766") or the path of a file
+// with one host per line ('#' comments and blank lines skipped).
+func ReadClients(spec string) ([]string, error) {
+	spec = strings.TrimSpace(spec)
+	if spec == "" {
+		return nil, fmt.Errorf("fio clients: empty list (use host1,host2 or a file with one host per line)")
+	}
+	var items []string
+	if st, err := os.Stat(spec); err == nil && st.Mode().IsRegular() {
+		f, err := os.Open(spec)
+		if err != nil {
+			return nil, fmt.Errorf("fio clients: %w", err)
+		}
+		defer f.Close()
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			l := strings.TrimSpace(sc.Text())
+			if i := strings.IndexByte(l, '#'); i >= 0 {
+				l = strings.TrimSpace(l[:i])
+			}
+			if l != "" {
+				items = append(items, l)
+			}
+		}
+		if err := sc.Err(); err != nil {
+			return nil, fmt.Errorf("fio clients %s: %w", spec, err)
+		}
+		if len(items) == 0 {
+			return nil, fmt.Errorf("fio clients %s: no hosts in the file", spec)
+		}
+	} else {
+		items = strings.Split(spec, ",")
+	}
+	out := make([]string, 0, len(items))
+	for _, it := range items {
+		it = strings.TrimSpace(it)
+		host, port, err := splitClient(it)
+		if err != nil {
+			return nil, fmt.Errorf("fio clients: %q: %w", it, err)
+		}
+		if port == 0 {
+			out = append(out, host)
+		} else {
+			out = append(out, net.JoinHostPort(host, strconv.Itoa(port)))
+		}
+	}
+	return out, nil
+}
+
+// splitClient reads "host", "host:port", "[v6]:port" or "v6"; port 0 means default.
+func splitClient(s string) (string, int, error) {
+	if s == "" {
+		return "", 0, fmt.Errorf("empty host")
+	}
+	if strings.Count(s, ":") > 1 && !strings.HasPrefix(s, "[") {
+		return s, 0, nil // bare IPv6 address
+	}
+	if !strings.Contains(s, ":") {
+		if strings.ContainsAny(s, " \t/") {
+			return "", 0, fmt.Errorf("not a host name")
+		}
+		return s, 0, nil
+	}
+	h, p, err := net.SplitHostPort(s)
+	if err != nil {
+		return "", 0, fmt.Errorf("want host or host:port: %w", err)
+	}
+	n, err := strconv.Atoi(p)
+	if err != nil || n < 1 || n > 65535 || h == "" {
+		return "", 0, fmt.Errorf("want host:port with a port from 1 to 65535")
+	}
+	return h, n, nil
+}
+
+// fioClientArg renders a client for fio's --client: "host,port" ("ip6:addr,port" for IPv6).
+func fioClientArg(c string) string {
+	h, p, err := splitClient(c)
+	if err != nil {
+		return c
+	}
+	if strings.Contains(h, ":") {
+		h = "ip6:" + h
+	}
+	if p == 0 {
+		return h
+	}
+	return h + "," + strconv.Itoa(p)
+}

@@ -1,0 +1,115 @@
+package fio
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/qdsweep/qdsweep/ioengine"
+)
+
+// depthBuckets are fio's IO depth buckets, shallow to deep.
+var depthBuckets = []struct {
+	key   string
+	depth int
+}{{"1", 1}, {"2", 2}, {"4", 4}, {"8", 8}, {"16", 16}, {"32", 32}, {">=64", 64}}
+
+// syncEngines are fio engines that keep one I/O in flight per job whatever
+// iodepth says.
+var syncEngines = map[string]bool{
+	"sync": true, "psync": true, "vsync": true, "pvsync": true, "pvsync2": true,
+	"mmap": true, "splice": true, "filecreate": true, "filestat": true, "null": false,
+}
+
+// IsSyncEngine reports whether fio's ioengine name is synchronous (one I/O in
+// flight per job, iodepth > 1 is ignored). "" is fio's default, psync.
+func IsSyncEngine(name string) bool {
+	if name == "" {
+		return true
+	}
+	return syncEngines[name]
+}
+
+// deriveFromOptions fills RW, BS, IOEngine, IODepth and NumJobs from the
+// job's Options and, failing that, from its IO depths distribution.
+// grouped says whether the entry aggregates all numjobs processes.
+func (j *Job) deriveFromOptions(grouped bool) {
+	o := j.Options
+	if v := firstOpt(o, "rw", "readwrite"); v != "" && j.RW == "" {
+		j.RW = strings.SplitN(v, ":", 2)[0]
+	}
+	if v := firstOpt(o, "bs", "blocksize"); v != "" && j.BS == 0 {
+		if n, err := ioengine.ParseSize(strings.SplitN(v, ",", 2)[0]); err == nil {
+			j.BS = n
+		}
+	}
+	if v := o["ioengine"]; v != "" && j.IOEngine == "" {
+		j.IOEngine = v
+	}
+	if j.IODepth == 0 {
+		if n, err := strconv.Atoi(o["iodepth"]); err == nil && n > 0 {
+			j.IODepth, j.IODepthFrom = n, "options"
+		}
+	}
+	if j.NumJobs == 0 {
+		n, err := strconv.Atoi(o["numjobs"])
+		switch {
+		case err == nil && n > 0 && grouped:
+			j.NumJobs, j.NumJobsFrom = n, "options"
+		case err == nil && n > 0:
+			j.NumJobs, j.NumJobsFrom = 1, "one clone of numjobs="+o["numjobs"]
+		}
+	}
+	j.fillDefaults()
+}
+
+// fillDefaults sets IODepth from the depth distribution (or fio's default
+// of 1) and NumJobs to 1 when nothing better is known.
+func (j *Job) fillDefaults() {
+	if j.IODepth == 0 {
+		if d := busiestDepth(j.IODepthDist); d > 0 {
+			j.IODepth, j.IODepthFrom = d, "iodepth distribution"
+		} else {
+			j.IODepth, j.IODepthFrom = 1, "default"
+		}
+	}
+	if j.NumJobs == 0 {
+		j.NumJobs, j.NumJobsFrom = 1, "default"
+	}
+}
+
+// busiestDepth is the depth bucket holding the most I/Os (0 when unknown).
+// Below 0.5% the distribution is taken as empty.
+func busiestDepth(dist map[string]float64) int {
+	best, bestPct := 0, 0.5
+	for _, b := range depthBuckets {
+		if p := dist[b.key]; p > bestPct {
+			best, bestPct = b.depth, p
+		}
+	}
+	return best
+}
+
+// isGrouped reports whether group_reporting is on in options.
+func isGrouped(o map[string]string) bool {
+	v, ok := o["group_reporting"]
+	return ok && v != "0"
+}
+
+// firstOpt returns the first non-empty option among names.
+func firstOpt(o map[string]string, names ...string) string {
+	for _, n := range names {
+		if v := o[n]; v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// finite replaces NaN and infinities by 0 so that bad input never poisons sums.
+func finite(f float64) float64 {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0
+	}
+	return f
+}

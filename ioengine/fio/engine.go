@@ -1,0 +1,253 @@
+package fio
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/qdsweep/qdsweep/ioengine"
+)
+
+// ErrNotFound is wrapped when the fio binary cannot be found.
+var ErrNotFound = errors.New("fio not found in PATH; install it (e.g. apt-get install fio) or use --ioengine=io_uring")
+
+// Options configures the fio engine.
+type Options struct {
+	Binary    string   // fio binary name or path ("" means "fio" from PATH)
+	ExtraArgs []string // extra fio arguments (--fio-arg), passed before the job
+	// Clients are fio servers ("host" or "host:port", default port 8765) to
+	// drive in client/server mode; empty runs fio locally.
+	Clients []string
+	// IOEngine is fio's ioengine: "io_uring" (default), "libaio" or "psync".
+	IOEngine string
+	// KillWait is how long fio gets to print its results after an interrupt
+	// before its process group is killed (0: 5 s).
+	KillWait time.Duration
+}
+
+// Engine runs the installed fio binary as an ioengine.Engine.
+//
+// fio reports only at its end, so Control.OnSample is never called and a
+// run always lasts ramp + runtime: steady-state early stops cannot cut it
+// short. OnWindowStart and OnWindowEnd are called on a timer when the ramp
+// should end and when the runtime should, as fio does not tell. InflightMean
+// is not measured: it is IOPS × mean latency (Little's Law) from fio's
+// figures. On interrupt fio's process group gets SIGINT (fio then prints
+// what it measured), and SIGKILL after Options.KillWait.
+type Engine struct {
+	opt Options
+}
+
+// NewEngine returns a fio engine.
+func NewEngine(o Options) ioengine.Engine {
+	if o.Binary == "" {
+		o.Binary = "fio"
+	}
+	if o.IOEngine == "" {
+		o.IOEngine = DefaultIOEngine
+	}
+	if o.KillWait <= 0 {
+		o.KillWait = 5 * time.Second
+	}
+	return &Engine{opt: o}
+}
+
+// Name is "fio".
+func (e *Engine) Name() string { return "fio" }
+
+// Run executes fio once for w and converts its JSON report.
+func (e *Engine) Run(ctx context.Context, w ioengine.Workload, ctl ioengine.Control) (*ioengine.Stats, error) {
+	bin, err := exec.LookPath(e.opt.Binary)
+	if err != nil {
+		return nil, fmt.Errorf("%w (%s: %v)", ErrNotFound, e.opt.Binary, err)
+	}
+	if w.Verify {
+		return nil, fmt.Errorf("fio engine: data verification is not supported; drop --verify or use --ioengine=io_uring")
+	}
+	opts, err := jobOptions(w, ctl.Runtime, ctl.Ramp, e.opt.IOEngine)
+	if err != nil {
+		return nil, err
+	}
+	if len(e.opt.Clients) == 0 {
+		// fio would create a missing file; an Engine lays nothing out.
+		if _, err := os.Stat(w.Filename); err != nil {
+			return nil, fmt.Errorf("fio target: %w", err)
+		}
+	}
+	args := []string{"--output-format=json"}
+	args = append(args, e.opt.ExtraArgs...)
+	if len(e.opt.Clients) == 0 {
+		args = append(args, "--name="+jobName(w))
+		for _, kv := range append(opts.global, opts.job...) {
+			args = append(args, "--"+kv[0]+"="+kv[1])
+		}
+	} else {
+		dir, err := os.MkdirTemp("", "qdsweep-fio-")
+		if err != nil {
+			return nil, fmt.Errorf("fio client job file: %w", err)
+		}
+		defer os.RemoveAll(dir)
+		path := filepath.Join(dir, jobName(w)+".fio")
+		var buf bytes.Buffer
+		if err := writeJobFile(&buf, w, ctl.Runtime, ctl.Ramp, e.opt.IOEngine); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			return nil, fmt.Errorf("fio client job file: %w", err)
+		}
+		// A host-list file sends the job to every server; with several
+		// --client arguments before one job file, fio may run it on the
+		// last server only.
+		var hosts strings.Builder
+		for _, c := range e.opt.Clients {
+			hosts.WriteString(fioClientArg(c) + "\n")
+		}
+		list := filepath.Join(dir, "hosts.list")
+		if err := os.WriteFile(list, []byte(hosts.String()), 0o644); err != nil {
+			return nil, fmt.Errorf("fio client host list: %w", err)
+		}
+		args = append(args, "--client="+list, path)
+	}
+	stdout, stderr, runErr := e.exec(ctx, bin, args, ctl)
+	outs, perr := ParseJSON(bytes.NewReader(stdout))
+	if perr != nil {
+		msg := firstLines(stderr, 3)
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("fio run interrupted before it reported: %w", ctx.Err())
+		}
+		if runErr != nil {
+			return nil, fmt.Errorf("fio %s: %w%s", strings.Join(args, " "), runErr, msg)
+		}
+		return nil, fmt.Errorf("fio output: %w%s", perr, msg)
+	}
+	final := Final(outs)
+	st, err := statsOf(final[len(final)-1], w, e.opt.Clients)
+	if err != nil {
+		return nil, err
+	}
+	if ctx.Err() != nil {
+		return st, fmt.Errorf("fio run interrupted: %w", ctx.Err())
+	}
+	if runErr != nil {
+		return st, fmt.Errorf("fio exited with an error: %w%s", runErr, firstLines(stderr, 3))
+	}
+	return st, nil
+}
+
+// exec runs fio in its own process group and returns its stdout and stderr.
+func (e *Engine) exec(ctx context.Context, bin string, args []string, ctl ioengine.Control) ([]byte, []byte, error) {
+	cmd := exec.CommandContext(ctx, bin, args...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &limitedBuffer{max: 64 << 10, buf: &stderr}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error {
+		// fio prints its results on SIGINT; the whole group gets it.
+		return unix.Kill(-cmd.Process.Pid, unix.SIGINT)
+	}
+	cmd.WaitDelay = e.opt.KillWait
+	if err := cmd.Start(); err != nil {
+		return nil, nil, fmt.Errorf("start fio: %w", err)
+	}
+	pgid := cmd.Process.Pid
+	win := startWindowTimers(ctl)
+	err := cmd.Wait()
+	win.stop()
+	// Leave nothing of the group behind (helpers fio forked).
+	_ = unix.Kill(-pgid, unix.SIGKILL)
+	return stdout.Bytes(), stderr.Bytes(), err
+}
+
+// windowTimers calls the Control's window hooks on a timer.
+type windowTimers struct {
+	mu             sync.Mutex
+	started, ended bool
+	ctl            ioengine.Control
+	t1, t2         *time.Timer
+}
+
+// startWindowTimers schedules OnWindowStart after the ramp and OnWindowEnd
+// after ramp + runtime.
+func startWindowTimers(ctl ioengine.Control) *windowTimers {
+	w := &windowTimers{ctl: ctl}
+	w.t1 = time.AfterFunc(ctl.Ramp, w.start)
+	w.t2 = time.AfterFunc(ctl.Ramp+ctl.Runtime, w.end)
+	return w
+}
+
+func (w *windowTimers) start() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.started || w.ended {
+		return
+	}
+	w.started = true
+	if w.ctl.OnWindowStart != nil {
+		w.ctl.OnWindowStart()
+	}
+}
+
+func (w *windowTimers) end() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.started || w.ended {
+		return
+	}
+	w.ended = true
+	if w.ctl.OnWindowEnd != nil {
+		w.ctl.OnWindowEnd()
+	}
+}
+
+// stop cancels pending hooks and closes an open window.
+func (w *windowTimers) stop() {
+	w.t1.Stop()
+	w.t2.Stop()
+	w.end()
+	w.mu.Lock()
+	w.ended = true
+	w.mu.Unlock()
+}
+
+// limitedBuffer keeps the first max bytes written to it.
+type limitedBuffer struct {
+	max int
+	buf *bytes.Buffer
+}
+
+func (l *limitedBuffer) Write(p []byte) (int, error) {
+	if room := l.max - l.buf.Len(); room > 0 {
+		if len(p) > room {
+			l.buf.Write(p[:room])
+		} else {
+			l.buf.Write(p)
+		}
+	}
+	return len(p), nil
+}
+
+// firstLines renders up to n non-empty lines of fio's stderr as ": a; b".
+func firstLines(b []byte, n int) string {
+	var keep []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			keep = append(keep, l)
+			if len(keep) == n {
+				break
+			}
+		}
+	}
+	if len(keep) == 0 {
+		return ""
+	}
+	return ": " + strings.Join(keep, "; ")
+}

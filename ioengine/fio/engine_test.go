@@ -1,0 +1,233 @@
+package fio_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/qdsweep/qdsweep/ioengine/fio"
+)
+
+// needFio skips when the fio binary is absent.
+func needFio(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("fio"); err != nil {
+		t.Skip("fio not installed")
+	}
+}
+
+// target lays out a 16 MiB file of real data and returns its path.
+func target(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "target.dat")
+	if err := os.WriteFile(path, bytes.Repeat([]byte{0xa5}, 16<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func smallWorkload(path string) ioengine.Workload {
+	return ioengine.Workload{Filename: path, Size: 16 << 20, RW: ioengine.RandRead, BS: 4096,
+		IODepth: 4, NumJobs: 2, Direct: true, RandSeed: 42}
+}
+
+func TestEngineRunsFio(t *testing.T) {
+	needFio(t)
+	wl := smallWorkload(target(t))
+	var starts, ends atomic.Int32
+	ctl := ioengine.Control{Ramp: 100 * time.Millisecond, Runtime: 300 * time.Millisecond,
+		OnWindowStart: func() { starts.Add(1) }, OnWindowEnd: func() { ends.Add(1) }}
+	for _, engine := range []string{"io_uring", "libaio"} {
+		t.Run(engine, func(t *testing.T) {
+			starts.Store(0)
+			ends.Store(0)
+			e := fio.NewEngine(fio.Options{IOEngine: engine})
+			st, err := e.Run(context.Background(), wl, ctl)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if e.Name() != "fio" || st.Engine != "fio" {
+				t.Errorf("name %q / %q", e.Name(), st.Engine)
+			}
+			if st.All.IOPS <= 0 || st.All.TotalIOs <= 0 || st.Read == nil || st.Write != nil {
+				t.Fatalf("stats %+v", st)
+			}
+			if !near(float64(st.All.Bytes), float64(st.All.TotalIOs*4096), 0.01) {
+				t.Errorf("bytes %d for %d I/Os of 4 KiB", st.All.Bytes, st.All.TotalIOs)
+			}
+			want := st.All.IOPS * st.All.Lat.MeanNs / 1e9
+			if st.InflightMean != want || st.InflightMean <= 0 || st.InflightMean > 8.5 {
+				t.Errorf("inflight %v, want IOPS × latency = %v (at most QD 8)", st.InflightMean, want)
+			}
+			if st.All.Lat.P99Ns < st.All.Lat.P50Ns || st.All.Lat.P50Ns <= 0 {
+				t.Errorf("percentiles %+v", st.All.Lat)
+			}
+			if st.CPU.SysS+st.CPU.UsrS <= 0 {
+				t.Errorf("cpu %+v", st.CPU)
+			}
+			if starts.Load() != 1 || ends.Load() != 1 {
+				t.Errorf("window hooks start %d end %d, want 1 and 1", starts.Load(), ends.Load())
+			}
+			t.Logf("%s via fio: %.0f IOPS, mean %.0f µs, inflight %.2f", engine, st.All.IOPS, st.All.Lat.MeanNs/1e3, st.InflightMean)
+		})
+	}
+}
+
+func TestEngineMixed(t *testing.T) {
+	needFio(t)
+	wl := smallWorkload(target(t))
+	wl.RW, wl.RWMixRead, wl.NumJobs = ioengine.RandRW, 70, 1
+	st, err := fio.NewEngine(fio.Options{}).Run(context.Background(), wl, ioengine.Control{Runtime: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Read == nil || st.Write == nil || st.Read.TotalIOs+st.Write.TotalIOs != st.All.TotalIOs {
+		t.Fatalf("read %+v write %+v all %+v", st.Read, st.Write, st.All)
+	}
+	share := float64(st.Read.TotalIOs) / float64(st.All.TotalIOs)
+	if share < 0.55 || share > 0.85 {
+		t.Errorf("read share %.2f for rwmixread=70", share)
+	}
+}
+
+func TestEngineErrors(t *testing.T) {
+	wl := smallWorkload(filepath.Join(t.TempDir(), "no", "such", "dir", "target"))
+	_, err := fio.NewEngine(fio.Options{Binary: "fio-does-not-exist"}).Run(context.Background(), wl, ioengine.Control{Runtime: time.Second})
+	if !errors.Is(err, fio.ErrNotFound) {
+		t.Errorf("missing binary: %v", err)
+	}
+	needFio(t)
+	_, err = fio.NewEngine(fio.Options{}).Run(context.Background(), wl, ioengine.Control{Runtime: 100 * time.Millisecond})
+	if !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing target: %v", err)
+	}
+	if _, serr := os.Stat(wl.Filename); serr == nil {
+		t.Error("the engine created the missing target")
+	}
+}
+
+func TestEngineInterrupt(t *testing.T) {
+	needFio(t)
+	wl := smallWorkload(target(t))
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(time.Second, cancel)
+	st, err := fio.NewEngine(fio.Options{}).Run(ctx, wl, ioengine.Control{Runtime: time.Minute})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err %v, want context.Canceled", err)
+	}
+	if st == nil || st.All.TotalIOs <= 0 {
+		t.Errorf("interrupted run kept no figures: %+v", st)
+	}
+}
+
+// freePort returns a loopback TCP port that was free a moment ago.
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// startServer starts "fio --server=127.0.0.1,port" and stops it at cleanup.
+func startServer(t *testing.T, port int) {
+	t.Helper()
+	cmd := exec.Command("fio", "--server=127.0.0.1,"+strconv.Itoa(port))
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	for i := 0; i < 100; i++ {
+		c, err := net.Dial("tcp", "127.0.0.1:"+strconv.Itoa(port))
+		if err == nil {
+			c.Close()
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("fio server on port %d did not start", port)
+}
+
+func TestEngineClientServer(t *testing.T) {
+	needFio(t)
+	p1, p2 := freePort(t), freePort(t)
+	startServer(t, p1)
+	startServer(t, p2)
+	clients, err := fio.ReadClients("127.0.0.1:" + strconv.Itoa(p1) + ",127.0.0.1:" + strconv.Itoa(p2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wl := smallWorkload(target(t))
+	wl.NumJobs = 1
+	st, err := fio.NewEngine(fio.Options{Clients: clients}).Run(context.Background(), wl, ioengine.Control{Runtime: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Hosts) != 2 {
+		t.Fatalf("hosts %+v, want 2", st.Hosts)
+	}
+	sum := 0.0
+	for i, h := range st.Hosts {
+		if h.IOPS <= 0 || h.Lat.MeanNs <= 0 || h.Host != clients[i] {
+			t.Errorf("host %d: %+v (want %s)", i, h, clients[i])
+		}
+		sum += h.IOPS
+	}
+	if !near(st.All.IOPS, sum, 0.01) {
+		t.Errorf("aggregate %v IOPS, hosts sum to %v", st.All.IOPS, sum)
+	}
+	t.Logf("two loopback fio servers: %.0f + %.0f = %.0f IOPS", st.Hosts[0].IOPS, st.Hosts[1].IOPS, st.All.IOPS)
+}
+
+func TestReadClients(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "hosts")
+	if err := os.WriteFile(file, []byte("# fio servers\nhostA\nhostB:8766  # second\n\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		spec string
+		want []string
+		bad  bool
+	}{
+		{spec: "host1,host2", want: []string{"host1", "host2"}},
+		{spec: "host1:8766, 10.0.0.2", want: []string{"host1:8766", "10.0.0.2"}},
+		{spec: "[::1]:8766", want: []string{"[::1]:8766"}},
+		{spec: file, want: []string{"hostA", "hostB:8766"}},
+		{spec: "", bad: true},
+		{spec: "host1,,host2", bad: true},
+		{spec: "host1:99999", bad: true},
+		{spec: "host1:x", bad: true},
+	}
+	for _, tt := range tests {
+		got, err := fio.ReadClients(tt.spec)
+		if tt.bad {
+			if err == nil {
+				t.Errorf("ReadClients(%q) = %v, want an error", tt.spec, got)
+			}
+			continue
+		}
+		if err != nil || len(got) != len(tt.want) {
+			t.Errorf("ReadClients(%q) = %v, %v; want %v", tt.spec, got, err, tt.want)
+			continue
+		}
+		for i := range got {
+			if got[i] != tt.want[i] {
+				t.Errorf("ReadClients(%q)[%d] = %q, want %q", tt.spec, i, got[i], tt.want[i])
+			}
+		}
+	}
+}

@@ -1,0 +1,130 @@
+package fio
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/qdsweep/qdsweep/ioengine"
+)
+
+// DefaultIOEngine is the fio ioengine qdsweep asks for when none is given.
+const DefaultIOEngine = "io_uring"
+
+// WriteJobFile writes wl as a fio job file fio runs as-is: one [global]
+// section with ramp and runtime (time_based, group_reporting) and one job
+// section with the workload. The ioengine is io_uring.
+func WriteJobFile(w io.Writer, wl ioengine.Workload, runtime, ramp time.Duration) error {
+	return writeJobFile(w, wl, runtime, ramp, DefaultIOEngine)
+}
+
+// writeJobFile writes wl with the given fio ioengine.
+func writeJobFile(w io.Writer, wl ioengine.Workload, runtime, ramp time.Duration, engine string) error {
+	opts, err := jobOptions(wl, runtime, ramp, engine)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "; qdsweep step: rw=%s bs=%d iodepth=%d numjobs=%d (QD %d)\n", wl.RW, wl.BS, wl.IODepth, wl.NumJobs, wl.QD())
+	fmt.Fprintln(bw, "[global]")
+	for _, kv := range opts.global {
+		fmt.Fprintf(bw, "%s=%s\n", kv[0], kv[1])
+	}
+	fmt.Fprintf(bw, "\n[%s]\n", jobName(wl))
+	for _, kv := range opts.job {
+		fmt.Fprintf(bw, "%s=%s\n", kv[0], kv[1])
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("write fio job file: %w", err)
+	}
+	return nil
+}
+
+// jobName names the job section after the step: "randread-4096-qd32".
+func jobName(wl ioengine.Workload) string {
+	return fmt.Sprintf("%s-%d-qd%d", wl.RW, wl.BS, wl.QD())
+}
+
+// optionSet is a job's options in order: [global] then the job section.
+type optionSet struct {
+	global, job [][2]string
+}
+
+// jobOptions renders wl in fio's option vocabulary.
+func jobOptions(wl ioengine.Workload, runtime, ramp time.Duration, engine string) (optionSet, error) {
+	if wl.Filename == "" {
+		return optionSet{}, fmt.Errorf("fio job: no filename")
+	}
+	if wl.BS <= 0 || wl.IODepth <= 0 || wl.NumJobs <= 0 {
+		return optionSet{}, fmt.Errorf("fio job: bs %d, iodepth %d, numjobs %d must be positive", wl.BS, wl.IODepth, wl.NumJobs)
+	}
+	switch wl.RW {
+	case ioengine.Read, ioengine.Write, ioengine.RandRead, ioengine.RandWrite, ioengine.ReadWrite, ioengine.RandRW:
+	default:
+		return optionSet{}, fmt.Errorf("fio job: unknown rw %q", wl.RW)
+	}
+	if engine == "" {
+		engine = DefaultIOEngine
+	}
+	var s optionSet
+	g := func(k, v string) { s.global = append(s.global, [2]string{k, v}) }
+	j := func(k, v string) { s.job = append(s.job, [2]string{k, v}) }
+	g("ioengine", engine)
+	g("direct", boolOpt(wl.Direct))
+	g("time_based", "1")
+	g("runtime", fioDuration(runtime))
+	if ramp > 0 {
+		g("ramp_time", fioDuration(ramp))
+	}
+	g("group_reporting", "1")
+	if wl.RandSeed != 0 {
+		g("randseed", strconv.FormatUint(wl.RandSeed, 10))
+	}
+	if wl.RW.IsWrite() {
+		// Results are about the device, not fio's verification.
+		g("do_verify", "0")
+	}
+	j("filename", wl.Filename)
+	if wl.Size > 0 {
+		j("size", strconv.FormatInt(wl.Size, 10))
+	}
+	if wl.Offset > 0 {
+		j("offset", strconv.FormatInt(wl.Offset, 10))
+	}
+	if wl.OffsetIncrement > 0 {
+		j("offset_increment", strconv.FormatInt(wl.OffsetIncrement, 10))
+	}
+	j("rw", string(wl.RW))
+	if wl.RW == ioengine.ReadWrite || wl.RW == ioengine.RandRW {
+		j("rwmixread", strconv.Itoa(wl.RWMixRead))
+	}
+	j("bs", strconv.FormatInt(wl.BS, 10))
+	j("iodepth", strconv.Itoa(wl.IODepth))
+	j("numjobs", strconv.Itoa(wl.NumJobs))
+	if wl.ContinueOnError {
+		j("continue_on_error", "io")
+	}
+	return s, nil
+}
+
+// fioDuration renders d for fio: whole microseconds with fio's "us" suffix
+// (fio reads a bare number as seconds); at least 1 s when d is 0.
+func fioDuration(d time.Duration) string {
+	if d <= 0 {
+		return "1"
+	}
+	if d%time.Second == 0 {
+		return strconv.FormatInt(int64(d/time.Second), 10)
+	}
+	return strconv.FormatInt(int64(d/time.Microsecond), 10) + "us"
+}
+
+// boolOpt renders a boolean fio option.
+func boolOpt(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
+}

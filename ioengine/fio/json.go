@@ -1,0 +1,343 @@
+package fio
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+)
+
+// jsonDoc is one fio --output-format=json(+) document.
+type jsonDoc struct {
+	FioVersion    string         `json:"fio version"`
+	Timestamp     float64        `json:"timestamp"`
+	GlobalOptions map[string]any `json:"global options"`
+	Jobs          []jsonJob      `json:"jobs"`
+	ClientStats   []jsonJob      `json:"client_stats"`
+	DiskUtil      []jsonDisk     `json:"disk_util"`
+}
+
+type jsonJob struct {
+	JobName      string             `json:"jobname"`
+	GroupID      float64            `json:"groupid"`
+	Error        float64            `json:"error"`
+	Elapsed      float64            `json:"elapsed"`
+	Options      map[string]any     `json:"job options"`
+	Read         *jsonDir           `json:"read"`
+	Write        *jsonDir           `json:"write"`
+	Trim         *jsonDir           `json:"trim"`
+	Mixed        *jsonDir           `json:"mixed"`
+	JobRuntime   float64            `json:"job_runtime"`
+	UsrCPU       float64            `json:"usr_cpu"`
+	SysCPU       float64            `json:"sys_cpu"`
+	Ctx          float64            `json:"ctx"`
+	IODepthLevel map[string]float64 `json:"iodepth_level"`
+	Hostname     string             `json:"hostname"`
+	Port         float64            `json:"port"`
+}
+
+type jsonDir struct {
+	IOBytes  float64  `json:"io_bytes"`
+	BWBytes  float64  `json:"bw_bytes"`
+	BW       float64  `json:"bw"` // KiB/s
+	IOPS     float64  `json:"iops"`
+	Runtime  float64  `json:"runtime"`
+	TotalIOs float64  `json:"total_ios"`
+	Slat     *jsonLat `json:"slat_ns"`
+	Clat     *jsonLat `json:"clat_ns"`
+	Lat      *jsonLat `json:"lat_ns"`
+}
+
+type jsonLat struct {
+	Min        float64            `json:"min"`
+	Max        float64            `json:"max"`
+	Mean       float64            `json:"mean"`
+	Stddev     float64            `json:"stddev"`
+	N          float64            `json:"N"`
+	Percentile map[string]float64 `json:"percentile"`
+	Bins       map[string]float64 `json:"bins"` // json+ only
+}
+
+type jsonDisk struct {
+	Name       string  `json:"name"`
+	ReadIOs    float64 `json:"read_ios"`
+	WriteIOs   float64 `json:"write_ios"`
+	ReadTicks  float64 `json:"read_ticks"`
+	WriteTicks float64 `json:"write_ticks"`
+	InQueue    float64 `json:"in_queue"`
+	Util       float64 `json:"util"`
+	Hostname   string  `json:"hostname"`
+}
+
+// maxInput caps how much of an input the parsers read, bytes.
+const maxInput = 256 << 20
+
+// ErrNoOutput is wrapped when an input holds no fio report at all.
+var ErrNoOutput = errors.New("no fio output found")
+
+// ParseJSON parses fio --output-format=json or json+ output: one document
+// or several back to back (--status-interval), with any text around them
+// (shell prompts, fio's error and note lines, client/server chatter).
+// A document that is not valid JSON is an error naming its line.
+func ParseJSON(r io.Reader) ([]Output, error) {
+	data, err := io.ReadAll(io.LimitReader(r, maxInput))
+	if err != nil {
+		return nil, fmt.Errorf("read fio json: %w", err)
+	}
+	var outs []Output
+	pos := 0
+	for pos < len(data) {
+		start := nextDocStart(data, pos)
+		if start < 0 {
+			break
+		}
+		dec := json.NewDecoder(bytes.NewReader(data[start:]))
+		var doc jsonDoc
+		if err := dec.Decode(&doc); err != nil {
+			at := start
+			var se *json.SyntaxError
+			var te *json.UnmarshalTypeError
+			switch {
+			case errors.As(err, &se):
+				at += int(se.Offset)
+			case errors.As(err, &te):
+				at += int(te.Offset)
+			}
+			if at > len(data) {
+				at = len(data)
+			}
+			return nil, fmt.Errorf("fio json document at line %d: error at line %d: %w",
+				lineOf(data, start), lineOf(data, at), err)
+		}
+		end := start + int(dec.InputOffset())
+		if doc.FioVersion != "" || doc.Jobs != nil || doc.ClientStats != nil {
+			o := doc.output(lineOf(data, start))
+			outs = append(outs, o)
+		}
+		pos = end
+	}
+	if len(outs) == 0 {
+		return nil, fmt.Errorf("%w: no JSON document with \"fio version\" or \"jobs\"", ErrNoOutput)
+	}
+	markInterimJSON(outs)
+	return outs, nil
+}
+
+// nextDocStart finds the next line at or after pos that begins with '{'.
+func nextDocStart(data []byte, pos int) int {
+	for pos < len(data) {
+		if data[pos] == '{' && (pos == 0 || data[pos-1] == '\n') {
+			return pos
+		}
+		nl := bytes.IndexByte(data[pos:], '\n')
+		if nl < 0 {
+			return -1
+		}
+		pos += nl + 1
+	}
+	return -1
+}
+
+// lineOf is the 1-based line number of byte offset off.
+func lineOf(data []byte, off int) int {
+	if off > len(data) {
+		off = len(data)
+	}
+	return bytes.Count(data[:off], []byte{'\n'}) + 1
+}
+
+// output converts a decoded document.
+func (d jsonDoc) output(line int) Output {
+	o := Output{Format: "json", Line: line, FioVersion: d.FioVersion, Timestamp: int64(finite(d.Timestamp))}
+	global := stringOptions(d.GlobalOptions)
+	add := func(jj jsonJob, client bool) {
+		j := jj.job(global)
+		if client {
+			if jj.JobName == "All clients" {
+				j.AllClients = true
+				j.Host = ""
+				j.Port = 0
+				j.NumJobs, j.NumJobsFrom = 0, ""
+			}
+		}
+		if jj.isPlus() {
+			o.Format = "json+"
+		}
+		o.Jobs = append(o.Jobs, j)
+	}
+	for _, jj := range append(append([]jsonJob{}, d.Jobs...), d.ClientStats...) {
+		if e := int64(finite(jj.Elapsed)); e > o.elapsed {
+			o.elapsed = e
+		}
+	}
+	for _, jj := range d.Jobs {
+		add(jj, false)
+	}
+	for _, jj := range d.ClientStats {
+		add(jj, true)
+	}
+	// "All clients" covers every client's processes and shares their options.
+	for i := range o.Jobs {
+		if a := &o.Jobs[i]; a.AllClients {
+			n := 0
+			for _, c := range o.Jobs {
+				if !c.AllClients && c.GroupID == a.GroupID {
+					if n == 0 {
+						a.RW, a.BS, a.IOEngine, a.Options = c.RW, c.BS, c.IOEngine, c.Options
+						a.IODepth, a.IODepthFrom = c.IODepth, c.IODepthFrom
+					}
+					n += c.NumJobs
+				}
+			}
+			if n > 0 {
+				o.Jobs[i].NumJobs, o.Jobs[i].NumJobsFrom = n, "all clients"
+			}
+			o.Jobs[i].fillDefaults()
+		}
+	}
+	for _, dj := range d.DiskUtil {
+		o.DiskUtil = append(o.DiskUtil, DiskUtil{
+			Name: dj.Name, Host: dj.Hostname,
+			ReadIOs: int64(finite(dj.ReadIOs)), WriteIOs: int64(finite(dj.WriteIOs)),
+			ReadTicks: int64(finite(dj.ReadTicks)), WriteTicks: int64(finite(dj.WriteTicks)),
+			InQueue: int64(finite(dj.InQueue)), Util: finite(dj.Util),
+		})
+	}
+	return o
+}
+
+// isPlus reports whether the job carries json+'s latency bins.
+func (jj jsonJob) isPlus() bool {
+	for _, d := range []*jsonDir{jj.Read, jj.Write, jj.Trim} {
+		if d != nil && d.Clat != nil && len(d.Clat.Bins) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// job converts one decoded job.
+func (jj jsonJob) job(global map[string]string) Job {
+	opts := map[string]string{}
+	for k, v := range global {
+		opts[k] = v
+	}
+	for k, v := range stringOptions(jj.Options) {
+		opts[k] = v
+	}
+	j := Job{
+		Name: jj.JobName, GroupID: int(finite(jj.GroupID)), Error: int(finite(jj.Error)),
+		Host: jj.Hostname, Port: int(finite(jj.Port)), Options: opts,
+		RuntimeMs: int64(finite(jj.JobRuntime)), UsrCPU: finite(jj.UsrCPU), SysCPU: finite(jj.SysCPU),
+		Ctx: int64(finite(jj.Ctx)), IODepthDist: jj.IODepthLevel,
+	}
+	j.Read, j.Write, j.Trim = jj.Read.dir(), jj.Write.dir(), jj.Trim.dir()
+	if jj.Mixed != nil && j.Read == nil && j.Write == nil {
+		j.Read = jj.Mixed.dir()
+	}
+	// job_runtime sums the runtimes of the processes the entry covers;
+	// fio does not echo group_reporting when it was given on the command line.
+	covered := 0
+	if rt := j.Summary().RuntimeMs; rt > 0 && j.RuntimeMs > 0 {
+		covered = int(math.Round(float64(j.RuntimeMs) / float64(rt)))
+	}
+	n, _ := strconv.Atoi(opts["numjobs"])
+	grouped := isGrouped(opts) || (n > 1 && covered == n)
+	j.deriveFromOptions(grouped)
+	if _, set := opts["numjobs"]; !set && j.NumJobsFrom == "default" && covered > 1 {
+		j.NumJobs, j.NumJobsFrom = covered, "job_runtime / runtime"
+	}
+	return j
+}
+
+// dir converts one direction; nil stays nil.
+func (d *jsonDir) dir() *Dir {
+	if d == nil {
+		return nil
+	}
+	bw := finite(d.BWBytes)
+	if bw == 0 {
+		bw = finite(d.BW) * 1024
+	}
+	return &Dir{
+		IOBytes: int64(finite(d.IOBytes)), BWBytes: bw, IOPS: finite(d.IOPS),
+		RuntimeMs: int64(finite(d.Runtime)), TotalIOs: int64(finite(d.TotalIOs)),
+		Slat: d.Slat.stat(), Clat: d.Clat.stat(), Lat: d.Lat.stat(),
+	}
+}
+
+// stat converts one latency block; percentile keys are "99.000000".
+func (l *jsonLat) stat() LatStat {
+	if l == nil {
+		return LatStat{}
+	}
+	s := LatStat{MinNs: finite(l.Min), MaxNs: finite(l.Max), MeanNs: finite(l.Mean),
+		StddevNs: finite(l.Stddev), N: int64(finite(l.N))}
+	for k, v := range l.Percentile {
+		p, err := strconv.ParseFloat(k, 64)
+		if err != nil || math.IsNaN(p) {
+			continue
+		}
+		s.Percentiles = append(s.Percentiles, Percentile{Pct: p, Ns: finite(v)})
+	}
+	sortPercentiles(s.Percentiles)
+	return s
+}
+
+// stringOptions renders JSON option values (fio writes strings) as strings.
+func stringOptions(m map[string]any) map[string]string {
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		switch t := v.(type) {
+		case string:
+			out[k] = t
+		case float64:
+			out[k] = strconv.FormatFloat(t, 'f', -1, 64)
+		case bool:
+			out[k] = strconv.FormatBool(t)
+		case nil:
+			out[k] = ""
+		default:
+			b, _ := json.Marshal(t)
+			out[k] = string(b)
+		}
+	}
+	return out
+}
+
+// markInterimJSON marks a document interim when the next one reports the
+// same jobs of the same run: same job names, and the next run had already
+// started when this document was written (its timestamp minus its
+// elapsed seconds is not after this timestamp).
+func markInterimJSON(outs []Output) {
+	for i := 0; i+1 < len(outs); i++ {
+		a, b := outs[i], outs[i+1]
+		if !sameJobNames(a, b) || a.Timestamp == 0 || b.Timestamp == 0 {
+			continue
+		}
+		if b.startedBy() <= a.Timestamp {
+			outs[i].Interim = true
+		}
+	}
+}
+
+// startedBy estimates when the run of a JSON document started, Unix seconds.
+func (o Output) startedBy() int64 {
+	return o.Timestamp - o.elapsed
+}
+
+// sameJobNames reports whether two outputs list the same jobs in order.
+func sameJobNames(a, b Output) bool {
+	if len(a.Jobs) != len(b.Jobs) || len(a.Jobs) == 0 {
+		return false
+	}
+	for i := range a.Jobs {
+		if a.Jobs[i].Name != b.Jobs[i].Name || a.Jobs[i].Host != b.Jobs[i].Host {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,456 @@
+package fio
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+var (
+	// reHeader: "mix: (g=0): rw=randrw, bs=(R) 4096B-4096B, ..., ioengine=io_uring, iodepth=8"
+	reHeader = regexp.MustCompile(`^(.+?): \(g=(\d+)\): (rw=.*)$`)
+	// reJob: "mix: (groupid=0, jobs=1): err= 0: pid=6819: Mon Nov 30 02:36:11 2026"
+	reJob = regexp.MustCompile(`^(.+?): \(groupid=(\d+), jobs=(\d+)\): err=\s*(\d+)(?:: pid=(\d+))?`)
+	// reDir: "  read: IOPS=24.7k, BW=96.5MiB/s (101MB/s)(96.5MiB/1001msec)"
+	reDir = regexp.MustCompile(`^(read|write|trim|mixed)\s*: IOPS=([0-9.]+[kKMG]?), BW=([0-9.]+[A-Za-z]*)(?:/s)?\s*\([^)]*\)\(([0-9.]+[A-Za-z]*)/(\d+)msec\)`)
+	// reLat: "slat (usec): min=2, max=172, avg= 4.84, stdev= 3.73"
+	reLat = regexp.MustCompile(`^(slat|clat|lat)\s*\((nsec|usec|msec|sec)\)\s*:\s*min=\s*([0-9.]+[kKMG]?),\s*max=\s*([0-9.]+[kKMG]?),\s*avg=\s*([0-9.]+[kKMG]?),\s*stdev=\s*([0-9.]+[kKMG]?)`)
+	// rePctHead: "clat percentiles (usec):"
+	rePctHead = regexp.MustCompile(`^(clat|lat|slat) percentiles \((nsec|usec|msec|sec)\):`)
+	// rePct: "1.00th=[  145]"
+	rePct     = regexp.MustCompile(`([0-9.]+)th=\[\s*([0-9.]+[kKMG]?)\]`)
+	reTotal   = regexp.MustCompile(`total=([0-9,]+)`)
+	reStart   = regexp.MustCompile(`^Starting (\d+) (?:process|processes|thread|threads)`)
+	reVersion = regexp.MustCompile(`^fio-\d+\.\d+\S*$`)
+	// reDisk: "vda: ios=44745/19237, merge=0/0, ticks=7804/3306, in_queue=11109, util=80.89%"
+	reDisk = regexp.MustCompile(`^(\S+): ios=(\d+)/(\d+), (?:sectors=\d+/\d+, )?merge=\d+/\d+, ticks=(\d+)/(\d+), in_queue=(\d+), util=([0-9.]+)%`)
+	// reHost strips client/server's "<host> " prefix.
+	reHost = regexp.MustCompile(`^<([^>]+)>\s?`)
+)
+
+// ParseNormal parses fio's default human-readable output, as printed or as
+// pasted: lines that are not fio's (shell prompts, remarks) are skipped,
+// client/server output yields one job per client plus "All clients", and
+// --status-interval reports of the same run are marked Interim. A
+// recognisable fio line with unreadable figures is an error naming it.
+func ParseNormal(r io.Reader) ([]Output, error) {
+	p := &normalParser{headers: map[string]map[string]string{}}
+	sc := bufio.NewScanner(io.LimitReader(r, maxInput))
+	sc.Buffer(make([]byte, 64<<10), 4<<20)
+	for sc.Scan() {
+		p.line++
+		if err := p.feed(sc.Text()); err != nil {
+			return nil, fmt.Errorf("fio output line %d: %w", p.line, err)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("read fio output: %w", err)
+	}
+	p.flush()
+	if len(p.outs) == 0 {
+		return nil, fmt.Errorf("%w: no job report (a line like \"name: (groupid=0, jobs=1): err= 0\")", ErrNoOutput)
+	}
+	return p.outs, nil
+}
+
+type normalParser struct {
+	line     int
+	outs     []Output
+	cur      *Output
+	job      *Job
+	dir      *Dir
+	pct      *LatStat // percentiles being read
+	pctUnit  float64
+	host     string
+	version  string
+	inDisk   bool
+	headers  map[string]map[string]string // job name → options from its header line
+	headerAt int
+}
+
+// feed consumes one line.
+func (p *normalParser) feed(raw string) error {
+	text := strings.TrimRight(raw, "\r")
+	if m := reHost.FindStringSubmatch(text); m != nil {
+		p.host = m[1]
+		text = text[len(m[0]):]
+	}
+	t := strings.TrimSpace(text)
+	if t == "" {
+		return nil
+	}
+	if reVersion.MatchString(t) {
+		p.version = t
+		return nil
+	}
+	if m := reHeader.FindStringSubmatch(t); m != nil {
+		if p.cur != nil && len(p.cur.Jobs) > 0 {
+			p.flush()
+		}
+		p.headers[m[1]] = headerOptions(m[3])
+		if p.headerAt == 0 {
+			p.headerAt = p.line
+		}
+		return nil
+	}
+	if reStart.MatchString(t) {
+		return nil
+	}
+	if m := reJob.FindStringSubmatch(t); m != nil {
+		return p.startJob(m)
+	}
+	if strings.HasPrefix(t, "Run status group") {
+		p.endJob()
+		return nil
+	}
+	if strings.HasPrefix(t, "Disk stats") {
+		p.endJob()
+		p.inDisk = true
+		return nil
+	}
+	if p.inDisk {
+		if m := reDisk.FindStringSubmatch(t); m != nil && p.cur != nil {
+			d := DiskUtil{Name: m[1], Host: p.host}
+			d.ReadIOs, _ = strconv.ParseInt(m[2], 10, 64)
+			d.WriteIOs, _ = strconv.ParseInt(m[3], 10, 64)
+			d.ReadTicks, _ = strconv.ParseInt(m[4], 10, 64)
+			d.WriteTicks, _ = strconv.ParseInt(m[5], 10, 64)
+			d.InQueue, _ = strconv.ParseInt(m[6], 10, 64)
+			d.Util, _ = strconv.ParseFloat(m[7], 64)
+			p.cur.DiskUtil = append(p.cur.DiskUtil, d)
+			return nil
+		}
+	}
+	if p.job == nil {
+		return nil
+	}
+	return p.jobLine(t)
+}
+
+// startJob opens a job block.
+func (p *normalParser) startJob(m []string) error {
+	p.endJob()
+	p.inDisk = false
+	gid, _ := strconv.Atoi(m[2])
+	n, _ := strconv.Atoi(m[3])
+	e, _ := strconv.Atoi(m[4])
+	pid, _ := strconv.Atoi(m[5])
+	if p.cur != nil && pid != 0 {
+		for _, j := range p.cur.Jobs {
+			if j.PID == pid && j.Name == m[1] && j.Host == p.host {
+				// Same process reported again: the earlier report was a
+				// --status-interval snapshot.
+				p.cur.Interim = true
+				p.flush()
+				break
+			}
+		}
+	}
+	if p.cur == nil {
+		line := p.headerAt
+		if line == 0 {
+			line = p.line
+		}
+		p.cur = &Output{Format: "normal", Line: line, FioVersion: p.version}
+	}
+	j := Job{Name: m[1], GroupID: gid, Error: e, PID: pid, NumJobs: n, NumJobsFrom: "jobs=N"}
+	if j.Name == "All clients" {
+		j.AllClients = true
+		j.NumJobsFrom = "all clients"
+	} else {
+		j.Host = p.host
+	}
+	p.job = &j
+	return nil
+}
+
+// endJob closes the job block being read.
+func (p *normalParser) endJob() {
+	if p.job == nil {
+		return
+	}
+	j := *p.job
+	p.cur.Jobs = append(p.cur.Jobs, j)
+	p.job, p.dir, p.pct = nil, nil, nil
+}
+
+// flush closes the current output.
+func (p *normalParser) flush() {
+	p.endJob()
+	if p.cur == nil {
+		return
+	}
+	o := *p.cur
+	p.cur = nil
+	p.headerAt = 0
+	if len(o.Jobs) == 0 {
+		return
+	}
+	var first *Job
+	for i := range o.Jobs {
+		j := &o.Jobs[i]
+		h, ok := p.headers[j.Name]
+		if !ok && j.AllClients && first != nil {
+			h = first.Options
+		}
+		j.Options = h
+		j.RW = h["rw"]
+		j.IOEngine = h["ioengine"]
+		if bs := h["bs"]; bs != "" {
+			j.BS = parseHeaderBS(bs)
+		}
+		if d, err := strconv.Atoi(h["iodepth"]); err == nil && d > 0 {
+			j.IODepth, j.IODepthFrom = d, "header"
+		}
+		j.fillDefaults()
+		if first == nil && !j.AllClients {
+			first = j
+		}
+	}
+	p.outs = append(p.outs, o)
+}
+
+// jobLine reads one line inside a job block.
+func (p *normalParser) jobLine(t string) error {
+	j := p.job
+	if m := reDir.FindStringSubmatch(t); m != nil {
+		d := &Dir{}
+		iops, err := parseCount(m[2])
+		if err != nil {
+			return fmt.Errorf("%s IOPS %q: %w", m[1], m[2], err)
+		}
+		io, err := parseBinary(m[4])
+		if err != nil {
+			return fmt.Errorf("%s io %q: %w", m[1], m[4], err)
+		}
+		bw, err := parseBinary(m[3])
+		if err != nil {
+			return fmt.Errorf("%s BW %q: %w", m[1], m[3], err)
+		}
+		d.IOPS, d.IOBytes, d.BWBytes = iops, int64(io), bw
+		d.RuntimeMs, _ = strconv.ParseInt(m[5], 10, 64)
+		switch m[1] {
+		case "read", "mixed":
+			j.Read = d
+		case "write":
+			j.Write = d
+		case "trim":
+			j.Trim = d
+		}
+		p.dir, p.pct = d, nil
+		return nil
+	}
+	if m := reLat.FindStringSubmatch(t); m != nil && p.dir != nil {
+		unit := unitNs(m[2])
+		var v [4]float64
+		for k := range v {
+			f, err := parseCount(m[3+k])
+			if err != nil {
+				return fmt.Errorf("%s %q: %w", m[1], m[3+k], err)
+			}
+			v[k] = f * unit
+		}
+		l := LatStat{MinNs: v[0], MaxNs: v[1], MeanNs: v[2], StddevNs: v[3]}
+		switch m[1] {
+		case "slat":
+			l.Percentiles = p.dir.Slat.Percentiles
+			p.dir.Slat = l
+		case "clat":
+			l.Percentiles = p.dir.Clat.Percentiles
+			p.dir.Clat = l
+		case "lat":
+			l.Percentiles = p.dir.Lat.Percentiles
+			p.dir.Lat = l
+		}
+		return nil
+	}
+	if m := rePctHead.FindStringSubmatch(t); m != nil && p.dir != nil {
+		switch m[1] {
+		case "clat":
+			p.pct = &p.dir.Clat
+		case "lat":
+			p.pct = &p.dir.Lat
+		case "slat":
+			p.pct = &p.dir.Slat
+		}
+		p.pctUnit = unitNs(m[2])
+		return nil
+	}
+	if strings.HasPrefix(t, "|") && p.pct != nil {
+		for _, m := range rePct.FindAllStringSubmatch(t, -1) {
+			pct, err1 := strconv.ParseFloat(m[1], 64)
+			v, err2 := parseCount(m[2])
+			if err1 != nil || err2 != nil {
+				return fmt.Errorf("percentile %q is not a number", m[0])
+			}
+			p.pct.Percentiles = append(p.pct.Percentiles, Percentile{Pct: pct, Ns: v * p.pctUnit})
+		}
+		sortPercentiles(p.pct.Percentiles)
+		return nil
+	}
+	p.pct = nil
+	key, rest, ok := strings.Cut(t, ":")
+	if !ok {
+		return nil
+	}
+	kv := keyValues(rest)
+	switch strings.TrimSpace(key) {
+	case "cpu":
+		j.UsrCPU = pctValue(kv["usr"])
+		j.SysCPU = pctValue(kv["sys"])
+		j.Ctx, _ = strconv.ParseInt(kv["ctx"], 10, 64)
+	case "IO depths":
+		j.IODepthDist = map[string]float64{}
+		for _, b := range depthBuckets {
+			if v, ok := kv[b.key]; ok {
+				j.IODepthDist[b.key] = pctValue(v)
+			}
+		}
+	case "issued rwts":
+		if m := reTotal.FindStringSubmatch(rest); m != nil {
+			p.fillTotals(m[1])
+		}
+	}
+	return nil
+}
+
+// fillTotals sets each direction's I/O count from "issued rwts: total=r,w,t,s"
+// and refines IOPS (printed with 3 significant digits) from it when the two agree.
+func (p *normalParser) fillTotals(total string) {
+	j := p.job
+	parts := strings.Split(total, ",")
+	for k, d := range []*Dir{j.Read, j.Write, j.Trim} {
+		if d == nil || k >= len(parts) {
+			continue
+		}
+		n, err := strconv.ParseInt(strings.TrimSpace(parts[k]), 10, 64)
+		if err != nil || n < 0 {
+			continue
+		}
+		d.TotalIOs = n
+		if d.RuntimeMs > 0 {
+			exact := float64(n) * 1e3 / float64(d.RuntimeMs)
+			if d.IOPS > 0 && math.Abs(exact-d.IOPS)/d.IOPS < 0.05 {
+				d.IOPS = exact
+			}
+		}
+		for _, l := range []*LatStat{&d.Slat, &d.Clat, &d.Lat} {
+			if l.MeanNs > 0 {
+				l.N = n
+			}
+		}
+	}
+	for _, d := range j.Dirs() {
+		j.RuntimeMs = max(j.RuntimeMs, d.RuntimeMs*int64(max(j.NumJobs, 1)))
+	}
+}
+
+// headerOptions reads "rw=randrw, bs=(R) 4096B-4096B, (W) ..., ioengine=io_uring, iodepth=8".
+func headerOptions(s string) map[string]string {
+	o := map[string]string{}
+	for _, part := range strings.Split(s, ", ") {
+		k, v, ok := strings.Cut(part, "=")
+		if !ok {
+			continue
+		}
+		k = strings.TrimSpace(k)
+		if k == "bs" {
+			v = strings.TrimPrefix(v, "(R) ")
+		}
+		if _, seen := o[k]; !seen {
+			o[k] = strings.TrimSpace(v)
+		}
+	}
+	return o
+}
+
+// parseHeaderBS reads "4096B-4096B" or "128KiB-128KiB" (the low end).
+func parseHeaderBS(s string) int64 {
+	lo, _, _ := strings.Cut(s, "-")
+	v, err := parseBinary(lo)
+	if err != nil {
+		return 0
+	}
+	return int64(v)
+}
+
+// keyValues splits "usr=0.90%, sys=20.20%, ctx=4623" into a map.
+func keyValues(s string) map[string]string {
+	kv := map[string]string{}
+	for _, part := range strings.Split(s, ",") {
+		k, v, ok := strings.Cut(strings.TrimSpace(part), "=")
+		if ok {
+			kv[strings.TrimSpace(k)] = strings.TrimSpace(v)
+		}
+	}
+	return kv
+}
+
+// pctValue reads "20.20%" as 20.2 (0 when unreadable).
+func pctValue(s string) float64 {
+	v, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
+	if err != nil {
+		return 0
+	}
+	return finite(v)
+}
+
+// unitNs is nanoseconds per unit of fio's latency unit names.
+func unitNs(u string) float64 {
+	switch u {
+	case "usec":
+		return 1e3
+	case "msec":
+		return 1e6
+	case "sec":
+		return 1e9
+	}
+	return 1
+}
+
+// parseCount reads fio's decimal-suffixed numbers: "24.7k", "8827", "2882.0k", "1.2M".
+func parseCount(s string) (float64, error) {
+	mult := 1.0
+	switch {
+	case strings.HasSuffix(s, "k") || strings.HasSuffix(s, "K"):
+		mult, s = 1e3, s[:len(s)-1]
+	case strings.HasSuffix(s, "M"):
+		mult, s = 1e6, s[:len(s)-1]
+	case strings.HasSuffix(s, "G"):
+		mult, s = 1e9, s[:len(s)-1]
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+		return 0, fmt.Errorf("not a number")
+	}
+	return v * mult, nil
+}
+
+// binaryUnits are fio's binary unit prefixes in normal output.
+var binaryUnits = map[string]float64{
+	"": 1, "B": 1, "Ki": 1 << 10, "KiB": 1 << 10, "Mi": 1 << 20, "MiB": 1 << 20,
+	"Gi": 1 << 30, "GiB": 1 << 30, "Ti": 1 << 40, "TiB": 1 << 40, "Pi": 1 << 50, "PiB": 1 << 50,
+	"k": 1e3, "kB": 1e3, "M": 1e6, "MB": 1e6, "G": 1e9, "GB": 1e9, "T": 1e12, "TB": 1e12,
+}
+
+// parseBinary reads a byte amount like "96.5MiB", "268Mi", "4096B", in bytes.
+func parseBinary(s string) (float64, error) {
+	s = strings.TrimSuffix(strings.TrimSpace(s), "/s")
+	i := 0
+	for i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '.') {
+		i++
+	}
+	mult, ok := binaryUnits[s[i:]]
+	if !ok || i == 0 {
+		return 0, fmt.Errorf("unknown size %q", s)
+	}
+	v, err := strconv.ParseFloat(s[:i], 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("not a number")
+	}
+	return v * mult, nil
+}

@@ -1,0 +1,205 @@
+package fio
+
+import "sort"
+
+// Output is one fio report: one JSON document, the terse lines of one run or
+// one normal-format report.
+type Output struct {
+	Format     string     `json:"format"`      // "json", "json+", "terse" or "normal"
+	Line       int        `json:"line"`        // 1-based line where the report starts in its input
+	FioVersion string     `json:"fio_version"` // e.g. "fio-3.33" (empty when not printed)
+	Timestamp  int64      `json:"timestamp"`   // Unix seconds when fio wrote it (JSON only, else 0)
+	Interim    bool       `json:"interim"`     // a --status-interval report superseded by a later one of the same run
+	Jobs       []Job      `json:"jobs"`
+	DiskUtil   []DiskUtil `json:"disk_util,omitempty"`
+
+	elapsed int64 // longest job "elapsed" of a JSON document, s
+}
+
+// Job is one job (or one group of jobs with group_reporting, or one client's
+// job in client/server mode) as fio reported it.
+type Job struct {
+	Name    string `json:"name"`
+	GroupID int    `json:"groupid"`
+	Error   int    `json:"error"` // fio's err= value (errno), 0 when fine
+	// Host and Port name the fio server of a client/server report ("" and 0 locally).
+	Host string `json:"host,omitempty"`
+	Port int    `json:"port,omitempty"`
+	// AllClients marks fio's "All clients" aggregate of a client/server run.
+	AllClients bool `json:"all_clients,omitempty"`
+	PID        int  `json:"pid,omitempty"` // normal format only
+
+	// Options are the job's options: JSON "global options" overlaid with
+	// "job options" (only what was set explicitly), or those on the normal
+	// format's header line. Values are fio's strings.
+	Options  map[string]string `json:"options,omitempty"`
+	RW       string            `json:"rw,omitempty"`       // fio rw=, "" when unknown
+	BS       int64             `json:"bs,omitempty"`       // bytes per I/O, 0 when unknown
+	IOEngine string            `json:"ioengine,omitempty"` // "" when unknown (fio's default is psync)
+	IODepth  int               `json:"iodepth"`            // configured iodepth per job
+	// IODepthFrom says where IODepth came from: "options", "header",
+	// "iodepth distribution" (the busiest bucket of fio's IO depths, a lower
+	// bound of the setting) or "default" (fio's default of 1).
+	IODepthFrom string `json:"iodepth_from"`
+	// NumJobs is the number of processes this entry's figures cover: the
+	// numjobs option under group_reporting, jobs=N of the normal format, or
+	// 1 for each clone fio lists separately.
+	NumJobs     int    `json:"numjobs"`
+	NumJobsFrom string `json:"numjobs_from"`
+
+	Read  *Dir `json:"read,omitempty"`
+	Write *Dir `json:"write,omitempty"`
+	Trim  *Dir `json:"trim,omitempty"`
+
+	RuntimeMs int64   `json:"job_runtime_ms"` // summed over the processes covered, ms
+	UsrCPU    float64 `json:"usr_cpu"`        // percent of one CPU
+	SysCPU    float64 `json:"sys_cpu"`        // percent of one CPU
+	Ctx       int64   `json:"ctx"`            // context switches
+	// IODepthDist is fio's "IO depths" distribution: percent of I/Os
+	// submitted at depth bucket "1","2","4","8","16","32",">=64".
+	IODepthDist map[string]float64 `json:"iodepth_level,omitempty"`
+}
+
+// Dir is one direction's figures (read, write or trim).
+type Dir struct {
+	IOBytes   int64   `json:"io_bytes"`
+	BWBytes   float64 `json:"bw_bytes"` // bytes per second
+	IOPS      float64 `json:"iops"`     // I/Os per second
+	RuntimeMs int64   `json:"runtime_ms"`
+	TotalIOs  int64   `json:"total_ios"`
+	Slat      LatStat `json:"slat_ns"` // submission latency
+	Clat      LatStat `json:"clat_ns"` // completion latency
+	Lat       LatStat `json:"lat_ns"`  // total latency (submit to completion)
+}
+
+// LatStat summarises one latency in nanoseconds. N is 0 when fio did not
+// report it.
+type LatStat struct {
+	MinNs       float64      `json:"min"`
+	MaxNs       float64      `json:"max"`
+	MeanNs      float64      `json:"mean"`
+	StddevNs    float64      `json:"stddev"`
+	N           int64        `json:"N"`
+	Percentiles []Percentile `json:"percentiles,omitempty"` // ascending by Pct
+}
+
+// Percentile is one percentile of a latency: Pct in percent (99.9), Ns in nanoseconds.
+type Percentile struct {
+	Pct float64 `json:"pct"`
+	Ns  float64 `json:"ns"`
+}
+
+// DiskUtil is fio's disk statistics of one device over the run.
+type DiskUtil struct {
+	Name       string  `json:"name"`
+	Host       string  `json:"host,omitempty"`
+	ReadIOs    int64   `json:"read_ios"`
+	WriteIOs   int64   `json:"write_ios"`
+	ReadTicks  int64   `json:"read_ticks"`  // ms
+	WriteTicks int64   `json:"write_ticks"` // ms
+	InQueue    int64   `json:"in_queue"`    // ms
+	Util       float64 `json:"util"`        // percent
+}
+
+// Known reports whether the latency was reported (N > 0 or a mean).
+func (l LatStat) Known() bool { return l.N > 0 || l.MeanNs > 0 }
+
+// At returns the latency at percentile pct (in percent, e.g. 99.9), in ns,
+// when fio reported that exact percentile.
+func (l LatStat) At(pct float64) (float64, bool) {
+	for _, p := range l.Percentiles {
+		if p.Pct > pct-1e-6 && p.Pct < pct+1e-6 {
+			return p.Ns, true
+		}
+	}
+	return 0, false
+}
+
+// TotalLat is the direction's total latency: Lat when fio reported it, else
+// Clat with Slat's mean added (and Clat's percentiles). from says which:
+// "lat" or "clat+slat".
+func (d Dir) TotalLat() (l LatStat, from string) {
+	if d.Lat.Known() {
+		if len(d.Lat.Percentiles) == 0 {
+			d.Lat.Percentiles = d.Clat.Percentiles
+		}
+		return d.Lat, "lat"
+	}
+	l = d.Clat
+	l.MeanNs += d.Slat.MeanNs
+	l.MinNs += d.Slat.MinNs
+	l.MaxNs += d.Slat.MaxNs
+	return l, "clat+slat"
+}
+
+// Dirs returns the directions the job did I/O in, in read, write, trim order.
+func (j Job) Dirs() []*Dir {
+	var ds []*Dir
+	for _, d := range []*Dir{j.Read, j.Write, j.Trim} {
+		if d != nil && (d.TotalIOs > 0 || d.IOPS > 0) {
+			ds = append(ds, d)
+		}
+	}
+	return ds
+}
+
+// Summary is a job's figures over all its directions.
+type Summary struct {
+	IOPS      float64 `json:"iops"`        // sum over directions, I/Os per second
+	BWBytes   float64 `json:"bw_bytes"`    // sum over directions, bytes per second
+	TotalIOs  int64   `json:"total_ios"`   // sum over directions
+	LatMeanNs float64 `json:"lat_mean_ns"` // I/O-weighted mean total latency, ns
+	LatFrom   string  `json:"lat_from"`    // "lat" or "clat+slat"
+	// Lat is the total latency of the busiest direction (percentiles cannot
+	// be merged across directions); MeanNs is replaced by LatMeanNs.
+	Lat       LatStat `json:"lat_ns"`
+	RuntimeMs int64   `json:"runtime_ms"` // longest direction runtime, ms
+}
+
+// Summary merges the job's directions.
+func (j Job) Summary() Summary {
+	var s Summary
+	var weight, wsum float64
+	var busiest int64 = -1
+	for _, d := range j.Dirs() {
+		l, from := d.TotalLat()
+		s.IOPS += d.IOPS
+		s.BWBytes += d.BWBytes
+		s.TotalIOs += d.TotalIOs
+		w := float64(d.TotalIOs)
+		if w == 0 {
+			w = d.IOPS
+		}
+		weight += w
+		wsum += w * l.MeanNs
+		if d.TotalIOs > busiest {
+			busiest = d.TotalIOs
+			s.Lat = l
+			s.LatFrom = from
+		}
+		if d.RuntimeMs > s.RuntimeMs {
+			s.RuntimeMs = d.RuntimeMs
+		}
+	}
+	if weight > 0 {
+		s.LatMeanNs = wsum / weight
+	}
+	s.Lat.MeanNs = s.LatMeanNs
+	return s
+}
+
+// Final returns the reports that are not interim --status-interval snapshots.
+func Final(outs []Output) []Output {
+	var fs []Output
+	for _, o := range outs {
+		if !o.Interim {
+			fs = append(fs, o)
+		}
+	}
+	return fs
+}
+
+// sortPercentiles orders percentiles ascending by Pct.
+func sortPercentiles(ps []Percentile) {
+	sort.Slice(ps, func(a, b int) bool { return ps[a].Pct < ps[b].Pct })
+}

@@ -1,0 +1,69 @@
+package fio
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+)
+
+var (
+	reJSONStart  = regexp.MustCompile(`(?m)^\{\s*$`)
+	reTerseStart = regexp.MustCompile(`(?m)^[2-9];fio-`)
+	reNormalJob  = regexp.MustCompile(`(?m)\(groupid=\d+, jobs=\d+\): err=`)
+)
+
+// Format names what kind of fio output an input holds: "json", "terse",
+// "normal", or "" when none is recognised.
+func Format(data []byte) string {
+	switch {
+	case reJSONStart.Match(data):
+		return "json"
+	case reTerseStart.Match(data):
+		return "terse"
+	case reNormalJob.Match(data):
+		return "normal"
+	}
+	return ""
+}
+
+// Parse reads fio output of any format (JSON, json+, terse, normal),
+// recognising it by content. Reports come back in input order; interim
+// --status-interval reports are marked (see Final).
+func Parse(r io.Reader) ([]Output, error) {
+	data, err := io.ReadAll(io.LimitReader(r, maxInput))
+	if err != nil {
+		return nil, fmt.Errorf("read fio output: %w", err)
+	}
+	switch Format(data) {
+	case "json":
+		return ParseJSON(bytes.NewReader(data))
+	case "terse":
+		return ParseTerse(bytes.NewReader(data))
+	case "normal":
+		return ParseNormal(bytes.NewReader(data))
+	}
+	return nil, fmt.Errorf("%w: expected fio's JSON (--output-format=json), terse or normal output", ErrNoOutput)
+}
+
+// ReadOutput reads and parses the fio output in the file at path ("-": standard input).
+func ReadOutput(path string) ([]Output, error) {
+	if path == "-" {
+		outs, err := Parse(os.Stdin)
+		if err != nil {
+			return nil, fmt.Errorf("standard input: %w", err)
+		}
+		return outs, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open fio output: %w", err)
+	}
+	defer f.Close()
+	outs, err := Parse(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return outs, nil
+}

@@ -1,0 +1,116 @@
+package fio
+
+import (
+	"fmt"
+	"net"
+	"sort"
+	"strconv"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/qdsweep/qdsweep/ioengine"
+)
+
+// statsOf converts fio's report of one run into ioengine.Stats: the single
+// (grouped) job locally, "All clients" with one HostStats per client in
+// client/server mode.
+func statsOf(o Output, w ioengine.Workload, clients []string) (*ioengine.Stats, error) {
+	var agg *Job
+	var hosts []Job
+	for i := range o.Jobs {
+		j := &o.Jobs[i]
+		switch {
+		case j.AllClients:
+			agg = j
+		case len(clients) > 0:
+			hosts = append(hosts, *j)
+		case agg == nil:
+			agg = j
+		}
+	}
+	if agg == nil && len(hosts) == 1 {
+		agg = &hosts[0] // one client: fio prints no "All clients"
+	}
+	if agg == nil {
+		return nil, fmt.Errorf("fio output: no job report")
+	}
+	st := &ioengine.Stats{Engine: "fio"}
+	s := agg.Summary()
+	st.Runtime = time.Duration(s.RuntimeMs) * time.Millisecond
+	st.All = ioengine.DirStats{TotalIOs: s.TotalIOs, IOPS: s.IOPS, BWBytes: s.BWBytes, Lat: latencyOf(s.Lat)}
+	for _, d := range agg.Dirs() {
+		st.All.Bytes += d.IOBytes
+	}
+	if agg.Read != nil && w.RW.IsRead() {
+		st.Read = dirStatsOf(agg.Read)
+	}
+	if agg.Write != nil && w.RW.IsWrite() {
+		st.Write = dirStatsOf(agg.Write)
+	}
+	// fio does not measure the in-flight mean: Little's Law from its figures.
+	st.InflightMean = s.IOPS * s.LatMeanNs / 1e9
+	cpuS := float64(agg.RuntimeMs) / 1e3 / 100
+	st.CPU = ioengine.CPU{UsrS: agg.UsrCPU * cpuS, SysS: agg.SysCPU * cpuS}
+	if agg.Error != 0 {
+		op := "read"
+		if w.RW.IsWrite() && !w.RW.IsRead() {
+			op = "write"
+		}
+		st.Errors = append(st.Errors, ioengine.IOError{Errno: errnoName(agg.Error), Op: op, FirstOffset: -1, Count: 1})
+	}
+	for _, h := range hosts {
+		hs := h.Summary()
+		st.Hosts = append(st.Hosts, ioengine.HostStats{Host: clientName(h, clients), IOPS: hs.IOPS, BWBytes: hs.BWBytes, Lat: latencyOf(hs.Lat)})
+	}
+	// In the order the clients were given.
+	rank := map[string]int{}
+	for i, c := range clients {
+		rank[c] = i + 1
+	}
+	sort.SliceStable(st.Hosts, func(a, b int) bool { return rank[st.Hosts[a].Host] < rank[st.Hosts[b].Host] })
+	return st, nil
+}
+
+// clientName is the client (as given) that a job report came from, else "host:port".
+func clientName(j Job, clients []string) string {
+	for _, c := range clients {
+		h, p, err := splitClient(c)
+		if err != nil {
+			continue
+		}
+		if p == 0 {
+			p = DefaultPort
+		}
+		if h == j.Host && p == j.Port {
+			return c
+		}
+	}
+	if j.Port == 0 {
+		return j.Host
+	}
+	return net.JoinHostPort(j.Host, strconv.Itoa(j.Port))
+}
+
+// dirStatsOf converts one direction.
+func dirStatsOf(d *Dir) *ioengine.DirStats {
+	l, _ := d.TotalLat()
+	return &ioengine.DirStats{TotalIOs: d.TotalIOs, Bytes: d.IOBytes, IOPS: d.IOPS, BWBytes: d.BWBytes, Lat: latencyOf(l)}
+}
+
+// LatencyOf converts fio's latency summary to ioengine.Latency (percentiles
+// fio did not report stay 0).
+func latencyOf(l LatStat) ioengine.Latency {
+	at := func(p float64) int64 { v, _ := l.At(p); return int64(v) }
+	return ioengine.Latency{MinNs: int64(l.MinNs), MeanNs: l.MeanNs, MaxNs: int64(l.MaxNs),
+		P50Ns: at(50), P90Ns: at(90), P99Ns: at(99), P999Ns: at(99.9)}
+}
+
+// errnoName names fio's err= value ("EIO"), or its number when unknown.
+func errnoName(e int) string {
+	if n := unix.ErrnoName(syscall.Errno(e)); n != "" {
+		return n
+	}
+	return "errno " + strconv.Itoa(e)
+}

@@ -1,0 +1,138 @@
+package ioengine
+
+// Test helpers shared by the white-box and black-box tests of the write
+// guard: image files, loop devices and checksums. Exported here (test
+// builds only) so ioengine_test can use them.
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// RequireRootTools skips t unless it runs as root with every tool on PATH.
+func RequireRootTools(t testing.TB, tools ...string) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to attach loop devices")
+	}
+	for _, tool := range append([]string{"losetup"}, tools...) {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s not installed", tool)
+		}
+	}
+}
+
+// MakeImage creates a zero-filled image file of size bytes in a temp dir.
+func MakeImage(t testing.TB, size int64) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "disk.img")
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := f.Truncate(size); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// RunTool runs a command (stdin may be "") and fails t with its output on error.
+func RunTool(t testing.TB, stdin string, name string, args ...string) {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	if stdin != "" {
+		cmd.Stdin = strings.NewReader(stdin)
+	}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+	}
+}
+
+// AttachLoop attaches image to a free loop device (scanning partitions when
+// partscan) and detaches it in t.Cleanup. It returns the device path.
+func AttachLoop(t testing.TB, image string, partscan bool) string {
+	t.Helper()
+	args := []string{"-f", "--show"}
+	if partscan {
+		args = append(args, "-P")
+	}
+	out, err := exec.Command("losetup", append(args, image)...).Output()
+	if err != nil {
+		t.Skipf("losetup cannot attach a loop device here: %v", err)
+	}
+	dev := strings.TrimSpace(string(out))
+	t.Cleanup(func() {
+		// A just-unmounted device can be briefly busy; retry a few times.
+		for i := 0; i < 20; i++ {
+			if exec.Command("losetup", "-d", dev).Run() == nil {
+				return
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		t.Errorf("could not detach %s", dev)
+	})
+	return dev
+}
+
+// ScanPartitions makes the kernel list the partitions of loop device dev
+// (losetup -P, or partx -a when this kernel has no partition-table parser)
+// and waits up to 3 s for the n partition nodes devp1…devpn to appear.
+func ScanPartitions(t testing.TB, dev string, n int) {
+	t.Helper()
+	last := fmt.Sprintf("%sp%d", dev, n)
+	for i := 0; i < 60; i++ {
+		if _, err := os.Stat(last); err == nil {
+			return
+		}
+		if i == 5 {
+			if _, err := exec.LookPath("partx"); err == nil {
+				RunTool(t, "", "partx", "-a", dev)
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("%s did not appear", last)
+}
+
+// Mount mounts dev read-only at a new temp dir and unmounts it in t.Cleanup
+// (read-only so the kernel writes nothing and checksums stay meaningful).
+func Mount(t testing.TB, dev string) string {
+	t.Helper()
+	if _, err := exec.LookPath("mount"); err != nil {
+		t.Skip("mount not installed")
+	}
+	dir := t.TempDir() // registered first, so removed after the unmount below
+	if out, err := exec.Command("mount", "-o", "ro", dev, dir).CombinedOutput(); err != nil {
+		t.Skipf("cannot mount %s here: %v: %s", dev, err, out)
+	}
+	t.Cleanup(func() {
+		if out, err := exec.Command("umount", dir).CombinedOutput(); err != nil {
+			t.Errorf("umount %s: %v: %s", dir, err, out)
+		}
+	})
+	return dir
+}
+
+// FileSum returns the hex SHA-256 of a whole file.
+func FileSum(t testing.TB, path string) string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		t.Fatal(err)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}

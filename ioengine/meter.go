@@ -1,0 +1,234 @@
+package ioengine
+
+import (
+	"errors"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+	"golang.org/x/sys/unix"
+)
+
+// Directions index per-direction counters.
+const (
+	dirRead  = 0
+	dirWrite = 1
+)
+
+// Phases of a run, published by the coordinator and read by jobs once per event.
+const (
+	phaseRamp int32 = iota
+	phaseMeasure
+	phaseStop  // stop submitting, drain in-flight I/Os
+	phaseAbort // stop at once (stalled device): do not drain
+)
+
+// Histogram range: 1 ns .. 100 s with two significant digits, so every
+// percentile is within 1% of the recorded value and a histogram stays ~30 KiB.
+const (
+	histMinNs   = 1
+	histMaxNs   = int64(100 * time.Second)
+	histSigFigs = 2
+)
+
+// coord is what jobs share with the coordinator: the phase and the clock.
+type coord struct {
+	phase atomic.Int32
+	base  time.Time // monotonic origin of all event times
+}
+
+// now returns monotonic nanoseconds since the run's origin.
+func (c *coord) now() int64 { return int64(time.Since(c.base)) }
+
+// jobPub holds the figures of one job the coordinator reads while it runs.
+// Jobs store them once per event batch, never per I/O.
+type jobPub struct {
+	ios          atomic.Int64 // completed in the window
+	bytes        atomic.Int64
+	latSum       atomic.Int64 // ns
+	inflight     atomic.Int64
+	lastProgress atomic.Int64 // event time of the last completion (or of the first submit after idle)
+	_            [24]byte     // keep jobs on separate cache lines
+}
+
+// dirMeter counts one direction of one job.
+type dirMeter struct {
+	ios, bytes, latSum int64
+	hist               *hdrhistogram.Histogram
+}
+
+// meter measures one job; it is goroutine-local (no locks, no atomics per I/O).
+type meter struct {
+	c         *coord
+	pub       *jobPub
+	measuring bool
+	done      bool // the window has ended: submit no more
+	tLast     int64
+	inflight  int64
+	area      int64 // ∫ inflight dt over the window, ns × I/Os
+	winStart  int64
+	winEnd    int64
+	dir       [2]dirMeter
+	errs      []IOError
+	shortIOs  int64
+	cont      bool // ContinueOnError
+}
+
+func newMeter(c *coord, pub *jobPub, cont bool) meter {
+	m := meter{c: c, pub: pub, cont: cont}
+	for i := range m.dir {
+		m.dir[i].hist = hdrhistogram.New(histMinNs, histMaxNs, histSigFigs)
+	}
+	return m
+}
+
+// start marks the job's first event time; a run without ramp measures from here.
+func (m *meter) start(t int64) {
+	m.tLast = t
+	switch m.c.phase.Load() {
+	case phaseMeasure:
+		m.measuring = true
+		m.winStart = t
+	case phaseStop, phaseAbort:
+		m.done = true
+	}
+}
+
+// submitted records n I/Os entering flight at time t.
+func (m *meter) submitted(t int64, n int) {
+	if m.measuring {
+		m.area += m.inflight * (t - m.tLast)
+	}
+	if m.inflight == 0 {
+		m.pub.lastProgress.Store(t)
+	}
+	m.tLast = t
+	m.inflight += int64(n)
+}
+
+// reaped integrates in-flight time up to the reap at time t; call it before
+// recording the batch's completions.
+func (m *meter) reaped(t int64) {
+	if m.measuring {
+		m.area += m.inflight * (t - m.tLast)
+	}
+	m.tLast = t
+}
+
+// record counts one completed I/O of dir with latency lat ns.
+func (m *meter) record(dir int, lat, bytes int64) {
+	if !m.measuring {
+		return
+	}
+	d := &m.dir[dir]
+	d.ios++
+	d.bytes += bytes
+	d.latSum += lat
+	if lat < histMinNs {
+		lat = histMinNs
+	}
+	if d.hist.RecordValue(lat) != nil {
+		_ = d.hist.RecordValue(histMaxNs)
+	}
+}
+
+// endBatch closes a reap batch of n completions at time t: publishes the
+// figures and follows phase changes (the window begins or ends here).
+func (m *meter) endBatch(t int64, n int) {
+	m.inflight -= int64(n)
+	p := m.c.phase.Load()
+	switch {
+	case p >= phaseStop:
+		if m.measuring {
+			m.winEnd = t
+		}
+		m.measuring = false
+		m.done = true
+	case p == phaseMeasure && !m.measuring && !m.done:
+		m.measuring = true
+		m.winStart = t
+		m.area = 0
+		for i := range m.dir {
+			d := &m.dir[i]
+			d.ios, d.bytes, d.latSum = 0, 0, 0
+			d.hist.Reset()
+		}
+		m.errs = m.errs[:0]
+		m.shortIOs = 0
+	}
+	r, w := &m.dir[dirRead], &m.dir[dirWrite]
+	m.pub.ios.Store(r.ios + w.ios)
+	m.pub.bytes.Store(r.bytes + w.bytes)
+	m.pub.latSum.Store(r.latSum + w.latSum)
+	m.pub.inflight.Store(m.inflight)
+	m.pub.lastProgress.Store(t)
+}
+
+// finish closes the window if the job ended without seeing the stop phase (an error).
+func (m *meter) finish(t int64) {
+	if m.measuring {
+		m.area += m.inflight * (t - m.tLast)
+		m.winEnd = t
+		m.measuring = false
+	}
+	m.done = true
+}
+
+// ioFailed counts a failed I/O (res is the negative errno or, for a short
+// transfer, the byte count) and returns a non-nil error when the job must end.
+func (m *meter) ioFailed(dir int, off int64, res int64, want int64) error {
+	kind := "short"
+	var errno syscall.Errno
+	if res < 0 {
+		errno = syscall.Errno(-res)
+		kind = unix.ErrnoName(errno)
+		if kind == "" {
+			kind = errno.Error()
+		}
+	} else {
+		m.shortIOs++
+	}
+	op := "read"
+	if dir == dirWrite {
+		op = "write"
+	}
+	var e *IOError
+	for i := range m.errs {
+		if m.errs[i].Errno == kind && m.errs[i].Op == op {
+			e = &m.errs[i]
+		}
+	}
+	if e == nil {
+		m.errs = append(m.errs, IOError{Errno: kind, Op: op, FirstOffset: off})
+		e = &m.errs[len(m.errs)-1]
+	}
+	e.Count++
+	if m.cont {
+		return nil
+	}
+	if res < 0 {
+		return &IOFailure{Op: op, Offset: off, Errno: kind, Count: e.Count, Err: errno}
+	}
+	return &IOFailure{Op: op, Offset: off, Errno: kind, Count: e.Count, Err: errShortIO, Got: res, Want: want}
+}
+
+var errShortIO = errors.New("short transfer")
+
+// verifyFailed counts a read whose data lacks its stamp (Workload.Verify).
+func (m *meter) verifyFailed(off int64) error {
+	for i := range m.errs {
+		if m.errs[i].Errno == "verify" {
+			m.errs[i].Count++
+			if m.cont {
+				return nil
+			}
+			return &IOFailure{Op: "read", Offset: off, Errno: "verify", Count: m.errs[i].Count, Err: errVerify}
+		}
+	}
+	m.errs = append(m.errs, IOError{Errno: "verify", Op: "read", FirstOffset: off, Count: 1})
+	if m.cont {
+		return nil
+	}
+	return &IOFailure{Op: "read", Offset: off, Errno: "verify", Count: 1, Err: errVerify}
+}

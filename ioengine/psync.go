@@ -1,0 +1,79 @@
+package ioengine
+
+import (
+	"fmt"
+
+	"golang.org/x/sys/unix"
+)
+
+// psyncLoop issues one blocking pread/pwrite at a time.
+type psyncLoop struct{ ar *arena }
+
+func newPsyncLoop(j *job) (jobLoop, error) {
+	ar, err := newArena(1, int(j.bs), 0)
+	if err != nil {
+		return nil, fmt.Errorf("job %d: %w", j.idx, err)
+	}
+	j.buffers = ""
+	return &psyncLoop{ar: ar}, nil
+}
+
+func (p *psyncLoop) close(abandoned bool) {
+	if !abandoned {
+		p.ar.close()
+	}
+}
+
+func (p *psyncLoop) run(j *job) error {
+	m := &j.m
+	c := m.c
+	buf := p.ar.buf(0)
+	bs := j.bs
+	for !m.done {
+		dir, off := j.gen.next()
+		if dir == dirWrite && j.verify {
+			stamp(buf, off)
+		}
+		t0 := c.now()
+		m.submitted(t0, 1)
+		var n int
+		var err error
+		if dir == dirWrite {
+			n, err = unix.Pwrite(j.fd, buf, off)
+		} else {
+			n, err = unix.Pread(j.fd, buf, off)
+		}
+		for err == unix.EINTR {
+			if dir == dirWrite {
+				n, err = unix.Pwrite(j.fd, buf, off)
+			} else {
+				n, err = unix.Pread(j.fd, buf, off)
+			}
+		}
+		t1 := c.now()
+		m.reaped(t1)
+		var fatal error
+		switch {
+		case err != nil:
+			res := int64(-int(unix.EIO))
+			if en, ok := err.(unix.Errno); ok {
+				res = -int64(en)
+			}
+			fatal = m.ioFailed(dir, off, res, bs)
+		case int64(n) != bs:
+			fatal = m.ioFailed(dir, off, int64(n), bs)
+		case j.verify && dir == dirRead && !stamped(buf, off):
+			fatal = m.verifyFailed(off)
+		default:
+			m.record(dir, t1-t0, bs)
+		}
+		m.endBatch(t1, 1)
+		if fatal != nil {
+			return fatal
+		}
+		if c.phase.Load() == phaseAbort {
+			return nil
+		}
+	}
+	return nil
+}

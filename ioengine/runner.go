@@ -1,0 +1,363 @@
+package ioengine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+	"golang.org/x/sys/unix"
+)
+
+// defaultIOTimeout applies when Workload.IOTimeout is 0.
+const defaultIOTimeout = 30 * time.Second
+
+// ErrStalled is wrapped by the error of a run whose device completed nothing
+// for Workload.IOTimeout while I/Os were outstanding.
+var ErrStalled = errors.New("device stalled")
+
+// jobResult is what a job hands back when it ends.
+type jobResult struct {
+	idx     int
+	m       meter
+	buffers string
+	err     error
+}
+
+// runWorkload is the engine-independent part of Run: open the target, start
+// one goroutine per job (locked to its OS thread), pace the ramp and the
+// measured window, watch for stalls, and merge the jobs' figures.
+func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback string, newLoop newLoopFunc) (*Stats, error) {
+	if w.IOTimeout == 0 {
+		w.IOTimeout = defaultIOTimeout
+	}
+	if err := Validate(w, engine); err != nil {
+		return nil, err
+	}
+	if ctl.Runtime <= 0 {
+		return nil, badf("--runtime: must be positive; use e.g. --runtime=30 (seconds) or 10s")
+	}
+	total, err := targetSize(w.Filename)
+	if err != nil {
+		return nil, err
+	}
+	size, err := regionSize(w, total)
+	if err != nil {
+		return nil, err
+	}
+	fd, err := openTarget(&w)
+	if err != nil {
+		return nil, err
+	}
+
+	c := &coord{base: time.Now()}
+	if ctl.Ramp <= 0 {
+		c.phase.Store(phaseMeasure)
+	}
+	pubs := make([]jobPub, w.NumJobs)
+	ready := make(chan error, w.NumJobs)
+	results := make(chan jobResult, w.NumJobs)
+	begin := make(chan struct{})
+	var wg sync.WaitGroup
+	for i := 0; i < w.NumJobs; i++ {
+		j := &job{idx: i, w: &w, fd: fd, depth: w.IODepth, bs: w.BS, verify: w.Verify}
+		j.gen = newOffsetGen(&w, w.Offset+int64(i)*w.OffsetIncrement, size, i)
+		j.m = newMeter(c, &pubs[i], w.ContinueOnError)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			loop, err := newLoop(j)
+			ready <- err
+			if err != nil {
+				return
+			}
+			<-begin
+			j.m.start(c.now())
+			err = loop.run(j)
+			j.m.finish(c.now())
+			loop.close(c.phase.Load() == phaseAbort)
+			results <- jobResult{idx: j.idx, m: j.m, buffers: j.buffers, err: err}
+		}()
+	}
+	var setupErr error
+	for i := 0; i < w.NumJobs; i++ {
+		if err := <-ready; err != nil && setupErr == nil {
+			setupErr = err
+		}
+	}
+	if setupErr != nil {
+		c.phase.Store(phaseAbort)
+		close(begin)
+		wg.Wait()
+		unix.Close(fd)
+		return nil, setupErr
+	}
+
+	var ru0, ru1 unix.Rusage
+	started := false
+	startWindow := func() {
+		if ctl.OnWindowStart != nil {
+			ctl.OnWindowStart()
+		}
+		_ = unix.Getrusage(unix.RUSAGE_SELF, &ru0)
+		c.phase.Store(phaseMeasure)
+		started = true
+	}
+	close(begin)
+	if ctl.Ramp <= 0 {
+		startWindow()
+	}
+
+	runErr := pace(ctx, &w, ctl, c, pubs, results, startWindow, &started)
+	stopPhase := phaseStop
+	if errors.Is(runErr, ErrStalled) {
+		stopPhase = phaseAbort
+	}
+	if started {
+		_ = unix.Getrusage(unix.RUSAGE_SELF, &ru1)
+	}
+	c.phase.Store(stopPhase)
+	if started && ctl.OnWindowEnd != nil {
+		ctl.OnWindowEnd()
+	}
+
+	// Collect jobs: those that ended early already sent their result.
+	got := make([]meter, w.NumJobs)
+	var jobErr error
+	buffers := ""
+	collect := func(r jobResult) {
+		got[r.idx] = r.m
+		if r.buffers != "" && (buffers == "" || buffers == "registered") {
+			buffers = r.buffers
+		}
+		if r.err != nil && jobErr == nil {
+			jobErr = fmt.Errorf("job %d: %w", r.idx, r.err)
+		}
+	}
+	pending := w.NumJobs
+	grace := time.NewTimer(w.IOTimeout + time.Second)
+	defer grace.Stop()
+	abandoned := false
+	for _, r := range drainResults(results) {
+		collect(r)
+		pending--
+	}
+	for pending > 0 && !abandoned {
+		select {
+		case r := <-results:
+			collect(r)
+			pending--
+		case <-grace.C:
+			abandoned = true
+		}
+	}
+	if !abandoned {
+		unix.Close(fd) // a job stuck in a syscall keeps fd; leave it open then
+	}
+	if errors.Is(runErr, errJobEnded) {
+		runErr = nil
+	}
+	st := mergeStats(got, engine, fallback, &w)
+	st.Buffers = buffers
+	if started {
+		st.CPU = CPU{UsrS: tvSeconds(ru1.Utime) - tvSeconds(ru0.Utime), SysS: tvSeconds(ru1.Stime) - tvSeconds(ru0.Stime)}
+	}
+	switch {
+	case runErr != nil:
+		return st, runErr
+	case jobErr != nil:
+		return st, jobErr
+	case abandoned:
+		return st, fmt.Errorf("%d job(s) did not finish within %v of the end: %w", pending, w.IOTimeout+time.Second, ErrStalled)
+	}
+	return st, nil
+}
+
+// errJobEnded ends pacing when a job ends on its own (its error is reported by collect).
+var errJobEnded = errors.New("a job ended")
+
+// drainResults returns results already sent without blocking.
+func drainResults(ch chan jobResult) []jobResult {
+	var out []jobResult
+	for {
+		select {
+		case r := <-ch:
+			out = append(out, r)
+		default:
+			return out
+		}
+	}
+}
+
+// pace runs the ramp and the measured window; it returns when the window
+// should end: nil at Runtime or when OnSample says so, ctx's error wrapped,
+// an ErrStalled error, or errJobEnded when a job ended early (its result is
+// pushed back on results).
+func pace(ctx context.Context, w *Workload, ctl Control, c *coord, pubs []jobPub, results chan jobResult, startWindow func(), started *bool) error {
+	watch := w.IOTimeout / 4
+	watch = min(max(watch, 5*time.Millisecond), 100*time.Millisecond)
+	watchdog := time.NewTicker(watch)
+	defer watchdog.Stop()
+	var rampT *time.Timer
+	var rampC <-chan time.Time
+	if !*started {
+		rampT = time.NewTimer(ctl.Ramp)
+		defer rampT.Stop()
+		rampC = rampT.C
+	}
+	var runC <-chan time.Time
+	var sampleC <-chan time.Time
+	var runT *time.Timer
+	var sampleT *time.Ticker
+	armWindow := func() {
+		runT = time.NewTimer(ctl.Runtime)
+		runC = runT.C
+		if ctl.SampleInterval > 0 && ctl.OnSample != nil {
+			sampleT = time.NewTicker(ctl.SampleInterval)
+			sampleC = sampleT.C
+		}
+	}
+	defer func() {
+		if runT != nil {
+			runT.Stop()
+		}
+		if sampleT != nil {
+			sampleT.Stop()
+		}
+	}()
+	if *started {
+		armWindow()
+	}
+	winStart := c.now()
+	for {
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("run interrupted: %w", ctx.Err())
+		case <-rampC:
+			startWindow()
+			winStart = c.now()
+			rampC = nil
+			armWindow()
+		case <-runC:
+			return nil
+		case <-sampleC:
+			s := Sample{Elapsed: time.Duration(c.now() - winStart)}
+			for i := range pubs {
+				s.IOs += pubs[i].ios.Load()
+				s.Bytes += pubs[i].bytes.Load()
+				s.LatSumNs += pubs[i].latSum.Load()
+			}
+			if ctl.OnSample(s) {
+				return nil
+			}
+		case r := <-results:
+			results <- r
+			return errJobEnded
+		case <-watchdog.C:
+			now := c.now()
+			for i := range pubs {
+				n := pubs[i].inflight.Load()
+				last := pubs[i].lastProgress.Load()
+				if n > 0 && last > 0 && time.Duration(now-last) > w.IOTimeout {
+					return fmt.Errorf("job %d: no I/O completed for %v with %d outstanding on %s (raise --io_timeout if the device is just slow): %w",
+						i, time.Duration(now-last).Round(time.Millisecond), n, w.Filename, ErrStalled)
+				}
+			}
+		}
+	}
+}
+
+func tvSeconds(tv unix.Timeval) float64 { return float64(tv.Sec) + float64(tv.Usec)/1e6 }
+
+// mergeStats merges the jobs' meters into Stats. Rates are summed over jobs,
+// each over its own window; Runtime is the longest job window.
+func mergeStats(ms []meter, engine, fallback string, w *Workload) *Stats {
+	st := &Stats{Engine: engine, FallbackReason: fallback, Errors: []IOError{}}
+	var dirs [2]DirStats
+	var dirHist [2]*hdrhistogram.Histogram
+	var dirLatSum [2]int64
+	allHist := hdrhistogram.New(histMinNs, histMaxNs, histSigFigs)
+	for d := range dirHist {
+		dirHist[d] = hdrhistogram.New(histMinNs, histMaxNs, histSigFigs)
+	}
+	var longest int64
+	for _, m := range ms {
+		win := m.winEnd - m.winStart
+		if m.dir[0].hist == nil { // job never started
+			continue
+		}
+		longest = max(longest, win)
+		for d := range m.dir {
+			dm := &m.dir[d]
+			dirs[d].TotalIOs += dm.ios
+			dirs[d].Bytes += dm.bytes
+			dirLatSum[d] += dm.latSum
+			if win > 0 {
+				dirs[d].IOPS += float64(dm.ios) / (float64(win) / 1e9)
+				dirs[d].BWBytes += float64(dm.bytes) / (float64(win) / 1e9)
+			}
+			dirHist[d].Merge(dm.hist)
+			allHist.Merge(dm.hist)
+		}
+		if win > 0 {
+			st.InflightMean += float64(m.area) / float64(win)
+		}
+		st.ShortIOs += m.shortIOs
+		for _, e := range m.errs {
+			st.Errors = mergeIOError(st.Errors, e)
+		}
+	}
+	st.Runtime = time.Duration(longest)
+	for d := range dirs {
+		dirs[d].Lat = latencyOf(dirHist[d], dirLatSum[d], dirs[d].TotalIOs)
+	}
+	st.All = DirStats{
+		TotalIOs: dirs[0].TotalIOs + dirs[1].TotalIOs,
+		Bytes:    dirs[0].Bytes + dirs[1].Bytes,
+		IOPS:     dirs[0].IOPS + dirs[1].IOPS,
+		BWBytes:  dirs[0].BWBytes + dirs[1].BWBytes,
+		Lat:      latencyOf(allHist, dirLatSum[0]+dirLatSum[1], dirs[0].TotalIOs+dirs[1].TotalIOs),
+	}
+	if w.RW.IsRead() {
+		r := dirs[dirRead]
+		st.Read = &r
+	}
+	if w.RW.IsWrite() {
+		wr := dirs[dirWrite]
+		st.Write = &wr
+	}
+	return st
+}
+
+func mergeIOError(errs []IOError, e IOError) []IOError {
+	for i := range errs {
+		if errs[i].Errno == e.Errno && errs[i].Op == e.Op {
+			errs[i].Count += e.Count
+			errs[i].FirstOffset = min(errs[i].FirstOffset, e.FirstOffset)
+			return errs
+		}
+	}
+	return append(errs, e)
+}
+
+// latencyOf summarises a histogram; the mean is the exact sum over count.
+func latencyOf(h *hdrhistogram.Histogram, sum, n int64) Latency {
+	if n == 0 || h.TotalCount() == 0 {
+		return Latency{}
+	}
+	// ValueAtQuantile takes a percentage (99.9), not a fraction.
+	return Latency{
+		MinNs:  h.Min(),
+		MeanNs: float64(sum) / float64(n),
+		P50Ns:  h.ValueAtQuantile(50),
+		P90Ns:  h.ValueAtQuantile(90),
+		P99Ns:  h.ValueAtQuantile(99),
+		P999Ns: h.ValueAtQuantile(99.9),
+		MaxNs:  h.Max(),
+	}
+}

@@ -1,0 +1,81 @@
+package ioengine_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/qdsweep/qdsweep/ioengine"
+)
+
+func TestCreateScratch(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "qdsweep.scratch")
+	const size = 8<<20 + 4096*3 // not a multiple of the 1 MiB chunk
+	if err := ioengine.CreateScratch(context.Background(), path, size); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Size() != size || fi.Mode().Perm() != 0o644 {
+		t.Fatalf("size %d mode %v", fi.Size(), fi.Mode())
+	}
+	st := fi.Sys().(*syscall.Stat_t)
+	if st.Blocks*512 < size {
+		t.Fatalf("only %d bytes allocated of %d: not laid out", st.Blocks*512, size)
+	}
+	b, _ := os.ReadFile(path)
+	if zeros := strings.Count(string(b[:4096]), "\x00"); zeros > 512 {
+		t.Fatalf("first block is mostly zeros (%d): layout did not write data", zeros)
+	}
+	if err := ioengine.CreateScratch(context.Background(), path, size); !errors.Is(err, os.ErrExist) {
+		t.Fatalf("second create: %v, want an error wrapping os.ErrExist", err)
+	}
+	link := filepath.Join(filepath.Dir(path), "link")
+	if err := os.Symlink(filepath.Join(filepath.Dir(path), "elsewhere"), link); err != nil {
+		t.Fatal(err)
+	}
+	if err := ioengine.CreateScratch(context.Background(), link, 4096); err == nil {
+		t.Fatal("a symlink must not be followed")
+	}
+}
+
+func TestCreateScratchCancelled(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "qdsweep.scratch")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	err := ioengine.CreateScratch(ctx, path, 64<<20)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err %v, want context.Canceled", err)
+	}
+	if _, serr := os.Stat(path); !errors.Is(serr, os.ErrNotExist) {
+		t.Fatalf("partial file left behind: %v", serr)
+	}
+}
+
+// TestCreateScratchENOSPC lays out more than a tiny tmpfs holds.
+func TestCreateScratchENOSPC(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to mount a small tmpfs")
+	}
+	mnt := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", mnt).CombinedOutput(); err != nil {
+		t.Skipf("cannot mount tmpfs: %v: %s", err, out)
+	}
+	t.Cleanup(func() { _ = exec.Command("umount", mnt).Run() })
+	path := filepath.Join(mnt, "qdsweep.scratch")
+	err := ioengine.CreateScratch(context.Background(), path, 8<<20)
+	if !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), "of 8 MiB") {
+		t.Fatalf("err %v, want ENOSPC saying how far it got", err)
+	}
+	t.Log(err)
+	if _, serr := os.Stat(path); !errors.Is(serr, os.ErrNotExist) {
+		t.Fatalf("partial file left behind: %v", serr)
+	}
+}

@@ -1,0 +1,409 @@
+package ioengine
+
+import (
+	"container/heap"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// SimConfig describes the simulated device of the "sim" engine: a remote
+// disk with a base round-trip latency, a number of parallel service channels
+// and token-bucket IOPS and bandwidth caps shared by all jobs.
+type SimConfig struct {
+	// Latency is the base round-trip time of one I/O (mean service time).
+	Latency time.Duration
+	// Jitter is the spread of the service time as a fraction of Latency
+	// (the σ of a mean-preserving log-normal factor; 0: every I/O takes Latency).
+	Jitter float64
+	// Channels is the number of I/Os the device serves at once (0: unlimited).
+	Channels int
+	// IOPS caps I/Os per second over all jobs (0: no cap).
+	IOPS float64
+	// BWBytes caps bytes per second over all jobs (0: no cap).
+	BWBytes float64
+	// Seed seeds the jitter and offset generators (0: use the workload's RandSeed).
+	Seed uint64
+}
+
+// simEngine runs workloads against a SimConfig in real time.
+type simEngine struct{ cfg SimConfig }
+
+// NewSim returns the "sim" engine: an in-process model of a remote disk that
+// runs in real time through the Engine interface. Each I/O waits for an IOPS
+// and a bandwidth token (FIFO, no burst), then for a free channel, then takes
+// Latency × jitter. Jobs resubmit at once, so a workload keeps IODepth ×
+// NumJobs I/Os in flight. No file is read or written.
+func NewSim(cfg SimConfig) Engine { return &simEngine{cfg: cfg} }
+
+// Name returns "sim".
+func (e *simEngine) Name() string { return "sim" }
+
+// String renders the configuration as "latency=1.3ms,jitter=0.05,channels=0,iops=160000,bw_bytes=0,seed=0",
+// the form ParseSimConfig reads back.
+func (c SimConfig) String() string {
+	return fmt.Sprintf("latency=%s,jitter=%s,channels=%d,iops=%s,bw_bytes=%s,seed=%d",
+		c.Latency, strconv.FormatFloat(c.Jitter, 'g', -1, 64), c.Channels,
+		strconv.FormatFloat(c.IOPS, 'g', -1, 64), strconv.FormatFloat(c.BWBytes, 'g', -1, 64), c.Seed)
+}
+
+// ParseSimConfig parses the form SimConfig.String writes (keys in any order,
+// missing keys zero).
+func ParseSimConfig(s string) (SimConfig, error) {
+	var c SimConfig
+	for _, kv := range strings.Split(s, ",") {
+		kv = strings.TrimSpace(kv)
+		if kv == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return c, fmt.Errorf("sim config %q: %q is not key=value", s, kv)
+		}
+		var err error
+		switch k {
+		case "latency":
+			c.Latency, err = ParseDuration(v)
+		case "jitter":
+			c.Jitter, err = strconv.ParseFloat(v, 64)
+		case "channels":
+			c.Channels, err = strconv.Atoi(v)
+		case "iops":
+			c.IOPS, err = strconv.ParseFloat(v, 64)
+		case "bw_bytes":
+			c.BWBytes, err = strconv.ParseFloat(v, 64)
+		case "seed":
+			c.Seed, err = strconv.ParseUint(v, 10, 64)
+		default:
+			return c, fmt.Errorf("sim config %q: unknown key %q", s, k)
+		}
+		if err != nil {
+			return c, fmt.Errorf("sim config %q: %s: %w", s, k, err)
+		}
+	}
+	return c, c.validate()
+}
+
+func (c SimConfig) validate() error {
+	switch {
+	case c.Latency <= 0:
+		return fmt.Errorf("sim: latency %v must be > 0", c.Latency)
+	case c.Jitter < 0 || c.Jitter > 2 || math.IsNaN(c.Jitter):
+		return fmt.Errorf("sim: jitter %v must be within 0..2", c.Jitter)
+	case c.Channels < 0:
+		return fmt.Errorf("sim: channels %d must be ≥ 0", c.Channels)
+	case c.IOPS < 0 || math.IsNaN(c.IOPS) || math.IsInf(c.IOPS, 0):
+		return fmt.Errorf("sim: iops cap %v must be ≥ 0", c.IOPS)
+	case c.BWBytes < 0 || math.IsNaN(c.BWBytes) || math.IsInf(c.BWBytes, 0):
+		return fmt.Errorf("sim: bandwidth cap %v must be ≥ 0", c.BWBytes)
+	}
+	return nil
+}
+
+// simBatch is how much simulated time the event loop processes per wake-up
+// at least: it sleeps no shorter than this, so deep queues cost little CPU.
+const simBatch = 750 * time.Microsecond
+
+// simIO is one outstanding simulated I/O.
+type simIO struct {
+	submit, done int64 // virtual ns since the run began
+	write        bool
+}
+
+// simQueue is a min-heap of completion times.
+type simQueue []simIO
+
+func (q simQueue) Len() int           { return len(q) }
+func (q simQueue) Less(i, j int) bool { return q[i].done < q[j].done }
+func (q simQueue) Swap(i, j int)      { q[i], q[j] = q[j], q[i] }
+func (q *simQueue) Push(x any)        { *q = append(*q, x.(simIO)) }
+func (q *simQueue) Pop() any {
+	old := *q
+	x := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return x
+}
+
+// simChannels is a min-heap of the times channels become free.
+type simChannels []int64
+
+func (c simChannels) Len() int           { return len(c) }
+func (c simChannels) Less(i, j int) bool { return c[i] < c[j] }
+func (c simChannels) Swap(i, j int)      { c[i], c[j] = c[j], c[i] }
+func (c *simChannels) Push(x any)        { *c = append(*c, x.(int64)) }
+func (c *simChannels) Pop() any {
+	old := *c
+	x := old[len(old)-1]
+	*c = old[:len(old)-1]
+	return x
+}
+
+// simDir accumulates one direction's figures over the measured window.
+type simDir struct {
+	ios, bytes   int64
+	latSum       float64
+	minNs, maxNs int64
+	hist         *hdrhistogram.Histogram
+}
+
+func newSimDir() *simDir {
+	return &simDir{minNs: math.MaxInt64, hist: hdrhistogram.New(1, int64(10*time.Minute), 3)}
+}
+
+func (d *simDir) record(latNs, bs int64) {
+	d.ios++
+	d.bytes += bs
+	d.latSum += float64(latNs)
+	d.minNs = min(d.minNs, latNs)
+	d.maxNs = max(d.maxNs, latNs)
+	_ = d.hist.RecordValue(latNs) // values beyond 10 min are clamped out; max keeps them
+}
+
+func (d *simDir) stats(window time.Duration) DirStats {
+	s := DirStats{TotalIOs: d.ios, Bytes: d.bytes}
+	if secs := window.Seconds(); secs > 0 {
+		s.IOPS = float64(d.ios) / secs
+		s.BWBytes = float64(d.bytes) / secs
+	}
+	if d.ios > 0 {
+		s.Lat = Latency{
+			MinNs:  d.minNs,
+			MeanNs: d.latSum / float64(d.ios),
+			P50Ns:  d.hist.ValueAtQuantile(50),
+			P90Ns:  d.hist.ValueAtQuantile(90),
+			P99Ns:  d.hist.ValueAtQuantile(99),
+			P999Ns: d.hist.ValueAtQuantile(99.9),
+			MaxNs:  d.maxNs,
+		}
+	}
+	return s
+}
+
+// simRun is the state of one simulated run.
+type simRun struct {
+	cfg      SimConfig
+	w        Workload
+	rng      *rand.Rand
+	queue    simQueue
+	channels simChannels
+	nextIOPS int64 // virtual ns the next IOPS token is available
+	nextBW   int64 // virtual ns the next bandwidth token is available
+	// measured window
+	measuring    bool
+	winStart     int64
+	all, rd, wr  *simDir
+	inflight     int
+	inflightArea float64 // ∫ in-flight dt over the window, I/O·ns
+	lastChange   int64
+}
+
+// Run simulates w under ctl in real time. The workload's Filename is ignored.
+func (e *simEngine) Run(ctx context.Context, w Workload, ctl Control) (*Stats, error) {
+	if err := e.cfg.validate(); err != nil {
+		return nil, err
+	}
+	switch {
+	case w.BS <= 0:
+		return nil, fmt.Errorf("sim: bs %d must be > 0", w.BS)
+	case w.IODepth < 1 || w.NumJobs < 1:
+		return nil, fmt.Errorf("sim: iodepth %d and numjobs %d must be ≥ 1", w.IODepth, w.NumJobs)
+	case ctl.Runtime <= 0:
+		return nil, errors.New("sim: runtime must be > 0")
+	}
+	seed := e.cfg.Seed
+	if seed == 0 {
+		seed = w.RandSeed
+	}
+	r := &simRun{
+		cfg: e.cfg, w: w,
+		rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
+		all: newSimDir(), rd: newSimDir(), wr: newSimDir(),
+	}
+	for range e.cfg.Channels {
+		r.channels = append(r.channels, 0)
+	}
+	qd := w.QD()
+	for range qd {
+		r.submit(0)
+	}
+	r.inflight = qd
+
+	cpu0 := simCPU()
+	start := time.Now()
+	rampEnd := int64(ctl.Ramp)
+	winEnd := rampEnd + int64(ctl.Runtime)
+	nextSample := int64(math.MaxInt64)
+	if ctl.SampleInterval > 0 && ctl.OnSample != nil {
+		nextSample = rampEnd + int64(ctl.SampleInterval)
+	}
+	if rampEnd == 0 {
+		r.startWindow(0, ctl)
+	}
+	end := winEnd
+	var runErr error
+	for {
+		now := int64(time.Since(start))
+		limit := min(now, winEnd)
+		stop := false
+		// Process every event up to the wall clock, stopping at milestones.
+		for !stop {
+			t := limit
+			if len(r.queue) > 0 && r.queue[0].done < t {
+				t = r.queue[0].done
+			}
+			milestone := min(nextSample, winEnd)
+			if !r.measuring {
+				milestone = rampEnd
+			}
+			if milestone <= t {
+				t = milestone
+				r.advance(t)
+				switch {
+				case !r.measuring:
+					r.startWindow(t, ctl)
+				case t == winEnd:
+					end, stop = t, true
+				default:
+					nextSample += int64(ctl.SampleInterval)
+					if ctl.OnSample(r.sample(t)) {
+						end, stop = t, true
+					}
+				}
+				continue
+			}
+			if t >= limit {
+				break
+			}
+			r.complete(heap.Pop(&r.queue).(simIO))
+		}
+		if stop {
+			break
+		}
+		if err := ctx.Err(); err != nil {
+			end = max(r.winStart, min(now, winEnd))
+			if r.measuring {
+				r.advance(end)
+			}
+			runErr = fmt.Errorf("sim run: %w", err)
+			break
+		}
+		wake := min(nextSample, winEnd)
+		if !r.measuring {
+			wake = rampEnd
+		}
+		if len(r.queue) > 0 {
+			wake = min(wake, r.queue[0].done)
+		}
+		t := time.NewTimer(max(simBatch, time.Duration(wake-now)))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+		case <-t.C:
+		}
+	}
+	if r.measuring && ctl.OnWindowEnd != nil {
+		ctl.OnWindowEnd()
+	}
+	cpu1 := simCPU()
+	return r.stats(end, CPU{UsrS: cpu1.UsrS - cpu0.UsrS, SysS: cpu1.SysS - cpu0.SysS}), runErr
+}
+
+// submit queues one I/O issued at virtual time t.
+func (r *simRun) submit(t int64) {
+	write := r.w.RW.IsWrite()
+	if r.w.RW == ReadWrite || r.w.RW == RandRW {
+		write = r.rng.IntN(100) >= r.w.RWMixRead
+	}
+	a := max(t, r.nextIOPS, r.nextBW)
+	if r.cfg.IOPS > 0 {
+		r.nextIOPS = a + int64(1e9/r.cfg.IOPS)
+	}
+	if r.cfg.BWBytes > 0 {
+		r.nextBW = a + int64(float64(r.w.BS)*1e9/r.cfg.BWBytes)
+	}
+	service := float64(r.cfg.Latency)
+	if j := r.cfg.Jitter; j > 0 {
+		service *= math.Exp(j*r.rng.NormFloat64() - j*j/2)
+	}
+	startAt := a
+	if len(r.channels) > 0 {
+		startAt = max(a, r.channels[0])
+		r.channels[0] = startAt + int64(service)
+		heap.Fix(&r.channels, 0)
+	}
+	heap.Push(&r.queue, simIO{submit: t, done: startAt + int64(service), write: write})
+}
+
+// advance moves the in-flight integral to virtual time t.
+func (r *simRun) advance(t int64) {
+	if r.measuring && t > r.lastChange {
+		r.inflightArea += float64(r.inflight) * float64(t-r.lastChange)
+		r.lastChange = t
+	}
+}
+
+// complete retires io and resubmits at once (closed loop, no think time).
+func (r *simRun) complete(io simIO) {
+	r.advance(io.done)
+	if r.measuring {
+		lat := io.done - io.submit
+		r.all.record(lat, r.w.BS)
+		if io.write {
+			r.wr.record(lat, r.w.BS)
+		} else {
+			r.rd.record(lat, r.w.BS)
+		}
+	}
+	r.submit(io.done)
+}
+
+func (r *simRun) startWindow(t int64, ctl Control) {
+	r.measuring, r.winStart, r.lastChange = true, t, t
+	if ctl.OnWindowStart != nil {
+		ctl.OnWindowStart()
+	}
+}
+
+func (r *simRun) sample(t int64) Sample {
+	return Sample{
+		Elapsed:  time.Duration(t - r.winStart),
+		IOs:      r.all.ios,
+		Bytes:    r.all.bytes,
+		LatSumNs: int64(r.all.latSum),
+	}
+}
+
+func (r *simRun) stats(end int64, cpu CPU) *Stats {
+	window := time.Duration(max(0, end-r.winStart))
+	s := &Stats{Engine: "sim", Runtime: window, All: r.all.stats(window), CPU: cpu, Errors: []IOError{}}
+	if window > 0 {
+		s.InflightMean = r.inflightArea / float64(window)
+	}
+	if r.w.RW.IsRead() {
+		d := r.rd.stats(window)
+		s.Read = &d
+	}
+	if r.w.RW.IsWrite() {
+		d := r.wr.stats(window)
+		s.Write = &d
+	}
+	return s
+}
+
+// simCPU reads this process's CPU time.
+func simCPU() CPU {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return CPU{}
+	}
+	tv := func(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
+	return CPU{UsrS: tv(ru.Utime), SysS: tv(ru.Stime)}
+}

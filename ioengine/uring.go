@@ -1,0 +1,345 @@
+package ioengine
+
+import (
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"time"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// waitSlice bounds each blocking wait so a job notices an abort or a stall.
+const waitSlice = 250 * time.Millisecond
+
+// maxRegBuffers is the kernel's limit on registered buffers (IORING_MAX_REG_BUFFERS).
+const maxRegBuffers = 1 << 14
+
+// hookBadRegister, set by tests, registers an invalid buffer so the real
+// kernel refuses the registration and the unregistered fallback runs.
+var hookBadRegister bool
+
+// ring is one mapped io_uring instance.
+type ring struct {
+	fd        int
+	params    uringParams
+	ringMem   []byte
+	cqMem     []byte // nil with single mmap
+	sqeMem    []byte
+	sqHead    *uint32
+	sqTail    *uint32
+	sqMask    uint32
+	sqes      []uringSQE
+	cqHead    *uint32
+	cqTail    *uint32
+	cqMask    uint32
+	cqes      []uringCQE
+	sqTailV   uint32 // our copy of the SQ tail
+	hasExtArg bool
+}
+
+// uringSetup calls io_uring_setup.
+func uringSetup(entries uint32, p *uringParams) (int, error) {
+	fd, _, e := unix.Syscall(unix.SYS_IO_URING_SETUP, uintptr(entries), uintptr(unsafe.Pointer(p)), 0)
+	if e != 0 {
+		return -1, e
+	}
+	return int(fd), nil
+}
+
+// newRing sets up and maps a ring of at least entries SQEs. It tries
+// single-issuer with deferred task work first (cheaper completions for a ring
+// used by one thread), then plain setup on kernels that refuse the flags.
+func newRing(entries uint32, fast bool) (*ring, error) {
+	r := &ring{fd: -1}
+	var fd int
+	var err error
+	if fast {
+		r.params = uringParams{flags: uringSetupSingleIssuer | uringSetupDeferTaskrun}
+		fd, err = uringSetup(entries, &r.params)
+	}
+	if !fast || errors.Is(err, unix.EINVAL) {
+		r.params = uringParams{}
+		fd, err = uringSetup(entries, &r.params)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("io_uring_setup: %w", err)
+	}
+	r.fd = fd
+	if err := r.mmap(); err != nil {
+		r.close()
+		return nil, err
+	}
+	r.hasExtArg = r.params.features&uringFeatExtArg != 0
+	return r, nil
+}
+
+func (r *ring) mmap() error {
+	p := &r.params
+	sqSize := int(p.sqOff.array) + int(p.sqEntries)*4
+	cqSize := int(p.cqOff.cqes) + int(p.cqEntries)*int(unsafe.Sizeof(uringCQE{}))
+	single := p.features&uringFeatSingleMmap != 0
+	if single {
+		sqSize = max(sqSize, cqSize)
+	}
+	prot, flags := unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED|unix.MAP_POPULATE
+	var err error
+	if r.ringMem, err = unix.Mmap(r.fd, uringOffSQRing, sqSize, prot, flags); err != nil {
+		return fmt.Errorf("io_uring: mapping the SQ ring: %w", err)
+	}
+	cqMem := r.ringMem
+	if !single {
+		if r.cqMem, err = unix.Mmap(r.fd, uringOffCQRing, cqSize, prot, flags); err != nil {
+			return fmt.Errorf("io_uring: mapping the CQ ring: %w", err)
+		}
+		cqMem = r.cqMem
+	}
+	sqeBytes := int(p.sqEntries) * int(unsafe.Sizeof(uringSQE{}))
+	if r.sqeMem, err = unix.Mmap(r.fd, uringOffSQEs, sqeBytes, prot, flags); err != nil {
+		return fmt.Errorf("io_uring: mapping the SQE array: %w", err)
+	}
+	u32 := func(mem []byte, off uint32) *uint32 { return (*uint32)(unsafe.Pointer(&mem[off])) }
+	r.sqHead = u32(r.ringMem, p.sqOff.head)
+	r.sqTail = u32(r.ringMem, p.sqOff.tail)
+	r.sqMask = *u32(r.ringMem, p.sqOff.ringMask)
+	array := unsafe.Slice(u32(r.ringMem, p.sqOff.array), p.sqEntries)
+	for i := range array {
+		array[i] = uint32(i) // SQE i sits in slot i, once and for all
+	}
+	r.sqes = unsafe.Slice((*uringSQE)(unsafe.Pointer(&r.sqeMem[0])), p.sqEntries)
+	r.cqHead = u32(cqMem, p.cqOff.head)
+	r.cqTail = u32(cqMem, p.cqOff.tail)
+	r.cqMask = *u32(cqMem, p.cqOff.ringMask)
+	r.cqes = unsafe.Slice((*uringCQE)(unsafe.Pointer(&cqMem[p.cqOff.cqes])), p.cqEntries)
+	r.sqTailV = atomic.LoadUint32(r.sqTail)
+	return nil
+}
+
+func (r *ring) close() {
+	for _, m := range [][]byte{r.sqeMem, r.cqMem, r.ringMem} {
+		if m != nil {
+			_ = unix.Munmap(m)
+		}
+	}
+	r.sqeMem, r.cqMem, r.ringMem = nil, nil, nil
+	if r.fd >= 0 {
+		_ = unix.Close(r.fd)
+		r.fd = -1
+	}
+}
+
+// register calls io_uring_register.
+func (r *ring) register(op uintptr, arg unsafe.Pointer, n int) error {
+	_, _, e := unix.Syscall6(unix.SYS_IO_URING_REGISTER, uintptr(r.fd), op, uintptr(arg), uintptr(n), 0, 0)
+	if e != 0 {
+		return e
+	}
+	return nil
+}
+
+// enter calls io_uring_enter, blocking until minComplete completions (or
+// the timeout in arg, when arg is set). It returns the number of SQEs submitted.
+func (r *ring) enter(toSubmit, minComplete uint32, flags uint32, arg *uringGeteventsArg) (int, error) {
+	var argp, argsz uintptr
+	if arg != nil {
+		flags |= uringEnterExtArg
+		argp, argsz = uintptr(unsafe.Pointer(arg)), unsafe.Sizeof(*arg)
+	}
+	n, _, e := unix.Syscall6(unix.SYS_IO_URING_ENTER, uintptr(r.fd), uintptr(toSubmit), uintptr(minComplete), uintptr(flags), argp, argsz)
+	if e != 0 {
+		return 0, e
+	}
+	return int(n), nil
+}
+
+// probeUring checks that io_uring can be set up and supports the opcodes
+// the engine uses; the error says why not.
+func probeUring() error {
+	if hookProbeErr != nil {
+		return hookProbeErr
+	}
+	r, err := newRing(1, false)
+	if err != nil {
+		return err
+	}
+	defer r.close()
+	const nOps = 64
+	buf := make([]byte, int(unsafe.Sizeof(uringProbeHdr{}))+nOps*int(unsafe.Sizeof(uringProbeOp{})))
+	if err := r.register(uringRegisterProbe, unsafe.Pointer(&buf[0]), nOps); err != nil {
+		return fmt.Errorf("io_uring_register(PROBE): %w (kernel too old)", err)
+	}
+	hdr := (*uringProbeHdr)(unsafe.Pointer(&buf[0]))
+	ops := unsafe.Slice((*uringProbeOp)(unsafe.Pointer(&buf[unsafe.Sizeof(uringProbeHdr{})])), nOps)
+	for _, op := range []uint8{uringOpRead, uringOpWrite} {
+		if op > hdr.lastOp || ops[op].flags&uringOpSupported == 0 {
+			return fmt.Errorf("io_uring lacks opcode %d (IORING_OP_READ/WRITE)", op)
+		}
+	}
+	return nil
+}
+
+// uringSlot is the state of one I/O slot.
+type uringSlot struct {
+	start int64 // event time of submission, ns
+	off   int64
+	dir   int32
+}
+
+// uringLoop is one job's ring, buffers and slots.
+type uringLoop struct {
+	r      *ring
+	ar     *arena
+	fixed  bool
+	arg    *uringGeteventsArg // in the arena: the kernel reads it by address
+	ts     *kernelTimespec
+	slots  []uringSlot
+	free   []uint16
+	opRead uint8
+	opWr   uint8
+}
+
+func newUringLoop(j *job) (jobLoop, error) {
+	entries := uint32(1)
+	for entries < uint32(j.depth) {
+		entries <<= 1
+	}
+	r, err := newRing(entries, true)
+	if err != nil {
+		return nil, fmt.Errorf("job %d: %w", j.idx, err)
+	}
+	ctl := int(unsafe.Sizeof(uringGeteventsArg{})+unsafe.Sizeof(kernelTimespec{})) + 128 + j.depth*int(unsafe.Sizeof(iovec{}))
+	ar, err := newArena(j.depth, int(j.bs), ctl)
+	if err != nil {
+		r.close()
+		return nil, fmt.Errorf("job %d: %w", j.idx, err)
+	}
+	u := &uringLoop{r: r, ar: ar, slots: make([]uringSlot, j.depth), free: make([]uint16, 0, j.depth)}
+	for i := j.depth - 1; i >= 0; i-- {
+		u.free = append(u.free, uint16(i))
+	}
+	off := 0
+	if r.hasExtArg {
+		u.arg = &carve[uringGeteventsArg](ar, &off, 1)[0]
+		u.ts = &carve[kernelTimespec](ar, &off, 1)[0]
+		u.ts.sec, u.ts.nsec = int64(waitSlice/time.Second), int64(waitSlice%time.Second)
+		u.arg.ts = uint64(uintptr(unsafe.Pointer(u.ts)))
+	}
+	iovs := carve[iovec](ar, &off, j.depth)
+	u.opRead, u.opWr = uringOpRead, uringOpWrite
+	switch {
+	case j.depth > maxRegBuffers:
+		j.buffers = fmt.Sprintf("unregistered: iodepth %d is above the kernel's %d registered buffers", j.depth, maxRegBuffers)
+	default:
+		for i := range iovs {
+			iovs[i] = iovec{base: ar.addr(i), len: uint64(j.bs)}
+		}
+		if hookBadRegister {
+			iovs[0].base = 0 // a real kernel refuses a NULL buffer
+		}
+		if err := r.register(uringRegisterBuffers, unsafe.Pointer(&iovs[0]), len(iovs)); err != nil {
+			j.buffers = fmt.Sprintf("unregistered: IORING_REGISTER_BUFFERS: %v (RLIMIT_MEMLOCK?)", err)
+		} else {
+			u.fixed = true
+			u.opRead, u.opWr = uringOpReadFixed, uringOpWriteFixed
+			j.buffers = "registered"
+		}
+	}
+	return u, nil
+}
+
+func (u *uringLoop) close(abandoned bool) {
+	u.r.close()
+	if !abandoned {
+		u.ar.close()
+	}
+}
+
+func (u *uringLoop) run(j *job) error {
+	m := &j.m
+	c := m.c
+	r := u.r
+	depth := j.depth
+	bs := j.bs
+	fd := int32(j.fd)
+	inflight, pending := 0, 0
+	var fatal error
+	for {
+		toPrep := 0
+		if !m.done && fatal == nil {
+			toPrep = depth - inflight
+		}
+		t0 := c.now()
+		if toPrep > 0 {
+			tail := r.sqTailV
+			for k := 0; k < toPrep; k++ {
+				slot := u.free[len(u.free)-1]
+				u.free = u.free[:len(u.free)-1]
+				dir, off := j.gen.next()
+				s := &u.slots[slot]
+				s.start, s.off, s.dir = t0, off, int32(dir)
+				op := u.opRead
+				if dir == dirWrite {
+					op = u.opWr
+					if j.verify {
+						stamp(u.ar.buf(int(slot)), off)
+					}
+				}
+				sqe := &r.sqes[tail&r.sqMask]
+				*sqe = uringSQE{opcode: op, fd: fd, off: uint64(off), addr: u.ar.addr(int(slot)), len: uint32(bs), userData: uint64(slot)}
+				if u.fixed {
+					sqe.bufIndex = slot
+				}
+				tail++
+			}
+			r.sqTailV = tail
+			atomic.StoreUint32(r.sqTail, tail)
+			pending += toPrep
+			inflight += toPrep
+		}
+		if inflight == 0 {
+			return fatal
+		}
+		n, err := r.enter(uint32(pending), 1, uringEnterGetEvents, u.arg)
+		if n > 0 {
+			m.submitted(t0, n)
+			pending -= n
+		}
+		if err != nil && !errors.Is(err, unix.EINTR) && !errors.Is(err, unix.ETIME) && !errors.Is(err, unix.EAGAIN) && !errors.Is(err, unix.EBUSY) {
+			return fmt.Errorf("io_uring_enter: %w", err)
+		}
+		t1 := c.now()
+		head := *r.cqHead
+		tail := atomic.LoadUint32(r.cqTail)
+		if head != tail {
+			m.reaped(t1)
+			cnt := 0
+			for ; head != tail; head++ {
+				cqe := &r.cqes[head&r.cqMask]
+				slot := uint16(cqe.userData)
+				s := &u.slots[slot]
+				if int64(cqe.res) == bs {
+					if j.verify && s.dir == dirRead && !stamped(u.ar.buf(int(slot)), s.off) {
+						if e := m.verifyFailed(s.off); e != nil && fatal == nil {
+							fatal = e
+						}
+					} else {
+						m.record(int(s.dir), t1-s.start, bs)
+					}
+				} else if e := m.ioFailed(int(s.dir), s.off, int64(cqe.res), bs); e != nil && fatal == nil {
+					fatal = e
+				}
+				u.free = append(u.free, slot)
+				cnt++
+			}
+			atomic.StoreUint32(r.cqHead, head)
+			inflight -= cnt
+			m.endBatch(t1, cnt)
+		} else if inflight > 0 && time.Duration(t1-m.pub.lastProgress.Load()) > j.w.IOTimeout {
+			return fmt.Errorf("no I/O completed for %v with %d outstanding: %w", j.w.IOTimeout, inflight, ErrStalled)
+		}
+		if c.phase.Load() == phaseAbort {
+			return fatal
+		}
+	}
+}

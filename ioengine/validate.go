@@ -1,0 +1,192 @@
+package ioengine
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"golang.org/x/sys/unix"
+)
+
+// ErrBadWorkload is wrapped by every error Validate returns: the workload
+// cannot run as given and the message names the flag to change.
+var ErrBadWorkload = errors.New("bad workload")
+
+// Limits Validate enforces.
+const (
+	MaxIODepth = 65536 // I/Os in flight per job
+	MaxNumJobs = 4096  // parallel jobs
+)
+
+// badWorkload is a one-line message that matches ErrBadWorkload.
+type badWorkload struct{ msg string }
+
+func (e *badWorkload) Error() string        { return e.msg }
+func (e *badWorkload) Is(target error) bool { return target == ErrBadWorkload }
+
+func badf(format string, a ...any) error { return &badWorkload{fmt.Sprintf(format, a...)} }
+
+// engineNames are the engines Validate knows.
+var engineNames = map[string]bool{"io_uring": true, "libaio": true, "psync": true, "sim": true, "fio": true}
+
+// Validate checks w for engine ("io_uring", "libaio", "psync", "sim", "fio")
+// before anything runs. Errors wrap ErrBadWorkload and name the fio flag to
+// change and how. A missing file in an existing directory is accepted (the
+// caller may create it); its size checks are then skipped.
+func Validate(w Workload, engine string) error {
+	if !engineNames[engine] {
+		return badf("--ioengine: unknown engine %q; use io_uring, libaio or psync", engine)
+	}
+	switch w.RW {
+	case Read, Write, RandRead, RandWrite, ReadWrite, RandRW:
+	default:
+		return badf("--rw: unknown pattern %q; use read, write, randread, randwrite, rw or randrw", w.RW)
+	}
+	if w.BS <= 0 {
+		return badf("--bs: %d bytes; use a positive block size, e.g. --bs=4k", w.BS)
+	}
+	if w.BS > 1<<30 {
+		return badf("--bs: %d bytes is over 1 GiB; use e.g. --bs=1m", w.BS)
+	}
+	if w.IODepth < 1 || w.IODepth > MaxIODepth {
+		return badf("--iodepth: %d is out of range; use 1..%d, e.g. --iodepth=32", w.IODepth, MaxIODepth)
+	}
+	if w.NumJobs < 1 || w.NumJobs > MaxNumJobs {
+		return badf("--numjobs: %d is out of range; use 1..%d, e.g. --numjobs=4", w.NumJobs, MaxNumJobs)
+	}
+	if engine == "psync" && w.IODepth > 1 {
+		return badf("--iodepth: psync does one I/O at a time per job (iodepth %d); use --numjobs=%d for concurrency or --ioengine=io_uring", w.IODepth, w.IODepth*w.NumJobs)
+	}
+	if w.RWMixRead < 0 || w.RWMixRead > 100 {
+		return badf("--rwmixread: %d is out of range; use a percentage 0..100, e.g. --rwmixread=70", w.RWMixRead)
+	}
+	if w.Size < 0 || w.Offset < 0 || w.OffsetIncrement < 0 {
+		return badf("--size/--offset/--offset_increment: negative values; use sizes like 1g, 0")
+	}
+	if w.IOTimeout < 0 {
+		return badf("--io_timeout: negative; use e.g. --io_timeout=30s")
+	}
+	if engine == "sim" {
+		if w.Size == 0 {
+			return badf("--size: 0 bytes; use e.g. --size=1g")
+		}
+		if w.BS > w.Size {
+			return badf("--bs: %d bytes is larger than --size (%d bytes); use a smaller --bs or a larger --size", w.BS, w.Size)
+		}
+		return nil
+	}
+	return validateTarget(w)
+}
+
+// validateTarget checks the file or device and the region against it.
+func validateTarget(w Workload) error {
+	if w.Filename == "" {
+		return badf("--filename: required; name a file or block device (e.g. --filename=/mnt/data/qdsweep.test)")
+	}
+	var st unix.Stat_t
+	exists := true
+	if err := unix.Stat(w.Filename, &st); err != nil {
+		if !errors.Is(err, unix.ENOENT) {
+			return badf("--filename: %s: %v; name a file or block device you can open", w.Filename, err)
+		}
+		exists = false
+		dir := filepath.Dir(w.Filename)
+		if fi, derr := os.Stat(dir); derr != nil || !fi.IsDir() {
+			return badf("--filename: directory %s does not exist; create it or name a file in an existing directory", dir)
+		}
+		if unix.Access(dir, unix.W_OK) != nil {
+			return badf("--filename: cannot create %s: permission denied on %s; choose a writable directory", w.Filename, dir)
+		}
+	}
+	if exists {
+		mode := st.Mode & unix.S_IFMT
+		if mode != unix.S_IFREG && mode != unix.S_IFBLK {
+			return badf("--filename: %s is not a regular file or block device; name one", w.Filename)
+		}
+		want := uint32(unix.R_OK)
+		if w.RW.IsWrite() {
+			want |= unix.W_OK
+		}
+		if unix.Access(w.Filename, want) != nil {
+			what := "read"
+			if w.RW.IsWrite() {
+				what = "read and write"
+			}
+			return badf("--filename: %s: permission denied; run as a user that may %s it (e.g. with sudo)", w.Filename, what)
+		}
+	}
+	if w.Direct {
+		align, err := directAlign(w.Filename)
+		if err != nil {
+			return badf("--filename: %v", err)
+		}
+		if w.BS%int64(align) != 0 {
+			return badf("--bs: %d bytes is not a multiple of the logical block size (%d bytes) of %s, which --direct=1 needs; use e.g. --bs=4k or --direct=0", w.BS, align, w.Filename)
+		}
+		if w.Offset%int64(align) != 0 || w.OffsetIncrement%int64(align) != 0 {
+			return badf("--offset/--offset_increment: not multiples of the logical block size (%d bytes), which --direct=1 needs; use e.g. --offset=1m", align)
+		}
+	}
+	if !exists {
+		if w.Size == 0 {
+			return badf("--size: 0 bytes and %s does not exist; use e.g. --size=1g", w.Filename)
+		}
+		if w.BS > w.Size {
+			return badf("--bs: %d bytes is larger than --size (%d bytes); use a smaller --bs or a larger --size", w.BS, w.Size)
+		}
+		return nil
+	}
+	total, err := targetSize(w.Filename)
+	if err != nil {
+		return badf("--filename: %v", err)
+	}
+	size, err := regionSize(w, total)
+	if err != nil {
+		return err
+	}
+	if w.BS > size {
+		return badf("--bs: %d bytes is larger than the region (%d bytes); use a smaller --bs or a larger --size", w.BS, size)
+	}
+	return nil
+}
+
+// regionSize returns the bytes each job covers: w.Size, or with Size 0 what
+// is left of the target after the last job's start. It checks that every job's
+// region lies inside the target (engines never extend a file).
+func regionSize(w Workload, total int64) (int64, error) {
+	lastStart := w.Offset + int64(w.NumJobs-1)*w.OffsetIncrement
+	size := w.Size
+	if size == 0 {
+		size = total - lastStart
+		if size <= 0 {
+			return 0, badf("--size: %s has no bytes past --offset (%d bytes of %d); use a smaller --offset or --size=1g on a larger file", w.Filename, lastStart, total)
+		}
+	}
+	if lastStart+size > total {
+		return 0, badf("--size: the region (offset %d + %d bytes) ends past the end of %s (%d bytes) and qdsweep never extends a file; use --size=%d or less, or a larger file",
+			lastStart, size, w.Filename, total, max(total-lastStart, 0))
+	}
+	return size, nil
+}
+
+// targetSize returns the size in bytes of a regular file or block device.
+func targetSize(path string) (int64, error) {
+	var st unix.Stat_t
+	if err := unix.Stat(path, &st); err != nil {
+		return 0, fmt.Errorf("stat %s: %w", path, err)
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFBLK {
+		return st.Size, nil
+	}
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return 0, fmt.Errorf("open %s: %w", path, err)
+	}
+	defer unix.Close(fd)
+	n, err := ioctlBlockSize64(fd)
+	if err != nil {
+		return 0, fmt.Errorf("size of %s: BLKGETSIZE64: %w", path, err)
+	}
+	return n, nil
+}

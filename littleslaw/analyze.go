@@ -1,0 +1,160 @@
+package littleslaw
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+)
+
+// ErrTooFewPoints is returned (wrapped) by Analyze when fewer than two
+// usable points were given. The Analysis returned beside it is still filled
+// as far as the points allow, with Warnings saying what cannot be told.
+var ErrTooFewPoints = errors.New("too few points")
+
+// ErrBadOptions is wrapped by Analyze for options it cannot use.
+var ErrBadOptions = errors.New("bad analysis options")
+
+// MinPointsForFit is the number of points below which fits are flagged as rough.
+const MinPointsForFit = 6
+
+// Analyze reads one curve (points of one rw × bs at increasing queue
+// depths) and returns its base latency, ceiling, fits, knees, Little's-Law
+// checks and, as o asks, the target, SLO and application settings.
+//
+// Points need QD, IOPS and LatMeanNs > 0; others are dropped with a
+// warning. Several points at one QD (different iodepth × numjobs splits)
+// are reduced to the one with the highest IOPS. Analysis.Points holds the
+// points used, sorted by QD.
+func Analyze(points []Point, o Options) (Analysis, error) {
+	var a Analysis
+	if err := validate(o); err != nil {
+		return a, err
+	}
+	o = o.withDefaults()
+	pts, warn := prepare(points)
+	a.Points, a.Warnings = pts, warn
+	a.Saturation = Knee{Rule: RuleSaturation}
+	a.Efficient = Knee{Rule: RuleEfficient}
+	a.ModelKnee = Knee{Rule: RuleModelKnee}
+	a.Kneedle = Knee{Rule: RuleKneedle}
+	a.Checks = []StepCheck{}
+	if len(pts) == 0 {
+		a.Warnings = append(a.Warnings, "no usable points: nothing can be told")
+		return a, fmt.Errorf("analyze: %w: none usable", ErrTooFewPoints)
+	}
+	a.BaseLatencyNs = pts[0].LatMeanNs
+	for _, p := range pts {
+		if p.IOPS > a.MaxIOPS {
+			a.MaxIOPS, a.MaxIOPSQD = p.IOPS, p.QD
+		}
+		c := CheckPoint(p)
+		a.Checks = append(a.Checks, c)
+	}
+	for _, c := range a.Checks {
+		if c.Flagged {
+			a.Warnings = append(a.Warnings, fmt.Sprintf("QD %g: %s", c.QD, c.Note))
+		}
+	}
+
+	a.Saturation = saturationKnee(pts, a.MaxIOPS)
+	a.Efficient = efficientKnee(pts)
+	a.Kneedle = kneedleKnee(pts)
+
+	switch {
+	case len(pts) < 2:
+		a.Warnings = append(a.Warnings, "one point: no curve, so no fit, no knee and no saturation can be told; sweep at least two depths")
+	case len(pts) < 3:
+		a.Warnings = append(a.Warnings, "two points: only the bound model can be fitted (USL needs 3) and saturation is told only if the second step is already flat")
+	case len(pts) < MinPointsForFit:
+		a.Warnings = append(a.Warnings, fmt.Sprintf("only %d points: fits are rough; sweep at least %d depths", len(pts), MinPointsForFit))
+	}
+	if b, ok := fitBound(pts); ok {
+		a.Fits = append(a.Fits, b)
+	}
+	if u, ok := fitUSL(pts); ok {
+		a.Fits = append(a.Fits, u)
+	}
+	if len(a.Fits) > 0 {
+		best := a.Fits[0]
+		for _, f := range a.Fits[1:] {
+			if f.AIC < best.AIC {
+				best = f
+			}
+		}
+		a.Model = &best
+	}
+	a.ModelKnee = modelKnee(a.Model, pts)
+
+	if o.TargetIOPS > 0 {
+		t := targetOnCurve(pts, o.TargetIOPS, a.BaseLatencyNs, a.MaxIOPS, a.MaxIOPSQD, a.Saturation, a.Model, o)
+		a.Target = &t
+	}
+	if o.SLO != nil {
+		s := evalSLO(pts, *o.SLO)
+		a.SLO = &s
+	}
+	if o.For != "" {
+		par := pts[len(pts)-1].QD
+		if a.Saturation.Found {
+			par = a.Saturation.QD
+		} else {
+			a.Warnings = append(a.Warnings, fmt.Sprintf("settings use the deepest measured QD %g as the useful parallelism because the curve did not saturate", par))
+		}
+		a.Settings = settingsFor(o.For, par, a.MaxIOPS, o.CPUs)
+	}
+	if len(pts) < 2 {
+		return a, fmt.Errorf("analyze: %w: %d usable, need at least 2 for a fit", ErrTooFewPoints, len(pts))
+	}
+	return a, nil
+}
+
+// validate checks the options Analyze cannot work with.
+func validate(o Options) error {
+	if o.TargetIOPS < 0 || math.IsNaN(o.TargetIOPS) || math.IsInf(o.TargetIOPS, 0) {
+		return fmt.Errorf("%w: target IOPS %g must be positive", ErrBadOptions, o.TargetIOPS)
+	}
+	if o.SLO != nil {
+		if _, err := ParseSLO(o.SLO.Stat + "=1ms"); err != nil {
+			return fmt.Errorf("%w: %w", ErrBadOptions, err)
+		}
+		if !(o.SLO.LimitNs > 0) {
+			return fmt.Errorf("%w: SLO limit %g ns must be positive", ErrBadOptions, o.SLO.LimitNs)
+		}
+	}
+	switch o.For {
+	case "", "postgres", "mysql", "workers":
+	default:
+		return fmt.Errorf("%w: unknown For %q (use postgres, mysql or workers)", ErrBadOptions, o.For)
+	}
+	if o.MaxIODepth < 0 || o.MaxJobs < 0 || o.CPUs < 0 {
+		return fmt.Errorf("%w: limits must not be negative", ErrBadOptions)
+	}
+	return nil
+}
+
+// prepare drops unusable points, keeps the best point per QD and sorts by QD.
+func prepare(points []Point) ([]Point, []string) {
+	var warn []string
+	byQD := map[float64]Point{}
+	dropped := 0
+	for _, p := range points {
+		if !(p.QD > 0) || !(p.IOPS > 0) || !(p.LatMeanNs > 0) ||
+			math.IsInf(p.QD, 0) || math.IsInf(p.IOPS, 0) || math.IsInf(p.LatMeanNs, 0) {
+			dropped++
+			continue
+		}
+		if q, ok := byQD[p.QD]; !ok || p.IOPS > q.IOPS {
+			byQD[p.QD] = p
+		}
+	}
+	if dropped > 0 {
+		warn = append(warn, fmt.Sprintf("%d point(s) without a positive QD, IOPS and mean latency were left out", dropped))
+	}
+	pts := make([]Point, 0, len(byQD))
+	for _, p := range byQD {
+		pts = append(pts, p)
+	}
+	sort.Slice(pts, func(i, j int) bool { return pts[i].QD < pts[j].QD })
+	return pts, warn
+}

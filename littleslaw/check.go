@@ -1,0 +1,50 @@
+package littleslaw
+
+import "fmt"
+
+// Little's-Law check thresholds.
+const (
+	// FillFlag flags a step whose effective in-flight (IOPS × mean latency)
+	// is below this fraction of its configured QD: the queue was not kept full.
+	FillFlag = 0.5
+	// MismatchFlag flags a step whose measured in-flight mean differs from
+	// IOPS × mean latency by more than this fraction: a measuring error.
+	MismatchFlag = 0.25
+)
+
+// CheckPoint applies Little's Law to one point: effective in-flight
+// IOPS × mean latency against the configured QD and the measured in-flight
+// mean.
+func CheckPoint(p Point) StepCheck {
+	c := StepCheck{QD: p.QD, MeasuredInflight: p.InflightMean}
+	c.EffectiveInflight = QueueDepth(p.IOPS, p.LatMeanNs)
+	if p.QD > 0 {
+		c.Fill = c.EffectiveInflight / p.QD
+	}
+	switch {
+	case p.QD > 0 && c.Fill < FillFlag:
+		c.Flagged = true
+		c.Note = fmt.Sprintf("only %.1f of %g I/Os in flight (IOPS × latency): the engine or application is not keeping the queue full (iostat's aqu-sz ≪ iodepth)",
+			c.EffectiveInflight, p.QD)
+	case p.InflightMean > 0 && relDiff(p.InflightMean, c.EffectiveInflight) > MismatchFlag:
+		c.Flagged = true
+		c.Note = fmt.Sprintf("measured in-flight %.1f differs from IOPS × latency %.1f by more than %.0f%%: a measuring error",
+			p.InflightMean, c.EffectiveInflight, 100*MismatchFlag)
+	}
+	return c
+}
+
+// relDiff is |a − b| / max(a, b).
+func relDiff(a, b float64) float64 {
+	d, m := a-b, a
+	if d < 0 {
+		d = -d
+	}
+	if b > m {
+		m = b
+	}
+	if m == 0 {
+		return 0
+	}
+	return d / m
+}

@@ -1,0 +1,27 @@
+package littleslaw_test
+
+import (
+	"fmt"
+
+	"github.com/qdsweep/qdsweep/littleslaw"
+)
+
+// A cloud volume at 1.3 ms per I/O swept to QD 32 cannot reach 160k IOPS:
+// the queue is the limit, and Little's Law says how deep it must go.
+func ExampleDiagnose() {
+	var pts []littleslaw.Point
+	for qd := 1.0; qd <= 32; qd *= 2 {
+		pts = append(pts, littleslaw.Point{QD: qd, IODepth: int(qd), NumJobs: 1, IOPS: qd / 1.3e-3, LatMeanNs: 1.3e6})
+	}
+	findings := littleslaw.Diagnose(littleslaw.DiagnoseInput{
+		TargetIOPS: 160000,
+		Curves:     []littleslaw.DiagnoseCurve{{Label: "randread 4k", RW: "randread", Direct: true, Points: pts}},
+	})
+	for _, f := range findings {
+		fmt.Println(f.Rule)
+		fmt.Println(f.Next)
+	}
+	// Output:
+	// depth-bound
+	// raise the queue depth: QD = target × latency = 160.0k × 1.30 ms ≈ 208 (iodepth 208 × numjobs 1)
+}

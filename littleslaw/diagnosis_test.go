@@ -1,0 +1,292 @@
+package littleslaw_test
+
+import (
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/qdsweep/qdsweep/littleslaw"
+)
+
+// curveOf builds the points of QD 1, 2, 4, … maxQD (iodepth = QD, one job)
+// from a model giving IOPS and mean latency (ns) at a QD; in flight follows
+// Little's Law unless inflight is set.
+func curveOf(maxQD int, bs float64, model func(qd float64) (iops, latNs float64), inflight func(qd float64) float64) []littleslaw.Point {
+	var pts []littleslaw.Point
+	for qd := 1; qd <= maxQD; qd *= 2 {
+		q := float64(qd)
+		x, r := model(q)
+		in := x * r / 1e9
+		if inflight != nil {
+			in = inflight(q)
+		}
+		pts = append(pts, littleslaw.Point{QD: q, IODepth: qd, NumJobs: 1, IOPS: x, BWBytes: x * bs, LatMeanNs: r, InflightMean: in})
+	}
+	return pts
+}
+
+// deviceLike returns telemetry where the device sees what the engine did,
+// with aqu-sz at fill × QD and the given self CPU.
+func deviceLike(pts []littleslaw.Point, fill, selfCPU float64) []littleslaw.StepTelemetry {
+	tel := make([]littleslaw.StepTelemetry, len(pts))
+	for i, p := range pts {
+		tel[i] = littleslaw.StepTelemetry{
+			DeviceKnown: true, DeviceIOPS: p.IOPS, DeviceBWBytes: p.BWBytes,
+			AquSz: fill * p.QD, UtilPct: math.Min(100, 100*fill*p.QD), AwaitMs: p.LatMeanNs / 1e6,
+			CPUKnown: true, SelfCPUPct: selfCPU, HostBusyPct: selfCPU / 2,
+		}
+	}
+	return tel
+}
+
+// throttled is a cloud volume with base latency r0 ns capped at xmax IOPS.
+func throttled(r0, xmax float64) func(float64) (float64, float64) {
+	return func(qd float64) (float64, float64) {
+		x := math.Min(qd/(r0/1e9), xmax) * 0.98
+		return x, qd / x * 1e9
+	}
+}
+
+func TestDiagnose(t *testing.T) {
+	const k4, k64 = 4096, 65536
+	cloud := curveOf(32, k4, throttled(1.3e6, 1e9), nil) // 1.3 ms, no cap within QD 32
+	capped := curveOf(256, k4, throttled(1e6, 25000), nil)
+	psync := curveOf(32, k4, func(float64) (float64, float64) { return 5000, 200e3 }, func(float64) float64 { return 1 })
+	buffered := curveOf(32, k4, func(float64) (float64, float64) { return 5200, 190e3 }, func(float64) float64 { return 1 })
+	tagLimited := curveOf(1024, k4, throttled(100e3, 1e9), nil)
+	for i := range tagLimited {
+		if tagLimited[i].QD > 64 { // requests beyond 64 wait for a tag above the device
+			tagLimited[i].IOPS = 64 / 100e-6 * 0.98
+			tagLimited[i].LatMeanNs = tagLimited[i].QD / tagLimited[i].IOPS * 1e9
+		}
+	}
+	tagTel := deviceLike(tagLimited, 0.97, 20)
+	for i := range tagTel {
+		tagTel[i].AquSz = math.Min(tagLimited[i].QD, 64) * 0.97
+	}
+	cpuTop := curveOf(64, k4, func(qd float64) (float64, float64) {
+		x := math.Min(qd/20e-6, 150000) // a 20 µs device, one core submits 150k IOPS
+		return x, qd / x * 1e9
+	}, nil)
+	cpuTel := deviceLike(cpuTop, 0.3, 99)
+	pageCache := curveOf(16, k4, func(qd float64) (float64, float64) { return 400000 * math.Min(qd, 2) / 2, 2.5e3 * qd / math.Min(qd, 2) }, nil)
+	pcTel := deviceLike(pageCache, 0.5, 60)
+	for i := range pcTel {
+		pcTel[i].DeviceIOPS, pcTel[i].DeviceBWBytes = 120, 120*k4
+	}
+	nvme := curveOf(128, k4, func(qd float64) (float64, float64) {
+		x := 400000 * qd / (qd + 8) // κ = 0 USL: smooth approach to 400k
+		return x, qd / x * 1e9
+	}, nil)
+	climbing := curveOf(16, k4, func(qd float64) (float64, float64) {
+		x := 10000 * math.Pow(qd, 0.8)
+		return x, qd / x * 1e9
+	}, nil)
+
+	tests := []struct {
+		name      string
+		in        littleslaw.DiagnoseInput
+		wantRules []string
+		wantIn    []string // substrings of summaries + next steps
+	}{
+		{
+			name: "cloud volume short of its target at QD 32",
+			in: littleslaw.DiagnoseInput{TargetIOPS: 160000, Curves: []littleslaw.DiagnoseCurve{{
+				Label: "randread 4KiB", RW: "randread", BS: k4, Engine: "io_uring", Direct: true,
+				Points: cloud, Telemetry: deviceLike(cloud, 0.97, 15),
+			}}},
+			wantRules: []string{littleslaw.RuleDepthBound},
+			wantIn:    []string{"randread 4KiB: depth-bound", "≈ 213", "iodepth 213 × numjobs 1"},
+		},
+		{
+			name: "rising curve without a target",
+			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
+				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, Points: cloud,
+			}}},
+			wantRules: []string{littleslaw.RuleDepthBound},
+			wantIn:    []string{"extend the sweep past QD 32 (e.g. to 128)"},
+		},
+		{
+			name: "psync ignores iodepth",
+			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
+				RW: "randread", BS: k4, Engine: "psync", Synchronous: true, Direct: true,
+				Points: psync, Telemetry: deviceLike(psync, 1.0/32, 10),
+			}}},
+			wantRules: []string{littleslaw.RuleQueueNotFull},
+			wantIn:    []string{"psync engine is synchronous", "iodepth 32 adds nothing", "numjobs"},
+		},
+		{
+			name: "libaio without direct=1 behaves synchronously",
+			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
+				RW: "randwrite", BS: k4, Engine: "libaio", Direct: false, Points: buffered,
+			}}},
+			wantRules: []string{littleslaw.RuleQueueNotFull},
+			wantIn:    []string{"behaved synchronously", "direct=1"},
+		},
+		{
+			name: "nr_requests caps the device queue",
+			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
+				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, NrRequests: 64, HWQueues: 1,
+				Points: tagLimited, Telemetry: tagTel,
+			}}},
+			wantRules: []string{littleslaw.RuleQueueNotFull},
+			wantIn:    []string{"nr_requests 64 × 1 hardware queues", "more jobs"},
+		},
+		{
+			name: "one submitting core tops out",
+			in: littleslaw.DiagnoseInput{CPUs: 2, Curves: []littleslaw.DiagnoseCurve{{
+				RW: "randread", BS: k4, Engine: "libaio", Direct: true, Points: cpuTop, Telemetry: cpuTel,
+			}}},
+			wantRules: []string{littleslaw.RuleQueueNotFull, littleslaw.RuleCPUBound},
+			wantIn:    []string{"CPU-bound", "use io_uring"},
+		},
+		{
+			name: "page cache serves buffered reads",
+			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
+				RW: "randread", BS: k4, Engine: "io_uring", Direct: false, Points: pageCache, Telemetry: pcTel,
+			}}},
+			wantRules: []string{littleslaw.RuleCache},
+			wantIn:    []string{"page cache", "0% of the bytes reached it"},
+		},
+		{
+			name: "tmpfs target",
+			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
+				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, NoDevice: "/dev/shm/x is on tmpfs: no block device",
+				Points: nvme,
+			}}},
+			wantRules: []string{littleslaw.RuleCache},
+			wantIn:    []string{"no block device", "tmpfs"},
+		},
+		{
+			name: "provisioned IOPS cap",
+			in: littleslaw.DiagnoseInput{TargetIOPS: 40000, Curves: []littleslaw.DiagnoseCurve{{
+				Label: "randread 4KiB", RW: "randread", BS: k4, Engine: "io_uring", Direct: true,
+				Points: capped, Telemetry: deviceLike(capped, 0.98, 12),
+			}}},
+			wantRules: []string{littleslaw.RuleDeviceCap, littleslaw.RuleHealthy},
+			wantIn:    []string{"IOPS flat at 24.5k", "from QD 32", "target 40.0k IOPS is above the cap", "provisioned"},
+		},
+		{
+			name: "local device saturating smoothly",
+			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
+				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, Points: nvme, Telemetry: deviceLike(nvme, 0.95, 40),
+			}}},
+			wantRules: []string{littleslaw.RuleHealthy},
+			wantIn:    []string{"healthy: the device saturates at QD 128", "121.6 in flight at the device"},
+		},
+		{
+			name: "still climbing with latency growth",
+			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
+				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, Points: climbing,
+			}}},
+			wantRules: []string{littleslaw.RuleInconclusive},
+			wantIn:    []string{"extend the sweep past QD 16"},
+		},
+		{
+			name:      "no measured steps",
+			in:        littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{RW: "read"}}},
+			wantRules: []string{littleslaw.RuleInconclusive},
+		},
+		{
+			name: "IOPS cap across block sizes",
+			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{
+				{RW: "randread", BS: k4, Direct: true, Points: curveOf(256, k4, throttled(1e6, 25000), nil)},
+				{RW: "randread", BS: k64, Direct: true, Points: curveOf(256, k64, throttled(1.2e6, 25000), nil)},
+			}},
+			wantRules: []string{littleslaw.RuleDeviceCap, littleslaw.RuleHealthy, littleslaw.RuleDeviceCap, littleslaw.RuleHealthy, littleslaw.RuleDeviceCap},
+			wantIn:    []string{"randread: IOPS-bound"},
+		},
+		{
+			name: "throughput cap across block sizes",
+			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{
+				{RW: "read", BS: 16384, Direct: true, Points: curveOf(256, 16384, throttled(1e6, 15000), nil)},
+				{RW: "read", BS: k64, Direct: true, Points: curveOf(256, k64, throttled(1.2e6, 3750), nil)},
+			}},
+			wantRules: []string{littleslaw.RuleDeviceCap, littleslaw.RuleHealthy, littleslaw.RuleDeviceCap, littleslaw.RuleHealthy, littleslaw.RuleDeviceCap},
+			wantIn:    []string{"read: throughput-bound: MiB/s stays at about 230 MiB/s"},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := littleslaw.Diagnose(tc.in)
+			var rules []string
+			var text strings.Builder
+			for _, f := range got {
+				rules = append(rules, f.Rule)
+				text.WriteString(f.Summary + "\n" + strings.Join(f.Evidence, "\n") + "\n" + f.Next + "\n")
+				if f.Summary == "" || f.Next == "" || len(f.Evidence) == 0 {
+					t.Errorf("finding %q lacks a summary, evidence or next step: %+v", f.Rule, f)
+				}
+			}
+			if !reflect.DeepEqual(rules, tc.wantRules) {
+				t.Errorf("rules %v, want %v\n%s", rules, tc.wantRules, text.String())
+			}
+			for _, s := range tc.wantIn {
+				if !strings.Contains(text.String(), s) {
+					t.Errorf("findings do not say %q:\n%s", s, text.String())
+				}
+			}
+		})
+	}
+}
+
+// TestDiagnoseTolerates checks inputs a damaged results file can hold: it
+// must not panic and must say something.
+func TestDiagnoseTolerates(t *testing.T) {
+	pts := []littleslaw.Point{
+		{QD: 4, IOPS: 100, LatMeanNs: 40e6},
+		{QD: 0, IOPS: 50, LatMeanNs: 1},
+		{QD: 1, IOPS: math.NaN(), LatMeanNs: 1e6},
+		{QD: 2, IOPS: 80, LatMeanNs: 25e6},
+	}
+	got := littleslaw.Diagnose(littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{
+		{Points: pts, Telemetry: []littleslaw.StepTelemetry{{DeviceKnown: true}}},
+	}})
+	if len(got) == 0 {
+		t.Fatal("no finding")
+	}
+}
+
+// TestDiagnoseSharedDevice: the device served far more I/O than the sweep,
+// so the findings say the figures are contended.
+func TestDiagnoseSharedDevice(t *testing.T) {
+	pts := curveOf(64, 4096, throttled(600e3, 1e9), nil)
+	tel := deviceLike(pts, 0.97, 10)
+	for i := range tel {
+		tel[i].DeviceIOPS += 75000
+		tel[i].AquSz += 60
+	}
+	got := littleslaw.Diagnose(littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
+		RW: "randread", BS: 4096, Direct: true, Points: pts, Telemetry: tel,
+	}}})
+	if len(got) == 0 {
+		t.Fatal("no finding")
+	}
+	ev := strings.Join(got[0].Evidence, "\n")
+	if !strings.Contains(ev, "other I/O shared the device") || !strings.Contains(ev, "QD 1: the device served 76.6k IOPS") {
+		t.Errorf("evidence does not report the shared device:\n%s", ev)
+	}
+}
+
+// FuzzDiagnose feeds the rules arbitrary figures, as a damaged or hostile
+// results file could hold: no panic, and every curve gets a finding.
+func FuzzDiagnose(f *testing.F) {
+	f.Add(1.0, 1000.0, 1e6, 32.0, 25000.0, 1.3e6, 0.5, 99.0, 0.0, true)
+	f.Add(4.0, 0.0, math.NaN(), -1.0, math.Inf(1), 0.0, 0.0, 0.0, 1e6, false)
+	f.Fuzz(func(t *testing.T, q1, x1, r1, q2, x2, r2, aqu, self, target float64, direct bool) {
+		pts := []littleslaw.Point{
+			{QD: q1, IODepth: int(math.Min(math.Abs(q1), 1e6)), NumJobs: 1, IOPS: x1, BWBytes: x1 * 4096, LatMeanNs: r1},
+			{QD: q2, IODepth: int(math.Min(math.Abs(q2), 1e6)), NumJobs: 1, IOPS: x2, BWBytes: x2 * 4096, LatMeanNs: r2},
+			{QD: q2 * 2, NumJobs: 0, IOPS: x2, LatMeanNs: r2 * 2},
+		}
+		tel := []littleslaw.StepTelemetry{{DeviceKnown: true, DeviceIOPS: x1 / 2, AquSz: aqu, CPUKnown: true, SelfCPUPct: self}}
+		got := littleslaw.Diagnose(littleslaw.DiagnoseInput{TargetIOPS: target, CPUs: 2, Curves: []littleslaw.DiagnoseCurve{
+			{RW: "randread", BS: 4096, Direct: direct, Points: pts, Telemetry: tel},
+			{RW: "randread", BS: 65536, Direct: direct, Points: pts, NrRequests: 64},
+		}})
+		if len(got) < 2 {
+			t.Errorf("%d findings for two curves", len(got))
+		}
+	})
+}

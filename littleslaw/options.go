@@ -1,0 +1,44 @@
+package littleslaw
+
+// Options steers Analyze: what to recommend and within which limits.
+type Options struct {
+	// TargetIOPS is the load to size for, I/Os per second (0: none).
+	TargetIOPS float64
+	// SLO is a latency objective to meet (nil: none).
+	SLO *SLO
+	// For selects application settings: "", "postgres", "mysql" or "workers".
+	For string
+	// MaxIODepth is the deepest queue one job may keep (default 256, the
+	// NVMe per-queue depth).
+	MaxIODepth int
+	// MaxJobs is the most jobs a split may use (default CPUs, or 8 when CPUs
+	// is unknown).
+	MaxJobs int
+	// CPUs is the number of CPUs of the machine that will run the load
+	// (0: unknown).
+	CPUs int
+	// BS is the block size in bytes, used for MiB/s wording and throughput
+	// forms (0: unknown).
+	BS int64
+}
+
+// DefaultMaxIODepth is the per-job queue depth limit used when
+// Options.MaxIODepth is 0: the 256 entries of one NVMe submission queue.
+const DefaultMaxIODepth = 256
+
+// defaultMaxJobs is the job limit used when neither MaxJobs nor CPUs is set.
+const defaultMaxJobs = 8
+
+// withDefaults returns o with zero limits replaced by their defaults.
+func (o Options) withDefaults() Options {
+	if o.MaxIODepth <= 0 {
+		o.MaxIODepth = DefaultMaxIODepth
+	}
+	if o.MaxJobs <= 0 {
+		o.MaxJobs = o.CPUs
+		if o.MaxJobs <= 0 {
+			o.MaxJobs = defaultMaxJobs
+		}
+	}
+	return o
+}

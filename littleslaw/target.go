@@ -1,0 +1,142 @@
+package littleslaw
+
+import (
+	"fmt"
+	"math"
+)
+
+// AdviseTarget is pure Little's Law with no measured curve: the queue depth
+// that sustains targetIOPS at latNs nanoseconds per I/O, and its split.
+// It is the answer of `qdsweep advise --target-iops T --latency L`.
+func AdviseTarget(targetIOPS, latNs float64, o Options) TargetResult {
+	o = o.withDefaults()
+	qd := QueueDepth(targetIOPS, latNs)
+	r := TargetResult{TargetIOPS: targetIOPS, Reachable: true, QD: float64(CeilQD(qd)), NaiveQD: qd, LatencyNs: latNs}
+	r.Split, r.AltSplits = SplitQD(CeilQD(qd), o.MaxIODepth, o.MaxJobs)
+	r.Note = fmt.Sprintf("%.0f IOPS at %s per I/O needs %.1f I/Os in flight (Little's Law: QD = IOPS × latency)",
+		targetIOPS, fmtNs(latNs), qd)
+	r.Note += splitNote(r.Split, o)
+	return r
+}
+
+// splitNote warns when a split exceeds the per-job depth limit.
+func splitNote(s Split, o Options) string {
+	if s.IODepth > o.MaxIODepth {
+		return fmt.Sprintf("; iodepth %d exceeds %d per job even with %d jobs (raise the job limit or spread over volumes)",
+			s.IODepth, o.MaxIODepth, s.NumJobs)
+	}
+	return ""
+}
+
+// curveQD is the measured curve read as "queue depth needed for T IOPS".
+// It keeps the points that raise the highest IOPS so far (the upper
+// envelope, so in QD order both IOPS and QD increase) and interpolates the
+// configured QD and the mean latency linearly in IOPS between them, so the
+// answer is monotone in T. The configured QD is what the user sets; when
+// the queue was not kept full it is more than IOPS × latency.
+type curveQD struct {
+	x, q, l []float64 // IOPS, configured QD, mean latency (ns)
+}
+
+func newCurveQD(pts []Point) curveQD {
+	var c curveQD
+	for _, p := range pts {
+		if len(c.x) > 0 && p.IOPS <= c.x[len(c.x)-1] {
+			continue
+		}
+		c.x, c.q, c.l = append(c.x, p.IOPS), append(c.q, p.QD), append(c.l, p.LatMeanNs)
+	}
+	return c
+}
+
+// at returns the QD and mean latency for t IOPS (t ≤ the last x). Below
+// the first point the first QD scales with t at the first point's latency.
+func (c curveQD) at(t float64) (qd, latNs float64) {
+	if len(c.x) == 0 {
+		return 0, 0
+	}
+	if t <= c.x[0] {
+		return c.q[0] * t / c.x[0], c.l[0]
+	}
+	for i := 1; i < len(c.x); i++ {
+		if t <= c.x[i] {
+			f := (t - c.x[i-1]) / (c.x[i] - c.x[i-1])
+			return c.q[i-1] + f*(c.q[i]-c.q[i-1]), c.l[i-1] + f*(c.l[i]-c.l[i-1])
+		}
+	}
+	return c.q[len(c.q)-1], c.l[len(c.l)-1]
+}
+
+// TargetFor answers "what QD for t IOPS" on a's measured curve, as Analyze
+// does for Options.TargetIOPS, without refitting.
+func (a Analysis) TargetFor(t float64, o Options) TargetResult {
+	o = o.withDefaults()
+	if len(a.Points) == 0 {
+		return TargetResult{TargetIOPS: t, Note: "no measured points"}
+	}
+	return targetOnCurve(a.Points, t, a.BaseLatencyNs, a.MaxIOPS, a.MaxIOPSQD, a.Saturation, a.Model, o)
+}
+
+// targetOnCurve answers "what QD for T IOPS" from the measured curve.
+func targetOnCurve(pts []Point, t, r0, xmax, xmaxQD float64, sat Knee, m *Model, o Options) TargetResult {
+	r := TargetResult{TargetIOPS: t, NaiveQD: QueueDepth(t, r0)}
+	if t > xmax {
+		r.ReachableIOPS = xmax
+		if sat.Found {
+			r.QD, r.LatencyNs = sat.QD, sat.LatNsMean
+			r.Note = fmt.Sprintf("%.0f IOPS is not reachable: it saturates at %.0f IOPS (at QD %g); the limit is the device or the VM, not the queue depth",
+				t, xmax, sat.QD)
+		} else {
+			last := pts[len(pts)-1]
+			r.QD, r.LatencyNs = last.QD, last.LatMeanNs
+			r.Note = fmt.Sprintf("%.0f IOPS was not reached: the most measured was %.0f IOPS at QD %g, without saturating; sweep deeper",
+				t, xmax, xmaxQD)
+			if q, ok := modelQDFor(m, t, 64*last.QD); ok {
+				r.QD, r.LatencyNs = q, LatencyNsAtDepth(q, t)
+				r.Note += fmt.Sprintf(" (the %s fit suggests about QD %.0f)", m.Name, q)
+			}
+		}
+		r.Split, r.AltSplits = SplitQD(CeilQD(r.QD), o.MaxIODepth, o.MaxJobs)
+		return r
+	}
+	r.Reachable = true
+	q, lat := newCurveQD(pts).at(t)
+	r.LatencyNs = lat
+	r.QD = float64(CeilQD(q))
+	r.Split, r.AltSplits = SplitQD(CeilQD(q), o.MaxIODepth, o.MaxJobs)
+	r.Note = fmt.Sprintf("%.0f IOPS needs about %.0f in flight at %s (the naive T × R0 says %.0f)",
+		t, r.QD, fmtNs(r.LatencyNs), math.Ceil(r.NaiveQD))
+	r.Note += splitNote(r.Split, o)
+	return r
+}
+
+// modelQDFor inverts m by bisection: the smallest QD ≤ limit where the
+// model reaches t IOPS.
+func modelQDFor(m *Model, t, limit float64) (float64, bool) {
+	if m == nil || m.IOPSAt(limit) < t {
+		return 0, false
+	}
+	lo, hi := 0.0, limit
+	for i := 0; i < 100; i++ {
+		mid := (lo + hi) / 2
+		if m.IOPSAt(mid) >= t {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return hi, true
+}
+
+// fmtNs formats nanoseconds for sentences: "50 µs", "1.3 ms", "2 s".
+func fmtNs(ns float64) string {
+	switch {
+	case ns >= 1e9:
+		return fmt.Sprintf("%.3g s", ns/1e9)
+	case ns >= 1e6:
+		return fmt.Sprintf("%.3g ms", ns/1e6)
+	case ns >= 1e3:
+		return fmt.Sprintf("%.3g µs", ns/1e3)
+	}
+	return fmt.Sprintf("%.3g ns", ns)
+}

@@ -1,0 +1,103 @@
+package report
+
+import (
+	"image/color"
+
+	"math"
+
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// hockeyFigure is the hockey stick: mean and p99 latency (log scale, so
+// both stay readable when p99 runs far above the mean) against IOPS, with
+// the saturation (knee) and efficient points marked on the mean curve.
+func hockeyFigure(in chartInput) (*figure, error) {
+	p := newPlot("IOPS", "latency (log scale)")
+	p.X.Tick.Marker, p.Y.Tick.Marker = iopsTicks{}, latLogTicks{}
+	p.Add(plotter.NewGrid())
+	l := newLegend()
+	m := &marks{}
+	xMax, yMin, yMax := 0.0, math.Inf(1), math.Inf(-1)
+	anyKnee := false
+	for i, s := range in.Series {
+		col := seriesColor(i)
+		mean := logY(xyOf(s, func(x xyStep) (float64, float64) { return x.IOPS, x.Mean }))
+		p99 := logY(xyOf(s, func(x xyStep) (float64, float64) { return x.IOPS, x.P99 }))
+		if len(mean) == 0 {
+			continue
+		}
+		for _, q := range append(append(plotter.XYs{}, mean...), p99...) {
+			xMax, yMin, yMax = math.Max(xMax, q.X), math.Min(yMin, q.Y), math.Max(yMax, q.Y)
+		}
+		for _, q := range mean {
+			m.Obstacles = append(m.Obstacles, [2]float64{q.X, q.Y})
+		}
+		lm, sm, err := lineScatter(mean, col, nil, 2)
+		if err != nil {
+			return nil, err
+		}
+		p.Add(lm, sm)
+		l.Add(s.Name, lm, sm)
+		if len(p99) > 0 {
+			lp, sp, err := lineScatter(p99, col, dashP99, 1.6)
+			if err != nil {
+				return nil, err
+			}
+			sp.GlyphStyle.Shape = draw.RingGlyph{}
+			p.Add(lp, sp)
+		}
+		a := s.Analysis
+		if !s.Primary || a == nil {
+			continue
+		}
+		if k := a.Saturation; k.Found && k.IOPS > 0 && k.LatNsMean > 0 {
+			m.Marks = append(m.Marks, mark{X: k.IOPS, Y: math.Log10(k.LatNsMean), Label: "knee QD " + fmtQD(k.QD), Color: col, Shape: draw.PyramidGlyph{}})
+			anyKnee = true
+		}
+		if k := a.Efficient; k.Found && k.IOPS > 0 && k.LatNsMean > 0 && !(a.Saturation.Found && k.QD == a.Saturation.QD) {
+			m.Marks = append(m.Marks, mark{X: k.IOPS, Y: math.Log10(k.LatNsMean), Label: "efficient QD " + fmtQD(k.QD), Color: col, Shape: draw.BoxGlyph{}})
+			anyKnee = true
+		}
+	}
+	if xMax == 0 {
+		return nil, ErrNoSteps
+	}
+	p.Add(m)
+	l.Add("mean", lineThumb(guideGrey, nil, 2))
+	l.Add("p99", lineThumb(guideGrey, dashP99, 1.6))
+	if anyKnee {
+		l.Add("saturation knee", glyphThumb(guideGrey, draw.PyramidGlyph{}))
+		l.Add("efficient QD", glyphThumb(guideGrey, draw.BoxGlyph{}))
+	}
+	if in.TargetIOPS > 0 {
+		p.Add(&vLine{X: in.TargetIOPS, Style: draw.LineStyle{Color: targetRed, Width: vg.Points(2), Dashes: dashTarget}})
+		xMax = math.Max(xMax, in.TargetIOPS)
+		l.Add("target "+fmtIOPS(in.TargetIOPS)+" IOPS", lineThumb(targetRed, dashTarget, 2))
+	}
+	if in.SLO != nil && in.SLO.LimitNs > 0 && (in.SLO.Stat == "mean" || in.SLO.Stat == "p99") {
+		y := math.Log10(in.SLO.LimitNs)
+		p.Add(hline(y, targetRed, dashTarget, vg.Points(2)))
+		yMin, yMax = math.Min(yMin, y), math.Max(yMax, y)
+		l.Add("SLO "+statName(in.SLO.Stat)+" ≤ "+fmtLat(in.SLO.LimitNs), lineThumb(targetRed, dashTarget, 2))
+	}
+	p.X.Min, p.X.Max = 0, xMax*1.08
+	p.Y.Min, p.Y.Max = yMin-0.1, yMax+0.1
+	return &figure{Title: "Latency vs IOPS (hockey stick)", Subtitle: in.Subtitle, Simulated: in.Simulated, Plot: p, Legend: l}, nil
+}
+
+// lineScatter returns a line through pts and markers on them.
+func lineScatter(pts plotter.XYs, col color.Color, dashes []vg.Length, width float64) (*plotter.Line, *plotter.Scatter, error) {
+	ln, err := plotter.NewLine(pts)
+	if err != nil {
+		return nil, nil, err
+	}
+	ln.LineStyle = draw.LineStyle{Color: col, Width: vg.Points(width), Dashes: dashes}
+	sc, err := plotter.NewScatter(pts)
+	if err != nil {
+		return nil, nil, err
+	}
+	sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(3), Shape: draw.CircleGlyph{}}
+	return ln, sc, nil
+}

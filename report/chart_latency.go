@@ -1,0 +1,112 @@
+package report
+
+import (
+	"math"
+
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// latStat is one latency statistic drawn on the latency chart.
+type latStat struct {
+	name   string
+	get    func(xyStep) float64
+	dashes []vg.Length
+	width  float64
+	marker bool
+}
+
+var latStats = []latStat{
+	{"mean", func(x xyStep) float64 { return x.Mean }, nil, 2, true},
+	{"p50", func(x xyStep) float64 { return x.P50 }, dashP50, 1.3, false},
+	{"p99", func(x xyStep) float64 { return x.P99 }, dashP99, 1.6, false},
+	{"p99.9", func(x xyStep) float64 { return x.P999 }, dashP999, 1.3, false},
+}
+
+// latencyFigure is mean, p50, p99 and p99.9 latency against queue depth
+// (log2 x, log y), with each curve's 2×R0 line and the SLO line. Colour
+// names the curve, the dash pattern the statistic. With more than two
+// curves only mean and p99 are drawn.
+func latencyFigure(in chartInput) (*figure, error) {
+	p := newPlot("queue depth (iodepth × numjobs, log2)", "latency (log scale)")
+	p.X.Tick.Marker, p.Y.Tick.Marker = log2Ticks{}, latLogTicks{}
+	p.Add(plotter.NewGrid())
+	l := newLegend()
+	qdMin, qdMax := math.Inf(1), math.Inf(-1)
+	yMin, yMax := math.Inf(1), 0.0
+	any2R0 := false
+	stats := latStats
+	if len(in.Series) > 2 { // 4 lines per curve would be unreadable: keep mean and p99
+		stats = []latStat{latStats[0], latStats[2]}
+	}
+	for i, s := range in.Series {
+		col := seriesColor(i)
+		drawn := false
+		for _, st := range stats {
+			get := st.get
+			pts := logY(logX(xyOf(s, func(x xyStep) (float64, float64) { return x.QD, get(x) })))
+			if len(pts) == 0 {
+				continue
+			}
+			for _, q := range pts {
+				qdMin, qdMax = math.Min(qdMin, q.X), math.Max(qdMax, q.X)
+				yMin, yMax = math.Min(yMin, q.Y), math.Max(yMax, q.Y)
+			}
+			ln, err := plotter.NewLine(pts)
+			if err != nil {
+				return nil, err
+			}
+			ln.LineStyle = draw.LineStyle{Color: col, Width: vg.Points(st.width), Dashes: st.dashes}
+			p.Add(ln)
+			if st.marker {
+				sc, err := plotter.NewScatter(pts)
+				if err != nil {
+					return nil, err
+				}
+				sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(3), Shape: draw.CircleGlyph{}}
+				p.Add(sc)
+				l.Add(s.Name, ln, sc)
+				drawn = true
+			}
+		}
+		if !drawn {
+			continue
+		}
+		if a := s.Analysis; s.Primary && a != nil && a.BaseLatencyNs > 0 {
+			y := math.Log10(2 * a.BaseLatencyNs)
+			p.Add(hline(y, col, dash2R0, vg.Points(1.5)))
+			yMin, yMax = math.Min(yMin, y), math.Max(yMax, y)
+			any2R0 = true
+		}
+	}
+	if math.IsInf(qdMax, -1) {
+		return nil, ErrNoSteps
+	}
+	for _, st := range stats {
+		l.Add(st.name, lineThumb(guideGrey, st.dashes, st.width))
+	}
+	if len(stats) < len(latStats) {
+		l.Add("(p50, p99.9 hidden: over 2 curves)", thumb(func(*draw.Canvas) {}))
+	}
+	if any2R0 {
+		l.Add("2 × R0 (twice base latency)", lineThumb(guideGrey, dash2R0, 1.5))
+	}
+	if in.SLO != nil && in.SLO.LimitNs > 0 {
+		y := math.Log10(in.SLO.LimitNs)
+		p.Add(hline(y, targetRed, dashTarget, vg.Points(2)))
+		yMin, yMax = math.Min(yMin, y), math.Max(yMax, y)
+		l.Add("SLO "+statName(in.SLO.Stat)+" ≤ "+fmtLat(in.SLO.LimitNs), lineThumb(targetRed, dashTarget, 2))
+	}
+	setLog2Range(&p.X, qdMin, qdMax)
+	p.Y.Min, p.Y.Max = yMin-0.1, yMax+0.1 // a quarter of a factor 2 each side
+	return &figure{Title: "Latency vs queue depth", Subtitle: in.Subtitle, Simulated: in.Simulated, Plot: p, Legend: l}, nil
+}
+
+// statName spells a latency statistic for people: "p999" → "p99.9".
+func statName(s string) string {
+	if s == "p999" {
+		return "p99.9"
+	}
+	return s
+}

@@ -1,0 +1,180 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/qdsweep/qdsweep/sweep"
+)
+
+// textTable is a titled table of strings, rendered as text or Markdown.
+type textTable struct {
+	Title string
+	Head  []string
+	Rows  [][]string
+}
+
+// compareTables builds the saturation table of all inputs' curves, then
+// one delta table per later input's curve against the first input's
+// matching curve (same rw and bs, else the curve in the same position).
+func compareTables(ins []Input) []textTable {
+	sat := textTable{
+		Title: "Saturation points",
+		Head:  []string{"curve", "sat. QD", "IOPS there", "max IOPS", "efficient QD", "R0 (QD 1)"},
+	}
+	for _, in := range ins {
+		for _, s := range seriesOf(in.Result) {
+			if !s.Primary {
+				continue
+			}
+			row := []string{in.Name + " · " + curveName(s.RW, s.BS), "-", "-", "-", "-", "-"}
+			if a := s.Analysis; a != nil {
+				if a.Saturation.Found {
+					row[1], row[2] = fmtQD(a.Saturation.QD), fmtIOPS(a.Saturation.IOPS)
+				} else {
+					row[1] = "none"
+				}
+				row[3] = fmtIOPS(a.MaxIOPS) + " @" + fmtQD(a.MaxIOPSQD)
+				if a.Efficient.Found {
+					row[4] = fmtQD(a.Efficient.QD)
+				}
+				row[5] = fmtLat(a.BaseLatencyNs)
+			}
+			sat.Rows = append(sat.Rows, row)
+		}
+	}
+	out := []textTable{sat}
+	base := curvesByKey(ins[0].Result)
+	for _, in := range ins[1:] {
+		for i, c := range curvesOf(in.Result) {
+			b, ok := base.byName[c.name]
+			if !ok {
+				if i >= len(base.list) {
+					continue
+				}
+				b = base.list[i]
+			}
+			out = append(out, deltaTable(ins[0].Name, b, in.Name, c))
+		}
+	}
+	return out
+}
+
+// namedCurve is one rw × bs curve's measured steps by QD.
+type namedCurve struct {
+	name string
+	byQD map[int]sweep.Step
+	qds  []int
+}
+
+// curveSet indexes a result's curves by name and position.
+type curveSet struct {
+	byName map[string]namedCurve
+	list   []namedCurve
+}
+
+// curvesOf returns r's rw × bs curves; at a QD measured with several
+// splits the step with the highest IOPS stands for it.
+func curvesOf(r *sweep.Result) []namedCurve {
+	var out []namedCurve
+	idx := map[string]int{}
+	for _, s := range seriesOf(r) {
+		n := curveName(s.RW, s.BS)
+		i, ok := idx[n]
+		if !ok {
+			i = len(out)
+			idx[n] = i
+			out = append(out, namedCurve{name: n, byQD: map[int]sweep.Step{}})
+		}
+		for _, st := range s.measuredSteps() {
+			old, seen := out[i].byQD[st.QD]
+			if !seen {
+				out[i].qds = append(out[i].qds, st.QD)
+			}
+			if !seen || st.IOPS > old.IOPS {
+				out[i].byQD[st.QD] = st
+			}
+		}
+	}
+	return out
+}
+
+// curvesByKey indexes curvesOf(r).
+func curvesByKey(r *sweep.Result) curveSet {
+	cs := curveSet{byName: map[string]namedCurve{}, list: curvesOf(r)}
+	for _, c := range cs.list {
+		cs.byName[c.name] = c
+	}
+	return cs
+}
+
+// deltaTable compares curve b of input bName against curve a of input aName
+// at every QD both measured.
+func deltaTable(aName string, a namedCurve, bName string, b namedCurve) textTable {
+	t := textTable{
+		Title: fmt.Sprintf("%s · %s vs %s · %s", bName, b.name, aName, a.name),
+		Head:  []string{"QD", "IOPS " + shortName(aName), "IOPS " + shortName(bName), "Δ IOPS", "mean " + shortName(aName), "mean " + shortName(bName), "Δ mean", "Δ p99"},
+	}
+	for _, q := range a.qds {
+		sb, ok := b.byQD[q]
+		if !ok {
+			continue
+		}
+		sa := a.byQD[q]
+		t.Rows = append(t.Rows, []string{
+			fmt.Sprint(q), fmtIOPS(sa.IOPS), fmtIOPS(sb.IOPS), relDelta(sa.IOPS, sb.IOPS),
+			fmtLat(sa.Lat.MeanNs), fmtLat(sb.Lat.MeanNs), relDelta(sa.Lat.MeanNs, sb.Lat.MeanNs),
+			relDelta(float64(sa.Lat.P99Ns), float64(sb.Lat.P99Ns)),
+		})
+	}
+	return t
+}
+
+// shortName cuts an input name for a column header.
+func shortName(s string) string { return truncate(s, 12) }
+
+// relDelta formats (b − a) / a as a signed percent ("+12.5%", "-40.0%"),
+// or as a factor from twice up ("×3.2"); "-" when either is unknown.
+func relDelta(a, b float64) string {
+	if a <= 0 || b <= 0 {
+		return "-"
+	}
+	if b/a >= 2 {
+		return fmt.Sprintf("×%.1f", b/a)
+	}
+	return fmtPct(b/a - 1)
+}
+
+// writeTextTable writes a right-aligned text table (first column left-aligned).
+func writeTextTable(w io.Writer, head []string, rows [][]string) {
+	width := make([]int, len(head))
+	for i, h := range head {
+		width[i] = len([]rune(h))
+	}
+	for _, r := range rows {
+		for i, c := range r {
+			if n := len([]rune(c)); i < len(width) && n > width[i] {
+				width[i] = n
+			}
+		}
+	}
+	line := func(cells []string) {
+		out := make([]string, len(cells))
+		for i, c := range cells {
+			if i == 0 {
+				out[i] = c + strings.Repeat(" ", width[i]-len([]rune(c)))
+			} else {
+				out[i] = pad(c, width[i])
+			}
+		}
+		fmt.Fprintln(w, strings.TrimRight(strings.Join(out, "  "), " "))
+	}
+	line(head)
+	for _, r := range rows {
+		line(r)
+	}
+	if len(rows) == 0 {
+		fmt.Fprintln(w, "(no queue depth was measured by both)")
+	}
+}

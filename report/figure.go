@@ -1,0 +1,82 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// figure is one chart: a title and subtitle across the top, the plot, and
+// its legend in a column on the right so it never covers data.
+type figure struct {
+	Title     string
+	Subtitle  string
+	Simulated bool
+	Plot      *plot.Plot
+	Legend    plot.Legend
+}
+
+// draw renders f into c.
+func (f *figure) draw(c draw.Canvas) {
+	c.SetColor(bgWhite)
+	c.Fill(c.Rectangle.Path())
+	pad := vg.Points(8)
+	c = draw.Crop(c, pad, -pad, pad, -pad)
+
+	ts := textStyle(titleSize, true, bgBlack)
+	top := c.Max.Y - ts.Rectangle(f.Title).Max.Y
+	c.FillText(ts, vg.Point{X: c.Min.X, Y: top}, f.Title)
+	if f.Simulated {
+		ss := textStyle(titleSize, true, simulatedFg)
+		ss.XAlign = draw.XRight
+		c.FillText(ss, vg.Point{X: c.Max.X, Y: top}, "SIMULATED")
+	}
+	if f.Subtitle != "" {
+		st := textStyle(tickSize, false, guideGrey)
+		top -= st.Rectangle(f.Subtitle).Max.Y + vg.Points(3)
+		c.FillText(st, vg.Point{X: c.Min.X, Y: top}, f.Subtitle)
+	}
+	c.Max.Y = top - vg.Points(6)
+
+	lr := f.Legend.Rectangle(c)
+	lw := lr.Max.X - lr.Min.X
+	if lw > 0 {
+		lc := c
+		lc.Min.X = c.Max.X - lw
+		lc.Max.Y -= vg.Points(4)
+		f.Legend.Draw(lc)
+		c.Max.X -= lw + vg.Points(12)
+	}
+	f.Plot.Draw(c)
+}
+
+// render draws f alone on a w × h pixel image of format "png" or "svg".
+func (f *figure) render(format string, wpx, hpx int) ([]byte, error) {
+	return renderCanvas(format, wpx, hpx, f.draw)
+}
+
+// renderCanvas creates a w × h pixel canvas of format "png" or "svg",
+// lets paint draw on it and returns the encoded image.
+func renderCanvas(format string, wpx, hpx int, paint func(draw.Canvas)) ([]byte, error) {
+	w, h := px(wpx), px(hpx)
+	var cw vg.CanvasWriterTo
+	switch format {
+	case "png":
+		cw = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(chartDPI))}
+	case "svg":
+		cw = vgsvg.New(w, h)
+	default:
+		return nil, fmt.Errorf("chart format %q: %w", format, ErrChartFormat)
+	}
+	paint(draw.New(cw))
+	var buf bytes.Buffer
+	if _, err := cw.WriteTo(&buf); err != nil {
+		return nil, fmt.Errorf("encode %s chart: %w", format, err)
+	}
+	return buf.Bytes(), nil
+}

@@ -1,0 +1,104 @@
+package sweep
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/qdsweep/qdsweep/littleslaw"
+)
+
+// Curve is the steps of one rw × bs, in plan order: the unit analysed.
+type Curve struct {
+	RW    string `json:"rw"`
+	BS    int64  `json:"bs"` // bytes
+	Steps []Step `json:"steps"`
+}
+
+// Curves groups r's steps by rw and bs, in plan order (the order of
+// Plan.RW and Plan.BS, then of first appearance for values the plan does
+// not list). Steps keep their order within a curve; skipped and failed
+// steps stay in Steps but are left out of Points.
+func (r *Result) Curves() []Curve {
+	type key struct {
+		rw string
+		bs int64
+	}
+	idx := map[key]int{}
+	var out []Curve
+	add := func(k key) int {
+		if i, ok := idx[k]; ok {
+			return i
+		}
+		idx[k] = len(out)
+		out = append(out, Curve{RW: k.rw, BS: k.bs})
+		return len(out) - 1
+	}
+	present := map[key]bool{}
+	for _, s := range r.Steps {
+		present[key{s.RW, s.BS}] = true
+	}
+	for _, rw := range r.Plan.RW {
+		for _, bs := range r.Plan.BS {
+			if k := (key{rw, bs}); present[k] {
+				add(k)
+			}
+		}
+	}
+	for _, s := range r.Steps {
+		i := add(key{s.RW, s.BS})
+		out[i].Steps = append(out[i].Steps, s)
+	}
+	return out
+}
+
+// pointMeasured reports whether s holds a measurement (not skipped, not
+// failed, some I/O done).
+func pointMeasured(s Step) bool {
+	return s.Skipped == "" && s.Failed == "" && s.IOPS > 0 && s.Lat.MeanNs > 0
+}
+
+// Points returns c's measured steps as littleslaw points (QD, iodepth,
+// numjobs, IOPS, bandwidth, latencies in ns, in-flight mean).
+func (c Curve) Points() []littleslaw.Point {
+	var pts []littleslaw.Point
+	for _, s := range c.Steps {
+		if !pointMeasured(s) {
+			continue
+		}
+		qd := s.QD
+		if qd == 0 {
+			qd = s.IODepth * s.NumJobs
+		}
+		pts = append(pts, littleslaw.Point{
+			QD: float64(qd), IODepth: s.IODepth, NumJobs: s.NumJobs,
+			IOPS: s.IOPS, BWBytes: s.BWBytes,
+			LatMeanNs: s.Lat.MeanNs,
+			P50Ns:     float64(s.Lat.P50Ns), P90Ns: float64(s.Lat.P90Ns),
+			P99Ns: float64(s.Lat.P99Ns), P999Ns: float64(s.Lat.P999Ns),
+			InflightMean: s.InflightMean,
+		})
+	}
+	return pts
+}
+
+// Analyze fills r.Analysis with one CurveAnalysis per curve, in Curves
+// order. o.BS is set per curve. A curve with fewer than two measured points
+// still gets an Analysis, whose Warnings say what cannot be told; only bad
+// options are an error.
+func (r *Result) Analyze(o littleslaw.Options) error {
+	if o.CPUs == 0 {
+		o.CPUs = r.Meta.CPUs
+	}
+	var out []CurveAnalysis
+	for _, c := range r.Curves() {
+		co := o
+		co.BS = c.BS
+		a, err := littleslaw.Analyze(c.Points(), co)
+		if err != nil && !errors.Is(err, littleslaw.ErrTooFewPoints) {
+			return fmt.Errorf("analyze %s bs=%d: %w", c.RW, c.BS, err)
+		}
+		out = append(out, CurveAnalysis{RW: c.RW, BS: c.BS, Analysis: a})
+	}
+	r.Analysis = out
+	return nil
+}

@@ -1,0 +1,108 @@
+package sweep_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/qdsweep/qdsweep/littleslaw"
+	"github.com/qdsweep/qdsweep/sweep"
+)
+
+// exampleSteps is the advisor's known curve (saturation 32, efficient 8) as
+// steps of rw/bs, with iodepth × numjobs splits.
+func exampleSteps(rw string, bs int64) []sweep.Step {
+	qd := []int{1, 2, 4, 8, 16, 32, 64}
+	iops := []float64{20e3, 38e3, 70e3, 110e3, 140e3, 150e3, 151e3}
+	latUs := []float64{50, 53, 57, 73, 114, 213, 424}
+	var out []sweep.Step
+	for i := range qd {
+		s := sweep.Step{RW: rw, BS: bs, IODepth: qd[i], NumJobs: 1, QD: qd[i], IOPS: iops[i],
+			BWBytes: iops[i] * float64(bs), InflightMean: float64(qd[i])}
+		s.Lat.MeanNs = latUs[i] * 1e3
+		s.Lat.P99Ns = int64(3 * latUs[i] * 1e3)
+		out = append(out, s)
+	}
+	return out
+}
+
+func TestCurvesGroupInPlanOrder(t *testing.T) {
+	r := &sweep.Result{Plan: sweep.Plan{RW: []string{"randread", "randwrite"}, BS: []int64{4096, 16384}}}
+	// Steps arrive interleaved and out of plan order.
+	w16 := exampleSteps("randwrite", 16384)
+	r4 := exampleSteps("randread", 4096)
+	r16 := exampleSteps("randread", 16384)
+	for i := range w16 {
+		r.Steps = append(r.Steps, w16[i], r4[i], r16[i])
+	}
+	r.Steps = append(r.Steps, sweep.Step{RW: "read", BS: 1 << 20, QD: 1, IODepth: 1, NumJobs: 1, Skipped: "not in plan"})
+	cs := r.Curves()
+	want := []struct {
+		rw string
+		bs int64
+		n  int
+	}{{"randread", 4096, 7}, {"randread", 16384, 7}, {"randwrite", 16384, 7}, {"read", 1 << 20, 1}}
+	if len(cs) != len(want) {
+		t.Fatalf("%d curves, want %d", len(cs), len(want))
+	}
+	for i, w := range want {
+		if cs[i].RW != w.rw || cs[i].BS != w.bs || len(cs[i].Steps) != w.n {
+			t.Errorf("curve %d = %s/%d with %d steps, want %s/%d with %d", i, cs[i].RW, cs[i].BS, len(cs[i].Steps), w.rw, w.bs, w.n)
+		}
+	}
+	for i := 1; i < len(cs[0].Steps); i++ {
+		if cs[0].Steps[i].QD < cs[0].Steps[i-1].QD {
+			t.Errorf("steps reordered: %v", cs[0].Steps)
+		}
+	}
+}
+
+func TestCurvePointsSkipFailedAndSkipped(t *testing.T) {
+	steps := exampleSteps("randread", 4096)
+	steps[2].Failed = "EIO"
+	steps[3].Skipped = "early stop"
+	c := sweep.Curve{RW: "randread", BS: 4096, Steps: steps}
+	pts := c.Points()
+	if len(pts) != 5 {
+		t.Fatalf("%d points, want 5", len(pts))
+	}
+	p := pts[0]
+	want := littleslaw.Point{QD: 1, IODepth: 1, NumJobs: 1, IOPS: 20e3, BWBytes: 20e3 * 4096, LatMeanNs: 50e3, P99Ns: 150e3, InflightMean: 1}
+	if p != want {
+		t.Errorf("point %+v, want %+v", p, want)
+	}
+	for _, p := range pts {
+		if p.QD == 4 || p.QD == 8 {
+			t.Errorf("failed or skipped QD %g kept", p.QD)
+		}
+	}
+}
+
+func TestResultAnalyze(t *testing.T) {
+	r := &sweep.Result{Meta: sweep.Meta{CPUs: 2}, Plan: sweep.Plan{RW: []string{"randread", "randwrite"}, BS: []int64{4096}}}
+	r.Steps = append(r.Steps, exampleSteps("randread", 4096)...)
+	r.Steps = append(r.Steps, exampleSteps("randwrite", 4096)[:1]...) // one point only
+	if err := r.Analyze(littleslaw.Options{TargetIOPS: 100000, For: "workers"}); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Analysis) != 2 {
+		t.Fatalf("%d analyses, want 2", len(r.Analysis))
+	}
+	a := r.Analysis[0]
+	if a.RW != "randread" || a.BS != 4096 {
+		t.Errorf("first analysis %s/%d", a.RW, a.BS)
+	}
+	if a.Analysis.Saturation.QD != 32 || a.Analysis.Efficient.QD != 8 || a.Analysis.Target == nil || a.Analysis.Target.QD != 7 {
+		t.Errorf("randread: saturation %g, efficient %g, target %+v; want 32, 8, QD 7",
+			a.Analysis.Saturation.QD, a.Analysis.Efficient.QD, a.Analysis.Target)
+	}
+	if got := a.Analysis.Settings[1].Value; got != "36" { // CPUs from Meta: 2 × 2 + 32
+		t.Errorf("pool size %s, want 36 (CPUs taken from the result)", got)
+	}
+	w := r.Analysis[1].Analysis
+	if len(w.Points) != 1 || !strings.Contains(strings.Join(w.Warnings, " "), "one point") {
+		t.Errorf("one-point curve: %d points, warnings %q", len(w.Points), w.Warnings)
+	}
+	if err := r.Analyze(littleslaw.Options{For: "oracle"}); err == nil {
+		t.Error("bad options: no error")
+	}
+}

@@ -1,0 +1,244 @@
+package sweep
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/qdsweep/qdsweep/ioengine"
+)
+
+// Config is what a sweep needs besides its Result.
+type Config struct {
+	Engine ioengine.Engine
+	// Workload is the fixed part of every step's workload (Filename, Size,
+	// Offset, Direct, RWMixRead, RandSeed, …); RW, BS, IODepth and NumJobs
+	// are set per step from the plan.
+	Workload ioengine.Workload
+	Ramp     time.Duration // excluded warm-up per step
+	Runtime  time.Duration // longest measured window per step
+	Steady   SteadyConfig  // ends a step early once steady
+	// Stop skips the deeper steps of a curve; with Plan.Full only its
+	// MaxP99 limit applies.
+	Stop  EarlyStop
+	Probe Probe // per-step telemetry; nil for none
+	// OnLive, when set, receives live figures every Steady.Interval of a
+	// step's measured window (from the engine's sampling goroutine).
+	OnLive func(Live)
+	// OnStep, when set, is called after every recorded step (measured,
+	// failed or skipped) with the result so far; an error ends the sweep.
+	OnStep func(r *Result, s Step) error
+}
+
+// Live is a progress snapshot of the running step.
+type Live struct {
+	Index   int           // 1-based index of the step in the grid
+	Total   int           // steps in the grid
+	Step    GridStep      // what runs
+	Elapsed time.Duration // of the step's measured window
+	IOPS    float64       // over the last sample interval, I/Os per second
+	LatMean time.Duration // mean latency over the window so far
+	ETA     time.Duration // estimated time left for the whole sweep
+}
+
+// ErrAllFailed is returned when every step run by a sweep failed.
+var ErrAllFailed = errors.New("every step failed")
+
+// NewResult starts a result for plan with meta (Schema and Tool filled in).
+func NewResult(meta Meta, plan Plan) *Result {
+	if meta.Tool == "" {
+		meta.Tool = "qdsweep"
+	}
+	if meta.Source == "" {
+		meta.Source = "qdsweep"
+	}
+	return &Result{Schema: Schema, Meta: meta, Plan: plan, Steps: []Step{}}
+}
+
+// Run runs the steps of r.Plan's grid that r does not hold yet (so a result
+// read back from an interrupted sweep resumes), appending each to r.Steps.
+// When ctx is done it stops at once, drops the unfinished step, sets
+// r.Interrupted and returns an error wrapping ctx.Err(). r.Meta.End is set on
+// return.
+func Run(ctx context.Context, cfg Config, r *Result) error {
+	if cfg.Engine == nil {
+		return errors.New("sweep: no engine")
+	}
+	if err := r.Plan.Validate(); err != nil {
+		return fmt.Errorf("sweep: %w", err)
+	}
+	if cfg.Runtime <= 0 {
+		return errors.New("sweep: runtime must be > 0")
+	}
+	stop := cfg.Stop
+	if r.Plan.Full {
+		stop = EarlyStop{MaxP99: stop.MaxP99}
+	}
+	defer func() { r.Meta.End = time.Now() }()
+	r.Interrupted = false
+	grid := r.Plan.Grid()
+	ran, failed := 0, 0
+	var firstFail string
+	var spent time.Duration // wall time of the steps run so far
+	for i, g := range grid {
+		if hasStep(r.Steps, g) {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			r.Interrupted = true
+			return fmt.Errorf("sweep interrupted before step %d/%d: %w", i+1, len(grid), err)
+		}
+		var s Step
+		if reason := stop.Reason(measured(r.Steps, g)); reason != "" {
+			s = skippedStep(g, reason)
+		} else {
+			t0 := time.Now()
+			var err error
+			s, err = runStep(ctx, cfg, g, Live{Index: i + 1, Total: len(grid), Step: g}, func(elapsed time.Duration) time.Duration {
+				return eta(cfg, spent+time.Since(t0), ran+1, len(grid)-i-1, elapsed)
+			})
+			if ctx.Err() != nil {
+				r.Interrupted = true
+				return fmt.Errorf("sweep interrupted at step %d/%d (%s): %w", i+1, len(grid), g, ctx.Err())
+			}
+			if err != nil {
+				s = stepOf(g)
+				s.Failed = err.Error()
+				failed++
+				if firstFail == "" {
+					firstFail = s.Failed
+				}
+			}
+			ran++
+			spent += time.Since(t0)
+		}
+		r.Steps = append(r.Steps, s)
+		r.Meta.End = time.Now()
+		if cfg.OnStep != nil {
+			if err := cfg.OnStep(r, s); err != nil {
+				return fmt.Errorf("sweep: after step %d/%d: %w", i+1, len(grid), err)
+			}
+		}
+	}
+	if ran > 0 && failed == ran {
+		return fmt.Errorf("sweep: %w: %s", ErrAllFailed, firstFail)
+	}
+	return nil
+}
+
+// String names a grid step as "randread 4k 32×1".
+func (g GridStep) String() string {
+	return fmt.Sprintf("%s %s %d×%d", g.RW, FormatSize(g.BS), g.IODepth, g.NumJobs)
+}
+
+// eta estimates the time left: the remaining steps at the mean wall time of
+// the steps run so far (including the running one, counted as taking its full window).
+func eta(cfg Config, spent time.Duration, ran, remaining int, elapsed time.Duration) time.Duration {
+	cur := cfg.Ramp + cfg.Runtime - elapsed // upper bound for the running step
+	per := cfg.Ramp + cfg.Runtime
+	if ran > 1 {
+		per = (spent - elapsed) / time.Duration(ran-1)
+		per = max(per, cfg.Ramp)
+	}
+	return max(0, cur) + per*time.Duration(remaining)
+}
+
+func hasStep(steps []Step, g GridStep) bool {
+	for _, s := range steps {
+		if g.Matches(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// measured returns the measured steps of g's curve, in run order.
+func measured(steps []Step, g GridStep) []Step {
+	var out []Step
+	for _, s := range steps {
+		if g.Curve(s.RW, s.BS) && s.Skipped == "" && s.Failed == "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func stepOf(g GridStep) Step {
+	return Step{RW: string(g.RW), BS: g.BS, IODepth: g.IODepth, NumJobs: g.NumJobs, QD: g.QD(), Errors: []ioengine.IOError{}}
+}
+
+func skippedStep(g GridStep, reason string) Step {
+	s := stepOf(g)
+	s.Skipped = reason
+	return s
+}
+
+// runStep measures one grid step.
+func runStep(ctx context.Context, cfg Config, g GridStep, live Live, etaFn func(time.Duration) time.Duration) (Step, error) {
+	w := cfg.Workload
+	w.RW, w.BS, w.IODepth, w.NumJobs = g.RW, g.BS, g.IODepth, g.NumJobs
+	det := NewSteadyDetector(cfg.Steady)
+	interval := cfg.Steady.Interval
+	if interval <= 0 {
+		interval = DefaultSteady.Interval
+	}
+	var prev ioengine.Sample
+	ctl := ioengine.Control{
+		Ramp:           cfg.Ramp,
+		Runtime:        cfg.Runtime,
+		SampleInterval: interval,
+		OnSample: func(s ioengine.Sample) bool {
+			reached := det.Add(s)
+			if cfg.OnLive != nil {
+				l := live
+				l.Elapsed = s.Elapsed
+				if dt := s.Elapsed - prev.Elapsed; dt > 0 {
+					l.IOPS = float64(s.IOs-prev.IOs) / dt.Seconds()
+				}
+				if s.IOs > 0 {
+					l.LatMean = time.Duration(s.LatSumNs / s.IOs)
+				}
+				l.ETA = etaFn(s.Elapsed)
+				cfg.OnLive(l)
+			}
+			prev = s
+			return reached
+		},
+	}
+	if p := cfg.Probe; p != nil {
+		ctl.OnWindowStart = p.WindowStart
+		ctl.OnWindowEnd = p.WindowEnd
+	}
+	st, err := cfg.Engine.Run(ctx, w, ctl)
+	if err != nil {
+		return Step{}, fmt.Errorf("%s: %w", g, err)
+	}
+	s := StepFromStats(g, st)
+	s.Steady = det.Attained()
+	if p := cfg.Probe; p != nil {
+		s.Device, s.HostCPU = p.Collect()
+	}
+	return s, nil
+}
+
+// StepFromStats fills a Step of grid point g from an engine's Stats,
+// including LittleError = (inflight_mean − iops × lat_mean) / inflight_mean
+// (0 when inflight_mean is 0).
+func StepFromStats(g GridStep, st *ioengine.Stats) Step {
+	s := stepOf(g)
+	s.IOPS = st.All.IOPS
+	s.BWBytes = st.All.BWBytes
+	s.Lat = st.All.Lat
+	s.Read, s.Write = st.Read, st.Write
+	s.InflightMean = st.InflightMean
+	if st.InflightMean > 0 {
+		s.LittleError = (st.InflightMean - st.All.IOPS*st.All.Lat.MeanNs/1e9) / st.InflightMean
+	}
+	s.RuntimeNs = int64(st.Runtime)
+	s.CPU = st.CPU
+	if st.Errors != nil {
+		s.Errors = st.Errors
+	}
+	return s
+}

@@ -1,0 +1,47 @@
+package sweep
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// CSVHeader is the header row WriteCSV writes. Latencies are in ns,
+// bandwidth in bytes per second, runtime in ns.
+var CSVHeader = []string{
+	"rw", "bs", "iodepth", "numjobs", "qd", "iops", "bw_bytes",
+	"lat_mean_ns", "lat_min_ns", "lat_p50_ns", "lat_p90_ns", "lat_p99_ns", "lat_p999_ns", "lat_max_ns",
+	"inflight_mean", "little_error", "steady", "runtime_ns", "usr_s", "sys_s", "io_errors", "failed", "skipped",
+}
+
+// WriteCSV writes one row per step of r, after CSVHeader.
+func WriteCSV(w io.Writer, r *Result) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(CSVHeader); err != nil {
+		return fmt.Errorf("csv: %w", err)
+	}
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	i := func(v int64) string { return strconv.FormatInt(v, 10) }
+	for _, s := range r.Steps {
+		var ioErrs int64
+		for _, e := range s.Errors {
+			ioErrs += e.Count
+		}
+		row := []string{
+			s.RW, i(s.BS), strconv.Itoa(s.IODepth), strconv.Itoa(s.NumJobs), strconv.Itoa(s.QD),
+			f(s.IOPS), f(s.BWBytes),
+			f(s.Lat.MeanNs), i(s.Lat.MinNs), i(s.Lat.P50Ns), i(s.Lat.P90Ns), i(s.Lat.P99Ns), i(s.Lat.P999Ns), i(s.Lat.MaxNs),
+			f(s.InflightMean), f(s.LittleError), strconv.FormatBool(s.Steady), i(s.RuntimeNs),
+			f(s.CPU.UsrS), f(s.CPU.SysS), i(ioErrs), s.Failed, s.Skipped,
+		}
+		if err := cw.Write(row); err != nil {
+			return fmt.Errorf("csv: %w", err)
+		}
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return fmt.Errorf("csv: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,81 @@
+package sweep
+
+import (
+	"github.com/qdsweep/qdsweep/littleslaw"
+)
+
+// synchronousEngines keep one I/O in flight per job whatever the iodepth.
+var synchronousEngines = map[string]bool{
+	"psync": true, "sync": true, "pvsync": true, "pvsync2": true, "vsync": true, "mmap": true,
+}
+
+// Diagnose applies littleslaw's bottleneck rules to r's curves with their
+// device and CPU telemetry and returns the findings (it does not store them;
+// callers set r.Diagnosis). o.TargetIOPS is the load the sweep was for
+// (0: none); o.CPUs defaults to Meta.CPUs. r.Analysis is used when present.
+func (r *Result) Diagnose(o littleslaw.Options) []littleslaw.Finding {
+	cpus := o.CPUs
+	if cpus == 0 {
+		cpus = r.Meta.CPUs
+	}
+	in := littleslaw.DiagnoseInput{TargetIOPS: o.TargetIOPS, CPUs: cpus}
+	for _, c := range r.Curves() {
+		dc := littleslaw.DiagnoseCurve{
+			Label:       c.RW + " " + FormatSize(c.BS),
+			RW:          c.RW,
+			BS:          c.BS,
+			Engine:      r.Meta.Engine,
+			Synchronous: synchronousEngines[r.Meta.Engine],
+			Direct:      r.Meta.Workload.Direct,
+		}
+		if r.Meta.Device == nil && r.Meta.DeviceOff != "" {
+			dc.NoDevice = r.Meta.DeviceOff
+		}
+		if d := r.Meta.Device; d != nil {
+			dc.NrRequests, dc.HWQueues = d.NrRequests, d.HWQueues
+		}
+		// Point by point, so that telemetry stays aligned with the points
+		// whatever steps Points leaves out.
+		for _, s := range c.Steps {
+			for _, p := range (Curve{RW: c.RW, BS: c.BS, Steps: []Step{s}}).Points() {
+				dc.Points = append(dc.Points, p)
+				dc.Telemetry = append(dc.Telemetry, stepTelemetry(s))
+			}
+		}
+		for i := range r.Analysis {
+			if a := &r.Analysis[i]; a.RW == c.RW && a.BS == c.BS {
+				dc.Analysis = &a.Analysis
+			}
+		}
+		in.Curves = append(in.Curves, dc)
+	}
+	return littleslaw.Diagnose(in)
+}
+
+// stepTelemetry converts a step's device and CPU figures for the rules.
+// Without host CPU figures the engine's own CPU time over the window stands
+// in for the process's share.
+func stepTelemetry(s Step) littleslaw.StepTelemetry {
+	var t littleslaw.StepTelemetry
+	if d := s.Device; d != nil {
+		ios := d.ReadsPerSec + d.WritesPerSec
+		t.DeviceKnown = true
+		t.DeviceIOPS = ios
+		t.DeviceBWBytes = (d.ReadMBps + d.WriteMBps) * (1 << 20)
+		t.AquSz = d.AquSz
+		t.UtilPct = d.UtilPct
+		if ios > 0 {
+			t.AwaitMs = (d.ReadAwaitMs*d.ReadsPerSec + d.WriteAwaitMs*d.WritesPerSec) / ios
+		}
+	}
+	switch {
+	case s.HostCPU != nil:
+		t.CPUKnown = true
+		t.SelfCPUPct = s.HostCPU.SelfPct
+		t.HostBusyPct = s.HostCPU.UserPct + s.HostCPU.SystemPct + s.HostCPU.SoftIRQPct
+	case s.RuntimeNs > 0 && s.CPU.UsrS+s.CPU.SysS > 0:
+		t.CPUKnown = true
+		t.SelfCPUPct = (s.CPU.UsrS + s.CPU.SysS) / (float64(s.RuntimeNs) / 1e9) * 100
+	}
+	return t
+}

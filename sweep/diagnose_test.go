@@ -1,0 +1,94 @@
+package sweep_test
+
+import (
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/qdsweep/qdsweep/littleslaw"
+	"github.com/qdsweep/qdsweep/sweep"
+)
+
+// throttledResult is a 4 KiB randread sweep of a volume with base latency
+// r0Ns capped at xmax IOPS, QD 1…256, with the device seeing every I/O at
+// aqu-sz fill × QD. Every third step is followed by a skipped one.
+func throttledResult(engine string, r0Ns, xmax, fill, selfCPU float64) *sweep.Result {
+	r := &sweep.Result{Schema: sweep.Schema, Meta: sweep.Meta{Engine: engine, CPUs: 2,
+		Device:   &sweep.DeviceInfo{Name: "vdb", NrRequests: 256, HWQueues: 2},
+		Workload: sweep.Workload{Direct: true}}}
+	r.Plan = sweep.Plan{RW: []string{"randread"}, BS: []int64{4096}}
+	for qd := 1; qd <= 256; qd *= 2 {
+		x := math.Min(float64(qd)/(r0Ns/1e9), xmax) * 0.98
+		lat := float64(qd) / x * 1e9
+		s := sweep.Step{RW: "randread", BS: 4096, IODepth: qd, NumJobs: 1, QD: qd, IOPS: x, BWBytes: x * 4096,
+			Lat: ioengine.Latency{MeanNs: lat}, InflightMean: float64(qd) * 0.99, RuntimeNs: 1e9,
+			Device: &sweep.DeviceStats{ReadsPerSec: x, ReadMBps: x * 4096 / (1 << 20), ReadAwaitMs: lat / 1e6,
+				AquSz: fill * float64(qd), UtilPct: 100, RareqSzKB: 4},
+			HostCPU: &sweep.HostCPU{UserPct: 5, SystemPct: 10, SelfPct: selfCPU}}
+		r.Steps = append(r.Steps, s)
+		if qd%8 == 4 {
+			r.Steps = append(r.Steps, sweep.Step{RW: "randread", BS: 4096, IODepth: qd * 3, NumJobs: 1, QD: qd * 3, Skipped: "resumed"})
+		}
+	}
+	return r
+}
+
+func TestResultDiagnose(t *testing.T) {
+	capped := throttledResult("io_uring", 1e6, 25000, 0.97, 12)
+
+	onTmpfs := throttledResult("io_uring", 20e3, 1e6, 0.97, 40)
+	onTmpfs.Meta.Device, onTmpfs.Meta.DeviceOff = nil, "/dev/shm/t is on tmpfs: no block device"
+	for i := range onTmpfs.Steps {
+		onTmpfs.Steps[i].Device = nil
+	}
+
+	psync := throttledResult("psync", 200e3, 1e9, 0.97, 10)
+	for i := range psync.Steps { // one job: one I/O in flight whatever the iodepth
+		s := &psync.Steps[i]
+		if s.Skipped == "" {
+			s.IOPS, s.BWBytes, s.Lat.MeanNs, s.InflightMean = 4900, 4900*4096, 204e3, 1
+			s.Device.ReadsPerSec, s.Device.AquSz = 4900, 0.98
+		}
+	}
+
+	cpuOnly := throttledResult("libaio", 20e3, 90000, 0.3, 0)
+	for i := range cpuOnly.Steps { // no host CPU: the engine's CPU time speaks
+		s := &cpuOnly.Steps[i]
+		s.HostCPU = nil
+		s.CPU = ioengine.CPU{UsrS: 0.3, SysS: 0.68}
+	}
+
+	tests := []struct {
+		name   string
+		r      *sweep.Result
+		o      littleslaw.Options
+		want   []string
+		saying string
+	}{
+		{"provisioned cap", capped, littleslaw.Options{}, []string{littleslaw.RuleDeviceCap, littleslaw.RuleHealthy}, "randread 4k: device cap: IOPS flat at 24.5k"},
+		{"short of target", capped, littleslaw.Options{TargetIOPS: 50000}, []string{littleslaw.RuleDeviceCap, littleslaw.RuleHealthy}, "target 50.0k IOPS is above the cap"},
+		{"tmpfs", onTmpfs, littleslaw.Options{}, []string{littleslaw.RuleCache}, "tmpfs"},
+		{"psync", psync, littleslaw.Options{}, []string{littleslaw.RuleQueueNotFull}, "psync engine is synchronous"},
+		{"cpu from engine", cpuOnly, littleslaw.Options{}, []string{littleslaw.RuleQueueNotFull, littleslaw.RuleCPUBound}, "98% of a core"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := tc.r.Diagnose(tc.o)
+			var rules []string
+			var text strings.Builder
+			for _, f := range got {
+				rules = append(rules, f.Rule)
+				text.WriteString(f.Summary + " | " + strings.Join(f.Evidence, " | ") + " | " + f.Next + "\n")
+			}
+			t.Log("\n" + text.String())
+			if !reflect.DeepEqual(rules, tc.want) {
+				t.Errorf("rules %v, want %v\n%s", rules, tc.want, text.String())
+			}
+			if !strings.Contains(text.String(), tc.saying) {
+				t.Errorf("findings do not say %q:\n%s", tc.saying, text.String())
+			}
+		})
+	}
+}

@@ -1,0 +1,77 @@
+package sweep
+
+import (
+	"fmt"
+	"time"
+)
+
+// EarlyStop decides when the deeper steps of a curve are not worth running.
+type EarlyStop struct {
+	// FlatGain is the IOPS gain below which a step counts as flat (0.05: < 5 %).
+	FlatGain float64
+	// LatRise is the mean-latency growth at or above which a flat step
+	// counts (1.8: latency rose ≥ 1.8×).
+	LatRise float64
+	// FlatSteps consecutive flat steps stop the curve (0: never).
+	FlatSteps int
+	// MaxP99 stops the curve once a step's p99 latency exceeds it (0: no limit).
+	MaxP99 time.Duration
+}
+
+// DefaultEarlyStop is the controller's default: two flat steps (< 5 % more
+// IOPS, ≥ 1.8× the mean latency) or a p99 above 2 s.
+var DefaultEarlyStop = EarlyStop{FlatGain: 0.05, LatRise: 1.8, FlatSteps: 2, MaxP99: 2 * time.Second}
+
+// Reason returns why the steps after curve's last should be skipped, or ""
+// to go on. curve holds the curve's measured steps (not skipped or failed) in
+// run order. A step is flat when, against the best step at the next lower
+// total QD measured, it adds less than FlatGain IOPS while its mean latency
+// is at least LatRise times as high.
+func (e EarlyStop) Reason(curve []Step) string {
+	if len(curve) == 0 {
+		return ""
+	}
+	last := curve[len(curve)-1]
+	if e.MaxP99 > 0 && last.Lat.P99Ns > int64(e.MaxP99) {
+		return fmt.Sprintf("stopped: p99 latency %v at QD %d exceeds --max_latency %v",
+			time.Duration(last.Lat.P99Ns).Round(time.Microsecond), last.QD, e.MaxP99)
+	}
+	if e.FlatSteps <= 0 {
+		return ""
+	}
+	flat := 0
+	var flatQDs []int
+	for k, s := range curve {
+		base, ok := bestBelow(curve[:k], s.QD)
+		if ok && base.IOPS > 0 && base.Lat.MeanNs > 0 &&
+			s.IOPS < (1+e.FlatGain)*base.IOPS && s.Lat.MeanNs >= e.LatRise*base.Lat.MeanNs {
+			flat++
+			flatQDs = append(flatQDs, s.QD)
+		} else {
+			flat, flatQDs = 0, flatQDs[:0]
+		}
+	}
+	if flat >= e.FlatSteps {
+		return fmt.Sprintf("early stop: %d steps in a row (QD %v) added < %.0f%% IOPS while mean latency rose ≥ %.1f× (--full runs every step)",
+			flat, flatQDs, e.FlatGain*100, e.LatRise)
+	}
+	return ""
+}
+
+// bestBelow returns the highest-IOPS step among those at the largest total QD below qd.
+func bestBelow(steps []Step, qd int) (Step, bool) {
+	level := 0
+	for _, s := range steps {
+		if s.QD < qd && s.QD > level {
+			level = s.QD
+		}
+	}
+	var best Step
+	found := false
+	for _, s := range steps {
+		if s.QD == level && (!found || s.IOPS > best.IOPS) {
+			best, found = s, true
+		}
+	}
+	return best, found && level > 0
+}

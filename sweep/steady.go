@@ -1,0 +1,101 @@
+package sweep
+
+import (
+	"math"
+	"time"
+
+	"github.com/qdsweep/qdsweep/ioengine"
+)
+
+// SteadyConfig sets the steady-state criterion, after fio's ss=iops_slope.
+//
+// IOPS is sampled every Interval. Once the last Window holds
+// n = round(Window/Interval) samples (at least 2), the least-squares slope of
+// IOPS against time over those n samples, in IOPS per second, is compared with
+// their mean: the step is steady when |slope| ≤ Limit × mean, i.e. when IOPS
+// drifts by less than Limit (a fraction, 0.02 = 2 %) of its mean per second.
+type SteadyConfig struct {
+	Interval time.Duration // sampling period (fio's ss_interval)
+	Window   time.Duration // span the slope is fitted over (fio's ss_dur)
+	Limit    float64       // largest |slope| / mean, per second; ≤ 0 disables detection
+}
+
+// DefaultSteady is the default criterion: 250 ms samples, a 2 s window, 2 %/s.
+var DefaultSteady = SteadyConfig{Interval: 250 * time.Millisecond, Window: 2 * time.Second, Limit: 0.02}
+
+// Slots is the number of samples the window holds (≥ 2).
+func (c SteadyConfig) Slots() int {
+	if c.Interval <= 0 {
+		return 2
+	}
+	return max(2, int(math.Round(float64(c.Window)/float64(c.Interval))))
+}
+
+// SteadyDetector turns cumulative samples into per-interval IOPS and tells
+// when the criterion of its SteadyConfig holds. It is pure: no clock, no I/O.
+type SteadyDetector struct {
+	cfg      SteadyConfig
+	prev     ioengine.Sample
+	ring     []float64 // per-interval IOPS, oldest first
+	x        []float64 // interval mid-times, seconds
+	slope    float64   // IOPS per second, last fit
+	mean     float64   // IOPS, last fit
+	attained bool
+}
+
+// NewSteadyDetector returns a detector for c.
+func NewSteadyDetector(c SteadyConfig) *SteadyDetector { return &SteadyDetector{cfg: c} }
+
+// Add feeds one cumulative sample (as given to Control.OnSample) and reports
+// whether steady state is reached. Samples must come in time order.
+func (d *SteadyDetector) Add(s ioengine.Sample) bool {
+	dt := s.Elapsed - d.prev.Elapsed
+	if dt <= 0 {
+		return d.attained
+	}
+	iops := float64(s.IOs-d.prev.IOs) / dt.Seconds()
+	mid := (s.Elapsed - dt/2).Seconds()
+	d.prev = s
+	d.ring = append(d.ring, iops)
+	d.x = append(d.x, mid)
+	if n := d.cfg.Slots(); len(d.ring) > n {
+		d.ring = d.ring[len(d.ring)-n:]
+		d.x = d.x[len(d.x)-n:]
+	}
+	if d.cfg.Limit <= 0 || len(d.ring) < d.cfg.Slots() {
+		return false
+	}
+	d.slope, d.mean = LeastSquaresSlope(d.x, d.ring)
+	d.attained = d.mean > 0 && math.Abs(d.slope) <= d.cfg.Limit*d.mean
+	return d.attained
+}
+
+// Attained reports whether the last Add reached steady state.
+func (d *SteadyDetector) Attained() bool { return d.attained }
+
+// Fit returns the last window's slope (IOPS per second) and mean (IOPS).
+func (d *SteadyDetector) Fit() (slope, mean float64) { return d.slope, d.mean }
+
+// LeastSquaresSlope returns the least-squares slope of y against x and the
+// mean of y. With fewer than two distinct x the slope is 0.
+func LeastSquaresSlope(x, y []float64) (slope, meanY float64) {
+	n := float64(len(y))
+	if n == 0 || len(x) != len(y) {
+		return 0, 0
+	}
+	var sx, sy float64
+	for i := range y {
+		sx += x[i]
+		sy += y[i]
+	}
+	mx, my := sx/n, sy/n
+	var sxy, sxx float64
+	for i := range y {
+		sxy += (x[i] - mx) * (y[i] - my)
+		sxx += (x[i] - mx) * (x[i] - mx)
+	}
+	if sxx == 0 {
+		return 0, my
+	}
+	return sxy / sxx, my
+}

@@ -1,0 +1,69 @@
+package sweep_test
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/qdsweep/qdsweep/sweep"
+)
+
+func TestLeastSquaresSlope(t *testing.T) {
+	slope, mean := sweep.LeastSquaresSlope([]float64{0, 1, 2, 3}, []float64{1, 3, 5, 7})
+	if slope != 2 || mean != 4 {
+		t.Errorf("slope %v mean %v, want 2 and 4", slope, mean)
+	}
+	if s, m := sweep.LeastSquaresSlope([]float64{1, 1}, []float64{2, 4}); s != 0 || m != 3 {
+		t.Errorf("degenerate x: %v %v", s, m)
+	}
+}
+
+// feed turns per-interval IOPS into cumulative samples for the detector and
+// returns the 1-based sample index at which steady state was first reached (0: never).
+func feed(d *sweep.SteadyDetector, interval time.Duration, iops []float64) int {
+	var s ioengine.Sample
+	for i, v := range iops {
+		s.Elapsed += interval
+		s.IOs += int64(math.Round(v * interval.Seconds()))
+		if d.Add(s) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+func TestSteadyDetector(t *testing.T) {
+	cfg := sweep.SteadyConfig{Interval: 250 * time.Millisecond, Window: time.Second, Limit: 0.02}
+	flat := []float64{10000, 10100, 9900, 10000, 10050, 9950, 10000, 10000}
+	ramp := []float64{1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000}
+	// slope of 1 %/s: 10000, 10025, … — steady; 5 %/s is not.
+	slow, fast := make([]float64, 8), make([]float64, 8)
+	for i := range slow {
+		slow[i] = 10000 * (1 + 0.01*0.25*float64(i))
+		fast[i] = 10000 * (1 + 0.05*0.25*float64(i))
+	}
+	tests := []struct {
+		name string
+		cfg  sweep.SteadyConfig
+		iops []float64
+		want int
+	}{
+		{"flat: steady once the window is full", cfg, flat, 4},
+		{"ramping never steady", cfg, ramp, 0},
+		{"1%/s drift is steady", cfg, slow, 4},
+		{"5%/s drift is not", cfg, fast, 0},
+		{"disabled", sweep.SteadyConfig{Interval: cfg.Interval, Window: cfg.Window}, flat, 0},
+		{"zero IOPS never steady", cfg, make([]float64, 8), 0},
+		{"8-slot window", sweep.SteadyConfig{Interval: 250 * time.Millisecond, Window: 2 * time.Second, Limit: 0.02}, flat, 8},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d := sweep.NewSteadyDetector(tc.cfg)
+			if got := feed(d, tc.cfg.Interval, tc.iops); got != tc.want {
+				slope, mean := d.Fit()
+				t.Errorf("steady at sample %d, want %d (slope %.1f/s mean %.1f)", got, tc.want, slope, mean)
+			}
+		})
+	}
+}
