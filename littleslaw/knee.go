@@ -45,7 +45,7 @@ func saturationKnee(pts []Point, xmax float64) Knee {
 		}
 	}
 	last := pts[len(pts)-1]
-	k.Note = fmt.Sprintf("no saturation within the sweep (deepest QD %g, %.0f IOPS); sweep deeper, e.g. to QD %g", last.QD, last.IOPS, 4*last.QD)
+	k.Note = fmt.Sprintf("no saturation within the sweep (deepest QD %g, %s IOPS); sweep deeper, e.g. to QD %g", last.QD, fmtCount(last.IOPS), 4*last.QD)
 	if len(pts) == 1 {
 		k.Note = "one point cannot show saturation; sweep at least two depths, e.g. QD 1 to 256 in powers of two"
 	}

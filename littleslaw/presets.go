@@ -122,12 +122,12 @@ func LookupPreset(name string) (Preset, error) {
 func PresetCheck(p Preset, targetIOPS, targetBW float64) []string {
 	var out []string
 	if p.MaxIOPS > 0 && targetIOPS > p.MaxIOPS {
-		out = append(out, fmt.Sprintf("%.0f IOPS exceeds what one %s volume can be provisioned for (%.0f IOPS); spread the load over several volumes",
-			targetIOPS, p.Title, p.MaxIOPS))
+		out = append(out, fmt.Sprintf("%s IOPS exceeds what one %s volume can be provisioned for (%s IOPS); spread the load over several volumes",
+			fmtCount(targetIOPS), p.Title, fmtCount(p.MaxIOPS)))
 	}
 	if p.MaxBWBytes > 0 && targetBW > p.MaxBWBytes {
-		out = append(out, fmt.Sprintf("%.0f MiB/s exceeds one %s volume's limit (%.0f MiB/s); spread the load over several volumes",
-			targetBW/mib, p.Title, p.MaxBWBytes/mib))
+		out = append(out, fmt.Sprintf("%s MiB/s exceeds one %s volume's limit (%s MiB/s); spread the load over several volumes",
+			fmtCount(targetBW/mib), p.Title, fmtCount(p.MaxBWBytes/mib)))
 	}
 	return out
 }

@@ -72,9 +72,9 @@ func settingsFor(kind string, parallel, xmax float64, cpus int) []Setting {
 		capBase := max(int(math.Round(xmax/2)), mysqlMinIOCapacity)
 		return []Setting{
 			{Name: "innodb_io_capacity", Value: strconv.Itoa(capBase), Doc: DocMySQLIOCapacity,
-				Formula: fmt.Sprintf("about the IOPS the system can perform, kept as low as practical: half the measured %.0f IOPS, leaving the rest to foreground reads", xmax)},
+				Formula: fmt.Sprintf("about the IOPS the system can perform, kept as low as practical: half the measured %s IOPS, leaving the rest to foreground reads", fmtCount(xmax))},
 			{Name: "innodb_io_capacity_max", Value: strconv.Itoa(capMax), Doc: DocMySQLIOCapacity,
-				Formula: fmt.Sprintf("the measured ceiling, %.0f IOPS", xmax)},
+				Formula: fmt.Sprintf("the measured ceiling, %s IOPS", fmtCount(xmax))},
 			{Name: "innodb_read_io_threads", Value: strconv.Itoa(threads), Doc: DocMySQLIOThreads,
 				Formula: fmt.Sprintf("⌈saturation QD %d / %d pending per thread⌉, within %d–%d", n, mysqlPendingPer, mysqlMinIOThreads, mysqlMaxIOThreads)},
 			{Name: "innodb_write_io_threads", Value: strconv.Itoa(threads), Doc: DocMySQLIOThreads,

@@ -2,7 +2,6 @@ package littleslaw
 
 import (
 	"fmt"
-	"math"
 )
 
 // AdviseTarget is pure Little's Law with no measured curve: the queue depth
@@ -13,8 +12,8 @@ func AdviseTarget(targetIOPS, latNs float64, o Options) TargetResult {
 	qd := QueueDepth(targetIOPS, latNs)
 	r := TargetResult{TargetIOPS: targetIOPS, Reachable: true, QD: float64(CeilQD(qd)), NaiveQD: qd, LatencyNs: latNs}
 	r.Split, r.AltSplits = SplitQD(CeilQD(qd), o.MaxIODepth, o.MaxJobs)
-	r.Note = fmt.Sprintf("%.0f IOPS at %s per I/O needs %.1f I/Os in flight (Little's Law: QD = IOPS × latency)",
-		targetIOPS, fmtNs(latNs), qd)
+	r.Note = fmt.Sprintf("%s IOPS at %s per I/O needs %.1f I/Os in flight (Little's Law: QD = IOPS × latency)",
+		fmtCount(targetIOPS), fmtNs(latNs), qd)
 	r.Note += splitNote(r.Split, o)
 	return r
 }
@@ -84,13 +83,13 @@ func targetOnCurve(pts []Point, t, r0, xmax, xmaxQD float64, sat Knee, m *Model,
 		r.ReachableIOPS = xmax
 		if sat.Found {
 			r.QD, r.LatencyNs = sat.QD, sat.LatNsMean
-			r.Note = fmt.Sprintf("%.0f IOPS is not reachable: it saturates at %.0f IOPS (at QD %g); the limit is the device or the VM, not the queue depth",
-				t, xmax, sat.QD)
+			r.Note = fmt.Sprintf("%s IOPS is not reachable: it saturates at %s IOPS (at QD %g); the limit is the device or the VM, not the queue depth",
+				fmtCount(t), fmtCount(xmax), sat.QD)
 		} else {
 			last := pts[len(pts)-1]
 			r.QD, r.LatencyNs = last.QD, last.LatMeanNs
-			r.Note = fmt.Sprintf("%.0f IOPS was not reached: the most measured was %.0f IOPS at QD %g, without saturating; sweep deeper",
-				t, xmax, xmaxQD)
+			r.Note = fmt.Sprintf("%s IOPS was not reached: the most measured was %s IOPS at QD %g, without saturating; sweep deeper",
+				fmtCount(t), fmtCount(xmax), xmaxQD)
 			if q, ok := modelQDFor(m, t, 64*last.QD); ok {
 				r.QD, r.LatencyNs = q, LatencyNsAtDepth(q, t)
 				r.Note += fmt.Sprintf(" (the %s fit suggests about QD %.0f)", m.Name, q)
@@ -104,8 +103,8 @@ func targetOnCurve(pts []Point, t, r0, xmax, xmaxQD float64, sat Knee, m *Model,
 	r.LatencyNs = lat
 	r.QD = float64(CeilQD(q))
 	r.Split, r.AltSplits = SplitQD(CeilQD(q), o.MaxIODepth, o.MaxJobs)
-	r.Note = fmt.Sprintf("%.0f IOPS needs about %.0f in flight at %s (the naive T × R0 says %.0f)",
-		t, r.QD, fmtNs(r.LatencyNs), math.Ceil(r.NaiveQD))
+	r.Note = fmt.Sprintf("%s IOPS needs about %.0f in flight at %s (the naive T × R0 says %d)",
+		fmtCount(t), r.QD, fmtNs(r.LatencyNs), CeilQD(r.NaiveQD))
 	r.Note += splitNote(r.Split, o)
 	return r
 }
@@ -126,17 +125,4 @@ func modelQDFor(m *Model, t, limit float64) (float64, bool) {
 		}
 	}
 	return hi, true
-}
-
-// fmtNs formats nanoseconds for sentences: "50 µs", "1.3 ms", "2 s".
-func fmtNs(ns float64) string {
-	switch {
-	case ns >= 1e9:
-		return fmt.Sprintf("%.3g s", ns/1e9)
-	case ns >= 1e6:
-		return fmt.Sprintf("%.3g ms", ns/1e6)
-	case ns >= 1e3:
-		return fmt.Sprintf("%.3g µs", ns/1e3)
-	}
-	return fmt.Sprintf("%.3g ns", ns)
 }

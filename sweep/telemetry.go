@@ -22,6 +22,7 @@ type DeviceProbe struct {
 	cpuA, cpuB   device.CPUSample
 	diskOK       bool
 	cpuOK        bool
+	ended        bool // WindowEnd followed WindowStart
 }
 
 // ProbeOption configures NewDeviceProbe.
@@ -66,7 +67,7 @@ func (p *DeviceProbe) Device() *device.Device { return p.dev }
 func (p *DeviceProbe) WindowStart() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.diskOK, p.cpuOK = false, false
+	p.diskOK, p.cpuOK, p.ended = false, false, false
 	if p.dev != nil {
 		s, err := p.dev.Sample()
 		p.diskA, p.diskOK = s, err == nil
@@ -87,6 +88,7 @@ func (p *DeviceProbe) WindowEnd() {
 		c, err := p.roots.SampleCPU()
 		p.cpuB, p.cpuOK = c, err == nil
 	}
+	p.ended = true
 }
 
 // Collect returns iostat -x's figures and the CPU use of the last window;
@@ -96,6 +98,9 @@ func (p *DeviceProbe) Collect() (*DeviceStats, *HostCPU) {
 	defer p.mu.Unlock()
 	var ds *DeviceStats
 	var hc *HostCPU
+	if !p.ended {
+		return nil, nil
+	}
 	if p.diskOK {
 		if r, err := device.Rate(p.diskA, p.diskB); err == nil {
 			ds = &DeviceStats{
@@ -115,7 +120,7 @@ func (p *DeviceProbe) Collect() (*DeviceStats, *HostCPU) {
 			}
 		}
 	}
-	p.diskOK, p.cpuOK = false, false
+	p.diskOK, p.cpuOK, p.ended = false, false, false
 	return ds, hc
 }
 

@@ -98,3 +98,16 @@ func TestDeviceProbeEmptySys(t *testing.T) {
 		t.Errorf("info %+v, Off() = %q", info, p.Off())
 	}
 }
+
+// TestDeviceProbeUnfinishedWindow: a window that started but never ended
+// (the step failed) yields no figures.
+func TestDeviceProbeUnfinishedWindow(t *testing.T) {
+	p, _, err := sweep.NewDeviceProbe(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.WindowStart()
+	if ds, hc := p.Collect(); ds != nil || hc != nil {
+		t.Errorf("unfinished window: device %v, cpu %v", ds, hc)
+	}
+}

@@ -415,7 +415,11 @@ func printAdvice(w io.Writer, f adviseFlags, out *adviseOut) {
 		} else {
 			say(w, "%s", sentence(out.Note))
 		}
-		say(w, "Use %s.", splitText(out))
+		if out.Reachable {
+			say(w, "Use %s.", splitText(out))
+		} else {
+			say(w, "The most it delivers, %s IOPS, needs %s.", thousands(out.ReachableIOPS), splitText(out))
+		}
 	default:
 		say(w, "Keep about %s I/Os in flight: %s.", thousands(out.QueueDepth), splitText(out))
 	}
@@ -447,14 +451,14 @@ func printAnalysis(w io.Writer, a *littleslaw.Analysis) {
 	}
 	if m := a.Model; m != nil {
 		line := fmt.Sprintf("Best fit: %s model (%.1f%% RMS error)", m.Name, 100*m.RelRMS)
-		if a.ModelKnee.Found {
-			line += fmt.Sprintf(", knee at QD %.0f", a.ModelKnee.QD)
-		}
 		switch {
 		case m.NMax > 0:
-			line += fmt.Sprintf(", peak %s IOPS (retrograde past QD %.0f)", thousands(m.XRoof), m.NMax)
-		case m.XRoof > 0:
-			line += fmt.Sprintf(", ceiling %s IOPS", thousands(m.XRoof))
+			line += fmt.Sprintf(", peak %s IOPS at QD %.0f, falling beyond", thousands(m.XRoof), m.NMax)
+		case a.ModelKnee.Found:
+			line += fmt.Sprintf(", knee at QD %.0f", a.ModelKnee.QD)
+			if m.XRoof > 0 {
+				line += fmt.Sprintf(", ceiling %s IOPS", thousands(m.XRoof))
+			}
 		}
 		say(w, "%s.", line)
 	}
@@ -477,23 +481,21 @@ func say(w io.Writer, format string, a ...any) {
 // continuation lines get two more spaces. Words are never split.
 func sayIndent(w io.Writer, indent, text string) {
 	const width = 80
-	line := indent
-	n := len([]rune(line))
+	prefix, n := indent, len([]rune(indent))
+	var words []string
 	for _, word := range strings.Fields(text) {
 		wl := len([]rune(word))
-		if n > len([]rune(indent)) && n+1+wl > width {
-			fmt.Fprintln(w, line)
-			line, n = indent+"  ", len([]rune(indent))+2
+		if len(words) > 0 && n+1+wl > width {
+			fmt.Fprintln(w, prefix+strings.Join(words, " "))
+			prefix, words = indent+"  ", nil
+			n = len([]rune(prefix))
 		}
-		if n > len([]rune(strings.TrimRight(line, " "))) || strings.TrimSpace(line) == "" {
-			line += word
-			n += wl
-		} else {
-			line += " " + word
-			n += 1 + wl
+		if len(words) > 0 {
+			n++
 		}
+		words, n = append(words, word), n+wl
 	}
-	fmt.Fprintln(w, line)
+	fmt.Fprintln(w, prefix+strings.Join(words, " "))
 }
 
 // splitText words the iodepth × numjobs split and its alternatives.

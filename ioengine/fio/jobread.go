@@ -159,7 +159,8 @@ func dedupSorted(s []string) []string {
 
 // convertJob maps one job's options (later ones win) onto a workload.
 func convertJob(name string, opts []Option) (JobRun, []Option, error) {
-	run := JobRun{Name: name, Workload: ioengine.Workload{RW: ioengine.Read, BS: 4096, IODepth: 1, NumJobs: 1, RWMixRead: 50}}
+	run := JobRun{Name: name, Workload: ioengine.Workload{RW: ioengine.Read, BS: 4096, IODepth: 1, NumJobs: 1}}
+	mixSet := false
 	wl := &run.Workload
 	var unsupported []Option
 	size := func(o Option) (int64, error) {
@@ -209,10 +210,11 @@ func convertJob(name string, opts []Option) (JobRun, []Option, error) {
 			}
 		case "rwmixread":
 			wl.RWMixRead, err = integer(o)
+			mixSet = true
 		case "rwmixwrite":
 			var w int
 			w, err = integer(o)
-			wl.RWMixRead = 100 - w
+			wl.RWMixRead, mixSet = 100-w, true
 		case "bs", "blocksize":
 			if strings.ContainsAny(o.Value, ",:-") {
 				unsupported = append(unsupported, o) // per-direction or ranged sizes
@@ -253,6 +255,9 @@ func convertJob(name string, opts []Option) (JobRun, []Option, error) {
 		if err != nil {
 			return JobRun{}, nil, err
 		}
+	}
+	if !mixSet && (wl.RW == ioengine.ReadWrite || wl.RW == ioengine.RandRW) {
+		wl.RWMixRead = 50 // fio's default
 	}
 	if wl.IODepth < 1 || wl.NumJobs < 1 || wl.BS < 1 {
 		return JobRun{}, nil, fmt.Errorf("iodepth, numjobs and bs must be at least 1")

@@ -1,0 +1,131 @@
+package littleslaw
+
+// ExplainMaxIODepth is the deepest per-job iodepth Explain suggests by default.
+const ExplainMaxIODepth = 64
+
+// Verdicts of Explain.
+const (
+	// VerdictDepthBound: the queue was kept full; throughput is what that
+	// depth allows at the measured latency (QD / latency).
+	VerdictDepthBound = "depth-bound"
+	// VerdictPartlyFull: the queue was kept between half and 80% full.
+	VerdictPartlyFull = "partly-full"
+	// VerdictQueueNotFull: far fewer I/Os were in flight than configured.
+	VerdictQueueNotFull = "queue-not-full"
+	// VerdictSyncEngine: a synchronous engine ignores iodepth > 1.
+	VerdictSyncEngine = "sync-engine"
+)
+
+// Fill thresholds of Explain's verdicts (in-flight mean / configured depth).
+const (
+	ExplainFullFill = 0.8
+	ExplainLowFill  = 0.5
+)
+
+// ExplainInput is one measured job: what it was configured to do and what it did.
+type ExplainInput struct {
+	IOPS      float64 // measured I/Os per second
+	LatMeanNs float64 // measured mean total latency, ns
+	IODepth   int     // configured iodepth per job (≥ 1)
+	NumJobs   int     // configured jobs (≥ 1)
+	// Synchronous marks an engine that keeps one I/O in flight per job
+	// whatever iodepth says (fio's psync, sync, …).
+	Synchronous bool
+	TargetIOPS  float64 // I/Os per second wanted (0: none)
+	MaxIODepth  int     // per-job iodepth limit for suggestions (0: ExplainMaxIODepth)
+	MaxJobs     int     // job limit for suggestions (0: none)
+}
+
+// Explanation is Little's Law applied to one job.
+type Explanation struct {
+	ConfiguredQD int `json:"configured_qd"` // iodepth × numjobs
+	// EffectiveQD is what the engine can keep in flight: ConfiguredQD, or
+	// numjobs for a synchronous engine.
+	EffectiveQD int `json:"effective_qd"`
+	// InflightMean is IOPS × mean latency: the mean I/Os in flight.
+	InflightMean float64 `json:"inflight_mean"`
+	// Fill is InflightMean / EffectiveQD (≈ 1: the queue was kept full).
+	Fill float64 `json:"fill"`
+	// CeilingIOPS is EffectiveQD / mean latency: the most this depth
+	// delivers at the measured latency, I/Os per second.
+	CeilingIOPS float64         `json:"ceiling_iops"`
+	Verdict     string          `json:"verdict"`
+	Target      *ExplainTarget  `json:"target,omitempty"`
+	Input       ExplainInputOut `json:"input"`
+}
+
+// ExplainInputOut echoes the input in the JSON form of an Explanation.
+type ExplainInputOut struct {
+	IOPS        float64 `json:"iops"`
+	LatMeanNs   float64 `json:"lat_mean_ns"`
+	IODepth     int     `json:"iodepth"`
+	NumJobs     int     `json:"numjobs"`
+	Synchronous bool    `json:"synchronous"`
+}
+
+// ExplainTarget is the depth a target throughput needs at the measured latency.
+type ExplainTarget struct {
+	TargetIOPS float64 `json:"target_iops"`
+	QD         float64 `json:"qd"`         // TargetIOPS × latency, fractional
+	QDCeil     int     `json:"qd_ceil"`    // whole I/Os to keep in flight
+	Split      Split   `json:"split"`      // power-of-two iodepth × fewest jobs
+	Exact      Split   `json:"exact"`      // fewest jobs, iodepth rounded up to cover QDCeil
+	OneJob     Split   `json:"one_job"`    // one job at a power-of-two iodepth
+	Sufficient bool    `json:"sufficient"` // the configured depth already suffices
+	Note       string  `json:"note,omitempty"`
+}
+
+// Explain applies Little's Law to one job: the mean in flight it achieved
+// against the depth it was given, the throughput ceiling that depth implies
+// at the measured latency and, with a target, the depth the target needs.
+// The latency is assumed to stay what was measured, so the target's depth
+// is a lower bound when the device is near saturation.
+func Explain(in ExplainInput) Explanation {
+	iodepth, jobs := max(in.IODepth, 1), max(in.NumJobs, 1)
+	e := Explanation{ConfiguredQD: iodepth * jobs, EffectiveQD: iodepth * jobs,
+		Input: ExplainInputOut{IOPS: in.IOPS, LatMeanNs: in.LatMeanNs, IODepth: iodepth, NumJobs: jobs, Synchronous: in.Synchronous}}
+	if in.Synchronous {
+		e.EffectiveQD = jobs
+	}
+	e.InflightMean = QueueDepth(in.IOPS, in.LatMeanNs)
+	e.Fill = e.InflightMean / float64(e.EffectiveQD)
+	e.CeilingIOPS = IOPSAtDepth(float64(e.EffectiveQD), in.LatMeanNs)
+	switch {
+	case in.Synchronous && iodepth > 1:
+		e.Verdict = VerdictSyncEngine
+	case e.Fill >= ExplainFullFill:
+		e.Verdict = VerdictDepthBound
+	case e.Fill >= ExplainLowFill:
+		e.Verdict = VerdictPartlyFull
+	default:
+		e.Verdict = VerdictQueueNotFull
+	}
+	if in.TargetIOPS > 0 && in.LatMeanNs > 0 {
+		e.Target = explainTarget(in, e)
+	}
+	return e
+}
+
+// explainTarget sizes the queue for in.TargetIOPS at the measured latency.
+func explainTarget(in ExplainInput, e Explanation) *ExplainTarget {
+	maxDepth := in.MaxIODepth
+	if maxDepth <= 0 {
+		maxDepth = ExplainMaxIODepth
+	}
+	qd := QueueDepth(in.TargetIOPS, in.LatMeanNs)
+	t := &ExplainTarget{TargetIOPS: in.TargetIOPS, QD: qd, QDCeil: CeilQD(qd)}
+	exact, alts := SplitQD(t.QDCeil, maxDepth, in.MaxJobs)
+	t.Exact, t.Split = exact, exact
+	for _, a := range alts {
+		if a.IODepth <= maxDepth {
+			t.Split = a // the first is the one with the fewest jobs
+			break
+		}
+	}
+	t.OneJob = Split{IODepth: nextPow2(t.QDCeil), NumJobs: 1}
+	t.Sufficient = e.CeilingIOPS >= in.TargetIOPS
+	if in.MaxJobs > 0 && t.QDCeil > maxDepth*in.MaxJobs {
+		t.Note = "the target needs more than iodepth × numjobs limits allow"
+	}
+	return t
+}

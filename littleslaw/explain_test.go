@@ -1,0 +1,70 @@
+package littleslaw_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/qdsweep/qdsweep/littleslaw"
+)
+
+func TestExplain(t *testing.T) {
+	tests := []struct {
+		name        string
+		in          littleslaw.ExplainInput
+		verdict     string
+		inflight    float64
+		ceiling     float64
+		targetQD    int
+		split, one  littleslaw.Split
+		sufficient  bool
+		effectiveQD int
+	}{
+		{
+			// The design's example: 32 deep, 24.1k IOPS at 1.31 ms.
+			name:    "depth-bound network disk",
+			in:      littleslaw.ExplainInput{IOPS: 24100, LatMeanNs: 1.31e6, IODepth: 32, NumJobs: 1, TargetIOPS: 160000},
+			verdict: littleslaw.VerdictDepthBound, inflight: 31.571, ceiling: 24427.48, effectiveQD: 32,
+			targetQD: 210, split: littleslaw.Split{IODepth: 64, NumJobs: 4}, one: littleslaw.Split{IODepth: 256, NumJobs: 1},
+		},
+		{
+			name:    "queue not kept full",
+			in:      littleslaw.ExplainInput{IOPS: 5000, LatMeanNs: 1.31e6, IODepth: 32, NumJobs: 1},
+			verdict: littleslaw.VerdictQueueNotFull, inflight: 6.55, ceiling: 24427.48, effectiveQD: 32,
+		},
+		{
+			name:    "psync ignores iodepth",
+			in:      littleslaw.ExplainInput{IOPS: 20108.891109, LatMeanNs: 49492.203885, IODepth: 8, NumJobs: 1, Synchronous: true, TargetIOPS: 20000},
+			verdict: littleslaw.VerdictSyncEngine, inflight: 0.99524, ceiling: 20205.198, effectiveQD: 1,
+			targetQD: 1, split: littleslaw.Split{IODepth: 1, NumJobs: 1}, one: littleslaw.Split{IODepth: 1, NumJobs: 1}, sufficient: true,
+		},
+		{
+			name:    "partly full",
+			in:      littleslaw.ExplainInput{IOPS: 60000, LatMeanNs: 200e3, IODepth: 16, NumJobs: 1},
+			verdict: littleslaw.VerdictPartlyFull, inflight: 12, ceiling: 80000, effectiveQD: 16,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := littleslaw.Explain(tt.in)
+			if e.Verdict != tt.verdict || e.EffectiveQD != tt.effectiveQD {
+				t.Errorf("verdict %s effective QD %d, want %s %d", e.Verdict, e.EffectiveQD, tt.verdict, tt.effectiveQD)
+			}
+			if math.Abs(e.InflightMean-tt.inflight) > 0.001 || math.Abs(e.CeilingIOPS-tt.ceiling) > 0.01 {
+				t.Errorf("inflight %.4f ceiling %.2f, want %.4f %.2f", e.InflightMean, e.CeilingIOPS, tt.inflight, tt.ceiling)
+			}
+			if tt.in.TargetIOPS == 0 {
+				if e.Target != nil {
+					t.Errorf("target without a target: %+v", e.Target)
+				}
+				return
+			}
+			tg := e.Target
+			if tg == nil || tg.QDCeil != tt.targetQD || tg.Split != tt.split || tg.OneJob != tt.one || tg.Sufficient != tt.sufficient {
+				t.Fatalf("target %+v, want QD %d split %+v one job %+v sufficient %v", tg, tt.targetQD, tt.split, tt.one, tt.sufficient)
+			}
+			if got := tg.Exact.IODepth * tg.Exact.NumJobs; got < tg.QDCeil {
+				t.Errorf("exact split %+v covers %d < %d", tg.Exact, got, tg.QDCeil)
+			}
+		})
+	}
+}
