@@ -11,8 +11,8 @@
 #   -k  keep the laid-out files
 # Cases: 4k randread, 1 job, direct; disk at QD 1 4 16 64 128 with io_uring and
 # libaio; a 1 GiB tmpfs file at QD 32 with io_uring.
-# CPU is the whole process's user+system time (os.wait4 rusage, including
-# kernel worker threads of the process), per million I/Os.
+# CPU is the whole process's user+system time (children's times from the OS,
+# kernel worker threads of the process included), per million I/Os.
 set -euo pipefail
 
 RUNTIME=10
@@ -78,10 +78,9 @@ def common(path, eng, qd):
             f"--iodepth={qd}", "--numjobs=1", f"--runtime={runtime}", "--size=1g", "--output-format=json"]
 
 def run(argv):
-    """Runs argv, returns (parsed JSON stdout, user+sys CPU seconds of the process)."""
+    """Runs argv and returns its JSON output."""
     p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     out, err = p.communicate()
-    _, status, ru = os.wait4(p.pid, 0) if p.returncode is None else (p.pid, p.returncode, None)
     if p.returncode != 0:
         sys.exit(f"{argv[0]} failed ({p.returncode}): {err.decode().strip()}")
     text = out.decode()
@@ -97,13 +96,13 @@ def run_timed(argv):
 
 def qdsweep(path, eng, qd):
     doc, cpu = run_timed([qd_bin, "run", "--ramp_time=0"] + common(path, eng, qd))
-    return doc["iops"], doc["lat_ns"]["mean"] / 1e3, cpu / doc["total_ios"] * 1e6
+    return doc["iops"], doc["lat_ns"]["mean"] / 1e3, cpu / doc["total_ios"] * 1e6, doc["lat_ns"]["mean"] / 1e3
 
 def fio(path, eng, qd):
     doc, cpu = run_timed(["fio", "--name=bench", "--time_based", "--group_reporting", "--norandommap",
                           "--randrepeat=0"] + common(path, eng, qd))
     r = doc["jobs"][0]["read"]
-    return r["iops"], r["clat_ns"]["mean"] / 1e3, cpu / r["total_ios"] * 1e6
+    return r["iops"], r["clat_ns"]["mean"] / 1e3, cpu / r["total_ios"] * 1e6, r["lat_ns"]["mean"] / 1e3
 
 def med(xs):
     return statistics.median(xs)
@@ -115,17 +114,21 @@ for place, path, eng, qd in cases:
         q.append(qdsweep(path, eng, qd))
         f.append(fio(path, eng, qd))
         print(f"{place} {eng} QD{qd} pair {i+1}: qdsweep {q[-1][0]:.0f} IOPS, fio {f[-1][0]:.0f} IOPS", file=sys.stderr)
-    qm = [med(x[k] for x in q) for k in range(3)]
-    fm = [med(x[k] for x in f) for k in range(3)]
+    qm = [med(x[k] for x in q) for k in range(4)]
+    fm = [med(x[k] for x in f) for k in range(4)]
     rows.append((place, eng, qd, qm, fm))
 
 print(f"4k randread, 1 job, direct=1, {runtime} s per run, median of {pairs} pairs (qdsweep and fio alternating).")
-print("CPU: process user+system seconds per million I/Os (kernel worker threads included).")
+print("Latency: qdsweep's submit → completion mean against fio's clat mean (from issue, after the submit")
+print("call) and fio's lat mean (from submission, slat + clat). CPU: process user+system seconds per")
+print("million I/Os, kernel worker threads of the process included.")
 print()
-print("| target | engine | QD | qdsweep IOPS | fio IOPS | IOPS ratio | qdsweep lat µs | fio clat µs | lat ratio | qdsweep CPU s/MIO | fio CPU s/MIO | CPU ratio |")
-print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+print("| target | engine | QD | qdsweep IOPS | fio IOPS | IOPS ratio | qdsweep lat µs | fio clat µs | fio lat µs | lat/clat | lat/lat | qdsweep CPU s/MIO | fio CPU s/MIO | CPU ratio |")
+print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+def ratio(a, b):
+    return a / b if b else float("nan")
 for place, eng, qd, qm, fm in rows:
-    ratio = lambda a, b: a / b if b else float("nan")
     print(f"| {place} | {eng} | {qd} | {qm[0]:.0f} | {fm[0]:.0f} | {ratio(qm[0], fm[0]):.3f} | "
-          f"{qm[1]:.1f} | {fm[1]:.1f} | {ratio(qm[1], fm[1]):.3f} | {qm[2]:.2f} | {fm[2]:.2f} | {ratio(qm[2], fm[2]):.3f} |")
+          f"{qm[1]:.1f} | {fm[1]:.1f} | {fm[3]:.1f} | {ratio(qm[1], fm[1]):.3f} | {ratio(qm[1], fm[3]):.3f} | "
+          f"{qm[2]:.2f} | {fm[2]:.2f} | {ratio(qm[2], fm[2]):.3f} |")
 PY

@@ -39,8 +39,8 @@ type WriteGuard struct {
 	// unmounted, unpartitioned block device or partition.
 	AllowWriteDevice bool
 	// DestroyData (--destroy-data=/dev/X) names the target device a second time,
-	// confirming that its partitions or data may be overwritten. It never
-	// overrides a mounted or busy device.
+	// confirming that its partitions or data may be overwritten. It needs
+	// AllowWriteDevice as well, and never overrides a mounted or busy device.
 	DestroyData string
 	// Created is true when qdsweep created the target file itself (a scratch file).
 	Created bool

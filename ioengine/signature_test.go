@@ -3,6 +3,7 @@ package ioengine_test
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -284,4 +285,19 @@ func FuzzDetectSignature(f *testing.F) {
 			}
 		}
 	})
+}
+
+// DetectSignature reads only the first and last MiB, through any io.ReaderAt:
+// an *os.File opened on a device, or an in-memory image as here.
+func ExampleDetectSignature() {
+	image := make([]byte, 1<<20)
+	copy(image[0:], "XFSB")      // XFS superblock magic
+	copy(image[108:], "scratch") // its label
+	copy(image[32:], testUUID)   // its UUID
+	sig, ok := ioengine.DetectSignature(bytes.NewReader(image), int64(len(image)))
+	fmt.Println(ok, sig.Type)
+	fmt.Println(sig)
+	// Output:
+	// true xfs
+	// an XFS filesystem (UUID 0b1c2d3e-4f50-6172-8394-a5b6c7d8e9fa, label scratch)
 }

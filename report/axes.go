@@ -46,13 +46,13 @@ func qdLabel(v float64) string {
 	return strconv.FormatFloat(v, 'f', 0, 64)
 }
 
-// niceTicks returns about six labelled ticks at 1, 2 or 5 × 10ⁿ steps over
+// niceTicks returns about seven labelled ticks at 1, 2 or 5 × 10ⁿ steps over
 // [min, max], with one unlabelled tick between labelled ones, labelled by f.
 func niceTicks(min, max float64, f func(float64) string) []plot.Tick {
 	if !(max > min) {
 		return []plot.Tick{{Value: min, Label: f(min)}}
 	}
-	raw := (max - min) / 6
+	raw := (max - min) / 7
 	mag := math.Pow10(int(math.Floor(math.Log10(raw))))
 	step := mag
 	for _, m := range []float64{1, 2, 2.5, 5, 10} {

@@ -110,7 +110,7 @@ func WriteCompare(dir string, ins []Input, o Options) ([]string, error) {
 	}
 	panel = append(panel, panelLine{Value: "Saturation", Heading: true})
 	for _, row := range tables[0].Rows {
-		panel = append(panel, panelLine{Value: row[0] + ": saturates at " + row[2] + " IOPS from QD " + row[1] + "; best IOPS per latency at QD " + row[4]})
+		panel = append(panel, panelLine{Value: saturationWords(row)})
 	}
 	files, err := renderCharts(compareChartInput(ins, o), o.ChartFormat, panel)
 	if err != nil {
@@ -158,4 +158,21 @@ func writeCompareMarkdown(w io.Writer, ins []Input, tables []textTable, charts [
 			fmt.Fprintf(w, "\n![%s](%s)\n", chartTitles[name], c)
 		}
 	}
+}
+
+// saturationWords states one row of the saturation table in words.
+func saturationWords(row []string) string {
+	s := row[0] + ": "
+	switch row[1] {
+	case "-":
+		return s + "no analysis"
+	case "none":
+		s += "no saturation (max " + row[3] + ")"
+	default:
+		s += "saturates at " + row[2] + " IOPS from QD " + row[1]
+	}
+	if row[4] != "-" {
+		s += "; best IOPS per latency at QD " + row[4]
+	}
+	return s
 }

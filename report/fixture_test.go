@@ -84,7 +84,7 @@ func fourCurves(o littleslaw.Options, depths []int) *sweep.Result {
 }
 
 // handAnalysed returns r with a fixed, hand-written analysis per curve (a
-// bound model and knees at the given depths), so golden images do not move
+// USL model through the points and knees at the given depths), so golden images do not move
 // when littleslaw's fitting is tuned.
 func handAnalysed(r *sweep.Result, satQD, effQD float64) *sweep.Result {
 	r.Analysis = nil
@@ -107,9 +107,14 @@ func handAnalysed(r *sweep.Result, satQD, effQD float64) *sweep.Result {
 		s, e := at(satQD), at(effQD)
 		a.Saturation = littleslaw.Knee{Rule: "saturation", QD: s.QD, IOPS: s.IOPS, LatNsMean: s.LatMeanNs, Found: true}
 		a.Efficient = littleslaw.Knee{Rule: "efficient", QD: e.QD, IOPS: e.IOPS, LatNsMean: e.LatMeanNs, Found: true}
-		xmax := a.MaxIOPS * 1.02
-		a.Model = &littleslaw.Model{Name: "bound", Params: map[string]float64{"r0_ns": a.BaseLatencyNs, "xmax": xmax},
-			RelRMS: 0.05, XRoof: xmax, KneeQD: xmax * a.BaseLatencyNs / 1e9}
+		// The fixtures follow USL with kappa = 0: lambda is the rate at QD 1
+		// and the deepest point gives sigma.
+		first, last := pts[0], pts[len(pts)-1]
+		lambda := first.IOPS
+		sigma := (lambda*last.QD/last.IOPS - 1) / (last.QD - 1)
+		roof := lambda / sigma
+		a.Model = &littleslaw.Model{Name: "usl", Params: map[string]float64{"lambda": lambda, "sigma": sigma, "kappa": 0},
+			XRoof: roof, KneeQD: roof * a.BaseLatencyNs / 1e9}
 		r.Analysis = append(r.Analysis, sweep.CurveAnalysis{RW: c.RW, BS: c.BS, Analysis: a})
 	}
 	return r

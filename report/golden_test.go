@@ -19,7 +19,11 @@ var update = flag.Bool("update", false, "rewrite the golden images in testdata/"
 func TestGoldenImages(t *testing.T) {
 	slo := littleslaw.SLO{Stat: "p99", LimitNs: 5e6}
 	one := handAnalysed(oneCurve(littleslaw.Options{}), 128, 8)
-	four := handAnalysed(fourCurves(littleslaw.Options{}, pow2to256), 64, 4)
+	four := handAnalysed(fixture(false, littleslaw.Options{},
+		curveSpec{rw: "randread", bs: 4096, xmax: 140000, k: 12, depths: pow2to256},
+		curveSpec{rw: "randread", bs: 16384, xmax: 60000, k: 5, depths: pow2to256},
+		curveSpec{rw: "randwrite", bs: 4096, xmax: 40000, k: 3, depths: pow2to256},
+	), 64, 4)
 	cases := []struct {
 		name   string
 		golden string // file in testdata/

@@ -64,8 +64,11 @@ func curveSentences(prefix string, a *littleslaw.Analysis, o Options) []string {
 	var out []string
 	out = append(out, prefix+saturationSentence(a))
 	if k := a.Efficient; k.Found {
-		out = append(out, fmt.Sprintf("Best latency per IOPS at QD %s (%s IOPS at %s mean).",
-			fmtQD(k.QD), fmtIOPS(k.IOPS), fmtLat(k.LatNsMean)))
+		s := fmt.Sprintf("Best latency per IOPS at QD %s (%s IOPS at %s mean", fmtQD(k.QD), fmtIOPS(k.IOPS), fmtLat(k.LatNsMean))
+		if k.Note != "" {
+			s += "; " + strings.TrimSuffix(k.Note, ".")
+		}
+		out = append(out, s+").")
 	}
 	if m := a.Model; m != nil {
 		s := fmt.Sprintf("Fitted %s model", modelName(m.Name))
@@ -114,11 +117,12 @@ func curveSentences(prefix string, a *littleslaw.Analysis, o Options) []string {
 func saturationSentence(a *littleslaw.Analysis) string {
 	k := a.Saturation
 	if !k.Found {
-		s := fmt.Sprintf("No saturation within the sweep: the highest rate was %s IOPS at QD %s", fmtIOPS(a.MaxIOPS), fmtQD(a.MaxIOPSQD))
-		if k.Note != "" {
-			s += " (" + k.Note + ")"
+		hint := "sweep deeper"
+		if i := strings.Index(k.Note, "sweep deeper"); i >= 0 {
+			hint = k.Note[i:]
 		}
-		return s + "; try deeper queues."
+		return fmt.Sprintf("No saturation within the sweep: IOPS still rising at QD %s (%s IOPS); %s.",
+			fmtQD(a.MaxIOPSQD), fmtIOPS(a.MaxIOPS), strings.TrimSuffix(hint, "."))
 	}
 	s := fmt.Sprintf("Saturates at %s IOPS from QD %s", fmtIOPS(k.IOPS), fmtQD(k.QD))
 	if next, ok := nextPoint(a.Points, k.QD); ok && k.IOPS > 0 && k.LatNsMean > 0 {
@@ -214,9 +218,12 @@ func sloSentence(r *littleslaw.SLOResult) string {
 		s = fmt.Sprintf("Deepest QD meeting %s: QD %s (%s IOPS, %s %s).", obj, fmtQD(r.QD), fmtIOPS(r.IOPS), r.Stat, fmtLat(r.LatNs))
 	} else {
 		s = fmt.Sprintf("No measured QD meets %s.", obj)
+		if rest, ok := strings.CutPrefix(r.Note, "not met: "); ok {
+			return fmt.Sprintf("No measured QD meets %s: %s", obj, sentence(rest))
+		}
 	}
 	if r.Note != "" {
-		s += " " + sentence(r.Note)
+		s += " " + sentence(capitalize(r.Note))
 	}
 	return s
 }

@@ -26,8 +26,9 @@ type Config struct {
 	// OnLive, when set, receives live figures every Steady.Interval of a
 	// step's measured window (from the engine's sampling goroutine).
 	OnLive func(Live)
-	// OnStep, when set, is called after every recorded step (measured,
-	// failed or skipped) with the result so far; an error ends the sweep.
+	// OnStep, when set, is called after every measured or failed step with
+	// the result so far, and once after the skipped deeper steps of a curve
+	// (with the last of them); an error ends the sweep.
 	OnStep func(r *Result, s Step) error
 }
 
@@ -115,7 +116,9 @@ func Run(ctx context.Context, cfg Config, r *Result) error {
 		}
 		r.Steps = append(r.Steps, s)
 		r.Meta.End = time.Now()
-		if cfg.OnStep != nil {
+		// Once a curve stops, all its deeper steps are skipped: report them as one batch.
+		batching := s.Skipped != "" && i+1 < len(grid) && grid[i+1].Curve(s.RW, s.BS)
+		if cfg.OnStep != nil && !batching {
 			if err := cfg.OnStep(r, s); err != nil {
 				return fmt.Errorf("sweep: after step %d/%d: %w", i+1, len(grid), err)
 			}

@@ -62,7 +62,7 @@ func TestRunEarlyStop(t *testing.T) {
 	if err := sweep.Run(context.Background(), cfg, r); err != nil {
 		t.Fatal(err)
 	}
-	if len(r.Steps) != 7 || calls != 7 {
+	if len(r.Steps) != 7 || calls != 6 { // QD 32 and 64 are skipped in one batch
 		t.Fatalf("%d steps, %d OnStep calls", len(r.Steps), calls)
 	}
 	for _, s := range r.Steps {

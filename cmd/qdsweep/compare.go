@@ -77,7 +77,7 @@ func inputNames(paths []string) []string {
 		if filepath.Base(p) == sweep.ResultsJSON {
 			p = filepath.Dir(p)
 		}
-		parts := strings.Split(filepath.ToSlash(p), "/")
+		parts := strings.Split(strings.Trim(filepath.ToSlash(p), "/"), "/")
 		if depth > len(parts) {
 			depth = len(parts)
 		}

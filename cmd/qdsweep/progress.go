@@ -44,16 +44,25 @@ func (p *progress) live(l sweep.Live) {
 	p.width = len([]rune(line))
 }
 
-// step reports a finished step (one line when stderr is not a terminal).
-func (p *progress) step(i, n int, s sweep.Step) {
+// step reports a finished step, or a batch of skipped ones ending at the
+// result's last step (one line when stderr is not a terminal).
+func (p *progress) step(r *sweep.Result, s sweep.Step) {
 	if p.quiet || p.tty {
 		return
 	}
+	i, n := len(r.Steps), r.Plan.Size()
 	g := fmt.Sprintf("step %d/%d  %s %s %d×%d (QD %d)", i, n, s.RW, sweep.FormatSize(s.BS), s.IODepth, s.NumJobs, s.QD)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	switch {
 	case s.Skipped != "":
+		k := 0
+		for j := len(r.Steps) - 1; j >= 0 && r.Steps[j].Skipped != "" && r.Steps[j].RW == s.RW && r.Steps[j].BS == s.BS; j-- {
+			k++
+		}
+		if k > 1 {
+			g = fmt.Sprintf("steps %d–%d/%d  %s %s (QD %d–%d)", i-k+1, i, n, s.RW, sweep.FormatSize(s.BS), r.Steps[i-k].QD, s.QD)
+		}
 		fmt.Fprintf(p.f, "%s  skipped: %s\n", g, s.Skipped)
 	case s.Failed != "":
 		fmt.Fprintf(p.f, "%s  failed: %s\n", g, s.Failed)

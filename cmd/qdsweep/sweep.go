@@ -231,7 +231,7 @@ func sweepAction(c *cli.Context) error {
 		Steady: o.steady, Stop: o.stop, Probe: probe,
 		OnLive: prog.live,
 		OnStep: func(r *sweep.Result, s sweep.Step) error {
-			prog.step(len(r.Steps), r.Plan.Size(), s)
+			prog.step(r, s)
 			return sweep.Write(o.outDir, r)
 		},
 	}

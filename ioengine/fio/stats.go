@@ -39,15 +39,15 @@ func statsOf(o Output, w ioengine.Workload, clients []string) (*ioengine.Stats, 
 	st := &ioengine.Stats{Engine: "fio"}
 	s := agg.Summary()
 	st.Runtime = time.Duration(s.RuntimeMs) * time.Millisecond
-	st.All = ioengine.DirStats{TotalIOs: s.TotalIOs, IOPS: s.IOPS, BWBytes: s.BWBytes, Lat: latencyOf(s.Lat)}
+	st.All = ioengine.DirStats{TotalIOs: s.TotalIOs, IOPS: s.IOPS, BWBytes: s.BWBytes, Lat: LatencyOf(s.Lat)}
 	for _, d := range agg.Dirs() {
 		st.All.Bytes += d.IOBytes
 	}
 	if agg.Read != nil && w.RW.IsRead() {
-		st.Read = dirStatsOf(agg.Read)
+		st.Read = agg.Read.DirStats()
 	}
 	if agg.Write != nil && w.RW.IsWrite() {
-		st.Write = dirStatsOf(agg.Write)
+		st.Write = agg.Write.DirStats()
 	}
 	// fio does not measure the in-flight mean: Little's Law from its figures.
 	st.InflightMean = s.IOPS * s.LatMeanNs / 1e9
@@ -62,7 +62,7 @@ func statsOf(o Output, w ioengine.Workload, clients []string) (*ioengine.Stats, 
 	}
 	for _, h := range hosts {
 		hs := h.Summary()
-		st.Hosts = append(st.Hosts, ioengine.HostStats{Host: clientName(h, clients), IOPS: hs.IOPS, BWBytes: hs.BWBytes, Lat: latencyOf(hs.Lat)})
+		st.Hosts = append(st.Hosts, ioengine.HostStats{Host: clientName(h, clients), IOPS: hs.IOPS, BWBytes: hs.BWBytes, Lat: LatencyOf(hs.Lat)})
 	}
 	// In the order the clients were given.
 	rank := map[string]int{}
@@ -91,20 +91,6 @@ func clientName(j Job, clients []string) string {
 		return j.Host
 	}
 	return net.JoinHostPort(j.Host, strconv.Itoa(j.Port))
-}
-
-// dirStatsOf converts one direction.
-func dirStatsOf(d *Dir) *ioengine.DirStats {
-	l, _ := d.TotalLat()
-	return &ioengine.DirStats{TotalIOs: d.TotalIOs, Bytes: d.IOBytes, IOPS: d.IOPS, BWBytes: d.BWBytes, Lat: latencyOf(l)}
-}
-
-// LatencyOf converts fio's latency summary to ioengine.Latency (percentiles
-// fio did not report stay 0).
-func latencyOf(l LatStat) ioengine.Latency {
-	at := func(p float64) int64 { v, _ := l.At(p); return int64(v) }
-	return ioengine.Latency{MinNs: int64(l.MinNs), MeanNs: l.MeanNs, MaxNs: int64(l.MaxNs),
-		P50Ns: at(50), P90Ns: at(90), P99Ns: at(99), P999Ns: at(99.9)}
 }
 
 // errnoName names fio's err= value ("EIO"), or its number when unknown.

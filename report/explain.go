@@ -1,0 +1,280 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/qdsweep/qdsweep/ioengine/fio"
+	"github.com/qdsweep/qdsweep/littleslaw"
+)
+
+// ExplainSchema names the JSON document WriteExplainJSON writes.
+const ExplainSchema = "qdsweep/explain/v1"
+
+// ExplainOptions tunes ExplainFio.
+type ExplainOptions struct {
+	TargetIOPS float64 // I/Os per second wanted (0: none)
+	MaxIODepth int     // per-job iodepth limit for suggestions (0: littleslaw.ExplainMaxIODepth)
+	MaxJobs    int     // job limit for suggestions (0: none)
+}
+
+// ExplainedJob is one fio job with Little's Law applied to it.
+type ExplainedJob struct {
+	Name        string  `json:"name"`
+	Host        string  `json:"host,omitempty"` // fio server of a client/server run
+	RW          string  `json:"rw,omitempty"`
+	BS          int64   `json:"bs,omitempty"` // bytes
+	IOEngine    string  `json:"ioengine,omitempty"`
+	IODepth     int     `json:"iodepth"`
+	IODepthFrom string  `json:"iodepth_from"`
+	NumJobs     int     `json:"numjobs"`
+	NumJobsFrom string  `json:"numjobs_from"`
+	IOPS        float64 `json:"iops"`        // I/Os per second, all directions
+	BWBytes     float64 `json:"bw_bytes"`    // bytes per second
+	LatMeanNs   float64 `json:"lat_mean_ns"` // mean total latency
+	LatFrom     string  `json:"lat_from"`    // "lat" or "clat+slat"
+	P99Ns       float64 `json:"p99_ns,omitempty"`
+	UsrCPU      float64 `json:"usr_cpu"` // percent
+	SysCPU      float64 `json:"sys_cpu"` // percent
+	Error       int     `json:"error,omitempty"`
+	// Explanation is littleslaw.Explain's verdict.
+	Explanation littleslaw.Explanation `json:"explanation"`
+	Notes       []string               `json:"notes,omitempty"`
+}
+
+// ExplainFio explains every job of the final (not interim) fio reports.
+// Jobs that did no I/O are skipped.
+func ExplainFio(outs []fio.Output, o ExplainOptions) []ExplainedJob {
+	var ex []ExplainedJob
+	for _, out := range fio.Final(outs) {
+		for _, j := range out.Jobs {
+			s := j.Summary()
+			if s.IOPS <= 0 || s.LatMeanNs <= 0 {
+				continue
+			}
+			e := ExplainedJob{Name: j.Name, RW: j.RW, BS: j.BS, IOEngine: j.IOEngine,
+				IODepth: j.IODepth, IODepthFrom: j.IODepthFrom, NumJobs: j.NumJobs, NumJobsFrom: j.NumJobsFrom,
+				IOPS: s.IOPS, BWBytes: s.BWBytes, LatMeanNs: s.LatMeanNs, LatFrom: s.LatFrom,
+				UsrCPU: j.UsrCPU, SysCPU: j.SysCPU, Error: j.Error}
+			if j.Host != "" {
+				e.Host = j.Host
+				if j.Port != 0 {
+					e.Host += ":" + strconv.Itoa(j.Port)
+				}
+			}
+			if j.AllClients {
+				e.Host = "" // the name says it
+			}
+			e.P99Ns, _ = s.Lat.At(99)
+			e.Explanation = littleslaw.Explain(littleslaw.ExplainInput{
+				IOPS: s.IOPS, LatMeanNs: s.LatMeanNs, IODepth: j.IODepth, NumJobs: j.NumJobs,
+				Synchronous: fio.IsSyncEngine(j.IOEngine) && j.IOEngine != "",
+				TargetIOPS:  o.TargetIOPS, MaxIODepth: o.MaxIODepth, MaxJobs: o.MaxJobs,
+			})
+			e.Notes = explainNotes(j, e)
+			ex = append(ex, e)
+		}
+	}
+	return ex
+}
+
+// explainNotes says where uncertain inputs came from.
+func explainNotes(j fio.Job, e ExplainedJob) []string {
+	var n []string
+	switch j.IODepthFrom {
+	case "iodepth distribution":
+		n = append(n, fmt.Sprintf("iodepth is not in this output; %d is the busiest bucket of fio's IO depths, which rounds the setting down to a power of two.", j.IODepth))
+	case "default":
+		n = append(n, "iodepth is not in this output; fio's default of 1 is assumed.")
+	}
+	if strings.HasPrefix(j.NumJobsFrom, "one clone") {
+		n = append(n, "This is one clone of "+strings.TrimPrefix(j.NumJobsFrom, "one clone of ")+
+			", reported separately; run with group_reporting to see them as one job.")
+	}
+	if j.IOEngine == "" {
+		n = append(n, "The ioengine is not in this output (fio's default is psync, which is synchronous).")
+	}
+	if e.LatFrom == "clat+slat" {
+		n = append(n, "Latency is clat + slat: fio did not report total latency.")
+	}
+	if j.Error != 0 {
+		n = append(n, fmt.Sprintf("fio reported error %d for this job: its figures may be cut short.", j.Error))
+	}
+	return n
+}
+
+// WriteExplainJSON writes the explanations as one JSON document.
+func WriteExplainJSON(w io.Writer, jobs []ExplainedJob) error {
+	if jobs == nil {
+		jobs = []ExplainedJob{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(struct {
+		Schema string         `json:"schema"`
+		Jobs   []ExplainedJob `json:"jobs"`
+	}{ExplainSchema, jobs}); err != nil {
+		return fmt.Errorf("write explain JSON: %w", err)
+	}
+	return nil
+}
+
+// explainWidth is the text width of WriteExplain.
+const explainWidth = 78
+
+// WriteExplain writes the explanations as plain sentences wrapped to fit 80 columns.
+func WriteExplain(w io.Writer, jobs []ExplainedJob) error {
+	var b strings.Builder
+	if len(jobs) == 0 {
+		b.WriteString("No job in this fio output did any I/O.\n")
+	}
+	for i, j := range jobs {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(explainHeading(j) + "\n")
+		for _, s := range explainSentences(j) {
+			writeWrapped(&b, s, "  ", explainWidth)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	if err != nil {
+		return fmt.Errorf("write explanation: %w", err)
+	}
+	return nil
+}
+
+// explainHeading names the job and its configuration.
+func explainHeading(j ExplainedJob) string {
+	var parts []string
+	if j.RW != "" {
+		parts = append(parts, j.RW)
+	}
+	if j.BS > 0 {
+		parts = append(parts, fmtBS(j.BS))
+	}
+	if j.IOEngine != "" {
+		parts = append(parts, j.IOEngine)
+	}
+	parts = append(parts, fmt.Sprintf("iodepth %d × numjobs %d", j.IODepth, j.NumJobs))
+	h := fmt.Sprintf("Job %q", j.Name)
+	if j.Host != "" {
+		h += " on " + j.Host
+	}
+	return h + " (" + strings.Join(parts, ", ") + "):"
+}
+
+// explainSentences is the reasoning for one job, in order.
+func explainSentences(j ExplainedJob) []string {
+	e := j.Explanation
+	lat := fmtLat(j.LatMeanNs)
+	var s []string
+	lat = nb(lat)
+	got := fmt.Sprintf("It achieved %s IOPS (%s MiB/s) at %s mean latency", fmtIOPS(j.IOPS), fmtMiBps(j.BWBytes), lat)
+	if j.P99Ns > 0 {
+		got += fmt.Sprintf(" (p99 %s)", fmtLat(j.P99Ns))
+	}
+	s = append(s, got+".")
+	s = append(s, fmt.Sprintf("By Little's Law that is %s × %s = %s I/Os in flight on average, against %d configured (%s full).",
+		fmtIOPS(j.IOPS), lat, fmtInflight(e.InflightMean), e.EffectiveQD, fmtFill(e.Fill)))
+	ceiling := fmt.Sprintf("%d in flight at %s allow at most %s (QD / latency)", e.EffectiveQD, lat, nb(fmtIOPS(e.CeilingIOPS)+" IOPS"))
+	switch e.Verdict {
+	case littleslaw.VerdictDepthBound:
+		s = append(s, "The queue was kept full, so the job is depth-bound: "+ceiling+
+			". More throughput needs more I/Os in flight (or lower latency), not a faster device.")
+	case littleslaw.VerdictPartlyFull:
+		s = append(s, fmt.Sprintf("The queue was only partly full: %s. Something between I/Os held submissions back; check the submitting CPU (usr %.1f%%, sys %.1f%%) or add jobs.",
+			ceiling, j.UsrCPU, j.SysCPU))
+	case littleslaw.VerdictQueueNotFull:
+		s = append(s, fmt.Sprintf("The engine did not keep the queue full: %s, yet far fewer were in flight. Look for too few jobs for a busy submitter (usr %.1f%%, sys %.1f%%), a rate limit, or a synchronous engine.",
+			ceiling, j.UsrCPU, j.SysCPU))
+	case littleslaw.VerdictSyncEngine:
+		s = append(s, fmt.Sprintf("%s is synchronous: each job has one I/O in flight, so iodepth=%d is meaningless and the real depth is %s; %s. Use ioengine=io_uring or libaio for a deeper queue, or raise numjobs.",
+			j.IOEngine, j.IODepth, nb(fmt.Sprintf("numjobs = %d", j.NumJobs)), ceiling))
+	}
+	if t := e.Target; t != nil {
+		s = append(s, targetExplain(t, lat, e.Input.Synchronous, j.IOEngine))
+	}
+	return append(s, j.Notes...)
+}
+
+// targetExplain sizes the queue for the target at the measured latency.
+// A synchronous engine gets its depth from numjobs alone.
+func targetExplain(t *littleslaw.ExplainTarget, lat string, sync bool, engine string) string {
+	if t.Sufficient {
+		return fmt.Sprintf("%s IOPS at %s needs about %d in flight, which this depth already allows; if it was not reached, the limit is elsewhere.",
+			fmtCount(t.TargetIOPS), lat, t.QDCeil)
+	}
+	split := nb(fmt.Sprintf("iodepth %d × numjobs %d", t.Split.IODepth, t.Split.NumJobs))
+	alt := []string{}
+	if t.Exact != t.Split {
+		alt = append(alt, nb(fmt.Sprintf("%d × %d", t.Exact.IODepth, t.Exact.NumJobs)))
+	}
+	if t.OneJob != t.Split && t.OneJob.IODepth <= 1024 {
+		alt = append(alt, nb(fmt.Sprintf("%d × 1", t.OneJob.IODepth)))
+	}
+	msg := fmt.Sprintf("%s IOPS at %s needs %s (%s), e.g. %s", fmtCount(t.TargetIOPS), lat, nb(fmt.Sprintf("QD ≈ %d", t.QDCeil)),
+		nb(fmtIOPS(t.TargetIOPS)+" × "+lat), split)
+	if len(alt) > 0 {
+		msg += " (or " + strings.Join(alt, ", or ") + ")"
+	}
+	if sync {
+		msg += fmt.Sprintf(" with io_uring or libaio; with %s it takes %s", engine, nb(fmt.Sprintf("numjobs %d", t.QDCeil)))
+	}
+	msg += ", provided the device keeps that latency."
+	if t.Note != "" {
+		msg += " Note: " + t.Note + "."
+	}
+	return msg
+}
+
+// fmtInflight formats a mean in-flight count: 31.6, 0.995, 210.
+func fmtInflight(v float64) string {
+	switch {
+	case v >= 100:
+		return strconv.FormatFloat(math.Round(v), 'f', 0, 64)
+	case v >= 10:
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	default:
+		return trimZeros(strconv.FormatFloat(v, 'f', 2, 64))
+	}
+}
+
+// fmtFill formats a fill ratio as a whole percent.
+func fmtFill(f float64) string {
+	return strconv.FormatFloat(math.Round(f*100), 'f', 0, 64) + "%"
+}
+
+// nbsp joins the words of a phrase that wrapping must not split.
+const nbsp = "\x00"
+
+// nb keeps a phrase on one line when wrapped.
+func nb(s string) string { return strings.ReplaceAll(s, " ", nbsp) }
+
+// writeWrapped writes s word-wrapped to width with indent on every line;
+// phrases joined by nb stay whole.
+func writeWrapped(b *strings.Builder, s, indent string, width int) {
+	defer func() {
+		out := strings.ReplaceAll(b.String(), nbsp, " ")
+		b.Reset()
+		b.WriteString(out)
+	}()
+	line := indent
+	for _, word := range strings.Fields(s) {
+		if len([]rune(line))+1+len([]rune(word)) > width && strings.TrimSpace(line) != "" {
+			b.WriteString(line + "\n")
+			line = indent
+		}
+		if strings.TrimSpace(line) != "" {
+			line += " "
+		}
+		line += word
+	}
+	if strings.TrimSpace(line) != "" {
+		b.WriteString(line + "\n")
+	}
+}

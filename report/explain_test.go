@@ -1,0 +1,98 @@
+package report_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/qdsweep/qdsweep/ioengine/fio"
+	"github.com/qdsweep/qdsweep/littleslaw"
+	"github.com/qdsweep/qdsweep/report"
+)
+
+// networkDisk is the design's example: 32 deep, one job, 24.1k IOPS at 1.31 ms.
+func networkDisk() []fio.Output {
+	return []fio.Output{{Format: "json", Jobs: []fio.Job{{
+		Name: "nd", RW: "randread", BS: 4096, IOEngine: "libaio", IODepth: 32, IODepthFrom: "options", NumJobs: 1, NumJobsFrom: "default",
+		Read: &fio.Dir{IOPS: 24100, BWBytes: 24100 * 4096, TotalIOs: 1446000, RuntimeMs: 60000,
+			Lat: fio.LatStat{MeanNs: 1.31e6, N: 1446000}},
+	}}}}
+}
+
+func explainText(t *testing.T, outs []fio.Output, o report.ExplainOptions) (string, []report.ExplainedJob) {
+	t.Helper()
+	jobs := report.ExplainFio(outs, o)
+	var b bytes.Buffer
+	if err := report.WriteExplain(&b, jobs); err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range strings.Split(b.String(), "\n") {
+		if n := len([]rune(l)); n > 80 {
+			t.Errorf("line %d has %d columns: %q", i+1, n, l)
+		}
+	}
+	return b.String(), jobs
+}
+
+func TestExplainFio(t *testing.T) {
+	fioData := func(name string) []fio.Output {
+		outs, err := fio.ReadOutput(filepath.Join("..", "ioengine", "fio", "testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return outs
+	}
+	tests := []struct {
+		name    string
+		outs    []fio.Output
+		target  float64
+		jobs    int
+		verdict string
+		want    []string // phrases of the text, in any order
+	}{
+		{name: "design example", outs: networkDisk(), target: 160000, jobs: 1, verdict: littleslaw.VerdictDepthBound,
+			want: []string{"24.1k IOPS", "1.31 ms", "31.6 I/Os in flight", "depth-bound", "24.4k IOPS", "QD ≈ 210", "iodepth 64 × numjobs 4", "256 × 1"}},
+		{name: "libaio 32 deep", outs: fioData("randread-libaio-qd32-normal.txt"), jobs: 1, verdict: littleslaw.VerdictDepthBound,
+			want: []string{"87.8k IOPS", "364 µs", "p99 424 µs", "32 configured"}},
+		{name: "psync with iodepth 8", outs: fioData("pasted-psync-qd8-json.txt"), target: 100000, jobs: 1, verdict: littleslaw.VerdictSyncEngine,
+			want: []string{"psync is synchronous", "iodepth=8 is meaningless", "numjobs = 1", "QD ≈ 5", "with psync it takes numjobs 5"}},
+		{name: "status interval keeps the final report", outs: fioData("randread-status-interval.json"), jobs: 1, verdict: littleslaw.VerdictDepthBound,
+			want: []string{"35.6k IOPS"}},
+		{name: "terse without options", outs: fioData("randread-psync-terse.txt"), jobs: 1, verdict: littleslaw.VerdictDepthBound,
+			want: []string{"busiest bucket", "ioengine is not in this output"}},
+		{name: "clones listed apart", outs: fioData("randwrite-libaio-nj2-json.json"), jobs: 2, verdict: littleslaw.VerdictDepthBound,
+			want: []string{"one clone of numjobs=2", "group_reporting"}},
+		{name: "client/server", outs: fioData("clientserver-json.json"), jobs: 3, verdict: littleslaw.VerdictDepthBound,
+			want: []string{"on 127.0.0.1:8766", "on 127.0.0.1:8767", "Job \"All clients\" (randread", "iodepth 4 × numjobs 2"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			text, jobs := explainText(t, tt.outs, report.ExplainOptions{TargetIOPS: tt.target})
+			if len(jobs) != tt.jobs {
+				t.Fatalf("%d jobs, want %d\n%s", len(jobs), tt.jobs, text)
+			}
+			if v := jobs[0].Explanation.Verdict; v != tt.verdict {
+				t.Errorf("verdict %s, want %s\n%s", v, tt.verdict, text)
+			}
+			flat := strings.Join(strings.Fields(text), " ")
+			for _, w := range tt.want {
+				if !strings.Contains(flat, w) {
+					t.Errorf("text lacks %q:\n%s", w, text)
+				}
+			}
+			var b bytes.Buffer
+			if err := report.WriteExplainJSON(&b, jobs); err != nil {
+				t.Fatal(err)
+			}
+			var doc struct {
+				Schema string                `json:"schema"`
+				Jobs   []report.ExplainedJob `json:"jobs"`
+			}
+			if err := json.Unmarshal(b.Bytes(), &doc); err != nil || doc.Schema != report.ExplainSchema || len(doc.Jobs) != tt.jobs {
+				t.Errorf("JSON %v schema %q jobs %d", err, doc.Schema, len(doc.Jobs))
+			}
+		})
+	}
+}

@@ -1,0 +1,59 @@
+package sweep_test
+
+import (
+	"context"
+	"math"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/qdsweep/qdsweep/sweep"
+)
+
+// TestRealSweepClosesLittlesLaw sweeps a laid-out temp file with the real
+// engine (io_uring, or its libaio fallback) and checks every step.
+func TestRealSweepClosesLittlesLaw(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "target")
+	const size = 32 << 20
+	if err := ioengine.CreateScratch(context.Background(), path, size); err != nil {
+		t.Fatal(err)
+	}
+	eng, fallback, err := ioengine.New(ioengine.EngineIOUring)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fallback != "" {
+		t.Logf("engine %s: %s", eng.Name(), fallback)
+	}
+	cfg := sweep.Config{
+		Engine:   eng,
+		Workload: ioengine.Workload{Filename: path, Size: size, Direct: true, RandSeed: 1},
+		Ramp:     50 * time.Millisecond,
+		Runtime:  200 * time.Millisecond,
+		Steady:   sweep.SteadyConfig{Interval: 50 * time.Millisecond, Window: 150 * time.Millisecond, Limit: 0.02},
+		Stop:     sweep.DefaultEarlyStop,
+	}
+	r := sweep.NewResult(sweep.Meta{Engine: eng.Name()}, plan([]int{1, 4, 16}, true))
+	if err := sweep.Run(context.Background(), cfg, r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Steps) != 3 {
+		t.Fatalf("%d steps", len(r.Steps))
+	}
+	for _, s := range r.Steps {
+		t.Logf("QD %d: %.0f IOPS, mean %.0f µs, in flight %.2f, little_error %+.4f, steady %v after %v",
+			s.QD, s.IOPS, s.Lat.MeanNs/1e3, s.InflightMean, s.LittleError, s.Steady, time.Duration(s.RuntimeNs))
+		if s.Failed != "" || s.IOPS <= 0 || s.Lat.MeanNs <= 0 {
+			t.Errorf("QD %d: %+v", s.QD, s)
+			continue
+		}
+		if math.Abs(s.LittleError) > 0.05 {
+			t.Errorf("QD %d: Little's Law open by %.1f%% (in flight %.2f vs IOPS×lat %.2f)",
+				s.QD, s.LittleError*100, s.InflightMean, s.IOPS*s.Lat.MeanNs/1e9)
+		}
+		if s.InflightMean > float64(s.QD)*1.001 {
+			t.Errorf("QD %d: in flight %.2f above the queue depth", s.QD, s.InflightMean)
+		}
+	}
+}
