@@ -11,7 +11,7 @@ import (
 // series is one drawn curve: the steps of one rw × bs (× numjobs when the
 // grid has several job counts), in QD order, with the analysis of its rw × bs.
 type series struct {
-	Name     string // legend name, e.g. "randread 4k" or "randread 4k ×4 jobs"
+	Name     string // legend name, e.g. "randread 4k" or "randread 4k, 4 jobs"
 	RW       string
 	BS       int64
 	NumJobs  int // 0 when the grid has one job count
@@ -62,7 +62,10 @@ func seriesOf(r *sweep.Result) []series {
 			idx[k] = i
 			name := curveName(st.RW, st.BS)
 			if splitJobs {
-				name += " ×" + strconv.Itoa(st.NumJobs) + " jobs"
+				name += ", " + strconv.Itoa(st.NumJobs) + " job"
+				if st.NumJobs != 1 {
+					name += "s"
+				}
 			}
 			out = append(out, series{Name: name, RW: st.RW, BS: st.BS, NumJobs: k.nj})
 		}

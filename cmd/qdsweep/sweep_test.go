@@ -236,3 +236,36 @@ func TestSweepResume(t *testing.T) {
 		}
 	}
 }
+
+func TestProgressLines(t *testing.T) {
+	f, err := os.CreateTemp(t.TempDir(), "stderr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	p := newProgress(f, false)
+	r := &sweep.Result{Plan: sweep.Plan{RW: []string{"randread"}, BS: []int64{4096}, IODepth: []int{1, 2, 4, 8}, NumJobs: []int{1}}}
+	measured := sweep.Step{RW: "randread", BS: 4096, IODepth: 1, NumJobs: 1, QD: 1, IOPS: 24600, Steady: true, RuntimeNs: int64(2 * time.Second)}
+	measured.Lat.MeanNs = 1.3e6
+	r.Steps = append(r.Steps, measured)
+	p.live(sweep.Live{Index: 1, Total: 4}) // not a terminal: prints nothing
+	p.step(r, measured)
+	for qd := 2; qd <= 8; qd *= 2 {
+		r.Steps = append(r.Steps, sweep.Step{RW: "randread", BS: 4096, IODepth: qd, NumJobs: 1, QD: qd, Skipped: "early stop"})
+	}
+	p.step(r, r.Steps[len(r.Steps)-1])
+	p.note("done")
+	b, _ := os.ReadFile(f.Name())
+	want := "step 1/4  randread 4k 1×1 (QD 1)  24.6k IOPS  1.30 ms mean  0 µs p99  in flight 0.0  steady after 2s\n" +
+		"steps 2–4/4  randread 4k (QD 2–8)  skipped: early stop\n" +
+		"done\n"
+	if string(b) != want {
+		t.Errorf("progress wrote\n%q\nwant\n%q", b, want)
+	}
+	quiet := newProgress(f, true)
+	quiet.step(r, measured)
+	quiet.note("hidden")
+	if b2, _ := os.ReadFile(f.Name()); len(b2) != len(b) {
+		t.Error("quiet progress printed")
+	}
+}

@@ -1,0 +1,275 @@
+package sweep
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/qdsweep/qdsweep/ioengine/fio"
+)
+
+// SourceFioImport is Meta.Source of a result made from fio outputs.
+const SourceFioImport = "fio-import"
+
+// FromFio turns fio reports (one point per job, or per group of clones)
+// into a Result: one step per job with QD = iodepth × numjobs, steps
+// grouped by rw and bs and ordered by QD. Interim --status-interval
+// reports are left out. Clones fio listed separately (numjobs without
+// group_reporting) are merged into one step: IOPS and bandwidth summed,
+// latency means weighted by I/Os, percentiles the worst clone's. In a
+// client/server report the "All clients" aggregate is the step and each
+// client becomes one of its Hosts. fio does not measure the mean in flight,
+// so InflightMean stays 0 (unknown).
+func FromFio(outs []fio.Output) (*Result, error) {
+	r := &Result{Schema: Schema, Meta: Meta{Tool: "qdsweep", Source: SourceFioImport}}
+	engines := map[string]bool{}
+	targets := map[string]bool{}
+	var first, last int64
+	for _, o := range fio.Final(outs) {
+		for _, g := range groupJobs(o.Jobs) {
+			st, err := stepFromFio(g)
+			if err != nil {
+				return nil, fmt.Errorf("fio report at line %d, job %q: %w", o.Line, g.main.Name, err)
+			}
+			r.Steps = append(r.Steps, st)
+			engines[g.main.IOEngine] = true
+			if f := g.main.Options["filename"]; f != "" {
+				targets[f] = true
+			}
+			if v, ok := g.main.Options["direct"]; ok && v != "0" {
+				r.Meta.Workload.Direct = true
+			}
+			if v := g.main.Options["rwmixread"]; v != "" {
+				fmt.Sscan(v, &r.Meta.Workload.RWMixRead)
+			}
+			r.Meta.Workload.RuntimeNs = max(r.Meta.Workload.RuntimeNs, st.RuntimeNs)
+		}
+		if o.Timestamp > 0 {
+			if first == 0 || o.Timestamp < first {
+				first = o.Timestamp
+			}
+			last = max(last, o.Timestamp)
+		}
+	}
+	if len(r.Steps) == 0 {
+		return nil, fmt.Errorf("fio import: no job did any I/O")
+	}
+	sort.SliceStable(r.Steps, func(a, b int) bool {
+		x, y := r.Steps[a], r.Steps[b]
+		if x.RW != y.RW {
+			return x.RW < y.RW
+		}
+		if x.BS != y.BS {
+			return x.BS < y.BS
+		}
+		if x.QD != y.QD {
+			return x.QD < y.QD
+		}
+		return x.IODepth < y.IODepth
+	})
+	r.Meta.Engine = joinKeys(engines, "fio")
+	r.Meta.Target = joinKeys(targets, "")
+	if last > 0 {
+		r.Meta.End = time.Unix(last, 0).UTC()
+		r.Meta.Start = time.Unix(first, 0).UTC().Add(-time.Duration(r.Meta.Workload.RuntimeNs))
+	}
+	r.Plan = planOf(r.Steps)
+	return r, nil
+}
+
+// fioGroup is one step's jobs: a job, its separately listed clones, or an
+// "All clients" aggregate with its clients.
+type fioGroup struct {
+	main    fio.Job
+	clones  []fio.Job // more clones of main (main included first)
+	clients []fio.Job // per-client reports of an aggregate
+}
+
+// groupJobs gathers clones and clients into steps, in report order.
+func groupJobs(jobs []fio.Job) []fioGroup {
+	var all *fio.Job
+	for i := range jobs {
+		if jobs[i].AllClients {
+			all = &jobs[i]
+		}
+	}
+	if all != nil {
+		g := fioGroup{main: *all}
+		for _, j := range jobs {
+			if !j.AllClients {
+				g.clients = append(g.clients, j)
+			}
+		}
+		return []fioGroup{g}
+	}
+	type key struct {
+		name, host string
+		port, gid  int
+	}
+	idx := map[key]int{}
+	var gs []fioGroup
+	for _, j := range jobs {
+		k := key{j.Name, j.Host, j.Port, j.GroupID}
+		if i, ok := idx[k]; ok && strings.HasPrefix(j.NumJobsFrom, "one clone") {
+			gs[i].clones = append(gs[i].clones, j)
+			continue
+		}
+		idx[k] = len(gs)
+		gs = append(gs, fioGroup{main: j, clones: []fio.Job{j}})
+	}
+	return gs
+}
+
+// stepFromFio converts one group into a step.
+func stepFromFio(g fioGroup) (Step, error) {
+	j := g.main
+	st := Step{RW: j.RW, BS: j.BS, IODepth: j.IODepth, NumJobs: j.NumJobs}
+	jobs := g.clones
+	if len(jobs) == 0 {
+		jobs = []fio.Job{j}
+	}
+	if len(jobs) > 1 {
+		st.NumJobs = 0
+		for _, c := range jobs {
+			st.NumJobs += c.NumJobs
+		}
+	}
+	var read, write []*fio.Dir
+	var ios int64
+	var latSum float64
+	var runtimeMs int64
+	for i, c := range jobs {
+		s := c.Summary()
+		st.IOPS += s.IOPS
+		st.BWBytes += s.BWBytes
+		ios += s.TotalIOs
+		latSum += s.LatMeanNs * float64(s.TotalIOs)
+		runtimeMs = max(runtimeMs, s.RuntimeMs)
+		worst := fio.LatencyOf(s.Lat)
+		if i == 0 || worst.P99Ns > st.Lat.P99Ns {
+			st.Lat = worst
+		}
+		cpuS := float64(c.RuntimeMs) / 1e3 / 100
+		st.CPU.UsrS += c.UsrCPU * cpuS
+		st.CPU.SysS += c.SysCPU * cpuS
+		if c.Read != nil && c.Read.TotalIOs > 0 {
+			read = append(read, c.Read)
+		}
+		if c.Write != nil && c.Write.TotalIOs > 0 {
+			write = append(write, c.Write)
+		}
+		if c.Error != 0 {
+			st.Errors = append(st.Errors, ioengine.IOError{Errno: fmt.Sprintf("errno %d", c.Error), Op: "fio", FirstOffset: -1, Count: 1})
+		}
+	}
+	if ios > 0 {
+		st.Lat.MeanNs = latSum / float64(ios)
+	} else if st.IOPS > 0 {
+		st.Lat.MeanNs = j.Summary().LatMeanNs
+	}
+	if st.IOPS <= 0 {
+		st.Failed = "fio reported no I/O"
+	}
+	st.Read, st.Write = mergeDirs(read), mergeDirs(write)
+	if st.RW == "" {
+		switch {
+		case st.Read != nil && st.Write != nil:
+			st.RW = "rw"
+		case st.Write != nil:
+			st.RW = "write"
+		default:
+			st.RW = "read"
+		}
+	}
+	if st.BS == 0 && ios > 0 {
+		var bytes int64
+		for _, d := range append(read, write...) {
+			bytes += d.IOBytes
+		}
+		st.BS = bytes / ios
+	}
+	st.QD = st.IODepth * st.NumJobs
+	st.RuntimeNs = runtimeMs * int64(time.Millisecond)
+	for _, c := range g.clients {
+		s := c.Summary()
+		host := c.Host
+		if c.Port != 0 {
+			host = fmt.Sprintf("%s:%d", c.Host, c.Port)
+		}
+		st.Hosts = append(st.Hosts, HostStep{Host: host, IOPS: s.IOPS, BWBytes: s.BWBytes, Lat: fio.LatencyOf(s.Lat)})
+	}
+	return st, nil
+}
+
+// mergeDirs merges one direction over clones (nil when none did it).
+func mergeDirs(ds []*fio.Dir) *ioengine.DirStats {
+	if len(ds) == 0 {
+		return nil
+	}
+	out := ds[0].DirStats()
+	if len(ds) == 1 {
+		return out
+	}
+	latSum := out.Lat.MeanNs * float64(out.TotalIOs)
+	for _, d := range ds[1:] {
+		s := d.DirStats()
+		out.TotalIOs += s.TotalIOs
+		out.Bytes += s.Bytes
+		out.IOPS += s.IOPS
+		out.BWBytes += s.BWBytes
+		latSum += s.Lat.MeanNs * float64(s.TotalIOs)
+		out.Lat.MinNs = min(out.Lat.MinNs, s.Lat.MinNs)
+		out.Lat.MaxNs = max(out.Lat.MaxNs, s.Lat.MaxNs)
+		out.Lat.P50Ns = max(out.Lat.P50Ns, s.Lat.P50Ns)
+		out.Lat.P90Ns = max(out.Lat.P90Ns, s.Lat.P90Ns)
+		out.Lat.P99Ns = max(out.Lat.P99Ns, s.Lat.P99Ns)
+		out.Lat.P999Ns = max(out.Lat.P999Ns, s.Lat.P999Ns)
+	}
+	if out.TotalIOs > 0 {
+		out.Lat.MeanNs = latSum / float64(out.TotalIOs)
+	}
+	return out
+}
+
+// planOf lists the distinct values the steps cover, sorted.
+func planOf(steps []Step) Plan {
+	rws, bss, ds, js := map[string]bool{}, map[int64]bool{}, map[int]bool{}, map[int]bool{}
+	for _, s := range steps {
+		rws[s.RW], bss[s.BS], ds[s.IODepth], js[s.NumJobs] = true, true, true, true
+	}
+	var p Plan
+	for k := range rws {
+		p.RW = append(p.RW, k)
+	}
+	for k := range bss {
+		p.BS = append(p.BS, k)
+	}
+	for k := range ds {
+		p.IODepth = append(p.IODepth, k)
+	}
+	for k := range js {
+		p.NumJobs = append(p.NumJobs, k)
+	}
+	sort.Strings(p.RW)
+	sort.Slice(p.BS, func(a, b int) bool { return p.BS[a] < p.BS[b] })
+	sort.Ints(p.IODepth)
+	sort.Ints(p.NumJobs)
+	return p
+}
+
+// joinKeys joins a set's non-empty keys sorted with ",", or def when there are none.
+func joinKeys(m map[string]bool, def string) string {
+	var ks []string
+	for k := range m {
+		if k != "" {
+			ks = append(ks, k)
+		}
+	}
+	if len(ks) == 0 {
+		return def
+	}
+	sort.Strings(ks)
+	return strings.Join(ks, ",")
+}

@@ -1,0 +1,115 @@
+package sweep_test
+
+import (
+	"math"
+	"path/filepath"
+	"testing"
+
+	"github.com/qdsweep/qdsweep/ioengine/fio"
+	"github.com/qdsweep/qdsweep/sweep"
+)
+
+func readFio(t *testing.T, names ...string) []fio.Output {
+	t.Helper()
+	var outs []fio.Output
+	for _, n := range names {
+		o, err := fio.ReadOutput(filepath.Join("..", "ioengine", "fio", "testdata", n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		outs = append(outs, o...)
+	}
+	return outs
+}
+
+func TestFromFio(t *testing.T) {
+	type point struct {
+		iodepth, numjobs int
+		iops, latMeanNs  float64
+	}
+	tests := []struct {
+		name   string
+		files  []string
+		engine string
+		rw     string
+		bs     int64
+		points []point // what fio printed, in QD order
+		hosts  int
+	}{
+		{name: "one file per point", files: []string{"point-randread-qd32.json", "point-randread-qd1.json", "point-randread-qd8.json"},
+			engine: "io_uring", rw: "randread", bs: 4096, points: []point{
+				{1, 1, 21461.538462, 46332.954289}, {8, 1, 65142.857143, 122498.448166}, {32, 1, 90815.184815, 351819.275537}}},
+		{name: "one fio sweep", files: []string{"sweep-randread-json.json"}, engine: "io_uring", rw: "randread", bs: 4096, points: []point{
+			{1, 1, 18731.268731, 53113.592533}, {4, 1, 43135.864136, 92414.599551}, {16, 1, 77665.334665, 205588.48569},
+			{16, 2, 88883.116883, 359543.423897}}},
+		{name: "clones merged", files: []string{"randwrite-libaio-nj2-json.json"}, engine: "libaio", rw: "randwrite", bs: 4096, points: []point{
+			{4, 2, 33358.641359 + 33419.58042, (119564.087057*33392 + 119360.267898*33453) / (33392 + 33453)}}},
+		{name: "status interval final only", files: []string{"randread-status-interval.json"}, engine: "io_uring", rw: "randread", bs: 4096,
+			points: []point{{4, 1, 35619.690155, 112012.597615}}},
+		{name: "all clients with hosts", files: []string{"clientserver-json.json"}, engine: "io_uring", rw: "randread", bs: 4096,
+			points: []point{{4, 2, 63138.861139, 126339.06253}}, hosts: 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := sweep.FromFio(readFio(t, tt.files...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Schema != sweep.Schema || r.Meta.Source != sweep.SourceFioImport || r.Meta.Engine != tt.engine {
+				t.Errorf("schema %q source %q engine %q", r.Schema, r.Meta.Source, r.Meta.Engine)
+			}
+			if len(r.Steps) != len(tt.points) {
+				t.Fatalf("%d steps, want %d", len(r.Steps), len(tt.points))
+			}
+			for i, p := range tt.points {
+				s := r.Steps[i]
+				if s.RW != tt.rw || s.BS != tt.bs || s.IODepth != p.iodepth || s.NumJobs != p.numjobs || s.QD != p.iodepth*p.numjobs {
+					t.Errorf("step %d: %s %d iodepth %d numjobs %d qd %d, want %s %d %d %d", i, s.RW, s.BS, s.IODepth, s.NumJobs, s.QD, tt.rw, tt.bs, p.iodepth, p.numjobs)
+				}
+				if math.Abs(s.IOPS-p.iops) > 1e-6*p.iops || math.Abs(s.Lat.MeanNs-p.latMeanNs) > 1e-3*p.latMeanNs {
+					t.Errorf("step %d: %.3f IOPS at %.1f ns, want %.3f at %.1f", i, s.IOPS, s.Lat.MeanNs, p.iops, p.latMeanNs)
+				}
+				if s.Lat.P99Ns <= 0 && tt.hosts == 0 || s.RuntimeNs <= 0 || s.InflightMean != 0 {
+					t.Errorf("step %d: p99 %d runtime %d inflight %v", i, s.Lat.P99Ns, s.RuntimeNs, s.InflightMean)
+				}
+			}
+			if len(r.Steps[0].Hosts) != tt.hosts {
+				t.Errorf("%d hosts, want %d", len(r.Steps[0].Hosts), tt.hosts)
+			}
+			// What Write stores reads back the same.
+			dir := t.TempDir()
+			if err := sweep.Write(dir, r); err != nil {
+				t.Fatal(err)
+			}
+			back, err := sweep.Read(filepath.Join(dir, sweep.ResultsJSON))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(back.Steps) != len(r.Steps) || back.Steps[0].IOPS != r.Steps[0].IOPS || back.Meta.Source != sweep.SourceFioImport {
+				t.Errorf("read back %+v", back.Steps)
+			}
+		})
+	}
+}
+
+func TestFromFioHostsAndMixed(t *testing.T) {
+	r, err := sweep.FromFio(readFio(t, "clientserver-json.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := r.Steps[0].Hosts
+	if h[0].Host != "127.0.0.1:8766" || h[1].Host != "127.0.0.1:8767" || h[0].IOPS != 31591.408591 || h[1].IOPS != 31547.452547 {
+		t.Errorf("hosts %+v", h)
+	}
+	r, err = sweep.FromFio(readFio(t, "randrw-iouring-latpct.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := r.Steps[0]
+	if s.Read == nil || s.Write == nil || s.Read.IOPS != 44244.755245 || s.Write.IOPS != 18878.121878 || r.Meta.Workload.RWMixRead != 70 || !r.Meta.Workload.Direct {
+		t.Errorf("mixed step read %+v write %+v workload %+v", s.Read, s.Write, r.Meta.Workload)
+	}
+	if _, err := sweep.FromFio(nil); err == nil {
+		t.Error("no outputs: no error")
+	}
+}
