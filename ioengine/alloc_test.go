@@ -28,7 +28,9 @@ func TestNoAllocationsPerIO(t *testing.T) {
 			e := mustEngine(t, eng)
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
-			st, err := e.Run(context.Background(), w, ioengine.Control{Runtime: 200 * time.Millisecond})
+			ctl := ioengine.Control{Runtime: 3 * time.Second, SampleInterval: 10 * time.Millisecond,
+				OnSample: func(s ioengine.Sample) bool { return s.IOs >= 20000 }}
+			st, err := e.Run(context.Background(), w, ctl)
 			runtime.ReadMemStats(&after)
 			if err != nil {
 				t.Fatal(err)

@@ -78,7 +78,7 @@ func Analyze(points []Point, o Options) (Analysis, error) {
 	if len(a.Fits) > 0 {
 		best := a.Fits[0]
 		for _, f := range a.Fits[1:] {
-			if f.AIC < best.AIC {
+			if selectionScore(f, len(pts)) < selectionScore(best, len(pts)) {
 				best = f
 			}
 		}
@@ -157,4 +157,16 @@ func prepare(points []Point) ([]Point, []string) {
 	}
 	sort.Slice(pts, func(i, j int) bool { return pts[i].QD < pts[j].QD })
 	return pts, warn
+}
+
+// selectionScore ranks fits: AIC with the small-sample correction (AICc),
+// 2k(k+1)/(n−k−1), so a model with as many parameters as points cannot win
+// by fitting them exactly. Undefined (n ≤ k+1) scores +Inf; ties keep the
+// earlier, simpler fit (bound before USL).
+func selectionScore(m Model, n int) float64 {
+	k := len(m.Params)
+	if n-k-1 <= 0 {
+		return math.Inf(1)
+	}
+	return m.AIC + float64(2*k*(k+1))/float64(n-k-1)
 }

@@ -21,7 +21,7 @@ const (
 const (
 	RuleSaturation = "saturation: smallest measured QD within 5% of the highest IOPS, confirmed by the next deeper step adding < 5% IOPS while mean latency grows ≥ 1.8× per doubling"
 	RuleEfficient  = "efficient: measured QD with the highest power, IOPS / mean latency (Kleinrock)"
-	RuleModelKnee  = "model knee: N* from the chosen fit (bound: Xmax × R0; USL: N_max when retrograde, else X_roof × R0)"
+	RuleModelKnee  = "model knee: N* from the fit chosen by AICc (bound: Xmax × R0; USL: N_max when retrograde, else X_roof × R0)"
 	RuleKneedle    = "kneedle: Kneedle (Satopää et al. 2011) on log2(QD) vs IOPS; a diagnostic only"
 )
 
@@ -40,7 +40,11 @@ func saturationKnee(pts []Point, xmax float64) Knee {
 		need := 0.9 * q.QD / p.QD
 		if q.IOPS < (1+SaturationGain)*p.IOPS && q.LatMeanNs >= need*p.LatMeanNs {
 			k.Found, k.QD, k.IOPS, k.LatNsMean = true, p.QD, p.IOPS, p.LatMeanNs
-			k.Note = fmt.Sprintf("QD %g adds %.1f%% IOPS and %.2f× latency", q.QD, 100*(q.IOPS/p.IOPS-1), q.LatMeanNs/p.LatMeanNs)
+			verb, g := "adds", 100*(q.IOPS/p.IOPS-1)
+			if g < 0 {
+				verb, g = "loses", -g
+			}
+			k.Note = fmt.Sprintf("QD %g %s %.1f%% IOPS at %.2f× the latency", q.QD, verb, g, q.LatMeanNs/p.LatMeanNs)
 			return k
 		}
 	}

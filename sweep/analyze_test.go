@@ -1,8 +1,13 @@
 package sweep_test
 
 import (
+	"context"
+	"math"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/qdsweep/qdsweep/ioengine"
 
 	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/sweep"
@@ -104,5 +109,39 @@ func TestResultAnalyze(t *testing.T) {
 	}
 	if err := r.Analyze(littleslaw.Options{For: "oracle"}); err == nil {
 		t.Error("bad options: no error")
+	}
+}
+
+func TestAnalyzeSimulatedSweep(t *testing.T) {
+	// A device of 1 ms per I/O capped at 20,000 IOPS: the bound model with
+	// N* = 20. Its sweep saturates at QD 32 (within 5% of the cap, and QD 64
+	// adds nothing while latency doubles).
+	cfg := simConfig(ioengine.SimConfig{Latency: time.Millisecond, Jitter: 0.02, IOPS: 20000}, 150*time.Millisecond)
+	r := sweep.NewResult(sweep.Meta{Simulated: true, CPUs: 2}, plan([]int{1, 2, 4, 8, 16, 32, 64}, true))
+	if err := sweep.Run(context.Background(), cfg, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Analyze(littleslaw.Options{TargetIOPS: 10000}); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Analysis) != 1 {
+		t.Fatalf("%d analyses, want 1", len(r.Analysis))
+	}
+	a := r.Analysis[0].Analysis
+	if !a.Saturation.Found || a.Saturation.QD != 32 {
+		t.Errorf("saturation %+v, want QD 32", a.Saturation)
+	}
+	b, ok := a.Fits[0], a.Fits[0].Name == littleslaw.ModelBound
+	if !ok || math.Abs(b.Params["xmax"]-20000)/20000 > 0.05 || math.Abs(b.Params["r0_ns"]-1e6)/1e6 > 0.1 {
+		t.Errorf("bound fit %+v, want xmax ≈ 20000, r0 ≈ 1 ms", b)
+	}
+	// 10,000 IOPS at ≈ 1 ms needs ≈ 10 in flight.
+	if a.Target == nil || !a.Target.Reachable || a.Target.QD < 9 || a.Target.QD > 12 {
+		t.Errorf("target %+v, want QD ≈ 10", a.Target)
+	}
+	for _, c := range a.Checks {
+		if c.Flagged {
+			t.Errorf("check flagged on a full queue: %+v", c)
+		}
 	}
 }

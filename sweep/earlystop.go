@@ -24,9 +24,9 @@ var DefaultEarlyStop = EarlyStop{FlatGain: 0.05, LatRise: 1.8, FlatSteps: 2, Max
 
 // Reason returns why the steps after curve's last should be skipped, or ""
 // to go on. curve holds the curve's measured steps (not skipped or failed) in
-// run order. A step is flat when, against the best step at the next lower
-// total QD measured, it adds less than FlatGain IOPS while its mean latency
-// is at least LatRise times as high.
+// run order. A step is flat when it adds less than FlatGain to the most IOPS
+// any shallower step of the curve reached, while its mean latency is at least
+// LatRise times that of the best step at the next lower total QD measured.
 func (e EarlyStop) Reason(curve []Step) string {
 	if len(curve) == 0 {
 		return ""
@@ -43,8 +43,14 @@ func (e EarlyStop) Reason(curve []Step) string {
 	var flatQDs []int
 	for k, s := range curve {
 		base, ok := bestBelow(curve[:k], s.QD)
-		if ok && base.IOPS > 0 && base.Lat.MeanNs > 0 &&
-			s.IOPS < (1+e.FlatGain)*base.IOPS && s.Lat.MeanNs >= e.LatRise*base.Lat.MeanNs {
+		peak := 0.0
+		for _, p := range curve[:k] {
+			if p.QD < s.QD {
+				peak = max(peak, p.IOPS)
+			}
+		}
+		if ok && peak > 0 && base.Lat.MeanNs > 0 &&
+			s.IOPS < (1+e.FlatGain)*peak && s.Lat.MeanNs >= e.LatRise*base.Lat.MeanNs {
 			flat++
 			flatQDs = append(flatQDs, s.QD)
 		} else {

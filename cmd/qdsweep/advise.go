@@ -319,6 +319,12 @@ func adviseFromData(f adviseFlags, out *adviseOut) error {
 		}
 	}
 	a := curves[0].Analysis
+	if f.targetBW > 0 && !f.bsSet && curves[0].BS > 0 && curves[0].BS != f.bs {
+		// Convert the throughput target at the measured curve's block size.
+		f.bs = curves[0].BS
+		t := a.TargetFor(littleslaw.ThroughputIOPS(f.targetBW, f.bs), f.opts)
+		a.Target = &t
+	}
 	out.Analysis = &a
 	if len(curves) > 1 {
 		out.Curves = curves

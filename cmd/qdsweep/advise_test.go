@@ -133,7 +133,7 @@ func TestAdviseFromPointsCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, errOut, code := adviseRun(t, "--from", p, "--target-iops", "200000")
-	if code != 0 || !strings.Contains(out, "not reachable: it saturates at 151000 IOPS (at QD 32)") {
+	if code != 0 || !strings.Contains(out, "not reachable: it saturates at 151,000 IOPS (at QD 32)") {
 		t.Fatalf("exit %d: %s %s", code, out, errOut)
 	}
 	js, _, code := adviseRun(t, "--from", p, "--latency-slo", "p99=1ms", "--for", "postgres", "--output-format", "json")

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -19,19 +20,19 @@ var runBin struct {
 	err  error
 }
 
-// runBinary builds the qdsweep binary once for the CLI tests of `run`.
+// runBinary builds the qdsweep binary once for the CLI tests. It goes next
+// to the test binary, in the work directory `go test` removes afterwards.
 func runBinary(t *testing.T) string {
 	t.Helper()
 	runBin.once.Do(func() {
-		dir, err := os.MkdirTemp("", "qdsweep-run-test-")
+		exe, err := os.Executable()
 		if err != nil {
 			runBin.err = err
 			return
 		}
-		runBin.path = filepath.Join(dir, "qdsweep")
-		out, err := exec.Command("go", "build", "-o", runBin.path, ".").CombinedOutput()
-		if err != nil {
-			runBin.err = errors.New(string(out))
+		runBin.path = filepath.Join(filepath.Dir(exe), "qdsweep-cli")
+		if out, err := exec.Command("go", "build", "-o", runBin.path, ".").CombinedOutput(); err != nil {
+			runBin.err = fmt.Errorf("%v\n%s", err, out)
 		}
 	})
 	if runBin.err != nil {

@@ -219,7 +219,7 @@ func sweepAction(c *cli.Context) error {
 		if err != nil {
 			prog.note("qdsweep: no device telemetry: %v", err)
 		} else {
-			probe, m.Device = p, info
+			probe, m.Device, m.DeviceOff = p, info, p.Off()
 		}
 	}
 
@@ -257,6 +257,7 @@ func finishSweep(c *cli.Context, o sweepOpts, r *sweep.Result, runErr error) err
 	if err := r.Analyze(o.analyze); err != nil {
 		return fmt.Errorf("analyse: %w", err)
 	}
+	r.Diagnosis = r.Diagnose(o.analyze)
 	if err := sweep.Write(o.outDir, r); err != nil {
 		return err
 	}

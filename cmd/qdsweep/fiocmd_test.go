@@ -1,0 +1,113 @@
+package main_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// fioData is a recorded fio output of the fio package's testdata.
+func fioData(name string) string {
+	return filepath.Join("..", "..", "ioengine", "fio", "testdata", name)
+}
+
+// runQdsweep runs the built binary and returns stdout, stderr and the exit status.
+func runQdsweep(t *testing.T, dir string, stdin []byte, args ...string) (string, string, int) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), errb.String(), code
+}
+
+func TestExplainCommand(t *testing.T) {
+	abs := func(n string) string { p, _ := filepath.Abs(fioData(n)); return p }
+	dir := t.TempDir()
+	out, errs, code := runQdsweep(t, dir, nil, "explain", "--target-iops=160000", abs("randread-libaio-qd32-normal.txt"))
+	flat := strings.Join(strings.Fields(out), " ")
+	if code != 0 || !strings.Contains(flat, "87.8k IOPS") || !strings.Contains(flat, "depth-bound") || !strings.Contains(flat, "QD ≈ 59") {
+		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+	}
+	pasted, err := os.ReadFile(abs("pasted-psync-qd8-json.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code = runQdsweep(t, dir, pasted, "explain", "--output-format=json", "-")
+	var doc struct {
+		Jobs []struct {
+			Explanation struct{ Verdict string } `json:"explanation"`
+		} `json:"jobs"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &doc) != nil || len(doc.Jobs) != 1 || doc.Jobs[0].Explanation.Verdict != "sync-engine" {
+		t.Errorf("json: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+	}
+}
+
+func TestImportFioCommand(t *testing.T) {
+	abs := func(n string) string { p, _ := filepath.Abs(fioData(n)); return p }
+	dir := t.TempDir()
+	_, errs, code := runQdsweep(t, dir, nil, "import", "fio", "--out", "res", "-q",
+		abs("point-randread-qd1.json"), abs("point-randread-qd8.json"), abs("point-randread-qd32.json"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "res", "results.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		Meta  struct{ Source, Engine string } `json:"meta"`
+		Steps []struct {
+			QD   int     `json:"qd"`
+			IOPS float64 `json:"iops"`
+		} `json:"steps"`
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Meta.Source != "fio-import" || r.Meta.Engine != "io_uring" || len(r.Steps) != 3 ||
+		r.Steps[0].QD != 1 || r.Steps[2].QD != 32 || r.Steps[2].IOPS != 90815.184815 {
+		t.Errorf("result meta %+v steps %+v", r.Meta, r.Steps)
+	}
+}
+
+func TestFioCommandsRefuseBadInput(t *testing.T) {
+	notFio, _ := filepath.Abs(fioData("commands.txt"))
+	tests := [][]string{
+		{"explain"},
+		{"explain", "missing.json"},
+		{"explain", notFio},
+		{"explain", "--output-format=xml", notFio},
+		{"explain", notFio, "--target-iops=5"},
+		{"import", "fio", "--out", "res"},
+		{"import", "fio", "--out", "res", notFio},
+		{"import", "fio", "--out", "res", "missing.json"},
+	}
+	for _, args := range tests {
+		dir := t.TempDir()
+		out, errs, code := runQdsweep(t, dir, nil, args...)
+		if code != 2 || out != "" || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2, nothing, one line", args, code, out, errs)
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+			t.Errorf("%v left %d entries behind", args, len(entries))
+		}
+	}
+}
