@@ -1,6 +1,7 @@
 package littleslaw_test
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -67,4 +68,14 @@ func TestExplain(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The design's network disk: 32 deep, one job, 24.1k IOPS at 1.31 ms.
+func ExampleExplain() {
+	e := littleslaw.Explain(littleslaw.ExplainInput{IOPS: 24100, LatMeanNs: 1.31e6, IODepth: 32, NumJobs: 1, TargetIOPS: 160000})
+	fmt.Printf("%s: %.1f in flight of %d, ceiling %.0f IOPS\n", e.Verdict, e.InflightMean, e.EffectiveQD, e.CeilingIOPS)
+	fmt.Printf("160k IOPS needs QD %d: iodepth %d × numjobs %d\n", e.Target.QDCeil, e.Target.Split.IODepth, e.Target.Split.NumJobs)
+	// Output:
+	// depth-bound: 31.6 in flight of 32, ceiling 24427 IOPS
+	// 160k IOPS needs QD 210: iodepth 64 × numjobs 4
 }

@@ -113,9 +113,10 @@ func fitUSL(pts []Point) (Model, bool) {
 	if b.kappa > 0 {
 		nmax := math.Sqrt((1 - b.sigma) / b.kappa)
 		if nmax <= retrogradeReach*deepest {
+			// Retrograde: no asymptote (XRoof stays 0); the peak is
+			// IOPSAt(NMax).
 			m.NMax = nmax
 			m.KneeQD = nmax
-			m.XRoof = uslIOPS(nmax, l, b.sigma, b.kappa)
 		}
 	}
 	if m.NMax == 0 && b.sigma > 0 {

@@ -53,6 +53,9 @@ func TestFitUSLRecoversParameters(t *testing.T) {
 		if !within(m.NMax, want, 0.05) {
 			t.Errorf("seed %d: N_max %.1f, want %.1f", seed, m.NMax, want)
 		}
+		if m.XRoof != 0 || m.KneeQD != m.NMax {
+			t.Errorf("seed %d: retrograde with X_roof %g, knee %g; want no asymptote and knee = N_max", seed, m.XRoof, m.KneeQD)
+		}
 		if a.Model == nil || a.Model.Name != littleslaw.ModelUSL {
 			t.Errorf("seed %d: chose %v for a retrograde curve, want usl", seed, a.Model)
 		}

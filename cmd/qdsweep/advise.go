@@ -108,6 +108,21 @@ func adviseAction(c *cli.Context) error {
 			return err
 		}
 	}
+	if f.json && out.Table != nil {
+		// The table is its own document: no single queue depth answers it.
+		enc := json.NewEncoder(c.App.Writer)
+		enc.SetIndent("", "  ")
+		doc := struct {
+			BS        int64                 `json:"bs"`
+			LatencyNs float64               `json:"latency_ns"`
+			Note      string                `json:"note"`
+			Table     []littleslaw.TableRow `json:"table"`
+		}{out.BS, out.LatencyNs, out.Note, out.Table}
+		if err := enc.Encode(doc); err != nil {
+			return fmt.Errorf("advise: write json: %w", err)
+		}
+		return nil
+	}
 	if f.json {
 		for _, w := range out.Warnings {
 			fmt.Fprintln(c.App.ErrWriter, "qdsweep advise: warning: "+w)
@@ -459,7 +474,7 @@ func printAnalysis(w io.Writer, a *littleslaw.Analysis) {
 		line := fmt.Sprintf("Best fit: %s model (%.1f%% RMS error)", m.Name, 100*m.RelRMS)
 		switch {
 		case m.NMax > 0:
-			line += fmt.Sprintf(", peak %s IOPS at QD %.0f, falling beyond", thousands(m.XRoof), m.NMax)
+			line += fmt.Sprintf(", peak %s IOPS at QD %.0f, falling beyond", thousands(m.IOPSAt(m.NMax)), m.NMax)
 		case a.ModelKnee.Found:
 			line += fmt.Sprintf(", knee at QD %.0f", a.ModelKnee.QD)
 			if m.XRoof > 0 {

@@ -86,6 +86,19 @@ func TestAdviseTable(t *testing.T) {
 			t.Errorf("table lacks %q:\n%s", row, out)
 		}
 	}
+	js, _, code := adviseRun(t, "--table", "--output-format=json")
+	var doc struct {
+		Table []struct {
+			IOPS       float64 `json:"iops"`
+			QueueDepth int     `json:"queue_depth"`
+		} `json:"table"`
+	}
+	if err := json.Unmarshal([]byte(js), &doc); code != 0 || err != nil || len(doc.Table) != 15 {
+		t.Fatalf("json table: exit %d, %v, %d rows", code, err, len(doc.Table))
+	}
+	if r := doc.Table[8]; r.IOPS != 100000 || r.QueueDepth != 200 {
+		t.Errorf("row 9 = %+v, want 100000 → 200", r)
+	}
 }
 
 func TestAdviseUsageErrors(t *testing.T) {

@@ -42,8 +42,8 @@ func runCommand() *cli.Command {
 			"Defaults: --runtime=5s, --ramp_time=1s, --iodepth=32.",
 		Flags:  flags,
 		Action: runAction,
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return usagef("run: %v; see qdsweep run --help", err)
+		OnUsageError: func(c *cli.Context, err error, _ bool) error {
+			return usagef("run: %v%s; see qdsweep run --help", err, suggestFlag(c, err))
 		},
 	}
 }
@@ -67,6 +67,11 @@ func runAction(c *cli.Context) error {
 		return err
 	}
 	engineName := c.String("ioengine")
+	switch engineName {
+	case ioengine.EngineIOUring, ioengine.EngineLibaio, ioengine.EnginePsync:
+	default:
+		return usagef("--ioengine: %q is not an engine of run; use io_uring, libaio or psync", engineName)
+	}
 
 	temporary := w.Filename == ""
 	if temporary {
@@ -266,4 +271,19 @@ func humanNs(ns float64) string {
 		return fmt.Sprintf("%.2f ms", ns/1e6)
 	}
 	return fmt.Sprintf("%.2f s", ns/1e9)
+}
+
+// suggestFlag returns " (did you mean --x?)" for an unknown flag close to a known one.
+func suggestFlag(c *cli.Context, err error) string {
+	const prefix = "flag provided but not defined: -"
+	msg := err.Error()
+	i := strings.Index(msg, prefix)
+	if i < 0 || c.Command == nil {
+		return ""
+	}
+	name := strings.TrimLeft(msg[i+len(prefix):], "-")
+	if s := cli.SuggestFlag(c.Command.Flags, name, true); s != "" {
+		return " (did you mean " + s + "?)"
+	}
+	return ""
 }

@@ -67,3 +67,29 @@ func FuzzParse(f *testing.F) {
 	addSeeds(f, "*.json", "*.txt")
 	fuzzParser(f, fio.Parse)
 }
+
+func FuzzParseJobFile(f *testing.F) {
+	for _, name := range []string{"sweep.fio", "cs.fio"} {
+		b, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte("[global]\nbs=4k,8k\n[a]\nrw=randrw\nrwmixwrite=30\n[b]\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		jf, err := fio.ParseJobFile(bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		runs, err := jf.Runs()
+		if err != nil {
+			return
+		}
+		for _, r := range runs {
+			if w := r.Workload; w.IODepth < 1 || w.NumJobs < 1 || w.BS < 1 || w.RWMixRead < 0 || w.RWMixRead > 100 {
+				t.Fatalf("run %q: invalid workload %+v", r.Name, w)
+			}
+		}
+	})
+}

@@ -132,6 +132,16 @@ func TestParseDetails(t *testing.T) {
 			t.Errorf("interim runtimes %d %d, want 892 1892", outs[0].Jobs[0].RuntimeMs, outs[1].Jobs[0].RuntimeMs)
 		}
 	})
+	t.Run("normal status-interval reports of one pid are interim", func(t *testing.T) {
+		outs := readTestdata(t, "randread-status-interval-normal.txt")
+		if len(outs) != 3 || !outs[0].Interim || !outs[1].Interim || outs[2].Interim {
+			t.Fatalf("%d outputs", len(outs))
+		}
+		// "issued rwts: total=28882" over "(113MiB/2001msec)".
+		if d := outs[2].Jobs[0].Read; d.TotalIOs != 28882 || d.RuntimeMs != 2001 || !near(d.IOPS, 28882e3/2001, 1e-12) {
+			t.Errorf("final read %+v", d)
+		}
+	})
 	t.Run("clients keep host and port", func(t *testing.T) {
 		o := readTestdata(t, "clientserver-json.json")[0]
 		if o.Jobs[0].Host != "127.0.0.1" || o.Jobs[0].Port != 8766 || o.Jobs[1].Port != 8767 || !o.Jobs[2].AllClients {
