@@ -58,7 +58,7 @@ func ParseJobFile(r io.Reader) (JobFile, error) {
 	var jf JobFile
 	sc := bufio.NewScanner(io.LimitReader(r, 16<<20))
 	line := 0
-	var cur *[]Option
+	section := -2 // -2: none yet, -1: [global], else index into jf.Jobs
 	for sc.Scan() {
 		line++
 		t := strings.TrimSpace(sc.Text())
@@ -71,14 +71,14 @@ func ParseJobFile(r io.Reader) (JobFile, error) {
 			}
 			name := strings.TrimSpace(t[1 : len(t)-1])
 			if name == "global" {
-				cur = &jf.Global
+				section = -1
 				continue
 			}
 			jf.Jobs = append(jf.Jobs, JobSpec{Name: name, Line: line})
-			cur = &jf.Jobs[len(jf.Jobs)-1].Options
+			section = len(jf.Jobs) - 1
 			continue
 		}
-		if cur == nil {
+		if section == -2 {
 			return JobFile{}, fmt.Errorf("line %d: option %q outside a [section]", line, t)
 		}
 		k, v, _ := strings.Cut(t, "=")
@@ -86,12 +86,11 @@ func ParseJobFile(r io.Reader) (JobFile, error) {
 		if k == "" {
 			return JobFile{}, fmt.Errorf("line %d: option without a name", line)
 		}
-		*cur = append(*cur, Option{Key: k, Value: strings.TrimSpace(v), Line: line})
-		if len(jf.Jobs) > 0 {
-			// cur may point into a reallocated slice; re-point it.
-			if cur != &jf.Global {
-				cur = &jf.Jobs[len(jf.Jobs)-1].Options
-			}
+		o := Option{Key: k, Value: strings.TrimSpace(v), Line: line}
+		if section == -1 {
+			jf.Global = append(jf.Global, o)
+		} else {
+			jf.Jobs[section].Options = append(jf.Jobs[section].Options, o)
 		}
 	}
 	if err := sc.Err(); err != nil {
