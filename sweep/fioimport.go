@@ -273,3 +273,16 @@ func joinKeys(m map[string]bool, def string) string {
 	sort.Strings(ks)
 	return strings.Join(ks, ",")
 }
+
+// HostSteps converts an engine's per-host figures (multi-host fio runs)
+// into Step.Hosts; nil stays nil.
+func HostSteps(hs []ioengine.HostStats) []HostStep {
+	if hs == nil {
+		return nil
+	}
+	out := make([]HostStep, len(hs))
+	for i, h := range hs {
+		out[i] = HostStep{Host: h.Host, IOPS: h.IOPS, BWBytes: h.BWBytes, Lat: h.Lat}
+	}
+	return out
+}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/ioengine/fio"
 	"github.com/qdsweep/qdsweep/sweep"
 )
@@ -108,6 +109,10 @@ func TestFromFioHostsAndMixed(t *testing.T) {
 	s := r.Steps[0]
 	if s.Read == nil || s.Write == nil || s.Read.IOPS != 44244.755245 || s.Write.IOPS != 18878.121878 || r.Meta.Workload.RWMixRead != 70 || !r.Meta.Workload.Direct {
 		t.Errorf("mixed step read %+v write %+v workload %+v", s.Read, s.Write, r.Meta.Workload)
+	}
+	hs := sweep.HostSteps([]ioengine.HostStats{{Host: "a:8765", IOPS: 10, BWBytes: 40960, Lat: ioengine.Latency{MeanNs: 5}}})
+	if len(hs) != 1 || hs[0].Host != "a:8765" || hs[0].IOPS != 10 || hs[0].Lat.MeanNs != 5 || sweep.HostSteps(nil) != nil {
+		t.Errorf("HostSteps %+v", hs)
 	}
 	if _, err := sweep.FromFio(nil); err == nil {
 		t.Error("no outputs: no error")

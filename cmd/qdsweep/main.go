@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
@@ -32,7 +33,7 @@ func realMain(args []string) int {
 }
 
 func newApp() *cli.App {
-	return &cli.App{
+	app := &cli.App{
 		Name:                 "qdsweep",
 		Usage:                "sweep a storage device across queue depths and size it with Little's Law",
 		Version:              version,
@@ -54,7 +55,102 @@ func newApp() *cli.App {
 		},
 		ErrWriter:      os.Stderr,
 		ExitErrHandler: func(*cli.Context, error) {},
+		Action: func(c *cli.Context) error {
+			if c.NArg() == 0 {
+				return cli.ShowAppHelp(c)
+			}
+			name := c.Args().First()
+			hint := ""
+			if s := suggestCommand(c.App.Commands, name); s != "" {
+				hint = fmt.Sprintf(" (did you mean %q?)", s)
+			}
+			return usagef("unknown command %q%s; see qdsweep --help", name, hint)
+		},
 	}
+	for _, cmd := range app.Commands {
+		if cmd.OnUsageError == nil {
+			name := cmd.Name
+			cmd.OnUsageError = func(c *cli.Context, err error, _ bool) error {
+				return usagef("%s: %s%s; see qdsweep %s --help", name, flagErrText(err), suggestFlag(c, err), name)
+			}
+		}
+	}
+	return app
+}
+
+// suggestFlag returns " (did you mean --x?)" for an unknown flag close to a known one.
+func suggestFlag(c *cli.Context, err error) string {
+	const prefix = "flag provided but not defined: -"
+	msg := err.Error()
+	i := strings.Index(msg, prefix)
+	if i < 0 || c.Command == nil {
+		return ""
+	}
+	name := strings.TrimLeft(msg[i+len(prefix):], "-")
+	best, bestD := "", 3
+	for _, f := range c.Command.Flags {
+		for _, n := range f.Names() {
+			if d := editDistance(name, n); d < bestD {
+				best, bestD = n, d
+			}
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return " (did you mean --" + best + "?)"
+}
+
+// flagErrText rewrites the flag package's messages in the CLI's own words:
+// "flag provided but not defined: -x" → "unknown flag --x", and
+// `invalid boolean value "y" for -x: parse error` → `invalid value "y" for --x`.
+func flagErrText(err error) string {
+	msg := err.Error()
+	if rest, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		return "unknown flag --" + strings.TrimLeft(rest, "-")
+	}
+	if i := strings.Index(msg, " for -"); i >= 0 && strings.HasPrefix(msg, "invalid ") {
+		if j := strings.Index(msg[:i], " value "); j >= 0 {
+			flag := strings.TrimLeft(msg[i+len(" for "):], "-")
+			if k := strings.Index(flag, ":"); k >= 0 {
+				flag = flag[:k]
+			}
+			return "invalid value " + msg[j+len(" value "):i] + " for --" + flag
+		}
+	}
+	return msg
+}
+
+// suggestCommand returns the command name closest to name, or "".
+func suggestCommand(cmds []*cli.Command, name string) string {
+	best, bestD := "", 3
+	for _, c := range cmds {
+		if d := editDistance(name, c.Name); d < bestD {
+			best, bestD = c.Name, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 // usageError marks an error the user can fix by changing the command line (exit 2).

@@ -43,7 +43,7 @@ func runCommand() *cli.Command {
 		Flags:  flags,
 		Action: runAction,
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {
-			return usagef("run: %v%s; see qdsweep run --help", err, suggestFlag(c, err))
+			return usagef("run: %s%s; see qdsweep run --help", flagErrText(err), suggestFlag(c, err))
 		},
 	}
 }
@@ -271,19 +271,4 @@ func humanNs(ns float64) string {
 		return fmt.Sprintf("%.2f ms", ns/1e6)
 	}
 	return fmt.Sprintf("%.2f s", ns/1e9)
-}
-
-// suggestFlag returns " (did you mean --x?)" for an unknown flag close to a known one.
-func suggestFlag(c *cli.Context, err error) string {
-	const prefix = "flag provided but not defined: -"
-	msg := err.Error()
-	i := strings.Index(msg, prefix)
-	if i < 0 || c.Command == nil {
-		return ""
-	}
-	name := strings.TrimLeft(msg[i+len(prefix):], "-")
-	if s := cli.SuggestFlag(c.Command.Flags, name, true); s != "" {
-		return " (did you mean " + s + "?)"
-	}
-	return ""
 }

@@ -18,7 +18,7 @@ var depthBuckets = []struct {
 // iodepth says.
 var syncEngines = map[string]bool{
 	"sync": true, "psync": true, "vsync": true, "pvsync": true, "pvsync2": true,
-	"mmap": true, "splice": true, "filecreate": true, "filestat": true, "null": false,
+	"mmap": true, "splice": true, "filecreate": true, "filestat": true,
 }
 
 // IsSyncEngine reports whether fio's ioengine name is synchronous (one I/O in

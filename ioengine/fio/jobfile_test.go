@@ -55,7 +55,10 @@ func TestFioAcceptsJobFile(t *testing.T) {
 	dir := t.TempDir()
 	wl := ioengine.Workload{Filename: filepath.Join(dir, "t.dat"), Size: 16 << 20, OffsetIncrement: 4 << 20, RW: ioengine.RandRW,
 		RWMixRead: 70, BS: 4096, IODepth: 16, NumJobs: 4, Direct: true, RandSeed: 1, ContinueOnError: true}
-	path := filepath.Join(dir, "step.fio")
+	path := filepath.Join(dir, fio.JobFileName(wl))
+	if filepath.Base(path) != "randrw-4096-iodepth16-numjobs4.fio" {
+		t.Errorf("JobFileName %s", filepath.Base(path))
+	}
 	var buf bytes.Buffer
 	if err := fio.WriteJobFile(&buf, wl, 1500*time.Millisecond, 500*time.Millisecond); err != nil {
 		t.Fatal(err)

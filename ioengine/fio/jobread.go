@@ -144,7 +144,7 @@ func (jf JobFile) Runs() ([]JobRun, error) {
 	return runs, nil
 }
 
-// dedupSorted sorts and removes duplicates.
+// dedupSorted sorts s and drops repeated entries.
 func dedupSorted(s []string) []string {
 	sort.Strings(s)
 	out := s[:0]

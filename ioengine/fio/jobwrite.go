@@ -42,10 +42,15 @@ func writeJobFile(w io.Writer, wl ioengine.Workload, runtime, ramp time.Duration
 	return nil
 }
 
-// jobName names the job section after the step: "randread-4096-qd32".
+// jobName names the job section after the step: "randread-4096-iodepth32-numjobs1".
 func jobName(wl ioengine.Workload) string {
-	return fmt.Sprintf("%s-%d-qd%d", wl.RW, wl.BS, wl.QD())
+	return fmt.Sprintf("%s-%d-iodepth%d-numjobs%d", wl.RW, wl.BS, wl.IODepth, wl.NumJobs)
 }
+
+// JobFileName is the file name WriteJobFile's output should get for wl
+// (one per sweep step, distinct for every rw, bs, iodepth and numjobs):
+// "randread-4096-iodepth32-numjobs1.fio".
+func JobFileName(wl ioengine.Workload) string { return jobName(wl) + ".fio" }
 
 // optionSet is a job's options in order: [global] then the job section.
 type optionSet struct {

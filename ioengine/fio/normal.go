@@ -190,6 +190,20 @@ func (p *normalParser) flush() {
 	if len(o.Jobs) == 0 {
 		return
 	}
+	// Clones fio lists one by one (numjobs without group_reporting) share
+	// a name and report jobs=1 each.
+	clones := map[string]int{}
+	for _, j := range o.Jobs {
+		if !j.AllClients && j.NumJobs == 1 {
+			clones[j.Host+"\x00"+j.Name]++
+		}
+	}
+	for i := range o.Jobs {
+		j := &o.Jobs[i]
+		if n := clones[j.Host+"\x00"+j.Name]; n > 1 && j.NumJobs == 1 && !j.AllClients {
+			j.NumJobsFrom = "one clone of numjobs=" + strconv.Itoa(n)
+		}
+	}
 	var first *Job
 	for i := range o.Jobs {
 		j := &o.Jobs[i]
