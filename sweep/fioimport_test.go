@@ -45,6 +45,9 @@ func TestFromFio(t *testing.T) {
 			{16, 2, 88883.116883, 359543.423897}}},
 		{name: "clones merged", files: []string{"randwrite-libaio-nj2-json.json"}, engine: "libaio", rw: "randwrite", bs: 4096, points: []point{
 			{4, 2, 33358.641359 + 33419.58042, (119564.087057*33392 + 119360.267898*33453) / (33392 + 33453)}}},
+		{name: "clones merged from normal output", files: []string{"randrw-iouring-nj2-normal.txt"}, engine: "io_uring", rw: "randrw", bs: 4096, points: []point{
+			{8, 2, (24716.0 + 10580 + 24668 + 10660) * 1000 / 1001,
+				(24716*221.84e3 + 10580*236.96e3 + 24668*221.57e3 + 10660*236.80e3) / (24716 + 10580 + 24668 + 10660)}}},
 		{name: "status interval final only", files: []string{"randread-status-interval.json"}, engine: "io_uring", rw: "randread", bs: 4096,
 			points: []point{{4, 1, 35619.690155, 112012.597615}}},
 		{name: "all clients with hosts", files: []string{"clientserver-json.json"}, engine: "io_uring", rw: "randread", bs: 4096,

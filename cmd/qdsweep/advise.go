@@ -200,6 +200,9 @@ func parseAdviseFlags(c *cli.Context) (adviseFlags, error) {
 		return f, usagef("--for %q: use postgres, mysql or workers", f.forWhat)
 	}
 	f.table, f.from, f.rw = c.Bool("table"), c.String("from"), c.String("rw")
+	if err := checkAdviseConflicts(c, f); err != nil {
+		return f, err
+	}
 	cpus := c.Int("cpus")
 	if cpus < 0 || c.Int("max-iodepth") <= 0 || c.Int("max-jobs") < 0 {
 		return f, usagef("--cpus, --max-iodepth and --max-jobs must be positive")
@@ -221,6 +224,29 @@ func parseAdviseFlags(c *cli.Context) (adviseFlags, error) {
 		}
 	}
 	return f, nil
+}
+
+// checkAdviseConflicts refuses flags that do not go together or would be
+// silently ignored: --table answers alone, --rw picks a curve of --from.
+func checkAdviseConflicts(c *cli.Context, f adviseFlags) error {
+	if c.IsSet("rw") {
+		switch ioengine.RW(f.rw) {
+		case ioengine.Read, ioengine.Write, ioengine.RandRead, ioengine.RandWrite, ioengine.ReadWrite, ioengine.RandRW:
+		default:
+			return usagef("--rw: unknown pattern %q; use read, write, randread, randwrite, rw or randrw", f.rw)
+		}
+		if f.from == "" {
+			return usagef("--rw picks a curve of measured data: add --from results.json, or drop --rw")
+		}
+	}
+	if f.table {
+		for _, other := range []string{"from", "target-iops", "target-bw", "latency", "cloud", "latency-slo", "for", "rw", "bs"} {
+			if c.IsSet(other) {
+				return usagef("--table prints the fixed GCP table (16 KiB at 2 ms) and takes no --%s; drop one of them", other)
+			}
+		}
+	}
+	return nil
 }
 
 // parseIOPS reads a positive number of I/Os per second, allowing k and m
@@ -295,9 +321,9 @@ func adviseFromData(f adviseFlags, out *adviseOut) error {
 		pts, err := sweep.ReadPointsCSV(f.from)
 		if err != nil {
 			if errors.Is(err, sweep.ErrPointsCSV) {
-				return usagef("--from %v", err)
+				return usagef("--from %s: %v", f.from, oneLine(err))
 			}
-			return fmt.Errorf("advise: %w", err)
+			return usagef("--from %s: %v", f.from, oneLine(err))
 		}
 		a, err := littleslaw.Analyze(pts, f.opts)
 		if err != nil {
@@ -310,10 +336,8 @@ func adviseFromData(f adviseFlags, out *adviseOut) error {
 			if errors.Is(err, os.ErrNotExist) {
 				return usagef("--from %s: no such file or directory; give results.json, a results directory or a points .csv", f.from)
 			}
-			if errors.Is(err, sweep.ErrSchema) {
-				return usagef("--from %v", err)
-			}
-			return fmt.Errorf("advise: %w", err)
+			// Any file that does not read as a result is the user's to fix.
+			return usagef("--from %s: %v; give results.json, a results directory or a points .csv", f.from, oneLine(err))
 		}
 		if f.opts.CPUs == 0 {
 			f.opts.CPUs = r.Meta.CPUs
@@ -576,4 +600,9 @@ func thousands(v float64) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// oneLine folds a multi-line error message onto one line.
+func oneLine(err error) string {
+	return strings.Join(strings.Fields(err.Error()), " ")
 }

@@ -25,6 +25,7 @@ func main() {
 }
 
 func realMain(args []string) int {
+	cli.VersionPrinter = func(c *cli.Context) { fmt.Fprintln(c.App.Writer, versionText()) }
 	ctx, stop := signalContext()
 	defer stop()
 	app := newApp()
@@ -49,6 +50,8 @@ func newApp() *cli.App {
 			explainCommand(),
 			importCommand(),
 			diagnoseCommand(),
+			manCommand(),
+			completionCommand(),
 		},
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {
 			return usageErr(err)
@@ -67,6 +70,7 @@ func newApp() *cli.App {
 			return usagef("unknown command %q%s; see qdsweep --help", name, hint)
 		},
 	}
+	addExamples(app.Commands)
 	for _, cmd := range app.Commands {
 		if cmd.OnUsageError == nil {
 			name := cmd.Name

@@ -192,9 +192,14 @@ func (p *normalParser) flush() {
 	}
 	// Clones fio lists one by one (numjobs without group_reporting) share
 	// a name and report jobs=1 each.
+	// (Clients of a client/server run are told apart by "All clients".)
 	clones := map[string]int{}
 	for _, j := range o.Jobs {
-		if !j.AllClients && j.NumJobs == 1 {
+		if j.AllClients {
+			clones = map[string]int{}
+			break
+		}
+		if j.NumJobs == 1 {
 			clones[j.Host+"\x00"+j.Name]++
 		}
 	}

@@ -142,6 +142,16 @@ func TestParseDetails(t *testing.T) {
 			t.Errorf("final read %+v", d)
 		}
 	})
+	t.Run("clones and clients", func(t *testing.T) {
+		mix := readTestdata(t, "randrw-iouring-nj2-normal.txt")[0].Jobs
+		if mix[0].NumJobsFrom != "one clone of numjobs=2" || mix[1].NumJobsFrom != "one clone of numjobs=2" {
+			t.Errorf("normal clones: %q %q", mix[0].NumJobsFrom, mix[1].NumJobsFrom)
+		}
+		cs := readTestdata(t, "clientserver-normal.txt")[0].Jobs
+		if cs[0].NumJobsFrom != "jobs=N" || cs[0].Host != "vm" || !cs[2].AllClients {
+			t.Errorf("client jobs taken for clones: %+v", cs[0])
+		}
+	})
 	t.Run("clients keep host and port", func(t *testing.T) {
 		o := readTestdata(t, "clientserver-json.json")[0]
 		if o.Jobs[0].Host != "127.0.0.1" || o.Jobs[0].Port != 8766 || o.Jobs[1].Port != 8767 || !o.Jobs[2].AllClients {

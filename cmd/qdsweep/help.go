@@ -1,0 +1,153 @@
+package main
+
+import (
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// commandExamples are shown under EXAMPLES in each command's help.
+var commandExamples = map[string][]string{
+	"run": {
+		"qdsweep run                                   # 4k randread, QD 32, on ./qdsweep.scratch",
+		"qdsweep run --name=x --filename=/data/f --ioengine=libaio --direct=1 \\\n     --rw=randread --bs=4k --iodepth=32 --numjobs=1 --runtime=30 \\\n     --time_based --group_reporting --size=1G      # a fio command line as is",
+	},
+	"sweep": {
+		"qdsweep sweep                                 # 4k randread, iodepth 1:256, scratch file here",
+		"qdsweep sweep --filename=/dev/nvme0n2 --iodepth=1:256 --numjobs=1,4 \\\n     --target-iops=160000 --latency-slo=p99=5ms",
+		"qdsweep sweep --ioengine=sim --sim_latency=1.3ms --sim_iops=160000 \\\n     --iodepth=1:256 --numjobs=1,4     # what-if model, no device",
+	},
+	"advise": {
+		"qdsweep advise --target-iops 160000 --latency 1.3ms",
+		"qdsweep advise --cloud gcp-hyperdisk-balanced --target-iops 160000",
+		"qdsweep advise --from qdsweep-20261130-101500 --for postgres",
+		"qdsweep advise --table",
+	},
+	"report": {
+		"qdsweep report qdsweep-20261130-101500 --target-iops 80000 --latency-slo p99=2ms",
+	},
+	"compare": {
+		"qdsweep compare before/ after/ --out cmp",
+	},
+	"explain": {
+		"fio --name=t --rw=randread --iodepth=32 ... --output-format=json | qdsweep explain -",
+		"qdsweep explain --target-iops 160000 fio-output.txt",
+	},
+	"import": {
+		"qdsweep import fio --out imported qd1.json qd4.json qd16.json qd64.json",
+	},
+	"diagnose": {
+		"qdsweep diagnose qdsweep-20261130-101500",
+	},
+}
+
+// addExamples appends an EXAMPLES section to every command's description.
+func addExamples(cmds []*cli.Command) {
+	for _, c := range cmds {
+		ex := commandExamples[c.Name]
+		for _, sub := range c.Subcommands {
+			ex = append(ex, commandExamples[c.Name+" "+sub.Name]...)
+		}
+		if len(ex) == 0 {
+			continue
+		}
+		var b strings.Builder
+		if c.Description != "" {
+			b.WriteString(strings.TrimRight(c.Description, "\n"))
+			b.WriteString("\n\n")
+		}
+		b.WriteString("EXAMPLES:\n")
+		for _, e := range ex {
+			b.WriteString("   " + e + "\n")
+		}
+		c.Description = strings.TrimRight(b.String(), "\n")
+	}
+}
+
+// versionText is what --version prints: version, commit and Go version.
+func versionText() string {
+	rev := commit
+	if rev == "" {
+		if bi, ok := debug.ReadBuildInfo(); ok {
+			for _, s := range bi.Settings {
+				if s.Key == "vcs.revision" {
+					rev = s.Value
+					if len(rev) > 12 {
+						rev = rev[:12]
+					}
+				}
+			}
+		}
+	}
+	if rev == "" {
+		rev = "unknown"
+	}
+	return fmt.Sprintf("qdsweep %s (commit %s, %s %s/%s)", version, rev, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+}
+
+func manCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "man",
+		Usage:     "print the manual page (roff), generated from the command definitions",
+		UsageText: "qdsweep man > qdsweep.1 && man ./qdsweep.1",
+		Action: func(c *cli.Context) error {
+			page, err := c.App.ToMan()
+			if err != nil {
+				return fmt.Errorf("man: %w", err)
+			}
+			_, err = fmt.Fprint(c.App.Writer, page)
+			return err
+		},
+	}
+}
+
+// completionScripts hold shell completion glue around urfave/cli's
+// --generate-bash-completion.
+var completionScripts = map[string]string{
+	"bash": `_qdsweep_complete() {
+  local cur opts
+  cur="${COMP_WORDS[COMP_CWORD]}"
+  if [[ "$cur" == -* ]]; then
+    opts=$("${COMP_WORDS[@]:0:$COMP_CWORD}" "$cur" --generate-bash-completion 2>/dev/null)
+  else
+    opts=$("${COMP_WORDS[@]:0:$COMP_CWORD}" --generate-bash-completion 2>/dev/null)
+  fi
+  COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+}
+complete -o default -F _qdsweep_complete qdsweep
+`,
+	"zsh": `#compdef qdsweep
+_qdsweep() {
+  local -a opts
+  local cur=${words[-1]}
+  if [[ "$cur" == -* ]]; then
+    opts=("${(@f)$(${words[@]:0:#words[@]-1} ${cur} --generate-bash-completion 2>/dev/null)}")
+  else
+    opts=("${(@f)$(${words[@]:0:#words[@]-1} --generate-bash-completion 2>/dev/null)}")
+  fi
+  _describe 'values' opts
+}
+compdef _qdsweep qdsweep
+`,
+}
+
+func completionCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "completion",
+		Usage:     "print a shell completion script (bash or zsh)",
+		ArgsUsage: "bash|zsh",
+		UsageText: "source <(qdsweep completion bash)",
+		Action: func(c *cli.Context) error {
+			sh := c.Args().First()
+			script, ok := completionScripts[sh]
+			if !ok || c.NArg() != 1 {
+				return usagef("completion: name one shell: bash or zsh (e.g. source <(qdsweep completion bash))")
+			}
+			_, err := fmt.Fprint(c.App.Writer, script)
+			return err
+		},
+	}
+}
