@@ -243,5 +243,6 @@ func StepFromStats(g GridStep, st *ioengine.Stats) Step {
 	if st.Errors != nil {
 		s.Errors = st.Errors
 	}
+	s.Hosts = HostSteps(st.Hosts)
 	return s
 }
