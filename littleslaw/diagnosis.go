@@ -487,7 +487,7 @@ func (d *diagCurve) deviceCap(target float64) (*Finding, *diagCap) {
 	if t := d.tel[len(d.pts)-1]; t.DeviceKnown {
 		ev = append(ev, fmt.Sprintf("device at QD %s: aqu-sz %.1f, %%util %.0f, await %.2f ms", diagQD(z.QD), t.AquSz, t.UtilPct, t.AwaitMs))
 	}
-	if target > 0 && d.xmax < target {
+	if target > 0 && d.xmax*(1+reachSlack) < target {
 		ev = append(ev, fmt.Sprintf("target %s IOPS is above the cap: no queue depth reaches it", diagIOPS(target)))
 	}
 	summary := fmt.Sprintf("device cap: IOPS flat at %s (%s) from QD %s while latency grows in proportion to the queue",

@@ -79,7 +79,11 @@ func (a Analysis) TargetFor(t float64, o Options) TargetResult {
 // targetOnCurve answers "what QD for T IOPS" from the measured curve.
 func targetOnCurve(pts []Point, t, r0, xmax, xmaxQD float64, sat Knee, m *Model, o Options) TargetResult {
 	r := TargetResult{TargetIOPS: t, NaiveQD: QueueDepth(t, r0)}
-	if t > xmax {
+	// A target within reachSlack of the measured maximum is reached: the
+	// difference is measurement noise (a device capped at exactly T measures
+	// a hair under T).
+	atLimit := t > xmax && t <= xmax*(1+reachSlack)
+	if t > xmax && !atLimit {
 		r.ReachableIOPS = xmax
 		if sat.Found {
 			r.QD, r.LatencyNs = sat.QD, sat.LatNsMean
@@ -99,15 +103,22 @@ func targetOnCurve(pts []Point, t, r0, xmax, xmaxQD float64, sat Knee, m *Model,
 		return r
 	}
 	r.Reachable = true
-	q, lat := newCurveQD(pts).at(t)
+	q, lat := newCurveQD(pts).at(min(t, xmax))
 	r.LatencyNs = lat
 	r.QD = float64(CeilQD(q))
 	r.Split, r.AltSplits = SplitQD(CeilQD(q), o.MaxIODepth, o.MaxJobs)
 	r.Note = fmt.Sprintf("%s IOPS needs about %.0f in flight at %s (the naive T × R0 says %d)",
 		fmtCount(t), r.QD, fmtNs(r.LatencyNs), CeilQD(r.NaiveQD))
 	r.Note += splitNote(r.Split, o)
+	if atLimit || t >= xmax*(1-reachSlack) {
+		r.Note += fmt.Sprintf("; that is the most this target delivered (%s IOPS): no headroom", fmtCount(xmax))
+	}
 	return r
 }
+
+// reachSlack is the relative distance below a target within which the
+// measured maximum still counts as reaching it.
+const reachSlack = 0.01
 
 // modelQDFor inverts m by bisection: the smallest QD ≤ limit where the
 // model reaches t IOPS.

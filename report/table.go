@@ -215,7 +215,7 @@ func wrap(text string, width int) string {
 	var out []string
 	for _, para := range strings.Split(text, "\n") {
 		indent := ""
-		if strings.HasPrefix(para, "  - ") {
+		if strings.HasPrefix(para, "  - ") || strings.HasPrefix(para, "  Next: ") {
 			indent = "    "
 		} else if strings.HasPrefix(para, "- ") {
 			indent = "  "
