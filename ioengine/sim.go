@@ -56,7 +56,7 @@ func (e *simEngine) Name() string { return "sim" }
 func (c SimConfig) String() string {
 	return fmt.Sprintf("latency=%s,jitter=%s,channels=%d,iops=%s,bw_bytes=%s,seed=%d",
 		c.Latency, strconv.FormatFloat(c.Jitter, 'g', -1, 64), c.Channels,
-		strconv.FormatFloat(c.IOPS, 'g', -1, 64), strconv.FormatFloat(c.BWBytes, 'g', -1, 64), c.Seed)
+		strconv.FormatFloat(c.IOPS, 'f', -1, 64), strconv.FormatFloat(c.BWBytes, 'f', -1, 64), c.Seed)
 }
 
 // ParseSimConfig parses the form SimConfig.String writes (keys in any order,
