@@ -116,6 +116,7 @@ func (a *aioLoop) run(j *job) error {
 				}
 				a.ptrs[k] = uint64(uintptr(unsafe.Pointer(cb)))
 			}
+			m.submitting(t0, toPrep)
 			n, _, e := unix.Syscall(unix.SYS_IO_SUBMIT, uintptr(a.ctx), uintptr(toPrep), uintptr(unsafe.Pointer(&a.ptrs[0])))
 			switch {
 			case e == 0:

@@ -102,9 +102,23 @@ func (m *meter) submitted(t int64, n int) {
 	}
 	if m.inflight == 0 {
 		m.pub.lastProgress.Store(t)
+		// Published now, not at the end of the batch: a submission that
+		// blocks in the kernel (pwrite, io_submit on a frozen filesystem)
+		// never reaches the end of its batch, and the watchdog must see it.
+		m.pub.inflight.Store(int64(n))
 	}
 	m.tLast = t
 	m.inflight += int64(n)
+}
+
+// submitting publishes, before a submission syscall that may block in the
+// kernel, that n I/Os are about to enter flight at time t, so that the
+// coordinator's watchdog sees an I/O stuck in submission as outstanding.
+func (m *meter) submitting(t int64, n int) {
+	if m.inflight == 0 {
+		m.pub.lastProgress.Store(t)
+	}
+	m.pub.inflight.Store(m.inflight + int64(n))
 }
 
 // reaped integrates in-flight time up to the reap at time t; call it before

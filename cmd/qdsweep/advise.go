@@ -320,9 +320,7 @@ func adviseFromData(f adviseFlags, out *adviseOut) error {
 	if strings.EqualFold(filepath.Ext(f.from), ".csv") {
 		pts, err := sweep.ReadPointsCSV(f.from)
 		if err != nil {
-			if errors.Is(err, sweep.ErrPointsCSV) {
-				return usagef("--from %s: %v", f.from, oneLine(err))
-			}
+			// Malformed (ErrPointsCSV), missing or unreadable: the user's to fix.
 			return usagef("--from %s: %v", f.from, oneLine(err))
 		}
 		a, err := littleslaw.Analyze(pts, f.opts)

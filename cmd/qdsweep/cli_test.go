@@ -86,7 +86,7 @@ func cliCases() []cliCase {
 		"--rwmixread=101", "--rwmixread=-1", "--rwmixread=x",
 		"--direct=2", "--direct=x",
 		"--runtime=abc", "--runtime=-5", "--runtime=1d", "--ramp_time=zz", "--ramp_time=-1s",
-		"--ioengine=foo", "--ioengine=sim",
+		"--ioengine=foo", "--ioengine=fiox",
 		"--randseed=x", "--randseed=-1",
 		"--io_timeout=x", "--io_timeout=-1s",
 		"--output-format=xml",
@@ -102,6 +102,17 @@ func cliCases() []cliCase {
 		cmd("run", runCheap, "extra-arg", "extra-arg"),
 		args("-allow-write", append(append([]string{"run"}, runCheap...), "--rw=write", "--filename={fx}/existing.img")...),
 		args("-allow-write", append(append([]string{"run"}, runCheap...), "--rw=randrw", "--filename={fx}/existing.img")...),
+		// run supports the sim engine: its flags are checked, and refused without it.
+		cmd("run", append(append([]string{}, runCheap...), "--ioengine=sim"), "--sim_jitter=-1", "--sim_jitter"),
+		cmd("run", runCheap, "--sim_latency=2ms", "--sim_latency", "--ioengine=sim"),
+		cmd("run", runCheap, "--fio-arg=--thread", "--fio-arg", "--ioengine=fio"),
+		cmd("run", runCheap, "--fio-clients=host1", "--fio-clients", "--ioengine=fio"),
+		cmd("run", runCheap, "--destroy-data={fx}/existing.img", "-destroy-data"),
+		cmd("run", runCheap, "--jobfile={fx}/missing.fio", "-jobfile", "{fx}/missing.fio"),
+		cmd("run", runCheap, "--jobfile={fx}/unsupported.fio", "{fx}/unsupported.fio", "verify_pattern"),
+		cmd("run", runCheap, "--jobfile={fx}/twojobs.fio", "{fx}/twojobs.fio", "2 job"),
+		cmd("run", runCheap, "--jobfile={fx}/emptydir", "{fx}/emptydir"),
+		args("-allow-write", append(append([]string{"run"}, runCheap...), "--jobfile={fx}/write.fio", "--filename={fx}/existing.img")...),
 	)
 
 	// sweep: its own flags, the shared workload flags, the sim engine's flags.
@@ -125,6 +136,12 @@ func cliCases() []cliCase {
 		cmd("sweep", sweepCheap, "--sim_latency=x"),
 		cmd("sweep", sweepCheap, "--filename={fx}/missing/dir/file", "-filename"),
 		cmd("sweep", sweepCheap, "--output={fx}/bad.json/sub", "-output"),
+		cmd("sweep", sweepCheap, "--output={fx}/missing/a/b", "-output", "{fx}/missing/a"),
+		cmd("sweep", sweepCheap, "--emit-fio-jobs={fx}/missing/a", "-emit-fio-jobs"),
+		cmd("sweep", sweepCheap, "--fio-arg=--thread", "--fio-arg", "--ioengine=fio"),
+		cmd("sweep", sweepCheap, "--jobfile={fx}/unsupported.fio", "{fx}/unsupported.fio", "verify_pattern"),
+		args("-allow-write", append(append([]string{"sweep"}, sweepCheap...), "--rw=randread,randwrite", "--filename={fx}/existing.img")...),
+		args("-allow-write", append(append([]string{"sweep"}, sweepCheap...), "--jobfile={fx}/write.fio", "--filename={fx}/existing.img")...),
 		cmd("sweep", sweepCheap, "--resume={fx}/missing", "-resume"),
 		cmd("sweep", sweepCheap, "--resume={fx}/bad.json", "-resume"),
 		cmd("sweep", sweepCheap, "--resume={fx}/emptydir", "-resume"),
@@ -216,6 +233,9 @@ func fixtures(t *testing.T) string {
 		"bad.csv":         "iodepth,numjobs,iops,lat_mean_us\n1,1,abc,100\n",
 		"header.csv":      "a,b\n1,2\n",
 		"existing.img":    strings.Repeat("qdsweep fixture ", 1<<16), // 1 MiB
+		"unsupported.fio": "[global]\nbs=4k\n[job]\nrw=randread\nverify_pattern=0xff\n",
+		"twojobs.fio":     "[a]\nrw=read\n[b]\nrw=write\n",
+		"write.fio":       "[global]\nioengine=psync\n[w]\nrw=randwrite\nbs=4k\n",
 		"unreadable.json": `{"schema":"qdsweep/v1"}`,
 	}
 	for name, content := range files {

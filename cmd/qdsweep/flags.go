@@ -18,8 +18,9 @@ const (
 // workloadFlags are the flags `run` and `sweep` share, named as fio names
 // them. rw, bs, iodepth and numjobs are defined by each command (sweep takes
 // lists). Sizes and durations are strings so fio's forms (1G, 30) parse.
+// The write guard's, sim's and fio's flags follow.
 func workloadFlags() []cli.Flag {
-	return []cli.Flag{
+	fs := []cli.Flag{
 		&cli.StringFlag{Name: "filename", Usage: "file or block device to measure (default: create, lay out and remove ./qdsweep.scratch)"},
 		&cli.StringFlag{Name: "size", Value: "1g", Usage: "bytes of the region each job covers (fio suffixes: 4k, 1m, 1g); unset with an existing --filename: the whole file/device"},
 		&cli.StringFlag{Name: "offset", Value: "0", Usage: "start of the region, bytes (fio suffixes)"},
@@ -28,23 +29,27 @@ func workloadFlags() []cli.Flag {
 		&cli.IntFlag{Name: "direct", Value: 1, Usage: "1: O_DIRECT (bypass the page cache), 0: buffered"},
 		&cli.StringFlag{Name: "runtime", Usage: "measured window (Go duration or fio's plain seconds)"},
 		&cli.StringFlag{Name: "ramp_time", Usage: "warm-up before measuring (Go duration or fio's plain seconds)"},
-		&cli.StringFlag{Name: "ioengine", Value: "io_uring", Usage: "io_uring, libaio or psync (io_uring falls back to libaio when unavailable)"},
+		&cli.StringFlag{Name: "ioengine", Value: "io_uring", Usage: "io_uring, libaio, psync (io_uring falls back to libaio when unavailable), sim (a simulated device, no I/O) or fio (runs the installed fio)"},
 		&cli.Uint64Flag{Name: "randseed", Value: 0, Usage: "seed of the random offset generators"},
 		&cli.BoolFlag{Name: "continue_on_error", Usage: "count I/O errors instead of ending the run"},
 		&cli.StringFlag{Name: "io_timeout", Value: "30s", Usage: "an I/O outstanding this long ends the run with an error"},
-		&cli.BoolFlag{Name: "allow-write", Usage: "allow write workloads on an existing regular file (its contents are overwritten)"},
 		&cli.StringFlag{Name: "output-format", Value: formatNormal, Usage: "normal, json or terse"},
+		jobFileFlag(),
 		// Accepted for fio compatibility; they change nothing here.
 		&cli.StringFlag{Name: "name", Usage: "job name (accepted for fio compatibility, ignored)"},
 		&cli.BoolFlag{Name: "time_based", Usage: "accepted for fio compatibility: runs are always time based"},
 		&cli.BoolFlag{Name: "group_reporting", Usage: "accepted for fio compatibility: jobs are always reported together"},
 	}
+	fs = append(fs, writeGuardFlags()...)
+	fs = append(fs, simFlags()...)
+	return append(fs, fioFlags()...)
 }
 
 // workloadFromFlags fills the fields of a Workload that the shared flags
-// carry. The caller fills RW, BS, IODepth and NumJobs. Errors are usage
-// errors (exit 2) naming the flag and an example of a good value.
-func workloadFromFlags(c *cli.Context) (ioengine.Workload, error) {
+// carry, and those a --jobfile sets where no flag was given (j may be nil).
+// The caller fills RW, BS, IODepth and NumJobs. Errors are usage errors
+// (exit 2) naming the flag and an example of a good value.
+func workloadFromFlags(c *cli.Context, j *jobFile) (ioengine.Workload, error) {
 	var w ioengine.Workload
 	var err error
 	w.Filename = c.String("filename")
@@ -80,6 +85,7 @@ func workloadFromFlags(c *cli.Context) (ioengine.Workload, error) {
 	if f := c.String("output-format"); f != formatNormal && f != formatJSON && f != formatTerse {
 		return w, usagef("--output-format: unknown format %q; use normal, json or terse", f)
 	}
+	j.applyShared(c, &w)
 	return w, nil
 }
 

@@ -8,12 +8,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/urfave/cli/v2"
-	"golang.org/x/sys/unix"
 )
 
 // runScratchFile is the file `run` lays out and removes when --filename is not given.
@@ -30,8 +30,8 @@ func runCommand() *cli.Command {
 	flags := append([]cli.Flag{
 		&cli.StringFlag{Name: "rw", Value: "randread", Usage: "read, write, randread, randwrite, rw or randrw"},
 		&cli.StringFlag{Name: "bs", Value: "4k", Usage: "bytes per I/O (fio suffixes: 4k, 128k, 1m)"},
-		&cli.IntFlag{Name: "iodepth", Value: runDefaultIODepth, Usage: "I/Os in flight per job (fio's default is 1; qdsweep's is 32 because depth is the point)"},
-		&cli.IntFlag{Name: "numjobs", Value: 1, Usage: "parallel jobs, each with its own ring/context and OS thread"},
+		&cli.StringFlag{Name: "iodepth", Value: strconv.Itoa(runDefaultIODepth), Usage: "I/Os in flight per job (fio's default is 1; qdsweep's is 32 because depth is the point)"},
+		&cli.StringFlag{Name: "numjobs", Value: "1", Usage: "parallel jobs, each with its own ring/context and OS thread"},
 	}, workloadFlags()...)
 	return &cli.Command{
 		Name:      "run",
@@ -39,7 +39,12 @@ func runCommand() *cli.Command {
 		UsageText: "qdsweep run [--filename=F] [--rw=randread] [--bs=4k] [--iodepth=32] [--numjobs=1] [--runtime=5s] [--ioengine=io_uring] ...",
 		Description: "A fio command line with `fio` replaced by `qdsweep run` works. Without --filename, qdsweep lays out\n" +
 			"./" + runScratchFile + " (--size, default 1 GiB) with real writes, measures it and removes it.\n" +
-			"Defaults: --runtime=5s, --ramp_time=1s, --iodepth=32.",
+			"Defaults: --runtime=5s, --ramp_time=1s, --iodepth=32.\n" +
+			"Writes over existing data need --allow-write (a file) or --allow-write-device (a blank block device;\n" +
+			"add --destroy-data=/dev/X to overwrite partitions or a filesystem signature); mounted devices are refused.\n" +
+			"--ioengine=sim measures a simulated device (no I/O); --ioengine=fio runs the installed fio, and with\n" +
+			"--fio-clients runs it on fio servers: --filename then names their target and nothing is laid out or\n" +
+			"checked here. --jobfile takes the workload from a fio job file (explicit flags win).",
 		Flags:  flags,
 		Action: runAction,
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {
@@ -52,43 +57,65 @@ func runAction(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return usagef("run: unexpected argument %q; flags take the form --name=value (e.g. --filename=%s)", c.Args().First(), c.Args().First())
 	}
-	w, err := workloadFromFlags(c)
+	// Everything is checked before any file is created.
+	jf, err := readJobFileFlag(c)
 	if err != nil {
 		return err
 	}
-	w.RW = ioengine.RW(c.String("rw"))
-	if w.BS, err = sizeFlag(c, "bs"); err != nil {
-		return err
-	}
-	w.IODepth = c.Int("iodepth")
-	w.NumJobs = c.Int("numjobs")
-	ramp, runtime, err := phasesFromFlags(c, runDefaultRamp, runDefaultRuntime)
+	w, err := workloadFromFlags(c, jf)
 	if err != nil {
 		return err
 	}
-	engineName := c.String("ioengine")
-	switch engineName {
-	case ioengine.EngineIOUring, ioengine.EngineLibaio, ioengine.EnginePsync:
-	default:
-		return usagef("--ioengine: %q is not an engine of run; use io_uring, libaio or psync", engineName)
+	w.RW = ioengine.RW(jf.rw(c))
+	bs, err := ioengine.ParseSize(jf.bs(c))
+	if err != nil {
+		return usagef("--bs: %v; use e.g. --bs=4k, 1m or 1g", err)
+	}
+	w.BS = bs
+	if w.IODepth, err = intFlagText("iodepth", jf.iodepth(c)); err != nil {
+		return err
+	}
+	if w.NumJobs, err = intFlagText("numjobs", jf.numjobs(c)); err != nil {
+		return err
+	}
+	defRamp, defRuntime := runDefaultRamp, runDefaultRuntime
+	if jf.has("ramp_time") {
+		defRamp = jf.run.Ramp
+	}
+	if jf.has("runtime") && jf.run.Runtime > 0 {
+		defRuntime = jf.run.Runtime
+	}
+	ramp, runtime, err := phasesFromFlags(c, defRamp, defRuntime)
+	if err != nil {
+		return err
+	}
+	es, err := engineFromFlags(c, "run", jf.ioengine(c), nil)
+	if err != nil {
+		return err
 	}
 
-	temporary := w.Filename == ""
+	temporary := w.Filename == "" && es.local()
 	if temporary {
 		w.Filename = runScratchFile
 		if _, err := os.Lstat(runScratchFile); err == nil {
 			return usagef("--filename: ./%s already exists (left by an earlier run?); remove it or pass --filename", runScratchFile)
 		}
 	}
-	if err := ioengine.Validate(w, engineName); err != nil {
-		return usageErr(err)
+	if err := es.validate(w); err != nil {
+		return err
 	}
-	if err := checkWriteAllowed(c, w, temporary); err != nil {
+	if es.local() {
+		if err := checkWrites(w, []ioengine.RW{w.RW}, writeGuardFromFlags(c, temporary)); err != nil {
+			return err
+		}
+	}
+	eng, reason, err := es.open()
+	if err != nil {
 		return err
 	}
 
 	ctx := c.Context
-	if _, err := os.Stat(w.Filename); errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(w.Filename); es.local() && errors.Is(err, os.ErrNotExist) {
 		if temporary {
 			remove := func() { _ = os.Remove(runScratchFile) }
 			unregister := onHardExit(remove)
@@ -97,16 +124,11 @@ func runAction(c *cli.Context) error {
 		size := w.Size + w.Offset + int64(w.NumJobs-1)*w.OffsetIncrement
 		fmt.Fprintf(os.Stderr, "qdsweep: laying out %s (%s)\n", w.Filename, ioengine.FormatSize(size))
 		if err := ioengine.CreateScratch(ctx, w.Filename, size); err != nil {
+			if ctx.Err() != nil {
+				return fmt.Errorf("laying out %s: %w", w.Filename, errInterrupted)
+			}
 			return err
 		}
-	}
-
-	eng, reason, err := ioengine.New(engineName)
-	if err != nil {
-		if errors.Is(err, ioengine.ErrBadWorkload) {
-			return usageErr(err)
-		}
-		return err
 	}
 	if reason != "" {
 		fmt.Fprintln(os.Stderr, "qdsweep: "+reason)
@@ -133,23 +155,13 @@ func runAction(c *cli.Context) error {
 	return nil
 }
 
-// checkWriteAllowed enforces the write rules: writing an existing regular
-// file needs --allow-write; block device writes wait for the device safety checks.
-func checkWriteAllowed(c *cli.Context, w ioengine.Workload, temporary bool) error {
-	if !w.RW.IsWrite() || temporary {
-		return nil
+// intFlagText parses the text of integer flag name (given, or from the job file).
+func intFlagText(name, text string) (int, error) {
+	v, err := strconv.Atoi(text)
+	if err != nil {
+		return 0, usagef("--%s: %q is not a whole number; use e.g. --%s=4", name, text, name)
 	}
-	var st unix.Stat_t
-	if err := unix.Stat(w.Filename, &st); err != nil {
-		return nil // qdsweep creates it
-	}
-	if st.Mode&unix.S_IFMT == unix.S_IFBLK {
-		return usagef("--filename: %s is a block device: writes to block devices are handled by the device safety checks (--allow-write-device)", w.Filename)
-	}
-	if !c.Bool("allow-write") {
-		return usagef("--allow-write: --rw=%s overwrites the contents of %s; add --allow-write if that is intended, or name a new file", w.RW, w.Filename)
-	}
-	return nil
+	return v, nil
 }
 
 // runJSON is the document `run --output-format=json` prints.

@@ -6,12 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 var runBin struct {
@@ -179,5 +181,235 @@ func TestRunBadInput(t *testing.T) {
 				t.Fatalf("bad input wrote files: %v", entries)
 			}
 		})
+	}
+}
+
+// runJSONDoc is the part of `run --output-format=json` the tests below read.
+type runJSONDoc struct {
+	Engine   string  `json:"engine"`
+	RW       string  `json:"rw"`
+	BS       int64   `json:"bs"`
+	IODepth  int     `json:"iodepth"`
+	NumJobs  int     `json:"numjobs"`
+	Direct   bool    `json:"direct"`
+	TotalIOs int64   `json:"total_ios"`
+	IOPS     float64 `json:"iops"`
+}
+
+func decodeRun(t *testing.T, stdout string) runJSONDoc {
+	t.Helper()
+	var doc runJSONDoc
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatalf("stdout is not one JSON document: %v\n%s", err, stdout)
+	}
+	return doc
+}
+
+// attachLoop attaches a sparse image of size bytes to a free loop device
+// and detaches it when t ends; it skips t when that is not possible here.
+func attachLoop(t *testing.T, size int64) string {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to attach a loop device")
+	}
+	if _, err := exec.LookPath("losetup"); err != nil {
+		t.Skip("losetup not installed")
+	}
+	img := filepath.Join(t.TempDir(), "disk.img")
+	if err := os.WriteFile(img, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(img, size); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("losetup", "-f", "--show", img).Output()
+	if err != nil {
+		t.Skipf("losetup cannot attach a loop device here: %v", err)
+	}
+	dev := strings.TrimSpace(string(out))
+	t.Cleanup(func() {
+		for i := 0; i < 20; i++ {
+			if exec.Command("losetup", "-d", dev).Run() == nil {
+				return
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		t.Errorf("could not detach %s", dev)
+	})
+	return dev
+}
+
+// TestRunWriteGuard: writes to existing data need the flags that name the
+// risk, and with them the write reaches the engine, block devices included.
+func TestRunWriteGuard(t *testing.T) {
+	dir := t.TempDir()
+	existing := filepath.Join(dir, "existing")
+	if err := os.WriteFile(existing, make([]byte, 1<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cheap := []string{"run", "--runtime=200ms", "--ramp_time=0", "--iodepth=4", "--rw=randwrite", "--output-format=json"}
+	if _, stderr, code := runQdsweep(t, dir, append(cheap, "--filename="+existing)...); code != 2 || !strings.Contains(stderr, "--allow-write") {
+		t.Fatalf("existing file without --allow-write: exit %d, %q", code, stderr)
+	}
+	stdout, stderr, code := runQdsweep(t, dir, append(cheap, "--filename="+existing, "--allow-write")...)
+	if code != 0 {
+		t.Fatalf("existing file with --allow-write: exit %d, %q", code, stderr)
+	}
+	if doc := decodeRun(t, stdout); doc.RW != "randwrite" || doc.TotalIOs == 0 {
+		t.Fatalf("no writes measured: %+v", doc)
+	}
+
+	t.Run("block device", func(t *testing.T) {
+		dev := attachLoop(t, 16<<20)
+		_, stderr, code := runQdsweep(t, dir, append(cheap, "--filename="+dev)...)
+		if code != 2 || !strings.Contains(stderr, "--allow-write-device") {
+			t.Fatalf("device without --allow-write-device: exit %d, %q", code, stderr)
+		}
+		_, stderr, code = runQdsweep(t, dir, append(cheap, "--filename="+dev, "--allow-write-device", "--destroy-data="+existing)...)
+		if code != 2 || !strings.Contains(stderr, "--destroy-data") {
+			t.Fatalf("--destroy-data naming another file: exit %d, %q", code, stderr)
+		}
+		for _, extra := range [][]string{{"--allow-write-device"}, {"--allow-write-device", "--destroy-data=" + dev}} {
+			stdout, stderr, code := runQdsweep(t, dir, append(append(cheap, "--filename="+dev), extra...)...)
+			if code != 0 {
+				t.Fatalf("%v: exit %d, %q", extra, code, stderr)
+			}
+			if doc := decodeRun(t, stdout); doc.TotalIOs == 0 {
+				t.Fatalf("%v: no writes reached the device: %+v", extra, doc)
+			}
+		}
+	})
+}
+
+// TestRunSim: run supports the simulated device and lays nothing out.
+func TestRunSim(t *testing.T) {
+	dir := t.TempDir()
+	stdout, stderr, code := runQdsweep(t, dir, "run", "--ioengine=sim", "--sim_latency=1ms", "--sim_jitter=0",
+		"--iodepth=8", "--runtime=200ms", "--ramp_time=0", "--output-format=json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	doc := decodeRun(t, stdout)
+	// Little's Law: 8 in flight at 1 ms each is about 8000 IOPS.
+	if doc.Engine != "sim" || doc.IOPS < 4000 || doc.IOPS > 9000 {
+		t.Fatalf("sim run: %+v", doc)
+	}
+	if left := listEntries(t, dir); len(left) != 0 {
+		t.Fatalf("sim run left files: %v", left)
+	}
+}
+
+func listEntries(t *testing.T, dir string) []string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+// TestRunJobFile: a fio job file gives the workload, explicit flags win.
+func TestRunJobFile(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "data")
+	job := filepath.Join(dir, "job.fio")
+	text := "[global]\nioengine=libaio\ndirect=1\nsize=4m\nfilename=" + target + "\n[j]\nrw=randread\nbs=8k\niodepth=2\nruntime=200ms\nramp_time=0\n"
+	if err := os.WriteFile(job, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := runQdsweep(t, dir, "run", "--jobfile="+job, "--iodepth=4", "--output-format=json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	doc := decodeRun(t, stdout)
+	if doc.Engine != "libaio" || doc.RW != "randread" || doc.BS != 8192 || doc.IODepth != 4 || doc.NumJobs != 1 || !doc.Direct || doc.TotalIOs == 0 {
+		t.Fatalf("workload from the job file (iodepth from the flag): %+v", doc)
+	}
+}
+
+// TestRunFioEngine runs the installed fio through --ioengine=fio, and names
+// a missing fio binary in one line.
+func TestRunFioEngine(t *testing.T) {
+	if _, err := exec.LookPath("fio"); err != nil {
+		t.Skip("fio not installed")
+	}
+	dir := t.TempDir()
+	target := filepath.Join(dir, "data")
+	args := []string{"run", "--ioengine=fio", "--fio-arg=--thread", "--filename=" + target, "--size=4m", "--bs=4k",
+		"--iodepth=4", "--runtime=300ms", "--ramp_time=0", "--output-format=json"}
+	stdout, stderr, code := runQdsweep(t, dir, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if doc := decodeRun(t, stdout); doc.Engine != "fio" || doc.TotalIOs == 0 || doc.IODepth != 4 {
+		t.Fatalf("fio run: %+v", doc)
+	}
+
+	cmd := exec.Command(runBinary(t), args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PATH="+t.TempDir())
+	var so, se bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &so, &se
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 2 || strings.Count(se.String(), "\n") != 1 || !strings.Contains(se.String(), "fio not found") || so.Len() > 0 {
+		t.Fatalf("without fio on PATH: %v, stderr %q, stdout %q", err, se.String(), so.String())
+	}
+}
+
+// TestRunFioClients drives a real fio server on this machine through
+// --fio-clients: the target is the server's, nothing is laid out here.
+func TestRunFioClients(t *testing.T) {
+	fioBin, err := exec.LookPath("fio")
+	if err != nil {
+		t.Skip("fio not installed")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Skipf("no loopback TCP here: %v", err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	srvDir := t.TempDir()
+	srv := exec.Command(fioBin, fmt.Sprintf("--server=ip:127.0.0.1,%d", port))
+	srv.Dir = srvDir
+	if err := srv.Start(); err != nil {
+		t.Skipf("cannot start a fio server: %v", err)
+	}
+	t.Cleanup(func() { _ = srv.Process.Kill(); _ = srv.Wait() })
+	for i := 0; i < 50; i++ { // until it listens
+		if c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port)); err == nil {
+			c.Close()
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	dir := t.TempDir()
+	hosts := filepath.Join(dir, "hosts")
+	if err := os.WriteFile(hosts, []byte(fmt.Sprintf("# the one server\n127.0.0.1:%d\n", port)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	remote := filepath.Join(srvDir, "remote.dat")
+	stdout, stderr, code := runQdsweep(t, dir, "run", "--ioengine=fio", "--fio-clients=@"+hosts, "--filename="+remote,
+		"--size=4m", "--iodepth=2", "--runtime=300ms", "--ramp_time=0", "--output-format=json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if doc := decodeRun(t, stdout); doc.Engine != "fio" || doc.TotalIOs == 0 {
+		t.Fatalf("fio client run: %+v", doc)
+	}
+	if _, err := os.Stat(remote); err != nil {
+		t.Fatalf("the server laid out no target: %v", err)
+	}
+	if left := listEntries(t, dir); len(left) != 1 {
+		t.Fatalf("the client side laid something out: %v", left)
+	}
+	_, stderr, code = runQdsweep(t, dir, "run", "--ioengine=fio", "--fio-clients=127.0.0.1:1")
+	if code != 2 || !strings.Contains(stderr, "--filename") {
+		t.Fatalf("--fio-clients without --filename: exit %d, %q", code, stderr)
 	}
 }

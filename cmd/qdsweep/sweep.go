@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/qdsweep/qdsweep/ioengine/fio"
 	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/report"
 	"github.com/qdsweep/qdsweep/sweep"
@@ -46,83 +48,21 @@ func sweepCommand() *cli.Command {
 		&cli.StringFlag{Name: "chart-format", Value: "png", Usage: "png or svg"},
 	}
 	flags = append(flags, workloadFlags()...)
-	flags = append(flags, simFlags()...)
+	flags = append(flags, &cli.StringFlag{Name: "emit-fio-jobs", Usage: "write one fio job file per planned step into this directory before the sweep runs (any engine)"})
 	return &cli.Command{
 		Name:      "sweep",
 		Usage:     "measure IOPS and latency across queue depths, find saturation, recommend a queue depth",
 		UsageText: "qdsweep sweep [--filename PATH] [--iodepth 1:256] [--numjobs 1] [--rw randread] [--bs 4k] [--output DIR]",
 		Description: "With no arguments it lays out a 1 GiB scratch file ./" + scratchName + ", sweeps 4k random reads " +
 			"over iodepth 1, 2, 4 … 256 with one job, prints the table and recommendation, writes a results directory " +
-			"and removes the scratch file. Ctrl-C stops and keeps what was measured; --resume DIR continues.",
+			"and removes the scratch file. Ctrl-C stops and keeps what was measured; --resume DIR continues. " +
+			"Write patterns over existing data need --allow-write (a file) or --allow-write-device " +
+			"[--destroy-data=/dev/X] (a block device), checked for every --rw before anything runs. " +
+			"--ioengine=fio runs the installed fio for each step (with --fio-clients on fio servers, whose " +
+			"--filename is not laid out or checked here); --emit-fio-jobs DIR writes each step as a fio job file.",
 		Flags:  flags,
 		Action: sweepAction,
 	}
-}
-
-// simFlags are the flags of the simulated device (--ioengine=sim).
-func simFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.StringFlag{Name: "sim_latency", Value: "1.3ms", Usage: "sim: base round-trip latency per I/O"},
-		&cli.Float64Flag{Name: "sim_jitter", Value: 0.05, Usage: "sim: latency spread as a fraction of sim_latency"},
-		&cli.IntFlag{Name: "sim_channels", Value: 0, Usage: "sim: I/Os the device serves at once (0: unlimited)"},
-		&cli.Float64Flag{Name: "sim_iops", Value: 160000, Usage: "sim: IOPS cap (0: none)"},
-		&cli.StringFlag{Name: "sim_bw", Value: "2400MiB", Usage: "sim: bandwidth cap per second, fio size suffixes (0: none)"},
-	}
-}
-
-// simFromFlags reads the sim flags.
-func simFromFlags(c *cli.Context) (ioengine.SimConfig, error) {
-	var cfg ioengine.SimConfig
-	lat, err := ioengine.ParseDuration(c.String("sim_latency"))
-	if err != nil || lat <= 0 {
-		return cfg, usagef("--sim_latency: %q is not a positive duration; use e.g. --sim_latency=1.3ms", c.String("sim_latency"))
-	}
-	bw, err := ioengine.ParseSize(c.String("sim_bw"))
-	if err != nil {
-		return cfg, usagef("--sim_bw: %v; use e.g. --sim_bw=2400MiB or 0", err)
-	}
-	cfg = ioengine.SimConfig{
-		Latency: lat, Jitter: c.Float64("sim_jitter"), Channels: c.Int("sim_channels"),
-		IOPS: c.Float64("sim_iops"), BWBytes: float64(bw), Seed: c.Uint64("randseed"),
-	}
-	if _, err := ioengine.ParseSimConfig(cfg.String()); err != nil {
-		return cfg, usagef("--sim_*: %v", err)
-	}
-	return cfg, nil
-}
-
-// newEngine returns the engine the flags ask for, with its fallback reason
-// and, for sim, its configuration.
-func newEngine(c *cli.Context, name string, prev *sweep.Result) (ioengine.Engine, string, *ioengine.SimConfig, error) {
-	if name == "sim" {
-		cfg, err := simFromFlags(c)
-		if err != nil {
-			return nil, "", nil, err
-		}
-		if prev != nil && prev.Meta.Workload.Sim != "" && !anySet(c, "sim_latency", "sim_jitter", "sim_channels", "sim_iops", "sim_bw", "randseed") {
-			if cfg, err = ioengine.ParseSimConfig(prev.Meta.Workload.Sim); err != nil {
-				return nil, "", nil, fmt.Errorf("--resume: %w", err)
-			}
-		}
-		return ioengine.NewSim(cfg), "", &cfg, nil
-	}
-	e, reason, err := ioengine.New(name)
-	if err != nil {
-		if errors.Is(err, ioengine.ErrBadWorkload) {
-			return nil, "", nil, usageErr(err)
-		}
-		return nil, "", nil, fmt.Errorf("engine %s: %w", name, err)
-	}
-	return e, reason, nil, nil
-}
-
-func anySet(c *cli.Context, names ...string) bool {
-	for _, n := range names {
-		if c.IsSet(n) {
-			return true
-		}
-	}
-	return false
 }
 
 // sweepOpts is everything sweepAction decided from the command line.
@@ -130,6 +70,8 @@ type sweepOpts struct {
 	plan       sweep.Plan
 	workload   ioengine.Workload
 	engineName string
+	engine     engineSetup
+	jobsDir    string // --emit-fio-jobs
 	ramp       time.Duration
 	runtime    time.Duration
 	steady     sweep.SteadyConfig
@@ -151,21 +93,35 @@ func sweepAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	eng, fallback, simCfg, err := newEngine(c, o.engineName, o.prev)
-	if err != nil {
-		return err
-	}
 	// Each curve at its deepest iodepth and numjobs (lists are ascending).
+	var rws []ioengine.RW
 	for _, rw := range o.plan.RW {
+		rws = append(rws, ioengine.RW(rw))
 		for _, bs := range o.plan.BS {
 			w := o.workload
 			w.RW, w.BS = ioengine.RW(rw), bs
 			w.IODepth, w.NumJobs = o.plan.IODepth[len(o.plan.IODepth)-1], o.plan.NumJobs[len(o.plan.NumJobs)-1]
-			if err := ioengine.Validate(w, o.engineName); err != nil {
-				return usageErr(err)
+			if err := o.engine.validate(w); err != nil {
+				return err
 			}
 		}
 	}
+	// The write guard, for every pattern of the sweep, before anything is written.
+	if o.engine.local() {
+		if err := checkWrites(o.workload, rws, writeGuardFromFlags(c, o.scratch)); err != nil {
+			return err
+		}
+	}
+	if o.jobsDir != "" {
+		if err := emitFioJobs(o); err != nil {
+			return err
+		}
+	}
+	eng, fallback, err := o.engine.open()
+	if err != nil {
+		return err
+	}
+	simCfg := o.engine.sim
 	ctx := c.Context
 	prog := newProgress(os.Stderr, o.quiet)
 	defer prog.clear()
@@ -196,7 +152,7 @@ func sweepAction(c *cli.Context) error {
 	}
 
 	// The scratch file: laid out now, removed on every way out.
-	if o.scratch || (simCfg == nil && !sweepTargetExists(o.workload.Filename)) {
+	if o.scratch || (o.engine.local() && !sweepTargetExists(o.workload.Filename)) {
 		path := o.workload.Filename
 		if o.scratch && sweepTargetExists(path) {
 			return fmt.Errorf("scratch file %s already exists (another sweep running here, or left by a crash); remove it or pass --filename", path)
@@ -214,7 +170,7 @@ func sweepAction(c *cli.Context) error {
 		}
 	}
 	var probe sweep.Probe
-	if simCfg == nil {
+	if o.engine.local() {
 		p, info, err := sweep.NewDeviceProbe(o.workload.Filename)
 		if err != nil {
 			prog.note("qdsweep: no device telemetry: %v", err)
@@ -306,13 +262,17 @@ func sweepOptions(c *cli.Context) (sweepOpts, error) {
 		}
 		o.outDir = dir
 	}
-	if o.plan, err = planFromFlags(c, o.prev); err != nil {
+	jf, err := readJobFileFlag(c)
+	if err != nil {
 		return o, err
 	}
-	if o.workload, err = workloadFromFlags(c); err != nil {
+	if o.plan, err = planFromFlags(c, o.prev, jf); err != nil {
 		return o, err
 	}
-	o.engineName = c.String("ioengine")
+	if o.workload, err = workloadFromFlags(c, jf); err != nil {
+		return o, err
+	}
+	o.engineName = jf.ioengine(c)
 	defRamp, defRuntime := sweepDefaultRamp, sweepDefaultRuntime
 	if p := o.prev; p != nil {
 		// A resumed sweep keeps its settings unless a flag says otherwise.
@@ -339,10 +299,19 @@ func sweepOptions(c *cli.Context) (sweepOpts, error) {
 		}
 		defRamp, defRuntime = time.Duration(p.Meta.Workload.RampNs), time.Duration(p.Meta.Workload.RuntimeNs)
 	}
+	if jf.has("ramp_time") {
+		defRamp = jf.run.Ramp
+	}
+	if jf.has("runtime") && jf.run.Runtime > 0 {
+		defRuntime = jf.run.Runtime
+	}
 	if o.ramp, o.runtime, err = phasesFromFlags(c, defRamp, defRuntime); err != nil {
 		return o, err
 	}
-	if o.engineName != "sim" && o.workload.Filename == "" {
+	if o.engine, err = engineFromFlags(c, "sweep", o.engineName, o.prev); err != nil {
+		return o, err
+	}
+	if o.engine.local() && o.workload.Filename == "" {
 		o.scratch = true
 		o.workload.Filename = scratchName
 	}
@@ -355,6 +324,11 @@ func sweepOptions(c *cli.Context) (sweepOpts, error) {
 	}
 	if o.outDir == "" {
 		if o.outDir, err = outputDir(c.String("output")); err != nil {
+			return o, err
+		}
+	}
+	if o.jobsDir = c.String("emit-fio-jobs"); c.IsSet("emit-fio-jobs") {
+		if err := checkNewDir("emit-fio-jobs", o.jobsDir); err != nil {
 			return o, err
 		}
 	}
@@ -381,21 +355,21 @@ func sweepOptions(c *cli.Context) (sweepOpts, error) {
 // planFromFlags builds the plan from --rw --bs --iodepth --numjobs --full.
 // When resuming, unset flags take the resumed plan's values and the result
 // must equal it.
-func planFromFlags(c *cli.Context, prev *sweep.Result) (sweep.Plan, error) {
+func planFromFlags(c *cli.Context, prev *sweep.Result, jf *jobFile) (sweep.Plan, error) {
 	var p sweep.Plan
 	if prev != nil {
 		p = prev.Plan
 	}
 	fresh := prev == nil
 	if fresh || c.IsSet("rw") {
-		rw, err := sweep.ParseRWList(c.String("rw"))
+		rw, err := sweep.ParseRWList(jf.rw(c))
 		if err != nil {
 			return p, usagef("--rw: %v", err)
 		}
 		p.RW = sweep.NewPlan(rw, nil, nil, nil, false).RW
 	}
 	if fresh || c.IsSet("bs") {
-		bs, err := sweep.ParseSizeList(c.String("bs"))
+		bs, err := sweep.ParseSizeList(jf.bs(c))
 		if err != nil {
 			return p, usagef("--bs: %v", err)
 		}
@@ -404,9 +378,10 @@ func planFromFlags(c *cli.Context, prev *sweep.Result) (sweep.Plan, error) {
 	for _, f := range []struct {
 		name string
 		dst  *[]int
-	}{{"iodepth", &p.IODepth}, {"numjobs", &p.NumJobs}} {
+		text string
+	}{{"iodepth", &p.IODepth, c.String("iodepth")}, {"numjobs", &p.NumJobs, jf.numjobs(c)}} {
 		if fresh || c.IsSet(f.name) {
-			v, err := sweep.ParseIntSpec(c.String(f.name))
+			v, err := sweep.ParseIntSpec(f.text)
 			if err != nil {
 				return p, usagef("--%s: %v", f.name, err)
 			}
@@ -481,6 +456,9 @@ func outputDir(flag string) (string, error) {
 	fi, err := os.Stat(dir)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
+		if err := checkNewDir("output", dir); err != nil {
+			return "", err
+		}
 		return dir, nil
 	case err != nil:
 		return "", usagef("--output: %v; name a directory you can write", err)
@@ -500,4 +478,48 @@ func outputDir(flag string) (string, error) {
 func sweepTargetExists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
+}
+
+// checkNewDir refuses a directory flag whose parent does not exist: qdsweep
+// creates the directory itself but never a missing chain of parents.
+func checkNewDir(flag, dir string) error {
+	if fi, err := os.Stat(dir); err == nil {
+		if !fi.IsDir() {
+			return usagef("--%s: %s is a file, not a directory; name a new directory", flag, dir)
+		}
+		return nil
+	}
+	parent := filepath.Dir(filepath.Clean(dir))
+	fi, err := os.Stat(parent)
+	switch {
+	case err != nil && errors.Is(err, os.ErrNotExist):
+		return usagef("--%s: parent directory %s does not exist; create it first or name a directory inside an existing one", flag, parent)
+	case err != nil:
+		return usagef("--%s: %v; name a directory you can write", flag, err)
+	case !fi.IsDir():
+		return usagef("--%s: %s is not a directory; name a directory inside an existing one", flag, parent)
+	}
+	return nil
+}
+
+// emitFioJobs writes one fio job file per planned step into o.jobsDir.
+func emitFioJobs(o sweepOpts) error {
+	if err := os.MkdirAll(o.jobsDir, 0o755); err != nil {
+		return fmt.Errorf("--emit-fio-jobs: %w", err)
+	}
+	for _, g := range o.plan.Grid() {
+		w := o.workload
+		w.RW, w.BS, w.IODepth, w.NumJobs = g.RW, g.BS, g.IODepth, g.NumJobs
+		if w.Filename == "" {
+			w.Filename = scratchName // sim has no target: fio lays this one out
+		}
+		var b bytes.Buffer
+		if err := fio.WriteJobFile(&b, w, o.runtime, o.ramp); err != nil {
+			return fmt.Errorf("--emit-fio-jobs: %s: %w", fio.JobFileName(w), err)
+		}
+		if err := os.WriteFile(filepath.Join(o.jobsDir, fio.JobFileName(w)), b.Bytes(), 0o644); err != nil {
+			return fmt.Errorf("--emit-fio-jobs: %w", err)
+		}
+	}
+	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -15,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/qdsweep/qdsweep/ioengine/fio"
 	"github.com/qdsweep/qdsweep/sweep"
 )
 
@@ -268,4 +270,160 @@ func TestProgressLines(t *testing.T) {
 	if b2, _ := os.ReadFile(f.Name()); len(b2) != len(b) {
 		t.Error("quiet progress printed")
 	}
+}
+
+// TestSweepWriteGuard: every pattern of the sweep is checked before any
+// I/O, the existing file stays untouched, nothing is created; with
+// --allow-write the sweep runs.
+func TestSweepWriteGuard(t *testing.T) {
+	dir := t.TempDir()
+	existing := filepath.Join(dir, "existing")
+	content := bytes.Repeat([]byte("keep me "), 1<<17) // 1 MiB
+	if err := os.WriteFile(existing, content, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cheap := []string{"--runtime=200ms", "--ramp_time=0", "--iodepth=1,2", "--ss=0", "--quiet", "--filename=" + existing}
+	code, _, stderr := runSweep(t, dir, append(cheap, "--rw=randread,randwrite", "--output=res")...)
+	if code != 2 || !strings.Contains(stderr, "--allow-write") {
+		t.Fatalf("randwrite in the list without --allow-write: exit %d, %q", code, stderr)
+	}
+	if got, _ := os.ReadFile(existing); !bytes.Equal(got, content) {
+		t.Fatal("the refused sweep changed the file")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "res")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the refused sweep created its results directory: %v", err)
+	}
+	code, _, stderr = runSweep(t, dir, append(cheap, "--rw=randwrite", "--allow-write", "--output=res")...)
+	if code != 0 {
+		t.Fatalf("with --allow-write: exit %d, %s", code, stderr)
+	}
+	r, err := sweep.Read(filepath.Join(dir, "res"))
+	if err != nil || len(r.Steps) != 2 || r.Steps[0].IOPS <= 0 {
+		t.Fatalf("results: %v %+v", err, r)
+	}
+	code, _, stderr = runSweep(t, dir, append(cheap, "--output="+filepath.Join(dir, "missing", "a", "b"))...)
+	if code != 2 || !strings.Contains(stderr, "--output") || strings.Count(stderr, "\n") != 1 {
+		t.Fatalf("--output under a missing parent: exit %d, %q", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "missing")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("a missing parent of --output was created: %v", err)
+	}
+}
+
+// TestSweepEmitFioJobs writes one fio job file per planned step, readable
+// back as the same workload.
+func TestSweepEmitFioJobs(t *testing.T) {
+	dir := t.TempDir()
+	jobs := filepath.Join(dir, "jobs")
+	code, _, stderr := runSweep(t, dir, "--ioengine=sim", "--rw=randread,randwrite", "--iodepth=1,4", "--runtime=100ms",
+		"--ramp_time=0", "--ss=0", "--quiet", "--size=64m", "--output=res", "--emit-fio-jobs="+jobs)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	ents, err := os.ReadDir(jobs)
+	if err != nil || len(ents) != 4 {
+		t.Fatalf("job files: %v %v", err, ents)
+	}
+	seen := map[string]bool{}
+	for _, e := range ents {
+		jf, err := fio.ReadJobFile(filepath.Join(jobs, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs, err := jf.Runs()
+		if err != nil || len(runs) != 1 {
+			t.Fatalf("%s: %v", e.Name(), err)
+		}
+		w := runs[0].Workload
+		if fio.JobFileName(w) != e.Name() || w.BS != 4096 || w.Size != 64<<20 || runs[0].Runtime != 100*time.Millisecond {
+			t.Errorf("%s holds %+v (runtime %v)", e.Name(), w, runs[0].Runtime)
+		}
+		seen[fmt.Sprintf("%s/%d", w.RW, w.IODepth)] = true
+	}
+	for _, want := range []string{"randread/1", "randread/4", "randwrite/1", "randwrite/4"} {
+		if !seen[want] {
+			t.Errorf("no job file for %s: %v", want, seen)
+		}
+	}
+}
+
+// TestSweepFioEngine sweeps through the installed fio, the workload taken
+// from a job file.
+func TestSweepFioEngine(t *testing.T) {
+	if _, err := exec.LookPath("fio"); err != nil {
+		t.Skip("fio not installed")
+	}
+	dir := t.TempDir()
+	job := filepath.Join(dir, "job.fio")
+	if err := os.WriteFile(job, []byte("[global]\nsize=4m\nruntime=300ms\n[j]\nrw=randread\nbs=4k\ndirect=1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runSweep(t, dir, "--ioengine=fio", "--jobfile="+job, "--filename=data", "--iodepth=1,4",
+		"--ramp_time=0", "--ss=0", "--quiet", "--output=res")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	r, err := sweep.Read(filepath.Join(dir, "res"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Meta.Engine != "fio" || len(r.Steps) != 2 || r.Steps[1].IODepth != 4 || r.Steps[0].IOPS <= 0 || r.Steps[1].IOPS <= 0 {
+		t.Fatalf("fio sweep: engine %s, steps %+v", r.Meta.Engine, r.Steps)
+	}
+}
+
+// TestSweepDeviceErrors sweeps writes over a loop device whose backing
+// file sits on an 8 MiB tmpfs: past 8 MiB the kernel fails the writes. The
+// results file must stay valid and each step record the error.
+func TestSweepDeviceErrors(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to mount a tmpfs and attach a loop device")
+	}
+	for _, tool := range []string{"mount", "umount", "losetup"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s not installed", tool)
+		}
+	}
+	mnt := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", mnt).CombinedOutput(); err != nil {
+		t.Skipf("cannot mount a tmpfs: %v: %s", err, out)
+	}
+	t.Cleanup(func() { _ = exec.Command("umount", mnt).Run() })
+	img := filepath.Join(mnt, "backing")
+	if err := os.WriteFile(img, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(img, 64<<20); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("losetup", "-f", "--show", img).Output()
+	if err != nil {
+		t.Skipf("losetup: %v", err)
+	}
+	dev := strings.TrimSpace(string(out))
+	t.Cleanup(func() {
+		for i := 0; i < 20 && exec.Command("losetup", "-d", dev).Run() != nil; i++ {
+			time.Sleep(50 * time.Millisecond)
+		}
+	})
+	dir := t.TempDir()
+	code, _, stderr := runSweep(t, dir, "--filename="+dev, "--allow-write-device", "--destroy-data="+dev,
+		"--rw=write", "--bs=64k", "--iodepth=1,4", "--runtime=300ms", "--ramp_time=0", "--ss=0", "--quiet", "--output=res")
+	if code == 0 || code == 2 {
+		t.Fatalf("exit %d (want a runtime failure): %s", code, stderr)
+	}
+	r, err := sweep.Read(filepath.Join(dir, "res"))
+	if err != nil {
+		t.Fatalf("results file after the failed sweep: %v", err)
+	}
+	if len(r.Steps) == 0 {
+		t.Fatal("no steps recorded")
+	}
+	for _, s := range r.Steps {
+		if s.Failed == "" || !strings.Contains(s.Failed, "offset") ||
+			!(strings.Contains(s.Failed, "ENOSPC") || strings.Contains(s.Failed, "EIO")) {
+			t.Errorf("step QD %d: failed %q", s.QD, s.Failed)
+		}
+	}
+	t.Logf("exit %d; step 1: %s", code, r.Steps[0].Failed)
 }

@@ -1,0 +1,193 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os/exec"
+
+	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/qdsweep/qdsweep/ioengine/fio"
+	"github.com/qdsweep/qdsweep/sweep"
+	"github.com/urfave/cli/v2"
+)
+
+// Engine names --ioengine takes beyond the kernel engines.
+const (
+	engineSim = "sim"
+	engineFio = "fio"
+)
+
+// simFlagNames are the flags of the simulated device.
+var simFlagNames = []string{"sim_latency", "sim_jitter", "sim_channels", "sim_iops", "sim_bw"}
+
+// fioFlagNames are the flags of the fio engine.
+var fioFlagNames = []string{"fio-arg", "fio-clients"}
+
+// simFlags are the flags of the simulated device (--ioengine=sim).
+func simFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "sim_latency", Value: "1.3ms", Usage: "sim: base round-trip latency per I/O"},
+		&cli.Float64Flag{Name: "sim_jitter", Value: 0.05, Usage: "sim: latency spread as a fraction of sim_latency (0..2)"},
+		&cli.IntFlag{Name: "sim_channels", Value: 0, Usage: "sim: I/Os the device serves at once (0: unlimited)"},
+		&cli.Float64Flag{Name: "sim_iops", Value: 160000, Usage: "sim: IOPS cap (0: none)"},
+		&cli.StringFlag{Name: "sim_bw", Value: "2400MiB", Usage: "sim: bandwidth cap per second, fio size suffixes (0: none)"},
+	}
+}
+
+// fioFlags are the flags of the fio engine (--ioengine=fio).
+func fioFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringSliceFlag{Name: "fio-arg", Usage: "fio: extra argument passed to fio as is (repeatable), e.g. --fio-arg=--thread"},
+		&cli.StringFlag{Name: "fio-clients", Usage: "fio: run on fio servers (host1,host2:8765 or @hostfile, one host per line); " +
+			"--filename then names the target on the servers and nothing is laid out or checked locally"},
+	}
+}
+
+// engineSetup is the engine the command line asks for, checked before
+// anything is created or run.
+type engineSetup struct {
+	name    string              // io_uring, libaio, psync, sim or fio
+	sim     *ioengine.SimConfig // set for sim
+	fio     *fio.Options        // set for fio
+	clients []string            // fio servers; the target lives there
+	prev    *sweep.Result       // resumed sweep, for its sim settings
+	cmd     string              // "run" or "sweep", for messages
+}
+
+// remote reports whether the target lives on fio servers, not on this machine.
+func (e engineSetup) remote() bool { return len(e.clients) > 0 }
+
+// local reports whether the engine does I/O on a local file or device.
+func (e engineSetup) local() bool { return e.sim == nil && !e.remote() }
+
+// engineFromFlags reads --ioengine and the engine's own flags. It refuses
+// an engine's flags given without that engine, and a missing fio binary.
+// Nothing is opened or created.
+func engineFromFlags(c *cli.Context, cmd, name string, prev *sweep.Result) (engineSetup, error) {
+	e := engineSetup{name: name, prev: prev, cmd: cmd}
+	switch name {
+	case ioengine.EngineIOUring, ioengine.EngineLibaio, ioengine.EnginePsync, engineSim, engineFio:
+	default:
+		return e, usagef("--ioengine: unknown engine %q; use io_uring, libaio, psync, sim or fio", name)
+	}
+	if name != engineSim {
+		for _, n := range simFlagNames {
+			if c.IsSet(n) {
+				return e, usagef("--%s applies only with --ioengine=sim; add --ioengine=sim or drop --%s", n, n)
+			}
+		}
+	}
+	if name != engineFio {
+		for _, n := range fioFlagNames {
+			if c.IsSet(n) {
+				return e, usagef("--%s applies only with --ioengine=fio; add --ioengine=fio or drop --%s", n, n)
+			}
+		}
+	}
+	switch name {
+	case engineSim:
+		cfg, err := simFromFlags(c)
+		if err != nil {
+			return e, err
+		}
+		if prev != nil && prev.Meta.Workload.Sim != "" && !anySet(c, append(simFlagNames, "randseed")...) {
+			if cfg, err = ioengine.ParseSimConfig(prev.Meta.Workload.Sim); err != nil {
+				return e, usagef("--resume: %v", err)
+			}
+		}
+		e.sim = &cfg
+	case engineFio:
+		o := fio.Options{ExtraArgs: c.StringSlice("fio-arg")}
+		if _, err := exec.LookPath("fio"); err != nil {
+			return e, usagef("--ioengine=fio: %v", fio.ErrNotFound)
+		}
+		if spec := c.String("fio-clients"); c.IsSet("fio-clients") {
+			if len(spec) > 1 && spec[0] == '@' {
+				spec = spec[1:]
+			}
+			clients, err := fio.ReadClients(spec)
+			if err != nil {
+				return e, usagef("--fio-clients: %v", err)
+			}
+			if !c.IsSet("filename") && !c.IsSet("jobfile") {
+				return e, usagef("--fio-clients: name the target on the servers with --filename (nothing is laid out on them)")
+			}
+			o.Clients, e.clients = clients, clients
+		}
+		e.fio = &o
+	}
+	return e, nil
+}
+
+// simFromFlags reads the sim flags; each error names its flag.
+func simFromFlags(c *cli.Context) (ioengine.SimConfig, error) {
+	var cfg ioengine.SimConfig
+	lat, err := ioengine.ParseDuration(c.String("sim_latency"))
+	if err != nil || lat <= 0 {
+		return cfg, usagef("--sim_latency: %q is not a positive duration; use e.g. --sim_latency=1.3ms", c.String("sim_latency"))
+	}
+	bw, err := ioengine.ParseSize(c.String("sim_bw"))
+	if err != nil {
+		return cfg, usagef("--sim_bw: %v; use e.g. --sim_bw=2400MiB or 0", err)
+	}
+	cfg = ioengine.SimConfig{
+		Latency: lat, Jitter: c.Float64("sim_jitter"), Channels: c.Int("sim_channels"),
+		IOPS: c.Float64("sim_iops"), BWBytes: float64(bw), Seed: c.Uint64("randseed"),
+	}
+	switch {
+	case !(cfg.Jitter >= 0 && cfg.Jitter <= 2):
+		return cfg, usagef("--sim_jitter: %v must be within 0..2 (a fraction of --sim_latency); use e.g. --sim_jitter=0.05", cfg.Jitter)
+	case cfg.Channels < 0:
+		return cfg, usagef("--sim_channels: %d must be 0 (unlimited) or more; use e.g. --sim_channels=64", cfg.Channels)
+	case !(cfg.IOPS >= 0):
+		return cfg, usagef("--sim_iops: %v must be 0 (no cap) or more; use e.g. --sim_iops=160000", cfg.IOPS)
+	}
+	if _, err := ioengine.ParseSimConfig(cfg.String()); err != nil {
+		return cfg, usagef("--sim_*: %v", err)
+	}
+	return cfg, nil
+}
+
+// open returns the engine and, for io_uring falling back to libaio, why.
+func (e engineSetup) open() (ioengine.Engine, string, error) {
+	switch {
+	case e.sim != nil:
+		return ioengine.NewSim(*e.sim), "", nil
+	case e.fio != nil:
+		return fio.NewEngine(*e.fio), "", nil
+	}
+	eng, reason, err := ioengine.New(e.name)
+	if err != nil {
+		if errors.Is(err, ioengine.ErrBadWorkload) {
+			return nil, "", usageErr(err)
+		}
+		return nil, "", fmt.Errorf("engine %s: %w", e.name, err)
+	}
+	return eng, reason, nil
+}
+
+// validate checks w for this engine before anything runs. For fio servers
+// only the workload's own fields are checked: the target is not here.
+func (e engineSetup) validate(w ioengine.Workload) error {
+	name := e.name
+	if e.remote() {
+		w.Filename = ""
+		if err := ioengine.Validate(w, engineSim); err != nil { // field checks, no target
+			return usageErr(err)
+		}
+		return nil
+	}
+	if err := ioengine.Validate(w, name); err != nil {
+		return usageErr(err)
+	}
+	return nil
+}
+
+func anySet(c *cli.Context, names ...string) bool {
+	for _, n := range names {
+		if c.IsSet(n) {
+			return true
+		}
+	}
+	return false
+}

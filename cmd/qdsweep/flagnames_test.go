@@ -1,0 +1,229 @@
+package main
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/urfave/cli/v2"
+)
+
+// The naming rules of the command line, checked over every command of
+// newApp():
+//
+//  1. Where fio has the concept, the flag is spelled as fio spells it
+//     (underscores included: ramp_time, offset_increment), so a fio command
+//     line with fio swapped for `qdsweep run` works.
+//  2. qdsweep's own flags are kebab-case (target-iops, chart-format).
+//  3. One concept has one name in every command that has it (the latency
+//     objective is --latency-slo everywhere, not --slo here and
+//     --latency-slo there), and a one-letter alias means the same
+//     everywhere.
+//
+// Deviations that exist today are listed below with the rule they break, so
+// the test passes on the current names while any new deviation fails it;
+// an entry that no longer occurs fails too, so the list stays true.
+
+// fioOptions are the fio option names qdsweep takes, spelled as fio does.
+var fioOptions = []string{
+	"rw", "bs", "iodepth", "numjobs", "direct", "filename", "size",
+	"offset", "offset_increment", "runtime", "ramp_time", "ioengine",
+	"rwmixread", "randseed", "output-format", "output", "name", "time_based",
+	"group_reporting", "continue_on_error", "ss", "ss_dur", "ss_interval",
+	"max_latency",
+}
+
+// fioSynonyms are other words people use for fio's concepts; a flag named
+// like this should carry fio's name instead.
+var fioSynonyms = map[string]string{
+	"queue-depth": "iodepth", "qd": "iodepth", "depth": "iodepth",
+	"block-size": "bs", "blocksize": "bs",
+	"jobs": "numjobs", "threads": "numjobs",
+	"engine": "ioengine",
+	"seed":   "randseed",
+	"file":   "filename", "path": "filename", "device": "filename",
+	"duration": "runtime", "time": "runtime",
+	"ramp": "ramp_time", "warmup": "ramp_time",
+	"format":   "output-format",
+	"read-mix": "rwmixread", "read-percent": "rwmixread",
+	"pattern":    "rw",
+	"o_direct":   "direct",
+	"steady":     "ss",
+	"size-bytes": "size",
+}
+
+// concepts maps a concept's canonical flag name to every spelling that
+// means it.
+var concepts = map[string][]string{
+	"output":        {"output", "out", "outdir", "output-dir", "out-dir"},
+	"latency-slo":   {"latency-slo", "slo", "latency_slo", "lat-slo"},
+	"target-iops":   {"target-iops", "target_iops", "iops-target", "iops"},
+	"output-format": {"output-format", "format", "output_format"},
+	"chart-format":  {"chart-format", "chart_format", "charts"},
+	"max-iodepth":   {"max-iodepth", "max_iodepth", "max-depth"},
+	"max-jobs":      {"max-jobs", "max_jobs", "max-numjobs"},
+	"quiet":         {"quiet", "silent"},
+	"target-bw":     {"target-bw", "target_bw", "target-throughput"},
+}
+
+// aliases are the one-letter aliases and the concept each stands for.
+var aliases = map[string]string{"o": "output", "q": "quiet", "h": "help"}
+
+// spellingDeviations are today's flags that break rule 1 or 2, in any
+// command: flag → why it is listed.
+var spellingDeviations = map[string]string{
+	"io_timeout":   "not a fio option, yet spelled with an underscore",
+	"sim_latency":  "qdsweep's own flag spelled with an underscore",
+	"sim_jitter":   "qdsweep's own flag spelled with an underscore",
+	"sim_channels": "qdsweep's own flag spelled with an underscore",
+	"sim_iops":     "qdsweep's own flag spelled with an underscore",
+	"sim_bw":       "qdsweep's own flag spelled with an underscore",
+}
+
+// conceptDeviations are today's flags that break rule 3: "command --flag" →
+// why it is listed.
+var conceptDeviations = map[string]string{
+	"sweep --slo":   "the latency objective is --latency-slo in advise, report and compare",
+	"report --out":  "the results directory is --output (-o) in sweep and import fio",
+	"compare --out": "the output directory is --output (-o) in sweep and import fio",
+}
+
+// flagCommand is one command (subcommands by their full path) and its flags.
+type flagCommand struct {
+	path  string
+	flags []cli.Flag
+}
+
+// allCommands walks the app's commands and subcommands.
+func allCommands(cs []*cli.Command, prefix string) []flagCommand {
+	var out []flagCommand
+	for _, c := range cs {
+		p := strings.TrimSpace(prefix + " " + c.Name)
+		out = append(out, flagCommand{path: p, flags: c.Flags})
+		out = append(out, allCommands(c.Subcommands, p)...)
+	}
+	return out
+}
+
+// squash drops case, hyphens and underscores: "Ramp-Time" → "ramptime".
+func squash(s string) string {
+	return strings.NewReplacer("-", "", "_", "").Replace(strings.ToLower(s))
+}
+
+var kebab = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
+
+func TestFlagNamesFollowFio(t *testing.T) {
+	fio := map[string]bool{}
+	squashed := map[string]string{}
+	for _, n := range fioOptions {
+		fio[n] = true
+		squashed[squash(n)] = n
+	}
+	used := map[string]bool{}
+	for _, c := range allCommands(newApp().Commands, "") {
+		for _, f := range c.flags {
+			for _, n := range f.Names() {
+				if len(n) == 1 {
+					continue // aliases: TestFlagConceptsHaveOneName
+				}
+				if fio[n] {
+					continue
+				}
+				listed := spellingDeviations[n] != ""
+				if listed {
+					used[n] = true
+				}
+				if want, ok := squashed[squash(n)]; ok {
+					if !listed {
+						t.Errorf("%s --%s: fio spells it --%s", c.path, n, want)
+					}
+					continue
+				}
+				if want, ok := fioSynonyms[n]; ok {
+					if !listed {
+						t.Errorf("%s --%s: fio's name for this is --%s", c.path, n, want)
+					}
+					continue
+				}
+				if !kebab.MatchString(n) && !listed {
+					t.Errorf("%s --%s: qdsweep's own flags are kebab-case (e.g. --%s)", c.path, n,
+						strings.ReplaceAll(strings.ToLower(n), "_", "-"))
+				}
+			}
+		}
+	}
+	checkStale(t, used, spellingDeviations)
+}
+
+func TestFlagConceptsHaveOneName(t *testing.T) {
+	spelling := map[string]string{} // spelling → canonical
+	for canon, names := range concepts {
+		for _, n := range names {
+			spelling[n] = canon
+		}
+	}
+	used := map[string]bool{}
+	// who records which command spells each concept how, for the error text.
+	who := map[string]map[string][]string{}
+	for _, c := range allCommands(newApp().Commands, "") {
+		for _, f := range c.flags {
+			names := f.Names()
+			for _, n := range names {
+				if len(n) == 1 {
+					if want, ok := aliases[n]; ok && !contains(names, want) {
+						t.Errorf("%s -%s: -%s is the alias of --%s elsewhere, here of --%s", c.path, n, n, want, names[0])
+					}
+					continue
+				}
+				canon, ok := spelling[n]
+				if !ok {
+					continue
+				}
+				if who[canon] == nil {
+					who[canon] = map[string][]string{}
+				}
+				who[canon][n] = append(who[canon][n], c.path)
+				if contains(names, canon) {
+					continue
+				}
+				if key := c.path + " --" + n; conceptDeviations[key] != "" {
+					used[key] = true
+					continue
+				}
+				t.Errorf("%s --%s: this concept is --%s; name it so (an alias may keep --%s)", c.path, n, canon, n)
+			}
+		}
+	}
+	for canon, by := range who {
+		if len(by) > 1 {
+			var parts []string
+			for n, cmds := range by {
+				parts = append(parts, "--"+n+" in "+strings.Join(cmds, ", "))
+			}
+			sort.Strings(parts)
+			t.Logf("concept %s has several spellings: %s", canon, strings.Join(parts, "; "))
+		}
+	}
+	checkStale(t, used, conceptDeviations)
+}
+
+// checkStale fails for every listed deviation that the CLI no longer has,
+// so the list never hides a fix.
+func checkStale(t *testing.T, used map[string]bool, listed map[string]string) {
+	t.Helper()
+	for key := range listed {
+		if !used[key] {
+			t.Errorf("deviation %q no longer occurs: remove it from the list", key)
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

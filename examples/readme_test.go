@@ -1,0 +1,188 @@
+package examples_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// runnableMark is the line that marks the next fenced block as runnable:
+// every command in it must run on any Linux machine within seconds and
+// exit 0.
+const runnableMark = "<!-- runnable -->"
+
+// docsWithRunnableBlocks are the Markdown files whose runnable blocks are run,
+// relative to the repository root.
+var docsWithRunnableBlocks = []string{
+	"README.md",
+	"examples/hyperdisk/README.md",
+	"examples/database/README.md",
+}
+
+// command is one command line of a runnable block.
+type command struct {
+	doc  string
+	line int // 1-based line in doc
+	text string
+}
+
+// runnableCommands returns the command lines of the runnable blocks of a
+// Markdown document: blank lines and # comments skipped, lines ending in a
+// backslash joined with the next.
+func runnableCommands(doc string, data []byte) ([]command, error) {
+	var out []command
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	n, marked, inBlock := 0, false, false
+	var cur *command
+	for sc.Scan() {
+		n++
+		l := sc.Text()
+		t := strings.TrimSpace(l)
+		switch {
+		case !inBlock && t == runnableMark:
+			marked = true
+		case !inBlock && strings.HasPrefix(t, "```"):
+			inBlock = true
+		case inBlock && strings.HasPrefix(t, "```"):
+			if cur != nil {
+				return nil, fmt.Errorf("%s:%d: runnable block ends inside a continued line", doc, n)
+			}
+			inBlock, marked = false, false
+		case inBlock && marked:
+			if cur != nil {
+				cur.text += " " + strings.TrimSuffix(t, `\`)
+			} else if t != "" && !strings.HasPrefix(t, "#") {
+				cur = &command{doc: doc, line: n, text: strings.TrimSuffix(t, `\`)}
+			}
+			if cur != nil && !strings.HasSuffix(t, `\`) {
+				out = append(out, *cur)
+				cur = nil
+			}
+		case !inBlock && t != "":
+			marked = false // the mark applies to the very next block only
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	if inBlock {
+		return nil, fmt.Errorf("%s: a fenced block is never closed", doc)
+	}
+	return out, nil
+}
+
+// TestRunnableBlocks runs every command of the runnable blocks with the
+// freshly built binary standing for `qdsweep` and `go run ./cmd/qdsweep`,
+// each in its own temporary directory where `examples` links to the
+// repository's examples: repository paths work as written and whatever a
+// command writes (--out, --output) lands in the temporary directory.
+func TestRunnableBlocks(t *testing.T) {
+	bin := qdsweepBinary(t)
+	examplesDir, err := filepath.Abs(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0
+	for _, doc := range docsWithRunnableBlocks {
+		data, err := os.ReadFile(filepath.Join(repoRoot, doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmds, err := runnableCommands(doc, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(cmds) == 0 {
+			t.Errorf("%s has no %s block", doc, runnableMark)
+		}
+		total += len(cmds)
+		for _, c := range cmds {
+			t.Run(fmt.Sprintf("%s:%d", c.doc, c.line), func(t *testing.T) {
+				runCommand(t, bin, examplesDir, c)
+			})
+		}
+	}
+	t.Logf("%d commands run", total)
+}
+
+// runCommand runs one command line through sh (so globs work) in a fresh
+// temporary directory and fails unless it exits 0 and leaves the
+// repository's files alone.
+func runCommand(t *testing.T, bin, examplesDir string, c command) {
+	line := c.text
+	for _, prefix := range []string{"go run ./cmd/qdsweep ", "qdsweep "} {
+		if strings.HasPrefix(line, prefix) {
+			line = "qdsweep " + strings.TrimPrefix(line, prefix)
+		}
+	}
+	if !strings.HasPrefix(line, "qdsweep ") {
+		t.Fatalf("%s:%d: a runnable command must start with qdsweep: %q", c.doc, c.line, c.text)
+	}
+	dir := t.TempDir()
+	if err := os.Symlink(examplesDir, filepath.Join(dir, "examples")); err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, examplesDir)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "sh", "-c", `"$QDSWEEP" `+strings.TrimPrefix(line, "qdsweep "))
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "QDSWEEP="+bin)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	if err != nil {
+		t.Errorf("%s:%d: %s: %v\nstderr:\n%s", c.doc, c.line, c.text, err, stderr.String())
+	}
+	if stdout.Len()+stderr.Len() == 0 {
+		t.Errorf("%s:%d: %s printed nothing", c.doc, c.line, c.text)
+	}
+	if after := snapshot(t, examplesDir); after != before {
+		t.Errorf("%s:%d: %s changed files under examples/", c.doc, c.line, c.text)
+	}
+}
+
+// snapshot lists the files under dir with their sizes and modification
+// times, to tell whether a command wrote into the repository.
+func snapshot(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	err := filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "%s %d %d\n", p, fi.Size(), fi.ModTime().UnixNano())
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// TestRunnableCommandsParse checks the block extraction on a small document.
+func TestRunnableCommandsParse(t *testing.T) {
+	doc := "intro\n\n" +
+		runnableMark + "\n```sh\n# comment\nqdsweep advise --table\n\ngo run ./cmd/qdsweep explain \\\n  f.json\n```\n" +
+		"```sh\nqdsweep sweep --filename /dev/nvme0n1\n```\n" +
+		runnableMark + "\ntext between\n```sh\nqdsweep diagnose x\n```\n"
+	got, err := runnableCommands("doc", []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []command{
+		{doc: "doc", line: 6, text: "qdsweep advise --table"},
+		{doc: "doc", line: 8, text: "go run ./cmd/qdsweep explain  f.json"},
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}
