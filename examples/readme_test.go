@@ -28,9 +28,10 @@ var docsWithRunnableBlocks = []string{
 
 // command is one command line of a runnable block.
 type command struct {
-	doc  string
-	line int // 1-based line in doc
-	text string
+	doc   string
+	block int // runnable blocks counted from 1 in doc; a block's commands share a directory
+	line  int // 1-based line in doc
+	text  string
 }
 
 // runnableCommands returns the command lines of the runnable blocks of a
@@ -39,7 +40,7 @@ type command struct {
 func runnableCommands(doc string, data []byte) ([]command, error) {
 	var out []command
 	sc := bufio.NewScanner(bytes.NewReader(data))
-	n, marked, inBlock := 0, false, false
+	n, block, marked, inBlock := 0, 0, false, false
 	var cur *command
 	for sc.Scan() {
 		n++
@@ -50,6 +51,9 @@ func runnableCommands(doc string, data []byte) ([]command, error) {
 			marked = true
 		case !inBlock && strings.HasPrefix(t, "```"):
 			inBlock = true
+			if marked {
+				block++
+			}
 		case inBlock && strings.HasPrefix(t, "```"):
 			if cur != nil {
 				return nil, fmt.Errorf("%s:%d: runnable block ends inside a continued line", doc, n)
@@ -59,7 +63,7 @@ func runnableCommands(doc string, data []byte) ([]command, error) {
 			if cur != nil {
 				cur.text += " " + strings.TrimSuffix(t, `\`)
 			} else if t != "" && !strings.HasPrefix(t, "#") {
-				cur = &command{doc: doc, line: n, text: strings.TrimSuffix(t, `\`)}
+				cur = &command{doc: doc, block: block, line: n, text: strings.TrimSuffix(t, `\`)}
 			}
 			if cur != nil && !strings.HasSuffix(t, `\`) {
 				out = append(out, *cur)
@@ -79,10 +83,11 @@ func runnableCommands(doc string, data []byte) ([]command, error) {
 }
 
 // TestRunnableBlocks runs every command of the runnable blocks with the
-// freshly built binary standing for `qdsweep` and `go run ./cmd/qdsweep`,
-// each in its own temporary directory where `examples` links to the
-// repository's examples: repository paths work as written and whatever a
-// command writes (--out, --output) lands in the temporary directory.
+// freshly built binary standing for `qdsweep` and `go run ./cmd/qdsweep`.
+// Each block runs in its own temporary directory, where `examples` links to
+// the repository's examples: repository paths work as written, a command
+// may read what an earlier one of its block wrote, and whatever a command
+// writes (--out, --output) lands in the temporary directory.
 func TestRunnableBlocks(t *testing.T) {
 	bin := qdsweepBinary(t)
 	examplesDir, err := filepath.Abs(".")
@@ -103,19 +108,25 @@ func TestRunnableBlocks(t *testing.T) {
 			t.Errorf("%s has no %s block", doc, runnableMark)
 		}
 		total += len(cmds)
+		dirs := map[int]string{}
 		for _, c := range cmds {
+			if dirs[c.block] == "" {
+				dirs[c.block] = t.TempDir()
+				if err := os.Symlink(examplesDir, filepath.Join(dirs[c.block], "examples")); err != nil {
+					t.Fatal(err)
+				}
+			}
 			t.Run(fmt.Sprintf("%s:%d", c.doc, c.line), func(t *testing.T) {
-				runCommand(t, bin, examplesDir, c)
+				runCommand(t, bin, examplesDir, dirs[c.block], c)
 			})
 		}
 	}
 	t.Logf("%d commands run", total)
 }
 
-// runCommand runs one command line through sh (so globs work) in a fresh
-// temporary directory and fails unless it exits 0 and leaves the
-// repository's files alone.
-func runCommand(t *testing.T, bin, examplesDir string, c command) {
+// runCommand runs one command line through sh (so globs work) in dir and
+// fails unless it exits 0 and leaves the repository's files alone.
+func runCommand(t *testing.T, bin, examplesDir, dir string, c command) {
 	line := c.text
 	for _, prefix := range []string{"go run ./cmd/qdsweep ", "qdsweep "} {
 		if strings.HasPrefix(line, prefix) {
@@ -124,10 +135,6 @@ func runCommand(t *testing.T, bin, examplesDir string, c command) {
 	}
 	if !strings.HasPrefix(line, "qdsweep ") {
 		t.Fatalf("%s:%d: a runnable command must start with qdsweep: %q", c.doc, c.line, c.text)
-	}
-	dir := t.TempDir()
-	if err := os.Symlink(examplesDir, filepath.Join(dir, "examples")); err != nil {
-		t.Fatal(err)
 	}
 	before := snapshot(t, examplesDir)
 
@@ -179,8 +186,8 @@ func TestRunnableCommandsParse(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []command{
-		{doc: "doc", line: 6, text: "qdsweep advise --table"},
-		{doc: "doc", line: 8, text: "go run ./cmd/qdsweep explain  f.json"},
+		{doc: "doc", block: 1, line: 6, text: "qdsweep advise --table"},
+		{doc: "doc", block: 1, line: 8, text: "go run ./cmd/qdsweep explain  f.json"},
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("got %v, want %v", got, want)

@@ -2,7 +2,7 @@
 # Sweeps 4k random reads with fio at iodepth 1, 4, 16 and 64, one JSON file
 # per depth, then turns them into a qdsweep result:
 #
-#   sh run-fio-sweep.sh && qdsweep import fio fio-qd*.json --output fio-import
+#   sh run-fio-sweep.sh && qdsweep import fio --output fio-import fio-qd*.json
 #
 # Runs about 12 s on a 256 MiB scratch file in the current directory.
 set -eu
