@@ -2,6 +2,8 @@ package sweep
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -58,8 +60,12 @@ func (e EarlyStop) Reason(curve []Step) string {
 		}
 	}
 	if flat >= e.FlatSteps {
-		return fmt.Sprintf("early stop: %d steps in a row (QD %v) added < %.0f%% IOPS while mean latency rose ≥ %.1f× (--full runs every step)",
-			flat, flatQDs, e.FlatGain*100, e.LatRise)
+		qds := make([]string, len(flatQDs))
+		for i, q := range flatQDs {
+			qds[i] = strconv.Itoa(q)
+		}
+		return fmt.Sprintf("early stop: QD %s added < %.0f%% IOPS at ≥ %.1f× latency (--full runs all)",
+			strings.Join(qds, ", "), e.FlatGain*100, e.LatRise)
 	}
 	return ""
 }
