@@ -28,10 +28,10 @@ func TestEarlyStop(t *testing.T) {
 	}{
 		{"growing", curve([3]float64{1, 1000, 1e6}, [3]float64{2, 2000, 1e6}, [3]float64{4, 4000, 1e6}), ""},
 		{"one flat step", curve([3]float64{8, 8000, 1e6}, [3]float64{16, 8100, 2e6}), ""},
-		{"two flat steps", curve([3]float64{8, 8000, 1e6}, [3]float64{16, 8100, 2e6}, [3]float64{32, 8150, 4e6}), "QD [16 32]"},
+		{"two flat steps", curve([3]float64{8, 8000, 1e6}, [3]float64{16, 8100, 2e6}, [3]float64{32, 8150, 4e6}), "QD 16, 32"},
 		{"flat then growing resets", curve([3]float64{8, 8000, 1e6}, [3]float64{16, 8100, 2e6}, [3]float64{32, 12000, 2.6e6}), ""},
 		{"flat IOPS, latency not rising enough", curve([3]float64{8, 8000, 1e6}, [3]float64{16, 8100, 1.5e6}, [3]float64{32, 8150, 2e6}), ""},
-		{"dip then recovery counts against the peak", curve([3]float64{64, 68300, 0.94e6}, [3]float64{128, 63600, 2.01e6}, [3]float64{256, 68700, 3.73e6}), "QD [128 256]"},
+		{"dip then recovery counts against the peak", curve([3]float64{64, 68300, 0.94e6}, [3]float64{128, 63600, 2.01e6}, [3]float64{256, 68700, 3.73e6}), "QD 128, 256"},
 		{"p99 beyond limit", curve([3]float64{8, 8000, 1.5e9}), "exceeds --max_latency"},
 		{"empty", nil, ""},
 	}
