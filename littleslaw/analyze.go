@@ -15,6 +15,10 @@ var ErrTooFewPoints = errors.New("too few points")
 // ErrBadOptions is wrapped by Analyze for options it cannot use.
 var ErrBadOptions = errors.New("bad analysis options")
 
+// ceilingSlack is how far below the highest measured IOPS a fitted ceiling
+// may lie before Analyze warns that the fit contradicts the data (1%).
+const ceilingSlack = 0.01
+
 // MinPointsForFit is the number of points below which fits are flagged as rough.
 const MinPointsForFit = 6
 
@@ -85,6 +89,11 @@ func Analyze(points []Point, o Options) (Analysis, error) {
 		a.Model = &best
 	}
 	a.ModelKnee = modelKnee(a.Model, pts)
+	if m := a.Model; m != nil && m.XRoof > 0 && m.XRoof < (1-ceilingSlack)*a.MaxIOPS {
+		a.Warnings = append(a.Warnings, fmt.Sprintf(
+			"the %s fit's ceiling of %s IOPS lies below the %s IOPS measured at QD %g: it is a smooth trend through noisy points, not a limit; the measured figures rule",
+			m.Name, fmtCount(m.XRoof), fmtCount(a.MaxIOPS), a.MaxIOPSQD))
+	}
 
 	if o.TargetIOPS > 0 {
 		t := targetOnCurve(pts, o.TargetIOPS, a.BaseLatencyNs, a.MaxIOPS, a.MaxIOPSQD, a.Saturation, a.Model, o)

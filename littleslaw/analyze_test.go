@@ -250,6 +250,59 @@ func TestSLO(t *testing.T) {
 	}
 }
 
+// TestSLONoisyCurve uses the sample disk's measured p99s: QD 4 breaks
+// p99 ≤ 1 ms by noise while QD 8 meets it at 721 µs; the answer is the
+// deepest QD meeting it, and the note names the shallower step that broke it.
+func TestSLONoisyCurve(t *testing.T) {
+	qd := []float64{1, 2, 4, 8, 16, 32}
+	iops := []float64{16190, 25110, 25114, 52569, 45457, 38451}
+	latUs := []float64{61.6, 79.5, 159, 152, 352, 831}
+	p99Us := []float64{156, 191, 1670, 721, 2700, 3820}
+	var pts []littleslaw.Point
+	for i := range qd {
+		pts = append(pts, littleslaw.Point{QD: qd[i], IOPS: iops[i], LatMeanNs: latUs[i] * 1e3, P99Ns: p99Us[i] * 1e3})
+	}
+	tests := []struct {
+		slo       string
+		met       bool
+		qd        float64
+		noteHas   []string
+		noteLacks []string
+	}{
+		{"p99=1ms", true, 8, []string{"QD 16 (p99 2.7 ms) breaks it", "shallower QD 4 (p99 1.67 ms) broke it although QD 8 meets it"}, nil},
+		{"p99=200us", true, 2, []string{"QD 4 (p99 1.67 ms) breaks it"}, []string{"shallower"}},
+		{"p99=3ms", true, 16, []string{"QD 32 (p99 3.82 ms) breaks it"}, []string{"shallower"}},
+		{"p99=5ms", true, 32, []string{"met at every measured QD"}, nil},
+		{"p99=100us", false, 0, []string{"not met: even QD 1 has p99 156 µs"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.slo, func(t *testing.T) {
+			s, err := littleslaw.ParseSLO(tt.slo)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, err := littleslaw.Analyze(pts, littleslaw.Options{SLO: &s})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := a.SLO
+			if r.Met != tt.met || r.QD != tt.qd {
+				t.Errorf("%+v, want met %v at QD %g", r, tt.met, tt.qd)
+			}
+			for _, w := range tt.noteHas {
+				if !strings.Contains(r.Note, w) {
+					t.Errorf("note %q lacks %q", r.Note, w)
+				}
+			}
+			for _, w := range tt.noteLacks {
+				if strings.Contains(r.Note, w) {
+					t.Errorf("note %q says %q", r.Note, w)
+				}
+			}
+		})
+	}
+}
+
 func TestSettings(t *testing.T) {
 	tests := []struct {
 		for_  string

@@ -15,6 +15,10 @@ const (
 	RuleDepthBound   = "depth-bound"
 	RuleDeviceCap    = "device-cap"
 	RuleHealthy      = "healthy"
+	// RuleContended replaces healthy when the curve saturated but other I/O
+	// shared the device during the sweep: the figures are not the
+	// workload's alone.
+	RuleContended    = "contended"
 	RuleInconclusive = "inconclusive" // no rule fits: says what is missing
 )
 
@@ -81,8 +85,11 @@ type StepTelemetry struct {
 
 // Diagnose applies the bottleneck rules to each curve and returns their
 // findings: the problems first (cache, queue-not-reaching-device,
-// cpu-bound, depth-bound), then device-cap and healthy; a curve no rule
-// fits gets one inconclusive finding. Across curves of one rw at several
+// cpu-bound, depth-bound); else device-cap; else healthy, or contended
+// when other I/O shared the device; a curve no rule fits gets one
+// inconclusive finding. The verdicts of one curve do not contradict each
+// other: device-cap already says the device saturated, so it comes without
+// healthy, and healthy is said only when nothing else was found. Across curves of one rw at several
 // block sizes it also says whether a cap is on IOPS or on MiB/s.
 func Diagnose(in DiagnoseInput) []Finding {
 	var out []Finding
@@ -144,38 +151,76 @@ func diagnoseCurve(c DiagnoseCurve, in DiagnoseInput) ([]Finding, *diagCap) {
 		d.noteShared(problems)
 		return problems, nil
 	}
-	var out []Finding
-	capF, cp := d.deviceCap(in.TargetIOPS)
-	if capF != nil {
-		out = append(out, *capF)
+	if capF, cp := d.deviceCap(in.TargetIOPS); capF != nil {
+		out := []Finding{*capF}
+		d.noteShared(out)
+		return out, cp
 	}
-	if h := d.healthy(capF != nil); h != nil {
-		out = append(out, *h)
+	if h := d.healthy(); h != nil {
+		if ev, ok := d.shared(); ok {
+			return []Finding{d.contended(*h, ev)}, nil
+		}
+		return []Finding{*h}, nil
 	}
-	if len(out) == 0 {
-		out = append(out, d.inconclusive())
-	}
+	out := []Finding{d.inconclusive()}
 	d.noteShared(out)
-	return out, cp
+	return out, nil
 }
 
 // noteShared adds to the first finding that the device served much more
 // I/O than the sweep did at some step: other I/O contended with it.
 func (d *diagCurve) noteShared(fs []Finding) {
-	best, bi := 1.5, -1
+	if ev, ok := d.shared(); ok && len(fs) > 0 {
+		fs[0].Evidence = append(fs[0].Evidence, ev)
+	}
+}
+
+// shared finds the step where the device moved the most beyond what the
+// sweep did (at least 1.5× and 100 IOPS more) and words it. It compares
+// bytes when both are known, since the block layer may split one large
+// I/O into several requests (a 1 MiB read is two 512 KiB requests on a
+// device with max_sectors_kb 512), which doubles the device's IOPS
+// without any other I/O; otherwise it compares IOPS.
+func (d *diagCurve) shared() (string, bool) {
+	best, bi, byBytes := 1.5, -1, false
 	for i, t := range d.tel {
 		p := d.pts[i]
-		if t.DeviceKnown && t.DeviceIOPS-p.IOPS > 100 && t.DeviceIOPS/p.IOPS > best {
-			best, bi = t.DeviceIOPS/p.IOPS, i
+		if !t.DeviceKnown {
+			continue
+		}
+		if t.DeviceBWBytes > 0 && p.BWBytes > 0 {
+			r := t.DeviceBWBytes / p.BWBytes
+			extraIOPS := (t.DeviceBWBytes - p.BWBytes) / (p.BWBytes / p.IOPS)
+			if extraIOPS > 100 && r > best {
+				best, bi, byBytes = r, i, true
+			}
+			continue
+		}
+		if t.DeviceIOPS-p.IOPS > 100 && t.DeviceIOPS/p.IOPS > best {
+			best, bi, byBytes = t.DeviceIOPS/p.IOPS, i, false
 		}
 	}
-	if bi < 0 || len(fs) == 0 {
-		return
+	if bi < 0 {
+		return "", false
 	}
 	p, t := d.pts[bi], d.tel[bi]
-	fs[0].Evidence = append(fs[0].Evidence, fmt.Sprintf(
-		"QD %s: the device served %s IOPS, this sweep %s: other I/O shared the device, so these latencies are contended",
-		diagQD(p.QD), diagIOPS(t.DeviceIOPS), diagIOPS(p.IOPS)))
+	if byBytes {
+		return fmt.Sprintf("QD %s: the device moved %s, this sweep %s (%.1f×): other I/O shared the device, so these latencies are contended",
+			diagQD(p.QD), diagMiB(t.DeviceBWBytes), diagMiB(p.BWBytes), best), true
+	}
+	return fmt.Sprintf("QD %s: the device served %s IOPS, this sweep %s (%.1f×): other I/O shared the device, so these latencies are contended",
+		diagQD(p.QD), diagIOPS(t.DeviceIOPS), diagIOPS(p.IOPS), best), true
+}
+
+// contended turns a healthy verdict into a contended one: the curve
+// saturated, but not on a device the sweep had to itself.
+func (d *diagCurve) contended(h Finding, shared string) Finding {
+	sum := strings.TrimPrefix(h.Summary, d.Label+": ")
+	sum = strings.TrimPrefix(sum, "healthy: ")
+	ev := append(append([]string{}, h.Evidence...), shared)
+	return d.finding(RuleContended,
+		"contended: "+sum+", but other I/O shared the device during the sweep, so the ceiling and latencies are not this workload's alone",
+		ev, "measure again while nothing else uses the device (or on a volume of its own) before sizing from this curve")
 }
 
 func prepareDiag(c DiagnoseCurve, cpus int) *diagCurve {
@@ -309,10 +354,7 @@ func (d *diagCurve) cpuBound() *Finding {
 		if t.DeviceKnown && t.AquSz >= diagQueueFull*p.QD && t.UtilPct >= 95 {
 			return nil // the device was saturated: the CPU did not hold it back
 		}
-		ev := []string{
-			fmt.Sprintf("QD %s (%s): qdsweep used %.0f%% of a core over %s (%.0f%% of them)",
-				diagQD(p.QD), diagSplit(p), t.SelfCPUPct, diagCores(d.cores(i)), busy*100),
-		}
+		ev := []string{cpuEvidence(p, t.SelfCPUPct, d.cores(i), max(p.NumJobs, 1))}
 		if t.HostBusyPct > 0 {
 			ev = append(ev, fmt.Sprintf("host CPU busy %.0f%% (user + system + softirq)", t.HostBusyPct))
 		}
@@ -341,6 +383,32 @@ func (d *diagCurve) cpuBound() *Finding {
 		return ptr(d.finding(RuleCPUBound, summary, ev, next))
 	}
 	return nil
+}
+
+// cpuEvidence words the measuring process's CPU use at step p: selfPct
+// is percent of one core (so 169 is 1.69 cores), cores how many cores its
+// jobs can keep busy (a job is one submitting thread, so one core per job,
+// at most the CPU count). The process may use more than its jobs' cores:
+// the kernel and runtime work done on its behalf is counted too.
+func cpuEvidence(p Point, selfPct, cores float64, jobs int) string {
+	used := selfPct / 100
+	s := fmt.Sprintf("QD %s (%s): qdsweep used %.2f cores of CPU (%.0f%% of a core) with %s; ",
+		diagQD(p.QD), diagSplit(p), used, selfPct, diagJobs(jobs))
+	limit := "a job is one submitting thread, which can use at most one core"
+	if jobs > 1 {
+		limit = fmt.Sprintf("each job is one submitting thread, so %s can use at most %s", diagJobs(jobs), diagCores(cores))
+		if float64(jobs) > cores {
+			limit += fmt.Sprintf(" (the machine has %s)", diagCPUs(int(cores)))
+		}
+	}
+	switch busy := used / cores; {
+	case busy >= 1:
+		return s + limit + ", so the submitters were saturated (the CPU beyond that is kernel and runtime work on their behalf)"
+	case busy >= diagCPUBusy:
+		return s + limit + fmt.Sprintf(", so the submitters were nearly saturated (%.0f%%)", busy*100)
+	default:
+		return s + limit + fmt.Sprintf(": %.0f%% of that, so qdsweep's own CPU was not the limit", busy*100)
+	}
 }
 
 // queueNotFull: the device (or the engine) held far fewer I/Os than the QD.
@@ -420,11 +488,11 @@ func (d *diagCurve) depthBound(target float64) *Finding {
 	summary := fmt.Sprintf("depth-bound: latency stays near R0 and IOPS still grow with the queue; the device was not saturated by QD %s", diagQD(last.QD))
 	var next string
 	if target > 0 {
-		qd := math.Ceil(target * last.LatMeanNs / 1e9)
+		qd := CeilQD(QueueDepth(target, last.LatMeanNs))
 		ev = append(ev, fmt.Sprintf("target %s IOPS; best measured %s IOPS (%.0f%%)", diagIOPS(target), diagIOPS(d.xmax), d.xmax/target*100))
-		iod, nj := diagSplitQD(qd)
-		next = fmt.Sprintf("raise the queue depth: QD = target × latency = %s × %s ≈ %.0f (iodepth %d × numjobs %d)",
-			diagIOPS(target), diagLat(last.LatMeanNs), qd, iod, nj)
+		s, _ := SplitQD(qd, DefaultMaxIODepth, 0)
+		next = fmt.Sprintf("raise the queue depth: QD = target × latency = %s × %s ≈ %d (iodepth %d × numjobs %d)",
+			diagIOPS(target), diagLat(last.LatMeanNs), qd, s.IODepth, s.NumJobs)
 	} else {
 		next = fmt.Sprintf("extend the sweep past QD %s (e.g. to %s) to find where it saturates", diagQD(last.QD), diagQD(4*last.QD))
 	}
@@ -498,15 +566,13 @@ func (d *diagCurve) deviceCap(target float64) (*Finding, *diagCap) {
 }
 
 // healthy: saturation reached with the queue full at the device.
-func (d *diagCurve) healthy(capped bool) *Finding {
+func (d *diagCurve) healthy() *Finding {
 	n := len(d.pts)
 	if n < 2 {
 		return nil
 	}
 	sat := -1
-	if capped {
-		sat, _ = d.plateau()
-	} else if a := d.Analysis; a != nil && a.Saturation.Found {
+	if a := d.Analysis; a != nil && a.Saturation.Found {
 		for i, p := range d.pts {
 			if p.QD == a.Saturation.QD {
 				sat = i
@@ -609,14 +675,6 @@ func diagCapKind(caps []diagCap) []Finding {
 }
 
 func ptr(f Finding) *Finding { return &f }
-
-// diagSplitQD splits a queue depth over NVMe-sized queues per job.
-func diagSplitQD(qd float64) (iodepth, numjobs int) {
-	q := max(int(qd), 1)
-	numjobs = (q + diagNVMeQueue - 1) / diagNVMeQueue
-	iodepth = (q + numjobs - 1) / numjobs
-	return iodepth, numjobs
-}
 
 func diagMedian(v []float64) float64 {
 	s := append([]float64(nil), v...)

@@ -75,3 +75,19 @@ func diagCores(n float64) string {
 	}
 	return fmt.Sprintf("%.0f cores", n)
 }
+
+// diagJobs prints a job count: "1 job", "4 jobs".
+func diagJobs(n int) string {
+	if n == 1 {
+		return "1 job"
+	}
+	return fmt.Sprintf("%d jobs", n)
+}
+
+// diagCPUs prints a CPU count: "1 CPU", "2 CPUs".
+func diagCPUs(n int) string {
+	if n == 1 {
+		return "1 CPU"
+	}
+	return fmt.Sprintf("%d CPUs", n)
+}

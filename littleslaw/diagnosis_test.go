@@ -139,7 +139,8 @@ func TestDiagnose(t *testing.T) {
 				RW: "randread", BS: k4, Engine: "libaio", Direct: true, Points: cpuTop, Telemetry: cpuTel,
 			}}},
 			wantRules: []string{littleslaw.RuleQueueNotFull, littleslaw.RuleCPUBound},
-			wantIn:    []string{"CPU-bound", "use io_uring"},
+			wantIn: []string{"CPU-bound", "use io_uring",
+				"qdsweep used 0.99 cores of CPU (99% of a core) with 1 job; a job is one submitting thread, which can use at most one core, so the submitters were nearly saturated (99%)"},
 		},
 		{
 			name: "page cache serves buffered reads",
@@ -164,7 +165,8 @@ func TestDiagnose(t *testing.T) {
 				Label: "randread 4KiB", RW: "randread", BS: k4, Engine: "io_uring", Direct: true,
 				Points: capped, Telemetry: deviceLike(capped, 0.98, 12),
 			}}},
-			wantRules: []string{littleslaw.RuleDeviceCap, littleslaw.RuleHealthy},
+			// device-cap already says the device saturated: no healthy beside it.
+			wantRules: []string{littleslaw.RuleDeviceCap},
 			wantIn:    []string{"IOPS flat at 24.5k", "from QD 32", "target 40.0k IOPS is above the cap", "provisioned"},
 		},
 		{
@@ -194,7 +196,7 @@ func TestDiagnose(t *testing.T) {
 				{RW: "randread", BS: k4, Direct: true, Points: curveOf(256, k4, throttled(1e6, 25000), nil)},
 				{RW: "randread", BS: k64, Direct: true, Points: curveOf(256, k64, throttled(1.2e6, 25000), nil)},
 			}},
-			wantRules: []string{littleslaw.RuleDeviceCap, littleslaw.RuleHealthy, littleslaw.RuleDeviceCap, littleslaw.RuleHealthy, littleslaw.RuleDeviceCap},
+			wantRules: []string{littleslaw.RuleDeviceCap, littleslaw.RuleDeviceCap, littleslaw.RuleDeviceCap},
 			wantIn:    []string{"randread: IOPS-bound"},
 		},
 		{
@@ -203,7 +205,7 @@ func TestDiagnose(t *testing.T) {
 				{RW: "read", BS: 16384, Direct: true, Points: curveOf(256, 16384, throttled(1e6, 15000), nil)},
 				{RW: "read", BS: k64, Direct: true, Points: curveOf(256, k64, throttled(1.2e6, 3750), nil)},
 			}},
-			wantRules: []string{littleslaw.RuleDeviceCap, littleslaw.RuleHealthy, littleslaw.RuleDeviceCap, littleslaw.RuleHealthy, littleslaw.RuleDeviceCap},
+			wantRules: []string{littleslaw.RuleDeviceCap, littleslaw.RuleDeviceCap, littleslaw.RuleDeviceCap},
 			wantIn:    []string{"read: throughput-bound: MiB/s stays at about 230 MiB/s"},
 		},
 	}
@@ -249,23 +251,72 @@ func TestDiagnoseTolerates(t *testing.T) {
 }
 
 // TestDiagnoseSharedDevice: the device served far more I/O than the sweep,
-// so the findings say the figures are contended.
+// so the findings say the figures are contended; a healthy curve on a
+// shared device is called contended, not healthy.
 func TestDiagnoseSharedDevice(t *testing.T) {
-	pts := curveOf(64, 4096, throttled(600e3, 1e9), nil)
-	tel := deviceLike(pts, 0.97, 10)
-	for i := range tel {
-		tel[i].DeviceIOPS += 75000
-		tel[i].AquSz += 60
+	climbing := curveOf(64, 4096, throttled(600e3, 1e9), nil)
+	saturating := curveOf(128, 4096, func(qd float64) (float64, float64) {
+		x := 400000 * qd / (qd + 8)
+		return x, qd / x * 1e9
+	}, nil)
+	other := func(pts []littleslaw.Point) []littleslaw.StepTelemetry {
+		tel := deviceLike(pts, 0.97, 10)
+		for i := range tel {
+			tel[i].DeviceIOPS += 75000
+			tel[i].DeviceBWBytes += 75000 * 4096
+		}
+		return tel
 	}
-	got := littleslaw.Diagnose(littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
-		RW: "randread", BS: 4096, Direct: true, Points: pts, Telemetry: tel,
-	}}})
-	if len(got) == 0 {
-		t.Fatal("no finding")
+	// A 1 MiB read the block layer splits in two: twice the requests,
+	// the same bytes, no other I/O.
+	split := curveOf(128, 1<<20, func(qd float64) (float64, float64) {
+		x := 1200 * qd / (qd + 1)
+		return x, qd / x * 1e9
+	}, nil)
+	splitTel := deviceLike(split, 0.97, 10)
+	for i := range splitTel {
+		splitTel[i].DeviceIOPS *= 2
 	}
-	ev := strings.Join(got[0].Evidence, "\n")
-	if !strings.Contains(ev, "other I/O shared the device") || !strings.Contains(ev, "QD 1: the device served 76.6k IOPS") {
-		t.Errorf("evidence does not report the shared device:\n%s", ev)
+	tests := []struct {
+		name   string
+		pts    []littleslaw.Point
+		tel    []littleslaw.StepTelemetry
+		rules  []string
+		want   []string
+		absent []string
+	}{
+		{"rising curve", climbing, other(climbing), []string{littleslaw.RuleDepthBound},
+			[]string{"other I/O shared the device", "QD 1: the device moved 299 MiB/s, this sweep 6.4 MiB/s"}, nil},
+		{"saturating curve", saturating, other(saturating), []string{littleslaw.RuleContended},
+			[]string{"contended: the device saturates at QD", "other I/O shared the device", "measure again"}, []string{"healthy"}},
+		{"split requests are not other I/O", split, splitTel, []string{littleslaw.RuleDeviceCap},
+			[]string{"device cap: IOPS flat at 1.19k"}, []string{"shared", "contended", "healthy"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := littleslaw.Diagnose(littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
+				RW: "randread", BS: 4096, Direct: true, Points: tt.pts, Telemetry: tt.tel,
+			}}})
+			var rules []string
+			var text strings.Builder
+			for _, f := range got {
+				rules = append(rules, f.Rule)
+				text.WriteString(f.Summary + "\n" + strings.Join(f.Evidence, "\n") + "\n" + f.Next + "\n")
+			}
+			if !reflect.DeepEqual(rules, tt.rules) {
+				t.Errorf("rules %v, want %v\n%s", rules, tt.rules, text.String())
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(text.String(), w) {
+					t.Errorf("findings do not say %q:\n%s", w, text.String())
+				}
+			}
+			for _, w := range tt.absent {
+				if strings.Contains(text.String(), w) {
+					t.Errorf("findings say %q:\n%s", w, text.String())
+				}
+			}
+		})
 	}
 }
 
@@ -289,4 +340,49 @@ func FuzzDiagnose(f *testing.F) {
 			t.Errorf("%d findings for two curves", len(got))
 		}
 	})
+}
+
+// TestDiagnoseCPUEvidence: SelfCPUPct is percent of one core; the evidence
+// says how many cores that is and how many the jobs could use.
+func TestDiagnoseCPUEvidence(t *testing.T) {
+	tests := []struct {
+		name      string
+		jobs, cpu int
+		self      float64 // percent of one core
+		hostBusy  float64
+		rule      string
+		want      string
+	}{
+		{"one job past one core", 1, 2, 169, 97, littleslaw.RuleCPUBound,
+			"qdsweep used 1.69 cores of CPU (169% of a core) with 1 job; a job is one submitting thread, which can use at most one core, so the submitters were saturated"},
+		{"four jobs on two CPUs", 4, 2, 190, 50, littleslaw.RuleCPUBound,
+			"qdsweep used 1.90 cores of CPU (190% of a core) with 4 jobs; each job is one submitting thread, so 4 jobs can use at most 2 cores (the machine has 2 CPUs), so the submitters were nearly saturated (95%)"},
+		{"busy host, idle submitter", 1, 2, 19, 97, littleslaw.RuleCPUBound,
+			"qdsweep used 0.19 cores of CPU (19% of a core) with 1 job; a job is one submitting thread, which can use at most one core: 19% of that, so qdsweep's own CPU was not the limit"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var pts []littleslaw.Point
+			var tel []littleslaw.StepTelemetry
+			for qd := 1; qd <= 64; qd *= 2 {
+				x := 100000 * float64(qd) / (float64(qd) + 4)
+				pts = append(pts, littleslaw.Point{QD: float64(qd * tt.jobs), IODepth: qd, NumJobs: tt.jobs, IOPS: x, BWBytes: x * 4096,
+					LatMeanNs: float64(qd*tt.jobs) / x * 1e9})
+				tel = append(tel, littleslaw.StepTelemetry{CPUKnown: true, SelfCPUPct: tt.self, HostBusyPct: tt.hostBusy})
+			}
+			got := littleslaw.Diagnose(littleslaw.DiagnoseInput{CPUs: tt.cpu, Curves: []littleslaw.DiagnoseCurve{{
+				RW: "randread", BS: 4096, Engine: "io_uring", Direct: true, Points: pts, Telemetry: tel}}})
+			var text strings.Builder
+			found := false
+			for _, f := range got {
+				text.WriteString(f.Rule + ": " + strings.Join(f.Evidence, "\n") + "\n")
+				if f.Rule == tt.rule {
+					found = found || strings.Contains(strings.Join(f.Evidence, "\n"), tt.want)
+				}
+			}
+			if !found {
+				t.Errorf("no %s finding says %q:\n%s", tt.rule, tt.want, text.String())
+			}
+		})
+	}
 }

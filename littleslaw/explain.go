@@ -1,7 +1,11 @@
 package littleslaw
 
-// ExplainMaxIODepth is the deepest per-job iodepth Explain suggests by default.
-const ExplainMaxIODepth = 64
+import "fmt"
+
+// ExplainMaxIODepth is the deepest per-job iodepth Explain suggests by
+// default: DefaultMaxIODepth, the 256 entries of one NVMe submission queue,
+// the same limit advise uses.
+const ExplainMaxIODepth = DefaultMaxIODepth
 
 // Verdicts of Explain.
 const (
@@ -66,13 +70,21 @@ type ExplainInputOut struct {
 // ExplainTarget is the depth a target throughput needs at the measured latency.
 type ExplainTarget struct {
 	TargetIOPS float64 `json:"target_iops"`
-	QD         float64 `json:"qd"`         // TargetIOPS × latency, fractional
-	QDCeil     int     `json:"qd_ceil"`    // whole I/Os to keep in flight
-	Split      Split   `json:"split"`      // power-of-two iodepth × fewest jobs
-	Exact      Split   `json:"exact"`      // fewest jobs, iodepth rounded up to cover QDCeil
-	OneJob     Split   `json:"one_job"`    // one job at a power-of-two iodepth
-	Sufficient bool    `json:"sufficient"` // the configured depth already suffices
-	Note       string  `json:"note,omitempty"`
+	QD         float64 `json:"qd"`      // TargetIOPS × latency, fractional
+	QDCeil     int     `json:"qd_ceil"` // whole I/Os to keep in flight
+	// Split is SplitQD's best split of QDCeil, the one advise gives: the
+	// fewest jobs keeping iodepth ≤ the per-job limit, iodepth rounded up so
+	// iodepth × numjobs covers QDCeil (by less than numjobs).
+	Split Split `json:"split"`
+	// Exact equals Split (both cover QDCeil with the fewest jobs); kept so
+	// readers of older explain documents find it.
+	Exact Split `json:"exact"`
+	// Alts are SplitQD's alternatives: the same total as Split over more jobs.
+	Alts []Split `json:"alts,omitempty"`
+	// OneJob is all of QDCeil in one job; it may exceed the per-job limit.
+	OneJob     Split  `json:"one_job"`
+	Sufficient bool   `json:"sufficient"` // the configured depth already suffices
+	Note       string `json:"note,omitempty"`
 }
 
 // Explain applies Little's Law to one job: the mean in flight it achieved
@@ -106,7 +118,8 @@ func Explain(in ExplainInput) Explanation {
 	return e
 }
 
-// explainTarget sizes the queue for in.TargetIOPS at the measured latency.
+// explainTarget sizes the queue for in.TargetIOPS at the measured latency,
+// split by the same SplitQD rule advise uses.
 func explainTarget(in ExplainInput, e Explanation) *ExplainTarget {
 	maxDepth := in.MaxIODepth
 	if maxDepth <= 0 {
@@ -114,18 +127,13 @@ func explainTarget(in ExplainInput, e Explanation) *ExplainTarget {
 	}
 	qd := QueueDepth(in.TargetIOPS, in.LatMeanNs)
 	t := &ExplainTarget{TargetIOPS: in.TargetIOPS, QD: qd, QDCeil: CeilQD(qd)}
-	exact, alts := SplitQD(t.QDCeil, maxDepth, in.MaxJobs)
-	t.Exact, t.Split = exact, exact
-	for _, a := range alts {
-		if a.IODepth <= maxDepth {
-			t.Split = a // the first is the one with the fewest jobs
-			break
-		}
-	}
-	t.OneJob = Split{IODepth: nextPow2(t.QDCeil), NumJobs: 1}
+	t.Split, t.Alts = SplitQD(t.QDCeil, maxDepth, in.MaxJobs)
+	t.Exact = t.Split
+	t.OneJob = Split{IODepth: t.QDCeil, NumJobs: 1}
 	t.Sufficient = e.CeilingIOPS >= in.TargetIOPS
-	if in.MaxJobs > 0 && t.QDCeil > maxDepth*in.MaxJobs {
-		t.Note = "the target needs more than iodepth × numjobs limits allow"
+	if t.Split.IODepth > maxDepth {
+		t.Note = fmt.Sprintf("iodepth %d exceeds the per-job limit of %d even with %d jobs (the most allowed)",
+			t.Split.IODepth, maxDepth, t.Split.NumJobs)
 	}
 	return t
 }

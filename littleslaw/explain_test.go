@@ -3,6 +3,7 @@ package littleslaw_test
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/qdsweep/qdsweep/littleslaw"
@@ -25,7 +26,7 @@ func TestExplain(t *testing.T) {
 			name:    "depth-bound network disk",
 			in:      littleslaw.ExplainInput{IOPS: 24100, LatMeanNs: 1.31e6, IODepth: 32, NumJobs: 1, TargetIOPS: 160000},
 			verdict: littleslaw.VerdictDepthBound, inflight: 31.571, ceiling: 24427.48, effectiveQD: 32,
-			targetQD: 210, split: littleslaw.Split{IODepth: 64, NumJobs: 4}, one: littleslaw.Split{IODepth: 256, NumJobs: 1},
+			targetQD: 210, split: littleslaw.Split{IODepth: 210, NumJobs: 1}, one: littleslaw.Split{IODepth: 210, NumJobs: 1},
 		},
 		{
 			name:    "queue not kept full",
@@ -77,5 +78,44 @@ func ExampleExplain() {
 	fmt.Printf("160k IOPS needs QD %d: iodepth %d × numjobs %d\n", e.Target.QDCeil, e.Target.Split.IODepth, e.Target.Split.NumJobs)
 	// Output:
 	// depth-bound: 31.6 in flight of 32, ceiling 24427 IOPS
-	// 160k IOPS needs QD 210: iodepth 64 × numjobs 4
+	// 160k IOPS needs QD 210: iodepth 210 × numjobs 1
+}
+
+// Explain sizes a target with the rule advise uses: for the same QD and
+// limits both give the same split and alternatives.
+func TestExplainSplitMatchesAdvise(t *testing.T) {
+	tests := []struct {
+		name             string
+		target, latNs    float64
+		maxDepth, maxJob int
+		want             littleslaw.Split
+	}{
+		{"QD 22 stays 22", 180000, 122e3, 0, 8, littleslaw.Split{IODepth: 22, NumJobs: 1}},
+		{"QD 210 in one NVMe queue", 160000, 1.31e6, 0, 8, littleslaw.Split{IODepth: 210, NumJobs: 1}},
+		{"past one queue", 400000, 1e6, 0, 8, littleslaw.Split{IODepth: 200, NumJobs: 2}},
+		{"small per-job limit", 160000, 1.31e6, 64, 8, littleslaw.Split{IODepth: 53, NumJobs: 4}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := littleslaw.Explain(littleslaw.ExplainInput{IOPS: 1000, LatMeanNs: tt.latNs, IODepth: 1, NumJobs: 1,
+				TargetIOPS: tt.target, MaxIODepth: tt.maxDepth, MaxJobs: tt.maxJob})
+			a := littleslaw.AdviseTarget(tt.target, tt.latNs, littleslaw.Options{MaxIODepth: tt.maxDepth, MaxJobs: tt.maxJob})
+			if e.Target == nil || e.Target.Split != tt.want || a.Split != tt.want {
+				t.Fatalf("explain %+v, advise %+v; want %+v from both", e.Target, a.Split, tt.want)
+			}
+			if fmt.Sprint(e.Target.Alts) != fmt.Sprint(a.AltSplits) {
+				t.Errorf("explain alternatives %v, advise %v", e.Target.Alts, a.AltSplits)
+			}
+			total := e.Target.Split.IODepth * e.Target.Split.NumJobs
+			for _, s := range e.Target.Alts {
+				if s.IODepth*s.NumJobs != total {
+					t.Errorf("alternative %+v does not hold the same %d in flight", s, total)
+				}
+			}
+		})
+	}
+	e := littleslaw.Explain(littleslaw.ExplainInput{IOPS: 1000, LatMeanNs: 1e6, IODepth: 1, NumJobs: 1, TargetIOPS: 1e6, MaxJobs: 2})
+	if e.Target.Split != (littleslaw.Split{IODepth: 500, NumJobs: 2}) || !strings.Contains(e.Target.Note, "exceeds the per-job limit of 256") {
+		t.Errorf("capped jobs: %+v, want 500 × 2 with a note", e.Target)
+	}
 }

@@ -16,35 +16,31 @@ import (
 // curve is read as a plateau at X_roof = λ/σ.
 const retrogradeReach = 2.0
 
-// fitBound fits X(N) = min(N / R0, Xmax) to pts (at least 2, sorted by QD).
+// fitBound builds the operational-analysis bound model
+// X(N) = min(N / R0, Xmax) from pts (at least 2, sorted by QD). Its two
+// parameters are not fitted: R0 is the measured base latency (the mean
+// latency at the lowest QD) and Xmax the highest measured IOPS, so the
+// ceiling never lies below the data and N* = Xmax × R0 follows. A least-
+// squares fit of min() on a noisy plateau lands its ceiling below the
+// measured peak, which reads as a contradiction. The residuals are reported
+// as they fall.
 func fitBound(pts []Point) (Model, bool) {
 	if len(pts) < 2 {
 		return Model{}, false
 	}
-	r0 := pts[0].LatMeanNs / nsPerSec
+	r0Ns := pts[0].LatMeanNs
 	xmax := 0.0
 	for _, p := range pts {
 		xmax = math.Max(xmax, p.IOPS)
 	}
-	obj := func(u []float64) float64 {
-		r, x := math.Exp(u[0]), math.Exp(u[1])
-		var s float64
-		for _, p := range pts {
-			d := math.Log(p.IOPS) - math.Log(math.Min(p.QD/r, x))
-			s += d * d
-		}
-		return s
-	}
-	best, ok := minimizeFrom(obj, [][]float64{{math.Log(r0), math.Log(xmax)}})
-	if !ok {
+	if !(r0Ns > 0) || !(xmax > 0) {
 		return Model{}, false
 	}
-	r, x := math.Exp(best[0]), math.Exp(best[1])
 	m := Model{
 		Name:   ModelBound,
-		Params: map[string]float64{"r0_ns": r * nsPerSec, "xmax": x},
-		KneeQD: x * r,
-		XRoof:  x,
+		Params: map[string]float64{"r0_ns": r0Ns, "xmax": xmax},
+		KneeQD: xmax * r0Ns / nsPerSec,
+		XRoof:  xmax,
 	}
 	scoreModel(&m, pts, 2)
 	return m, true
@@ -127,12 +123,15 @@ func fitUSL(pts []Point) (Model, bool) {
 	return m, true
 }
 
-// scoreModel fills m's RelRMS and AIC (on log residuals, k parameters).
+// scoreModel fills m's Residuals, RelRMS and AIC (on log residuals, k
+// parameters).
 func scoreModel(m *Model, pts []Point, k int) {
 	var rel, sse float64
+	m.Residuals = make([]float64, 0, len(pts))
 	for _, p := range pts {
 		x := m.IOPSAt(p.QD)
 		r := x/p.IOPS - 1
+		m.Residuals = append(m.Residuals, r)
 		rel += r * r
 		d := math.Log(p.IOPS) - math.Log(x)
 		sse += d * d

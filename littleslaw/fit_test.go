@@ -2,6 +2,7 @@ package littleslaw_test
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/qdsweep/qdsweep/littleslaw"
@@ -132,5 +133,94 @@ func TestModelCurves(t *testing.T) {
 				t.Errorf("LatencyNsAt(%g) = %g, want %g", tt.qd, got, tt.latNs)
 			}
 		})
+	}
+}
+
+// TestBoundModelUsesMeasuredBounds: the bound model takes R0 and Xmax from
+// the data (operational analysis), so on a noisy curve its ceiling is the
+// measured peak, never below it, and N* = Xmax × R0 follows.
+func TestBoundModelUsesMeasuredBounds(t *testing.T) {
+	tests := []struct {
+		name  string
+		qd    []float64
+		iops  []float64
+		latUs []float64
+	}{
+		// The sample disk: QD 16 and 32 fall below the QD 8 peak.
+		{"noisy disk", []float64{1, 2, 4, 8, 16, 32}, []float64{16190, 25110, 25114, 52569, 45457, 38451},
+			[]float64{61.6, 79.5, 159, 152, 352, 831}},
+		{"clean hockey stick", []float64{1, 2, 4, 8}, []float64{10000, 20000, 30000, 30000},
+			[]float64{100, 100, 133.3, 266.7}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var pts []littleslaw.Point
+			for i := range tt.qd {
+				pts = append(pts, littleslaw.Point{QD: tt.qd[i], IOPS: tt.iops[i], LatMeanNs: tt.latUs[i] * 1e3})
+			}
+			a, err := littleslaw.Analyze(pts, littleslaw.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, ok := fit(a, littleslaw.ModelBound)
+			if !ok {
+				t.Fatal("no bound model")
+			}
+			if m.XRoof != a.MaxIOPS || m.Params["xmax"] != a.MaxIOPS || m.Params["r0_ns"] != a.BaseLatencyNs {
+				t.Errorf("bound %+v, want Xmax %g and R0 %g ns as measured", m, a.MaxIOPS, a.BaseLatencyNs)
+			}
+			if !within(m.KneeQD, a.MaxIOPS*a.BaseLatencyNs/1e9, 1e-12) {
+				t.Errorf("N* %g, want Xmax × R0 = %g", m.KneeQD, a.MaxIOPS*a.BaseLatencyNs/1e9)
+			}
+			var ss float64
+			if len(m.Residuals) != len(a.Points) {
+				t.Fatalf("%d residuals for %d points", len(m.Residuals), len(a.Points))
+			}
+			for i, p := range a.Points {
+				r := m.IOPSAt(p.QD)/p.IOPS - 1
+				if !within(m.Residuals[i], r, 1e-12) && math.Abs(r) > 1e-12 {
+					t.Errorf("residual %d = %g, want %g", i, m.Residuals[i], r)
+				}
+				ss += r * r
+				if m.IOPSAt(p.QD) < p.IOPS*(1-1e-12) && p.QD >= m.KneeQD {
+					t.Errorf("QD %g: model %g below measured %g past the knee", p.QD, m.IOPSAt(p.QD), p.IOPS)
+				}
+			}
+			if want := math.Sqrt(ss / float64(len(pts))); !within(m.RelRMS, want, 1e-9) {
+				t.Errorf("RelRMS %g, want %g", m.RelRMS, want)
+			}
+		})
+	}
+}
+
+// TestFitCeilingBelowDataIsWarned: the USL stays a least-squares fit, so on
+// a noisy curve its ceiling may land below a measured point; Analyze then
+// says so instead of leaving a ceiling that contradicts the data unremarked.
+// The points are the sample disk's 16 KiB random reads.
+func TestFitCeilingBelowDataIsWarned(t *testing.T) {
+	qd := []float64{1, 2, 4, 8, 16, 32, 64}
+	iops := []float64{12844, 21270, 20842, 39795, 40214, 45001, 50515}
+	latUs := []float64{77.7, 93.9, 191.8, 200.9, 398.2, 710.7, 1266.7}
+	var pts []littleslaw.Point
+	for i := range qd {
+		pts = append(pts, littleslaw.Point{QD: qd[i], IOPS: iops[i], LatMeanNs: latUs[i] * 1e3})
+	}
+	a, err := littleslaw.Analyze(pts, littleslaw.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Model == nil {
+		t.Fatal("no model")
+	}
+	warned := false
+	for _, w := range a.Warnings {
+		warned = warned || strings.Contains(w, "ceiling") && strings.Contains(w, "below")
+	}
+	below := a.Model.XRoof > 0 && a.Model.XRoof < 0.99*a.MaxIOPS
+	if below != warned {
+		t.Errorf("model %s ceiling %.0f vs measured %.0f: warned %v, want %v (%q)", a.Model.Name, a.Model.XRoof, a.MaxIOPS, warned, below, a.Warnings)
+	}
+	if !below || a.Model.Name != littleslaw.ModelUSL {
+		t.Errorf("the %s fit's ceiling %.0f; this curve's USL fit lands below the measured %.0f", a.Model.Name, a.Model.XRoof, a.MaxIOPS)
 	}
 }

@@ -21,7 +21,7 @@ const (
 const (
 	RuleSaturation = "saturation: smallest measured QD within 5% of the highest IOPS, confirmed by the next deeper step adding < 5% IOPS while mean latency grows ≥ 1.8× per doubling"
 	RuleEfficient  = "efficient: measured QD with the highest power, IOPS / mean latency (Kleinrock)"
-	RuleModelKnee  = "model knee: N* from the fit chosen by AICc (bound: Xmax × R0; USL: N_max when retrograde, else X_roof × R0)"
+	RuleModelKnee  = "model knee: N* from the fit chosen by AICc (bound: measured Xmax × measured R0; USL: N_max when retrograde, else X_roof × R0)"
 	RuleKneedle    = "kneedle: Kneedle (Satopää et al. 2011) on log2(QD) vs IOPS; a diagnostic only"
 )
 

@@ -2,6 +2,7 @@ package littleslaw_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -41,7 +42,8 @@ func TestAdviseTarget(t *testing.T) {
 	if r.QD != 208 || r.Split != (littleslaw.Split{IODepth: 208, NumJobs: 1}) {
 		t.Errorf("%+v, want QD 208 as 208 × 1", r)
 	}
-	want := []littleslaw.Split{{IODepth: 256, NumJobs: 1}, {IODepth: 128, NumJobs: 2}, {IODepth: 64, NumJobs: 4}}
+	// Alternatives spread the same 208 in flight over more jobs.
+	want := []littleslaw.Split{{IODepth: 104, NumJobs: 2}, {IODepth: 52, NumJobs: 4}}
 	if len(r.AltSplits) != len(want) {
 		t.Fatalf("alts %v, want %v", r.AltSplits, want)
 	}
@@ -69,11 +71,32 @@ func TestSplitQD(t *testing.T) {
 		{640, 256, 8, littleslaw.Split{IODepth: 214, NumJobs: 3}},
 		{640, 256, 2, littleslaw.Split{IODepth: 320, NumJobs: 2}},
 		{0, 0, 0, littleslaw.Split{IODepth: 1, NumJobs: 1}},
+		{22, 256, 8, littleslaw.Split{IODepth: 22, NumJobs: 1}},
+		{7, 256, 8, littleslaw.Split{IODepth: 7, NumJobs: 1}},
 	}
 	for _, tt := range tests {
 		got, _ := littleslaw.SplitQD(tt.qd, tt.maxDepth, tt.maxJobs)
 		if got != tt.want {
 			t.Errorf("SplitQD(%d, %d, %d) = %+v, want %+v", tt.qd, tt.maxDepth, tt.maxJobs, got, tt.want)
+		}
+	}
+}
+
+func TestSplitQDAlternatives(t *testing.T) {
+	tests := []struct {
+		qd, maxDepth, maxJobs int
+		want                  []littleslaw.Split
+	}{
+		{208, 256, 8, []littleslaw.Split{{IODepth: 104, NumJobs: 2}, {IODepth: 52, NumJobs: 4}, {IODepth: 26, NumJobs: 8}}},
+		{22, 256, 8, []littleslaw.Split{{IODepth: 11, NumJobs: 2}}},
+		{7, 256, 8, nil},   // prime: no other split of 7
+		{160, 256, 1, nil}, // one job allowed
+		{300, 256, 8, []littleslaw.Split{{IODepth: 75, NumJobs: 4}}}, // best 150 × 2; 300 / 8 is not whole
+	}
+	for _, tt := range tests {
+		_, got := littleslaw.SplitQD(tt.qd, tt.maxDepth, tt.maxJobs)
+		if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+			t.Errorf("SplitQD(%d, %d, %d) alternatives %v, want %v", tt.qd, tt.maxDepth, tt.maxJobs, got, tt.want)
 		}
 	}
 }
@@ -90,9 +113,14 @@ func TestSplitQDMonotone(t *testing.T) {
 			if s.IODepth <= lim[0] && total-qd >= s.NumJobs {
 				t.Fatalf("limits %v: QD %d → %+v overshoots by %d", lim, qd, s, total-qd)
 			}
+			if len(alts) > littleslaw.MaxAltSplits {
+				t.Fatalf("limits %v: QD %d: %d alternatives", lim, qd, len(alts))
+			}
 			for _, a := range alts {
-				if a.IODepth*a.NumJobs < qd || a.IODepth > lim[0] || (lim[1] > 0 && a.NumJobs > lim[1]) {
-					t.Fatalf("limits %v: QD %d alt %+v", lim, qd, a)
+				// An alternative is the same total over more jobs, never a
+				// different queue depth.
+				if a.IODepth*a.NumJobs != total || a.NumJobs <= s.NumJobs || a.IODepth > lim[0] || (lim[1] > 0 && a.NumJobs > lim[1]) {
+					t.Fatalf("limits %v: QD %d → %+v, alt %+v", lim, qd, s, a)
 				}
 			}
 			prev = s

@@ -1,5 +1,8 @@
 package littleslaw
 
+// MaxAltSplits is the most alternative splits SplitQD returns.
+const MaxAltSplits = 3
+
 // SplitQD splits a total queue depth qd into iodepth × numjobs.
 //
 // The rule, kept monotone in qd (a deeper queue never gets fewer jobs or a
@@ -9,9 +12,11 @@ package littleslaw
 //     so iodepth × numjobs ≥ qd and exceeds it by less than numjobs. When
 //     qd > maxIODepth × maxJobs the jobs are capped at maxJobs and iodepth
 //     exceeds maxIODepth; callers should say so.
-//   - alts are the power-of-two shapes fio users type, from one job up to
-//     maxJobs: numjobs = 1, 2, 4, … with iodepth the next power of two
-//     ≥ ⌈qd / numjobs⌉ and ≤ maxIODepth, omitting the one equal to best.
+//   - alts are other splits of exactly the same total iodepth × numjobs as
+//     best, with 2, 4, 8, … times best's jobs (at most maxJobs, at most
+//     MaxAltSplits of them): the same number of I/Os in flight spread over
+//     more jobs, for a submitter that needs more CPUs. A total with no such
+//     divisor (a prime QD, say) has no alternatives.
 //
 // qd < 1 counts as 1; maxIODepth ≤ 0 means DefaultMaxIODepth and
 // maxJobs ≤ 0 means no job limit.
@@ -27,17 +32,10 @@ func SplitQD(qd, maxIODepth, maxJobs int) (best Split, alts []Split) {
 		nj = maxJobs
 	}
 	best = Split{IODepth: ceilDiv(qd, nj), NumJobs: nj}
-	for j := 1; maxJobs <= 0 || j <= maxJobs; j *= 2 {
-		d := nextPow2(ceilDiv(qd, j))
-		if d > maxIODepth {
-			continue
-		}
-		s := Split{IODepth: d, NumJobs: j}
-		if s != best {
-			alts = append(alts, s)
-		}
-		if d == 1 || j >= 1<<20 {
-			break
+	total := best.IODepth * best.NumJobs
+	for j := 2 * nj; j <= total && (maxJobs <= 0 || j <= maxJobs) && len(alts) < MaxAltSplits; j *= 2 {
+		if total%j == 0 {
+			alts = append(alts, Split{IODepth: total / j, NumJobs: j})
 		}
 	}
 	return best, alts
@@ -45,12 +43,3 @@ func SplitQD(qd, maxIODepth, maxJobs int) (best Split, alts []Split) {
 
 // ceilDiv is ⌈a / b⌉ for positive ints.
 func ceilDiv(a, b int) int { return (a + b - 1) / b }
-
-// nextPow2 is the smallest power of two ≥ n (n ≥ 1).
-func nextPow2(n int) int {
-	p := 1
-	for p < n {
-		p *= 2
-	}
-	return p
-}

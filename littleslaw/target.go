@@ -111,7 +111,7 @@ func targetOnCurve(pts []Point, t, r0, xmax, xmaxQD float64, sat Knee, m *Model,
 		fmtCount(t), r.QD, fmtNs(r.LatencyNs), CeilQD(r.NaiveQD))
 	r.Note += splitNote(r.Split, o)
 	if atLimit || t >= xmax*(1-reachSlack) {
-		r.Note += fmt.Sprintf("; that is the most this target delivered (%s IOPS): no headroom", fmtCount(xmax))
+		r.Note += fmt.Sprintf("; that is the most measured (%s IOPS at QD %g): no headroom", fmtCount(xmax), xmaxQD)
 	}
 	return r
 }

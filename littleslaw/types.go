@@ -30,11 +30,18 @@ type Knee struct {
 
 // Model is a fitted curve: its name, parameters and goodness of fit.
 type Model struct {
-	Name   string             `json:"name"`   // "bound" or "usl"
-	Params map[string]float64 `json:"params"` // bound: r0_ns, xmax; usl: lambda, sigma, kappa
+	Name string `json:"name"` // "bound" or "usl"
+	// Params: bound: r0_ns (measured base latency, ns) and xmax (highest
+	// measured IOPS), taken from the data, not fitted; usl: lambda (IOPS),
+	// sigma and kappa (dimensionless), a bounded least-squares fit.
+	Params map[string]float64 `json:"params"`
 	// RelRMS is the root mean square of relative IOPS residuals.
 	RelRMS float64 `json:"rel_rms"`
-	AIC    float64 `json:"aic"`
+	// Residuals are the relative IOPS residuals, model / measured − 1 (a
+	// fraction; > 0 where the model over-states the point), one per
+	// Analysis.Points entry in the same order; RelRMS is their RMS.
+	Residuals []float64 `json:"residuals,omitempty"`
+	AIC       float64   `json:"aic"`
 	// KneeQD is N* = Xmax × R0 for the bound model; for USL N_max when
 	// retrograde (kappa > 0), else X_roof × R0.
 	KneeQD float64 `json:"knee_qd"`

@@ -18,7 +18,7 @@ const ExplainSchema = "qdsweep/explain/v1"
 // ExplainOptions tunes ExplainFio.
 type ExplainOptions struct {
 	TargetIOPS float64 // I/Os per second wanted (0: none)
-	MaxIODepth int     // per-job iodepth limit for suggestions (0: littleslaw.ExplainMaxIODepth)
+	MaxIODepth int     // per-job iodepth limit for suggestions (0: littleslaw.ExplainMaxIODepth, 256)
 	MaxJobs    int     // job limit for suggestions (0: none)
 }
 
@@ -91,9 +91,8 @@ func explainNotes(j fio.Job, e ExplainedJob) []string {
 	case "default":
 		n = append(n, "iodepth is not in this output; fio's default of 1 is assumed.")
 	}
-	if strings.HasPrefix(j.NumJobsFrom, "one clone") {
-		n = append(n, "This is one clone of "+strings.TrimPrefix(j.NumJobsFrom, "one clone of ")+
-			", reported separately; run with group_reporting to see them as one job.")
+	if c := cloneCount(j.NumJobsFrom); c > 1 {
+		n = append(n, fmt.Sprintf("This is one clone of numjobs=%d, reported separately; run with group_reporting to see the %d jobs as one.", c, c))
 	}
 	if j.IOEngine == "" {
 		n = append(n, "The ioengine is not in this output (fio's default is psync, which is synchronous).")
@@ -103,6 +102,20 @@ func explainNotes(j fio.Job, e ExplainedJob) []string {
 	}
 	if j.Error != 0 {
 		n = append(n, fmt.Sprintf("fio reported error %d for this job: its figures may be cut short.", j.Error))
+	}
+	return n
+}
+
+// cloneCount reads N from fio's "one clone of numjobs=N" (0 when from says
+// something else or N is not a number).
+func cloneCount(from string) int {
+	rest, ok := strings.CutPrefix(from, "one clone of numjobs=")
+	if !ok {
+		return 0
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(rest))
+	if err != nil {
+		return 0
 	}
 	return n
 }
@@ -202,7 +215,8 @@ func explainSentences(j ExplainedJob) []string {
 	return append(s, j.Notes...)
 }
 
-// targetExplain sizes the queue for the target at the measured latency.
+// targetExplain sizes the queue for the target at the measured latency,
+// with the split advise gives and alternatives holding the same total.
 // A synchronous engine gets its depth from numjobs alone.
 func targetExplain(t *littleslaw.ExplainTarget, lat string, sync bool, engine string) string {
 	if t.Sufficient {
@@ -210,17 +224,17 @@ func targetExplain(t *littleslaw.ExplainTarget, lat string, sync bool, engine st
 			fmtCount(t.TargetIOPS), lat, t.QDCeil)
 	}
 	split := nb(fmt.Sprintf("iodepth %d × numjobs %d", t.Split.IODepth, t.Split.NumJobs))
-	alt := []string{}
-	if t.Exact != t.Split {
-		alt = append(alt, nb(fmt.Sprintf("%d × %d", t.Exact.IODepth, t.Exact.NumJobs)))
-	}
-	if t.OneJob != t.Split && t.OneJob.IODepth <= 1024 {
-		alt = append(alt, nb(fmt.Sprintf("%d × 1", t.OneJob.IODepth)))
+	var alt []string
+	for _, a := range t.Alts {
+		alt = append(alt, nb(fmt.Sprintf("%d × %d", a.IODepth, a.NumJobs)))
 	}
 	msg := fmt.Sprintf("%s IOPS at %s needs %s (%s), e.g. %s", fmtCount(t.TargetIOPS), lat, nb(fmt.Sprintf("QD ≈ %d", t.QDCeil)),
 		nb(fmtIOPS(t.TargetIOPS)+" × "+lat), split)
+	if total := t.Split.IODepth * t.Split.NumJobs; total != t.QDCeil {
+		msg += fmt.Sprintf(" (%d in flight: %d rounded up to whole jobs)", total, t.QDCeil)
+	}
 	if len(alt) > 0 {
-		msg += " (or " + strings.Join(alt, ", or ") + ")"
+		msg += " (or " + strings.Join(alt, ", or ") + ": the same depth over more jobs)"
 	}
 	if sync {
 		msg += fmt.Sprintf(" with io_uring or libaio; with %s it takes %s", engine, nb(fmt.Sprintf("numjobs %d", t.QDCeil)))

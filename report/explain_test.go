@@ -21,6 +21,14 @@ func networkDisk() []fio.Output {
 	}}}}
 }
 
+// oneJobNumjobs1 is a job whose options say numjobs=1 without
+// group_reporting: fio reports it once, and it is the whole job.
+func oneJobNumjobs1() []fio.Output {
+	o := networkDisk()
+	o[0].Jobs[0].NumJobsFrom = "one clone of numjobs=1"
+	return o
+}
+
 func explainText(t *testing.T, outs []fio.Output, o report.ExplainOptions) (string, []report.ExplainedJob) {
 	t.Helper()
 	jobs := report.ExplainFio(outs, o)
@@ -51,9 +59,10 @@ func TestExplainFio(t *testing.T) {
 		jobs    int
 		verdict string
 		want    []string // phrases of the text, in any order
+		not     []string // phrases the text must not hold
 	}{
 		{name: "design example", outs: networkDisk(), target: 160000, jobs: 1, verdict: littleslaw.VerdictDepthBound,
-			want: []string{"24.1k IOPS", "1.31 ms", "31.6 I/Os in flight", "depth-bound", "24.4k IOPS", "QD ≈ 210", "iodepth 64 × numjobs 4", "256 × 1"}},
+			want: []string{"24.1k IOPS", "1.31 ms", "31.6 I/Os in flight", "depth-bound", "24.4k IOPS", "QD ≈ 210", "iodepth 210 × numjobs 1", "or 105 × 2: the same depth over more jobs"}},
 		{name: "libaio 32 deep", outs: fioData("randread-libaio-qd32-normal.txt"), jobs: 1, verdict: littleslaw.VerdictDepthBound,
 			want: []string{"87.8k IOPS", "364 µs", "p99 424 µs", "32 configured"}},
 		{name: "psync with iodepth 8", outs: fioData("pasted-psync-qd8-json.txt"), target: 100000, jobs: 1, verdict: littleslaw.VerdictSyncEngine,
@@ -64,12 +73,21 @@ func TestExplainFio(t *testing.T) {
 			want: []string{"busiest bucket", "ioengine is not in this output"}},
 		{name: "clones listed apart", outs: fioData("randwrite-libaio-nj2-json.json"), jobs: 2, verdict: littleslaw.VerdictDepthBound,
 			want: []string{"one clone of numjobs=2", "group_reporting"}},
+		{name: "one job with numjobs=1 is no clone", outs: oneJobNumjobs1(), jobs: 1, verdict: littleslaw.VerdictDepthBound,
+			not: []string{"clone", "group_reporting"}},
+		{name: "QD 22 as advise splits it", outs: fioData("point-randread-qd8.json"), target: 175000, jobs: 1, verdict: littleslaw.VerdictDepthBound,
+			want: []string{"QD ≈ 22", "iodepth 22 × numjobs 1", "or 11 × 2"}, not: []string{"32 × 1"}},
 		{name: "client/server", outs: fioData("clientserver-json.json"), jobs: 3, verdict: littleslaw.VerdictDepthBound,
 			want: []string{"on 127.0.0.1:8766", "on 127.0.0.1:8767", "Job \"All clients\" (randread", "iodepth 4 × numjobs 2"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			text, jobs := explainText(t, tt.outs, report.ExplainOptions{TargetIOPS: tt.target})
+			for _, bad := range tt.not {
+				if strings.Contains(strings.Join(strings.Fields(text), " "), bad) {
+					t.Errorf("text says %q:\n%s", bad, text)
+				}
+			}
 			if len(jobs) != tt.jobs {
 				t.Fatalf("%d jobs, want %d\n%s", len(jobs), tt.jobs, text)
 			}
