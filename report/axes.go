@@ -95,41 +95,107 @@ func (latLinTicks) Ticks(min, max float64) []plot.Tick {
 	})
 }
 
-// latLogTicks marks a log10(latency in ns) axis at 1-2-5 steps, labelled
-// in µs/ms; over more than four decades only powers of ten are labelled.
+// latLogTicks marks a log10(latency in ns) axis, labelled in µs/ms. It
+// labels powers of ten over more than four decades, 1-2-5 steps over a
+// normal range, and finer steps (1, 1.5, 2, 3, 5, 7, then every digit)
+// when the range is narrow, so that at least four ticks carry a label.
 type latLogTicks struct{}
 
-// Ticks returns 1-2-5 ticks in [min, max] (exponents of ten).
+// latMantissas are the tick mantissas tried, sparsest first.
+var latMantissas = [][]float64{
+	{1},
+	{1, 2, 5},
+	{1, 1.5, 2, 3, 5, 7},
+	{1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8, 9},
+}
+
+// minLatLabels is the fewest labelled ticks a latency axis shows.
+const minLatLabels = 4
+
+// Ticks returns ticks in [lmin, lmax] (exponents of ten).
 func (latLogTicks) Ticks(lmin, lmax float64) []plot.Tick {
 	min, max := math.Pow(10, lmin), math.Pow(10, lmax)
 	if max <= min {
 		max = min * 10
 	}
-	lo := int(math.Floor(math.Log10(min)))
-	hi := int(math.Ceil(math.Log10(max)))
-	sparse := hi-lo > 4
+	first := 1 // 1-2-5
+	if lmax-lmin < 1.2 {
+		first = 2 // about a decade or less: 1, 1.5, 2, 3, 5, 7
+	}
+	if lmax-lmin > 4 {
+		first = 0 // powers of ten only
+	}
+	for i := first; i < len(latMantissas); i++ {
+		labelled := logTickValues(min, max, latMantissas[i])
+		if len(labelled) < minLatLabels {
+			continue
+		}
+		var ts []plot.Tick
+		for _, v := range labelled {
+			ts = append(ts, plot.Tick{Value: math.Log10(v), Label: fmtLat(v)})
+		}
+		if i+1 < len(latMantissas) {
+			for _, v := range logTickValues(min, max, latMantissas[i+1]) {
+				if !containsClose(labelled, v) {
+					ts = append(ts, plot.Tick{Value: math.Log10(v)})
+				}
+			}
+		}
+		return ts
+	}
+	// Narrower than a factor of about 1.5: evenly spaced labels in ns.
 	var ts []plot.Tick
-	for e := lo; e <= hi; e++ {
-		dec := math.Pow10(e)
-		for _, m := range []float64{1, 2, 5} {
-			v := m * dec
-			if v < min/1.0001 || v > max*1.0001 {
-				if v < min {
-					continue
-				}
-				if v > max {
-					break
-				}
-			}
-			t := plot.Tick{Value: math.Log10(v)}
-			if !sparse || m == 1 {
-				t.Label = fmtLat(v)
-			}
-			ts = append(ts, t)
+	for _, t := range niceTicks(min, max, fmtLat) {
+		if t.Value > 0 {
+			ts = append(ts, plot.Tick{Value: math.Log10(t.Value), Label: t.Label})
 		}
 	}
-	if len(ts) < 2 { // a very narrow range: label its ends
-		return []plot.Tick{{Value: lmin, Label: fmtLat(min)}, {Value: lmax, Label: fmtLat(max)}}
-	}
 	return ts
+}
+
+// logTickValues lists m × 10ⁿ within [min, max] for every mantissa m.
+func logTickValues(min, max float64, mantissas []float64) []float64 {
+	var out []float64
+	for e := int(math.Floor(math.Log10(min))); e <= int(math.Ceil(math.Log10(max))); e++ {
+		for _, m := range mantissas {
+			if v := m * math.Pow10(e); v >= min/1.0001 && v <= max*1.0001 {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// containsClose reports whether vs holds a value within 0.01% of v.
+func containsClose(vs []float64, v float64) bool {
+	for _, x := range vs {
+		if math.Abs(x-v) <= v*1e-4 {
+			return true
+		}
+	}
+	return false
+}
+
+// latLogRange pads a log10(latency) data range [lo, hi] by a little and
+// widens it to the nearest 1, 1.5, 2, 3, 5 or 7 × 10ⁿ on each side, so the
+// lowest and highest curves sit between labelled ticks.
+func latLogRange(lo, hi float64) (float64, float64) {
+	lo, hi = lo-0.04, hi+0.04
+	down, up := math.Inf(-1), math.Inf(1)
+	for _, v := range logTickValues(math.Pow(10, lo)/10, math.Pow(10, hi)*10, latMantissas[2]) {
+		l := math.Log10(v)
+		if l <= lo {
+			down = math.Max(down, l)
+		}
+		if l >= hi {
+			up = math.Min(up, l)
+		}
+	}
+	if math.IsInf(down, 0) || lo-down > 0.1 {
+		down = lo
+	}
+	if math.IsInf(up, 0) || up-hi > 0.1 {
+		up = hi
+	}
+	return down, up
 }

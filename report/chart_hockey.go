@@ -5,6 +5,8 @@ import (
 
 	"math"
 
+	"github.com/qdsweep/qdsweep/littleslaw"
+
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -21,6 +23,7 @@ func hockeyFigure(in chartInput) (*figure, error) {
 	m := &marks{}
 	xMax, yMin, yMax := 0.0, math.Inf(1), math.Inf(-1)
 	anyKnee := false
+	var qdMarks []mark // depth labels, placed after the knee labels
 	for i, s := range in.Series {
 		col := seriesColor(i)
 		mean := logY(xyOf(s, func(x xyStep) (float64, float64) { return x.IOPS, x.Mean }))
@@ -34,6 +37,7 @@ func hockeyFigure(in chartInput) (*figure, error) {
 		for _, q := range mean {
 			m.Obstacles = append(m.Obstacles, [2]float64{q.X, q.Y})
 		}
+		m.Lines = append(m.Lines, polyline(mean), polyline(p99))
 		lm, sm, err := lineScatter(mean, col, nil, 2)
 		if err != nil {
 			return nil, err
@@ -48,28 +52,42 @@ func hockeyFigure(in chartInput) (*figure, error) {
 			sp.GlyphStyle.Shape = draw.RingGlyph{}
 			p.Add(lp, sp)
 		}
+		// The line joins the points in QD order, which zig-zags on noisy
+		// data: name the first and last depths so the order can be followed.
+		qds := xyOf(s, func(x xyStep) (float64, float64) { return x.QD, x.Mean })
+		ends := []int{len(mean) - 1}
+		if len(in.Series) <= 2 {
+			ends = []int{0, len(mean) - 1}
+		}
 		a := s.Analysis
+		for _, j := range ends {
+			if s.Primary && a != nil && isKneeQD(a, qds[j].X) {
+				continue // the knee's own label names this depth
+			}
+			qdMarks = append(qdMarks, mark{X: mean[j].X, Y: mean[j].Y, Label: "QD " + fmtQD(qds[j].X), Color: col, Small: true})
+		}
 		if !s.Primary || a == nil {
 			continue
 		}
-		if k := a.Saturation; k.Found && k.IOPS > 0 && k.LatNsMean > 0 {
-			m.Marks = append(m.Marks, mark{X: k.IOPS, Y: math.Log10(k.LatNsMean), Label: "knee QD " + fmtQD(k.QD), Color: col, Shape: draw.PyramidGlyph{}})
-			anyKnee = true
-		}
-		if k := a.Efficient; k.Found && k.IOPS > 0 && k.LatNsMean > 0 && !(a.Saturation.Found && k.QD == a.Saturation.QD) {
-			m.Marks = append(m.Marks, mark{X: k.IOPS, Y: math.Log10(k.LatNsMean), Label: "efficient QD " + fmtQD(k.QD), Color: col, Shape: draw.BoxGlyph{}})
-			anyKnee = true
-		}
+		km := kneeMarks(a, col, "knee", func(k littleslaw.Knee) (float64, float64, bool) {
+			if k.IOPS <= 0 || k.LatNsMean <= 0 {
+				return 0, 0, false
+			}
+			return k.IOPS, math.Log10(k.LatNsMean), true
+		})
+		m.Marks = append(m.Marks, km...)
+		anyKnee = anyKnee || len(km) > 0
 	}
 	if xMax == 0 {
 		return nil, ErrNoSteps
 	}
+	m.Marks = append(m.Marks, qdMarks...)
 	p.Add(m)
 	l.Add("mean", lineThumb(guideGrey, nil, 2))
 	l.Add("p99", lineThumb(guideGrey, dashP99, 1.6))
 	if anyKnee {
-		l.Add("saturation knee", glyphThumb(guideGrey, draw.PyramidGlyph{}))
-		l.Add("efficient QD", glyphThumb(guideGrey, draw.BoxGlyph{}))
+		l.Add("saturation knee", glyphThumb(guideGrey, saturationGlyph))
+		l.Add("efficient QD", glyphThumb(guideGrey, efficientGlyph))
 	}
 	if in.TargetIOPS > 0 {
 		p.Add(&vLine{X: in.TargetIOPS, Style: draw.LineStyle{Color: targetRed, Width: vg.Points(2), Dashes: dashTarget}})
@@ -83,7 +101,14 @@ func hockeyFigure(in chartInput) (*figure, error) {
 		l.Add("SLO "+statName(in.SLO.Stat)+" ≤ "+fmtLat(in.SLO.LimitNs), lineThumb(targetRed, dashTarget, 2))
 	}
 	p.X.Min, p.X.Max = 0, xMax*1.08
-	p.Y.Min, p.Y.Max = yMin-0.1, yMax+0.1
+	p.Y.Min, p.Y.Max = latLogRange(yMin, yMax)
+	if in.TargetIOPS > 0 {
+		m.Lines = append(m.Lines, [][2]float64{{in.TargetIOPS, p.Y.Min}, {in.TargetIOPS, p.Y.Max}})
+	}
+	if in.SLO != nil && in.SLO.LimitNs > 0 {
+		y := math.Log10(in.SLO.LimitNs)
+		m.Lines = append(m.Lines, [][2]float64{{p.X.Min, y}, {p.X.Max, y}})
+	}
 	return &figure{Title: "Latency vs IOPS (hockey stick)", Subtitle: in.Subtitle, Simulated: in.Simulated, Plot: p, Legend: l}, nil
 }
 
@@ -100,4 +125,9 @@ func lineScatter(pts plotter.XYs, col color.Color, dashes []vg.Length, width flo
 	}
 	sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(3), Shape: draw.CircleGlyph{}}
 	return ln, sc, nil
+}
+
+// isKneeQD reports whether qd is a depth a's knee marks label.
+func isKneeQD(a *littleslaw.Analysis, qd float64) bool {
+	return (a.Saturation.Found && a.Saturation.QD == qd) || (a.Efficient.Found && a.Efficient.QD == qd)
 }

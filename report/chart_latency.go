@@ -36,6 +36,8 @@ func latencyFigure(in chartInput) (*figure, error) {
 	qdMin, qdMax := math.Inf(1), math.Inf(-1)
 	yMin, yMax := math.Inf(1), 0.0
 	any2R0 := false
+	m := &marks{}
+	var r0s []mark // labels of the 2 × R0 lines, placed once the x range is known
 	stats := latStats
 	if len(in.Series) > 2 { // 4 lines per curve would be unreadable: keep mean and p99
 		stats = []latStat{latStats[0], latStats[2]}
@@ -57,6 +59,7 @@ func latencyFigure(in chartInput) (*figure, error) {
 			if err != nil {
 				return nil, err
 			}
+			m.Lines = append(m.Lines, polyline(pts))
 			ln.LineStyle = draw.LineStyle{Color: col, Width: vg.Points(st.width), Dashes: st.dashes}
 			p.Add(ln)
 			if st.marker {
@@ -75,8 +78,9 @@ func latencyFigure(in chartInput) (*figure, error) {
 		}
 		if a := s.Analysis; s.Primary && a != nil && a.BaseLatencyNs > 0 {
 			y := math.Log10(2 * a.BaseLatencyNs)
-			p.Add(hline(y, col, dash2R0, vg.Points(1.5)))
+			p.Add(&hLine{Y: y, Style: bandStyle(col)})
 			yMin, yMax = math.Min(yMin, y), math.Max(yMax, y)
+			r0s = append(r0s, mark{Y: y, Label: "2 × R0 = " + fmtLat(2*a.BaseLatencyNs), Color: col, Small: true})
 			any2R0 = true
 		}
 	}
@@ -90,7 +94,7 @@ func latencyFigure(in chartInput) (*figure, error) {
 		l.Add("(p50, p99.9 hidden: over 2 curves)", thumb(func(*draw.Canvas) {}))
 	}
 	if any2R0 {
-		l.Add("2 × R0 (twice base latency)", lineThumb(guideGrey, dash2R0, 1.5))
+		l.Add("2 × R0 (twice base latency)", thumbOf(bandStyle(guideGrey)))
 	}
 	if in.SLO != nil && in.SLO.LimitNs > 0 {
 		y := math.Log10(in.SLO.LimitNs)
@@ -99,7 +103,14 @@ func latencyFigure(in chartInput) (*figure, error) {
 		l.Add("SLO "+statName(in.SLO.Stat)+" ≤ "+fmtLat(in.SLO.LimitNs), lineThumb(targetRed, dashTarget, 2))
 	}
 	setLog2Range(&p.X, qdMin, qdMax)
-	p.Y.Min, p.Y.Max = yMin-0.1, yMax+0.1 // a quarter of a factor 2 each side
+	if len(r0s) <= 2 { // more labels than that would crowd the left edge
+		for _, k := range r0s {
+			k.X = p.X.Min
+			m.Marks = append(m.Marks, k)
+		}
+		p.Add(m)
+	}
+	p.Y.Min, p.Y.Max = latLogRange(yMin, yMax)
 	return &figure{Title: "Latency vs queue depth", Subtitle: in.Subtitle, Simulated: in.Simulated, Plot: p, Legend: l}, nil
 }
 

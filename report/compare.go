@@ -35,19 +35,16 @@ func compareSeries(ins []Input) []series {
 
 // compareChartInput prepares the overlay charts of several results.
 func compareChartInput(ins []Input, o Options) chartInput {
+	// The names only: engines and targets are in the dashboard panel and
+	// compare.md, and the figure wraps the subtitle to its width.
 	var parts []string
 	sim := false
 	for _, in := range ins {
-		m := in.Result.Meta
-		d := in.Name + " (" + m.Engine
-		if m.Target != "" {
-			d += ", " + m.Target
-		}
-		parts = append(parts, d+")")
-		sim = sim || m.Simulated
+		parts = append(parts, in.Name)
+		sim = sim || in.Result.Meta.Simulated
 	}
 	c := chartInput{
-		Subtitle:   truncate("compare: "+strings.Join(parts, " vs "), 140),
+		Subtitle:   "compare: " + strings.Join(parts, " vs "),
 		Simulated:  sim,
 		Series:     compareSeries(ins),
 		TargetIOPS: o.TargetIOPS,

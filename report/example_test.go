@@ -30,5 +30,5 @@ func ExampleTable() {
 	//     1        1×1    14.8k     57.8     67 µs    110 µs       1.0   -0.2%    yes
 	//   256       64×4     159k      621   1.61 ms    2.9 ms     255.8   -0.0%    yes
 	//
-	// no analysis in this result.
+	// No analysis in this result.
 }

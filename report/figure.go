@@ -3,8 +3,10 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"strings"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
@@ -36,10 +38,10 @@ func (f *figure) draw(c draw.Canvas) {
 		ss.XAlign = draw.XRight
 		c.FillText(ss, vg.Point{X: c.Max.X, Y: top}, "SIMULATED")
 	}
-	if f.Subtitle != "" {
-		st := textStyle(tickSize, false, guideGrey)
-		top -= st.Rectangle(f.Subtitle).Max.Y + vg.Points(3)
-		c.FillText(st, vg.Point{X: c.Min.X, Y: top}, f.Subtitle)
+	st := textStyle(tickSize, false, guideGrey)
+	for _, line := range fitLines(st, f.Subtitle, c.Max.X-c.Min.X, 2) {
+		top -= st.Rectangle(line).Max.Y + vg.Points(3)
+		c.FillText(st, vg.Point{X: c.Min.X, Y: top}, line)
 	}
 	c.Max.Y = top - vg.Points(6)
 
@@ -79,4 +81,19 @@ func renderCanvas(format string, wpx, hpx int, paint func(draw.Canvas)) ([]byte,
 		return nil, fmt.Errorf("encode %s chart: %w", format, err)
 	}
 	return buf.Bytes(), nil
+}
+
+// fitLines wraps s to width in style sty and keeps at most n lines, the
+// last one shortened with "…" when words were left over.
+func fitLines(sty text.Style, s string, width vg.Length, n int) []string {
+	lines := wrapText(sty, s, width)
+	if len(lines) <= n {
+		return lines
+	}
+	last := strings.Join(lines[n-1:], " ")
+	r := []rune(last)
+	for len(r) > 1 && sty.Width(string(r)+"…") > width {
+		r = r[:len(r)-1]
+	}
+	return append(lines[:n-1], strings.TrimRight(string(r), " ·,")+"…")
 }

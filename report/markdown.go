@@ -53,16 +53,8 @@ func Markdown(w io.Writer, r *sweep.Result, o Options, charts []string) error {
 		fmt.Fprintln(bw)
 		writeMarkdownSteps(bw, s.Steps, o)
 	}
-	fmt.Fprint(bw, "\n## Analysis\n\n")
-	for _, l := range analysisLines(r, o) {
-		first, rest, _ := strings.Cut(l, "\n")
-		fmt.Fprintf(bw, "- %s\n", mdEscape(first))
-		for _, x := range strings.Split(rest, "\n") {
-			if x = strings.TrimSpace(x); x != "" {
-				fmt.Fprintf(bw, "  %s\n", mdEscape(x))
-			}
-		}
-	}
+	fmt.Fprint(bw, "\n## Analysis\n")
+	writeMarkdownAnalysis(bw, analysisParas(r, o))
 	if len(charts) > 0 {
 		fmt.Fprint(bw, "\n## Charts\n")
 		for _, c := range charts {
@@ -81,6 +73,29 @@ func Markdown(w io.Writer, r *sweep.Result, o Options, charts []string) error {
 		return fmt.Errorf("report markdown: %w", err)
 	}
 	return nil
+}
+
+// writeMarkdownAnalysis writes the analysis as bullets, under a heading
+// per curve when there are several; a finding's evidence and next step
+// are nested bullets.
+func writeMarkdownAnalysis(w io.Writer, ps []para) {
+	last := "\x00"
+	for _, p := range ps {
+		if p.Curve != last {
+			if p.Curve != "" {
+				fmt.Fprintf(w, "\n### %s\n", mdEscape(p.Curve))
+			}
+			fmt.Fprintln(w)
+			last = p.Curve
+		}
+		fmt.Fprintf(w, "- %s\n", mdEscape(p.Text))
+		for _, e := range p.Evidence {
+			fmt.Fprintf(w, "  - %s\n", mdEscape(e))
+		}
+		if p.Next != "" {
+			fmt.Fprintf(w, "  - Next: %s\n", mdEscape(p.Next))
+		}
+	}
 }
 
 // writeMarkdownSteps writes the step table of one curve.

@@ -2,96 +2,119 @@ package report
 
 import (
 	"image/color"
+	"math"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// mark is a labelled point drawn on a chart, e.g. a knee.
+// mark is a labelled point drawn on a chart, e.g. a knee. Its glyphs are
+// outlines drawn around the point, so the measured marker stays visible.
 type mark struct {
-	X, Y  float64 // data coordinates
-	Label string
-	Color color.Color
-	Shape draw.GlyphDrawer
+	X, Y   float64 // data coordinates
+	Label  string
+	Color  color.Color
+	Shapes []draw.GlyphDrawer // outlines drawn at the point; none for a bare label
+	Small  bool               // a secondary label (e.g. "QD 1"): smaller, placed close
 }
 
-// marks draws labelled points, placing each label at the first position
-// around its point that stays inside the data area and overlaps neither an
-// earlier label nor any obstacle (the measured points).
+// marks draws labelled points. Each label goes to the candidate position
+// around its point that collides least with earlier labels, the glyphs,
+// the measured points and the drawn lines, preferring near positions; a
+// label set further away gets a thin leader line to its point.
 type marks struct {
 	Marks     []mark
-	Obstacles [][2]float64 // data coordinates of points to keep clear
+	Obstacles [][2]float64   // data coordinates of points to keep clear
+	Lines     [][][2]float64 // polylines (data coordinates) labels should not cross
 }
 
 var _ plot.Plotter = (*marks)(nil)
 
 // glyphRadius is the size of a mark's glyph.
-const glyphRadius = vg.Length(5.5)
+const glyphRadius = vg.Length(7)
 
 // Plot implements plot.Plotter.
 func (m *marks) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, trY := p.Transforms(&c)
-	var placed []vg.Rectangle
+	var pts []vg.Rectangle
 	for _, o := range m.Obstacles {
-		pt := vg.Point{X: trX(o[0]), Y: trY(o[1])}
-		placed = append(placed, square(pt, 4))
+		pts = append(pts, square(vg.Point{X: trX(o[0]), Y: trY(o[1])}, 4))
+	}
+	var segs [][2]vg.Point
+	for _, l := range m.Lines {
+		for i := 1; i < len(l); i++ {
+			segs = append(segs, [2]vg.Point{{X: trX(l[i-1][0]), Y: trY(l[i-1][1])}, {X: trX(l[i][0]), Y: trY(l[i][1])}})
+		}
+	}
+	var labels []vg.Rectangle
+	for _, k := range m.Marks {
+		if len(k.Shapes) > 0 {
+			labels = append(labels, square(vg.Point{X: trX(k.X), Y: trY(k.Y)}, glyphRadius+1))
+		}
 	}
 	for _, k := range m.Marks {
 		pt := vg.Point{X: trX(k.X), Y: trY(k.Y)}
-		placed = append(placed, square(pt, glyphRadius+1))
-	}
-	ts := textStyle(tickSize, true, bgBlack)
-	gap := glyphRadius + vg.Points(3)
-	for _, k := range m.Marks {
-		pt := vg.Point{X: trX(k.X), Y: trY(k.Y)}
-		c.DrawGlyphNoClip(draw.GlyphStyle{Color: k.Color, Radius: glyphRadius, Shape: k.Shape}, pt)
+		for _, sh := range k.Shapes {
+			c.DrawGlyphNoClip(draw.GlyphStyle{Color: k.Color, Radius: glyphRadius, Shape: sh}, pt)
+		}
 		if k.Label == "" {
 			continue
 		}
+		ts := textStyle(tickSize, true, k.Color)
+		gap := glyphRadius + vg.Points(3)
+		if k.Small {
+			ts = textStyle(tickSize-1, false, k.Color)
+			gap = vg.Points(5)
+		}
 		w, h := ts.Width(k.Label), ts.Height(k.Label)
-		var best vg.Rectangle
-		found := false
-		for _, step := range []vg.Length{1, 2.2, 3.4, 4.6} {
+		best, bestScore, bestFar := vg.Rectangle{}, math.Inf(1), false
+		for si, step := range []vg.Length{1, 2, 3.2, 4.6} {
 			for _, off := range labelOffsets(w, h, gap*step) {
 				r := vg.Rectangle{Min: vg.Point{X: pt.X + off.X, Y: pt.Y + off.Y}}
 				r.Max = vg.Point{X: r.Min.X + w, Y: r.Min.Y + h}
-				if !inside(r, c.Rectangle) || overlapsAny(r, placed) {
+				if !inside(r, c.Rectangle) {
 					continue
 				}
-				best, found = r, true
-				break
+				score := 1000*float64(countOverlaps(r, labels)) + 30*float64(countOverlaps(r, pts)) +
+					4*float64(countCrossings(r, segs)) + float64(si)*0.5
+				if score < bestScore {
+					best, bestScore, bestFar = r, score, si > 0
+				}
 			}
-			if found {
+			if bestScore < 1 {
 				break
 			}
 		}
-		if !found { // crowded: keep it readable above the point, inside the area
-			best = vg.Rectangle{Min: vg.Point{X: pt.X - w/2, Y: pt.Y + gap}}
-			best.Max = vg.Point{X: best.Min.X + w, Y: best.Min.Y + h}
-			best = clampInto(best, c.Rectangle)
+		if math.IsInf(bestScore, 1) { // no room anywhere: keep it inside the area above the point
+			best = clampInto(vg.Rectangle{Min: vg.Point{X: pt.X - w/2, Y: pt.Y + gap}, Max: vg.Point{X: pt.X + w/2, Y: pt.Y + gap + h}}, c.Rectangle)
 		}
-		placed = append(placed, best)
+		labels = append(labels, best)
+		if bestFar {
+			to := nearestOn(best, pt)
+			c.StrokeLine2(draw.LineStyle{Color: k.Color, Width: vg.Points(0.8)}, pt.X, pt.Y, to.X, to.Y)
+		}
 		halo := best
 		halo.Min.X -= 2
 		halo.Max.X += 2
 		c.SetColor(color.NRGBA{0xFF, 0xFF, 0xFF, 0xD8})
 		c.Fill(halo.Path())
-		lab := ts
-		lab.Color = k.Color
-		c.FillText(lab, best.Min, k.Label)
+		c.FillText(ts, best.Min, k.Label)
 	}
 }
 
 // labelOffsets lists where a w × h label may go relative to its point, in
-// order of preference: above-right, below-right, above-left, below-left,
-// above, below.
+// order of preference: right, left, above-right, below-right, above-left,
+// below-left, above, below.
 func labelOffsets(w, h, gap vg.Length) []vg.Point {
+	d := gap * 0.75
 	return []vg.Point{
-		{X: gap * 0.8, Y: gap * 0.8},
-		{X: gap * 0.8, Y: -gap*0.8 - h},
-		{X: -gap*0.8 - w, Y: gap * 0.8},
-		{X: -gap*0.8 - w, Y: -gap*0.8 - h},
+		{X: gap, Y: -h / 2},
+		{X: -gap - w, Y: -h / 2},
+		{X: d, Y: d},
+		{X: d, Y: -d - h},
+		{X: -d - w, Y: d},
+		{X: -d - w, Y: -d - h},
 		{X: -w / 2, Y: gap},
 		{X: -w / 2, Y: -gap - h},
 	}
@@ -107,14 +130,63 @@ func inside(r, bounds vg.Rectangle) bool {
 	return r.Min.X >= bounds.Min.X && r.Min.Y >= bounds.Min.Y && r.Max.X <= bounds.Max.X && r.Max.Y <= bounds.Max.Y
 }
 
-// overlapsAny reports whether r intersects any of rs.
-func overlapsAny(r vg.Rectangle, rs []vg.Rectangle) bool {
+// overlaps reports whether rectangles a and b intersect.
+func overlaps(a, b vg.Rectangle) bool {
+	return a.Min.X < b.Max.X && b.Min.X < a.Max.X && a.Min.Y < b.Max.Y && b.Min.Y < a.Max.Y
+}
+
+// countOverlaps counts the rectangles of rs that r intersects.
+func countOverlaps(r vg.Rectangle, rs []vg.Rectangle) int {
+	n := 0
 	for _, o := range rs {
-		if r.Min.X < o.Max.X && o.Min.X < r.Max.X && r.Min.Y < o.Max.Y && o.Min.Y < r.Max.Y {
-			return true
+		if overlaps(r, o) {
+			n++
 		}
 	}
-	return false
+	return n
+}
+
+// countCrossings counts the segments that pass through r.
+func countCrossings(r vg.Rectangle, segs [][2]vg.Point) int {
+	n := 0
+	for _, s := range segs {
+		if segmentHitsRect(s[0], s[1], r) {
+			n++
+		}
+	}
+	return n
+}
+
+// segmentHitsRect reports whether the segment a–b passes through r,
+// clipping it to r's slab in x and then in y (Liang–Barsky).
+func segmentHitsRect(a, b vg.Point, r vg.Rectangle) bool {
+	t0, t1 := 0.0, 1.0
+	dx, dy := float64(b.X-a.X), float64(b.Y-a.Y)
+	clip := func(p, q float64) bool { // p·t ≤ q
+		if p == 0 {
+			return q >= 0
+		}
+		t := q / p
+		if p < 0 {
+			if t > t1 {
+				return false
+			}
+			t0 = math.Max(t0, t)
+		} else {
+			if t < t0 {
+				return false
+			}
+			t1 = math.Min(t1, t)
+		}
+		return true
+	}
+	return clip(-dx, float64(a.X-r.Min.X)) && clip(dx, float64(r.Max.X-a.X)) &&
+		clip(-dy, float64(a.Y-r.Min.Y)) && clip(dy, float64(r.Max.Y-a.Y)) && t0 <= t1
+}
+
+// nearestOn returns the point of r closest to pt.
+func nearestOn(r vg.Rectangle, pt vg.Point) vg.Point {
+	return vg.Point{X: max(r.Min.X, min(pt.X, r.Max.X)), Y: max(r.Min.Y, min(pt.Y, r.Max.Y))}
 }
 
 // clampInto shifts r to lie inside bounds where it fits.

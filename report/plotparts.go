@@ -106,10 +106,15 @@ func lineThumb(col color.Color, dashes []vg.Length, width float64) plot.Thumbnai
 	return hline(0, col, dashes, vg.Points(width))
 }
 
+// thumbOf is a legend sample of any line style.
+func thumbOf(sty draw.LineStyle) plot.Thumbnailer {
+	return &hLine{Style: sty}
+}
+
 // glyphThumb is a legend sample of a mark's glyph.
 func glyphThumb(col color.Color, shape draw.GlyphDrawer) plot.Thumbnailer {
 	return thumb(func(c *draw.Canvas) {
-		c.DrawGlyphNoClip(draw.GlyphStyle{Color: col, Radius: glyphRadius, Shape: shape}, c.Center())
+		c.DrawGlyphNoClip(draw.GlyphStyle{Color: col, Radius: vg.Points(4.5), Shape: shape}, c.Center())
 	})
 }
 

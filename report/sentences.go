@@ -2,27 +2,50 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/sweep"
 )
 
-// analysisLines returns the analysis of r as plain sentences, one paragraph
-// per element: per curve the saturation, efficiency, model, target and SLO
-// answers, flagged Little's-Law checks and warnings, then r's diagnosis.
-func analysisLines(r *sweep.Result, o Options) []string {
-	var out []string
+// para is one paragraph of the analysis: a sentence about a curve (or
+// the whole result), or a diagnosis finding with its evidence.
+type para struct {
+	Curve    string   // "randread 4k"; "" for a single-curve result or a result-wide finding
+	Text     string   // the sentence(s)
+	Rank     int      // importance: rankKey is never dropped from the dashboard
+	Evidence []string // a finding's evidence, one fact each
+	Next     string   // a finding's next step
+}
+
+// Paragraph ranks, most important first.
+const (
+	rankKey      = iota // saturation, target, SLO
+	rankFinding         // a diagnosis summary
+	rankDetail          // efficient QD, model, checks, warnings
+	rankEvidence        // a finding's evidence and next step
+)
+
+// analysisParas returns the analysis of r as paragraphs: per curve the
+// saturation, target and SLO answers, the efficient QD and the model,
+// flagged Little's-Law checks, warnings and the curve's diagnosis; then
+// the findings about the whole result.
+func analysisParas(r *sweep.Result, o Options) []para {
+	var out []para
 	ss := seriesOf(r)
 	multi := countPrimary(ss) > 1
+	used := make([]bool, len(r.Diagnosis))
 	for _, s := range ss {
 		if !s.Primary {
 			continue
 		}
-		prefix := ""
+		name := curveName(s.RW, s.BS)
+		curve := ""
 		if multi {
-			prefix = curveName(s.RW, s.BS) + ": "
+			curve = name
 		}
+		add := func(rank int, text string) { out = append(out, para{Curve: curve, Text: text, Rank: rank}) }
 		n := 0
 		for _, x := range ss {
 			if x.RW == s.RW && x.BS == s.BS {
@@ -31,19 +54,25 @@ func analysisLines(r *sweep.Result, o Options) []string {
 		}
 		switch {
 		case n == 0:
-			out = append(out, prefix+"no measured steps: nothing to analyse.")
-			continue
+			add(rankKey, "No measured steps: nothing to analyse.")
 		case n == 1:
-			out = append(out, prefix+"only one measured step: no curve, knee or fit can be drawn from it; sweep at least two queue depths.")
-			continue
+			add(rankKey, "Only one measured step: no curve, knee or fit can be drawn from it; sweep at least two queue depths.")
 		case s.Analysis == nil:
-			out = append(out, prefix+"no analysis in this result.")
-			continue
+			add(rankKey, "No analysis in this result.")
+		default:
+			out = append(out, curveParas(curve, s.Analysis)...)
 		}
-		out = append(out, curveSentences(prefix, s.Analysis, o)...)
+		for i, f := range r.Diagnosis {
+			if fc, _ := splitFindingCurve(f.Summary); !used[i] && fc == name {
+				used[i] = true
+				out = append(out, findingPara(f, curve, s.Analysis))
+			}
+		}
 	}
-	for _, f := range r.Diagnosis {
-		out = append(out, findingLines(f))
+	for i, f := range r.Diagnosis {
+		if !used[i] {
+			out = append(out, findingPara(f, "", nil))
+		}
 	}
 	return out
 }
@@ -59,16 +88,23 @@ func countPrimary(ss []series) int {
 	return n
 }
 
-// curveSentences states one curve's analysis in a few sentences.
-func curveSentences(prefix string, a *littleslaw.Analysis, o Options) []string {
-	var out []string
-	out = append(out, prefix+saturationSentence(a))
+// curveParas states one curve's analysis in a few ranked sentences.
+func curveParas(curve string, a *littleslaw.Analysis) []para {
+	var out []para
+	add := func(rank int, text string) { out = append(out, para{Curve: curve, Text: text, Rank: rank}) }
+	add(rankKey, saturationSentence(a))
+	if t := a.Target; t != nil {
+		add(rankKey, targetSentence(t, a.BaseLatencyNs))
+	}
+	if slo := a.SLO; slo != nil {
+		add(rankKey, sloSentence(slo))
+	}
 	if k := a.Efficient; k.Found {
 		s := fmt.Sprintf("Best latency per IOPS at QD %s (%s IOPS at %s mean", fmtQD(k.QD), fmtIOPS(k.IOPS), fmtLat(k.LatNsMean))
 		if k.Note != "" {
 			s += "; " + strings.TrimSuffix(k.Note, ".")
 		}
-		out = append(out, s+").")
+		add(rankDetail, s+").")
 	}
 	if m := a.Model; m != nil {
 		s := fmt.Sprintf("Fitted %s model", modelName(m.Name))
@@ -83,13 +119,7 @@ func curveSentences(prefix string, a *littleslaw.Analysis, o Options) []string {
 			facts = append(facts, "knee N* ≈ "+fmtQD(m.KneeQD))
 		}
 		facts = append(facts, fmt.Sprintf("error %.1f%%", m.RelRMS*100))
-		out = append(out, s+": "+strings.Join(facts, ", ")+".")
-	}
-	if t := a.Target; t != nil {
-		out = append(out, targetSentence(t))
-	}
-	if slo := a.SLO; slo != nil {
-		out = append(out, sloSentence(slo))
+		add(rankDetail, s+": "+strings.Join(facts, ", ")+".")
 	}
 	for _, c := range a.Checks {
 		if !c.Flagged {
@@ -103,11 +133,11 @@ func curveSentences(prefix string, a *littleslaw.Analysis, o Options) []string {
 		if c.Note != "" {
 			s += ": " + c.Note
 		}
-		out = append(out, s+".")
+		add(rankDetail, s+".")
 	}
 	for _, w := range a.Warnings {
 		if !isCheckWarning(w, a.Checks) {
-			out = append(out, "Warning: "+sentence(w))
+			add(rankDetail, "Warning: "+sentence(w))
 		}
 	}
 	return out
@@ -174,13 +204,24 @@ func modelName(n string) string {
 	return n
 }
 
-// targetSentence answers "what QD for T IOPS".
-func targetSentence(t *littleslaw.TargetResult) string {
-	var s string
+// targetSentence answers "what QD for T IOPS", with the depth Little's
+// Law alone gives from the base latency r0 (ns) beside the curve's depth.
+func targetSentence(t *littleslaw.TargetResult, r0 float64) string {
+	naive := ""
+	if t.NaiveQD > 0 {
+		naive = "Little's Law at R0"
+		if r0 > 0 {
+			naive += " = " + fmtLat(r0)
+		}
+		naive += " alone says " + fmtQD(math.Round(t.NaiveQD))
+	}
 	if t.Reachable {
-		s = fmt.Sprintf("%s IOPS needs ~%s in flight", fmtCount(t.TargetIOPS), fmtQD(t.QD))
+		s := fmt.Sprintf("%s IOPS needs ~%s in flight", fmtCount(t.TargetIOPS), fmtQD(t.QD))
 		if t.LatencyNs > 0 {
 			s += " at " + fmtLat(t.LatencyNs)
+		}
+		if naive != "" {
+			s += " (" + naive + ")"
 		}
 		if t.Split.IODepth > 0 {
 			s += fmt.Sprintf(": iodepth %d × numjobs %d", t.Split.IODepth, t.Split.NumJobs)
@@ -200,11 +241,15 @@ func targetSentence(t *littleslaw.TargetResult) string {
 	}
 	if t.Note != "" && !strings.Contains(t.Note, "saturates") {
 		// Not reached without saturating: littleslaw's note says how to go on.
-		return fmt.Sprintf("For %s IOPS: %s", fmtCount(t.TargetIOPS), sentence(t.Note))
+		s := fmt.Sprintf("For %s IOPS: %s", fmtCount(t.TargetIOPS), sentence(t.Note))
+		if naive != "" && !strings.Contains(t.Note, "Little") {
+			s += " " + naive + " in flight."
+		}
+		return s
 	}
-	s = fmt.Sprintf("For %s IOPS: not reachable here; this device saturates at about %s IOPS", fmtCount(t.TargetIOPS), fmtIOPS(t.ReachableIOPS))
-	if t.NaiveQD > 0 {
-		s += fmt.Sprintf(" (Little's Law alone would ask for %s in flight)", fmtQD(t.NaiveQD))
+	s := fmt.Sprintf("For %s IOPS: not reachable here; this device saturates at about %s IOPS", fmtCount(t.TargetIOPS), fmtIOPS(t.ReachableIOPS))
+	if naive != "" {
+		s += " (" + strings.Replace(naive, " says ", " would ask for ", 1) + " in flight)"
 	}
 	s += ". The limit is the device or the VM, not the queue depth."
 	return s
@@ -228,16 +273,63 @@ func sloSentence(r *littleslaw.SLOResult) string {
 	return s
 }
 
-// findingLines renders one diagnosis finding with its evidence.
-func findingLines(f littleslaw.Finding) string {
-	s := fmt.Sprintf("Diagnosis (%s): %s", f.Rule, sentence(f.Summary))
+// findingPara renders one diagnosis finding. The curve name and the
+// verdict that littleslaw's summary starts with ("randread 4k: device
+// cap: …") are taken out, since the rule and the curve are shown once
+// beside it. Evidence about a target that contradicts the curve's own
+// target answer a (nil when unknown) is left out.
+func findingPara(f littleslaw.Finding, curve string, a *littleslaw.Analysis) para {
+	fc, rest := splitFindingCurve(f.Summary)
+	if curve == "" && fc != "" && a == nil {
+		curve = fc
+	}
+	if words := strings.ReplaceAll(f.Rule, "-", " "); strings.HasPrefix(strings.ToLower(rest), words+": ") {
+		rest = rest[len(words)+2:]
+	}
+	p := para{Curve: curve, Text: fmt.Sprintf("Diagnosis (%s): %s", f.Rule, sentence(rest)), Rank: rankFinding}
 	for _, e := range f.Evidence {
-		s += "\n  - " + e
+		if !contradictsTarget(e, a) {
+			p.Evidence = append(p.Evidence, e)
+		}
 	}
 	if f.Next != "" {
-		s += "\n  Next: " + sentence(f.Next)
+		p.Next = sentence(f.Next)
 	}
-	return s
+	return p
+}
+
+// splitFindingCurve splits a finding's summary "randread 4k: …" into the
+// curve it names and the rest; curve is "" when it names none.
+func splitFindingCurve(summary string) (curve, rest string) {
+	head, tail, ok := strings.Cut(summary, ": ")
+	if !ok {
+		return "", summary
+	}
+	f := strings.Fields(head)
+	if len(f) == 0 || len(f) > 2 || !rwWords[f[0]] {
+		return "", summary
+	}
+	return head, tail
+}
+
+// rwWords are fio's rw= values, the first word of a curve's name.
+var rwWords = map[string]bool{
+	"read": true, "write": true, "randread": true, "randwrite": true, "rw": true, "randrw": true,
+	"readwrite": true, "randreadwrite": true, "trim": true, "randtrim": true, "trimwrite": true,
+}
+
+// contradictsTarget reports whether evidence line e speaks of a target in
+// a way the curve's analysis a does not bear out: the target is reachable
+// there, or a was made without a target (the finding is older than it).
+func contradictsTarget(e string, a *littleslaw.Analysis) bool {
+	if a == nil || !strings.Contains(e, "target ") || !strings.Contains(e, "IOPS") {
+		return false // not about an IOPS target ("target: /dev/shm/x is on tmpfs" is about the file)
+	}
+	if a.Target == nil {
+		return true
+	}
+	neg := strings.Contains(e, "not reach") || strings.Contains(e, "no queue depth reaches") || strings.Contains(e, "above the cap")
+	return a.Target.Reachable && neg
 }
 
 // sentence capitalises nothing but makes sure s ends with a full stop.

@@ -50,15 +50,29 @@ var (
 	simulatedFg = color.RGBA{0xB0, 0x00, 0x20, 0xFF}
 )
 
+// Line widths, in points.
+const (
+	measuredWidth = 1.2 // the thin line joining measured points
+	bandWidth     = 6   // fitted model and 2 × R0: wide translucent bands
+)
+
+// bandStyle is the wide translucent line of a value derived by the
+// analysis (the fitted model, 2 × R0), distinct from any measured line.
+func bandStyle(c color.Color) draw.LineStyle {
+	r, g, b, _ := c.RGBA()
+	return draw.LineStyle{Color: color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 0x48}, Width: vg.Points(bandWidth)}
+}
+
+// fitStyle is the style of a fitted-model curve.
+func fitStyle(c color.Color) draw.LineStyle { return bandStyle(c) }
+
 // Line dashes, in points.
 var (
-	dashFit    []vg.Length
 	dashXmax   = []vg.Length{vg.Points(7), vg.Points(4)}
 	dashTarget = []vg.Length{vg.Points(10), vg.Points(3), vg.Points(2), vg.Points(3)}
 	dashP50    = []vg.Length{vg.Points(5), vg.Points(3)}
 	dashP99    = []vg.Length{vg.Points(2), vg.Points(2)}
 	dashP999   = []vg.Length{vg.Points(8), vg.Points(3), vg.Points(2), vg.Points(3)}
-	dash2R0    = []vg.Length{vg.Points(1), vg.Points(4)}
 )
 
 // sansFont returns Liberation Sans (bold when bold) at size points.

@@ -39,9 +39,7 @@ func Table(w io.Writer, r *sweep.Result, o Options) error {
 		fmt.Fprintln(bw, "Interrupted: the sweep stopped before its last step.")
 	}
 	fmt.Fprintln(bw)
-	for _, line := range analysisLines(r, o) {
-		fmt.Fprintln(bw, wrap(line, o.Width))
-	}
+	writeAnalysis(bw, analysisParas(r, o), o.Width)
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("report table: %w", err)
 	}
@@ -209,36 +207,112 @@ func truncate(s string, width int) string {
 	return string(r[:width-1]) + "…"
 }
 
+// writeAnalysis writes the analysis paragraphs wrapped to width columns.
+// With several curves each curve's paragraphs follow its name, indented;
+// continuation lines hang under the paragraph's first word.
+func writeAnalysis(w io.Writer, ps []para, width int) {
+	last := "\x00"
+	for _, p := range ps {
+		ind := ""
+		if p.Curve != "" {
+			ind = "  "
+		}
+		if p.Curve != last {
+			if p.Curve != "" {
+				if last != "\x00" {
+					fmt.Fprintln(w)
+				}
+				fmt.Fprintln(w, p.Curve+":")
+			} else if last != "\x00" {
+				fmt.Fprintln(w)
+			}
+			last = p.Curve
+		}
+		fmt.Fprintln(w, wrapHang(p.Text, width, ind, ind+"  "))
+		for _, e := range p.Evidence {
+			fmt.Fprintln(w, wrapHang(e, width, ind+"  - ", ind+"    "))
+		}
+		if p.Next != "" {
+			fmt.Fprintln(w, wrapHang(p.Next, width, ind+"  Next: ", ind+"    "))
+		}
+	}
+}
+
 // wrap breaks text into lines of at most width runes at spaces, keeping
 // existing newlines; continuation lines of a bulleted line are indented.
 func wrap(text string, width int) string {
 	var out []string
 	for _, para := range strings.Split(text, "\n") {
-		indent := ""
-		if strings.HasPrefix(para, "  - ") || strings.HasPrefix(para, "  Next: ") {
-			indent = "    "
-		} else if strings.HasPrefix(para, "- ") {
-			indent = "  "
+		first, rest := "", ""
+		switch {
+		case strings.HasPrefix(para, "  - "):
+			first, rest, para = "  - ", "    ", para[4:]
+		case strings.HasPrefix(para, "  Next: "):
+			first, rest, para = "  Next: ", "    ", para[8:]
+		case strings.HasPrefix(para, "- "):
+			first, rest, para = "- ", "  ", para[2:]
+		case strings.HasPrefix(para, "  "):
+			first, rest = "  ", "  "
 		}
-		line := ""
-		for _, word := range strings.Fields(para) {
-			switch {
-			case line == "":
-				if strings.HasPrefix(para, "  ") {
-					line = "  " + word
-				} else {
-					line = word
-				}
-			case len([]rune(line))+1+len([]rune(word)) <= width:
-				line += " " + word
-			default:
-				out = append(out, line)
-				line = indent + word
-			}
-		}
-		out = append(out, line)
+		out = append(out, wrapHang(para, width, first, rest))
 	}
 	return strings.Join(out, "\n")
+}
+
+// wrapHang breaks s into lines of at most width runes, the first starting
+// with first and the others with rest. A number stays on the line of its
+// unit ("152 µs"), and "≈", "×", "→" stay with what follows them.
+func wrapHang(s string, width int, first, rest string) string {
+	var out []string
+	line, n := first, 0
+	for _, word := range glueWords(strings.Fields(s)) {
+		switch {
+		case n == 0:
+			line += word
+		case len([]rune(line))+1+len([]rune(word)) <= width:
+			line += " " + word
+		default:
+			out = append(out, line)
+			line = rest + word
+		}
+		n++
+	}
+	return strings.Join(append(out, line), "\n")
+}
+
+// glueWords joins words that must not be split across lines: a number and
+// its unit, and a sign with its operand.
+func glueWords(ws []string) []string {
+	var out []string
+	for i := 0; i < len(ws); i++ {
+		w, last := ws[i], ws[i]
+		for i+1 < len(ws) {
+			next := ws[i+1]
+			sign := last == "≈" || last == "×" || last == "→" || last == "~" || next == "≈"
+			if !sign && !(isUnit(next) && isNumber(last)) {
+				break
+			}
+			w, last = w+" "+next, next
+			i++
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// isUnit reports whether w is a unit word, maybe followed by punctuation.
+func isUnit(w string) bool {
+	switch strings.TrimRight(w, ".,;:)") {
+	case "ns", "µs", "ms", "s", "MiB/s", "IOPS", "KiB", "MiB", "GiB", "%":
+		return true
+	}
+	return false
+}
+
+// isNumber reports whether w reads as a number ("152", "(1.3", "~208").
+func isNumber(w string) bool {
+	w = strings.TrimLeft(w, "(~≈")
+	return w != "" && w[0] >= '0' && w[0] <= '9'
 }
 
 // hasMixed reports whether any step mixes reads and writes (rw, randrw,

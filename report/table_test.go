@@ -71,16 +71,39 @@ func TestTable(t *testing.T) {
 			want: []string{"Diagnosis (device-cap): the device caps at 91k IOPS.", "- aqu-sz follows QD", "Next: provision more IOPS."},
 		},
 		{
-			name: "several curves",
-			r:    func() *sweep.Result { return fourCurves(littleslaw.Options{}, pow2to256) },
-			want: []string{"randread 16k\n", "randwrite 4k\n", "randwrite 16k: Saturates at"},
+			name: "reachable target says so once, with Little's Law beside it",
+			r: func() *sweep.Result {
+				r := oneCurve(littleslaw.Options{TargetIOPS: 50000})
+				r.Diagnosis = []littleslaw.Finding{{Rule: "device-cap", Summary: "randread 4k: device cap: IOPS flat at 91k",
+					Evidence: []string{"aqu-sz follows QD", "target 50.0k IOPS is above the cap: no queue depth reaches it",
+						"target: /dev/shm/x is on tmpfs: no block device"}}}
+				return r
+			},
+			o:       report.Options{TargetIOPS: 50000},
+			want:    []string{"50,000 IOPS needs ~", "Reachable.", "Little's Law at R0 = ", "Diagnosis (device-cap): IOPS flat at 91k.", "- aqu-sz follows QD", "- target: /dev/shm/x is on tmpfs"},
+			notWant: []string{"not reachable", "no queue depth reaches", "device cap: IOPS", "randread 4k: device cap"},
+			maxCols: 80,
+		},
+		{
+			name:    "unreachable target names Little's Law's depth",
+			r:       func() *sweep.Result { return oneCurve(littleslaw.Options{TargetIOPS: 300000}) },
+			o:       report.Options{TargetIOPS: 300000},
+			want:    []string{"For 300,000 IOPS", "Little's Law at R0"},
+			notWant: []string{"Reachable."},
+			maxCols: 80,
+		},
+		{
+			name:    "several curves",
+			r:       func() *sweep.Result { return fourCurves(littleslaw.Options{}, pow2to256) },
+			want:    []string{"randread 16k\n", "randwrite 4k\n", "randwrite 16k:\n  Saturates at"},
+			maxCols: 80,
 		},
 		{
 			name: "one measured step",
 			r: func() *sweep.Result {
 				return fixture(false, littleslaw.Options{}, curveSpec{rw: "randread", bs: 4096, xmax: 50000, k: 4, depths: []int{1}})
 			},
-			want: []string{"only one measured step"},
+			want: []string{"Only one measured step"},
 		},
 		{
 			name: "interrupted",

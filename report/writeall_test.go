@@ -126,7 +126,7 @@ func TestWriteAllOneStep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(md), "No charts: 1 measured step") || !strings.Contains(string(md), "only one measured step") {
+	if !strings.Contains(string(md), "No charts: 1 measured step") || !strings.Contains(string(md), "Only one measured step") {
 		t.Errorf("summary.md does not say what cannot be shown:\n%s", md)
 	}
 }
