@@ -20,6 +20,7 @@ func TestABISizes(t *testing.T) {
 		{"io_uring_probe_op", unsafe.Sizeof(uringProbeOp{}), 8},
 		{"iocb", unsafe.Sizeof(aioIOCB{}), 64},
 		{"io_event", unsafe.Sizeof(aioEvent{}), 32},
+		{"aio_ring header", unsafe.Sizeof(aioRingHdr{}), 32},
 		{"iovec", unsafe.Sizeof(iovec{}), 16},
 	}
 	for _, c := range cases {

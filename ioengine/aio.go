@@ -3,6 +3,7 @@ package ioengine
 import (
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -46,6 +47,12 @@ type aioLoop struct {
 	ts     *kernelTimespec
 	slots  []uringSlot
 	free   []uint32
+	// ring is the completion ring mapped at the context address, nil when
+	// it does not carry the expected magic (then io_getevents reaps all).
+	ring       *aioRingHdr
+	ringEvents []aioEvent
+	// stream decides between one io_submit per completion and batches.
+	stream streamPolicy
 }
 
 func newAIOLoop(j *job) (jobLoop, error) {
@@ -73,10 +80,63 @@ func newAIOLoop(j *job) (jobLoop, error) {
 		a.free = append(a.free, uint32(i))
 		a.iocbs[i] = aioIOCB{data: uint64(i), fildes: uint32(j.fd), buf: ar.addr(i), nbytes: uint64(j.bs)}
 	}
+	a.mapRing()
 	return a, nil
 }
 
+// mapRing finds the kernel's completion ring at the context address. The
+// kernel maps it into this process and keeps it until io_destroy; it is
+// outside the Go heap. Conversion through a pointer to ctx turns the address
+// into a pointer without an integer-to-pointer conversion.
+func (a *aioLoop) mapRing() {
+	r := *(**aioRingHdr)(unsafe.Pointer(&a.ctx))
+	if r == nil || atomic.LoadUint32(&r.magic) != aioRingMagic || r.incompatFeatures != 0 ||
+		r.headerLength != uint32(unsafe.Sizeof(aioRingHdr{})) || r.nr == 0 {
+		return
+	}
+	a.ring = r
+	a.ringEvents = unsafe.Slice((*aioEvent)(unsafe.Add(unsafe.Pointer(r), unsafe.Sizeof(aioRingHdr{}))), r.nr)
+}
+
+// reapRing copies the completions already in the ring into a.events without
+// a system call and returns how many. Only this thread reads the ring (no
+// io_getevents runs at the same time), so head needs no lock.
+func (a *aioLoop) reapRing() int {
+	if a.ring == nil {
+		return 0
+	}
+	nr := a.ring.nr
+	head := atomic.LoadUint32(&a.ring.head)
+	tail := atomic.LoadUint32(&a.ring.tail)
+	n := 0
+	for head != tail && n < len(a.events) {
+		a.events[n] = a.ringEvents[head%nr]
+		head = (head + 1) % nr
+		n++
+	}
+	if n > 0 {
+		atomic.StoreUint32(&a.ring.head, head)
+	}
+	return n
+}
+
+// completedInRing reports whether slot's I/O already sits in the ring, i.e.
+// completed during the io_submit that issued it.
+func (a *aioLoop) completedInRing(slot uint32) bool {
+	if a.ring == nil {
+		return false
+	}
+	nr := a.ring.nr
+	for i, tail := atomic.LoadUint32(&a.ring.head), atomic.LoadUint32(&a.ring.tail); i != tail; i = (i + 1) % nr {
+		if uint32(a.ringEvents[i].data) == slot {
+			return true
+		}
+	}
+	return false
+}
+
 func (a *aioLoop) close(abandoned bool) {
+	a.ring, a.ringEvents = nil, nil
 	if abandoned {
 		// io_destroy waits for outstanding I/Os: let a stalled device keep
 		// this thread, not the caller.
@@ -87,82 +147,119 @@ func (a *aioLoop) close(abandoned bool) {
 	a.ar.close()
 }
 
+// submit prepares up to n I/Os in free slots and hands them to io_submit in
+// one call; it returns how many the kernel took.
+func (a *aioLoop) submit(j *job, n int) (int, error) {
+	m := &j.m
+	t0 := m.c.now()
+	for k := 0; k < n; k++ {
+		slot := a.free[len(a.free)-1-k]
+		dir, off := j.gen.next()
+		s := &a.slots[slot]
+		s.start, s.off, s.dir = t0, off, int32(dir)
+		cb := &a.iocbs[slot]
+		cb.offset = off
+		cb.opcode = aioCmdPread
+		if dir == dirWrite {
+			cb.opcode = aioCmdPwrite
+			if j.verify {
+				stamp(a.ar.buf(int(slot)), off)
+			}
+		}
+		a.ptrs[k] = uint64(uintptr(unsafe.Pointer(cb)))
+	}
+	m.submitting(t0, n)
+	got, _, e := unix.Syscall(unix.SYS_IO_SUBMIT, uintptr(a.ctx), uintptr(n), uintptr(unsafe.Pointer(&a.ptrs[0])))
+	switch {
+	case e == 0:
+	case e == unix.EAGAIN || e == unix.EINTR:
+		got = 0
+	default:
+		return 0, fmt.Errorf("io_submit: %w", e)
+	}
+	// The kernel took ptrs[:got], the slots at the top of the free stack.
+	a.free = a.free[:len(a.free)-int(got)]
+	if got > 0 {
+		m.submitted(t0, int(got))
+	}
+	return int(got), nil
+}
+
+// run keeps depth I/Os in flight the way fio does by default
+// (iodepth_batch_submit=1, iodepth_batch_complete_min=1): every completion
+// is followed at once by its replacement's io_submit, before the next
+// completion is looked at. On a virtual disk this keeps the host busy while
+// the guest handles the rest of a batch; submitting the replacements of a
+// whole batch together measured ~20% fewer IOPS at QD 4 (see bench/RESULTS.md).
+// Completions already in the ring are taken without a system call;
+// io_getevents blocks only when the ring is empty. On a target that completes
+// I/Os inside io_submit (tmpfs, cached pages) the stream policy switches to
+// batches.
 func (a *aioLoop) run(j *job) error {
 	m := &j.m
 	c := m.c
 	bs := j.bs
 	inflight := 0
 	var fatal error
+	canSubmit := func() bool { return !m.done && fatal == nil && len(a.free) > 0 }
 	for {
-		toPrep := 0
-		if !m.done && fatal == nil {
-			toPrep = j.depth - inflight
-		}
-		if toPrep > 0 {
-			t0 := c.now()
-			for k := 0; k < toPrep; k++ {
-				slot := a.free[len(a.free)-1-k]
-				dir, off := j.gen.next()
-				s := &a.slots[slot]
-				s.start, s.off, s.dir = t0, off, int32(dir)
-				cb := &a.iocbs[slot]
-				cb.offset = off
-				cb.opcode = aioCmdPread
-				if dir == dirWrite {
-					cb.opcode = aioCmdPwrite
-					if j.verify {
-						stamp(a.ar.buf(int(slot)), off)
-					}
-				}
-				a.ptrs[k] = uint64(uintptr(unsafe.Pointer(cb)))
+		if canSubmit() {
+			n, err := a.submit(j, len(a.free))
+			if err != nil {
+				return err
 			}
-			m.submitting(t0, toPrep)
-			n, _, e := unix.Syscall(unix.SYS_IO_SUBMIT, uintptr(a.ctx), uintptr(toPrep), uintptr(unsafe.Pointer(&a.ptrs[0])))
-			switch {
-			case e == 0:
-			case e == unix.EAGAIN || e == unix.EINTR:
-				n = 0
-			default:
-				return fmt.Errorf("io_submit: %w", e)
-			}
-			// The kernel took ptrs[:n], the slots at the top of the free stack.
-			a.free = a.free[:len(a.free)-int(n)]
-			if n > 0 {
-				m.submitted(t0, int(n))
-				inflight += int(n)
-			}
+			inflight += n
 		}
 		if inflight == 0 {
 			return fatal
 		}
-		got, _, e := unix.Syscall6(unix.SYS_IO_GETEVENTS, uintptr(a.ctx), 1, uintptr(len(a.events)), uintptr(unsafe.Pointer(&a.events[0])), uintptr(unsafe.Pointer(a.ts)), 0)
-		if e != 0 && e != unix.EINTR {
-			return fmt.Errorf("io_getevents: %w", e)
-		}
-		t1 := c.now()
-		if e == 0 && got > 0 {
-			m.reaped(t1)
-			for i := 0; i < int(got); i++ {
-				ev := &a.events[i]
-				slot := uint32(ev.data)
-				s := &a.slots[slot]
-				if ev.res == bs {
-					if j.verify && s.dir == dirRead && !stamped(a.ar.buf(int(slot)), s.off) {
-						if err := m.verifyFailed(s.off); err != nil && fatal == nil {
-							fatal = err
-						}
-					} else {
-						m.record(int(s.dir), t1-s.start, bs)
-					}
-				} else if err := m.ioFailed(int(s.dir), s.off, ev.res, bs); err != nil && fatal == nil {
-					fatal = err
-				}
-				a.free = append(a.free, slot)
+		got := a.reapRing()
+		if got == 0 {
+			n, _, e := unix.Syscall6(unix.SYS_IO_GETEVENTS, uintptr(a.ctx), 1, uintptr(len(a.events)), uintptr(unsafe.Pointer(&a.events[0])), uintptr(unsafe.Pointer(a.ts)), 0)
+			if e != 0 && e != unix.EINTR {
+				return fmt.Errorf("io_getevents: %w", e)
 			}
-			inflight -= int(got)
-			m.endBatch(t1, int(got))
-		} else if time.Duration(t1-m.pub.lastProgress.Load()) > j.w.IOTimeout {
-			return fmt.Errorf("no I/O completed for %v with %d outstanding: %w", j.w.IOTimeout, inflight, ErrStalled)
+			if e == 0 {
+				got = int(n)
+			}
+		}
+		if got == 0 {
+			if time.Duration(c.now()-m.pub.lastProgress.Load()) > j.w.IOTimeout {
+				return fmt.Errorf("no I/O completed for %v with %d outstanding: %w", j.w.IOTimeout, inflight, ErrStalled)
+			}
+		}
+		for i := 0; i < got; i++ {
+			t1 := c.now()
+			m.reaped(t1)
+			ev := &a.events[i]
+			slot := uint32(ev.data)
+			s := &a.slots[slot]
+			if ev.res == bs {
+				if j.verify && s.dir == dirRead && !stamped(a.ar.buf(int(slot)), s.off) {
+					if err := m.verifyFailed(s.off); err != nil && fatal == nil {
+						fatal = err
+					}
+				} else {
+					m.record(int(s.dir), t1-s.start, bs)
+				}
+			} else if err := m.ioFailed(int(s.dir), s.off, ev.res, bs); err != nil && fatal == nil {
+				fatal = err
+			}
+			a.free = append(a.free, slot)
+			inflight--
+			m.endBatch(t1, 1)
+			if i+1 < got && a.stream.on() && canSubmit() {
+				slot := a.free[len(a.free)-1]
+				n, err := a.submit(j, 1)
+				if err != nil {
+					return err
+				}
+				inflight += n
+				a.stream.observe(n > 0 && a.completedInRing(slot))
+			}
+		}
+		if got > 0 {
+			j.maybeYield(m.c.now())
 		}
 		if c.phase.Load() == phaseAbort {
 			return fatal

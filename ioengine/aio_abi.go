@@ -31,3 +31,21 @@ type aioEvent struct {
 	res  int64
 	res2 int64
 }
+
+// aioRingMagic marks the completion ring (struct aio_ring in fs/aio.c) the
+// kernel maps into the process at the address io_setup returns as the context.
+const aioRingMagic = 0xa10a10a1
+
+// aioRingHdr is the 32-byte header of struct aio_ring; nr io_events follow
+// it. head and tail are indices modulo nr: the kernel advances tail as I/Os
+// complete, the reader (io_getevents or user space) advances head.
+type aioRingHdr struct {
+	id               uint32
+	nr               uint32
+	head             uint32
+	tail             uint32
+	magic            uint32
+	compatFeatures   uint32
+	incompatFeatures uint32
+	headerLength     uint32
+}

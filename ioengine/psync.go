@@ -68,6 +68,7 @@ func (p *psyncLoop) run(j *job) error {
 			m.record(dir, t1-t0, bs)
 		}
 		m.endBatch(t1, 1)
+		j.maybeYield(t1)
 		if fatal != nil {
 			return fatal
 		}

@@ -287,11 +287,11 @@ func adviseFromNumbers(f adviseFlags, out *adviseOut) error {
 		if f.latNs == 0 {
 			f.latNs = f.preset.TypicalLatNs
 			out.Warnings = append(out.Warnings, fmt.Sprintf("using %s's typical latency %s; pass --latency to use yours",
-				f.preset.Title, time.Duration(f.latNs)))
+				f.preset.Title, fmtLat(f.latNs)))
 		}
 		if f.targetIOPS == 0 {
 			f.targetIOPS = f.preset.MaxIOPS
-			out.Warnings = append(out.Warnings, fmt.Sprintf("no target given: sizing for %s's per-volume maximum, %.0f IOPS", f.preset.Title, f.targetIOPS))
+			out.Warnings = append(out.Warnings, fmt.Sprintf("no target given: sizing for %s's per-volume maximum, %s IOPS", f.preset.Title, thousands(f.targetIOPS)))
 		}
 		bw := f.targetBW
 		if bw == 0 {
@@ -523,22 +523,7 @@ func say(w io.Writer, format string, a ...any) {
 // sayIndent prints text wrapped at 80 columns, every line after indent;
 // continuation lines get two more spaces. Words are never split.
 func sayIndent(w io.Writer, indent, text string) {
-	const width = 80
-	prefix, n := indent, len([]rune(indent))
-	var words []string
-	for _, word := range strings.Fields(text) {
-		wl := len([]rune(word))
-		if len(words) > 0 && n+1+wl > width {
-			fmt.Fprintln(w, prefix+strings.Join(words, " "))
-			prefix, words = indent+"  ", nil
-			n = len([]rune(prefix))
-		}
-		if len(words) > 0 {
-			n++
-		}
-		words, n = append(words, word), n+wl
-	}
-	fmt.Fprintln(w, prefix+strings.Join(words, " "))
+	fmt.Fprint(w, wrapHanging(text, 80, indent, indent+"  "))
 }
 
 // splitText words the iodepth × numjobs split and its alternatives.

@@ -211,6 +211,30 @@ func cliCases() []cliCase {
 		args("bogus", "compare", "--out=cmp", "--bogus", "{res}", "{res}"),
 	)
 
+	// Consistent names: sweep takes --latency-slo (its old --slo stays, not both).
+	cs = append(cs,
+		cmd("sweep", sweepCheap, "--latency-slo=p98=5ms"),
+		args("-slo", append(append([]string{"sweep"}, sweepCheap...), "--slo=p99=1ms", "--latency-slo=p99=2ms")...),
+		cmd("sweep", sweepCheap, "--out={fx}/bad.json/sub", "-out"),
+	)
+
+	// Flags after the positional arguments are read like flags before them,
+	// so their bad values are refused the same way.
+	cs = append(cs,
+		args("-target-iops", "explain", "{fx}/bad.json", "--target-iops=abc"),
+		args("-max-iodepth", "explain", "{fx}/bad.json", "--max-iodepth=0"),
+		args("-max-iodepth", "explain", "{fx}/bad.json", "--max-iodepth"),
+		args("-output-format", "explain", "{fx}/bad.json", "--output-format", "xml"),
+		args("bogus", "explain", "{fx}/bad.json", "--bogus"),
+		args("-target-iops", "import", "fio", "{fx}/bad.json", "--target-iops", "-3"),
+		cliCase{args: []string{"import", "fio", "{fx}/bad.json", "-o", "{fx}/missing/a/b"}, mention: []string{"-output", "{fx}/missing/a"}},
+		args("-out", "report", "{res}", "--out"),
+		args("-chart-format", "report", "{res}", "--chart-format", "gif"),
+		args("-target-iops", "compare", "{res}", "{res}", "-o", "cmp", "--target-iops=z"),
+		args("-output-format", "diagnose", "{res}", "--output-format=xml"),
+		args("bogus", "diagnose", "{res}", "--bogus"),
+	)
+
 	// The application itself.
 	cs = append(cs,
 		args("bogus", "--bogus"),

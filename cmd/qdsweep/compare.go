@@ -13,17 +13,16 @@ import (
 )
 
 func compareCommand() *cli.Command {
-	return &cli.Command{
+	return flagsAnywhere(&cli.Command{
 		Name:      "compare",
 		Usage:     "overlay several saved sweeps (before/after, seq vs rand, two disks or engines) in one set of charts",
-		ArgsUsage: "A B [C …] --out DIR",
+		ArgsUsage: "A B [C …] --output DIR",
 		Description: "Each argument is a results directory or results.json; legends name each by its directory\n" +
 			"or file name. Prints the saturation points and the deltas against the first result at each\n" +
-			"common QD, and writes compare.md and the charts into --out.\n" +
-			"   qdsweep compare before/ after/ --out before-vs-after",
+			"common QD, and writes compare.md and the charts into --output. Flags may follow the results.",
 		Flags:  renderFlags(true),
 		Action: compareAction,
-	}
+	})
 }
 
 func compareAction(c *cli.Context) error {
@@ -32,10 +31,10 @@ func compareAction(c *cli.Context) error {
 		return err
 	}
 	if len(o.args) < 2 {
-		return usagef("compare needs at least two results (directories or results.json), e.g. qdsweep compare before after --out cmp")
+		return usagef("compare needs at least two results (directories or results.json), e.g. qdsweep compare before after --output cmp")
 	}
 	if o.out == "" {
-		return usagef("compare needs --out DIR for compare.md and the charts, e.g. --out before-vs-after")
+		return usagef("compare needs --output DIR for compare.md and the charts, e.g. --output before-vs-after")
 	}
 	names := inputNames(o.args)
 	ins := make([]report.Input, len(o.args))

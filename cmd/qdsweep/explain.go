@@ -5,22 +5,23 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/report"
 )
 
 func explainCommand() *cli.Command {
-	return &cli.Command{
+	return flagsAnywhere(&cli.Command{
 		Name:      "explain",
 		Usage:     "explain a fio result with Little's Law: in-flight I/Os, the depth's ceiling, what a target needs",
 		ArgsUsage: "FILE|- …  (fio output: json, json+, terse or normal, pasted text around it is fine)",
 		Flags: []cli.Flag{
-			&cli.Float64Flag{Name: "target-iops", Usage: "IOPS to size the queue depth and iodepth × numjobs for"},
-			&cli.IntFlag{Name: "max-iodepth", Value: 64, Usage: "deepest per-job iodepth to suggest"},
+			&cli.StringFlag{Name: "target-iops", Usage: "target I/Os per second to size the queue depth and iodepth × numjobs for, e.g. 160000 or 160k"},
+			&cli.IntFlag{Name: "max-iodepth", Value: littleslaw.DefaultMaxIODepth, Usage: "deepest queue per job to suggest (NVMe queues hold 256)"},
 			&cli.IntFlag{Name: "max-jobs", Value: 0, Usage: "most jobs to suggest (0: no limit)"},
 			&cli.StringFlag{Name: "output-format", Value: formatNormal, Usage: "normal or json"},
 		},
 		Action: explainAction,
-	}
+	})
 }
 
 func explainAction(c *cli.Context) error {
@@ -31,12 +32,19 @@ func explainAction(c *cli.Context) error {
 	if format != formatNormal && format != formatJSON {
 		return usagef("--output-format: %q; use normal or json", format)
 	}
-	o := report.ExplainOptions{TargetIOPS: c.Float64("target-iops"), MaxIODepth: c.Int("max-iodepth"), MaxJobs: c.Int("max-jobs")}
-	if o.TargetIOPS < 0 {
-		return usagef("--target-iops: %v is negative; use e.g. --target-iops=160000", o.TargetIOPS)
+	o := report.ExplainOptions{MaxIODepth: c.Int("max-iodepth"), MaxJobs: c.Int("max-jobs")}
+	if s := c.String("target-iops"); s != "" {
+		v, err := parseIOPS(s)
+		if err != nil {
+			return usagef("--target-iops: %v", err)
+		}
+		o.TargetIOPS = v
 	}
-	if o.MaxIODepth < 1 || o.MaxJobs < 0 {
-		return usagef("--max-iodepth must be at least 1 and --max-jobs at least 0; use e.g. --max-iodepth=64")
+	if o.MaxIODepth < 1 {
+		return usagef("--max-iodepth: %d; use at least 1, e.g. --max-iodepth=256", o.MaxIODepth)
+	}
+	if o.MaxJobs < 0 {
+		return usagef("--max-jobs: %d; use 0 (no limit) or more, e.g. --max-jobs=8", o.MaxJobs)
 	}
 	outs, err := readFioOutputs("explain", c.Args().Slice())
 	if err != nil {

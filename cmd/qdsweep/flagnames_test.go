@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"regexp"
 	"sort"
 	"strings"
@@ -18,8 +19,11 @@ import (
 //  2. qdsweep's own flags are kebab-case (target-iops, chart-format).
 //  3. One concept has one name in every command that has it (the latency
 //     objective is --latency-slo everywhere, not --slo here and
-//     --latency-slo there), and a one-letter alias means the same
-//     everywhere.
+//     --latency-slo there): the canonical name is the flag's primary name,
+//     every command offers the same aliases for it (--output, --out and -o
+//     wherever a command writes a directory), with the same flag type (so
+//     --target-iops=160k works wherever --target-iops does) and the same
+//     default; and a one-letter alias means the same everywhere.
 //
 // Deviations that exist today are listed below with the rule they break, so
 // the test passes on the current names while any new deviation fails it;
@@ -84,9 +88,7 @@ var spellingDeviations = map[string]string{
 // conceptDeviations are today's flags that break rule 3: "command --flag" →
 // why it is listed.
 var conceptDeviations = map[string]string{
-	"sweep --slo":   "the latency objective is --latency-slo in advise, report and compare",
-	"report --out":  "the results directory is --output (-o) in sweep and import fio",
-	"compare --out": "the output directory is --output (-o) in sweep and import fio",
+	"sweep --slo": "hidden old name of --latency-slo, kept so existing scripts still run",
 }
 
 // flagCommand is one command (subcommands by their full path) and its flags.
@@ -166,6 +168,10 @@ func TestFlagConceptsHaveOneName(t *testing.T) {
 	used := map[string]bool{}
 	// who records which command spells each concept how, for the error text.
 	who := map[string]map[string][]string{}
+	// shape records, per concept, the first command's names, type and
+	// default, which every other command must match.
+	type flagShape struct{ cmd, names, typ, def string }
+	shape := map[string]flagShape{}
 	for _, c := range allCommands(newApp().Commands, "") {
 		for _, f := range c.flags {
 			names := f.Names()
@@ -184,14 +190,35 @@ func TestFlagConceptsHaveOneName(t *testing.T) {
 					who[canon] = map[string][]string{}
 				}
 				who[canon][n] = append(who[canon][n], c.path)
-				if contains(names, canon) {
-					continue
-				}
 				if key := c.path + " --" + n; conceptDeviations[key] != "" {
 					used[key] = true
 					continue
 				}
-				t.Errorf("%s --%s: this concept is --%s; name it so (an alias may keep --%s)", c.path, n, canon, n)
+				if names[0] != canon {
+					t.Errorf("%s --%s: this concept is --%s; make that the flag's name (an alias may keep --%s)", c.path, n, canon, n)
+					continue
+				}
+				if n != canon {
+					continue // the shape is checked once per flag, at its name
+				}
+				got := flagShape{cmd: c.path, names: strings.Join(names, ","), typ: fmt.Sprintf("%T", f)}
+				if d, ok := f.(cli.DocGenerationFlag); ok {
+					got.def = d.GetValue()
+				}
+				want, seen := shape[canon]
+				if !seen {
+					shape[canon] = got
+					continue
+				}
+				if got.names != want.names {
+					t.Errorf("%s --%s: names %s, but %s names it %s; give both the same aliases", c.path, canon, got.names, want.cmd, want.names)
+				}
+				if got.typ != want.typ {
+					t.Errorf("%s --%s: a %s, but %s's is a %s; one concept parses one way", c.path, canon, got.typ, want.cmd, want.typ)
+				}
+				if got.def != want.def {
+					t.Errorf("%s --%s: default %q, but %s's is %q; one concept has one default", c.path, canon, got.def, want.cmd, want.def)
+				}
 			}
 		}
 	}

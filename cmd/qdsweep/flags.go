@@ -18,8 +18,9 @@ const (
 // workloadFlags are the flags `run` and `sweep` share, named as fio names
 // them. rw, bs, iodepth and numjobs are defined by each command (sweep takes
 // lists). Sizes and durations are strings so fio's forms (1G, 30) parse.
-// The write guard's, sim's and fio's flags follow.
-func workloadFlags() []cli.Flag {
+// The write guard's, sim's and fio's flags follow. rampDef and runtimeDef
+// are the command's defaults, shown in its help.
+func workloadFlags(rampDef, runtimeDef string) []cli.Flag {
 	fs := []cli.Flag{
 		&cli.StringFlag{Name: "filename", Usage: "file or block device to measure (default: create, lay out and remove ./qdsweep.scratch)"},
 		&cli.StringFlag{Name: "size", Value: "1g", Usage: "bytes of the region each job covers (fio suffixes: 4k, 1m, 1g); unset with an existing --filename: the whole file/device"},
@@ -27,8 +28,8 @@ func workloadFlags() []cli.Flag {
 		&cli.StringFlag{Name: "offset_increment", Value: "0", Usage: "job i starts at offset + i*offset_increment, bytes"},
 		&cli.IntFlag{Name: "rwmixread", Value: 50, Usage: "percent of reads for rw/randrw (0..100)"},
 		&cli.IntFlag{Name: "direct", Value: 1, Usage: "1: O_DIRECT (bypass the page cache), 0: buffered"},
-		&cli.StringFlag{Name: "runtime", Usage: "measured window (Go duration or fio's plain seconds)"},
-		&cli.StringFlag{Name: "ramp_time", Usage: "warm-up before measuring (Go duration or fio's plain seconds)"},
+		&cli.StringFlag{Name: "runtime", DefaultText: runtimeDef, Usage: "measured window (Go duration or fio's plain seconds)"},
+		&cli.StringFlag{Name: "ramp_time", DefaultText: rampDef, Usage: "warm-up before measuring (Go duration or fio's plain seconds)"},
 		&cli.StringFlag{Name: "ioengine", Value: "io_uring", Usage: "io_uring, libaio, psync (io_uring falls back to libaio when unavailable), sim (a simulated device, no I/O) or fio (runs the installed fio)"},
 		&cli.Uint64Flag{Name: "randseed", Value: 0, Usage: "seed of the random offset generators"},
 		&cli.BoolFlag{Name: "continue_on_error", Usage: "count I/O errors instead of ending the run"},

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
@@ -15,26 +16,35 @@ func importCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "import",
 		Usage: "turn results of other tools into a qdsweep result",
-		Subcommands: []*cli.Command{{
+		Subcommands: []*cli.Command{flagsAnywhere(&cli.Command{
 			Name:      "fio",
 			Usage:     "turn fio outputs (one point per file or per job) into a sweep result with analysis and charts",
 			ArgsUsage: "FILE …  (fio output: json, json+, terse or normal)",
 			Flags: []cli.Flag{
-				&cli.StringFlag{Name: "out", Aliases: []string{"output", "o"}, Usage: "results directory (default ./qdsweep-YYYYMMDD-HHMMSS)"},
-				&cli.Float64Flag{Name: "target-iops", Usage: "IOPS to size for in the recommendation"},
-				&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing but errors"},
+				&cli.StringFlag{Name: "output", Aliases: []string{"out", "o"}, Usage: "results directory to create (default ./qdsweep-YYYYMMDD-HHMMSS)"},
+				&cli.StringFlag{Name: "target-iops", Usage: "target I/Os per second to size for in the recommendation, e.g. 160000 or 160k"},
+				&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing but errors (no table, no file list)"},
 			},
 			Action: importFioAction,
-		}},
+		})},
 	}
 }
 
 func importFioAction(c *cli.Context) error {
 	if c.NArg() == 0 {
-		return usagef("import fio: name one or more fio output files (e.g. qdsweep import fio qd*.json --out DIR)")
+		return usagef("import fio: name one or more fio output files (e.g. qdsweep import fio qd*.json --output DIR)")
 	}
-	if c.Float64("target-iops") < 0 {
-		return usagef("--target-iops: %v is negative; use e.g. --target-iops=160000", c.Float64("target-iops"))
+	var target float64
+	if s := c.String("target-iops"); s != "" {
+		v, err := parseIOPS(s)
+		if err != nil {
+			return usagef("--target-iops: %v", err)
+		}
+		target = v
+	}
+	dir, err := outputDir(c.String("output"))
+	if err != nil {
+		return err
 	}
 	outs, err := readFioOutputs("import fio", c.Args().Slice())
 	if err != nil {
@@ -44,27 +54,29 @@ func importFioAction(c *cli.Context) error {
 	if err != nil {
 		return usagef("%v; the files hold no job that did I/O", err)
 	}
-	dir, err := outputDir(c.String("out"))
-	if err != nil {
-		return err
-	}
 	r.Meta.Version = version
-	if err := r.Analyze(littleslaw.Options{TargetIOPS: c.Float64("target-iops")}); err != nil {
+	if err := r.Analyze(littleslaw.Options{TargetIOPS: target}); err != nil {
 		return fmt.Errorf("import fio: analyse: %w", err)
 	}
 	if err := sweep.Write(dir, r); err != nil {
 		return fmt.Errorf("import fio: %w", err)
 	}
-	files, err := report.WriteAll(dir, r, report.Options{})
+	ro := report.Options{TargetIOPS: target, Width: terminalWidth(os.Stdout)}
+	files, err := report.WriteAll(dir, r, ro)
 	if err != nil {
 		return fmt.Errorf("import fio: report: %w", err)
 	}
-	if !c.Bool("quiet") {
-		fmt.Fprintf(os.Stderr, "Imported %d steps from %d fio files into %s (%s, %d curves).\n",
-			len(r.Steps), c.NArg(), dir, r.Meta.Engine, len(r.Curves()))
-		for _, f := range files {
-			fmt.Fprintln(os.Stderr, "  "+f)
-		}
+	if c.Bool("quiet") {
+		return nil
 	}
+	w := c.App.Writer
+	fmt.Fprintf(w, "Imported %s (%s, engine %s) from %s into %s.\n",
+		count(len(r.Steps), "step", "steps"), count(len(r.Curves()), "curve", "curves"), r.Meta.Engine,
+		count(c.NArg(), "fio file", "fio files"), dir)
+	if err := report.Table(w, r, ro); err != nil {
+		return err
+	}
+	printWritten(w, c.App.ErrWriter, files)
+	fmt.Fprintf(w, "Results: %s\n", filepath.Join(dir, sweep.ResultsJSON))
 	return nil
 }

@@ -19,7 +19,8 @@ type progress struct {
 	f     *os.File
 	tty   bool
 	quiet bool
-	width int // columns of the live line currently shown (0: none)
+	width int    // columns of the live line currently shown (0: none)
+	curve string // rw and bs of the last step line printed ("randread 4k")
 }
 
 func newProgress(f *os.File, quiet bool) *progress {
@@ -31,9 +32,9 @@ func (p *progress) live(l sweep.Live) {
 	if p.quiet || !p.tty {
 		return
 	}
-	line := fmt.Sprintf("step %d/%d  %s (QD %d)  %s IOPS  %s mean  %s  ETA %s",
-		l.Index, l.Total, l.Step, l.Step.QD(), progressCount(l.IOPS), progressLat(float64(l.LatMean)),
-		l.Elapsed.Round(100*time.Millisecond), progressClock(l.ETA))
+	line := fmt.Sprintf("step %d/%d  %s %s QD %d (%d×%d)  %s IOPS  %s mean  at %.1f s  ETA %s",
+		l.Index, l.Total, l.Step.RW, sweep.FormatSize(l.Step.BS), l.Step.QD(), l.Step.IODepth, l.Step.NumJobs,
+		progressCount(l.IOPS), progressLat(float64(l.LatMean)), l.Elapsed.Seconds(), progressClock(l.ETA))
 	if w, _, err := term.GetSize(int(p.f.Fd())); err == nil && w > 1 && len([]rune(line)) >= w {
 		line = string([]rune(line)[:w-1])
 	}
@@ -45,15 +46,22 @@ func (p *progress) live(l sweep.Live) {
 }
 
 // step reports a finished step, or a batch of skipped ones ending at the
-// result's last step (one line when stderr is not a terminal).
+// result's last step, in lines of at most 80 columns when stderr is not a
+// terminal: a line naming the curve (rw and bs) whenever it changes, then
+// one line per step with its IOPS, mean latency and how long it ran (the
+// table printed at the end has the rest).
 func (p *progress) step(r *sweep.Result, s sweep.Step) {
 	if p.quiet || p.tty {
 		return
 	}
 	i, n := len(r.Steps), r.Plan.Size()
-	g := fmt.Sprintf("step %d/%d  %s %s %d×%d (QD %d)", i, n, s.RW, sweep.FormatSize(s.BS), s.IODepth, s.NumJobs, s.QD)
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if curve := s.RW + " " + sweep.FormatSize(s.BS); curve != p.curve {
+		fmt.Fprintf(p.f, "%s:\n", curve)
+		p.curve = curve
+	}
+	g := fmt.Sprintf("step %d/%d  QD %d (%d×%d)", i, n, s.QD, s.IODepth, s.NumJobs)
 	switch {
 	case s.Skipped != "":
 		k := 0
@@ -61,19 +69,17 @@ func (p *progress) step(r *sweep.Result, s sweep.Step) {
 			k++
 		}
 		if k > 1 {
-			g = fmt.Sprintf("steps %d–%d/%d  %s %s (QD %d–%d)", i-k+1, i, n, s.RW, sweep.FormatSize(s.BS), r.Steps[i-k].QD, s.QD)
+			g = fmt.Sprintf("steps %d–%d/%d  QD %d–%d", i-k+1, i, n, r.Steps[i-k].QD, s.QD)
 		}
-		fmt.Fprintf(p.f, "%s  skipped: %s\n", g, s.Skipped)
+		fmt.Fprint(p.f, wrapHanging(s.Skipped, 80, g+"  skipped: ", "  "))
 	case s.Failed != "":
-		fmt.Fprintf(p.f, "%s  failed: %s\n", g, s.Failed)
+		fmt.Fprint(p.f, wrapHanging(s.Failed, 80, g+"  failed: ", "  "))
 	default:
-		steady := "runtime"
+		ran := fmt.Sprintf("ran %.1f s (not steady)", time.Duration(s.RuntimeNs).Seconds())
 		if s.Steady {
-			steady = "steady"
+			ran = fmt.Sprintf("ran %.1f s, steady", time.Duration(s.RuntimeNs).Seconds())
 		}
-		fmt.Fprintf(p.f, "%s  %s IOPS  %s mean  %s p99  in flight %.1f  %s after %s\n", g, progressCount(s.IOPS),
-			progressLat(s.Lat.MeanNs), progressLat(float64(s.Lat.P99Ns)), s.InflightMean, steady,
-			time.Duration(s.RuntimeNs).Round(10*time.Millisecond))
+		fmt.Fprintf(p.f, "%s  %s IOPS  %s mean  %s\n", g, progressCount(s.IOPS), progressLat(s.Lat.MeanNs), ran)
 	}
 }
 
@@ -111,10 +117,10 @@ func progressCount(v float64) string {
 
 // progressLat writes a latency in ns as µs or ms.
 func progressLat(ns float64) string {
-	switch {
-	case ns >= 1e9:
+	switch { // thresholds just below the unit so 999.8 µs prints as 1.00 ms
+	case ns >= 999.5e6:
 		return fmt.Sprintf("%.2f s", ns/1e9)
-	case ns >= 1e6:
+	case ns >= 999.5e3:
 		return fmt.Sprintf("%.2f ms", ns/1e6)
 	}
 	return fmt.Sprintf("%.0f µs", ns/1e3)

@@ -16,16 +16,16 @@ import (
 )
 
 func reportCommand() *cli.Command {
-	return &cli.Command{
+	return flagsAnywhere(&cli.Command{
 		Name:      "report",
 		Usage:     "re-render the table, summary.md and charts of a saved sweep (no device needed)",
 		ArgsUsage: "DIR|results.json",
 		Description: "Reads a results directory (or its results.json), re-runs the analysis with the given\n" +
-			"targets and writes summary.md and the charts into --out (default: the results directory).\n" +
-			"   qdsweep report qdsweep-20261130-101500 --target-iops 160k --latency-slo p99=5ms",
+			"targets and writes summary.md and the charts into --output (default: the results directory).\n" +
+			"Flags may follow the results directory.",
 		Flags:  renderFlags(false),
 		Action: reportAction,
-	}
+	})
 }
 
 // renderFlags are the flags report and compare share.
@@ -35,7 +35,7 @@ func renderFlags(outRequired bool) []cli.Flag {
 		outUsage = "directory to write compare.md and charts into (required)"
 	}
 	return []cli.Flag{
-		&cli.StringFlag{Name: "out", Usage: outUsage},
+		&cli.StringFlag{Name: "output", Aliases: []string{"out", "o"}, Usage: outUsage},
 		&cli.StringFlag{Name: "target-iops", Usage: "target I/Os per second to size for and draw, e.g. 160000 or 160k"},
 		&cli.StringFlag{Name: "latency-slo", Usage: "latency objective to answer and draw, e.g. p99=5ms (mean, p50, p90, p99, p999)"},
 		&cli.StringFlag{Name: "chart-format", Value: "png", Usage: "png or svg"},
@@ -51,66 +51,34 @@ type renderOpts struct {
 	report  report.Options
 }
 
-// parseRenderFlags reads report's and compare's flags, also when they
-// follow the positional arguments ("qdsweep compare A B --out DIR").
-// Errors are usage errors.
+// parseRenderFlags reads report's and compare's flags (they may also
+// follow the positional arguments: see flagsAnywhere). Errors are usage
+// errors.
 func parseRenderFlags(c *cli.Context) (renderOpts, error) {
-	var o renderOpts
-	vals := map[string]string{}
-	for _, name := range []string{"out", "target-iops", "latency-slo", "chart-format"} {
-		if c.IsSet(name) || name == "chart-format" {
-			vals[name] = c.String(name)
-		}
-	}
-	deviceStats := c.Bool("device-stats")
-	args := c.Args().Slice()
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if !strings.HasPrefix(a, "-") || a == "-" {
-			o.args = append(o.args, a)
-			continue
-		}
-		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		switch name {
-		case "device-stats":
-			deviceStats = !hasVal || val == "true" || val == "1"
-		case "out", "target-iops", "latency-slo", "chart-format":
-			if !hasVal {
-				if i+1 >= len(args) {
-					return o, usagef("--%s needs a value", name)
-				}
-				i++
-				val = args[i]
-			}
-			vals[name] = val
-		default:
-			return o, usagef("unknown flag %s; see qdsweep %s --help", a, c.Command.Name)
-		}
-	}
-	o.out = vals["out"]
-	if s := vals["target-iops"]; s != "" {
+	o := renderOpts{args: c.Args().Slice(), out: c.String("output")}
+	if s := c.String("target-iops"); s != "" {
 		v, err := parseIOPS(s)
 		if err != nil {
 			return o, usagef("--target-iops: %v", err)
 		}
 		o.analyze.TargetIOPS = v
 	}
-	if s := vals["latency-slo"]; s != "" {
+	if s := c.String("latency-slo"); s != "" {
 		slo, err := littleslaw.ParseSLO(s)
 		if err != nil {
 			return o, usagef("--latency-slo: %v", err)
 		}
 		o.analyze.SLO = &slo
 	}
-	f := strings.ToLower(vals["chart-format"])
+	f := strings.ToLower(c.String("chart-format"))
 	if f != "png" && f != "svg" {
-		return o, usagef("--chart-format: %q; use png or svg", vals["chart-format"])
+		return o, usagef("--chart-format: %q; use png or svg", c.String("chart-format"))
 	}
 	o.report = report.Options{
 		TargetIOPS:  o.analyze.TargetIOPS,
 		SLO:         o.analyze.SLO,
 		ChartFormat: f,
-		DeviceStats: deviceStats,
+		DeviceStats: c.Bool("device-stats"),
 		Width:       terminalWidth(os.Stdout),
 	}
 	return o, nil
@@ -144,14 +112,14 @@ func readForReport(path string) (*sweep.Result, error) {
 }
 
 // checkOutDir makes sure dir exists (creating it) and can be written,
-// before anything is rendered; failure is a usage error naming --out.
+// before anything is rendered; failure is a usage error naming --output.
 func checkOutDir(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return usagef("--out %s: %v; choose a writable directory", dir, unwrapPath(err))
+		return usagef("--output %s: %v; choose a writable directory", dir, unwrapPath(err))
 	}
 	f, err := os.CreateTemp(dir, ".qdsweep-write-check-*")
 	if err != nil {
-		return usagef("--out %s: cannot write there (%v); choose a writable directory", dir, unwrapPath(err))
+		return usagef("--output %s: cannot write there (%v); choose a writable directory", dir, unwrapPath(err))
 	}
 	name := f.Name()
 	f.Close()

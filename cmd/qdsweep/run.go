@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/qdsweep/qdsweep/sweep"
 	"github.com/urfave/cli/v2"
 )
 
@@ -32,7 +33,7 @@ func runCommand() *cli.Command {
 		&cli.StringFlag{Name: "bs", Value: "4k", Usage: "bytes per I/O (fio suffixes: 4k, 128k, 1m)"},
 		&cli.StringFlag{Name: "iodepth", Value: strconv.Itoa(runDefaultIODepth), Usage: "I/Os in flight per job (fio's default is 1; qdsweep's is 32 because depth is the point)"},
 		&cli.StringFlag{Name: "numjobs", Value: "1", Usage: "parallel jobs, each with its own ring/context and OS thread"},
-	}, workloadFlags()...)
+	}, workloadFlags(runDefaultRamp.String(), runDefaultRuntime.String())...)
 	return &cli.Command{
 		Name:      "run",
 		Usage:     "run one workload like one fio invocation and report IOPS, latency and in-flight I/Os",
@@ -120,6 +121,13 @@ func runAction(c *cli.Context) error {
 			remove := func() { _ = os.Remove(runScratchFile) }
 			unregister := onHardExit(remove)
 			defer func() { remove(); unregister() }()
+		} else {
+			// As fio does, a file laid out for a named target is kept; say so last.
+			defer func() {
+				if _, err := os.Stat(w.Filename); err == nil {
+					fmt.Fprintf(os.Stderr, "kept %s (created by qdsweep; remove it when done)\n", w.Filename)
+				}
+			}()
 		}
 		size := w.Size + w.Offset + int64(w.NumJobs-1)*w.OffsetIncrement
 		fmt.Fprintf(os.Stderr, "qdsweep: laying out %s (%s)\n", w.Filename, ioengine.FormatSize(size))
@@ -231,8 +239,12 @@ func writeRunText(out io.Writer, w ioengine.Workload, st *ioengine.Stats) error 
 	if st.Buffers == "registered" {
 		engine += " (registered buffers)"
 	}
-	fmt.Fprintf(&b, "%s %s, iodepth %d × %d %s, %s\n", w.RW, ioengine.FormatSize(w.BS), w.IODepth, w.NumJobs, jobs, engine)
-	fmt.Fprintf(&b, "  target    %s, %.2f s measured\n", filepath.Clean(w.Filename), st.Runtime.Seconds())
+	fmt.Fprintf(&b, "%s %s, iodepth %d × %d %s, %s\n", w.RW, sweep.FormatSize(w.BS), w.IODepth, w.NumJobs, jobs, engine)
+	target := "(simulated device)"
+	if w.Filename != "" && st.Engine != engineSim {
+		target = filepath.Clean(w.Filename)
+	}
+	fmt.Fprintf(&b, "  target    %s, %.2f s measured\n", target, st.Runtime.Seconds())
 	line := func(label string, d *ioengine.DirStats) {
 		fmt.Fprintf(&b, "  %-9s %s IOPS  %.1f MiB/s  %d I/Os\n", label, humanCount(d.IOPS), d.BWBytes/(1<<20), d.TotalIOs)
 		fmt.Fprintf(&b, "  latency   mean %s  p50 %s  p99 %s  p99.9 %s\n",

@@ -109,6 +109,9 @@ func TestRunFioCommandLine(t *testing.T) {
 	if _, err := os.Stat(target); err != nil {
 		t.Fatalf("a named target qdsweep created is kept (as fio does): %v", err)
 	}
+	if want := "kept " + target + " (created by qdsweep; remove it when done)"; !strings.Contains(stderr, want) {
+		t.Errorf("stderr does not say %q: %q", want, stderr)
+	}
 }
 
 // TestRunScratchRemoved runs without --filename: the scratch file is laid out and removed.
@@ -118,7 +121,7 @@ func TestRunScratchRemoved(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{"randread 4 KiB, iodepth 4 × 1 job", "IOPS", "p99.9", "in flight", "CPU"} {
+	for _, want := range []string{"randread 4k, iodepth 4 × 1 job", "IOPS", "p99.9", "in flight", "CPU"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("summary lacks %q:\n%s", want, stdout)
 		}

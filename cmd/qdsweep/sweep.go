@@ -20,12 +20,14 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// Defaults of `qdsweep sweep`, chosen so the default sweep (9 steps) takes
-// about 30 s: each step ramps 0.5 s and usually reaches steady state after
-// the 2 s window.
+// Defaults of `qdsweep sweep`, chosen so the default sweep (9 steps and the
+// 1 GiB scratch layout) takes about 30 s on a busy 2-core VM: each step
+// ramps 0.5 s, then ends once IOPS is steady over the 2 s --ss_dur window
+// or after 3 s at most (measured: 31 s with most steps ending at 3 s on a
+// shared disk, against 39 s with a 5 s runtime).
 const (
 	sweepDefaultRamp    = 500 * time.Millisecond
-	sweepDefaultRuntime = 5 * time.Second
+	sweepDefaultRuntime = 3 * time.Second
 	scratchName         = "qdsweep.scratch"
 )
 
@@ -40,25 +42,30 @@ func sweepCommand() *cli.Command {
 		&cli.StringFlag{Name: "ss_dur", Value: "2s", Usage: "window the steady-state slope is fitted over"},
 		&cli.StringFlag{Name: "ss_interval", Value: "250ms", Usage: "IOPS sampling period for steady state and progress"},
 		&cli.StringFlag{Name: "max_latency", Value: "2s", Usage: "stop a curve once a step's p99 latency exceeds this (0: no limit)"},
-		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "results directory (default ./qdsweep-YYYYMMDD-HHMMSS)"},
+		&cli.StringFlag{Name: "output", Aliases: []string{"out", "o"}, Usage: "results directory to create (default ./qdsweep-YYYYMMDD-HHMMSS)"},
 		&cli.StringFlag{Name: "resume", Usage: "continue the interrupted sweep in this results directory"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing but errors (and the JSON with --output-format=json)"},
-		&cli.Float64Flag{Name: "target-iops", Usage: "IOPS to size for in the recommendation"},
-		&cli.StringFlag{Name: "slo", Usage: "latency objective for the recommendation, e.g. p99=5ms"},
+		&cli.StringFlag{Name: "target-iops", Usage: "target I/Os per second to size for in the recommendation, e.g. 160000 or 160k"},
+		&cli.StringFlag{Name: "latency-slo", Usage: "latency objective for the recommendation, e.g. p99=5ms (mean, p50, p90, p99, p999)"},
+		&cli.StringFlag{Name: "slo", Hidden: true, Usage: "old name of --latency-slo"},
 		&cli.StringFlag{Name: "chart-format", Value: "png", Usage: "png or svg"},
 	}
-	flags = append(flags, workloadFlags()...)
+	flags = append(flags, workloadFlags(sweepDefaultRamp.String(), sweepDefaultRuntime.String()+", or sooner once steady")...)
 	flags = append(flags, &cli.StringFlag{Name: "emit-fio-jobs", Usage: "write one fio job file per planned step into this directory before the sweep runs (any engine)"})
 	return &cli.Command{
 		Name:      "sweep",
 		Usage:     "measure IOPS and latency across queue depths, find saturation, recommend a queue depth",
 		UsageText: "qdsweep sweep [--filename PATH] [--iodepth 1:256] [--numjobs 1] [--rw randread] [--bs 4k] [--output DIR]",
-		Description: "With no arguments it lays out a 1 GiB scratch file ./" + scratchName + ", sweeps 4k random reads " +
-			"over iodepth 1, 2, 4 … 256 with one job, prints the table and recommendation, writes a results directory " +
-			"and removes the scratch file. Ctrl-C stops and keeps what was measured; --resume DIR continues. " +
-			"Write patterns over existing data need --allow-write (a file) or --allow-write-device " +
-			"[--destroy-data=/dev/X] (a block device), checked for every --rw before anything runs. " +
-			"--ioengine=fio runs the installed fio for each step (with --fio-clients on fio servers, whose " +
+		Description: "With no flags it lays out a 1 GiB scratch file ./" + scratchName + ", sweeps 4k random reads over iodepth\n" +
+			"1, 2, 4 … 256 with one job, prints the table and recommendation, writes a results directory and\n" +
+			"removes the scratch file. A --filename that does not exist is laid out and kept, as fio does.\n" +
+			"Each step ramps --ramp_time (default 0.5 s), then measures until IOPS is steady (--ss: drifting\n" +
+			"under 2% of its mean per second over the last --ss_dur 2 s, sampled every --ss_interval 250 ms)\n" +
+			"or --runtime (default 3 s) ends: the default sweep takes about 30 s. For long fio-like steps use\n" +
+			"e.g. --runtime=30 --ss=0. Ctrl-C stops and keeps what was measured; --resume DIR continues.\n" +
+			"Write patterns over existing data need --allow-write (a file) or --allow-write-device\n" +
+			"[--destroy-data=/dev/X] (a block device), checked for every --rw before anything runs.\n" +
+			"--ioengine=fio runs the installed fio for each step (with --fio-clients on fio servers, whose\n" +
 			"--filename is not laid out or checked here); --emit-fio-jobs DIR writes each step as a fio job file.",
 		Flags:  flags,
 		Action: sweepAction,
@@ -160,8 +167,15 @@ func sweepAction(c *cli.Context) error {
 		if o.scratch {
 			unregister := onHardExit(func() { os.Remove(path) })
 			defer func() { os.Remove(path); unregister() }()
+		} else {
+			// As fio does, a file laid out for a named target is kept; say so last.
+			defer func() {
+				if sweepTargetExists(path) {
+					prog.note("kept %s (created by qdsweep; remove it when done)", path)
+				}
+			}()
 		}
-		prog.note("qdsweep: laying out %s of %s", sweep.FormatSize(o.workload.Size+o.workload.Offset), path)
+		prog.note("qdsweep: laying out %s (%s)", path, ioengine.FormatSize(o.workload.Size+o.workload.Offset))
 		if err := ioengine.CreateScratch(ctx, path, o.workload.Size+o.workload.Offset); err != nil {
 			if ctx.Err() != nil {
 				return fmt.Errorf("laying out %s: %w", path, errInterrupted)
@@ -233,11 +247,11 @@ func finishSweep(c *cli.Context, o sweepOpts, r *sweep.Result, runErr error) err
 	if err != nil && !errors.Is(err, report.ErrNoSteps) {
 		return fmt.Errorf("write charts: %w", err)
 	}
-	for _, f := range files {
-		if strings.HasPrefix(filepath.Base(f), report.ChartDashboard) {
-			fmt.Fprintf(human, "Charts: %s\n", f)
-		}
+	notes := io.Writer(os.Stderr)
+	if o.quiet {
+		notes = io.Discard
 	}
+	printWritten(human, notes, files)
 	fmt.Fprintf(human, "Results: %s\n", filepath.Join(o.outDir, sweep.ResultsJSON))
 	if o.json {
 		enc := json.NewEncoder(c.App.Writer)
@@ -334,14 +348,22 @@ func sweepOptions(c *cli.Context) (sweepOpts, error) {
 	}
 	o.json = outputFormat(c) == formatJSON
 	o.quiet = c.Bool("quiet")
-	o.analyze.TargetIOPS = c.Float64("target-iops")
-	if o.analyze.TargetIOPS < 0 {
-		return o, usagef("--target-iops: %v is negative; use e.g. --target-iops=160000", o.analyze.TargetIOPS)
+	if s := c.String("target-iops"); s != "" {
+		if o.analyze.TargetIOPS, err = parseIOPS(s); err != nil {
+			return o, usagef("--target-iops: %v", err)
+		}
 	}
-	if s := c.String("slo"); s != "" {
+	sloFlag := "latency-slo"
+	if c.IsSet("slo") {
+		if c.IsSet("latency-slo") {
+			return o, usagef("--slo is the old name of --latency-slo; give only --latency-slo")
+		}
+		sloFlag = "slo"
+	}
+	if s := c.String(sloFlag); s != "" {
 		slo, err := littleslaw.ParseSLO(s)
 		if err != nil {
-			return o, usagef("--slo: %v", err)
+			return o, usagef("--%s: %v", sloFlag, err)
 		}
 		o.analyze.SLO = &slo
 	}

@@ -258,8 +258,9 @@ func TestProgressLines(t *testing.T) {
 	p.step(r, r.Steps[len(r.Steps)-1])
 	p.note("done")
 	b, _ := os.ReadFile(f.Name())
-	want := "step 1/4  randread 4k 1×1 (QD 1)  24.6k IOPS  1.30 ms mean  0 µs p99  in flight 0.0  steady after 2s\n" +
-		"steps 2–4/4  randread 4k (QD 2–8)  skipped: early stop\n" +
+	want := "randread 4k:\n" +
+		"step 1/4  QD 1 (1×1)  24.6k IOPS  1.30 ms mean  ran 2.0 s, steady\n" +
+		"steps 2–4/4  QD 2–8  skipped: early stop\n" +
 		"done\n"
 	if string(b) != want {
 		t.Errorf("progress wrote\n%q\nwant\n%q", b, want)
@@ -426,4 +427,28 @@ func TestSweepDeviceErrors(t *testing.T) {
 		}
 	}
 	t.Logf("exit %d; step 1: %s", code, r.Steps[0].Failed)
+}
+
+// TestSweepKeepsNewTarget: a --filename that does not exist is laid out,
+// measured and kept, as fio does, and the last line says so; an existing
+// one is not announced.
+func TestSweepKeepsNewTarget(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"--filename=new.dat", "--size=1m", "--iodepth=1", "--runtime=100ms", "--ramp_time=0", "--ss=0", "--output=res"}
+	code, _, stderr := runSweep(t, dir, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if fi, err := os.Stat(filepath.Join(dir, "new.dat")); err != nil || fi.Size() != 1<<20 {
+		t.Fatalf("new.dat not kept at 1 MiB: %v", err)
+	}
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	if want := "kept new.dat (created by qdsweep; remove it when done)"; lines[len(lines)-1] != want {
+		t.Errorf("last stderr line %q, want %q", lines[len(lines)-1], want)
+	}
+	args[len(args)-1] = "--output=res2"
+	code, _, stderr = runSweep(t, dir, args...)
+	if code != 0 || strings.Contains(stderr, "kept") {
+		t.Errorf("existing target: exit %d, stderr %q; want 0 and no kept line", code, stderr)
+	}
 }
