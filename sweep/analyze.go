@@ -82,7 +82,8 @@ func (c Curve) Points() []littleslaw.Point {
 }
 
 // Analyze fills r.Analysis with one CurveAnalysis per curve, in Curves
-// order. o.BS is set per curve. A curve with fewer than two measured points
+// order, and r.Diagnosis with the verdicts on them (Diagnose). The curve
+// options' BS is set per curve. A curve with fewer than two measured points
 // still gets an Analysis, whose Warnings say what cannot be told; only bad
 // options are an error.
 func (r *Result) Analyze(o littleslaw.Options) error {
@@ -100,5 +101,6 @@ func (r *Result) Analyze(o littleslaw.Options) error {
 		out = append(out, CurveAnalysis{RW: c.RW, BS: c.BS, Analysis: a})
 	}
 	r.Analysis = out
+	r.Diagnosis = r.Diagnose(o)
 	return nil
 }

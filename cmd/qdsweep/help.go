@@ -30,14 +30,14 @@ var commandExamples = map[string][]string{
 		"qdsweep report qdsweep-20261130-101500 --target-iops 80000 --latency-slo p99=2ms",
 	},
 	"compare": {
-		"qdsweep compare before/ after/ --out cmp",
+		"qdsweep compare before/ after/ --output cmp",
 	},
 	"explain": {
 		"fio --name=t --rw=randread --iodepth=32 ... --output-format=json | qdsweep explain -",
 		"qdsweep explain --target-iops 160000 fio-output.txt",
 	},
 	"import": {
-		"qdsweep import fio --out imported qd1.json qd4.json qd16.json qd64.json",
+		"qdsweep import fio --output imported qd1.json qd4.json qd16.json qd64.json",
 	},
 	"diagnose": {
 		"qdsweep diagnose qdsweep-20261130-101500",

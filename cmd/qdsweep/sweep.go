@@ -227,7 +227,6 @@ func finishSweep(c *cli.Context, o sweepOpts, r *sweep.Result, runErr error) err
 	if err := r.Analyze(o.analyze); err != nil {
 		return fmt.Errorf("analyse: %w", err)
 	}
-	r.Diagnosis = r.Diagnose(o.analyze)
 	if err := sweep.Write(o.outDir, r); err != nil {
 		return err
 	}
