@@ -64,6 +64,9 @@ for f in "$DISKFILE" $SHMFILE; do
 	fi
 done
 
+echo "Linux $(uname -r), $(nproc) CPUs, $(fio --version), load average $(cut -d' ' -f1-3 /proc/loadavg) at start, $(date -u +%Y-%m-%dT%H:%MZ)."
+echo
+
 python3 - "$BIN" "$RUNTIME" "$PAIRS" "$DISKFILE" "$SHMFILE" <<'PY'
 import json, os, statistics, subprocess, sys
 

@@ -223,14 +223,13 @@ func (a *aioLoop) run(j *job) error {
 				got = int(n)
 			}
 		}
-		if got == 0 {
-			if time.Duration(c.now()-m.pub.lastProgress.Load()) > j.w.IOTimeout {
-				return fmt.Errorf("no I/O completed for %v with %d outstanding: %w", j.w.IOTimeout, inflight, ErrStalled)
-			}
+		t1 := c.now()
+		if got == 0 && time.Duration(t1-m.pub.lastProgress.Load()) > j.w.IOTimeout {
+			return fmt.Errorf("no I/O completed for %v with %d outstanding: %w", j.w.IOTimeout, inflight, ErrStalled)
 		}
+		m.reaped(t1)
+		done := 0 // completions handled since the last endBatch
 		for i := 0; i < got; i++ {
-			t1 := c.now()
-			m.reaped(t1)
 			ev := &a.events[i]
 			slot := uint32(ev.data)
 			s := &a.slots[slot]
@@ -247,7 +246,11 @@ func (a *aioLoop) run(j *job) error {
 			}
 			a.free = append(a.free, slot)
 			inflight--
-			m.endBatch(t1, 1)
+			done++
+			if i+1 < got && a.stream.on() {
+				m.endBatch(t1, done) // may end the window: check canSubmit after
+				done = 0
+			}
 			if i+1 < got && a.stream.on() && canSubmit() {
 				slot := a.free[len(a.free)-1]
 				n, err := a.submit(j, 1)
@@ -256,11 +259,14 @@ func (a *aioLoop) run(j *job) error {
 				}
 				inflight += n
 				a.stream.observe(n > 0 && a.completedInRing(slot))
+				t1 = c.now()
+				m.reaped(t1)
 			}
 		}
-		if got > 0 {
-			j.maybeYield(m.c.now())
+		if done > 0 {
+			m.endBatch(t1, done)
 		}
+		j.maybeYield(t1)
 		if c.phase.Load() == phaseAbort {
 			return fatal
 		}

@@ -355,16 +355,24 @@ func (u *uringLoop) run(j *job) error {
 		if head == tail && time.Duration(t1-m.pub.lastProgress.Load()) > j.w.IOTimeout {
 			return fmt.Errorf("no I/O completed for %v with %d outstanding: %w", j.w.IOTimeout, inflight, ErrStalled)
 		}
+		m.reaped(t1)
+		done := 0 // completions handled since the last endBatch
 		for head != tail {
-			m.reaped(t1)
 			if e := u.complete(j, &r.cqes[head&r.cqMask], t1); e != nil && fatal == nil {
 				fatal = e
 			}
 			head++
-			atomic.StoreUint32(r.cqHead, head)
 			inflight--
-			m.endBatch(t1, 1)
-			if u.stream.on() && pending == 0 && canSubmit() {
+			done++
+			// The last visible completion's replacement goes with the
+			// next blocking enter, which submits and waits in one call.
+			more := head != tail
+			if more && u.stream.on() && pending == 0 {
+				atomic.StoreUint32(r.cqHead, head)
+				m.endBatch(t1, done) // may end the window: check canSubmit after
+				done = 0
+			}
+			if more && u.stream.on() && pending == 0 && canSubmit() {
 				// Submit the replacement now; the same call flushes
 				// completions that arrived meanwhile.
 				slot := u.free[len(u.free)-1]
@@ -383,8 +391,13 @@ func (u *uringLoop) run(j *job) error {
 				newTail := atomic.LoadUint32(r.cqTail)
 				u.stream.observe(n > 0 && u.completedIn(slot, tail, newTail))
 				tail = newTail
+				t1 = c.now()
+				m.reaped(t1)
 			}
-			t1 = c.now()
+		}
+		atomic.StoreUint32(r.cqHead, head)
+		if done > 0 {
+			m.endBatch(t1, done)
 		}
 		j.maybeYield(t1)
 		if c.phase.Load() == phaseAbort {

@@ -206,10 +206,10 @@ func (d *diagCurve) shared() (string, bool) {
 	p, t := d.pts[bi], d.tel[bi]
 	if byBytes {
 		return fmt.Sprintf("QD %s: the device moved %s, this sweep %s (%.1f×): other I/O shared the device, so these latencies are contended",
-			diagQD(p.QD), diagMiB(t.DeviceBWBytes), diagMiB(p.BWBytes), best), true
+			fmtQD(p.QD), fmtMiBps(t.DeviceBWBytes), fmtMiBps(p.BWBytes), best), true
 	}
 	return fmt.Sprintf("QD %s: the device served %s IOPS, this sweep %s (%.1f×): other I/O shared the device, so these latencies are contended",
-		diagQD(p.QD), diagIOPS(t.DeviceIOPS), diagIOPS(p.IOPS), best), true
+		fmtQD(p.QD), fmtIOPS(t.DeviceIOPS), fmtIOPS(p.IOPS), best), true
 }
 
 // contended turns a healthy verdict into a contended one: the curve
@@ -291,7 +291,7 @@ func (d *diagCurve) cache() *Finding {
 		return ptr(d.finding(RuleCache, "the target has no block device: these figures are not a device's",
 			[]string{
 				"target: " + d.NoDevice,
-				fmt.Sprintf("QD %s: %s IOPS at %s mean latency", diagQD(p.QD), diagIOPS(p.IOPS), diagLat(p.LatMeanNs)),
+				fmt.Sprintf("QD %s: %s IOPS at %s mean latency", fmtQD(p.QD), fmtIOPS(p.IOPS), fmtLat(p.LatMeanNs)),
 			},
 			"measure a file on (or the block device of) the volume you mean to size"))
 	}
@@ -330,9 +330,9 @@ func (d *diagCurve) cache() *Finding {
 	}
 	ev := []string{
 		fmt.Sprintf("QD %s: the engine did %s IOPS (%s), the device %s (%s): %.0f%% of the bytes reached it",
-			diagQD(p.QD), diagIOPS(p.IOPS), diagMiB(p.BWBytes), diagIOPS(t.DeviceIOPS), diagMiB(t.DeviceBWBytes), share*100),
+			fmtQD(p.QD), fmtIOPS(p.IOPS), fmtMiBps(p.BWBytes), fmtIOPS(t.DeviceIOPS), fmtMiBps(t.DeviceBWBytes), share*100),
 		fmt.Sprintf("median share over %d steps: %.0f%%", len(shares), diagMedian(shares)*100),
-		fmt.Sprintf("mean latency %s at QD %s", diagLat(d.pts[0].LatMeanNs), diagQD(d.pts[0].QD)),
+		fmt.Sprintf("mean latency %s at QD %s", fmtLat(d.pts[0].LatMeanNs), fmtQD(d.pts[0].QD)),
 	}
 	next := "lay the file out with written data and use direct=1 (or measure the block device itself); do not size a volume from these figures"
 	return ptr(d.finding(RuleCache, "I/Os were served without device I/O, most likely by "+why, ev, next))
@@ -359,9 +359,9 @@ func (d *diagCurve) cpuBound() *Finding {
 			ev = append(ev, fmt.Sprintf("host CPU busy %.0f%% (user + system + softirq)", t.HostBusyPct))
 		}
 		if t.DeviceKnown {
-			ev = append(ev, fmt.Sprintf("device: aqu-sz %.1f of QD %s, %%util %.0f", t.AquSz, diagQD(p.QD), t.UtilPct))
+			ev = append(ev, fmt.Sprintf("device: aqu-sz %.1f of QD %s, %%util %.0f", t.AquSz, fmtQD(p.QD), t.UtilPct))
 		}
-		ev = append(ev, fmt.Sprintf("%s IOPS at %s mean latency", diagIOPS(p.IOPS), diagLat(p.LatMeanNs)))
+		ev = append(ev, fmt.Sprintf("%s IOPS at %s mean latency", fmtIOPS(p.IOPS), fmtLat(p.LatMeanNs)))
 		summary := "the measuring process is CPU-bound: IOPS here are the CPU's limit, not the device's"
 		if hostBusy && busy < diagCPUBusy {
 			summary = "the host's CPUs were busy: the submitter was starved and IOPS here are not the device's"
@@ -393,12 +393,12 @@ func (d *diagCurve) cpuBound() *Finding {
 func cpuEvidence(p Point, selfPct, cores float64, jobs int) string {
 	used := selfPct / 100
 	s := fmt.Sprintf("QD %s (%s): qdsweep used %.2f cores of CPU (%.0f%% of a core) with %s; ",
-		diagQD(p.QD), diagSplit(p), used, selfPct, diagJobs(jobs))
+		fmtQD(p.QD), diagSplit(p), used, selfPct, countNoun(float64(jobs), "job", "jobs"))
 	limit := "a job is one submitting thread, which can use at most one core"
 	if jobs > 1 {
-		limit = fmt.Sprintf("each job is one submitting thread, so %s can use at most %s", diagJobs(jobs), diagCores(cores))
+		limit = fmt.Sprintf("each job is one submitting thread, so %s can use at most %s", countNoun(float64(jobs), "job", "jobs"), countNoun(cores, "core", "cores"))
 		if float64(jobs) > cores {
-			limit += fmt.Sprintf(" (the machine has %s)", diagCPUs(int(cores)))
+			limit += fmt.Sprintf(" (the machine has %s)", countNoun(math.Floor(cores), "CPU", "CPUs"))
 		}
 	}
 	switch busy := used / cores; {
@@ -427,7 +427,7 @@ func (d *diagCurve) queueNotFull(cpuBound bool) *Finding {
 		return nil
 	}
 	ev := []string{fmt.Sprintf("QD %s (%s): %.1f in flight at %s (%.0f%% of the QD)",
-		diagQD(p.QD), diagSplit(p), at, where, at/p.QD*100)}
+		fmtQD(p.QD), diagSplit(p), at, where, at/p.QD*100)}
 	if t.DeviceKnown {
 		ev = append(ev, fmt.Sprintf("engine in flight %.1f (IOPS × mean latency %.1f)", eng, p.IOPS*p.LatMeanNs/1e9))
 	}
@@ -483,18 +483,18 @@ func (d *diagCurve) depthBound(target float64) *Finding {
 		return nil
 	}
 	ev := []string{fmt.Sprintf("QD %s → %s: IOPS %s → %s (×%.1f) while mean latency %s → %s (×%.2f, R0 %s)",
-		diagQD(first.QD), diagQD(last.QD), diagIOPS(first.IOPS), diagIOPS(last.IOPS), last.IOPS/first.IOPS,
-		diagLat(first.LatMeanNs), diagLat(last.LatMeanNs), last.LatMeanNs/first.LatMeanNs, diagLat(d.r0))}
-	summary := fmt.Sprintf("depth-bound: latency stays near R0 and IOPS still grow with the queue; the device was not saturated by QD %s", diagQD(last.QD))
+		fmtQD(first.QD), fmtQD(last.QD), fmtIOPS(first.IOPS), fmtIOPS(last.IOPS), last.IOPS/first.IOPS,
+		fmtLat(first.LatMeanNs), fmtLat(last.LatMeanNs), last.LatMeanNs/first.LatMeanNs, fmtLat(d.r0))}
+	summary := fmt.Sprintf("depth-bound: latency stays near R0 and IOPS still grow with the queue; the device was not saturated by QD %s", fmtQD(last.QD))
 	var next string
 	if target > 0 {
 		qd := CeilQD(QueueDepth(target, last.LatMeanNs))
-		ev = append(ev, fmt.Sprintf("target %s IOPS; best measured %s IOPS (%.0f%%)", diagIOPS(target), diagIOPS(d.xmax), d.xmax/target*100))
+		ev = append(ev, fmt.Sprintf("target %s IOPS; best measured %s IOPS (%.0f%%)", fmtIOPS(target), fmtIOPS(d.xmax), d.xmax/target*100))
 		s, _ := SplitQD(qd, DefaultMaxIODepth, 0)
 		next = fmt.Sprintf("raise the queue depth: QD = target × latency = %s × %s ≈ %d (iodepth %d × numjobs %d)",
-			diagIOPS(target), diagLat(last.LatMeanNs), qd, s.IODepth, s.NumJobs)
+			fmtIOPS(target), fmtLat(last.LatMeanNs), qd, s.IODepth, s.NumJobs)
 	} else {
-		next = fmt.Sprintf("extend the sweep past QD %s (e.g. to %s) to find where it saturates", diagQD(last.QD), diagQD(4*last.QD))
+		next = fmt.Sprintf("extend the sweep past QD %s (e.g. to %s) to find where it saturates", fmtQD(last.QD), fmtQD(4*last.QD))
 	}
 	return ptr(d.finding(RuleDepthBound, summary, ev, next))
 }
@@ -548,20 +548,20 @@ func (d *diagCurve) deviceCap(target float64) (*Finding, *diagCap) {
 	}
 	ev := []string{
 		fmt.Sprintf("QD %s → %s: IOPS %s → %s (%+.1f%%), %s → %s",
-			diagQD(a.QD), diagQD(z.QD), diagIOPS(a.IOPS), diagIOPS(z.IOPS), (z.IOPS/a.IOPS-1)*100, diagMiB(a.BWBytes), diagMiB(z.BWBytes)),
+			fmtQD(a.QD), fmtQD(z.QD), fmtIOPS(a.IOPS), fmtIOPS(z.IOPS), (z.IOPS/a.IOPS-1)*100, fmtMiBps(a.BWBytes), fmtMiBps(z.BWBytes)),
 		fmt.Sprintf("mean latency %s → %s (×%.1f for ×%.0f QD); Little's Law QD / IOPS = %s at QD %s",
-			diagLat(a.LatMeanNs), diagLat(z.LatMeanNs), z.LatMeanNs/a.LatMeanNs, z.QD/a.QD, diagLat(z.QD/z.IOPS*1e9), diagQD(z.QD)),
+			fmtLat(a.LatMeanNs), fmtLat(z.LatMeanNs), z.LatMeanNs/a.LatMeanNs, z.QD/a.QD, fmtLat(z.QD/z.IOPS*1e9), fmtQD(z.QD)),
 	}
 	if t := d.tel[len(d.pts)-1]; t.DeviceKnown {
-		ev = append(ev, fmt.Sprintf("device at QD %s: aqu-sz %.1f, %%util %.0f, await %.2f ms", diagQD(z.QD), t.AquSz, t.UtilPct, t.AwaitMs))
+		ev = append(ev, fmt.Sprintf("device at QD %s: aqu-sz %.1f, %%util %.0f, await %.2f ms", fmtQD(z.QD), t.AquSz, t.UtilPct, t.AwaitMs))
 	}
 	if target > 0 && d.xmax*(1+reachSlack) < target {
-		ev = append(ev, fmt.Sprintf("target %s IOPS is above the cap: no queue depth reaches it", diagIOPS(target)))
+		ev = append(ev, fmt.Sprintf("target %s IOPS is above the cap: no queue depth reaches it", fmtIOPS(target)))
 	}
 	summary := fmt.Sprintf("device cap: IOPS flat at %s (%s) from QD %s while latency grows in proportion to the queue",
-		diagIOPS(d.xmax), diagMiB(bw), diagQD(a.QD))
+		fmtIOPS(d.xmax), fmtMiBps(bw), fmtQD(a.QD))
 	next := fmt.Sprintf("compare %s IOPS and %s with the volume's provisioned IOPS/throughput and the VM's per-instance disk limits; "+
-		"queue deeper than QD %s only adds latency", diagIOPS(d.xmax), diagMiB(bw), diagQD(a.QD))
+		"queue deeper than QD %s only adds latency", fmtIOPS(d.xmax), fmtMiBps(bw), fmtQD(a.QD))
 	return ptr(d.finding(RuleDeviceCap, summary, ev, next)), &diagCap{rw: d.RW, bs: d.BS, iops: d.xmax, bw: bw}
 }
 
@@ -597,27 +597,27 @@ func (d *diagCurve) healthy() *Finding {
 	}
 	ev := []string{
 		fmt.Sprintf("saturates at %s IOPS from QD %s (%s), mean latency %s (R0 %s)",
-			diagIOPS(p.IOPS), diagQD(p.QD), diagSplit(p), diagLat(p.LatMeanNs), diagLat(d.r0)),
-		fmt.Sprintf("%.1f in flight at %s for QD %s", at, where, diagQD(p.QD)),
+			fmtIOPS(p.IOPS), fmtQD(p.QD), diagSplit(p), fmtLat(p.LatMeanNs), fmtLat(d.r0)),
+		fmt.Sprintf("%.1f in flight at %s for QD %s", at, where, fmtQD(p.QD)),
 	}
 	if !t.DeviceKnown {
 		ev = append(ev, "no device telemetry: queue fill taken from the engine")
 	}
 	return ptr(d.finding(RuleHealthy,
-		fmt.Sprintf("healthy: the device saturates at QD %s with the queue full at the device", diagQD(p.QD)), ev,
-		fmt.Sprintf("size from this curve: QD %s is where more depth stops paying (see advise for a target or SLO)", diagQD(p.QD))))
+		fmt.Sprintf("healthy: the device saturates at QD %s with the queue full at the device", fmtQD(p.QD)), ev,
+		fmt.Sprintf("size from this curve: QD %s is where more depth stops paying (see advise for a target or SLO)", fmtQD(p.QD))))
 }
 
 func (d *diagCurve) inconclusive() Finding {
 	n := len(d.pts)
 	last := d.pts[n-1]
 	ev := []string{fmt.Sprintf("%d measured steps; deepest QD %s: %s IOPS at %s (R0 %s)",
-		n, diagQD(last.QD), diagIOPS(last.IOPS), diagLat(last.LatMeanNs), diagLat(d.r0))}
+		n, fmtQD(last.QD), fmtIOPS(last.IOPS), fmtLat(last.LatMeanNs), fmtLat(d.r0))}
 	next := "sweep more queue depths (powers of two up to 4× the expected knee)"
 	if n >= 2 {
 		ev = append(ev, fmt.Sprintf("last step: IOPS gained %.0f%% of the QD growth, latency ×%.2f",
 			d.growth(n-1)*100, last.LatMeanNs/d.pts[n-2].LatMeanNs))
-		next = fmt.Sprintf("near the knee but not flat: extend the sweep past QD %s", diagQD(last.QD))
+		next = fmt.Sprintf("near the knee but not flat: extend the sweep past QD %s", fmtQD(last.QD))
 	}
 	return d.finding(RuleInconclusive, "no rule fits: the curve neither stays at R0 nor flattens", ev, next)
 }
@@ -653,16 +653,16 @@ func diagCapKind(caps []diagCap) []Finding {
 		ci, cb := diagSpread(iops), diagSpread(bw)
 		var ev []string
 		for _, c := range cs {
-			ev = append(ev, fmt.Sprintf("bs %s: %s IOPS, %s", diagBS(c.bs), diagIOPS(c.iops), diagMiB(c.bw)))
+			ev = append(ev, fmt.Sprintf("bs %s: %s IOPS, %s", fmtBS(c.bs), fmtIOPS(c.iops), fmtMiBps(c.bw)))
 		}
 		ev = append(ev, fmt.Sprintf("spread across sizes (max/min − 1): IOPS %.0f%%, MiB/s %.0f%%", ci*100, cb*100))
 		var f Finding
 		switch {
 		case cb < ci && cb <= 0.15:
-			f = Finding{Rule: RuleDeviceCap, Summary: fmt.Sprintf("%s: throughput-bound: MiB/s stays at about %s whatever the block size", rw, diagMiB(diagMedian(bw))),
+			f = Finding{Rule: RuleDeviceCap, Summary: fmt.Sprintf("%s: throughput-bound: MiB/s stays at about %s whatever the block size", rw, fmtMiBps(diagMedian(bw))),
 				Next: "the limit is bandwidth: compare with the volume's and the VM's MiB/s limits; smaller blocks buy IOPS, not MiB/s"}
 		case ci <= cb && ci <= 0.15:
-			f = Finding{Rule: RuleDeviceCap, Summary: fmt.Sprintf("%s: IOPS-bound: IOPS stay at about %s whatever the block size", rw, diagIOPS(diagMedian(iops))),
+			f = Finding{Rule: RuleDeviceCap, Summary: fmt.Sprintf("%s: IOPS-bound: IOPS stay at about %s whatever the block size", rw, fmtIOPS(diagMedian(iops))),
 				Next: "the limit is IOPS: compare with the volume's provisioned IOPS; larger blocks buy MiB/s at the same IOPS"}
 		default:
 			f = Finding{Rule: RuleDeviceCap, Summary: fmt.Sprintf("%s: neither IOPS nor MiB/s is constant across block sizes", rw),

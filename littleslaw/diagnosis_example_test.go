@@ -23,5 +23,5 @@ func ExampleDiagnose() {
 	}
 	// Output:
 	// depth-bound
-	// raise the queue depth: QD = target × latency = 160.0k × 1.30 ms ≈ 208 (iodepth 208 × numjobs 1)
+	// raise the queue depth: QD = target × latency = 160k × 1.3 ms ≈ 208 (iodepth 208 × numjobs 1)
 }

@@ -167,7 +167,7 @@ func TestDiagnose(t *testing.T) {
 			}}},
 			// device-cap already says the device saturated: no healthy beside it.
 			wantRules: []string{littleslaw.RuleDeviceCap},
-			wantIn:    []string{"IOPS flat at 24.5k", "from QD 32", "target 40.0k IOPS is above the cap", "provisioned"},
+			wantIn:    []string{"IOPS flat at 24.5k", "from QD 32", "target 40k IOPS is above the cap", "provisioned"},
 		},
 		{
 			name: "local device saturating smoothly",

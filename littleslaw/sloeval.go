@@ -30,11 +30,11 @@ func evalSLO(pts []Point, s SLO) SLOResult {
 		r.Note = fmt.Sprintf("%s latency was not measured", s.Stat)
 	case !r.Met:
 		p := broke[0]
-		r.Note = fmt.Sprintf("not met: even QD %g has %s %s > %s", p.QD, s.Stat, fmtNs(statNs(p, s.Stat)), fmtNs(s.LimitNs))
+		r.Note = fmt.Sprintf("not met: even QD %g has %s %s > %s", p.QD, s.Stat, fmtLat(statNs(p, s.Stat)), fmtLat(s.LimitNs))
 	default:
 		var deeper, shallower []string
 		for _, p := range broke {
-			w := fmt.Sprintf("QD %g (%s %s)", p.QD, s.Stat, fmtNs(statNs(p, s.Stat)))
+			w := fmt.Sprintf("QD %g (%s %s)", p.QD, s.Stat, fmtLat(statNs(p, s.Stat)))
 			if p.QD > r.QD {
 				deeper = append(deeper, w)
 			} else {

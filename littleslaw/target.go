@@ -13,7 +13,7 @@ func AdviseTarget(targetIOPS, latNs float64, o Options) TargetResult {
 	r := TargetResult{TargetIOPS: targetIOPS, Reachable: true, QD: float64(CeilQD(qd)), NaiveQD: qd, LatencyNs: latNs}
 	r.Split, r.AltSplits = SplitQD(CeilQD(qd), o.MaxIODepth, o.MaxJobs)
 	r.Note = fmt.Sprintf("%s IOPS at %s per I/O needs %.1f I/Os in flight (Little's Law: QD = IOPS × latency)",
-		fmtCount(targetIOPS), fmtNs(latNs), qd)
+		fmtCount(targetIOPS), fmtLat(latNs), qd)
 	r.Note += splitNote(r.Split, o)
 	return r
 }
@@ -108,7 +108,7 @@ func targetOnCurve(pts []Point, t, r0, xmax, xmaxQD float64, sat Knee, m *Model,
 	r.QD = float64(CeilQD(q))
 	r.Split, r.AltSplits = SplitQD(CeilQD(q), o.MaxIODepth, o.MaxJobs)
 	r.Note = fmt.Sprintf("%s IOPS needs about %.0f in flight at %s (the naive T × R0 says %d)",
-		fmtCount(t), r.QD, fmtNs(r.LatencyNs), CeilQD(r.NaiveQD))
+		fmtCount(t), r.QD, fmtLat(r.LatencyNs), CeilQD(r.NaiveQD))
 	r.Note += splitNote(r.Split, o)
 	if atLimit || t >= xmax*(1-reachSlack) {
 		r.Note += fmt.Sprintf("; that is the most measured (%s IOPS at QD %g): no headroom", fmtCount(xmax), xmaxQD)

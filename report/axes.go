@@ -77,21 +77,21 @@ func niceTicks(min, max float64, f func(float64) string) []plot.Tick {
 // iopsTicks labels a linear IOPS axis in k/M ("40k").
 type iopsTicks struct{}
 
-// Ticks returns linear ticks labelled with fmtIOPS.
+// Ticks returns linear ticks labelled with FormatIOPS.
 func (iopsTicks) Ticks(min, max float64) []plot.Tick {
-	return niceTicks(min, max, fmtIOPS)
+	return niceTicks(min, max, FormatIOPS)
 }
 
 // latLinTicks labels a linear latency axis (nanoseconds) in µs/ms.
 type latLinTicks struct{}
 
-// Ticks returns linear ticks labelled with fmtLat.
+// Ticks returns linear ticks labelled with FormatLatency.
 func (latLinTicks) Ticks(min, max float64) []plot.Tick {
 	return niceTicks(min, max, func(v float64) string {
 		if v == 0 {
 			return "0"
 		}
-		return fmtLat(v)
+		return FormatLatency(v)
 	})
 }
 
@@ -132,7 +132,7 @@ func (latLogTicks) Ticks(lmin, lmax float64) []plot.Tick {
 		}
 		var ts []plot.Tick
 		for _, v := range labelled {
-			ts = append(ts, plot.Tick{Value: math.Log10(v), Label: fmtLat(v)})
+			ts = append(ts, plot.Tick{Value: math.Log10(v), Label: FormatLatency(v)})
 		}
 		if i+1 < len(latMantissas) {
 			for _, v := range logTickValues(min, max, latMantissas[i+1]) {
@@ -145,7 +145,7 @@ func (latLogTicks) Ticks(lmin, lmax float64) []plot.Tick {
 	}
 	// Narrower than a factor of about 1.5: evenly spaced labels in ns.
 	var ts []plot.Tick
-	for _, t := range niceTicks(min, max, fmtLat) {
+	for _, t := range niceTicks(min, max, FormatLatency) {
 		if t.Value > 0 {
 			ts = append(ts, plot.Tick{Value: math.Log10(t.Value), Label: t.Label})
 		}

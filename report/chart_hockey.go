@@ -64,7 +64,7 @@ func hockeyFigure(in chartInput) (*figure, error) {
 			if s.Primary && a != nil && isKneeQD(a, qds[j].X) {
 				continue // the knee's own label names this depth
 			}
-			qdMarks = append(qdMarks, mark{X: mean[j].X, Y: mean[j].Y, Label: "QD " + fmtQD(qds[j].X), Color: col, Small: true})
+			qdMarks = append(qdMarks, mark{X: mean[j].X, Y: mean[j].Y, Label: "QD " + FormatQD(qds[j].X), Color: col, Small: true})
 		}
 		if !s.Primary || a == nil {
 			continue
@@ -92,13 +92,13 @@ func hockeyFigure(in chartInput) (*figure, error) {
 	if in.TargetIOPS > 0 {
 		p.Add(&vLine{X: in.TargetIOPS, Style: draw.LineStyle{Color: targetRed, Width: vg.Points(2), Dashes: dashTarget}})
 		xMax = math.Max(xMax, in.TargetIOPS)
-		l.Add("target "+fmtIOPS(in.TargetIOPS)+" IOPS", lineThumb(targetRed, dashTarget, 2))
+		l.Add("target "+FormatIOPS(in.TargetIOPS)+" IOPS", lineThumb(targetRed, dashTarget, 2))
 	}
 	if in.SLO != nil && in.SLO.LimitNs > 0 && (in.SLO.Stat == "mean" || in.SLO.Stat == "p99") {
 		y := math.Log10(in.SLO.LimitNs)
 		p.Add(hline(y, targetRed, dashTarget, vg.Points(2)))
 		yMin, yMax = math.Min(yMin, y), math.Max(yMax, y)
-		l.Add("SLO "+statName(in.SLO.Stat)+" ≤ "+fmtLat(in.SLO.LimitNs), lineThumb(targetRed, dashTarget, 2))
+		l.Add("SLO "+statName(in.SLO.Stat)+" ≤ "+FormatLatency(in.SLO.LimitNs), lineThumb(targetRed, dashTarget, 2))
 	}
 	p.X.Min, p.X.Max = 0, xMax*1.08
 	p.Y.Min, p.Y.Max = latLogRange(yMin, yMax)

@@ -110,7 +110,7 @@ func addStyleKeys(l *plot.Legend, fit, roof, knee bool, target float64) {
 		l.Add("efficient QD (max IOPS/latency)", glyphThumb(guideGrey, efficientGlyph))
 	}
 	if target > 0 {
-		l.Add("target "+fmtIOPS(target)+" IOPS", lineThumb(targetRed, dashTarget, 2))
+		l.Add("target "+FormatIOPS(target)+" IOPS", lineThumb(targetRed, dashTarget, 2))
 	}
 }
 

@@ -80,7 +80,7 @@ func latencyFigure(in chartInput) (*figure, error) {
 			y := math.Log10(2 * a.BaseLatencyNs)
 			p.Add(&hLine{Y: y, Style: bandStyle(col)})
 			yMin, yMax = math.Min(yMin, y), math.Max(yMax, y)
-			r0s = append(r0s, mark{Y: y, Label: "2 × R0 = " + fmtLat(2*a.BaseLatencyNs), Color: col, Small: true})
+			r0s = append(r0s, mark{Y: y, Label: "2 × R0 = " + FormatLatency(2*a.BaseLatencyNs), Color: col, Small: true})
 			any2R0 = true
 		}
 	}
@@ -100,7 +100,7 @@ func latencyFigure(in chartInput) (*figure, error) {
 		y := math.Log10(in.SLO.LimitNs)
 		p.Add(hline(y, targetRed, dashTarget, vg.Points(2)))
 		yMin, yMax = math.Min(yMin, y), math.Max(yMax, y)
-		l.Add("SLO "+statName(in.SLO.Stat)+" ≤ "+fmtLat(in.SLO.LimitNs), lineThumb(targetRed, dashTarget, 2))
+		l.Add("SLO "+statName(in.SLO.Stat)+" ≤ "+FormatLatency(in.SLO.LimitNs), lineThumb(targetRed, dashTarget, 2))
 	}
 	setLog2Range(&p.X, qdMin, qdMax)
 	if len(r0s) <= 2 { // more labels than that would crowd the left edge

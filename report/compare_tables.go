@@ -31,15 +31,15 @@ func compareTables(ins []Input) []textTable {
 			row := []string{in.Name + " · " + curveName(s.RW, s.BS), "-", "-", "-", "-", "-"}
 			if a := s.Analysis; a != nil {
 				if a.Saturation.Found {
-					row[1], row[2] = fmtQD(a.Saturation.QD), fmtIOPS(a.Saturation.IOPS)
+					row[1], row[2] = FormatQD(a.Saturation.QD), FormatIOPS(a.Saturation.IOPS)
 				} else {
 					row[1] = "none"
 				}
-				row[3] = fmtIOPS(a.MaxIOPS) + " @" + fmtQD(a.MaxIOPSQD)
+				row[3] = FormatIOPS(a.MaxIOPS) + " @" + FormatQD(a.MaxIOPSQD)
 				if a.Efficient.Found {
-					row[4] = fmtQD(a.Efficient.QD)
+					row[4] = FormatQD(a.Efficient.QD)
 				}
-				row[5] = fmtLat(a.BaseLatencyNs)
+				row[5] = FormatLatency(a.BaseLatencyNs)
 			}
 			sat.Rows = append(sat.Rows, row)
 		}
@@ -123,8 +123,8 @@ func deltaTable(aName string, a namedCurve, bName string, b namedCurve) textTabl
 		}
 		sa := a.byQD[q]
 		t.Rows = append(t.Rows, []string{
-			fmt.Sprint(q), fmtIOPS(sa.IOPS), fmtIOPS(sb.IOPS), relDelta(sa.IOPS, sb.IOPS),
-			fmtLat(sa.Lat.MeanNs), fmtLat(sb.Lat.MeanNs), relDelta(sa.Lat.MeanNs, sb.Lat.MeanNs),
+			fmt.Sprint(q), FormatIOPS(sa.IOPS), FormatIOPS(sb.IOPS), relDelta(sa.IOPS, sb.IOPS),
+			FormatLatency(sa.Lat.MeanNs), FormatLatency(sb.Lat.MeanNs), relDelta(sa.Lat.MeanNs, sb.Lat.MeanNs),
 			relDelta(float64(sa.Lat.P99Ns), float64(sb.Lat.P99Ns)),
 		})
 	}

@@ -184,17 +184,17 @@ func explainHeading(j ExplainedJob) string {
 // explainSentences is the reasoning for one job, in order.
 func explainSentences(j ExplainedJob) []string {
 	e := j.Explanation
-	lat := fmtLat(j.LatMeanNs)
+	lat := FormatLatency(j.LatMeanNs)
 	var s []string
 	lat = nb(lat)
-	got := fmt.Sprintf("It achieved %s IOPS (%s MiB/s) at %s mean latency", fmtIOPS(j.IOPS), fmtMiBps(j.BWBytes), lat)
+	got := fmt.Sprintf("It achieved %s IOPS (%s MiB/s) at %s mean latency", FormatIOPS(j.IOPS), FormatMiBps(j.BWBytes), lat)
 	if j.P99Ns > 0 {
-		got += fmt.Sprintf(" (p99 %s)", fmtLat(j.P99Ns))
+		got += fmt.Sprintf(" (p99 %s)", FormatLatency(j.P99Ns))
 	}
 	s = append(s, got+".")
 	s = append(s, fmt.Sprintf("By Little's Law that is %s × %s = %s I/Os in flight on average, against %d configured (%s full).",
-		fmtIOPS(j.IOPS), lat, fmtInflight(e.InflightMean), e.EffectiveQD, fmtFill(e.Fill)))
-	ceiling := fmt.Sprintf("%d in flight at %s allow at most %s (QD / latency)", e.EffectiveQD, lat, nb(fmtIOPS(e.CeilingIOPS)+" IOPS"))
+		FormatIOPS(j.IOPS), lat, fmtInflight(e.InflightMean), e.EffectiveQD, fmtFill(e.Fill)))
+	ceiling := fmt.Sprintf("%d in flight at %s allow at most %s (QD / latency)", e.EffectiveQD, lat, nb(FormatIOPS(e.CeilingIOPS)+" IOPS"))
 	switch e.Verdict {
 	case littleslaw.VerdictDepthBound:
 		s = append(s, "The queue was kept full, so the job is depth-bound: "+ceiling+
@@ -221,15 +221,15 @@ func explainSentences(j ExplainedJob) []string {
 func targetExplain(t *littleslaw.ExplainTarget, lat string, sync bool, engine string) string {
 	if t.Sufficient {
 		return fmt.Sprintf("%s IOPS at %s needs about %d in flight, which this depth already allows; if it was not reached, the limit is elsewhere.",
-			fmtCount(t.TargetIOPS), lat, t.QDCeil)
+			FormatCount(t.TargetIOPS), lat, t.QDCeil)
 	}
 	split := nb(fmt.Sprintf("iodepth %d × numjobs %d", t.Split.IODepth, t.Split.NumJobs))
 	var alt []string
 	for _, a := range t.Alts {
 		alt = append(alt, nb(fmt.Sprintf("%d × %d", a.IODepth, a.NumJobs)))
 	}
-	msg := fmt.Sprintf("%s IOPS at %s needs %s (%s), e.g. %s", fmtCount(t.TargetIOPS), lat, nb(fmt.Sprintf("QD ≈ %d", t.QDCeil)),
-		nb(fmtIOPS(t.TargetIOPS)+" × "+lat), split)
+	msg := fmt.Sprintf("%s IOPS at %s needs %s (%s), e.g. %s", FormatCount(t.TargetIOPS), lat, nb(fmt.Sprintf("QD ≈ %d", t.QDCeil)),
+		nb(FormatIOPS(t.TargetIOPS)+" × "+lat), split)
 	if total := t.Split.IODepth * t.Split.NumJobs; total != t.QDCeil {
 		msg += fmt.Sprintf(" (%d in flight: %d rounded up to whole jobs)", total, t.QDCeil)
 	}
@@ -246,17 +246,9 @@ func targetExplain(t *littleslaw.ExplainTarget, lat string, sync bool, engine st
 	return msg
 }
 
-// fmtInflight formats a mean in-flight count: 31.6, 0.995, 210.
-func fmtInflight(v float64) string {
-	switch {
-	case v >= 100:
-		return strconv.FormatFloat(math.Round(v), 'f', 0, 64)
-	case v >= 10:
-		return strconv.FormatFloat(v, 'f', 1, 64)
-	default:
-		return trimZeros(strconv.FormatFloat(v, 'f', 2, 64))
-	}
-}
+// fmtInflight formats a mean in-flight count with three significant
+// digits: 31.6, 0.995, 210.
+func fmtInflight(v float64) string { return sig3(v) }
 
 // fmtFill formats a fill ratio as a whole percent.
 func fmtFill(f float64) string {

@@ -5,33 +5,117 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/qdsweep/qdsweep/sweep"
 )
 
-// fmtIOPS formats an I/O rate compactly: 950, 14.8k, 159k, 1.25M.
-func fmtIOPS(v float64) string {
+// FormatIOPS formats a rate in I/Os per second with three significant
+// digits and a k (10³) or M (10⁶) suffix: 950 → "950", 24600 → "24.6k",
+// 158900 → "159k", 1250000 → "1.25M". NaN and ±Inf give "-".
+func FormatIOPS(v float64) string {
 	a := math.Abs(v)
 	switch {
 	case math.IsNaN(v) || math.IsInf(v, 0):
 		return "-"
-	case a < 1000:
-		return trimZeros(strconv.FormatFloat(v, 'f', precFor(a), 64))
+	case a < 1e3:
+		return sig3(v)
 	case a < 1e6:
-		return trimZeros(strconv.FormatFloat(v/1e3, 'f', precFor(a/1e3), 64)) + "k"
-	default:
-		return trimZeros(strconv.FormatFloat(v/1e6, 'f', precFor(a/1e6), 64)) + "M"
+		return sig3(v/1e3) + "k"
 	}
+	return sig3(v/1e6) + "M"
 }
 
-// precFor returns the decimals that give three significant digits.
-func precFor(a float64) int {
+// FormatCount formats an exact count, such as a target in I/Os per second
+// or a number of I/Os in flight, as a whole number with comma separators:
+// 160000 → "160,000". Values below 10 that are not whole keep one decimal
+// (2.6 → "2.6"). NaN and ±Inf give "-".
+func FormatCount(v float64) string {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return "-"
+	case math.Abs(v) < 10 && v != math.Trunc(v):
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	}
+	s := strconv.FormatInt(int64(math.Round(math.Abs(v))), 10)
+	var b strings.Builder
+	if v <= -0.5 {
+		b.WriteByte('-')
+	}
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// FormatLatency formats a latency given in nanoseconds as ns, µs, ms or s
+// with three significant digits and trailing zeros dropped: 850 → "850 ns",
+// 152000 → "152 µs", 1300000 → "1.3 ms", 1612000 → "1.61 ms". A value that
+// rounds to 1000 of a unit moves up to the next ("1 ms" for 999.7 µs).
+// Zero, negative, NaN and ±Inf latencies are unknown and give "-".
+func FormatLatency(ns float64) string {
+	if math.IsNaN(ns) || math.IsInf(ns, 0) || ns <= 0 {
+		return "-"
+	}
+	units := []struct {
+		name  string
+		scale float64
+	}{{"ns", 1}, {"µs", 1e3}, {"ms", 1e6}, {"s", 1e9}}
+	i := 0
+	for i < len(units)-1 && ns >= units[i+1].scale {
+		i++
+	}
+	s := sig3(ns / units[i].scale)
+	if s == "1000" && i < len(units)-1 {
+		return "1 " + units[i+1].name
+	}
+	return s + " " + units[i].name
+}
+
+// FormatMiBps formats a bandwidth given in bytes per second as the number
+// of MiB/s (2²⁰ bytes per second), without the unit: whole MiB/s from 100
+// up, one decimal below: 650_853_171 → "621", 60_607_693 → "57.8".
+func FormatMiBps(bytesPerSec float64) string {
+	v := bytesPerSec / (1 << 20)
+	if v >= 100 {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 1, 64)
+}
+
+// FormatQD formats a queue depth (I/Os in flight): whole depths without a
+// fraction ("64"), fractional model depths below 100 with one decimal
+// ("7.6"), larger ones rounded ("208").
+func FormatQD(qd float64) string {
+	if qd == math.Trunc(qd) || math.Abs(qd) >= 100 {
+		return strconv.FormatFloat(qd, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(qd, 'f', 1, 64)
+}
+
+// fmtBS formats a block size in bytes with fio's suffixes (4k, 128k, 1m);
+// an unknown size (≤ 0) gives "?".
+func fmtBS(b int64) string {
+	if b <= 0 {
+		return "?"
+	}
+	return sweep.FormatSize(b)
+}
+
+// sig3 writes v with three significant digits (at most two decimals) and
+// drops trailing zeros: 1.30 → "1.3", 24.55 → "24.6", 158.9 → "159".
+func sig3(v float64) string {
+	a := math.Abs(v)
+	prec := 0
 	switch {
 	case a < 10:
-		return 2
+		prec = 2
 	case a < 100:
-		return 1
-	default:
-		return 0
+		prec = 1
 	}
+	return trimZeros(strconv.FormatFloat(v, 'f', prec, 64))
 }
 
 // trimZeros removes trailing zeros after a decimal point ("1.50" → "1.5").
@@ -41,99 +125,6 @@ func trimZeros(s string) string {
 	}
 	s = strings.TrimRight(s, "0")
 	return strings.TrimSuffix(s, ".")
-}
-
-// fmtCount formats an integer-valued quantity with thousands separators: 160,000.
-func fmtCount(v float64) string {
-	n := int64(math.Round(v))
-	neg := n < 0
-	if neg {
-		n = -n
-	}
-	s := strconv.FormatInt(n, 10)
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
-
-// fmtLat formats a latency given in nanoseconds as ns, µs, ms or s with
-// three significant digits: "67 µs", "1.61 ms".
-func fmtLat(ns float64) string {
-	if math.IsNaN(ns) || math.IsInf(ns, 0) || ns <= 0 {
-		return "-"
-	}
-	var v float64
-	var unit string
-	switch {
-	case ns < 1e3:
-		v, unit = ns, "ns"
-	case ns < 1e6:
-		v, unit = ns/1e3, "µs"
-	case ns < 1e9:
-		v, unit = ns/1e6, "ms"
-	default:
-		v, unit = ns/1e9, "s"
-	}
-	s := trimZeros(strconv.FormatFloat(v, 'f', precFor(v), 64))
-	// 999.6 µs rounds to "1000 µs": move up a unit instead.
-	if s == "1000" && unit != "s" {
-		return fmtLat(roundUpUnit(ns))
-	}
-	return s + " " + unit
-}
-
-// roundUpUnit nudges a latency just below a unit boundary onto it.
-func roundUpUnit(ns float64) float64 {
-	for _, b := range []float64{1e3, 1e6, 1e9} {
-		if ns < b {
-			return b
-		}
-	}
-	return ns
-}
-
-// fmtMiBps formats a bandwidth in bytes per second as MiB/s.
-func fmtMiBps(bytesPerSec float64) string {
-	v := bytesPerSec / (1 << 20)
-	if v >= 100 {
-		return strconv.FormatFloat(v, 'f', 0, 64)
-	}
-	return strconv.FormatFloat(v, 'f', 1, 64)
-}
-
-// fmtBS formats a block size in bytes with binary suffixes: 4k, 128k, 1m.
-func fmtBS(b int64) string {
-	switch {
-	case b <= 0:
-		return "?"
-	case b%(1<<30) == 0:
-		return strconv.FormatInt(b>>30, 10) + "g"
-	case b%(1<<20) == 0:
-		return strconv.FormatInt(b>>20, 10) + "m"
-	case b%(1<<10) == 0:
-		return strconv.FormatInt(b>>10, 10) + "k"
-	default:
-		return strconv.FormatInt(b, 10)
-	}
-}
-
-// fmtQD formats a queue depth; fractional (model) depths keep one decimal.
-func fmtQD(qd float64) string {
-	if qd == math.Trunc(qd) {
-		return strconv.FormatFloat(qd, 'f', 0, 64)
-	}
-	if qd >= 100 {
-		return strconv.FormatFloat(qd, 'f', 0, 64)
-	}
-	return strconv.FormatFloat(qd, 'f', 1, 64)
 }
 
 // fmtPct formats a fraction (0.05) as a signed percent ("+5.0%").

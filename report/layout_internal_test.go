@@ -101,7 +101,7 @@ func TestSegmentHitsRect(t *testing.T) {
 func TestWrapKeepsUnits(t *testing.T) {
 	text := "saturates at 17.6k IOPS from QD 16, mean latency 909 µs (R0 96 µs), knee N* ≈ 1.1, 1176 MiB/s"
 	for width := 20; width <= 60; width++ {
-		out := wrapHang(text, width, "  - ", "    ")
+		out := WrapHanging(text, width, "  - ", "    ")
 		for _, l := range strings.Split(out, "\n") {
 			f := strings.Fields(l)
 			if len(f) == 0 {

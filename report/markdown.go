@@ -131,8 +131,8 @@ func writeMarkdownSteps(w io.Writer, steps []sweep.Step, o Options) {
 		if st.InflightMean == 0 {
 			infl, little = "-", "-"
 		}
-		cells = append(cells, fmtIOPS(st.IOPS), fmtMiBps(st.BWBytes), fmtLat(st.Lat.MeanNs),
-			fmtLat(float64(st.Lat.P99Ns)), infl, little, steady)
+		cells = append(cells, FormatIOPS(st.IOPS), FormatMiBps(st.BWBytes), FormatLatency(st.Lat.MeanNs),
+			FormatLatency(float64(st.Lat.P99Ns)), infl, little, steady)
 		if o.DeviceStats {
 			for _, c := range deviceCells(st.Device) {
 				cells = append(cells, strings.TrimSpace(c))

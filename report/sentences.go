@@ -100,7 +100,7 @@ func curveParas(curve string, a *littleslaw.Analysis) []para {
 		add(rankKey, sloSentence(slo))
 	}
 	if k := a.Efficient; k.Found {
-		s := fmt.Sprintf("Best latency per IOPS at QD %s (%s IOPS at %s mean", fmtQD(k.QD), fmtIOPS(k.IOPS), fmtLat(k.LatNsMean))
+		s := fmt.Sprintf("Best latency per IOPS at QD %s (%s IOPS at %s mean", FormatQD(k.QD), FormatIOPS(k.IOPS), FormatLatency(k.LatNsMean))
 		if k.Note != "" {
 			s += "; " + strings.TrimSuffix(k.Note, ".")
 		}
@@ -110,13 +110,13 @@ func curveParas(curve string, a *littleslaw.Analysis) []para {
 		s := fmt.Sprintf("Fitted %s model", modelName(m.Name))
 		var facts []string
 		if m.XRoof > 0 {
-			facts = append(facts, "ceiling "+fmtIOPS(m.XRoof)+" IOPS")
+			facts = append(facts, "ceiling "+FormatIOPS(m.XRoof)+" IOPS")
 		}
 		if a.BaseLatencyNs > 0 {
-			facts = append(facts, "R0 "+fmtLat(a.BaseLatencyNs))
+			facts = append(facts, "R0 "+FormatLatency(a.BaseLatencyNs))
 		}
 		if m.KneeQD > 0 {
-			facts = append(facts, "knee N* ≈ "+fmtQD(m.KneeQD))
+			facts = append(facts, "knee N* ≈ "+FormatQD(m.KneeQD))
 		}
 		facts = append(facts, fmt.Sprintf("error %.1f%%", m.RelRMS*100))
 		add(rankDetail, s+": "+strings.Join(facts, ", ")+".")
@@ -126,7 +126,7 @@ func curveParas(curve string, a *littleslaw.Analysis) []para {
 			continue
 		}
 		s := fmt.Sprintf("Little's-Law check at QD %s: IOPS × latency = %.1f in flight (fill %.0f%%)",
-			fmtQD(c.QD), c.EffectiveInflight, c.Fill*100)
+			FormatQD(c.QD), c.EffectiveInflight, c.Fill*100)
 		if c.MeasuredInflight > 0 {
 			s += fmt.Sprintf(", measured %.1f", c.MeasuredInflight)
 		}
@@ -152,16 +152,16 @@ func saturationSentence(a *littleslaw.Analysis) string {
 			hint = k.Note[i:]
 		}
 		return fmt.Sprintf("No saturation within the sweep: IOPS still rising at QD %s (%s IOPS); %s.",
-			fmtQD(a.MaxIOPSQD), fmtIOPS(a.MaxIOPS), strings.TrimSuffix(hint, "."))
+			FormatQD(a.MaxIOPSQD), FormatIOPS(a.MaxIOPS), strings.TrimSuffix(hint, "."))
 	}
-	s := fmt.Sprintf("Saturates at %s IOPS from QD %s", fmtIOPS(k.IOPS), fmtQD(k.QD))
+	s := fmt.Sprintf("Saturates at %s IOPS from QD %s", FormatIOPS(k.IOPS), FormatQD(k.QD))
 	if next, ok := nextPoint(a.Points, k.QD); ok && k.IOPS > 0 && k.LatNsMean > 0 {
 		gain := next.IOPS/k.IOPS - 1
 		verb := "adds"
 		if gain < 0 {
 			verb, gain = "loses", -gain
 		}
-		s += fmt.Sprintf("; QD %s %s %.0f%% IOPS %s", fmtQD(next.QD), verb, gain*100, latencyPhrase(next.LatMeanNs/k.LatNsMean))
+		s += fmt.Sprintf("; QD %s %s %.0f%% IOPS %s", FormatQD(next.QD), verb, gain*100, latencyPhrase(next.LatMeanNs/k.LatNsMean))
 	}
 	return s + "."
 }
@@ -211,14 +211,14 @@ func targetSentence(t *littleslaw.TargetResult, r0 float64) string {
 	if t.NaiveQD > 0 {
 		naive = "Little's Law at R0"
 		if r0 > 0 {
-			naive += " = " + fmtLat(r0)
+			naive += " = " + FormatLatency(r0)
 		}
-		naive += " alone says " + fmtQD(math.Round(t.NaiveQD))
+		naive += " alone says " + FormatQD(math.Round(t.NaiveQD))
 	}
 	if t.Reachable {
-		s := fmt.Sprintf("%s IOPS needs ~%s in flight", fmtCount(t.TargetIOPS), fmtQD(t.QD))
+		s := fmt.Sprintf("%s IOPS needs ~%s in flight", FormatCount(t.TargetIOPS), FormatQD(t.QD))
 		if t.LatencyNs > 0 {
-			s += " at " + fmtLat(t.LatencyNs)
+			s += " at " + FormatLatency(t.LatencyNs)
 		}
 		if naive != "" {
 			s += " (" + naive + ")"
@@ -241,13 +241,13 @@ func targetSentence(t *littleslaw.TargetResult, r0 float64) string {
 	}
 	if t.Note != "" && !strings.Contains(t.Note, "saturates") {
 		// Not reached without saturating: littleslaw's note says how to go on.
-		s := fmt.Sprintf("For %s IOPS: %s", fmtCount(t.TargetIOPS), sentence(t.Note))
+		s := fmt.Sprintf("For %s IOPS: %s", FormatCount(t.TargetIOPS), sentence(t.Note))
 		if naive != "" && !strings.Contains(t.Note, "Little") {
 			s += " " + naive + " in flight."
 		}
 		return s
 	}
-	s := fmt.Sprintf("For %s IOPS: not reachable here; this device saturates at about %s IOPS", fmtCount(t.TargetIOPS), fmtIOPS(t.ReachableIOPS))
+	s := fmt.Sprintf("For %s IOPS: not reachable here; this device saturates at about %s IOPS", FormatCount(t.TargetIOPS), FormatIOPS(t.ReachableIOPS))
 	if naive != "" {
 		s += " (" + strings.Replace(naive, " says ", " would ask for ", 1) + " in flight)"
 	}
@@ -257,10 +257,10 @@ func targetSentence(t *littleslaw.TargetResult, r0 float64) string {
 
 // sloSentence answers the latency objective.
 func sloSentence(r *littleslaw.SLOResult) string {
-	obj := fmt.Sprintf("%s ≤ %s", r.Stat, fmtLat(r.LimitNs))
+	obj := fmt.Sprintf("%s ≤ %s", r.Stat, FormatLatency(r.LimitNs))
 	var s string
 	if r.Met {
-		s = fmt.Sprintf("Deepest QD meeting %s: QD %s (%s IOPS, %s %s).", obj, fmtQD(r.QD), fmtIOPS(r.IOPS), r.Stat, fmtLat(r.LatNs))
+		s = fmt.Sprintf("Deepest QD meeting %s: QD %s (%s IOPS, %s %s).", obj, FormatQD(r.QD), FormatIOPS(r.IOPS), r.Stat, FormatLatency(r.LatNs))
 	} else {
 		s = fmt.Sprintf("No measured QD meets %s.", obj)
 		if rest, ok := strings.CutPrefix(r.Note, "not met: "); ok {

@@ -92,7 +92,7 @@ func workloadWords(r *sweep.Result) string {
 		out += ", direct"
 	}
 	if r.Meta.Workload.RuntimeNs > 0 {
-		out += ", " + fmtLat(float64(r.Meta.Workload.RuntimeNs)) + " per step"
+		out += ", " + FormatLatency(float64(r.Meta.Workload.RuntimeNs)) + " per step"
 	}
 	return out
 }
@@ -148,10 +148,10 @@ func writeStepRows(w io.Writer, steps []sweep.Step, o Options, simulated bool) {
 			steady = "no"
 		}
 		cells = append(cells,
-			fmtIOPS(st.IOPS),
-			fmtMiBps(st.BWBytes),
-			fmtLat(st.Lat.MeanNs),
-			fmtLat(float64(st.Lat.P99Ns)),
+			FormatIOPS(st.IOPS),
+			FormatMiBps(st.BWBytes),
+			FormatLatency(st.Lat.MeanNs),
+			FormatLatency(float64(st.Lat.P99Ns)),
 			fmt.Sprintf("%.1f", st.InflightMean),
 			fmtPct(st.LittleError),
 			steady,
@@ -179,7 +179,7 @@ func deviceCells(d *sweep.DeviceStats) []string {
 		return out
 	}
 	vals := []string{
-		fmtIOPS(d.ReadsPerSec), fmtIOPS(d.WritesPerSec),
+		FormatIOPS(d.ReadsPerSec), FormatIOPS(d.WritesPerSec),
 		fmt.Sprintf("%.1f", d.AquSz), fmt.Sprintf("%.0f", d.UtilPct),
 		fmt.Sprintf("%.2f", d.ReadAwaitMs), fmt.Sprintf("%.2f", d.WriteAwaitMs),
 	}
@@ -228,12 +228,12 @@ func writeAnalysis(w io.Writer, ps []para, width int) {
 			}
 			last = p.Curve
 		}
-		fmt.Fprintln(w, wrapHang(p.Text, width, ind, ind+"  "))
+		fmt.Fprintln(w, WrapHanging(p.Text, width, ind, ind+"  "))
 		for _, e := range p.Evidence {
-			fmt.Fprintln(w, wrapHang(e, width, ind+"  - ", ind+"    "))
+			fmt.Fprintln(w, WrapHanging(e, width, ind+"  - ", ind+"    "))
 		}
 		if p.Next != "" {
-			fmt.Fprintln(w, wrapHang(p.Next, width, ind+"  Next: ", ind+"    "))
+			fmt.Fprintln(w, WrapHanging(p.Next, width, ind+"  Next: ", ind+"    "))
 		}
 	}
 }
@@ -254,65 +254,9 @@ func wrap(text string, width int) string {
 		case strings.HasPrefix(para, "  "):
 			first, rest = "  ", "  "
 		}
-		out = append(out, wrapHang(para, width, first, rest))
+		out = append(out, WrapHanging(para, width, first, rest))
 	}
 	return strings.Join(out, "\n")
-}
-
-// wrapHang breaks s into lines of at most width runes, the first starting
-// with first and the others with rest. A number stays on the line of its
-// unit ("152 µs"), and "≈", "×", "→" stay with what follows them.
-func wrapHang(s string, width int, first, rest string) string {
-	var out []string
-	line, n := first, 0
-	for _, word := range glueWords(strings.Fields(s)) {
-		switch {
-		case n == 0:
-			line += word
-		case len([]rune(line))+1+len([]rune(word)) <= width:
-			line += " " + word
-		default:
-			out = append(out, line)
-			line = rest + word
-		}
-		n++
-	}
-	return strings.Join(append(out, line), "\n")
-}
-
-// glueWords joins words that must not be split across lines: a number and
-// its unit, and a sign with its operand.
-func glueWords(ws []string) []string {
-	var out []string
-	for i := 0; i < len(ws); i++ {
-		w, last := ws[i], ws[i]
-		for i+1 < len(ws) {
-			next := ws[i+1]
-			sign := last == "≈" || last == "×" || last == "→" || last == "~" || next == "≈"
-			if !sign && !(isUnit(next) && isNumber(last)) {
-				break
-			}
-			w, last = w+" "+next, next
-			i++
-		}
-		out = append(out, w)
-	}
-	return out
-}
-
-// isUnit reports whether w is a unit word, maybe followed by punctuation.
-func isUnit(w string) bool {
-	switch strings.TrimRight(w, ".,;:)") {
-	case "ns", "µs", "ms", "s", "MiB/s", "IOPS", "KiB", "MiB", "GiB", "%":
-		return true
-	}
-	return false
-}
-
-// isNumber reports whether w reads as a number ("152", "(1.3", "~208").
-func isNumber(w string) bool {
-	w = strings.TrimLeft(w, "(~≈")
-	return w != "" && w[0] >= '0' && w[0] <= '9'
 }
 
 // hasMixed reports whether any step mixes reads and writes (rw, randrw,

@@ -14,6 +14,7 @@ import (
 
 	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/littleslaw"
+	"github.com/qdsweep/qdsweep/report"
 	"github.com/qdsweep/qdsweep/sweep"
 	"github.com/urfave/cli/v2"
 )
@@ -287,11 +288,11 @@ func adviseFromNumbers(f adviseFlags, out *adviseOut) error {
 		if f.latNs == 0 {
 			f.latNs = f.preset.TypicalLatNs
 			out.Warnings = append(out.Warnings, fmt.Sprintf("using %s's typical latency %s; pass --latency to use yours",
-				f.preset.Title, fmtLat(f.latNs)))
+				f.preset.Title, report.FormatLatency(f.latNs)))
 		}
 		if f.targetIOPS == 0 {
 			f.targetIOPS = f.preset.MaxIOPS
-			out.Warnings = append(out.Warnings, fmt.Sprintf("no target given: sizing for %s's per-volume maximum, %s IOPS", f.preset.Title, thousands(f.targetIOPS)))
+			out.Warnings = append(out.Warnings, fmt.Sprintf("no target given: sizing for %s's per-volume maximum, %s IOPS", f.preset.Title, report.FormatCount(f.targetIOPS)))
 		}
 		bw := f.targetBW
 		if bw == 0 {
@@ -429,9 +430,9 @@ func printAdvice(w io.Writer, f adviseFlags, out *adviseOut) {
 			sweep.FormatSize(out.BS), time.Duration(out.LatencyNs))
 		fmt.Fprintf(w, "  %-14s %6s\n", "target", "QD")
 		for _, r := range out.Table {
-			t := thousands(r.IOPS) + " IOPS"
+			t := report.FormatCount(r.IOPS) + " IOPS"
 			if r.IsBandwidth {
-				t = thousands(r.BWBytes/(1<<20)) + " MiB/s"
+				t = report.FormatCount(r.BWBytes/(1<<20)) + " MiB/s"
 			}
 			fmt.Fprintf(w, "  %-14s %6d\n", t, r.QueueDepth)
 		}
@@ -441,7 +442,7 @@ func printAdvice(w io.Writer, f adviseFlags, out *adviseOut) {
 	if out.Cloud != nil {
 		p := out.Cloud
 		say(w, "%s: up to %s IOPS and %s MiB/s per volume (%s).",
-			p.Title, thousands(p.MaxIOPS), thousands(p.MaxBWBytes/(1<<20)), p.Doc)
+			p.Title, report.FormatCount(p.MaxIOPS), report.FormatCount(p.MaxBWBytes/(1<<20)), p.Doc)
 	}
 	if a := out.Analysis; a != nil {
 		printAnalysis(w, a)
@@ -450,21 +451,21 @@ func printAdvice(w io.Writer, f adviseFlags, out *adviseOut) {
 	case out.Analysis == nil || out.Analysis.Target != nil:
 		if out.TargetBW > 0 {
 			say(w, "%s MiB/s at %s per I/O is %s IOPS.",
-				thousands(out.TargetBW/(1<<20)), sweep.FormatSize(out.BS), thousands(out.TargetIOPS))
+				report.FormatCount(out.TargetBW/(1<<20)), sweep.FormatSize(out.BS), report.FormatCount(out.TargetIOPS))
 		}
 		if out.Analysis == nil {
 			say(w, "%s IOPS at %s per I/O needs %s I/Os in flight (QD = IOPS × latency).",
-				thousands(out.TargetIOPS), fmtLat(out.LatencyNs), thousands(out.QueueDepth))
+				report.FormatCount(out.TargetIOPS), report.FormatLatency(out.LatencyNs), report.FormatCount(out.QueueDepth))
 		} else {
 			say(w, "%s", sentence(out.Note))
 		}
 		if out.Reachable {
 			say(w, "Use %s.", splitText(out))
 		} else {
-			say(w, "The most it delivers, %s IOPS, needs %s.", thousands(out.ReachableIOPS), splitText(out))
+			say(w, "The most it delivers, %s IOPS, needs %s.", report.FormatCount(out.ReachableIOPS), splitText(out))
 		}
 	default:
-		say(w, "Keep about %s I/Os in flight: %s.", thousands(out.QueueDepth), splitText(out))
+		say(w, "Keep about %s I/Os in flight: %s.", report.FormatCount(out.QueueDepth), splitText(out))
 	}
 	for _, s := range out.Settings {
 		fmt.Fprintf(w, "  %s = %s\n", s.Name, s.Value)
@@ -483,24 +484,24 @@ func printAnalysis(w io.Writer, a *littleslaw.Analysis) {
 		return
 	}
 	say(w, "%d points, QD %g to %g. Base latency %s at QD %g; highest %s IOPS at QD %g.",
-		len(pts), pts[0].QD, pts[len(pts)-1].QD, fmtLat(a.BaseLatencyNs), pts[0].QD, thousands(a.MaxIOPS), a.MaxIOPSQD)
+		len(pts), pts[0].QD, pts[len(pts)-1].QD, report.FormatLatency(a.BaseLatencyNs), pts[0].QD, report.FormatCount(a.MaxIOPS), a.MaxIOPSQD)
 	if s := a.Saturation; s.Found {
-		say(w, "Saturates at %s IOPS from QD %g (%s).", thousands(s.IOPS), s.QD, s.Note)
+		say(w, "Saturates at %s IOPS from QD %g (%s).", report.FormatCount(s.IOPS), s.QD, s.Note)
 	} else {
 		say(w, "%s", sentence(s.Note))
 	}
 	if e := a.Efficient; e.Found {
-		say(w, "Best IOPS per unit of latency at QD %g: %s IOPS at %s.", e.QD, thousands(e.IOPS), fmtLat(e.LatNsMean))
+		say(w, "Best IOPS per unit of latency at QD %g: %s IOPS at %s.", e.QD, report.FormatCount(e.IOPS), report.FormatLatency(e.LatNsMean))
 	}
 	if m := a.Model; m != nil {
 		line := fmt.Sprintf("Best fit: %s model (%.1f%% RMS error)", m.Name, 100*m.RelRMS)
 		switch {
 		case m.NMax > 0:
-			line += fmt.Sprintf(", peak %s IOPS at QD %.0f, falling beyond", thousands(m.IOPSAt(m.NMax)), m.NMax)
+			line += fmt.Sprintf(", peak %s IOPS at QD %.0f, falling beyond", report.FormatCount(m.IOPSAt(m.NMax)), m.NMax)
 		case a.ModelKnee.Found:
 			line += fmt.Sprintf(", knee at QD %.0f", a.ModelKnee.QD)
 			if m.XRoof > 0 {
-				line += fmt.Sprintf(", ceiling %s IOPS", thousands(m.XRoof))
+				line += fmt.Sprintf(", ceiling %s IOPS", report.FormatCount(m.XRoof))
 			}
 		}
 		say(w, "%s.", line)
@@ -508,9 +509,9 @@ func printAnalysis(w io.Writer, a *littleslaw.Analysis) {
 	if s := a.SLO; s != nil {
 		if s.Met {
 			say(w, "%s ≤ %s holds up to QD %g: %s IOPS at %s %s.",
-				s.Stat, fmtLat(s.LimitNs), s.QD, thousands(s.IOPS), s.Stat, fmtLat(s.LatNs))
+				s.Stat, report.FormatLatency(s.LimitNs), s.QD, report.FormatCount(s.IOPS), s.Stat, report.FormatLatency(s.LatNs))
 		} else {
-			say(w, "%s ≤ %s: %s", s.Stat, fmtLat(s.LimitNs), sentence(s.Note))
+			say(w, "%s ≤ %s: %s", s.Stat, report.FormatLatency(s.LimitNs), sentence(s.Note))
 		}
 	}
 }
@@ -553,36 +554,6 @@ func sentence(s string) string {
 		s += "."
 	}
 	return s
-}
-
-// fmtLat formats nanoseconds as "50 µs" or "1.3 ms".
-func fmtLat(ns float64) string {
-	switch {
-	case ns >= 1e9:
-		return strconv.FormatFloat(ns/1e9, 'g', 3, 64) + " s"
-	case ns >= 1e6:
-		return strconv.FormatFloat(ns/1e6, 'g', 3, 64) + " ms"
-	case ns >= 1e3:
-		return strconv.FormatFloat(ns/1e3, 'g', 3, 64) + " µs"
-	}
-	return strconv.FormatFloat(ns, 'g', 3, 64) + " ns"
-}
-
-// thousands formats v rounded to a whole number with comma separators
-// (one decimal when it is below 10 and not whole).
-func thousands(v float64) string {
-	if v < 10 && v != float64(int64(v)) {
-		return strconv.FormatFloat(v, 'f', 1, 64)
-	}
-	s := strconv.FormatInt(int64(v+0.5), 10)
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }
 
 // oneLine folds a multi-line error message onto one line.

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/qdsweep/qdsweep/report"
 	"github.com/qdsweep/qdsweep/sweep"
 	"golang.org/x/term"
 )
@@ -34,7 +35,7 @@ func (p *progress) live(l sweep.Live) {
 	}
 	line := fmt.Sprintf("step %d/%d  %s %s QD %d (%d×%d)  %s IOPS  %s mean  at %.1f s  ETA %s",
 		l.Index, l.Total, l.Step.RW, sweep.FormatSize(l.Step.BS), l.Step.QD(), l.Step.IODepth, l.Step.NumJobs,
-		progressCount(l.IOPS), progressLat(float64(l.LatMean)), l.Elapsed.Seconds(), progressClock(l.ETA))
+		report.FormatIOPS(l.IOPS), report.FormatLatency(float64(l.LatMean)), l.Elapsed.Seconds(), progressClock(l.ETA))
 	if w, _, err := term.GetSize(int(p.f.Fd())); err == nil && w > 1 && len([]rune(line)) >= w {
 		line = string([]rune(line)[:w-1])
 	}
@@ -79,7 +80,7 @@ func (p *progress) step(r *sweep.Result, s sweep.Step) {
 		if s.Steady {
 			ran = fmt.Sprintf("ran %.1f s, steady", time.Duration(s.RuntimeNs).Seconds())
 		}
-		fmt.Fprintf(p.f, "%s  %s IOPS  %s mean  %s\n", g, progressCount(s.IOPS), progressLat(s.Lat.MeanNs), ran)
+		fmt.Fprintf(p.f, "%s  %s IOPS  %s mean  %s\n", g, report.FormatIOPS(s.IOPS), report.FormatLatency(s.Lat.MeanNs), ran)
 	}
 }
 
@@ -102,28 +103,6 @@ func (p *progress) clear() {
 		fmt.Fprint(p.f, "\r"+strings.Repeat(" ", p.width)+"\r")
 		p.width = 0
 	}
-}
-
-// progressCount writes a rate like 24.6k or 1.2M.
-func progressCount(v float64) string {
-	switch {
-	case v >= 1e6:
-		return fmt.Sprintf("%.2fM", v/1e6)
-	case v >= 1e3:
-		return fmt.Sprintf("%.1fk", v/1e3)
-	}
-	return fmt.Sprintf("%.0f", v)
-}
-
-// progressLat writes a latency in ns as µs or ms.
-func progressLat(ns float64) string {
-	switch { // thresholds just below the unit so 999.8 µs prints as 1.00 ms
-	case ns >= 999.5e6:
-		return fmt.Sprintf("%.2f s", ns/1e9)
-	case ns >= 999.5e3:
-		return fmt.Sprintf("%.2f ms", ns/1e6)
-	}
-	return fmt.Sprintf("%.0f µs", ns/1e3)
 }
 
 // clock writes a duration as m:ss.

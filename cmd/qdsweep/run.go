@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/qdsweep/qdsweep/report"
 	"github.com/qdsweep/qdsweep/sweep"
 	"github.com/urfave/cli/v2"
 )
@@ -231,24 +232,20 @@ func writeRunStats(out io.Writer, format string, w ioengine.Workload, st *ioengi
 // writeRunText is the human summary, at most 80 columns.
 func writeRunText(out io.Writer, w ioengine.Workload, st *ioengine.Stats) error {
 	var b strings.Builder
-	jobs := "job"
-	if w.NumJobs > 1 {
-		jobs = "jobs"
-	}
 	engine := st.Engine
 	if st.Buffers == "registered" {
 		engine += " (registered buffers)"
 	}
-	fmt.Fprintf(&b, "%s %s, iodepth %d × %d %s, %s\n", w.RW, sweep.FormatSize(w.BS), w.IODepth, w.NumJobs, jobs, engine)
+	fmt.Fprintf(&b, "%s %s, iodepth %d × %s, %s\n", w.RW, sweep.FormatSize(w.BS), w.IODepth, count(w.NumJobs, "job", "jobs"), engine)
 	target := "(simulated device)"
 	if w.Filename != "" && st.Engine != engineSim {
 		target = filepath.Clean(w.Filename)
 	}
 	fmt.Fprintf(&b, "  target    %s, %.2f s measured\n", target, st.Runtime.Seconds())
 	line := func(label string, d *ioengine.DirStats) {
-		fmt.Fprintf(&b, "  %-9s %s IOPS  %.1f MiB/s  %d I/Os\n", label, humanCount(d.IOPS), d.BWBytes/(1<<20), d.TotalIOs)
+		fmt.Fprintf(&b, "  %-9s %s IOPS  %s MiB/s  %d I/Os\n", label, report.FormatIOPS(d.IOPS), report.FormatMiBps(d.BWBytes), d.TotalIOs)
 		fmt.Fprintf(&b, "  latency   mean %s  p50 %s  p99 %s  p99.9 %s\n",
-			humanNs(d.Lat.MeanNs), humanNs(float64(d.Lat.P50Ns)), humanNs(float64(d.Lat.P99Ns)), humanNs(float64(d.Lat.P999Ns)))
+			report.FormatLatency(d.Lat.MeanNs), report.FormatLatency(float64(d.Lat.P50Ns)), report.FormatLatency(float64(d.Lat.P99Ns)), report.FormatLatency(float64(d.Lat.P999Ns)))
 	}
 	line("all", &st.All)
 	if w.RW.IsRead() && w.RW.IsWrite() {
@@ -263,7 +260,7 @@ func writeRunText(out io.Writer, w ioengine.Workload, st *ioengine.Stats) error 
 	cpu := st.CPU.UsrS + st.CPU.SysS
 	perIO := ""
 	if st.All.TotalIOs > 0 {
-		perIO = fmt.Sprintf(", %s per I/O", humanNs(cpu*1e9/float64(st.All.TotalIOs)))
+		perIO = fmt.Sprintf(", %s per I/O", report.FormatLatency(cpu*1e9/float64(st.All.TotalIOs)))
 	}
 	fmt.Fprintf(&b, "  CPU       usr %.2f s  sys %.2f s%s\n", st.CPU.UsrS, st.CPU.SysS, perIO)
 	for _, e := range st.Errors {
@@ -271,28 +268,4 @@ func writeRunText(out io.Writer, w ioengine.Workload, st *ioengine.Stats) error 
 	}
 	_, err := io.WriteString(out, b.String())
 	return err
-}
-
-// humanCount prints 93.2k, 1.25M or 812.
-func humanCount(v float64) string {
-	switch {
-	case v >= 1e6:
-		return fmt.Sprintf("%.2fM", v/1e6)
-	case v >= 1e4:
-		return fmt.Sprintf("%.1fk", v/1e3)
-	}
-	return fmt.Sprintf("%.0f", v)
-}
-
-// humanNs prints a duration given in ns as µs below 1 ms, else ms or s.
-func humanNs(ns float64) string {
-	switch {
-	case ns < 1e3:
-		return fmt.Sprintf("%.0f ns", ns)
-	case ns < 1e6:
-		return fmt.Sprintf("%.1f µs", ns/1e3)
-	case ns < 1e9:
-		return fmt.Sprintf("%.2f ms", ns/1e6)
-	}
-	return fmt.Sprintf("%.2f s", ns/1e9)
 }

@@ -259,7 +259,7 @@ func TestProgressLines(t *testing.T) {
 	p.note("done")
 	b, _ := os.ReadFile(f.Name())
 	want := "randread 4k:\n" +
-		"step 1/4  QD 1 (1×1)  24.6k IOPS  1.30 ms mean  ran 2.0 s, steady\n" +
+		"step 1/4  QD 1 (1×1)  24.6k IOPS  1.3 ms mean  ran 2.0 s, steady\n" +
 		"steps 2–4/4  QD 2–8  skipped: early stop\n" +
 		"done\n"
 	if string(b) != want {
