@@ -31,7 +31,7 @@ func TestTable(t *testing.T) {
 			r:       func() *sweep.Result { return oneCurve(goals) },
 			o:       report.Options{TargetIOPS: 160000, SLO: &slo},
 			want:    []string{"depth×jobs", "lat mean", "in-flight", "Saturates at", "QD 128", "For 160,000 IOPS", "p99 ≤ 5 ms", "/dev/nvme0n2", "engine io_uring"},
-			notWant: []string{"SIMULATED", "aqu-sz"},
+			notWant: []string{"SIMULATED", "r_await"},
 			maxCols: 80,
 		},
 		{
