@@ -81,6 +81,7 @@ func newAIOLoop(j *job) (jobLoop, error) {
 		a.iocbs[i] = aioIOCB{data: uint64(i), fildes: uint32(j.fd), buf: ar.addr(i), nbytes: uint64(j.bs)}
 	}
 	a.mapRing()
+	j.threadFree = true
 	return a, nil
 }
 

@@ -15,6 +15,7 @@ func newPsyncLoop(j *job) (jobLoop, error) {
 		return nil, fmt.Errorf("job %d: %w", j.idx, err)
 	}
 	j.buffers = ""
+	j.threadFree = true
 	return &psyncLoop{ar: ar}, nil
 }
 
