@@ -68,7 +68,7 @@ func TestResultDiagnose(t *testing.T) {
 		saying string
 	}{
 		{"provisioned cap", capped, littleslaw.Options{}, []string{littleslaw.RuleDeviceCap}, "randread 4k: device cap: IOPS flat at 24.5k"},
-		{"short of target", capped, littleslaw.Options{TargetIOPS: 50000}, []string{littleslaw.RuleDeviceCap}, "target 50.0k IOPS is above the cap"},
+		{"short of target", capped, littleslaw.Options{TargetIOPS: 50000}, []string{littleslaw.RuleDeviceCap}, "target 50k IOPS is above the cap"},
 		{"tmpfs", onTmpfs, littleslaw.Options{}, []string{littleslaw.RuleCache}, "tmpfs"},
 		{"psync", psync, littleslaw.Options{}, []string{littleslaw.RuleQueueNotFull}, "psync engine is synchronous"},
 		{"cpu from engine", cpuOnly, littleslaw.Options{}, []string{littleslaw.RuleQueueNotFull, littleslaw.RuleCPUBound}, "98% of a core"},
