@@ -572,9 +572,10 @@ func (d *diagCurve) healthy() *Finding {
 		return nil
 	}
 	sat := -1
-	if a := d.Analysis; a != nil && a.Saturation.Found {
+	if a := d.Analysis; a != nil {
+		// The analysis decided whether the curve saturated: follow it.
 		for i, p := range d.pts {
-			if p.QD == a.Saturation.QD {
+			if a.Saturation.Found && p.QD == a.Saturation.QD {
 				sat = i
 			}
 		}
@@ -604,7 +605,7 @@ func (d *diagCurve) healthy() *Finding {
 		ev = append(ev, "no device telemetry: queue fill taken from the engine")
 	}
 	return ptr(d.finding(RuleHealthy,
-		fmt.Sprintf("healthy: the device saturates at QD %s with the queue full at the device", fmtQD(p.QD)), ev,
+		fmt.Sprintf("healthy: the device saturates at QD %s with the queue full at %s", fmtQD(p.QD), where), ev,
 		fmt.Sprintf("size from this curve: QD %s is where more depth stops paying (see advise for a target or SLO)", fmtQD(p.QD))))
 }
 

@@ -2,7 +2,7 @@ package report
 
 import (
 	"fmt"
-	"math"
+	"strconv"
 	"strings"
 
 	"github.com/qdsweep/qdsweep/littleslaw"
@@ -115,7 +115,10 @@ func curveParas(curve string, a *littleslaw.Analysis) []para {
 		if a.BaseLatencyNs > 0 {
 			facts = append(facts, "R0 "+FormatLatency(a.BaseLatencyNs))
 		}
-		if m.KneeQD > 0 {
+		switch {
+		case m.NMax > 0:
+			facts = append(facts, "peak at QD "+FormatQD(m.NMax))
+		case m.KneeQD > 0:
 			facts = append(facts, "knee N* ≈ "+FormatQD(m.KneeQD))
 		}
 		facts = append(facts, fmt.Sprintf("error %.1f%%", m.RelRMS*100))
@@ -213,7 +216,7 @@ func targetSentence(t *littleslaw.TargetResult, r0 float64) string {
 		if r0 > 0 {
 			naive += " = " + FormatLatency(r0)
 		}
-		naive += " alone says " + FormatQD(math.Round(t.NaiveQD))
+		naive += " alone says " + strconv.Itoa(littleslaw.CeilQD(t.NaiveQD))
 	}
 	if t.Reachable {
 		s := fmt.Sprintf("%s IOPS needs ~%s in flight", FormatCount(t.TargetIOPS), FormatQD(t.QD))
