@@ -558,8 +558,12 @@ func (d *diagCurve) deviceCap(target float64) (*Finding, *diagCap) {
 	if target > 0 && d.xmax*(1+reachSlack) < target {
 		ev = append(ev, fmt.Sprintf("target %s IOPS is above the cap: no queue depth reaches it", fmtIOPS(target)))
 	}
-	summary := fmt.Sprintf("device cap: IOPS flat at %s (%s) from QD %s while latency grows in proportion to the queue",
-		fmtIOPS(d.xmax), fmtMiBps(bw), fmtQD(a.QD))
+	level := fmtIOPS(d.xmax)
+	if lo := fmtIOPS(a.IOPS); lo != level {
+		level = lo + "–" + level
+	}
+	summary := fmt.Sprintf("device cap: IOPS flat at %s (up to %s) from QD %s while latency grows in proportion to the queue",
+		level, fmtMiBps(bw), fmtQD(a.QD))
 	next := fmt.Sprintf("compare %s IOPS and %s with the volume's provisioned IOPS/throughput and the VM's per-instance disk limits; "+
 		"queue deeper than QD %s only adds latency", fmtIOPS(d.xmax), fmtMiBps(bw), fmtQD(a.QD))
 	return ptr(d.finding(RuleDeviceCap, summary, ev, next)), &diagCap{rw: d.RW, bs: d.BS, iops: d.xmax, bw: bw}

@@ -290,7 +290,7 @@ func TestDiagnoseSharedDevice(t *testing.T) {
 		{"saturating curve", saturating, other(saturating), []string{littleslaw.RuleContended},
 			[]string{"contended: the device saturates at QD", "other I/O shared the device", "measure again"}, []string{"healthy"}},
 		{"split requests are not other I/O", split, splitTel, []string{littleslaw.RuleDeviceCap},
-			[]string{"device cap: IOPS flat at 1.19k"}, []string{"shared", "contended", "healthy"}},
+			[]string{"device cap: IOPS flat at 1.16k–1.19k"}, []string{"shared", "contended", "healthy"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
