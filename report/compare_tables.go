@@ -21,7 +21,7 @@ type textTable struct {
 func compareTables(ins []Input) []textTable {
 	sat := textTable{
 		Title: "Saturation points",
-		Head:  []string{"curve", "sat. QD", "IOPS there", "max IOPS", "efficient QD", "R0 (QD 1)"},
+		Head:  []string{"curve", "sat. QD", "IOPS", "max IOPS", "eff. QD", "R0"},
 	}
 	for _, in := range ins {
 		for _, s := range seriesOf(in.Result) {
@@ -113,8 +113,8 @@ func curvesByKey(r *sweep.Result) curveSet {
 // at every QD both measured.
 func deltaTable(aName string, a namedCurve, bName string, b namedCurve) textTable {
 	t := textTable{
-		Title: fmt.Sprintf("%s · %s vs %s · %s", bName, b.name, aName, a.name),
-		Head:  []string{"QD", "IOPS " + shortName(aName), "IOPS " + shortName(bName), "Δ IOPS", "mean " + shortName(aName), "mean " + shortName(bName), "Δ mean", "Δ p99"},
+		Title: fmt.Sprintf("B = %s · %s vs A = %s · %s", bName, b.name, aName, a.name),
+		Head:  []string{"QD", "IOPS A", "IOPS B", "Δ IOPS", "mean A", "mean B", "Δ mean", "Δ p99"},
 	}
 	for _, q := range a.qds {
 		sb, ok := b.byQD[q]
@@ -130,9 +130,6 @@ func deltaTable(aName string, a namedCurve, bName string, b namedCurve) textTabl
 	}
 	return t
 }
-
-// shortName cuts an input name for a column header.
-func shortName(s string) string { return truncate(s, 12) }
 
 // relDelta formats (b − a) / a as a signed percent ("+12.5%", "-40.0%"),
 // or as a factor from twice up ("×3.2"); "-" when either is unknown.

@@ -21,7 +21,7 @@ func TestCompareTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := buf.String()
-	for _, w := range []string{"Saturation points", "before · randread 4k", "after · randread 4k", "Δ IOPS", "after · randread 4k vs before · randread 4k"} {
+	for _, w := range []string{"Saturation points", "before · randread 4k", "after · randread 4k", "Δ IOPS", "B = after · randread 4k vs A = before · randread 4k"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("compare table lacks %q:\n%s", w, out)
 		}

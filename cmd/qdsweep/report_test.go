@@ -154,7 +154,7 @@ func TestCompareCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, w := range []string{"Saturation points", "before · randread 4k", "after · randread 4k vs before · randread 4k", "Report: " + filepath.Join(out, "compare.md")} {
+	for _, w := range []string{"Saturation points", "before · randread 4k", "B = after · randread 4k vs A = before · randread 4k", "Report: " + filepath.Join(out, "compare.md")} {
 		if !strings.Contains(stdout, w) {
 			t.Errorf("stdout lacks %q:\n%s", w, stdout)
 		}
