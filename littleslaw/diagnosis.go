@@ -542,9 +542,13 @@ func (d *diagCurve) deviceCap(target float64) (*Finding, *diagCap) {
 		return nil, nil
 	}
 	a, z := d.pts[s], d.pts[len(d.pts)-1]
-	bw := z.BWBytes
-	if bw == 0 && d.BS > 0 {
-		bw = z.IOPS * float64(d.BS)
+	bw := 0.0 // the most bandwidth on the plateau, bytes/s
+	for _, p := range d.pts[s:] {
+		b := p.BWBytes
+		if b == 0 && d.BS > 0 {
+			b = p.IOPS * float64(d.BS)
+		}
+		bw = max(bw, b)
 	}
 	ev := []string{
 		fmt.Sprintf("QD %s → %s: IOPS %s → %s (%+.1f%%), %s → %s",
