@@ -7,16 +7,20 @@ import (
 )
 
 // The number formats of the notes, messages and diagnosis sentences this
-// package writes: one function per kind of quantity. They follow the same
-// rules as the report package's exported formatters (three significant
-// digits, trailing zeros dropped) so a number reads the same wherever it is
-// printed; this package cannot import report, which imports it.
+// package writes, one function per kind of quantity (three significant
+// digits, trailing zeros dropped). The report package prints with the same
+// functions, so a number reads the same wherever it is printed.
 
-// fmtCount formats an exact count such as a target IOPS rounded to a whole
-// number with comma separators: 151000 → "151,000".
-func fmtCount(v float64) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
+// FormatCount formats an exact count, such as a target in I/Os per second
+// or a number of I/Os in flight, as a whole number with comma separators:
+// 160000 → "160,000". Values below 10 that are not whole keep one decimal
+// (2.6 → "2.6"). NaN and ±Inf give "-".
+func FormatCount(v float64) string {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
 		return "-"
+	case math.Abs(v) < 10 && v != math.Trunc(v):
+		return strconv.FormatFloat(v, 'f', 1, 64)
 	}
 	s := strconv.FormatInt(int64(math.Round(math.Abs(v))), 10)
 	var b strings.Builder
@@ -32,9 +36,10 @@ func fmtCount(v float64) string {
 	return b.String()
 }
 
-// fmtIOPS formats a measured rate in I/Os per second with three significant
-// digits and a k or M suffix: 950, 1.19k, 24.5k, 159k, 1.25M.
-func fmtIOPS(v float64) string {
+// FormatIOPS formats a rate in I/Os per second with three significant
+// digits and a k (10³) or M (10⁶) suffix: 950 → "950", 24600 → "24.6k",
+// 158900 → "159k", 1250000 → "1.25M". NaN and ±Inf give "-".
+func FormatIOPS(v float64) string {
 	a := math.Abs(v)
 	switch {
 	case math.IsNaN(v) || math.IsInf(v, 0):
@@ -47,11 +52,13 @@ func fmtIOPS(v float64) string {
 	return sig3(v/1e6) + "M"
 }
 
-// fmtLat formats a latency given in nanoseconds as ns, µs, ms or s with
-// three significant digits: "850 ns", "67.4 µs", "1.3 ms", "2.5 s". A value
-// that rounds to 1000 of a unit moves up to the next one ("1 ms").
-func fmtLat(ns float64) string {
-	if math.IsNaN(ns) || math.IsInf(ns, 0) || ns < 0 {
+// FormatLatency formats a latency given in nanoseconds as ns, µs, ms or s
+// with three significant digits and trailing zeros dropped: 850 → "850 ns",
+// 152000 → "152 µs", 1300000 → "1.3 ms", 1612000 → "1.61 ms". A value that
+// rounds to 1000 of a unit moves up to the next ("1 ms" for 999.7 µs).
+// Zero, negative, NaN and ±Inf latencies are unknown and give "-".
+func FormatLatency(ns float64) string {
+	if math.IsNaN(ns) || math.IsInf(ns, 0) || ns <= 0 {
 		return "-"
 	}
 	units := []struct {
@@ -69,24 +76,37 @@ func fmtLat(ns float64) string {
 	return s + " " + units[i].name
 }
 
-// fmtMiBps formats a bandwidth given in bytes per second as MiB/s with its
-// unit: whole MiB/s from 100 up, one decimal below ("357 MiB/s", "57.8 MiB/s").
-func fmtMiBps(bytesPerSec float64) string {
-	mib := bytesPerSec / (1 << 20)
-	if mib >= 100 {
-		return strconv.FormatFloat(mib, 'f', 0, 64) + " MiB/s"
+// FormatMiBps formats a bandwidth given in bytes per second as the number
+// of MiB/s (2²⁰ bytes per second), without the unit: whole MiB/s from 100
+// up, one decimal below: 650_853_171 → "621", 60_607_693 → "57.8".
+func FormatMiBps(bytesPerSec float64) string {
+	v := bytesPerSec / (1 << 20)
+	if v >= 100 {
+		return strconv.FormatFloat(v, 'f', 0, 64)
 	}
-	return strconv.FormatFloat(mib, 'f', 1, 64) + " MiB/s"
+	return strconv.FormatFloat(v, 'f', 1, 64)
 }
 
-// fmtQD formats a queue depth: whole depths without a fraction, fractional
-// (model) depths below 100 with one decimal: "64", "7.6", "208".
-func fmtQD(qd float64) string {
+// FormatQD formats a queue depth (I/Os in flight): whole depths without a
+// fraction ("64"), fractional model depths below 100 with one decimal
+// ("7.6"), larger ones rounded ("208").
+func FormatQD(qd float64) string {
 	if qd == math.Trunc(qd) || math.Abs(qd) >= 100 {
 		return strconv.FormatFloat(qd, 'f', 0, 64)
 	}
 	return strconv.FormatFloat(qd, 'f', 1, 64)
 }
+
+// The short names this package's sentences use.
+var (
+	fmtCount = FormatCount
+	fmtIOPS  = FormatIOPS
+	fmtLat   = FormatLatency
+	fmtQD    = FormatQD
+)
+
+// fmtMiBps is FormatMiBps with its unit: "357 MiB/s".
+func fmtMiBps(bytesPerSec float64) string { return FormatMiBps(bytesPerSec) + " MiB/s" }
 
 // sig3 writes v with three significant digits (at most two decimals) and
 // drops trailing zeros: 1.30 → "1.3", 24.55 → "24.6", 158.9 → "159".

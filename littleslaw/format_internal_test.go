@@ -26,7 +26,7 @@ func TestFormatters(t *testing.T) {
 		{"iops M", fmtIOPS(1_250_000), "1.25M"},
 		{"iops Inf", fmtIOPS(math.Inf(1)), "-"},
 		{"lat ns", fmtLat(850), "850 ns"},
-		{"lat zero", fmtLat(0), "0 ns"},
+		{"lat zero is unknown", fmtLat(0), "-"},
 		{"lat µs", fmtLat(67_400), "67.4 µs"},
 		{"lat ms", fmtLat(1.3e6), "1.3 ms"},
 		{"lat ms 3 digits", fmtLat(1_612_000), "1.61 ms"},
