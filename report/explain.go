@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/qdsweep/qdsweep/ioengine/fio"
+	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/littleslaw"
 )
 

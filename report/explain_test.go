@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/qdsweep/qdsweep/ioengine/fio"
+	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/report"
 )
@@ -46,7 +46,7 @@ func explainText(t *testing.T, outs []fio.Output, o report.ExplainOptions) (stri
 
 func TestExplainFio(t *testing.T) {
 	fioData := func(name string) []fio.Output {
-		outs, err := fio.ReadOutput(filepath.Join("..", "ioengine", "fio", "testdata", name))
+		outs, err := fio.ReadOutput(filepath.Join("..", "fio", "testdata", name))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/ioengine"
-	"github.com/qdsweep/qdsweep/ioengine/fio"
 )
 
 // SourceFioImport is Meta.Source of a result made from fio outputs.

@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/ioengine"
-	"github.com/qdsweep/qdsweep/ioengine/fio"
 	"github.com/qdsweep/qdsweep/sweep"
 )
 
@@ -14,7 +14,7 @@ func readFio(t *testing.T, names ...string) []fio.Output {
 	t.Helper()
 	var outs []fio.Output
 	for _, n := range names {
-		o, err := fio.ReadOutput(filepath.Join("..", "ioengine", "fio", "testdata", n))
+		o, err := fio.ReadOutput(filepath.Join("..", "fio", "testdata", n))
 		if err != nil {
 			t.Fatal(err)
 		}

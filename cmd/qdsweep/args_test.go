@@ -87,7 +87,7 @@ func FuzzMoveFlagsFirst(f *testing.F) {
 func TestFlagsAfterArguments(t *testing.T) {
 	res := savedSweep(t, "res", 90000)
 	other := savedSweep(t, "other", 60000)
-	fioOut, err := filepath.Abs(filepath.Join("..", "..", "ioengine", "fio", "testdata", "randread-libaio-qd32-normal.txt"))
+	fioOut, err := filepath.Abs(filepath.Join("..", "..", "fio", "testdata", "randread-libaio-qd32-normal.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}

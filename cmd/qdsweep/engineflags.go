@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"os/exec"
 
+	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/ioengine"
-	"github.com/qdsweep/qdsweep/ioengine/fio"
+	"github.com/qdsweep/qdsweep/ioengine/fioengine"
 	"github.com/qdsweep/qdsweep/sweep"
 	"github.com/urfave/cli/v2"
 )
@@ -48,7 +49,7 @@ func fioFlags() []cli.Flag {
 type engineSetup struct {
 	name    string              // io_uring, libaio, psync, sim or fio
 	sim     *ioengine.SimConfig // set for sim
-	fio     *fio.Options        // set for fio
+	fio     *fioengine.Options  // set for fio
 	clients []string            // fio servers; the target lives there
 	prev    *sweep.Result       // resumed sweep, for its sim settings
 	cmd     string              // "run" or "sweep", for messages
@@ -97,9 +98,9 @@ func engineFromFlags(c *cli.Context, cmd, name string, prev *sweep.Result) (engi
 		}
 		e.sim = &cfg
 	case engineFio:
-		o := fio.Options{ExtraArgs: c.StringSlice("fio-arg")}
+		o := fioengine.Options{ExtraArgs: c.StringSlice("fio-arg")}
 		if _, err := exec.LookPath("fio"); err != nil {
-			return e, usagef("--ioengine=fio: %v", fio.ErrNotFound)
+			return e, usagef("--ioengine=fio: %v", fioengine.ErrNotFound)
 		}
 		if spec := c.String("fio-clients"); c.IsSet("fio-clients") {
 			if len(spec) > 1 && spec[0] == '@' {
@@ -154,7 +155,7 @@ func (e engineSetup) open() (ioengine.Engine, string, error) {
 	case e.sim != nil:
 		return ioengine.NewSim(*e.sim), "", nil
 	case e.fio != nil:
-		return fio.NewEngine(*e.fio), "", nil
+		return fioengine.NewEngine(*e.fio), "", nil
 	}
 	eng, reason, err := ioengine.New(e.name)
 	if err != nil {

@@ -13,7 +13,7 @@ import (
 
 // fioData is a recorded fio output of the fio package's testdata.
 func fioData(name string) string {
-	return filepath.Join("..", "..", "ioengine", "fio", "testdata", name)
+	return filepath.Join("..", "..", "fio", "testdata", name)
 }
 
 // runQdsweep runs the built binary and returns stdout, stderr and the exit status.

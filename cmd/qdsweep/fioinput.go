@@ -4,7 +4,7 @@ import (
 	"errors"
 	"os"
 
-	"github.com/qdsweep/qdsweep/ioengine/fio"
+	"github.com/qdsweep/qdsweep/fio"
 )
 
 // readFioOutputs parses every fio output file named in args ("-": standard

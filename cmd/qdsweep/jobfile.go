@@ -5,8 +5,8 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/ioengine"
-	"github.com/qdsweep/qdsweep/ioengine/fio"
 	"github.com/urfave/cli/v2"
 )
 

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/qdsweep/qdsweep/ioengine/fio"
+	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/sweep"
 )
 

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/ioengine"
-	"github.com/qdsweep/qdsweep/ioengine/fio"
 )
 
 func TestWriteJobFileRoundTrip(t *testing.T) {
@@ -123,5 +123,13 @@ func TestJobFileErrors(t *testing.T) {
 				t.Errorf("error %q: unsupported %v, want %v on one line", err, errors.Is(err, fio.ErrUnsupported), tt.unsupported)
 			}
 		})
+	}
+}
+
+// needFio skips when the fio binary is absent.
+func needFio(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("fio"); err != nil {
+		t.Skip("fio not installed")
 	}
 }

@@ -17,23 +17,23 @@ const DefaultIOEngine = "io_uring"
 // section with ramp and runtime (time_based, group_reporting) and one job
 // section with the workload. The ioengine is io_uring.
 func WriteJobFile(w io.Writer, wl ioengine.Workload, runtime, ramp time.Duration) error {
-	return writeJobFile(w, wl, runtime, ramp, DefaultIOEngine)
+	return WriteJobFileEngine(w, wl, runtime, ramp, DefaultIOEngine)
 }
 
-// writeJobFile writes wl with the given fio ioengine.
-func writeJobFile(w io.Writer, wl ioengine.Workload, runtime, ramp time.Duration, engine string) error {
-	opts, err := jobOptions(wl, runtime, ramp, engine)
+// WriteJobFileEngine is WriteJobFile with the given fio ioengine ("" means DefaultIOEngine).
+func WriteJobFileEngine(w io.Writer, wl ioengine.Workload, runtime, ramp time.Duration, engine string) error {
+	opts, err := JobOptions(wl, runtime, ramp, engine)
 	if err != nil {
 		return err
 	}
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "; qdsweep step: rw=%s bs=%d iodepth=%d numjobs=%d (QD %d)\n", wl.RW, wl.BS, wl.IODepth, wl.NumJobs, wl.QD())
 	fmt.Fprintln(bw, "[global]")
-	for _, kv := range opts.global {
+	for _, kv := range opts.Global {
 		fmt.Fprintf(bw, "%s=%s\n", kv[0], kv[1])
 	}
-	fmt.Fprintf(bw, "\n[%s]\n", jobName(wl))
-	for _, kv := range opts.job {
+	fmt.Fprintf(bw, "\n[%s]\n", JobName(wl))
+	for _, kv := range opts.Job {
 		fmt.Fprintf(bw, "%s=%s\n", kv[0], kv[1])
 	}
 	if err := bw.Flush(); err != nil {
@@ -42,40 +42,41 @@ func writeJobFile(w io.Writer, wl ioengine.Workload, runtime, ramp time.Duration
 	return nil
 }
 
-// jobName names the job section after the step: "randread-4096-iodepth32-numjobs1".
-func jobName(wl ioengine.Workload) string {
+// JobName names the job section after the step: "randread-4096-iodepth32-numjobs1".
+func JobName(wl ioengine.Workload) string {
 	return fmt.Sprintf("%s-%d-iodepth%d-numjobs%d", wl.RW, wl.BS, wl.IODepth, wl.NumJobs)
 }
 
 // JobFileName is the file name WriteJobFile's output should get for wl
 // (one per sweep step, distinct for every rw, bs, iodepth and numjobs):
 // "randread-4096-iodepth32-numjobs1.fio".
-func JobFileName(wl ioengine.Workload) string { return jobName(wl) + ".fio" }
+func JobFileName(wl ioengine.Workload) string { return JobName(wl) + ".fio" }
 
-// optionSet is a job's options in order: [global] then the job section.
-type optionSet struct {
-	global, job [][2]string
+// OptionSet is a job's options in order: [global] then the job section,
+// each a name and value pair.
+type OptionSet struct {
+	Global, Job [][2]string
 }
 
-// jobOptions renders wl in fio's option vocabulary.
-func jobOptions(wl ioengine.Workload, runtime, ramp time.Duration, engine string) (optionSet, error) {
+// JobOptions renders wl in fio's option vocabulary.
+func JobOptions(wl ioengine.Workload, runtime, ramp time.Duration, engine string) (OptionSet, error) {
 	if wl.Filename == "" {
-		return optionSet{}, fmt.Errorf("fio job: no filename")
+		return OptionSet{}, fmt.Errorf("fio job: no filename")
 	}
 	if wl.BS <= 0 || wl.IODepth <= 0 || wl.NumJobs <= 0 {
-		return optionSet{}, fmt.Errorf("fio job: bs %d, iodepth %d, numjobs %d must be positive", wl.BS, wl.IODepth, wl.NumJobs)
+		return OptionSet{}, fmt.Errorf("fio job: bs %d, iodepth %d, numjobs %d must be positive", wl.BS, wl.IODepth, wl.NumJobs)
 	}
 	switch wl.RW {
 	case ioengine.Read, ioengine.Write, ioengine.RandRead, ioengine.RandWrite, ioengine.ReadWrite, ioengine.RandRW:
 	default:
-		return optionSet{}, fmt.Errorf("fio job: unknown rw %q", wl.RW)
+		return OptionSet{}, fmt.Errorf("fio job: unknown rw %q", wl.RW)
 	}
 	if engine == "" {
 		engine = DefaultIOEngine
 	}
-	var s optionSet
-	g := func(k, v string) { s.global = append(s.global, [2]string{k, v}) }
-	j := func(k, v string) { s.job = append(s.job, [2]string{k, v}) }
+	var s OptionSet
+	g := func(k, v string) { s.Global = append(s.Global, [2]string{k, v}) }
+	j := func(k, v string) { s.Job = append(s.Job, [2]string{k, v}) }
 	g("ioengine", engine)
 	g("direct", boolOpt(wl.Direct))
 	g("time_based", "1")

@@ -1,9 +1,10 @@
-package fio_test
+package fioengine_test
 
 import (
 	"bytes"
 	"context"
 	"errors"
+	"math"
 	"net"
 	"os"
 	"os/exec"
@@ -13,8 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/ioengine"
-	"github.com/qdsweep/qdsweep/ioengine/fio"
+	"github.com/qdsweep/qdsweep/ioengine/fioengine"
 )
 
 // needFio skips when the fio binary is absent.
@@ -50,7 +52,7 @@ func TestEngineRunsFio(t *testing.T) {
 		t.Run(engine, func(t *testing.T) {
 			starts.Store(0)
 			ends.Store(0)
-			e := fio.NewEngine(fio.Options{IOEngine: engine})
+			e := fioengine.NewEngine(fioengine.Options{IOEngine: engine})
 			st, err := e.Run(context.Background(), wl, ctl)
 			if err != nil {
 				t.Fatal(err)
@@ -86,7 +88,7 @@ func TestEngineMixed(t *testing.T) {
 	needFio(t)
 	wl := smallWorkload(target(t))
 	wl.RW, wl.RWMixRead, wl.NumJobs = ioengine.RandRW, 70, 1
-	st, err := fio.NewEngine(fio.Options{}).Run(context.Background(), wl, ioengine.Control{Runtime: 200 * time.Millisecond})
+	st, err := fioengine.NewEngine(fioengine.Options{}).Run(context.Background(), wl, ioengine.Control{Runtime: 200 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,12 +103,12 @@ func TestEngineMixed(t *testing.T) {
 
 func TestEngineErrors(t *testing.T) {
 	wl := smallWorkload(filepath.Join(t.TempDir(), "no", "such", "dir", "target"))
-	_, err := fio.NewEngine(fio.Options{Binary: "fio-does-not-exist"}).Run(context.Background(), wl, ioengine.Control{Runtime: time.Second})
-	if !errors.Is(err, fio.ErrNotFound) {
+	_, err := fioengine.NewEngine(fioengine.Options{Binary: "fio-does-not-exist"}).Run(context.Background(), wl, ioengine.Control{Runtime: time.Second})
+	if !errors.Is(err, fioengine.ErrNotFound) {
 		t.Errorf("missing binary: %v", err)
 	}
 	needFio(t)
-	_, err = fio.NewEngine(fio.Options{}).Run(context.Background(), wl, ioengine.Control{Runtime: 100 * time.Millisecond})
+	_, err = fioengine.NewEngine(fioengine.Options{}).Run(context.Background(), wl, ioengine.Control{Runtime: 100 * time.Millisecond})
 	if !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing target: %v", err)
 	}
@@ -120,7 +122,7 @@ func TestEngineInterrupt(t *testing.T) {
 	wl := smallWorkload(target(t))
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(time.Second, cancel)
-	st, err := fio.NewEngine(fio.Options{}).Run(ctx, wl, ioengine.Control{Runtime: time.Minute})
+	st, err := fioengine.NewEngine(fioengine.Options{}).Run(ctx, wl, ioengine.Control{Runtime: time.Minute})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err %v, want context.Canceled", err)
 	}
@@ -173,7 +175,7 @@ func TestEngineClientServer(t *testing.T) {
 	}
 	wl := smallWorkload(target(t))
 	wl.NumJobs = 1
-	st, err := fio.NewEngine(fio.Options{Clients: clients}).Run(context.Background(), wl, ioengine.Control{Runtime: 300 * time.Millisecond})
+	st, err := fioengine.NewEngine(fioengine.Options{Clients: clients}).Run(context.Background(), wl, ioengine.Control{Runtime: 300 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,4 +232,12 @@ func TestReadClients(t *testing.T) {
 			}
 		}
 	}
+}
+
+// near reports whether a is within rel (relative) of b.
+func near(a, b, rel float64) bool {
+	if b == 0 {
+		return a == 0
+	}
+	return math.Abs(a-b)/math.Abs(b) <= rel
 }

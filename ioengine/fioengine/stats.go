@@ -1,4 +1,4 @@
-package fio
+package fioengine
 
 import (
 	"fmt"
@@ -10,15 +10,16 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/ioengine"
 )
 
 // statsOf converts fio's report of one run into ioengine.Stats: the single
 // (grouped) job locally, "All clients" with one HostStats per client in
 // client/server mode.
-func statsOf(o Output, w ioengine.Workload, clients []string) (*ioengine.Stats, error) {
-	var agg *Job
-	var hosts []Job
+func statsOf(o fio.Output, w ioengine.Workload, clients []string) (*ioengine.Stats, error) {
+	var agg *fio.Job
+	var hosts []fio.Job
 	for i := range o.Jobs {
 		j := &o.Jobs[i]
 		switch {
@@ -39,7 +40,7 @@ func statsOf(o Output, w ioengine.Workload, clients []string) (*ioengine.Stats, 
 	st := &ioengine.Stats{Engine: "fio"}
 	s := agg.Summary()
 	st.Runtime = time.Duration(s.RuntimeMs) * time.Millisecond
-	st.All = ioengine.DirStats{TotalIOs: s.TotalIOs, IOPS: s.IOPS, BWBytes: s.BWBytes, Lat: LatencyOf(s.Lat)}
+	st.All = ioengine.DirStats{TotalIOs: s.TotalIOs, IOPS: s.IOPS, BWBytes: s.BWBytes, Lat: fio.LatencyOf(s.Lat)}
 	for _, d := range agg.Dirs() {
 		st.All.Bytes += d.IOBytes
 	}
@@ -62,7 +63,7 @@ func statsOf(o Output, w ioengine.Workload, clients []string) (*ioengine.Stats, 
 	}
 	for _, h := range hosts {
 		hs := h.Summary()
-		st.Hosts = append(st.Hosts, ioengine.HostStats{Host: clientName(h, clients), IOPS: hs.IOPS, BWBytes: hs.BWBytes, Lat: LatencyOf(hs.Lat)})
+		st.Hosts = append(st.Hosts, ioengine.HostStats{Host: clientName(h, clients), IOPS: hs.IOPS, BWBytes: hs.BWBytes, Lat: fio.LatencyOf(hs.Lat)})
 	}
 	// In the order the clients were given.
 	rank := map[string]int{}
@@ -74,14 +75,14 @@ func statsOf(o Output, w ioengine.Workload, clients []string) (*ioengine.Stats, 
 }
 
 // clientName is the client (as given) that a job report came from, else "host:port".
-func clientName(j Job, clients []string) string {
+func clientName(j fio.Job, clients []string) string {
 	for _, c := range clients {
-		h, p, err := splitClient(c)
+		h, p, err := fio.SplitClient(c)
 		if err != nil {
 			continue
 		}
 		if p == 0 {
-			p = DefaultPort
+			p = fio.DefaultPort
 		}
 		if h == j.Host && p == j.Port {
 			return c

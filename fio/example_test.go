@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/qdsweep/qdsweep/ioengine/fio"
+	"github.com/qdsweep/qdsweep/fio"
 )
 
 // Parse takes fio output as people paste it: here one job of fio's normal

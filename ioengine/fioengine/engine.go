@@ -1,4 +1,4 @@
-package fio
+package fioengine
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/ioengine"
 )
 
@@ -54,7 +55,7 @@ func NewEngine(o Options) ioengine.Engine {
 		o.Binary = "fio"
 	}
 	if o.IOEngine == "" {
-		o.IOEngine = DefaultIOEngine
+		o.IOEngine = fio.DefaultIOEngine
 	}
 	if o.KillWait <= 0 {
 		o.KillWait = 5 * time.Second
@@ -74,7 +75,7 @@ func (e *Engine) Run(ctx context.Context, w ioengine.Workload, ctl ioengine.Cont
 	if w.Verify {
 		return nil, fmt.Errorf("fio engine: data verification is not supported; drop --verify or use --ioengine=io_uring")
 	}
-	opts, err := jobOptions(w, ctl.Runtime, ctl.Ramp, e.opt.IOEngine)
+	opts, err := fio.JobOptions(w, ctl.Runtime, ctl.Ramp, e.opt.IOEngine)
 	if err != nil {
 		return nil, err
 	}
@@ -87,8 +88,8 @@ func (e *Engine) Run(ctx context.Context, w ioengine.Workload, ctl ioengine.Cont
 	args := []string{"--output-format=json"}
 	args = append(args, e.opt.ExtraArgs...)
 	if len(e.opt.Clients) == 0 {
-		args = append(args, "--name="+jobName(w))
-		for _, kv := range append(opts.global, opts.job...) {
+		args = append(args, "--name="+fio.JobName(w))
+		for _, kv := range append(opts.Global, opts.Job...) {
 			args = append(args, "--"+kv[0]+"="+kv[1])
 		}
 	} else {
@@ -97,9 +98,9 @@ func (e *Engine) Run(ctx context.Context, w ioengine.Workload, ctl ioengine.Cont
 			return nil, fmt.Errorf("fio client job file: %w", err)
 		}
 		defer os.RemoveAll(dir)
-		path := filepath.Join(dir, jobName(w)+".fio")
+		path := filepath.Join(dir, fio.JobName(w)+".fio")
 		var buf bytes.Buffer
-		if err := writeJobFile(&buf, w, ctl.Runtime, ctl.Ramp, e.opt.IOEngine); err != nil {
+		if err := fio.WriteJobFileEngine(&buf, w, ctl.Runtime, ctl.Ramp, e.opt.IOEngine); err != nil {
 			return nil, err
 		}
 		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
@@ -110,7 +111,7 @@ func (e *Engine) Run(ctx context.Context, w ioengine.Workload, ctl ioengine.Cont
 		// last server only.
 		var hosts strings.Builder
 		for _, c := range e.opt.Clients {
-			hosts.WriteString(fioClientArg(c) + "\n")
+			hosts.WriteString(fio.ClientArg(c) + "\n")
 		}
 		list := filepath.Join(dir, "hosts.list")
 		if err := os.WriteFile(list, []byte(hosts.String()), 0o644); err != nil {
@@ -119,7 +120,7 @@ func (e *Engine) Run(ctx context.Context, w ioengine.Workload, ctl ioengine.Cont
 		args = append(args, "--client="+list, path)
 	}
 	stdout, stderr, runErr := e.exec(ctx, bin, args, ctl)
-	outs, perr := ParseJSON(bytes.NewReader(stdout))
+	outs, perr := fio.ParseJSON(bytes.NewReader(stdout))
 	if perr != nil {
 		msg := firstLines(stderr, 3)
 		if ctx.Err() != nil {
@@ -130,7 +131,7 @@ func (e *Engine) Run(ctx context.Context, w ioengine.Workload, ctl ioengine.Cont
 		}
 		return nil, fmt.Errorf("fio output: %w%s", perr, msg)
 	}
-	final := Final(outs)
+	final := fio.Final(outs)
 	st, err := statsOf(final[len(final)-1], w, e.opt.Clients)
 	if err != nil {
 		return nil, err

@@ -49,7 +49,7 @@ func ReadClients(spec string) ([]string, error) {
 	out := make([]string, 0, len(items))
 	for _, it := range items {
 		it = strings.TrimSpace(it)
-		host, port, err := splitClient(it)
+		host, port, err := SplitClient(it)
 		if err != nil {
 			return nil, fmt.Errorf("fio clients: %q: %w", it, err)
 		}
@@ -62,8 +62,8 @@ func ReadClients(spec string) ([]string, error) {
 	return out, nil
 }
 
-// splitClient reads "host", "host:port", "[v6]:port" or "v6"; port 0 means default.
-func splitClient(s string) (string, int, error) {
+// SplitClient reads "host", "host:port", "[v6]:port" or "v6"; port 0 means default.
+func SplitClient(s string) (string, int, error) {
 	if s == "" {
 		return "", 0, fmt.Errorf("empty host")
 	}
@@ -87,9 +87,9 @@ func splitClient(s string) (string, int, error) {
 	return h, n, nil
 }
 
-// fioClientArg renders a client for fio's --client: "host,port" ("ip6:addr,port" for IPv6).
-func fioClientArg(c string) string {
-	h, p, err := splitClient(c)
+// ClientArg renders a client for fio's --client: "host,port" ("ip6:addr,port" for IPv6).
+func ClientArg(c string) string {
+	h, p, err := SplitClient(c)
 	if err != nil {
 		return c
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/qdsweep/qdsweep/ioengine/fio"
+	"github.com/qdsweep/qdsweep/fio"
 )
 
 func near(a, b, rel float64) bool {
