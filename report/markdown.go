@@ -53,6 +53,9 @@ func Markdown(w io.Writer, r *sweep.Result, o Options, charts []string) error {
 		fmt.Fprintln(bw)
 		writeMarkdownSteps(bw, s.Steps, o)
 	}
+	if n := steadyNote(r); n != "" {
+		fmt.Fprintf(bw, "\n%s\n", mdEscape(n))
+	}
 	fmt.Fprint(bw, "\n## Analysis\n")
 	writeMarkdownAnalysis(bw, analysisParas(r, o))
 	if len(charts) > 0 {
@@ -123,10 +126,7 @@ func writeMarkdownSteps(w io.Writer, steps []sweep.Step, o Options) {
 			fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 			continue
 		}
-		steady := "yes"
-		if !st.Steady {
-			steady = "no"
-		}
+		steady := steadyCell(st)
 		infl, little := fmt.Sprintf("%.1f", st.InflightMean), fmtPct(st.LittleError)
 		if st.InflightMean == 0 {
 			infl, little = "-", "-"

@@ -35,6 +35,9 @@ func Table(w io.Writer, r *sweep.Result, o Options) error {
 		}
 		writeStepRows(bw, s.Steps, o, r.Meta.Simulated)
 	}
+	if n := steadyNote(r); n != "" {
+		fmt.Fprintln(bw, wrap(n, o.Width))
+	}
 	if r.Interrupted {
 		fmt.Fprintln(bw, "Interrupted: the sweep stopped before its last step.")
 	}
@@ -143,10 +146,7 @@ func writeStepRows(w io.Writer, steps []sweep.Step, o Options, simulated bool) {
 			fmt.Fprintln(w, truncate(line, o.Width))
 			continue
 		}
-		steady := "yes"
-		if !st.Steady {
-			steady = "no"
-		}
+		steady := steadyCell(st)
 		cells = append(cells,
 			FormatIOPS(st.IOPS),
 			FormatMiBps(st.BWBytes),

@@ -77,6 +77,9 @@ func Run(ctx context.Context, cfg Config, r *Result) error {
 		stop = EarlyStop{MaxP99: stop.MaxP99}
 	}
 	defer func() { r.Meta.End = time.Now() }()
+	if r.Meta.SteadyWindowNs == 0 {
+		r.Meta.SteadyWindowNs, r.Meta.SteadyLimit = int64(cfg.Steady.Window), cfg.Steady.Limit
+	}
 	r.Interrupted = false
 	grid := r.Plan.Grid()
 	ran, failed := 0, 0
@@ -219,6 +222,7 @@ func runStep(ctx context.Context, cfg Config, g GridStep, live Live, etaFn func(
 	}
 	s := StepFromStats(g, st)
 	s.Steady = det.Attained()
+	s.NotSteady, s.SteadyDrift, s.IOPSCV = det.Why(), det.Drift(), det.CV()
 	if p := cfg.Probe; p != nil {
 		s.Device, s.HostCPU = p.Collect()
 	}

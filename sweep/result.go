@@ -42,6 +42,11 @@ type Meta struct {
 	Simulated            bool        `json:"simulated"`
 	Source               string      `json:"source,omitempty"` // "qdsweep" (measured), "fio-import", …
 	Workload             Workload    `json:"workload"`
+	// SteadyWindowNs and SteadyLimit are the steady-state criterion the
+	// sweep ran with (SteadyConfig.Window, ns, and Limit, a fraction per
+	// second); 0 when unknown.
+	SteadyWindowNs int64   `json:"steady_window_ns,omitempty"`
+	SteadyLimit    float64 `json:"steady_limit,omitempty"`
 }
 
 // Workload is the fixed part of the sweep's workload (what does not vary by step).
@@ -98,6 +103,17 @@ type Step struct {
 	// LittleError is (inflight_mean − iops × lat_mean) / inflight_mean.
 	LittleError float64            `json:"little_error"`
 	Steady      bool               `json:"steady"`
+	// NotSteady says why a step is not steady: NotSteadyShort,
+	// NotSteadyDrift or NotSteadyOff; empty when steady or unknown (results
+	// written before the field, fio imports).
+	NotSteady string `json:"not_steady,omitempty"`
+	// SteadyDrift is |IOPS slope| / mean IOPS over the last steady window,
+	// a fraction per second (0 when fewer samples than the window holds).
+	SteadyDrift float64 `json:"steady_drift,omitempty"`
+	// IOPSCV is the coefficient of variation (standard deviation / mean, a
+	// fraction) of the per-interval IOPS over the last steady window: the
+	// step's own noise (0 when unknown).
+	IOPSCV float64 `json:"iops_cv,omitempty"`
 	RuntimeNs   int64              `json:"runtime_ns"`
 	CPU         ioengine.CPU       `json:"cpu"`
 	Errors      []ioengine.IOError `json:"errors"`

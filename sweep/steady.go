@@ -62,12 +62,70 @@ func (d *SteadyDetector) Add(s ioengine.Sample) bool {
 		d.ring = d.ring[len(d.ring)-n:]
 		d.x = d.x[len(d.x)-n:]
 	}
-	if d.cfg.Limit <= 0 || len(d.ring) < d.cfg.Slots() {
+	if len(d.ring) < d.cfg.Slots() {
 		return false
 	}
 	d.slope, d.mean = LeastSquaresSlope(d.x, d.ring)
-	d.attained = d.mean > 0 && math.Abs(d.slope) <= d.cfg.Limit*d.mean
+	d.attained = d.cfg.Limit > 0 && d.mean > 0 && math.Abs(d.slope) <= d.cfg.Limit*d.mean
 	return d.attained
+}
+
+// Reasons a step is not steady (Step.NotSteady).
+const (
+	// NotSteadyShort: the measured window held fewer samples than the
+	// steady window, so steadiness could not be judged.
+	NotSteadyShort = "short"
+	// NotSteadyDrift: IOPS still drifted by more than the limit per second
+	// when the runtime ran out.
+	NotSteadyDrift = "drift"
+	// NotSteadyOff: steady-state detection was turned off (Limit ≤ 0).
+	NotSteadyOff = "off"
+)
+
+// Why returns why the step is not steady (one of the NotSteady
+// constants), or "" when it is.
+func (d *SteadyDetector) Why() string {
+	switch {
+	case d.attained:
+		return ""
+	case d.cfg.Limit <= 0:
+		return NotSteadyOff
+	case len(d.ring) < d.cfg.Slots():
+		return NotSteadyShort
+	}
+	return NotSteadyDrift
+}
+
+// Drift returns |slope| / mean of the last full window, a fraction per
+// second (0 before the window first fills).
+func (d *SteadyDetector) Drift() float64 {
+	if len(d.ring) < d.cfg.Slots() || d.mean <= 0 {
+		return 0
+	}
+	return math.Abs(d.slope) / d.mean
+}
+
+// CV returns the coefficient of variation (standard deviation / mean) of
+// the per-interval IOPS the detector holds (the last window, or fewer
+// samples when the step was shorter); 0 with fewer than two samples.
+func (d *SteadyDetector) CV() float64 {
+	n := float64(len(d.ring))
+	if n < 2 {
+		return 0
+	}
+	var sum float64
+	for _, v := range d.ring {
+		sum += v
+	}
+	mean := sum / n
+	if mean <= 0 {
+		return 0
+	}
+	var ss float64
+	for _, v := range d.ring {
+		ss += (v - mean) * (v - mean)
+	}
+	return math.Sqrt(ss/(n-1)) / mean
 }
 
 // Attained reports whether the last Add reached steady state.

@@ -67,3 +67,44 @@ func TestSteadyDetector(t *testing.T) {
 		})
 	}
 }
+
+// TestSteadyDetectorWhy checks the reason a step is not steady: too few
+// samples for the window, IOPS still drifting, or detection off; and the
+// window's spread (CV) and drift figures.
+func TestSteadyDetectorWhy(t *testing.T) {
+	cfg := sweep.SteadyConfig{Interval: 250 * time.Millisecond, Window: 2 * time.Second, Limit: 0.02}
+	fast := make([]float64, 12)
+	for i := range fast {
+		fast[i] = 10000 * (1 + 0.05*0.25*float64(i))
+	}
+	tests := []struct {
+		name      string
+		cfg       sweep.SteadyConfig
+		iops      []float64
+		want      string
+		wantDrift float64 // ±0.005
+	}{
+		{"runtime under the window", cfg, []float64{10000, 10100, 9900}, sweep.NotSteadyShort, 0},
+		{"still drifting", cfg, fast, sweep.NotSteadyDrift, 0.05 / 1.09},
+		{"steady", cfg, []float64{10000, 10100, 9900, 10000, 10050, 9950, 10000, 10000}, "", 0.003},
+		{"off", sweep.SteadyConfig{Interval: cfg.Interval, Window: cfg.Window}, fast, sweep.NotSteadyOff, 0.05 / 1.09},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d := sweep.NewSteadyDetector(tc.cfg)
+			feed(d, tc.cfg.Interval, tc.iops)
+			if got := d.Why(); got != tc.want {
+				t.Errorf("Why() = %q, want %q", got, tc.want)
+			}
+			if math.Abs(d.Drift()-tc.wantDrift) > 0.005 {
+				t.Errorf("Drift() = %.4f, want %.4f", d.Drift(), tc.wantDrift)
+			}
+		})
+	}
+	// CV of 10000 ± 100 alternating over the 8-slot window: 100/10000 × √(8/7).
+	d := sweep.NewSteadyDetector(cfg)
+	feed(d, cfg.Interval, []float64{9900, 10100, 9900, 10100, 9900, 10100, 9900, 10100})
+	if want := 0.01 * math.Sqrt(8.0/7); math.Abs(d.CV()-want) > 1e-3 {
+		t.Errorf("CV() = %.5f, want %.5f", d.CV(), want)
+	}
+}

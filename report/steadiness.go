@@ -1,0 +1,65 @@
+package report
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/qdsweep/qdsweep/sweep"
+)
+
+// steadyCell is a step's "steady" table cell: "yes", or why not: "short"
+// (measured for less than the steady window), "drift" (IOPS still
+// drifting), "off" (detection turned off); "no" when the result does not
+// say why (older results, fio imports).
+func steadyCell(st sweep.Step) string {
+	if st.Steady {
+		return "yes"
+	}
+	switch st.NotSteady {
+	case sweep.NotSteadyShort, sweep.NotSteadyDrift, sweep.NotSteadyOff:
+		return st.NotSteady
+	}
+	return "no"
+}
+
+// steadyNote explains the "steady" cells other than yes and no that r's
+// steps show, as one sentence ("" when there is none to explain).
+func steadyNote(r *sweep.Result) string {
+	seen := map[string]bool{}
+	var shortest int64
+	for _, st := range r.Steps {
+		if !measured(st) || st.Steady {
+			continue
+		}
+		seen[st.NotSteady] = true
+		if st.NotSteady == sweep.NotSteadyShort && (shortest == 0 || st.RuntimeNs < shortest) {
+			shortest = st.RuntimeNs
+		}
+	}
+	window, limit := "the steady window", "the limit"
+	if r.Meta.SteadyWindowNs > 0 {
+		window = "the " + FormatLatency(float64(r.Meta.SteadyWindowNs)) + " steady window"
+	}
+	if r.Meta.SteadyLimit > 0 {
+		limit = strconv.FormatFloat(r.Meta.SteadyLimit*100, 'g', 3, 64) + "%"
+	}
+	var parts []string
+	if seen[sweep.NotSteadyShort] {
+		p := "short = the step measured for less than " + window + " (--ss_dur), so steadiness was not judged"
+		if shortest > 0 {
+			p = "short = the step measured " + FormatLatency(float64(shortest)) + ", less than " + window +
+				" (--ss_dur), so steadiness was not judged (raise --runtime)"
+		}
+		parts = append(parts, p)
+	}
+	if seen[sweep.NotSteadyDrift] {
+		parts = append(parts, "drift = IOPS still moved by more than "+limit+" of its mean per second (--ss) when --runtime ran out")
+	}
+	if seen[sweep.NotSteadyOff] {
+		parts = append(parts, "off = steady-state detection was turned off (--ss=0)")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "steady: " + strings.Join(parts, ". ") + "."
+}
