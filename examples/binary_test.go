@@ -37,7 +37,9 @@ func qdsweepBinary(t *testing.T) string {
 			return
 		}
 		binPath = filepath.Join(binDir, "qdsweep")
-		cmd := exec.Command("go", "build", "-o", binPath, "./cmd/qdsweep")
+		// The README's build command (readmeBuild), into the temporary directory.
+		cmd := exec.Command("go", "build", "-trimpath", "-o", binPath, "./cmd/qdsweep")
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 		cmd.Dir = repoRoot
 		if out, err := cmd.CombinedOutput(); err != nil {
 			buildErr = fmt.Errorf("go build ./cmd/qdsweep: %w\n%s", err, out)

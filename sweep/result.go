@@ -101,8 +101,16 @@ type Step struct {
 	Write        *ioengine.DirStats `json:"write,omitempty"`
 	InflightMean float64            `json:"inflight_mean"`
 	// LittleError is (inflight_mean − iops × lat_mean) / inflight_mean.
-	LittleError float64 `json:"little_error"`
-	Steady      bool    `json:"steady"`
+	LittleError float64            `json:"little_error"`
+	Steady      bool               `json:"steady"`
+	RuntimeNs   int64              `json:"runtime_ns"`
+	CPU         ioengine.CPU       `json:"cpu"`
+	Errors      []ioengine.IOError `json:"errors"`
+	Failed      string             `json:"failed,omitempty"`  // why the step failed
+	Skipped     string             `json:"skipped,omitempty"` // why the step was not run
+	Device      *DeviceStats       `json:"device,omitempty"`
+	HostCPU     *HostCPU           `json:"host_cpu,omitempty"`
+
 	// NotSteady says why a step is not steady: NotSteadyShort,
 	// NotSteadyDrift or NotSteadyOff; empty when steady or unknown (results
 	// written before the field, fio imports).
@@ -113,14 +121,8 @@ type Step struct {
 	// IOPSCV is the coefficient of variation (standard deviation / mean, a
 	// fraction) of the per-interval IOPS over the last steady window: the
 	// step's own noise (0 when unknown).
-	IOPSCV    float64            `json:"iops_cv,omitempty"`
-	RuntimeNs int64              `json:"runtime_ns"`
-	CPU       ioengine.CPU       `json:"cpu"`
-	Errors    []ioengine.IOError `json:"errors"`
-	Failed    string             `json:"failed,omitempty"`  // why the step failed
-	Skipped   string             `json:"skipped,omitempty"` // why the step was not run
-	Device    *DeviceStats       `json:"device,omitempty"`
-	HostCPU   *HostCPU           `json:"host_cpu,omitempty"`
+	IOPSCV float64 `json:"iops_cv,omitempty"`
+
 	// Hosts holds per-host figures of a multi-host (fio client/server) step.
 	Hosts []HostStep `json:"hosts,omitempty"`
 }
