@@ -19,13 +19,15 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/qdsweep/qdsweep/internal/looptest"
 )
 
 // mountTmpfs mounts a tmpfs of the given size ("8m") on a new temp dir and
 // unmounts it when t ends.
 func mountTmpfs(t *testing.T, size string) string {
 	t.Helper()
-	RequireRootTools(t, "mount", "umount")
+	looptest.RequireRootTools(t, "mount", "umount")
 	dir := t.TempDir()
 	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+size, "tmpfs", dir).CombinedOutput(); err != nil {
 		t.Skipf("cannot mount a tmpfs here: %v: %s", err, out)
@@ -50,7 +52,7 @@ func failingLoop(t *testing.T) string {
 	if err := os.Truncate(img, 64<<20); err != nil {
 		t.Fatal(err)
 	}
-	return AttachLoop(t, img, false) // detached before the unmount (cleanups run last-first)
+	return looptest.AttachLoop(t, img, false) // detached before the unmount (cleanups run last-first)
 }
 
 // TestFaultIOErrors writes sequentially over a loop device that runs out of
@@ -126,10 +128,10 @@ func statsIOs(st *Stats) int64 {
 // kernel until the filesystem is thawed, which happens when t ends.
 func frozenFile(t *testing.T) string {
 	t.Helper()
-	RequireRootTools(t, "mkfs.ext4", "mount", "umount", "fsfreeze")
-	img := MakeImage(t, 32<<20)
-	RunTool(t, "", "mkfs.ext4", "-q", "-F", img)
-	dev := AttachLoop(t, img, false)
+	looptest.RequireRootTools(t, "mkfs.ext4", "mount", "umount", "fsfreeze")
+	img := looptest.MakeImage(t, 32<<20)
+	looptest.RunTool(t, "", "mkfs.ext4", "-q", "-F", img)
+	dev := looptest.AttachLoop(t, img, false)
 	dir := t.TempDir()
 	if out, err := exec.Command("mount", dev, dir).CombinedOutput(); err != nil {
 		t.Skipf("cannot mount ext4 here: %v: %s", err, out)
@@ -140,8 +142,8 @@ func frozenFile(t *testing.T) string {
 	if err := os.WriteFile(path, make([]byte, 4<<20), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	RunTool(t, "", "sync")
-	RunTool(t, "", "fsfreeze", "-f", dir)
+	looptest.RunTool(t, "", "sync")
+	looptest.RunTool(t, "", "fsfreeze", "-f", dir)
 	t.Cleanup(func() { _ = exec.Command("fsfreeze", "-u", dir).Run() })
 	return path
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/qdsweep/qdsweep/guard"
 	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/urfave/cli/v2"
 )
@@ -14,14 +15,14 @@ func writeGuardFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.BoolFlag{Name: "allow-write", Usage: "allow write workloads on an existing regular file (its contents are overwritten)"},
 		&cli.BoolFlag{Name: "allow-write-device", Usage: "allow write workloads on a blank, unmounted block device or partition (its contents are destroyed)"},
-		&cli.StringFlag{Name: "destroy-data", Usage: "name the target block device again (--destroy-data=/dev/X) to overwrite its partitions or data; needs --allow-write-device, never overrides a mounted device"},
+		&cli.StringFlag{Name: "destroy-data", Usage: "name the target block device again (--destroy-data=/dev/X) to overwrite its partitions or data; needs --allow-write-device, never overrides a mounted or busy device"},
 	}
 }
 
 // writeGuardFromFlags reads the write permissions. created is true when the
 // target is a scratch file qdsweep creates itself.
-func writeGuardFromFlags(c *cli.Context, created bool) ioengine.WriteGuard {
-	return ioengine.WriteGuard{
+func writeGuardFromFlags(c *cli.Context, created bool) guard.Permit {
+	return guard.Permit{
 		AllowWrite:       c.Bool("allow-write"),
 		AllowWriteDevice: c.Bool("allow-write-device"),
 		DestroyData:      c.String("destroy-data"),
@@ -32,7 +33,7 @@ func writeGuardFromFlags(c *cli.Context, created bool) ioengine.WriteGuard {
 // checkWrites runs the write guard for w under every pattern in rws, before
 // anything is laid out or run. Refusals are usage errors (exit 2) whose one
 // line names the flag that would allow the write.
-func checkWrites(w ioengine.Workload, rws []ioengine.RW, g ioengine.WriteGuard) error {
+func checkWrites(w ioengine.Workload, rws []ioengine.RW, g guard.Permit) error {
 	if g.DestroyData != "" {
 		di, derr := os.Stat(g.DestroyData)
 		ti, terr := os.Stat(w.Filename)
@@ -40,14 +41,15 @@ func checkWrites(w ioengine.Workload, rws []ioengine.RW, g ioengine.WriteGuard) 
 			return usagef("--destroy-data=%s does not name the target --filename=%s; name the same block device twice to confirm", g.DestroyData, w.Filename)
 		}
 	}
+	t := guard.Target{Path: w.Filename, End: guard.Region(w.Offset, w.Size, w.OffsetIncrement, w.NumJobs)}
 	for _, rw := range rws {
-		w.RW = rw
-		if err := ioengine.CheckWorkload(w, g); err != nil {
-			if errors.Is(err, ioengine.ErrWriteRefused) {
-				return usageErr(err)
-			}
-			return fmt.Errorf("--filename=%s: %w", w.Filename, err)
+		t.Write = t.Write || rw.IsWrite()
+	}
+	if err := guard.Check(t, g); err != nil {
+		if errors.Is(err, guard.ErrWriteRefused) {
+			return usageErr(err)
 		}
+		return fmt.Errorf("--filename=%s: %w", w.Filename, err)
 	}
 	return nil
 }

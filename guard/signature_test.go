@@ -1,4 +1,4 @@
-package ioengine_test
+package guard_test
 
 import (
 	"bytes"
@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/qdsweep/qdsweep/guard"
 )
 
 // img is a synthetic device image under construction.
@@ -62,7 +62,7 @@ func zfs(size int) img {
 	return b
 }
 
-func TestDetectSignatureSynthetic(t *testing.T) {
+func TestDetectSynthetic(t *testing.T) {
 	const mib = 1 << 20
 	tests := []struct {
 		name      string
@@ -114,7 +114,7 @@ func TestDetectSignatureSynthetic(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			sig, ok := ioengine.DetectSignature(bytes.NewReader(tt.image), int64(len(tt.image)))
+			sig, ok := guard.Detect(bytes.NewReader(tt.image), int64(len(tt.image)))
 			if tt.wantType == "" {
 				if ok {
 					t.Fatalf("found %+v, want nothing", sig)
@@ -136,7 +136,7 @@ func TestDetectSignatureSynthetic(t *testing.T) {
 
 // TestDetectSignatureTail checks formats found only at the end of a large
 // device: the tail window is read separately from the head.
-func TestDetectSignatureTail(t *testing.T) {
+func TestDetectTail(t *testing.T) {
 	const size = 64 << 20
 	dir := t.TempDir()
 	for _, tc := range []struct {
@@ -163,7 +163,7 @@ func TestDetectSignatureTail(t *testing.T) {
 			if _, err := f.WriteAt(tc.data, tc.off); err != nil {
 				t.Fatal(err)
 			}
-			sig, ok := ioengine.DetectSignature(f, size)
+			sig, ok := guard.Detect(f, size)
 			if sig.Type != tc.want || ok != (tc.want != "") {
 				t.Fatalf("got %q (found %v), want %q", sig.Type, ok, tc.want)
 			}
@@ -181,7 +181,7 @@ func le32s(vs ...uint32) []byte {
 
 // TestDetectSignatureRealTools formats image files with the tools installed
 // here and checks DetectSignature agrees with blkid on type and UUID.
-func TestDetectSignatureRealTools(t *testing.T) {
+func TestDetectRealTools(t *testing.T) {
 	tests := []struct {
 		name   string
 		size   int64
@@ -224,7 +224,7 @@ func TestDetectSignatureRealTools(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer f.Close()
-			sig, ok := ioengine.DetectSignature(f, tt.size)
+			sig, ok := guard.Detect(f, tt.size)
 			if !ok || sig.Type != tt.want {
 				t.Fatalf("DetectSignature = %+v (found %v), want type %s", sig, ok, tt.want)
 			}
@@ -249,7 +249,7 @@ func TestDetectSignatureRealTools(t *testing.T) {
 // FuzzDetectSignature feeds arbitrary images (and sizes that disagree with
 // them) to DetectSignature: it must not panic, and what it reports must be
 // a known type with printable identity fields.
-func FuzzDetectSignature(f *testing.F) {
+func FuzzDetect(f *testing.F) {
 	seeds := []img{
 		ext(0x4, 0x42, 0x1)[:2048],
 		newImg(4096).put(0, "XFSB"),
@@ -272,7 +272,7 @@ func FuzzDetectSignature(f *testing.F) {
 		"swap": true, "LVM2_member": true, "crypto_LUKS": true, "zfs_member": true, "ntfs": true, "vfat": true,
 		"gpt": true, "dos": true, "linux_raid_member": true, "iso9660": true}
 	f.Fuzz(func(t *testing.T, data []byte, size int64) {
-		sig, ok := ioengine.DetectSignature(bytes.NewReader(data), size)
+		sig, ok := guard.Detect(bytes.NewReader(data), size)
 		if !ok {
 			return
 		}
@@ -289,12 +289,12 @@ func FuzzDetectSignature(f *testing.F) {
 
 // DetectSignature reads only the first and last MiB, through any io.ReaderAt:
 // an *os.File opened on a device, or an in-memory image as here.
-func ExampleDetectSignature() {
+func ExampleDetect() {
 	image := make([]byte, 1<<20)
 	copy(image[0:], "XFSB")      // XFS superblock magic
 	copy(image[108:], "scratch") // its label
 	copy(image[32:], testUUID)   // its UUID
-	sig, ok := ioengine.DetectSignature(bytes.NewReader(image), int64(len(image)))
+	sig, ok := guard.Detect(bytes.NewReader(image), int64(len(image)))
 	fmt.Println(ok, sig.Type)
 	fmt.Println(sig)
 	// Output:

@@ -1,4 +1,4 @@
-package ioengine
+package guard
 
 import (
 	"errors"
@@ -9,6 +9,9 @@ import (
 	"testing"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/qdsweep/qdsweep/internal/looptest"
+	"github.com/qdsweep/qdsweep/ioengine/device"
 )
 
 func TestParseMountinfo(t *testing.T) {
@@ -110,8 +113,8 @@ type fixture struct {
 
 func newFixture(t *testing.T) fixture {
 	t.Helper()
-	RequireRootTools(t)
-	dev := AttachLoop(t, MakeImage(t, 4<<20), false)
+	looptest.RequireRootTools(t)
+	dev := looptest.AttachLoop(t, looptest.MakeImage(t, 4<<20), false)
 	var st unix.Stat_t
 	if err := unix.Stat(dev, &st); err != nil {
 		t.Fatal(err)
@@ -153,11 +156,11 @@ func (fx fixture) write(t *testing.T, root, rel, content string) {
 // /proc and /sys trees that describe a real blank loop device as mounted,
 // swapped on, held or partitioned.
 func TestGuardFixtureRoots(t *testing.T) {
-	allow := WriteGuard{AllowWriteDevice: true}
+	allow := Permit{AllowWriteDevice: true}
 	tests := []struct {
 		name  string
 		setup func(t *testing.T, fx fixture)
-		g     WriteGuard
+		g     Permit
 		want  error
 		msg   string
 	}{
@@ -178,7 +181,7 @@ func TestGuardFixtureRoots(t *testing.T) {
 		}, allow, ErrDeviceBusy, "is held by dm-7"},
 		{"held, --destroy-data does not help", func(t *testing.T, fx fixture) {
 			fx.write(t, fx.sys, "class/block/"+fx.name+"/holders/md0", "")
-		}, WriteGuard{AllowWriteDevice: true, DestroyData: "<dev>"}, ErrDeviceBusy, "is held by md0"},
+		}, Permit{AllowWriteDevice: true, DestroyData: "<dev>"}, ErrDeviceBusy, "is held by md0"},
 		{"partitioned", func(t *testing.T, fx fixture) {
 			fx.write(t, fx.sys, "class/block/"+fx.name+"/"+fx.name+"p1/partition", "1\n")
 			fx.write(t, fx.sys, "class/block/"+fx.name+"/"+fx.name+"p1/dev", "259:91\n")
@@ -192,6 +195,9 @@ func TestGuardFixtureRoots(t *testing.T) {
 			fx.write(t, fx.sys, "class/block/"+fx.name+"/"+fx.name+"p2/partition", "2\n")
 			fx.write(t, fx.sys, "class/block/"+fx.name+"/"+fx.name+"p2/holders/dm-0", "")
 		}, allow, ErrDeviceBusy, "p2) is held by dm-0"},
+		{"backs a loop device (block backing file)", func(t *testing.T, fx fixture) {
+			fx.write(t, fx.sys, "class/block/loop99/loop/backing_file", fx.dev+"\n")
+		}, Permit{AllowWriteDevice: true, DestroyData: "<dev>"}, ErrDeviceBusy, "backs loop device /dev/loop99"},
 		{"not a partition: no partition file", func(t *testing.T, fx fixture) {
 			fx.write(t, fx.sys, "class/block/"+fx.name+"/"+fx.name+"p1/dev", "259:91\n")
 		}, allow, nil, ""},
@@ -200,12 +206,12 @@ func TestGuardFixtureRoots(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			fx := newFixture(t)
 			tt.setup(t, fx)
-			gd := guard{procRoot: fx.proc, sysRoot: fx.sys}
+			gd := Checker{Roots: device.Roots{Proc: fx.proc, Sys: fx.sys}}
 			g := tt.g
 			if g.DestroyData == "<dev>" {
 				g.DestroyData = fx.dev
 			}
-			err := gd.checkTarget(fx.dev, RandWrite, g)
+			err := gd.Check(Target{Path: fx.dev, Write: true}, g)
 			if tt.want == nil {
 				if err != nil {
 					t.Fatalf("got %v, want allowed", err)
@@ -227,22 +233,29 @@ func TestGuardFixtureRoots(t *testing.T) {
 func TestGuardFixtureFiles(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "swap file")
-	if err := os.WriteFile(file, make([]byte, 4096), 0o600); err != nil {
-		t.Fatal(err)
+	spaced := filepath.Join(dir, "backing ")
+	for _, f := range []string{file, spaced, filepath.Join(dir, "backing")} {
+		if err := os.WriteFile(f, make([]byte, 4096), 0o600); err != nil {
+			t.Fatal(err)
+		}
 	}
+	same := func(f string) string { return f }
 	escaped := strings.ReplaceAll(file, " ", `\040`)
 	tests := []struct {
 		name      string
+		path      func(file string) string
 		swaps     string
 		backing   string
-		g         WriteGuard
+		g         Permit
 		want      error
 		wantInMsg string
 	}{
-		{"plain file, --allow-write", "", "", WriteGuard{AllowWrite: true}, nil, ""},
-		{"swap file", escaped + " file 4 0 -2\n", "", WriteGuard{AllowWrite: true}, ErrDeviceBusy, "active swap file"},
-		{"loop backing file", "", file + "\n", WriteGuard{AllowWrite: true, Created: true}, ErrDeviceBusy, "backs loop device /dev/loop9"},
-		{"deleted backing file name", "", file + " (deleted)\n", WriteGuard{AllowWrite: true}, ErrDeviceBusy, "loop9"},
+		{"plain file, --allow-write", same, "", "", Permit{AllowWrite: true}, nil, ""},
+		{"swap file", same, escaped + " file 4 0 -2\n", "", Permit{AllowWrite: true}, ErrDeviceBusy, "active swap file"},
+		{"loop backing file", same, "", file + "\n", Permit{AllowWrite: true, Created: true}, ErrDeviceBusy, "backs loop device /dev/loop9"},
+		{"deleted backing file name", same, "", file + " (deleted)\n", Permit{AllowWrite: true}, ErrDeviceBusy, "loop9"},
+		{"backing file name ends in a space", func(string) string { return spaced }, "", spaced + "\n", Permit{AllowWrite: true}, ErrDeviceBusy, "loop9"},
+		{"a name that differs only by a trailing space is another file", func(string) string { return filepath.Join(dir, "backing") }, "", spaced + "\n", Permit{AllowWrite: true}, nil, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -252,7 +265,7 @@ func TestGuardFixtureFiles(t *testing.T) {
 			if tt.backing != "" {
 				fx.write(t, sys, "class/block/loop9/loop/backing_file", tt.backing)
 			}
-			err := guard{procRoot: proc, sysRoot: sys}.checkTarget(file, Write, tt.g)
+			err := Checker{Roots: device.Roots{Proc: proc, Sys: sys}}.Check(Target{Path: tt.path(file), Write: true}, tt.g)
 			if tt.want == nil {
 				if err != nil {
 					t.Fatalf("got %v, want allowed", err)

@@ -1,4 +1,4 @@
-package ioengine
+package guard
 
 import (
 	"bytes"
@@ -17,7 +17,9 @@ type Signature struct {
 	// Type is the format's short name, spelled as blkid spells TYPE:
 	// "ext2", "ext3", "ext4", "jbd", "xfs", "btrfs", "swap", "LVM2_member",
 	// "crypto_LUKS", "zfs_member", "ntfs", "vfat", "gpt", "dos",
-	// "linux_raid_member", "iso9660".
+	// "linux_raid_member", "iso9660", "exfat", "f2fs", "squashfs", "bcache",
+	// "udf", "nilfs2", "jfs", "reiserfs", "reiser4", "hfsplus", "apfs", "vdo",
+	// "BitLocker", "oracleasm".
 	Type string
 	// Kind says what the format is, for messages: "filesystem", "swap area",
 	// "LVM2 physical volume", "LUKS encrypted volume", "ZFS pool member",
@@ -66,6 +68,30 @@ func (s Signature) String() string {
 		name = "ext3/4"
 	case "swap":
 		name = ""
+	case "exfat":
+		name = "exFAT"
+	case "f2fs":
+		name = "F2FS"
+	case "squashfs":
+		name = "SquashFS"
+	case "bcache":
+		name = ""
+	case "udf":
+		name = "UDF"
+	case "nilfs2":
+		name = "NILFS2"
+	case "jfs":
+		name = "JFS"
+	case "reiserfs":
+		name = "ReiserFS"
+	case "reiser4":
+		name = "Reiser4"
+	case "hfsplus":
+		name = "HFS+"
+	case "apfs":
+		name = "APFS"
+	case "vdo", "BitLocker", "oracleasm":
+		name = ""
 	}
 	phrase := strings.TrimSpace(name + " " + s.Kind)
 	b.WriteString(sigArticle(phrase))
@@ -88,7 +114,7 @@ func (s Signature) String() string {
 }
 
 func sigArticle(phrase string) string {
-	for _, p := range []string{"LVM", "MD ", "XFS", "NTFS", "ISO"} {
+	for _, p := range []string{"LVM", "MD ", "XFS", "NTFS", "ISO", "F2FS", "HFS", "APFS", "NILFS"} {
 		if strings.HasPrefix(phrase, p) {
 			return "an"
 		}
@@ -106,60 +132,123 @@ func sigPlural(n int, one, many string) string {
 	return many
 }
 
-// sigWindow is how much of each end of a device DetectSignature reads: 1 MiB.
-const sigWindow = 1 << 20
+// The regions a device must read as zeros to count as blank, and that the
+// probers look at. Every volume format keeps its superblock (or a copy of
+// it) in one of them:
+//   - the first 4 MiB + 64 KiB: boot sectors and primary superblocks at 0
+//     (MBR, GPT, FAT, exFAT, NTFS, XFS, SquashFS, VDO, APFS, Oracle ASM,
+//     BitLocker), 1 KiB (ext2/3/4, F2FS, NILFS2, HFS+), 4 KiB (bcache,
+//     MD 1.2), the first four sectors (LVM2), 8 KiB and 64 KiB (ReiserFS),
+//     32 KiB (JFS, ISO 9660, the UDF volume recognition sequence), 64 KiB
+//     (Btrfs), up to 64 KiB (swap, by page size), 128 KiB–1 MiB (UDF anchor
+//     at sector 256 for 512 B–4 KiB sectors), 0–512 KiB (ZFS labels 0 and
+//     1), 16 KiB–4 MiB (LUKS2 secondary headers), 1 MiB and 2 MiB (VMFS);
+//   - the last 2 MiB: GPT backup header, MD 0.90 and 1.0, ZFS labels 2 and 3,
+//     the NILFS2 secondary superblock, UDF anchors at the last sector and 256
+//     before it, firmware RAID metadata (DDF, Intel IMSM, Promise up to
+//     3087 sectors before the end);
+//   - 4 KiB at 64 MiB and at 256 GiB: the Btrfs superblock mirrors.
+const (
+	headWindow   = 4<<20 + 64<<10
+	tailWindow   = 2 << 20
+	mirrorWindow = 4 << 10
+)
 
-// sigImage holds the first and last sigWindow bytes of a device of size bytes.
+// mirrorOffsets are the Btrfs superblock copies beyond the head window.
+var mirrorOffsets = []int64{64 << 20, 256 << 30}
+
+// chunk is bytes read at a device offset.
+type chunk struct {
+	off  int64
+	data []byte
+}
+
+// sigImage holds the regions of a device of size bytes that Scan reads.
 type sigImage struct {
-	size       int64
-	head, tail []byte
-	tailOff    int64 // device offset of tail[0]
+	size   int64
+	chunks []chunk // in offset order, not overlapping
 }
 
-func readSigImage(r io.ReaderAt, size int64) *sigImage {
-	im := &sigImage{size: size}
-	n := int64(sigWindow)
-	if size < n {
-		n = size
-	}
-	im.head = sigReadAt(r, 0, n)
-	if size > sigWindow {
-		off := size - sigWindow
-		if off < sigWindow {
-			off = sigWindow // do not read the head twice
+// scanSpans returns the regions Scan reads on a device of size bytes, in
+// offset order and not overlapping.
+func scanSpans(size int64) []chunk {
+	var spans []chunk
+	add := func(off, n int64) {
+		if off >= size {
+			return
 		}
-		im.tailOff = off
-		im.tail = sigReadAt(r, off, size-off)
+		if off+n > size {
+			n = size - off
+		}
+		if k := len(spans); k > 0 {
+			last := &spans[k-1]
+			end := last.off + int64(len(last.data))
+			if off < end {
+				if off+n <= end {
+					return
+				}
+				n -= end - off
+				off = end
+			}
+		}
+		if n > 0 {
+			spans = append(spans, chunk{off: off, data: make([]byte, 0, n)})
+		}
 	}
-	return im
+	add(0, headWindow)
+	for _, m := range mirrorOffsets {
+		if m+mirrorWindow <= size-tailWindow {
+			add(m, mirrorWindow)
+		}
+	}
+	add(max(0, size-tailWindow), tailWindow)
+	return spans
 }
 
-// readSome reads up to n bytes at off and returns what it got.
-func sigReadAt(r io.ReaderAt, off, n int64) []byte {
-	if n <= 0 {
-		return nil
+// readSigImage reads every scan region of a device of size bytes. A read
+// that fails or comes up short is an error: what could not be read cannot be
+// called blank.
+func readSigImage(r io.ReaderAt, size int64) (*sigImage, error) {
+	im := &sigImage{size: size}
+	for _, sp := range scanSpans(size) {
+		buf := make([]byte, cap(sp.data))
+		n, err := r.ReadAt(buf, sp.off)
+		if n < len(buf) {
+			if err == nil {
+				err = io.ErrUnexpectedEOF
+			}
+			im.chunks = append(im.chunks, chunk{off: sp.off, data: buf[:max(n, 0)]})
+			return im, fmt.Errorf("read %d bytes at offset %d: %w", len(buf), sp.off, err)
+		}
+		im.chunks = append(im.chunks, chunk{off: sp.off, data: buf})
 	}
-	buf := make([]byte, n)
-	got, _ := r.ReadAt(buf, off)
-	if got < 0 {
-		got = 0
-	}
-	return buf[:got]
+	return im, nil
 }
 
 // at returns the n bytes at device offset off, or nil when they are not all
-// inside the head or tail window.
+// inside one region that was read.
 func (im *sigImage) at(off, n int64) []byte {
 	if off < 0 || n < 0 {
 		return nil
 	}
-	if off+n <= int64(len(im.head)) {
-		return im.head[off : off+n]
-	}
-	if off >= im.tailOff && im.tail != nil && off+n <= im.tailOff+int64(len(im.tail)) {
-		return im.tail[off-im.tailOff : off-im.tailOff+n]
+	for _, c := range im.chunks {
+		if off >= c.off && off+n <= c.off+int64(len(c.data)) {
+			return c.data[off-c.off : off-c.off+n]
+		}
 	}
 	return nil
+}
+
+// firstNonZero returns the device offset of the first non-zero byte read, or -1.
+func (im *sigImage) firstNonZero() int64 {
+	for _, c := range im.chunks {
+		for i, b := range c.data {
+			if b != 0 {
+				return c.off + int64(i)
+			}
+		}
+	}
+	return -1
 }
 
 // has reports whether magic sits at device offset off.
@@ -199,28 +288,77 @@ type prober func(im *sigImage) (Signature, bool)
 // wrap filesystems), then filesystems, then partition tables (a FAT or NTFS
 // boot sector also ends in 0x55AA, and hybrid ISO images carry an MBR).
 var probers = []prober{
-	probeMD, probeLVM2, probeLUKS, probeZFS,
-	probeExt, probeXFS, probeBtrfs, probeSwap, probeNTFS, probeFAT, probeISO9660,
+	probeMD, probeLVM2, probeLUKS, probeZFS, probeBcache, probeMagic(vdoMagic),
+	probeMagic(bitlockerMagic), probeMagic(asmMagic),
+	probeExt, probeXFS, probeBtrfs, probeF2FS, probeNILFS, probeReiser, probeJFS,
+	probeMagic(squashLE), probeMagic(squashBE), probeMagic(apfsMagic), probeHFSPlus,
+	probeSwap, probeExFAT, probeNTFS, probeFAT, probeUDF, probeISO9660,
 	probeGPT, probeDOS,
 }
 
-// DetectSignature looks for a known on-disk format in the first and last MiB
-// of a device or sigImage of size bytes read through r. It reports the first
-// format found, in the order RAID/volume members, filesystems, partition
-// tables. Read errors count as "nothing there": a short or failing reader
-// yields no signature rather than an error, so a caller that must be safe
-// should also check that the device could be read.
-func DetectSignature(r io.ReaderAt, size int64) (Signature, bool) {
+// Detect looks for a known on-disk format in the regions Scan reads of a
+// device or image of size bytes read through r. It reports the first format
+// found, in the order RAID/volume members, filesystems, partition tables.
+// What could not be read counts as "nothing known there": a caller that
+// must be safe uses Scan, which also reports unread and non-zero regions.
+func Detect(r io.ReaderAt, size int64) (Signature, bool) {
 	if r == nil || size <= 0 {
 		return Signature{}, false
 	}
-	im := readSigImage(r, size)
+	im, _ := readSigImage(r, size)
+	return im.detect()
+}
+
+func (im *sigImage) detect() (Signature, bool) {
 	for _, p := range probers {
 		if s, ok := p(im); ok {
 			return s, true
 		}
 	}
 	return Signature{}, false
+}
+
+// Finding is what Scan found on a device: a known format, or else the first
+// non-zero byte in the regions where formats keep their superblocks.
+type Finding struct {
+	Signature Signature // the format found, when Known
+	Known     bool      // a known format was recognised
+	// NonZero is the device offset (bytes) of the first non-zero byte
+	// scanned, or -1 when every scanned byte is zero.
+	NonZero int64
+}
+
+// Blank reports whether nothing was found: no known format and only zeros.
+func (f Finding) Blank() bool { return !f.Known && f.NonZero < 0 }
+
+// String describes the finding for a message: "an exFAT filesystem (…)" or
+// "non-zero data at offset 1048576".
+func (f Finding) String() string {
+	switch {
+	case f.Known:
+		return f.Signature.String()
+	case f.NonZero >= 0:
+		return fmt.Sprintf("non-zero data at offset %d", f.NonZero)
+	}
+	return "nothing (blank)"
+}
+
+// Scan reads the regions of a device of size bytes where any volume format
+// keeps its superblock (see headWindow) and reports what is there. This is
+// default deny: a device is blank only when every one of those bytes reads
+// as zero; a read error or short read is returned as an error, never as
+// blank.
+func Scan(r io.ReaderAt, size int64) (Finding, error) {
+	if r == nil || size <= 0 {
+		return Finding{NonZero: -1}, fmt.Errorf("device size %d: nothing to read", size)
+	}
+	im, err := readSigImage(r, size)
+	if err != nil {
+		return Finding{NonZero: -1}, err
+	}
+	f := Finding{NonZero: im.firstNonZero()}
+	f.Signature, f.Known = im.detect()
+	return f, nil
 }
 
 // uuid formats 16 bytes as 8-4-4-4-12 hex; all-zero UUIDs give "".
@@ -306,15 +444,17 @@ func probeXFS(im *sigImage) (Signature, bool) {
 	return Signature{Type: "xfs", Kind: "filesystem", UUID: sigUUID(im.at(32, 16)), Label: sigText(im.at(108, 12))}, true
 }
 
-// probeBtrfs: superblock at 64 KiB, magic "_BHRfS_M" at +0x40, fsid at
-// +0x20, label (256 bytes) at +0x12b.
+// probeBtrfs: superblock at 64 KiB (mirrors at 64 MiB and 256 GiB), magic
+// "_BHRfS_M" at +0x40, fsid at +0x20, label (256 bytes) at +0x12b.
 func probeBtrfs(im *sigImage) (Signature, bool) {
-	const sb = 64 << 10
-	if !im.has(sb+0x40, "_BHRfS_M") {
-		return Signature{}, false
+	for _, sb := range append([]int64{64 << 10}, mirrorOffsets...) {
+		if !im.has(sb+0x40, "_BHRfS_M") {
+			continue
+		}
+		return Signature{Type: "btrfs", Kind: "filesystem", Offset: sb + 0x40,
+			UUID: sigUUID(im.at(sb+0x20, 16)), Label: sigText(im.at(sb+0x12b, 256))}, true
 	}
-	return Signature{Type: "btrfs", Kind: "filesystem", Offset: sb + 0x40,
-		UUID: sigUUID(im.at(sb+0x20, 16)), Label: sigText(im.at(sb+0x12b, 256))}, true
+	return Signature{}, false
 }
 
 // probeSwap: "SWAPSPACE2"/"SWAP-SPACE" (or a hibernation sigImage) in the last
@@ -535,7 +675,7 @@ func probeGPT(im *sigImage) (Signature, bool) {
 		lba, _ := im.u64(hdr + 72)
 		count, _ := im.u32(hdr + 80)
 		esize, _ := im.u32(hdr + 84)
-		if esize < 128 || esize > 4096 || count == 0 || count > 1024 || lba == 0 || lba > uint64(sigWindow/sector) {
+		if esize < 128 || esize > 4096 || count == 0 || count > 1024 || lba == 0 || lba > uint64(headWindow/sector) {
 			continue
 		}
 		base := int64(lba) * sector
@@ -585,4 +725,146 @@ func probeDOS(im *sigImage) (Signature, bool) {
 		s.UUID = fmt.Sprintf("%08x", id)
 	}
 	return s, true
+}
+
+// magic is a format recognised by a fixed string at a fixed offset.
+type magic struct {
+	typ, kind string
+	off       int64
+	text      string
+}
+
+var (
+	squashLE       = magic{"squashfs", "filesystem", 0, "hsqs"}
+	squashBE       = magic{"squashfs", "filesystem", 0, "sqsh"}
+	apfsMagic      = magic{"apfs", "container", 32, "NXSB"}
+	vdoMagic       = magic{"vdo", "VDO volume", 0, "dmvdo001"}
+	bitlockerMagic = magic{"BitLocker", "BitLocker encrypted volume", 3, "-FVE-FS-"}
+	asmMagic       = magic{"oracleasm", "Oracle ASM disk", 32, "ORCLDISK"}
+)
+
+func probeMagic(m magic) prober {
+	return func(im *sigImage) (Signature, bool) {
+		if !im.has(m.off, m.text) {
+			return Signature{}, false
+		}
+		return Signature{Type: m.typ, Kind: m.kind, Offset: m.off}, true
+	}
+}
+
+// probeExFAT: OEM name "EXFAT   " at 3 of the boot sector; volume serial at 100.
+func probeExFAT(im *sigImage) (Signature, bool) {
+	if !im.has(3, "EXFAT   ") {
+		return Signature{}, false
+	}
+	s := Signature{Type: "exfat", Kind: "filesystem", Offset: 3}
+	if v, ok := im.u32(100); ok && v != 0 {
+		s.UUID = fmt.Sprintf("%04X-%04X", v>>16, v&0xffff)
+	}
+	return s, true
+}
+
+// probeF2FS: superblock at 1 KiB with magic 0xF2F52010 (little-endian) and
+// the UUID at +108.
+func probeF2FS(im *sigImage) (Signature, bool) {
+	const sb = 1024
+	if m, ok := im.u32(sb); !ok || m != 0xF2F52010 {
+		return Signature{}, false
+	}
+	return Signature{Type: "f2fs", Kind: "filesystem", Offset: sb, UUID: sigUUID(im.at(sb+108, 16))}, true
+}
+
+// probeBcache: superblock at 4 KiB with a 16-byte magic at +24 and the
+// device UUID at +40.
+func probeBcache(im *sigImage) (Signature, bool) {
+	const sb = 4096
+	if !im.has(sb+24, "\xc6\x85\x73\xf6\x4e\x1a\x45\xca\x82\x65\xf5\x7f\x48\xba\x6d\x81") {
+		return Signature{}, false
+	}
+	return Signature{Type: "bcache", Kind: "bcache cache or backing device", Offset: sb + 24, UUID: sigUUID(im.at(sb+40, 16))}, true
+}
+
+// probeNILFS: superblock at 1 KiB (secondary in the last 4 KiB-aligned 4
+// KiB) with magic 0x3434 at +6 and revision 2 at +0; UUID at +152, label
+// (80 bytes) at +168.
+func probeNILFS(im *sigImage) (Signature, bool) {
+	for _, sb := range []int64{1024, ((im.size >> 12) - 1) << 12} {
+		if sb < 0 {
+			continue
+		}
+		m, ok1 := im.u16(sb + 6)
+		rev, ok2 := im.u32(sb)
+		if !ok1 || !ok2 || m != 0x3434 || rev != 2 {
+			continue
+		}
+		return Signature{Type: "nilfs2", Kind: "filesystem", Offset: sb + 6,
+			UUID: sigUUID(im.at(sb+152, 16)), Label: sigText(im.at(sb+168, 80))}, true
+	}
+	return Signature{}, false
+}
+
+// probeReiser: ReiserFS 3.x ("ReIsErFs", "ReIsEr2Fs", "ReIsEr3Fs" at +52 of
+// a superblock at 64 KiB, or at 8 KiB for 3.5) and Reiser4 ("ReIsEr4" at 64
+// KiB). 3.6 keeps its UUID at +84 and label at +100.
+func probeReiser(im *sigImage) (Signature, bool) {
+	const sb = 64 << 10
+	if im.has(sb, "ReIsEr4") {
+		return Signature{Type: "reiser4", Kind: "filesystem", Offset: sb}, true
+	}
+	for _, off := range []int64{sb, 8 << 10} {
+		for _, m := range []string{"ReIsErFs", "ReIsEr2Fs", "ReIsEr3Fs"} {
+			if im.has(off+52, m) {
+				s := Signature{Type: "reiserfs", Kind: "filesystem", Offset: off + 52}
+				if m != "ReIsErFs" {
+					s.UUID, s.Label = sigUUID(im.at(off+84, 16)), sigText(im.at(off+100, 16))
+				}
+				return s, true
+			}
+		}
+	}
+	return Signature{}, false
+}
+
+// probeJFS: "JFS1" at 32 KiB; UUID at +136, label at +152.
+func probeJFS(im *sigImage) (Signature, bool) {
+	const sb = 32 << 10
+	if !im.has(sb, "JFS1") {
+		return Signature{}, false
+	}
+	return Signature{Type: "jfs", Kind: "filesystem", Offset: sb, UUID: sigUUID(im.at(sb+136, 16)), Label: sigText(im.at(sb+152, 16))}, true
+}
+
+// probeHFSPlus: volume header at 1 KiB with "H+" (version 4) or "HX"
+// (version 5), big-endian.
+func probeHFSPlus(im *sigImage) (Signature, bool) {
+	b := im.at(1024, 4)
+	if b == nil || !((b[0] == 'H' && b[1] == '+' && b[2] == 0 && b[3] == 4) || (b[0] == 'H' && b[1] == 'X' && b[2] == 0 && b[3] == 5)) {
+		return Signature{}, false
+	}
+	return Signature{Type: "hfsplus", Kind: "filesystem", Offset: 1024}, true
+}
+
+// probeUDF finds a UDF volume: an "NSR02"/"NSR03" descriptor in the volume
+// recognition sequence from 32 KiB (2 KiB descriptors, or one per 4 KiB
+// sector), or an anchor volume descriptor pointer (tag 2 recording its own
+// location 256) at sector 256 for 512 B to 4 KiB sectors.
+func probeUDF(im *sigImage) (Signature, bool) {
+	const vrs = 32 << 10
+	for _, step := range []int64{2048, 4096} {
+		for k := int64(0); k < 64; k++ {
+			off := vrs + k*step
+			if im.has(off+1, "NSR02") || im.has(off+1, "NSR03") {
+				return Signature{Type: "udf", Kind: "filesystem", Offset: off + 1}, true
+			}
+		}
+	}
+	for _, bs := range []int64{512, 1024, 2048, 4096} {
+		off := 256 * bs
+		tag, ok1 := im.u16(off)
+		loc, ok2 := im.u32(off + 12)
+		if ok1 && ok2 && tag == 2 && loc == 256 {
+			return Signature{Type: "udf", Kind: "filesystem", Offset: off}, true
+		}
+	}
+	return Signature{}, false
 }

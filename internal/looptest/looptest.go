@@ -1,8 +1,11 @@
-package ioengine
+// Package looptest holds test helpers for real block devices: image files,
+// loop devices over them, mounts and checksums, each undone in t.Cleanup.
+//
+// A test needing root and losetup skips where they are missing or the kernel
+// lacks loop devices; under CI=true, when it runs as root and losetup is
+// installed, what would have been a skip is a failure instead.
 
-// Test helpers shared by the white-box and black-box tests of the write
-// guard: image files, loop devices and checksums. Exported here (test
-// builds only) so ioengine_test can use them.
+package looptest
 
 import (
 	"crypto/sha256"
@@ -17,15 +20,38 @@ import (
 	"time"
 )
 
-// RequireRootTools skips t unless it runs as root with every tool on PATH.
+// Strict reports whether a missing facility must fail rather than skip:
+// under CI=true, as root, with losetup installed.
+func Strict() bool {
+	if os.Getenv("CI") != "true" || os.Geteuid() != 0 {
+		return false
+	}
+	_, err := exec.LookPath("losetup")
+	return err == nil
+}
+
+// Skipf skips t, or fails it when Strict.
+func Skipf(t testing.TB, format string, a ...any) {
+	t.Helper()
+	if Strict() {
+		t.Fatalf("CI=true, root and losetup present, yet: "+format, a...)
+	}
+	t.Skipf(format, a...)
+}
+
+// RequireRootTools skips t unless it runs as root with losetup and every
+// tool on PATH (under Strict a missing tool fails: .ci/run installs them).
 func RequireRootTools(t testing.TB, tools ...string) {
 	t.Helper()
 	if os.Geteuid() != 0 {
 		t.Skip("needs root to attach loop devices")
 	}
-	for _, tool := range append([]string{"losetup"}, tools...) {
+	if _, err := exec.LookPath("losetup"); err != nil {
+		t.Skip("losetup not installed")
+	}
+	for _, tool := range tools {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not installed", tool)
+			Skipf(t, "%s not installed", tool)
 		}
 	}
 }
@@ -67,7 +93,7 @@ func AttachLoop(t testing.TB, image string, partscan bool) string {
 	}
 	out, err := exec.Command("losetup", append(args, image)...).Output()
 	if err != nil {
-		t.Skipf("losetup cannot attach a loop device here: %v", err)
+		Skipf(t, "losetup cannot attach a loop device here: %v", err)
 	}
 	dev := strings.TrimSpace(string(out))
 	t.Cleanup(func() {
@@ -108,11 +134,11 @@ func ScanPartitions(t testing.TB, dev string, n int) {
 func Mount(t testing.TB, dev string) string {
 	t.Helper()
 	if _, err := exec.LookPath("mount"); err != nil {
-		t.Skip("mount not installed")
+		Skipf(t, "mount not installed")
 	}
 	dir := t.TempDir() // registered first, so removed after the unmount below
 	if out, err := exec.Command("mount", "-o", "ro", dev, dir).CombinedOutput(); err != nil {
-		t.Skipf("cannot mount %s here: %v: %s", dev, err, out)
+		Skipf(t, "cannot mount %s here: %v: %s", dev, err, out)
 	}
 	t.Cleanup(func() {
 		if out, err := exec.Command("umount", dir).CombinedOutput(); err != nil {

@@ -1,0 +1,451 @@
+//go:build linux
+
+package guard
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/qdsweep/qdsweep/ioengine/device"
+)
+
+// Checker runs the checks against the system under Roots.
+type Checker struct {
+	Roots device.Roots
+	// NoTools skips the second opinion of blkid and wipefs (tests of the
+	// built-in scan only). The zero value asks them wherever they are installed.
+	NoTools bool
+}
+
+// Check decides whether t may run under p on the running system; see the
+// package comment for the rules. Refusals wrap ErrWriteRefused and read as
+// one line naming the flag or step that would allow the write.
+func Check(t Target, p Permit) error { return Checker{}.Check(t, p) }
+
+// Check decides whether t may run under p, reading the system under c.Roots.
+// A block device is opened exclusively for the length of the check only;
+// Hold keeps it for a whole run.
+func (c Checker) Check(t Target, p Permit) error {
+	if p.Unchecked || !t.Write {
+		return nil
+	}
+	fi, err := os.Stat(t.Path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil // qdsweep will create it
+	}
+	if err != nil {
+		return fmt.Errorf("check write target: %w", err)
+	}
+	switch {
+	case fi.Mode().IsRegular():
+		return c.checkFile(t, fi, p)
+	case isBlock(fi):
+		fd, err := c.checkDevice(t.Path, p, func() (int, error) { return openExclusive(t.Path, unix.O_RDONLY) })
+		if fd >= 0 {
+			unix.Close(fd)
+		}
+		return err
+	}
+	return refuse(nil, "%s is %s, neither a regular file nor a block device; refusing to write to it", t.Path, kindOf(fi.Mode()))
+}
+
+func isBlock(fi os.FileInfo) bool {
+	return fi.Mode()&os.ModeDevice != 0 && fi.Mode()&os.ModeCharDevice == 0
+}
+
+// openExclusive opens a block device with O_EXCL: the kernel answers EBUSY
+// when it is mounted or claimed (swap, RAID, LVM, another exclusive opener).
+func openExclusive(path string, flags int) (int, error) {
+	fd, err := unix.Open(path, flags|unix.O_EXCL|unix.O_CLOEXEC, 0)
+	if errors.Is(err, unix.EBUSY) {
+		return -1, refuse(ErrDeviceBusy, "%s is busy (mounted, swap, part of a RAID/LVM/dm device or opened exclusively elsewhere); refusing to write", path)
+	}
+	if err != nil {
+		return -1, fmt.Errorf("open %s exclusively: %w", path, err)
+	}
+	return fd, nil
+}
+
+// kindOf names a file type for messages.
+func kindOf(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&os.ModeCharDevice != 0:
+		return "a character device"
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	}
+	return "a special file"
+}
+
+func (c Checker) checkFile(t Target, fi os.FileInfo, p Permit) error {
+	path := t.Path
+	if swaps, err := c.swaps(); err == nil {
+		for _, s := range swaps {
+			if si, err := os.Stat(s); err == nil && os.SameFile(fi, si) {
+				return refuse(ErrDeviceBusy, "%s is an active swap file; refusing to write (swapoff it first)", path)
+			}
+		}
+	}
+	if loop := c.loopBacking(path, fi); loop != "" {
+		return refuse(ErrDeviceBusy, "%s backs loop device /dev/%s; refusing to write (detach it with losetup -d first)", path, loop)
+	}
+	if p.Created {
+		return nil
+	}
+	if !p.AllowWrite {
+		return refuse(nil, "%s already exists; refusing to overwrite its contents (pass --allow-write, or name a new --filename)", path)
+	}
+	if t.End > fi.Size() {
+		return refuse(ErrWouldExtend, "%s is %d bytes and the workload would write up to byte %d; qdsweep never extends a file it did not create (lower --size/--offset or use a new --filename)",
+			path, fi.Size(), t.End)
+	}
+	return nil
+}
+
+// loopBacking returns the name of a loop device whose backing file is the
+// file or block device fi (found at path), or "". It compares three ways,
+// any one being enough: the kernel's own record of the backing inode
+// (LOOP_GET_STATUS64), the sysfs backing_file name resolved with stat, and
+// that name byte for byte against path (only the final newline is dropped:
+// a name ending in a space stays itself).
+func (c Checker) loopBacking(path string, fi os.FileInfo) string {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return ""
+	}
+	abs, _ := filepath.Abs(path)
+	block := filepath.Join(c.Roots.SysRoot(), "class", "block")
+	ents, err := os.ReadDir(block)
+	if err != nil {
+		return ""
+	}
+	for _, e := range ents {
+		name := e.Name()
+		if !strings.HasPrefix(name, "loop") {
+			continue
+		}
+		if b, err := os.ReadFile(filepath.Join(block, name, "loop", "backing_file")); err == nil {
+			raw := strings.TrimSuffix(string(b), "\n")
+			for _, n := range []string{raw, strings.TrimSuffix(raw, " (deleted)")} {
+				if n == path || n == abs {
+					return name
+				}
+				if bi, err := os.Stat(n); err == nil && sameNode(fi, bi) {
+					return name
+				}
+			}
+		}
+		if c.loopInfoMatches(name, st) {
+			return name
+		}
+	}
+	return ""
+}
+
+// sameNode reports whether a and b are the same file, or block device nodes
+// of the same device number.
+func sameNode(a, b os.FileInfo) bool {
+	if os.SameFile(a, b) {
+		return true
+	}
+	if !isBlock(a) || !isBlock(b) {
+		return false
+	}
+	sa, ok1 := a.Sys().(*syscall.Stat_t)
+	sb, ok2 := b.Sys().(*syscall.Stat_t)
+	return ok1 && ok2 && sa.Rdev == sb.Rdev
+}
+
+// loopInfoMatches asks loop device name (under the dev root) which inode
+// backs it and compares it with st.
+func (c Checker) loopInfoMatches(name string, st *syscall.Stat_t) bool {
+	fd, err := unix.Open(filepath.Join(c.Roots.DevRoot(), name), unix.O_RDONLY|unix.O_CLOEXEC|unix.O_NONBLOCK, 0)
+	if err != nil {
+		return false
+	}
+	defer unix.Close(fd)
+	var ls unix.Stat_t
+	if unix.Fstat(fd, &ls) != nil || ls.Mode&unix.S_IFMT != unix.S_IFBLK {
+		return false
+	}
+	info, err := unix.IoctlLoopGetStatus64(fd)
+	if err != nil {
+		return false // not attached
+	}
+	return info.Device == st.Dev && info.Inode == st.Ino
+}
+
+// checkDevice checks block device path: the flags, then what holds it
+// (by name, for a message that says what to undo), then it opens it with
+// open (which must use O_EXCL: the kernel's own word that nothing else
+// claims it) and reads through that descriptor whether it is blank. It
+// returns the open descriptor (the caller closes it) when the write may go
+// ahead; on refusal nothing stays open.
+func (c Checker) checkDevice(path string, p Permit, open func() (int, error)) (int, error) {
+	if !p.AllowWriteDevice {
+		return -1, refuse(nil, "%s is a block device; writing destroys its data: pass --allow-write-device to allow it", path)
+	}
+	var st unix.Stat_t
+	if err := unix.Stat(path, &st); err != nil {
+		return -1, fmt.Errorf("check write target %s: %w", path, err)
+	}
+	destroy := false
+	if p.DestroyData != "" {
+		var ds unix.Stat_t
+		if err := unix.Stat(p.DestroyData, &ds); err != nil || ds.Mode&unix.S_IFMT != unix.S_IFBLK || ds.Rdev != st.Rdev {
+			return -1, refuse(ErrDestroyMismatch, "--destroy-data=%s does not name the target %s; name the same device twice to confirm", p.DestroyData, path)
+		}
+		destroy = true
+	}
+	name := c.devName(st.Rdev)
+	devs := []devNode{{name: name, dev: devNumber(st.Rdev), rdev: st.Rdev}}
+	if name != "" {
+		devs[0].dir = filepath.Join(c.Roots.SysRoot(), "class", "block", name)
+	}
+	parts := c.partitions(devs[0].name)
+	devs = append(devs, parts...)
+	if err := c.checkBusy(path, devs); err != nil {
+		return -1, err
+	}
+	fd, err := open()
+	if err != nil {
+		return -1, err
+	}
+	fail := func(err error) (int, error) {
+		unix.Close(fd)
+		return -1, err
+	}
+	var ost unix.Stat_t
+	if err := unix.Fstat(fd, &ost); err != nil {
+		return fail(fmt.Errorf("check write target %s: %w", path, err))
+	}
+	if ost.Mode&unix.S_IFMT != unix.S_IFBLK || ost.Rdev != st.Rdev {
+		return fail(refuse(nil, "%s changed while it was being checked; refusing to write", path))
+	}
+	if destroy {
+		return fd, nil
+	}
+	if len(parts) > 0 {
+		names := make([]string, len(parts))
+		for i, p := range parts {
+			names[i] = p.name
+		}
+		return fail(refuse(ErrHasPartitions, "%s has partitions (%s); refusing to write to the whole device (pass --destroy-data=%s to overwrite them)",
+			path, strings.Join(names, ", "), path))
+	}
+	if err := c.checkBlank(path, fd); err != nil {
+		return fail(err)
+	}
+	return fd, nil
+}
+
+// checkBlank reads the open device fd where formats keep their superblocks
+// and asks blkid and wipefs for a second opinion.
+func (c Checker) checkBlank(path string, fd int) error {
+	size, err := unix.Seek(fd, 0, io.SeekEnd)
+	if err != nil {
+		return fmt.Errorf("check %s for existing data: size: %w", path, err)
+	}
+	// Read through a plain descriptor: the held one may be O_DIRECT.
+	rfd, err := unix.Open(fmt.Sprintf("/proc/self/fd/%d", fd), unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return fmt.Errorf("check %s for existing data: %w", path, err)
+	}
+	f := os.NewFile(uintptr(rfd), path)
+	defer f.Close()
+	found, err := Scan(f, size)
+	if err != nil {
+		return refuse(ErrHasSignature, "%s could not be read to check it is blank (%v); refusing to write (pass --destroy-data=%s to overwrite it unchecked)", path, err, path)
+	}
+	if !found.Blank() {
+		return refuse(ErrHasSignature, "%s holds %s; refusing to write (pass --destroy-data=%s to overwrite it)", path, found, path)
+	}
+	if !c.NoTools {
+		what, err := secondOpinion(path)
+		if err != nil {
+			return refuse(ErrHasSignature, "%s: %v; refusing to write (pass --destroy-data=%s to overwrite it)", path, err, path)
+		}
+		if what != "" {
+			return refuse(ErrHasSignature, "%s holds %s; refusing to write (pass --destroy-data=%s to overwrite it)", path, what, path)
+		}
+	}
+	return nil
+}
+
+// dupFd returns a close-on-exec duplicate of fd, or -1.
+func dupFd(fd int) int {
+	n, err := unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, 0)
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
+// devNode is a block device as sysfs names it, with its "major:minor".
+type devNode struct {
+	name string // e.g. "loop3", "nvme0n1p2" ("" when sysfs does not know it)
+	dev  string // "major:minor"
+	rdev uint64 // device number
+	dir  string // its sysfs directory ("" when sysfs does not know it)
+}
+
+func devNumber(rdev uint64) string {
+	return fmt.Sprintf("%d:%d", unix.Major(rdev), unix.Minor(rdev))
+}
+
+// devName maps a device number to its sysfs name through /sys/dev/block/M:m.
+func (c Checker) devName(rdev uint64) string {
+	link, err := os.Readlink(filepath.Join(c.Roots.SysRoot(), "dev", "block", devNumber(rdev)))
+	if err != nil {
+		return ""
+	}
+	return filepath.Base(link)
+}
+
+// partitions lists the partitions of whole device name: its sysfs
+// subdirectories that hold a "partition" file.
+func (c Checker) partitions(name string) []devNode {
+	if name == "" {
+		return nil
+	}
+	dir := filepath.Join(c.Roots.SysRoot(), "class", "block", name)
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var parts []devNode
+	for _, e := range ents {
+		if !strings.HasPrefix(e.Name(), name) {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(dir, e.Name(), "partition")); err != nil {
+			continue
+		}
+		dev, _ := os.ReadFile(filepath.Join(dir, e.Name(), "dev"))
+		d := devNode{name: e.Name(), dev: strings.TrimSuffix(string(dev), "\n"), dir: filepath.Join(dir, e.Name())}
+		var maj, min uint32
+		if _, err := fmt.Sscanf(d.dev, "%d:%d", &maj, &min); err == nil {
+			d.rdev = unix.Mkdev(maj, min)
+		}
+		parts = append(parts, d)
+	}
+	sort.Slice(parts, func(i, j int) bool { return parts[i].name < parts[j].name })
+	return parts
+}
+
+// checkBusy refuses when the device or one of its partitions is mounted,
+// used as swap, held by another block device or backs a loop device.
+func (c Checker) checkBusy(path string, devs []devNode) error {
+	mounts, err := c.mounts()
+	if err != nil {
+		return fmt.Errorf("check %s is not mounted: %w", path, err)
+	}
+	for _, d := range devs {
+		for _, m := range mounts {
+			if m.dev == d.dev || c.sameDevice(m.source, d) {
+				return refuse(ErrDeviceBusy, "%s is mounted at %s; refusing to write (unmount it first)", path+partSuffix(d, devs[0]), m.point)
+			}
+		}
+	}
+	swaps, err := c.swaps()
+	if err != nil {
+		return fmt.Errorf("check %s is not swap: %w", path, err)
+	}
+	for _, d := range devs {
+		for _, s := range swaps {
+			if c.sameDevice(s, d) {
+				return refuse(ErrDeviceBusy, "%s is an active swap area (%s); refusing to write (swapoff it first)", path+partSuffix(d, devs[0]), s)
+			}
+		}
+	}
+	for _, d := range devs {
+		if d.dir == "" {
+			continue
+		}
+		ents, err := os.ReadDir(filepath.Join(d.dir, "holders"))
+		if err != nil || len(ents) == 0 {
+			continue
+		}
+		names := make([]string, len(ents))
+		for i, e := range ents {
+			names[i] = e.Name()
+		}
+		return refuse(ErrDeviceBusy, "%s is held by %s (device mapper, RAID or another stacked device); refusing to write (release it first)",
+			path+partSuffix(d, devs[0]), strings.Join(names, ", "))
+	}
+	for _, d := range devs {
+		if loop := c.loopBackingDev(path, d, d == devs[0]); loop != "" {
+			return refuse(ErrDeviceBusy, "%s backs loop device /dev/%s; refusing to write (detach it with losetup -d first)", path+partSuffix(d, devs[0]), loop)
+		}
+	}
+	return nil
+}
+
+// loopBackingDev finds a loop device backed by block device d.
+func (c Checker) loopBackingDev(path string, d devNode, whole bool) string {
+	p := path
+	if !whole {
+		p = filepath.Join(c.Roots.DevRoot(), d.name)
+	}
+	fi, err := os.Stat(p)
+	if err != nil || !isBlock(fi) {
+		return ""
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); !ok || st.Rdev != d.rdev {
+		return ""
+	}
+	return c.loopBacking(p, fi)
+}
+
+func partSuffix(d, whole devNode) string {
+	if d == whole {
+		return ""
+	}
+	return " (partition " + d.name + ")"
+}
+
+// sameDevice reports whether a path from mountinfo or /proc/swaps names d:
+// by device number when the path exists, else by its /dev/<name> spelling.
+func (c Checker) sameDevice(p string, d devNode) bool {
+	if !strings.HasPrefix(p, "/") {
+		return false
+	}
+	var st unix.Stat_t
+	if err := unix.Stat(p, &st); err == nil {
+		return st.Mode&unix.S_IFMT == unix.S_IFBLK && st.Rdev == d.rdev
+	}
+	return d.name != "" && (p == "/dev/"+d.name || p == filepath.Join(c.Roots.DevRoot(), d.name))
+}
+
+func (c Checker) mounts() ([]mountEntry, error) {
+	f, err := os.Open(filepath.Join(c.Roots.ProcRoot(), "self", "mountinfo"))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return parseMountinfo(f)
+}
+
+func (c Checker) swaps() ([]string, error) {
+	f, err := os.Open(filepath.Join(c.Roots.ProcRoot(), "swaps"))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil // kernel without swap support
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return parseSwaps(f)
+}

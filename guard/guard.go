@@ -1,0 +1,101 @@
+// Package guard is qdsweep's write safety: it decides whether a workload may
+// write to a path and, for a block device, holds it exclusively for the whole
+// run so nothing can mount or claim it meanwhile.
+//
+// The rules are default deny. Reads are always allowed. A write to a path that
+// does not exist yet, or to a file qdsweep created, is allowed. An existing
+// regular file needs Permit.AllowWrite and must not be a swap file or a loop
+// device's backing file. A block device needs Permit.AllowWriteDevice and
+// counts as blank only when every region where a volume format keeps its
+// superblock reads as zeros (and blkid/wipefs, where installed, find nothing);
+// anything else needs Permit.DestroyData naming the same device. A device that
+// is held by anything (mounted, swap, a dm/md holder, backing a loop device,
+// opened exclusively elsewhere) is refused always.
+//
+// The system is read through device.Roots (/proc, /sys, /dev), so tests can
+// point the checks at fixture trees.
+package guard
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Errors wrapped by refusals. Every refusal wraps ErrWriteRefused and, where
+// it applies, one of the more specific sentinels.
+var (
+	// ErrWriteRefused: a write workload was refused; the message names the flag or step that allows it.
+	ErrWriteRefused = errors.New("write refused")
+	// ErrDeviceBusy: the target is mounted, an active swap area, held by another
+	// device (dm, md, loop backing) or claimed exclusively. No flag overrides it.
+	ErrDeviceBusy = errors.New("device busy")
+	// ErrHasPartitions: a whole block device with partitions (override: --destroy-data).
+	ErrHasPartitions = errors.New("device has partitions")
+	// ErrHasSignature: the device is not blank: a known on-disk format or
+	// non-zero data where formats keep their superblocks (override: --destroy-data).
+	ErrHasSignature = errors.New("device holds data")
+	// ErrDestroyMismatch: --destroy-data names a different device than the target.
+	ErrDestroyMismatch = errors.New("--destroy-data does not name the target")
+	// ErrWouldExtend: the workload would write past the end of an existing file qdsweep did not create.
+	ErrWouldExtend = errors.New("write would extend an existing file")
+)
+
+// Permit carries the user's write permissions, from the command line.
+type Permit struct {
+	// AllowWrite (--allow-write) permits write workloads on an existing regular file.
+	AllowWrite bool
+	// AllowWriteDevice (--allow-write-device) permits write workloads on a blank,
+	// unheld, unpartitioned block device or partition.
+	AllowWriteDevice bool
+	// DestroyData (--destroy-data=/dev/X) names the target device a second time,
+	// confirming that its partitions or data may be overwritten. It needs
+	// AllowWriteDevice as well, and never overrides a held device.
+	DestroyData string
+	// Created is true when qdsweep created the target file itself (a scratch file).
+	Created bool
+	// Unchecked skips every check: the caller vouches for the target (it ran
+	// the checks itself, or the target is its own). Library callers must set
+	// it explicitly; the zero Permit checks everything.
+	Unchecked bool
+}
+
+// Target is what a run does to a path.
+type Target struct {
+	Path   string // regular file or block device
+	Write  bool   // the workload writes
+	Direct bool   // open with O_DIRECT (Hold only)
+	// End is one past the highest byte the workload touches:
+	// Offset + (NumJobs-1) × OffsetIncrement + Size; 0 means "to the end".
+	End int64
+}
+
+// Region returns the End of a workload of numjobs jobs, each covering size
+// bytes from offset + i × increment (bytes).
+func Region(offset, size, increment int64, numjobs int) int64 {
+	if numjobs < 1 {
+		numjobs = 1
+	}
+	if size <= 0 {
+		return 0
+	}
+	return offset + int64(numjobs-1)*increment + size
+}
+
+// refusal is the error a check returns: a one-line message plus the sentinels it wraps.
+type refusal struct {
+	msg  string
+	kind error // nil or a specific sentinel
+}
+
+func (r *refusal) Error() string { return r.msg }
+
+func (r *refusal) Unwrap() []error {
+	if r.kind == nil {
+		return []error{ErrWriteRefused}
+	}
+	return []error{r.kind, ErrWriteRefused}
+}
+
+func refuse(kind error, format string, a ...any) error {
+	return &refusal{msg: fmt.Sprintf(format, a...), kind: kind}
+}

@@ -1,0 +1,135 @@
+//go:build linux
+
+package guard
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// Held is a target checked and opened for a whole run. A block device opened
+// for writing is held with O_EXCL, so while it is open the kernel refuses to
+// mount it (EBUSY), to use it as swap or to let a RAID/LVM/dm device or any
+// other exclusive opener claim it. Every step of a run uses this one open
+// file (Dup), so nothing is reopened by path after the check.
+type Held struct {
+	fd     int
+	path   string
+	write  bool
+	direct bool
+	block  bool
+}
+
+// Hold checks t under p (Check) on the running system and opens it for the
+// run; see Checker.Hold.
+func Hold(t Target, p Permit) (*Held, error) { return Checker{}.Hold(t, p) }
+
+// Hold opens t.Path (read-only, or read-write when t.Write; O_DIRECT when
+// t.Direct; never creating, truncating or extending it) and checks it under
+// p through the open descriptor, so the file checked is the file written. A
+// block device opened for writing is opened with O_EXCL first (EBUSY: it is
+// refused as busy) and stays claimed until Close, even with p.Unchecked.
+// The caller closes the Held when the run ends.
+func (c Checker) Hold(t Target, p Permit) (*Held, error) {
+	flags := unix.O_RDONLY | unix.O_CLOEXEC
+	if t.Write {
+		flags = unix.O_RDWR | unix.O_CLOEXEC
+	}
+	if t.Direct {
+		flags |= unix.O_DIRECT
+	}
+	fi, err := os.Stat(t.Path)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", t.Path, err)
+	}
+	h := &Held{path: t.Path, write: t.Write, direct: t.Direct, block: isBlock(fi)}
+	if h.block && t.Write {
+		open := func() (int, error) { return openExclusive(t.Path, flags) }
+		if p.Unchecked {
+			h.fd, err = open()
+		} else {
+			h.fd, err = c.checkDevice(t.Path, p, open)
+		}
+		if err != nil {
+			return nil, directHint(t, err)
+		}
+		return h, nil
+	}
+	if !p.Unchecked && t.Write && !fi.Mode().IsRegular() && !h.block {
+		return nil, refuse(nil, "%s is %s, neither a regular file nor a block device; refusing to write to it", t.Path, kindOf(fi.Mode()))
+	}
+	h.fd, err = unix.Open(t.Path, flags, 0)
+	if err != nil {
+		return nil, directHint(t, fmt.Errorf("open %s: %w", t.Path, err))
+	}
+	if t.Write && !p.Unchecked {
+		var st unix.Stat_t
+		if err := unix.Fstat(h.fd, &st); err != nil {
+			unix.Close(h.fd)
+			return nil, fmt.Errorf("open %s: %w", t.Path, err)
+		}
+		f := os.NewFile(uintptr(dupFd(h.fd)), t.Path)
+		ofi, err := f.Stat()
+		f.Close()
+		if err != nil {
+			unix.Close(h.fd)
+			return nil, fmt.Errorf("open %s: %w", t.Path, err)
+		}
+		if err := c.checkFile(t, ofi, p); err != nil {
+			unix.Close(h.fd)
+			return nil, err
+		}
+	}
+	return h, nil
+}
+
+// directHint adds the fix for a filesystem that refuses O_DIRECT.
+func directHint(t Target, err error) error {
+	if t.Direct && errors.Is(err, unix.EINVAL) {
+		return fmt.Errorf("open %s with O_DIRECT: %w: the filesystem refuses direct I/O; use --direct=0", t.Path, err)
+	}
+	return err
+}
+
+// Path is the path the target was opened by.
+func (h *Held) Path() string { return h.path }
+
+// Write reports whether the target is open for writing.
+func (h *Held) Write() bool { return h.write }
+
+// Direct reports whether the target is open with O_DIRECT.
+func (h *Held) Direct() bool { return h.direct }
+
+// Block reports whether the target is a block device.
+func (h *Held) Block() bool { return h.block }
+
+// Exclusive reports whether the target is held with O_EXCL (a block device
+// open for writing).
+func (h *Held) Exclusive() bool { return h.block && h.write }
+
+// Dup returns a close-on-exec duplicate descriptor of the held open file for
+// one run; the caller closes it. The exclusive claim lasts while any
+// duplicate or the Held itself is open.
+func (h *Held) Dup() (int, error) {
+	if h == nil || h.fd < 0 {
+		return -1, errors.New("target is not held")
+	}
+	fd, err := unix.FcntlInt(uintptr(h.fd), unix.F_DUPFD_CLOEXEC, 0)
+	if err != nil {
+		return -1, fmt.Errorf("dup %s: %w", h.path, err)
+	}
+	return fd, nil
+}
+
+// Close releases the held descriptor. It is safe to call more than once.
+func (h *Held) Close() error {
+	if h == nil || h.fd < 0 {
+		return nil
+	}
+	err := unix.Close(h.fd)
+	h.fd = -1
+	return err
+}
