@@ -79,8 +79,11 @@ type ExplainTarget struct {
 	// Exact equals Split (both cover QDCeil with the fewest jobs); kept so
 	// readers of older explain documents find it.
 	Exact Split `json:"exact"`
-	// Alts are SplitQD's alternatives: the same total as Split over more jobs.
+	// Alts are SplitFor's alternatives: the same total as Split over more
+	// jobs, or for a depth with no such split the nearest ones (rounded up).
 	Alts []Split `json:"alts,omitempty"`
+	// JobsBy says which limit chose Split's jobs (SplitAdvice.JobsBy).
+	JobsBy string `json:"jobs_by,omitempty"`
 	// OneJob is all of QDCeil in one job; it may exceed the per-job limit.
 	OneJob     Split  `json:"one_job"`
 	Sufficient bool   `json:"sufficient"` // the configured depth already suffices
@@ -127,7 +130,8 @@ func explainTarget(in ExplainInput, e Explanation) *ExplainTarget {
 	}
 	qd := QueueDepth(in.TargetIOPS, in.LatMeanNs)
 	t := &ExplainTarget{TargetIOPS: in.TargetIOPS, QD: qd, QDCeil: CeilQD(qd)}
-	t.Split, t.Alts = SplitQD(t.QDCeil, maxDepth, in.MaxJobs)
+	sa := SplitFor(t.QDCeil, maxDepth, in.MaxJobs)
+	t.Split, t.Alts, t.JobsBy = sa.Best, sa.Alts, sa.JobsBy
 	t.Exact = t.Split
 	t.OneJob = Split{IODepth: t.QDCeil, NumJobs: 1}
 	t.Sufficient = e.CeilingIOPS >= in.TargetIOPS

@@ -89,9 +89,11 @@ func TestSplitQDAlternatives(t *testing.T) {
 	}{
 		{208, 256, 8, []littleslaw.Split{{IODepth: 104, NumJobs: 2}, {IODepth: 52, NumJobs: 4}, {IODepth: 26, NumJobs: 8}}},
 		{22, 256, 8, []littleslaw.Split{{IODepth: 11, NumJobs: 2}}},
-		{7, 256, 8, nil},   // prime: no other split of 7
+		// A prime depth gets the nearest splits, the total rounded up.
+		{7, 256, 8, []littleslaw.Split{{IODepth: 4, NumJobs: 2}, {IODepth: 3, NumJobs: 3}, {IODepth: 2, NumJobs: 4}}},
+		{211, 256, 8, []littleslaw.Split{{IODepth: 106, NumJobs: 2}, {IODepth: 71, NumJobs: 3}, {IODepth: 53, NumJobs: 4}}},
 		{160, 256, 1, nil}, // one job allowed
-		{300, 256, 8, []littleslaw.Split{{IODepth: 75, NumJobs: 4}}}, // best 150 × 2; 300 / 8 is not whole
+		{300, 256, 8, []littleslaw.Split{{IODepth: 100, NumJobs: 3}, {IODepth: 75, NumJobs: 4}, {IODepth: 60, NumJobs: 5}}}, // best 150 × 2
 	}
 	for _, tt := range tests {
 		_, got := littleslaw.SplitQD(tt.qd, tt.maxDepth, tt.maxJobs)
@@ -117,9 +119,10 @@ func TestSplitQDMonotone(t *testing.T) {
 				t.Fatalf("limits %v: QD %d: %d alternatives", lim, qd, len(alts))
 			}
 			for _, a := range alts {
-				// An alternative is the same total over more jobs, never a
-				// different queue depth.
-				if a.IODepth*a.NumJobs != total || a.NumJobs <= s.NumJobs || a.IODepth > lim[0] || (lim[1] > 0 && a.NumJobs > lim[1]) {
+				// An alternative covers the same depth over more jobs,
+				// rounding the total up by less than a whole I/O per job.
+				at := a.IODepth * a.NumJobs
+				if at < qd || at-qd >= a.NumJobs || a.NumJobs <= s.NumJobs || (s.IODepth <= lim[0] && a.IODepth > lim[0]) || (lim[1] > 0 && a.NumJobs > lim[1]) {
 					t.Fatalf("limits %v: QD %d → %+v, alt %+v", lim, qd, s, a)
 				}
 			}
@@ -229,5 +232,25 @@ func TestPresets(t *testing.T) {
 	}
 	if w := littleslaw.PresetCheck(hb, 100000, 100<<20); len(w) != 0 {
 		t.Errorf("100k IOPS on Hyperdisk Balanced: %q, want none", w)
+	}
+}
+
+func TestSplitForSaysWhichLimitChoseTheJobs(t *testing.T) {
+	tests := []struct {
+		qd, maxDepth, maxJobs int
+		best                  littleslaw.Split
+		by                    string
+		over                  bool
+	}{
+		{200, 256, 8, littleslaw.Split{IODepth: 200, NumJobs: 1}, littleslaw.JobsByOneJob, false},
+		{210, 64, 8, littleslaw.Split{IODepth: 53, NumJobs: 4}, littleslaw.JobsByMaxIODepth, false},
+		// --max-iodepth 64 on a 2-CPU machine: the job limit caps the jobs.
+		{210, 64, 2, littleslaw.Split{IODepth: 105, NumJobs: 2}, littleslaw.JobsByMaxJobs, true},
+	}
+	for _, tt := range tests {
+		sa := littleslaw.SplitFor(tt.qd, tt.maxDepth, tt.maxJobs)
+		if sa.Best != tt.best || sa.JobsBy != tt.by || sa.OverLimit != tt.over {
+			t.Errorf("SplitFor(%d, %d, %d) = %+v, want %+v by %s (over %v)", tt.qd, tt.maxDepth, tt.maxJobs, sa, tt.best, tt.by, tt.over)
+		}
 	}
 }

@@ -11,11 +11,17 @@ func AdviseTarget(targetIOPS, latNs float64, o Options) TargetResult {
 	o = o.withDefaults()
 	qd := QueueDepth(targetIOPS, latNs)
 	r := TargetResult{TargetIOPS: targetIOPS, Reachable: true, QD: float64(CeilQD(qd)), NaiveQD: qd, LatencyNs: latNs}
-	r.Split, r.AltSplits = SplitQD(CeilQD(qd), o.MaxIODepth, o.MaxJobs)
+	r.setSplit(CeilQD(qd), o)
 	r.Note = fmt.Sprintf("%s IOPS at %s per I/O needs %.1f I/Os in flight (Little's Law: QD = IOPS × latency)",
 		fmtCount(targetIOPS), fmtLat(latNs), qd)
 	r.Note += splitNote(r.Split, o)
 	return r
+}
+
+// setSplit splits qd by SplitFor within o's limits.
+func (r *TargetResult) setSplit(qd int, o Options) {
+	sa := SplitFor(qd, o.MaxIODepth, o.MaxJobs)
+	r.Split, r.AltSplits, r.JobsBy = sa.Best, sa.Alts, sa.JobsBy
 }
 
 // splitNote warns when a split exceeds the per-job depth limit.
@@ -25,45 +31,6 @@ func splitNote(s Split, o Options) string {
 			s.IODepth, o.MaxIODepth, s.NumJobs)
 	}
 	return ""
-}
-
-// curveQD is the measured curve read as "queue depth needed for T IOPS".
-// It keeps the points that raise the highest IOPS so far (the upper
-// envelope, so in QD order both IOPS and QD increase) and interpolates the
-// configured QD and the mean latency linearly in IOPS between them, so the
-// answer is monotone in T. The configured QD is what the user sets; when
-// the queue was not kept full it is more than IOPS × latency.
-type curveQD struct {
-	x, q, l []float64 // IOPS, configured QD, mean latency (ns)
-}
-
-func newCurveQD(pts []Point) curveQD {
-	var c curveQD
-	for _, p := range pts {
-		if len(c.x) > 0 && p.IOPS <= c.x[len(c.x)-1] {
-			continue
-		}
-		c.x, c.q, c.l = append(c.x, p.IOPS), append(c.q, p.QD), append(c.l, p.LatMeanNs)
-	}
-	return c
-}
-
-// at returns the QD and mean latency for t IOPS (t ≤ the last x). Below
-// the first point the first QD scales with t at the first point's latency.
-func (c curveQD) at(t float64) (qd, latNs float64) {
-	if len(c.x) == 0 {
-		return 0, 0
-	}
-	if t <= c.x[0] {
-		return c.q[0] * t / c.x[0], c.l[0]
-	}
-	for i := 1; i < len(c.x); i++ {
-		if t <= c.x[i] {
-			f := (t - c.x[i-1]) / (c.x[i] - c.x[i-1])
-			return c.q[i-1] + f*(c.q[i]-c.q[i-1]), c.l[i-1] + f*(c.l[i]-c.l[i-1])
-		}
-	}
-	return c.q[len(c.q)-1], c.l[len(c.l)-1]
 }
 
 // TargetFor answers "what QD for t IOPS" on a's measured curve, as Analyze
@@ -87,26 +54,32 @@ func targetOnCurve(pts []Point, t, r0, xmax, xmaxQD float64, sat Knee, m *Model,
 		r.ReachableIOPS = xmax
 		if sat.Found {
 			r.QD, r.LatencyNs = sat.QD, sat.LatNsMean
+			r.Inflight = QueueDepth(sat.IOPS, sat.LatNsMean)
 			r.Note = fmt.Sprintf("%s IOPS is not reachable: it saturates at %s IOPS (at QD %g); the limit is the device or the VM, not the queue depth",
 				fmtCount(t), fmtCount(xmax), sat.QD)
 		} else {
 			last := pts[len(pts)-1]
 			r.QD, r.LatencyNs = last.QD, last.LatMeanNs
+			r.Inflight = QueueDepth(last.IOPS, last.LatMeanNs)
 			r.Note = fmt.Sprintf("%s IOPS was not reached: the most measured was %s IOPS at QD %g, without saturating; sweep deeper",
 				fmtCount(t), fmtCount(xmax), xmaxQD)
 			if q, ok := modelQDFor(m, t, 64*last.QD); ok {
-				r.QD, r.LatencyNs = q, LatencyNsAtDepth(q, t)
+				r.QD, r.LatencyNs, r.Inflight = q, LatencyNsAtDepth(q, t), q
 				r.Note += fmt.Sprintf(" (the %s fit suggests about QD %.0f)", m.Name, q)
 			}
 		}
-		r.Split, r.AltSplits = SplitQD(CeilQD(r.QD), o.MaxIODepth, o.MaxJobs)
+		r.setSplit(CeilQD(r.QD), o)
 		return r
 	}
 	r.Reachable = true
-	q, lat := newCurveQD(pts).at(min(t, xmax))
-	r.LatencyNs = lat
-	r.QD = float64(CeilQD(q))
-	r.Split, r.AltSplits = SplitQD(CeilQD(q), o.MaxIODepth, o.MaxJobs)
+	// One interpolation (Curve): the depth where the measured curve delivers
+	// t, and the latency Little's Law gives there, so t × latency is the
+	// in-flight figure and the configured QD is it rounded up to a whole I/O
+	// (divided by the queue fill when the queue was not kept full).
+	op, _ := NewCurve(pts).For(min(t, xmax))
+	r.LatencyNs, r.Inflight = op.LatencyNs, op.Inflight
+	r.QD = float64(CeilQD(op.QD))
+	r.setSplit(CeilQD(op.QD), o)
 	r.Note = fmt.Sprintf("%s IOPS needs about %.0f in flight at %s (the naive T × R0 says %d)",
 		fmtCount(t), r.QD, fmtLat(r.LatencyNs), CeilQD(r.NaiveQD))
 	r.Note += splitNote(r.Split, o)

@@ -86,8 +86,15 @@ type TargetResult struct {
 	QD         float64 `json:"queue_depth"` // from the measured/fitted curve
 	NaiveQD    float64 `json:"naive_qd"`    // T × R0
 	LatencyNs  float64 `json:"latency_ns"`  // expected mean latency at T
+	// Inflight is the mean I/Os in flight at the answer, IOPS × LatencyNs
+	// (the IOPS being TargetIOPS when reachable, else ReachableIOPS' point):
+	// QD rounds it up to a whole I/O, or exceeds it when the measured queue
+	// was not kept full.
+	Inflight float64 `json:"inflight,omitempty"`
 	Split      Split   `json:"split"`
 	AltSplits  []Split `json:"alt_splits,omitempty"`
+	// JobsBy says which limit chose Split's jobs (SplitAdvice.JobsBy).
+	JobsBy string `json:"jobs_by,omitempty"`
 	// ReachableIOPS is the most this target delivers when T is not reachable.
 	ReachableIOPS float64 `json:"reachable_iops,omitempty"`
 	Note          string  `json:"note"`
