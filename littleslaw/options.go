@@ -42,3 +42,11 @@ func (o Options) withDefaults() Options {
 	}
 	return o
 }
+
+// Limits returns the per-job iodepth limit and the job limit a split uses
+// under o (the defaults filled in): the same limits Analyze, advise and
+// explain split with.
+func (o Options) Limits() (maxIODepth, maxJobs int) {
+	o = o.withDefaults()
+	return o.MaxIODepth, o.MaxJobs
+}

@@ -90,9 +90,9 @@ type TargetResult struct {
 	// (the IOPS being TargetIOPS when reachable, else ReachableIOPS' point):
 	// QD rounds it up to a whole I/O, or exceeds it when the measured queue
 	// was not kept full.
-	Inflight float64 `json:"inflight,omitempty"`
-	Split      Split   `json:"split"`
-	AltSplits  []Split `json:"alt_splits,omitempty"`
+	Inflight  float64 `json:"inflight,omitempty"`
+	Split     Split   `json:"split"`
+	AltSplits []Split `json:"alt_splits,omitempty"`
 	// JobsBy says which limit chose Split's jobs (SplitAdvice.JobsBy).
 	JobsBy string `json:"jobs_by,omitempty"`
 	// ReachableIOPS is the most this target delivers when T is not reachable.

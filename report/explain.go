@@ -225,8 +225,14 @@ func targetExplain(t *littleslaw.ExplainTarget, lat string, sync bool, engine st
 	}
 	split := nb(fmt.Sprintf("iodepth %d × numjobs %d", t.Split.IODepth, t.Split.NumJobs))
 	var alt []string
+	same := true
 	for _, a := range t.Alts {
-		alt = append(alt, nb(fmt.Sprintf("%d × %d", a.IODepth, a.NumJobs)))
+		w := fmt.Sprintf("%d × %d", a.IODepth, a.NumJobs)
+		if a.Total() != t.Split.Total() {
+			w += fmt.Sprintf(" = %d", a.Total())
+			same = false
+		}
+		alt = append(alt, nb(w))
 	}
 	msg := fmt.Sprintf("%s IOPS at %s needs %s (%s), e.g. %s", FormatCount(t.TargetIOPS), lat, nb(fmt.Sprintf("QD ≈ %d", t.QDCeil)),
 		nb(FormatIOPS(t.TargetIOPS)+" × "+lat), split)
@@ -234,7 +240,11 @@ func targetExplain(t *littleslaw.ExplainTarget, lat string, sync bool, engine st
 		msg += fmt.Sprintf(" (%d in flight: %d rounded up to whole jobs)", total, t.QDCeil)
 	}
 	if len(alt) > 0 {
-		msg += " (or " + strings.Join(alt, ", or ") + ": the same depth over more jobs)"
+		how := "the same depth over more jobs"
+		if !same {
+			how = "the depth over more jobs, rounded up to whole I/Os per job"
+		}
+		msg += " (or " + strings.Join(alt, ", or ") + ": " + how + ")"
 	}
 	if sync {
 		msg += fmt.Sprintf(" with io_uring or libaio; with %s it takes %s", engine, nb(fmt.Sprintf("numjobs %d", t.QDCeil)))

@@ -62,7 +62,7 @@ func TestExplainFio(t *testing.T) {
 		not     []string // phrases the text must not hold
 	}{
 		{name: "design example", outs: networkDisk(), target: 160000, jobs: 1, verdict: littleslaw.VerdictDepthBound,
-			want: []string{"24.1k IOPS", "1.31 ms", "31.6 I/Os in flight", "depth-bound", "24.4k IOPS", "QD ≈ 210", "iodepth 210 × numjobs 1", "or 105 × 2: the same depth over more jobs"}},
+			want: []string{"24.1k IOPS", "1.31 ms", "31.6 I/Os in flight", "depth-bound", "24.4k IOPS", "QD ≈ 210", "iodepth 210 × numjobs 1", "or 105 × 2, or 70 × 3, or 42 × 5: the same depth over more jobs"}},
 		{name: "libaio 32 deep", outs: fioData("randread-libaio-qd32-normal.txt"), jobs: 1, verdict: littleslaw.VerdictDepthBound,
 			want: []string{"87.8k IOPS", "364 µs", "p99 424 µs", "32 configured"}},
 		{name: "psync with iodepth 8", outs: fioData("pasted-psync-qd8-json.txt"), target: 100000, jobs: 1, verdict: littleslaw.VerdictSyncEngine,

@@ -230,7 +230,11 @@ func targetSentence(t *littleslaw.TargetResult, r0 float64) string {
 			s += fmt.Sprintf(": iodepth %d × numjobs %d", t.Split.IODepth, t.Split.NumJobs)
 			var alts []string
 			for _, a := range t.AltSplits {
-				alts = append(alts, fmt.Sprintf("%d × %d", a.IODepth, a.NumJobs))
+				w := fmt.Sprintf("%d × %d", a.IODepth, a.NumJobs)
+				if a.Total() != t.Split.Total() {
+					w += fmt.Sprintf(" = %d", a.Total())
+				}
+				alts = append(alts, w)
 			}
 			if len(alts) > 0 {
 				s += " (or " + strings.Join(alts, ", ") + ")"

@@ -54,6 +54,7 @@ type adviseOut struct {
 	IODepth       int                      `json:"iodepth"`
 	NumJobs       int                      `json:"numjobs"`
 	AltSplits     []littleslaw.Split       `json:"alt_splits,omitempty"`
+	JobsBy        string                   `json:"jobs_by,omitempty"` // which limit chose numjobs: one-job, max-iodepth, max-jobs
 	LatencyNs     float64                  `json:"latency_ns"`
 	TargetIOPS    float64                  `json:"target_iops"`
 	TargetBW      float64                  `json:"target_bw_bytes,omitempty"`
@@ -384,24 +385,17 @@ func adviseFromData(f adviseFlags, out *adviseOut) error {
 		last := a.Points[len(a.Points)-1]
 		k = littleslaw.Knee{QD: last.QD, IOPS: last.IOPS, LatNsMean: last.LatMeanNs}
 	}
-	best, alts := littleslaw.SplitQD(littleslaw.CeilQD(k.QD), f.opts.MaxIODepth, maxJobs(f.opts))
-	out.QueueDepth, out.IODepth, out.NumJobs, out.AltSplits = k.QD, best.IODepth, best.NumJobs, alts
+	md, mj := f.opts.Limits()
+	sa := littleslaw.SplitFor(littleslaw.CeilQD(k.QD), md, mj)
+	out.QueueDepth, out.IODepth, out.NumJobs, out.AltSplits, out.JobsBy = k.QD, sa.Best.IODepth, sa.Best.NumJobs, sa.Alts, sa.JobsBy
 	out.LatencyNs, out.TargetIOPS, out.Reachable = k.LatNsMean, k.IOPS, true
 	return nil
-}
-
-// maxJobs is the job limit Analyze would use.
-func maxJobs(o littleslaw.Options) int {
-	if o.MaxJobs > 0 {
-		return o.MaxJobs
-	}
-	return o.CPUs
 }
 
 // fillTop copies a target answer into the top-level JSON fields.
 func fillTop(out *adviseOut, t littleslaw.TargetResult) {
 	out.QueueDepth, out.IODepth, out.NumJobs = t.QD, t.Split.IODepth, t.Split.NumJobs
-	out.AltSplits, out.LatencyNs, out.TargetIOPS = t.AltSplits, t.LatencyNs, t.TargetIOPS
+	out.AltSplits, out.LatencyNs, out.TargetIOPS, out.JobsBy = t.AltSplits, t.LatencyNs, t.TargetIOPS, t.JobsBy
 	out.Reachable, out.ReachableIOPS, out.NaiveQD, out.Note = t.Reachable, t.ReachableIOPS, t.NaiveQD, t.Note
 }
 
