@@ -31,6 +31,13 @@ type Control struct {
 	// I/Os are drained: device telemetry samples there.
 	OnWindowStart func()
 	OnWindowEnd   func()
+	// SeriesInterval, when > 0, makes the run record Stats.Series: one
+	// Interval per SeriesInterval of the measured window.
+	SeriesInterval time.Duration
+	// OnInterval, when set with SeriesInterval, is called from one goroutine
+	// at the end of each interval k (0, 1, …) of the series, e.g. to sample
+	// device counters beside it.
+	OnInterval func(k int)
 }
 
 // Sample is a cumulative snapshot of the measured window so far.

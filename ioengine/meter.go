@@ -35,7 +35,8 @@ const (
 // coord is what jobs share with the coordinator: the phase and the clock.
 type coord struct {
 	phase atomic.Int32
-	base  time.Time // monotonic origin of all event times
+	base  time.Time    // monotonic origin of all event times
+	ser   *seriesClock // per-interval series (nil: none); see series.go
 }
 
 // now returns monotonic nanoseconds since the run's origin.
@@ -72,7 +73,8 @@ type meter struct {
 	dir       [2]dirMeter
 	errs      []IOError
 	shortIOs  int64
-	cont      bool // ContinueOnError
+	cont      bool       // ContinueOnError
+	ser       *seriesJob // per-interval cuts (nil: no series)
 }
 
 func newMeter(c *coord, pub *jobPub, cont bool) meter {
@@ -139,6 +141,9 @@ func (m *meter) record(dir int, lat, bytes int64) {
 	d.ios++
 	d.bytes += bytes
 	d.latSum += lat
+	if m.ser != nil {
+		m.ser.record(lat)
+	}
 	if lat < histMinNs {
 		lat = histMinNs
 	}
@@ -170,6 +175,12 @@ func (m *meter) endBatch(t int64, n int) {
 		}
 		m.errs = m.errs[:0]
 		m.shortIOs = 0
+		if m.ser != nil {
+			m.ser.reset()
+		}
+	}
+	if m.measuring && m.ser != nil {
+		m.ser.maybeCut(m, t)
 	}
 	r, w := &m.dir[dirRead], &m.dir[dirWrite]
 	m.pub.ios.Store(r.ios + w.ios)

@@ -53,7 +53,7 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 		return nil, err
 	}
 
-	c := &coord{base: time.Now()}
+	c := &coord{base: time.Now(), ser: newSeriesClock(ctl)}
 	if ctl.Ramp <= 0 {
 		c.phase.Store(phaseMeasure)
 	}
@@ -66,6 +66,7 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 		j := &job{idx: i, w: &w, fd: fd, depth: w.IODepth, bs: w.BS, verify: w.Verify}
 		j.gen = newOffsetGen(&w, w.Offset+int64(i)*w.OffsetIncrement, size, i)
 		j.m = newMeter(c, &pubs[i], w.ContinueOnError)
+		j.m.ser = c.ser.job()
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -164,6 +165,7 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 	}
 	st := mergeStats(got, engine, fallback, &w)
 	st.Buffers = buffers
+	st.Series = c.ser.merge(got)
 	if started {
 		st.CPU = CPU{UsrS: tvSeconds(ru1.Utime) - tvSeconds(ru0.Utime), SysS: tvSeconds(ru1.Stime) - tvSeconds(ru0.Stime)}
 	}
@@ -215,6 +217,7 @@ func pace(ctx context.Context, w *Workload, ctl Control, c *coord, pubs []jobPub
 	var runT *time.Timer
 	var sampleT *time.Ticker
 	armWindow := func() {
+		c.ser.start(c.now())
 		runT = time.NewTimer(ctl.Runtime)
 		runC = runT.C
 		if ctl.SampleInterval > 0 && ctl.OnSample != nil {
@@ -229,6 +232,7 @@ func pace(ctx context.Context, w *Workload, ctl Control, c *coord, pubs []jobPub
 		if sampleT != nil {
 			sampleT.Stop()
 		}
+		c.ser.stop()
 	}()
 	if *started {
 		armWindow()
@@ -245,6 +249,11 @@ func pace(ctx context.Context, w *Workload, ctl Control, c *coord, pubs []jobPub
 			armWindow()
 		case <-runC:
 			return nil
+		case <-c.ser.C():
+			c.ser.tickAt(c.now())
+			if ctl.OnInterval != nil {
+				ctl.OnInterval(len(c.ser.times) - 2)
+			}
 		case <-sampleC:
 			s := Sample{Elapsed: time.Duration(c.now() - winStart)}
 			for i := range pubs {

@@ -32,6 +32,20 @@ type SimConfig struct {
 	BWBytes float64
 	// Seed seeds the jitter and offset generators (0: use the workload's RandSeed).
 	Seed uint64
+	// BurstIOPS, when > 0, is the IOPS cap while burst credits remain (AWS
+	// gp2/st1/sc1, Azure P1–P20 style); IOPS is then the baseline and must be
+	// > 0 and < BurstIOPS.
+	BurstIOPS float64
+	// BurstCredits is the credit bucket, in I/Os: full when a run begins,
+	// one credit spent per I/O issued while bursting, refilled at IOPS per
+	// second. Running at the cap, the burst lasts
+	// BurstCredits / (BurstIOPS − IOPS) seconds.
+	BurstCredits float64
+	// ThrottlePeriod and ThrottleIOPS, when both > 0, add a windowed limit:
+	// at most ThrottleIOPS × ThrottlePeriod I/Os start in each period
+	// (periods begin at the run's start); the rest wait for the next one.
+	ThrottlePeriod time.Duration
+	ThrottleIOPS   float64
 }
 
 // simEngine runs workloads against a SimConfig in real time.
@@ -52,11 +66,19 @@ func NewSim(cfg SimConfig) Engine { return &simEngine{cfg: cfg} }
 func (e *simEngine) Name() string { return "sim" }
 
 // String renders the configuration as "latency=1.3ms,jitter=0.05,channels=0,iops=160000,bw_bytes=0,seed=0",
-// the form ParseSimConfig reads back.
+// followed by burst_iops, burst_credits, throttle_period and throttle_iops
+// when set: the form ParseSimConfig reads back.
 func (c SimConfig) String() string {
-	return fmt.Sprintf("latency=%s,jitter=%s,channels=%d,iops=%s,bw_bytes=%s,seed=%d",
-		c.Latency, strconv.FormatFloat(c.Jitter, 'g', -1, 64), c.Channels,
-		strconv.FormatFloat(c.IOPS, 'f', -1, 64), strconv.FormatFloat(c.BWBytes, 'f', -1, 64), c.Seed)
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	s := fmt.Sprintf("latency=%s,jitter=%s,channels=%d,iops=%s,bw_bytes=%s,seed=%d",
+		c.Latency, strconv.FormatFloat(c.Jitter, 'g', -1, 64), c.Channels, f(c.IOPS), f(c.BWBytes), c.Seed)
+	if c.BurstIOPS > 0 || c.BurstCredits > 0 {
+		s += fmt.Sprintf(",burst_iops=%s,burst_credits=%s", f(c.BurstIOPS), f(c.BurstCredits))
+	}
+	if c.ThrottlePeriod > 0 || c.ThrottleIOPS > 0 {
+		s += fmt.Sprintf(",throttle_period=%s,throttle_iops=%s", c.ThrottlePeriod, f(c.ThrottleIOPS))
+	}
+	return s
 }
 
 // ParseSimConfig parses the form SimConfig.String writes (keys in any order,
@@ -86,6 +108,14 @@ func ParseSimConfig(s string) (SimConfig, error) {
 			c.BWBytes, err = strconv.ParseFloat(v, 64)
 		case "seed":
 			c.Seed, err = strconv.ParseUint(v, 10, 64)
+		case "burst_iops":
+			c.BurstIOPS, err = strconv.ParseFloat(v, 64)
+		case "burst_credits":
+			c.BurstCredits, err = strconv.ParseFloat(v, 64)
+		case "throttle_period":
+			c.ThrottlePeriod, err = ParseDuration(v)
+		case "throttle_iops":
+			c.ThrottleIOPS, err = strconv.ParseFloat(v, 64)
 		default:
 			return c, fmt.Errorf("sim config %q: unknown key %q", s, k)
 		}
@@ -108,6 +138,19 @@ func (c SimConfig) validate() error {
 		return fmt.Errorf("sim: iops cap %v must be ≥ 0", c.IOPS)
 	case c.BWBytes < 0 || math.IsNaN(c.BWBytes) || math.IsInf(c.BWBytes, 0):
 		return fmt.Errorf("sim: bandwidth cap %v must be ≥ 0", c.BWBytes)
+	case c.BurstIOPS < 0 || math.IsNaN(c.BurstIOPS) || math.IsInf(c.BurstIOPS, 0),
+		c.BurstCredits < 0 || math.IsNaN(c.BurstCredits) || math.IsInf(c.BurstCredits, 0):
+		return fmt.Errorf("sim: burst iops %v and burst credits %v must be ≥ 0", c.BurstIOPS, c.BurstCredits)
+	case (c.BurstIOPS > 0) != (c.BurstCredits > 0):
+		return fmt.Errorf("sim: burst iops %v and burst credits %v go together: set both or neither", c.BurstIOPS, c.BurstCredits)
+	case c.BurstIOPS > 0 && (c.IOPS <= 0 || c.IOPS >= c.BurstIOPS):
+		return fmt.Errorf("sim: burst iops %v needs a baseline iops cap above 0 and below it (got %v)", c.BurstIOPS, c.IOPS)
+	case c.ThrottlePeriod < 0 || c.ThrottleIOPS < 0 || math.IsNaN(c.ThrottleIOPS) || math.IsInf(c.ThrottleIOPS, 0):
+		return fmt.Errorf("sim: throttle period %v and throttle iops %v must be ≥ 0", c.ThrottlePeriod, c.ThrottleIOPS)
+	case (c.ThrottlePeriod > 0) != (c.ThrottleIOPS > 0):
+		return fmt.Errorf("sim: throttle period %v and throttle iops %v go together: set both or neither", c.ThrottlePeriod, c.ThrottleIOPS)
+	case c.ThrottlePeriod > 0 && c.ThrottleIOPS*c.ThrottlePeriod.Seconds() < 1:
+		return fmt.Errorf("sim: throttle iops %v × period %v admits no I/O per period", c.ThrottleIOPS, c.ThrottlePeriod)
 	}
 	return nil
 }
@@ -200,6 +243,13 @@ type simRun struct {
 	channels simChannels
 	nextIOPS int64 // virtual ns the next IOPS token is available
 	nextBW   int64 // virtual ns the next bandwidth token is available
+	// burst bucket and periodic throttle
+	credits   float64 // burst credits left, I/Os
+	lastIssue int64   // virtual ns of the last credit update
+	thrPeriod int64   // index of the current throttle period
+	thrUsed   float64 // I/Os started in it
+	thrFloor  int64   // virtual ns before which no I/O starts (budget spent)
+	ser       *simSeries
 	// measured window
 	measuring    bool
 	winStart     int64
@@ -230,6 +280,10 @@ func (e *simEngine) Run(ctx context.Context, w Workload, ctl Control) (*Stats, e
 		cfg: e.cfg, w: w,
 		rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
 		all: newSimDir(), rd: newSimDir(), wr: newSimDir(),
+		credits: e.cfg.BurstCredits,
+	}
+	if ctl.SeriesInterval > 0 {
+		r.ser = &simSeries{interval: int64(ctl.SeriesInterval)}
 	}
 	for range e.cfg.Channels {
 		r.channels = append(r.channels, 0)
@@ -248,6 +302,10 @@ func (e *simEngine) Run(ctx context.Context, w Workload, ctl Control) (*Stats, e
 	if ctl.SampleInterval > 0 && ctl.OnSample != nil {
 		nextSample = rampEnd + int64(ctl.SampleInterval)
 	}
+	nextSeries := int64(math.MaxInt64)
+	if r.ser != nil {
+		nextSeries = rampEnd + r.ser.interval
+	}
 	if rampEnd == 0 {
 		r.startWindow(0, ctl)
 	}
@@ -263,7 +321,7 @@ func (e *simEngine) Run(ctx context.Context, w Workload, ctl Control) (*Stats, e
 			if len(r.queue) > 0 && r.queue[0].done < t {
 				t = r.queue[0].done
 			}
-			milestone := min(nextSample, winEnd)
+			milestone := min(nextSample, nextSeries, winEnd)
 			if !r.measuring {
 				milestone = rampEnd
 			}
@@ -275,6 +333,12 @@ func (e *simEngine) Run(ctx context.Context, w Workload, ctl Control) (*Stats, e
 					r.startWindow(t, ctl)
 				case t == winEnd:
 					end, stop = t, true
+				case t == nextSeries:
+					nextSeries += r.ser.interval
+					r.ser.close(t)
+					if ctl.OnInterval != nil {
+						ctl.OnInterval(len(r.ser.out) - 1)
+					}
 				default:
 					nextSample += int64(ctl.SampleInterval)
 					if ctl.OnSample(r.sample(t)) {
@@ -299,7 +363,7 @@ func (e *simEngine) Run(ctx context.Context, w Workload, ctl Control) (*Stats, e
 			runErr = fmt.Errorf("sim run: %w", err)
 			break
 		}
-		wake := min(nextSample, winEnd)
+		wake := min(nextSample, nextSeries, winEnd)
 		if !r.measuring {
 			wake = rampEnd
 		}
@@ -317,7 +381,11 @@ func (e *simEngine) Run(ctx context.Context, w Workload, ctl Control) (*Stats, e
 		ctl.OnWindowEnd()
 	}
 	cpu1 := simCPU()
-	return r.stats(end, CPU{UsrS: cpu1.UsrS - cpu0.UsrS, SysS: cpu1.SysS - cpu0.SysS}), runErr
+	st := r.stats(end, CPU{UsrS: cpu1.UsrS - cpu0.UsrS, SysS: cpu1.SysS - cpu0.SysS})
+	if r.ser != nil && r.measuring {
+		st.Series = r.ser.finish(end)
+	}
+	return st, runErr
 }
 
 // submit queues one I/O issued at virtual time t.
@@ -327,8 +395,33 @@ func (r *simRun) submit(t int64) {
 		write = r.rng.IntN(100) >= r.w.RWMixRead
 	}
 	a := max(t, r.nextIOPS, r.nextBW)
+	if p := int64(r.cfg.ThrottlePeriod); p > 0 {
+		a = max(a, r.thrFloor)
+		if k := a / p; k > r.thrPeriod {
+			r.thrPeriod, r.thrUsed = k, 0
+		}
+		if r.thrUsed+1 > r.cfg.ThrottleIOPS*r.cfg.ThrottlePeriod.Seconds() {
+			r.thrPeriod, r.thrUsed = r.thrPeriod+1, 0
+			a = r.thrPeriod * p
+			r.thrFloor = a
+		}
+		r.thrUsed++
+	}
 	if r.cfg.IOPS > 0 {
-		r.nextIOPS = a + int64(1e9/r.cfg.IOPS)
+		spacing := 1e9 / r.cfg.IOPS
+		if r.cfg.BurstIOPS > 0 {
+			// Tokens refill at the baseline into a bucket of BurstCredits;
+			// each I/O takes one, no faster than BurstIOPS.
+			r.credits = min(r.cfg.BurstCredits, r.credits+r.cfg.IOPS*float64(a-r.lastIssue)/1e9)
+			if r.credits < 1 {
+				a += int64(math.Ceil((1 - r.credits) / r.cfg.IOPS * 1e9))
+				r.credits = 1
+			}
+			r.lastIssue = a
+			r.credits--
+			spacing = 1e9 / r.cfg.BurstIOPS
+		}
+		r.nextIOPS = a + int64(spacing)
 	}
 	if r.cfg.BWBytes > 0 {
 		r.nextBW = a + int64(float64(r.w.BS)*1e9/r.cfg.BWBytes)
@@ -350,6 +443,9 @@ func (r *simRun) submit(t int64) {
 func (r *simRun) advance(t int64) {
 	if r.measuring && t > r.lastChange {
 		r.inflightArea += float64(r.inflight) * float64(t-r.lastChange)
+		if r.ser != nil {
+			r.ser.area += float64(r.inflight) * float64(t-r.lastChange)
+		}
 		r.lastChange = t
 	}
 }
@@ -360,6 +456,9 @@ func (r *simRun) complete(io simIO) {
 	if r.measuring {
 		lat := io.done - io.submit
 		r.all.record(lat, r.w.BS)
+		if r.ser != nil {
+			r.ser.record(lat, r.w.BS, io.write)
+		}
 		if io.write {
 			r.wr.record(lat, r.w.BS)
 		} else {
@@ -371,6 +470,9 @@ func (r *simRun) complete(io simIO) {
 
 func (r *simRun) startWindow(t int64, ctl Control) {
 	r.measuring, r.winStart, r.lastChange = true, t, t
+	if r.ser != nil {
+		r.ser.start, r.ser.winStart = t, t
+	}
 	if ctl.OnWindowStart != nil {
 		ctl.OnWindowStart()
 	}
@@ -410,4 +512,56 @@ func simCPU() CPU {
 	}
 	tv := func(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
 	return CPU{UsrS: tv(ru.Utime), SysS: tv(ru.Stime)}
+}
+
+// simSeries slices a simulated window into Control.SeriesInterval pieces,
+// in virtual time (exact: no cut lags an event).
+type simSeries struct {
+	interval   int64 // ns
+	start      int64 // virtual ns the current slice began
+	ios, bytes [2]int64
+	latSum     int64
+	area       float64 // I/O·ns
+	hist       ivHist
+	out        []Interval
+	winStart   int64
+}
+
+func (s *simSeries) record(lat, bs int64, write bool) {
+	d := 0
+	if write {
+		d = 1
+	}
+	s.ios[d]++
+	s.bytes[d] += bs
+	s.latSum += lat
+	s.hist[ivSlot(lat)]++
+}
+
+// close ends the current slice at virtual time t.
+func (s *simSeries) close(t int64) {
+	dt := float64(t - s.start)
+	iv := Interval{StartNs: s.start - s.winStart, DurNs: t - s.start, IOs: s.ios[0] + s.ios[1]}
+	if dt > 0 {
+		iv.ReadIOPS = float64(s.ios[0]) / dt * 1e9
+		iv.WriteIOPS = float64(s.ios[1]) / dt * 1e9
+		iv.ReadBWBytes = float64(s.bytes[0]) / dt * 1e9
+		iv.WriteBWBytes = float64(s.bytes[1]) / dt * 1e9
+		iv.InflightMean = s.area / dt
+	}
+	if n := s.ios[0] + s.ios[1]; n > 0 {
+		iv.LatMeanNs = float64(s.latSum) / float64(n)
+		iv.LatP99Ns = ivQuantile(s.hist.sparse(), 0.99)
+	}
+	s.out = append(s.out, iv)
+	s.start, s.ios, s.bytes, s.latSum, s.area = t, [2]int64{}, [2]int64{}, 0, 0
+}
+
+// finish closes the last slice at end (a tail shorter than half an
+// interval is too short to rate on its own and is dropped) and returns the series.
+func (s *simSeries) finish(end int64) []Interval {
+	if end-s.start >= s.interval/2 || len(s.out) == 0 {
+		s.close(end)
+	}
+	return s.out
 }

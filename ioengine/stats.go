@@ -54,6 +54,9 @@ type Stats struct {
 	// Hosts holds each host's share of a multi-host run (fio client/server);
 	// nil for a local run.
 	Hosts []HostStats `json:"hosts,omitempty"`
+	// Series holds the measured window in slices of Control.SeriesInterval
+	// (nil when none was asked for or the engine cannot slice its window).
+	Series []Interval `json:"series,omitempty"`
 }
 
 // HostStats is one host's figures in a multi-host run.

@@ -1,0 +1,332 @@
+package ioengine
+
+import (
+	"math"
+	"math/bits"
+	"sort"
+	"sync/atomic"
+	"time"
+)
+
+// DefaultSeriesInterval is the period of a run's time series when the caller
+// does not choose one (fio's log_avg_msec at 250).
+const DefaultSeriesInterval = 250 * time.Millisecond
+
+// Interval is one slice of a run's measured window: the figures of the I/Os
+// that completed in it. Rates are per second of the slice.
+type Interval struct {
+	StartNs      int64   `json:"t_ns"`     // slice start, since the measured window began
+	DurNs        int64   `json:"dur_ns"`   // slice length
+	IOs          int64   `json:"ios"`      // I/Os completed in the slice, both directions
+	ReadIOPS     float64 `json:"r_iops"`   // read I/Os per second
+	WriteIOPS    float64 `json:"w_iops"`   // write I/Os per second
+	ReadBWBytes  float64 `json:"r_bw"`     // read bytes per second
+	WriteBWBytes float64 `json:"w_bw"`     // write bytes per second
+	LatMeanNs    float64 `json:"lat_ns"`   // mean latency of the slice's completions, ns
+	LatP99Ns     int64   `json:"p99_ns"`   // 99th percentile latency of the slice's completions, ns (±3 %)
+	InflightMean float64 `json:"inflight"` // time-weighted mean I/Os in flight over the slice
+}
+
+// IOPS is the slice's I/Os per second, both directions.
+func (iv Interval) IOPS() float64 { return iv.ReadIOPS + iv.WriteIOPS }
+
+// BWBytes is the slice's bytes per second, both directions.
+func (iv Interval) BWBytes() float64 { return iv.ReadBWBytes + iv.WriteBWBytes }
+
+// Per-interval latency histogram: log-linear buckets with 16 steps per
+// power of two (a value lies within 1/32 ≈ 3 % of its bucket's middle),
+// covering 1 ns .. 2^41 ns (36 min). It is a plain array a job fills without
+// allocating and clears once per interval.
+const (
+	ivSubBits   = 4
+	ivSub       = 1 << ivSubBits
+	ivMaxExp    = 41
+	ivHistSlots = (ivMaxExp + 1) * ivSub
+)
+
+type ivHist [ivHistSlots]uint32
+
+func ivSlot(v int64) int {
+	if v < ivSub {
+		if v < 0 {
+			return 0
+		}
+		return int(v)
+	}
+	e := bits.Len64(uint64(v)) - 1 // 2^e ≤ v < 2^(e+1), e ≥ ivSubBits
+	if e > ivMaxExp {
+		return ivHistSlots - 1
+	}
+	sub := int(uint64(v)>>(e-ivSubBits)) & (ivSub - 1)
+	return (e-ivSubBits+1)*ivSub + sub
+}
+
+// ivValue is the middle of slot i's range, ns.
+func ivValue(i int) int64 {
+	if i < ivSub {
+		return int64(i)
+	}
+	e := i/ivSub + ivSubBits - 1
+	sub := int64(i % ivSub)
+	lo := (ivSub + sub) << (e - ivSubBits)
+	return lo + (int64(1)<<(e-ivSubBits))/2
+}
+
+// ivBin is one non-empty slot of an interval's histogram.
+type ivBin struct {
+	slot  uint16
+	count uint32
+}
+
+// sparse returns the non-empty slots and clears h.
+func (h *ivHist) sparse() []ivBin {
+	var out []ivBin
+	for i, c := range h {
+		if c != 0 {
+			out = append(out, ivBin{uint16(i), c})
+			h[i] = 0
+		}
+	}
+	return out
+}
+
+// ivQuantile returns the q-quantile (0 < q ≤ 1, a fraction) of merged bins.
+func ivQuantile(bins []ivBin, q float64) int64 {
+	if len(bins) == 0 {
+		return 0
+	}
+	sort.Slice(bins, func(i, j int) bool { return bins[i].slot < bins[j].slot })
+	var total uint64
+	for _, b := range bins {
+		total += uint64(b.count)
+	}
+	rank := uint64(math.Ceil(q * float64(total)))
+	var seen uint64
+	for _, b := range bins {
+		seen += uint64(b.count)
+		if seen >= max(rank, 1) {
+			return ivValue(int(b.slot))
+		}
+	}
+	return ivValue(int(bins[len(bins)-1].slot))
+}
+
+// ivCut is a job's cumulative figures at its first event after the
+// coordinator's interval tick (or at the end of its window).
+type ivCut struct {
+	tick       int64 // coordinator tick the cut answers
+	t          int64 // event time of the cut, ns since the run's origin
+	ios, bytes [2]int64
+	latSum     int64
+	area       int64 // ∫ inflight dt since the window began, ns × I/Os
+	bins       []ivBin
+	final      bool
+}
+
+// seriesClock is the coordinator's side of a run's series: it ticks every
+// interval of the measured window; jobs read the tick once per reap batch.
+type seriesClock struct {
+	interval time.Duration
+	tick     atomic.Int64
+	times    []int64 // coordinator time of tick k (times[0]: window start), ns since the origin
+	ticker   *time.Ticker
+}
+
+// newSeriesClock returns nil when ctl asks for no series.
+func newSeriesClock(ctl Control) *seriesClock {
+	if ctl.SeriesInterval <= 0 {
+		return nil
+	}
+	return &seriesClock{interval: ctl.SeriesInterval}
+}
+
+// job returns the cutter of one more job (nil without a series).
+func (c *seriesClock) job() *seriesJob {
+	if c == nil {
+		return nil
+	}
+	return &seriesJob{tick: &c.tick}
+}
+
+// start arms the ticker when the measured window begins at now.
+func (c *seriesClock) start(now int64) {
+	if c == nil {
+		return
+	}
+	c.times = append(c.times[:0], now)
+	c.ticker = time.NewTicker(c.interval)
+}
+
+// C is the ticker's channel (nil, never ready, without a series).
+func (c *seriesClock) C() <-chan time.Time {
+	if c == nil || c.ticker == nil {
+		return nil
+	}
+	return c.ticker.C
+}
+
+// tickAt closes an interval at now.
+func (c *seriesClock) tickAt(now int64) {
+	c.times = append(c.times, now)
+	c.tick.Store(int64(len(c.times) - 1))
+}
+
+func (c *seriesClock) stop() {
+	if c != nil && c.ticker != nil {
+		c.ticker.Stop()
+	}
+}
+
+// merge adds each job's end-of-window cut and returns the run's intervals.
+func (c *seriesClock) merge(ms []meter) []Interval {
+	if c == nil || len(c.times) == 0 {
+		return nil
+	}
+	// Only the jobs handed back are read: a job abandoned in a syscall
+	// still owns its cutter.
+	var end int64
+	jobs := make([]*seriesJob, len(ms))
+	starts := make([]int64, len(ms))
+	for i := range ms {
+		m := &ms[i]
+		if m.ser == nil || m.dir[0].hist == nil {
+			continue
+		}
+		jobs[i], starts[i] = m.ser, m.winStart
+		end = max(end, m.winEnd)
+		m.ser.cut(m, m.winEnd, 0, true)
+	}
+	return mergeSeries(jobs, starts, c.times, end, c.interval)
+}
+
+// seriesJob is the part of a meter that cuts its series: it lives in the
+// job's goroutine; the only shared word is the coordinator's tick.
+type seriesJob struct {
+	tick *atomic.Int64
+	last int64
+	hist ivHist
+	cuts []ivCut
+}
+
+// record adds one completion's latency to the current interval.
+func (s *seriesJob) record(lat int64) { s.hist[ivSlot(lat)]++ }
+
+// maybeCut cuts the series when the coordinator has ticked since the last
+// cut. Called once per reap batch by the meter while measuring.
+func (s *seriesJob) maybeCut(m *meter, t int64) {
+	if k := s.tick.Load(); k != s.last {
+		s.last = k
+		s.cut(m, t, k, false)
+	}
+}
+
+func (s *seriesJob) cut(m *meter, t, k int64, final bool) {
+	c := ivCut{tick: k, t: t, latSum: m.dir[0].latSum + m.dir[1].latSum, final: final}
+	c.area = m.area
+	if m.measuring {
+		c.area += m.inflight * (t - m.tLast)
+	}
+	for d := range m.dir {
+		c.ios[d], c.bytes[d] = m.dir[d].ios, m.dir[d].bytes
+	}
+	c.bins = s.hist.sparse()
+	s.cuts = append(s.cuts, c)
+}
+
+// reset forgets everything cut so far (the measured window begins).
+func (s *seriesJob) reset() {
+	s.cuts = s.cuts[:0]
+	s.last = s.tick.Load()
+	clear(s.hist[:])
+}
+
+// mergeSeries turns the jobs' cuts into the run's intervals. ticks[k] is
+// the coordinator's time (ns since the origin) of tick k (ticks[0]: the
+// window start); end is the end of the longest job window; a tail shorter
+// than half of interval joins the slice before it. Each job's share
+// of a slice runs between its own cuts, so counts are exact and a slice's
+// rate is the sum over jobs of count / job-slice length.
+func mergeSeries(jobs []*seriesJob, winStarts []int64, ticks []int64, end int64, interval time.Duration) []Interval {
+	if len(ticks) == 0 {
+		return nil
+	}
+	// Slices 0..n-2 end at ticks 1..n-1; slice n-1 ends at end. A tail
+	// shorter than half an interval joins the slice before it.
+	n := len(ticks)
+	if n > 1 && end-ticks[n-1] < int64(interval)/2 {
+		n--
+	}
+	if n <= 0 {
+		return nil
+	}
+	type acc struct {
+		ios, bytes [2]float64 // per second
+		latSum     int64
+		count      int64
+		area       float64
+		bins       []ivBin
+	}
+	accs := make([]acc, n)
+	for j, sj := range jobs {
+		if sj == nil {
+			continue
+		}
+		prev := ivCut{t: winStarts[j]}
+		for _, c := range sj.cuts {
+			k := int(c.tick) - 1 // tick k closes slice k-1
+			if c.final {
+				k = n - 1
+			}
+			if k < 0 || k >= n {
+				continue
+			}
+			dt := float64(c.t - prev.t)
+			a := &accs[k]
+			if dt > 0 {
+				for d := 0; d < 2; d++ {
+					a.ios[d] += float64(c.ios[d]-prev.ios[d]) / dt * 1e9
+					a.bytes[d] += float64(c.bytes[d]-prev.bytes[d]) / dt * 1e9
+				}
+				a.area += float64(c.area-prev.area) / dt
+			}
+			a.latSum += c.latSum - prev.latSum
+			a.count += c.ios[0] + c.ios[1] - prev.ios[0] - prev.ios[1]
+			a.bins = append(a.bins, c.bins...)
+			prev = c
+		}
+	}
+	out := make([]Interval, n)
+	for k := range out {
+		a := &accs[k]
+		stop := end
+		if k+1 < n {
+			stop = ticks[k+1]
+		}
+		iv := Interval{
+			StartNs: ticks[k] - ticks[0], DurNs: stop - ticks[k],
+			IOs: a.count, ReadIOPS: a.ios[0], WriteIOPS: a.ios[1],
+			ReadBWBytes: a.bytes[0], WriteBWBytes: a.bytes[1],
+			InflightMean: a.area,
+		}
+		if a.count > 0 {
+			iv.LatMeanNs = float64(a.latSum) / float64(a.count)
+			iv.LatP99Ns = ivQuantile(mergeBins(a.bins), 0.99)
+		}
+		out[k] = iv
+	}
+	return out
+}
+
+// mergeBins adds up bins of equal slots.
+func mergeBins(bins []ivBin) []ivBin {
+	sort.Slice(bins, func(i, j int) bool { return bins[i].slot < bins[j].slot })
+	out := bins[:0]
+	for _, b := range bins {
+		if len(out) > 0 && out[len(out)-1].slot == b.slot {
+			out[len(out)-1].count += b.count
+			continue
+		}
+		out = append(out, b)
+	}
+	return out
+}
