@@ -1,0 +1,559 @@
+package littleslaw
+
+import (
+	"math"
+	"sort"
+
+	"gonum.org/v1/gonum/dsp/fourier"
+	"gonum.org/v1/gonum/stat"
+)
+
+// Time inside a step: the rules that read a step's per-interval series
+// (burst credits, periodic throttling, warm-up or cache fill, noisy
+// neighbours), the sustained level the analysis uses instead of the step's
+// mean, how long a step must run to see it, and why the steady-state test
+// did or did not hold. Typed kinds and numbers only; report words them.
+
+// TimeKind names a pattern found in a step's series.
+type TimeKind string
+
+// Time kinds, the values of TimeFinding.Kind.
+const (
+	// TimeBurst: IOPS fell by at least BurstFactor within the step at a
+	// constant queue and stayed at the lower level (burst credits spent).
+	TimeBurst TimeKind = "burst-credits"
+	// TimeThrottle: IOPS oscillates with a stable period (a windowed or
+	// per-second token bucket).
+	TimeThrottle TimeKind = "periodic-throttle"
+	// TimeWarmup: latency fell gradually to a plateau (caches warming,
+	// thin-provisioned extents allocated, a device waking).
+	TimeWarmup TimeKind = "warm-up"
+	// TimeCacheFill: latency rose gradually to a plateau (a write cache
+	// filled, the page cache stopped absorbing).
+	TimeCacheFill TimeKind = "cache-fill"
+	// TimeNoisy: IOPS varies without a period or a trend (other tenants on
+	// shared hardware).
+	TimeNoisy TimeKind = "noisy-neighbours"
+)
+
+// Thresholds of the time rules.
+const (
+	// BurstFactor: the burst level is at least this many times the sustained level.
+	BurstFactor = 1.5
+	// ThrottleACF: the autocorrelation peak at the period is at least this.
+	ThrottleACF = 0.5
+	// ThrottleCV: IOPS varies by at least this (σ / mean) for a throttle to matter.
+	ThrottleCV = 0.1
+	// ThrottlePeriods: whole periods the series must hold to call one.
+	ThrottlePeriods = 3
+	// TransientChange: latency moves by at least this fraction of its plateau.
+	TransientChange = 0.3
+	// PlateauBand: a plateau stays within this fraction of its median.
+	PlateauBand = 0.15
+	// NoisyCV: IOPS σ / mean above this, without period or trend, is noise.
+	NoisyCV = 0.15
+	// NoisyACF: the highest autocorrelation of noise stays below this.
+	NoisyACF = 0.3
+	// minTimeSamples: fewer usable intervals than this give no time findings.
+	minTimeSamples = 8
+)
+
+// TimeSample is one interval of a step's series. Times are seconds since the
+// measured window began; rates per second; latencies ns.
+type TimeSample struct {
+	TSec      float64 // interval start
+	DurSec    float64 // interval length
+	IOs       float64 // I/Os completed in it
+	IOPS      float64
+	BWBytes   float64 // bytes per second
+	LatMeanNs float64
+	P99Ns     float64
+	Inflight  float64 // time-weighted mean in flight
+}
+
+// TimeFinding is one pattern found in a step's series with its evidence.
+// Kind says which fields are set; the others are zero.
+type TimeFinding struct {
+	Kind TimeKind `json:"kind"`
+	// Burst: BurstIOPS until BurstSec (since the window began), then
+	// SustainedIOPS; Factor = BurstIOPS / SustainedIOPS. The latencies and
+	// in-flight means of both levels show the queue stayed as deep.
+	BurstIOPS         float64 `json:"burst_iops,omitempty"`
+	BurstSec          float64 `json:"burst_s,omitempty"`
+	SustainedIOPS     float64 `json:"sustained_iops,omitempty"`
+	Factor            float64 `json:"factor,omitempty"`
+	BurstLatNs        float64 `json:"burst_lat_ns,omitempty"`
+	SustainedLatNs    float64 `json:"sustained_lat_ns,omitempty"`
+	BurstInflight     float64 `json:"burst_inflight,omitempty"`
+	SustainedInflight float64 `json:"sustained_inflight,omitempty"`
+	// Throttle: PeriodSec with autocorrelation ACF at that lag; PeakIOPS and
+	// TroughIOPS are the highest and lowest interval of the mean period;
+	// MeanIOPS is the mean over whole periods.
+	PeriodSec  float64 `json:"period_s,omitempty"`
+	ACF        float64 `json:"acf,omitempty"`
+	PeakIOPS   float64 `json:"peak_iops,omitempty"`
+	TroughIOPS float64 `json:"trough_iops,omitempty"`
+	MeanIOPS   float64 `json:"mean_iops,omitempty"`
+	// Warm-up / cache fill: latency went from FromLatNs (first intervals) to
+	// PlateauLatNs, reached at PlateauSec.
+	FromLatNs    float64 `json:"from_lat_ns,omitempty"`
+	PlateauLatNs float64 `json:"plateau_lat_ns,omitempty"`
+	PlateauSec   float64 `json:"plateau_s,omitempty"`
+	// Noisy: CV = σ / mean of IOPS, its range MinIOPS..MaxIOPS, and the
+	// highest autocorrelation at any lag (ACF, low: no pattern).
+	CV      float64 `json:"cv,omitempty"`
+	MinIOPS float64 `json:"min_iops,omitempty"`
+	MaxIOPS float64 `json:"max_iops,omitempty"`
+}
+
+// Sustained is the level a step holds after its burst or warm-up: the
+// figures of its intervals from FromSec on. Little's Law holds for it as
+// for the step (in-flight mean ≈ IOPS × mean latency).
+type Sustained struct {
+	FromSec   float64 `json:"from_s"`
+	IOPS      float64 `json:"iops"`
+	BWBytes   float64 `json:"bw_bytes"`
+	LatMeanNs float64 `json:"lat_mean_ns"`
+	// P99Ns is the median of the intervals' p99 latencies.
+	P99Ns    float64 `json:"p99_ns"`
+	Inflight float64 `json:"inflight_mean"`
+}
+
+// SteadyWhy says why the steady-state test did or did not hold at a step,
+// read from its series: the least-squares slope of IOPS over the last
+// WindowSec of the window as a fraction of the mean per second, against
+// Limit, and the pattern that moved it (Cause, "" when none).
+type SteadyWhy struct {
+	Attained    bool     `json:"attained"`
+	SlopePerSec float64  `json:"slope_per_s"` // fraction of the mean, per second (signed)
+	Limit       float64  `json:"limit"`       // fraction per second
+	WindowSec   float64  `json:"window_s"`
+	RanSec      float64  `json:"ran_s"` // measured window length
+	Samples     int      `json:"samples"`
+	Cause       TimeKind `json:"cause,omitempty"`
+	// WholePeriods is the window length in throttle periods when Cause is
+	// a throttle (not whole: the slope sees part of a cycle).
+	WholePeriods float64 `json:"periods,omitempty"`
+}
+
+// StepTime is what a step's series shows: findings, the sustained level
+// when it differs from the step's mean, and how long the step must run.
+type StepTime struct {
+	Findings  []TimeFinding `json:"findings,omitempty"`
+	Sustained *Sustained    `json:"sustained,omitempty"`
+	// MinRuntimeSec is how long a step must run to measure the sustained
+	// level (burst or warm-up over, then the steady window), or to hold
+	// ThrottlePeriods whole periods; 0 when nothing asks for more.
+	MinRuntimeSec float64    `json:"min_runtime_s,omitempty"`
+	Steady        *SteadyWhy `json:"steady,omitempty"`
+}
+
+// Has reports whether t holds a finding of kind k.
+func (t *StepTime) Has(k TimeKind) bool { return t.Find(k) != nil }
+
+// Find returns t's finding of kind k, or nil.
+func (t *StepTime) Find(k TimeKind) *TimeFinding {
+	if t == nil {
+		return nil
+	}
+	for i := range t.Findings {
+		if t.Findings[i].Kind == k {
+			return &t.Findings[i]
+		}
+	}
+	return nil
+}
+
+// SteadyCriterion is the steady-state test a step ran under (fio's
+// ss=iops_slope): |slope| ≤ Limit × mean per second over the last WindowSec.
+type SteadyCriterion struct {
+	WindowSec float64
+	Limit     float64 // ≤ 0: steady-state detection was off
+}
+
+// AnalyzeTime applies the time rules to one step's series (in time order)
+// under the steady criterion ss, with attained the engine's verdict. It
+// returns nil when the series is too short to tell anything.
+func AnalyzeTime(series []TimeSample, ss SteadyCriterion, attained bool) *StepTime {
+	xs := usable(series)
+	if len(xs) < 2 {
+		return nil
+	}
+	t := &StepTime{}
+	iops := column(xs, func(s TimeSample) float64 { return s.IOPS })
+	if len(xs) >= minTimeSamples {
+		from := 0
+		if b, at := burst(xs, iops); b != nil {
+			t.Findings = append(t.Findings, *b)
+			from = at
+		}
+		th := throttle(xs[from:], iops[from:])
+		if th != nil {
+			t.Findings = append(t.Findings, *th)
+		} else if from == 0 {
+			if w, at := transient(xs); w != nil {
+				t.Findings = append(t.Findings, *w)
+				from = at
+			} else if n := noisy(iops); n != nil {
+				t.Findings = append(t.Findings, *n)
+			}
+		}
+		if from > 0 {
+			s := sustainedOf(xs[from:])
+			t.Sustained = &s
+		}
+	}
+	t.MinRuntimeSec = minRuntime(t, ss)
+	t.Steady = steadyWhy(xs, iops, ss, attained, t)
+	return t
+}
+
+// usable drops intervals shorter than half the typical one (a tail).
+func usable(series []TimeSample) []TimeSample {
+	if len(series) == 0 {
+		return nil
+	}
+	durs := make([]float64, len(series))
+	for i, s := range series {
+		durs[i] = s.DurSec
+	}
+	med := median(durs)
+	var out []TimeSample
+	for _, s := range series {
+		if s.DurSec > 0 && s.DurSec >= med/2 {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func column(xs []TimeSample, f func(TimeSample) float64) []float64 {
+	out := make([]float64, len(xs))
+	for i, s := range xs {
+		out[i] = f(s)
+	}
+	return out
+}
+
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	if n := len(s); n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// burst looks for one abrupt fall of IOPS that stays down: the split that
+// minimises the two segments' squared error, with both levels taken as
+// medians away from the transition interval. It returns the finding and
+// the index of the first sustained interval.
+func burst(xs []TimeSample, iops []float64) (*TimeFinding, int) {
+	n := len(iops)
+	minSeg := 3
+	best, bestK := math.Inf(1), -1
+	for k := minSeg; k <= n-minSeg; k++ {
+		e := sse(iops[:k]) + sse(iops[k:])
+		if e < best {
+			best, bestK = e, k
+		}
+	}
+	if bestK < 0 {
+		return nil, 0
+	}
+	// Levels away from the split: the transition interval mixes both.
+	hi := median(iops[:max(1, bestK-1)])
+	lo := median(iops[min(n-1, bestK+1):])
+	if lo <= 0 || hi/lo < BurstFactor {
+		return nil, 0
+	}
+	// The low level holds: its last third is not back up, and the high
+	// level was a level too (not a slope).
+	tail := iops[n-max(2, (n-bestK)/3):]
+	if median(tail) > lo*(1+PlateauBand) || !flat(iops[:max(1, bestK-1)], hi) {
+		return nil, 0
+	}
+	// Find the transition interval: the first from which IOPS stays below
+	// the midpoint; the burst ends inside it at the fraction that matches
+	// its IOPS.
+	mid := (hi + lo) / 2
+	k := n
+	for i := n - 1; i >= 0 && iops[i] < mid; i-- {
+		k = i
+	}
+	// The burst ends inside interval k when k is still above the low
+	// level, else inside k-1, at the fraction of it that matches its IOPS.
+	frac := func(i int) float64 { return math.Min(1, math.Max(0, (iops[i]-lo)/(hi-lo))) }
+	var end float64
+	switch {
+	case k >= n:
+		return nil, 0
+	case iops[k] > lo*(1+PlateauBand):
+		end = xs[k].TSec + frac(k)*xs[k].DurSec
+	case k > 0:
+		end = xs[k-1].TSec + frac(k-1)*xs[k-1].DurSec
+	}
+	from := min(n-1, k+1) // the sustained level starts after the transition
+	if from >= n-1 || k < 2 {
+		return nil, 0
+	}
+	before := xs[:max(1, k-1)]
+	after := xs[from:]
+	s := sustainedOf(after)
+	b := sustainedOf(before)
+	// At a constant queue: the in-flight mean did not fall with IOPS (else
+	// the submitter, not the device, slowed down).
+	if b.Inflight > 0 && s.Inflight < 0.8*b.Inflight {
+		return nil, 0
+	}
+	return &TimeFinding{
+		Kind: TimeBurst, BurstIOPS: b.IOPS, BurstSec: end, SustainedIOPS: s.IOPS, Factor: b.IOPS / s.IOPS,
+		BurstLatNs: b.LatMeanNs, SustainedLatNs: s.LatMeanNs, BurstInflight: b.Inflight, SustainedInflight: s.Inflight,
+	}, from
+}
+
+// flat reports whether v stays within PlateauBand of level for most (80%) of its values.
+func flat(v []float64, level float64) bool {
+	if len(v) == 0 || level <= 0 {
+		return false
+	}
+	in := 0
+	for _, x := range v {
+		if math.Abs(x-level) <= PlateauBand*level {
+			in++
+		}
+	}
+	return float64(in) >= 0.8*float64(len(v))
+}
+
+func sse(v []float64) float64 {
+	m := stat.Mean(v, nil)
+	var s float64
+	for _, x := range v {
+		s += (x - m) * (x - m)
+	}
+	return s
+}
+
+// transient looks for latency moving gradually to a plateau: the plateau
+// is the median of the last third; it begins at the first interval from
+// which every later one stays within PlateauBand of it.
+func transient(xs []TimeSample) (*TimeFinding, int) {
+	lat := column(xs, func(s TimeSample) float64 { return s.LatMeanNs })
+	n := len(lat)
+	plateau := median(lat[n-n/3:])
+	if plateau <= 0 {
+		return nil, 0
+	}
+	k := n
+	for i := n - 1; i >= 0 && math.Abs(lat[i]-plateau) <= PlateauBand*plateau; i-- {
+		k = i
+	}
+	if k < 2 || k > n-n/3 {
+		return nil, 0 // settled from the start, or no plateau to speak of
+	}
+	from := median(lat[:2])
+	if math.Abs(from-plateau) < TransientChange*plateau {
+		return nil, 0
+	}
+	kind := TimeWarmup
+	if from < plateau {
+		kind = TimeCacheFill
+	}
+	return &TimeFinding{Kind: kind, FromLatNs: from, PlateauLatNs: plateau, PlateauSec: xs[k].TSec}, k
+}
+
+// acf returns the autocorrelation of v at lags 0..len(v)-1, computed
+// through an FFT (Wiener–Khinchin) of the zero-padded, mean-removed series.
+func acf(v []float64) []float64 {
+	n := len(v)
+	m := stat.Mean(v, nil)
+	size := 1
+	for size < 2*n {
+		size *= 2
+	}
+	pad := make([]float64, size)
+	for i, x := range v {
+		pad[i] = x - m
+	}
+	fft := fourier.NewFFT(size)
+	coef := fft.Coefficients(nil, pad)
+	for i, c := range coef {
+		coef[i] = complex(real(c)*real(c)+imag(c)*imag(c), 0)
+	}
+	raw := fft.Sequence(nil, coef)
+	out := make([]float64, n)
+	if raw[0] == 0 {
+		return out
+	}
+	for lag := range out {
+		out[lag] = raw[lag] / raw[0]
+	}
+	return out
+}
+
+// throttle looks for a stable period: the first local maximum of the
+// autocorrelation at a lag of 2 or more intervals, high enough, with at
+// least ThrottlePeriods periods in the series and enough variation to matter.
+func throttle(xs []TimeSample, iops []float64) *TimeFinding {
+	n := len(iops)
+	mean := stat.Mean(iops, nil)
+	if n < 2*ThrottlePeriods || mean <= 0 || stat.StdDev(iops, nil)/mean < ThrottleCV {
+		return nil
+	}
+	r := acf(iops)
+	lag := 0
+	for l := 2; l <= n/ThrottlePeriods; l++ {
+		if r[l] > r[l-1] && (l+1 >= n || r[l] >= r[l+1]) {
+			lag = l
+			break
+		}
+	}
+	if lag == 0 || r[lag] < ThrottleACF {
+		return nil
+	}
+	// Sub-interval period: a parabola through the peak and its neighbours.
+	p := float64(lag)
+	if lag+1 < n {
+		if d := r[lag-1] - 2*r[lag] + r[lag+1]; d < 0 {
+			p += 0.5 * (r[lag-1] - r[lag+1]) / d
+		}
+	}
+	dt := median(column(xs, func(s TimeSample) float64 { return s.DurSec }))
+	// The mean cycle over whole periods.
+	whole := (n / lag) * lag
+	prof := make([]float64, lag)
+	for i := 0; i < whole; i++ {
+		prof[i%lag] += iops[i] / float64(whole/lag)
+	}
+	lo, hi := prof[0], prof[0]
+	for _, v := range prof {
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	}
+	return &TimeFinding{Kind: TimeThrottle, PeriodSec: p * dt, ACF: r[lag], PeakIOPS: hi, TroughIOPS: lo,
+		MeanIOPS: stat.Mean(iops[:whole], nil)}
+}
+
+// noisy calls variance without a period or a trend noise.
+func noisy(iops []float64) *TimeFinding {
+	n := len(iops)
+	mean := stat.Mean(iops, nil)
+	if n < minTimeSamples || mean <= 0 {
+		return nil
+	}
+	cv := stat.StdDev(iops, nil) / mean
+	if cv < NoisyCV {
+		return nil
+	}
+	r := acf(iops)
+	top := 0.0
+	for l := 1; l <= n/2; l++ {
+		top = math.Max(top, math.Abs(r[l]))
+	}
+	if top >= NoisyACF {
+		return nil
+	}
+	lo, hi := iops[0], iops[0]
+	for _, v := range iops {
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	}
+	return &TimeFinding{Kind: TimeNoisy, CV: cv, ACF: top, MinIOPS: lo, MaxIOPS: hi}
+}
+
+// sustainedOf sums intervals into one level: IOPS and bandwidth over their
+// time, mean latency over their I/Os, in flight over their time.
+func sustainedOf(xs []TimeSample) Sustained {
+	var dur, ios, bytes, latIOs, area float64
+	p99 := make([]float64, 0, len(xs))
+	for _, s := range xs {
+		dur += s.DurSec
+		n := s.IOs
+		if n == 0 {
+			n = s.IOPS * s.DurSec
+		}
+		ios += n
+		bytes += s.BWBytes * s.DurSec
+		latIOs += s.LatMeanNs * n
+		area += s.Inflight * s.DurSec
+		if s.P99Ns > 0 {
+			p99 = append(p99, s.P99Ns)
+		}
+	}
+	out := Sustained{}
+	if len(xs) > 0 {
+		out.FromSec = xs[0].TSec
+	}
+	if dur > 0 {
+		out.IOPS, out.BWBytes, out.Inflight = ios/dur, bytes/dur, area/dur
+	}
+	if ios > 0 {
+		out.LatMeanNs = latIOs / ios
+	}
+	out.P99Ns = median(p99)
+	return out
+}
+
+// minRuntime is how long a step must run: past the burst or the warm-up
+// with the steady window after it; ThrottlePeriods whole periods (and a
+// steady window of whole periods).
+func minRuntime(t *StepTime, ss SteadyCriterion) float64 {
+	win := ss.WindowSec
+	var need float64
+	if b := t.Find(TimeBurst); b != nil {
+		need = math.Max(need, b.BurstSec+win)
+	}
+	for _, k := range []TimeKind{TimeWarmup, TimeCacheFill} {
+		if w := t.Find(k); w != nil {
+			need = math.Max(need, w.PlateauSec+win)
+		}
+	}
+	if th := t.Find(TimeThrottle); th != nil && th.PeriodSec > 0 {
+		need = math.Max(need, math.Max(ThrottlePeriods*th.PeriodSec, math.Ceil(win/th.PeriodSec)*th.PeriodSec))
+	}
+	return need
+}
+
+// steadyWhy fits the slope of the last window as the steady-state test does
+// and names the pattern that moved it.
+func steadyWhy(xs []TimeSample, iops []float64, ss SteadyCriterion, attained bool, t *StepTime) *SteadyWhy {
+	if ss.Limit <= 0 || ss.WindowSec <= 0 {
+		return nil
+	}
+	last := xs[len(xs)-1]
+	ran := last.TSec + last.DurSec
+	var x, y []float64
+	for i, s := range xs {
+		if s.TSec+s.DurSec >= ran-ss.WindowSec-1e-9 && s.TSec >= ran-ss.WindowSec-s.DurSec/2 {
+			x = append(x, s.TSec+s.DurSec/2)
+			y = append(y, iops[i])
+		}
+	}
+	w := &SteadyWhy{Attained: attained, Limit: ss.Limit, WindowSec: ss.WindowSec, RanSec: ran, Samples: len(y)}
+	if len(y) >= 2 {
+		_, beta := stat.LinearRegression(x, y, nil, false)
+		if m := stat.Mean(y, nil); m > 0 {
+			w.SlopePerSec = beta / m
+		}
+	}
+	switch {
+	case t.Has(TimeBurst) && t.Find(TimeBurst).BurstSec > ran-ss.WindowSec:
+		w.Cause = TimeBurst
+	case t.Has(TimeThrottle):
+		w.Cause = TimeThrottle
+		if p := t.Find(TimeThrottle).PeriodSec; p > 0 {
+			w.WholePeriods = ss.WindowSec / p
+		}
+	case t.Has(TimeWarmup) && t.Find(TimeWarmup).PlateauSec > ran-ss.WindowSec:
+		w.Cause = TimeWarmup
+	case t.Has(TimeCacheFill) && t.Find(TimeCacheFill).PlateauSec > ran-ss.WindowSec:
+		w.Cause = TimeCacheFill
+	case t.Has(TimeNoisy):
+		w.Cause = TimeNoisy
+	case t.Has(TimeBurst):
+		w.Cause = TimeBurst
+	}
+	return w
+}
