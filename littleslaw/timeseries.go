@@ -146,6 +146,10 @@ type StepTime struct {
 	// ThrottlePeriods whole periods; 0 when nothing asks for more.
 	MinRuntimeSec float64    `json:"min_runtime_s,omitempty"`
 	Steady        *SteadyWhy `json:"steady,omitempty"`
+	// OnCreditsSec is set when the step ran above its curve's sustained
+	// level without falling (CurveBurst.OnCredits): how long the credits
+	// would last at its rate. Its figures are a burst level, not sustained.
+	OnCreditsSec float64 `json:"on_credits_s,omitempty"`
 }
 
 // Has reports whether t holds a finding of kind k.
@@ -205,6 +209,9 @@ func AnalyzeTime(series []TimeSample, ss SteadyCriterion, attained bool) *StepTi
 	}
 	t.MinRuntimeSec = minRuntime(t, ss)
 	t.Steady = steadyWhy(xs, iops, ss, attained, t)
+	if len(t.Findings) == 0 && t.Steady == nil {
+		return nil
+	}
 	return t
 }
 
@@ -556,4 +563,96 @@ func steadyWhy(xs []TimeSample, iops []float64, ss SteadyCriterion, attained boo
 		w.Cause = TimeBurst
 	}
 	return w
+}
+
+// CurveTime sums up the time findings of one curve's steps: what the
+// recommendations built on the curve must carry, and how long its steps
+// must run.
+type CurveTime struct {
+	// Burst is set when some step spent its burst credits.
+	Burst *CurveBurst `json:"burst,omitempty"`
+	// ThrottlePeriodSec is the longest throttle period seen (0: none), at
+	// ThrottleQD.
+	ThrottlePeriodSec float64 `json:"throttle_period_s,omitempty"`
+	ThrottleQD        float64 `json:"throttle_qd,omitempty"`
+	// WarmupQD, CacheFillQD and NoisyQD list the steps showing each pattern.
+	WarmupQD    []float64 `json:"warmup_qd,omitempty"`
+	CacheFillQD []float64 `json:"cache_fill_qd,omitempty"`
+	NoisyQD     []float64 `json:"noisy_qd,omitempty"`
+	// RuntimeSec is how long every step of the curve must run to measure
+	// its sustained level (the longest any step needs); RanSec is the
+	// longest a step ran. 0: nothing asks for more.
+	RuntimeSec float64 `json:"runtime_s,omitempty"`
+	RanSec     float64 `json:"ran_s,omitempty"`
+}
+
+// CurveBurst is a curve's burst: the step where it showed first (QD) with
+// its levels and length, the credit bucket that implies, and the steps
+// that ran above the sustained level without falling: measured on credits
+// that had not run out.
+type CurveBurst struct {
+	QD            float64 `json:"qd"`
+	BurstIOPS     float64 `json:"burst_iops"`
+	SustainedIOPS float64 `json:"sustained_iops"`
+	BurstSec      float64 `json:"burst_s"`
+	// CreditsIOs estimates the bucket: (BurstIOPS − SustainedIOPS) × BurstSec.
+	CreditsIOs float64       `json:"credits_ios"`
+	OnCredits  []CreditsStep `json:"on_credits,omitempty"`
+}
+
+// CreditsStep is a step that ran above a curve's sustained level without
+// its IOPS falling: at its rate the credits would last Sec.
+type CreditsStep struct {
+	QD   float64 `json:"qd"`
+	IOPS float64 `json:"iops"`
+	Sec  float64 `json:"s"` // CreditsIOs / (IOPS − SustainedIOPS)
+}
+
+// CurveTimeOf sums up the steps of a curve: qd, iops and ran (seconds
+// measured) per step, times the steps' StepTime (nil entries allowed), win
+// the steady window in seconds. It returns nil when no step shows anything.
+func CurveTimeOf(qd, iops, ran []float64, times []*StepTime, win float64) *CurveTime {
+	c := &CurveTime{}
+	found := false
+	for i, t := range times {
+		c.RanSec = math.Max(c.RanSec, ran[i])
+		if t == nil {
+			continue
+		}
+		c.RuntimeSec = math.Max(c.RuntimeSec, t.MinRuntimeSec)
+		for _, f := range t.Findings {
+			found = true
+			switch f.Kind {
+			case TimeBurst:
+				if c.Burst == nil {
+					c.Burst = &CurveBurst{QD: qd[i], BurstIOPS: f.BurstIOPS, SustainedIOPS: f.SustainedIOPS, BurstSec: f.BurstSec,
+						CreditsIOs: (f.BurstIOPS - f.SustainedIOPS) * f.BurstSec}
+				}
+			case TimeThrottle:
+				if f.PeriodSec > c.ThrottlePeriodSec {
+					c.ThrottlePeriodSec, c.ThrottleQD = f.PeriodSec, qd[i]
+				}
+			case TimeWarmup:
+				c.WarmupQD = append(c.WarmupQD, qd[i])
+			case TimeCacheFill:
+				c.CacheFillQD = append(c.CacheFillQD, qd[i])
+			case TimeNoisy:
+				c.NoisyQD = append(c.NoisyQD, qd[i])
+			}
+		}
+	}
+	if !found {
+		return nil
+	}
+	if b := c.Burst; b != nil {
+		for i := range qd {
+			if times[i].Has(TimeBurst) || iops[i] <= b.SustainedIOPS*(1+PlateauBand) {
+				continue
+			}
+			sec := b.CreditsIOs / (iops[i] - b.SustainedIOPS)
+			b.OnCredits = append(b.OnCredits, CreditsStep{QD: qd[i], IOPS: iops[i], Sec: sec})
+			c.RuntimeSec = math.Max(c.RuntimeSec, sec+win)
+		}
+	}
+	return c
 }

@@ -77,6 +77,9 @@ func (c Curve) Points() []littleslaw.Point {
 			P99Ns: float64(s.Lat.P99Ns), P999Ns: float64(s.Lat.P999Ns),
 			InflightMean: s.InflightMean,
 		})
+		if !sustainedPoint(s, &pts[len(pts)-1]) {
+			pts = pts[:len(pts)-1]
+		}
 	}
 	return pts
 }
@@ -90,6 +93,7 @@ func (r *Result) Analyze(o littleslaw.Options) error {
 	if o.CPUs == 0 {
 		o.CPUs = r.Meta.CPUs
 	}
+	r.AnalyzeTime()
 	var out []CurveAnalysis
 	for _, c := range r.Curves() {
 		co := o
@@ -98,7 +102,7 @@ func (r *Result) Analyze(o littleslaw.Options) error {
 		if err != nil && !errors.Is(err, littleslaw.ErrTooFewPoints) {
 			return fmt.Errorf("analyze %s bs=%d: %w", c.RW, c.BS, err)
 		}
-		out = append(out, CurveAnalysis{RW: c.RW, BS: c.BS, Analysis: a})
+		out = append(out, CurveAnalysis{RW: c.RW, BS: c.BS, Analysis: a, Time: r.curveTime(c)})
 	}
 	r.Analysis = out
 	r.Diagnosis = r.Diagnose(o)

@@ -19,6 +19,9 @@ type Config struct {
 	Ramp     time.Duration // excluded warm-up per step
 	Runtime  time.Duration // longest measured window per step
 	Steady   SteadyConfig  // ends a step early once steady
+	// LogInterval is the period of each step's Series (0: the default
+	// 250 ms, < 0: no series).
+	LogInterval time.Duration
 	// Stop skips the deeper steps of a curve; with Plan.Full only its
 	// MaxP99 limit applies.
 	Stop  EarlyStop
@@ -80,6 +83,7 @@ func Run(ctx context.Context, cfg Config, r *Result) error {
 	if r.Meta.SteadyWindowNs == 0 {
 		r.Meta.SteadyWindowNs, r.Meta.SteadyLimit = int64(cfg.Steady.Window), cfg.Steady.Limit
 	}
+	recordSeriesSettings(cfg, r)
 	r.Interrupted = false
 	grid := r.Plan.Grid()
 	ran, failed := 0, 0
@@ -216,11 +220,13 @@ func runStep(ctx context.Context, cfg Config, g GridStep, live Live, etaFn func(
 		ctl.OnWindowStart = p.WindowStart
 		ctl.OnWindowEnd = p.WindowEnd
 	}
+	series := withSeries(cfg, &ctl)
 	st, err := cfg.Engine.Run(ctx, w, ctl)
 	if err != nil {
 		return Step{}, fmt.Errorf("%s: %w", g, err)
 	}
 	s := StepFromStats(g, st)
+	s.Series = series(st)
 	s.Steady = det.Attained()
 	s.NotSteady, s.SteadyDrift, s.IOPSCV = det.Why(), det.Drift(), det.CV()
 	if p := cfg.Probe; p != nil {

@@ -57,6 +57,12 @@ type Workload struct {
 	RampNs    int64  `json:"ramp_ns"`
 	RuntimeNs int64  `json:"runtime_ns"`    // longest measured window per step
 	Sim       string `json:"sim,omitempty"` // sim parameters when simulated
+	// LogIntervalNs is the period of each step's Series (0: none recorded);
+	// SSLimit (a fraction per second, 0: off) and SSDurNs are the
+	// steady-state criterion the steps ran under.
+	LogIntervalNs int64   `json:"log_interval_ns,omitempty"`
+	SSLimit       float64 `json:"ss_limit,omitempty"`
+	SSDurNs       int64   `json:"ss_dur_ns,omitempty"`
 }
 
 // DeviceInfo holds the block device's queue facts (filled by device telemetry).
@@ -125,6 +131,10 @@ type Step struct {
 
 	// Hosts holds per-host figures of a multi-host (fio client/server) step.
 	Hosts []HostStep `json:"hosts,omitempty"`
+	// Series is the measured window in slices (see series.go); Time is
+	// what the time rules read from it (filled by Result.Analyze).
+	Series *Series              `json:"series,omitempty"`
+	Time   *littleslaw.StepTime `json:"time,omitempty"`
 }
 
 // DeviceStats are iostat -x's columns over the step's measured window.
@@ -164,4 +174,7 @@ type CurveAnalysis struct {
 	RW       string              `json:"rw"`
 	BS       int64               `json:"bs"`
 	Analysis littleslaw.Analysis `json:"analysis"`
+	// Time sums up what the steps' series showed (burst, throttle, …);
+	// nil when they showed nothing or had no series.
+	Time *littleslaw.CurveTime `json:"time,omitempty"`
 }

@@ -39,7 +39,17 @@ func Write(dir string, r *Result) error {
 	if err := WriteCSV(&csv, r); err != nil {
 		return fmt.Errorf("write results: %w", err)
 	}
-	return WriteFileAtomic(filepath.Join(dir, ResultsCSV), csv.Bytes())
+	if err := WriteFileAtomic(filepath.Join(dir, ResultsCSV), csv.Bytes()); err != nil {
+		return err
+	}
+	if !r.hasSeries() {
+		return nil
+	}
+	var series bytes.Buffer
+	if err := WriteSeriesCSV(&series, r); err != nil {
+		return fmt.Errorf("write results: %w", err)
+	}
+	return WriteFileAtomic(filepath.Join(dir, ResultsSeriesCSV), series.Bytes())
 }
 
 // WriteFileAtomic replaces path with data: it writes a temporary file in the

@@ -19,7 +19,8 @@ const (
 )
 
 // simFlagNames are the flags of the simulated device.
-var simFlagNames = []string{"sim_latency", "sim_jitter", "sim_channels", "sim_iops", "sim_bw"}
+var simFlagNames = []string{"sim_latency", "sim_jitter", "sim_channels", "sim_iops", "sim_bw",
+	"sim_burst_iops", "sim_burst_credits", "sim_throttle_period", "sim_throttle_iops"}
 
 // fioFlagNames are the flags of the fio engine.
 var fioFlagNames = []string{"fio-arg", "fio-clients"}
@@ -32,6 +33,10 @@ func simFlags() []cli.Flag {
 		&cli.IntFlag{Name: "sim_channels", Value: 0, Usage: "sim: I/Os the device serves at once (0: unlimited)"},
 		&cli.Float64Flag{Name: "sim_iops", Value: 160000, Usage: "sim: IOPS cap (0: none)"},
 		&cli.StringFlag{Name: "sim_bw", Value: "2400MiB", Usage: "sim: bandwidth cap per second, fio size suffixes (0: none)"},
+		&cli.Float64Flag{Name: "sim_burst_iops", Usage: "sim: IOPS cap while burst credits last (--sim_iops is then the baseline; 0: no burst)"},
+		&cli.Float64Flag{Name: "sim_burst_credits", Usage: "sim: burst bucket in I/Os, full at each step's start, refilled at --sim_iops per second"},
+		&cli.StringFlag{Name: "sim_throttle_period", Usage: "sim: window of a periodic throttle, e.g. 1s (with --sim_throttle_iops)"},
+		&cli.Float64Flag{Name: "sim_throttle_iops", Usage: "sim: IOPS the throttle admits per window on average (its budget is this × the period)"},
 	}
 }
 
@@ -135,7 +140,20 @@ func simFromFlags(c *cli.Context) (ioengine.SimConfig, error) {
 		Latency: lat, Jitter: c.Float64("sim_jitter"), Channels: c.Int("sim_channels"),
 		IOPS: c.Float64("sim_iops"), BWBytes: float64(bw), Seed: c.Uint64("randseed"),
 	}
+	cfg.BurstIOPS, cfg.BurstCredits = c.Float64("sim_burst_iops"), c.Float64("sim_burst_credits")
+	if s := c.String("sim_throttle_period"); s != "" {
+		if cfg.ThrottlePeriod, err = ioengine.ParseDuration(s); err != nil || cfg.ThrottlePeriod < 0 {
+			return cfg, usagef("--sim_throttle_period: %q is not a duration; use e.g. --sim_throttle_period=1s", s)
+		}
+	}
+	cfg.ThrottleIOPS = c.Float64("sim_throttle_iops")
 	switch {
+	case (cfg.BurstIOPS > 0) != (cfg.BurstCredits > 0):
+		return cfg, usagef("--sim_burst_iops and --sim_burst_credits go together; use e.g. --sim_burst_iops=3000 --sim_burst_credits=30000")
+	case cfg.BurstIOPS > 0 && !(cfg.IOPS > 0 && cfg.IOPS < cfg.BurstIOPS):
+		return cfg, usagef("--sim_burst_iops: %v must exceed the baseline --sim_iops (%v, which must be > 0); use e.g. --sim_iops=1000 --sim_burst_iops=3000", cfg.BurstIOPS, cfg.IOPS)
+	case (cfg.ThrottlePeriod > 0) != (cfg.ThrottleIOPS > 0):
+		return cfg, usagef("--sim_throttle_period and --sim_throttle_iops go together; use e.g. --sim_throttle_period=1s --sim_throttle_iops=2000")
 	case !(cfg.Jitter >= 0 && cfg.Jitter <= 2):
 		return cfg, usagef("--sim_jitter: %v must be within 0..2 (a fraction of --sim_latency); use e.g. --sim_jitter=0.05", cfg.Jitter)
 	case cfg.Channels < 0:

@@ -35,6 +35,7 @@ func runCommand() *cli.Command {
 		&cli.StringFlag{Name: "iodepth", Value: strconv.Itoa(runDefaultIODepth), Usage: "I/Os in flight per job (fio's default is 1; qdsweep's is 32 because depth is the point)"},
 		&cli.StringFlag{Name: "numjobs", Value: "1", Usage: "parallel jobs, each with its own ring/context and OS thread"},
 	}, workloadFlags(runDefaultRamp.String(), runDefaultRuntime.String())...)
+	flags = append(flags, logIntervalFlag())
 	return &cli.Command{
 		Name:      "run",
 		Usage:     "run one workload like one fio invocation and report IOPS, latency and in-flight I/Os",
@@ -91,6 +92,10 @@ func runAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	logEvery, err := logIntervalFromFlags(c)
+	if err != nil {
+		return err
+	}
 	es, err := engineFromFlags(c, "run", jf.ioengine(c), nil)
 	if err != nil {
 		return err
@@ -142,7 +147,7 @@ func runAction(c *cli.Context) error {
 	if reason != "" {
 		fmt.Fprintln(os.Stderr, "qdsweep: "+reason)
 	}
-	st, runErr := eng.Run(ctx, w, ioengine.Control{Ramp: ramp, Runtime: runtime})
+	st, runErr := eng.Run(ctx, w, ioengine.Control{Ramp: ramp, Runtime: runtime, SeriesInterval: max(0, logEvery)})
 	if runErr != nil && errors.Is(runErr, ioengine.ErrBadWorkload) {
 		return usageErr(runErr)
 	}
@@ -197,6 +202,8 @@ type runJSON struct {
 	Read                 *ioengine.DirStats `json:"read,omitempty"`
 	Write                *ioengine.DirStats `json:"write,omitempty"`
 	Interrupted          bool               `json:"interrupted,omitempty"` // Ctrl-C: partial figures
+	// Series is the window in --log-interval slices.
+	Series []ioengine.Interval `json:"series,omitempty"`
 }
 
 // writeRunStats prints one run's figures in the chosen format.
@@ -208,7 +215,7 @@ func writeRunStats(out io.Writer, format string, w ioengine.Workload, st *ioengi
 			Filename: w.Filename, RW: string(w.RW), BS: w.BS, IODepth: w.IODepth, NumJobs: w.NumJobs, Direct: w.Direct,
 			RuntimeNs: int64(st.Runtime), TotalIOs: st.All.TotalIOs, IOBytes: st.All.Bytes, IOPS: st.All.IOPS, BWBytes: st.All.BWBytes,
 			Lat: st.All.Lat, InflightMean: st.InflightMean, CPU: st.CPU, Errors: st.Errors, ShortIOs: st.ShortIOs,
-			Interrupted: interrupted,
+			Interrupted: interrupted, Series: st.Series,
 		}
 		if doc.Errors == nil {
 			doc.Errors = []ioengine.IOError{}

@@ -51,6 +51,7 @@ func sweepCommand() *cli.Command {
 		&cli.StringFlag{Name: "chart-format", Value: "png", Usage: "png or svg"},
 	}
 	flags = append(flags, workloadFlags(sweepDefaultRamp.String(), sweepDefaultRuntime.String()+", or sooner once steady")...)
+	flags = append(flags, logIntervalFlag())
 	flags = append(flags, &cli.StringFlag{Name: "emit-fio-jobs", Usage: "write one fio job file per planned step into this directory before the sweep runs (any engine)"})
 	return &cli.Command{
 		Name:      "sweep",
@@ -82,6 +83,7 @@ type sweepOpts struct {
 	ramp       time.Duration
 	runtime    time.Duration
 	steady     sweep.SteadyConfig
+	logEvery   time.Duration // --log-interval (< 0: off)
 	stop       sweep.EarlyStop
 	outDir     string
 	scratch    bool // the target is our scratch file: lay out, then remove
@@ -198,7 +200,7 @@ func sweepAction(c *cli.Context) error {
 	}
 	cfg := sweep.Config{
 		Engine: eng, Workload: o.workload, Ramp: o.ramp, Runtime: o.runtime,
-		Steady: o.steady, Stop: o.stop, Probe: probe,
+		Steady: o.steady, Stop: o.stop, Probe: probe, LogInterval: o.logEvery,
 		OnLive: prog.live,
 		OnStep: func(r *sweep.Result, s sweep.Step) error {
 			prog.step(r, s)
@@ -329,6 +331,9 @@ func sweepOptions(c *cli.Context) (sweepOpts, error) {
 		o.workload.Filename = scratchName
 	}
 	if o.steady, err = steadyFromFlags(c); err != nil {
+		return o, err
+	}
+	if o.logEvery, err = logIntervalFromFlags(c); err != nil {
 		return o, err
 	}
 	o.stop = sweep.DefaultEarlyStop
