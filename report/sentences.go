@@ -62,6 +62,9 @@ func analysisParas(r *sweep.Result, o Options) []para {
 		default:
 			out = append(out, curveParas(curve, s.Analysis)...)
 		}
+		ct := curveTime(r, s.RW, s.BS)
+		out = append(out, timeKeyParas(curve, ct)...)
+		out = append(out, timeDetailParas(curve, r, s.RW, s.BS, ct)...)
 		for i, f := range r.Diagnosis {
 			if fc, _ := splitFindingCurve(f.Summary); !used[i] && fc == name {
 				used[i] = true

@@ -83,6 +83,11 @@ var spellingDeviations = map[string]string{
 	"sim_channels": "qdsweep's own flag spelled with an underscore",
 	"sim_iops":     "qdsweep's own flag spelled with an underscore",
 	"sim_bw":       "qdsweep's own flag spelled with an underscore",
+	// The burst and throttle knobs are spelled as the rest of the sim family.
+	"sim_burst_iops":      "qdsweep's own flag spelled with an underscore",
+	"sim_burst_credits":   "qdsweep's own flag spelled with an underscore",
+	"sim_throttle_period": "qdsweep's own flag spelled with an underscore",
+	"sim_throttle_iops":   "qdsweep's own flag spelled with an underscore",
 }
 
 // conceptDeviations are today's flags that break rule 3: "command --flag" →

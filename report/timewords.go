@@ -1,0 +1,160 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/qdsweep/qdsweep/littleslaw"
+	"github.com/qdsweep/qdsweep/sweep"
+)
+
+// Sentences about time inside the steps: what each step's series showed
+// (burst credits, periodic throttling, warm-up or cache fill, noisy
+// neighbours), how long steps must run, and why each step was or was not
+// steady.
+
+// curveTime returns the time summary of the curve rw × bs in r, or nil.
+func curveTime(r *sweep.Result, rw string, bs int64) *littleslaw.CurveTime {
+	for i := range r.Analysis {
+		if a := &r.Analysis[i]; a.RW == rw && a.BS == bs {
+			return a.Time
+		}
+	}
+	return nil
+}
+
+// fmtSec words seconds: "1.0 s", "12 s", "250 ms".
+func fmtSec(s float64) string {
+	switch {
+	case s < 1:
+		return fmt.Sprintf("%.0f ms", s*1e3)
+	case s < 10:
+		return fmt.Sprintf("%.1f s", s)
+	}
+	return fmt.Sprintf("%.0f s", s)
+}
+
+// runtimeFlag words a runtime to ask for, rounded up to whole seconds.
+func runtimeFlag(s float64) string { return fmt.Sprintf("--runtime=%.0fs", math.Ceil(s)) }
+
+// qdList words queue depths: "QD 4", "QD 1 and 4", "QD 1, 4 and 16".
+func qdList(qds []float64) string {
+	ws := make([]string, len(qds))
+	for i, q := range qds {
+		ws[i] = FormatQD(q)
+	}
+	switch len(ws) {
+	case 0:
+		return ""
+	case 1:
+		return "QD " + ws[0]
+	}
+	return "QD " + strings.Join(ws[:len(ws)-1], ", ") + " and " + ws[len(ws)-1]
+}
+
+// timeKeyParas are the caveats that travel with a curve's saturation,
+// target and SLO answers (rankKey): the burst and the steps left out.
+func timeKeyParas(curve string, ct *littleslaw.CurveTime) []para {
+	if ct == nil {
+		return nil
+	}
+	var out []para
+	add := func(rank int, text string) { out = append(out, para{Curve: curve, Text: text, Rank: rank}) }
+	if b := ct.Burst; b != nil {
+		add(rankKey, fmt.Sprintf("Burst credits: at QD %s the device delivered %s IOPS for the first %s, then fell to %s IOPS (÷%.1f) at the same queue. "+
+			"Saturation, targets and SLOs here use the sustained level, not the burst.",
+			FormatQD(b.QD), FormatIOPS(b.BurstIOPS), fmtSec(b.BurstSec), FormatIOPS(b.SustainedIOPS), b.BurstIOPS/b.SustainedIOPS))
+		if len(b.OnCredits) > 0 {
+			var qds []float64
+			longest := 0.0
+			for _, s := range b.OnCredits {
+				qds = append(qds, s.QD)
+				longest = math.Max(longest, s.Sec)
+			}
+			add(rankKey, fmt.Sprintf("%s ran above the sustained %s IOPS without falling: measured on burst credits (about %s I/Os of them), so left out of the analysis; "+
+				"at their rates the credits last up to %s.",
+				qdList(qds), FormatIOPS(b.SustainedIOPS), FormatCount(b.CreditsIOs), fmtSec(longest)))
+		}
+	}
+	return out
+}
+
+// timeDetailParas word the other patterns and the runtime guidance.
+func timeDetailParas(curve string, r *sweep.Result, rw string, bs int64, ct *littleslaw.CurveTime) []para {
+	var out []para
+	add := func(rank int, text string) { out = append(out, para{Curve: curve, Text: text, Rank: rank}) }
+	if ct != nil {
+		for _, s := range r.Steps {
+			if s.RW != rw || s.BS != bs || s.Time == nil {
+				continue
+			}
+			qd := FormatQD(float64(s.QD))
+			for _, f := range s.Time.Findings {
+				switch f.Kind {
+				case littleslaw.TimeThrottle:
+					add(rankFinding, fmt.Sprintf("Periodic throttling at QD %s: IOPS cycles every %s between %s and %s (autocorrelation %.2f), %s on average; "+
+						"only whole periods average right.",
+						qd, fmtSec(f.PeriodSec), FormatIOPS(f.PeakIOPS), FormatIOPS(f.TroughIOPS), f.ACF, FormatIOPS(f.MeanIOPS)))
+				case littleslaw.TimeWarmup:
+					add(rankFinding, fmt.Sprintf("Warm-up at QD %s: mean latency fell from %s to a %s plateau by %s; the analysis uses the plateau.",
+						qd, FormatLatency(f.FromLatNs), FormatLatency(f.PlateauLatNs), fmtSec(f.PlateauSec)))
+				case littleslaw.TimeCacheFill:
+					add(rankFinding, fmt.Sprintf("Cache fill at QD %s: mean latency rose from %s to a %s plateau by %s (a cache stopped absorbing); the analysis uses the plateau.",
+						qd, FormatLatency(f.FromLatNs), FormatLatency(f.PlateauLatNs), fmtSec(f.PlateauSec)))
+				case littleslaw.TimeNoisy:
+					add(rankFinding, fmt.Sprintf("Noisy at QD %s: IOPS varied between %s and %s (σ %.0f%% of the mean) with no period or trend: other load may share the device; repeat the step to confirm its figures.",
+						qd, FormatIOPS(f.MinIOPS), FormatIOPS(f.MaxIOPS), f.CV*100))
+				}
+			}
+		}
+		if ct.RuntimeSec > ct.RanSec+0.05 {
+			why := "to see the sustained level"
+			if ct.ThrottlePeriodSec > 0 && ct.Burst == nil {
+				why = fmt.Sprintf("to hold %d whole throttle periods of %s", littleslaw.ThrottlePeriods, fmtSec(ct.ThrottlePeriodSec))
+			}
+			add(rankKey, fmt.Sprintf("Steps ran up to %s; each needs at least %s %s: sweep again with %s.",
+				fmtSec(ct.RanSec), fmtSec(ct.RuntimeSec), why, runtimeFlag(ct.RuntimeSec)))
+		}
+		if ct.ThrottlePeriodSec > 0 {
+			add(rankDetail, fmt.Sprintf("With a %s throttle period, set --ss_dur to a whole number of periods (e.g. --ss_dur=%s) so the steady-state slope sees whole cycles.",
+				fmtSec(ct.ThrottlePeriodSec), fmt.Sprintf("%.0fms", 2*ct.ThrottlePeriodSec*1e3)))
+		}
+	}
+	for _, s := range r.Steps {
+		if s.RW != rw || s.BS != bs || s.Time == nil || s.Time.Steady == nil {
+			continue
+		}
+		if w := steadySentence(float64(s.QD), s.Time.Steady); w != "" {
+			add(rankDetail, w)
+		}
+	}
+	return out
+}
+
+// steadySentence says why a step was or was not steady.
+func steadySentence(qd float64, w *littleslaw.SteadyWhy) string {
+	slope := fmt.Sprintf("%+.1f%%/s", w.SlopePerSec*100)
+	limit := fmt.Sprintf("%.1f%%/s", w.Limit*100)
+	if w.Attained {
+		return fmt.Sprintf("QD %s steady after %s: IOPS drifted %s over the last %s (limit %s).",
+			FormatQD(qd), fmtSec(w.RanSec), slope, fmtSec(w.WindowSec), limit)
+	}
+	s := fmt.Sprintf("QD %s not steady after %s: IOPS drifted %s over the last %s (limit %s)",
+		FormatQD(qd), fmtSec(w.RanSec), slope, fmtSec(w.WindowSec), limit)
+	switch w.Cause {
+	case littleslaw.TimeBurst:
+		s += "; burst credits ran out inside that window"
+	case littleslaw.TimeThrottle:
+		s += fmt.Sprintf("; the window spans %.1f throttle periods, so the slope sees part of a cycle", w.WholePeriods)
+	case littleslaw.TimeWarmup, littleslaw.TimeCacheFill:
+		s += "; latency was still settling to its plateau"
+	case littleslaw.TimeNoisy:
+		s += "; IOPS varied without a pattern"
+	default:
+		if w.Samples < 2 {
+			s += "; the step was shorter than the window"
+		}
+	}
+	return s + "."
+}
