@@ -57,12 +57,8 @@ type Workload struct {
 	RampNs    int64  `json:"ramp_ns"`
 	RuntimeNs int64  `json:"runtime_ns"`    // longest measured window per step
 	Sim       string `json:"sim,omitempty"` // sim parameters when simulated
-	// LogIntervalNs is the period of each step's Series (0: none recorded);
-	// SSLimit (a fraction per second, 0: off) and SSDurNs are the
-	// steady-state criterion the steps ran under.
-	LogIntervalNs int64   `json:"log_interval_ns,omitempty"`
-	SSLimit       float64 `json:"ss_limit,omitempty"`
-	SSDurNs       int64   `json:"ss_dur_ns,omitempty"`
+	// LogIntervalNs is the period of each step's Series (0: none recorded).
+	LogIntervalNs int64 `json:"log_interval_ns,omitempty"`
 }
 
 // DeviceInfo holds the block device's queue facts (filled by device telemetry).

@@ -43,12 +43,9 @@ func seriesInterval(cfg Config) time.Duration {
 	return cfg.LogInterval
 }
 
-// recordSeriesSettings notes in r what the time rules read later: the log
-// interval and the steady-state criterion.
+// recordSeriesSettings notes the log interval in r.
 func recordSeriesSettings(cfg Config, r *Result) {
 	r.Meta.Workload.LogIntervalNs = int64(seriesInterval(cfg))
-	r.Meta.Workload.SSLimit = cfg.Steady.Limit
-	r.Meta.Workload.SSDurNs = int64(cfg.Steady.Window)
 }
 
 // diskSeries samples the target's diskstats at the window's start, at
@@ -179,7 +176,7 @@ func (s Step) TimeSamples() []littleslaw.TimeSample {
 // AnalyzeTime fills every measured step's Time from its series under the
 // steady-state criterion recorded in Meta (nil when it has no series).
 func (r *Result) AnalyzeTime() {
-	ss := littleslaw.SteadyCriterion{WindowSec: float64(r.Meta.Workload.SSDurNs) / 1e9, Limit: r.Meta.Workload.SSLimit}
+	ss := littleslaw.SteadyCriterion{WindowSec: float64(r.Meta.SteadyWindowNs) / 1e9, Limit: r.Meta.SteadyLimit}
 	for i := range r.Steps {
 		s := &r.Steps[i]
 		s.Time = nil
@@ -220,7 +217,7 @@ func (r *Result) curveTime(c Curve) *littleslaw.CurveTime {
 		ran = append(ran, float64(s.RuntimeNs)/1e9)
 		times = append(times, s.Time)
 	}
-	return littleslaw.CurveTimeOf(qd, iops, ran, times, float64(r.Meta.Workload.SSDurNs)/1e9)
+	return littleslaw.CurveTimeOf(qd, iops, ran, times, float64(r.Meta.SteadyWindowNs)/1e9)
 }
 
 // sustainedPoint replaces a point's figures by the step's sustained level
