@@ -109,7 +109,7 @@ func WriteCompare(dir string, ins []Input, o Options) ([]string, error) {
 	for _, row := range tables[0].Rows {
 		panel = append(panel, panelLine{Value: saturationWords(row)})
 	}
-	files, err := renderCharts(compareChartInput(ins, o), o.ChartFormat, panel)
+	files, err := renderCharts(compareChartInput(ins, o), o.ChartFormat, panel, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -34,7 +34,12 @@ func WriteAll(dir string, r *sweep.Result, o Options) ([]string, error) {
 	}
 	var files []namedFile
 	if countMeasured(r) >= 2 {
-		charts, err := renderCharts(chartInputOf(r, o), o.ChartFormat, panelLines(r, o))
+		in := chartInputOf(r, o)
+		tl, err := timelineOf(r, in)
+		if err != nil {
+			return nil, fmt.Errorf("chart %s: %w", ChartTimeline, err)
+		}
+		charts, err := renderCharts(in, o.ChartFormat, panelLines(r, o), tl)
 		if err != nil {
 			return nil, err
 		}
@@ -53,7 +58,7 @@ func WriteAll(dir string, r *sweep.Result, o Options) ([]string, error) {
 }
 
 // renderCharts renders the three charts and the dashboard in memory.
-func renderCharts(in chartInput, format string, panel []panelLine) ([]namedFile, error) {
+func renderCharts(in chartInput, format string, panel []panelLine, tl *timelineFigure) ([]namedFile, error) {
 	build := []struct {
 		name string
 		f    func(chartInput) (*figure, error)
@@ -72,7 +77,16 @@ func renderCharts(in chartInput, format string, panel []panelLine) ([]namedFile,
 		figs = append(figs, fig)
 		out = append(out, namedFile{Name: b.name + "." + format, Data: data})
 	}
-	data, err := renderCanvas(format, dashWpx, dashHpx, func(c draw.Canvas) { dashboard(c, figs, panel) })
+	if tl != nil {
+		data, err := tl.render(format, timelineWpx, chartHpx)
+		if err != nil {
+			return nil, fmt.Errorf("chart %s: %w", ChartTimeline, err)
+		}
+		out = append(out, namedFile{Name: ChartTimeline + "." + format, Data: data})
+	}
+	data, err := renderCanvas(format, dashWpx, dashHpx+timelineDashHpx(tl), func(c draw.Canvas) {
+		dashboard(withTimelineRow(c, tl), figs, panel)
+	})
 	if err != nil {
 		return nil, fmt.Errorf("chart %s: %w", ChartDashboard, err)
 	}
