@@ -37,14 +37,14 @@ func Analyze(points []Point, o Options) (Analysis, error) {
 	}
 	o = o.withDefaults()
 	pts, warn := prepare(points)
-	a.Points, a.Warnings = pts, warn
-	a.Saturation = Knee{Rule: RuleSaturation}
-	a.Efficient = Knee{Rule: RuleEfficient}
-	a.ModelKnee = Knee{Rule: RuleModelKnee}
-	a.Kneedle = Knee{Rule: RuleKneedle}
+	a.Points, a.Notices = pts, warn
+	a.Saturation = Knee{Kind: KneeSaturation}
+	a.Efficient = Knee{Kind: KneeEfficient}
+	a.ModelKnee = Knee{Kind: KneeModel}
+	a.Kneedle = Knee{Kind: KneeKneedle}
 	a.Checks = []StepCheck{}
 	if len(pts) == 0 {
-		a.Warnings = append(a.Warnings, "no usable points: nothing can be told")
+		a.Notices = append(a.Notices, Notice{Kind: NoticeNoPoints})
 		return a, fmt.Errorf("analyze: %w: none usable", ErrTooFewPoints)
 	}
 	a.BaseLatencyNs = pts[0].LatMeanNs
@@ -57,7 +57,7 @@ func Analyze(points []Point, o Options) (Analysis, error) {
 	}
 	for _, c := range a.Checks {
 		if c.Flagged {
-			a.Warnings = append(a.Warnings, fmt.Sprintf("QD %g: %s", c.QD, c.Note))
+			a.Notices = append(a.Notices, Notice{Kind: NoticeCheck, QD: c.QD})
 		}
 	}
 
@@ -67,11 +67,11 @@ func Analyze(points []Point, o Options) (Analysis, error) {
 
 	switch {
 	case len(pts) < 2:
-		a.Warnings = append(a.Warnings, "one point: no curve, so no fit, no knee and no saturation can be told; sweep at least two depths")
+		a.Notices = append(a.Notices, Notice{Kind: NoticeOnePoint})
 	case len(pts) < 3:
-		a.Warnings = append(a.Warnings, "two points: only the bound model can be fitted (USL needs 3) and saturation is told only if the second step is already flat")
+		a.Notices = append(a.Notices, Notice{Kind: NoticeTwoPoints})
 	case len(pts) < MinPointsForFit:
-		a.Warnings = append(a.Warnings, fmt.Sprintf("only %d points: fits are rough; sweep at least %d depths", len(pts), MinPointsForFit))
+		a.Notices = append(a.Notices, Notice{Kind: NoticeFewPoints, Count: len(pts), Min: MinPointsForFit})
 	}
 	if b, ok := fitBound(pts); ok {
 		a.Fits = append(a.Fits, b)
@@ -90,9 +90,7 @@ func Analyze(points []Point, o Options) (Analysis, error) {
 	}
 	a.ModelKnee = modelKnee(a.Model, pts)
 	if m := a.Model; m != nil && m.XRoof > 0 && m.XRoof < (1-ceilingSlack)*a.MaxIOPS {
-		a.Warnings = append(a.Warnings, fmt.Sprintf(
-			"the %s fit's ceiling of %s IOPS lies below the %s IOPS measured at QD %g: it is a smooth trend through noisy points, not a limit; the measured figures rule",
-			m.Name, fmtCount(m.XRoof), fmtCount(a.MaxIOPS), a.MaxIOPSQD))
+		a.Notices = append(a.Notices, Notice{Kind: NoticeFitBelow, Model: m.Name, XRoof: m.XRoof, IOPS: a.MaxIOPS, QD: a.MaxIOPSQD})
 	}
 
 	if o.TargetIOPS > 0 {
@@ -108,7 +106,7 @@ func Analyze(points []Point, o Options) (Analysis, error) {
 		if a.Saturation.Found {
 			par = a.Saturation.QD
 		} else {
-			a.Warnings = append(a.Warnings, fmt.Sprintf("settings use the deepest measured QD %g as the useful parallelism because the curve did not saturate", par))
+			a.Notices = append(a.Notices, Notice{Kind: NoticeSettingsDeep, QD: par})
 		}
 		a.Settings = settingsFor(o.For, par, a.MaxIOPS, o.CPUs)
 	}
@@ -143,8 +141,8 @@ func validate(o Options) error {
 }
 
 // prepare drops unusable points, keeps the best point per QD and sorts by QD.
-func prepare(points []Point) ([]Point, []string) {
-	var warn []string
+func prepare(points []Point) ([]Point, []Notice) {
+	var warn []Notice
 	byQD := map[float64]Point{}
 	dropped := 0
 	for _, p := range points {
@@ -158,7 +156,7 @@ func prepare(points []Point) ([]Point, []string) {
 		}
 	}
 	if dropped > 0 {
-		warn = append(warn, fmt.Sprintf("%d point(s) without a positive QD, IOPS and mean latency were left out", dropped))
+		warn = append(warn, Notice{Kind: NoticeDropped, Count: dropped})
 	}
 	pts := make([]Point, 0, len(byQD))
 	for _, p := range byQD {

@@ -3,6 +3,7 @@ package littleslaw_test
 import (
 	"errors"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -24,8 +25,8 @@ func TestAnalyzeKnownExample(t *testing.T) {
 		t.Errorf("efficient %+v, want QD 8", a.Efficient)
 	}
 	for _, k := range []littleslaw.Knee{a.Saturation, a.Efficient, a.ModelKnee, a.Kneedle} {
-		if k.Rule == "" {
-			t.Errorf("knee %+v has no rule", k)
+		if k.Kind == "" {
+			t.Errorf("knee %+v has no kind", k)
 		}
 	}
 	if a.Model == nil || len(a.Fits) != 2 {
@@ -48,8 +49,8 @@ func TestAnalyzeKnownExample(t *testing.T) {
 			t.Errorf("check %+v: want unflagged with in-flight ≈ QD", c)
 		}
 	}
-	if len(a.Warnings) != 0 {
-		t.Errorf("warnings %q, want none", a.Warnings)
+	if len(a.Notices) != 0 {
+		t.Errorf("notices %+v, want none", a.Notices)
 	}
 }
 
@@ -63,10 +64,10 @@ func TestAnalyzeNoSaturation(t *testing.T) {
 	if a.Saturation.Found {
 		t.Errorf("saturation %+v on a linear curve", a.Saturation)
 	}
-	if !strings.Contains(a.Saturation.Note, "sweep deeper") {
-		t.Errorf("note %q, want advice to sweep deeper", a.Saturation.Note)
+	if a.Saturation.Reason != littleslaw.KneeNotSaturated || a.Saturation.SuggestQD != 4*a.Saturation.DeepestQD {
+		t.Errorf("saturation %+v, want not saturated with a deeper QD to sweep", a.Saturation)
 	}
-	if a.Target == nil || a.Target.Reachable || !strings.Contains(a.Target.Note, "sweep deeper") {
+	if a.Target == nil || a.Target.Reachable || a.Target.Reason != littleslaw.TargetNotReached {
 		t.Errorf("target %+v: want not reached and advice to sweep deeper", a.Target)
 	}
 }
@@ -74,17 +75,17 @@ func TestAnalyzeNoSaturation(t *testing.T) {
 func TestAnalyzeFewPoints(t *testing.T) {
 	ex := exampleCurve()
 	tests := []struct {
-		name     string
-		pts      []littleslaw.Point
-		wantErr  bool
-		fits     int
-		warnWord string
+		name    string
+		pts     []littleslaw.Point
+		wantErr bool
+		fits    int
+		notice  littleslaw.NoticeKind
 	}{
-		{"none", nil, true, 0, "nothing"},
-		{"one", ex[:1], true, 0, "one point"},
-		{"two", ex[:2], false, 1, "two points"},
-		{"three", ex[:3], false, 2, "only 3 points"},
-		{"bad rows dropped", append([]littleslaw.Point{{QD: 0, IOPS: 5, LatMeanNs: 1}}, ex...), false, 2, "left out"},
+		{"none", nil, true, 0, littleslaw.NoticeNoPoints},
+		{"one", ex[:1], true, 0, littleslaw.NoticeOnePoint},
+		{"two", ex[:2], false, 1, littleslaw.NoticeTwoPoints},
+		{"three", ex[:3], false, 2, littleslaw.NoticeFewPoints},
+		{"bad rows dropped", append([]littleslaw.Point{{QD: 0, IOPS: 5, LatMeanNs: 1}}, ex...), false, 2, littleslaw.NoticeDropped},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -98,8 +99,12 @@ func TestAnalyzeFewPoints(t *testing.T) {
 			if len(a.Fits) != tt.fits {
 				t.Errorf("%d fits, want %d", len(a.Fits), tt.fits)
 			}
-			if !strings.Contains(strings.Join(a.Warnings, "|"), tt.warnWord) {
-				t.Errorf("warnings %q, want one mentioning %q", a.Warnings, tt.warnWord)
+			found := false
+			for _, n := range a.Notices {
+				found = found || n.Kind == tt.notice
+			}
+			if !found {
+				t.Errorf("notices %+v, want one of kind %s", a.Notices, tt.notice)
 			}
 		})
 	}
@@ -135,7 +140,7 @@ func TestCheckFlagsEmptyQueue(t *testing.T) {
 			if c.Flagged != tt.flagged || !within(c.Fill, tt.fill, 1e-9) {
 				t.Errorf("check %+v, want flagged %v, fill %g", c, tt.flagged, tt.fill)
 			}
-			if c.Flagged && c.Note == "" {
+			if c.Flagged && c.Reason == "" {
 				t.Error("flagged without a note")
 			}
 		})
@@ -171,7 +176,7 @@ func TestTargetOnCurve(t *testing.T) {
 				t.Errorf("split %+v does not cover QD %g", r.Split, r.QD)
 			}
 			if !tt.reachable {
-				if r.ReachableIOPS != 151000 || !strings.Contains(r.Note, "the limit is the device or the VM") {
+				if r.ReachableIOPS != 151000 || r.Reason != littleslaw.TargetSaturated {
 					t.Errorf("unreachable: %+v", r)
 				}
 			}
@@ -243,8 +248,8 @@ func TestSLO(t *testing.T) {
 			if r.Met != tt.met || r.QD != tt.qd || r.IOPS != tt.iops {
 				t.Errorf("%+v, want met %v at QD %g, %g IOPS", r, tt.met, tt.qd, tt.iops)
 			}
-			if !r.Met && r.Note == "" {
-				t.Error("unmet SLO without a note")
+			if !r.Met && r.Reason == "" {
+				t.Error("unmet SLO without a reason")
 			}
 		})
 	}
@@ -263,17 +268,18 @@ func TestSLONoisyCurve(t *testing.T) {
 		pts = append(pts, littleslaw.Point{QD: qd[i], IOPS: iops[i], LatMeanNs: latUs[i] * 1e3, P99Ns: p99Us[i] * 1e3})
 	}
 	tests := []struct {
-		slo       string
-		met       bool
-		qd        float64
-		noteHas   []string
-		noteLacks []string
+		slo    string
+		met    bool
+		qd     float64
+		reason littleslaw.SLOReason
+		breaks float64   // QD of Breaks (0: none)
+		noisy  []float64 // QDs of Noisy
 	}{
-		{"p99=1ms", true, 8, []string{"QD 16 (p99 2.7 ms) breaks it", "shallower QD 4 (p99 1.67 ms) broke it although QD 8 meets it"}, nil},
-		{"p99=200us", true, 2, []string{"QD 4 (p99 1.67 ms) breaks it"}, []string{"shallower"}},
-		{"p99=3ms", true, 16, []string{"QD 32 (p99 3.82 ms) breaks it"}, []string{"shallower"}},
-		{"p99=5ms", true, 32, []string{"met at every measured QD"}, nil},
-		{"p99=100us", false, 0, []string{"not met: even QD 1 has p99 156 µs"}, nil},
+		{"p99=1ms", true, 8, littleslaw.SLOBrokenDeeper, 16, []float64{4}},
+		{"p99=200us", true, 2, littleslaw.SLOBrokenDeeper, 4, nil},
+		{"p99=3ms", true, 16, littleslaw.SLOBrokenDeeper, 32, nil},
+		{"p99=5ms", true, 32, littleslaw.SLOMetEverywhere, 0, nil},
+		{"p99=100us", false, 0, littleslaw.SLONotMet, 1, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.slo, func(t *testing.T) {
@@ -289,15 +295,16 @@ func TestSLONoisyCurve(t *testing.T) {
 			if r.Met != tt.met || r.QD != tt.qd {
 				t.Errorf("%+v, want met %v at QD %g", r, tt.met, tt.qd)
 			}
-			for _, w := range tt.noteHas {
-				if !strings.Contains(r.Note, w) {
-					t.Errorf("note %q lacks %q", r.Note, w)
-				}
+			var breaks float64
+			if r.Breaks != nil {
+				breaks = r.Breaks.QD
 			}
-			for _, w := range tt.noteLacks {
-				if strings.Contains(r.Note, w) {
-					t.Errorf("note %q says %q", r.Note, w)
-				}
+			var noisy []float64
+			for _, n := range r.Noisy {
+				noisy = append(noisy, n.QD)
+			}
+			if r.Reason != tt.reason || breaks != tt.breaks || !reflect.DeepEqual(noisy, tt.noisy) {
+				t.Errorf("%+v, want %s, breaks at QD %g, noisy %v", r, tt.reason, tt.breaks, tt.noisy)
 			}
 		})
 	}
@@ -322,8 +329,8 @@ func TestSettings(t *testing.T) {
 			got := map[string]littleslaw.Setting{}
 			for _, s := range a.Settings {
 				got[s.Name] = s
-				if s.Formula == "" || !strings.HasPrefix(s.Doc, "https://") {
-					t.Errorf("%s: formula %q, doc %q", s.Name, s.Formula, s.Doc)
+				if s.Rule == "" || s.SaturationQD <= 0 || !strings.HasPrefix(s.Doc, "https://") {
+					t.Errorf("%s: rule %q on QD %d, doc %q", s.Name, s.Rule, s.SaturationQD, s.Doc)
 				}
 			}
 			for _, n := range tt.names {

@@ -1,7 +1,5 @@
 package littleslaw
 
-import "fmt"
-
 // Little's-Law check thresholds.
 const (
 	// FillFlag flags a step whose effective in-flight (IOPS × mean latency)
@@ -23,13 +21,9 @@ func CheckPoint(p Point) StepCheck {
 	}
 	switch {
 	case p.QD > 0 && c.Fill < FillFlag:
-		c.Flagged = true
-		c.Note = fmt.Sprintf("only %.1f of %g I/Os in flight (IOPS × latency): the engine or application is not keeping the queue full (iostat's aqu-sz ≪ iodepth)",
-			c.EffectiveInflight, p.QD)
+		c.Flagged, c.Reason = true, CheckNotFull
 	case p.InflightMean > 0 && relDiff(p.InflightMean, c.EffectiveInflight) > MismatchFlag:
-		c.Flagged = true
-		c.Note = fmt.Sprintf("measured in-flight %.1f differs from IOPS × latency %.1f by more than %.0f%%: a measuring error",
-			p.InflightMean, c.EffectiveInflight, 100*MismatchFlag)
+		c.Flagged, c.Reason = true, CheckMismatch
 	}
 	return c
 }

@@ -1,25 +1,9 @@
 package littleslaw
 
 import (
-	"fmt"
 	"math"
 	"sort"
 	"strings"
-)
-
-// Rule names of Finding.Rule, in the order Diagnose reports them.
-const (
-	RuleCache        = "cache"
-	RuleQueueNotFull = "queue-not-reaching-device"
-	RuleCPUBound     = "cpu-bound"
-	RuleDepthBound   = "depth-bound"
-	RuleDeviceCap    = "device-cap"
-	RuleHealthy      = "healthy"
-	// RuleContended replaces healthy when the curve saturated but other I/O
-	// shared the device during the sweep: the figures are not the
-	// workload's alone.
-	RuleContended    = "contended"
-	RuleInconclusive = "inconclusive" // no rule fits: says what is missing
 )
 
 // Thresholds of the rules.
@@ -28,13 +12,17 @@ const (
 	diagFlat          = 0.05 // IOPS within 5% counts as flat
 	diagQueueShort    = 0.5  // in flight below half the QD: the queue is not full
 	diagQueueFull     = 0.8  // in flight at 80% of the QD or more: the queue is full
-	diagCPUBusy       = 0.85 // 85% of the cores used: CPU-bound
-	diagHostBusyPct   = 90   // host CPU busy percent that starves the submitter
-	diagCacheShare    = 0.5  // device saw under half the engine's bytes: cache
-	diagProportional  = 0.6  // latency grew by ≥ 60% of the QD growth: ∝ QD
-	diagMinDepthCheck = 4    // queue-fill checks start at this QD
-	diagNVMeQueue     = 256  // entries of one NVMe submission queue
+	diagCPUBusy       = CPUBusyShare
+	diagHostBusyPct   = 90  // host CPU busy percent that starves the submitter
+	diagCacheShare    = 0.5 // device saw under half the engine's bytes: cache
+	diagProportional  = 0.6 // latency grew by ≥ 60% of the QD growth: ∝ QD
+	diagMinDepthCheck = 4   // queue-fill checks start at this QD
+	diagNVMeQueue     = 256 // entries of one NVMe submission queue
 )
+
+// CPUBusyShare is the share of its cores the measuring process must use
+// to count as CPU-bound (85%).
+const CPUBusyShare = 0.85
 
 // DiagnoseInput is what the diagnosis rules read: the curves of one sweep
 // and what the sweep was for.
@@ -46,9 +34,8 @@ type DiagnoseInput struct {
 
 // DiagnoseCurve is one rw × bs curve with the facts measured beside it.
 type DiagnoseCurve struct {
-	Label string // names the curve in summaries, e.g. "randread 4 KiB"
-	RW    string // fio rw: read, randread, write, randwrite, rw, randrw
-	BS    int64  // block size, bytes (0: unknown)
+	RW string // fio rw: read, randread, write, randwrite, rw, randrw
+	BS int64  // block size, bytes (0: unknown)
 	// Engine is the engine's name; Synchronous is set when it keeps one I/O
 	// in flight per job whatever the iodepth (psync, sync, pvsync).
 	Engine      string
@@ -126,9 +113,8 @@ type diagCap struct {
 func diagnoseCurve(c DiagnoseCurve, in DiagnoseInput) ([]Finding, *diagCap) {
 	d := prepareDiag(c, in.CPUs)
 	if len(d.pts) == 0 {
-		return []Finding{d.finding(RuleInconclusive, "no measured steps",
-			[]string{fmt.Sprintf("%d points, none with a queue depth, IOPS and latency", len(c.Points))},
-			"run the sweep again: every step failed or was skipped")}, nil
+		return []Finding{d.finding(RuleInconclusive, ReasonNoSteps, Fact{},
+			Fact{Kind: FactNoSteps, Count: len(c.Points)})}, nil
 	}
 	var problems []Finding
 	cache := d.cache()
@@ -171,17 +157,17 @@ func diagnoseCurve(c DiagnoseCurve, in DiagnoseInput) ([]Finding, *diagCap) {
 // I/O than the sweep did at some step: other I/O contended with it.
 func (d *diagCurve) noteShared(fs []Finding) {
 	if ev, ok := d.shared(); ok && len(fs) > 0 {
-		fs[0].Evidence = append(fs[0].Evidence, ev)
+		fs[0].Facts = append(fs[0].Facts, ev)
 	}
 }
 
 // shared finds the step where the device moved the most beyond what the
-// sweep did (at least 1.5× and 100 IOPS more) and words it. It compares
+// sweep did (at least 1.5× and 100 IOPS more). It compares
 // bytes when both are known, since the block layer may split one large
 // I/O into several requests (a 1 MiB read is two 512 KiB requests on a
 // device with max_sectors_kb 512), which doubles the device's IOPS
 // without any other I/O; otherwise it compares IOPS.
-func (d *diagCurve) shared() (string, bool) {
+func (d *diagCurve) shared() (Fact, bool) {
 	best, bi, byBytes := 1.5, -1, false
 	for i, t := range d.tel {
 		p := d.pts[i]
@@ -201,26 +187,21 @@ func (d *diagCurve) shared() (string, bool) {
 		}
 	}
 	if bi < 0 {
-		return "", false
+		return Fact{}, false
 	}
 	p, t := d.pts[bi], d.tel[bi]
 	if byBytes {
-		return fmt.Sprintf("QD %s: the device moved %s, this sweep %s (%.1f×): other I/O shared the device, so these latencies are contended",
-			fmtQD(p.QD), fmtMiBps(t.DeviceBWBytes), fmtMiBps(p.BWBytes), best), true
+		return Fact{Kind: FactSharedBytes, QD: p.QD, DeviceBWBytes: t.DeviceBWBytes, BWBytes: p.BWBytes, Ratio: best}, true
 	}
-	return fmt.Sprintf("QD %s: the device served %s IOPS, this sweep %s (%.1f×): other I/O shared the device, so these latencies are contended",
-		fmtQD(p.QD), fmtIOPS(t.DeviceIOPS), fmtIOPS(p.IOPS), best), true
+	return Fact{Kind: FactSharedIOPS, QD: p.QD, DeviceIOPS: t.DeviceIOPS, IOPS: p.IOPS, Ratio: best}, true
 }
 
 // contended turns a healthy verdict into a contended one: the curve
 // saturated, but not on a device the sweep had to itself.
-func (d *diagCurve) contended(h Finding, shared string) Finding {
-	sum := strings.TrimPrefix(h.Summary, d.Label+": ")
-	sum = strings.TrimPrefix(sum, "healthy: ")
-	ev := append(append([]string{}, h.Evidence...), shared)
-	return d.finding(RuleContended,
-		"contended: "+sum+", but other I/O shared the device during the sweep, so the ceiling and latencies are not this workload's alone",
-		ev, "measure again while nothing else uses the device (or on a volume of its own) before sizing from this curve")
+func (d *diagCurve) contended(h Finding, shared Fact) Finding {
+	h.Rule = RuleContended
+	h.Facts = append(append([]Fact{}, h.Facts...), shared)
+	return h
 }
 
 func prepareDiag(c DiagnoseCurve, cpus int) *diagCurve {
@@ -255,14 +236,11 @@ func prepareDiag(c DiagnoseCurve, cpus int) *diagCurve {
 	return d
 }
 
-func (d *diagCurve) finding(rule, summary string, evidence []string, next string) Finding {
-	if d.Label != "" {
-		summary = d.Label + ": " + summary
+func (d *diagCurve) finding(rule string, reason Reason, figures Fact, facts ...Fact) Finding {
+	if facts == nil {
+		facts = []Fact{}
 	}
-	if evidence == nil {
-		evidence = []string{}
-	}
-	return Finding{Rule: rule, Summary: summary, Evidence: evidence, Next: next}
+	return Finding{Rule: rule, Reason: reason, RW: d.RW, BS: d.BS, Figures: figures, Facts: facts}
 }
 
 // engineInflight is the engine's mean in flight at step i: measured when
@@ -288,12 +266,9 @@ func (d *diagCurve) cores(i int) float64 {
 func (d *diagCurve) cache() *Finding {
 	if d.NoDevice != "" {
 		p := d.pts[d.imax]
-		return ptr(d.finding(RuleCache, "the target has no block device: these figures are not a device's",
-			[]string{
-				"target: " + d.NoDevice,
-				fmt.Sprintf("QD %s: %s IOPS at %s mean latency", fmtQD(p.QD), fmtIOPS(p.IOPS), fmtLat(p.LatMeanNs)),
-			},
-			"measure a file on (or the block device of) the volume you mean to size"))
+		return ptr(d.finding(RuleCache, ReasonNoDevice, Fact{},
+			Fact{Kind: FactNoDevice, Detail: d.NoDevice},
+			Fact{Kind: FactPoint, QD: p.QD, IOPS: p.IOPS, LatNs: p.LatMeanNs}))
 	}
 	var worst, share float64 = -1, 0
 	wi := -1
@@ -321,21 +296,17 @@ func (d *diagCurve) cache() *Finding {
 		return nil
 	}
 	p, t := d.pts[wi], d.tel[wi]
-	why := "a cache in front of the device (host or hypervisor cache)"
+	why := ReasonHostCache
 	switch {
 	case !d.Direct:
-		why = "the page cache: direct=0 lets reads hit memory and writes land in dirty pages"
-	case strings.Contains(d.RW, "read"):
-		why = "reads of never-written (unwritten or sparse) extents, which the filesystem answers with zeros, or a host cache"
+		why = ReasonPageCache
+	case isReadRW(d.RW):
+		why = ReasonUnwritten
 	}
-	ev := []string{
-		fmt.Sprintf("QD %s: the engine did %s IOPS (%s), the device %s (%s): %.0f%% of the bytes reached it",
-			fmtQD(p.QD), fmtIOPS(p.IOPS), fmtMiBps(p.BWBytes), fmtIOPS(t.DeviceIOPS), fmtMiBps(t.DeviceBWBytes), share*100),
-		fmt.Sprintf("median share over %d steps: %.0f%%", len(shares), diagMedian(shares)*100),
-		fmt.Sprintf("mean latency %s at QD %s", fmtLat(d.pts[0].LatMeanNs), fmtQD(d.pts[0].QD)),
-	}
-	next := "lay the file out with written data and use direct=1 (or measure the block device itself); do not size a volume from these figures"
-	return ptr(d.finding(RuleCache, "I/Os were served without device I/O, most likely by "+why, ev, next))
+	return ptr(d.finding(RuleCache, why, Fact{},
+		Fact{Kind: FactCacheShare, QD: p.QD, IOPS: p.IOPS, BWBytes: p.BWBytes, DeviceIOPS: t.DeviceIOPS, DeviceBWBytes: t.DeviceBWBytes, Share: share},
+		Fact{Kind: FactCacheMedian, Count: len(shares), Share: diagMedian(shares)},
+		Fact{Kind: FactLatencyAt, LatNs: d.pts[0].LatMeanNs, QD: d.pts[0].QD}))
 }
 
 // cpuBound: the measuring process used nearly all of its cores (or the host
@@ -354,62 +325,50 @@ func (d *diagCurve) cpuBound() *Finding {
 		if t.DeviceKnown && t.AquSz >= diagQueueFull*p.QD && t.UtilPct >= 95 {
 			return nil // the device was saturated: the CPU did not hold it back
 		}
-		ev := []string{cpuEvidence(p, t.SelfCPUPct, d.cores(i), max(p.NumJobs, 1))}
+		ev := []Fact{cpuFact(p, t.SelfCPUPct, d.cores(i))}
 		if t.HostBusyPct > 0 {
-			ev = append(ev, fmt.Sprintf("host CPU busy %.0f%% (user + system + softirq)", t.HostBusyPct))
+			ev = append(ev, Fact{Kind: FactHostBusy, HostBusyPct: t.HostBusyPct})
 		}
 		if t.DeviceKnown {
-			ev = append(ev, fmt.Sprintf("device: aqu-sz %.1f of QD %s, %%util %.0f", t.AquSz, fmtQD(p.QD), t.UtilPct))
+			ev = append(ev, Fact{Kind: FactDeviceQueue, AquSz: t.AquSz, QD: p.QD, UtilPct: t.UtilPct})
 		}
-		ev = append(ev, fmt.Sprintf("%s IOPS at %s mean latency", fmtIOPS(p.IOPS), fmtLat(p.LatMeanNs)))
-		summary := "the measuring process is CPU-bound: IOPS here are the CPU's limit, not the device's"
+		ev = append(ev, Fact{Kind: FactIOPSLatency, IOPS: p.IOPS, LatNs: p.LatMeanNs})
+		reason := ReasonSelfCPU
 		if hostBusy && busy < diagCPUBusy {
-			summary = "the host's CPUs were busy: the submitter was starved and IOPS here are not the device's"
+			reason = ReasonHostBusy
 		}
-		next := "spread the load over more jobs (numjobs up to the CPU count)"
-		switch {
-		case d.Engine == "io_uring":
-			next += ", with registered buffers and files, and fewer CPU-heavy options (verify, random data)"
-		case d.Engine == "libaio":
-			next += ", and use io_uring with registered buffers (cheaper per I/O than libaio)"
-		case d.Synchronous:
-			next += ", and use io_uring or libaio with direct=1 instead of the synchronous " + d.Engine
-		default:
-			next += ", and use io_uring with direct=1 and registered buffers"
-		}
-		if hostBusy {
-			next += "; run on a quieter host"
-		}
-		return ptr(d.finding(RuleCPUBound, summary, ev, next))
+		return ptr(d.finding(RuleCPUBound, reason, d.engineFigures(Fact{HostBusy: hostBusy}), ev...))
 	}
 	return nil
 }
 
-// cpuEvidence words the measuring process's CPU use at step p: selfPct
-// is percent of one core (so 169 is 1.69 cores), cores how many cores its
+// cpuFact is the measuring process's CPU use at step p: selfPct is
+// percent of one core (so 169 is 1.69 cores), cores how many cores its
 // jobs can keep busy (a job is one submitting thread, so one core per job,
 // at most the CPU count). The process may use more than its jobs' cores:
 // the kernel and runtime work done on its behalf is counted too.
-func cpuEvidence(p Point, selfPct, cores float64, jobs int) string {
-	used := selfPct / 100
-	s := fmt.Sprintf("QD %s (%s): qdsweep used %.2f cores of CPU (%.0f%% of a core) with %s; ",
-		fmtQD(p.QD), diagSplit(p), used, selfPct, countNoun(float64(jobs), "job", "jobs"))
-	limit := "a job is one submitting thread, which can use at most one core"
-	if jobs > 1 {
-		limit = fmt.Sprintf("each job is one submitting thread, so %s can use at most %s", countNoun(float64(jobs), "job", "jobs"), countNoun(cores, "core", "cores"))
-		if float64(jobs) > cores {
-			limit += fmt.Sprintf(" (the machine has %s)", countNoun(math.Floor(cores), "CPU", "CPUs"))
-		}
-	}
-	switch busy := used / cores; {
+func cpuFact(p Point, selfPct, cores float64) Fact {
+	busy := selfPct / 100 / cores
+	grade := CPUNotLimit
+	switch {
 	case busy >= 1:
-		return s + limit + ", so the submitters were saturated (the CPU beyond that is kernel and runtime work on their behalf)"
+		grade = CPUSaturated
 	case busy >= diagCPUBusy:
-		return s + limit + fmt.Sprintf(", so the submitters were nearly saturated (%.0f%%)", busy*100)
-	default:
-		return s + limit + fmt.Sprintf(": %.0f%% of that, so qdsweep's own CPU was not the limit", busy*100)
+		grade = CPUNearlySaturated
 	}
+	return Fact{Kind: FactCPU, Reason: grade, QD: p.QD, IODepth: p.IODepth, NumJobs: p.NumJobs,
+		SelfCPUPct: selfPct, Cores: cores, Busy: busy}
 }
+
+// engineFigures fills f with the curve's engine facts, which the next
+// steps of several rules depend on.
+func (d *diagCurve) engineFigures(f Fact) Fact {
+	f.Engine, f.Synchronous, f.Buffered = d.Engine, d.Synchronous, !d.Direct
+	return f
+}
+
+// isReadRW reports whether fio rw pattern rw reads.
+func isReadRW(rw string) bool { return strings.Contains(rw, "read") }
 
 // queueNotFull: the device (or the engine) held far fewer I/Os than the QD.
 func (d *diagCurve) queueNotFull(cpuBound bool) *Finding {
@@ -419,54 +378,46 @@ func (d *diagCurve) queueNotFull(cpuBound bool) *Finding {
 		return nil
 	}
 	eng := d.engineInflight(i)
-	at, where := eng, "the engine"
+	at := eng
 	if t.DeviceKnown {
-		at, where = t.AquSz, "the device"
+		at = t.AquSz
 	}
 	if at >= diagQueueShort*p.QD {
 		return nil
 	}
-	ev := []string{fmt.Sprintf("QD %s (%s): %.1f in flight at %s (%.0f%% of the QD)",
-		fmtQD(p.QD), diagSplit(p), at, where, at/p.QD*100)}
+	ev := []Fact{{Kind: FactInflight, QD: p.QD, IODepth: p.IODepth, NumJobs: p.NumJobs,
+		Inflight: at, AtDevice: t.DeviceKnown, Fill: at / p.QD}}
 	if t.DeviceKnown {
-		ev = append(ev, fmt.Sprintf("engine in flight %.1f (IOPS × mean latency %.1f)", eng, p.IOPS*p.LatMeanNs/1e9))
+		ev = append(ev, Fact{Kind: FactEngineInflight, Inflight: eng, LittleInflight: p.IOPS * p.LatMeanNs / 1e9})
 	}
 	jobs := float64(max(p.NumJobs, 1))
-	var summary, next string
+	fig := d.engineFigures(Fact{IODepth: p.IODepth})
+	var reason Reason
 	switch {
 	case d.Synchronous && p.IODepth > 1:
-		summary = fmt.Sprintf("the %s engine is synchronous: each job keeps one I/O in flight, so iodepth %d adds nothing", diagOr(d.Engine, "chosen"), p.IODepth)
-		next = "use io_uring or libaio with direct=1, or raise numjobs to the queue depth you want"
+		reason = ReasonSyncEngine
 	case eng <= 1.25*jobs && p.IODepth > 1:
-		summary = fmt.Sprintf("each job kept about one I/O in flight: the %s engine behaved synchronously", diagOr(d.Engine, "chosen"))
-		if !d.Direct {
-			summary += " (buffered I/O: libaio and io_uring block in submission without direct=1)"
-		}
-		next = "use direct=1 so submissions do not block, or raise numjobs"
+		reason = ReasonBehavedSync
 	case cpuBound:
-		summary = "the submitter is CPU-bound and cannot keep the queue full"
-		next = "spread the depth over more jobs (numjobs up to the CPU count)"
+		reason = ReasonSubmitterCPU
 	case t.DeviceKnown && eng >= diagQueueFull*p.QD:
 		limit := d.NrRequests * max(d.HWQueues, 1)
 		switch {
 		case d.NrRequests > 0 && at <= 1.1*float64(limit) && p.QD > float64(limit):
-			summary = fmt.Sprintf("the device queue holds at most %d requests (nr_requests %d × %d hardware queues): the rest wait above it", limit, d.NrRequests, max(d.HWQueues, 1))
-			next = "spread the depth over more jobs on more CPUs (more hardware queues) or raise nr_requests"
+			reason = ReasonNrRequests
+			fig.Count, fig.NrRequests, fig.HWQueues = limit, d.NrRequests, max(d.HWQueues, 1)
 		case !d.Direct:
-			summary = "I/Os wait above the device: buffered I/O lets the page cache decide what reaches the disk"
-			next = "use direct=1 to measure the device"
+			reason = ReasonBuffered
 		default:
-			summary = "I/Os spend most of their time above the device (filesystem, I/O scheduler or completion reaping)"
-			next = "measure the block device itself with direct=1, try scheduler none, and check qdsweep's CPU"
+			reason = ReasonAboveDevice
 		}
 	default:
-		summary = "the submitter did not keep the queue depth in flight"
+		reason = ReasonSubmitter
 		if p.NumJobs <= 1 && p.IODepth > diagNVMeQueue/4 {
-			summary += fmt.Sprintf(": one job at iodepth %d is too few jobs", p.IODepth)
+			reason = ReasonOneJob
 		}
-		next = "split the depth over more jobs (numjobs) and check qdsweep's CPU use"
 	}
-	return ptr(d.finding(RuleQueueNotFull, summary, ev, next))
+	return ptr(d.finding(RuleQueueNotFull, reason, fig, ev...))
 }
 
 // depthBound: latency stays near R0 while IOPS still climbs with QD (or stays
@@ -482,21 +433,16 @@ func (d *diagCurve) depthBound(target float64) *Finding {
 	if !rising && !short {
 		return nil
 	}
-	ev := []string{fmt.Sprintf("QD %s → %s: IOPS %s → %s (×%.1f) while mean latency %s → %s (×%.2f, R0 %s)",
-		fmtQD(first.QD), fmtQD(last.QD), fmtIOPS(first.IOPS), fmtIOPS(last.IOPS), last.IOPS/first.IOPS,
-		fmtLat(first.LatMeanNs), fmtLat(last.LatMeanNs), last.LatMeanNs/first.LatMeanNs, fmtLat(d.r0))}
-	summary := fmt.Sprintf("depth-bound: latency stays near R0 and IOPS still grow with the queue; the device was not saturated by QD %s", fmtQD(last.QD))
-	var next string
+	ev := []Fact{{Kind: FactGrowth, QD: first.QD, ToQD: last.QD, IOPS: first.IOPS, ToIOPS: last.IOPS, Ratio: last.IOPS / first.IOPS,
+		LatNs: first.LatMeanNs, ToLatNs: last.LatMeanNs, LatRatio: last.LatMeanNs / first.LatMeanNs, R0Ns: d.r0}}
 	if target > 0 {
 		qd := CeilQD(QueueDepth(target, last.LatMeanNs))
-		ev = append(ev, fmt.Sprintf("target %s IOPS; best measured %s IOPS (%.0f%%)", fmtIOPS(target), fmtIOPS(d.xmax), d.xmax/target*100))
+		ev = append(ev, Fact{Kind: FactTargetShort, TargetIOPS: target, IOPS: d.xmax, Share: d.xmax / target})
 		s, _ := SplitQD(qd, DefaultMaxIODepth, 0)
-		next = fmt.Sprintf("raise the queue depth: QD = target × latency = %s × %s ≈ %d (iodepth %d × numjobs %d)",
-			fmtIOPS(target), fmtLat(last.LatMeanNs), qd, s.IODepth, s.NumJobs)
-	} else {
-		next = fmt.Sprintf("extend the sweep past QD %s (e.g. to %s) to find where it saturates", fmtQD(last.QD), fmtQD(4*last.QD))
+		return ptr(d.finding(RuleDepthBound, ReasonBelowTarget, Fact{QD: last.QD, TargetIOPS: target, LatNs: last.LatMeanNs,
+			ToQD: float64(qd), IODepth: s.IODepth, NumJobs: s.NumJobs}, ev...))
 	}
-	return ptr(d.finding(RuleDepthBound, summary, ev, next))
+	return ptr(d.finding(RuleDepthBound, ReasonRising, Fact{QD: last.QD, ToQD: 4 * last.QD}, ev...))
 }
 
 // growth is the relative IOPS gain of step i over step i−1 per relative QD
@@ -550,27 +496,19 @@ func (d *diagCurve) deviceCap(target float64) (*Finding, *diagCap) {
 		}
 		bw = max(bw, b)
 	}
-	ev := []string{
-		fmt.Sprintf("QD %s → %s: IOPS %s → %s (%+.1f%%), %s → %s",
-			fmtQD(a.QD), fmtQD(z.QD), fmtIOPS(a.IOPS), fmtIOPS(z.IOPS), (z.IOPS/a.IOPS-1)*100, fmtMiBps(a.BWBytes), fmtMiBps(z.BWBytes)),
-		fmt.Sprintf("mean latency %s → %s (×%.1f for ×%.0f QD); Little's Law QD / IOPS = %s at QD %s",
-			fmtLat(a.LatMeanNs), fmtLat(z.LatMeanNs), z.LatMeanNs/a.LatMeanNs, z.QD/a.QD, fmtLat(z.QD/z.IOPS*1e9), fmtQD(z.QD)),
+	ev := []Fact{
+		{Kind: FactPlateau, QD: a.QD, ToQD: z.QD, IOPS: a.IOPS, ToIOPS: z.IOPS, Ratio: z.IOPS / a.IOPS, BWBytes: a.BWBytes, ToBWBytes: z.BWBytes},
+		{Kind: FactPlateauLatency, LatNs: a.LatMeanNs, ToLatNs: z.LatMeanNs, LatRatio: z.LatMeanNs / a.LatMeanNs, QDRatio: z.QD / a.QD,
+			LittleLatNs: z.QD / z.IOPS * 1e9, ToQD: z.QD},
 	}
 	if t := d.tel[len(d.pts)-1]; t.DeviceKnown {
-		ev = append(ev, fmt.Sprintf("device at QD %s: aqu-sz %.1f, %%util %.0f, await %.2f ms", fmtQD(z.QD), t.AquSz, t.UtilPct, t.AwaitMs))
+		ev = append(ev, Fact{Kind: FactDeviceAt, QD: z.QD, AquSz: t.AquSz, UtilPct: t.UtilPct, AwaitMs: t.AwaitMs})
 	}
 	if target > 0 && d.xmax*(1+reachSlack) < target {
-		ev = append(ev, fmt.Sprintf("target %s IOPS is above the cap: no queue depth reaches it", fmtIOPS(target)))
+		ev = append(ev, Fact{Kind: FactTargetAbove, TargetIOPS: target})
 	}
-	level := fmtIOPS(d.xmax)
-	if lo := fmtIOPS(a.IOPS); lo != level {
-		level = lo + "–" + level
-	}
-	summary := fmt.Sprintf("device cap: IOPS flat at %s (up to %s) from QD %s while latency grows in proportion to the queue",
-		level, fmtMiBps(bw), fmtQD(a.QD))
-	next := fmt.Sprintf("compare %s IOPS and %s with the volume's provisioned IOPS/throughput and the VM's per-instance disk limits; "+
-		"queue deeper than QD %s only adds latency", fmtIOPS(d.xmax), fmtMiBps(bw), fmtQD(a.QD))
-	return ptr(d.finding(RuleDeviceCap, summary, ev, next)), &diagCap{rw: d.RW, bs: d.BS, iops: d.xmax, bw: bw}
+	fig := Fact{IOPS: a.IOPS, ToIOPS: d.xmax, BWBytes: bw, QD: a.QD}
+	return ptr(d.finding(RuleDeviceCap, ReasonPlateau, fig, ev...)), &diagCap{rw: d.RW, bs: d.BS, iops: d.xmax, bw: bw}
 }
 
 // healthy: saturation reached with the queue full at the device.
@@ -597,38 +535,32 @@ func (d *diagCurve) healthy() *Finding {
 		return nil
 	}
 	p, t := d.pts[sat], d.tel[sat]
-	at, where := d.engineInflight(sat), "the engine"
+	at := d.engineInflight(sat)
 	if t.DeviceKnown {
-		at, where = t.AquSz, "the device"
+		at = t.AquSz
 	}
 	if at < diagQueueFull*p.QD {
 		return nil
 	}
-	ev := []string{
-		fmt.Sprintf("saturates at %s IOPS from QD %s (%s), mean latency %s (R0 %s)",
-			fmtIOPS(p.IOPS), fmtQD(p.QD), diagSplit(p), fmtLat(p.LatMeanNs), fmtLat(d.r0)),
-		fmt.Sprintf("%.1f in flight at %s for QD %s", at, where, fmtQD(p.QD)),
+	ev := []Fact{
+		{Kind: FactSaturates, IOPS: p.IOPS, QD: p.QD, IODepth: p.IODepth, NumJobs: p.NumJobs, LatNs: p.LatMeanNs, R0Ns: d.r0},
+		{Kind: FactInflightAt, Inflight: at, AtDevice: t.DeviceKnown, QD: p.QD},
 	}
 	if !t.DeviceKnown {
-		ev = append(ev, "no device telemetry: queue fill taken from the engine")
+		ev = append(ev, Fact{Kind: FactNoTelemetry})
 	}
-	return ptr(d.finding(RuleHealthy,
-		fmt.Sprintf("healthy: the device saturates at QD %s with the queue full at %s", fmtQD(p.QD), where), ev,
-		fmt.Sprintf("size from this curve: QD %s is where more depth stops paying (see advise for a target or SLO)", fmtQD(p.QD))))
+	return ptr(d.finding(RuleHealthy, ReasonSaturated, Fact{QD: p.QD, AtDevice: t.DeviceKnown}, ev...))
 }
 
 func (d *diagCurve) inconclusive() Finding {
 	n := len(d.pts)
 	last := d.pts[n-1]
-	ev := []string{fmt.Sprintf("%d measured steps; deepest QD %s: %s IOPS at %s (R0 %s)",
-		n, fmtQD(last.QD), fmtIOPS(last.IOPS), fmtLat(last.LatMeanNs), fmtLat(d.r0))}
-	next := "sweep more queue depths (powers of two up to 4× the expected knee)"
-	if n >= 2 {
-		ev = append(ev, fmt.Sprintf("last step: IOPS gained %.0f%% of the QD growth, latency ×%.2f",
-			d.growth(n-1)*100, last.LatMeanNs/d.pts[n-2].LatMeanNs))
-		next = fmt.Sprintf("near the knee but not flat: extend the sweep past QD %s", fmtQD(last.QD))
+	ev := []Fact{{Kind: FactDeepest, Count: n, QD: last.QD, IOPS: last.IOPS, LatNs: last.LatMeanNs, R0Ns: d.r0}}
+	if n < 2 {
+		return d.finding(RuleInconclusive, ReasonOneStep, Fact{}, ev...)
 	}
-	return d.finding(RuleInconclusive, "no rule fits: the curve neither stays at R0 nor flattens", ev, next)
+	ev = append(ev, Fact{Kind: FactLastStep, Growth: d.growth(n - 1), LatRatio: last.LatMeanNs / d.pts[n-2].LatMeanNs})
+	return d.finding(RuleInconclusive, ReasonNotFlat, Fact{QD: last.QD}, ev...)
 }
 
 // diagCapKind tells, for an rw capped at two block sizes or more, whether
@@ -660,24 +592,18 @@ func diagCapKind(caps []diagCap) []Finding {
 			continue
 		}
 		ci, cb := diagSpread(iops), diagSpread(bw)
-		var ev []string
+		var ev []Fact
 		for _, c := range cs {
-			ev = append(ev, fmt.Sprintf("bs %s: %s IOPS, %s", fmtBS(c.bs), fmtIOPS(c.iops), fmtMiBps(c.bw)))
+			ev = append(ev, Fact{Kind: FactCapAtBS, BS: c.bs, IOPS: c.iops, BWBytes: c.bw})
 		}
-		ev = append(ev, fmt.Sprintf("spread across sizes (max/min − 1): IOPS %.0f%%, MiB/s %.0f%%", ci*100, cb*100))
-		var f Finding
+		ev = append(ev, Fact{Kind: FactCapSpread, Ratio: ci, BWRatio: cb})
+		f := Finding{Rule: RuleDeviceCap, Reason: ReasonMixedCap, RW: rw, Facts: ev}
 		switch {
-		case cb < ci && cb <= 0.15:
-			f = Finding{Rule: RuleDeviceCap, Summary: fmt.Sprintf("%s: throughput-bound: MiB/s stays at about %s whatever the block size", rw, fmtMiBps(diagMedian(bw))),
-				Next: "the limit is bandwidth: compare with the volume's and the VM's MiB/s limits; smaller blocks buy IOPS, not MiB/s"}
-		case ci <= cb && ci <= 0.15:
-			f = Finding{Rule: RuleDeviceCap, Summary: fmt.Sprintf("%s: IOPS-bound: IOPS stay at about %s whatever the block size", rw, fmtIOPS(diagMedian(iops))),
-				Next: "the limit is IOPS: compare with the volume's provisioned IOPS; larger blocks buy MiB/s at the same IOPS"}
-		default:
-			f = Finding{Rule: RuleDeviceCap, Summary: fmt.Sprintf("%s: neither IOPS nor MiB/s is constant across block sizes", rw),
-				Next: "the cap mixes an IOPS and a throughput limit: check both against the volume's and the VM's limits"}
+		case cb < ci && cb <= capAlike:
+			f.Reason, f.Figures = ReasonThroughputCap, Fact{BWBytes: diagMedian(bw)}
+		case ci <= cb && ci <= capAlike:
+			f.Reason, f.Figures = ReasonIOPSCap, Fact{IOPS: diagMedian(iops)}
 		}
-		f.Evidence = ev
 		out = append(out, f)
 	}
 	return out
@@ -698,6 +624,10 @@ func diagMedian(v []float64) float64 {
 	return (s[n/2-1] + s[n/2]) / 2
 }
 
+// capAlike is the most a figure may spread across block sizes (max/min −
+// 1) to count as the same cap (15%).
+const capAlike = 0.15
+
 // diagSpread is max/min − 1 of positive values.
 func diagSpread(v []float64) float64 {
 	lo, hi := math.Inf(1), 0.0
@@ -708,11 +638,4 @@ func diagSpread(v []float64) float64 {
 		return math.Inf(1)
 	}
 	return hi/lo - 1
-}
-
-func diagOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }

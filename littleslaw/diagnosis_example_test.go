@@ -15,13 +15,14 @@ func ExampleDiagnose() {
 	}
 	findings := littleslaw.Diagnose(littleslaw.DiagnoseInput{
 		TargetIOPS: 160000,
-		Curves:     []littleslaw.DiagnoseCurve{{Label: "randread 4k", RW: "randread", Direct: true, Points: pts}},
+		Curves:     []littleslaw.DiagnoseCurve{{RW: "randread", Direct: true, Points: pts}},
 	})
 	for _, f := range findings {
-		fmt.Println(f.Rule)
-		fmt.Println(f.Next)
+		g := f.Figures
+		fmt.Println(f.Rule, f.Reason)
+		fmt.Printf("QD %g at %g ns: iodepth %d × numjobs %d\n", g.ToQD, g.LatNs, g.IODepth, g.NumJobs)
 	}
 	// Output:
-	// depth-bound
-	// raise the queue depth: QD = target × latency = 160k × 1.3 ms ≈ 208 (iodepth 208 × numjobs 1)
+	// depth-bound below-target
+	// QD 208 at 1.3e+06 ns: iodepth 208 × numjobs 1
 }

@@ -3,7 +3,6 @@ package littleslaw_test
 import (
 	"math"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/qdsweep/qdsweep/littleslaw"
@@ -85,27 +84,27 @@ func TestDiagnose(t *testing.T) {
 	}, nil)
 
 	tests := []struct {
-		name      string
-		in        littleslaw.DiagnoseInput
-		wantRules []string
-		wantIn    []string // substrings of summaries + next steps
+		name        string
+		in          littleslaw.DiagnoseInput
+		wantRules   []string
+		wantReasons []littleslaw.Reason
 	}{
 		{
 			name: "cloud volume short of its target at QD 32",
 			in: littleslaw.DiagnoseInput{TargetIOPS: 160000, Curves: []littleslaw.DiagnoseCurve{{
-				Label: "randread 4KiB", RW: "randread", BS: k4, Engine: "io_uring", Direct: true,
+				RW: "randread", BS: k4, Engine: "io_uring", Direct: true,
 				Points: cloud, Telemetry: deviceLike(cloud, 0.97, 15),
 			}}},
-			wantRules: []string{littleslaw.RuleDepthBound},
-			wantIn:    []string{"randread 4KiB: depth-bound", "≈ 213", "iodepth 213 × numjobs 1"},
+			wantRules:   []string{littleslaw.RuleDepthBound},
+			wantReasons: []littleslaw.Reason{littleslaw.ReasonBelowTarget},
 		},
 		{
 			name: "rising curve without a target",
 			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
 				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, Points: cloud,
 			}}},
-			wantRules: []string{littleslaw.RuleDepthBound},
-			wantIn:    []string{"extend the sweep past QD 32 (e.g. to 128)"},
+			wantRules:   []string{littleslaw.RuleDepthBound},
+			wantReasons: []littleslaw.Reason{littleslaw.ReasonRising},
 		},
 		{
 			name: "psync ignores iodepth",
@@ -113,16 +112,16 @@ func TestDiagnose(t *testing.T) {
 				RW: "randread", BS: k4, Engine: "psync", Synchronous: true, Direct: true,
 				Points: psync, Telemetry: deviceLike(psync, 1.0/32, 10),
 			}}},
-			wantRules: []string{littleslaw.RuleQueueNotFull},
-			wantIn:    []string{"psync engine is synchronous", "iodepth 32 adds nothing", "numjobs"},
+			wantRules:   []string{littleslaw.RuleQueueNotFull},
+			wantReasons: []littleslaw.Reason{littleslaw.ReasonSyncEngine},
 		},
 		{
 			name: "libaio without direct=1 behaves synchronously",
 			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
 				RW: "randwrite", BS: k4, Engine: "libaio", Direct: false, Points: buffered,
 			}}},
-			wantRules: []string{littleslaw.RuleQueueNotFull},
-			wantIn:    []string{"behaved synchronously", "direct=1"},
+			wantRules:   []string{littleslaw.RuleQueueNotFull},
+			wantReasons: []littleslaw.Reason{littleslaw.ReasonBehavedSync},
 		},
 		{
 			name: "nr_requests caps the device queue",
@@ -130,25 +129,24 @@ func TestDiagnose(t *testing.T) {
 				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, NrRequests: 64, HWQueues: 1,
 				Points: tagLimited, Telemetry: tagTel,
 			}}},
-			wantRules: []string{littleslaw.RuleQueueNotFull},
-			wantIn:    []string{"nr_requests 64 × 1 hardware queues", "more jobs"},
+			wantRules:   []string{littleslaw.RuleQueueNotFull},
+			wantReasons: []littleslaw.Reason{littleslaw.ReasonNrRequests},
 		},
 		{
 			name: "one submitting core tops out",
 			in: littleslaw.DiagnoseInput{CPUs: 2, Curves: []littleslaw.DiagnoseCurve{{
 				RW: "randread", BS: k4, Engine: "libaio", Direct: true, Points: cpuTop, Telemetry: cpuTel,
 			}}},
-			wantRules: []string{littleslaw.RuleQueueNotFull, littleslaw.RuleCPUBound},
-			wantIn: []string{"CPU-bound", "use io_uring",
-				"qdsweep used 0.99 cores of CPU (99% of a core) with 1 job; a job is one submitting thread, which can use at most one core, so the submitters were nearly saturated (99%)"},
+			wantRules:   []string{littleslaw.RuleQueueNotFull, littleslaw.RuleCPUBound},
+			wantReasons: []littleslaw.Reason{littleslaw.ReasonSubmitterCPU, littleslaw.ReasonSelfCPU},
 		},
 		{
 			name: "page cache serves buffered reads",
 			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
 				RW: "randread", BS: k4, Engine: "io_uring", Direct: false, Points: pageCache, Telemetry: pcTel,
 			}}},
-			wantRules: []string{littleslaw.RuleCache},
-			wantIn:    []string{"page cache", "0% of the bytes reached it"},
+			wantRules:   []string{littleslaw.RuleCache},
+			wantReasons: []littleslaw.Reason{littleslaw.ReasonPageCache},
 		},
 		{
 			name: "tmpfs target",
@@ -156,39 +154,40 @@ func TestDiagnose(t *testing.T) {
 				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, NoDevice: "/dev/shm/x is on tmpfs: no block device",
 				Points: nvme,
 			}}},
-			wantRules: []string{littleslaw.RuleCache},
-			wantIn:    []string{"no block device", "tmpfs"},
+			wantRules:   []string{littleslaw.RuleCache},
+			wantReasons: []littleslaw.Reason{littleslaw.ReasonNoDevice},
 		},
 		{
 			name: "provisioned IOPS cap",
 			in: littleslaw.DiagnoseInput{TargetIOPS: 40000, Curves: []littleslaw.DiagnoseCurve{{
-				Label: "randread 4KiB", RW: "randread", BS: k4, Engine: "io_uring", Direct: true,
+				RW: "randread", BS: k4, Engine: "io_uring", Direct: true,
 				Points: capped, Telemetry: deviceLike(capped, 0.98, 12),
 			}}},
 			// device-cap already says the device saturated: no healthy beside it.
-			wantRules: []string{littleslaw.RuleDeviceCap},
-			wantIn:    []string{"IOPS flat at 24.5k", "from QD 32", "target 40k IOPS is above the cap", "provisioned"},
+			wantRules:   []string{littleslaw.RuleDeviceCap},
+			wantReasons: []littleslaw.Reason{littleslaw.ReasonPlateau},
 		},
 		{
 			name: "local device saturating smoothly",
 			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
 				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, Points: nvme, Telemetry: deviceLike(nvme, 0.95, 40),
 			}}},
-			wantRules: []string{littleslaw.RuleHealthy},
-			wantIn:    []string{"healthy: the device saturates at QD 128", "121.6 in flight at the device"},
+			wantRules:   []string{littleslaw.RuleHealthy},
+			wantReasons: []littleslaw.Reason{littleslaw.ReasonSaturated},
 		},
 		{
 			name: "still climbing with latency growth",
 			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
 				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, Points: climbing,
 			}}},
-			wantRules: []string{littleslaw.RuleInconclusive},
-			wantIn:    []string{"extend the sweep past QD 16"},
+			wantRules:   []string{littleslaw.RuleInconclusive},
+			wantReasons: []littleslaw.Reason{littleslaw.ReasonNotFlat},
 		},
 		{
-			name:      "no measured steps",
-			in:        littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{RW: "read"}}},
-			wantRules: []string{littleslaw.RuleInconclusive},
+			name:        "no measured steps",
+			in:          littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{RW: "read"}}},
+			wantRules:   []string{littleslaw.RuleInconclusive},
+			wantReasons: []littleslaw.Reason{littleslaw.ReasonNoSteps},
 		},
 		{
 			name: "IOPS cap across block sizes",
@@ -196,8 +195,8 @@ func TestDiagnose(t *testing.T) {
 				{RW: "randread", BS: k4, Direct: true, Points: curveOf(256, k4, throttled(1e6, 25000), nil)},
 				{RW: "randread", BS: k64, Direct: true, Points: curveOf(256, k64, throttled(1.2e6, 25000), nil)},
 			}},
-			wantRules: []string{littleslaw.RuleDeviceCap, littleslaw.RuleDeviceCap, littleslaw.RuleDeviceCap},
-			wantIn:    []string{"randread: IOPS-bound"},
+			wantRules:   []string{littleslaw.RuleDeviceCap, littleslaw.RuleDeviceCap, littleslaw.RuleDeviceCap},
+			wantReasons: []littleslaw.Reason{littleslaw.ReasonPlateau, littleslaw.ReasonPlateau, littleslaw.ReasonIOPSCap},
 		},
 		{
 			name: "throughput cap across block sizes",
@@ -205,31 +204,45 @@ func TestDiagnose(t *testing.T) {
 				{RW: "read", BS: 16384, Direct: true, Points: curveOf(256, 16384, throttled(1e6, 15000), nil)},
 				{RW: "read", BS: k64, Direct: true, Points: curveOf(256, k64, throttled(1.2e6, 3750), nil)},
 			}},
-			wantRules: []string{littleslaw.RuleDeviceCap, littleslaw.RuleDeviceCap, littleslaw.RuleDeviceCap},
-			wantIn:    []string{"read: throughput-bound: MiB/s stays at about 230 MiB/s"},
+			wantRules:   []string{littleslaw.RuleDeviceCap, littleslaw.RuleDeviceCap, littleslaw.RuleDeviceCap},
+			wantReasons: []littleslaw.Reason{littleslaw.ReasonPlateau, littleslaw.ReasonPlateau, littleslaw.ReasonThroughputCap},
 		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			got := littleslaw.Diagnose(tc.in)
 			var rules []string
-			var text strings.Builder
+			var reasons []littleslaw.Reason
 			for _, f := range got {
 				rules = append(rules, f.Rule)
-				text.WriteString(f.Summary + "\n" + strings.Join(f.Evidence, "\n") + "\n" + f.Next + "\n")
-				if f.Summary == "" || f.Next == "" || len(f.Evidence) == 0 {
-					t.Errorf("finding %q lacks a summary, evidence or next step: %+v", f.Rule, f)
+				reasons = append(reasons, f.Reason)
+				if len(f.Facts) == 0 {
+					t.Errorf("finding %q has no facts: %+v", f.Rule, f)
 				}
 			}
-			if !reflect.DeepEqual(rules, tc.wantRules) {
-				t.Errorf("rules %v, want %v\n%s", rules, tc.wantRules, text.String())
-			}
-			for _, s := range tc.wantIn {
-				if !strings.Contains(text.String(), s) {
-					t.Errorf("findings do not say %q:\n%s", s, text.String())
-				}
+			if !reflect.DeepEqual(rules, tc.wantRules) || !reflect.DeepEqual(reasons, tc.wantReasons) {
+				t.Errorf("rules %v %v, want %v %v", rules, reasons, tc.wantRules, tc.wantReasons)
 			}
 		})
+	}
+}
+
+// TestDiagnoseFigures pins the numbers the depth-bound next step quotes:
+// 160k IOPS at 1.33 ms needs QD 213, one job of iodepth 213.
+func TestDiagnoseFigures(t *testing.T) {
+	cloud := curveOf(32, 4096, throttled(1.3e6, 1e9), nil)
+	got := littleslaw.Diagnose(littleslaw.DiagnoseInput{TargetIOPS: 160000, Curves: []littleslaw.DiagnoseCurve{{
+		RW: "randread", BS: 4096, Engine: "io_uring", Direct: true, Points: cloud,
+	}}})
+	if len(got) != 1 {
+		t.Fatalf("%d findings, want 1", len(got))
+	}
+	g := got[0].Figures
+	if g.ToQD != 213 || g.IODepth != 213 || g.NumJobs != 1 || g.TargetIOPS != 160000 || g.QD != 32 {
+		t.Errorf("figures %+v, want QD 32, target 160000, depth 213 = 213 × 1", g)
+	}
+	if got[0].RW != "randread" || got[0].BS != 4096 {
+		t.Errorf("curve %s %d, want randread 4096", got[0].RW, got[0].BS)
 	}
 }
 
@@ -282,15 +295,11 @@ func TestDiagnoseSharedDevice(t *testing.T) {
 		pts    []littleslaw.Point
 		tel    []littleslaw.StepTelemetry
 		rules  []string
-		want   []string
-		absent []string
+		shared bool // a shared-device fact is among the evidence
 	}{
-		{"rising curve", climbing, other(climbing), []string{littleslaw.RuleDepthBound},
-			[]string{"other I/O shared the device", "QD 1: the device moved 299 MiB/s, this sweep 6.4 MiB/s"}, nil},
-		{"saturating curve", saturating, other(saturating), []string{littleslaw.RuleContended},
-			[]string{"contended: the device saturates at QD", "other I/O shared the device", "measure again"}, []string{"healthy"}},
-		{"split requests are not other I/O", split, splitTel, []string{littleslaw.RuleDeviceCap},
-			[]string{"device cap: IOPS flat at 1.16k–1.19k"}, []string{"shared", "contended", "healthy"}},
+		{"rising curve", climbing, other(climbing), []string{littleslaw.RuleDepthBound}, true},
+		{"saturating curve", saturating, other(saturating), []string{littleslaw.RuleContended}, true},
+		{"split requests are not other I/O", split, splitTel, []string{littleslaw.RuleDeviceCap}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -298,23 +307,15 @@ func TestDiagnoseSharedDevice(t *testing.T) {
 				RW: "randread", BS: 4096, Direct: true, Points: tt.pts, Telemetry: tt.tel,
 			}}})
 			var rules []string
-			var text strings.Builder
+			shared := false
 			for _, f := range got {
 				rules = append(rules, f.Rule)
-				text.WriteString(f.Summary + "\n" + strings.Join(f.Evidence, "\n") + "\n" + f.Next + "\n")
-			}
-			if !reflect.DeepEqual(rules, tt.rules) {
-				t.Errorf("rules %v, want %v\n%s", rules, tt.rules, text.String())
-			}
-			for _, w := range tt.want {
-				if !strings.Contains(text.String(), w) {
-					t.Errorf("findings do not say %q:\n%s", w, text.String())
+				for _, x := range f.Facts {
+					shared = shared || x.Kind == littleslaw.FactSharedBytes || x.Kind == littleslaw.FactSharedIOPS
 				}
 			}
-			for _, w := range tt.absent {
-				if strings.Contains(text.String(), w) {
-					t.Errorf("findings say %q:\n%s", w, text.String())
-				}
+			if !reflect.DeepEqual(rules, tt.rules) || shared != tt.shared {
+				t.Errorf("rules %v, shared %v; want %v, %v: %+v", rules, shared, tt.rules, tt.shared, got)
 			}
 		})
 	}
@@ -342,23 +343,21 @@ func FuzzDiagnose(f *testing.F) {
 	})
 }
 
-// TestDiagnoseCPUEvidence: SelfCPUPct is percent of one core; the evidence
-// says how many cores that is and how many the jobs could use.
-func TestDiagnoseCPUEvidence(t *testing.T) {
+// TestDiagnoseCPUGrade: SelfCPUPct is percent of one core; the CPU fact
+// grades it against the cores the jobs could use.
+func TestDiagnoseCPUGrade(t *testing.T) {
 	tests := []struct {
 		name      string
 		jobs, cpu int
 		self      float64 // percent of one core
 		hostBusy  float64
 		rule      string
-		want      string
+		want      littleslaw.Reason
+		cores     float64
 	}{
-		{"one job past one core", 1, 2, 169, 97, littleslaw.RuleCPUBound,
-			"qdsweep used 1.69 cores of CPU (169% of a core) with 1 job; a job is one submitting thread, which can use at most one core, so the submitters were saturated"},
-		{"four jobs on two CPUs", 4, 2, 190, 50, littleslaw.RuleCPUBound,
-			"qdsweep used 1.90 cores of CPU (190% of a core) with 4 jobs; each job is one submitting thread, so 4 jobs can use at most 2 cores (the machine has 2 CPUs), so the submitters were nearly saturated (95%)"},
-		{"busy host, idle submitter", 1, 2, 19, 97, littleslaw.RuleCPUBound,
-			"qdsweep used 0.19 cores of CPU (19% of a core) with 1 job; a job is one submitting thread, which can use at most one core: 19% of that, so qdsweep's own CPU was not the limit"},
+		{"one job past one core", 1, 2, 169, 97, littleslaw.RuleCPUBound, littleslaw.CPUSaturated, 1},
+		{"four jobs on two CPUs", 4, 2, 190, 50, littleslaw.RuleCPUBound, littleslaw.CPUNearlySaturated, 2},
+		{"busy host, idle submitter", 1, 2, 19, 97, littleslaw.RuleCPUBound, littleslaw.CPUNotLimit, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -372,16 +371,19 @@ func TestDiagnoseCPUEvidence(t *testing.T) {
 			}
 			got := littleslaw.Diagnose(littleslaw.DiagnoseInput{CPUs: tt.cpu, Curves: []littleslaw.DiagnoseCurve{{
 				RW: "randread", BS: 4096, Engine: "io_uring", Direct: true, Points: pts, Telemetry: tel}}})
-			var text strings.Builder
 			found := false
 			for _, f := range got {
-				text.WriteString(f.Rule + ": " + strings.Join(f.Evidence, "\n") + "\n")
-				if f.Rule == tt.rule {
-					found = found || strings.Contains(strings.Join(f.Evidence, "\n"), tt.want)
+				for _, x := range f.Facts {
+					if f.Rule == tt.rule && x.Kind == littleslaw.FactCPU {
+						found = true
+						if x.Reason != tt.want || x.Cores != tt.cores || x.SelfCPUPct != tt.self {
+							t.Errorf("cpu fact %+v, want grade %s on %g cores", x, tt.want, tt.cores)
+						}
+					}
 				}
 			}
 			if !found {
-				t.Errorf("no %s finding says %q:\n%s", tt.rule, tt.want, text.String())
+				t.Errorf("no %s finding with a CPU fact: %+v", tt.rule, got)
 			}
 		})
 	}

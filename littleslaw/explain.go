@@ -1,7 +1,5 @@
 package littleslaw
 
-import "fmt"
-
 // ExplainMaxIODepth is the deepest per-job iodepth Explain suggests by
 // default: DefaultMaxIODepth, the 256 entries of one NVMe submission queue,
 // the same limit advise uses.
@@ -85,9 +83,15 @@ type ExplainTarget struct {
 	// JobsBy says which limit chose Split's jobs (SplitAdvice.JobsBy).
 	JobsBy string `json:"jobs_by,omitempty"`
 	// OneJob is all of QDCeil in one job; it may exceed the per-job limit.
-	OneJob     Split  `json:"one_job"`
-	Sufficient bool   `json:"sufficient"` // the configured depth already suffices
-	Note       string `json:"note,omitempty"`
+	OneJob     Split `json:"one_job"`
+	Sufficient bool  `json:"sufficient"` // the configured depth already suffices
+	// MaxIODepth is the per-job limit the split kept to; OverLimit is set
+	// when Split's iodepth exceeds it even with the most jobs allowed.
+	MaxIODepth int  `json:"max_iodepth,omitempty"`
+	OverLimit  bool `json:"over_limit,omitempty"`
+	// Note is OverLimit in words, written by report; littleslaw leaves it
+	// empty.
+	Note string `json:"note,omitempty"`
 }
 
 // Explain applies Little's Law to one job: the mean in flight it achieved
@@ -135,9 +139,6 @@ func explainTarget(in ExplainInput, e Explanation) *ExplainTarget {
 	t.Exact = t.Split
 	t.OneJob = Split{IODepth: t.QDCeil, NumJobs: 1}
 	t.Sufficient = e.CeilingIOPS >= in.TargetIOPS
-	if t.Split.IODepth > maxDepth {
-		t.Note = fmt.Sprintf("iodepth %d exceeds the per-job limit of %d even with %d jobs (the most allowed)",
-			t.Split.IODepth, maxDepth, t.Split.NumJobs)
-	}
+	t.MaxIODepth, t.OverLimit = maxDepth, t.Split.IODepth > maxDepth
 	return t
 }

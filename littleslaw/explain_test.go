@@ -3,7 +3,6 @@ package littleslaw_test
 import (
 	"fmt"
 	"math"
-	"strings"
 	"testing"
 
 	"github.com/qdsweep/qdsweep/littleslaw"
@@ -115,7 +114,7 @@ func TestExplainSplitMatchesAdvise(t *testing.T) {
 		})
 	}
 	e := littleslaw.Explain(littleslaw.ExplainInput{IOPS: 1000, LatMeanNs: 1e6, IODepth: 1, NumJobs: 1, TargetIOPS: 1e6, MaxJobs: 2})
-	if e.Target.Split != (littleslaw.Split{IODepth: 500, NumJobs: 2}) || !strings.Contains(e.Target.Note, "exceeds the per-job limit of 256") {
+	if e.Target.Split != (littleslaw.Split{IODepth: 500, NumJobs: 2}) || !e.Target.OverLimit || e.Target.MaxIODepth != 256 {
 		t.Errorf("capped jobs: %+v, want 500 × 2 with a note", e.Target)
 	}
 }

@@ -2,7 +2,6 @@ package littleslaw_test
 
 import (
 	"math"
-	"strings"
 	"testing"
 
 	"github.com/qdsweep/qdsweep/littleslaw"
@@ -213,12 +212,12 @@ func TestFitCeilingBelowDataIsWarned(t *testing.T) {
 		t.Fatal("no model")
 	}
 	warned := false
-	for _, w := range a.Warnings {
-		warned = warned || strings.Contains(w, "ceiling") && strings.Contains(w, "below")
+	for _, n := range a.Notices {
+		warned = warned || n.Kind == littleslaw.NoticeFitBelow
 	}
 	below := a.Model.XRoof > 0 && a.Model.XRoof < 0.99*a.MaxIOPS
 	if below != warned {
-		t.Errorf("model %s ceiling %.0f vs measured %.0f: warned %v, want %v (%q)", a.Model.Name, a.Model.XRoof, a.MaxIOPS, warned, below, a.Warnings)
+		t.Errorf("model %s ceiling %.0f vs measured %.0f: warned %v, want %v (%+v)", a.Model.Name, a.Model.XRoof, a.MaxIOPS, warned, below, a.Notices)
 	}
 	if !below || a.Model.Name != littleslaw.ModelUSL {
 		t.Errorf("the %s fit's ceiling %.0f; this curve's USL fit lands below the measured %.0f", a.Model.Name, a.Model.XRoof, a.MaxIOPS)

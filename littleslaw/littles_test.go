@@ -53,7 +53,7 @@ func TestAdviseTarget(t *testing.T) {
 		}
 	}
 	r = littleslaw.AdviseTarget(2e6, 1e6, littleslaw.Options{MaxJobs: 2})
-	if r.Split.NumJobs != 2 || r.Split.IODepth != 1000 || !strings.Contains(r.Note, "exceeds 256") {
+	if r.Split.NumJobs != 2 || r.Split.IODepth != 1000 || !r.OverLimit || r.MaxIODepth != 256 {
 		t.Errorf("%+v: want 1000 × 2 with a note about the per-job limit", r)
 	}
 }
@@ -228,10 +228,12 @@ func TestPresets(t *testing.T) {
 	}
 	hb, _ := littleslaw.LookupPreset("gcp-hyperdisk-balanced")
 	if w := littleslaw.PresetCheck(hb, 200000, 0); len(w) != 1 {
-		t.Errorf("200k IOPS on Hyperdisk Balanced: %q, want one warning", w)
+		t.Errorf("200k IOPS on Hyperdisk Balanced: %+v, want one excess", w)
+	} else if w[0].Limit != "iops" || w[0].Want != 200000 || w[0].Max != 160000 {
+		t.Errorf("200k IOPS on Hyperdisk Balanced: %+v, want IOPS 200000 over 160000", w[0])
 	}
 	if w := littleslaw.PresetCheck(hb, 100000, 100<<20); len(w) != 0 {
-		t.Errorf("100k IOPS on Hyperdisk Balanced: %q, want none", w)
+		t.Errorf("100k IOPS on Hyperdisk Balanced: %+v, want none", w)
 	}
 }
 

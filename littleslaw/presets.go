@@ -116,18 +116,24 @@ func LookupPreset(name string) (Preset, error) {
 	return Preset{}, fmt.Errorf("%w %q (known: %s)", ErrUnknownPreset, name, strings.Join(PresetNames(), ", "))
 }
 
+// PresetExcess is a target above one of a preset's per-volume limits.
+type PresetExcess struct {
+	Limit string  `json:"limit"` // "iops" or "bw"
+	Want  float64 `json:"want"`  // the target: I/Os per second, or bytes per second
+	Max   float64 `json:"max"`   // the preset's limit, same unit
+}
+
 // PresetCheck compares a target with a preset's per-volume limits and
-// returns one sentence per limit exceeded (none when it fits). targetIOPS
-// is in I/Os per second, targetBW in bytes per second (0: not given).
-func PresetCheck(p Preset, targetIOPS, targetBW float64) []string {
-	var out []string
+// returns one PresetExcess per limit exceeded (none when it fits).
+// targetIOPS is in I/Os per second, targetBW in bytes per second (0: not
+// given).
+func PresetCheck(p Preset, targetIOPS, targetBW float64) []PresetExcess {
+	var out []PresetExcess
 	if p.MaxIOPS > 0 && targetIOPS > p.MaxIOPS {
-		out = append(out, fmt.Sprintf("%s IOPS exceeds what one %s volume can be provisioned for (%s IOPS); spread the load over several volumes",
-			fmtCount(targetIOPS), p.Title, fmtCount(p.MaxIOPS)))
+		out = append(out, PresetExcess{Limit: "iops", Want: targetIOPS, Max: p.MaxIOPS})
 	}
 	if p.MaxBWBytes > 0 && targetBW > p.MaxBWBytes {
-		out = append(out, fmt.Sprintf("%s MiB/s exceeds one %s volume's limit (%s MiB/s); spread the load over several volumes",
-			fmtCount(targetBW/mib), p.Title, fmtCount(p.MaxBWBytes/mib)))
+		out = append(out, PresetExcess{Limit: "bw", Want: targetBW, Max: p.MaxBWBytes})
 	}
 	return out
 }

@@ -1,7 +1,6 @@
 package littleslaw
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 )
@@ -33,52 +32,42 @@ func settingsFor(kind string, parallel, xmax float64, cpus int) []Setting {
 	if n < 1 {
 		n = 1
 	}
-	pool := Setting{Name: "connection pool size", Doc: DocHikariPoolSizing}
+	pool := Setting{Name: "connection pool size", Rule: SettingPool, SaturationQD: n, CPUs: cpus, Doc: DocHikariPoolSizing}
 	if cpus > 0 {
 		pool.Value = strconv.Itoa(cpus*2 + n)
-		pool.Formula = fmt.Sprintf("HikariCP: cores × 2 + effective spindles = %d × 2 + %d, spindles = saturation QD; more connections add queueing only", cpus, n)
-	} else {
-		pool.Value = fmt.Sprintf("cores × 2 + %d", n)
-		pool.Formula = fmt.Sprintf("HikariCP: cores × 2 + effective spindles, spindles = saturation QD %d (CPU count unknown)", n)
 	}
 	switch kind {
 	case "workers":
 		return []Setting{
-			{Name: "max useful workers", Value: strconv.Itoa(n), Doc: DocHikariPoolSizing,
-				Formula: fmt.Sprintf("a worker doing one synchronous I/O at a time keeps one in flight (Little's Law), so workers = saturation QD = %d; more add latency only; divide by the fraction of each request spent waiting on disk when requests also compute", n)},
+			{Name: "max useful workers", Value: strconv.Itoa(n), Rule: SettingWorkers, SaturationQD: n, Doc: DocHikariPoolSizing},
 			pool,
 		}
 	case "postgres":
 		c := min(n, pgMaxIOConcurrency)
 		out := []Setting{
-			{Name: "effective_io_concurrency", Value: strconv.Itoa(c), Doc: DocPGAsync,
-				Formula: fmt.Sprintf("the I/Os one session keeps in flight: saturation QD %d (allowed 0–%d)", n, pgMaxIOConcurrency)},
-			{Name: "maintenance_io_concurrency", Value: strconv.Itoa(c), Doc: DocPGAsync,
-				Formula: fmt.Sprintf("the same depth for maintenance work: saturation QD %d; lower it when many autovacuum workers run at once", n)},
+			{Name: "effective_io_concurrency", Value: strconv.Itoa(c), Rule: SettingPGIOConcurrency, SaturationQD: n, Max: pgMaxIOConcurrency, Doc: DocPGAsync},
+			{Name: "maintenance_io_concurrency", Value: strconv.Itoa(c), Rule: SettingPGMaintenance, SaturationQD: n, Max: pgMaxIOConcurrency, Doc: DocPGAsync},
 		}
 		if n > pgMaxIOWorkers {
-			out = append(out, Setting{Name: "io_method", Value: "io_uring", Doc: DocPGIOMethod,
-				Formula: fmt.Sprintf("PostgreSQL 18+: io_workers can keep at most %d I/Os in flight, below the saturation QD %d; io_uring has no such cap", pgMaxIOWorkers, n)})
+			out = append(out, Setting{Name: "io_method", Value: "io_uring", Rule: SettingPGIOUring, SaturationQD: n, Max: pgMaxIOWorkers, Doc: DocPGIOMethod})
 		} else {
-			out = append(out, Setting{Name: "io_method", Value: "worker", Doc: DocPGIOMethod,
-				Formula: fmt.Sprintf("PostgreSQL 18+: the default worker method suffices when io_workers covers the saturation QD %d", n)},
-				Setting{Name: "io_workers", Value: strconv.Itoa(max(n, 3)), Doc: DocPGIOMethod,
-					Formula: fmt.Sprintf("each I/O worker performs one I/O at a time: saturation QD %d (default 3, allowed 1–%d)", n, pgMaxIOWorkers)})
+			out = append(out, Setting{Name: "io_method", Value: "worker", Rule: SettingPGWorker, SaturationQD: n, Doc: DocPGIOMethod},
+				Setting{Name: "io_workers", Value: strconv.Itoa(max(n, 3)), Rule: SettingPGIOWorkers, SaturationQD: n, Max: pgMaxIOWorkers, Doc: DocPGIOMethod})
 		}
 		return append(out, pool)
 	case "mysql":
 		threads := min(max(int(math.Ceil(float64(n)/mysqlPendingPer)), mysqlMinIOThreads), mysqlMaxIOThreads)
 		capMax := max(int(math.Round(xmax)), mysqlMinIOCapacity)
 		capBase := max(int(math.Round(xmax/2)), mysqlMinIOCapacity)
+		th := func(name string) Setting {
+			return Setting{Name: name, Value: strconv.Itoa(threads), Rule: SettingMySQLIOThreads, SaturationQD: n,
+				PerThread: mysqlPendingPer, Min: mysqlMinIOThreads, Max: mysqlMaxIOThreads, Doc: DocMySQLIOThreads}
+		}
 		return []Setting{
-			{Name: "innodb_io_capacity", Value: strconv.Itoa(capBase), Doc: DocMySQLIOCapacity,
-				Formula: fmt.Sprintf("about the IOPS the system can perform, kept as low as practical: half the measured %s IOPS, leaving the rest to foreground reads", fmtCount(xmax))},
-			{Name: "innodb_io_capacity_max", Value: strconv.Itoa(capMax), Doc: DocMySQLIOCapacity,
-				Formula: fmt.Sprintf("the measured ceiling, %s IOPS", fmtCount(xmax))},
-			{Name: "innodb_read_io_threads", Value: strconv.Itoa(threads), Doc: DocMySQLIOThreads,
-				Formula: fmt.Sprintf("⌈saturation QD %d / %d pending per thread⌉, within %d–%d", n, mysqlPendingPer, mysqlMinIOThreads, mysqlMaxIOThreads)},
-			{Name: "innodb_write_io_threads", Value: strconv.Itoa(threads), Doc: DocMySQLIOThreads,
-				Formula: fmt.Sprintf("⌈saturation QD %d / %d pending per thread⌉, within %d–%d", n, mysqlPendingPer, mysqlMinIOThreads, mysqlMaxIOThreads)},
+			{Name: "innodb_io_capacity", Value: strconv.Itoa(capBase), Rule: SettingMySQLIOCapacity, SaturationQD: n, IOPS: xmax, Doc: DocMySQLIOCapacity},
+			{Name: "innodb_io_capacity_max", Value: strconv.Itoa(capMax), Rule: SettingMySQLIOCapacityMax, SaturationQD: n, IOPS: xmax, Doc: DocMySQLIOCapacity},
+			th("innodb_read_io_threads"),
+			th("innodb_write_io_threads"),
 			pool,
 		}
 	}

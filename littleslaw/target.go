@@ -1,20 +1,14 @@
 package littleslaw
 
-import (
-	"fmt"
-)
-
 // AdviseTarget is pure Little's Law with no measured curve: the queue depth
 // that sustains targetIOPS at latNs nanoseconds per I/O, and its split.
 // It is the answer of `qdsweep advise --target-iops T --latency L`.
 func AdviseTarget(targetIOPS, latNs float64, o Options) TargetResult {
 	o = o.withDefaults()
 	qd := QueueDepth(targetIOPS, latNs)
-	r := TargetResult{TargetIOPS: targetIOPS, Reachable: true, QD: float64(CeilQD(qd)), NaiveQD: qd, LatencyNs: latNs}
+	r := TargetResult{TargetIOPS: targetIOPS, Reachable: true, QD: float64(CeilQD(qd)), NaiveQD: qd, LatencyNs: latNs, Reason: TargetLittle}
 	r.setSplit(CeilQD(qd), o)
-	r.Note = fmt.Sprintf("%s IOPS at %s per I/O needs %.1f I/Os in flight (Little's Law: QD = IOPS × latency)",
-		fmtCount(targetIOPS), fmtLat(latNs), qd)
-	r.Note += splitNote(r.Split, o)
+	r.limitSplit(o)
 	return r
 }
 
@@ -24,13 +18,9 @@ func (r *TargetResult) setSplit(qd int, o Options) {
 	r.Split, r.AltSplits, r.JobsBy = sa.Best, sa.Alts, sa.JobsBy
 }
 
-// splitNote warns when a split exceeds the per-job depth limit.
-func splitNote(s Split, o Options) string {
-	if s.IODepth > o.MaxIODepth {
-		return fmt.Sprintf("; iodepth %d exceeds %d per job even with %d jobs (raise the job limit or spread over volumes)",
-			s.IODepth, o.MaxIODepth, s.NumJobs)
-	}
-	return ""
+// limitSplit records the per-job depth limit and whether the split exceeds it.
+func (r *TargetResult) limitSplit(o Options) {
+	r.MaxIODepth, r.OverLimit = o.MaxIODepth, r.Split.IODepth > o.MaxIODepth
 }
 
 // TargetFor answers "what QD for t IOPS" on a's measured curve, as Analyze
@@ -38,14 +28,14 @@ func splitNote(s Split, o Options) string {
 func (a Analysis) TargetFor(t float64, o Options) TargetResult {
 	o = o.withDefaults()
 	if len(a.Points) == 0 {
-		return TargetResult{TargetIOPS: t, Note: "no measured points"}
+		return TargetResult{TargetIOPS: t, Reason: TargetNoPoints}
 	}
 	return targetOnCurve(a.Points, t, a.BaseLatencyNs, a.MaxIOPS, a.MaxIOPSQD, a.Saturation, a.Model, o)
 }
 
 // targetOnCurve answers "what QD for T IOPS" from the measured curve.
 func targetOnCurve(pts []Point, t, r0, xmax, xmaxQD float64, sat Knee, m *Model, o Options) TargetResult {
-	r := TargetResult{TargetIOPS: t, NaiveQD: QueueDepth(t, r0)}
+	r := TargetResult{TargetIOPS: t, NaiveQD: QueueDepth(t, r0), MaxIOPS: xmax, MaxIOPSQD: xmaxQD}
 	// A target within reachSlack of the measured maximum is reached: the
 	// difference is measurement noise (a device capped at exactly T measures
 	// a hair under T).
@@ -53,19 +43,15 @@ func targetOnCurve(pts []Point, t, r0, xmax, xmaxQD float64, sat Knee, m *Model,
 	if t > xmax && !atLimit {
 		r.ReachableIOPS = xmax
 		if sat.Found {
-			r.QD, r.LatencyNs = sat.QD, sat.LatNsMean
+			r.QD, r.LatencyNs, r.Reason = sat.QD, sat.LatNsMean, TargetSaturated
 			r.Inflight = QueueDepth(sat.IOPS, sat.LatNsMean)
-			r.Note = fmt.Sprintf("%s IOPS is not reachable: it saturates at %s IOPS (at QD %g); the limit is the device or the VM, not the queue depth",
-				fmtCount(t), fmtCount(xmax), sat.QD)
 		} else {
 			last := pts[len(pts)-1]
-			r.QD, r.LatencyNs = last.QD, last.LatMeanNs
+			r.QD, r.LatencyNs, r.Reason = last.QD, last.LatMeanNs, TargetNotReached
 			r.Inflight = QueueDepth(last.IOPS, last.LatMeanNs)
-			r.Note = fmt.Sprintf("%s IOPS was not reached: the most measured was %s IOPS at QD %g, without saturating; sweep deeper",
-				fmtCount(t), fmtCount(xmax), xmaxQD)
 			if q, ok := modelQDFor(m, t, 64*last.QD); ok {
 				r.QD, r.LatencyNs, r.Inflight = q, LatencyNsAtDepth(q, t), q
-				r.Note += fmt.Sprintf(" (the %s fit suggests about QD %.0f)", m.Name, q)
+				r.ModelName, r.ModelQD = m.Name, q
 			}
 		}
 		r.setSplit(CeilQD(r.QD), o)
@@ -80,12 +66,9 @@ func targetOnCurve(pts []Point, t, r0, xmax, xmaxQD float64, sat Knee, m *Model,
 	r.LatencyNs, r.Inflight = op.LatencyNs, op.Inflight
 	r.QD = float64(CeilQD(op.QD))
 	r.setSplit(CeilQD(op.QD), o)
-	r.Note = fmt.Sprintf("%s IOPS needs about %.0f in flight at %s (the naive T × R0 says %d)",
-		fmtCount(t), r.QD, fmtLat(r.LatencyNs), CeilQD(r.NaiveQD))
-	r.Note += splitNote(r.Split, o)
-	if atLimit || t >= xmax*(1-reachSlack) {
-		r.Note += fmt.Sprintf("; that is the most measured (%s IOPS at QD %g): no headroom", fmtCount(xmax), xmaxQD)
-	}
+	r.Reason = TargetReachable
+	r.limitSplit(o)
+	r.NoHeadroom = atLimit || t >= xmax*(1-reachSlack)
 	return r
 }
 

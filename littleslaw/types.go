@@ -1,6 +1,3 @@
-// Package littleslaw is pure math over measured points (queue depth, IOPS,
-// latency): Little's Law, curve fits, knees, recommendations and diagnosis.
-// It does no I/O, no printing and never reads the clock.
 package littleslaw
 
 // Point is one measured step of a curve. Latencies are in nanoseconds.
@@ -18,14 +15,34 @@ type Point struct {
 	InflightMean float64 `json:"inflight_mean"` // measured time-weighted in-flight mean (0 when unknown)
 }
 
-// Knee is a queue depth picked by a named rule, with the curve's figures there.
+// Knee is a queue depth picked by a named rule, with the curve's figures
+// there. Kind and Reason say which rule and why it was (not) found; the
+// numbers beside them are what report's sentences quote.
 type Knee struct {
-	Rule      string  `json:"rule"` // how it was found, in words
-	QD        float64 `json:"qd"`
-	IOPS      float64 `json:"iops"`
-	LatNsMean float64 `json:"lat_ns_mean"`
-	Found     bool    `json:"found"`
-	Note      string  `json:"note,omitempty"`
+	Kind      KneeKind   `json:"kind"`
+	QD        float64    `json:"qd"`          // queue depth of the knee (fractional for the model knee)
+	IOPS      float64    `json:"iops"`        // I/Os per second there
+	LatNsMean float64    `json:"lat_ns_mean"` // mean latency there, ns
+	Found     bool       `json:"found"`
+	Reason    KneeReason `json:"reason,omitempty"`
+	// NextQD is the next deeper measured step that confirms a saturation
+	// knee; NextGain its relative IOPS gain over the knee (a fraction,
+	// negative when it loses) and NextLatRatio its mean latency ÷ the
+	// knee's.
+	NextQD       float64 `json:"next_qd,omitempty"`
+	NextGain     float64 `json:"next_gain,omitempty"`
+	NextLatRatio float64 `json:"next_lat_ratio,omitempty"`
+	// DeepestQD and DeepestIOPS are the deepest measured step when the knee
+	// was not found within the sweep (or the model knee lies beyond it);
+	// SuggestQD is how deep to sweep next.
+	DeepestQD   float64 `json:"deepest_qd,omitempty"`
+	DeepestIOPS float64 `json:"deepest_iops,omitempty"`
+	SuggestQD   float64 `json:"suggest_qd,omitempty"`
+	// Rule and Note are the rule and the reason in words, written by
+	// report.Annotate for readers of results.json; littleslaw leaves them
+	// empty.
+	Rule string `json:"rule"`
+	Note string `json:"note,omitempty"`
 }
 
 // Model is a fitted curve: its name, parameters and goodness of fit.
@@ -57,20 +74,38 @@ type StepCheck struct {
 	EffectiveInflight float64 `json:"effective_inflight"` // IOPS × mean latency
 	MeasuredInflight  float64 `json:"measured_inflight"`
 	// Fill is EffectiveInflight / QD: ≪ 1 means the queue was not kept full.
-	Fill    float64 `json:"fill"`
-	Flagged bool    `json:"flagged"`
-	Note    string  `json:"note,omitempty"`
+	Fill    float64     `json:"fill"`
+	Flagged bool        `json:"flagged"`
+	Reason  CheckReason `json:"reason,omitempty"` // why it is flagged
+	// Note is Reason in words, written by report.Annotate; littleslaw
+	// leaves it empty.
+	Note string `json:"note,omitempty"`
 }
 
 // SLOResult is the deepest measured QD meeting a latency objective.
 type SLOResult struct {
-	Stat    string  `json:"stat"`     // mean, p50, p90, p99, p999
-	LimitNs float64 `json:"limit_ns"` // objective
-	Met     bool    `json:"met"`      // some measured QD meets it
-	QD      float64 `json:"qd"`
-	IOPS    float64 `json:"iops"`
-	LatNs   float64 `json:"lat_ns"` // the stat's value at QD
-	Note    string  `json:"note,omitempty"`
+	Stat    string    `json:"stat"`     // mean, p50, p90, p99, p999
+	LimitNs float64   `json:"limit_ns"` // objective
+	Met     bool      `json:"met"`      // some measured QD meets it
+	QD      float64   `json:"qd"`
+	IOPS    float64   `json:"iops"`
+	LatNs   float64   `json:"lat_ns"` // the stat's value at QD
+	Reason  SLOReason `json:"reason,omitempty"`
+	// Breaks is the step named beside the answer: the shallowest step over
+	// the limit when none meets it, else the first deeper step that breaks it.
+	Breaks *SLOStep `json:"breaks,omitempty"`
+	// Noisy are shallower steps that broke the objective although a deeper
+	// one meets it: worth measuring again.
+	Noisy []SLOStep `json:"noisy,omitempty"`
+	// Note is the answer's caveat in words, written by report.Annotate;
+	// littleslaw leaves it empty.
+	Note string `json:"note,omitempty"`
+}
+
+// SLOStep is one measured step's value of an SLO's statistic.
+type SLOStep struct {
+	QD    float64 `json:"qd"`
+	LatNs float64 `json:"lat_ns"` // the statistic's value, ns
 }
 
 // Split is an iodepth × numjobs decomposition of a queue depth.
@@ -96,16 +131,47 @@ type TargetResult struct {
 	// JobsBy says which limit chose Split's jobs (SplitAdvice.JobsBy).
 	JobsBy string `json:"jobs_by,omitempty"`
 	// ReachableIOPS is the most this target delivers when T is not reachable.
-	ReachableIOPS float64 `json:"reachable_iops,omitempty"`
-	Note          string  `json:"note"`
+	ReachableIOPS float64      `json:"reachable_iops,omitempty"`
+	Reason        TargetReason `json:"reason,omitempty"`
+	// MaxIOPS and MaxIOPSQD are the highest measured IOPS and its QD (0
+	// without a measured curve).
+	MaxIOPS   float64 `json:"max_iops,omitempty"`
+	MaxIOPSQD float64 `json:"max_iops_qd,omitempty"`
+	// NoHeadroom is set when a reachable target is the most measured.
+	NoHeadroom bool `json:"no_headroom,omitempty"`
+	// ModelName and ModelQD are a fitted model's depth for an unreached
+	// target beyond a curve that did not saturate (0: none).
+	ModelName string  `json:"model_name,omitempty"`
+	ModelQD   float64 `json:"model_qd,omitempty"`
+	// MaxIODepth is the per-job limit the split kept to; OverLimit is set
+	// when even the most jobs allowed need a deeper queue per job.
+	MaxIODepth int  `json:"max_iodepth,omitempty"`
+	OverLimit  bool `json:"over_limit,omitempty"`
+	// Note is the answer in words, written by report.Annotate; littleslaw
+	// leaves it empty.
+	Note string `json:"note"`
 }
 
-// Setting is one recommended application/database setting.
+// Setting is one recommended application/database setting: its name, its
+// value and the rule and inputs it follows.
 type Setting struct {
-	Name    string `json:"name"`
-	Value   string `json:"value"`
+	Name  string      `json:"name"`
+	Value string      `json:"value"` // "" when it depends on a figure not known (report writes the expression)
+	Rule  SettingRule `json:"rule"`
+	// The rule's inputs: SaturationQD is the useful parallelism (the
+	// saturation QD, or the deepest measured one), CPUs the machine's CPU
+	// count (0: unknown), IOPS the measured ceiling; Min, Max and PerThread
+	// the vendor's limits the rule keeps to.
+	SaturationQD int     `json:"saturation_qd"`
+	CPUs         int     `json:"cpus,omitempty"`
+	IOPS         float64 `json:"iops,omitempty"`
+	Min          int     `json:"min,omitempty"`
+	Max          int     `json:"max,omitempty"`
+	PerThread    int     `json:"per_thread,omitempty"`
+	Doc          string  `json:"doc"` // vendor documentation URL
+	// Formula is the rule in words, written by report.Annotate; littleslaw
+	// leaves it empty.
 	Formula string `json:"formula"`
-	Doc     string `json:"doc"` // vendor documentation URL
 }
 
 // Analysis is everything littleslaw concludes about one curve.
@@ -124,12 +190,46 @@ type Analysis struct {
 	Target        *TargetResult `json:"target,omitempty"`
 	SLO           *SLOResult    `json:"slo,omitempty"`
 	Settings      []Setting     `json:"settings,omitempty"`
-	Warnings      []string      `json:"warnings,omitempty"`
+	// Notices are what the analysis could not tell or had to caveat.
+	Notices []Notice `json:"notices,omitempty"`
+	// Warnings are the Notices in words, written by report.Annotate;
+	// littleslaw leaves them empty.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
-// Finding is one diagnosis verdict with its evidence and a next step.
+// Notice is one caveat of an analysis: its kind and the numbers it quotes.
+type Notice struct {
+	Kind NoticeKind `json:"kind"`
+	// Count is a number of points; Min the least a fit wants.
+	Count int `json:"count,omitempty"`
+	Min   int `json:"min,omitempty"`
+	// QD is the step the notice is about (a flagged check, the deepest
+	// measured step, the highest IOPS).
+	QD float64 `json:"qd,omitempty"`
+	// Model, XRoof and IOPS: a fit's name, its ceiling and the measured
+	// highest IOPS above it.
+	Model string  `json:"model,omitempty"`
+	XRoof float64 `json:"x_roof,omitempty"`
+	IOPS  float64 `json:"iops,omitempty"`
+}
+
+// Finding is one diagnosis verdict about one curve (RW, BS) or about all
+// the block sizes of one rw (BS 0): its rule, the variant that applied, the
+// figures its verdict and next step quote and the facts behind it.
 type Finding struct {
-	Rule     string   `json:"rule"` // depth-bound, queue-not-reaching-device, device-cap, cpu-bound, cache, healthy
+	// Rule is the verdict: depth-bound, queue-not-reaching-device,
+	// device-cap, cpu-bound, cache, healthy, contended or inconclusive.
+	Rule   string `json:"rule"`
+	Reason Reason `json:"reason,omitempty"`
+	RW     string `json:"rw,omitempty"` // the curve's fio rw
+	BS     int64  `json:"bs,omitempty"` // the curve's block size, bytes (0: every size of RW)
+	// Figures are the numbers the verdict and the next step quote.
+	Figures Fact `json:"figures"`
+	// Facts are the evidence, one measured fact each.
+	Facts []Fact `json:"facts"`
+	// Summary, Evidence and Next are the verdict, the facts and the next
+	// step in words, written by report.Annotate for readers of
+	// results.json; littleslaw leaves them empty.
 	Summary  string   `json:"summary"`
 	Evidence []string `json:"evidence"`
 	Next     string   `json:"next"`

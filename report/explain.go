@@ -122,8 +122,13 @@ func cloneCount(from string) int {
 
 // WriteExplainJSON writes the explanations as one JSON document.
 func WriteExplainJSON(w io.Writer, jobs []ExplainedJob) error {
-	if jobs == nil {
-		jobs = []ExplainedJob{}
+	jobs = append([]ExplainedJob{}, jobs...)
+	for i := range jobs {
+		if t := jobs[i].Explanation.Target; t != nil {
+			c := *t
+			c.Note = explainTargetNote(c)
+			jobs[i].Explanation.Target = &c
+		}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -250,8 +255,8 @@ func targetExplain(t *littleslaw.ExplainTarget, lat string, sync bool, engine st
 		msg += fmt.Sprintf(" with io_uring or libaio; with %s it takes %s", engine, nb(fmt.Sprintf("numjobs %d", t.QDCeil)))
 	}
 	msg += ", provided the device keeps that latency."
-	if t.Note != "" {
-		msg += " Note: " + t.Note + "."
+	if n := explainTargetNote(*t); n != "" {
+		msg += " Note: " + n + "."
 	}
 	return msg
 }

@@ -6,28 +6,94 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/sweep"
 )
 
-// FormatIOPS formats a rate in I/Os per second: "950", "24.6k", "1.25M"
-// (littleslaw.FormatIOPS).
-func FormatIOPS(v float64) string { return littleslaw.FormatIOPS(v) }
+// FormatCount formats an exact count, such as a target in I/Os per second
+// or a number of I/Os in flight, as a whole number with comma separators:
+// 160000 → "160,000". Values below 10 that are not whole keep one decimal
+// (2.6 → "2.6"). NaN and ±Inf give "-".
+func FormatCount(v float64) string {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return "-"
+	case math.Abs(v) < 10 && v != math.Trunc(v):
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	}
+	s := strconv.FormatInt(int64(math.Round(math.Abs(v))), 10)
+	var b strings.Builder
+	if v <= -0.5 {
+		b.WriteByte('-')
+	}
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
 
-// FormatCount formats an exact count with comma separators: "160,000"
-// (littleslaw.FormatCount).
-func FormatCount(v float64) string { return littleslaw.FormatCount(v) }
+// FormatIOPS formats a rate in I/Os per second with three significant
+// digits and a k (10³) or M (10⁶) suffix: 950 → "950", 24600 → "24.6k",
+// 158900 → "159k", 1250000 → "1.25M". NaN and ±Inf give "-".
+func FormatIOPS(v float64) string {
+	a := math.Abs(v)
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return "-"
+	case a < 1e3:
+		return sig3(v)
+	case a < 1e6:
+		return sig3(v/1e3) + "k"
+	}
+	return sig3(v/1e6) + "M"
+}
 
-// FormatLatency formats a latency given in nanoseconds: "152 µs", "1.3 ms";
-// unknown (≤ 0) gives "-" (littleslaw.FormatLatency).
-func FormatLatency(ns float64) string { return littleslaw.FormatLatency(ns) }
+// FormatLatency formats a latency given in nanoseconds as ns, µs, ms or s
+// with three significant digits and trailing zeros dropped: 850 → "850 ns",
+// 152000 → "152 µs", 1300000 → "1.3 ms", 1612000 → "1.61 ms". A value that
+// rounds to 1000 of a unit moves up to the next ("1 ms" for 999.7 µs).
+// Zero, negative, NaN and ±Inf latencies are unknown and give "-".
+func FormatLatency(ns float64) string {
+	if math.IsNaN(ns) || math.IsInf(ns, 0) || ns <= 0 {
+		return "-"
+	}
+	units := []struct {
+		name  string
+		scale float64
+	}{{"ns", 1}, {"µs", 1e3}, {"ms", 1e6}, {"s", 1e9}}
+	i := 0
+	for i < len(units)-1 && ns >= units[i+1].scale {
+		i++
+	}
+	s := sig3(ns / units[i].scale)
+	if s == "1000" && i < len(units)-1 {
+		return "1 " + units[i+1].name
+	}
+	return s + " " + units[i].name
+}
 
 // FormatMiBps formats a bandwidth given in bytes per second as the number
-// of MiB/s without the unit: "621", "57.8" (littleslaw.FormatMiBps).
-func FormatMiBps(bytesPerSec float64) string { return littleslaw.FormatMiBps(bytesPerSec) }
+// of MiB/s (2²⁰ bytes per second), without the unit: whole MiB/s from 100
+// up, one decimal below: 650_853_171 → "621", 60_607_693 → "57.8".
+func FormatMiBps(bytesPerSec float64) string {
+	v := bytesPerSec / (1 << 20)
+	if v >= 100 {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 1, 64)
+}
 
-// FormatQD formats a queue depth: "64", "7.6", "208" (littleslaw.FormatQD).
-func FormatQD(qd float64) string { return littleslaw.FormatQD(qd) }
+// FormatQD formats a queue depth (I/Os in flight): whole depths without a
+// fraction ("64"), fractional model depths below 100 with one decimal
+// ("7.6"), larger ones rounded ("208").
+func FormatQD(qd float64) string {
+	if qd == math.Trunc(qd) || math.Abs(qd) >= 100 {
+		return strconv.FormatFloat(qd, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(qd, 'f', 1, 64)
+}
 
 // fmtBS formats a block size in bytes with fio's suffixes (4k, 128k, 1m);
 // an unknown size (≤ 0) gives "?".

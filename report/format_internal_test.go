@@ -1,6 +1,7 @@
 package report
 
 import (
+	"math"
 	"strings"
 	"testing"
 )
@@ -12,6 +13,16 @@ func TestFormatters(t *testing.T) {
 		want string
 	}{
 		{"lat ns", FormatLatency(850), "850 ns"},
+		{"lat long", FormatLatency(1500e9), "1500 s"},
+		{"lat negative", FormatLatency(-1), "-"},
+		{"count NaN", FormatCount(math.NaN()), "-"},
+		{"iops 1k", FormatIOPS(1190), "1.19k"},
+		{"iops 10k", FormatIOPS(24_530), "24.5k"},
+		{"iops Inf", FormatIOPS(math.Inf(1)), "-"},
+		{"MiB/s small", FormatMiBps(57.8 * (1 << 20)), "57.8"},
+		{"MiB/s unit", fmtMiBpsUnit(620.7 * (1 << 20)), "621 MiB/s"},
+		{"one job", countNoun(1, "job", "jobs"), "1 job"},
+		{"jobs", countNoun(4, "job", "jobs"), "4 jobs"},
 		{"lat µs", FormatLatency(67_400), "67.4 µs"},
 		{"lat ms", FormatLatency(1_612_000), "1.61 ms"},
 		{"lat rounds up a unit", FormatLatency(999_700), "1 ms"},

@@ -66,7 +66,7 @@ func analysisParas(r *sweep.Result, o Options) []para {
 		out = append(out, timeKeyParas(curve, ct)...)
 		out = append(out, timeDetailParas(curve, r, s.RW, s.BS, ct)...)
 		for i, f := range r.Diagnosis {
-			if fc, _ := splitFindingCurve(f.Summary); !used[i] && fc == name {
+			if !used[i] && findingCurve(f) == name {
 				used[i] = true
 				out = append(out, findingPara(f, curve, s.Analysis))
 			}
@@ -104,8 +104,8 @@ func curveParas(curve string, a *littleslaw.Analysis) []para {
 	}
 	if k := a.Efficient; k.Found {
 		s := fmt.Sprintf("Best latency per IOPS at QD %s (%s IOPS at %s mean", FormatQD(k.QD), FormatIOPS(k.IOPS), FormatLatency(k.LatNsMean))
-		if k.Note != "" {
-			s += "; " + strings.TrimSuffix(k.Note, ".")
+		if n := kneeNote(k); n != "" {
+			s += "; " + n
 		}
 		add(rankDetail, s+").")
 	}
@@ -136,14 +136,14 @@ func curveParas(curve string, a *littleslaw.Analysis) []para {
 		if c.MeasuredInflight > 0 {
 			s += fmt.Sprintf(", measured %.1f", c.MeasuredInflight)
 		}
-		if c.Note != "" {
-			s += ": " + c.Note
+		if n := checkNote(c); n != "" {
+			s += ": " + n
 		}
 		add(rankDetail, s+".")
 	}
-	for _, w := range a.Warnings {
-		if !isCheckWarning(w, a.Checks) {
-			add(rankDetail, "Warning: "+sentence(w))
+	for _, n := range a.Notices {
+		if n.Kind != littleslaw.NoticeCheck { // the check's own sentence says it
+			add(rankDetail, "Warning: "+sentence(noticeText(n, a)))
 		}
 	}
 	return out
@@ -153,12 +153,8 @@ func curveParas(curve string, a *littleslaw.Analysis) []para {
 func saturationSentence(a *littleslaw.Analysis) string {
 	k := a.Saturation
 	if !k.Found {
-		hint := "sweep deeper"
-		if i := strings.Index(k.Note, "sweep deeper"); i >= 0 {
-			hint = k.Note[i:]
-		}
 		return fmt.Sprintf("No saturation within the sweep: IOPS still rising at QD %s (%s IOPS); %s.",
-			FormatQD(a.MaxIOPSQD), FormatIOPS(a.MaxIOPS), strings.TrimSuffix(hint, "."))
+			FormatQD(a.MaxIOPSQD), FormatIOPS(a.MaxIOPS), sweepDeeperHint(k))
 	}
 	s := fmt.Sprintf("Saturates at %s IOPS from QD %s", FormatIOPS(k.IOPS), FormatQD(k.QD))
 	if next, ok := nextPoint(a.Points, k.QD); ok && k.IOPS > 0 && k.LatNsMean > 0 {
@@ -244,15 +240,15 @@ func targetSentence(t *littleslaw.TargetResult, r0 float64) string {
 			}
 		}
 		s += ". Reachable."
-		if _, warn, ok := strings.Cut(t.Note, "; "); ok && strings.Contains(warn, "exceeds") {
-			s += " " + sentence(capitalize(warn))
+		if t.OverLimit {
+			s += " " + sentence(capitalize(splitLimitWarning(*t)))
 		}
 		return s
 	}
-	if t.Note != "" && !strings.Contains(t.Note, "saturates") {
-		// Not reached without saturating: littleslaw's note says how to go on.
-		s := fmt.Sprintf("For %s IOPS: %s", FormatCount(t.TargetIOPS), sentence(t.Note))
-		if naive != "" && !strings.Contains(t.Note, "Little") {
+	if t.Reason != littleslaw.TargetSaturated {
+		// Not reached without saturating: the note says how to go on.
+		s := fmt.Sprintf("For %s IOPS: %s", FormatCount(t.TargetIOPS), sentence(targetNote(*t)))
+		if naive != "" {
 			s += " " + naive + " in flight."
 		}
 		return s
@@ -273,73 +269,35 @@ func sloSentence(r *littleslaw.SLOResult) string {
 		s = fmt.Sprintf("Deepest QD meeting %s: QD %s (%s IOPS, %s %s).", obj, FormatQD(r.QD), FormatIOPS(r.IOPS), r.Stat, FormatLatency(r.LatNs))
 	} else {
 		s = fmt.Sprintf("No measured QD meets %s.", obj)
-		if rest, ok := strings.CutPrefix(r.Note, "not met: "); ok {
-			return fmt.Sprintf("No measured QD meets %s: %s", obj, sentence(rest))
+		if r.Reason == littleslaw.SLONotMet && r.Breaks != nil {
+			return fmt.Sprintf("No measured QD meets %s: %s", obj, sentence(sloNotMetDetail(*r)))
 		}
 	}
-	if r.Note != "" {
-		s += " " + sentence(capitalize(r.Note))
+	if n := sloNote(*r); n != "" {
+		s += " " + sentence(capitalize(n))
 	}
 	return s
 }
 
-// findingPara renders one diagnosis finding. The curve name and the
-// verdict that littleslaw's summary starts with ("randread 4k: device
-// cap: …") are taken out, since the rule and the curve are shown once
-// beside it. Evidence about a target that contradicts the curve's own
-// target answer a (nil when unknown) is left out.
+// findingPara renders one diagnosis finding: its rule, its verdict, the
+// facts behind it and the next step. The curve is shown once beside it
+// (curve; a finding across block sizes names its rw when the caller gives
+// none). Facts about a target that contradict the curve's own target
+// answer a (nil when unknown) are left out.
 func findingPara(f littleslaw.Finding, curve string, a *littleslaw.Analysis) para {
-	fc, rest := splitFindingCurve(f.Summary)
-	if curve == "" && fc != "" && a == nil {
-		curve = fc
+	if curve == "" && a == nil {
+		curve = findingCurve(f)
 	}
-	if words := strings.ReplaceAll(f.Rule, "-", " "); strings.HasPrefix(strings.ToLower(rest), words+": ") {
-		rest = rest[len(words)+2:]
-	}
-	p := para{Curve: curve, Text: fmt.Sprintf("Diagnosis (%s): %s", f.Rule, sentence(rest)), Rank: rankFinding}
-	for _, e := range f.Evidence {
-		if !contradictsTarget(e, a) {
-			p.Evidence = append(p.Evidence, e)
+	p := para{Curve: curve, Text: fmt.Sprintf("Diagnosis (%s): %s", f.Rule, sentence(findingVerdict(f))), Rank: rankFinding}
+	for _, x := range f.Facts {
+		if !contradictsTarget(x, a) {
+			p.Evidence = append(p.Evidence, factText(x))
 		}
 	}
-	if f.Next != "" {
-		p.Next = sentence(f.Next)
+	if n := FindingNext(f); n != "" {
+		p.Next = sentence(n)
 	}
 	return p
-}
-
-// splitFindingCurve splits a finding's summary "randread 4k: …" into the
-// curve it names and the rest; curve is "" when it names none.
-func splitFindingCurve(summary string) (curve, rest string) {
-	head, tail, ok := strings.Cut(summary, ": ")
-	if !ok {
-		return "", summary
-	}
-	f := strings.Fields(head)
-	if len(f) == 0 || len(f) > 2 || !rwWords[f[0]] {
-		return "", summary
-	}
-	return head, tail
-}
-
-// rwWords are fio's rw= values, the first word of a curve's name.
-var rwWords = map[string]bool{
-	"read": true, "write": true, "randread": true, "randwrite": true, "rw": true, "randrw": true,
-	"readwrite": true, "randreadwrite": true, "trim": true, "randtrim": true, "trimwrite": true,
-}
-
-// contradictsTarget reports whether evidence line e speaks of a target in
-// a way the curve's analysis a does not bear out: the target is reachable
-// there, or a was made without a target (the finding is older than it).
-func contradictsTarget(e string, a *littleslaw.Analysis) bool {
-	if a == nil || !strings.Contains(e, "target ") || !strings.Contains(e, "IOPS") {
-		return false // not about an IOPS target ("target: /dev/shm/x is on tmpfs" is about the file)
-	}
-	if a.Target == nil {
-		return true
-	}
-	neg := strings.Contains(e, "not reach") || strings.Contains(e, "no queue depth reaches") || strings.Contains(e, "above the cap")
-	return a.Target.Reachable && neg
 }
 
 // sentence capitalises nothing but makes sure s ends with a full stop.
@@ -358,15 +316,4 @@ func capitalize(s string) string {
 	}
 	r := []rune(s)
 	return strings.ToUpper(string(r[0])) + string(r[1:])
-}
-
-// isCheckWarning reports whether warning w only repeats a flagged check,
-// which the check's own sentence already states.
-func isCheckWarning(w string, checks []littleslaw.StepCheck) bool {
-	for _, c := range checks {
-		if c.Flagged && w == fmt.Sprintf("QD %g: %s", c.QD, c.Note) {
-			return true
-		}
-	}
-	return false
 }

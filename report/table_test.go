@@ -64,23 +64,27 @@ func TestTable(t *testing.T) {
 			name: "diagnosis",
 			r: func() *sweep.Result {
 				r := oneCurve(littleslaw.Options{})
-				r.Diagnosis = []littleslaw.Finding{{Rule: "device-cap", Summary: "the device caps at 91k IOPS",
-					Evidence: []string{"aqu-sz follows QD"}, Next: "provision more IOPS"}}
+				r.Diagnosis = []littleslaw.Finding{{Rule: "device-cap", Reason: littleslaw.ReasonPlateau, RW: "randread", BS: 4096,
+					Figures: littleslaw.Fact{IOPS: 91000, ToIOPS: 91000, BWBytes: 91000 * 4096, QD: 64},
+					Facts:   []littleslaw.Fact{{Kind: littleslaw.FactDeviceQueue, AquSz: 62, QD: 64, UtilPct: 100}}}}
 				return r
 			},
-			want: []string{"Diagnosis (device-cap): the device caps at 91k IOPS.", "- aqu-sz follows QD", "Next: provision more IOPS."},
+			want: []string{"Diagnosis (device-cap): IOPS flat at 91k (up to 355 MiB/s) from QD 64 while",
+				"- device: aqu-sz 62.0 of QD 64, %util 100", "Next: compare 91k IOPS and 355 MiB/s with the volume"},
 		},
 		{
 			name: "reachable target says so once, with Little's Law beside it",
 			r: func() *sweep.Result {
 				r := oneCurve(littleslaw.Options{TargetIOPS: 50000})
-				r.Diagnosis = []littleslaw.Finding{{Rule: "device-cap", Summary: "randread 4k: device cap: IOPS flat at 91k",
-					Evidence: []string{"aqu-sz follows QD", "target 50.0k IOPS is above the cap: no queue depth reaches it",
-						"target: /dev/shm/x is on tmpfs: no block device"}}}
+				r.Diagnosis = []littleslaw.Finding{{Rule: "device-cap", Reason: littleslaw.ReasonPlateau, RW: "randread", BS: 4096,
+					Figures: littleslaw.Fact{IOPS: 91000, ToIOPS: 91000, BWBytes: 91000 * 4096, QD: 64},
+					Facts: []littleslaw.Fact{{Kind: littleslaw.FactDeviceQueue, AquSz: 62, QD: 64, UtilPct: 100},
+						{Kind: littleslaw.FactTargetAbove, TargetIOPS: 50000},
+						{Kind: littleslaw.FactNoDevice, Detail: "/dev/shm/x is on tmpfs: no block device"}}}}
 				return r
 			},
 			o:       report.Options{TargetIOPS: 50000},
-			want:    []string{"50,000 IOPS needs ~", "Reachable.", "Little's Law at R0 = ", "Diagnosis (device-cap): IOPS flat at 91k.", "- aqu-sz follows QD", "- target: /dev/shm/x is on tmpfs"},
+			want:    []string{"50,000 IOPS needs ~", "Reachable.", "Little's Law at R0 = ", "Diagnosis (device-cap): IOPS flat at 91k", "- device: aqu-sz 62.0", "- target: /dev/shm/x is on tmpfs"},
 			notWant: []string{"not reachable", "no queue depth reaches", "device cap: IOPS", "randread 4k: device cap"},
 			maxCols: 80,
 		},

@@ -3,7 +3,6 @@ package sweep_test
 import (
 	"context"
 	"math"
-	"strings"
 	"testing"
 	"time"
 
@@ -104,8 +103,8 @@ func TestResultAnalyze(t *testing.T) {
 		t.Errorf("pool size %s, want 36 (CPUs taken from the result)", got)
 	}
 	w := r.Analysis[1].Analysis
-	if len(w.Points) != 1 || !strings.Contains(strings.Join(w.Warnings, " "), "one point") {
-		t.Errorf("one-point curve: %d points, warnings %q", len(w.Points), w.Warnings)
+	if len(w.Points) != 1 || len(w.Notices) == 0 || w.Notices[0].Kind != littleslaw.NoticeOnePoint {
+		t.Errorf("one-point curve: %d points, notices %+v", len(w.Points), w.Notices)
 	}
 	if err := r.Analyze(littleslaw.Options{For: "oracle"}); err == nil {
 		t.Error("bad options: no error")

@@ -21,7 +21,6 @@ func (r *Result) Diagnose(o littleslaw.Options) []littleslaw.Finding {
 	in := littleslaw.DiagnoseInput{TargetIOPS: o.TargetIOPS, CPUs: cpus}
 	for _, c := range r.Curves() {
 		dc := littleslaw.DiagnoseCurve{
-			Label:       c.RW + " " + FormatSize(c.BS),
 			RW:          c.RW,
 			BS:          c.BS,
 			Engine:      r.Meta.Engine,

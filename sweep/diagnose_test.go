@@ -3,7 +3,6 @@ package sweep_test
 import (
 	"math"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/qdsweep/qdsweep/ioengine"
@@ -60,34 +59,52 @@ func TestResultDiagnose(t *testing.T) {
 		s.CPU = ioengine.CPU{UsrS: 0.3, SysS: 0.68}
 	}
 
+	hasFact := func(k littleslaw.FactKind, ok func(littleslaw.Fact) bool) func([]littleslaw.Finding) bool {
+		return func(fs []littleslaw.Finding) bool {
+			for _, f := range fs {
+				for _, x := range f.Facts {
+					if x.Kind == k && ok(x) {
+						return true
+					}
+				}
+			}
+			return false
+		}
+	}
 	tests := []struct {
-		name   string
-		r      *sweep.Result
-		o      littleslaw.Options
-		want   []string
-		saying string
+		name string
+		r    *sweep.Result
+		o    littleslaw.Options
+		want []string
+		// says checks the numbers the findings carry.
+		says func([]littleslaw.Finding) bool
 	}{
-		{"provisioned cap", capped, littleslaw.Options{}, []string{littleslaw.RuleDeviceCap}, "randread 4k: device cap: IOPS flat at 24.5k"},
-		{"short of target", capped, littleslaw.Options{TargetIOPS: 50000}, []string{littleslaw.RuleDeviceCap}, "target 50k IOPS is above the cap"},
-		{"tmpfs", onTmpfs, littleslaw.Options{}, []string{littleslaw.RuleCache}, "tmpfs"},
-		{"psync", psync, littleslaw.Options{}, []string{littleslaw.RuleQueueNotFull}, "psync engine is synchronous"},
-		{"cpu from engine", cpuOnly, littleslaw.Options{}, []string{littleslaw.RuleQueueNotFull, littleslaw.RuleCPUBound}, "98% of a core"},
+		{"provisioned cap", capped, littleslaw.Options{}, []string{littleslaw.RuleDeviceCap}, func(fs []littleslaw.Finding) bool {
+			g := fs[0].Figures
+			return fs[0].Reason == littleslaw.ReasonPlateau && fs[0].RW == "randread" && fs[0].BS == 4096 && math.Round(g.ToIOPS/100) == 245
+		}},
+		{"short of target", capped, littleslaw.Options{TargetIOPS: 50000}, []string{littleslaw.RuleDeviceCap},
+			hasFact(littleslaw.FactTargetAbove, func(x littleslaw.Fact) bool { return x.TargetIOPS == 50000 })},
+		{"tmpfs", onTmpfs, littleslaw.Options{}, []string{littleslaw.RuleCache},
+			hasFact(littleslaw.FactNoDevice, func(x littleslaw.Fact) bool { return x.Detail == onTmpfs.Meta.DeviceOff })},
+		{"psync", psync, littleslaw.Options{}, []string{littleslaw.RuleQueueNotFull}, func(fs []littleslaw.Finding) bool {
+			return fs[0].Reason == littleslaw.ReasonSyncEngine && fs[0].Figures.Engine == "psync"
+		}},
+		{"cpu from engine", cpuOnly, littleslaw.Options{}, []string{littleslaw.RuleQueueNotFull, littleslaw.RuleCPUBound},
+			hasFact(littleslaw.FactCPU, func(x littleslaw.Fact) bool { return math.Round(x.SelfCPUPct) == 98 })},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			got := tc.r.Diagnose(tc.o)
 			var rules []string
-			var text strings.Builder
 			for _, f := range got {
 				rules = append(rules, f.Rule)
-				text.WriteString(f.Summary + " | " + strings.Join(f.Evidence, " | ") + " | " + f.Next + "\n")
 			}
-			t.Log("\n" + text.String())
 			if !reflect.DeepEqual(rules, tc.want) {
-				t.Errorf("rules %v, want %v\n%s", rules, tc.want, text.String())
+				t.Fatalf("rules %v, want %v\n%+v", rules, tc.want, got)
 			}
-			if !strings.Contains(text.String(), tc.saying) {
-				t.Errorf("findings do not say %q:\n%s", tc.saying, text.String())
+			if !tc.says(got) {
+				t.Errorf("findings lack the expected figures: %+v", got)
 			}
 		})
 	}

@@ -299,11 +299,14 @@ func adviseFromNumbers(f adviseFlags, out *adviseOut) error {
 		if bw == 0 {
 			bw = f.targetIOPS * float64(f.bs)
 		}
-		out.Warnings = append(out.Warnings, littleslaw.PresetCheck(*f.preset, f.targetIOPS, bw)...)
+		for _, e := range littleslaw.PresetCheck(*f.preset, f.targetIOPS, bw) {
+			out.Warnings = append(out.Warnings, report.PresetExcessText(*f.preset, e))
+		}
 	}
 	o := f.opts
 	o.TargetIOPS = f.targetIOPS
 	t := littleslaw.AdviseTarget(f.targetIOPS, f.latNs, o)
+	report.AnnotateTarget(&t)
 	fillTop(out, t)
 	out.TargetBW = f.targetBW
 	if f.targetBW > 0 || f.preset != nil {
@@ -329,6 +332,7 @@ func adviseFromData(f adviseFlags, out *adviseOut) error {
 		if err != nil {
 			return usagef("--from %s: %v (a fit needs at least two rows at different queue depths)", f.from, err)
 		}
+		report.AnnotateAnalysis(&a)
 		curves = []sweep.CurveAnalysis{{BS: f.opts.BS, Analysis: a}}
 	} else {
 		r, err := sweep.Read(f.from)
@@ -345,6 +349,7 @@ func adviseFromData(f adviseFlags, out *adviseOut) error {
 		if err := r.Analyze(f.opts); err != nil {
 			return usagef("--from %s: %v", f.from, err)
 		}
+		report.Annotate(r)
 		for _, ca := range r.Analysis {
 			if (f.rw == "" || ca.RW == f.rw) && (!f.bsSet || ca.BS == f.bs) {
 				curves = append(curves, ca)
@@ -362,6 +367,7 @@ func adviseFromData(f adviseFlags, out *adviseOut) error {
 		// Convert the throughput target at the measured curve's block size.
 		f.bs = curves[0].BS
 		t := a.TargetFor(littleslaw.ThroughputIOPS(f.targetBW, f.bs), f.opts)
+		report.AnnotateTarget(&t)
 		a.Target = &t
 	}
 	out.Analysis = &a

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/qdsweep/qdsweep/littleslaw"
+	"github.com/qdsweep/qdsweep/report"
 	"github.com/urfave/cli/v2"
 )
 
@@ -64,6 +65,7 @@ func diagnoseAction(c *cli.Context) error {
 		r.Analysis = nil
 	}
 	findings := r.Diagnose(o)
+	report.AnnotateFindings(findings)
 	if format == formatJSON {
 		enc := json.NewEncoder(c.App.Writer)
 		enc.SetIndent("", "  ")

@@ -39,7 +39,7 @@ func TestDiagnoseCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{"[device-cap] randread 4k: device cap: IOPS flat at 24.5k", "  → compare 24.5k IOPS"} {
+	for _, want := range []string{"[device-cap] randread 4k: IOPS flat at 24.5k", "  → compare 24.5k IOPS"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, stdout)
 		}

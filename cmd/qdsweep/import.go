@@ -58,6 +58,7 @@ func importFioAction(c *cli.Context) error {
 	if err := r.Analyze(littleslaw.Options{TargetIOPS: target}); err != nil {
 		return fmt.Errorf("import fio: analyse: %w", err)
 	}
+	report.Annotate(r)
 	if err := sweep.Write(dir, r); err != nil {
 		return fmt.Errorf("import fio: %w", err)
 	}

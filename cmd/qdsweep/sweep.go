@@ -229,6 +229,7 @@ func finishSweep(c *cli.Context, o sweepOpts, r *sweep.Result, runErr error) err
 	if err := r.Analyze(o.analyze); err != nil {
 		return fmt.Errorf("analyse: %w", err)
 	}
+	report.Annotate(r)
 	if err := sweep.Write(o.outDir, r); err != nil {
 		return err
 	}

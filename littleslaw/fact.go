@@ -1,0 +1,70 @@
+package littleslaw
+
+// Fact is one measured fact behind a Finding (or, as Finding.Figures, the
+// numbers its verdict quotes). Kind says which fields are set (see the
+// FactKind constants); the others are zero. Rates are I/Os per second,
+// bandwidths bytes per second, latencies nanoseconds, shares and ratios
+// plain fractions.
+type Fact struct {
+	Kind   FactKind `json:"kind,omitempty"`
+	Reason Reason   `json:"reason,omitempty"`
+	// A step, or a range of steps QD → ToQD.
+	QD      float64 `json:"qd,omitempty"`
+	ToQD    float64 `json:"to_qd,omitempty"`
+	IODepth int     `json:"iodepth,omitempty"`
+	NumJobs int     `json:"numjobs,omitempty"`
+	BS      int64   `json:"bs,omitempty"` // block size, bytes
+	// What the engine measured.
+	IOPS      float64 `json:"iops,omitempty"`
+	ToIOPS    float64 `json:"to_iops,omitempty"`
+	BWBytes   float64 `json:"bw_bytes,omitempty"`
+	ToBWBytes float64 `json:"to_bw_bytes,omitempty"`
+	LatNs     float64 `json:"lat_ns,omitempty"`
+	ToLatNs   float64 `json:"to_lat_ns,omitempty"`
+	R0Ns      float64 `json:"r0_ns,omitempty"` // base latency
+	// LittleLatNs is Little's Law's latency, QD / IOPS, at ToQD.
+	LittleLatNs float64 `json:"little_lat_ns,omitempty"`
+	// In flight: Inflight where AtDevice says (the device's aqu-sz, else
+	// the engine's mean); LittleInflight is IOPS × mean latency; Fill is
+	// Inflight / QD.
+	Inflight       float64 `json:"inflight,omitempty"`
+	LittleInflight float64 `json:"little_inflight,omitempty"`
+	AtDevice       bool    `json:"at_device,omitempty"`
+	Fill           float64 `json:"fill,omitempty"`
+	// What the device showed.
+	DeviceIOPS    float64 `json:"device_iops,omitempty"`
+	DeviceBWBytes float64 `json:"device_bw_bytes,omitempty"`
+	AquSz         float64 `json:"aqu_sz,omitempty"`
+	UtilPct       float64 `json:"util_pct,omitempty"`
+	AwaitMs       float64 `json:"await_ms,omitempty"`
+	// CPU: SelfCPUPct is percent of one core, Cores how many cores the
+	// jobs can use, Busy SelfCPUPct / (100 × Cores); HostBusyPct is the
+	// host's user + system + softirq percent of all CPUs.
+	SelfCPUPct  float64 `json:"self_cpu_pct,omitempty"`
+	Cores       float64 `json:"cores,omitempty"`
+	Busy        float64 `json:"busy,omitempty"`
+	HostBusyPct float64 `json:"host_busy_pct,omitempty"`
+	// Shares and ratios: Share a fraction (of bytes, of a target), Ratio
+	// and BWRatio growth or spread factors, LatRatio and QDRatio latency
+	// and queue-depth growth, Growth the IOPS gain per QD gain.
+	Share    float64 `json:"share,omitempty"`
+	Ratio    float64 `json:"ratio,omitempty"`
+	BWRatio  float64 `json:"bw_ratio,omitempty"`
+	LatRatio float64 `json:"lat_ratio,omitempty"`
+	QDRatio  float64 `json:"qd_ratio,omitempty"`
+	Growth   float64 `json:"growth,omitempty"`
+	Count    int     `json:"count,omitempty"`
+	// Targets and the device's queue limits.
+	TargetIOPS float64 `json:"target_iops,omitempty"`
+	NrRequests int     `json:"nr_requests,omitempty"`
+	HWQueues   int     `json:"hw_queues,omitempty"`
+	// The engine the curve was measured with; Synchronous when it keeps
+	// one I/O in flight per job; Buffered when direct=0; HostBusy when the
+	// host's CPUs were busy.
+	Engine      string `json:"engine,omitempty"`
+	Synchronous bool   `json:"synchronous,omitempty"`
+	Buffered    bool   `json:"buffered,omitempty"`
+	HostBusy    bool   `json:"host_busy,omitempty"`
+	// Detail is outside text quoted as is (why the target has no device).
+	Detail string `json:"detail,omitempty"`
+}

@@ -1,0 +1,213 @@
+package littleslaw
+
+// The typed vocabulary of an analysis: kinds and reasons that report turns
+// into words. Values are stable strings, as written to results.json.
+
+// KneeKind names the rule that picked a Knee.
+type KneeKind string
+
+// Knee kinds.
+const (
+	// KneeSaturation: the smallest measured QD within SaturationWithin of
+	// the highest IOPS, confirmed by the next deeper step adding less than
+	// SaturationGain while mean latency grows ≥ SaturationLatGrowth per
+	// doubling of QD.
+	KneeSaturation KneeKind = "saturation"
+	// KneeEfficient: the measured QD with the highest power, IOPS / mean
+	// latency (Kleinrock).
+	KneeEfficient KneeKind = "efficient"
+	// KneeModel: N* from the fit chosen by AICc (bound: measured Xmax ×
+	// measured R0; USL: N_max when retrograde, else X_roof × R0).
+	KneeModel KneeKind = "model"
+	// KneeKneedle: Kneedle (Satopää et al. 2011) on log2(QD) vs IOPS; a
+	// diagnostic only.
+	KneeKneedle KneeKind = "kneedle"
+)
+
+// KneeReason says why a knee was not found, or what to know about it.
+type KneeReason string
+
+// Knee reasons.
+const (
+	KneeConfirmed     KneeReason = "confirmed"      // saturation: NextQD confirms it
+	KneeNoPoints      KneeReason = "no-points"      // no measured points
+	KneeOnePoint      KneeReason = "one-point"      // one point cannot show a knee
+	KneeNotSaturated  KneeReason = "not-saturated"  // no saturation within the sweep (DeepestQD, SuggestQD)
+	KneeStillRising   KneeReason = "still-rising"   // efficient: power still rising at the deepest QD
+	KneeNoModel       KneeReason = "no-model"       // model: nothing fitted
+	KneeLinear        KneeReason = "linear"         // model: throughput still linear in QD
+	KneeExtrapolated  KneeReason = "extrapolated"   // model: beyond the deepest measured QD (DeepestQD)
+	KneeTooFewPoints  KneeReason = "too-few-points" // kneedle: needs 3 points
+	KneeFlat          KneeReason = "flat"           // kneedle: flat curve
+	KneeNoneAboveLine KneeReason = "below-chord"    // kneedle: no point above the chord
+)
+
+// CheckReason says why a Little's-Law check is flagged.
+type CheckReason string
+
+// Check reasons.
+const (
+	// CheckNotFull: IOPS × latency is below FillFlag of the QD.
+	CheckNotFull CheckReason = "queue-not-full"
+	// CheckMismatch: the measured in-flight mean differs from IOPS ×
+	// latency by more than MismatchFlag: a measuring error.
+	CheckMismatch CheckReason = "inflight-mismatch"
+)
+
+// SLOReason says how a latency objective was answered.
+type SLOReason string
+
+// SLO reasons.
+const (
+	SLONotMeasured   SLOReason = "not-measured"   // the statistic was not measured
+	SLONotMet        SLOReason = "not-met"        // no step meets it; Breaks is the shallowest
+	SLOBrokenDeeper  SLOReason = "broken-deeper"  // met; Breaks is the first deeper step over it
+	SLOMetEverywhere SLOReason = "met-everywhere" // met at every measured QD: the limit may lie deeper
+	SLOMetAtDeepest  SLOReason = "met-at-deepest" // met at the deepest step, broken at a shallower one
+)
+
+// TargetReason says how a target was answered.
+type TargetReason string
+
+// Target reasons.
+const (
+	// TargetLittle: pure Little's Law at a given latency, no curve.
+	TargetLittle TargetReason = "littles-law"
+	// TargetNoPoints: no measured points to answer from.
+	TargetNoPoints TargetReason = "no-points"
+	// TargetReachable: the measured curve reaches it (see NoHeadroom).
+	TargetReachable TargetReason = "reachable"
+	// TargetSaturated: not reachable; the curve saturates below it.
+	TargetSaturated TargetReason = "saturated"
+	// TargetNotReached: not reached and the curve did not saturate: sweep
+	// deeper (ModelQD: a fit's depth for it, if any).
+	TargetNotReached TargetReason = "not-reached"
+)
+
+// SettingRule names the rule a Setting follows.
+type SettingRule string
+
+// Setting rules.
+const (
+	SettingPool               SettingRule = "pool"              // HikariCP: cores × 2 + spindles
+	SettingWorkers            SettingRule = "workers"           // one synchronous I/O per worker
+	SettingPGIOConcurrency    SettingRule = "pg-io-concurrency" // effective_io_concurrency
+	SettingPGMaintenance      SettingRule = "pg-maintenance"    // maintenance_io_concurrency
+	SettingPGIOUring          SettingRule = "pg-io-uring"       // io_method = io_uring past io_workers' cap
+	SettingPGWorker           SettingRule = "pg-worker"         // io_method = worker
+	SettingPGIOWorkers        SettingRule = "pg-io-workers"     // io_workers
+	SettingMySQLIOCapacity    SettingRule = "mysql-io-capacity" // half the measured IOPS
+	SettingMySQLIOCapacityMax SettingRule = "mysql-io-capacity-max"
+	SettingMySQLIOThreads     SettingRule = "mysql-io-threads" // ⌈QD / pending per thread⌉
+)
+
+// NoticeKind names a caveat of an analysis.
+type NoticeKind string
+
+// Notice kinds.
+const (
+	NoticeDropped      NoticeKind = "dropped-points"     // Count points without a positive QD, IOPS and latency
+	NoticeNoPoints     NoticeKind = "no-points"          // nothing usable
+	NoticeCheck        NoticeKind = "check"              // the check at QD is flagged
+	NoticeOnePoint     NoticeKind = "one-point"          // no curve
+	NoticeTwoPoints    NoticeKind = "two-points"         // bound model only
+	NoticeFewPoints    NoticeKind = "few-points"         // Count < Min points: rough fits
+	NoticeFitBelow     NoticeKind = "fit-below-measured" // Model's XRoof below the IOPS measured at QD
+	NoticeSettingsDeep NoticeKind = "settings-deepest"   // settings use the deepest QD: not saturated
+)
+
+// Diagnosis rules, the values of Finding.Rule, in the order Diagnose
+// reports them.
+const (
+	RuleCache        = "cache"
+	RuleQueueNotFull = "queue-not-reaching-device"
+	RuleCPUBound     = "cpu-bound"
+	RuleDepthBound   = "depth-bound"
+	RuleDeviceCap    = "device-cap"
+	RuleHealthy      = "healthy"
+	// RuleContended replaces healthy when the curve saturated but other I/O
+	// shared the device during the sweep: the figures are not the
+	// workload's alone.
+	RuleContended    = "contended"
+	RuleInconclusive = "inconclusive" // no rule fits: says what is missing
+)
+
+// Reason is the variant of a diagnosis rule that applied.
+type Reason string
+
+// Reasons of Finding.Reason, grouped by rule.
+const (
+	// cache
+	ReasonNoDevice  Reason = "no-device"  // the target has no block device
+	ReasonPageCache Reason = "page-cache" // direct=0: the page cache served it
+	ReasonUnwritten Reason = "unwritten"  // reads of never-written extents (or a host cache)
+	ReasonHostCache Reason = "host-cache" // a cache in front of the device
+	// cpu-bound
+	ReasonSelfCPU  Reason = "self-cpu"  // the measuring process used its cores
+	ReasonHostBusy Reason = "host-busy" // the host's CPUs were busy
+	// queue-not-reaching-device
+	ReasonSyncEngine   Reason = "sync-engine"   // a synchronous engine ignores iodepth
+	ReasonBehavedSync  Reason = "behaved-sync"  // about one I/O per job in flight (Figures.Buffered)
+	ReasonSubmitterCPU Reason = "submitter-cpu" // the CPU-bound submitter cannot keep it full
+	ReasonNrRequests   Reason = "nr-requests"   // the device queue's request limit
+	ReasonBuffered     Reason = "buffered"      // buffered I/O: the page cache decides
+	ReasonAboveDevice  Reason = "above-device"  // time spent above the device
+	ReasonSubmitter    Reason = "submitter"     // the submitter did not keep the depth
+	ReasonOneJob       Reason = "one-job"       // … with one job at a deep iodepth
+	// depth-bound
+	ReasonBelowTarget Reason = "below-target" // a target: raise the queue depth (Figures: the depth)
+	ReasonRising      Reason = "rising"       // no target: extend the sweep (Figures.ToQD)
+	// device-cap
+	ReasonPlateau       Reason = "plateau"          // one curve's flat top
+	ReasonThroughputCap Reason = "throughput-bound" // across sizes: MiB/s alike
+	ReasonIOPSCap       Reason = "iops-bound"       // across sizes: IOPS alike
+	ReasonMixedCap      Reason = "mixed"            // across sizes: neither alike
+	// healthy, contended
+	ReasonSaturated Reason = "saturated"
+	// inconclusive
+	ReasonNoSteps Reason = "no-steps" // no measured steps
+	ReasonOneStep Reason = "one-step" // one step: sweep more depths
+	ReasonNotFlat Reason = "not-flat" // near the knee but not flat: extend (Figures.QD)
+)
+
+// FactKind names one piece of diagnosis evidence; its doc says which Fact
+// fields it sets.
+type FactKind string
+
+// Fact kinds.
+const (
+	FactNoSteps        FactKind = "no-steps"         // Count points, none usable
+	FactSharedBytes    FactKind = "shared-bytes"     // QD: DeviceBWBytes vs BWBytes, Ratio
+	FactSharedIOPS     FactKind = "shared-iops"      // QD: DeviceIOPS vs IOPS, Ratio
+	FactNoDevice       FactKind = "no-device"        // Detail: why the target has no device
+	FactPoint          FactKind = "point"            // QD: IOPS at LatNs
+	FactCacheShare     FactKind = "cache-share"      // QD: IOPS, BWBytes vs DeviceIOPS, DeviceBWBytes; Share
+	FactCacheMedian    FactKind = "cache-median"     // median Share over Count steps
+	FactLatencyAt      FactKind = "latency-at"       // LatNs at QD
+	FactCPU            FactKind = "cpu"              // QD (IODepth × NumJobs): SelfCPUPct of Cores; Reason, Busy
+	FactHostBusy       FactKind = "host-busy"        // HostBusyPct
+	FactDeviceQueue    FactKind = "device-queue"     // AquSz of QD, UtilPct
+	FactIOPSLatency    FactKind = "iops-latency"     // IOPS at LatNs
+	FactInflight       FactKind = "inflight"         // QD (IODepth × NumJobs): Inflight at the device (AtDevice) or engine; Fill
+	FactEngineInflight FactKind = "engine-inflight"  // Inflight vs LittleInflight (IOPS × mean latency)
+	FactGrowth         FactKind = "growth"           // QD→ToQD: IOPS→ToIOPS (Ratio), LatNs→ToLatNs (LatRatio), R0Ns
+	FactTargetShort    FactKind = "target-short"     // TargetIOPS vs best IOPS, Share
+	FactPlateau        FactKind = "plateau"          // QD→ToQD: IOPS→ToIOPS (Ratio − 1 = gain), BWBytes→ToBWBytes
+	FactPlateauLatency FactKind = "plateau-latency"  // LatNs→ToLatNs (LatRatio for QDRatio), Little LittleLatNs at ToQD
+	FactDeviceAt       FactKind = "device-at"        // QD: AquSz, UtilPct, AwaitMs
+	FactTargetAbove    FactKind = "target-above-cap" // TargetIOPS above the cap
+	FactSaturates      FactKind = "saturates"        // IOPS from QD (IODepth × NumJobs), LatNs, R0Ns
+	FactInflightAt     FactKind = "inflight-at"      // Inflight at the device (AtDevice) or engine for QD
+	FactNoTelemetry    FactKind = "no-telemetry"     // queue fill taken from the engine
+	FactDeepest        FactKind = "deepest"          // Count steps; deepest QD: IOPS at LatNs, R0Ns
+	FactLastStep       FactKind = "last-step"        // Growth of the QD growth, LatRatio
+	FactCapAtBS        FactKind = "cap-at-bs"        // BS: IOPS, BWBytes
+	FactCapSpread      FactKind = "cap-spread"       // Ratio (IOPS) and BWRatio (MiB/s) spreads, max/min − 1
+)
+
+// CPU grades of a FactCPU (Fact.Reason).
+const (
+	CPUSaturated       Reason = "saturated"        // the submitters used all their cores
+	CPUNearlySaturated Reason = "nearly-saturated" // at least CPUBusyShare of them
+	CPUNotLimit        Reason = "not-limit"        // below that
+)

@@ -1,0 +1,360 @@
+package report_test
+
+import (
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/qdsweep/qdsweep/littleslaw"
+	"github.com/qdsweep/qdsweep/report"
+)
+
+// curveOf builds the points of QD 1, 2, 4, … maxQD (iodepth = QD, one job)
+// from a model giving IOPS and mean latency (ns) at a QD; in flight follows
+// Little's Law unless inflight is set.
+func curveOf(maxQD int, bs float64, model func(qd float64) (iops, latNs float64), inflight func(qd float64) float64) []littleslaw.Point {
+	var pts []littleslaw.Point
+	for qd := 1; qd <= maxQD; qd *= 2 {
+		q := float64(qd)
+		x, r := model(q)
+		in := x * r / 1e9
+		if inflight != nil {
+			in = inflight(q)
+		}
+		pts = append(pts, littleslaw.Point{QD: q, IODepth: qd, NumJobs: 1, IOPS: x, BWBytes: x * bs, LatMeanNs: r, InflightMean: in})
+	}
+	return pts
+}
+
+// deviceLike returns telemetry where the device sees what the engine did,
+// with aqu-sz at fill × QD and the given self CPU.
+func deviceLike(pts []littleslaw.Point, fill, selfCPU float64) []littleslaw.StepTelemetry {
+	tel := make([]littleslaw.StepTelemetry, len(pts))
+	for i, p := range pts {
+		tel[i] = littleslaw.StepTelemetry{
+			DeviceKnown: true, DeviceIOPS: p.IOPS, DeviceBWBytes: p.BWBytes,
+			AquSz: fill * p.QD, UtilPct: math.Min(100, 100*fill*p.QD), AwaitMs: p.LatMeanNs / 1e6,
+			CPUKnown: true, SelfCPUPct: selfCPU, HostBusyPct: selfCPU / 2,
+		}
+	}
+	return tel
+}
+
+// throttled is a cloud volume with base latency r0 ns capped at xmax IOPS.
+func throttled(r0, xmax float64) func(float64) (float64, float64) {
+	return func(qd float64) (float64, float64) {
+		x := math.Min(qd/(r0/1e9), xmax) * 0.98
+		return x, qd / x * 1e9
+	}
+}
+
+// findingText is a finding as report words it: verdict, facts, next step.
+func findingText(f littleslaw.Finding) string {
+	return report.FindingSummary(f) + "\n" + strings.Join(report.FindingEvidence(f), "\n") + "\n" + report.FindingNext(f) + "\n"
+}
+
+// TestDiagnoseWords renders the findings of typical curves and checks
+// that the words say what the rules found.
+func TestDiagnoseWords(t *testing.T) {
+	const k4, k64 = 4096, 65536
+	cloud := curveOf(32, k4, throttled(1.3e6, 1e9), nil) // 1.3 ms, no cap within QD 32
+	capped := curveOf(256, k4, throttled(1e6, 25000), nil)
+	psync := curveOf(32, k4, func(float64) (float64, float64) { return 5000, 200e3 }, func(float64) float64 { return 1 })
+	buffered := curveOf(32, k4, func(float64) (float64, float64) { return 5200, 190e3 }, func(float64) float64 { return 1 })
+	tagLimited := curveOf(1024, k4, throttled(100e3, 1e9), nil)
+	for i := range tagLimited {
+		if tagLimited[i].QD > 64 { // requests beyond 64 wait for a tag above the device
+			tagLimited[i].IOPS = 64 / 100e-6 * 0.98
+			tagLimited[i].LatMeanNs = tagLimited[i].QD / tagLimited[i].IOPS * 1e9
+		}
+	}
+	tagTel := deviceLike(tagLimited, 0.97, 20)
+	for i := range tagTel {
+		tagTel[i].AquSz = math.Min(tagLimited[i].QD, 64) * 0.97
+	}
+	cpuTop := curveOf(64, k4, func(qd float64) (float64, float64) {
+		x := math.Min(qd/20e-6, 150000) // a 20 µs device, one core submits 150k IOPS
+		return x, qd / x * 1e9
+	}, nil)
+	cpuTel := deviceLike(cpuTop, 0.3, 99)
+	pageCache := curveOf(16, k4, func(qd float64) (float64, float64) { return 400000 * math.Min(qd, 2) / 2, 2.5e3 * qd / math.Min(qd, 2) }, nil)
+	pcTel := deviceLike(pageCache, 0.5, 60)
+	for i := range pcTel {
+		pcTel[i].DeviceIOPS, pcTel[i].DeviceBWBytes = 120, 120*k4
+	}
+	nvme := curveOf(128, k4, func(qd float64) (float64, float64) {
+		x := 400000 * qd / (qd + 8) // κ = 0 USL: smooth approach to 400k
+		return x, qd / x * 1e9
+	}, nil)
+	climbing := curveOf(16, k4, func(qd float64) (float64, float64) {
+		x := 10000 * math.Pow(qd, 0.8)
+		return x, qd / x * 1e9
+	}, nil)
+
+	tests := []struct {
+		name      string
+		in        littleslaw.DiagnoseInput
+		wantRules []string
+		wantIn    []string // substrings of summaries + next steps
+	}{
+		{
+			name: "cloud volume short of its target at QD 32",
+			in: littleslaw.DiagnoseInput{TargetIOPS: 160000, Curves: []littleslaw.DiagnoseCurve{{
+				RW: "randread", BS: k4, Engine: "io_uring", Direct: true,
+				Points: cloud, Telemetry: deviceLike(cloud, 0.97, 15),
+			}}},
+			wantRules: []string{littleslaw.RuleDepthBound},
+			wantIn:    []string{"randread 4k: latency stays near R0", "≈ 213", "iodepth 213 × numjobs 1"},
+		},
+		{
+			name: "rising curve without a target",
+			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
+				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, Points: cloud,
+			}}},
+			wantRules: []string{littleslaw.RuleDepthBound},
+			wantIn:    []string{"extend the sweep past QD 32 (e.g. to 128)"},
+		},
+		{
+			name: "psync ignores iodepth",
+			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
+				RW: "randread", BS: k4, Engine: "psync", Synchronous: true, Direct: true,
+				Points: psync, Telemetry: deviceLike(psync, 1.0/32, 10),
+			}}},
+			wantRules: []string{littleslaw.RuleQueueNotFull},
+			wantIn:    []string{"psync engine is synchronous", "iodepth 32 adds nothing", "numjobs"},
+		},
+		{
+			name: "libaio without direct=1 behaves synchronously",
+			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
+				RW: "randwrite", BS: k4, Engine: "libaio", Direct: false, Points: buffered,
+			}}},
+			wantRules: []string{littleslaw.RuleQueueNotFull},
+			wantIn:    []string{"behaved synchronously", "direct=1"},
+		},
+		{
+			name: "nr_requests caps the device queue",
+			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
+				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, NrRequests: 64, HWQueues: 1,
+				Points: tagLimited, Telemetry: tagTel,
+			}}},
+			wantRules: []string{littleslaw.RuleQueueNotFull},
+			wantIn:    []string{"nr_requests 64 × 1 hardware queues", "more jobs"},
+		},
+		{
+			name: "one submitting core tops out",
+			in: littleslaw.DiagnoseInput{CPUs: 2, Curves: []littleslaw.DiagnoseCurve{{
+				RW: "randread", BS: k4, Engine: "libaio", Direct: true, Points: cpuTop, Telemetry: cpuTel,
+			}}},
+			wantRules: []string{littleslaw.RuleQueueNotFull, littleslaw.RuleCPUBound},
+			wantIn: []string{"CPU-bound", "use io_uring",
+				"qdsweep used 0.99 cores of CPU (99% of a core) with 1 job; a job is one submitting thread, which can use at most one core, so the submitters were nearly saturated (99%)"},
+		},
+		{
+			name: "page cache serves buffered reads",
+			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
+				RW: "randread", BS: k4, Engine: "io_uring", Direct: false, Points: pageCache, Telemetry: pcTel,
+			}}},
+			wantRules: []string{littleslaw.RuleCache},
+			wantIn:    []string{"page cache", "0% of the bytes reached it"},
+		},
+		{
+			name: "tmpfs target",
+			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
+				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, NoDevice: "/dev/shm/x is on tmpfs: no block device",
+				Points: nvme,
+			}}},
+			wantRules: []string{littleslaw.RuleCache},
+			wantIn:    []string{"no block device", "tmpfs"},
+		},
+		{
+			name: "provisioned IOPS cap",
+			in: littleslaw.DiagnoseInput{TargetIOPS: 40000, Curves: []littleslaw.DiagnoseCurve{{
+				RW: "randread", BS: k4, Engine: "io_uring", Direct: true,
+				Points: capped, Telemetry: deviceLike(capped, 0.98, 12),
+			}}},
+			// device-cap already says the device saturated: no healthy beside it.
+			wantRules: []string{littleslaw.RuleDeviceCap},
+			wantIn:    []string{"IOPS flat at 24.5k", "from QD 32", "target 40k IOPS is above the cap", "provisioned"},
+		},
+		{
+			name: "local device saturating smoothly",
+			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
+				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, Points: nvme, Telemetry: deviceLike(nvme, 0.95, 40),
+			}}},
+			wantRules: []string{littleslaw.RuleHealthy},
+			wantIn:    []string{"randread 4k: the device saturates at QD 128", "121.6 in flight at the device"},
+		},
+		{
+			name: "still climbing with latency growth",
+			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
+				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, Points: climbing,
+			}}},
+			wantRules: []string{littleslaw.RuleInconclusive},
+			wantIn:    []string{"extend the sweep past QD 16"},
+		},
+		{
+			name:      "no measured steps",
+			in:        littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{RW: "read"}}},
+			wantRules: []string{littleslaw.RuleInconclusive},
+		},
+		{
+			name: "IOPS cap across block sizes",
+			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{
+				{RW: "randread", BS: k4, Direct: true, Points: curveOf(256, k4, throttled(1e6, 25000), nil)},
+				{RW: "randread", BS: k64, Direct: true, Points: curveOf(256, k64, throttled(1.2e6, 25000), nil)},
+			}},
+			wantRules: []string{littleslaw.RuleDeviceCap, littleslaw.RuleDeviceCap, littleslaw.RuleDeviceCap},
+			wantIn:    []string{"randread: IOPS-bound"},
+		},
+		{
+			name: "throughput cap across block sizes",
+			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{
+				{RW: "read", BS: 16384, Direct: true, Points: curveOf(256, 16384, throttled(1e6, 15000), nil)},
+				{RW: "read", BS: k64, Direct: true, Points: curveOf(256, k64, throttled(1.2e6, 3750), nil)},
+			}},
+			wantRules: []string{littleslaw.RuleDeviceCap, littleslaw.RuleDeviceCap, littleslaw.RuleDeviceCap},
+			wantIn:    []string{"read: throughput-bound: MiB/s stays at about 230 MiB/s"},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := littleslaw.Diagnose(tc.in)
+			var rules []string
+			var text strings.Builder
+			for _, f := range got {
+				rules = append(rules, f.Rule)
+				text.WriteString(findingText(f))
+				if strings.HasPrefix(report.FindingSummary(f), report.FindingCurveForTest(f)+f.Rule+": ") {
+					t.Errorf("summary %q repeats the rule %q", report.FindingSummary(f), f.Rule)
+				}
+				if report.FindingSummary(f) == "" || report.FindingNext(f) == "" || len(report.FindingEvidence(f)) == 0 {
+					t.Errorf("finding %q lacks a summary, evidence or next step: %+v", f.Rule, f)
+				}
+			}
+			if !reflect.DeepEqual(rules, tc.wantRules) {
+				t.Errorf("rules %v, want %v\n%s", rules, tc.wantRules, text.String())
+			}
+			for _, s := range tc.wantIn {
+				if !strings.Contains(text.String(), s) {
+					t.Errorf("findings do not say %q:\n%s", s, text.String())
+				}
+			}
+		})
+	}
+}
+
+// TestDiagnoseSharedDeviceWords: the device served far more I/O than the sweep,
+// so the findings say the figures are contended; a healthy curve on a
+// shared device is called contended, not healthy.
+func TestDiagnoseSharedDeviceWords(t *testing.T) {
+	climbing := curveOf(64, 4096, throttled(600e3, 1e9), nil)
+	saturating := curveOf(128, 4096, func(qd float64) (float64, float64) {
+		x := 400000 * qd / (qd + 8)
+		return x, qd / x * 1e9
+	}, nil)
+	other := func(pts []littleslaw.Point) []littleslaw.StepTelemetry {
+		tel := deviceLike(pts, 0.97, 10)
+		for i := range tel {
+			tel[i].DeviceIOPS += 75000
+			tel[i].DeviceBWBytes += 75000 * 4096
+		}
+		return tel
+	}
+	// A 1 MiB read the block layer splits in two: twice the requests,
+	// the same bytes, no other I/O.
+	split := curveOf(128, 1<<20, func(qd float64) (float64, float64) {
+		x := 1200 * qd / (qd + 1)
+		return x, qd / x * 1e9
+	}, nil)
+	splitTel := deviceLike(split, 0.97, 10)
+	for i := range splitTel {
+		splitTel[i].DeviceIOPS *= 2
+	}
+	tests := []struct {
+		name   string
+		pts    []littleslaw.Point
+		tel    []littleslaw.StepTelemetry
+		rules  []string
+		want   []string
+		absent []string
+	}{
+		{"rising curve", climbing, other(climbing), []string{littleslaw.RuleDepthBound},
+			[]string{"other I/O shared the device", "QD 1: the device moved 299 MiB/s, this sweep 6.4 MiB/s"}, nil},
+		{"saturating curve", saturating, other(saturating), []string{littleslaw.RuleContended},
+			[]string{"randread 4k: the device saturates at QD", "other I/O shared the device", "measure again"}, []string{"healthy"}},
+		{"split requests are not other I/O", split, splitTel, []string{littleslaw.RuleDeviceCap},
+			[]string{"randread 4k: IOPS flat at 1.16k–1.19k"}, []string{"shared", "contended", "healthy"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := littleslaw.Diagnose(littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
+				RW: "randread", BS: 4096, Direct: true, Points: tt.pts, Telemetry: tt.tel,
+			}}})
+			var rules []string
+			var text strings.Builder
+			for _, f := range got {
+				rules = append(rules, f.Rule)
+				text.WriteString(findingText(f))
+			}
+			if !reflect.DeepEqual(rules, tt.rules) {
+				t.Errorf("rules %v, want %v\n%s", rules, tt.rules, text.String())
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(text.String(), w) {
+					t.Errorf("findings do not say %q:\n%s", w, text.String())
+				}
+			}
+			for _, w := range tt.absent {
+				if strings.Contains(text.String(), w) {
+					t.Errorf("findings say %q:\n%s", w, text.String())
+				}
+			}
+		})
+	}
+}
+
+// TestDiagnoseCPUEvidenceWords: SelfCPUPct is percent of one core; the evidence
+// says how many cores that is and how many the jobs could use.
+func TestDiagnoseCPUEvidenceWords(t *testing.T) {
+	tests := []struct {
+		name      string
+		jobs, cpu int
+		self      float64 // percent of one core
+		hostBusy  float64
+		rule      string
+		want      string
+	}{
+		{"one job past one core", 1, 2, 169, 97, littleslaw.RuleCPUBound,
+			"qdsweep used 1.69 cores of CPU (169% of a core) with 1 job; a job is one submitting thread, which can use at most one core, so the submitters were saturated"},
+		{"four jobs on two CPUs", 4, 2, 190, 50, littleslaw.RuleCPUBound,
+			"qdsweep used 1.90 cores of CPU (190% of a core) with 4 jobs; each job is one submitting thread, so 4 jobs can use at most 2 cores (the machine has 2 CPUs), so the submitters were nearly saturated (95%)"},
+		{"busy host, idle submitter", 1, 2, 19, 97, littleslaw.RuleCPUBound,
+			"qdsweep used 0.19 cores of CPU (19% of a core) with 1 job; a job is one submitting thread, which can use at most one core: 19% of that, so qdsweep's own CPU was not the limit"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var pts []littleslaw.Point
+			var tel []littleslaw.StepTelemetry
+			for qd := 1; qd <= 64; qd *= 2 {
+				x := 100000 * float64(qd) / (float64(qd) + 4)
+				pts = append(pts, littleslaw.Point{QD: float64(qd * tt.jobs), IODepth: qd, NumJobs: tt.jobs, IOPS: x, BWBytes: x * 4096,
+					LatMeanNs: float64(qd*tt.jobs) / x * 1e9})
+				tel = append(tel, littleslaw.StepTelemetry{CPUKnown: true, SelfCPUPct: tt.self, HostBusyPct: tt.hostBusy})
+			}
+			got := littleslaw.Diagnose(littleslaw.DiagnoseInput{CPUs: tt.cpu, Curves: []littleslaw.DiagnoseCurve{{
+				RW: "randread", BS: 4096, Engine: "io_uring", Direct: true, Points: pts, Telemetry: tel}}})
+			var text strings.Builder
+			found := false
+			for _, f := range got {
+				text.WriteString(f.Rule + ": " + strings.Join(report.FindingEvidence(f), "\n") + "\n")
+				if f.Rule == tt.rule {
+					found = found || strings.Contains(strings.Join(report.FindingEvidence(f), "\n"), tt.want)
+				}
+			}
+			if !found {
+				t.Errorf("no %s finding says %q:\n%s", tt.rule, tt.want, text.String())
+			}
+		})
+	}
+}

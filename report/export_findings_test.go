@@ -1,0 +1,12 @@
+package report
+
+import "github.com/qdsweep/qdsweep/littleslaw"
+
+// FindingCurveForTest is the curve label a finding's summary starts with,
+// with its ": ".
+func FindingCurveForTest(f littleslaw.Finding) string {
+	if c := findingCurve(f); c != "" {
+		return c + ": "
+	}
+	return ""
+}

@@ -1,0 +1,321 @@
+package report
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/qdsweep/qdsweep/littleslaw"
+)
+
+// The words of a diagnosis: one function per part of a finding (the
+// verdict, one fact, the next step), each a switch with one case per
+// littleslaw reason or fact kind. The numbers come from littleslaw's
+// Finding, computed in littleslaw/diagnosis.go.
+
+// findingCurve names the curve a finding is about: "randread 4k", "randread"
+// for a verdict across block sizes, "" when unknown.
+func findingCurve(f littleslaw.Finding) string {
+	switch {
+	case f.RW == "":
+		return ""
+	case f.BS <= 0:
+		return f.RW
+	}
+	return curveName(f.RW, f.BS)
+}
+
+// FindingSummary is the verdict of f in words, led by the curve it is
+// about: "randread 4k: IOPS flat at 95.2k (up to 372 MiB/s) from QD 64 …".
+func FindingSummary(f littleslaw.Finding) string {
+	if c := findingCurve(f); c != "" {
+		return c + ": " + findingVerdict(f)
+	}
+	return findingVerdict(f)
+}
+
+// findingVerdict is the verdict of f without the curve.
+func findingVerdict(f littleslaw.Finding) string {
+	g := f.Figures
+	switch f.Reason {
+	case littleslaw.ReasonNoSteps:
+		return "no measured steps"
+	case littleslaw.ReasonNoDevice:
+		return "the target has no block device: these figures are not a device's"
+	case littleslaw.ReasonPageCache:
+		return "I/Os were served without device I/O, most likely by the page cache: direct=0 lets reads hit memory and writes land in dirty pages"
+	case littleslaw.ReasonUnwritten:
+		return "I/Os were served without device I/O, most likely by reads of never-written (unwritten or sparse) extents, which the filesystem answers with zeros, or a host cache"
+	case littleslaw.ReasonHostCache:
+		return "I/Os were served without device I/O, most likely by a cache in front of the device (host or hypervisor cache)"
+	case littleslaw.ReasonSelfCPU:
+		return "the measuring process is CPU-bound: IOPS here are the CPU's limit, not the device's"
+	case littleslaw.ReasonHostBusy:
+		return "the host's CPUs were busy: the submitter was starved and IOPS here are not the device's"
+	case littleslaw.ReasonSyncEngine:
+		return fmt.Sprintf("the %s engine is synchronous: each job keeps one I/O in flight, so iodepth %d adds nothing", engineOr(g.Engine), g.IODepth)
+	case littleslaw.ReasonBehavedSync:
+		s := fmt.Sprintf("each job kept about one I/O in flight: the %s engine behaved synchronously", engineOr(g.Engine))
+		if g.Buffered {
+			s += " (buffered I/O: libaio and io_uring block in submission without direct=1)"
+		}
+		return s
+	case littleslaw.ReasonSubmitterCPU:
+		return "the submitter is CPU-bound and cannot keep the queue full"
+	case littleslaw.ReasonNrRequests:
+		return fmt.Sprintf("the device queue holds at most %d requests (nr_requests %d × %d hardware queues): the rest wait above it", g.Count, g.NrRequests, g.HWQueues)
+	case littleslaw.ReasonBuffered:
+		return "I/Os wait above the device: buffered I/O lets the page cache decide what reaches the disk"
+	case littleslaw.ReasonAboveDevice:
+		return "I/Os spend most of their time above the device (filesystem, I/O scheduler or completion reaping)"
+	case littleslaw.ReasonSubmitter:
+		return "the submitter did not keep the queue depth in flight"
+	case littleslaw.ReasonOneJob:
+		return fmt.Sprintf("the submitter did not keep the queue depth in flight: one job at iodepth %d is too few jobs", g.IODepth)
+	case littleslaw.ReasonBelowTarget, littleslaw.ReasonRising:
+		return "latency stays near R0 and IOPS still grow with the queue; the device was not saturated by QD " + FormatQD(g.QD)
+	case littleslaw.ReasonPlateau:
+		level := FormatIOPS(g.ToIOPS)
+		if lo := FormatIOPS(g.IOPS); lo != level {
+			level = lo + "–" + level
+		}
+		return fmt.Sprintf("IOPS flat at %s (up to %s) from QD %s while latency grows in proportion to the queue",
+			level, fmtMiBpsUnit(g.BWBytes), FormatQD(g.QD))
+	case littleslaw.ReasonThroughputCap:
+		return fmt.Sprintf("throughput-bound: MiB/s stays at about %s whatever the block size", fmtMiBpsUnit(g.BWBytes))
+	case littleslaw.ReasonIOPSCap:
+		return fmt.Sprintf("IOPS-bound: IOPS stay at about %s whatever the block size", FormatIOPS(g.IOPS))
+	case littleslaw.ReasonMixedCap:
+		return "neither IOPS nor MiB/s is constant across block sizes"
+	case littleslaw.ReasonSaturated:
+		s := fmt.Sprintf("the device saturates at QD %s with the queue full at %s", FormatQD(g.QD), inflightWhere(g.AtDevice))
+		if f.Rule == littleslaw.RuleContended {
+			s += ", but other I/O shared the device during the sweep, so the ceiling and latencies are not this workload's alone"
+		}
+		return s
+	case littleslaw.ReasonOneStep, littleslaw.ReasonNotFlat:
+		return "no rule fits: the curve neither stays at R0 nor flattens"
+	}
+	return f.Rule
+}
+
+// FindingNext is the next step f advises, in words.
+func FindingNext(f littleslaw.Finding) string {
+	g := f.Figures
+	if f.Rule == littleslaw.RuleContended {
+		return "measure again while nothing else uses the device (or on a volume of its own) before sizing from this curve"
+	}
+	switch f.Reason {
+	case littleslaw.ReasonNoSteps:
+		return "run the sweep again: every step failed or was skipped"
+	case littleslaw.ReasonNoDevice:
+		return "measure a file on (or the block device of) the volume you mean to size"
+	case littleslaw.ReasonPageCache, littleslaw.ReasonUnwritten, littleslaw.ReasonHostCache:
+		return "lay the file out with written data and use direct=1 (or measure the block device itself); do not size a volume from these figures"
+	case littleslaw.ReasonSelfCPU, littleslaw.ReasonHostBusy:
+		next := "spread the load over more jobs (numjobs up to the CPU count)"
+		switch {
+		case g.Engine == "io_uring":
+			next += ", with registered buffers and files, and fewer CPU-heavy options (verify, random data)"
+		case g.Engine == "libaio":
+			next += ", and use io_uring with registered buffers (cheaper per I/O than libaio)"
+		case g.Synchronous:
+			next += ", and use io_uring or libaio with direct=1 instead of the synchronous " + g.Engine
+		default:
+			next += ", and use io_uring with direct=1 and registered buffers"
+		}
+		if g.HostBusy {
+			next += "; run on a quieter host"
+		}
+		return next
+	case littleslaw.ReasonSyncEngine:
+		return "use io_uring or libaio with direct=1, or raise numjobs to the queue depth you want"
+	case littleslaw.ReasonBehavedSync:
+		return "use direct=1 so submissions do not block, or raise numjobs"
+	case littleslaw.ReasonSubmitterCPU:
+		return "spread the depth over more jobs (numjobs up to the CPU count)"
+	case littleslaw.ReasonNrRequests:
+		return "spread the depth over more jobs on more CPUs (more hardware queues) or raise nr_requests"
+	case littleslaw.ReasonBuffered:
+		return "use direct=1 to measure the device"
+	case littleslaw.ReasonAboveDevice:
+		return "measure the block device itself with direct=1, try scheduler none, and check qdsweep's CPU"
+	case littleslaw.ReasonSubmitter, littleslaw.ReasonOneJob:
+		return "split the depth over more jobs (numjobs) and check qdsweep's CPU use"
+	case littleslaw.ReasonBelowTarget:
+		return fmt.Sprintf("raise the queue depth: QD = target × latency = %s × %s ≈ %s (iodepth %d × numjobs %d)",
+			FormatIOPS(g.TargetIOPS), FormatLatency(g.LatNs), FormatQD(g.ToQD), g.IODepth, g.NumJobs)
+	case littleslaw.ReasonRising:
+		return fmt.Sprintf("extend the sweep past QD %s (e.g. to %s) to find where it saturates", FormatQD(g.QD), FormatQD(g.ToQD))
+	case littleslaw.ReasonPlateau:
+		return fmt.Sprintf("compare %s IOPS and %s with the volume's provisioned IOPS/throughput and the VM's per-instance disk limits; "+
+			"queue deeper than QD %s only adds latency", FormatIOPS(g.ToIOPS), fmtMiBpsUnit(g.BWBytes), FormatQD(g.QD))
+	case littleslaw.ReasonThroughputCap:
+		return "the limit is bandwidth: compare with the volume's and the VM's MiB/s limits; smaller blocks buy IOPS, not MiB/s"
+	case littleslaw.ReasonIOPSCap:
+		return "the limit is IOPS: compare with the volume's provisioned IOPS; larger blocks buy MiB/s at the same IOPS"
+	case littleslaw.ReasonMixedCap:
+		return "the cap mixes an IOPS and a throughput limit: check both against the volume's and the VM's limits"
+	case littleslaw.ReasonSaturated:
+		return fmt.Sprintf("size from this curve: QD %s is where more depth stops paying (see advise for a target or SLO)", FormatQD(g.QD))
+	case littleslaw.ReasonOneStep:
+		return "sweep more queue depths (powers of two up to 4× the expected knee)"
+	case littleslaw.ReasonNotFlat:
+		return "near the knee but not flat: extend the sweep past QD " + FormatQD(g.QD)
+	}
+	return ""
+}
+
+// FindingEvidence is f's facts in words, one line each.
+func FindingEvidence(f littleslaw.Finding) []string {
+	out := make([]string, 0, len(f.Facts))
+	for _, x := range f.Facts {
+		out = append(out, factText(x))
+	}
+	return out
+}
+
+// factText words one fact of a finding.
+func factText(x littleslaw.Fact) string {
+	switch x.Kind {
+	case littleslaw.FactNoSteps:
+		return fmt.Sprintf("%d points, none with a queue depth, IOPS and latency", x.Count)
+	case littleslaw.FactSharedBytes:
+		return fmt.Sprintf("QD %s: the device moved %s, this sweep %s (%.1f×): other I/O shared the device, so these latencies are contended",
+			FormatQD(x.QD), fmtMiBpsUnit(x.DeviceBWBytes), fmtMiBpsUnit(x.BWBytes), x.Ratio)
+	case littleslaw.FactSharedIOPS:
+		return fmt.Sprintf("QD %s: the device served %s IOPS, this sweep %s (%.1f×): other I/O shared the device, so these latencies are contended",
+			FormatQD(x.QD), FormatIOPS(x.DeviceIOPS), FormatIOPS(x.IOPS), x.Ratio)
+	case littleslaw.FactNoDevice:
+		return "target: " + x.Detail
+	case littleslaw.FactPoint:
+		return fmt.Sprintf("QD %s: %s IOPS at %s mean latency", FormatQD(x.QD), FormatIOPS(x.IOPS), FormatLatency(x.LatNs))
+	case littleslaw.FactCacheShare:
+		return fmt.Sprintf("QD %s: the engine did %s IOPS (%s), the device %s (%s): %.0f%% of the bytes reached it",
+			FormatQD(x.QD), FormatIOPS(x.IOPS), fmtMiBpsUnit(x.BWBytes), FormatIOPS(x.DeviceIOPS), fmtMiBpsUnit(x.DeviceBWBytes), x.Share*100)
+	case littleslaw.FactCacheMedian:
+		return fmt.Sprintf("median share over %d steps: %.0f%%", x.Count, x.Share*100)
+	case littleslaw.FactLatencyAt:
+		return fmt.Sprintf("mean latency %s at QD %s", FormatLatency(x.LatNs), FormatQD(x.QD))
+	case littleslaw.FactCPU:
+		return cpuText(x)
+	case littleslaw.FactHostBusy:
+		return fmt.Sprintf("host CPU busy %.0f%% (user + system + softirq)", x.HostBusyPct)
+	case littleslaw.FactDeviceQueue:
+		return fmt.Sprintf("device: aqu-sz %.1f of QD %s, %%util %.0f", x.AquSz, FormatQD(x.QD), x.UtilPct)
+	case littleslaw.FactIOPSLatency:
+		return fmt.Sprintf("%s IOPS at %s mean latency", FormatIOPS(x.IOPS), FormatLatency(x.LatNs))
+	case littleslaw.FactInflight:
+		return fmt.Sprintf("QD %s (%s): %.1f in flight at %s (%.0f%% of the QD)",
+			FormatQD(x.QD), splitWords(x.IODepth, x.NumJobs), x.Inflight, inflightWhere(x.AtDevice), x.Fill*100)
+	case littleslaw.FactEngineInflight:
+		return fmt.Sprintf("engine in flight %.1f (IOPS × mean latency %.1f)", x.Inflight, x.LittleInflight)
+	case littleslaw.FactGrowth:
+		return fmt.Sprintf("QD %s → %s: IOPS %s → %s (×%.1f) while mean latency %s → %s (×%.2f, R0 %s)",
+			FormatQD(x.QD), FormatQD(x.ToQD), FormatIOPS(x.IOPS), FormatIOPS(x.ToIOPS), x.Ratio,
+			FormatLatency(x.LatNs), FormatLatency(x.ToLatNs), x.LatRatio, FormatLatency(x.R0Ns))
+	case littleslaw.FactTargetShort:
+		return fmt.Sprintf("target %s IOPS; best measured %s IOPS (%.0f%%)", FormatIOPS(x.TargetIOPS), FormatIOPS(x.IOPS), x.Share*100)
+	case littleslaw.FactPlateau:
+		return fmt.Sprintf("QD %s → %s: IOPS %s → %s (%+.1f%%), %s → %s",
+			FormatQD(x.QD), FormatQD(x.ToQD), FormatIOPS(x.IOPS), FormatIOPS(x.ToIOPS), (x.Ratio-1)*100, fmtMiBpsUnit(x.BWBytes), fmtMiBpsUnit(x.ToBWBytes))
+	case littleslaw.FactPlateauLatency:
+		return fmt.Sprintf("mean latency %s → %s (×%.1f for ×%.0f QD); Little's Law QD / IOPS = %s at QD %s",
+			FormatLatency(x.LatNs), FormatLatency(x.ToLatNs), x.LatRatio, x.QDRatio, FormatLatency(x.LittleLatNs), FormatQD(x.ToQD))
+	case littleslaw.FactDeviceAt:
+		return fmt.Sprintf("device at QD %s: aqu-sz %.1f, %%util %.0f, await %.2f ms", FormatQD(x.QD), x.AquSz, x.UtilPct, x.AwaitMs)
+	case littleslaw.FactTargetAbove:
+		return fmt.Sprintf("target %s IOPS is above the cap: no queue depth reaches it", FormatIOPS(x.TargetIOPS))
+	case littleslaw.FactSaturates:
+		return fmt.Sprintf("saturates at %s IOPS from QD %s (%s), mean latency %s (R0 %s)",
+			FormatIOPS(x.IOPS), FormatQD(x.QD), splitWords(x.IODepth, x.NumJobs), FormatLatency(x.LatNs), FormatLatency(x.R0Ns))
+	case littleslaw.FactInflightAt:
+		return fmt.Sprintf("%.1f in flight at %s for QD %s", x.Inflight, inflightWhere(x.AtDevice), FormatQD(x.QD))
+	case littleslaw.FactNoTelemetry:
+		return "no device telemetry: queue fill taken from the engine"
+	case littleslaw.FactDeepest:
+		return fmt.Sprintf("%d measured steps; deepest QD %s: %s IOPS at %s (R0 %s)",
+			x.Count, FormatQD(x.QD), FormatIOPS(x.IOPS), FormatLatency(x.LatNs), FormatLatency(x.R0Ns))
+	case littleslaw.FactLastStep:
+		return fmt.Sprintf("last step: IOPS gained %.0f%% of the QD growth, latency ×%.2f", x.Growth*100, x.LatRatio)
+	case littleslaw.FactCapAtBS:
+		return fmt.Sprintf("bs %s: %s IOPS, %s", fmtBS(x.BS), FormatIOPS(x.IOPS), fmtMiBpsUnit(x.BWBytes))
+	case littleslaw.FactCapSpread:
+		return fmt.Sprintf("spread across sizes (max/min − 1): IOPS %.0f%%, MiB/s %.0f%%", x.Ratio*100, x.BWRatio*100)
+	}
+	return string(x.Kind)
+}
+
+// cpuText words the measuring process's CPU use: SelfCPUPct is percent of
+// one core (so 169 is 1.69 cores), Cores how many cores its jobs can keep
+// busy (one per job, at most the CPU count).
+func cpuText(x littleslaw.Fact) string {
+	jobs := max(x.NumJobs, 1)
+	s := fmt.Sprintf("QD %s (%s): qdsweep used %.2f cores of CPU (%.0f%% of a core) with %s; ",
+		FormatQD(x.QD), splitWords(x.IODepth, x.NumJobs), x.SelfCPUPct/100, x.SelfCPUPct, countNoun(float64(jobs), "job", "jobs"))
+	limit := "a job is one submitting thread, which can use at most one core"
+	if jobs > 1 {
+		limit = fmt.Sprintf("each job is one submitting thread, so %s can use at most %s",
+			countNoun(float64(jobs), "job", "jobs"), countNoun(x.Cores, "core", "cores"))
+		if float64(jobs) > x.Cores {
+			limit += fmt.Sprintf(" (the machine has %s)", countNoun(math.Floor(x.Cores), "CPU", "CPUs"))
+		}
+	}
+	switch x.Reason {
+	case littleslaw.CPUSaturated:
+		return s + limit + ", so the submitters were saturated (the CPU beyond that is kernel and runtime work on their behalf)"
+	case littleslaw.CPUNearlySaturated:
+		return s + limit + fmt.Sprintf(", so the submitters were nearly saturated (%.0f%%)", x.Busy*100)
+	}
+	return s + limit + fmt.Sprintf(": %.0f%% of that, so qdsweep's own CPU was not the limit", x.Busy*100)
+}
+
+// splitWords words an iodepth × numjobs split when known.
+func splitWords(iodepth, numjobs int) string {
+	if iodepth > 0 && numjobs > 0 {
+		return fmt.Sprintf("iodepth %d × numjobs %d", iodepth, numjobs)
+	}
+	return "split unknown"
+}
+
+// inflightWhere names where I/Os in flight were counted.
+func inflightWhere(atDevice bool) string {
+	if atDevice {
+		return "the device"
+	}
+	return "the engine"
+}
+
+// engineOr names an engine, "chosen" when unknown.
+func engineOr(e string) string {
+	if e == "" {
+		return "chosen"
+	}
+	return e
+}
+
+// fmtMiBpsUnit is FormatMiBps with its unit: "357 MiB/s".
+func fmtMiBpsUnit(bytesPerSec float64) string { return FormatMiBps(bytesPerSec) + " MiB/s" }
+
+// contradictsTarget reports whether fact x speaks of an IOPS target in a
+// way the curve's analysis a does not bear out: a was made without a
+// target (the finding is older than it), or x says the target is not
+// reached where a's target answer reaches it.
+func contradictsTarget(x littleslaw.Fact, a *littleslaw.Analysis) bool {
+	if a == nil || (x.Kind != littleslaw.FactTargetShort && x.Kind != littleslaw.FactTargetAbove) {
+		return false
+	}
+	if a.Target == nil {
+		return true
+	}
+	return a.Target.Reachable && x.Kind == littleslaw.FactTargetAbove
+}
+
+// countNoun words a count with its noun: "1 job", "4 jobs", "2 cores".
+// n is rounded to a whole number.
+func countNoun(n float64, singular, plural string) string {
+	k := int64(math.Round(n))
+	if k == 1 {
+		return "1 " + singular
+	}
+	return fmt.Sprintf("%d %s", k, plural)
+}

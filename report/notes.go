@@ -1,0 +1,272 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/qdsweep/qdsweep/littleslaw"
+)
+
+// The words of an analysis's parts: knees, Little's-Law checks, SLO and
+// target answers, caveats and application settings, one function each.
+// These are the texts results.json carries (Annotate) and advise prints;
+// the terminal and Markdown sentences built on them are in sentences.go.
+
+// kneeRule is the rule of a knee kind in words.
+func kneeRule(k littleslaw.KneeKind) string {
+	switch k {
+	case littleslaw.KneeSaturation:
+		return fmt.Sprintf("saturation: smallest measured QD within %.0f%% of the highest IOPS, confirmed by the next deeper step adding < %.0f%% IOPS while mean latency grows ≥ %.1f× per doubling",
+			littleslaw.SaturationWithin*100, littleslaw.SaturationGain*100, littleslaw.SaturationLatGrowth)
+	case littleslaw.KneeEfficient:
+		return "efficient: measured QD with the highest power, IOPS / mean latency (Kleinrock)"
+	case littleslaw.KneeModel:
+		return "model knee: N* from the fit chosen by AICc (bound: measured Xmax × measured R0; USL: N_max when retrograde, else X_roof × R0)"
+	case littleslaw.KneeKneedle:
+		return "kneedle: Kneedle (Satopää et al. 2011) on log2(QD) vs IOPS; a diagnostic only"
+	}
+	return string(k)
+}
+
+// kneeNote is what to know about a knee, in words ("" when nothing).
+func kneeNote(k littleslaw.Knee) string {
+	switch k.Reason {
+	case littleslaw.KneeConfirmed:
+		verb, g := "adds", 100*k.NextGain
+		if g < 0 {
+			verb, g = "loses", -g
+		}
+		return fmt.Sprintf("QD %g %s %.1f%% IOPS at %.2f× the latency", k.NextQD, verb, g, k.NextLatRatio)
+	case littleslaw.KneeNoPoints:
+		return "no measured points"
+	case littleslaw.KneeNotSaturated:
+		return fmt.Sprintf("no saturation within the sweep (deepest QD %g, %s IOPS); %s", k.DeepestQD, FormatCount(k.DeepestIOPS), sweepDeeperHint(k))
+	case littleslaw.KneeOnePoint:
+		return "one point cannot show saturation; sweep at least two depths, e.g. QD 1 to 256 in powers of two"
+	case littleslaw.KneeStillRising:
+		return "power still rising at the deepest QD; sweep deeper"
+	case littleslaw.KneeNoModel:
+		return "no model fitted"
+	case littleslaw.KneeLinear:
+		return "the fit shows no knee (throughput still linear in QD)"
+	case littleslaw.KneeExtrapolated:
+		return fmt.Sprintf("beyond the deepest measured QD %g: extrapolated", k.DeepestQD)
+	case littleslaw.KneeTooFewPoints:
+		return "needs at least 3 points"
+	case littleslaw.KneeFlat:
+		return "flat curve: no knee"
+	case littleslaw.KneeNoneAboveLine:
+		return "no point above the chord: no knee"
+	}
+	return ""
+}
+
+// sweepDeeperHint tells how deep to sweep next after a curve that did not
+// saturate: "sweep deeper, e.g. to QD 1024".
+func sweepDeeperHint(k littleslaw.Knee) string {
+	if k.SuggestQD > 0 {
+		return fmt.Sprintf("sweep deeper, e.g. to QD %g", k.SuggestQD)
+	}
+	return "sweep deeper"
+}
+
+// checkNote is why a Little's-Law check is flagged, in words.
+func checkNote(c littleslaw.StepCheck) string {
+	switch c.Reason {
+	case littleslaw.CheckNotFull:
+		return fmt.Sprintf("only %.1f of %g I/Os in flight (IOPS × latency): the engine or application is not keeping the queue full (iostat's aqu-sz ≪ iodepth)",
+			c.EffectiveInflight, c.QD)
+	case littleslaw.CheckMismatch:
+		return fmt.Sprintf("measured in-flight %.1f differs from IOPS × latency %.1f by more than %.0f%%: a measuring error",
+			c.MeasuredInflight, c.EffectiveInflight, 100*littleslaw.MismatchFlag)
+	}
+	return ""
+}
+
+// noticeText is one caveat of an analysis a in words.
+func noticeText(n littleslaw.Notice, a *littleslaw.Analysis) string {
+	switch n.Kind {
+	case littleslaw.NoticeDropped:
+		return fmt.Sprintf("%d point(s) without a positive QD, IOPS and mean latency were left out", n.Count)
+	case littleslaw.NoticeNoPoints:
+		return "no usable points: nothing can be told"
+	case littleslaw.NoticeCheck:
+		for _, c := range a.Checks {
+			if c.QD == n.QD && c.Flagged {
+				return fmt.Sprintf("QD %g: %s", c.QD, checkNote(c))
+			}
+		}
+		return fmt.Sprintf("QD %g: the Little's-Law check failed", n.QD)
+	case littleslaw.NoticeOnePoint:
+		return "one point: no curve, so no fit, no knee and no saturation can be told; sweep at least two depths"
+	case littleslaw.NoticeTwoPoints:
+		return "two points: only the bound model can be fitted (USL needs 3) and saturation is told only if the second step is already flat"
+	case littleslaw.NoticeFewPoints:
+		return fmt.Sprintf("only %d points: fits are rough; sweep at least %d depths", n.Count, n.Min)
+	case littleslaw.NoticeFitBelow:
+		return fmt.Sprintf("the %s fit's ceiling of %s IOPS lies below the %s IOPS measured at QD %g: it is a smooth trend through noisy points, not a limit; the measured figures rule",
+			n.Model, FormatCount(n.XRoof), FormatCount(n.IOPS), n.QD)
+	case littleslaw.NoticeSettingsDeep:
+		return fmt.Sprintf("settings use the deepest measured QD %g as the useful parallelism because the curve did not saturate", n.QD)
+	}
+	return string(n.Kind)
+}
+
+// sloNote is the caveat of an SLO answer in words ("" when none).
+func sloNote(r littleslaw.SLOResult) string {
+	step := func(s littleslaw.SLOStep) string {
+		return fmt.Sprintf("QD %g (%s %s)", s.QD, r.Stat, FormatLatency(s.LatNs))
+	}
+	var parts []string
+	switch r.Reason {
+	case littleslaw.SLONotMeasured:
+		return r.Stat + " latency was not measured"
+	case littleslaw.SLONotMet:
+		if r.Breaks == nil {
+			return "not met"
+		}
+		return "not met: " + sloNotMetDetail(r)
+	case littleslaw.SLOBrokenDeeper:
+		if r.Breaks != nil {
+			parts = append(parts, step(*r.Breaks)+" breaks it")
+		}
+	case littleslaw.SLOMetEverywhere:
+		parts = append(parts, "met at every measured QD; the limit may lie deeper")
+	case littleslaw.SLOMetAtDeepest:
+		parts = append(parts, "met at the deepest measured QD; the limit may lie deeper")
+	}
+	if len(r.Noisy) > 0 {
+		var ws []string
+		for _, s := range r.Noisy {
+			ws = append(ws, step(s))
+		}
+		parts = append(parts, fmt.Sprintf("shallower %s broke it although QD %g meets it: a noisy step, worth measuring again", joinAnd(ws), r.QD))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// sloNotMetDetail says how far the shallowest step misses an objective
+// no step meets.
+func sloNotMetDetail(r littleslaw.SLOResult) string {
+	return fmt.Sprintf("even QD %g has %s %s > %s", r.Breaks.QD, r.Stat, FormatLatency(r.Breaks.LatNs), FormatLatency(r.LimitNs))
+}
+
+// targetNote is a target answer in one line of words.
+func targetNote(t littleslaw.TargetResult) string {
+	switch t.Reason {
+	case littleslaw.TargetLittle:
+		return fmt.Sprintf("%s IOPS at %s per I/O needs %.1f I/Os in flight (Little's Law: QD = IOPS × latency)",
+			FormatCount(t.TargetIOPS), FormatLatency(t.LatencyNs), t.NaiveQD) + splitLimitNote(t)
+	case littleslaw.TargetNoPoints:
+		return "no measured points"
+	case littleslaw.TargetSaturated:
+		return fmt.Sprintf("%s IOPS is not reachable: it saturates at %s IOPS (at QD %g); the limit is the device or the VM, not the queue depth",
+			FormatCount(t.TargetIOPS), FormatCount(t.ReachableIOPS), t.QD)
+	case littleslaw.TargetNotReached:
+		s := fmt.Sprintf("%s IOPS was not reached: the most measured was %s IOPS at QD %g, without saturating; sweep deeper",
+			FormatCount(t.TargetIOPS), FormatCount(t.MaxIOPS), t.MaxIOPSQD)
+		if t.ModelName != "" {
+			s += fmt.Sprintf(" (the %s fit suggests about QD %.0f)", t.ModelName, t.ModelQD)
+		}
+		return s
+	case littleslaw.TargetReachable:
+		s := fmt.Sprintf("%s IOPS needs about %.0f in flight at %s (the naive T × R0 says %d)",
+			FormatCount(t.TargetIOPS), t.QD, FormatLatency(t.LatencyNs), littleslaw.CeilQD(t.NaiveQD)) + splitLimitNote(t)
+		if t.NoHeadroom {
+			s += "; " + noHeadroomNote(t)
+		}
+		return s
+	}
+	return ""
+}
+
+// noHeadroomNote says a reachable target is the most measured.
+func noHeadroomNote(t littleslaw.TargetResult) string {
+	return fmt.Sprintf("that is the most measured (%s IOPS at QD %g): no headroom", FormatCount(t.MaxIOPS), t.MaxIOPSQD)
+}
+
+// splitLimitNote warns, after a "; ", when a target's split exceeds the
+// per-job depth limit ("" when it does not).
+func splitLimitNote(t littleslaw.TargetResult) string {
+	if !t.OverLimit {
+		return ""
+	}
+	return "; " + splitLimitWarning(t)
+}
+
+// splitLimitWarning says a split exceeds the per-job depth limit.
+func splitLimitWarning(t littleslaw.TargetResult) string {
+	return fmt.Sprintf("iodepth %d exceeds %d per job even with %d jobs (raise the job limit or spread over volumes)",
+		t.Split.IODepth, t.MaxIODepth, t.Split.NumJobs)
+}
+
+// settingValue is s's value, or the expression it follows when a figure
+// it needs is unknown.
+func settingValue(s littleslaw.Setting) string {
+	if s.Value == "" && s.Rule == littleslaw.SettingPool {
+		return fmt.Sprintf("cores × 2 + %d", s.SaturationQD)
+	}
+	return s.Value
+}
+
+// settingFormula is the rule a setting follows, in words.
+func settingFormula(s littleslaw.Setting) string {
+	n := s.SaturationQD
+	switch s.Rule {
+	case littleslaw.SettingPool:
+		if s.CPUs > 0 {
+			return fmt.Sprintf("HikariCP: cores × 2 + effective spindles = %d × 2 + %d, spindles = saturation QD; more connections add queueing only", s.CPUs, n)
+		}
+		return fmt.Sprintf("HikariCP: cores × 2 + effective spindles, spindles = saturation QD %d (CPU count unknown)", n)
+	case littleslaw.SettingWorkers:
+		return fmt.Sprintf("a worker doing one synchronous I/O at a time keeps one in flight (Little's Law), so workers = saturation QD = %d; more add latency only; divide by the fraction of each request spent waiting on disk when requests also compute", n)
+	case littleslaw.SettingPGIOConcurrency:
+		return fmt.Sprintf("the I/Os one session keeps in flight: saturation QD %d (allowed 0–%d)", n, s.Max)
+	case littleslaw.SettingPGMaintenance:
+		return fmt.Sprintf("the same depth for maintenance work: saturation QD %d; lower it when many autovacuum workers run at once", n)
+	case littleslaw.SettingPGIOUring:
+		return fmt.Sprintf("PostgreSQL 18+: io_workers can keep at most %d I/Os in flight, below the saturation QD %d; io_uring has no such cap", s.Max, n)
+	case littleslaw.SettingPGWorker:
+		return fmt.Sprintf("PostgreSQL 18+: the default worker method suffices when io_workers covers the saturation QD %d", n)
+	case littleslaw.SettingPGIOWorkers:
+		return fmt.Sprintf("each I/O worker performs one I/O at a time: saturation QD %d (default 3, allowed 1–%d)", n, s.Max)
+	case littleslaw.SettingMySQLIOCapacity:
+		return fmt.Sprintf("about the IOPS the system can perform, kept as low as practical: half the measured %s IOPS, leaving the rest to foreground reads", FormatCount(s.IOPS))
+	case littleslaw.SettingMySQLIOCapacityMax:
+		return fmt.Sprintf("the measured ceiling, %s IOPS", FormatCount(s.IOPS))
+	case littleslaw.SettingMySQLIOThreads:
+		return fmt.Sprintf("⌈saturation QD %d / %d pending per thread⌉, within %d–%d", n, s.PerThread, s.Min, s.Max)
+	}
+	return string(s.Rule)
+}
+
+// explainTargetNote says an explained job's split exceeds the per-job
+// limit ("" when it does not).
+func explainTargetNote(t littleslaw.ExplainTarget) string {
+	if !t.OverLimit {
+		return ""
+	}
+	return fmt.Sprintf("iodepth %d exceeds the per-job limit of %d even with %d jobs (the most allowed)",
+		t.Split.IODepth, t.MaxIODepth, t.Split.NumJobs)
+}
+
+// PresetExcessText says a target exceeds one of p's per-volume limits.
+func PresetExcessText(p littleslaw.Preset, e littleslaw.PresetExcess) string {
+	if e.Limit == "bw" {
+		return fmt.Sprintf("%s MiB/s exceeds one %s volume's limit (%s MiB/s); spread the load over several volumes",
+			FormatCount(e.Want/(1<<20)), p.Title, FormatCount(e.Max/(1<<20)))
+	}
+	return fmt.Sprintf("%s IOPS exceeds what one %s volume can be provisioned for (%s IOPS); spread the load over several volumes",
+		FormatCount(e.Want), p.Title, FormatCount(e.Max))
+}
+
+// joinAnd joins words as "a", "a and b", "a, b and c".
+func joinAnd(w []string) string {
+	switch len(w) {
+	case 0:
+		return ""
+	case 1:
+		return w[0]
+	}
+	return strings.Join(w[:len(w)-1], ", ") + " and " + w[len(w)-1]
+}
