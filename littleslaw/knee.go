@@ -22,7 +22,7 @@ func saturationKnee(pts []Point, xmax float64) Knee {
 		return k
 	}
 	for i := 0; i+1 < len(pts); i++ {
-		p, q := pts[i], pts[i+1]
+		p, q := pts[i], confirmingPoint(pts, i)
 		if p.IOPS < (1-SaturationWithin)*xmax {
 			continue
 		}
@@ -40,6 +40,25 @@ func saturationKnee(pts []Point, xmax float64) Knee {
 	}
 	return k
 }
+
+// confirmingPoint is the deeper point that confirms (or refutes) a
+// saturation at pts[i]: the first one at least saturationConfirm times as
+// deep, else the deepest. On a doubling grid it is the next step; between
+// refined steps a few I/Os apart, a step that adds little IOPS at about the
+// same latency shows nothing, so the rule looks a doubling further.
+func confirmingPoint(pts []Point, i int) Point {
+	for _, q := range pts[i+1:] {
+		if q.QD >= saturationConfirm*pts[i].QD {
+			return q
+		}
+	}
+	return pts[len(pts)-1]
+}
+
+// saturationConfirm is how much deeper than a candidate saturation QD the
+// confirming step should be: about one doubling (1.9, so 1, 2, 4 … grids
+// and grids with rounded steps both use their next step).
+const saturationConfirm = 1.9
 
 // efficientKnee is the point of highest power X/R.
 func efficientKnee(pts []Point) Knee {

@@ -53,6 +53,10 @@ func (s SLO) String() string {
 	return s.Stat + "=" + time.Duration(s.LimitNs).String()
 }
 
+// StatNs returns point p's value of stat (mean, p50, p90, p99 or p999) in
+// nanoseconds (0 when unknown).
+func StatNs(p Point, stat string) float64 { return statNs(p, stat) }
+
 // statNs returns point p's value of stat in nanoseconds (0 when unknown).
 func statNs(p Point, stat string) float64 {
 	switch stat {

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -157,7 +158,11 @@ func saturationSentence(a *littleslaw.Analysis) string {
 			FormatQD(a.MaxIOPSQD), FormatIOPS(a.MaxIOPS), sweepDeeperHint(k))
 	}
 	s := fmt.Sprintf("Saturates at %s IOPS from QD %s", FormatIOPS(k.IOPS), FormatQD(k.QD))
-	if next, ok := nextPoint(a.Points, k.QD); ok && k.IOPS > 0 && k.LatNsMean > 0 {
+	next, ok := nextPoint(a.Points, k.QD)
+	if k.NextQD > 0 {
+		next, ok = nextPoint(a.Points, math.Nextafter(k.NextQD, 0))
+	}
+	if ok && k.IOPS > 0 && k.LatNsMean > 0 {
 		gain := next.IOPS/k.IOPS - 1
 		verb := "adds"
 		if gain < 0 {

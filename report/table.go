@@ -38,6 +38,9 @@ func Table(w io.Writer, r *sweep.Result, o Options) error {
 	if n := steadyNote(r); n != "" {
 		fmt.Fprintln(bw, wrap(n, o.Width))
 	}
+	if n := refinedNote(r); n != "" {
+		fmt.Fprintln(bw, wrap(n, o.Width))
+	}
 	if r.Interrupted {
 		fmt.Fprintln(bw, "Interrupted: the sweep stopped before its last step.")
 	}
@@ -130,8 +133,12 @@ func writeStepRows(w io.Writer, steps []sweep.Step, o Options, simulated bool) {
 	}
 	fmt.Fprintln(w, strings.Join(h, " "))
 	for _, st := range steps {
+		qd := fmt.Sprint(st.QD)
+		if st.Refined != "" {
+			qd += refinedMark
+		}
 		cells := []string{
-			fmt.Sprint(st.QD),
+			qd,
 			fmt.Sprintf("%d×%d", st.IODepth, st.NumJobs),
 		}
 		if !measured(st) {
@@ -269,4 +276,18 @@ func hasMixed(r *sweep.Result) bool {
 		}
 	}
 	return false
+}
+
+// refinedMark follows the QD of a step the refine pass measured between
+// two grid steps.
+const refinedMark = "*"
+
+// refinedNote explains refinedMark when r holds refined steps.
+func refinedNote(r *sweep.Result) string {
+	for _, st := range r.Steps {
+		if st.Refined != "" {
+			return refinedMark + " refined: a depth measured between two grid steps, so the recommended depth is measured rather than read off the grid."
+		}
+	}
+	return ""
 }

@@ -131,6 +131,10 @@ type Step struct {
 	// what the time rules read from it (filled by Result.Analyze).
 	Series *Series              `json:"series,omitempty"`
 	Time   *littleslaw.StepTime `json:"time,omitempty"`
+	// Refined names the boundary a step of the refine pass was measured
+	// for (RefineKnee, RefineTarget, RefineSLO): a depth between two grid
+	// steps, not part of the plan's grid. "" for grid steps.
+	Refined string `json:"refined,omitempty"`
 }
 
 // DeviceStats are iostat -x's columns over the step's measured window.

@@ -63,6 +63,9 @@ func (p *progress) step(r *sweep.Result, s sweep.Step) {
 		p.curve = curve
 	}
 	g := fmt.Sprintf("step %d/%d  QD %d (%d×%d)", i, n, s.QD, s.IODepth, s.NumJobs)
+	if s.Refined != "" {
+		g = fmt.Sprintf("refine %s  QD %d (%d×%d)", s.Refined, s.QD, s.IODepth, s.NumJobs)
+	}
 	switch {
 	case s.Skipped != "":
 		k := 0

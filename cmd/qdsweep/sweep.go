@@ -49,6 +49,8 @@ func sweepCommand() *cli.Command {
 		&cli.StringFlag{Name: "latency-slo", Usage: "latency objective for the recommendation, e.g. p99=5ms (mean, p50, p90, p99, p999)"},
 		&cli.StringFlag{Name: "slo", Hidden: true, Usage: "old name of --latency-slo"},
 		&cli.StringFlag{Name: "chart-format", Value: "png", Usage: "png or svg"},
+		&cli.BoolFlag{Name: "refine", Usage: "after the grid, measure depths between the grid steps around the saturation knee, the --target-iops depth and the --latency-slo boundary (on by default with --target-iops or --latency-slo; --refine=false turns it off)"},
+		&cli.IntFlag{Name: "refine-steps", Value: sweep.DefaultRefineSteps, Usage: "most extra steps per refined boundary"},
 	}
 	flags = append(flags, workloadFlags(sweepDefaultRamp.String(), sweepDefaultRuntime.String()+", or sooner once steady")...)
 	flags = append(flags, logIntervalFlag())
@@ -89,6 +91,7 @@ type sweepOpts struct {
 	scratch    bool // the target is our scratch file: lay out, then remove
 	prev       *sweep.Result
 	analyze    littleslaw.Options
+	refine     sweep.Refine // the refine pass after the grid (inactive: none)
 	report     report.Options
 	json       bool
 	quiet      bool
@@ -208,6 +211,9 @@ func sweepAction(c *cli.Context) error {
 		},
 	}
 	runErr := sweep.Run(ctx, cfg, r)
+	if runErr == nil && o.refine.Active() {
+		runErr = sweep.RunRefine(ctx, cfg, r, o.refine)
+	}
 	prog.clear()
 	if runErr != nil && ctx.Err() != nil {
 		r.Interrupted = true
@@ -373,6 +379,16 @@ func sweepOptions(c *cli.Context) (sweepOpts, error) {
 		o.analyze.SLO = &slo
 	}
 	o.report = report.Options{TargetIOPS: o.analyze.TargetIOPS, SLO: o.analyze.SLO, ChartFormat: c.String("chart-format")}
+	refine := o.analyze.TargetIOPS > 0 || o.analyze.SLO != nil
+	if c.IsSet("refine") {
+		refine = c.Bool("refine")
+	}
+	if refine {
+		o.refine = sweep.Refine{Knee: true, TargetIOPS: o.analyze.TargetIOPS, SLO: o.analyze.SLO, Steps: c.Int("refine-steps")}
+	}
+	if n := c.Int("refine-steps"); n < 1 || n > 16 {
+		return o, usagef("--refine-steps: %d; use 1 to 16", n)
+	}
 	if f := o.report.ChartFormat; f != "png" && f != "svg" {
 		return o, usagef("--chart-format: %q; use png or svg", f)
 	}

@@ -452,3 +452,43 @@ func TestSweepKeepsNewTarget(t *testing.T) {
 		t.Errorf("existing target: exit %d, stderr %q; want 0 and no kept line", code, stderr)
 	}
 }
+
+// A target turns the refine pass on: the answer is read from measured
+// depths between the grid steps, marked in results.json and the table.
+func TestSweepRefinesAroundTarget(t *testing.T) {
+	dir := t.TempDir()
+	code, stdout, stderr := runSweep(t, dir, "--ioengine=sim", "--sim_latency=1ms", "--sim_iops=20000", "--iodepth", "1:64",
+		"--runtime", "100ms", "--ramp_time", "0", "--target-iops", "15k", "--output-format=json", "--output", "res")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var r sweep.Result
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatal(err)
+	}
+	refined := 0
+	for _, s := range r.Steps {
+		if s.Refined != "" {
+			refined++
+			if s.QD&(s.QD-1) == 0 {
+				t.Errorf("refined step at grid depth %d", s.QD)
+			}
+		}
+	}
+	if refined == 0 || !strings.Contains(stderr, "* refined") {
+		t.Fatalf("%d refined steps; table:\n%s", refined, stderr)
+	}
+	// --refine=false keeps the grid.
+	code, stdout, stderr = runSweep(t, dir, "--ioengine=sim", "--sim_latency=1ms", "--sim_iops=20000", "--iodepth", "1:64",
+		"--runtime", "50ms", "--ramp_time", "0", "--target-iops", "15k", "--refine=false", "--output-format=json", "--output", "res2")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	r = sweep.Result{}
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Steps) != 7 {
+		t.Errorf("--refine=false ran %d steps, want the 7 of the grid", len(r.Steps))
+	}
+}
