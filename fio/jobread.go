@@ -102,46 +102,93 @@ func ParseJobFile(r io.Reader) (JobFile, error) {
 	return jf, nil
 }
 
-// JobRun is one job of a job file converted to qdsweep's vocabulary.
+// JobRun is one job of a job file (or fio command line) converted to
+// qdsweep's vocabulary, with fio's defaults where the job sets nothing:
+// rw=read, bs=4k, iodepth=1, numjobs=1, direct=0, no ramp.
 type JobRun struct {
 	Name     string            `json:"name"`
 	Workload ioengine.Workload `json:"workload"`
-	IOEngine string            `json:"ioengine"` // fio's ioengine= ("" when not set)
+	IOEngine string            `json:"ioengine"` // fio's ioengine= ("" when not set; fio's default is psync)
 	Runtime  time.Duration     `json:"runtime_ns"`
 	Ramp     time.Duration     `json:"ramp_ns"`
-}
-
-// ignoredOptions change nothing qdsweep measures (reporting, naming, grouping).
-var ignoredOptions = map[string]bool{
-	"name": true, "description": true, "group_reporting": true, "stonewall": true, "wait_for_previous": true,
-	"new_group": true, "thread": true, "time_based": true, "norandommap": true, "randrepeat": true,
-	"invalidate": true, "exitall": true, "clocksource": true, "gtod_reduce": false, "kb_base": false,
-	"percentile_list": true, "lat_percentiles": true, "clat_percentiles": true, "slat_percentiles": true,
-	"disable_slat": true, "log_avg_msec": true, "do_verify": true, "fadvise_hint": true, "allrandrepeat": true,
+	// TimeBased is fio's time_based: run for Runtime whatever the size.
+	// Without it a job ends after IOSize bytes (or at Runtime if sooner).
+	TimeBased bool `json:"time_based"`
+	// IOSize is the bytes each job transfers before it ends when not
+	// TimeBased: io_size, else size, times Loops (0: the whole file).
+	IOSize int64 `json:"io_size"`
+	// Loops is fio's loops (at least 1).
+	Loops int `json:"loops"`
+	// StartDelay is fio's startdelay: wait before starting the job.
+	StartDelay time.Duration `json:"startdelay_ns"`
+	// EndFsync is fio's end_fsync: fsync the file when the job ends.
+	EndFsync bool `json:"end_fsync"`
+	// ReadOnly is fio's --readonly: a workload that writes is refused.
+	ReadOnly bool `json:"readonly"`
+	// RandRepeat is false when randrepeat=0: offsets differ run to run.
+	RandRepeat bool `json:"randrepeat"`
+	// Directory is fio's directory= ("" when not set).
+	Directory string `json:"directory,omitempty"`
+	// Files are the job's files as fio names them: filename= split at
+	// unescaped ':' (each under Directory), else "<name>.<job>.0" for each
+	// of the numjobs clones. Empty when neither filename nor name is set.
+	Files []string `json:"files,omitempty"`
+	// Ignored names the options accepted but ignored (reporting, naming,
+	// grouping); Batching the submission-batching options ignored.
+	Ignored  []string `json:"ignored,omitempty"`
+	Batching []string `json:"batching,omitempty"`
+	// Set holds every option name (aliases resolved) the job sets.
+	Set map[string]bool `json:"-"`
 }
 
 // Runs converts every job of the file (with [global] applied) to a
-// workload. Options qdsweep cannot honour are named together in one error
-// wrapping ErrUnsupported.
+// workload. Options qdsweep cannot honour, and options fio does not have,
+// are named together in one error wrapping ErrUnsupported.
 func (jf JobFile) Runs() ([]JobRun, error) {
 	var runs []JobRun
 	var bad []string
 	for _, js := range jf.Jobs {
 		opts := append(append([]Option{}, jf.Global...), js.Options...)
 		run, unsupported, err := convertJob(js.Name, opts)
+		if err != nil && js.Line == 0 {
+			return nil, err // a command line: the option names itself
+		}
 		if err != nil {
 			return nil, fmt.Errorf("job [%s] (line %d): %w", js.Name, js.Line, err)
 		}
 		for _, u := range unsupported {
-			bad = append(bad, fmt.Sprintf("%s (line %d)", u.Key, u.Line))
+			bad = append(bad, describeOption(u))
 		}
 		runs = append(runs, run)
 	}
 	if len(bad) > 0 {
 		bad = dedupSorted(bad)
-		return nil, fmt.Errorf("%w: %s; remove them or run the file with fio itself", ErrUnsupported, strings.Join(bad, ", "))
+		return runs, fmt.Errorf("%w: %s", ErrUnsupported, strings.Join(bad, ", "))
 	}
 	return runs, nil
+}
+
+// describeOption names an option for a message: "rate_iops=500 (line 4)"
+// from a job file, "--rate_iops=500" from a command line (Line 0).
+func describeOption(o Option) string {
+	s := o.Key
+	if o.Value != "" {
+		s += "=" + o.Value
+	}
+	if o.Line == 0 {
+		s = "--" + s
+	}
+	if OptionHandling(o.Key) == Unknown {
+		if near := closestOption(o.Key); near != "" {
+			s += " (not a fio option; did you mean --" + near + "?)"
+		} else {
+			s += " (not a fio option)"
+		}
+	}
+	if o.Line > 0 {
+		s += fmt.Sprintf(" (line %d)", o.Line)
+	}
+	return s
 }
 
 // dedupSorted sorts s and drops repeated entries.
@@ -156,49 +203,127 @@ func dedupSorted(s []string) []string {
 	return out
 }
 
+// SplitFilenames splits fio's filename= at ':' ("a:b" is two files; "\:"
+// is a literal colon, as fio escapes it).
+func SplitFilenames(v string) []string {
+	var out []string
+	var cur strings.Builder
+	for i := 0; i < len(v); i++ {
+		switch {
+		case v[i] == '\\' && i+1 < len(v) && v[i+1] == ':':
+			cur.WriteByte(':')
+			i++
+		case v[i] == ':':
+			out = append(out, cur.String())
+			cur.Reset()
+		default:
+			cur.WriteByte(v[i])
+		}
+	}
+	return append(out, cur.String())
+}
+
+// fioBool reads a fio boolean option: "", "1", "true", "yes", "on" are
+// true; "0", "false", "no", "off" false.
+func fioBool(v string) (bool, error) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "", "1", "true", "yes", "on":
+		return true, nil
+	case "0", "false", "no", "off":
+		return false, nil
+	}
+	return false, fmt.Errorf("%q is not 0 or 1", v)
+}
+
 // convertJob maps one job's options (later ones win) onto a workload.
 func convertJob(name string, opts []Option) (JobRun, []Option, error) {
-	run := JobRun{Name: name, Workload: ioengine.Workload{RW: ioengine.Read, BS: 4096, IODepth: 1, NumJobs: 1}}
+	run := JobRun{Name: name, Workload: ioengine.Workload{RW: ioengine.Read, BS: 4096, IODepth: 1, NumJobs: 1},
+		Loops: 1, RandRepeat: true, Set: map[string]bool{}}
 	mixSet := false
 	wl := &run.Workload
 	var unsupported []Option
+	var filename string
+	var fileSize, ioSize int64
+	nrfiles := 1
+	// label names an option in an error: "line 4: size=1q" or "--size=1q".
+	label := func(o Option) string {
+		if o.Line > 0 {
+			return fmt.Sprintf("line %d: %s=%s", o.Line, o.Key, o.Value)
+		}
+		return "--" + o.Key + "=" + o.Value
+	}
 	size := func(o Option) (int64, error) {
 		n, err := ioengine.ParseSize(o.Value)
 		if err != nil {
-			return 0, fmt.Errorf("line %d: %s=%s: %w", o.Line, o.Key, o.Value, err)
+			return 0, fmt.Errorf("%s: %w", label(o), err)
 		}
 		return n, nil
 	}
 	integer := func(o Option) (int, error) {
-		n, err := strconv.Atoi(o.Value)
+		n, err := strconv.Atoi(strings.TrimSpace(o.Value))
 		if err != nil || n < 0 {
-			return 0, fmt.Errorf("line %d: %s=%s is not a whole number", o.Line, o.Key, o.Value)
+			return 0, fmt.Errorf("%s is not a whole number", label(o))
 		}
 		return n, nil
+	}
+	positive := func(o Option) (int, error) {
+		n, err := integer(o)
+		if err == nil && n < 1 {
+			return 0, fmt.Errorf("%s: must be at least 1", label(o))
+		}
+		return n, err
+	}
+	boolean := func(o Option) (bool, error) {
+		b, err := fioBool(o.Value)
+		if err != nil {
+			return false, fmt.Errorf("%s: %w", label(o), err)
+		}
+		return b, nil
 	}
 	duration := func(o Option) (time.Duration, error) {
 		d, err := ioengine.ParseDuration(o.Value)
 		if err != nil {
-			return 0, fmt.Errorf("line %d: %s=%s: %w", o.Line, o.Key, o.Value, err)
+			return 0, fmt.Errorf("%s: %w", label(o), err)
 		}
 		return d, nil
 	}
 	var err error
 	for _, o := range opts {
-		switch o.Key {
+		key := OptionName(o.Key)
+		run.Set[key] = true
+		switch key {
+		case "name":
+			if o.Value != "" {
+				run.Name = o.Value
+			}
 		case "filename":
-			if strings.ContainsAny(o.Value, ":") {
-				unsupported = append(unsupported, o) // several files
+			filename = o.Value
+		case "directory":
+			if strings.Contains(o.Value, ":") {
+				unsupported = append(unsupported, o) // several directories
 				continue
 			}
-			wl.Filename = o.Value
+			run.Directory = o.Value
 		case "size":
 			wl.Size, err = size(o)
+		case "filesize":
+			if strings.ContainsAny(o.Value, "-:,") {
+				unsupported = append(unsupported, o) // a range of sizes
+				continue
+			}
+			fileSize, err = size(o)
+		case "io_size":
+			ioSize, err = size(o)
+		case "nrfiles":
+			nrfiles, err = integer(o)
+			if err == nil && nrfiles != 1 {
+				unsupported = append(unsupported, o)
+			}
 		case "offset":
 			wl.Offset, err = size(o)
 		case "offset_increment":
 			wl.OffsetIncrement, err = size(o)
-		case "rw", "readwrite":
+		case "rw":
 			switch ioengine.RW(o.Value) {
 			case ioengine.Read, ioengine.Write, ioengine.RandRead, ioengine.RandWrite, ioengine.ReadWrite, ioengine.RandRW:
 				wl.RW = ioengine.RW(o.Value)
@@ -210,44 +335,99 @@ func convertJob(name string, opts []Option) (JobRun, []Option, error) {
 		case "rwmixread":
 			wl.RWMixRead, err = integer(o)
 			mixSet = true
+			if err == nil && wl.RWMixRead > 100 {
+				err = fmt.Errorf("%s: a percentage 0..100", label(o))
+			}
 		case "rwmixwrite":
 			var w int
 			w, err = integer(o)
 			wl.RWMixRead, mixSet = 100-w, true
-		case "bs", "blocksize":
+			if err == nil && w > 100 {
+				err = fmt.Errorf("%s: a percentage 0..100", label(o))
+			}
+		case "bs":
 			if strings.ContainsAny(o.Value, ",:-") {
 				unsupported = append(unsupported, o) // per-direction or ranged sizes
 				continue
 			}
 			wl.BS, err = size(o)
+			if err == nil && wl.BS < 1 {
+				err = fmt.Errorf("%s: must be at least 1 byte", label(o))
+			}
 		case "iodepth":
-			wl.IODepth, err = integer(o)
+			wl.IODepth, err = positive(o)
+			if err == nil && wl.IODepth > maxIODepth {
+				err = fmt.Errorf("%s: at most %d", label(o), maxIODepth)
+			}
 		case "numjobs":
-			wl.NumJobs, err = integer(o)
+			wl.NumJobs, err = positive(o)
 		case "direct":
-			wl.Direct = o.Value == "" || o.Value == "1" || o.Value == "true"
+			wl.Direct, err = boolean(o)
 		case "buffered":
-			wl.Direct = o.Value == "0" || o.Value == "false"
+			var b bool
+			b, err = boolean(o)
+			wl.Direct = !b
 		case "randseed":
 			wl.RandSeed, err = strconv.ParseUint(o.Value, 10, 64)
 			if err != nil {
-				err = fmt.Errorf("line %d: randseed=%s is not a whole number", o.Line, o.Value)
+				err = fmt.Errorf("%s is not a whole number", label(o))
 			}
+		case "randrepeat":
+			run.RandRepeat, err = boolean(o)
 		case "continue_on_error":
-			wl.ContinueOnError = o.Value != "none" && o.Value != "0"
+			switch o.Value {
+			case "none", "0":
+				wl.ContinueOnError = false
+			case "", "1", "all", "io", "read", "write", "verify":
+				wl.ContinueOnError = true
+			default:
+				err = fmt.Errorf("%s: use none, io or all", label(o))
+			}
 		case "runtime":
 			run.Runtime, err = duration(o)
 		case "ramp_time":
 			run.Ramp, err = duration(o)
+		case "time_based":
+			run.TimeBased, err = boolean(o)
+		case "loops":
+			run.Loops, err = positive(o)
+		case "startdelay":
+			if strings.Contains(o.Value, "-") {
+				unsupported = append(unsupported, o) // a random delay in a range
+				continue
+			}
+			run.StartDelay, err = duration(o)
+		case "end_fsync":
+			run.EndFsync, err = boolean(o)
+		case "readonly":
+			run.ReadOnly, err = boolean(o)
+		case "norandommap":
+			// qdsweep draws random offsets with repeats, as norandommap.
+		case "verify":
+			if v := strings.ToLower(o.Value); v != "0" && v != "null" && v != "" {
+				unsupported = append(unsupported, o)
+			}
+		case "do_verify":
+			// Without verify= there is nothing to verify.
 		case "ioengine":
 			switch o.Value {
 			case "io_uring", "libaio", "psync":
 				run.IOEngine = o.Value
+			case "sync", "pvsync":
+				run.IOEngine = "psync" // one synchronous I/O at a time per job, as psync
 			default:
 				unsupported = append(unsupported, o)
 			}
 		default:
-			if !ignoredOptions[o.Key] {
+			switch OptionHandling(key) {
+			case Ignored:
+				if isBoolOption(key) {
+					_, err = boolean(o)
+				}
+				run.Ignored = append(run.Ignored, key)
+			case Batching:
+				run.Batching = append(run.Batching, key)
+			default:
 				unsupported = append(unsupported, o)
 			}
 		}
@@ -258,11 +438,47 @@ func convertJob(name string, opts []Option) (JobRun, []Option, error) {
 	if !mixSet && (wl.RW == ioengine.ReadWrite || wl.RW == ioengine.RandRW) {
 		wl.RWMixRead = 50 // fio's default
 	}
-	if wl.IODepth < 1 || wl.NumJobs < 1 || wl.BS < 1 {
-		return JobRun{}, nil, fmt.Errorf("iodepth, numjobs and bs must be at least 1")
+	if wl.Size == 0 && fileSize > 0 {
+		wl.Size = fileSize // one file per job: its size is the job's size
 	}
-	if wl.RWMixRead > 100 {
-		return JobRun{}, nil, fmt.Errorf("rwmixread %d is above 100", wl.RWMixRead)
+	run.IOSize = ioSize
+	if run.IOSize == 0 {
+		run.IOSize = wl.Size
 	}
+	run.IOSize *= int64(run.Loops)
+	run.Files = jobFiles(run.Name, filename, run.Directory, wl.NumJobs)
+	if len(run.Files) > 0 {
+		wl.Filename = run.Files[0]
+	}
+	run.Ignored = dedupSorted(run.Ignored)
+	run.Batching = dedupSorted(run.Batching)
 	return run, unsupported, nil
+}
+
+// jobFiles names a job's files as fio does: filename= split at ':' under
+// directory, shared by every clone; without filename, one file per clone
+// named "<name>.<clone>.0" under directory (or the working directory).
+func jobFiles(name, filename, directory string, numjobs int) []string {
+	join := func(f string) string {
+		if directory == "" || strings.HasPrefix(f, "/") {
+			return f
+		}
+		return strings.TrimSuffix(directory, "/") + "/" + f
+	}
+	var out []string
+	if filename != "" {
+		for _, f := range SplitFilenames(filename) {
+			if f != "" {
+				out = append(out, join(f))
+			}
+		}
+		return out
+	}
+	if name == "" {
+		return nil
+	}
+	for i := 0; i < numjobs; i++ {
+		out = append(out, join(fmt.Sprintf("%s.%d.0", name, i)))
+	}
+	return out
 }

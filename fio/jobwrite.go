@@ -26,6 +26,11 @@ func WriteJobFileEngine(w io.Writer, wl ioengine.Workload, runtime, ramp time.Du
 	if err != nil {
 		return err
 	}
+	return WriteOptions(w, wl, opts)
+}
+
+// WriteOptions writes opts (from JobOptions for wl) as a fio job file.
+func WriteOptions(w io.Writer, wl ioengine.Workload, opts OptionSet) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "; qdsweep step: rw=%s bs=%d iodepth=%d numjobs=%d (QD %d)\n", wl.RW, wl.BS, wl.IODepth, wl.NumJobs, wl.QD())
 	fmt.Fprintln(bw, "[global]")

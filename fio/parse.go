@@ -10,7 +10,7 @@ import (
 
 var (
 	reJSONStart  = regexp.MustCompile(`(?m)^\{\s*$`)
-	reTerseStart = regexp.MustCompile(`(?m)^[2-9];fio-`)
+	reTerseStart = regexp.MustCompile(`(?m)^([2-9];(fio|qdsweep)-|2;[^;\n]*;\d+;\d+;\d+;\d+;\d+;\d+;)`)
 	reNormalJob  = regexp.MustCompile(`(?m)\(groupid=\d+, jobs=\d+\): err=`)
 )
 

@@ -17,9 +17,12 @@ const (
 	terseDepths  = 7  // IO depths 1,2,4,8,16,32,>=64
 	terseLatBins = 22 // latency distribution: 10 µs bins, 12 ms bins
 	terseDisk    = 9  // name; read ios; write ios; read merges; write merges; read ticks; write ticks; in_queue; util
+	// terseV2Min is the field count of a version 2 record (no fio version):
+	// header 4, two directions, CPU, depths, latency bins.
+	terseV2Min = 4 + 2*terseDir + terseCPU + terseDepths + terseLatBins
 )
 
-// ParseTerse parses fio --output-format=terse lines (terse versions 3 and 4;
+// ParseTerse parses fio --output-format=terse lines (terse versions 2, 3 and 4;
 // 3 is fio's default). Lines that are not terse records (notes, prompts,
 // blank lines) are skipped; a malformed record is an error naming its line.
 // All records of the input form one Output.
@@ -32,14 +35,17 @@ func ParseTerse(r io.Reader) ([]Output, error) {
 		line++
 		text := strings.TrimSpace(sc.Text())
 		f := strings.Split(text, ";")
-		if len(f) < terseHeader || !strings.HasPrefix(f[1], "fio-") {
+		if len(f) >= terseV2Min && f[0] == "2" {
+			// Version 2 (fio 1.x/2.x): no fio version field, else as version 3.
+			f = append([]string{"2", ""}, f[1:]...)
+		} else if len(f) < terseHeader || !strings.HasPrefix(f[1], "fio-") && !strings.HasPrefix(f[1], "qdsweep-") {
 			continue
 		}
 		ver, err := strconv.Atoi(f[0])
 		if err != nil {
 			continue
 		}
-		if ver != 3 && ver != 4 {
+		if ver < 2 || ver > 4 {
 			return nil, fmt.Errorf("fio terse line %d: terse version %d is not supported (use --terse-version=3)", line, ver)
 		}
 		j, err := parseTerseRecord(f, ver)
@@ -57,7 +63,7 @@ func ParseTerse(r io.Reader) ([]Output, error) {
 		return nil, fmt.Errorf("read fio terse output: %w", err)
 	}
 	if len(out.Jobs) == 0 {
-		return nil, fmt.Errorf("%w: no terse record (lines starting \"3;fio-\")", ErrNoOutput)
+		return nil, fmt.Errorf("%w: no terse record (lines starting \"3;fio-\" or \"2;\")", ErrNoOutput)
 	}
 	out.DiskUtil = dedupDisks(out.DiskUtil)
 	return []Output{out}, nil

@@ -52,6 +52,11 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 	if err != nil {
 		return nil, err
 	}
+	jobFDs, err := openJobFiles(w, fd, size)
+	if err != nil {
+		unix.Close(fd)
+		return nil, err
+	}
 
 	c := &coord{base: time.Now(), ser: newSeriesClock(ctl)}
 	if ctl.Ramp <= 0 {
@@ -63,7 +68,7 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 	begin := make(chan struct{})
 	var wg sync.WaitGroup
 	for i := 0; i < w.NumJobs; i++ {
-		j := &job{idx: i, w: &w, fd: fd, depth: w.IODepth, bs: w.BS, verify: w.Verify}
+		j := &job{idx: i, w: &w, fd: jobFDs[i], depth: w.IODepth, bs: w.BS, verify: w.Verify}
 		j.gen = newOffsetGen(&w, w.Offset+int64(i)*w.OffsetIncrement, size, i)
 		j.m = newMeter(c, &pubs[i], w.ContinueOnError)
 		j.m.ser = c.ser.job()
@@ -95,6 +100,7 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 		c.phase.Store(phaseAbort)
 		close(begin)
 		wg.Wait()
+		closeJobFiles(jobFDs, fd)
 		unix.Close(fd)
 		return nil, setupErr
 	}
@@ -158,6 +164,7 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 		}
 	}
 	if !abandoned {
+		closeJobFiles(jobFDs, fd)
 		unix.Close(fd) // a job stuck in a syscall keeps fd; leave it open then
 	}
 	if errors.Is(runErr, errJobEnded) {
@@ -178,6 +185,47 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 		return st, fmt.Errorf("%d job(s) did not finish within %v of the end: %w", pending, w.IOTimeout+time.Second, ErrStalled)
 	}
 	return st, nil
+}
+
+// openJobFiles returns each job's descriptor: fd for all of them, or with
+// Workload.JobFiles one opened file per job (job 0 keeps fd), each checked
+// to hold the region.
+func openJobFiles(w Workload, fd int, size int64) ([]int, error) {
+	fds := make([]int, w.NumJobs)
+	for i := range fds {
+		fds[i] = fd
+	}
+	if len(w.JobFiles) == 0 {
+		return fds, nil
+	}
+	if len(w.JobFiles) != w.NumJobs {
+		return nil, badf("--numjobs=%d with %d job files; give one file per job", w.NumJobs, len(w.JobFiles))
+	}
+	for i := 1; i < len(fds); i++ {
+		jw := w
+		jw.Filename = w.JobFiles[i]
+		total, err := targetSize(jw.Filename)
+		if err == nil && w.Offset+size > total {
+			err = badf("--size: %s holds %d bytes, short of the region (offset %d + %d bytes)", jw.Filename, total, w.Offset, size)
+		}
+		if err == nil {
+			fds[i], err = openTarget(&jw)
+		}
+		if err != nil {
+			closeJobFiles(fds[:i], fd)
+			return nil, err
+		}
+	}
+	return fds, nil
+}
+
+// closeJobFiles closes the per-job descriptors other than shared.
+func closeJobFiles(fds []int, shared int) {
+	for _, f := range fds {
+		if f != shared {
+			unix.Close(f)
+		}
+	}
 }
 
 // errJobEnded ends pacing when a job ends on its own (its error is reported by collect).
@@ -324,6 +372,7 @@ func mergeStats(ms []meter, engine, fallback string, w *Workload) *Stats {
 	st.Runtime = time.Duration(longest)
 	for d := range dirs {
 		dirs[d].Lat = latencyOf(dirHist[d], dirLatSum[d], dirs[d].TotalIOs)
+		dirs[d].Hist = dirHist[d]
 	}
 	st.All = DirStats{
 		TotalIOs: dirs[0].TotalIOs + dirs[1].TotalIOs,
@@ -331,6 +380,7 @@ func mergeStats(ms []meter, engine, fallback string, w *Workload) *Stats {
 		IOPS:     dirs[0].IOPS + dirs[1].IOPS,
 		BWBytes:  dirs[0].BWBytes + dirs[1].BWBytes,
 		Lat:      latencyOf(allHist, dirLatSum[0]+dirLatSum[1], dirs[0].TotalIOs+dirs[1].TotalIOs),
+		Hist:     allHist,
 	}
 	if w.RW.IsRead() {
 		r := dirs[dirRead]

@@ -215,7 +215,7 @@ func (d *simDir) record(latNs, bs int64) {
 }
 
 func (d *simDir) stats(window time.Duration) DirStats {
-	s := DirStats{TotalIOs: d.ios, Bytes: d.bytes}
+	s := DirStats{TotalIOs: d.ios, Bytes: d.bytes, Hist: d.hist}
 	if secs := window.Seconds(); secs > 0 {
 		s.IOPS = float64(d.ios) / secs
 		s.BWBytes = float64(d.bytes) / secs

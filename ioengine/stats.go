@@ -1,6 +1,10 @@
 package ioengine
 
-import "time"
+import (
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+)
 
 // Latency summarises per-I/O latencies (submit → completion) in nanoseconds.
 type Latency struct {
@@ -20,6 +24,10 @@ type DirStats struct {
 	IOPS     float64 `json:"iops"`     // I/Os per second
 	BWBytes  float64 `json:"bw_bytes"` // bytes per second
 	Lat      Latency `json:"lat_ns"`
+	// Hist is the per-I/O latency histogram (ns) the percentiles come
+	// from, for writers that need other percentiles or fio's latency
+	// buckets; nil when the engine keeps none (fio, imported results).
+	Hist *hdrhistogram.Histogram `json:"-"`
 }
 
 // CPU is the process CPU time spent during the run, in seconds.

@@ -34,6 +34,10 @@ type Workload struct {
 	// each 8-byte little-endian word holds its own byte offset in the file.
 	// A read whose data differs is counted as an error "verify".
 	Verify bool
+	// JobFiles, when set, gives each job its own file: job i does its I/O
+	// on JobFiles[i] (fio's per-job files, <directory>/<name>.<i>.0), all
+	// laid out alike; Filename is JobFiles[0]. Empty: every job shares Filename.
+	JobFiles []string
 }
 
 // IsWrite reports whether the pattern writes.

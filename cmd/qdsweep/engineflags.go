@@ -115,7 +115,7 @@ func engineFromFlags(c *cli.Context, cmd, name string, prev *sweep.Result) (engi
 			if err != nil {
 				return e, usagef("--fio-clients: %v", err)
 			}
-			if !c.IsSet("filename") && !c.IsSet("jobfile") {
+			if cmd != "run" && !c.IsSet("filename") && !c.IsSet("jobfile") { // run checks its fio options itself
 				return e, usagef("--fio-clients: name the target on the servers with --filename (nothing is laid out on them)")
 			}
 			o.Clients, e.clients = clients, clients

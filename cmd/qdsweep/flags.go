@@ -10,9 +10,10 @@ import (
 
 // Output formats accepted by --output-format.
 const (
-	formatNormal = "normal"
-	formatJSON   = "json"
-	formatTerse  = "terse"
+	formatNormal  = "normal"
+	formatJSON    = "json"
+	formatTerse   = "terse"
+	formatFioJSON = "fio-json" // run only: a fio-shaped JSON document
 )
 
 // workloadFlags are the flags `run` and `sweep` share, named as fio names

@@ -12,8 +12,8 @@ import (
 // commandExamples are shown under EXAMPLES in each command's help.
 var commandExamples = map[string][]string{
 	"run": {
-		"qdsweep run                                   # 4k randread, QD 32, on ./qdsweep.scratch",
 		"qdsweep run --name=x --filename=/data/f --ioengine=libaio --direct=1 \\\n     --rw=randread --bs=4k --iodepth=32 --numjobs=1 --runtime=30 \\\n     --time_based --group_reporting --size=1G      # a fio command line as is",
+		"qdsweep run --directory=/mnt/vol --name fio_test_file --direct=1 --rw=randread \\\n     --bs=4k --size=1G --numjobs=16 --time_based --runtime=180 --norandommap \\\n     # fio's psync at QD 1 per job, on 16 files as fio names them",
 	},
 	"sweep": {
 		"qdsweep sweep                                 # 4k randread, iodepth 1:256, scratch file here",

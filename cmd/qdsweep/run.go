@@ -4,103 +4,351 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/report"
 	"github.com/qdsweep/qdsweep/sweep"
 	"github.com/urfave/cli/v2"
 )
 
-// runScratchFile is the file `run` lays out and removes when --filename is not given.
+// runScratchFile is the file `run` lays out and removes when neither
+// --filename nor --name names one.
 const runScratchFile = "qdsweep.scratch"
 
-// Defaults of `qdsweep run`.
-const (
-	runDefaultRuntime = 5 * time.Second
-	runDefaultRamp    = 1 * time.Second
-	runDefaultIODepth = 32
-)
+// runDefaultSize is the size `run` lays out when the target does not exist
+// and no --size is given (fio would refuse to start).
+const runDefaultSize = 1 << 30
 
-func runCommand() *cli.Command {
-	flags := append([]cli.Flag{
-		&cli.StringFlag{Name: "rw", Value: "randread", Usage: "read, write, randread, randwrite, rw or randrw"},
-		&cli.StringFlag{Name: "bs", Value: "4k", Usage: "bytes per I/O (fio suffixes: 4k, 128k, 1m)"},
-		&cli.StringFlag{Name: "iodepth", Value: strconv.Itoa(runDefaultIODepth), Usage: "I/Os in flight per job (fio's default is 1; qdsweep's is 32 because depth is the point)"},
-		&cli.StringFlag{Name: "numjobs", Value: "1", Usage: "parallel jobs, each with its own ring/context and OS thread"},
-	}, workloadFlags(runDefaultRamp.String(), runDefaultRuntime.String())...)
-	flags = append(flags, logIntervalFlag())
-	return &cli.Command{
-		Name:      "run",
-		Usage:     "run one workload like one fio invocation and report IOPS, latency and in-flight I/Os",
-		UsageText: "qdsweep run [--filename=F] [--rw=randread] [--bs=4k] [--iodepth=32] [--numjobs=1] [--runtime=5s] [--ioengine=io_uring] ...",
-		Description: "A fio command line with `fio` replaced by `qdsweep run` works. Without --filename, qdsweep lays out\n" +
-			"./" + runScratchFile + " (--size, default 1 GiB) with real writes, measures it and removes it.\n" +
-			"Defaults: --runtime=5s, --ramp_time=1s, --iodepth=32.\n" +
-			"Writes over existing data need --allow-write (a file) or --allow-write-device (a blank block device;\n" +
-			"add --destroy-data=/dev/X to overwrite partitions or a filesystem signature); mounted devices are refused.\n" +
-			"--ioengine=sim measures a simulated device (no I/O); --ioengine=fio runs the installed fio, and with\n" +
-			"--fio-clients runs it on fio servers: --filename then names their target and nothing is laid out or\n" +
-			"checked here. --jobfile takes the workload from a fio job file (explicit flags win).",
-		Flags:  flags,
-		Action: runAction,
-		OnUsageError: func(c *cli.Context, err error, _ bool) error {
-			return usagef("run: %s%s; see qdsweep run --help", flagErrText(err), suggestFlag(c, err))
-		},
+// runForever stands for "no runtime": a size-based run ends when its bytes
+// are done, a time_based one without --runtime runs until interrupted, as fio.
+const runForever = 100 * 365 * 24 * time.Hour
+
+// runOwnFlags are run's flags that fio does not have, or that qdsweep
+// answers itself (output, engines, write permissions, job file).
+func runOwnFlags() []cli.Flag {
+	fs := []cli.Flag{
+		&cli.StringFlag{Name: "output-format", Value: formatNormal, Usage: "normal, json (qdsweep's own document), terse (fio's terse v3 line, field for field) or fio-json (a fio-shaped JSON document for fio's readers)"},
+		&cli.StringFlag{Name: "output", Aliases: []string{"out", "o"}, Usage: "write the results to this file instead of standard output (as fio's --output)"},
+		&cli.StringFlag{Name: "io_timeout", Value: "30s", Usage: "an I/O outstanding this long ends the run with an error"},
+		jobFileFlag(),
+	}
+	fs = append(fs, logIntervalFlag())
+	fs = append(fs, writeGuardFlags()...)
+	fs = append(fs, simFlags()...)
+	return append(fs, fioFlags()...)
+}
+
+// runFioFlags are the fio options run takes, shown in its help with fio's
+// defaults. They are read by package fio, not by the flag parser.
+func runFioFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "name", Usage: "job name; without --filename the job's file is <directory>/<name>.<job>.0, as fio names it (laid out if missing and kept)"},
+		&cli.StringFlag{Name: "filename", Usage: "file or block device (default: ./qdsweep.scratch, laid out and removed); fio's a:b lists are refused (one file per run)"},
+		&cli.StringFlag{Name: "directory", Usage: "directory of the job's file"},
+		&cli.StringFlag{Name: "rw", Value: "read", Usage: "read, write, randread, randwrite, rw or randrw (also spelled --readwrite)"},
+		&cli.StringFlag{Name: "bs", Value: "4k", Usage: "bytes per I/O (fio suffixes: 4k, 128k, 1m; also spelled --blocksize)"},
+		&cli.StringFlag{Name: "iodepth", Value: "1", Usage: "I/Os in flight per job (psync does one at a time whatever the iodepth, as in fio)"},
+		&cli.StringFlag{Name: "numjobs", Value: "1", Usage: "parallel jobs"},
+		&cli.StringFlag{Name: "ioengine", Value: "psync", Usage: "psync (also sync, pvsync), libaio or io_uring (falls back to libaio when unavailable); " +
+			"sim: a simulated device; fio: the installed fio"},
+		&cli.StringFlag{Name: "direct", Value: "0", Usage: "1: O_DIRECT (bypass the page cache), 0: buffered"},
+		&cli.StringFlag{Name: "size", Usage: "bytes each job covers (default: the whole existing file or device, else 1g is laid out)"},
+		&cli.StringFlag{Name: "filesize", Usage: "the job's file size, when --size is not given"},
+		&cli.StringFlag{Name: "io_size", Usage: "bytes each job transfers before it ends (default --size)"},
+		&cli.StringFlag{Name: "offset", Value: "0", Usage: "start of the region, bytes"},
+		&cli.StringFlag{Name: "offset_increment", Value: "0", Usage: "job i starts at offset + i*offset_increment, bytes"},
+		&cli.StringFlag{Name: "rwmixread", Value: "50", Usage: "percent of reads for rw/randrw"},
+		&cli.StringFlag{Name: "runtime", Usage: "longest run (fio's seconds, or 1m, 500ms); without --time_based the run ends sooner when its bytes are done"},
+		&cli.BoolFlag{Name: "time_based", Usage: "run for --runtime whatever --size (without it a job ends after io_size × loops bytes)"},
+		&cli.StringFlag{Name: "ramp_time", Value: "0", Usage: "warm-up before measuring"},
+		&cli.StringFlag{Name: "loops", Value: "1", Usage: "passes over the region of a size-based run"},
+		&cli.StringFlag{Name: "startdelay", Value: "0", Usage: "wait this long before starting"},
+		&cli.StringFlag{Name: "end_fsync", Value: "0", Usage: "1: fsync the file when the job ends"},
+		&cli.StringFlag{Name: "randseed", Usage: "seed of the random offsets"},
+		&cli.StringFlag{Name: "randrepeat", Value: "1", Usage: "0: different random offsets every run"},
+		&cli.BoolFlag{Name: "norandommap", Usage: "accepted: qdsweep always draws random offsets with repeats, as fio with norandommap"},
+		&cli.BoolFlag{Name: "readonly", Usage: "refuse a workload that writes"},
+		&cli.StringFlag{Name: "continue_on_error", Value: "none", Usage: "io or all: count I/O errors instead of ending the run"},
 	}
 }
 
-func runAction(c *cli.Context) error {
+func runCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "run",
+		Usage:     "run one workload as one fio invocation would, and report IOPS, latency and in-flight I/Os",
+		UsageText: "qdsweep run [fio options] [--output-format=normal|json|terse|fio-json] [--allow-write] ...",
+		Description: "A fio command line with `fio` replaced by `qdsweep run` runs what fio would run, fio's defaults\n" +
+			"included: --ioengine=psync, --iodepth=1, --rw=read, --bs=4k, --direct=0, no ramp, and a run that ends\n" +
+			"when --size (× --loops) is done unless --time_based is given. qdsweep's own opinions (io_uring, deep\n" +
+			"queues, a ramp, a curve) belong to `qdsweep sweep`.\n" +
+			"fio options that only change fio's reporting or naming (--eta, --status-interval,\n" +
+			"--lat_percentiles, --percentile_list, --group_reporting, --thread …) and submission batching\n" +
+			"(--iodepth_batch_submit, --iodepth_batch_complete_max) are accepted and said to be ignored;\n" +
+			"options that change the workload and that qdsweep does not run (--rate_iops, --bssplit,\n" +
+			"--verify=crc32c, several files …) are refused, all named in one line.\n" +
+			"Without --filename or --name, qdsweep lays out ./" + runScratchFile + " (--size, default 1 GiB)\n" +
+			"with real writes, measures it and removes it.\n" +
+			"Writes over existing data need --allow-write (a file) or --allow-write-device (a blank block device;\n" +
+			"add --destroy-data=/dev/X to overwrite partitions or a filesystem signature); mounted devices are refused.\n" +
+			"--ioengine=sim measures a simulated device (no I/O); --ioengine=fio runs the installed fio (its ioengine\n" +
+			"from --fio-arg=--ioengine=X, else psync), and with --fio-clients runs it on fio servers: --filename then\n" +
+			"names their target and nothing is laid out or checked here. --jobfile takes the workload from a fio\n" +
+			"job file (options on the command line win).",
+		Flags:           append(runFioFlags(), runOwnFlags()...),
+		SkipFlagParsing: true,
+		Action:          runEntry,
+	}
+}
+
+// runEntry splits run's arguments into fio's options (read by package fio,
+// as fio reads them) and qdsweep's own flags (read by the flag parser),
+// then runs runAction with both.
+func runEntry(c *cli.Context) error {
+	raw := c.Args().Slice()
+	if asksHelp(raw) {
+		return cli.ShowCommandHelp(c.Lineage()[1], "run")
+	}
+	own, fioArgs, err := splitRunArgs(raw)
+	if err != nil {
+		return err
+	}
+	inner := &cli.Command{
+		Name:  "run",
+		Flags: append(runOwnFlags(), &cli.StringFlag{Name: "ioengine", Hidden: true}),
+		Action: func(c *cli.Context) error {
+			return runAction(c, fioArgs)
+		},
+		OnUsageError: func(c *cli.Context, err error, _ bool) error {
+			return usagef("run: %s%s; see qdsweep run --help", flagErrText(err), suggestFlag(c, err))
+		},
+		HideHelp: true,
+	}
+	parent := c.Lineage()[1]
+	set := flag.NewFlagSet("run", flag.ContinueOnError)
+	if err := set.Parse(append([]string{"--", "run"}, own...)); err != nil {
+		return err
+	}
+	p := cli.NewContext(c.App, set, parent)
+	p.Command = parent.Command
+	nc := cli.NewContext(c.App, nil, p)
+	nc.Command = inner
+	return inner.Run(nc, append([]string{"run"}, own...)...)
+}
+
+// runQdsweepEngines are the --ioengine values that name qdsweep's own
+// engines rather than fio's.
+var runQdsweepEngines = map[string]bool{engineSim: true, engineFio: true}
+
+// splitRunArgs separates qdsweep's own flags from fio's options, keeping
+// each flag's value with it ("--name x" and "--name=x"). Everything that
+// is not one of run's own flags goes to fio's reader, unknown names
+// included (it names them).
+func splitRunArgs(raw []string) (own, fioArgs []string, err error) {
+	ownValue := map[string]bool{}
+	for _, f := range runOwnFlags() {
+		v := true
+		if tv, ok := f.(cli.DocGenerationFlag); ok {
+			v = tv.TakesValue()
+		}
+		for _, n := range f.Names() {
+			ownValue[n] = v
+		}
+	}
+	for i := 0; i < len(raw); i++ {
+		a := raw[i]
+		if a == "--" || a == "-" || !strings.HasPrefix(a, "-") {
+			fioArgs = append(fioArgs, a)
+			continue
+		}
+		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		takes, isOwn := ownValue[name]
+		if name == "ioengine" {
+			v := val
+			if !hasVal && i+1 < len(raw) {
+				v = raw[i+1]
+			}
+			isOwn, takes = runQdsweepEngines[v], true
+		}
+		if !isOwn {
+			fioArgs = append(fioArgs, a)
+			if !hasVal && fio.OptionTakesValue(name) && i+1 < len(raw) && !strings.HasPrefix(raw[i+1], "--") {
+				i++
+				fioArgs = append(fioArgs, raw[i])
+			}
+			continue
+		}
+		own = append(own, "--"+strings.TrimLeft(a, "-"))
+		if !hasVal && takes {
+			if i+1 >= len(raw) {
+				return nil, nil, usagef("run: --%s needs a value; see qdsweep run --help", name)
+			}
+			i++
+			own = append(own, raw[i])
+		}
+	}
+	return own, fioArgs, nil
+}
+
+// runSpec is what run's command line asks for, fio's options converted.
+type runSpec struct {
+	run     fio.JobRun
+	files   []string      // the job's files (one per clone when --name names them)
+	engine  string        // io_uring, libaio, psync, sim or fio
+	runtime time.Duration // the measured window's cap (runForever: none)
+	notes   []string      // said on stderr before the run
+}
+
+// runSpecFrom reads fio's options from the command line (and --jobfile)
+// with fio's defaults, and refuses what qdsweep does not run, every such
+// option named in one line.
+func runSpecFrom(c *cli.Context, fioArgs []string) (runSpec, error) {
+	var spec runSpec
+	cmdline, rest, err := fio.ParseArgs(fioArgs)
+	if err != nil {
+		return spec, usagef("run: %v", err)
+	}
+	if len(rest) > 0 {
+		return spec, usagef("run: unexpected argument %q; options take the form --name=value (e.g. --filename=%s)", rest[0], rest[0])
+	}
+	jf := cmdline
+	if c.IsSet("jobfile") {
+		path := c.String("jobfile")
+		if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+			return spec, usagef("--jobfile %s: is a directory; name a fio job file", path)
+		}
+		file, err := fio.ReadJobFile(path)
+		if err != nil {
+			return spec, usagef("--jobfile %s: %v", path, oneLine(err))
+		}
+		if len(file.Jobs) != 1 {
+			return spec, usagef("--jobfile %s: holds %d job sections; qdsweep runs one at a time: keep one job section", path, len(file.Jobs))
+		}
+		if len(cmdline.Jobs) > 0 {
+			return spec, usagef("--jobfile %s: --name on the command line starts a second job; qdsweep runs one at a time: drop --name", path)
+		}
+		// Options on the command line win over the file's.
+		file.Jobs[0].Options = append(file.Jobs[0].Options, cmdline.Global...)
+		jf = file
+	}
+	if len(jf.Jobs) > 1 {
+		return spec, usagef("run: %d jobs (--name given %d times); qdsweep runs one job at a time: keep one --name", len(jf.Jobs), len(jf.Jobs))
+	}
+	if len(jf.Jobs) == 0 {
+		jf.Jobs = []fio.JobSpec{{Options: jf.Global}}
+		jf.Global = nil
+	}
+	runs, err := jf.Runs()
+	if errors.Is(err, fio.ErrUnsupported) {
+		where := "run"
+		if c.IsSet("jobfile") {
+			where = "--jobfile " + c.String("jobfile")
+		}
+		return spec, usagef("%s: %v; qdsweep does not run these: drop them or run the command with fio itself", where, oneLine(err))
+	}
+	if err != nil {
+		if c.IsSet("jobfile") {
+			return spec, usagef("--jobfile %s: %v", c.String("jobfile"), oneLine(err))
+		}
+		return spec, usagef("run: %v", oneLine(err))
+	}
+	spec.run = runs[0]
+	r := &spec.run
+	spec.files = r.Files
+	spec.engine = r.IOEngine
+	if e := c.String("ioengine"); c.IsSet("ioengine") {
+		spec.engine = e // sim or fio
+	}
+	if spec.engine == "" {
+		spec.engine = ioengine.EnginePsync // fio's default
+	}
+	if len(spec.files) > 1 && r.Set["filename"] {
+		return spec, usagef("run: --filename=%s names %d files, and qdsweep runs one file per run (or one per job without --filename); name one file", r.Workload.Filename, len(spec.files))
+	}
+	if len(spec.files) > 1 {
+		// fio's per-job files: <directory>/<name>.<job>.0.
+		r.Workload.JobFiles = spec.files
+	}
+	if r.ReadOnly && r.Workload.RW.IsWrite() {
+		return spec, usagef("run: --readonly with --rw=%s, which writes; drop one of them", r.Workload.RW)
+	}
+	if spec.engine == ioengine.EnginePsync && r.Workload.IODepth > 1 {
+		spec.notes = append(spec.notes, fmt.Sprintf("psync does one I/O at a time per job: iodepth %d runs as 1, as in fio", r.Workload.IODepth))
+		r.Workload.IODepth = 1
+	}
+	if !r.RandRepeat && !r.Set["randseed"] {
+		r.Workload.RandSeed = uint64(time.Now().UnixNano()) // randrepeat=0: new offsets every run
+	}
+	spec.runtime = r.Runtime
+	if spec.runtime <= 0 {
+		spec.runtime = runForever
+		if r.TimeBased {
+			spec.notes = append(spec.notes, "--time_based without --runtime: running until interrupted (Ctrl-C), as fio")
+		}
+	}
+	if ign := append(append([]string{}, r.Ignored...), r.Batching...); len(ign) > 0 {
+		n := "--" + strings.Join(ign, ", --")
+		why := "fio's own reporting, naming or grouping"
+		if len(r.Batching) > 0 {
+			why += "; batching: qdsweep submits each I/O as soon as a slot frees"
+		}
+		spec.notes = append(spec.notes, fmt.Sprintf("ignored %s (%s)", n, why))
+	}
+	return spec, nil
+}
+
+func runAction(c *cli.Context, fioArgs []string) error {
 	if c.NArg() > 0 {
 		return usagef("run: unexpected argument %q; flags take the form --name=value (e.g. --filename=%s)", c.Args().First(), c.Args().First())
 	}
 	// Everything is checked before any file is created.
-	jf, err := readJobFileFlag(c)
+	spec, err := runSpecFrom(c, fioArgs)
 	if err != nil {
 		return err
 	}
-	w, err := workloadFromFlags(c, jf)
-	if err != nil {
+	w := spec.run.Workload
+	if w.IOTimeout, err = durationFlag(c, "io_timeout", 30*time.Second); err != nil {
 		return err
 	}
-	w.RW = ioengine.RW(jf.rw(c))
-	bs, err := ioengine.ParseSize(jf.bs(c))
-	if err != nil {
-		return usagef("--bs: %v; use e.g. --bs=4k, 1m or 1g", err)
-	}
-	w.BS = bs
-	if w.IODepth, err = intFlagText("iodepth", jf.iodepth(c)); err != nil {
-		return err
-	}
-	if w.NumJobs, err = intFlagText("numjobs", jf.numjobs(c)); err != nil {
-		return err
-	}
-	defRamp, defRuntime := runDefaultRamp, runDefaultRuntime
-	if jf.has("ramp_time") {
-		defRamp = jf.run.Ramp
-	}
-	if jf.has("runtime") && jf.run.Runtime > 0 {
-		defRuntime = jf.run.Runtime
-	}
-	ramp, runtime, err := phasesFromFlags(c, defRamp, defRuntime)
-	if err != nil {
-		return err
+	format := c.String("output-format")
+	switch format {
+	case formatNormal, formatJSON, formatTerse, formatFioJSON:
+	default:
+		return usagef("--output-format: unknown format %q; use normal, json, terse or fio-json", format)
 	}
 	logEvery, err := logIntervalFromFlags(c)
 	if err != nil {
 		return err
 	}
-	es, err := engineFromFlags(c, "run", jf.ioengine(c), nil)
+	es, err := engineFromFlags(c, "run", spec.engine, nil)
 	if err != nil {
 		return err
 	}
-
+	if es.fio != nil {
+		if len(spec.run.Batching)+len(spec.run.Ignored) > 0 {
+			// fio itself honours them: hand them over.
+			spec.notes = nil
+		}
+		es.fio.IOEngine = ioengine.EnginePsync // fio's default, unless --fio-arg names one
+		if !spec.run.TimeBased {
+			es.fio.IOSize = spec.run.IOSize
+		}
+		if spec.run.EndFsync {
+			es.fio.ExtraArgs = append(es.fio.ExtraArgs, "--end_fsync=1")
+		}
+	}
+	if len(w.JobFiles) > 0 && !es.local() {
+		return usagef("run: --numjobs=%d gives each job its own file, which --ioengine=%s does not run; name one shared file with --filename", w.NumJobs, es.name)
+	}
 	temporary := w.Filename == "" && es.local()
 	if temporary {
 		w.Filename = runScratchFile
@@ -108,55 +356,131 @@ func runAction(c *cli.Context) error {
 			return usagef("--filename: ./%s already exists (left by an earlier run?); remove it or pass --filename", runScratchFile)
 		}
 	}
-	if err := es.validate(w); err != nil {
-		return err
+	files := []string{w.Filename}
+	if len(w.JobFiles) > 0 {
+		files = w.JobFiles
 	}
-	if es.local() {
-		if err := checkWrites(w, []ioengine.RW{w.RW}, writeGuardFromFlags(c, temporary)); err != nil {
+	var missing []string
+	var existingSize int64
+	for _, f := range files {
+		if fi, err := os.Stat(f); err == nil && es.local() {
+			existingSize = fileBytes(f, fi)
+		} else if es.local() {
+			missing = append(missing, f)
+		}
+	}
+	if len(missing) > 0 && w.Size == 0 {
+		w.Size = runDefaultSize // fio would refuse; qdsweep lays out 1 GiB
+	}
+	if es.sim != nil && w.Size == 0 {
+		w.Size = runDefaultSize
+	}
+	if es.remote() && w.Filename == "" {
+		return usagef("--fio-clients: name the target on the servers with --filename (nothing is laid out on them)")
+	}
+	for _, f := range files {
+		fw := w
+		fw.Filename = f
+		if err := es.validate(fw); err != nil {
 			return err
+		}
+		if es.local() {
+			if err := checkWrites(fw, []ioengine.RW{w.RW}, writeGuardFromFlags(c, temporary || slices.Contains(missing, f))); err != nil {
+				return err
+			}
 		}
 	}
 	eng, reason, err := es.open()
 	if err != nil {
 		return err
 	}
+	out := io.Writer(os.Stdout)
+	if path := c.String("output"); c.IsSet("output") {
+		f, err := os.Create(path)
+		if err != nil {
+			return usagef("--output %s: %v", path, err)
+		}
+		defer f.Close()
+		out = f
+	}
 
 	ctx := c.Context
-	if _, err := os.Stat(w.Filename); es.local() && errors.Is(err, os.ErrNotExist) {
-		if temporary {
-			remove := func() { _ = os.Remove(runScratchFile) }
-			unregister := onHardExit(remove)
-			defer func() { remove(); unregister() }()
-		} else {
-			// As fio does, a file laid out for a named target is kept; say so last.
-			defer func() {
-				if _, err := os.Stat(w.Filename); err == nil {
-					fmt.Fprintf(os.Stderr, "kept %s (created by qdsweep; remove it when done)\n", w.Filename)
+	if temporary {
+		remove := func() { _ = os.Remove(runScratchFile) }
+		unregister := onHardExit(remove)
+		defer func() { remove(); unregister() }()
+	} else if len(missing) > 0 {
+		// As fio does, files laid out for named targets are kept; say so last.
+		defer func() {
+			var kept []string
+			for _, f := range missing {
+				if _, err := os.Stat(f); err == nil {
+					kept = append(kept, f)
 				}
-			}()
-		}
-		size := w.Size + w.Offset + int64(w.NumJobs-1)*w.OffsetIncrement
-		fmt.Fprintf(os.Stderr, "qdsweep: laying out %s (%s)\n", w.Filename, ioengine.FormatSize(size))
-		if err := ioengine.CreateScratch(ctx, w.Filename, size); err != nil {
+			}
+			if len(kept) > 0 {
+				pron := "it"
+				if len(kept) > 1 {
+					pron = "them"
+				}
+				fmt.Fprintf(os.Stderr, "kept %s (created by qdsweep; remove %s when done)\n", fileList(kept), pron)
+			}
+		}()
+	}
+	size := w.Size + w.Offset + int64(w.NumJobs-1)*w.OffsetIncrement
+	if len(missing) == 1 {
+		fmt.Fprintf(os.Stderr, "qdsweep: laying out %s (%s)\n", missing[0], ioengine.FormatSize(size))
+	} else if len(missing) > 1 {
+		fmt.Fprintf(os.Stderr, "qdsweep: laying out %s (%s each)\n", fileList(missing), ioengine.FormatSize(size))
+	}
+	for _, f := range missing {
+		if err := ioengine.CreateScratch(ctx, f, size); err != nil {
 			if ctx.Err() != nil {
-				return fmt.Errorf("laying out %s: %w", w.Filename, errInterrupted)
+				return fmt.Errorf("laying out %s: %w", f, errInterrupted)
 			}
 			return err
 		}
+		existingSize = size
 	}
 	if reason != "" {
 		fmt.Fprintln(os.Stderr, "qdsweep: "+reason)
 	}
-	st, runErr := eng.Run(ctx, w, ioengine.Control{Ramp: ramp, Runtime: runtime, SeriesInterval: max(0, logEvery)})
+	for _, n := range spec.notes {
+		fmt.Fprintln(os.Stderr, "qdsweep: "+n)
+	}
+	ctl := ioengine.Control{Ramp: spec.run.Ramp, Runtime: spec.runtime, SeriesInterval: max(0, logEvery)}
+	if !spec.run.TimeBased && es.fio == nil {
+		// fio's size-based end: each job transfers io_size × loops bytes.
+		perJob := spec.run.IOSize
+		if perJob == 0 {
+			region := existingSize - w.Offset - int64(w.NumJobs-1)*w.OffsetIncrement
+			perJob = max(region, w.BS) * int64(spec.run.Loops)
+		}
+		total := perJob * int64(w.NumJobs)
+		ctl.SampleInterval = 5 * time.Millisecond
+		ctl.OnSample = func(s ioengine.Sample) bool { return s.Bytes >= total }
+	}
+	if d := spec.run.StartDelay; d > 0 {
+		select {
+		case <-ctx.Done():
+			return errInterrupted
+		case <-time.After(d):
+		}
+	}
+	st, runErr := eng.Run(ctx, w, ctl)
 	if runErr != nil && errors.Is(runErr, ioengine.ErrBadWorkload) {
 		return usageErr(runErr)
 	}
+	if runErr == nil && spec.run.EndFsync && es.local() && w.RW.IsWrite() {
+		if err := fsyncFile(w.Filename); err != nil {
+			return fmt.Errorf("end_fsync: %w", err)
+		}
+	}
 	if st != nil {
-		out := io.Writer(os.Stdout)
-		if runErr != nil && outputFormat(c) == formatNormal {
+		if runErr != nil && format == formatNormal && !c.IsSet("output") {
 			out = os.Stderr
 		}
-		if err := writeRunStats(out, outputFormat(c), w, st, errors.Is(runErr, context.Canceled)); err != nil {
+		if err := writeRunStats(out, format, spec, w, st, errors.Is(runErr, context.Canceled)); err != nil {
 			return fmt.Errorf("writing results: %w", err)
 		}
 	}
@@ -167,6 +491,41 @@ func runAction(c *cli.Context) error {
 		return runErr
 	}
 	return nil
+}
+
+// fileList names files for a message: "a", or "a … z (16 files)".
+func fileList(fs []string) string {
+	if len(fs) == 1 {
+		return fs[0]
+	}
+	return fmt.Sprintf("%s … %s (%d files)", fs[0], fs[len(fs)-1], len(fs))
+}
+
+// fileBytes is the size of a regular file or block device (0 when unknown).
+func fileBytes(path string, fi os.FileInfo) int64 {
+	if fi.Mode().IsRegular() {
+		return fi.Size()
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	n, err := f.Seek(0, io.SeekEnd)
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
+// fsyncFile flushes path to stable storage (fio's end_fsync).
+func fsyncFile(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return f.Sync()
 }
 
 // intFlagText parses the text of integer flag name (given, or from the job file).
@@ -207,7 +566,7 @@ type runJSON struct {
 }
 
 // writeRunStats prints one run's figures in the chosen format.
-func writeRunStats(out io.Writer, format string, w ioengine.Workload, st *ioengine.Stats, interrupted bool) error {
+func writeRunStats(out io.Writer, format string, spec runSpec, w ioengine.Workload, st *ioengine.Stats, interrupted bool) error {
 	switch format {
 	case formatJSON:
 		doc := runJSON{
@@ -226,12 +585,17 @@ func writeRunStats(out io.Writer, format string, w ioengine.Workload, st *ioengi
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
 		return enc.Encode(doc)
-	case formatTerse:
-		// qdsweep's own terse line (not fio's): fields separated by ';'.
-		_, err := fmt.Fprintf(out, "qdsweep;1;%s;%s;%d;%d;%d;%d;%.1f;%.0f;%.0f;%d;%d;%d;%.2f;%.3f;%.3f\n",
-			st.Engine, w.RW, w.BS, w.IODepth, w.NumJobs, int64(st.Runtime), st.All.IOPS, st.All.BWBytes,
-			st.All.Lat.MeanNs, st.All.Lat.P50Ns, st.All.Lat.P99Ns, st.All.Lat.P999Ns, st.InflightMean, st.CPU.UsrS, st.CPU.SysS)
-		return err
+	case formatTerse, formatFioJSON:
+		name := spec.run.Name
+		if name == "" {
+			name = "qdsweep"
+		}
+		r := fio.ReportFromStats(name, w, st.Engine, spec.runtime, spec.run.Ramp, spec.run.TimeBased, st)
+		r.Version = "qdsweep-" + version
+		if format == formatTerse {
+			return fio.WriteTerse(out, r)
+		}
+		return fio.WriteJSON(out, r)
 	}
 	return writeRunText(out, w, st)
 }
@@ -247,6 +611,9 @@ func writeRunText(out io.Writer, w ioengine.Workload, st *ioengine.Stats) error 
 	target := "(simulated device)"
 	if w.Filename != "" && st.Engine != engineSim {
 		target = filepath.Clean(w.Filename)
+	}
+	if len(w.JobFiles) > 1 {
+		target = fmt.Sprintf("%s … %s, one per job", filepath.Clean(w.JobFiles[0]), filepath.Base(w.JobFiles[len(w.JobFiles)-1]))
 	}
 	fmt.Fprintf(&b, "  target    %s, %.2f s measured\n", target, st.Runtime.Seconds())
 	line := func(label string, d *ioengine.DirStats) {

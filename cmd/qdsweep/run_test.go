@@ -10,10 +10,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/qdsweep/qdsweep/fio"
 )
 
 var runBin struct {
@@ -117,7 +120,7 @@ func TestRunFioCommandLine(t *testing.T) {
 // TestRunScratchRemoved runs without --filename: the scratch file is laid out and removed.
 func TestRunScratchRemoved(t *testing.T) {
 	dir := t.TempDir()
-	stdout, stderr, code := runQdsweep(t, dir, "run", "--size=8m", "--runtime=200ms", "--ramp_time=0", "--iodepth=4")
+	stdout, stderr, code := runQdsweep(t, dir, "run", "--size=8m", "--runtime=200ms", "--rw=randread", "--ioengine=libaio", "--iodepth=4", "--direct=1")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -147,7 +150,7 @@ func TestRunBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--bs=1000", "--filename=" + existing}, "--bs"},
+		{[]string{"--bs=1000", "--direct=1", "--filename=" + existing}, "--bs"},
 		{[]string{"--bs=4q"}, "--bs"},
 		{[]string{"--size=lots"}, "--size"},
 		{[]string{"--runtime=soon"}, "--runtime"},
@@ -157,7 +160,11 @@ func TestRunBadInput(t *testing.T) {
 		{[]string{"--ioengine=spdk"}, "--ioengine"},
 		{[]string{"--iodepth=0"}, "--iodepth"},
 		{[]string{"--numjobs=0"}, "--numjobs"},
-		{[]string{"--ioengine=psync", "--iodepth=8"}, "--numjobs=8"},
+		{[]string{"--rate_iops=100", "--bssplit=4k/50:8k/50", "--verify=crc32c", "--thinktime=10"}, "--rate_iops=100, --thinktime=10, --verify=crc32c"},
+		{[]string{"--name=a", "--name=b"}, "one job at a time"},
+		{[]string{"--readonly", "--rw=write"}, "--readonly"},
+		{[]string{"--numjobs=2", "--name=j"}, "its own file"},
+		{[]string{"--filename=a:b"}, "several files"},
 		{[]string{"--rwmixread=120"}, "--rwmixread"},
 		{[]string{"--direct=2"}, "--direct"},
 		{[]string{"--output-format=xml"}, "--output-format"},
@@ -415,4 +422,184 @@ func TestRunFioClients(t *testing.T) {
 	if code != 2 || !strings.Contains(stderr, "--filename") {
 		t.Fatalf("--fio-clients without --filename: exit %d, %q", code, stderr)
 	}
+}
+
+// TestRunFioSemantics: a fio command line means what it means to fio:
+// fio's defaults, its spellings, per-job files, a size-based end.
+func TestRunFioSemantics(t *testing.T) {
+	t.Run("defaults and per-job files", func(t *testing.T) {
+		dir := t.TempDir()
+		stdout, stderr, code := runQdsweep(t, dir, "run", "--name", "j", "--size=2m", "--numjobs", "2", "--output-format=json")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		var doc struct {
+			runJSONDoc
+			IOBytes int64 `json:"io_bytes"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+			t.Fatalf("%v\n%s", err, stdout)
+		}
+		// fio's defaults: psync, iodepth 1, read, 4k, buffered.
+		if doc.Engine != "psync" || doc.IODepth != 1 || doc.NumJobs != 2 || doc.RW != "read" || doc.BS != 4096 || doc.Direct {
+			t.Fatalf("not fio's defaults: %+v", doc)
+		}
+		// Size-based: each job reads its 2 MiB.
+		if doc.IOBytes < 2*2<<20 {
+			t.Fatalf("size-based run ended after %d bytes, before 2 × 2 MiB", doc.IOBytes)
+		}
+		for _, f := range []string{"j.0.0", "j.1.0"} {
+			if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+				t.Errorf("fio's file name %s: %v", f, err)
+			}
+		}
+		if !strings.Contains(stderr, "kept j.0.0 … j.1.0 (2 files)") {
+			t.Errorf("stderr does not say the files are kept: %q", stderr)
+		}
+	})
+	t.Run("loops", func(t *testing.T) {
+		dir := t.TempDir()
+		stdout, stderr, code := runQdsweep(t, dir, "run", "--name=l", "--size=1m", "--bs=64k", "--loops=3", "--output-format=json")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		var doc struct {
+			IOBytes int64 `json:"io_bytes"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &doc); err != nil || doc.IOBytes < 3<<20 {
+			t.Fatalf("loops=3 over 1 MiB moved %d bytes (%v)", doc.IOBytes, err)
+		}
+	})
+	t.Run("a vendor's command", func(t *testing.T) {
+		// GCP's IOPS test, shortened: fio's value syntax and batching options.
+		dir := t.TempDir()
+		stdout, stderr, code := runQdsweep(t, dir, "run", "--name=write_iops_test", "--filename="+filepath.Join(dir, "t"),
+			"--filesize=8M", "--time_based", "--ramp_time=50ms", "--runtime=300ms", "--ioengine=libaio", "--direct=1",
+			"--verify=0", "--randrepeat=0", "--bs=4K", "--iodepth=16", "--rw=randwrite", "--iodepth_batch_submit=16",
+			"--iodepth_batch_complete_max=16", "--startdelay=0.05", "--end_fsync=1", "--output-format=json")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		if doc := decodeRun(t, stdout); doc.Engine != "libaio" || doc.IODepth != 16 || doc.RW != "randwrite" || doc.TotalIOs == 0 {
+			t.Fatalf("run: %+v", doc)
+		}
+		var ignored []string
+		for _, l := range strings.Split(stderr, "\n") {
+			if strings.Contains(l, "ignored") {
+				ignored = append(ignored, l)
+			}
+		}
+		if len(ignored) != 1 || !strings.Contains(ignored[0], "--iodepth_batch_complete_max, --iodepth_batch_submit") {
+			t.Fatalf("want one line naming the ignored options, got %q", ignored)
+		}
+	})
+	t.Run("aliases and --output", func(t *testing.T) {
+		dir := t.TempDir()
+		res := filepath.Join(dir, "res.txt")
+		stdout, stderr, code := runQdsweep(t, dir, "run", "--name", "a", "--readwrite", "randread", "--blocksize", "8k",
+			"--size", "1m", "--output", res, "--output-format", "terse")
+		if code != 0 || stdout != "" {
+			t.Fatalf("exit %d, stdout %q: %s", code, stdout, stderr)
+		}
+		outs, err := fio.ReadOutput(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		j := outs[0].Jobs[0]
+		if j.Name != "a" || j.Read == nil || j.Read.IOPS <= 0 || j.Read.IOBytes < 1<<20 {
+			t.Fatalf("terse record read back: %+v", j)
+		}
+	})
+}
+
+// TestRunFioOutputFormats compares `--output-format=terse` with the real
+// fio's terse v3 line field by field (same count and kind of every field
+// fio prints before its disk utilisation), and reads `fio-json` back with
+// the fio JSON parser.
+func TestRunFioOutputFormats(t *testing.T) {
+	fioBin, err := exec.LookPath("fio")
+	if err != nil {
+		t.Skip("fio not installed")
+	}
+	dir := t.TempDir()
+	target := filepath.Join(dir, "data")
+	if err := os.WriteFile(target, make([]byte, 8<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	job := []string{"--name=t", "--filename=" + target, "--rw=randrw", "--bs=4k", "--ioengine=libaio", "--iodepth=4",
+		"--direct=1", "--runtime=0.3", "--time_based"}
+	cmd := exec.Command(fioBin, append(job, "--output-format=terse")...)
+	cmd.Dir = dir
+	fioOut, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("fio: %v", err)
+	}
+	stdout, stderr, code := runQdsweep(t, dir, append(append([]string{"run"}, job...), "--allow-write", "--output-format=terse")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	want := terseFields(t, string(fioOut))
+	got := terseFields(t, stdout)
+	if len(got) != len(want)-9 { // fio adds one disk's 9 utilisation fields
+		t.Fatalf("qdsweep wrote %d fields, fio %d (%d before disk utilisation)", len(got), len(want), len(want)-9)
+	}
+	for i := range got {
+		if k, wk := fieldKind(got[i]), fieldKind(want[i]); k != wk {
+			t.Errorf("field %d: qdsweep %q (%s), fio %q (%s)", i+1, got[i], k, want[i], wk)
+		}
+	}
+	// Scripts written for fio: $3 job name, $7/$8 read bandwidth and IOPS, $48/$49 write's.
+	if got[2] != "t" || got[6] == "0" || got[7] == "0" || got[47] == "0" || got[48] == "0" {
+		t.Errorf("name, read and write figures: %q %q %q %q %q", got[2], got[6], got[7], got[47], got[48])
+	}
+
+	stdout, stderr, code = runQdsweep(t, dir, append(append([]string{"run"}, job...), "--allow-write", "--output-format=fio-json")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	outs, err := fio.ParseJSON(strings.NewReader(stdout))
+	if err != nil {
+		t.Fatalf("fio-json does not parse as fio JSON: %v\n%s", err, stdout)
+	}
+	j := outs[0].Jobs[0]
+	s := j.Summary()
+	if j.Name != "t" || j.RW != "randrw" || j.IODepth != 4 || j.IODepthFrom != "options" || j.Read == nil || j.Write == nil ||
+		s.IOPS <= 0 || s.LatMeanNs <= 0 {
+		t.Fatalf("read back: %+v / %+v", j, s)
+	}
+	if p99, ok := j.Read.Clat.At(99); !ok || p99 <= 0 {
+		t.Fatalf("clat_ns p99 missing: %+v", j.Read.Clat)
+	}
+}
+
+// terseFields splits the one terse v3 record of out.
+func terseFields(t *testing.T, out string) []string {
+	t.Helper()
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "3;") {
+			return strings.Split(strings.TrimSpace(l), ";")
+		}
+	}
+	t.Fatalf("no terse v3 record in %q", out)
+	return nil
+}
+
+// fieldKind classifies a terse field by how fio formats it.
+func fieldKind(s string) string {
+	switch {
+	case s == "" || s[0] >= 'a' && s[0] <= 'z':
+		return "text"
+	case s == "0%=0" || strings.Contains(s, "%="):
+		return "percentile"
+	case strings.HasSuffix(s, "%"):
+		_, frac, _ := strings.Cut(strings.TrimSuffix(s, "%"), ".")
+		return fmt.Sprintf("percent.%d", len(frac))
+	case strings.Contains(s, "."):
+		_, frac, _ := strings.Cut(s, ".")
+		return fmt.Sprintf("float.%d", len(frac))
+	}
+	if _, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return "int"
+	}
+	return "text"
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -30,7 +31,14 @@ type Options struct {
 	// drive in client/server mode; empty runs fio locally.
 	Clients []string
 	// IOEngine is fio's ioengine: "io_uring" (default), "libaio" or "psync".
+	// An --ioengine in ExtraArgs wins: the user's engine is passed through.
+	// A local io_uring that this machine cannot set up falls back to libaio,
+	// as the native engines do (Stats.FallbackReason says why).
 	IOEngine string
+	// IOSize, when positive, makes each job end after this many bytes
+	// (fio's io_size, time_based off): the run lasts until then or until
+	// the runtime, whichever comes first.
+	IOSize int64
 	// KillWait is how long fio gets to print its results after an interrupt
 	// before its process group is killed (0: 5 s).
 	KillWait time.Duration
@@ -54,6 +62,9 @@ func NewEngine(o Options) ioengine.Engine {
 	if o.Binary == "" {
 		o.Binary = "fio"
 	}
+	if e := ioengineArg(o.ExtraArgs); e != "" {
+		o.IOEngine = e
+	}
 	if o.IOEngine == "" {
 		o.IOEngine = fio.DefaultIOEngine
 	}
@@ -72,13 +83,24 @@ func (e *Engine) Run(ctx context.Context, w ioengine.Workload, ctl ioengine.Cont
 	if err != nil {
 		return nil, fmt.Errorf("%w (%s: %v)", ErrNotFound, e.opt.Binary, err)
 	}
+	if len(w.JobFiles) > 0 {
+		return nil, fmt.Errorf("fio engine: one file per job is not supported; name one shared file with --filename")
+	}
 	if w.Verify {
 		return nil, fmt.Errorf("fio engine: data verification is not supported; drop --verify or use --ioengine=io_uring")
 	}
-	opts, err := fio.JobOptions(w, ctl.Runtime, ctl.Ramp, e.opt.IOEngine)
+	ioeng, fallback := e.opt.IOEngine, ""
+	if ioeng == ioengine.EngineIOUring && len(e.opt.Clients) == 0 {
+		// Probe as the native engines do; fio itself would just fail.
+		if _, reason, err := ioengine.New(ioengine.EngineIOUring); err == nil && reason != "" {
+			ioeng, fallback = ioengine.EngineLibaio, reason
+		}
+	}
+	opts, err := fio.JobOptions(w, ctl.Runtime, ctl.Ramp, ioeng)
 	if err != nil {
 		return nil, err
 	}
+	opts = e.sizeBased(opts)
 	if len(e.opt.Clients) == 0 {
 		// fio would create a missing file; an Engine lays nothing out.
 		if _, err := os.Stat(w.Filename); err != nil {
@@ -86,7 +108,7 @@ func (e *Engine) Run(ctx context.Context, w ioengine.Workload, ctl ioengine.Cont
 		}
 	}
 	args := []string{"--output-format=json"}
-	args = append(args, e.opt.ExtraArgs...)
+	args = append(args, withoutIOEngine(e.opt.ExtraArgs)...)
 	if len(e.opt.Clients) == 0 {
 		args = append(args, "--name="+fio.JobName(w))
 		for _, kv := range append(opts.Global, opts.Job...) {
@@ -100,7 +122,7 @@ func (e *Engine) Run(ctx context.Context, w ioengine.Workload, ctl ioengine.Cont
 		defer os.RemoveAll(dir)
 		path := filepath.Join(dir, fio.JobName(w)+".fio")
 		var buf bytes.Buffer
-		if err := fio.WriteJobFileEngine(&buf, w, ctl.Runtime, ctl.Ramp, e.opt.IOEngine); err != nil {
+		if err := fio.WriteOptions(&buf, w, opts); err != nil {
 			return nil, err
 		}
 		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
@@ -136,6 +158,7 @@ func (e *Engine) Run(ctx context.Context, w ioengine.Workload, ctl ioengine.Cont
 	if err != nil {
 		return nil, err
 	}
+	st.FallbackReason = fallback
 	if ctx.Err() != nil {
 		return st, fmt.Errorf("fio run interrupted: %w", ctx.Err())
 	}
@@ -143,6 +166,58 @@ func (e *Engine) Run(ctx context.Context, w ioengine.Workload, ctl ioengine.Cont
 		return st, fmt.Errorf("fio exited with an error: %w%s", runErr, firstLines(stderr, 3))
 	}
 	return st, nil
+}
+
+// sizeBased turns the options into a size-based job when Options.IOSize
+// is set: time_based off, io_size on, and no runtime when it is "forever".
+func (e *Engine) sizeBased(opts fio.OptionSet) fio.OptionSet {
+	if e.opt.IOSize <= 0 {
+		return opts
+	}
+	var g [][2]string
+	for _, kv := range opts.Global {
+		switch kv[0] {
+		case "time_based":
+			continue
+		}
+		g = append(g, kv)
+	}
+	opts.Global = g
+	opts.Job = append(opts.Job, [2]string{"io_size", strconv.FormatInt(e.opt.IOSize, 10)})
+	return opts
+}
+
+// ioengineArg returns the ioengine named in fio arguments ("--ioengine=X"
+// or "--ioengine X"), or "".
+func ioengineArg(args []string) string {
+	v := ""
+	for i, a := range args {
+		k, val, ok := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if k != "ioengine" || !strings.HasPrefix(a, "-") {
+			continue
+		}
+		if !ok && i+1 < len(args) {
+			val = args[i+1]
+		}
+		v = val
+	}
+	return v
+}
+
+// withoutIOEngine drops --ioengine from fio arguments: the job names it.
+func withoutIOEngine(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		k, _, ok := strings.Cut(strings.TrimLeft(args[i], "-"), "=")
+		if k == "ioengine" && strings.HasPrefix(args[i], "-") {
+			if !ok {
+				i++
+			}
+			continue
+		}
+		out = append(out, args[i])
+	}
+	return out
 }
 
 // exec runs fio in its own process group and returns its stdout and stderr.

@@ -1,0 +1,209 @@
+package fio
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Handling says what qdsweep does with a fio option.
+type Handling int
+
+// How qdsweep treats each fio option it knows.
+const (
+	// Unknown: not a fio option qdsweep knows.
+	Unknown Handling = iota
+	// Honoured: the option maps onto the workload qdsweep runs.
+	Honoured
+	// Ignored: the option changes only fio's own reporting or logging, or
+	// nothing in a one-job run (naming, grouping); accepted and ignored.
+	Ignored
+	// Batching: submission and reaping batch sizes. qdsweep's engines
+	// submit each I/O as soon as a slot frees and reap whatever has
+	// completed, so these are accepted and ignored.
+	Batching
+	// Unsupported: the option changes the workload in a way qdsweep does
+	// not run; a command or job file that sets it is refused.
+	Unsupported
+)
+
+// optionInfo is one fio option: whether it takes a value on fio's command
+// line ("--name VALUE") and how qdsweep treats it.
+type optionInfo struct {
+	value    bool
+	handling Handling
+}
+
+// options is the fio vocabulary qdsweep knows, by fio's option name.
+var options = map[string]optionInfo{}
+
+// aliases are fio's other spellings of an option, mapped to its name.
+var aliases = map[string]string{
+	"readwrite": "rw", "blocksize": "bs", "io_limit": "io_size",
+	"iodepth_batch": "iodepth_batch_submit", "iodepth_batch_complete": "iodepth_batch_complete_min",
+}
+
+func init() {
+	set := func(h Handling, value bool, names ...string) {
+		for _, n := range names {
+			options[n] = optionInfo{value: value, handling: h}
+		}
+	}
+	// The workload qdsweep runs.
+	set(Honoured, true, "name", "filename", "directory", "size", "filesize", "io_size", "offset", "offset_increment",
+		"rw", "rwmixread", "rwmixwrite", "bs", "iodepth", "numjobs", "direct", "buffered", "ioengine",
+		"runtime", "ramp_time", "randseed", "randrepeat", "continue_on_error", "loops", "startdelay", "verify",
+		"do_verify", "nrfiles", "end_fsync")
+	set(Honoured, false, "time_based", "norandommap", "readonly")
+	// Naming, grouping and threads: nothing a single qdsweep job changes.
+	set(Ignored, true, "description", "group_reporting", "stonewall", "wait_for_previous", "new_group", "thread",
+		"exitall", "clocksource", "allrandrepeat", "fadvise_hint", "invalidate", "fallocate", "create_on_open",
+		"allow_mounted_write", "overwrite")
+	set(Ignored, false, "exitall_on_error")
+	// fio's reporting and logging.
+	set(Ignored, true, "percentile_list", "lat_percentiles", "clat_percentiles", "slat_percentiles",
+		"disable_lat", "disable_clat", "disable_slat", "disable_bw_measurement", "gtod_reduce",
+		"log_avg_msec", "log_hist_msec", "log_max_value", "log_offset", "log_compression", "per_job_logs",
+		"write_bw_log", "write_lat_log", "write_iops_log", "write_hist_log", "unified_rw_reporting",
+		"eta", "eta_newline", "eta-newline", "eta_interval", "output", "output-format", "status-interval", "terse-version",
+		"unit_base", "significant_figures", "warnings-fatal", "max-jobs", "showcmd", "debug", "idle-prof",
+		"bandwidth-log", "append-terse", "inplace", "aux-path")
+	set(Ignored, false, "group_reporting", "thread", "stonewall", "new_group", "minimal", "showcmd")
+	// Submission and completion batching.
+	set(Batching, true, "iodepth_batch_submit", "iodepth_batch_complete_min", "iodepth_batch_complete_max",
+		"iodepth_low")
+	// Workload options qdsweep does not run.
+	set(Unsupported, true, "rate", "rate_iops", "rate_min", "rate_iops_min", "rate_process", "rate_cycle",
+		"thinktime", "thinktime_blocks", "thinktime_spin", "bssplit", "bsrange", "blocksize_range",
+		"random_distribution", "percentage_random", "random_generator", "zonemode", "zonesize", "zonerange",
+		"zoneskip", "fsync", "fdatasync", "sync", "write_barrier", "buffer_compress_percentage",
+		"buffer_compress_chunk", "buffer_pattern", "dedupe_percentage", "refill_buffers", "zero_buffers",
+		"scramble_buffers", "number_ios", "fill_device", "fill_fs", "unlink", "unlink_each_loop", "hipri",
+		"fixedbufs", "registerfiles", "sqthread_poll", "sqthread_poll_cpu", "cpus_allowed", "cpumask",
+		"cpus_allowed_policy", "numa_cpu_nodes", "numa_mem_policy", "nice", "prio", "prioclass",
+		"cmdprio_percentage", "verify_pattern", "verify_interval", "verify_offset", "verify_backlog",
+		"verify_async", "verify_fatal", "verify_only", "experimental_verify", "trim_percentage",
+		"file_service_type", "openfiles", "filename_format", "lockfile", "pre_read", "kb_base", "iomem",
+		"mem", "iomem_align", "ba", "blockalign", "bs_unaligned", "rw_sequencer", "offset_align",
+		"ioscheduler", "steadystate", "ss", "ss_dur", "ss_ramp", "latency_target", "latency_window",
+		"latency_percentile", "max_latency", "flow", "flow_id", "exec_prerun", "exec_postrun", "io_submit_mode",
+		"serialize_overlap", "uncached", "sync_file_range", "atomic", "nowait", "ignore_error",
+		"error_dump", "create_serialize", "create_fsync", "end_fsync_on_close", "fsync_on_close", "pre_read",
+		"size_increment", "io_size_increment", "trim_backlog", "replay_redirect", "read_iolog", "write_iolog",
+		"iolog", "replay_no_stall", "job_start_clock_id", "disk_util", "clat_prio", "rwmix_read_before_write")
+}
+
+// maxIODepth is the deepest iodepth a job may ask for (fio's own limit
+// is its io_u count; deeper queues than this are typing mistakes).
+const maxIODepth = 65536
+
+// closestOption returns the known option name within two edits of name, or "".
+func closestOption(name string) string {
+	best, bestD := "", 3
+	for _, n := range OptionNames() { // sorted: ties resolve the same way every time
+		if d := editDistance(name, n); d < bestD {
+			best, bestD = n, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// isBoolOption reports whether fio reads key as a flag or a 0/1 switch
+// (group_reporting, time_based, thread …).
+func isBoolOption(key string) bool {
+	return !options[key].value
+}
+
+// OptionName returns fio's name for name, following fio's aliases
+// ("readwrite" → "rw", "blocksize" → "bs").
+func OptionName(name string) string {
+	if a, ok := aliases[name]; ok {
+		return a
+	}
+	return name
+}
+
+// OptionHandling says how qdsweep treats fio option name (an alias is
+// resolved first).
+func OptionHandling(name string) Handling {
+	return options[OptionName(name)].handling
+}
+
+// OptionTakesValue reports whether fio option name reads the next
+// command-line argument as its value ("--name VALUE").
+func OptionTakesValue(name string) bool {
+	return options[OptionName(name)].value
+}
+
+// OptionNames returns every fio option name qdsweep knows, sorted.
+func OptionNames() []string {
+	out := make([]string, 0, len(options))
+	for n := range options {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ParseArgs reads a fio command line's options (without the leading "fio")
+// as fio does: "--key=value", "--key value" for options that take a value,
+// "--key" alone for flags. Options before the first --name are [global];
+// each --name starts a job. Arguments that are not options (job files)
+// are returned in rest. Every option is recorded, known to qdsweep or not:
+// JobFile.Runs names those it refuses.
+func ParseArgs(args []string) (jf JobFile, rest []string, err error) {
+	cur := -1 // -1: global
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			rest = append(rest, a)
+			continue
+		}
+		if a == "--" {
+			rest = append(rest, args[i+1:]...)
+			break
+		}
+		key, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if key == "" {
+			return JobFile{}, nil, fmt.Errorf("argument %d: %q is not an option", i+1, a)
+		}
+		// As fio's getopt: an option that takes a value reads the next
+		// argument, unless that is another option (then the value is empty).
+		if !hasVal && OptionTakesValue(key) && i+1 < len(args) && !strings.HasPrefix(args[i+1], "--") {
+			i++
+			val = args[i]
+		}
+		o := Option{Key: key, Value: val} // Line 0: from a command line
+		if OptionName(key) == "name" {
+			jf.Jobs = append(jf.Jobs, JobSpec{Name: val})
+			cur = len(jf.Jobs) - 1
+		}
+		if cur < 0 {
+			jf.Global = append(jf.Global, o)
+		} else {
+			jf.Jobs[cur].Options = append(jf.Jobs[cur].Options, o)
+		}
+	}
+	return jf, rest, nil
+}

@@ -1,0 +1,299 @@
+package fio
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/qdsweep/qdsweep/ioengine"
+)
+
+// DefaultPercentiles are fio's default completion-latency percentiles, in percent.
+var DefaultPercentiles = []float64{1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99}
+
+// latBucketsUs and latBucketsMs are the upper bounds of fio's latency
+// distribution ("lat (usec)" and "lat (msec)"); the last ms bucket is ">=2000".
+var (
+	latBucketsUs = []float64{2, 4, 10, 20, 50, 100, 250, 500, 750, 1000}
+	latBucketsMs = []float64{2, 4, 10, 20, 50, 100, 250, 500, 750, 1000, 2000, math.Inf(1)}
+)
+
+// Report is one run as fio would report one (grouped) job: the job and,
+// when a latency histogram was kept, fio's latency distribution.
+type Report struct {
+	Job Job
+	// LatUs and LatMs are the percent of I/Os whose latency fell in each of
+	// fio's buckets (≤2, 4, 10 … 1000 µs; ≤2, 4 … 2000, >2000 ms). Nil
+	// when not measured.
+	LatUs, LatMs []float64
+	// Version names the program that wrote the report ("qdsweep-0.1.0").
+	Version string
+	// Time is when the run ended.
+	Time time.Time
+}
+
+// ReportFromStats describes a qdsweep run in fio's terms. qdsweep times
+// each I/O from submission to completion: that is fio's lat, and it is
+// written as clat too (with its percentiles, where fio's readers look for
+// them); slat is not measured (zeros, as fio prints with disable_slat).
+// The percentiles are fio's defaults, from the run's histogram.
+func ReportFromStats(name string, w ioengine.Workload, ioEngine string, runtime, ramp time.Duration, timeBased bool, st *ioengine.Stats) Report {
+	j := Job{Name: name, RW: string(w.RW), BS: w.BS, IOEngine: ioEngine, IODepth: w.IODepth, IODepthFrom: "options",
+		NumJobs: w.NumJobs, NumJobsFrom: "options", RuntimeMs: st.Runtime.Milliseconds()}
+	j.Options = map[string]string{
+		"name": name, "rw": string(w.RW), "bs": strconv.FormatInt(w.BS, 10), "iodepth": strconv.Itoa(w.IODepth),
+		"numjobs": strconv.Itoa(w.NumJobs), "ioengine": ioEngine, "direct": boolOpt(w.Direct),
+		"filename": w.Filename, "group_reporting": "1",
+	}
+	if w.Size > 0 {
+		j.Options["size"] = strconv.FormatInt(w.Size, 10)
+	}
+	if w.RW == ioengine.ReadWrite || w.RW == ioengine.RandRW {
+		j.Options["rwmixread"] = strconv.Itoa(w.RWMixRead)
+	}
+	if timeBased {
+		j.Options["time_based"] = "1"
+		j.Options["runtime"] = fioDuration(runtime)
+	}
+	if ramp > 0 {
+		j.Options["ramp_time"] = fioDuration(ramp)
+	}
+	if len(st.Errors) > 0 {
+		j.Error = 5 // EIO: fio's err= is an errno; the errors themselves are in qdsweep's JSON
+	}
+	if secs := st.Runtime.Seconds(); secs > 0 {
+		j.UsrCPU = st.CPU.UsrS / secs * 100
+		j.SysCPU = st.CPU.SysS / secs * 100
+	}
+	ms := st.Runtime.Milliseconds()
+	if w.RW.IsRead() {
+		j.Read = dirFromStats(st.Read, ms)
+		if j.Read == nil && !w.RW.IsWrite() {
+			j.Read = dirFromStats(&st.All, ms)
+		}
+	}
+	if w.RW.IsWrite() {
+		j.Write = dirFromStats(st.Write, ms)
+		if j.Write == nil && !w.RW.IsRead() {
+			j.Write = dirFromStats(&st.All, ms)
+		}
+	}
+	r := Report{Job: j, Time: time.Now()}
+	if st.All.Hist != nil && st.All.Hist.TotalCount() > 0 {
+		r.LatUs, r.LatMs = latencyDist(st.All.Hist)
+	}
+	return r
+}
+
+// dirFromStats converts one direction; nil stays nil.
+func dirFromStats(d *ioengine.DirStats, runtimeMs int64) *Dir {
+	if d == nil {
+		return nil
+	}
+	out := &Dir{IOBytes: d.Bytes, BWBytes: d.BWBytes, IOPS: d.IOPS, RuntimeMs: runtimeMs, TotalIOs: d.TotalIOs}
+	if d.TotalIOs > 0 {
+		l := LatStat{MinNs: float64(d.Lat.MinNs), MaxNs: float64(d.Lat.MaxNs), MeanNs: d.Lat.MeanNs, N: d.TotalIOs}
+		if d.Hist != nil && d.Hist.TotalCount() > 0 {
+			l.StddevNs = d.Hist.StdDev()
+			for _, p := range DefaultPercentiles {
+				l.Percentiles = append(l.Percentiles, Percentile{Pct: p, Ns: float64(d.Hist.ValueAtQuantile(p))})
+			}
+		} else {
+			for _, p := range []struct {
+				pct float64
+				ns  int64
+			}{{50, d.Lat.P50Ns}, {90, d.Lat.P90Ns}, {99, d.Lat.P99Ns}, {99.9, d.Lat.P999Ns}} {
+				l.Percentiles = append(l.Percentiles, Percentile{Pct: p.pct, Ns: float64(p.ns)})
+			}
+		}
+		out.Lat, out.Clat = l, l
+		out.Lat.Percentiles = nil
+	}
+	return out
+}
+
+// latencyDist is fio's latency distribution of h (ns): percent of I/Os per
+// µs bucket and per ms bucket.
+func latencyDist(h *hdrhistogram.Histogram) (us, ms []float64) {
+	us, ms = make([]float64, len(latBucketsUs)), make([]float64, len(latBucketsMs))
+	total := float64(h.TotalCount())
+	for _, b := range h.Distribution() {
+		if b.Count == 0 {
+			continue
+		}
+		v := float64(b.From) / 1e3 // µs (the bar's lower bound)
+		pct := float64(b.Count) / total * 100
+		placed := false
+		for i, ub := range latBucketsUs {
+			if v <= ub {
+				us[i] += pct
+				placed = true
+				break
+			}
+		}
+		if placed {
+			continue
+		}
+		for i, ub := range latBucketsMs {
+			if v/1e3 <= ub || i == len(latBucketsMs)-1 {
+				ms[i] += pct
+				break
+			}
+		}
+	}
+	return us, ms
+}
+
+// WriteTerse writes r as one line of fio's terse format version 3, field
+// for field as fio 3.x prints it (HOWTO "Terse output"): latencies in µs,
+// sizes in KiB, bandwidth in KiB/s. Figures qdsweep does not measure are
+// written as fio writes them when it has none (zeros): submission latency,
+// bandwidth samples, IO depth distribution, CPU faults and context switches.
+// No disk utilisation fields follow.
+func WriteTerse(w io.Writer, r Report) error {
+	bw := bufio.NewWriter(w)
+	j := r.Job
+	fmt.Fprintf(bw, "3;%s;%s;%d;%d", r.Version, j.Name, j.GroupID, j.Error)
+	for _, d := range []*Dir{j.Read, j.Write} {
+		terseDirFields(bw, d)
+	}
+	fmt.Fprintf(bw, ";%f%%;%f%%;%d;%d;%d", j.UsrCPU, j.SysCPU, j.Ctx, 0, 0)
+	for _, b := range depthBuckets {
+		fmt.Fprintf(bw, ";%3.1f%%", j.IODepthDist[b.key])
+	}
+	us, ms := r.LatUs, r.LatMs
+	if us == nil {
+		us, ms = make([]float64, len(latBucketsUs)), make([]float64, len(latBucketsMs))
+	}
+	for _, v := range us {
+		fmt.Fprintf(bw, ";%3.2f%%", v)
+	}
+	for _, v := range ms {
+		fmt.Fprintf(bw, ";%3.2f%%", v)
+	}
+	bw.WriteString("\n")
+	return bw.Flush()
+}
+
+// terseDirFields writes one direction's 41 fields (zeros when d is nil).
+func terseDirFields(bw *bufio.Writer, d *Dir) {
+	if d == nil {
+		d = &Dir{}
+	}
+	fmt.Fprintf(bw, ";%d;%d;%d;%d", d.IOBytes>>10, int64(d.BWBytes/1024), int64(d.IOPS), d.RuntimeMs)
+	terseLat(bw, d.Slat)
+	terseLat(bw, d.Clat)
+	for i := 0; i < 20; i++ {
+		if i < len(d.Clat.Percentiles) {
+			p := d.Clat.Percentiles[i]
+			fmt.Fprintf(bw, ";%f%%=%d", p.Pct, int64(p.Ns/1e3))
+		} else {
+			bw.WriteString(";0%=0")
+		}
+	}
+	terseLat(bw, d.Lat)
+	// Bandwidth samples: min, max, percent of the group, mean, stddev.
+	bw.WriteString(";0;0;0.000000%;0.000000;0.000000")
+}
+
+// terseLat writes min;max;mean;stddev in µs.
+func terseLat(bw *bufio.Writer, l LatStat) {
+	fmt.Fprintf(bw, ";%d;%d;%f;%f", int64(l.MinNs/1e3), int64(l.MaxNs/1e3), l.MeanNs/1e3, l.StddevNs/1e3)
+}
+
+// WriteJSON writes r as a fio-shaped JSON document (fio's
+// --output-format=json layout: "fio version", timestamps, "global
+// options", jobs[] with "job options", read/write/trim with iops, bw,
+// slat_ns/clat_ns/lat_ns and clat percentiles, CPU, latency
+// distributions), which fio's readers accept.
+func WriteJSON(w io.Writer, r Report) error {
+	j := r.Job
+	dir := func(d *Dir) map[string]any {
+		if d == nil {
+			d = &Dir{}
+		}
+		lat := func(l LatStat, pct bool) map[string]any {
+			m := map[string]any{"min": int64(l.MinNs), "max": int64(l.MaxNs), "mean": l.MeanNs, "stddev": l.StddevNs, "N": l.N}
+			if pct && len(l.Percentiles) > 0 {
+				ps := map[string]int64{}
+				for _, p := range l.Percentiles {
+					ps[strconv.FormatFloat(p.Pct, 'f', 6, 64)] = int64(p.Ns)
+				}
+				m["percentile"] = ps
+			}
+			return m
+		}
+		return map[string]any{
+			"io_bytes": d.IOBytes, "io_kbytes": d.IOBytes >> 10, "bw_bytes": int64(d.BWBytes), "bw": int64(d.BWBytes / 1024),
+			"iops": d.IOPS, "runtime": d.RuntimeMs, "total_ios": d.TotalIOs, "short_ios": 0, "drop_ios": 0,
+			"slat_ns": lat(d.Slat, false), "clat_ns": lat(d.Clat, true), "lat_ns": lat(d.Lat, false),
+			"bw_min": 0, "bw_max": 0, "bw_agg": 0.0, "bw_mean": 0.0, "bw_dev": 0.0, "bw_samples": 0,
+			"iops_min": 0, "iops_max": 0, "iops_mean": 0.0, "iops_stddev": 0.0, "iops_samples": 0,
+		}
+	}
+	buckets := func(bounds []float64, v []float64, last string) map[string]float64 {
+		m := map[string]float64{}
+		for i, b := range bounds {
+			k := strconv.FormatFloat(b, 'f', -1, 64)
+			if math.IsInf(b, 1) {
+				k = last
+			}
+			x := 0.0
+			if i < len(v) {
+				x = v[i]
+			}
+			m[k] = x
+		}
+		return m
+	}
+	depth := map[string]float64{}
+	for _, b := range depthBuckets {
+		depth[b.key] = j.IODepthDist[b.key]
+	}
+	jobOpts := map[string]string{}
+	global := map[string]string{}
+	for k, v := range j.Options {
+		switch k {
+		case "name", "rw", "bs", "iodepth", "numjobs", "rwmixread", "size", "filename":
+			jobOpts[k] = v
+		default:
+			global[k] = v
+		}
+	}
+	job := map[string]any{
+		"jobname": j.Name, "groupid": j.GroupID, "error": j.Error, "eta": 0, "elapsed": (j.RuntimeMs + 999) / 1000,
+		"job options": jobOpts,
+		"read":        dir(j.Read), "write": dir(j.Write), "trim": dir(j.Trim),
+		"job_runtime": j.RuntimeMs, "usr_cpu": j.UsrCPU, "sys_cpu": j.SysCPU, "ctx": j.Ctx, "majf": 0, "minf": 0,
+		"iodepth_level":  depth,
+		"latency_ns":     buckets([]float64{2, 4, 10, 20, 50, 100, 250, 500, 750, 1000}, nil, ""),
+		"latency_us":     buckets(latBucketsUs, r.LatUs, ""),
+		"latency_ms":     buckets(latBucketsMs[:len(latBucketsMs)-1], r.LatMs, ""),
+		"latency_depth":  j.IODepth,
+		"latency_target": 0, "latency_percentile": 100.0, "latency_window": 0,
+	}
+	if r.LatMs != nil {
+		job["latency_ms"].(map[string]float64)[">=2000"] = r.LatMs[len(r.LatMs)-1]
+	}
+	doc := map[string]any{
+		"fio version":    r.Version,
+		"timestamp":      r.Time.Unix(),
+		"timestamp_ms":   r.Time.UnixMilli(),
+		"time":           r.Time.Format("Mon Jan  2 15:04:05 2006"),
+		"global options": global,
+		"jobs":           []any{job},
+		"disk_util":      []any{},
+	}
+	b, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
