@@ -272,7 +272,7 @@ func runSpecFrom(c *cli.Context, fioArgs []string) (runSpec, error) {
 		spec.engine = ioengine.EnginePsync // fio's default
 	}
 	if len(spec.files) > 1 && r.Set["filename"] {
-		return spec, usagef("run: --filename=%s names %d files, and qdsweep runs one file per run (or one per job without --filename); name one file", r.Workload.Filename, len(spec.files))
+		return spec, usagef("run: --filename names several files (%s), and qdsweep runs one file per run (or one per job without --filename); name one file", strings.Join(spec.files, ", "))
 	}
 	if len(spec.files) > 1 {
 		// fio's per-job files: <directory>/<name>.<job>.0.

@@ -163,7 +163,6 @@ func TestRunBadInput(t *testing.T) {
 		{[]string{"--rate_iops=100", "--bssplit=4k/50:8k/50", "--verify=crc32c", "--thinktime=10"}, "--rate_iops=100, --thinktime=10, --verify=crc32c"},
 		{[]string{"--name=a", "--name=b"}, "one job at a time"},
 		{[]string{"--readonly", "--rw=write"}, "--readonly"},
-		{[]string{"--numjobs=2", "--name=j"}, "its own file"},
 		{[]string{"--filename=a:b"}, "several files"},
 		{[]string{"--rwmixread=120"}, "--rwmixread"},
 		{[]string{"--direct=2"}, "--direct"},

@@ -121,7 +121,8 @@ func TestEngineInterrupt(t *testing.T) {
 	needFio(t)
 	wl := smallWorkload(target(t))
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(time.Second, cancel)
+	// Long enough for fio to start and do I/O on a busy machine.
+	time.AfterFunc(3*time.Second, cancel)
 	st, err := fioengine.NewEngine(fioengine.Options{}).Run(ctx, wl, ioengine.Control{Runtime: time.Minute})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err %v, want context.Canceled", err)
