@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/qdsweep/qdsweep/guard"
 	"github.com/qdsweep/qdsweep/ioengine"
 )
 
@@ -24,7 +25,7 @@ func TestNoAllocationsPerIO(t *testing.T) {
 	}
 	for _, eng := range engines {
 		t.Run(eng, func(t *testing.T) {
-			w := ioengine.Workload{Filename: path, RW: ioengine.RandRW, RWMixRead: 50, BS: 4096, IODepth: depthFor(eng, 16), NumJobs: 1, Direct: true}
+			w := ioengine.Workload{Filename: path, RW: ioengine.RandRW, RWMixRead: 50, BS: 4096, IODepth: depthFor(eng, 16), NumJobs: 1, Direct: true, Permit: guard.Permit{AllowWrite: true}}
 			e := mustEngine(t, eng)
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/qdsweep/qdsweep/guard"
 	"github.com/qdsweep/qdsweep/ioengine"
 )
 
@@ -70,7 +71,7 @@ func TestReadVerify(t *testing.T) {
 		for _, eng := range engines {
 			for _, rw := range []ioengine.RW{ioengine.RandRead, ioengine.Read} {
 				t.Run(place+"/"+eng+"/"+string(rw), func(t *testing.T) {
-					w := ioengine.Workload{Filename: path, RW: rw, BS: 8192, IODepth: depthFor(eng, 16), NumJobs: 2, Direct: true, Verify: true, RandSeed: 7}
+					w := ioengine.Workload{Filename: path, RW: rw, BS: 8192, IODepth: depthFor(eng, 16), NumJobs: 2, Direct: true, Verify: true, RandSeed: 7, Permit: guard.Permit{AllowWrite: true}}
 					st, err := mustEngine(t, eng).Run(context.Background(), w, ioengine.Control{Runtime: 150 * time.Millisecond})
 					if err != nil {
 						t.Fatal(err)
@@ -121,7 +122,7 @@ func TestWriteVerify(t *testing.T) {
 				if err := os.WriteFile(path, make([]byte, size), 0o644); err != nil {
 					t.Fatal(err)
 				}
-				w := ioengine.Workload{Filename: path, RW: ioengine.Write, BS: 16384, IODepth: depthFor(eng, 8), NumJobs: 1, Direct: true, Verify: true}
+				w := ioengine.Workload{Filename: path, RW: ioengine.Write, BS: 16384, IODepth: depthFor(eng, 8), NumJobs: 1, Direct: true, Verify: true, Permit: guard.Permit{AllowWrite: true}}
 				st, err := mustEngine(t, eng).Run(context.Background(), w, ioengine.Control{Runtime: 200 * time.Millisecond})
 				if err != nil {
 					t.Fatal(err)
@@ -158,7 +159,7 @@ func TestMixRatio(t *testing.T) {
 	if err := os.WriteFile(path, make([]byte, 8<<20), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	w := ioengine.Workload{Filename: path, RW: ioengine.RandRW, RWMixRead: 70, BS: 4096, IODepth: 16, NumJobs: 1, Direct: true, RandSeed: 1}
+	w := ioengine.Workload{Filename: path, RW: ioengine.RandRW, RWMixRead: 70, BS: 4096, IODepth: 16, NumJobs: 1, Direct: true, RandSeed: 1, Permit: guard.Permit{AllowWrite: true}}
 	// Run until 20000 I/Os (3σ of the share is then 1%), not for a fixed time.
 	ctl := ioengine.Control{Runtime: 5 * time.Second, SampleInterval: 10 * time.Millisecond,
 		OnSample: func(s ioengine.Sample) bool { return s.IOs >= 20000 }}

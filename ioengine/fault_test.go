@@ -20,6 +20,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/qdsweep/qdsweep/guard"
 	"github.com/qdsweep/qdsweep/internal/looptest"
 )
 
@@ -71,7 +72,7 @@ func TestFaultIOErrors(t *testing.T) {
 			if name == EnginePsync {
 				depth = 1
 			}
-			w := Workload{Filename: dev, RW: Write, BS: 64 << 10, IODepth: depth, NumJobs: 1, Direct: true, IOTimeout: 5 * time.Second}
+			w := Workload{Filename: dev, RW: Write, BS: 64 << 10, IODepth: depth, NumJobs: 1, Direct: true, IOTimeout: 5 * time.Second, Permit: guard.Permit{AllowWriteDevice: true, DestroyData: dev}}
 			st, err := eng.Run(context.Background(), w, Control{Runtime: 3 * time.Second})
 			var f *IOFailure
 			if !errors.As(err, &f) {
@@ -162,7 +163,7 @@ func TestFaultStall(t *testing.T) {
 			if err != nil {
 				t.Skipf("engine %s: %v", name, err)
 			}
-			w := Workload{Filename: path, RW: RandWrite, BS: 4096, IODepth: 1, NumJobs: 1, Direct: true, IOTimeout: time.Second}
+			w := Workload{Filename: path, RW: RandWrite, BS: 4096, IODepth: 1, NumJobs: 1, Direct: true, IOTimeout: time.Second, Permit: guard.Permit{AllowWrite: true}}
 			done := make(chan error, 1)
 			start := time.Now()
 			go func() {

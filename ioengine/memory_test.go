@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/qdsweep/qdsweep/guard"
 	"github.com/qdsweep/qdsweep/ioengine"
 )
 
@@ -74,7 +75,7 @@ func TestMemoryBounded(t *testing.T) {
 			if name == ioengine.EnginePsync {
 				depth = 1
 			}
-			w := ioengine.Workload{Filename: path, RW: ioengine.RandRW, RWMixRead: 70, BS: 4096, IODepth: depth, NumJobs: 2, Direct: true}
+			w := ioengine.Workload{Filename: path, RW: ioengine.RandRW, RWMixRead: 70, BS: 4096, IODepth: depth, NumJobs: 2, Direct: true, Permit: guard.Permit{AllowWrite: true}}
 
 			shortPeak, shortIOs := heapPeak(t, e, w, 200*time.Millisecond)
 			longPeak, longIOs := heapPeak(t, e, w, time.Second)

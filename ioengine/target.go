@@ -1,29 +1,39 @@
 package ioengine
 
 import (
-	"errors"
 	"fmt"
 
-	"golang.org/x/sys/unix"
+	"github.com/qdsweep/qdsweep/guard"
 )
+
+// guardTarget is what w does to its file, for the write guard.
+func guardTarget(w *Workload) guard.Target {
+	return guard.Target{Path: w.Filename, Write: w.RW.IsWrite(), Direct: w.Direct,
+		End: guard.Region(w.Offset, w.Size, w.OffsetIncrement, w.NumJobs)}
+}
 
 // openTarget opens the workload's file or device for the run: read-only or
 // read-write as the pattern needs, O_DIRECT when asked, never creating,
-// truncating or extending it.
+// truncating or extending it. A write runs only past the write guard
+// (w.Permit; guard.Hold): a block device is opened with O_EXCL and stays
+// claimed while the returned descriptor is open. When w.Held is set the run
+// uses a duplicate of that descriptor, the one open file of the whole sweep.
 func openTarget(w *Workload) (int, error) {
-	flags := unix.O_RDONLY | unix.O_CLOEXEC
-	if w.RW.IsWrite() {
-		flags = unix.O_RDWR | unix.O_CLOEXEC
-	}
-	if w.Direct {
-		flags |= unix.O_DIRECT
-	}
-	fd, err := unix.Open(w.Filename, flags, 0)
-	if err != nil {
-		if w.Direct && errors.Is(err, unix.EINVAL) {
-			return -1, fmt.Errorf("open %s with O_DIRECT: %w: the filesystem refuses direct I/O; use --direct=0", w.Filename, err)
+	if h := w.Held; h != nil {
+		switch {
+		case h.Path() != w.Filename:
+			return -1, fmt.Errorf("open %s: the held target is %s", w.Filename, h.Path())
+		case w.RW.IsWrite() && !h.Write():
+			return -1, fmt.Errorf("open %s: held read-only, and %s writes", w.Filename, w.RW)
+		case h.Direct() != w.Direct:
+			return -1, fmt.Errorf("open %s: held with direct=%v, and the run asks direct=%v", w.Filename, h.Direct(), w.Direct)
 		}
-		return -1, fmt.Errorf("open %s: %w", w.Filename, err)
+		return h.Dup()
 	}
-	return fd, nil
+	h, err := guard.Hold(guardTarget(w), w.Permit)
+	if err != nil {
+		return -1, err
+	}
+	defer h.Close()
+	return h.Dup()
 }

@@ -1,6 +1,10 @@
 package ioengine
 
-import "time"
+import (
+	"time"
+
+	"github.com/qdsweep/qdsweep/guard"
+)
 
 // RW is fio's I/O pattern name.
 type RW string
@@ -38,6 +42,14 @@ type Workload struct {
 	// on JobFiles[i] (fio's per-job files, <directory>/<name>.<i>.0), all
 	// laid out alike; Filename is JobFiles[0]. Empty: every job shares Filename.
 	JobFiles []string
+	// Permit is what the write guard allows (package guard). The zero value
+	// refuses writes to existing files and devices; set guard.Permit.Unchecked
+	// to skip the checks explicitly.
+	Permit guard.Permit
+	// Held, when set, is the target already checked and opened for a whole
+	// sweep (guard.Hold): the run uses that open file (a block device stays
+	// claimed with O_EXCL) instead of opening Filename again.
+	Held *guard.Held
 }
 
 // IsWrite reports whether the pattern writes.
