@@ -97,7 +97,11 @@ func JobOptions(wl ioengine.Workload, runtime, ramp time.Duration, engine string
 		// Results are about the device, not fio's verification.
 		g("do_verify", "0")
 	}
-	j("filename", wl.Filename)
+	name, err := EscapeFilename(wl.Filename)
+	if err != nil {
+		return OptionSet{}, err
+	}
+	j("filename", name)
 	if wl.Size > 0 {
 		j("size", strconv.FormatInt(wl.Size, 10))
 	}
@@ -116,6 +120,11 @@ func JobOptions(wl ioengine.Workload, runtime, ramp time.Duration, engine string
 	j("numjobs", strconv.Itoa(wl.NumJobs))
 	if wl.ContinueOnError {
 		j("continue_on_error", "io")
+	}
+	for _, kv := range append(append([][2]string{}, s.Global...), s.Job...) {
+		if err := checkValue(kv[0], kv[1]); err != nil {
+			return OptionSet{}, err
+		}
 	}
 	return s, nil
 }

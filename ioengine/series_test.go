@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/qdsweep/qdsweep/guard"
 	"github.com/qdsweep/qdsweep/ioengine"
 )
 
@@ -23,7 +24,7 @@ func TestSeriesRealEngines(t *testing.T) {
 	for _, eng := range engines {
 		t.Run(eng, func(t *testing.T) {
 			depth := depthFor(eng, 4)
-			w := ioengine.Workload{Filename: path, RW: ioengine.RandRW, RWMixRead: 50, BS: 4096, IODepth: depth, NumJobs: 2, Direct: true}
+			w := ioengine.Workload{Filename: path, RW: ioengine.RandRW, RWMixRead: 50, BS: 4096, IODepth: depth, NumJobs: 2, Direct: true, Permit: guard.Permit{AllowWrite: true}}
 			var ticks int
 			ctl := ioengine.Control{Ramp: 30 * time.Millisecond, Runtime: 400 * time.Millisecond,
 				SeriesInterval: 50 * time.Millisecond, OnInterval: func(int) { ticks++ }}

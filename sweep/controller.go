@@ -79,6 +79,14 @@ func Run(ctx context.Context, cfg Config, r *Result) error {
 	if r.Plan.Full {
 		stop = EarlyStop{MaxP99: stop.MaxP99}
 	}
+	held, err := holdTarget(cfg, r.Plan) // the write guard, held for the whole sweep
+	if err != nil {
+		return fmt.Errorf("sweep: %w", err)
+	}
+	defer held.Close()
+	if held != nil {
+		cfg.Workload.Held = held
+	}
 	defer func() { r.Meta.End = time.Now() }()
 	if r.Meta.SteadyWindowNs == 0 {
 		r.Meta.SteadyWindowNs, r.Meta.SteadyLimit = int64(cfg.Steady.Window), cfg.Steady.Limit

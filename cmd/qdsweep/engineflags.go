@@ -104,6 +104,9 @@ func engineFromFlags(c *cli.Context, cmd, name string, prev *sweep.Result) (engi
 		e.sim = &cfg
 	case engineFio:
 		o := fioengine.Options{ExtraArgs: c.StringSlice("fio-arg")}
+		if err := fioengine.CheckExtraArgs(o.ExtraArgs); err != nil {
+			return e, usageErr(err)
+		}
 		if _, err := exec.LookPath("fio"); err != nil {
 			return e, usagef("--ioengine=fio: %v", fioengine.ErrNotFound)
 		}

@@ -467,6 +467,9 @@ func runAction(c *cli.Context, fioArgs []string) error {
 		case <-time.After(d):
 		}
 	}
+	// The engine runs the write guard again on what it opens: the files
+	// laid out here are qdsweep's own.
+	w.Permit = writeGuardFromFlags(c, temporary || len(missing) == len(files))
 	st, runErr := eng.Run(ctx, w, ctl)
 	if runErr != nil && errors.Is(runErr, ioengine.ErrBadWorkload) {
 		return usageErr(runErr)

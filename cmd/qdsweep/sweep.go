@@ -119,12 +119,19 @@ func sweepAction(c *cli.Context) error {
 		}
 	}
 	// The write guard, for every pattern of the sweep, before anything is written.
+	o.workload.Permit = writeGuardFromFlags(c, o.scratch)
 	if o.engine.local() {
-		if err := checkWrites(o.workload, rws, writeGuardFromFlags(c, o.scratch)); err != nil {
+		if err := checkWrites(o.workload, rws, o.workload.Permit); err != nil {
 			return err
 		}
 	}
 	if o.jobsDir != "" {
+		// Emitted job files write what they name: the same guard, whatever engine runs here.
+		if !o.engine.local() && !o.engine.remote() && o.workload.Filename != "" {
+			if err := checkWrites(o.workload, rws, o.workload.Permit); err != nil {
+				return err
+			}
+		}
 		if err := emitFioJobs(o); err != nil {
 			return err
 		}
@@ -187,6 +194,7 @@ func sweepAction(c *cli.Context) error {
 			}
 			return err
 		}
+		o.workload.Permit.Created = true // laid out here: ours to write
 	}
 	var probe sweep.Probe
 	if o.engine.local() {

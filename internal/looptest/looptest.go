@@ -10,12 +10,14 @@ package looptest
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -161,4 +163,20 @@ func FileSum(t testing.TB, path string) string {
 		t.Fatal(err)
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// ExclusivelyHeld reports whether block device dev is claimed: an O_EXCL
+// open of it fails with EBUSY.
+func ExclusivelyHeld(t testing.TB, dev string) bool {
+	t.Helper()
+	f, err := os.OpenFile(dev, os.O_RDONLY|syscall.O_EXCL, 0)
+	if err == nil {
+		f.Close()
+		return false
+	}
+	if errors.Is(err, syscall.EBUSY) {
+		return true
+	}
+	t.Fatalf("open %s O_EXCL: %v", dev, err)
+	return false
 }

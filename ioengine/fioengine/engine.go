@@ -101,12 +101,20 @@ func (e *Engine) Run(ctx context.Context, w ioengine.Workload, ctl ioengine.Cont
 		return nil, err
 	}
 	opts = e.sizeBased(opts)
+	if err := CheckExtraArgs(e.opt.ExtraArgs); err != nil {
+		return nil, err
+	}
 	if len(e.opt.Clients) == 0 {
 		// fio would create a missing file; an Engine lays nothing out.
 		if _, err := os.Stat(w.Filename); err != nil {
 			return nil, fmt.Errorf("fio target: %w", err)
 		}
 	}
+	held, err := e.holdLocal(w) // the write guard; a device stays claimed while fio runs
+	if err != nil {
+		return nil, err
+	}
+	defer held.Close()
 	args := []string{"--output-format=json"}
 	args = append(args, withoutIOEngine(e.opt.ExtraArgs)...)
 	if len(e.opt.Clients) == 0 {

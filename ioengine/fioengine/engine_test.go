@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/qdsweep/qdsweep/fio"
+	"github.com/qdsweep/qdsweep/guard"
 	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/ioengine/fioengine"
 )
@@ -88,6 +89,7 @@ func TestEngineMixed(t *testing.T) {
 	needFio(t)
 	wl := smallWorkload(target(t))
 	wl.RW, wl.RWMixRead, wl.NumJobs = ioengine.RandRW, 70, 1
+	wl.Permit = guard.Permit{AllowWrite: true}
 	st, err := fioengine.NewEngine(fioengine.Options{}).Run(context.Background(), wl, ioengine.Control{Runtime: 200 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)

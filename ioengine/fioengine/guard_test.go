@@ -1,0 +1,113 @@
+package fioengine_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/qdsweep/qdsweep/guard"
+	"github.com/qdsweep/qdsweep/internal/looptest"
+	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/qdsweep/qdsweep/ioengine/fioengine"
+)
+
+// TestFioFilenameColon: fio splits filename on ':'. A target named
+// "d/victim:new" must be the one file of that name; the file "d/victim"
+// beside it must come through untouched.
+func TestFioFilenameColon(t *testing.T) {
+	needFio(t)
+	dir := t.TempDir()
+	victim := filepath.Join(dir, "victim")
+	keep := []byte(strings.Repeat("keep me ", 512))
+	if err := os.WriteFile(victim, keep, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	target := victim + ":new"
+	if err := os.WriteFile(target, make([]byte, 1<<20), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w := ioengine.Workload{Filename: target, Size: 1 << 20, RW: ioengine.Write, BS: 4096, IODepth: 1, NumJobs: 1,
+		Permit: guard.Permit{AllowWrite: true}}
+	if _, err := fioengine.NewEngine(fioengine.Options{IOEngine: "psync"}).Run(context.Background(), w, ioengine.Control{Runtime: 100 * time.Millisecond}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(victim)
+	if err != nil || string(got) != string(keep) {
+		t.Fatalf("%s changed (%d bytes, %v): fio did not get the escaped name", victim, len(got), err)
+	}
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 2 {
+		t.Errorf("fio created files: %v", ents)
+	}
+}
+
+// TestFioNeedsPermit: the fio engine refuses to write an existing file
+// without a Permit, before fio starts.
+func TestFioNeedsPermit(t *testing.T) {
+	needFio(t)
+	path := filepath.Join(t.TempDir(), "data")
+	if err := os.WriteFile(path, make([]byte, 1<<20), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w := ioengine.Workload{Filename: path, Size: 1 << 20, RW: ioengine.RandWrite, BS: 4096, IODepth: 1, NumJobs: 1}
+	_, err := fioengine.NewEngine(fioengine.Options{}).Run(context.Background(), w, ioengine.Control{Runtime: 100 * time.Millisecond})
+	if !errors.Is(err, guard.ErrWriteRefused) {
+		t.Fatalf("got %v, want a write refusal", err)
+	}
+}
+
+// TestFioRefusedArgs: --fio-arg options that add jobs or change the target,
+// region or direction are refused by name; harmless tuning passes.
+func TestFioRefusedArgs(t *testing.T) {
+	for _, a := range []string{"--name=extra", "--filename=/dev/loop13", "--directory=/", "--filename_format=x",
+		"--opendir=/", "--rw=write", "--readwrite=randwrite", "--rwmixread=0", "--RWMIXWRITE=100", "--size=1g",
+		"--offset=1m", "--numjobs=4", "--exec_prerun=rm", "--output=/etc/x", "--write-lat-log=/tmp/x", "extra.fio", "-", "--"} {
+		err := fioengine.CheckExtraArgs([]string{"--thread", a})
+		if err == nil || !strings.Contains(err.Error(), a) {
+			t.Errorf("%s: %v, want a refusal naming it", a, err)
+		}
+	}
+	if err := fioengine.CheckExtraArgs([]string{"--thread", "--hipri", "--fixedbufs=1", "--norandommap", "--gtod_reduce=1"}); err != nil {
+		t.Errorf("harmless args refused: %v", err)
+	}
+	if err := fioengine.CheckExtraArgs([]string{"--description=a\nb"}); err == nil {
+		t.Error("a newline in --fio-arg passed")
+	}
+}
+
+// TestFioHoldsDevice: while the fio engine writes a blank loop device, the
+// device is claimed exclusively: an O_EXCL open elsewhere fails with EBUSY.
+func TestFioHoldsDevice(t *testing.T) {
+	needFio(t)
+	looptest.RequireRootTools(t)
+	dev := looptest.AttachLoop(t, looptest.MakeImage(t, 16<<20), false)
+	w := ioengine.Workload{Filename: dev, Size: 8 << 20, RW: ioengine.RandWrite, BS: 4096, IODepth: 1, NumJobs: 1,
+		Permit: guard.Permit{AllowWriteDevice: true}}
+	done := make(chan error, 1)
+	go func() {
+		_, err := fioengine.NewEngine(fioengine.Options{IOEngine: "psync"}).Run(context.Background(), w, ioengine.Control{Runtime: 1500 * time.Millisecond})
+		done <- err
+	}()
+	// The engine holds the device before fio starts; ask until fio ends.
+	var held bool
+	for end := time.After(10 * time.Second); !held; {
+		select {
+		case err := <-done:
+			t.Fatalf("fio run ended (%v) before the device was seen held", err)
+		case <-end:
+			t.Fatal("device never held")
+		case <-time.After(20 * time.Millisecond):
+		}
+		held = looptest.ExclusivelyHeld(t, dev)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if looptest.ExclusivelyHeld(t, dev) {
+		t.Error("device still held after the run")
+	}
+}

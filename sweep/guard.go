@@ -1,0 +1,32 @@
+package sweep
+
+import (
+	"github.com/qdsweep/qdsweep/guard"
+	"github.com/qdsweep/qdsweep/ioengine"
+)
+
+// holdTarget checks cfg.Workload's target under its Permit for every step
+// of plan p and opens it once for the whole sweep (guard.Hold): every step
+// runs through that one open file, and a block device written to stays
+// claimed with O_EXCL from the first step to the last, so nothing can mount
+// it in between. It returns nil when the target is already held, when there
+// is none, or when the engine's I/O is not on this host.
+func holdTarget(cfg Config, p Plan) (*guard.Held, error) {
+	w := cfg.Workload
+	if w.Held != nil || w.Filename == "" {
+		return nil, nil
+	}
+	if nl, ok := cfg.Engine.(ioengine.NoLocalTarget); ok && nl.NoLocalTarget() {
+		return nil, nil
+	}
+	t := guard.Target{Path: w.Filename, Direct: w.Direct}
+	for _, rw := range p.RW {
+		t.Write = t.Write || ioengine.RW(rw).IsWrite()
+	}
+	jobs := 1
+	for _, n := range p.NumJobs {
+		jobs = max(jobs, n)
+	}
+	t.End = guard.Region(w.Offset, w.Size, w.OffsetIncrement, jobs)
+	return guard.Hold(t, w.Permit)
+}
