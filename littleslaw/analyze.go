@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 )
 
 // ErrTooFewPoints is returned (wrapped) by Analyze when fewer than two
@@ -129,10 +130,8 @@ func validate(o Options) error {
 			return fmt.Errorf("%w: SLO limit %g ns must be positive", ErrBadOptions, o.SLO.LimitNs)
 		}
 	}
-	switch o.For {
-	case "", "postgres", "mysql", "workers":
-	default:
-		return fmt.Errorf("%w: unknown For %q (use postgres, mysql or workers)", ErrBadOptions, o.For)
+	if o.For != "" && !IsSettingsKind(o.For) {
+		return fmt.Errorf("%w: unknown For %q (use one of %s)", ErrBadOptions, o.For, strings.Join(SettingsKinds, ", "))
 	}
 	if o.MaxIODepth < 0 || o.MaxJobs < 0 || o.CPUs < 0 {
 		return fmt.Errorf("%w: limits must not be negative", ErrBadOptions)

@@ -50,3 +50,17 @@ func (o Options) Limits() (maxIODepth, maxJobs int) {
 	o = o.withDefaults()
 	return o.MaxIODepth, o.MaxJobs
 }
+
+// SettingsKinds are the values Options.For takes besides "": the
+// applications whose settings Analyze recommends.
+var SettingsKinds = []string{"postgres", "mysql", "workers"}
+
+// IsSettingsKind reports whether s is one of SettingsKinds.
+func IsSettingsKind(s string) bool {
+	for _, k := range SettingsKinds {
+		if s == k {
+			return true
+		}
+	}
+	return false
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,7 +24,7 @@ func adviseRun(t *testing.T, args ...string) (string, string, int) {
 	if err != nil {
 		errw.WriteString(err.Error())
 	}
-	return out.String(), errw.String(), exitCode(err)
+	return out.String(), errw.String(), exitCode(io.Discard, err)
 }
 
 const examplePointsCSV = `iodepth,numjobs,iops,lat_mean_us,p99_us

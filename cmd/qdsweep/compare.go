@@ -61,7 +61,7 @@ func compareAction(c *cli.Context) error {
 	if err := report.CompareTable(c.App.Writer, ins, o.report); err != nil {
 		return err
 	}
-	printWritten(c.App.Writer, c.App.ErrWriter, files)
+	report.WriteWritten(c.App.Writer, c.App.ErrWriter, files, "")
 	return nil
 }
 

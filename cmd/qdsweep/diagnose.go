@@ -1,12 +1,8 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"os"
-	"strings"
 
 	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/report"
@@ -23,18 +19,11 @@ func diagnoseCommand() *cli.Command {
 			"using the device's diskstats and the CPU use recorded per step. Flags may follow the results\n" +
 			"directory (qdsweep diagnose DIR --output-format=json).",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "target-iops", Usage: "the load the sweep was for, e.g. 160000 or 160k"},
-			&cli.StringFlag{Name: "output-format", Value: formatNormal, Usage: "normal or json"},
+			targetIOPSFlag("the load the sweep was for, e.g. 160000 or 160k"),
+			jsonFormatFlag(),
 		},
 		Action: diagnoseAction,
 	})
-}
-
-// diagnoseOut is the JSON document `diagnose --output-format=json` writes.
-type diagnoseOut struct {
-	Result     string               `json:"result"`
-	TargetIOPS float64              `json:"target_iops,omitempty"`
-	Findings   []littleslaw.Finding `json:"findings"`
 }
 
 func diagnoseAction(c *cli.Context) error {
@@ -42,16 +31,13 @@ func diagnoseAction(c *cli.Context) error {
 	if len(paths) != 1 {
 		return usagef("diagnose needs one results directory or results.json, e.g. qdsweep diagnose qdsweep-20261130-101500 (got %d arguments)", len(paths))
 	}
-	format := c.String("output-format")
-	if format != formatNormal && format != formatJSON {
-		return usagef("--output-format: unknown format %q; use normal or json", format)
+	asJSON, err := jsonOutput(c)
+	if err != nil {
+		return err
 	}
 	var o littleslaw.Options
-	if s := c.String("target-iops"); s != "" {
-		var err error
-		if o.TargetIOPS, err = parseIOPS(s); err != nil {
-			return usagef("--target-iops: %v", err)
-		}
+	if o.TargetIOPS, err = targetIOPS(c); err != nil {
+		return err
 	}
 	r, err := readForReport(paths[0])
 	if err != nil {
@@ -65,29 +51,8 @@ func diagnoseAction(c *cli.Context) error {
 		r.Analysis = nil
 	}
 	findings := r.Diagnose(o)
-	report.AnnotateFindings(findings)
-	if format == formatJSON {
-		enc := json.NewEncoder(c.App.Writer)
-		enc.SetIndent("", "  ")
-		return enc.Encode(diagnoseOut{Result: paths[0], TargetIOPS: o.TargetIOPS, Findings: findings})
+	if asJSON {
+		return report.WriteDiagnoseJSON(c.App.Writer, paths[0], o.TargetIOPS, findings)
 	}
-	return writeFindings(c.App.Writer, findings, terminalWidth(os.Stdout))
-}
-
-// writeFindings prints findings as short paragraphs wrapped to width
-// columns: the verdict, its evidence and the next step.
-func writeFindings(w io.Writer, findings []littleslaw.Finding, width int) error {
-	var b strings.Builder
-	for i, f := range findings {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(wrapHanging(f.Summary, width, "["+f.Rule+"] ", "  "))
-		for _, e := range f.Evidence {
-			b.WriteString(wrapHanging(e, width, "  · ", "    "))
-		}
-		b.WriteString(wrapHanging(f.Next, width, "  → ", "    "))
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return report.WriteFindings(c.App.Writer, findings, writerWidth(c.App.Writer))
 }

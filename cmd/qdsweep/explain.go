@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/qdsweep/qdsweep/littleslaw"
@@ -15,10 +13,10 @@ func explainCommand() *cli.Command {
 		Usage:     "explain a fio result with Little's Law: in-flight I/Os, the depth's ceiling, what a target needs",
 		ArgsUsage: "FILE|- …  (fio output: json, json+, terse or normal, pasted text around it is fine)",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "target-iops", Usage: "target I/Os per second to size the queue depth and iodepth × numjobs for, e.g. 160000 or 160k"},
+			targetIOPSFlag("target I/Os per second to size the queue depth and iodepth × numjobs for, e.g. 160000 or 160k"),
 			&cli.IntFlag{Name: "max-iodepth", Value: littleslaw.DefaultMaxIODepth, Usage: "deepest queue per job to suggest (NVMe queues hold 256)"},
 			&cli.IntFlag{Name: "max-jobs", Value: 0, Usage: "most jobs to suggest (0: no limit)"},
-			&cli.StringFlag{Name: "output-format", Value: formatNormal, Usage: "normal or json"},
+			jsonFormatFlag(),
 		},
 		Action: explainAction,
 	})
@@ -28,17 +26,13 @@ func explainAction(c *cli.Context) error {
 	if c.NArg() == 0 {
 		return usagef("explain: name a fio output file, or - for standard input (e.g. fio --output-format=json ... | qdsweep explain -)")
 	}
-	format := c.String("output-format")
-	if format != formatNormal && format != formatJSON {
-		return usagef("--output-format: %q; use normal or json", format)
+	asJSON, err := jsonOutput(c)
+	if err != nil {
+		return err
 	}
 	o := report.ExplainOptions{MaxIODepth: c.Int("max-iodepth"), MaxJobs: c.Int("max-jobs")}
-	if s := c.String("target-iops"); s != "" {
-		v, err := parseIOPS(s)
-		if err != nil {
-			return usagef("--target-iops: %v", err)
-		}
-		o.TargetIOPS = v
+	if o.TargetIOPS, err = targetIOPS(c); err != nil {
+		return err
 	}
 	if o.MaxIODepth < 1 {
 		return usagef("--max-iodepth: %d; use at least 1, e.g. --max-iodepth=256", o.MaxIODepth)
@@ -51,8 +45,8 @@ func explainAction(c *cli.Context) error {
 		return err
 	}
 	jobs := report.ExplainFio(outs, o)
-	if format == formatJSON {
-		return report.WriteExplainJSON(os.Stdout, jobs)
+	if asJSON {
+		return report.WriteExplainJSON(c.App.Writer, jobs)
 	}
-	return report.WriteExplain(os.Stdout, jobs)
+	return report.WriteExplain(c.App.Writer, jobs)
 }

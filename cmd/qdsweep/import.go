@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/urfave/cli/v2"
@@ -22,7 +21,7 @@ func importCommand() *cli.Command {
 			ArgsUsage: "FILE …  (fio output: json, json+, terse or normal)",
 			Flags: []cli.Flag{
 				&cli.StringFlag{Name: "output", Aliases: []string{"out", "o"}, Usage: "results directory to create (default ./qdsweep-YYYYMMDD-HHMMSS)"},
-				&cli.StringFlag{Name: "target-iops", Usage: "target I/Os per second to size for in the recommendation, e.g. 160000 or 160k"},
+				targetIOPSFlag("target I/Os per second to size for in the recommendation, e.g. 160000 or 160k"),
 				&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing but errors (no table, no file list)"},
 			},
 			Action: importFioAction,
@@ -34,13 +33,9 @@ func importFioAction(c *cli.Context) error {
 	if c.NArg() == 0 {
 		return usagef("import fio: name one or more fio output files (e.g. qdsweep import fio qd*.json --output DIR)")
 	}
-	var target float64
-	if s := c.String("target-iops"); s != "" {
-		v, err := parseIOPS(s)
-		if err != nil {
-			return usagef("--target-iops: %v", err)
-		}
-		target = v
+	target, err := targetIOPS(c)
+	if err != nil {
+		return err
 	}
 	dir, err := outputDir(c.String("output"))
 	if err != nil {
@@ -62,7 +57,7 @@ func importFioAction(c *cli.Context) error {
 	if err := sweep.Write(dir, r); err != nil {
 		return fmt.Errorf("import fio: %w", err)
 	}
-	ro := report.Options{TargetIOPS: target, Width: terminalWidth(os.Stdout)}
+	ro := report.Options{TargetIOPS: target, Width: writerWidth(c.App.Writer)}
 	files, err := report.WriteAll(dir, r, ro)
 	if err != nil {
 		return fmt.Errorf("import fio: report: %w", err)
@@ -71,13 +66,10 @@ func importFioAction(c *cli.Context) error {
 		return nil
 	}
 	w := c.App.Writer
-	fmt.Fprintf(w, "Imported %s (%s, engine %s) from %s into %s.\n",
-		count(len(r.Steps), "step", "steps"), count(len(r.Curves()), "curve", "curves"), r.Meta.Engine,
-		count(c.NArg(), "fio file", "fio files"), dir)
+	report.WriteImported(w, len(r.Steps), len(r.Curves()), r.Meta.Engine, c.NArg(), dir)
 	if err := report.Table(w, r, ro); err != nil {
 		return err
 	}
-	printWritten(w, c.App.ErrWriter, files)
-	fmt.Fprintf(w, "Results: %s\n", filepath.Join(dir, sweep.ResultsJSON))
+	report.WriteWritten(w, c.App.ErrWriter, files, filepath.Join(dir, sweep.ResultsJSON))
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"strings"
@@ -30,7 +31,7 @@ func realMain(args []string) int {
 	defer stop()
 	app := newApp()
 	err := app.RunContext(ctx, args)
-	return exitCode(err)
+	return exitCode(app.ErrWriter, err)
 }
 
 func newApp() *cli.App {
@@ -178,27 +179,29 @@ func usageErr(err error) error {
 // errInterrupted is returned by commands stopped by SIGINT/SIGTERM (exit 130).
 var errInterrupted = errors.New("interrupted")
 
-func exitCode(err error) int {
+// exitCode prints err's one line to w (the app's error writer) and
+// returns the exit status: 2 for usage errors, 130 on interrupt, 1 else.
+func exitCode(w io.Writer, err error) int {
 	if err == nil {
 		return 0
 	}
 	var ue usageError
 	switch {
 	case errors.Is(err, errInterrupted) || errors.Is(err, context.Canceled):
-		fmt.Fprintln(os.Stderr, "qdsweep: interrupted")
+		fmt.Fprintln(w, "qdsweep: interrupted")
 		return 130
 	case errors.As(err, &ue):
-		fmt.Fprintln(os.Stderr, "qdsweep: "+ue.Error())
+		fmt.Fprintln(w, "qdsweep: "+ue.Error())
 		return 2
 	}
 	var ec cli.ExitCoder
 	if errors.As(err, &ec) {
 		if msg := err.Error(); msg != "" {
-			fmt.Fprintln(os.Stderr, "qdsweep: "+msg)
+			fmt.Fprintln(w, "qdsweep: "+msg)
 		}
 		return ec.ExitCode()
 	}
-	fmt.Fprintln(os.Stderr, "qdsweep: "+err.Error())
+	fmt.Fprintln(w, "qdsweep: "+err.Error())
 	return 1
 }
 

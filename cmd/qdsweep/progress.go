@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"sync"
@@ -17,15 +18,20 @@ import (
 // finished step; nothing when quiet.
 type progress struct {
 	mu    sync.Mutex
-	f     *os.File
+	f     io.Writer
+	fd    int // f's file descriptor when it is a terminal
 	tty   bool
 	quiet bool
 	width int    // columns of the live line currently shown (0: none)
 	curve string // rw and bs of the last step line printed ("randread 4k")
 }
 
-func newProgress(f *os.File, quiet bool) *progress {
-	return &progress{f: f, quiet: quiet, tty: term.IsTerminal(int(f.Fd()))}
+func newProgress(w io.Writer, quiet bool) *progress {
+	p := &progress{f: w, quiet: quiet}
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		p.tty, p.fd = true, int(f.Fd())
+	}
+	return p
 }
 
 // live shows the running step's figures (terminal only).
@@ -36,7 +42,7 @@ func (p *progress) live(l sweep.Live) {
 	line := fmt.Sprintf("step %d/%d  %s %s QD %d (%d×%d)  %s IOPS  %s mean  at %.1f s  ETA %s",
 		l.Index, l.Total, l.Step.RW, sweep.FormatSize(l.Step.BS), l.Step.QD(), l.Step.IODepth, l.Step.NumJobs,
 		report.FormatIOPS(l.IOPS), report.FormatLatency(float64(l.LatMean)), l.Elapsed.Seconds(), progressClock(l.ETA))
-	if w, _, err := term.GetSize(int(p.f.Fd())); err == nil && w > 1 && len([]rune(line)) >= w {
+	if w, _, err := term.GetSize(p.fd); err == nil && w > 1 && len([]rune(line)) >= w {
 		line = string([]rune(line)[:w-1])
 	}
 	p.mu.Lock()

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,7 +11,6 @@ import (
 	"github.com/qdsweep/qdsweep/report"
 	"github.com/qdsweep/qdsweep/sweep"
 	"github.com/urfave/cli/v2"
-	"golang.org/x/term"
 )
 
 func reportCommand() *cli.Command {
@@ -36,8 +34,8 @@ func renderFlags(outRequired bool) []cli.Flag {
 	}
 	return []cli.Flag{
 		&cli.StringFlag{Name: "output", Aliases: []string{"out", "o"}, Usage: outUsage},
-		&cli.StringFlag{Name: "target-iops", Usage: "target I/Os per second to size for and draw, e.g. 160000 or 160k"},
-		&cli.StringFlag{Name: "latency-slo", Usage: "latency objective to answer and draw, e.g. p99=5ms (mean, p50, p90, p99, p999)"},
+		targetIOPSFlag("target I/Os per second to size for and draw, e.g. 160000 or 160k"),
+		latencySLOFlag("latency objective to answer and draw, e.g. p99=5ms (mean, p50, p90, p99, p999)"),
 		&cli.StringFlag{Name: "chart-format", Value: "png", Usage: "png or svg"},
 		&cli.BoolFlag{Name: "device-stats", Usage: "add the device's r/s, w/s, aqu-sz, %util and await columns to the table"},
 	}
@@ -56,19 +54,12 @@ type renderOpts struct {
 // errors.
 func parseRenderFlags(c *cli.Context) (renderOpts, error) {
 	o := renderOpts{args: c.Args().Slice(), out: c.String("output")}
-	if s := c.String("target-iops"); s != "" {
-		v, err := parseIOPS(s)
-		if err != nil {
-			return o, usagef("--target-iops: %v", err)
-		}
-		o.analyze.TargetIOPS = v
+	var err error
+	if o.analyze.TargetIOPS, err = targetIOPS(c); err != nil {
+		return o, err
 	}
-	if s := c.String("latency-slo"); s != "" {
-		slo, err := littleslaw.ParseSLO(s)
-		if err != nil {
-			return o, usagef("--latency-slo: %v", err)
-		}
-		o.analyze.SLO = &slo
+	if o.analyze.SLO, err = latencySLO(c, "latency-slo"); err != nil {
+		return o, err
 	}
 	f := strings.ToLower(c.String("chart-format"))
 	if f != "png" && f != "svg" {
@@ -79,17 +70,9 @@ func parseRenderFlags(c *cli.Context) (renderOpts, error) {
 		SLO:         o.analyze.SLO,
 		ChartFormat: f,
 		DeviceStats: c.Bool("device-stats"),
-		Width:       terminalWidth(os.Stdout),
+		Width:       writerWidth(c.App.Writer),
 	}
 	return o, nil
-}
-
-// terminalWidth is f's width in columns when it is a terminal, else 80.
-func terminalWidth(f *os.File) int {
-	if w, _, err := term.GetSize(int(f.Fd())); err == nil && w >= 40 {
-		return w
-	}
-	return 80
 }
 
 // readForReport reads a saved result for report or compare; a file that
@@ -176,26 +159,6 @@ func reportAction(c *cli.Context) error {
 	if err := report.Table(w, r, o.report); err != nil {
 		return err
 	}
-	printWritten(w, c.App.ErrWriter, files)
+	report.WriteWritten(w, c.App.ErrWriter, files, "")
 	return nil
-}
-
-// printWritten lists the files written, the dashboard first, and says so
-// when no chart could be drawn.
-func printWritten(w, errw io.Writer, files []string) {
-	charts := false
-	for _, f := range files {
-		if strings.HasPrefix(filepath.Base(f), report.ChartDashboard) {
-			fmt.Fprintf(w, "Charts: %s\n", f)
-			charts = true
-		}
-	}
-	for _, f := range files {
-		if strings.HasSuffix(f, ".md") {
-			fmt.Fprintf(w, "Report: %s\n", f)
-		}
-	}
-	if !charts {
-		fmt.Fprintln(errw, "qdsweep: no charts: a curve needs at least two measured steps")
-	}
 }

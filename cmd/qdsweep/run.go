@@ -541,7 +541,11 @@ func intFlagText(name, text string) (int, error) {
 }
 
 // runJSON is the document `run --output-format=json` prints.
+// runSchema names the JSON document `qdsweep run --output-format=json` writes.
+const runSchema = "qdsweep/run/v1"
+
 type runJSON struct {
+	Schema               string             `json:"schema"`
 	Engine               string             `json:"engine"`
 	EngineFallbackReason string             `json:"engine_fallback_reason"`
 	Buffers              string             `json:"buffers,omitempty"`
@@ -573,7 +577,7 @@ func writeRunStats(out io.Writer, format string, spec runSpec, w ioengine.Worklo
 	switch format {
 	case formatJSON:
 		doc := runJSON{
-			Engine: st.Engine, EngineFallbackReason: st.FallbackReason, Buffers: st.Buffers,
+			Schema: runSchema, Engine: st.Engine, EngineFallbackReason: st.FallbackReason, Buffers: st.Buffers,
 			Filename: w.Filename, RW: string(w.RW), BS: w.BS, IODepth: w.IODepth, NumJobs: w.NumJobs, Direct: w.Direct,
 			RuntimeNs: int64(st.Runtime), TotalIOs: st.All.TotalIOs, IOBytes: st.All.Bytes, IOPS: st.All.IOPS, BWBytes: st.All.BWBytes,
 			Lat: st.All.Lat, InflightMean: st.InflightMean, CPU: st.CPU, Errors: st.Errors, ShortIOs: st.ShortIOs,

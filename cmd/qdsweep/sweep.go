@@ -45,8 +45,8 @@ func sweepCommand() *cli.Command {
 		&cli.StringFlag{Name: "output", Aliases: []string{"out", "o"}, Usage: "results directory to create (default ./qdsweep-YYYYMMDD-HHMMSS)"},
 		&cli.StringFlag{Name: "resume", Usage: "continue the interrupted sweep in this results directory"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing but errors (and the JSON with --output-format=json)"},
-		&cli.StringFlag{Name: "target-iops", Usage: "target I/Os per second to size for in the recommendation, e.g. 160000 or 160k"},
-		&cli.StringFlag{Name: "latency-slo", Usage: "latency objective for the recommendation, e.g. p99=5ms (mean, p50, p90, p99, p999)"},
+		targetIOPSFlag("target I/Os per second to size for in the recommendation, e.g. 160000 or 160k"),
+		latencySLOFlag("latency objective for the recommendation, e.g. p99=5ms (mean, p50, p90, p99, p999)"),
 		&cli.StringFlag{Name: "slo", Hidden: true, Usage: "old name of --latency-slo"},
 		&cli.StringFlag{Name: "chart-format", Value: "png", Usage: "png or svg"},
 		&cli.BoolFlag{Name: "refine", Usage: "after the grid, measure depths between the grid steps around the saturation knee, the --target-iops depth and the --latency-slo boundary (on by default with --target-iops or --latency-slo; --refine=false turns it off)"},
@@ -142,7 +142,7 @@ func sweepAction(c *cli.Context) error {
 	}
 	simCfg := o.engine.sim
 	ctx := c.Context
-	prog := newProgress(os.Stderr, o.quiet)
+	prog := newProgress(c.App.ErrWriter, o.quiet)
 	defer prog.clear()
 	if fallback != "" {
 		prog.note("qdsweep: %s", fallback)
@@ -247,9 +247,9 @@ func finishSweep(c *cli.Context, o sweepOpts, r *sweep.Result, runErr error) err
 	if err := sweep.Write(o.outDir, r); err != nil {
 		return err
 	}
-	var human io.Writer = os.Stdout
+	human := c.App.Writer
 	if o.json {
-		human = os.Stderr
+		human = c.App.ErrWriter
 	}
 	if o.quiet {
 		human = io.Discard
@@ -263,12 +263,11 @@ func finishSweep(c *cli.Context, o sweepOpts, r *sweep.Result, runErr error) err
 	if err != nil && !errors.Is(err, report.ErrNoSteps) {
 		return fmt.Errorf("write charts: %w", err)
 	}
-	notes := io.Writer(os.Stderr)
+	notes := c.App.ErrWriter
 	if o.quiet {
 		notes = io.Discard
 	}
-	printWritten(human, notes, files)
-	fmt.Fprintf(human, "Results: %s\n", filepath.Join(o.outDir, sweep.ResultsJSON))
+	report.WriteWritten(human, notes, files, filepath.Join(o.outDir, sweep.ResultsJSON))
 	if o.json {
 		enc := json.NewEncoder(c.App.Writer)
 		enc.SetIndent("", "  ")
@@ -367,10 +366,8 @@ func sweepOptions(c *cli.Context) (sweepOpts, error) {
 	}
 	o.json = outputFormat(c) == formatJSON
 	o.quiet = c.Bool("quiet")
-	if s := c.String("target-iops"); s != "" {
-		if o.analyze.TargetIOPS, err = parseIOPS(s); err != nil {
-			return o, usagef("--target-iops: %v", err)
-		}
+	if o.analyze.TargetIOPS, err = targetIOPS(c); err != nil {
+		return o, err
 	}
 	sloFlag := "latency-slo"
 	if c.IsSet("slo") {
@@ -379,12 +376,8 @@ func sweepOptions(c *cli.Context) (sweepOpts, error) {
 		}
 		sloFlag = "slo"
 	}
-	if s := c.String(sloFlag); s != "" {
-		slo, err := littleslaw.ParseSLO(s)
-		if err != nil {
-			return o, usagef("--%s: %v", sloFlag, err)
-		}
-		o.analyze.SLO = &slo
+	if o.analyze.SLO, err = latencySLO(c, sloFlag); err != nil {
+		return o, err
 	}
 	o.report = report.Options{TargetIOPS: o.analyze.TargetIOPS, SLO: o.analyze.SLO, ChartFormat: c.String("chart-format")}
 	refine := o.analyze.TargetIOPS > 0 || o.analyze.SLO != nil

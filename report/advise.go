@@ -1,0 +1,278 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/qdsweep/qdsweep/littleslaw"
+	"github.com/qdsweep/qdsweep/sweep"
+)
+
+// Schemas of the JSON documents `qdsweep advise` writes.
+const (
+	AdviseSchema      = "qdsweep/advise/v1"
+	AdviseTableSchema = "qdsweep/advise-table/v1"
+)
+
+// AdviceDoc is the document `qdsweep advise --output-format=json` writes:
+// the advice's figures at the top, the analysis it came from and every
+// caveat in words. Fields keep the names they had before the schema id
+// was added.
+type AdviceDoc struct {
+	Schema        string                    `json:"schema"`
+	QueueDepth    float64                   `json:"queue_depth"`
+	IODepth       int                       `json:"iodepth"`
+	NumJobs       int                       `json:"numjobs"`
+	AltSplits     []littleslaw.Split        `json:"alt_splits,omitempty"`
+	JobsBy        string                    `json:"jobs_by,omitempty"` // which limit chose numjobs: one-job, max-iodepth, max-jobs
+	LatencyNs     float64                   `json:"latency_ns"`
+	TargetIOPS    float64                   `json:"target_iops"`
+	TargetBW      float64                   `json:"target_bw_bytes,omitempty"`
+	BS            int64                     `json:"bs,omitempty"`
+	Reachable     bool                      `json:"reachable"`
+	ReachableIOPS float64                   `json:"reachable_iops,omitempty"`
+	NaiveQD       float64                   `json:"naive_qd,omitempty"`
+	From          littleslaw.AdviceFrom     `json:"from,omitempty"` // what the depth was sized for
+	Note          string                    `json:"note,omitempty"`
+	Cloud         *littleslaw.Preset        `json:"cloud,omitempty"`
+	Source        string                    `json:"source,omitempty"`
+	Analysis      *littleslaw.Analysis      `json:"analysis,omitempty"`
+	Curves        []sweep.CurveAnalysis     `json:"curves,omitempty"`
+	Notices       []littleslaw.AdviceNotice `json:"notices,omitempty"`
+	Warnings      []string                  `json:"warnings,omitempty"`
+	Settings      []littleslaw.Setting      `json:"settings,omitempty"`
+	SLO           *littleslaw.SLOResult     `json:"slo,omitempty"`
+	Target        *littleslaw.TargetResult  `json:"target,omitempty"`
+}
+
+// NewAdviceDoc assembles advise's document from an Advice and, for advice
+// from measured data, its source, the analysis of the chosen curve and the
+// matching curves when there were several (nil: none). It writes the words
+// of the analysis and of every caveat.
+func NewAdviceDoc(adv littleslaw.Advice, source string, a *littleslaw.Analysis, curves []sweep.CurveAnalysis) AdviceDoc {
+	d := AdviceDoc{Schema: AdviseSchema, QueueDepth: adv.QueueDepth, IODepth: adv.Split.IODepth, NumJobs: adv.Split.NumJobs,
+		AltSplits: adv.AltSplits, JobsBy: adv.JobsBy, LatencyNs: adv.LatencyNs, TargetIOPS: adv.TargetIOPS,
+		TargetBW: adv.TargetBW, BS: adv.BS, Reachable: adv.Reachable, ReachableIOPS: adv.ReachableIOPS, NaiveQD: adv.NaiveQD,
+		From: adv.From, Cloud: adv.Preset, Source: source, Notices: adv.Notices}
+	if t := adv.Target; t != nil {
+		c := *t
+		AnnotateTarget(&c)
+		d.Note = c.Note
+		if a != nil {
+			d.Target = &c
+		}
+	}
+	if a != nil {
+		c := *a
+		if d.Target != nil {
+			c.Target = d.Target
+		}
+		AnnotateAnalysis(&c)
+		d.Analysis, d.Settings, d.SLO = &c, c.Settings, c.SLO
+	}
+	if len(curves) > 1 {
+		d.Curves = make([]sweep.CurveAnalysis, len(curves))
+		copy(d.Curves, curves)
+		for i := range d.Curves {
+			AnnotateAnalysis(&d.Curves[i].Analysis)
+		}
+	}
+	for _, n := range adv.Notices {
+		d.Warnings = append(d.Warnings, adviceNoticeText(n, adv.Preset, source))
+	}
+	if d.Analysis != nil {
+		d.Warnings = append(d.Warnings, d.Analysis.Warnings...)
+	}
+	return d
+}
+
+// adviceNoticeText is one caveat of an advice in words; p is the preset
+// (nil: none), source the data it read ("" for none).
+func adviceNoticeText(n littleslaw.AdviceNotice, p *littleslaw.Preset, source string) string {
+	title := ""
+	if p != nil {
+		title = p.Title
+	}
+	switch n.Kind {
+	case littleslaw.AdvicePresetLatency:
+		return fmt.Sprintf("using %s's typical latency %s; pass --latency to use yours", title, FormatLatency(n.LatNs))
+	case littleslaw.AdvicePresetTarget:
+		return fmt.Sprintf("no target given: sizing for %s's per-volume maximum, %s IOPS", title, FormatCount(n.IOPS))
+	case littleslaw.AdvicePresetExcess:
+		if p != nil && n.Excess != nil {
+			return PresetExcessText(*p, *n.Excess)
+		}
+	case littleslaw.AdviceLatencyIgnored:
+		return "--latency is ignored with --from: the measured curve gives the latency at each load"
+	case littleslaw.AdviceSeveralCurves:
+		return fmt.Sprintf("%d curves in %s; advice is for the first (%s); pick one with --rw and --bs", n.Count, source, CurveName(n.RW, n.BS))
+	}
+	return string(n.Kind)
+}
+
+// CurveName names a curve of measured data: "randread 4k", or "points"
+// for a points CSV, which has no rw.
+func CurveName(rw string, bs int64) string {
+	if rw == "" {
+		return "points"
+	}
+	return curveName(rw, bs)
+}
+
+// WriteAdviceJSON writes d as one indented JSON document.
+func WriteAdviceJSON(w io.Writer, d AdviceDoc) error {
+	return writeJSON(w, d, "advise")
+}
+
+// WriteAdviceTable writes GCP's Hyperdisk queue-depth table regenerated
+// from Little's Law: as text, or as one JSON document (AdviseTableSchema).
+func WriteAdviceTable(w io.Writer, asJSON bool) error {
+	rows := littleslaw.GCPQueueDepthTable()
+	if asJSON {
+		return writeJSON(w, struct {
+			Schema    string                `json:"schema"`
+			BS        int64                 `json:"bs"`
+			LatencyNs float64               `json:"latency_ns"`
+			Note      string                `json:"note"`
+			Table     []littleslaw.TableRow `json:"table"`
+		}{AdviseTableSchema, littleslaw.GCPTableBS, littleslaw.GCPTableLatNs,
+			"GCP Hyperdisk queue-depth guidance (16 KiB I/O, 2 ms), regenerated as QD = IOPS × latency", rows}, "advise")
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "GCP Hyperdisk queue depth for %s I/O at %s (QD = IOPS × latency):\n",
+		sweep.FormatSize(littleslaw.GCPTableBS), time.Duration(littleslaw.GCPTableLatNs))
+	fmt.Fprintf(&b, "  %-14s %6s\n", "target", "QD")
+	for _, r := range rows {
+		t := FormatCount(r.IOPS) + " IOPS"
+		if r.IsBandwidth {
+			t = FormatCount(r.BWBytes/(1<<20)) + " MiB/s"
+		}
+		fmt.Fprintf(&b, "  %-14s %6d\n", t, r.QueueDepth)
+	}
+	fmt.Fprintf(&b, "Each NVMe queue holds %d entries: past that, spread the depth over jobs.\n", littleslaw.DefaultMaxIODepth)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// adviceWidth is the text width of WriteAdvice.
+const adviceWidth = 80
+
+// WriteAdvice writes d as a few plain sentences within 80 columns: the
+// cloud volume, the curve's analysis, the depth and split to use, the
+// settings and every caveat.
+func WriteAdvice(w io.Writer, d AdviceDoc) error {
+	var b strings.Builder
+	say := func(format string, a ...any) { sayIndent(&b, "", fmt.Sprintf(format, a...)) }
+	if p := d.Cloud; p != nil {
+		say("%s: up to %s IOPS and %s MiB/s per volume (%s).",
+			p.Title, FormatCount(p.MaxIOPS), FormatCount(p.MaxBWBytes/(1<<20)), p.Doc)
+	}
+	if a := d.Analysis; a != nil {
+		writeAdviceAnalysis(&b, a)
+	}
+	switch d.From {
+	case littleslaw.AdviceFromTarget:
+		if d.TargetBW > 0 {
+			say("%s MiB/s at %s per I/O is %s IOPS.", FormatCount(d.TargetBW/(1<<20)), sweep.FormatSize(d.BS), FormatCount(d.TargetIOPS))
+		}
+		if d.Analysis == nil {
+			say("%s IOPS at %s per I/O needs %s I/Os in flight (QD = IOPS × latency).",
+				FormatCount(d.TargetIOPS), FormatLatency(d.LatencyNs), FormatCount(d.QueueDepth))
+		} else {
+			say("%s", sentence(capitalize(d.Note)))
+		}
+		if d.Reachable {
+			say("Use %s.", adviceSplitText(d))
+		} else {
+			say("The most it delivers, %s IOPS, needs %s.", FormatCount(d.ReachableIOPS), adviceSplitText(d))
+		}
+	default:
+		say("Keep about %s I/Os in flight: %s.", FormatCount(d.QueueDepth), adviceSplitText(d))
+	}
+	for _, s := range d.Settings {
+		fmt.Fprintf(&b, "  %s = %s\n", s.Name, s.Value)
+		sayIndent(&b, "      ", s.Formula)
+		fmt.Fprintf(&b, "      %s\n", s.Doc)
+	}
+	for _, wr := range d.Warnings {
+		say("%s", "Note: "+sentence(capitalize(wr)))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeAdviceAnalysis summarises one curve's analysis for advise.
+func writeAdviceAnalysis(b *strings.Builder, a *littleslaw.Analysis) {
+	say := func(format string, args ...any) { sayIndent(b, "", fmt.Sprintf(format, args...)) }
+	pts := a.Points
+	if len(pts) == 0 {
+		return
+	}
+	say("%d points, QD %g to %g. Base latency %s at QD %g; highest %s IOPS at QD %g.",
+		len(pts), pts[0].QD, pts[len(pts)-1].QD, FormatLatency(a.BaseLatencyNs), pts[0].QD, FormatCount(a.MaxIOPS), a.MaxIOPSQD)
+	if s := a.Saturation; s.Found {
+		say("Saturates at %s IOPS from QD %g (%s).", FormatCount(s.IOPS), s.QD, kneeNote(s))
+	} else {
+		say("%s", sentence(capitalize(kneeNote(s))))
+	}
+	if e := a.Efficient; e.Found {
+		say("Best IOPS per unit of latency at QD %g: %s IOPS at %s.", e.QD, FormatCount(e.IOPS), FormatLatency(e.LatNsMean))
+	}
+	if m := a.Model; m != nil {
+		line := fmt.Sprintf("Best fit: %s model (%.1f%% RMS error)", m.Name, 100*m.RelRMS)
+		switch {
+		case m.NMax > 0:
+			line += fmt.Sprintf(", peak %s IOPS at QD %.0f, falling beyond", FormatCount(m.IOPSAt(m.NMax)), m.NMax)
+		case a.ModelKnee.Found:
+			line += fmt.Sprintf(", knee at QD %.0f", a.ModelKnee.QD)
+			if m.XRoof > 0 {
+				line += fmt.Sprintf(", ceiling %s IOPS", FormatCount(m.XRoof))
+			}
+		}
+		say("%s.", line)
+	}
+	if s := a.SLO; s != nil {
+		if s.Met {
+			say("%s ≤ %s holds up to QD %g: %s IOPS at %s %s.",
+				s.Stat, FormatLatency(s.LimitNs), s.QD, FormatCount(s.IOPS), s.Stat, FormatLatency(s.LatNs))
+		} else {
+			say("%s ≤ %s: %s", s.Stat, FormatLatency(s.LimitNs), sentence(capitalize(sloNote(*s))))
+		}
+	}
+}
+
+// sayIndent writes text wrapped at 80 columns, every line after indent;
+// continuation lines get two more spaces. Words are never split.
+func sayIndent(b *strings.Builder, indent, text string) {
+	b.WriteString(WrapHanging(text, adviceWidth, indent, indent+"  ") + "\n")
+}
+
+// adviceSplitText words the iodepth × numjobs split and its alternatives.
+func adviceSplitText(d AdviceDoc) string {
+	s := fmt.Sprintf("iodepth %d × numjobs %d", d.IODepth, d.NumJobs)
+	var alts []string
+	for i, a := range d.AltSplits {
+		if i == littleslaw.MaxAltSplits {
+			break
+		}
+		alts = append(alts, fmt.Sprintf("%d × %d", a.IODepth, a.NumJobs))
+	}
+	if len(alts) > 0 {
+		s += " (or " + strings.Join(alts, ", ") + ")"
+	}
+	return s
+}
+
+// writeJSON writes v as one indented JSON document; what names the
+// command in an error.
+func writeJSON(w io.Writer, v any, what string) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return fmt.Errorf("%s: write json: %w", what, err)
+	}
+	return nil
+}
