@@ -12,22 +12,31 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// hockeyFigure is the hockey stick: mean and p99 latency (log scale, so
-// both stay readable when p99 runs far above the mean) against IOPS, with
-// the saturation (knee) and efficient points marked on the mean curve.
-func hockeyFigure(in chartInput) (*figure, error) {
-	p := newPlot("IOPS", "latency (log scale)")
-	p.X.Tick.Marker, p.Y.Tick.Marker = iopsTicks{}, latLogTicks{}
+// hockeyFigure is the hockey stick against IOPS.
+func hockeyFigure(in chartInput) (*figure, error) { return hockeyOf(in, iopsMetric) }
+
+// hockeyBWFigure is the hockey stick against MiB/s, where block sizes
+// differ or are large (the dashboard's choice for those).
+func hockeyBWFigure(in chartInput) (*figure, error) { return hockeyOf(in, mibMetric) }
+
+// hockeyOf is the hockey stick: mean and p99 latency (log scale, so both
+// stay readable when p99 runs far above the mean) against throughput in
+// mt, with the saturation (knee) and efficient points marked on the mean
+// curve.
+func hockeyOf(in chartInput, mt metric) (*figure, error) {
+	p := newPlot(mt.Name, "latency (log scale)")
+	p.X.Tick.Marker, p.Y.Tick.Marker = mt.Ticks, latLogTicks{}
 	p.Add(plotter.NewGrid())
 	l := newLegend()
 	m := &marks{}
 	xMax, yMin, yMax := 0.0, math.Inf(1), math.Inf(-1)
-	anyKnee := false
+	keys := &styleKeys{}
 	var qdMarks []mark // depth labels, placed after the knee labels
 	for i, s := range in.Series {
 		col := seriesColor(i)
-		mean := logY(xyOf(s, func(x xyStep) (float64, float64) { return x.IOPS, x.Mean }))
-		p99 := logY(xyOf(s, func(x xyStep) (float64, float64) { return x.IOPS, x.P99 }))
+		per := mt.Per(s.BS)
+		mean := logY(xyOf(s, func(x xyStep) (float64, float64) { return x.IOPS * per, x.Mean }))
+		p99 := logY(xyOf(s, func(x xyStep) (float64, float64) { return x.IOPS * per, x.P99 }))
 		if len(mean) == 0 {
 			continue
 		}
@@ -73,10 +82,15 @@ func hockeyFigure(in chartInput) (*figure, error) {
 			if k.IOPS <= 0 || k.LatNsMean <= 0 {
 				return 0, 0, false
 			}
-			return k.IOPS, math.Log10(k.LatNsMean), true
+			return k.IOPS * per, math.Log10(k.LatNsMean), true
 		})
 		m.Marks = append(m.Marks, km...)
-		anyKnee = anyKnee || len(km) > 0
+		for _, k := range km {
+			for _, sh := range k.Shapes {
+				keys.sat = keys.sat || sh == saturationGlyph
+				keys.eff = keys.eff || sh == efficientGlyph
+			}
+		}
 	}
 	if xMax == 0 {
 		return nil, ErrNoSteps
@@ -85,14 +99,22 @@ func hockeyFigure(in chartInput) (*figure, error) {
 	p.Add(m)
 	l.Add("mean", lineThumb(guideGrey, nil, 2))
 	l.Add("p99", lineThumb(guideGrey, dashP99, 1.6))
-	if anyKnee {
+	if keys.sat {
 		l.Add("saturation knee", glyphThumb(guideGrey, saturationGlyph))
+	}
+	if keys.eff {
 		l.Add("efficient QD", glyphThumb(guideGrey, efficientGlyph))
 	}
-	if in.TargetIOPS > 0 {
-		p.Add(&vLine{X: in.TargetIOPS, Style: draw.LineStyle{Color: targetRed, Width: vg.Points(2), Dashes: dashTarget}})
-		xMax = math.Max(xMax, in.TargetIOPS)
-		l.Add("target "+FormatIOPS(in.TargetIOPS)+" IOPS", lineThumb(targetRed, dashTarget, 2))
+	target := 0.0 // x of the target line
+	if t := in.TargetIOPS; t > 0 && (mt.Name == iopsMetric.Name || !in.mixedBS()) {
+		target = t * mt.Per(in.Series[0].BS)
+		p.Add(&vLine{X: target, Style: draw.LineStyle{Color: targetRed, Width: vg.Points(2), Dashes: dashTarget}})
+		xMax = math.Max(xMax, target)
+		name := "target " + FormatIOPS(t) + " IOPS"
+		if mt.Name != iopsMetric.Name {
+			name += " = " + mt.Fmt(target)
+		}
+		l.Add(name, lineThumb(targetRed, dashTarget, 2))
 	}
 	if in.SLO != nil && in.SLO.LimitNs > 0 && (in.SLO.Stat == "mean" || in.SLO.Stat == "p99") {
 		y := math.Log10(in.SLO.LimitNs)
@@ -102,14 +124,18 @@ func hockeyFigure(in chartInput) (*figure, error) {
 	}
 	p.X.Min, p.X.Max = 0, xMax*1.08
 	p.Y.Min, p.Y.Max = latLogRange(yMin, yMax)
-	if in.TargetIOPS > 0 {
-		m.Lines = append(m.Lines, [][2]float64{{in.TargetIOPS, p.Y.Min}, {in.TargetIOPS, p.Y.Max}})
+	if target > 0 {
+		m.Lines = append(m.Lines, [][2]float64{{target, p.Y.Min}, {target, p.Y.Max}})
 	}
 	if in.SLO != nil && in.SLO.LimitNs > 0 {
 		y := math.Log10(in.SLO.LimitNs)
 		m.Lines = append(m.Lines, [][2]float64{{p.X.Min, y}, {p.X.Max, y}})
 	}
-	return &figure{Title: "Latency vs IOPS (hockey stick)", Subtitle: in.Subtitle, Simulated: in.Simulated, Plot: p, Legend: l}, nil
+	title := "Latency vs IOPS (hockey stick)"
+	if mt.Name != iopsMetric.Name {
+		title = "Latency vs bandwidth (hockey stick)"
+	}
+	return &figure{Title: title, Subtitle: in.Subtitle, Simulated: in.Simulated, Plot: p, Legend: l, Marks: []*marks{m}}, nil
 }
 
 // lineScatter returns a line through pts and markers on them.

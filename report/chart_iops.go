@@ -1,31 +1,149 @@
 package report
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/qdsweep/qdsweep/littleslaw"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
-// iopsFigure is IOPS against total queue depth on a log2 axis: measured
-// points joined by a thin line, the fitted model as a wide translucent
-// band, the saturation and efficient knees outlined, the fitted ceiling
-// Xmax and the target IOPS.
-func iopsFigure(in chartInput) (*figure, error) {
-	p := newPlot("queue depth (iodepth × numjobs, log2)", "IOPS")
+// How far a fitted model must earn its place on a chart: a model through
+// few points, or far from them, draws a smooth line the data do not show.
+const (
+	fitMinPoints = 5    // measured points for a model drawn as a band
+	fitMaxErr    = 0.10 // its largest RMS relative error
+	fitDashedMin = 4    // fewer points than this: not drawn
+	fitDashedErr = 0.25 // a larger error than this: not drawn
+)
+
+// fitGrade says how a curve's fitted model is drawn.
+type fitGrade int
+
+const (
+	fitHidden fitGrade = iota // not drawn
+	fitDashed                 // a thin dashed line, its error in the legend
+	fitBand                   // the wide translucent band, with Xmax
+)
+
+// fitGradeOf grades s's fitted model by its point count and error.
+func fitGradeOf(s series) fitGrade {
+	a := s.Analysis
+	if !s.Primary || a == nil || a.Model == nil {
+		return fitHidden
+	}
+	n, e := len(s.measuredSteps()), a.Model.RelRMS
+	switch {
+	case math.IsNaN(e):
+		return fitHidden
+	case n >= fitMinPoints && e <= fitMaxErr:
+		return fitBand
+	case n >= fitDashedMin && e <= fitDashedErr:
+		return fitDashed
+	}
+	return fitHidden
+}
+
+// throughputFigure is throughput (IOPS or MiB/s) against total queue depth
+// on a log2 axis: measured points joined by a thin line, the fitted model
+// where it earns it, the saturation and efficient knees outlined, the
+// fitted ceiling Xmax and the target. With split, one panel per block size.
+func throughputFigure(in chartInput, mt metric, split bool) (*figure, error) {
+	f := &figure{Title: mt.Title + " vs queue depth", Subtitle: in.Subtitle, Simulated: in.Simulated, Legend: newLegend()}
+	keys := &styleKeys{}
+	groups := [][]int{}
+	if split {
+		idx := map[int64]int{}
+		for i, s := range in.Series {
+			g, ok := idx[s.BS]
+			if !ok {
+				g = len(groups)
+				idx[s.BS] = g
+				groups = append(groups, nil)
+			}
+			groups[g] = append(groups[g], i)
+		}
+	} else {
+		all := make([]int, len(in.Series))
+		for i := range all {
+			all[i] = i
+		}
+		groups = [][]int{all}
+	}
+	for _, g := range groups {
+		p, m, err := throughputPanel(in, mt, g, &f.Legend, keys)
+		if err != nil {
+			return nil, err
+		}
+		if p == nil {
+			continue
+		}
+		if split {
+			p.Title.Text = "block size " + fmtBS(in.Series[g[0]].BS)
+			p.Title.TextStyle = textStyle(labelSize, true, bgBlack)
+			p.Title.TextStyle.XAlign, p.Title.TextStyle.YAlign = draw.XCenter, draw.YTop
+		}
+		f.Panels = append(f.Panels, p)
+		f.Marks = append(f.Marks, m)
+	}
+	if len(f.Panels) == 0 {
+		return nil, ErrNoSteps
+	}
+	keys.add(&f.Legend)
+	if len(f.Panels) == 1 {
+		f.Plot, f.Panels = f.Panels[0], nil
+	}
+	return f, nil
+}
+
+// styleKeys records which line styles and marks a chart drew, so that its
+// legend explains those and nothing else.
+type styleKeys struct {
+	band, roof, sat, eff bool
+	target               string // legend text of the target line, "" for none
+}
+
+// add appends the legend entries of the styles drawn.
+func (k *styleKeys) add(l *plot.Legend) {
+	if k.band {
+		l.Add("fitted model", thumbOf(fitStyle(guideGrey)))
+	}
+	if k.roof {
+		l.Add("Xmax (fitted ceiling)", lineThumb(guideGrey, dashXmax, 1.2))
+	}
+	if k.sat {
+		l.Add("saturation QD", glyphThumb(guideGrey, saturationGlyph))
+	}
+	if k.eff {
+		l.Add("efficient QD (max IOPS/latency)", glyphThumb(guideGrey, efficientGlyph))
+	}
+	if k.target != "" {
+		l.Add(k.target, lineThumb(targetRed, dashTarget, 2))
+	}
+}
+
+// throughputPanel draws the series of in numbered idx into one plot and
+// adds their legend entries to l; nil when none has a measured point.
+func throughputPanel(in chartInput, mt metric, idx []int, l *plot.Legend, keys *styleKeys) (*plot.Plot, *marks, error) {
+	p := newPlot("queue depth (iodepth × numjobs, log2)", mt.Name)
 	p.X.Tick.Marker = log2Ticks{}
-	p.Y.Tick.Marker = iopsTicks{}
+	p.Y.Tick.Marker = mt.Ticks
 	p.Add(plotter.NewGrid())
-	l := newLegend()
 	m := &marks{}
-	var anyFit, anyRoof, anyKnee bool
 	qdMin, qdMax, yMax := math.Inf(1), math.Inf(-1), 0.0
 	var roofs []float64
-	for i, s := range in.Series {
+	bs := in.Series[idx[0]].BS
+	for _, i := range idx {
+		s := in.Series[i]
 		col := seriesColor(i)
-		raw := xyOf(s, func(x xyStep) (float64, float64) { return x.QD, x.IOPS })
+		per := mt.Per(s.BS)
+		if s.BS != bs {
+			bs = 0
+		}
+		raw := xyOf(s, func(x xyStep) (float64, float64) { return x.QD, x.IOPS * per })
 		pts := logX(append(plotter.XYs{}, raw...))
 		if len(pts) == 0 {
 			continue
@@ -36,56 +154,80 @@ func iopsFigure(in chartInput) (*figure, error) {
 		}
 		m.Lines = append(m.Lines, polyline(pts))
 		a := s.Analysis
-		if s.Primary && a != nil && a.Model != nil {
-			fit := fitXYs(raw, func(q float64) float64 { return a.Model.IOPSAt(q) })
-			if logX(fit); len(fit) > 1 {
+		grade := fitGradeOf(s)
+		if grade != fitHidden {
+			fit := logX(fitXYs(raw, func(q float64) float64 { return a.Model.IOPSAt(q) * per }))
+			if len(fit) > 1 {
 				ln, err := plotter.NewLine(fit)
 				if err != nil {
-					return nil, err
+					return nil, nil, err
 				}
 				ln.LineStyle = fitStyle(col)
+				if grade == fitDashed {
+					ln.LineStyle = draw.LineStyle{Color: col, Width: vg.Points(1), Dashes: dashFit}
+				}
 				p.Add(ln)
 				m.Lines = append(m.Lines, polyline(fit))
-				anyFit = true
+				for _, q := range fit {
+					yMax = math.Max(yMax, q.Y)
+				}
+			} else {
+				grade = fitHidden
 			}
-			if x := a.Model.XRoof; x > 0 && x < 3*yMax {
+			if x := a.Model.XRoof * per; grade == fitBand && x > 0 && x < 3*yMax {
 				p.Add(hline(x, col, dashXmax, vg.Points(1.2)))
 				roofs = append(roofs, x)
 				yMax = math.Max(yMax, x)
-				anyRoof = true
+				keys.roof = true
 			}
 		}
 		ln, sc, err := lineScatter(pts, col, nil, measuredWidth)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		p.Add(ln, sc)
 		l.Add(s.Name, ln, sc)
+		switch grade {
+		case fitBand:
+			keys.band = true
+		case fitDashed:
+			l.Add(fmt.Sprintf("fit of %d points, error %.0f%%", len(pts), 100*a.Model.RelRMS),
+				lineThumb(col, dashFit, 1))
+		}
 		if !s.Primary || a == nil {
 			continue
 		}
 		km := kneeMarks(a, col, "saturation", func(k littleslaw.Knee) (float64, float64, bool) {
-			return math.Log2(k.QD), k.IOPS, k.QD > 0 && k.IOPS > 0
+			return math.Log2(k.QD), k.IOPS * per, k.QD > 0 && k.IOPS > 0
 		})
 		m.Marks = append(m.Marks, km...)
-		anyKnee = anyKnee || len(km) > 0
+		for _, k := range km {
+			for _, sh := range k.Shapes {
+				keys.sat = keys.sat || sh == saturationGlyph
+				keys.eff = keys.eff || sh == efficientGlyph
+			}
+		}
 	}
 	if math.IsInf(qdMax, -1) {
-		return nil, ErrNoSteps
+		return nil, nil, nil
 	}
-	if in.TargetIOPS > 0 {
-		p.Add(hline(in.TargetIOPS, targetRed, dashTarget, vg.Points(2)))
-		roofs = append(roofs, in.TargetIOPS)
-		yMax = math.Max(yMax, in.TargetIOPS)
+	if t := in.TargetIOPS; t > 0 && (bs > 0 || mt.Name == iopsMetric.Name) {
+		y := t * mt.Per(bs)
+		p.Add(hline(y, targetRed, dashTarget, vg.Points(2)))
+		roofs = append(roofs, y)
+		yMax = math.Max(yMax, y)
+		keys.target = "target " + FormatIOPS(t) + " IOPS"
+		if mt.Name != iopsMetric.Name {
+			keys.target += " = " + mt.Fmt(y)
+		}
 	}
 	setLog2Range(&p.X, qdMin, qdMax)
 	for _, y := range roofs {
 		m.Lines = append(m.Lines, [][2]float64{{p.X.Min, y}, {p.X.Max, y}})
 	}
 	p.Add(m)
-	addStyleKeys(&l, anyFit, anyRoof, anyKnee, in.TargetIOPS)
 	p.Y.Min, p.Y.Max = 0, yMax*1.1
-	return &figure{Title: "IOPS vs queue depth", Subtitle: in.Subtitle, Simulated: in.Simulated, Plot: p, Legend: l}, nil
+	return p, m, nil
 }
 
 // polyline converts chart points into a polyline for label placement.
@@ -95,23 +237,6 @@ func polyline(pts plotter.XYs) [][2]float64 {
 		out[i] = [2]float64{q.X, q.Y}
 	}
 	return out
-}
-
-// addStyleKeys adds the grey legend entries that explain line styles and marks.
-func addStyleKeys(l *plot.Legend, fit, roof, knee bool, target float64) {
-	if fit {
-		l.Add("fitted model", thumbOf(fitStyle(guideGrey)))
-	}
-	if roof {
-		l.Add("Xmax (fitted ceiling)", lineThumb(guideGrey, dashXmax, 1.2))
-	}
-	if knee {
-		l.Add("saturation QD", glyphThumb(guideGrey, saturationGlyph))
-		l.Add("efficient QD (max IOPS/latency)", glyphThumb(guideGrey, efficientGlyph))
-	}
-	if target > 0 {
-		l.Add("target "+FormatIOPS(target)+" IOPS", lineThumb(targetRed, dashTarget, 2))
-	}
 }
 
 // setLog2Range sets a log2(QD) axis to whole octaves around [lo, hi]

@@ -37,7 +37,8 @@ func latencyFigure(in chartInput) (*figure, error) {
 	yMin, yMax := math.Inf(1), 0.0
 	any2R0 := false
 	m := &marks{}
-	var r0s []mark // labels of the 2 × R0 lines, placed once the x range is known
+	var r0Lines []float64 // y of the 2 × R0 and SLO lines
+	var r0s []mark        // labels of the 2 × R0 lines, placed once the x range is known
 	stats := latStats
 	if len(in.Series) > 2 { // 4 lines per curve would be unreadable: keep mean and p99
 		stats = []latStat{latStats[0], latStats[2]}
@@ -79,6 +80,7 @@ func latencyFigure(in chartInput) (*figure, error) {
 		if a := s.Analysis; s.Primary && a != nil && a.BaseLatencyNs > 0 {
 			y := math.Log10(2 * a.BaseLatencyNs)
 			p.Add(&hLine{Y: y, Style: bandStyle(col)})
+			r0Lines = append(r0Lines, y)
 			yMin, yMax = math.Min(yMin, y), math.Max(yMax, y)
 			r0s = append(r0s, mark{Y: y, Label: "2 × R0 = " + FormatLatency(2*a.BaseLatencyNs), Color: col, Small: true})
 			any2R0 = true
@@ -99,19 +101,25 @@ func latencyFigure(in chartInput) (*figure, error) {
 	if in.SLO != nil && in.SLO.LimitNs > 0 {
 		y := math.Log10(in.SLO.LimitNs)
 		p.Add(hline(y, targetRed, dashTarget, vg.Points(2)))
+		r0Lines = append(r0Lines, y)
 		yMin, yMax = math.Min(yMin, y), math.Max(yMax, y)
 		l.Add("SLO "+statName(in.SLO.Stat)+" ≤ "+FormatLatency(in.SLO.LimitNs), lineThumb(targetRed, dashTarget, 2))
 	}
 	setLog2Range(&p.X, qdMin, qdMax)
+	for _, y := range r0Lines {
+		m.Lines = append(m.Lines, [][2]float64{{p.X.Min, y}, {p.X.Max, y}})
+	}
+	f := &figure{Title: "Latency vs queue depth", Subtitle: in.Subtitle, Simulated: in.Simulated, Plot: p, Legend: l}
 	if len(r0s) <= 2 { // more labels than that would crowd the left edge
 		for _, k := range r0s {
 			k.X = p.X.Min
 			m.Marks = append(m.Marks, k)
 		}
 		p.Add(m)
+		f.Marks = []*marks{m}
 	}
 	p.Y.Min, p.Y.Max = latLogRange(yMin, yMax)
-	return &figure{Title: "Latency vs queue depth", Subtitle: in.Subtitle, Simulated: in.Simulated, Plot: p, Legend: l}, nil
+	return f, nil
 }
 
 // statName spells a latency statistic for people: "p999" → "p99.9".

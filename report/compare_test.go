@@ -52,7 +52,8 @@ func TestWriteCompare(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	assertFiles(t, dir, paths, []string{"compare.md", "dashboard.png", "iops-vs-qd.png", "latency-vs-iops.png", "latency-vs-qd.png"})
+	assertFiles(t, dir, paths, []string{"bandwidth-vs-qd.png", "compare.md", "dashboard.png", "iops-vs-qd.png",
+		"latency-vs-bandwidth.png", "latency-vs-iops.png", "latency-vs-qd.png"})
 	md, err := os.ReadFile(filepath.Join(dir, "compare.md"))
 	if err != nil {
 		t.Fatal(err)

@@ -10,19 +10,26 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// dashboard draws the three charts and a text panel on one 2 × 2 page.
+// dashboard draws figs and the text panel on one page, two tiles a row in
+// the order given, the panel in the tile after the last figure (three
+// figures and the panel make the usual 2 × 2 page).
 func dashboard(c draw.Canvas, figs []*figure, panel []panelLine) {
 	c.SetColor(bgWhite)
 	c.Fill(c.Rectangle.Path())
-	tiles := draw.Tiles{Rows: 2, Cols: 2, PadX: vg.Points(6), PadY: vg.Points(6),
+	n := len(figs) + 1
+	tiles := draw.Tiles{Rows: (n + 1) / 2, Cols: 2, PadX: vg.Points(6), PadY: vg.Points(6),
 		PadTop: vg.Points(4), PadBottom: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(4)}
 	for i, f := range figs {
-		if i >= 3 {
-			break
-		}
 		f.draw(tiles.At(c, i%2, i/2))
 	}
-	drawPanel(tiles.At(c, 1, 1), panel)
+	drawPanel(tiles.At(c, len(figs)%2, len(figs)/2), panel)
+}
+
+// dashboardSize is the dashboard's size in pixels for n figures: dashWpx
+// wide, dashHpx for the first two rows and half of it for each further row.
+func dashboardSize(n int) (int, int) {
+	rows := (n + 2) / 2
+	return dashWpx, dashHpx * max(rows, 2) / 2
 }
 
 // panelLine is one paragraph of the dashboard's text panel: a bold key

@@ -13,14 +13,18 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
-// figure is one chart: a title and subtitle across the top, the plot, and
-// its legend in a column on the right so it never covers data.
+// figure is one chart: a title and subtitle across the top, the plot (or
+// several panels side by side, each with its own axes), and its legend in
+// a column on the right so it never covers data.
 type figure struct {
 	Title     string
 	Subtitle  string
 	Simulated bool
-	Plot      *plot.Plot
+	Plot      *plot.Plot   // the single plot, or nil when Panels are set
+	Panels    []*plot.Plot // small multiples sharing the legend
 	Legend    plot.Legend
+	// Marks are the label layers of the plots, kept for the layout tests.
+	Marks []*marks
 }
 
 // draw renders f into c.
@@ -54,7 +58,19 @@ func (f *figure) draw(c draw.Canvas) {
 		f.Legend.Draw(lc)
 		c.Max.X -= lw + vg.Points(12)
 	}
-	f.Plot.Draw(c)
+	if f.Plot != nil {
+		f.Plot.Draw(c)
+		return
+	}
+	n := len(f.Panels)
+	cols := min(n, 2)
+	if n > 4 {
+		cols = 3
+	}
+	tiles := draw.Tiles{Rows: (n + cols - 1) / cols, Cols: cols, PadX: vg.Points(14), PadY: vg.Points(10)}
+	for i, p := range f.Panels {
+		p.Draw(tiles.At(c, i%cols, i/cols))
+	}
 }
 
 // render draws f alone on a w × h pixel image of format "png" or "svg".

@@ -12,10 +12,12 @@ import (
 
 // chartTitles names each chart file for the Markdown image links.
 var chartTitles = map[string]string{
-	"iops-vs-qd":      "IOPS vs queue depth",
-	"latency-vs-qd":   "Latency vs queue depth",
-	"latency-vs-iops": "Latency vs IOPS",
-	"dashboard":       "Dashboard",
+	"iops-vs-qd":           "IOPS vs queue depth",
+	"latency-vs-qd":        "Latency vs queue depth",
+	"latency-vs-iops":      "Latency vs IOPS",
+	"bandwidth-vs-qd":      "Bandwidth vs queue depth",
+	"latency-vs-bandwidth": "Latency vs bandwidth",
+	"dashboard":            "Dashboard",
 }
 
 // Markdown writes the report of r as Markdown, ready for a design doc: the

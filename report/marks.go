@@ -19,20 +19,33 @@ type mark struct {
 	Small  bool               // a secondary label (e.g. "QD 1"): smaller, placed close
 }
 
-// marks draws labelled points. Each label goes to the candidate position
-// around its point that collides least with earlier labels, the glyphs,
-// the measured points and the drawn lines, preferring near positions; a
-// label set further away gets a thin leader line to its point.
+// marks draws labelled points. Each label goes to the free position
+// around its point nearest to it: clear of earlier labels, the glyphs, the
+// measured points and every drawn line (with a margin for line width). A
+// label set further away gets a thin leader line to its point. A label
+// for which no free position exists is left out (Dropped) rather than
+// drawn over a line: the legend and the text report still carry it.
 type marks struct {
 	Marks     []mark
 	Obstacles [][2]float64   // data coordinates of points to keep clear
-	Lines     [][][2]float64 // polylines (data coordinates) labels should not cross
+	Lines     [][][2]float64 // polylines (data coordinates) labels must not cross
+
+	// Filled in by Plot, for the layout tests.
+	Placed  []vg.Rectangle // canvas rectangles of the labels drawn
+	Dropped []string       // labels left out for want of room
+	// hideLabels draws glyphs only (no labels, halos or leaders): the
+	// layout test renders a chart without them to see what lies beneath.
+	hideLabels bool
 }
 
 var _ plot.Plotter = (*marks)(nil)
 
 // glyphRadius is the size of a mark's glyph.
 const glyphRadius = vg.Length(7)
+
+// lineClearance is how far a label keeps from a line's centre: half the
+// widest line (the 6 pt fitted band) and a little air.
+var lineClearance = vg.Points(4)
 
 // Plot implements plot.Plotter.
 func (m *marks) Plot(c draw.Canvas, p *plot.Plot) {
@@ -53,6 +66,7 @@ func (m *marks) Plot(c draw.Canvas, p *plot.Plot) {
 			labels = append(labels, square(vg.Point{X: trX(k.X), Y: trY(k.Y)}, glyphRadius+1))
 		}
 	}
+	m.Placed, m.Dropped = nil, nil
 	for _, k := range m.Marks {
 		pt := vg.Point{X: trX(k.X), Y: trY(k.Y)}
 		for _, sh := range k.Shapes {
@@ -68,29 +82,33 @@ func (m *marks) Plot(c draw.Canvas, p *plot.Plot) {
 			gap = vg.Points(5)
 		}
 		w, h := ts.Width(k.Label), ts.Height(k.Label)
-		best, bestScore, bestFar := vg.Rectangle{}, math.Inf(1), false
-		for si, step := range []vg.Length{1, 2, 3.2, 4.6} {
+		best, found, far := vg.Rectangle{}, false, false
+	search:
+		for si, step := range []vg.Length{1, 1.6, 2.4, 3.4, 4.6, 6, 8} {
 			for _, off := range labelOffsets(w, h, gap*step) {
 				r := vg.Rectangle{Min: vg.Point{X: pt.X + off.X, Y: pt.Y + off.Y}}
 				r.Max = vg.Point{X: r.Min.X + w, Y: r.Min.Y + h}
 				if !inside(r, c.Rectangle) {
 					continue
 				}
-				score := 1000*float64(countOverlaps(r, labels)) + 30*float64(countOverlaps(r, pts)) +
-					4*float64(countCrossings(r, segs)) + float64(si)*0.5
-				if score < bestScore {
-					best, bestScore, bestFar = r, score, si > 0
+				clear := grow(r, lineClearance)
+				if countOverlaps(grow(r, 2), labels) > 0 || countOverlaps(r, pts) > 0 || countCrossings(clear, segs) > 0 {
+					continue
 				}
-			}
-			if bestScore < 1 {
-				break
+				best, found, far = r, true, si > 0
+				break search
 			}
 		}
-		if math.IsInf(bestScore, 1) { // no room anywhere: keep it inside the area above the point
-			best = clampInto(vg.Rectangle{Min: vg.Point{X: pt.X - w/2, Y: pt.Y + gap}, Max: vg.Point{X: pt.X + w/2, Y: pt.Y + gap + h}}, c.Rectangle)
+		if !found {
+			m.Dropped = append(m.Dropped, k.Label)
+			continue
 		}
 		labels = append(labels, best)
-		if bestFar {
+		m.Placed = append(m.Placed, best)
+		if m.hideLabels {
+			continue
+		}
+		if far {
 			to := nearestOn(best, pt)
 			c.StrokeLine2(draw.LineStyle{Color: k.Color, Width: vg.Points(0.8)}, pt.X, pt.Y, to.X, to.Y)
 		}
@@ -103,12 +121,17 @@ func (m *marks) Plot(c draw.Canvas, p *plot.Plot) {
 	}
 }
 
+// grow returns r widened by d on every side.
+func grow(r vg.Rectangle, d vg.Length) vg.Rectangle {
+	return vg.Rectangle{Min: vg.Point{X: r.Min.X - d, Y: r.Min.Y - d}, Max: vg.Point{X: r.Max.X + d, Y: r.Max.Y + d}}
+}
+
 // labelOffsets lists where a w × h label may go relative to its point, in
 // order of preference: right, left, above-right, below-right, above-left,
-// below-left, above, below.
+// below-left, above, below, then the rest of a 16-way compass.
 func labelOffsets(w, h, gap vg.Length) []vg.Point {
 	d := gap * 0.75
-	return []vg.Point{
+	out := []vg.Point{
 		{X: gap, Y: -h / 2},
 		{X: -gap - w, Y: -h / 2},
 		{X: d, Y: d},
@@ -118,6 +141,15 @@ func labelOffsets(w, h, gap vg.Length) []vg.Point {
 		{X: -w / 2, Y: gap},
 		{X: -w / 2, Y: -gap - h},
 	}
+	for i := 0; i < 16; i++ {
+		a := float64(i)*math.Pi/8 + math.Pi/16
+		dx, dy := vg.Length(math.Cos(a))*gap, vg.Length(math.Sin(a))*gap
+		// anchor the box's nearest corner or edge midpoint at (dx, dy)
+		x := dx - w/2 + vg.Length(math.Copysign(1, float64(dx)))*w/2
+		y := dy - h/2 + vg.Length(math.Copysign(1, float64(dy)))*h/2
+		out = append(out, vg.Point{X: x, Y: y})
+	}
+	return out
 }
 
 // square returns the square of half-side r around pt.

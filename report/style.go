@@ -69,6 +69,7 @@ func fitStyle(c color.Color) draw.LineStyle { return bandStyle(c) }
 // Line dashes, in points.
 var (
 	dashXmax   = []vg.Length{vg.Points(7), vg.Points(4)}
+	dashFit    = []vg.Length{vg.Points(3), vg.Points(3)}
 	dashTarget = []vg.Length{vg.Points(10), vg.Points(3), vg.Points(2), vg.Points(3)}
 	dashP50    = []vg.Length{vg.Points(5), vg.Points(3)}
 	dashP99    = []vg.Length{vg.Points(2), vg.Points(2)}

@@ -13,6 +13,8 @@ const (
 	ChartIOPS      = "iops-vs-qd"
 	ChartLatency   = "latency-vs-qd"
 	ChartHockey    = "latency-vs-iops"
+	ChartBandwidth = "bandwidth-vs-qd"      // when throughputJudged
+	ChartHockeyBW  = "latency-vs-bandwidth" // when throughputJudged
 	ChartDashboard = "dashboard"
 	// SummaryFile is the Markdown report WriteAll writes.
 	SummaryFile = "summary.md"
@@ -57,25 +59,56 @@ func WriteAll(dir string, r *sweep.Result, o Options) ([]string, error) {
 	return writeFiles(dir, files)
 }
 
-// renderCharts renders the three charts and the dashboard in memory.
+// chartKind is one chart file: how to build it, whether a result gets it,
+// and whether the dashboard shows it. A new chart is one more entry in
+// chartKinds; the dashboard lays out however many it is given.
+type chartKind struct {
+	Name  string // file base name
+	Build func(chartInput) (*figure, error)
+	// When reports whether in gets this chart (nil: always).
+	When func(chartInput) bool
+	// OnDashboard reports whether the dashboard shows it (nil: never).
+	OnDashboard func(chartInput) bool
+}
+
+func always(chartInput) bool { return true }
+
+func notThroughput(in chartInput) bool { return !in.throughputJudged() }
+
+func throughput(in chartInput) bool { return in.throughputJudged() }
+
+// chartKinds are the charts, in the order the dashboard shows them: the
+// throughput-vs-QD view that fits the workload (IOPS, or MiB/s for mixed
+// or large blocks), latency vs QD, then the hockey stick in the same unit.
+var chartKinds = []chartKind{
+	{Name: ChartIOPS, Build: iopsFigure, OnDashboard: notThroughput},
+	{Name: ChartBandwidth, Build: bandwidthFigure, When: throughput, OnDashboard: throughput},
+	{Name: ChartLatency, Build: latencyFigure, OnDashboard: always},
+	{Name: ChartHockey, Build: hockeyFigure, OnDashboard: notThroughput},
+	{Name: ChartHockeyBW, Build: hockeyBWFigure, When: throughput, OnDashboard: throughput},
+}
+
+// renderCharts renders every chart in's result gets, the timeline tl
+// (nil: none) and the dashboard in memory.
 func renderCharts(in chartInput, format string, panel []panelLine, tl *timelineFigure) ([]namedFile, error) {
-	build := []struct {
-		name string
-		f    func(chartInput) (*figure, error)
-	}{{ChartIOPS, iopsFigure}, {ChartLatency, latencyFigure}, {ChartHockey, hockeyFigure}}
-	var figs []*figure
+	var dash []*figure
 	var out []namedFile
-	for _, b := range build {
-		fig, err := b.f(in)
+	for _, k := range chartKinds {
+		if k.When != nil && !k.When(in) {
+			continue
+		}
+		fig, err := k.Build(in)
 		if err != nil {
-			return nil, fmt.Errorf("chart %s: %w", b.name, err)
+			return nil, fmt.Errorf("chart %s: %w", k.Name, err)
 		}
 		data, err := fig.render(format, chartWpx, chartHpx)
 		if err != nil {
-			return nil, fmt.Errorf("chart %s: %w", b.name, err)
+			return nil, fmt.Errorf("chart %s: %w", k.Name, err)
 		}
-		figs = append(figs, fig)
-		out = append(out, namedFile{Name: b.name + "." + format, Data: data})
+		if k.OnDashboard != nil && k.OnDashboard(in) {
+			dash = append(dash, fig)
+		}
+		out = append(out, namedFile{Name: k.Name + "." + format, Data: data})
 	}
 	if tl != nil {
 		data, err := tl.render(format, timelineWpx, chartHpx)
@@ -84,8 +117,9 @@ func renderCharts(in chartInput, format string, panel []panelLine, tl *timelineF
 		}
 		out = append(out, namedFile{Name: ChartTimeline + "." + format, Data: data})
 	}
-	data, err := renderCanvas(format, dashWpx, dashHpx+timelineDashHpx(tl), func(c draw.Canvas) {
-		dashboard(withTimelineRow(c, tl), figs, panel)
+	w, h := dashboardSize(len(dash))
+	data, err := renderCanvas(format, w, h+timelineDashHpx(tl), func(c draw.Canvas) {
+		dashboard(withTimelineRow(c, tl), dash, panel)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("chart %s: %w", ChartDashboard, err)

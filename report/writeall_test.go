@@ -24,11 +24,13 @@ func TestWriteAllPNG(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"dashboard.png", "iops-vs-qd.png", "latency-vs-iops.png", "latency-vs-qd.png", "summary.md"}
+	// 4k and 16k curves: block sizes differ, so the bandwidth views are added.
+	want := []string{"bandwidth-vs-qd.png", "dashboard.png", "iops-vs-qd.png", "latency-vs-bandwidth.png",
+		"latency-vs-iops.png", "latency-vs-qd.png", "summary.md"}
 	assertFiles(t, dir, paths, want)
 	sizes := map[string][2]int{
-		"iops-vs-qd.png": {1000, 640}, "latency-vs-qd.png": {1000, 640},
-		"latency-vs-iops.png": {1000, 640}, "dashboard.png": {1600, 1200},
+		"iops-vs-qd.png": {1000, 640}, "latency-vs-qd.png": {1000, 640}, "bandwidth-vs-qd.png": {1000, 640},
+		"latency-vs-iops.png": {1000, 640}, "latency-vs-bandwidth.png": {1000, 640}, "dashboard.png": {1600, 1200},
 	}
 	for name, wh := range sizes {
 		img := decodePNG(t, filepath.Join(dir, name))
@@ -48,7 +50,7 @@ func TestWriteAllPNG(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []string{"# Queue-depth sweep", "## Steps", "### randwrite 16k", "## Analysis", "![Dashboard](dashboard.png)", "![IOPS vs queue depth](iops-vs-qd.png)", "| QD |"} {
+	for _, w := range []string{"# Queue-depth sweep", "## Steps", "### randwrite 16k", "## Analysis", "![Dashboard](dashboard.png)", "![IOPS vs queue depth](iops-vs-qd.png)", "![Bandwidth vs queue depth](bandwidth-vs-qd.png)", "| QD |"} {
 		if !strings.Contains(string(md), w) {
 			t.Errorf("summary.md lacks %q", w)
 		}
