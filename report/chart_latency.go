@@ -1,6 +1,7 @@
 package report
 
 import (
+	"image/color"
 	"math"
 
 	"gonum.org/v1/plot/plotter"
@@ -35,10 +36,11 @@ func latencyFigure(in chartInput) (*figure, error) {
 	l := newLegend()
 	qdMin, qdMax := math.Inf(1), math.Inf(-1)
 	yMin, yMax := math.Inf(1), 0.0
-	any2R0 := false
-	m := &marks{}
-	var r0Lines []float64 // y of the 2 × R0 and SLO lines
-	var r0s []mark        // labels of the 2 × R0 lines, placed once the x range is known
+	type r0Key struct {
+		label string
+		col   color.Color
+	}
+	var r0s []r0Key // the 2 × R0 lines drawn, for the legend
 	stats := latStats
 	if len(in.Series) > 2 { // 4 lines per curve would be unreadable: keep mean and p99
 		stats = []latStat{latStats[0], latStats[2]}
@@ -60,7 +62,6 @@ func latencyFigure(in chartInput) (*figure, error) {
 			if err != nil {
 				return nil, err
 			}
-			m.Lines = append(m.Lines, polyline(pts))
 			ln.LineStyle = draw.LineStyle{Color: col, Width: vg.Points(st.width), Dashes: st.dashes}
 			p.Add(ln)
 			if st.marker {
@@ -80,10 +81,8 @@ func latencyFigure(in chartInput) (*figure, error) {
 		if a := s.Analysis; s.Primary && a != nil && a.BaseLatencyNs > 0 {
 			y := math.Log10(2 * a.BaseLatencyNs)
 			p.Add(&hLine{Y: y, Style: bandStyle(col)})
-			r0Lines = append(r0Lines, y)
 			yMin, yMax = math.Min(yMin, y), math.Max(yMax, y)
-			r0s = append(r0s, mark{Y: y, Label: "2 × R0 = " + FormatLatency(2*a.BaseLatencyNs), Color: col, Small: true})
-			any2R0 = true
+			r0s = append(r0s, r0Key{"2 × R0 = " + FormatLatency(2*a.BaseLatencyNs), col})
 		}
 	}
 	if math.IsInf(qdMax, -1) {
@@ -95,29 +94,25 @@ func latencyFigure(in chartInput) (*figure, error) {
 	if len(stats) < len(latStats) {
 		l.Add("(p50, p99.9 hidden: over 2 curves)", thumb(func(*draw.Canvas) {}))
 	}
-	if any2R0 {
+	// The 2 × R0 values go in the legend, in their curve's colour: a label
+	// at the line's end would sit among the curves' first points.
+	switch {
+	case len(r0s) > 0 && len(r0s) <= 2:
+		l.Add("2 × R0 (twice base latency):", thumb(func(*draw.Canvas) {}))
+		for _, k := range r0s {
+			l.Add(k.label, thumbOf(bandStyle(k.col)))
+		}
+	case len(r0s) > 2:
 		l.Add("2 × R0 (twice base latency)", thumbOf(bandStyle(guideGrey)))
 	}
 	if in.SLO != nil && in.SLO.LimitNs > 0 {
 		y := math.Log10(in.SLO.LimitNs)
 		p.Add(hline(y, targetRed, dashTarget, vg.Points(2)))
-		r0Lines = append(r0Lines, y)
 		yMin, yMax = math.Min(yMin, y), math.Max(yMax, y)
 		l.Add("SLO "+statName(in.SLO.Stat)+" ≤ "+FormatLatency(in.SLO.LimitNs), lineThumb(targetRed, dashTarget, 2))
 	}
 	setLog2Range(&p.X, qdMin, qdMax)
-	for _, y := range r0Lines {
-		m.Lines = append(m.Lines, [][2]float64{{p.X.Min, y}, {p.X.Max, y}})
-	}
 	f := &figure{Title: "Latency vs queue depth", Subtitle: in.Subtitle, Simulated: in.Simulated, Plot: p, Legend: l}
-	if len(r0s) <= 2 { // more labels than that would crowd the left edge
-		for _, k := range r0s {
-			k.X = p.X.Min
-			m.Marks = append(m.Marks, k)
-		}
-		p.Add(m)
-		f.Marks = []*marks{m}
-	}
 	p.Y.Min, p.Y.Max = latLogRange(yMin, yMax)
 	return f, nil
 }

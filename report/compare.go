@@ -33,18 +33,94 @@ func compareSeries(ins []Input) []series {
 	return out
 }
 
-// compareChartInput prepares the overlay charts of several results.
+// inputLetter is the letter that stands for the i-th input in tables: A, B, …
+func inputLetter(i int) string { return string(rune('A' + i%26)) }
+
+// inputFacts are what a reader must know of one compared result to trust a
+// difference: when, with what engine, on what target, how many steps
+// reached steady state, and the diagnosis's verdicts.
+type inputFacts struct {
+	Date, Engine, Target, Steady string
+	Flags                        []string // diagnosis rules, SIMULATED, interrupted
+}
+
+// factsOf gathers the facts of r.
+func factsOf(r *sweep.Result) inputFacts {
+	m := r.Meta
+	f := inputFacts{Date: "-", Engine: m.Engine, Target: m.Target}
+	if !m.Start.IsZero() {
+		f.Date = m.Start.UTC().Format("2006-01-02 15:04 MST")
+	}
+	if m.Source == sweep.SourceFioImport {
+		f.Engine = "fio"
+		if m.Engine != "" && m.Engine != "fio" {
+			f.Engine += " (" + m.Engine + ")"
+		}
+	}
+	if f.Engine == "" {
+		f.Engine = "-"
+	}
+	if f.Target == "" {
+		f.Target = "-"
+	}
+	n, steady := 0, 0
+	for _, st := range r.Steps {
+		if measured(st) {
+			n++
+			if st.Steady {
+				steady++
+			}
+		}
+	}
+	f.Steady = fmt.Sprintf("%d of %d steps", steady, n)
+	if !steadyKnown(r) {
+		f.Steady = "not recorded"
+	}
+	if m.Simulated {
+		f.Flags = append(f.Flags, "SIMULATED")
+	}
+	if r.Interrupted {
+		f.Flags = append(f.Flags, "interrupted")
+	}
+	seen := map[string]bool{}
+	for _, d := range r.Diagnosis {
+		if d.Rule != "" && !seen[d.Rule] {
+			seen[d.Rule] = true
+			f.Flags = append(f.Flags, d.Rule)
+		}
+	}
+	return f
+}
+
+// line states the facts in one line: "2026-11-30 04:13 UTC · io_uring ·
+// qdsweep.scratch · steady 7 of 9 steps · device-cap".
+func (f inputFacts) line() string {
+	parts := []string{f.Date, f.Engine, f.Target, "steady " + f.Steady}
+	if len(f.Flags) > 0 {
+		parts = append(parts, strings.Join(f.Flags, ", "))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// flagsCell is the flags for a table cell, "-" for none.
+func (f inputFacts) flagsCell() string {
+	if len(f.Flags) == 0 {
+		return "-"
+	}
+	return strings.Join(f.Flags, ", ")
+}
+
+// compareChartInput prepares the overlay charts of several results: one
+// subtitle line per input with its facts.
 func compareChartInput(ins []Input, o Options) chartInput {
-	// The names only: engines and targets are in the dashboard panel and
-	// compare.md, and the figure wraps the subtitle to its width.
-	var parts []string
+	var lines []string
 	sim := false
-	for _, in := range ins {
-		parts = append(parts, in.Name)
+	for i, in := range ins {
+		lines = append(lines, inputLetter(i)+" = "+in.Name+": "+factsOf(in.Result).line())
 		sim = sim || in.Result.Meta.Simulated
 	}
 	c := chartInput{
-		Subtitle:   "compare: " + strings.Join(parts, " vs "),
+		Subtitle:   strings.Join(lines, "\n"),
 		Simulated:  sim,
 		Series:     compareSeries(ins),
 		TargetIOPS: o.TargetIOPS,
@@ -77,11 +153,16 @@ func CompareTable(w io.Writer, ins []Input, o Options) error {
 	}
 	o = o.withDefaults()
 	bw := bufio.NewWriter(w)
+	for i, in := range ins {
+		fmt.Fprintln(bw, WrapHanging(inputLetter(i)+" = "+in.Name+": "+factsOf(in.Result).line(), o.Width, "", "    "))
+	}
+	fmt.Fprintln(bw)
 	for _, t := range compareTables(ins) {
 		fmt.Fprintln(bw, t.Title)
 		writeTextTable(bw, t.Head, t.Rows)
 		fmt.Fprintln(bw)
 	}
+	fmt.Fprintln(bw, wrap(noiseNote, o.Width))
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("compare table: %w", err)
 	}
@@ -102,8 +183,9 @@ func WriteCompare(dir string, ins []Input, o Options) ([]string, error) {
 	}
 	tables := compareTables(ins)
 	panel := []panelLine{{Value: "Compared results", Heading: true}}
-	for _, in := range ins {
-		panel = append(panel, panelLine{Key: in.Name, Value: headline(in.Result)})
+	for i, in := range ins {
+		panel = append(panel, panelLine{Key: inputLetter(i), Value: in.Name + ": " + headline(in.Result)},
+			panelLine{Value: factsOf(in.Result).line(), Bullet: true})
 	}
 	panel = append(panel, panelLine{Value: "Saturation", Heading: true})
 	for _, row := range tables[0].Rows {
@@ -130,10 +212,13 @@ func writeCompareMarkdown(w io.Writer, ins []Input, tables []textTable, charts [
 		names = append(names, in.Name)
 	}
 	fmt.Fprintf(w, "# Comparison: %s\n\n", mdEscape(strings.Join(names, " vs ")))
-	fmt.Fprint(w, "| Result | Run |\n|---|---|\n")
-	for _, in := range ins {
-		fmt.Fprintf(w, "| %s | %s |\n", mdEscape(in.Name), mdEscape(headline(in.Result)))
+	fmt.Fprint(w, "| | Result | Date | Engine | Target | Steady | Diagnosis |\n|---|---|---|---|---|---|---|\n")
+	for i, in := range ins {
+		f := factsOf(in.Result)
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", inputLetter(i), mdEscape(in.Name), f.Date,
+			mdEscape(f.Engine), mdEscape(f.Target), f.Steady, mdEscape(f.flagsCell()))
 	}
+	fmt.Fprint(w, "\n"+mdEscape(noiseNote)+"\n")
 	for _, t := range tables {
 		fmt.Fprintf(w, "\n## %s\n\n", mdEscape(t.Title))
 		fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(t.Head, " | "), strings.Repeat("--:|", len(t.Head)))
@@ -156,6 +241,12 @@ func writeCompareMarkdown(w io.Writer, ins []Input, tables []textTable, charts [
 		}
 	}
 }
+
+// noiseNote explains "≈" and the noise column of the delta tables.
+const noiseNote = "≈: the difference lies within the run-to-run noise of the two inputs " +
+	"(noise column: 2·√(σA² + σB²), twice that for p99), where a step's σ is the spread of its " +
+	"per-interval IOPS over the steady window, else its curve's scatter around the fitted model, " +
+	"else the other input's, else 5%."
 
 // saturationWords states one row of the saturation table in words.
 func saturationWords(row []string) string {

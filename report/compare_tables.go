@@ -63,9 +63,12 @@ func compareTables(ins []Input) []textTable {
 
 // namedCurve is one rw × bs curve's measured steps by QD.
 type namedCurve struct {
-	name string
-	byQD map[int]sweep.Step
-	qds  []int
+	name    string
+	byQD    map[int]sweep.Step
+	qds     []int
+	primary *series // the series carrying the curve's analysis
+	// steadyKnown is false when the result does not record steady state.
+	steadyKnown bool
 }
 
 // curveSet indexes a result's curves by name and position.
@@ -85,7 +88,8 @@ func curvesOf(r *sweep.Result) []namedCurve {
 		if !ok {
 			i = len(out)
 			idx[n] = i
-			out = append(out, namedCurve{name: n, byQD: map[int]sweep.Step{}})
+			s := s
+			out = append(out, namedCurve{name: n, byQD: map[int]sweep.Step{}, primary: &s, steadyKnown: steadyKnown(r)})
 		}
 		for _, st := range s.measuredSteps() {
 			old, seen := out[i].byQD[st.QD]
@@ -110,11 +114,13 @@ func curvesByKey(r *sweep.Result) curveSet {
 }
 
 // deltaTable compares curve b of input bName against curve a of input aName
-// at every QD both measured.
+// at every QD both measured. A difference within the inputs' run-to-run
+// noise (noiseBand) is "≈"; the steady column says which input's step did
+// not reach steady state.
 func deltaTable(aName string, a namedCurve, bName string, b namedCurve) textTable {
 	t := textTable{
 		Title: fmt.Sprintf("B = %s · %s vs A = %s · %s", bName, b.name, aName, a.name),
-		Head:  []string{"QD", "IOPS A", "IOPS B", "Δ IOPS", "mean A", "mean B", "Δ mean", "Δ p99"},
+		Head:  []string{"QD", "IOPS A", "IOPS B", "Δ IOPS", "mean A", "mean B", "Δ mean", "Δ p99", "steady A/B", "noise"},
 	}
 	for _, q := range a.qds {
 		sb, ok := b.byQD[q]
@@ -122,13 +128,45 @@ func deltaTable(aName string, a namedCurve, bName string, b namedCurve) textTabl
 			continue
 		}
 		sa := a.byQD[q]
+		band := noiseBand(noiseOf(sa, a.primary), noiseOf(sb, b.primary))
 		t.Rows = append(t.Rows, []string{
-			fmt.Sprint(q), FormatIOPS(sa.IOPS), FormatIOPS(sb.IOPS), relDelta(sa.IOPS, sb.IOPS),
-			FormatLatency(sa.Lat.MeanNs), FormatLatency(sb.Lat.MeanNs), relDelta(sa.Lat.MeanNs, sb.Lat.MeanNs),
-			relDelta(float64(sa.Lat.P99Ns), float64(sb.Lat.P99Ns)),
+			fmt.Sprint(q), FormatIOPS(sa.IOPS), FormatIOPS(sb.IOPS), noisyDelta(sa.IOPS, sb.IOPS, band),
+			FormatLatency(sa.Lat.MeanNs), FormatLatency(sb.Lat.MeanNs), noisyDelta(sa.Lat.MeanNs, sb.Lat.MeanNs, band),
+			noisyDelta(float64(sa.Lat.P99Ns), float64(sb.Lat.P99Ns), 2*band),
+			steadyPair(sa, sb, a.steadyKnown, b.steadyKnown), "±" + strings.TrimPrefix(fmtPct(band), "+"),
 		})
 	}
 	return t
+}
+
+// steadyPair is the steady cell of a delta row, A's then B's step: "yes",
+// "no", or "?" for a result that does not record steady state.
+func steadyPair(a, b sweep.Step, aKnown, bKnown bool) string {
+	one := func(st sweep.Step, known bool) string {
+		switch {
+		case st.Steady:
+			return "yes"
+		case !known:
+			return "?"
+		}
+		return "no"
+	}
+	return one(a, aKnown) + "/" + one(b, bKnown)
+}
+
+// steadyKnown reports whether r records steady state: not a fio import
+// whose steps all say "not steady" without a reason (fio reports steady
+// state only with its ss option).
+func steadyKnown(r *sweep.Result) bool {
+	if r.Meta.Source != sweep.SourceFioImport {
+		return true
+	}
+	for _, st := range r.Steps {
+		if st.Steady || st.NotSteady != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // relDelta formats (b − a) / a as a signed percent ("+12.5%", "-40.0%"),

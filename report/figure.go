@@ -43,7 +43,7 @@ func (f *figure) draw(c draw.Canvas) {
 		c.FillText(ss, vg.Point{X: c.Max.X, Y: top}, "SIMULATED")
 	}
 	st := textStyle(tickSize, false, guideGrey)
-	for _, line := range fitLines(st, f.Subtitle, c.Max.X-c.Min.X, 2) {
+	for _, line := range f.subtitleLines(st, c.Max.X-c.Min.X) {
 		top -= st.Rectangle(line).Max.Y + vg.Points(3)
 		c.FillText(st, vg.Point{X: c.Min.X, Y: top}, line)
 	}
@@ -71,6 +71,20 @@ func (f *figure) draw(c draw.Canvas) {
 	for i, p := range f.Panels {
 		p.Draw(tiles.At(c, i%cols, i/cols))
 	}
+}
+
+// subtitleLines fits the subtitle to width: wrapped into two lines, or,
+// when it holds several lines (one per compared input), each kept to one.
+func (f *figure) subtitleLines(st text.Style, width vg.Length) []string {
+	parts := strings.Split(f.Subtitle, "\n")
+	if len(parts) == 1 {
+		return fitLines(st, f.Subtitle, width, 2)
+	}
+	var out []string
+	for _, p := range parts {
+		out = append(out, fitLines(st, p, width, 1)...)
+	}
+	return out
 }
 
 // render draws f alone on a w × h pixel image of format "png" or "svg".

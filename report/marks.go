@@ -31,7 +31,7 @@ type marks struct {
 	Lines     [][][2]float64 // polylines (data coordinates) labels must not cross
 
 	// Filled in by Plot, for the layout tests.
-	Placed  []vg.Rectangle // canvas rectangles of the labels drawn
+	Placed  []vg.Rectangle // canvas rectangle of each mark's label (zero: none drawn)
 	Dropped []string       // labels left out for want of room
 	// hideLabels draws glyphs only (no labels, halos or leaders): the
 	// layout test renders a chart without them to see what lies beneath.
@@ -52,7 +52,7 @@ func (m *marks) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, trY := p.Transforms(&c)
 	var pts []vg.Rectangle
 	for _, o := range m.Obstacles {
-		pts = append(pts, square(vg.Point{X: trX(o[0]), Y: trY(o[1])}, 4))
+		pts = append(pts, square(vg.Point{X: trX(o[0]), Y: trY(o[1])}, 5)) // a 3 pt marker and air
 	}
 	var segs [][2]vg.Point
 	for _, l := range m.Lines {
@@ -63,11 +63,12 @@ func (m *marks) Plot(c draw.Canvas, p *plot.Plot) {
 	var labels []vg.Rectangle
 	for _, k := range m.Marks {
 		if len(k.Shapes) > 0 {
-			labels = append(labels, square(vg.Point{X: trX(k.X), Y: trY(k.Y)}, glyphRadius+1))
+			// the triangle reaches 1.3 radii from the point, plus its stroke
+			labels = append(labels, square(vg.Point{X: trX(k.X), Y: trY(k.Y)}, glyphRadius*1.3+outlineWidth))
 		}
 	}
-	m.Placed, m.Dropped = nil, nil
-	for _, k := range m.Marks {
+	m.Placed, m.Dropped = make([]vg.Rectangle, len(m.Marks)), nil
+	for i, k := range m.Marks {
 		pt := vg.Point{X: trX(k.X), Y: trY(k.Y)}
 		for _, sh := range k.Shapes {
 			c.DrawGlyphNoClip(draw.GlyphStyle{Color: k.Color, Radius: glyphRadius, Shape: sh}, pt)
@@ -104,7 +105,7 @@ func (m *marks) Plot(c draw.Canvas, p *plot.Plot) {
 			continue
 		}
 		labels = append(labels, best)
-		m.Placed = append(m.Placed, best)
+		m.Placed[i] = best
 		if m.hideLabels {
 			continue
 		}
