@@ -184,12 +184,24 @@ func WriteCompare(dir string, ins []Input, o Options) ([]string, error) {
 	tables := compareTables(ins)
 	panel := []panelLine{{Value: "Compared results", Heading: true}}
 	for i, in := range ins {
-		panel = append(panel, panelLine{Key: inputLetter(i), Value: in.Name + ": " + headline(in.Result)},
+		panel = append(panel, panelLine{Key: inputLetter(i), Value: in.Name + " · " + workloadWords(in.Result)},
 			panelLine{Value: factsOf(in.Result).line(), Bullet: true})
 	}
 	panel = append(panel, panelLine{Value: "Saturation", Heading: true})
 	for _, row := range tables[0].Rows {
 		panel = append(panel, panelLine{Value: saturationWords(row)})
+	}
+	panel = append(panel, panelLine{Value: "IOPS of B vs A by queue depth (≈: within noise)", Heading: true})
+	for _, t := range tables[1:] {
+		panel = append(panel, panelLine{Value: t.Title, Sub: true, Rank: rankFinding})
+		var cells []string
+		for _, r := range t.Rows {
+			cells = append(cells, "QD "+r[0]+" "+r[3])
+		}
+		if len(cells) == 0 {
+			cells = []string{"no queue depth was measured by both"}
+		}
+		panel = append(panel, panelLine{Value: strings.Join(cells, " · "), Rank: rankFinding})
 	}
 	files, err := renderCharts(compareChartInput(ins, o), o.ChartFormat, panel, nil)
 	if err != nil {

@@ -123,4 +123,3 @@ func checkLayout(name string, ms []*marks, w, h int, paint func(draw.Canvas)) ([
 	}
 	return out, len(boxes), dropped, nil
 }
-
