@@ -97,7 +97,9 @@ func latencyFigure(in chartInput) (*figure, error) {
 	// The 2 × R0 values go in the legend, in their curve's colour: a label
 	// at the line's end would sit among the curves' first points.
 	switch {
-	case len(r0s) > 0 && len(r0s) <= 2:
+	case len(r0s) == 1:
+		l.Add(r0s[0].label+" (twice base latency)", thumbOf(bandStyle(r0s[0].col)))
+	case len(r0s) == 2:
 		l.Add("2 × R0 (twice base latency):", thumb(func(*draw.Canvas) {}))
 		for _, k := range r0s {
 			l.Add(k.label, thumbOf(bandStyle(k.col)))
