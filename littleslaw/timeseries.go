@@ -130,7 +130,10 @@ type SteadyWhy struct {
 	WindowSec   float64  `json:"window_s"`
 	RanSec      float64  `json:"ran_s"` // measured window length
 	Samples     int      `json:"samples"`
-	Cause       TimeKind `json:"cause,omitempty"`
+	// CV is σ / mean of the window's interval IOPS: a flat slope over a
+	// window with a large CV is a coincidence of where the window fell.
+	CV    float64  `json:"cv,omitempty"`
+	Cause TimeKind `json:"cause,omitempty"`
 	// WholePeriods is the window length in throttle periods when Cause is
 	// a throttle (not whole: the slope sees part of a cycle).
 	WholePeriods float64 `json:"periods,omitempty"`
@@ -543,6 +546,7 @@ func steadyWhy(xs []TimeSample, iops []float64, ss SteadyCriterion, attained boo
 		_, beta := stat.LinearRegression(x, y, nil, false)
 		if m := stat.Mean(y, nil); m > 0 {
 			w.SlopePerSec = beta / m
+			w.CV = stat.StdDev(y, nil) / m
 		}
 	}
 	switch {

@@ -137,8 +137,12 @@ func steadySentence(qd float64, w *littleslaw.SteadyWhy) string {
 	slope := fmt.Sprintf("%+.1f%%/s", w.SlopePerSec*100)
 	limit := fmt.Sprintf("%.1f%%/s", w.Limit*100)
 	if w.Attained {
-		return fmt.Sprintf("QD %s steady after %s: IOPS drifted %s over the last %s (limit %s).",
+		s := fmt.Sprintf("QD %s steady after %s: IOPS drifted %s over the last %s (limit %s)",
 			FormatQD(qd), fmtSec(w.RanSec), slope, fmtSec(w.WindowSec), limit)
+		if w.CV > littleslaw.NoisyCV {
+			s += fmt.Sprintf(", but swung by σ %.0f%% of its mean inside that window: the flat slope may be where the window fell; a longer --ss_dur judges better", w.CV*100)
+		}
+		return s + "."
 	}
 	s := fmt.Sprintf("QD %s not steady after %s: IOPS drifted %s over the last %s (limit %s)",
 		FormatQD(qd), fmtSec(w.RanSec), slope, fmtSec(w.WindowSec), limit)
