@@ -124,12 +124,12 @@ type Sustained struct {
 // WindowSec of the window as a fraction of the mean per second, against
 // Limit, and the pattern that moved it (Cause, "" when none).
 type SteadyWhy struct {
-	Attained    bool     `json:"attained"`
-	SlopePerSec float64  `json:"slope_per_s"` // fraction of the mean, per second (signed)
-	Limit       float64  `json:"limit"`       // fraction per second
-	WindowSec   float64  `json:"window_s"`
-	RanSec      float64  `json:"ran_s"` // measured window length
-	Samples     int      `json:"samples"`
+	Attained    bool    `json:"attained"`
+	SlopePerSec float64 `json:"slope_per_s"` // fraction of the mean, per second (signed)
+	Limit       float64 `json:"limit"`       // fraction per second
+	WindowSec   float64 `json:"window_s"`
+	RanSec      float64 `json:"ran_s"` // measured window length
+	Samples     int     `json:"samples"`
 	// CV is σ / mean of the window's interval IOPS: a flat slope over a
 	// window with a large CV is a coincidence of where the window fell.
 	CV    float64  `json:"cv,omitempty"`
