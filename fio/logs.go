@@ -1,0 +1,317 @@
+package fio
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/qdsweep/qdsweep/ioengine"
+)
+
+// fio's per-interval logs: --write_iops_log / --write_bw_log /
+// --write_lat_log files (NAME_iops.N.log, NAME_lat.N.log, …) and the
+// interim reports of --status-interval, turned into ioengine.Interval
+// slices.
+
+// LogKind is what a fio log holds, from its file name.
+type LogKind string
+
+// Log kinds.
+const (
+	LogIOPS LogKind = "iops" // I/Os per second (averaged) or one line per I/O
+	LogBW   LogKind = "bw"   // KiB per second (averaged) or one line per I/O
+	LogLat  LogKind = "lat"  // total latency, ns
+	LogClat LogKind = "clat" // completion latency, ns
+	LogSlat LogKind = "slat" // submission latency, ns
+)
+
+var logNameRE = regexp.MustCompile(`^(.+)_(iops|bw|lat|clat|slat)(?:\.(\d+))?\.log$`)
+
+// LogName splits a fio log's file name into its prefix (the value of
+// --write_*_log), its kind and its job number (1-based; 0 when fio wrote
+// none). ok is false for other names.
+func LogName(path string) (prefix string, kind LogKind, job int, ok bool) {
+	m := logNameRE.FindStringSubmatch(filepath.Base(path))
+	if m == nil {
+		return "", "", 0, false
+	}
+	if m[3] != "" {
+		job, _ = strconv.Atoi(m[3])
+	}
+	return m[1], LogKind(m[2]), job, true
+}
+
+// LogEntry is one line of a fio log: time since the job started (ms), the
+// value (see LogKind), the direction (0 read, 1 write, 2 trim), the block
+// size (bytes; 0 in averaged logs) and the offset.
+type LogEntry struct {
+	TimeMs int64
+	Value  int64
+	Dir    int
+	BS     int64
+	Offset int64
+}
+
+// ParseLog reads a fio log: "time, value, direction, bs, offset[, prio]"
+// per line.
+func ParseLog(r io.Reader) ([]LogEntry, error) {
+	var out []LogEntry
+	sc := bufio.NewScanner(r)
+	line := 0
+	for sc.Scan() {
+		line++
+		t := strings.TrimSpace(sc.Text())
+		if t == "" {
+			continue
+		}
+		f := strings.Split(t, ",")
+		if len(f) < 3 {
+			return nil, fmt.Errorf("fio log line %d: %q: want time, value, direction[, bs, offset]", line, t)
+		}
+		var v [5]int64
+		for i := 0; i < len(f) && i < 5; i++ {
+			n, err := strconv.ParseInt(strings.TrimSpace(f[i]), 10, 64)
+			if err != nil {
+				return nil, fmt.Errorf("fio log line %d: field %d: %w", line, i+1, err)
+			}
+			v[i] = n
+		}
+		if v[0] < 0 || v[2] < 0 || v[2] > 2 {
+			return nil, fmt.Errorf("fio log line %d: %q: time must be ≥ 0 and direction 0, 1 or 2", line, t)
+		}
+		out = append(out, LogEntry{TimeMs: v[0], Value: v[1], Dir: int(v[2]), BS: v[3], Offset: v[4]})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("fio log: %w", err)
+	}
+	return out, nil
+}
+
+// ReadLog reads the fio log at path.
+func ReadLog(path string) ([]LogEntry, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	es, err := ParseLog(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return es, nil
+}
+
+// averaged reports whether a log holds window averages (log_avg_msec):
+// fio writes a block size of 0 on those lines.
+func averaged(es []LogEntry) bool {
+	for _, e := range es {
+		if e.BS != 0 {
+			return false
+		}
+	}
+	return len(es) > 0
+}
+
+// spacing is the median gap between an averaged log's lines, ms.
+func spacing(es []LogEntry) int64 {
+	var gaps []int64
+	for i := 1; i < len(es); i++ {
+		if d := es[i].TimeMs - es[i-1].TimeMs; d > 0 {
+			gaps = append(gaps, d)
+		}
+	}
+	if len(gaps) == 0 {
+		return 0
+	}
+	sort.Slice(gaps, func(a, b int) bool { return gaps[a] < gaps[b] })
+	return gaps[len(gaps)/2]
+}
+
+// maxLogSlices bounds the slices of one log (a day of 100 ms windows);
+// later lines are left out.
+const maxLogSlices = 864000
+
+// logBin accumulates one slice.
+type logBin struct {
+	ios, bytes [2]float64 // per second
+	latW, latN float64    // Σ latency × weight, Σ weight
+	lats       []float64  // per-I/O latencies (raw logs)
+}
+
+// LogSeries turns one run's iops and latency logs (one slice of entries
+// per job; either may be empty) into slices. Averaged logs keep their own
+// window (log_avg_msec); per-I/O logs are binned every interval (0: 250 ms).
+// Rates are summed over jobs; a slice's mean latency weighs each job's by
+// its I/Os; p99 is known only from per-I/O latency logs. fio logs no
+// in-flight figure, so InflightMean stays 0 (unknown). Trims are left out.
+func LogSeries(iops, lat [][]LogEntry, interval time.Duration) []ioengine.Interval {
+	step := interval.Milliseconds()
+	if step <= 0 {
+		step = ioengine.DefaultSeriesInterval.Milliseconds()
+	}
+	for _, set := range [][][]LogEntry{iops, lat} {
+		for _, es := range set {
+			if averaged(es) {
+				if s := spacing(es); s > 0 {
+					step = s
+				}
+			}
+		}
+	}
+	bins := map[int64]*logBin{}
+	bin := func(k int64) *logBin {
+		if bins[k] == nil {
+			bins[k] = &logBin{}
+		}
+		return bins[k]
+	}
+	// An averaged line at time t covers (t − step, t]; a per-I/O line at t
+	// falls in [k·step, (k+1)·step).
+	slot := func(es []LogEntry, e LogEntry) int64 {
+		if averaged(es) {
+			return max(0, int64(math.Round(float64(e.TimeMs)/float64(step)))-1)
+		}
+		return e.TimeMs / step
+	}
+	// iopsAt[job][k][dir] is the job's rate, to weigh averaged latencies.
+	iopsAt := make([]map[int64][2]float64, max(len(iops), len(lat)))
+	for j, es := range iops {
+		iopsAt[j] = map[int64][2]float64{}
+		avg := averaged(es)
+		for _, e := range es {
+			if e.Dir > 1 {
+				continue
+			}
+			k := slot(es, e)
+			b := bin(k)
+			rate := float64(e.Value)
+			if !avg {
+				rate = 1e3 / float64(step) // one I/O
+			}
+			b.ios[e.Dir] += rate
+			r := iopsAt[j][k]
+			r[e.Dir] += rate
+			iopsAt[j][k] = r
+		}
+	}
+	for j, es := range lat {
+		avg := averaged(es)
+		for _, e := range es {
+			if e.Dir > 1 || e.Value <= 0 {
+				continue
+			}
+			k := slot(es, e)
+			b := bin(k)
+			if avg {
+				w := 1.0
+				if iopsAt[j] != nil {
+					w = iopsAt[j][k][e.Dir]
+				}
+				b.latW += float64(e.Value) * w
+				b.latN += w
+				continue
+			}
+			b.latW += float64(e.Value)
+			b.latN++
+			b.lats = append(b.lats, float64(e.Value))
+			if len(iops) == 0 { // count I/Os from the latency log
+				b.ios[e.Dir] += 1e3 / float64(step)
+				if e.BS > 0 {
+					b.bytes[e.Dir] += float64(e.BS) * 1e3 / float64(step)
+				}
+			}
+		}
+	}
+	if len(bins) == 0 {
+		return nil
+	}
+	var last int64
+	for k := range bins {
+		if k < maxLogSlices {
+			last = max(last, k)
+		}
+	}
+	out := make([]ioengine.Interval, last+1)
+	dur := time.Duration(step) * time.Millisecond
+	for k := range out {
+		iv := ioengine.Interval{StartNs: int64(k) * int64(dur), DurNs: int64(dur)}
+		if b := bins[int64(k)]; b != nil {
+			iv.ReadIOPS, iv.WriteIOPS = b.ios[0], b.ios[1]
+			iv.ReadBWBytes, iv.WriteBWBytes = b.bytes[0], b.bytes[1]
+			iv.IOs = int64(math.Round((b.ios[0] + b.ios[1]) * dur.Seconds()))
+			if b.latN > 0 {
+				iv.LatMeanNs = b.latW / b.latN
+			}
+			if len(b.lats) > 0 {
+				sort.Float64s(b.lats)
+				iv.LatP99Ns = int64(b.lats[min(len(b.lats)-1, int(math.Ceil(0.99*float64(len(b.lats))))-1)])
+			}
+		}
+		out[k] = iv
+	}
+	return out
+}
+
+// StatusSeries turns one run's --status-interval reports (the interim
+// reports and the final one of a job, in order) into slices between
+// consecutive reports: I/Os and bytes from the differences of fio's
+// cumulative counts over the difference of its runtime, mean latency from
+// the differences of mean × count. It returns nil with fewer than two
+// reports. Jobs are matched by name.
+func StatusSeries(outs []Output, job string) []ioengine.Interval {
+	type cum struct {
+		ms         int64
+		ios, bytes [2]int64
+		latSum     float64
+	}
+	var cs []cum
+	for _, o := range outs {
+		for _, j := range o.Jobs {
+			if j.Name != job || j.AllClients {
+				continue
+			}
+			var c cum
+			for d, dir := range []*Dir{j.Read, j.Write} {
+				if dir == nil {
+					continue
+				}
+				c.ms = max(c.ms, dir.RuntimeMs)
+				c.ios[d], c.bytes[d] = dir.TotalIOs, dir.IOBytes
+				c.latSum += dir.Lat.MeanNs * float64(dir.TotalIOs)
+			}
+			cs = append(cs, c)
+		}
+	}
+	if len(cs) < 2 {
+		return nil
+	}
+	var out []ioengine.Interval
+	prev := cum{}
+	for _, c := range cs {
+		dt := float64(c.ms-prev.ms) / 1e3
+		if dt <= 0 {
+			continue
+		}
+		iv := ioengine.Interval{StartNs: prev.ms * 1e6, DurNs: (c.ms - prev.ms) * 1e6}
+		iv.ReadIOPS = float64(c.ios[0]-prev.ios[0]) / dt
+		iv.WriteIOPS = float64(c.ios[1]-prev.ios[1]) / dt
+		iv.ReadBWBytes = float64(c.bytes[0]-prev.bytes[0]) / dt
+		iv.WriteBWBytes = float64(c.bytes[1]-prev.bytes[1]) / dt
+		n := c.ios[0] + c.ios[1] - prev.ios[0] - prev.ios[1]
+		iv.IOs = n
+		if n > 0 {
+			iv.LatMeanNs = (c.latSum - prev.latSum) / float64(n)
+		}
+		out = append(out, iv)
+		prev = c
+	}
+	return out
+}
