@@ -142,6 +142,7 @@ const maxLogSlices = 864000
 // logBin accumulates one slice.
 type logBin struct {
 	ios, bytes [2]float64 // per second
+	rated      bool       // an iops line (or a per-I/O line) fell in it
 	latW, latN float64    // Σ latency × weight, Σ weight
 	lats       []float64  // per-I/O latencies (raw logs)
 }
@@ -197,6 +198,7 @@ func LogSeries(iops, lat [][]LogEntry, interval time.Duration) []ioengine.Interv
 				rate = 1e3 / float64(step) // one I/O
 			}
 			b.ios[e.Dir] += rate
+			b.rated = true
 			r := iopsAt[j][k]
 			r[e.Dir] += rate
 			iopsAt[j][k] = r
@@ -223,6 +225,7 @@ func LogSeries(iops, lat [][]LogEntry, interval time.Duration) []ioengine.Interv
 			b.latN++
 			b.lats = append(b.lats, float64(e.Value))
 			if len(iops) == 0 { // count I/Os from the latency log
+				b.rated = true
 				b.ios[e.Dir] += 1e3 / float64(step)
 				if e.BS > 0 {
 					b.bytes[e.Dir] += float64(e.BS) * 1e3 / float64(step)
@@ -233,11 +236,16 @@ func LogSeries(iops, lat [][]LogEntry, interval time.Duration) []ioengine.Interv
 	if len(bins) == 0 {
 		return nil
 	}
-	var last int64
-	for k := range bins {
-		if k < maxLogSlices {
+	// The last slice is the last with a rate: fio flushes a final
+	// partial latency window the iops log may lack.
+	last := int64(-1)
+	for k, b := range bins {
+		if k < maxLogSlices && (b.rated || len(iops) == 0 && b.latN > 0) {
 			last = max(last, k)
 		}
+	}
+	if last < 0 {
+		return nil
 	}
 	out := make([]ioengine.Interval, last+1)
 	dur := time.Duration(step) * time.Millisecond

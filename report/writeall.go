@@ -46,6 +46,17 @@ func WriteAll(dir string, r *sweep.Result, o Options) ([]string, error) {
 			return nil, err
 		}
 		files = charts
+	} else if hasTimeline(r) {
+		// One step draws no curve, but its series still has a timeline.
+		tl, err := timelineOf(r, chartInputOf(r, o))
+		if err != nil {
+			return nil, fmt.Errorf("chart %s: %w", ChartTimeline, err)
+		}
+		data, err := tl.render(o.ChartFormat, timelineWpx, chartHpx)
+		if err != nil {
+			return nil, fmt.Errorf("chart %s: %w", ChartTimeline, err)
+		}
+		files = append(files, namedFile{Name: ChartTimeline + "." + o.ChartFormat, Data: data})
 	}
 	var names []string
 	for _, f := range files {

@@ -18,7 +18,7 @@ func importCommand() *cli.Command {
 		Subcommands: []*cli.Command{flagsAnywhere(&cli.Command{
 			Name:      "fio",
 			Usage:     "turn fio outputs (one point per file or per job) into a sweep result with analysis and charts",
-			ArgsUsage: "FILE …  (fio output: json, json+, terse or normal)",
+			ArgsUsage: "FILE …  (fio output: json, json+, terse or normal; plus any NAME_iops.N.log / NAME_lat.N.log per-interval logs)",
 			Flags: []cli.Flag{
 				&cli.StringFlag{Name: "output", Aliases: []string{"out", "o"}, Usage: "results directory to create (default ./qdsweep-YYYYMMDD-HHMMSS)"},
 				targetIOPSFlag("target I/Os per second to size for in the recommendation, e.g. 160000 or 160k"),
@@ -41,7 +41,8 @@ func importFioAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	outs, err := readFioOutputs("import fio", c.Args().Slice())
+	outputs, logs := splitFioLogArgs(c.Args().Slice())
+	outs, err := readFioOutputs("import fio", outputs)
 	if err != nil {
 		return err
 	}
@@ -49,6 +50,11 @@ func importFioAction(c *cli.Context) error {
 	if err != nil {
 		return usagef("%v; the files hold no job that did I/O", err)
 	}
+	runs, err := fioRuns("import fio", outputs, logs)
+	if err != nil {
+		return err
+	}
+	r.AttachFioSeries(runs, 0)
 	r.Meta.Version = version
 	if err := r.Analyze(littleslaw.Options{TargetIOPS: target}); err != nil {
 		return fmt.Errorf("import fio: analyse: %w", err)
