@@ -13,8 +13,13 @@ import (
 // charts gets a note on errw saying why.
 func WriteWritten(w, errw io.Writer, files []string, results string) {
 	charts := false
+	dash := false
 	for _, f := range files {
-		if strings.HasPrefix(filepath.Base(f), ChartDashboard) {
+		dash = dash || strings.HasPrefix(filepath.Base(f), ChartDashboard)
+	}
+	for _, f := range files {
+		// Without a dashboard (one step), its timeline is the chart.
+		if b := filepath.Base(f); strings.HasPrefix(b, ChartDashboard) || !dash && strings.HasPrefix(b, ChartTimeline) {
 			fmt.Fprintf(w, "Charts: %s\n", f)
 			charts = true
 		}
