@@ -114,7 +114,7 @@ func (s Signature) String() string {
 }
 
 func sigArticle(phrase string) string {
-	for _, p := range []string{"LVM", "MD ", "XFS", "NTFS", "ISO", "F2FS", "HFS", "APFS", "NILFS"} {
+	for _, p := range []string{"LVM", "MD ", "XFS", "NTFS", "ISO", "F2FS", "HFS", "APFS"} {
 		if strings.HasPrefix(phrase, p) {
 			return "an"
 		}

@@ -111,6 +111,21 @@ func TestDetectSynthetic(t *testing.T) {
 		{"dos bad boot flag", newImg(mib).bootSig().mbrEntry(0, 0x83, 8).raw(446, 0x12), "", "", "", ""},
 		{"ext4 wins over stale mbr", ext(0x4, 0x42, 0x1).bootSig().mbrEntry(0, 0x83, 8), "ext4", testUUIDText, "data", ""},
 		{"label sanitised", ext(0, 0, 0).put(1024+0x78, "a\nb\x1b[2Jc"), "ext2", testUUIDText, "ab[2Jc", ""},
+		{"exfat", newImg(mib).raw(0, 0xEB, 0x76, 0x90).put(3, "EXFAT   ").le32(100, 0x12345678).bootSig(), "exfat", "1234-5678", "", "an exFAT filesystem"},
+		{"f2fs", newImg(mib).le32(1024, 0xF2F52010).raw(1024+108, testUUID...), "f2fs", testUUIDText, "", "an F2FS filesystem"},
+		{"squashfs", newImg(mib).put(0, "hsqs"), "squashfs", "", "", "a SquashFS filesystem"},
+		{"bcache", newImg(mib).raw(4096+24, 0xc6, 0x85, 0x73, 0xf6, 0x4e, 0x1a, 0x45, 0xca, 0x82, 0x65, 0xf5, 0x7f, 0x48, 0xba, 0x6d, 0x81).raw(4096+40, testUUID...),
+			"bcache", testUUIDText, "", "a bcache cache or backing device"},
+		{"udf vrs", newImg(mib).put(32769, "BEA01").put(32769+2048, "NSR02").put(32769+4096, "TEA01"), "udf", "", "", "a UDF filesystem"},
+		{"udf anchor 2k sectors", newImg(2*mib).le16(256*2048, 2).le32(256*2048+12, 256), "udf", "", "", ""},
+		{"nilfs2", newImg(mib).le32(1024, 2).le16(1024+6, 0x3434).raw(1024+152, testUUID...).put(1024+168, "nil"), "nilfs2", testUUIDText, "nil", "a NILFS2 filesystem"},
+		{"nilfs2 magic, bad revision", newImg(mib).le32(1024, 9).le16(1024+6, 0x3434), "", "", "", ""},
+		{"jfs", newImg(mib).put(32768, "JFS1").raw(32768+136, testUUID...).put(32768+152, "jfsvol"), "jfs", testUUIDText, "jfsvol", "a JFS filesystem"},
+		{"reiserfs 3.6", newImg(mib).put(65536+52, "ReIsEr2Fs").raw(65536+84, testUUID...).put(65536+100, "rfs"), "reiserfs", testUUIDText, "rfs", "a ReiserFS filesystem"},
+		{"reiserfs 3.5 at 8k", newImg(mib).put(8192+52, "ReIsErFs"), "reiserfs", "", "", ""},
+		{"reiser4", newImg(mib).put(65536, "ReIsEr4"), "reiser4", "", "", "a Reiser4 filesystem"},
+		{"hfs+", newImg(mib).put(1024, "H+").raw(1026, 0, 4), "hfsplus", "", "", "an HFS+ filesystem"},
+		{"btrfs mirror at 64 MiB only", newImg(64*mib+8192).put(64*mib+0x40, "_BHRfS_M"), "btrfs", "", "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -200,6 +215,9 @@ func TestDetectRealTools(t *testing.T) {
 		{"btrfs", 128 << 20, "mkfs.btrfs", []string{"-q", "-f"}, "", "btrfs", "UUID"},
 		{"gpt", 16 << 20, "sfdisk", []string{"-q"}, "label: gpt\n,4M\n,4M\n", "gpt", "PTUUID"},
 		{"dos", 16 << 20, "sfdisk", []string{"-q"}, "label: dos\n,4M\n,4M\n,4M\n", "dos", "PTUUID"},
+		{"exfat", 16 << 20, "mkfs.exfat", nil, "", "exfat", "UUID"},
+		{"f2fs", 64 << 20, "mkfs.f2fs", []string{"-q", "-f"}, "", "f2fs", "UUID"},
+		{"squashfs", 0, "mksquashfs", nil, "", "squashfs", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -214,7 +232,11 @@ func TestDetectRealTools(t *testing.T) {
 			if err := os.Truncate(p, tt.size); err != nil {
 				t.Fatal(err)
 			}
-			cmd := exec.Command(tool, append(tt.args, p)...)
+			args := append(tt.args, p)
+			if tt.name == "squashfs" { // mksquashfs SOURCE DEST [options]
+				args = []string{t.TempDir(), p, "-noappend", "-quiet"}
+			}
+			cmd := exec.Command(tool, args...)
 			cmd.Stdin = strings.NewReader(tt.stdin)
 			if out, err := cmd.CombinedOutput(); err != nil {
 				t.Fatalf("%s: %v\n%s", tt.tool, err, out)
@@ -224,7 +246,11 @@ func TestDetectRealTools(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer f.Close()
-			sig, ok := guard.Detect(f, tt.size)
+			size := tt.size
+			if fi, err := f.Stat(); err == nil && fi.Size() > size {
+				size = fi.Size()
+			}
+			sig, ok := guard.Detect(f, size)
 			if !ok || sig.Type != tt.want {
 				t.Fatalf("DetectSignature = %+v (found %v), want type %s", sig, ok, tt.want)
 			}
@@ -243,6 +269,58 @@ func TestDetectRealTools(t *testing.T) {
 				t.Errorf("UUID %q, blkid says %s=%q", sig.UUID, tt.blkTag, got)
 			}
 		})
+	}
+}
+
+// TestScanDefaultDeny: anything but zeros where formats keep superblocks is
+// not blank, and Scan says where; unread regions are an error, never blank.
+func TestScanDefaultDeny(t *testing.T) {
+	const mib = 1 << 20
+	for _, tt := range []struct {
+		name string
+		size int
+		at   int // -1: all zeros
+	}{
+		{"zeros", 16 * mib, -1},
+		{"byte at 0", 16 * mib, 0},
+		{"byte in the first MiB", 16 * mib, 777},
+		{"byte at 1 MiB (UDF anchor, 4 KiB sectors)", 16 * mib, 1 << 20},
+		{"byte at 2 MiB (VMFS)", 16 * mib, 2 << 20},
+		{"byte at 4 MiB (LUKS2 secondary header)", 16 * mib, 4 << 20},
+		{"last byte", 16 * mib, 16*mib - 1},
+		{"byte 1.5 MiB before the end (firmware RAID)", 16 * mib, 16*mib - 3*mib/2},
+		{"byte at 64 MiB (Btrfs mirror)", 128 * mib, 64 << 20},
+		{"tiny device, all read", 3000, 2999},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			b := newImg(tt.size)
+			if tt.at >= 0 {
+				b[tt.at] = 0x5a
+			}
+			f, err := guard.Scan(bytes.NewReader(b), int64(tt.size))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.at < 0 {
+				if !f.Blank() {
+					t.Fatalf("zeros: %v, want blank", f)
+				}
+				return
+			}
+			want := fmt.Sprintf("non-zero data at offset %d", tt.at)
+			if f.Blank() || f.Known || f.String() != want {
+				t.Fatalf("got %q (known %v), want %q", f, f.Known, want)
+			}
+		})
+	}
+	// A device that cannot be read whole is not blank.
+	if _, err := guard.Scan(bytes.NewReader(make([]byte, 1000)), 8*mib); err == nil {
+		t.Error("short read counted as blank")
+	}
+	// A known format is named rather than its first byte.
+	f, err := guard.Scan(bytes.NewReader(newImg(mib).put(3, "EXFAT   ")), mib)
+	if err != nil || !f.Known || !strings.Contains(f.String(), "exFAT") {
+		t.Errorf("exFAT: %v %v", f, err)
 	}
 }
 

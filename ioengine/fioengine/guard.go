@@ -41,7 +41,7 @@ var refusedArgs = map[string]string{
 	"write_iolog": "writes a file", "write_bw_log": "writes a file", "write_lat_log": "writes a file",
 	"write_iops_log": "writes a file", "write_hist_log": "writes a file", "verify_state_save": "writes a file",
 	"verify_state_load": "reads verify state", "exec_prerun": "runs a command", "exec_postrun": "runs a command",
-	"ioengine": "changes fio's engine (use --ioengine and the engine flags)", "trigger": "runs a command",
+	"trigger":      "runs a command",
 	"trigger_file": "runs a command", "trigger_cmd": "runs a command", "trigger_remote_cmd": "runs a command",
 	"exitall": "ends other jobs", "exitall_on_error": "ends other jobs",
 }
