@@ -16,14 +16,72 @@ const scratchChunk = 1 << 20
 // scratchWriters is how many layout writes are in flight at once.
 const scratchWriters = 4
 
-// CreateScratch creates path (it must not exist; symlinks are not followed)
+// Scratch is a file qdsweep lays out and owns: it removes it only while the
+// path still names the very file it created (same device and inode), so one
+// process never deletes a file another process created at the same path.
+type Scratch struct {
+	path     string
+	mu       sync.Mutex
+	created  bool
+	dev, ino uint64
+}
+
+// NewScratch returns the owner of a file to be created at path.
+func NewScratch(path string) *Scratch { return &Scratch{path: path} }
+
+// Path is where the file is laid out.
+func (s *Scratch) Path() string { return s.path }
+
+// Remove removes the file if this Scratch created it and path still names
+// it; it reports whether it removed anything. Safe to call at any time, from
+// any goroutine (a forced exit may call it while Create is still writing),
+// and more than once.
+func (s *Scratch) Remove() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.created {
+		return false
+	}
+	var st unix.Stat_t
+	if err := unix.Lstat(s.path, &st); err != nil || st.Dev != s.dev || st.Ino != s.ino {
+		s.created = false // gone, or someone else's file now: not ours to remove
+		return false
+	}
+	if unix.Unlink(s.path) != nil {
+		return false
+	}
+	s.created = false
+	return true
+}
+
+// own records that fd is the file this Scratch created.
+func (s *Scratch) own(fd int) error {
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.created, s.dev, s.ino = true, st.Dev, st.Ino
+	s.mu.Unlock()
+	return nil
+}
+
+// CreateScratch creates path and lays it out (Scratch.Create); a failed or
+// interrupted layout removes the partial file.
+func CreateScratch(ctx context.Context, path string, size int64) error {
+	return NewScratch(path).Create(ctx, size)
+}
+
+// Create creates the file (it must not exist; symlinks are not followed)
 // with mode 0644 and lays out size bytes with real sequential writes of
 // 1 MiB (O_DIRECT where the filesystem allows), then fsyncs it. Reading a
 // file whose blocks were never written measures nothing (the filesystem
 // answers unwritten extents without device I/O), so read targets are laid
 // out this way. On any error, ctx cancellation included, the partial file
-// is removed and the error says how far the layout got.
-func CreateScratch(ctx context.Context, path string, size int64) (err error) {
+// is removed (only if it is still the one created here) and the error says
+// how far the layout got.
+func (s *Scratch) Create(ctx context.Context, size int64) (err error) {
+	path := s.path
 	if size <= 0 {
 		return fmt.Errorf("laying out %s: size %d bytes; use a positive size", path, size)
 	}
@@ -37,13 +95,18 @@ func CreateScratch(ctx context.Context, path string, size int64) (err error) {
 	if err != nil {
 		return fmt.Errorf("creating %s: %w", path, err)
 	}
+	if err := s.own(fd); err != nil {
+		unix.Close(fd)
+		_ = unix.Unlink(path) // just created with O_EXCL: ours
+		return fmt.Errorf("creating %s: %w", path, err)
+	}
 	var written atomic.Int64
 	defer func() {
 		if err != nil {
 			if fd >= 0 {
 				unix.Close(fd)
 			}
-			_ = unix.Unlink(path)
+			s.Remove()
 			err = fmt.Errorf("laying out %s: %w (wrote %s of %s); removed the partial file",
 				path, err, FormatSize(written.Load()), FormatSize(size))
 		}

@@ -79,3 +79,50 @@ func TestCreateScratchENOSPC(t *testing.T) {
 		t.Fatalf("partial file left behind: %v", serr)
 	}
 }
+
+// TestScratchRemovesOnlyItsOwnFile: when another process has replaced the
+// scratch file (removed it and created its own at the same path), Remove
+// leaves the newcomer alone: ownership is by inode, not by name.
+func TestScratchRemovesOnlyItsOwnFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "qdsweep.scratch")
+	mine := ioengine.NewScratch(path)
+	if err := mine.Create(context.Background(), 1<<20); err != nil {
+		t.Fatal(err)
+	}
+	// The other sweep's file, at the same path.
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte("someone else's"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if mine.Remove() {
+		t.Fatal("removed another process's file")
+	}
+	if b, err := os.ReadFile(path); err != nil || string(b) != "someone else's" {
+		t.Fatalf("the other file is gone or changed: %q %v", b, err)
+	}
+	// A second owner whose create fails (the file exists) owns nothing.
+	loser := ioengine.NewScratch(path)
+	if err := loser.Create(context.Background(), 1<<20); err == nil {
+		t.Fatal("created over an existing file")
+	}
+	if loser.Remove() {
+		t.Fatal("the loser removed the winner's file")
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Fatal(err)
+	}
+	// Its own file it removes.
+	os.Remove(path)
+	again := ioengine.NewScratch(path)
+	if err := again.Create(context.Background(), 1<<20); err != nil {
+		t.Fatal(err)
+	}
+	if !again.Remove() {
+		t.Error("did not remove its own file")
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("still there: %v", err)
+	}
+}

@@ -5,6 +5,11 @@ import (
 	"github.com/qdsweep/qdsweep/ioengine"
 )
 
+// HoldTarget is holdTarget for callers that run more than sweep.Run on one
+// target (the refine pass after it): they hold it once and pass it in
+// cfg.Workload.Held. The caller closes the returned Held (nil-safe).
+func HoldTarget(cfg Config, p Plan) (*guard.Held, error) { return holdTarget(cfg, p) }
+
 // holdTarget checks cfg.Workload's target under its Permit for every step
 // of plan p and opens it once for the whole sweep (guard.Hold): every step
 // runs through that one open file, and a block device written to stays

@@ -62,6 +62,14 @@ func RunRefine(ctx context.Context, cfg Config, r *Result, rf Refine) error {
 	if steps <= 0 {
 		steps = DefaultRefineSteps
 	}
+	held, err := holdTarget(cfg, r.Plan) // the write guard, as in Run
+	if err != nil {
+		return fmt.Errorf("sweep: %w", err)
+	}
+	defer held.Close()
+	if held != nil {
+		cfg.Workload.Held = held
+	}
 	defer func() { r.Meta.End = time.Now() }()
 	type boundary struct {
 		name string

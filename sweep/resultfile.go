@@ -135,3 +135,65 @@ func IsResultsDir(dir string) bool {
 	_, err := Read(filepath.Join(dir, ResultsJSON))
 	return err == nil
 }
+
+// ErrResumeMismatch is wrapped when a resumed sweep would measure something
+// else than the sweep it continues.
+var ErrResumeMismatch = errors.New("resume: different measurement")
+
+// CheckResume refuses to splice next onto prev, the meta of the sweep being
+// resumed, when they would not measure the same thing: another engine
+// (io_uring falling back to libaio again is the same), target, direct,
+// size, read mix, simulator settings, or device block size. Plan
+// differences (rw, bs, iodepth, numjobs) are Plan.Equal's to refuse. The
+// error is one line naming the first difference and the fix.
+func CheckResume(prev, next Meta) error {
+	diff := func(what, was, now string) error {
+		return fmt.Errorf("%w: the sweep ran with %s %s and this one would use %s; resume with the same settings or start a new sweep",
+			ErrResumeMismatch, what, was, now)
+	}
+	switch {
+	case prev.Engine != next.Engine:
+		return diff("--ioengine", quoteOr(prev.Engine), quoteOr(next.Engine))
+	case prev.Simulated != next.Simulated:
+		return diff("a simulated engine", fmt.Sprint(prev.Simulated), fmt.Sprint(next.Simulated))
+	case prev.Workload.Sim != next.Workload.Sim:
+		return diff("simulator", quoteOr(prev.Workload.Sim), quoteOr(next.Workload.Sim))
+	case !sameTarget(prev.Target, next.Target):
+		return diff("--filename", quoteOr(prev.Target), quoteOr(next.Target))
+	case prev.Workload.Direct != next.Workload.Direct:
+		return diff("--direct", fmt.Sprint(prev.Workload.Direct), fmt.Sprint(next.Workload.Direct))
+	case prev.Workload.Size != next.Workload.Size:
+		return diff("--size", FormatSize(prev.Workload.Size), FormatSize(next.Workload.Size))
+	case prev.Workload.RWMixRead != next.Workload.RWMixRead:
+		return diff("--rwmixread", fmt.Sprint(prev.Workload.RWMixRead), fmt.Sprint(next.Workload.RWMixRead))
+	}
+	if prev.Device != nil && next.Device != nil && prev.Device.LogicalBlockSize != 0 && next.Device.LogicalBlockSize != 0 &&
+		prev.Device.LogicalBlockSize != next.Device.LogicalBlockSize {
+		return diff("a device of logical block size", fmt.Sprint(prev.Device.LogicalBlockSize), fmt.Sprint(next.Device.LogicalBlockSize))
+	}
+	return nil
+}
+
+// sameTarget compares two targets as paths: equal once cleaned, or the same
+// file now. A scratch file is the same target in any directory.
+func sameTarget(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	if a != "" && b != "" && filepath.Base(a) == scratchBase && filepath.Base(b) == scratchBase {
+		return true
+	}
+	ai, err1 := os.Stat(a)
+	bi, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(ai, bi)
+}
+
+// scratchBase is the scratch file's name (cmd's default target).
+const scratchBase = "qdsweep.scratch"
+
+func quoteOr(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}

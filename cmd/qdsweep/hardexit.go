@@ -1,9 +1,16 @@
 package main
 
-import "sync"
+import (
+	"context"
+	"os"
+	"os/signal"
+	"sync"
+	"sync/atomic"
+	"syscall"
+)
 
-// hardExit holds cleanups (scratch file removal) that must run even when a
-// second Ctrl-C exits at once.
+// hardExit holds cleanups (removal of the files this process created) that
+// must run even when a second signal exits at once.
 var hardExit struct {
 	sync.Mutex
 	fns map[int]func()
@@ -33,4 +40,48 @@ func runHardExit() {
 	for _, fn := range hardExit.fns {
 		fn()
 	}
+}
+
+// stopSignals end a run the way Ctrl-C does: SIGINT, SIGTERM, SIGHUP (the
+// terminal closed) and SIGQUIT (Ctrl-\, which would otherwise dump every
+// goroutine and exit 2, the usage-error code).
+var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT}
+
+// interruptSignal is the number of the first stop signal received (0: none).
+var interruptSignal atomic.Int32
+
+// interruptExitCode is the shell's code for death by the signal that
+// stopped the run, 128 + its number (SIGINT 130, SIGHUP 129, SIGQUIT 131,
+// SIGTERM 143); 130 when no signal was seen (an interrupted context).
+func interruptExitCode() int {
+	if n := interruptSignal.Load(); n > 0 {
+		return 128 + int(n)
+	}
+	return 130
+}
+
+// signalContext is cancelled by the first stop signal: the run ends as on
+// Ctrl-C, keeping valid partial results marked interrupted and removing its
+// scratch file. A second signal exits at once (cleanups registered with
+// onHardExit run first: scratch files and partial layouts are removed).
+func signalContext() (context.Context, func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	ch := make(chan os.Signal, 2)
+	signal.Notify(ch, stopSignals...)
+	go func() {
+		n := 0
+		for sig := range ch {
+			n++
+			if n == 1 {
+				if s, ok := sig.(syscall.Signal); ok {
+					interruptSignal.Store(int32(s))
+				}
+				cancel()
+				continue
+			}
+			runHardExit()
+			os.Exit(interruptExitCode())
+		}
+	}()
+	return ctx, func() { signal.Stop(ch); cancel() }
 }

@@ -8,9 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 
 	"github.com/urfave/cli/v2"
 )
@@ -189,7 +187,7 @@ func exitCode(w io.Writer, err error) int {
 	switch {
 	case errors.Is(err, errInterrupted) || errors.Is(err, context.Canceled):
 		fmt.Fprintln(w, "qdsweep: interrupted")
-		return 130
+		return interruptExitCode()
 	case errors.As(err, &ue):
 		fmt.Fprintln(w, "qdsweep: "+ue.Error())
 		return 2
@@ -203,25 +201,4 @@ func exitCode(w io.Writer, err error) int {
 	}
 	fmt.Fprintln(w, "qdsweep: "+err.Error())
 	return 1
-}
-
-// signalContext is cancelled by the first SIGINT or SIGTERM; a second one
-// exits at once with 130 (cleanup registered with onHardExit runs first).
-func signalContext() (context.Context, func()) {
-	ctx, cancel := context.WithCancel(context.Background())
-	ch := make(chan os.Signal, 2)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
-	go func() {
-		n := 0
-		for range ch {
-			n++
-			if n == 1 {
-				cancel()
-				continue
-			}
-			runHardExit()
-			os.Exit(130)
-		}
-	}()
-	return ctx, func() { signal.Stop(ch); cancel() }
 }

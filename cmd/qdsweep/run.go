@@ -405,11 +405,22 @@ func runAction(c *cli.Context, fioArgs []string) error {
 	}
 
 	ctx := c.Context
-	if temporary {
-		remove := func() { _ = os.Remove(runScratchFile) }
-		unregister := onHardExit(remove)
-		defer func() { remove(); unregister() }()
-	} else if len(missing) > 0 {
+	// Files laid out here are removed only by inode (never another
+	// process's file at the same path); a partial layout always goes.
+	scratches := make([]*ioengine.Scratch, len(missing))
+	unregisters := make([]func(), len(missing))
+	for i, f := range missing {
+		sc := ioengine.NewScratch(f)
+		scratches[i] = sc
+		unregister := onHardExit(func() { sc.Remove() })
+		unregisters[i] = unregister
+		if temporary {
+			defer func() { sc.Remove(); unregister() }()
+		} else {
+			defer unregister()
+		}
+	}
+	if !temporary && len(missing) > 0 {
 		// As fio does, files laid out for named targets are kept; say so last.
 		defer func() {
 			var kept []string
@@ -433,12 +444,15 @@ func runAction(c *cli.Context, fioArgs []string) error {
 	} else if len(missing) > 1 {
 		fmt.Fprintf(os.Stderr, "qdsweep: laying out %s (%s each)\n", fileList(missing), ioengine.FormatSize(size))
 	}
-	for _, f := range missing {
-		if err := ioengine.CreateScratch(ctx, f, size); err != nil {
+	for i, f := range missing {
+		if err := scratches[i].Create(ctx, size); err != nil {
 			if ctx.Err() != nil {
 				return fmt.Errorf("laying out %s: %w", f, errInterrupted)
 			}
 			return err
+		}
+		if !temporary {
+			unregisters[i]() // laid out whole: kept, as fio keeps it
 		}
 		existingSize = size
 	}

@@ -8,11 +8,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/qdsweep/qdsweep/fio"
+	"github.com/qdsweep/qdsweep/guard"
 	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/report"
@@ -125,6 +127,13 @@ func sweepAction(c *cli.Context) error {
 			return err
 		}
 	}
+	// One owner per results directory: held locked for the run (which also
+	// proves it writable before any layout).
+	lock, err := guard.LockDir(o.outDir)
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
 	if o.jobsDir != "" {
 		// Emitted job files write what they name: the same guard, whatever engine runs here.
 		if !o.engine.local() && !o.engine.remote() && o.workload.Filename != "" {
@@ -150,8 +159,12 @@ func sweepAction(c *cli.Context) error {
 
 	// The result: a new one, or the one being resumed.
 	r := o.prev
+	var prevMeta *sweep.Meta
 	if r == nil {
 		r = sweep.NewResult(sweep.Meta{Version: version, Start: time.Now()}, o.plan)
+	} else {
+		pm := r.Meta
+		prevMeta = &pm
 	}
 	m := &r.Meta
 	m.Hostname, m.Kernel, m.CPUs = sweep.HostFacts("/proc")
@@ -169,30 +182,42 @@ func sweepAction(c *cli.Context) error {
 		m.Workload.Sim = simCfg.String()
 		m.Target = ""
 	}
+	if prevMeta != nil {
+		if err := sweep.CheckResume(*prevMeta, *m); err != nil {
+			*m = *prevMeta
+			return usageErr(err)
+		}
+	}
 
-	// The scratch file: laid out now, removed on every way out.
+	// The scratch file: laid out now, removed on every way out (only the file
+	// this process created: by inode). A named new target is laid out and
+	// kept, as fio does, unless the layout is cut short: then it goes too.
 	if o.scratch || (o.engine.local() && !sweepTargetExists(o.workload.Filename)) {
 		path := o.workload.Filename
 		if o.scratch && sweepTargetExists(path) {
 			return fmt.Errorf("scratch file %s already exists (another sweep running here, or left by a crash); remove it or pass --filename", path)
 		}
+		sc := ioengine.NewScratch(path)
+		unregister := onHardExit(func() { sc.Remove() })
 		if o.scratch {
-			unregister := onHardExit(func() { os.Remove(path) })
-			defer func() { os.Remove(path); unregister() }()
+			defer func() { sc.Remove(); unregister() }()
 		} else {
-			// As fio does, a file laid out for a named target is kept; say so last.
 			defer func() {
 				if sweepTargetExists(path) {
 					prog.note("kept %s (created by qdsweep; remove it when done)", path)
 				}
 			}()
 		}
-		prog.note("qdsweep: laying out %s (%s)", path, ioengine.FormatSize(o.workload.Size+o.workload.Offset))
-		if err := ioengine.CreateScratch(ctx, path, o.workload.Size+o.workload.Offset); err != nil {
+		size := layoutSize(o.workload, o.plan)
+		prog.note("qdsweep: laying out %s (%s)", path, ioengine.FormatSize(size))
+		if err := sc.Create(ctx, size); err != nil {
 			if ctx.Err() != nil {
 				return fmt.Errorf("laying out %s: %w", path, errInterrupted)
 			}
 			return err
+		}
+		if !o.scratch {
+			unregister() // laid out whole: kept from now on
 		}
 		o.workload.Permit.Created = true // laid out here: ours to write
 	}
@@ -217,6 +242,16 @@ func sweepAction(c *cli.Context) error {
 			prog.step(r, s)
 			return sweep.Write(o.outDir, r)
 		},
+	}
+	// The write guard holds the target from the first step to the last
+	// refined one (a written block device stays claimed with O_EXCL).
+	held, err := sweep.HoldTarget(cfg, r.Plan)
+	if err != nil {
+		return err
+	}
+	defer held.Close()
+	if held != nil {
+		cfg.Workload.Held = held
 	}
 	runErr := sweep.Run(ctx, cfg, r)
 	if runErr == nil && o.refine.Active() {
@@ -513,6 +548,7 @@ func outputDir(flag string) (string, error) {
 	if err != nil {
 		return "", usagef("--output: %v; name a directory you can write", err)
 	}
+	entries = slices.DeleteFunc(entries, func(e os.DirEntry) bool { return e.Name() == guard.LockFile })
 	if len(entries) > 0 && !sweep.IsResultsDir(dir) {
 		return "", usagef("--output: %s is not empty and holds no qdsweep results; name a new or empty directory", dir)
 	}
@@ -566,4 +602,14 @@ func emitFioJobs(o sweepOpts) error {
 		}
 	}
 	return nil
+}
+
+// layoutSize is how much of a new target the sweep lays out: every job's
+// region of the deepest numjobs, offset + (numjobs-1) × offset_increment + size.
+func layoutSize(w ioengine.Workload, p sweep.Plan) int64 {
+	jobs := 1
+	for _, n := range p.NumJobs {
+		jobs = max(jobs, n)
+	}
+	return guard.Region(w.Offset, w.Size, w.OffsetIncrement, jobs)
 }

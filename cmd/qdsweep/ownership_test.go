@@ -1,0 +1,167 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/qdsweep/qdsweep/sweep"
+)
+
+// startSweep starts a sweep in dir without waiting for it.
+func startSweep(t *testing.T, dir string, stderr *bytes.Buffer, args ...string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(sweepBinary(t), append([]string{"sweep"}, args...)...)
+	cmd.Dir = dir
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	return cmd
+}
+
+// TestSweepOutputLocked: a second sweep into the --output of a running one
+// is refused with one line (exit 1) and changes nothing there.
+func TestSweepOutputLocked(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"--ioengine=sim", "--sim_latency", "500us", "--iodepth", "1:64", "--runtime", "400ms", "--ramp_time", "0", "--ss=0", "--output", "res"}
+	var stderr1 bytes.Buffer
+	first := startSweep(t, dir, &stderr1, args...)
+	waitSteps(t, filepath.Join(dir, "res"), 1)
+	code, stdout, stderr := runSweep(t, dir, args...)
+	if code != 1 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "--output res") || !strings.Contains(stderr, "in use") {
+		t.Errorf("second sweep: exit %d, stderr %q, want exit 1 and one line naming --output", code, stderr)
+	}
+	if stdout != "" {
+		t.Errorf("second sweep printed %q", stdout)
+	}
+	if err := first.Wait(); err != nil {
+		t.Fatalf("first sweep: %v; %s", err, stderr1.String())
+	}
+	r, err := sweep.Read(filepath.Join(dir, "res"))
+	if err != nil || len(r.Steps) != 7 || r.Interrupted {
+		t.Fatalf("first sweep's results: %v, %+v", err, r)
+	}
+	// Once it is done, the directory is free again (the lock file stays, ignored).
+	if code, _, stderr := runSweep(t, dir, "--resume", "res", "-q"); code != 0 {
+		t.Errorf("resume after the first sweep ended: exit %d, %s", code, stderr)
+	}
+}
+
+// TestSweepStopSignals: SIGHUP (terminal closed) and SIGQUIT end a sweep as
+// SIGINT does: partial results marked interrupted, the scratch file removed,
+// exit 128 + the signal's number.
+func TestSweepStopSignals(t *testing.T) {
+	for _, tt := range []struct {
+		sig  syscall.Signal
+		code int
+	}{{syscall.SIGHUP, 129}, {syscall.SIGQUIT, 131}, {syscall.SIGTERM, 143}} {
+		t.Run(tt.sig.String(), func(t *testing.T) {
+			dir := t.TempDir()
+			var stderr bytes.Buffer
+			cmd := startSweep(t, dir, &stderr, "--size", "16m", "--iodepth", "1:64", "--runtime", "300ms", "--ramp_time", "50ms", "--output", "res")
+			waitSteps(t, filepath.Join(dir, "res"), 1)
+			cmd.Process.Signal(tt.sig)
+			err := cmd.Wait()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != tt.code {
+				t.Fatalf("exit %v, want %d; stderr %s", err, tt.code, stderr.String())
+			}
+			if strings.Contains(stderr.String(), "goroutine ") {
+				t.Errorf("stack dump on %v: %s", tt.sig, stderr.String())
+			}
+			r, err := sweep.Read(filepath.Join(dir, "res"))
+			if err != nil || !r.Interrupted || len(r.Steps) == 0 {
+				t.Fatalf("results: %v, %+v", err, r)
+			}
+			if _, err := os.Stat(filepath.Join(dir, scratchName)); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("scratch file left behind: %v", err)
+			}
+		})
+	}
+}
+
+// TestSweepSecondSignalRemovesPartialLayout: a second Ctrl-C while a named
+// new --filename is being laid out exits at once and removes the partial file.
+func TestSweepSecondSignalRemovesPartialLayout(t *testing.T) {
+	dir := t.TempDir()
+	var stderr bytes.Buffer
+	cmd := startSweep(t, dir, &stderr, "--filename", "big.dat", "--size", "8g", "--output", "res")
+	target := filepath.Join(dir, "big.dat")
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if fi, err := os.Stat(target); err == nil && fi.Size() > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("layout never started; %s", stderr.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+		t.Fatalf("exit %v, want 130; stderr %s", err, stderr.String())
+	}
+	if _, err := os.Stat(target); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("partial layout left behind: %v; stderr %s", err, stderr.String())
+	}
+}
+
+// TestSweepResumeRefusesOtherMeasurement: --resume refuses another engine,
+// target, direct or size with one line and exit 2, and writes nothing.
+func TestSweepResumeRefusesOtherMeasurement(t *testing.T) {
+	dir := t.TempDir()
+	other := filepath.Join(dir, "other.dat")
+	if err := os.WriteFile(other, make([]byte, 1<<20), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"--ioengine=sim", "--sim_latency", "500us", "--iodepth", "1:16", "--runtime", "250ms", "--ramp_time", "0", "--output", "res"}
+	if code, stderr := interruptSweep(t, dir, args...); code != 130 {
+		t.Fatalf("exit %d, want 130; stderr %s", code, stderr)
+	}
+	before, err := os.ReadFile(filepath.Join(dir, "res", sweep.ResultsJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range [][]string{
+		{"--ioengine=libaio"},
+		{"--sim_latency", "900us"},
+		{"--direct=0"},
+		{"--size", "64m"},
+	} {
+		code, stdout, stderr := runSweep(t, dir, append([]string{"--resume", "res"}, tc...)...)
+		if code != 2 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "start a new sweep") || stdout != "" {
+			t.Errorf("resume %v: exit %d, stderr %q", tc, code, stderr)
+		}
+	}
+	after, _ := os.ReadFile(filepath.Join(dir, "res", sweep.ResultsJSON))
+	if !bytes.Equal(before, after) {
+		t.Error("a refused resume changed results.json")
+	}
+	if _, err := os.Stat(filepath.Join(dir, scratchName)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a refused resume laid out a scratch file: %v", err)
+	}
+}
+
+// TestSweepOutputUnwritable: an --output that cannot be created is found
+// before any layout: one line, nothing laid out.
+func TestSweepOutputUnwritable(t *testing.T) {
+	dir := t.TempDir()
+	code, _, stderr := runSweep(t, dir, "--size", "64m", "--output", "/proc/qdsweep-out")
+	if code == 0 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "/proc/qdsweep-out") || strings.Contains(stderr, "laying out") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) > 0 {
+		t.Errorf("left in the working dir: %v", ents)
+	}
+}
