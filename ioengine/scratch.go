@@ -19,15 +19,18 @@ const scratchWriters = 4
 // Scratch is a file qdsweep lays out and owns: it removes it only while the
 // path still names the very file it created (same device and inode), so one
 // process never deletes a file another process created at the same path.
+// It keeps a descriptor of its file open until it is removed or released,
+// so the inode number cannot be recycled for someone else's file meanwhile.
 type Scratch struct {
 	path     string
 	mu       sync.Mutex
 	created  bool
+	keep     int // open descriptor of the created file (-1: none)
 	dev, ino uint64
 }
 
 // NewScratch returns the owner of a file to be created at path.
-func NewScratch(path string) *Scratch { return &Scratch{path: path} }
+func NewScratch(path string) *Scratch { return &Scratch{path: path, keep: -1} }
 
 // Path is where the file is laid out.
 func (s *Scratch) Path() string { return s.path }
@@ -42,16 +45,28 @@ func (s *Scratch) Remove() bool {
 	if !s.created {
 		return false
 	}
+	defer s.release()
 	var st unix.Stat_t
 	if err := unix.Lstat(s.path, &st); err != nil || st.Dev != s.dev || st.Ino != s.ino {
-		s.created = false // gone, or someone else's file now: not ours to remove
-		return false
+		return false // gone, or someone else's file now: not ours to remove
 	}
-	if unix.Unlink(s.path) != nil {
-		return false
-	}
+	return unix.Unlink(s.path) == nil
+}
+
+// Release gives up ownership without removing the file (a laid-out target
+// that is kept). Safe to call more than once.
+func (s *Scratch) Release() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.release()
+}
+
+func (s *Scratch) release() {
 	s.created = false
-	return true
+	if s.keep >= 0 {
+		unix.Close(s.keep)
+		s.keep = -1
+	}
 }
 
 // own records that fd is the file this Scratch created.
@@ -60,8 +75,12 @@ func (s *Scratch) own(fd int) error {
 	if err := unix.Fstat(fd, &st); err != nil {
 		return err
 	}
+	keep, err := unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
 	s.mu.Lock()
-	s.created, s.dev, s.ino = true, st.Dev, st.Ino
+	s.created, s.keep, s.dev, s.ino = true, keep, st.Dev, st.Ino
 	s.mu.Unlock()
 	return nil
 }

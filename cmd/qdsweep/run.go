@@ -453,6 +453,7 @@ func runAction(c *cli.Context, fioArgs []string) error {
 		}
 		if !temporary {
 			unregisters[i]() // laid out whole: kept, as fio keeps it
+			scratches[i].Release()
 		}
 		existingSize = size
 	}

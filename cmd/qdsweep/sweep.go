@@ -218,6 +218,7 @@ func sweepAction(c *cli.Context) error {
 		}
 		if !o.scratch {
 			unregister() // laid out whole: kept from now on
+			sc.Release()
 		}
 		o.workload.Permit.Created = true // laid out here: ours to write
 	}
