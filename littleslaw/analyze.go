@@ -110,6 +110,16 @@ func Analyze(points []Point, o Options) (Analysis, error) {
 			a.Notices = append(a.Notices, Notice{Kind: NoticeSettingsDeep, QD: par})
 		}
 		a.Settings = settingsFor(o.For, par, a.MaxIOPS, o.CPUs)
+		if !a.Saturation.Found {
+			for i := range a.Settings {
+				a.Settings[i].LowerBound = true
+				a.Settings[i].Caveats = append(a.Settings[i].Caveats, CaveatUnsaturated)
+			}
+		}
+	}
+	if !a.Saturation.Found && len(pts) > 1 {
+		// Not through AddCaveats: a target the curve reached stands as it is.
+		a.Caveats = append(a.Caveats, CaveatUnsaturated)
 	}
 	if len(pts) < 2 {
 		return a, fmt.Errorf("analyze: %w: %d usable, need at least 2 for a fit", ErrTooFewPoints, len(pts))

@@ -97,6 +97,8 @@ type SLOResult struct {
 	// Noisy are shallower steps that broke the objective although a deeper
 	// one meets it: worth measuring again.
 	Noisy []SLOStep `json:"noisy,omitempty"`
+	// Caveats are what weakens the answer (Analysis.AddCaveats).
+	Caveats []CaveatKind `json:"caveats,omitempty"`
 	// Note is the answer's caveat in words, written by report.Annotate;
 	// littleslaw leaves it empty.
 	Note string `json:"note,omitempty"`
@@ -147,6 +149,8 @@ type TargetResult struct {
 	// when even the most jobs allowed need a deeper queue per job.
 	MaxIODepth int  `json:"max_iodepth,omitempty"`
 	OverLimit  bool `json:"over_limit,omitempty"`
+	// Caveats are what weakens the answer (Analysis.AddCaveats).
+	Caveats []CaveatKind `json:"caveats,omitempty"`
 	// Note is the answer in words, written by report.Annotate; littleslaw
 	// leaves it empty.
 	Note string `json:"note"`
@@ -169,6 +173,12 @@ type Setting struct {
 	Max          int     `json:"max,omitempty"`
 	PerThread    int     `json:"per_thread,omitempty"`
 	Doc          string  `json:"doc"` // vendor documentation URL
+	// LowerBound is set when SaturationQD is the deepest measured depth of
+	// a sweep that never saturated: the useful parallelism is at least
+	// that, and so is every value read from it.
+	LowerBound bool `json:"lower_bound,omitempty"`
+	// Caveats are what weakens the setting (Analysis.AddCaveats).
+	Caveats []CaveatKind `json:"caveats,omitempty"`
 	// Formula is the rule in words, written by report.Annotate; littleslaw
 	// leaves it empty.
 	Formula string `json:"formula"`
@@ -192,6 +202,10 @@ type Analysis struct {
 	Settings      []Setting     `json:"settings,omitempty"`
 	// Notices are what the analysis could not tell or had to caveat.
 	Notices []Notice `json:"notices,omitempty"`
+	// Caveats travel into every answer above (AddCaveats): the sweep did
+	// not saturate, was contended, not steady, or its diagnosis was
+	// inconclusive.
+	Caveats []CaveatKind `json:"caveats,omitempty"`
 	// Warnings are the Notices in words, written by report.Annotate;
 	// littleslaw leaves them empty.
 	Warnings []string `json:"warnings,omitempty"`

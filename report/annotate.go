@@ -1,6 +1,8 @@
 package report
 
 import (
+	"strings"
+
 	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/sweep"
 )
@@ -33,14 +35,14 @@ func AnnotateAnalysis(a *littleslaw.Analysis) {
 		a.Checks[i].Note = checkNote(a.Checks[i])
 	}
 	if a.SLO != nil {
-		a.SLO.Note = sloNote(*a.SLO)
+		a.SLO.Note = withCaveats(sloNote(*a.SLO), "", a.SLO.Caveats, "")
 	}
 	if a.Target != nil {
 		AnnotateTarget(a.Target)
 	}
 	for i := range a.Settings {
 		a.Settings[i].Value = settingValue(a.Settings[i])
-		a.Settings[i].Formula = settingFormula(a.Settings[i])
+		a.Settings[i].Formula = withCaveats(settingFormula(a.Settings[i]), settingBoundText(a.Settings[i]), a.Settings[i].Caveats, littleslaw.CaveatUnsaturated)
 	}
 	a.Warnings = nil
 	for _, n := range a.Notices {
@@ -49,7 +51,27 @@ func AnnotateAnalysis(a *littleslaw.Analysis) {
 }
 
 // AnnotateTarget writes the words of t into t.Note.
-func AnnotateTarget(t *littleslaw.TargetResult) { t.Note = targetNote(*t) }
+func AnnotateTarget(t *littleslaw.TargetResult) {
+	t.Note = withCaveats(targetNote(*t), "", t.Caveats, "")
+}
+
+// withCaveats appends a bound clause and the caveats' words (but skip,
+// already said by the bound) to s, "; "-separated.
+func withCaveats(s, bound string, ks []littleslaw.CaveatKind, skip littleslaw.CaveatKind) string {
+	parts := []string{}
+	if s != "" {
+		parts = append(parts, s)
+	}
+	if bound != "" {
+		parts = append(parts, bound)
+	}
+	for _, k := range ks {
+		if k != skip || bound == "" {
+			parts = append(parts, "caveat: "+CaveatText(k))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
 
 // AnnotateFindings writes the words of each finding into its Summary,
 // Evidence and Next.

@@ -211,6 +211,17 @@ func settingValue(s littleslaw.Setting) string {
 
 // settingFormula is the rule a setting follows, in words.
 func settingFormula(s littleslaw.Setting) string {
+	f := settingRuleText(s)
+	if s.LowerBound {
+		// The curve did not saturate: the depth is the deepest measured one.
+		f = strings.ReplaceAll(f, "saturation QD", "deepest measured QD")
+	}
+	return f
+}
+
+// settingRuleText is the rule a setting follows, in words, quoting the
+// saturation QD.
+func settingRuleText(s littleslaw.Setting) string {
 	n := s.SaturationQD
 	switch s.Rule {
 	case littleslaw.SettingPool:

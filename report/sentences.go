@@ -113,13 +113,19 @@ func curveParas(curve string, a *littleslaw.Analysis) []para {
 	if m := a.Model; m != nil {
 		s := fmt.Sprintf("Fitted %s model", modelName(m.Name))
 		var facts []string
-		if m.XRoof > 0 {
+		// Without saturation a fit's ceiling and knee sit at (or are
+		// guessed beyond) the deepest step: stating them beside "no
+		// saturation" would contradict it.
+		sat := a.Saturation.Found
+		if m.XRoof > 0 && sat {
 			facts = append(facts, "ceiling "+FormatIOPS(m.XRoof)+" IOPS")
 		}
 		if a.BaseLatencyNs > 0 {
 			facts = append(facts, "R0 "+FormatLatency(a.BaseLatencyNs))
 		}
 		switch {
+		case !sat:
+			facts = append(facts, "no ceiling within the sweep")
 		case m.NMax > 0:
 			facts = append(facts, "peak at QD "+FormatQD(m.NMax))
 		case m.KneeQD > 0:

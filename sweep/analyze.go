@@ -106,5 +106,6 @@ func (r *Result) Analyze(o littleslaw.Options) error {
 	}
 	r.Analysis = out
 	r.Diagnosis = r.Diagnose(o)
+	r.attachCaveats()
 	return nil
 }
