@@ -13,6 +13,14 @@ type Advice struct {
 	Split      Split   `json:"split"`
 	AltSplits  []Split `json:"alt_splits,omitempty"`
 	JobsBy     string  `json:"jobs_by,omitempty"`
+	// MaxIODepth and MaxJobs are the split limits applied.
+	MaxIODepth int `json:"max_iodepth,omitempty"`
+	MaxJobs    int `json:"max_jobs,omitempty"`
+	// LowerBound is set when QueueDepth is the deepest measured depth of a
+	// sweep that never saturated: the useful depth is at least that.
+	LowerBound bool `json:"lower_bound,omitempty"`
+	// Caveats are what weakens the advice (the curve's Analysis.Caveats).
+	Caveats []CaveatKind `json:"caveats,omitempty"`
 	// LatencyNs is the mean latency per I/O at that depth, ns; TargetIOPS
 	// the load in I/Os per second (the knee's IOPS when From is a knee).
 	LatencyNs  float64 `json:"latency_ns"`
@@ -113,6 +121,7 @@ func AdviseNumbers(in AdviceInput) Advice {
 	}
 	o := in.Options
 	o.TargetIOPS = in.TargetIOPS
+	adv.MaxIODepth, adv.MaxJobs = o.Limits()
 	t := AdviseTarget(in.TargetIOPS, in.LatNs, o)
 	adv.fromTarget(t)
 	adv.TargetBW = in.TargetBW
@@ -129,6 +138,8 @@ func AdviseNumbers(in AdviceInput) Advice {
 // a needs at least one point.
 func AdviseCurve(a Analysis, curveBS int64, in AdviceInput) Advice {
 	var adv Advice
+	adv.MaxIODepth, adv.MaxJobs = in.Options.Limits()
+	adv.Caveats = a.Caveats
 	if in.LatNs > 0 {
 		adv.Notices = append(adv.Notices, AdviceNotice{Kind: AdviceLatencyIgnored, LatNs: in.LatNs})
 	}
@@ -149,6 +160,7 @@ func AdviseCurve(a Analysis, curveBS int64, in AdviceInput) Advice {
 	if !k.Found {
 		last := a.Points[len(a.Points)-1]
 		k, from = Knee{QD: last.QD, IOPS: last.IOPS, LatNsMean: last.LatMeanNs}, AdviceFromDeepest
+		adv.LowerBound = true
 	}
 	md, mj := in.Options.Limits()
 	sa := SplitFor(CeilQD(k.QD), md, mj)

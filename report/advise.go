@@ -22,12 +22,18 @@ const (
 // caveat in words. Fields keep the names they had before the schema id
 // was added.
 type AdviceDoc struct {
-	Schema        string                    `json:"schema"`
-	QueueDepth    float64                   `json:"queue_depth"`
-	IODepth       int                       `json:"iodepth"`
-	NumJobs       int                       `json:"numjobs"`
-	AltSplits     []littleslaw.Split        `json:"alt_splits,omitempty"`
-	JobsBy        string                    `json:"jobs_by,omitempty"` // which limit chose numjobs: one-job, max-iodepth, max-jobs
+	Schema     string             `json:"schema"`
+	QueueDepth float64            `json:"queue_depth"`
+	IODepth    int                `json:"iodepth"`
+	NumJobs    int                `json:"numjobs"`
+	AltSplits  []littleslaw.Split `json:"alt_splits,omitempty"`
+	JobsBy     string             `json:"jobs_by,omitempty"` // which limit chose numjobs: one-job, max-iodepth, max-jobs
+	MaxIODepth int                `json:"max_iodepth,omitempty"`
+	MaxJobs    int                `json:"max_jobs,omitempty"`
+	// LowerBound: queue_depth is the deepest depth of a sweep that never
+	// saturated, so the useful depth is at least that.
+	LowerBound    bool                      `json:"lower_bound,omitempty"`
+	Caveats       []littleslaw.CaveatKind   `json:"caveats,omitempty"`
 	LatencyNs     float64                   `json:"latency_ns"`
 	TargetIOPS    float64                   `json:"target_iops"`
 	TargetBW      float64                   `json:"target_bw_bytes,omitempty"`
@@ -56,7 +62,8 @@ func NewAdviceDoc(adv littleslaw.Advice, source string, a *littleslaw.Analysis, 
 	d := AdviceDoc{Schema: AdviseSchema, QueueDepth: adv.QueueDepth, IODepth: adv.Split.IODepth, NumJobs: adv.Split.NumJobs,
 		AltSplits: adv.AltSplits, JobsBy: adv.JobsBy, LatencyNs: adv.LatencyNs, TargetIOPS: adv.TargetIOPS,
 		TargetBW: adv.TargetBW, BS: adv.BS, Reachable: adv.Reachable, ReachableIOPS: adv.ReachableIOPS, NaiveQD: adv.NaiveQD,
-		From: adv.From, Cloud: adv.Preset, Source: source, Notices: adv.Notices}
+		From: adv.From, Cloud: adv.Preset, Source: source, Notices: adv.Notices,
+		MaxIODepth: adv.MaxIODepth, MaxJobs: adv.MaxJobs, LowerBound: adv.LowerBound, Caveats: adv.Caveats}
 	if t := adv.Target; t != nil {
 		c := *t
 		AnnotateTarget(&c)
@@ -189,11 +196,19 @@ func WriteAdvice(w io.Writer, d AdviceDoc) error {
 		} else {
 			say("The most it delivers, %s IOPS, needs %s.", FormatCount(d.ReachableIOPS), adviceSplitText(d))
 		}
+	case littleslaw.AdviceFromDeepest:
+		say("Keep at least %s I/Os in flight (%s); the sweep never saturated, so the useful depth may lie deeper.",
+			FormatCount(d.QueueDepth), adviceSplitText(d))
 	default:
 		say("Keep about %s I/Os in flight: %s.", FormatCount(d.QueueDepth), adviceSplitText(d))
 	}
+	for _, k := range d.Caveats {
+		if k != littleslaw.CaveatUnsaturated {
+			say("Caveat: %s.", CaveatText(k))
+		}
+	}
 	for _, s := range d.Settings {
-		fmt.Fprintf(&b, "  %s = %s\n", s.Name, s.Value)
+		fmt.Fprintf(&b, "  %s = %s\n", s.Name, SettingValueText(s))
 		sayIndent(&b, "      ", s.Formula)
 		fmt.Fprintf(&b, "      %s\n", s.Doc)
 	}
@@ -224,6 +239,8 @@ func writeAdviceAnalysis(b *strings.Builder, a *littleslaw.Analysis) {
 	if m := a.Model; m != nil {
 		line := fmt.Sprintf("Best fit: %s model (%.1f%% RMS error)", m.Name, 100*m.RelRMS)
 		switch {
+		case !a.Saturation.Found:
+			line += ", no ceiling within the sweep"
 		case m.NMax > 0:
 			line += fmt.Sprintf(", peak %s IOPS at QD %.0f, falling beyond", FormatCount(m.IOPSAt(m.NMax)), m.NMax)
 		case a.ModelKnee.Found:
@@ -258,10 +275,17 @@ func adviceSplitText(d AdviceDoc) string {
 		if i == littleslaw.MaxAltSplits {
 			break
 		}
-		alts = append(alts, fmt.Sprintf("%d × %d", a.IODepth, a.NumJobs))
+		w := fmt.Sprintf("%d × %d", a.IODepth, a.NumJobs)
+		if a.Total() != d.IODepth*d.NumJobs {
+			w += fmt.Sprintf(" = %d", a.Total())
+		}
+		alts = append(alts, w)
 	}
 	if len(alts) > 0 {
 		s += " (or " + strings.Join(alts, ", ") + ")"
+	}
+	if r := SplitReasonText(d.JobsBy, littleslaw.Split{IODepth: d.IODepth, NumJobs: d.NumJobs}, d.MaxIODepth, d.MaxJobs); r != "" {
+		s += "; " + r
 	}
 	return s
 }
