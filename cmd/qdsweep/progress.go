@@ -6,7 +6,6 @@ import (
 	"os"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/qdsweep/qdsweep/report"
 	"github.com/qdsweep/qdsweep/sweep"
@@ -39,9 +38,7 @@ func (p *progress) live(l sweep.Live) {
 	if p.quiet || !p.tty {
 		return
 	}
-	line := fmt.Sprintf("step %d/%d  %s %s QD %d (%d×%d)  %s IOPS  %s mean  at %.1f s  ETA %s",
-		l.Index, l.Total, l.Step.RW, sweep.FormatSize(l.Step.BS), l.Step.QD(), l.Step.IODepth, l.Step.NumJobs,
-		report.FormatIOPS(l.IOPS), report.FormatLatency(float64(l.LatMean)), l.Elapsed.Seconds(), progressClock(l.ETA))
+	line := report.ProgressLive(l)
 	if w, _, err := term.GetSize(p.fd); err == nil && w > 1 && len([]rune(line)) >= w {
 		line = string([]rune(line)[:w-1])
 	}
@@ -61,36 +58,9 @@ func (p *progress) step(r *sweep.Result, s sweep.Step) {
 	if p.quiet || p.tty {
 		return
 	}
-	i, n := len(r.Steps), r.Plan.Size()
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if curve := s.RW + " " + sweep.FormatSize(s.BS); curve != p.curve {
-		fmt.Fprintf(p.f, "%s:\n", curve)
-		p.curve = curve
-	}
-	g := fmt.Sprintf("step %d/%d  QD %d (%d×%d)", i, n, s.QD, s.IODepth, s.NumJobs)
-	if s.Refined != "" {
-		g = fmt.Sprintf("refine %s  QD %d (%d×%d)", s.Refined, s.QD, s.IODepth, s.NumJobs)
-	}
-	switch {
-	case s.Skipped != "":
-		k := 0
-		for j := len(r.Steps) - 1; j >= 0 && r.Steps[j].Skipped != "" && r.Steps[j].RW == s.RW && r.Steps[j].BS == s.BS; j-- {
-			k++
-		}
-		if k > 1 {
-			g = fmt.Sprintf("steps %d–%d/%d  QD %d–%d", i-k+1, i, n, r.Steps[i-k].QD, s.QD)
-		}
-		fmt.Fprint(p.f, wrapHanging(s.Skipped, 80, g+"  skipped: ", "  "))
-	case s.Failed != "":
-		fmt.Fprint(p.f, wrapHanging(s.Failed, 80, g+"  failed: ", "  "))
-	default:
-		ran := fmt.Sprintf("ran %.1f s (not steady)", time.Duration(s.RuntimeNs).Seconds())
-		if s.Steady {
-			ran = fmt.Sprintf("ran %.1f s, steady", time.Duration(s.RuntimeNs).Seconds())
-		}
-		fmt.Fprintf(p.f, "%s  %s IOPS  %s mean  %s\n", g, report.FormatIOPS(s.IOPS), report.FormatLatency(s.Lat.MeanNs), ran)
-	}
+	p.curve = report.ProgressStep(p.f, r, s, p.curve)
 }
 
 // note prints one message line, clearing the live line first.
@@ -112,10 +82,4 @@ func (p *progress) clear() {
 		fmt.Fprint(p.f, "\r"+strings.Repeat(" ", p.width)+"\r")
 		p.width = 0
 	}
-}
-
-// clock writes a duration as m:ss.
-func progressClock(d time.Duration) string {
-	s := int(d.Round(time.Second).Seconds())
-	return fmt.Sprintf("%d:%02d", s/60, s%60)
 }

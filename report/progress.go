@@ -1,0 +1,79 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/qdsweep/qdsweep/sweep"
+)
+
+// The words of a running sweep's progress: the live line a terminal shows
+// while a step runs, and the lines a finished step leaves (cmd/qdsweep
+// decides where and when they go).
+
+// ProgressLive is the live line of a running step: its place in the plan,
+// its figures so far and the time left.
+func ProgressLive(l sweep.Live) string {
+	return fmt.Sprintf("step %d/%d  %s %s QD %d (%d×%d)  %s IOPS  %s mean  at %.1f s  ETA %s",
+		l.Index, l.Total, l.Step.RW, sweep.FormatSize(l.Step.BS), l.Step.QD(), l.Step.IODepth, l.Step.NumJobs,
+		FormatIOPS(l.IOPS), FormatLatency(float64(l.LatMean)), l.Elapsed.Seconds(), progressClock(l.ETA))
+}
+
+// ProgressStep writes the lines that report step s, the last of r.Steps,
+// in at most 80 columns: a line naming the curve (rw and bs) when it is not
+// curve, the curve of the previous lines, then one line with its IOPS, mean
+// latency and how long it ran, or why it was skipped or failed. A skipped
+// step stands for the run of skipped steps of its curve that it ends. It
+// returns the curve of the lines written.
+func ProgressStep(w io.Writer, r *sweep.Result, s sweep.Step, curve string) string {
+	i, n := len(r.Steps), r.Plan.Size()
+	if c := s.RW + " " + sweep.FormatSize(s.BS); c != curve {
+		fmt.Fprintf(w, "%s:\n", c)
+		curve = c
+	}
+	g := fmt.Sprintf("step %d/%d  QD %d (%d×%d)", i, n, s.QD, s.IODepth, s.NumJobs)
+	if s.Refined != "" {
+		g = fmt.Sprintf("refine %s  QD %d (%d×%d)", s.Refined, s.QD, s.IODepth, s.NumJobs)
+	}
+	switch {
+	case s.Skipped != "":
+		k := 0
+		for j := len(r.Steps) - 1; j >= 0 && r.Steps[j].Skipped != "" && r.Steps[j].RW == s.RW && r.Steps[j].BS == s.BS; j-- {
+			k++
+		}
+		if k > 1 {
+			g = fmt.Sprintf("steps %d–%d/%d  QD %d–%d", i-k+1, i, n, r.Steps[i-k].QD, s.QD)
+		}
+		fmt.Fprintln(w, WrapHanging(s.Skipped, 80, g+"  skipped: ", "  "))
+	case s.Failed != "":
+		fmt.Fprintln(w, WrapHanging(s.Failed, 80, g+"  failed: ", "  "))
+	default:
+		ran := fmt.Sprintf("ran %.1f s (not steady)", time.Duration(s.RuntimeNs).Seconds())
+		if s.Steady {
+			ran = fmt.Sprintf("ran %.1f s, steady", time.Duration(s.RuntimeNs).Seconds())
+		}
+		fmt.Fprintf(w, "%s  %s IOPS  %s mean  %s\n", g, FormatIOPS(s.IOPS), FormatLatency(s.Lat.MeanNs), ran)
+	}
+	return curve
+}
+
+// ProgressLines writes the step lines a sweep of r wrote while it ran, in
+// the order it wrote them: a run of skipped steps of one curve is one line.
+func ProgressLines(w io.Writer, r *sweep.Result) {
+	curve := ""
+	part := *r
+	for i, s := range r.Steps {
+		if s.Skipped != "" && i+1 < len(r.Steps) && r.Steps[i+1].RW == s.RW && r.Steps[i+1].BS == s.BS {
+			continue // reported with the last of its run
+		}
+		part.Steps = r.Steps[:i+1]
+		curve = ProgressStep(w, &part, s, curve)
+	}
+}
+
+// progressClock writes a duration as m:ss.
+func progressClock(d time.Duration) string {
+	s := int(d.Round(time.Second).Seconds())
+	return fmt.Sprintf("%d:%02d", s/60, s%60)
+}
