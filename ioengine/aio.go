@@ -234,6 +234,7 @@ func (a *aioLoop) run(j *job) error {
 			ev := &a.events[i]
 			slot := uint32(ev.data)
 			s := &a.slots[slot]
+			m.retire(s.start)
 			if ev.res == bs {
 				if j.verify && s.dir == dirRead && !stamped(a.ar.buf(int(slot)), s.off) {
 					if err := m.verifyFailed(s.off); err != nil && fatal == nil {

@@ -68,8 +68,16 @@ type meter struct {
 	tLast     int64
 	inflight  int64
 	area      int64 // ∫ inflight dt over the window, ns × I/Os
-	winStart  int64
-	winEnd    int64
+	// startSum is the sum of the submission times of the I/Os in flight,
+	// ns. With it the window's edges count the same I/Os as the latency
+	// sum: areaIn adds the time before the window of the I/Os in flight
+	// when it opens (they complete in it), areaOut takes away the time in
+	// the window of those still in flight when it closes (they do not).
+	startSum int64
+	areaIn   int64
+	areaOut  int64
+	winStart int64
+	winEnd   int64
 	dir       [2]dirMeter
 	errs      []IOError
 	shortIOs  int64
@@ -92,6 +100,7 @@ func (m *meter) start(t int64) {
 	case phaseMeasure:
 		m.measuring = true
 		m.winStart = t
+		m.areaIn = m.inflight*t - m.startSum
 	case phaseStop, phaseAbort:
 		m.done = true
 	}
@@ -111,7 +120,12 @@ func (m *meter) submitted(t int64, n int) {
 	}
 	m.tLast = t
 	m.inflight += int64(n)
+	m.startSum += int64(n) * t
 }
+
+// retire takes an I/O submitted at event time start out of flight; call it
+// for every completion (failed ones too) before the batch's endBatch.
+func (m *meter) retire(start int64) { m.startSum -= start }
 
 // submitting publishes, before a submission syscall that may block in the
 // kernel, that n I/Os are about to enter flight at time t, so that the
@@ -161,6 +175,7 @@ func (m *meter) endBatch(t int64, n int) {
 	case p >= phaseStop:
 		if m.measuring {
 			m.winEnd = t
+			m.areaOut = m.inflight*t - m.startSum
 		}
 		m.measuring = false
 		m.done = true
@@ -168,6 +183,7 @@ func (m *meter) endBatch(t int64, n int) {
 		m.measuring = true
 		m.winStart = t
 		m.area = 0
+		m.areaIn = m.inflight*t - m.startSum
 		for i := range m.dir {
 			d := &m.dir[i]
 			d.ios, d.bytes, d.latSum = 0, 0, 0
@@ -195,10 +211,20 @@ func (m *meter) finish(t int64) {
 	if m.measuring {
 		m.area += m.inflight * (t - m.tLast)
 		m.winEnd = t
+		m.areaOut = m.inflight*t - m.startSum
 		m.measuring = false
 	}
 	m.done = true
 }
+
+// windowArea is the in-flight integral over the I/Os that completed in the
+// window, ns × I/Os: the area inside the window, plus the time before it of
+// the I/Os that were in flight when it opened, minus the time inside it of
+// those still in flight when it closed. It equals the sum of their
+// latencies when the job's counts are consistent, so Little's Law closes
+// over the same I/Os whatever happens at the edges (a thread descheduled
+// for milliseconds there weighs the same in both).
+func (m *meter) windowArea() int64 { return m.area + m.areaIn - m.areaOut }
 
 // ioFailed counts a failed I/O (res is the negative errno or, for a short
 // transfer, the byte count) and returns a non-nil error when the job must end.

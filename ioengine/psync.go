@@ -53,6 +53,7 @@ func (p *psyncLoop) run(j *job) error {
 		}
 		t1 := c.now()
 		m.reaped(t1)
+		m.retire(t0)
 		var fatal error
 		switch {
 		case err != nil:

@@ -48,6 +48,18 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 	if err != nil {
 		return nil, err
 	}
+	// Each job needs its own thread, and a thread the kernel refuses is
+	// fatal to a Go program: start only as many jobs as the limits allow.
+	var short *Shortfall
+	jobs := w.NumJobs
+	if room, limit, value, ok := systemLimits.threadHeadroom(); ok && int64(jobs)+threadReserve > room {
+		n := int(max(room-threadReserve, 0))
+		if n < 1 {
+			return nil, fmt.Errorf("%s (%d) leaves no room for another thread; raise it or lower --numjobs", limit, value)
+		}
+		jobs = n
+		short = &Shortfall{Cause: ShortfallLimit, Limit: limit, LimitValue: value}
+	}
 	fd, err := openTarget(&w)
 	if err != nil {
 		return nil, err
@@ -57,17 +69,19 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 		unix.Close(fd)
 		return nil, err
 	}
+	release := leaseProcs(jobs)
+	defer release()
 
 	c := &coord{base: time.Now(), ser: newSeriesClock(ctl)}
 	if ctl.Ramp <= 0 {
 		c.phase.Store(phaseMeasure)
 	}
-	pubs := make([]jobPub, w.NumJobs)
-	ready := make(chan error, w.NumJobs)
-	results := make(chan jobResult, w.NumJobs)
+	pubs := make([]jobPub, jobs)
+	ready := make(chan jobReady, jobs)
+	results := make(chan jobResult, jobs)
 	begin := make(chan struct{})
 	var wg sync.WaitGroup
-	for i := 0; i < w.NumJobs; i++ {
+	for i := 0; i < jobs; i++ {
 		j := &job{idx: i, w: &w, fd: jobFDs[i], depth: w.IODepth, bs: w.BS, verify: w.Verify}
 		j.gen = newOffsetGen(&w, w.Offset+int64(i)*w.OffsetIncrement, size, i)
 		j.m = newMeter(c, &pubs[i], w.ContinueOnError)
@@ -78,11 +92,15 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
 			loop, err := newLoop(j)
-			ready <- err
+			ready <- jobReady{idx: j.idx, tid: unix.Gettid(), err: err}
 			if err != nil {
 				return
 			}
 			<-begin
+			if c.phase.Load() == phaseAbort {
+				loop.close(false)
+				return
+			}
 			j.m.start(c.now())
 			err = loop.run(j)
 			j.m.finish(c.now())
@@ -90,11 +108,38 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 			results <- jobResult{idx: j.idx, m: j.m, buffers: j.buffers, err: err}
 		}()
 	}
-	var setupErr error
-	for i := 0; i < w.NumJobs; i++ {
-		if err := <-ready; err != nil && setupErr == nil {
-			setupErr = err
+	// A job that cannot start for want of a resource (files, memory, AIO
+	// events) leaves the others to run, and the shortfall says so; any
+	// other setup error fails the run.
+	var setupErr, limitErr error
+	var tids []int
+	for i := 0; i < jobs; i++ {
+		r := <-ready
+		if r.err == nil {
+			tids = append(tids, r.tid)
+			continue
 		}
+		if limit := setupLimit(r.err, engine); limit != limitNone {
+			if limitErr == nil {
+				limitErr = r.err
+			}
+			if short == nil || short.Err == "" {
+				short = &Shortfall{Cause: ShortfallLimit, Limit: limit, Err: r.err.Error()}
+			}
+			if limit == LimitNofile {
+				var rl unix.Rlimit
+				if unix.Getrlimit(unix.RLIMIT_NOFILE, &rl) == nil {
+					short.LimitValue = int64(rl.Cur)
+				}
+			}
+			continue
+		}
+		if setupErr == nil {
+			setupErr = r.err
+		}
+	}
+	if setupErr == nil && len(tids) == 0 {
+		setupErr = limitErr
 	}
 	if setupErr != nil {
 		c.phase.Store(phaseAbort)
@@ -104,14 +149,17 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 		unix.Close(fd)
 		return nil, setupErr
 	}
+	running := len(tids)
 
 	var ru0, ru1 unix.Rusage
+	var sched0, sched1 schedTotals
 	started := false
 	startWindow := func() {
 		if ctl.OnWindowStart != nil {
 			ctl.OnWindowStart()
 		}
 		_ = unix.Getrusage(unix.RUSAGE_SELF, &ru0)
+		sched0 = readSched()
 		c.phase.Store(phaseMeasure)
 		started = true
 	}
@@ -127,6 +175,7 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 	}
 	if started {
 		_ = unix.Getrusage(unix.RUSAGE_SELF, &ru1)
+		sched1 = readSched()
 	}
 	c.phase.Store(stopPhase)
 	if started && ctl.OnWindowEnd != nil {
@@ -134,7 +183,7 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 	}
 
 	// Collect jobs: those that ended early already sent their result.
-	got := make([]meter, w.NumJobs)
+	got := make([]meter, jobs)
 	var jobErr error
 	buffers := ""
 	collect := func(r jobResult) {
@@ -146,7 +195,7 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 			jobErr = fmt.Errorf("job %d: %w", r.idx, r.err)
 		}
 	}
-	pending := w.NumJobs
+	pending := running
 	grace := time.NewTimer(w.IOTimeout + time.Second)
 	defer grace.Stop()
 	abandoned := false
@@ -176,6 +225,7 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 	if started {
 		st.CPU = CPU{UsrS: tvSeconds(ru1.Utime) - tvSeconds(ru0.Utime), SysS: tvSeconds(ru1.Stime) - tvSeconds(ru0.Stime)}
 	}
+	st.Shortfall = shortfallOf(st, &w, running, short, sched1.sub(sched0))
 	switch {
 	case runErr != nil:
 		return st, runErr
@@ -227,6 +277,41 @@ func closeJobFiles(fds []int, shared int) {
 		}
 	}
 }
+
+// jobReady is what a job reports once its loop is set up (or failed to be).
+type jobReady struct {
+	idx int
+	tid int // the job's OS thread
+	err error
+}
+
+// shortfallOf returns the run's shortfall, or nil when it kept at least
+// ShortfallFraction of iodepth × numjobs in flight. limit is set when some
+// jobs could not start; sched covers the job threads over the window.
+func shortfallOf(st *Stats, w *Workload, running int, limit *Shortfall, sched schedTotals) *Shortfall {
+	qd := w.QD()
+	if st.Runtime <= 0 || st.InflightMean >= ShortfallFraction*float64(qd) {
+		return nil
+	}
+	sf := &Shortfall{Cause: ShortfallUnexplained}
+	if limit != nil && running < w.NumJobs {
+		*sf = *limit
+	}
+	sf.QD, sf.InflightMean, sf.JobsAsked, sf.JobsRun = qd, st.InflightMean, w.NumJobs, running
+	if sched.ok && running > 0 {
+		win := float64(st.Runtime)
+		sf.CPUBusy = min(float64(sched.cpuNs+sched.waitNs)/(win*float64(running)), 1)
+		sf.CPUWait = float64(sched.waitNs) / win
+	}
+	if sf.Cause == ShortfallUnexplained && sf.CPUBusy >= cpuBoundBusy {
+		sf.Cause = ShortfallCPU
+	}
+	return sf
+}
+
+// cpuBoundBusy is the share of the window above which job threads that
+// were running or waiting for a CPU count as CPU-bound.
+const cpuBoundBusy = 0.8
 
 // errJobEnded ends pacing when a job ends on its own (its error is reported by collect).
 var errJobEnded = errors.New("a job ended")
@@ -362,7 +447,7 @@ func mergeStats(ms []meter, engine, fallback string, w *Workload) *Stats {
 			allHist.Merge(dm.hist)
 		}
 		if win > 0 {
-			st.InflightMean += float64(m.area) / float64(win)
+			st.InflightMean += float64(m.windowArea()) / float64(win)
 		}
 		st.ShortIOs += m.shortIOs
 		for _, e := range m.errs {

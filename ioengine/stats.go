@@ -65,6 +65,9 @@ type Stats struct {
 	// Series holds the measured window in slices of Control.SeriesInterval
 	// (nil when none was asked for or the engine cannot slice its window).
 	Series []Interval `json:"series,omitempty"`
+	// Shortfall, when set, says that the run kept fewer than
+	// ShortfallFraction × iodepth × numjobs I/Os in flight, and why.
+	Shortfall *Shortfall `json:"inflight_shortfall,omitempty"`
 }
 
 // HostStats is one host's figures in a multi-host run.
@@ -73,4 +76,48 @@ type HostStats struct {
 	IOPS    float64 `json:"iops"`     // I/Os per second
 	BWBytes float64 `json:"bw_bytes"` // bytes per second
 	Lat     Latency `json:"lat_ns"`
+}
+
+// ShortfallFraction is the share of iodepth × numjobs a run must keep in
+// flight on average; below it Stats.Shortfall says by how much and why.
+const ShortfallFraction = 0.97
+
+// ShortfallCause is why a run kept fewer I/Os in flight than asked for.
+type ShortfallCause string
+
+// Shortfall causes.
+const (
+	// ShortfallLimit: some jobs could not start; Shortfall.Limit names the
+	// limit (one of the Limit* names) and Shortfall.Err the kernel's error.
+	ShortfallLimit ShortfallCause = "limit"
+	// ShortfallCPU: the jobs' threads were on a CPU or waiting for one
+	// nearly all the window (a target that completes I/Os on the CPU, such
+	// as tmpfs or the page cache, or CPUs busy with other work), so the
+	// time between one I/O's completion and the next submission is not
+	// covered by another job.
+	ShortfallCPU ShortfallCause = "cpu"
+	// ShortfallUnexplained: none of the above was measured.
+	ShortfallUnexplained ShortfallCause = "unexplained"
+)
+
+// Shortfall describes a run whose mean in flight stayed below
+// ShortfallFraction × iodepth × numjobs.
+type Shortfall struct {
+	QD           int            `json:"qd"`            // iodepth × numjobs asked for
+	InflightMean float64        `json:"inflight_mean"` // measured mean I/Os in flight
+	JobsAsked    int            `json:"jobs_asked"`    // numjobs
+	JobsRun      int            `json:"jobs_run"`      // jobs that ran (fewer when a limit stopped some)
+	Cause        ShortfallCause `json:"cause"`
+	// Limit names the limit that stopped jobs (ShortfallLimit): RLIMIT_NPROC,
+	// pids.max, threads-max, RLIMIT_NOFILE, RLIMIT_MEMLOCK, memory,
+	// fs.aio-max-nr, fs.file-max or resource.
+	Limit      string `json:"limit,omitempty"`
+	LimitValue int64  `json:"limit_value,omitempty"` // the limit's value when known (threads, files)
+	Err        string `json:"error,omitempty"`       // the kernel's error for the first job that could not start
+	// CPUBusy is the share of the window the jobs' threads were running or
+	// waiting for a CPU (0..1, mean over jobs; 0 when not measured).
+	CPUBusy float64 `json:"cpu_busy"`
+	// CPUWait is the mean number of job threads waiting for a CPU (run
+	// queue delay over the window).
+	CPUWait float64 `json:"cpu_wait"`
 }

@@ -300,6 +300,7 @@ func (u *uringLoop) complete(j *job, cqe *uringCQE, t1 int64) error {
 	m := &j.m
 	slot := uint16(cqe.userData)
 	s := &u.slots[slot]
+	m.retire(s.start)
 	var err error
 	if int64(cqe.res) == j.bs {
 		if j.verify && s.dir == dirRead && !stamped(u.ar.buf(int(slot)), s.off) {
@@ -332,6 +333,11 @@ func (u *uringLoop) run(j *job) error {
 	canSubmit := func() bool { return !m.done && fatal == nil && len(u.free) > 0 }
 	for {
 		t0 := c.now()
+		if pending > 0 {
+			// SQEs the kernel did not take last time (EAGAIN, EBUSY) enter
+			// flight with this call: their latency starts now too.
+			u.restamp(pending, t0)
+		}
 		if canSubmit() {
 			k := len(u.free)
 			u.prep(j, k, t0)
@@ -403,6 +409,15 @@ func (u *uringLoop) run(j *job) error {
 		if c.phase.Load() == phaseAbort {
 			return fatal
 		}
+	}
+}
+
+// restamp sets the submission time of the last n SQEs published (not yet
+// taken by the kernel) to t0.
+func (u *uringLoop) restamp(n int, t0 int64) {
+	r := u.r
+	for i := r.sqTailV - uint32(n); i != r.sqTailV; i++ {
+		u.slots[uint16(r.sqes[i&r.sqMask].userData)].start = t0
 	}
 }
 

@@ -585,6 +585,8 @@ type runJSON struct {
 	Interrupted          bool               `json:"interrupted,omitempty"` // Ctrl-C: partial figures
 	// Series is the window in --log-interval slices.
 	Series []ioengine.Interval `json:"series,omitempty"`
+	// Shortfall says why fewer than iodepth × numjobs I/Os were in flight.
+	Shortfall *ioengine.Shortfall `json:"inflight_shortfall,omitempty"`
 }
 
 // writeRunStats prints one run's figures in the chosen format.
@@ -596,7 +598,7 @@ func writeRunStats(out io.Writer, format string, spec runSpec, w ioengine.Worklo
 			Filename: w.Filename, RW: string(w.RW), BS: w.BS, IODepth: w.IODepth, NumJobs: w.NumJobs, Direct: w.Direct,
 			RuntimeNs: int64(st.Runtime), TotalIOs: st.All.TotalIOs, IOBytes: st.All.Bytes, IOPS: st.All.IOPS, BWBytes: st.All.BWBytes,
 			Lat: st.All.Lat, InflightMean: st.InflightMean, CPU: st.CPU, Errors: st.Errors, ShortIOs: st.ShortIOs,
-			Interrupted: interrupted, Series: st.Series,
+			Interrupted: interrupted, Series: st.Series, Shortfall: st.Shortfall,
 		}
 		if doc.Errors == nil {
 			doc.Errors = []ioengine.IOError{}
