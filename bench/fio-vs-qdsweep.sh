@@ -9,8 +9,10 @@
 #   -m  tmpfs directory for the CPU-bound case (default /dev/shm; "" to skip)
 #   -b  qdsweep binary (default: built from this checkout into a temp dir)
 #   -k  keep the laid-out files
-# Cases: 4k randread, 1 job, direct; disk at QD 1 4 16 64 128 with io_uring and
-# libaio; a 1 GiB tmpfs file at QD 32 with io_uring.
+# Cases: 4k randread, direct; one job on the disk at QD 1 4 16 64 128 with io_uring
+# and libaio; a 1 GiB tmpfs file at QD 32 with io_uring; then jobs beyond the CPU
+# count on the disk: psync with 1 4 16 64 256 jobs, io_uring and libaio at
+# iodepth × numjobs 1×16 4×8 8×4 32×8 256×4.
 # CPU is the whole process's user+system time (children's times from the OS,
 # kernel worker threads of the process included), per million I/Os.
 set -euo pipefail
@@ -29,7 +31,7 @@ while getopts "r:p:d:m:b:kh" opt; do
 	m) SHM=$OPTARG ;;
 	b) BIN=$OPTARG ;;
 	k) KEEP=1 ;;
-	*) sed -n '2,17p' "$0"; exit 2 ;;
+	*) sed -n '2,19p' "$0"; exit 2 ;;
 	esac
 done
 
@@ -72,13 +74,17 @@ import json, os, statistics, subprocess, sys
 
 qd_bin, runtime, pairs, diskfile, shmfile = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
 
-cases = [("disk", diskfile, eng, qd) for eng in ("io_uring", "libaio") for qd in (1, 4, 16, 64, 128)]
+# (place, file, engine, iodepth, numjobs)
+cases = [("disk", diskfile, eng, qd, 1) for eng in ("io_uring", "libaio") for qd in (1, 4, 16, 64, 128)]
 if shmfile:
-    cases.append(("tmpfs", shmfile, "io_uring", 32))
+    cases.append(("tmpfs", shmfile, "io_uring", 32, 1))
+cases += [("disk", diskfile, "psync", 1, nj) for nj in (1, 4, 16, 64, 256)]
+cases += [("disk", diskfile, eng, d, nj) for eng in ("io_uring", "libaio")
+          for d, nj in ((1, 16), (4, 8), (8, 4), (32, 8), (256, 4))]
 
-def common(path, eng, qd):
+def common(path, eng, qd, nj):
     return [f"--filename={path}", f"--ioengine={eng}", "--direct=1", "--rw=randread", "--bs=4k",
-            f"--iodepth={qd}", "--numjobs=1", f"--runtime={runtime}", "--size=1g", "--output-format=json"]
+            f"--iodepth={qd}", f"--numjobs={nj}", f"--runtime={runtime}", "--size=1g", "--output-format=json"]
 
 def run(argv):
     """Runs argv and returns its JSON output."""
@@ -97,41 +103,48 @@ def run_timed(argv):
     cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
     return doc, cpu
 
-def qdsweep(path, eng, qd):
-    doc, cpu = run_timed([qd_bin, "run", "--ramp_time=0"] + common(path, eng, qd))
-    return doc["iops"], doc["lat_ns"]["mean"] / 1e3, cpu / doc["total_ios"] * 1e6, doc["lat_ns"]["mean"] / 1e3
+def qdsweep(path, eng, qd, nj):
+    doc, cpu = run_timed([qd_bin, "run", "--ramp_time=0"] + common(path, eng, qd, nj))
+    return (doc["iops"], doc["lat_ns"]["mean"] / 1e3, cpu / doc["total_ios"] * 1e6, doc["lat_ns"]["mean"] / 1e3,
+            doc["inflight_mean"])
 
-def fio(path, eng, qd):
+def fio(path, eng, qd, nj):
     doc, cpu = run_timed(["fio", "--name=bench", "--time_based", "--group_reporting", "--norandommap",
-                          "--randrepeat=0"] + common(path, eng, qd))
+                          "--randrepeat=0"] + common(path, eng, qd, nj))
     r = doc["jobs"][0]["read"]
-    return r["iops"], r["clat_ns"]["mean"] / 1e3, cpu / r["total_ios"] * 1e6, r["lat_ns"]["mean"] / 1e3
+    # fio reports no in-flight mean: IOPS × mean latency (Little's Law).
+    return (r["iops"], r["clat_ns"]["mean"] / 1e3, cpu / r["total_ios"] * 1e6, r["lat_ns"]["mean"] / 1e3,
+            r["iops"] * r["lat_ns"]["mean"] / 1e9)
 
 def med(xs):
     return statistics.median(xs)
 
 rows = []
-for place, path, eng, qd in cases:
+for place, path, eng, qd, nj in cases:
     q, f = [], []
     for i in range(pairs):
-        q.append(qdsweep(path, eng, qd))
-        f.append(fio(path, eng, qd))
-        print(f"{place} {eng} QD{qd} pair {i+1}: qdsweep {q[-1][0]:.0f} IOPS, fio {f[-1][0]:.0f} IOPS", file=sys.stderr)
-    qm = [med(x[k] for x in q) for k in range(4)]
-    fm = [med(x[k] for x in f) for k in range(4)]
-    rows.append((place, eng, qd, qm, fm))
+        q.append(qdsweep(path, eng, qd, nj))
+        f.append(fio(path, eng, qd, nj))
+        print(f"{place} {eng} {qd}x{nj} pair {i+1}: qdsweep {q[-1][0]:.0f} IOPS ({q[-1][4]:.1f} in flight), "
+              f"fio {f[-1][0]:.0f} IOPS", file=sys.stderr)
+    qm = [med(x[k] for x in q) for k in range(5)]
+    fm = [med(x[k] for x in f) for k in range(5)]
+    rows.append((place, eng, qd, nj, qm, fm))
 
-print(f"4k randread, 1 job, direct=1, {runtime} s per run, median of {pairs} pairs (qdsweep and fio alternating).")
+print(f"4k randread, direct=1, {runtime} s per run, median of {pairs} pairs (qdsweep and fio alternating).")
 print("Latency: qdsweep's submit → completion mean against fio's clat mean (from issue, after the submit")
 print("call) and fio's lat mean (from submission, slat + clat). CPU: process user+system seconds per")
-print("million I/Os, kernel worker threads of the process included.")
+print("million I/Os, kernel worker threads of the process included. In flight: qdsweep's measured mean;")
+print("fio's IOPS × mean lat.")
 print()
-print("| target | engine | QD | qdsweep IOPS | fio IOPS | IOPS ratio | qdsweep lat µs | fio clat µs | fio lat µs | lat/clat | lat/lat | qdsweep CPU s/MIO | fio CPU s/MIO | CPU ratio |")
-print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+print("| target | engine | iodepth×jobs | qdsweep IOPS | fio IOPS | IOPS ratio | qdsweep lat µs | fio clat µs | fio lat µs | lat/clat | lat/lat | qdsweep CPU s/MIO | fio CPU s/MIO | CPU ratio | qdsweep in flight | fio in flight |")
+print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 def ratio(a, b):
     return a / b if b else float("nan")
-for place, eng, qd, qm, fm in rows:
-    print(f"| {place} | {eng} | {qd} | {qm[0]:.0f} | {fm[0]:.0f} | {ratio(qm[0], fm[0]):.3f} | "
+for place, eng, qd, nj, qm, fm in rows:
+    print(f"| {place} | {eng} | {qd}×{nj} | {qm[0]:.0f} | {fm[0]:.0f} | {ratio(qm[0], fm[0]):.3f} | "
           f"{qm[1]:.1f} | {fm[1]:.1f} | {fm[3]:.1f} | {ratio(qm[1], fm[1]):.3f} | {ratio(qm[1], fm[3]):.3f} | "
-          f"{qm[2]:.2f} | {fm[2]:.2f} | {ratio(qm[2], fm[2]):.3f} |")
+          f"{qm[2]:.2f} | {fm[2]:.2f} | {ratio(qm[2], fm[2]):.3f} | {qm[4]:.1f} | {fm[4]:.1f} |")
 PY
+echo
+echo "Load average $(cut -d' ' -f1-3 /proc/loadavg) at the end, $(date -u +%Y-%m-%dT%H:%MZ)."

@@ -250,7 +250,7 @@ func (a *aioLoop) run(j *job) error {
 			inflight--
 			done++
 			if i+1 < got && a.stream.on() {
-				m.endBatch(t1, done) // may end the window: check canSubmit after
+				m.midBatch(t1, done) // may end submission: check canSubmit after
 				done = 0
 			}
 			if i+1 < got && a.stream.on() && canSubmit() {

@@ -68,6 +68,14 @@ type meter struct {
 	tLast     int64
 	inflight  int64
 	area      int64 // ∫ inflight dt over the window, ns × I/Os
+	winStart  int64
+	winEnd    int64
+	dir       [2]dirMeter
+	errs      []IOError
+	shortIOs  int64
+	cont      bool       // ContinueOnError
+	ser       *seriesJob // per-interval cuts (nil: no series)
+
 	// startSum is the sum of the submission times of the I/Os in flight,
 	// ns. With it the window's edges count the same I/Os as the latency
 	// sum: areaIn adds the time before the window of the I/Os in flight
@@ -76,13 +84,9 @@ type meter struct {
 	startSum int64
 	areaIn   int64
 	areaOut  int64
-	winStart int64
-	winEnd   int64
-	dir       [2]dirMeter
-	errs      []IOError
-	shortIOs  int64
-	cont      bool       // ContinueOnError
-	ser       *seriesJob // per-interval cuts (nil: no series)
+	// mid is set during midBatch: the window closes only at the end of a
+	// reap (endBatch), never between completions of one.
+	mid bool
 }
 
 func newMeter(c *coord, pub *jobPub, cont bool) meter {
@@ -172,6 +176,8 @@ func (m *meter) endBatch(t int64, n int) {
 	m.inflight -= int64(n)
 	p := m.c.phase.Load()
 	switch {
+	case p >= phaseStop && m.mid:
+		m.done = true // submit no more; the window closes at the reap's end
 	case p >= phaseStop:
 		if m.measuring {
 			m.winEnd = t
@@ -204,6 +210,20 @@ func (m *meter) endBatch(t int64, n int) {
 	m.pub.latSum.Store(r.latSum + w.latSum)
 	m.pub.inflight.Store(m.inflight)
 	m.pub.lastProgress.Store(t)
+}
+
+// midBatch closes part of a reap: n completions at time t, published like
+// endBatch's, after which the loop submits their replacements before it
+// handles the rest of the reap. The measured window may open here (a reap
+// that never ends, on a device that completes as fast as the loop reaps,
+// must not keep it shut) but closes only at the end of the reap: the end of
+// the window stops submissions, so the reap ends within iodepth completions,
+// and the completions of one reap, which may all have waited as long for a
+// CPU, stay on one side of the edge.
+func (m *meter) midBatch(t int64, n int) {
+	m.mid = true
+	m.endBatch(t, n)
+	m.mid = false
 }
 
 // finish closes the window if the job ended without seeing the stop phase (an error).

@@ -151,6 +151,7 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 	}
 	running := len(tids)
 
+	var winStart, winEnd int64 // the measured window, event time
 	var ru0, ru1 unix.Rusage
 	var sched0, sched1 schedTotals
 	started := false
@@ -161,6 +162,7 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 		_ = unix.Getrusage(unix.RUSAGE_SELF, &ru0)
 		sched0 = readSched()
 		c.phase.Store(phaseMeasure)
+		winStart = c.now()
 		started = true
 	}
 	close(begin)
@@ -177,6 +179,7 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 		_ = unix.Getrusage(unix.RUSAGE_SELF, &ru1)
 		sched1 = readSched()
 	}
+	winEnd = c.now()
 	c.phase.Store(stopPhase)
 	if started && ctl.OnWindowEnd != nil {
 		ctl.OnWindowEnd()
@@ -219,7 +222,11 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 	if errors.Is(runErr, errJobEnded) {
 		runErr = nil
 	}
-	st := mergeStats(got, engine, fallback, &w)
+	var window time.Duration
+	if started {
+		window = time.Duration(winEnd - winStart)
+	}
+	st := mergeStats(got, engine, fallback, &w, window)
 	st.Buffers = buffers
 	st.Series = c.ser.merge(got)
 	if started {
@@ -303,14 +310,18 @@ func shortfallOf(st *Stats, w *Workload, running int, limit *Shortfall, sched sc
 		sf.CPUBusy = min(float64(sched.cpuNs+sched.waitNs)/(win*float64(running)), 1)
 		sf.CPUWait = float64(sched.waitNs) / win
 	}
-	if sf.Cause == ShortfallUnexplained && sf.CPUBusy >= cpuBoundBusy {
+	gap := float64(qd) - st.InflightMean
+	if sf.Cause == ShortfallUnexplained && sched.ok && (sf.CPUBusy >= cpuBoundBusy || sf.CPUWait >= gap) {
 		sf.Cause = ShortfallCPU
 	}
 	return sf
 }
 
 // cpuBoundBusy is the share of the window above which job threads that
-// were running or waiting for a CPU count as CPU-bound.
+// were running or waiting for a CPU count as CPU-bound. Below it, threads
+// that waited for a CPU at least as long as the missing in-flight time
+// (CPUWait ≥ QD − in flight) also explain the shortfall: a job waiting
+// for a CPU between two I/Os has none in flight.
 const cpuBoundBusy = 0.8
 
 // errJobEnded ends pacing when a job ends on its own (its error is reported by collect).
@@ -416,9 +427,17 @@ func pace(ctx context.Context, w *Workload, ctl Control, c *coord, pubs []jobPub
 
 func tvSeconds(tv unix.Timeval) float64 { return float64(tv.Sec) + float64(tv.Usec)/1e6 }
 
-// mergeStats merges the jobs' meters into Stats. Rates are summed over jobs,
-// each over its own window; Runtime is the longest job window.
-func mergeStats(ms []meter, engine, fallback string, w *Workload) *Stats {
+// mergeStats merges the jobs' meters into Stats over the measured window
+// (ns, from the coordinator's start of the window to its end). Every job
+// counts the I/Os that complete in its own view of the window (from the
+// first reap it makes after the start to the first after the end, a lag of
+// microseconds unless its thread waits for a CPU), and the figures are
+// taken over the one window: IOPS is all those I/Os over it, the in-flight
+// mean their in-flight time over it, so IOPS × mean latency equals the
+// in-flight mean. (Summing each job's own rate instead lets a job that
+// reaped rarely, starved of CPU among many, weigh by the inverse of a short
+// window of its own.)
+func mergeStats(ms []meter, engine, fallback string, w *Workload, window time.Duration) *Stats {
 	st := &Stats{Engine: engine, FallbackReason: fallback, Errors: []IOError{}}
 	var dirs [2]DirStats
 	var dirHist [2]*hdrhistogram.Histogram
@@ -427,34 +446,34 @@ func mergeStats(ms []meter, engine, fallback string, w *Workload) *Stats {
 	for d := range dirHist {
 		dirHist[d] = hdrhistogram.New(histMinNs, histMaxNs, histSigFigs)
 	}
-	var longest int64
+	var areaSum int64
 	for _, m := range ms {
-		win := m.winEnd - m.winStart
 		if m.dir[0].hist == nil { // job never started
 			continue
 		}
-		longest = max(longest, win)
+		areaSum += m.windowArea()
 		for d := range m.dir {
 			dm := &m.dir[d]
 			dirs[d].TotalIOs += dm.ios
 			dirs[d].Bytes += dm.bytes
 			dirLatSum[d] += dm.latSum
-			if win > 0 {
-				dirs[d].IOPS += float64(dm.ios) / (float64(win) / 1e9)
-				dirs[d].BWBytes += float64(dm.bytes) / (float64(win) / 1e9)
-			}
 			dirHist[d].Merge(dm.hist)
 			allHist.Merge(dm.hist)
-		}
-		if win > 0 {
-			st.InflightMean += float64(m.windowArea()) / float64(win)
 		}
 		st.ShortIOs += m.shortIOs
 		for _, e := range m.errs {
 			st.Errors = mergeIOError(st.Errors, e)
 		}
 	}
-	st.Runtime = time.Duration(longest)
+	st.Runtime = window
+	win := float64(window)
+	if win > 0 {
+		for d := range dirs {
+			dirs[d].IOPS = float64(dirs[d].TotalIOs) / (win / 1e9)
+			dirs[d].BWBytes = float64(dirs[d].Bytes) / (win / 1e9)
+		}
+		st.InflightMean = float64(areaSum) / win
+	}
 	for d := range dirs {
 		dirs[d].Lat = latencyOf(dirHist[d], dirLatSum[d], dirs[d].TotalIOs)
 		dirs[d].Hist = dirHist[d]

@@ -92,9 +92,9 @@ const (
 	ShortfallLimit ShortfallCause = "limit"
 	// ShortfallCPU: the jobs' threads were on a CPU or waiting for one
 	// nearly all the window (a target that completes I/Os on the CPU, such
-	// as tmpfs or the page cache, or CPUs busy with other work), so the
-	// time between one I/O's completion and the next submission is not
-	// covered by another job.
+	// as tmpfs or the page cache), or waited for a CPU (busy with other
+	// work) at least as long as the missing in-flight time: a job between
+	// two I/Os, running or waiting for a CPU, has none in flight.
 	ShortfallCPU ShortfallCause = "cpu"
 	// ShortfallUnexplained: none of the above was measured.
 	ShortfallUnexplained ShortfallCause = "unexplained"

@@ -375,7 +375,7 @@ func (u *uringLoop) run(j *job) error {
 			more := head != tail
 			if more && u.stream.on() && pending == 0 {
 				atomic.StoreUint32(r.cqHead, head)
-				m.endBatch(t1, done) // may end the window: check canSubmit after
+				m.midBatch(t1, done) // may end submission: check canSubmit after
 				done = 0
 			}
 			if more && u.stream.on() && pending == 0 && canSubmit() {
