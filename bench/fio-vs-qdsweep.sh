@@ -84,7 +84,8 @@ cases += [("disk", diskfile, eng, d, nj) for eng in ("io_uring", "libaio")
 
 def common(path, eng, qd, nj):
     return [f"--filename={path}", f"--ioengine={eng}", "--direct=1", "--rw=randread", "--bs=4k",
-            f"--iodepth={qd}", f"--numjobs={nj}", f"--runtime={runtime}", "--size=1g", "--output-format=json"]
+            f"--iodepth={qd}", f"--numjobs={nj}", f"--runtime={runtime}", "--time_based", "--size=1g",
+            "--output-format=json"]
 
 def run(argv):
     """Runs argv and returns its JSON output."""

@@ -370,6 +370,12 @@ func (d *diagCurve) engineFigures(f Fact) Fact {
 // isReadRW reports whether fio rw pattern rw reads.
 func isReadRW(rw string) bool { return strings.Contains(rw, "read") }
 
+// Shortfall causes a Point carries (the engine's ShortfallCause values).
+const (
+	ShortfallLimit = "limit"
+	ShortfallCPU   = "cpu"
+)
+
 // queueNotFull: the device (or the engine) held far fewer I/Os than the QD.
 func (d *diagCurve) queueNotFull(cpuBound bool) *Finding {
 	i := len(d.pts) - 1
@@ -398,6 +404,12 @@ func (d *diagCurve) queueNotFull(cpuBound bool) *Finding {
 		reason = ReasonSyncEngine
 	case eng <= 1.25*jobs && p.IODepth > 1:
 		reason = ReasonBehavedSync
+	case p.Shortfall == ShortfallLimit:
+		reason = ReasonJobsLimited
+	case p.Shortfall == ShortfallCPU:
+		reason = ReasonJobsCPU
+	case cpuBound && p.NumJobs > 1 && d.cpus > 0 && p.NumJobs >= d.cpus:
+		reason = ReasonSubmitterCPUCores
 	case cpuBound:
 		reason = ReasonSubmitterCPU
 	case t.DeviceKnown && eng >= diagQueueFull*p.QD:
@@ -415,6 +427,11 @@ func (d *diagCurve) queueNotFull(cpuBound bool) *Finding {
 		reason = ReasonSubmitter
 		if p.NumJobs <= 1 && p.IODepth > diagNVMeQueue/4 {
 			reason = ReasonOneJob
+		}
+		if p.NumJobs > 1 {
+			// The engine keeps every job's I/Os in flight whatever the
+			// CPU count: more jobs are not what is missing.
+			reason = ReasonManyJobs
 		}
 	}
 	return ptr(d.finding(RuleQueueNotFull, reason, fig, ev...))

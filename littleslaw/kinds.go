@@ -154,6 +154,11 @@ const (
 	ReasonAboveDevice  Reason = "above-device"  // time spent above the device
 	ReasonSubmitter    Reason = "submitter"     // the submitter did not keep the depth
 	ReasonOneJob       Reason = "one-job"       // … with one job at a deep iodepth
+	ReasonManyJobs     Reason = "many-jobs"     // … with several jobs: more jobs are not what is missing
+	// The engine measured why its jobs fell short (Point.Shortfall).
+	ReasonJobsLimited       Reason = "jobs-limited"        // a system limit stopped some jobs from starting
+	ReasonJobsCPU           Reason = "jobs-cpu"            // the jobs' threads were running or waiting for a CPU
+	ReasonSubmitterCPUCores Reason = "submitter-cpu-cores" // CPU-bound with as many jobs as CPUs
 	// depth-bound
 	ReasonBelowTarget Reason = "below-target" // a target: raise the queue depth (Figures: the depth)
 	ReasonRising      Reason = "rising"       // no target: extend the sweep (Figures.ToQD)

@@ -13,6 +13,10 @@ type Point struct {
 	P99Ns        float64 `json:"p99_ns"`        // 0 when unknown
 	P999Ns       float64 `json:"p999_ns"`       // 0 when unknown
 	InflightMean float64 `json:"inflight_mean"` // measured time-weighted in-flight mean (0 when unknown)
+	// Shortfall is the engine's measured cause of an in-flight mean below
+	// the QD: "limit" (jobs could not start), "cpu" (the jobs' threads were
+	// CPU-bound), "unexplained"; "" when none was reported.
+	Shortfall string `json:"shortfall,omitempty"`
 }
 
 // Knee is a queue depth picked by a named rule, with the curve's figures

@@ -61,6 +61,14 @@ func findingVerdict(f littleslaw.Finding) string {
 		return s
 	case littleslaw.ReasonSubmitterCPU:
 		return "the submitter is CPU-bound and cannot keep the queue full"
+	case littleslaw.ReasonSubmitterCPUCores:
+		return "the submitters are CPU-bound and cannot keep the queue full"
+	case littleslaw.ReasonJobsLimited:
+		return "some jobs could not start (a system limit refused them), so fewer I/Os were in flight than the QD"
+	case littleslaw.ReasonJobsCPU:
+		return "the jobs' threads were CPU-bound (running or waiting for a CPU): the CPU, not the device, set the pace"
+	case littleslaw.ReasonManyJobs:
+		return "the submitter did not keep the queue depth in flight"
 	case littleslaw.ReasonNrRequests:
 		return fmt.Sprintf("the device queue holds at most %d requests (nr_requests %d × %d hardware queues): the rest wait above it", g.Count, g.NrRequests, g.HWQueues)
 	case littleslaw.ReasonBuffered:
@@ -133,6 +141,14 @@ func FindingNext(f littleslaw.Finding) string {
 		return "use direct=1 so submissions do not block, or raise numjobs"
 	case littleslaw.ReasonSubmitterCPU:
 		return "spread the depth over more jobs (numjobs up to the CPU count)"
+	case littleslaw.ReasonSubmitterCPUCores:
+		return "more jobs will not help (there are as many as CPUs): use fewer, deeper jobs or a faster CPU"
+	case littleslaw.ReasonJobsLimited:
+		return "raise the limit the step's in-flight shortfall names, or lower numjobs"
+	case littleslaw.ReasonJobsCPU:
+		return "measure on a quieter machine; on tmpfs or cached data the CPU is the device"
+	case littleslaw.ReasonManyJobs:
+		return "check qdsweep's CPU use and the step's in-flight shortfall"
 	case littleslaw.ReasonNrRequests:
 		return "spread the depth over more jobs on more CPUs (more hardware queues) or raise nr_requests"
 	case littleslaw.ReasonBuffered:

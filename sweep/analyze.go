@@ -76,12 +76,21 @@ func (c Curve) Points() []littleslaw.Point {
 			P50Ns:     float64(s.Lat.P50Ns), P90Ns: float64(s.Lat.P90Ns),
 			P99Ns: float64(s.Lat.P99Ns), P999Ns: float64(s.Lat.P999Ns),
 			InflightMean: s.InflightMean,
+			Shortfall:    shortfallCause(s),
 		})
 		if !sustainedPoint(s, &pts[len(pts)-1]) {
 			pts = pts[:len(pts)-1]
 		}
 	}
 	return pts
+}
+
+// shortfallCause is the cause of s's in-flight shortfall, "" when none.
+func shortfallCause(s Step) string {
+	if s.Shortfall == nil {
+		return ""
+	}
+	return string(s.Shortfall.Cause)
 }
 
 // Analyze fills r.Analysis with one CurveAnalysis per curve, in Curves

@@ -262,5 +262,6 @@ func StepFromStats(g GridStep, st *ioengine.Stats) Step {
 		s.Errors = st.Errors
 	}
 	s.Hosts = HostSteps(st.Hosts)
+	s.Shortfall = st.Shortfall
 	return s
 }

@@ -48,12 +48,17 @@ func TestRealSweepClosesLittlesLaw(t *testing.T) {
 			t.Errorf("QD %d: %+v", s.QD, s)
 			continue
 		}
-		if math.Abs(s.LittleError) > 0.05 {
+		// In flight and latency count the same I/Os (those completing in
+		// the window), so Little's Law closes on a busy machine too: within
+		// 1% on a quiet one, 2% allowed here, where CPU hogs may run beside.
+		if math.Abs(s.LittleError) > 0.02 {
 			t.Errorf("QD %d: Little's Law open by %.1f%% (in flight %.2f vs IOPS×lat %.2f)",
 				s.QD, s.LittleError*100, s.InflightMean, s.IOPS*s.Lat.MeanNs/1e9)
 		}
-		if s.InflightMean > float64(s.QD)*1.001 {
-			t.Errorf("QD %d: in flight %.2f above the queue depth", s.QD, s.InflightMean)
+		// The I/Os in flight when the window opened count with their age
+		// then: at most the depth times the longest latency, over the window.
+		if bound := float64(s.QD) * (1 + float64(s.Lat.MaxNs)/float64(s.RuntimeNs)); s.InflightMean > bound {
+			t.Errorf("QD %d: in flight %.2f above the queue depth and its edge allowance (%.2f)", s.QD, s.InflightMean, bound)
 		}
 	}
 }

@@ -135,6 +135,9 @@ type Step struct {
 	// for (RefineKnee, RefineTarget, RefineSLO): a depth between two grid
 	// steps, not part of the plan's grid. "" for grid steps.
 	Refined string `json:"refined,omitempty"`
+	// Shortfall, when set, says the step kept fewer than
+	// ioengine.ShortfallFraction × QD I/Os in flight, and why.
+	Shortfall *ioengine.Shortfall `json:"inflight_shortfall,omitempty"`
 }
 
 // DeviceStats are iostat -x's columns over the step's measured window.

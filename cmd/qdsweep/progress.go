@@ -55,6 +55,10 @@ func (p *progress) live(l sweep.Live) {
 // one line per step with its IOPS, mean latency and how long it ran (the
 // table printed at the end has the rest).
 func (p *progress) step(r *sweep.Result, s sweep.Step) {
+	if s.Shortfall != nil && !p.quiet {
+		// Said on every terminal: a shape that was not measured as asked.
+		p.note("%s", report.WrapHanging(report.ShortfallNote(s.Shortfall), 80, fmt.Sprintf("QD %d (%d×%d): ", s.QD, s.IODepth, s.NumJobs), "  "))
+	}
 	if p.quiet || p.tty {
 		return
 	}

@@ -502,6 +502,9 @@ func runAction(c *cli.Context, fioArgs []string) error {
 			return fmt.Errorf("writing results: %w", err)
 		}
 	}
+	if st != nil && st.Shortfall != nil {
+		fmt.Fprint(os.Stderr, wrapHanging(report.ShortfallNote(st.Shortfall), 80, "qdsweep: ", "  "))
+	}
 	if runErr != nil {
 		if errors.Is(runErr, context.Canceled) {
 			return fmt.Errorf("%w: %v", errInterrupted, runErr)
