@@ -267,10 +267,18 @@ func mergeSeries(jobs []*seriesJob, winStarts []int64, ticks []int64, end int64,
 		bins       []ivBin
 	}
 	accs := make([]acc, n)
+	// A job's slice may come in more than one piece (a tail joined to the
+	// slice before it): its rates are its totals over the pieces' time.
+	type piece struct {
+		dt, area   float64
+		ios, bytes [2]float64
+	}
+	own := make([]piece, n)
 	for j, sj := range jobs {
 		if sj == nil {
 			continue
 		}
+		clear(own)
 		prev := ivCut{t: winStarts[j]}
 		for _, c := range sj.cuts {
 			k := int(c.tick) - 1 // tick k closes slice k-1
@@ -280,19 +288,31 @@ func mergeSeries(jobs []*seriesJob, winStarts []int64, ticks []int64, end int64,
 			if k < 0 || k >= n {
 				continue
 			}
-			dt := float64(c.t - prev.t)
 			a := &accs[k]
-			if dt > 0 {
+			if dt := float64(c.t - prev.t); dt > 0 {
+				p := &own[k]
+				p.dt += dt
 				for d := 0; d < 2; d++ {
-					a.ios[d] += float64(c.ios[d]-prev.ios[d]) / dt * 1e9
-					a.bytes[d] += float64(c.bytes[d]-prev.bytes[d]) / dt * 1e9
+					p.ios[d] += float64(c.ios[d] - prev.ios[d])
+					p.bytes[d] += float64(c.bytes[d] - prev.bytes[d])
 				}
-				a.area += float64(c.area-prev.area) / dt
+				p.area += float64(c.area - prev.area)
 			}
 			a.latSum += c.latSum - prev.latSum
 			a.count += c.ios[0] + c.ios[1] - prev.ios[0] - prev.ios[1]
 			a.bins = append(a.bins, c.bins...)
 			prev = c
+		}
+		for k := range own {
+			p, a := &own[k], &accs[k]
+			if p.dt <= 0 {
+				continue
+			}
+			for d := 0; d < 2; d++ {
+				a.ios[d] += p.ios[d] / p.dt * 1e9
+				a.bytes[d] += p.bytes[d] / p.dt * 1e9
+			}
+			a.area += p.area / p.dt
 		}
 	}
 	out := make([]Interval, n)
