@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/qdsweep/qdsweep/guard"
 	"github.com/qdsweep/qdsweep/ioengine"
 )
 
@@ -24,7 +25,7 @@ func TestMixedPercentiles(t *testing.T) {
 		}
 		for _, eng := range engines {
 			t.Run(place+"/"+eng, func(t *testing.T) {
-				w := ioengine.Workload{Filename: path, RW: ioengine.RandRW, RWMixRead: 70, BS: 4096, IODepth: depthFor(eng, 8), NumJobs: 2, Direct: true, RandSeed: 5}
+				w := ioengine.Workload{Filename: path, RW: ioengine.RandRW, RWMixRead: 70, BS: 4096, IODepth: depthFor(eng, 8), NumJobs: 2, Direct: true, RandSeed: 5, Permit: guard.Permit{AllowWrite: true}}
 				st, err := mustEngine(t, eng).Run(context.Background(), w, ioengine.Control{Runtime: 200 * time.Millisecond})
 				if err != nil {
 					t.Fatal(err)

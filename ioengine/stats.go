@@ -76,6 +76,8 @@ type HostStats struct {
 	IOPS    float64 `json:"iops"`     // I/Os per second
 	BWBytes float64 `json:"bw_bytes"` // bytes per second
 	Lat     Latency `json:"lat_ns"`
+	// TotalIOs is the I/Os the host completed in its own runtime.
+	TotalIOs int64 `json:"total_ios,omitempty"`
 }
 
 // ShortfallFraction is the share of iodepth × numjobs a run must keep in

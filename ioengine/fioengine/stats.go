@@ -63,7 +63,20 @@ func statsOf(o fio.Output, w ioengine.Workload, clients []string) (*ioengine.Sta
 	}
 	for _, h := range hosts {
 		hs := h.Summary()
-		st.Hosts = append(st.Hosts, ioengine.HostStats{Host: clientName(h, clients), IOPS: hs.IOPS, BWBytes: hs.BWBytes, Lat: fio.LatencyOf(hs.Lat)})
+		st.Hosts = append(st.Hosts, ioengine.HostStats{Host: clientName(h, clients), IOPS: hs.IOPS, BWBytes: hs.BWBytes, Lat: fio.LatencyOf(hs.Lat), TotalIOs: hs.TotalIOs})
+	}
+	if len(hosts) > 1 {
+		// The fleet's rate is the hosts' rates added up, each over its own
+		// runtime: fio's "All clients" divides all I/Os by the longest
+		// runtime, short of the sum whenever the hosts did not start and
+		// end together. Its in flight is the hosts' in flight added up.
+		st.All.IOPS, st.All.BWBytes, st.InflightMean = 0, 0, 0
+		for _, h := range hosts {
+			hs := h.Summary()
+			st.All.IOPS += hs.IOPS
+			st.All.BWBytes += hs.BWBytes
+			st.InflightMean += hs.IOPS * hs.LatMeanNs / 1e9
+		}
 	}
 	// In the order the clients were given.
 	rank := map[string]int{}
