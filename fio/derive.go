@@ -60,17 +60,24 @@ func (j *Job) deriveFromOptions(grouped bool) {
 			j.NumJobs, j.NumJobsFrom = 1, "one clone of numjobs="+o["numjobs"]
 		}
 	}
-	j.fillDefaults()
+	j.fillDefaults(true)
 }
 
-// fillDefaults sets IODepth from the depth distribution (or fio's default
-// of 1) and NumJobs to 1 when nothing better is known.
-func (j *Job) fillDefaults() {
+// fillDefaults sets IODepth when nothing said it: to fio's default of 1
+// when the job's options are complete (JSON lists every option set, so an
+// absent iodepth is fio's 1), else from the depth distribution, else
+// leaves it 0 with IODepthFrom "unknown" (a pasted job block or an "All
+// clients" block without its header line). NumJobs becomes 1 when nothing
+// better is known.
+func (j *Job) fillDefaults(optionsComplete bool) {
 	if j.IODepth == 0 {
-		if d := busiestDepth(j.IODepthDist); d > 0 {
-			j.IODepth, j.IODepthFrom = d, "iodepth distribution"
-		} else {
+		switch d := busiestDepth(j.IODepthDist); {
+		case optionsComplete && j.Options != nil:
 			j.IODepth, j.IODepthFrom = 1, "default"
+		case d > 0:
+			j.IODepth, j.IODepthFrom = d, "iodepth distribution"
+		default:
+			j.IODepth, j.IODepthFrom = 0, "unknown"
 		}
 	}
 	if j.NumJobs == 0 {

@@ -3,6 +3,8 @@ package fio_test
 import (
 	"bytes"
 	"io"
+	"math"
+	"strings"
 	"os"
 	"path/filepath"
 	"testing"
@@ -39,9 +41,21 @@ func fuzzParser(f *testing.F, parse func(io.Reader) ([]fio.Output, error)) {
 		}
 		for _, o := range outs {
 			for _, j := range o.Jobs {
-				_ = j.Summary()
-				if j.IODepth < 1 || j.NumJobs < 0 {
-					t.Fatalf("job %q: iodepth %d numjobs %d", j.Name, j.IODepth, j.NumJobs)
+				s := j.Summary()
+				unknown := j.IODepthFrom == "unknown"
+				if (j.IODepth < 1) != unknown || j.IODepth < 0 || j.NumJobs < 0 {
+					t.Fatalf("job %q: iodepth %d (from %q) numjobs %d", j.Name, j.IODepth, j.IODepthFrom, j.NumJobs)
+				}
+				if !s.LatMeasured && (s.LatMeanNs != 0 || s.LatFrom != "") {
+					t.Fatalf("job %q: latency not measured but mean %v from %q", j.Name, s.LatMeanNs, s.LatFrom)
+				}
+				if math.IsNaN(s.IOPS) || math.IsNaN(s.LatMeanNs) || math.IsInf(s.IOPS, 0) {
+					t.Fatalf("job %q: IOPS %v latency %v", j.Name, s.IOPS, s.LatMeanNs)
+				}
+				for _, d := range j.Dirs() {
+					if p, ok := fio.BinsPercentile(d.Clat.Bins, 99); ok && (math.IsNaN(p) || p < 0) {
+						t.Fatalf("job %q: p99 from bins %v", j.Name, p)
+					}
 				}
 			}
 		}
@@ -91,5 +105,54 @@ func FuzzParseJobFile(f *testing.F) {
 				t.Fatalf("run %q: invalid workload %+v", r.Name, w)
 			}
 		}
+	})
+}
+
+// FuzzParseArgs reads fio command lines: never a panic, and every run it
+// accepts is one qdsweep can run.
+func FuzzParseArgs(f *testing.F) {
+	f.Add("--directory=/node --name fio_test_file --direct=1 --rw=randread --bs=4K --size=1G --numjobs=16 --time_based --runtime=180 --group_reporting --norandommap")
+	f.Add("--name=w --filename=/dev/sdb --filesize=2500G --time_based --ramp_time=2s --runtime=1m --ioengine=libaio --verify=0 --randrepeat=0 --iodepth_batch_submit=256")
+	f.Add("--name a --readwrite randrw --blocksize 8k --loops=3 --startdelay=2 --end_fsync=1 --rate_iops=5 --filename=a\\:b:c")
+	f.Fuzz(func(t *testing.T, line string) {
+		jf, _, err := fio.ParseArgs(strings.Fields(line))
+		if err != nil {
+			return
+		}
+		if len(jf.Jobs) == 0 {
+			jf.Jobs = []fio.JobSpec{{Options: jf.Global}}
+			jf.Global = nil
+		}
+		runs, err := jf.Runs()
+		if err != nil {
+			return
+		}
+		for _, r := range runs {
+			w := r.Workload
+			if w.IODepth < 1 || w.NumJobs < 1 || w.BS < 1 || w.RWMixRead < 0 || w.RWMixRead > 100 || r.Loops < 1 || r.IOSize < 0 {
+				t.Fatalf("run %q: invalid %+v", r.Name, r)
+			}
+			if len(w.JobFiles) == 0 && len(r.Files) > 0 && w.Filename != r.Files[0] {
+				t.Fatalf("run %q: filename %q, files %q", r.Name, w.Filename, r.Files)
+			}
+		}
+	})
+}
+
+// FuzzSplitClient reads fio server names: never a panic; a port it
+// accepts is a TCP port.
+func FuzzSplitClient(f *testing.F) {
+	for _, s := range []string{"host1", "10.0.0.1:8765", "[fe80::1]:8766", "fe80::1", "h:0", ":1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		h, p, err := fio.SplitClient(s)
+		if err != nil {
+			return
+		}
+		if h == "" || p < 0 || p > 65535 {
+			t.Fatalf("SplitClient(%q) = %q, %d", s, h, p)
+		}
+		_ = fio.ClientArg(s)
 	})
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 )
 
 // jsonDoc is one fio --output-format=json(+) document.
@@ -46,9 +47,14 @@ type jsonDir struct {
 	IOPS     float64  `json:"iops"`
 	Runtime  float64  `json:"runtime"`
 	TotalIOs float64  `json:"total_ios"`
+	IOKBytes float64  `json:"io_kbytes"`
 	Slat     *jsonLat `json:"slat_ns"`
 	Clat     *jsonLat `json:"clat_ns"`
 	Lat      *jsonLat `json:"lat_ns"`
+	// fio 2.x: latencies in µs under these names, io_bytes in KiB.
+	SlatUs *jsonLat `json:"slat"`
+	ClatUs *jsonLat `json:"clat"`
+	LatUs  *jsonLat `json:"lat"`
 }
 
 type jsonLat struct {
@@ -195,7 +201,7 @@ func (d jsonDoc) output(line int) Output {
 			if n > 0 {
 				o.Jobs[i].NumJobs, o.Jobs[i].NumJobsFrom = n, "all clients"
 			}
-			o.Jobs[i].fillDefaults()
+			o.Jobs[i].fillDefaults(true)
 		}
 	}
 	for _, dj := range d.DiskUtil {
@@ -262,29 +268,88 @@ func (d *jsonDir) dir() *Dir {
 	if bw == 0 {
 		bw = finite(d.BW) * 1024
 	}
-	return &Dir{
+	out := &Dir{
 		IOBytes: int64(finite(d.IOBytes)), BWBytes: bw, IOPS: finite(d.IOPS),
 		RuntimeMs: int64(finite(d.Runtime)), TotalIOs: int64(finite(d.TotalIOs)),
-		Slat: d.Slat.stat(), Clat: d.Clat.stat(), Lat: d.Lat.stat(),
+		Slat: d.Slat.stat(1), Clat: d.Clat.stat(1), Lat: d.Lat.stat(1),
 	}
+	if d.Slat == nil && d.Clat == nil && d.Lat == nil && (d.SlatUs != nil || d.ClatUs != nil || d.LatUs != nil) {
+		// fio 2.x: µs latencies; io_bytes counts KiB there.
+		out.Slat, out.Clat, out.Lat = d.SlatUs.stat(1e3), d.ClatUs.stat(1e3), d.LatUs.stat(1e3)
+		if d.IOKBytes == 0 && d.BWBytes == 0 {
+			out.IOBytes *= 1024
+		}
+	}
+	if out.TotalIOs == 0 && out.IOPS > 0 && out.RuntimeMs > 0 {
+		out.TotalIOs = int64(math.Round(out.IOPS * float64(out.RuntimeMs) / 1e3)) // fio 2.0 has no total_ios
+	}
+	return out
 }
 
-// stat converts one latency block; percentile keys are "99.000000".
-func (l *jsonLat) stat() LatStat {
+// stat converts one latency block (values × unit give ns); percentile keys
+// are "99.000000".
+func (l *jsonLat) stat(unit float64) LatStat {
 	if l == nil {
 		return LatStat{}
 	}
-	s := LatStat{MinNs: finite(l.Min), MaxNs: finite(l.Max), MeanNs: finite(l.Mean),
-		StddevNs: finite(l.Stddev), N: int64(finite(l.N))}
+	s := LatStat{MinNs: finite(l.Min) * unit, MaxNs: finite(l.Max) * unit, MeanNs: finite(l.Mean) * unit,
+		StddevNs: finite(l.Stddev) * unit, N: int64(finite(l.N))}
 	for k, v := range l.Percentile {
 		p, err := strconv.ParseFloat(k, 64)
-		if err != nil || math.IsNaN(p) {
+		if err != nil || math.IsNaN(p) || math.IsInf(p, 0) {
 			continue
 		}
-		s.Percentiles = append(s.Percentiles, Percentile{Pct: p, Ns: finite(v)})
+		s.Percentiles = append(s.Percentiles, Percentile{Pct: p, Ns: finite(v) * unit})
 	}
 	sortPercentiles(s.Percentiles)
+	s.Bins = jsonBins(l.Bins, unit)
 	return s
+}
+
+// jsonBins reads json+'s "bins": fio 3.x keys each bucket by its value
+// (ns); fio 2.x by its index, with FIO_IO_U_PLAT_BITS and _VAL beside,
+// in µs (fio's plat_idx_to_val gives the value).
+func jsonBins(m map[string]float64, unit float64) []Bin {
+	if len(m) == 0 {
+		return nil
+	}
+	bits, hasBits := m["FIO_IO_U_PLAT_BITS"]
+	val := m["FIO_IO_U_PLAT_VAL"]
+	var out []Bin
+	for k, c := range m {
+		if strings.HasPrefix(k, "FIO_") {
+			continue
+		}
+		n, err := strconv.ParseFloat(k, 64)
+		c = finite(c)
+		if err != nil || math.IsNaN(n) || math.IsInf(n, 0) || n < 0 || c <= 0 {
+			continue
+		}
+		v := n
+		if hasBits {
+			v = platIdxToVal(int64(n), int(finite(bits)), int64(finite(val)))
+		}
+		out = append(out, Bin{Ns: v * unit, Count: int64(c)})
+	}
+	return MergeBins(out)
+}
+
+// platIdxToVal is fio's plat_idx_to_val: the value a histogram bucket
+// index stands for (the middle of its range).
+func platIdxToVal(idx int64, bits int, val int64) float64 {
+	if bits <= 0 || bits > 16 || val <= 0 || idx > 1<<20 {
+		return float64(idx)
+	}
+	if idx < val<<1 {
+		return float64(idx)
+	}
+	errorBits := idx>>uint(bits) - 1
+	if errorBits > 40 {
+		errorBits = 40
+	}
+	base := float64(int64(1) << uint(errorBits+int64(bits)))
+	k := idx % val
+	return base + (float64(k)+0.5)*float64(int64(1)<<uint(errorBits))
 }
 
 // stringOptions renders JSON option values (fio writes strings) as strings.

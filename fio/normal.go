@@ -2,6 +2,7 @@ package fio
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -17,8 +18,12 @@ var (
 	reJob = regexp.MustCompile(`^(.+?): \(groupid=(\d+), jobs=(\d+)\): err=\s*(\d+)(?:: pid=(\d+))?`)
 	// reDir: "  read: IOPS=24.7k, BW=96.5MiB/s (101MB/s)(96.5MiB/1001msec)"
 	reDir = regexp.MustCompile(`^(read|write|trim|mixed)\s*: IOPS=([0-9.]+[kKMG]?), BW=([0-9.]+[A-Za-z]*)(?:/s)?\s*\([^)]*\)\(([0-9.]+[A-Za-z]*)/(\d+)msec\)`)
-	// reLat: "slat (usec): min=2, max=172, avg= 4.84, stdev= 3.73"
-	reLat = regexp.MustCompile(`^(slat|clat|lat)\s*\((nsec|usec|msec|sec)\)\s*:\s*min=\s*([0-9.]+[kKMG]?),\s*max=\s*([0-9.]+[kKMG]?),\s*avg=\s*([0-9.]+[kKMG]?),\s*stdev=\s*([0-9.]+[kKMG]?)`)
+	// reDir2: fio 2.x, "  read : io=1024.0MB, bw=67584KB/s, iops=16896 , runt= 15515msec"
+	reDir2 = regexp.MustCompile(`^(read|write|trim|mixed)\s*: io=([0-9.]+[A-Za-z]*), bw=([0-9.]+[A-Za-z]*)/s, iops=([0-9.]+[kKMG]?)\s*, runt=\s*(\d+)msec`)
+	// reLat: "slat (usec): min=2, max=172, avg= 4.84, stdev= 3.73" (fio 2.x: "min=2 , max=120 , avg= 4.12")
+	reLat = regexp.MustCompile(`^(slat|clat|lat)\s*\((nsec|usec|msec|sec)\)\s*:\s*min=\s*([0-9.]+[kKMG]?)\s*,\s*max=\s*([0-9.]+[kKMG]?)\s*,\s*avg=\s*([0-9.]+[kKMG]?)\s*,\s*stdev=\s*([0-9.]+[kKMG]?)`)
+	// reTotal2: fio 2.x, "total=r=262144/w=0/d=0"
+	reTotal2 = regexp.MustCompile(`total=r=(\d+)/w=(\d+)(?:/[dt]=(\d+))?`)
 	// rePctHead: "clat percentiles (usec):"
 	rePctHead = regexp.MustCompile(`^(clat|lat|slat) percentiles \((nsec|usec|msec|sec)\):`)
 	// rePct: "1.00th=[  145]"
@@ -225,7 +230,7 @@ func (p *normalParser) flush() {
 		if d, err := strconv.Atoi(h["iodepth"]); err == nil && d > 0 {
 			j.IODepth, j.IODepthFrom = d, "header"
 		}
-		j.fillDefaults()
+		j.fillDefaults(false)
 		if first == nil && !j.AllClients {
 			first = j
 		}
@@ -236,6 +241,28 @@ func (p *normalParser) flush() {
 // jobLine reads one line inside a job block.
 func (p *normalParser) jobLine(t string) error {
 	j := p.job
+	if m := reDir2.FindStringSubmatch(t); m != nil {
+		d := &Dir{}
+		io, err1 := parseKB(m[2])
+		bw, err2 := parseKB(m[3])
+		iops, err3 := parseCount(m[4])
+		if err := errors.Join(err1, err2, err3); err != nil {
+			return fmt.Errorf("%s: %w", m[1], err)
+		}
+		d.IOPS, d.IOBytes, d.BWBytes = iops, int64(io), bw
+		d.RuntimeMs, _ = strconv.ParseInt(m[5], 10, 64)
+		d.TotalIOs = int64(math.Round(iops * float64(d.RuntimeMs) / 1e3))
+		switch m[1] {
+		case "read", "mixed":
+			j.Read = d
+		case "write":
+			j.Write = d
+		case "trim":
+			j.Trim = d
+		}
+		p.dir, p.pct = d, nil
+		return nil
+	}
 	if m := reDir.FindStringSubmatch(t); m != nil {
 		d := &Dir{}
 		iops, err := parseCount(m[2])
@@ -329,8 +356,10 @@ func (p *normalParser) jobLine(t string) error {
 				j.IODepthDist[b.key] = pctValue(v)
 			}
 		}
-	case "issued rwts":
-		if m := reTotal.FindStringSubmatch(rest); m != nil {
+	case "issued rwts", "issued rwt", "issued":
+		if m := reTotal2.FindStringSubmatch(rest); m != nil {
+			p.fillTotals(m[1] + "," + m[2] + "," + m[3])
+		} else if m := reTotal.FindStringSubmatch(rest); m != nil {
 			p.fillTotals(m[1])
 		}
 	}
@@ -387,12 +416,15 @@ func headerOptions(s string) map[string]string {
 	return o
 }
 
-// parseHeaderBS reads "4096B-4096B" or "128KiB-128KiB" (the low end).
+// parseHeaderBS reads "4096B-4096B" or "128KiB-128KiB" (the low end), or
+// fio 2.x's "4K-4K/4K-4K/4K-4K".
 func parseHeaderBS(s string) int64 {
 	lo, _, _ := strings.Cut(s, "-")
 	v, err := parseBinary(lo)
 	if err != nil {
-		return 0
+		if v, err = parseKB(lo); err != nil {
+			return 0
+		}
 	}
 	return int64(v)
 }
@@ -454,6 +486,23 @@ var binaryUnits = map[string]float64{
 	"": 1, "B": 1, "Ki": 1 << 10, "KiB": 1 << 10, "Mi": 1 << 20, "MiB": 1 << 20,
 	"Gi": 1 << 30, "GiB": 1 << 30, "Ti": 1 << 40, "TiB": 1 << 40, "Pi": 1 << 50, "PiB": 1 << 50,
 	"k": 1e3, "kB": 1e3, "M": 1e6, "MB": 1e6, "G": 1e9, "GB": 1e9, "T": 1e12, "TB": 1e12,
+}
+
+// parseKB reads fio 2.x's sizes ("1024.0MB", "67584KB", "4K"), whose
+// K, M, G are binary (fio's default kb_base=1024), in bytes.
+func parseKB(s string) (float64, error) {
+	s = strings.TrimSpace(s)
+	i := 0
+	for i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '.') {
+		i++
+	}
+	mult := map[string]float64{"": 1, "B": 1, "K": 1 << 10, "KB": 1 << 10, "k": 1 << 10, "kB": 1 << 10,
+		"M": 1 << 20, "MB": 1 << 20, "G": 1 << 30, "GB": 1 << 30, "T": 1 << 40, "TB": 1 << 40}[s[i:]]
+	v, err := strconv.ParseFloat(s[:i], 64)
+	if mult == 0 || i == 0 || err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("unknown size %q", s)
+	}
+	return v * mult, nil
 }
 
 // parseBinary reads a byte amount like "96.5MiB", "268Mi", "4096B", in bytes.

@@ -40,10 +40,12 @@ type Job struct {
 	RW       string            `json:"rw,omitempty"`       // fio rw=, "" when unknown
 	BS       int64             `json:"bs,omitempty"`       // bytes per I/O, 0 when unknown
 	IOEngine string            `json:"ioengine,omitempty"` // "" when unknown (fio's default is psync)
-	IODepth  int               `json:"iodepth"`            // configured iodepth per job
+	IODepth  int               `json:"iodepth"`            // configured iodepth per job; 0 when unknown
 	// IODepthFrom says where IODepth came from: "options", "header",
 	// "iodepth distribution" (the busiest bucket of fio's IO depths, a lower
-	// bound of the setting) or "default" (fio's default of 1).
+	// bound of the setting), "default" (fio's default of 1: JSON lists every
+	// option set, and iodepth was not) or "unknown" (IODepth 0: nothing in
+	// the output says it).
 	IODepthFrom string `json:"iodepth_from"`
 	// NumJobs is the number of processes this entry's figures cover: the
 	// numjobs option under group_reporting, jobs=N of the normal format, or
@@ -85,6 +87,59 @@ type LatStat struct {
 	StddevNs    float64      `json:"stddev"`
 	N           int64        `json:"N"`
 	Percentiles []Percentile `json:"percentiles,omitempty"` // ascending by Pct
+	// Bins is fio json+'s latency histogram, ascending by Ns (nil
+	// without json+): merged over jobs or hosts it gives their percentiles.
+	Bins []Bin `json:"bins,omitempty"`
+}
+
+// Bin is one bucket of fio's latency histogram: Count I/Os near Ns
+// nanoseconds (fio's bucket value).
+type Bin struct {
+	Ns    float64 `json:"ns"`
+	Count int64   `json:"count"`
+}
+
+// MergeBins adds histograms bucket by bucket (fio's buckets are the same
+// for every job of a fio version), ascending by Ns.
+func MergeBins(hs ...[]Bin) []Bin {
+	sum := map[float64]int64{}
+	for _, h := range hs {
+		for _, b := range h {
+			sum[b.Ns] += b.Count
+		}
+	}
+	if len(sum) == 0 {
+		return nil
+	}
+	out := make([]Bin, 0, len(sum))
+	for ns, c := range sum {
+		out = append(out, Bin{Ns: ns, Count: c})
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].Ns < out[b].Ns })
+	return out
+}
+
+// BinsPercentile is the latency at pct (in percent, e.g. 99.9) of a
+// histogram, ns, as fio computes it: the value of the first bucket at
+// which the running count reaches pct of the total. ok is false for an
+// empty histogram.
+func BinsPercentile(bins []Bin, pct float64) (float64, bool) {
+	var total int64
+	for _, b := range bins {
+		total += b.Count
+	}
+	if total == 0 {
+		return 0, false
+	}
+	want := pct / 100 * float64(total)
+	var run int64
+	for _, b := range bins {
+		run += b.Count
+		if float64(run) >= want {
+			return b.Ns, true
+		}
+	}
+	return bins[len(bins)-1].Ns, true
 }
 
 // Percentile is one percentile of a latency: Pct in percent (99.9), Ns in nanoseconds.
@@ -121,13 +176,20 @@ func (l LatStat) At(pct float64) (float64, bool) {
 
 // TotalLat is the direction's total latency: Lat when fio reported it, else
 // Clat with Slat's mean added (and Clat's percentiles). from says which:
-// "lat" or "clat+slat".
+// "lat" or "clat+slat", or "" when fio measured neither (gtod_reduce=1,
+// disable_lat): l is then zero and means "not measured", never 0 ns.
 func (d Dir) TotalLat() (l LatStat, from string) {
 	if d.Lat.Known() {
 		if len(d.Lat.Percentiles) == 0 {
 			d.Lat.Percentiles = d.Clat.Percentiles
 		}
+		if len(d.Lat.Bins) == 0 {
+			d.Lat.Bins = d.Clat.Bins
+		}
 		return d.Lat, "lat"
+	}
+	if !d.Clat.Known() {
+		return LatStat{}, ""
 	}
 	l = d.Clat
 	l.MeanNs += d.Slat.MeanNs
@@ -153,7 +215,11 @@ type Summary struct {
 	BWBytes   float64 `json:"bw_bytes"`    // sum over directions, bytes per second
 	TotalIOs  int64   `json:"total_ios"`   // sum over directions
 	LatMeanNs float64 `json:"lat_mean_ns"` // I/O-weighted mean total latency, ns
-	LatFrom   string  `json:"lat_from"`    // "lat" or "clat+slat"
+	LatFrom   string  `json:"lat_from"`    // "lat" or "clat+slat"; "" when not measured
+	// LatMeasured is false when fio measured no latency for any direction
+	// (gtod_reduce=1, disable_lat …): LatMeanNs and Lat are then zero and
+	// mean "not measured", never 0 ns.
+	LatMeasured bool `json:"lat_measured"`
 	// Lat is the total latency of the busiest direction (percentiles cannot
 	// be merged across directions); MeanNs is replaced by LatMeanNs.
 	Lat       LatStat `json:"lat_ns"`
@@ -174,6 +240,10 @@ func (j Job) Summary() Summary {
 		if w == 0 {
 			w = d.IOPS
 		}
+		if from == "" {
+			continue // not measured: leave it out of the mean
+		}
+		s.LatMeasured = true
 		weight += w
 		wsum += w * l.MeanNs
 		if d.TotalIOs > busiest {

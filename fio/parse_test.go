@@ -215,3 +215,87 @@ func TestParseErrors(t *testing.T) {
 		t.Errorf("missing file: %v", err)
 	}
 }
+
+// TestParseVersionsAndReducedOutputs reads fio 2.x outputs (written from
+// fio's documented formats: fio 2.x JSON has slat/clat/lat in µs and
+// io_bytes in KiB; terse v2 has no version field), real fio 3.33
+// gtod_reduce runs (IOPS without latency: not measured, never 0) and
+// blocks without an iodepth (unknown, never assumed 1).
+func TestParseVersionsAndReducedOutputs(t *testing.T) {
+	for _, tt := range []struct {
+		file, format, version string
+		iops, latMeanNs       float64 // latMeanNs 0: not measured
+		p99Ns                 float64 // 0: none reported
+		iodepth               int
+		from                  string
+		ioBytes               int64
+	}{
+		{"fio-2.0.15-randread-libaio-qd32-normal.txt", "normal", "fio-2.0.15", 262144e3 / 15515, 1891.80e3, 2960e3, 32, "header", 1 << 30},
+		{"fio-2.0.15-randread-libaio-qd32-terse-v2.txt", "terse", "", 16896, 1891.8e3, 2960e3, 32, "iodepth distribution", 1 << 30},
+		{"fio-2.18-randread-libaio-qd16.json", "json", "fio-2.18", 20000, 799.51e3, 1432e3, 16, "options", 800000 << 10},
+		{"gtod-libaio-qd8.json", "json", "fio-3.33", 4793.206793, 0, 0, 8, "options", 0},
+		{"gtod-libaio-qd8-normal.txt", "normal", "fio-3.33", 10814e3 / 1069, 0, 0, 8, "header", 0},
+		{"gtod-libaio-qd8-terse.txt", "terse", "fio-3.33", 0, 0, 0, 8, "iodepth distribution", 0},
+		{"pasted-allclients-block.txt", "normal", "", 68.6e3, 116.33e3, 0, 0, "unknown", 0},
+	} {
+		t.Run(tt.file, func(t *testing.T) {
+			outs := readTestdata(t, tt.file)
+			o := fio.Final(outs)[0]
+			j := o.Jobs[0]
+			s := j.Summary()
+			if o.Format != tt.format || o.FioVersion != tt.version {
+				t.Errorf("format %q version %q", o.Format, o.FioVersion)
+			}
+			if tt.iops > 0 && !near(s.IOPS, tt.iops, 1e-3) || s.IOPS <= 0 {
+				t.Errorf("IOPS %v, want %v", s.IOPS, tt.iops)
+			}
+			if tt.latMeanNs == 0 {
+				if s.LatMeasured || s.LatMeanNs != 0 || s.LatFrom != "" {
+					t.Errorf("latency not measured, read as %+v", s)
+				}
+			} else if !s.LatMeasured || !near(s.LatMeanNs, tt.latMeanNs, 1e-6) {
+				t.Errorf("latency mean %v (measured %v), want %v", s.LatMeanNs, s.LatMeasured, tt.latMeanNs)
+			}
+			if p99, ok := s.Lat.At(99); tt.p99Ns > 0 && (!ok || !near(p99, tt.p99Ns, 1e-6)) {
+				t.Errorf("p99 %v (%v), want %v", p99, ok, tt.p99Ns)
+			}
+			if j.IODepth != tt.iodepth || j.IODepthFrom != tt.from {
+				t.Errorf("iodepth %d from %q, want %d from %q", j.IODepth, j.IODepthFrom, tt.iodepth, tt.from)
+			}
+			if tt.ioBytes > 0 && j.Read.IOBytes != tt.ioBytes {
+				t.Errorf("io bytes %d, want %d", j.Read.IOBytes, tt.ioBytes)
+			}
+		})
+	}
+}
+
+// TestBins reads json+ bins and merges them: the percentile of merged
+// histograms is the fleet's, not one host's.
+func TestBins(t *testing.T) {
+	o := readTestdata(t, "randread-libaio-qd8.jsonplus")
+	d := o[0].Jobs[0].Read
+	if len(d.Clat.Bins) == 0 {
+		t.Fatal("json+ bins not read")
+	}
+	var n int64
+	for _, b := range d.Clat.Bins {
+		n += b.Count
+	}
+	if n != d.TotalIOs {
+		t.Errorf("bins hold %d I/Os, the job did %d", n, d.TotalIOs)
+	}
+	p99, _ := d.Clat.At(99)
+	got, ok := fio.BinsPercentile(d.Clat.Bins, 99)
+	if !ok || !near(got, p99, 1e-9) {
+		t.Errorf("p99 from bins %v, fio printed %v", got, p99)
+	}
+	fast := []fio.Bin{{Ns: 100, Count: 90}}
+	slow := []fio.Bin{{Ns: 1000, Count: 10}}
+	m := fio.MergeBins(fast, slow)
+	if p, _ := fio.BinsPercentile(m, 95); p != 1000 {
+		t.Errorf("p95 of merged = %v, want 1000", p)
+	}
+	if p, _ := fio.BinsPercentile(m, 90); p != 100 {
+		t.Errorf("p90 of merged = %v, want 100", p)
+	}
+}

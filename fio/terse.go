@@ -177,7 +177,7 @@ func parseTerseRecord(f []string, ver int) (terseRecord, error) {
 	for _, dir := range j.Dirs() {
 		j.RuntimeMs = max(j.RuntimeMs, dir.RuntimeMs)
 	}
-	j.fillDefaults()
+	j.fillDefaults(false)
 	rec := terseRecord{job: j}
 	for k := d + terseDepths + terseLatBins; k+terseDisk <= len(f); k += terseDisk {
 		dt := &terseFields{f: f[k : k+terseDisk]}

@@ -16,6 +16,13 @@ const (
 	VerdictQueueNotFull = "queue-not-full"
 	// VerdictSyncEngine: a synchronous engine ignores iodepth > 1.
 	VerdictSyncEngine = "sync-engine"
+	// VerdictDepthUnknown: the input does not say the configured depth
+	// (IODepth 0): the mean in flight is known, how full the queue was is
+	// not.
+	VerdictDepthUnknown = "depth-unknown"
+	// VerdictLatencyNotMeasured: IOPS without latency (fio's gtod_reduce):
+	// Little's Law cannot be applied.
+	VerdictLatencyNotMeasured = "latency-not-measured"
 )
 
 // Fill thresholds of Explain's verdicts (in-flight mean / configured depth).
@@ -27,8 +34,8 @@ const (
 // ExplainInput is one measured job: what it was configured to do and what it did.
 type ExplainInput struct {
 	IOPS      float64 // measured I/Os per second
-	LatMeanNs float64 // measured mean total latency, ns
-	IODepth   int     // configured iodepth per job (≥ 1)
+	LatMeanNs float64 // measured mean total latency, ns (0: not measured)
+	IODepth   int     // configured iodepth per job (0: unknown)
 	NumJobs   int     // configured jobs (≥ 1)
 	// Synchronous marks an engine that keeps one I/O in flight per job
 	// whatever iodepth says (fio's psync, sync, …).
@@ -100,6 +107,19 @@ type ExplainTarget struct {
 // The latency is assumed to stay what was measured, so the target's depth
 // is a lower bound when the device is near saturation.
 func Explain(in ExplainInput) Explanation {
+	if in.LatMeanNs <= 0 {
+		return Explanation{Verdict: VerdictLatencyNotMeasured,
+			Input: ExplainInputOut{IOPS: in.IOPS, IODepth: in.IODepth, NumJobs: in.NumJobs, Synchronous: in.Synchronous}}
+	}
+	if in.IODepth <= 0 && !in.Synchronous {
+		e := Explanation{Verdict: VerdictDepthUnknown, InflightMean: QueueDepth(in.IOPS, in.LatMeanNs),
+			Input: ExplainInputOut{IOPS: in.IOPS, LatMeanNs: in.LatMeanNs, NumJobs: in.NumJobs}}
+		if in.TargetIOPS > 0 {
+			e.Target = explainTarget(in, e)
+			e.Target.Sufficient = false // the configured depth is not known
+		}
+		return e
+	}
 	iodepth, jobs := max(in.IODepth, 1), max(in.NumJobs, 1)
 	e := Explanation{ConfiguredQD: iodepth * jobs, EffectiveQD: iodepth * jobs,
 		Input: ExplainInputOut{IOPS: in.IOPS, LatMeanNs: in.LatMeanNs, IODepth: iodepth, NumJobs: jobs, Synchronous: in.Synchronous}}

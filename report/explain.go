@@ -53,7 +53,7 @@ func ExplainFio(outs []fio.Output, o ExplainOptions) []ExplainedJob {
 	for _, out := range fio.Final(outs) {
 		for _, j := range out.Jobs {
 			s := j.Summary()
-			if s.IOPS <= 0 || s.LatMeanNs <= 0 {
+			if s.IOPS <= 0 {
 				continue
 			}
 			e := ExplainedJob{Name: j.Name, RW: j.RW, BS: j.BS, IOEngine: j.IOEngine,
@@ -89,7 +89,7 @@ func explainNotes(j fio.Job, e ExplainedJob) []string {
 	case "iodepth distribution":
 		n = append(n, fmt.Sprintf("iodepth is not in this output; %d is the busiest bucket of fio's IO depths, which rounds the setting down to a power of two.", j.IODepth))
 	case "default":
-		n = append(n, "iodepth is not in this output; fio's default of 1 is assumed.")
+		n = append(n, "iodepth is not among the job's options: fio's default of 1.")
 	}
 	if c := cloneCount(j.NumJobsFrom); c > 1 {
 		n = append(n, fmt.Sprintf("This is one clone of numjobs=%d, reported separately; run with group_reporting to see the %d jobs as one.", c, c))
@@ -178,7 +178,11 @@ func explainHeading(j ExplainedJob) string {
 	if j.IOEngine != "" {
 		parts = append(parts, j.IOEngine)
 	}
-	parts = append(parts, fmt.Sprintf("iodepth %d × numjobs %d", j.IODepth, j.NumJobs))
+	if j.IODepthFrom == "unknown" {
+		parts = append(parts, fmt.Sprintf("iodepth not stated × numjobs %d", j.NumJobs))
+	} else {
+		parts = append(parts, fmt.Sprintf("iodepth %d × numjobs %d", j.IODepth, j.NumJobs))
+	}
 	h := fmt.Sprintf("Job %q", j.Name)
 	if j.Host != "" {
 		h += " on " + j.Host
@@ -189,14 +193,27 @@ func explainHeading(j ExplainedJob) string {
 // explainSentences is the reasoning for one job, in order.
 func explainSentences(j ExplainedJob) []string {
 	e := j.Explanation
-	lat := FormatLatency(j.LatMeanNs)
 	var s []string
+	if e.Verdict == littleslaw.VerdictLatencyNotMeasured {
+		s = append(s, fmt.Sprintf("It achieved %s IOPS (%s MiB/s); fio measured no latency (gtod_reduce=1 or disable_lat=1), so Little's Law cannot say how many I/Os were in flight or what a deeper queue would give. Rerun without gtod_reduce to explain it.",
+			FormatIOPS(j.IOPS), FormatMiBps(j.BWBytes)))
+		return append(s, j.Notes...)
+	}
+	lat := FormatLatency(j.LatMeanNs)
 	lat = nb(lat)
 	got := fmt.Sprintf("It achieved %s IOPS (%s MiB/s) at %s mean latency", FormatIOPS(j.IOPS), FormatMiBps(j.BWBytes), lat)
 	if j.P99Ns > 0 {
 		got += fmt.Sprintf(" (p99 %s)", FormatLatency(j.P99Ns))
 	}
 	s = append(s, got+".")
+	if e.Verdict == littleslaw.VerdictDepthUnknown {
+		s = append(s, fmt.Sprintf("By Little's Law that is %s × %s = %s I/Os in flight on average. This output does not say the iodepth, so whether the queue was full, and what more depth would give, cannot be told; the job's header line (\"rw=…, ioengine=…, iodepth=…\") or fio's JSON would say.",
+			FormatIOPS(j.IOPS), lat, fmtInflight(e.InflightMean)))
+		if t := e.Target; t != nil {
+			s = append(s, targetExplain(t, lat, false, j.IOEngine))
+		}
+		return append(s, j.Notes...)
+	}
 	s = append(s, fmt.Sprintf("By Little's Law that is %s × %s = %s I/Os in flight on average, against %d configured (%s full).",
 		FormatIOPS(j.IOPS), lat, fmtInflight(e.InflightMean), e.EffectiveQD, fmtFill(e.Fill)))
 	ceiling := fmt.Sprintf("%d in flight at %s allow at most %s (QD / latency)", e.EffectiveQD, lat, nb(FormatIOPS(e.CeilingIOPS)+" IOPS"))

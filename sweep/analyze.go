@@ -54,7 +54,7 @@ func (r *Result) Curves() []Curve {
 // pointMeasured reports whether s holds a measurement (not skipped, not
 // failed, some I/O done).
 func pointMeasured(s Step) bool {
-	return s.Skipped == "" && s.Failed == "" && s.IOPS > 0 && s.Lat.MeanNs > 0
+	return s.Skipped == "" && s.Failed == "" && s.IOPS > 0 && s.Lat.MeanNs > 0 && !s.LatNotMeasured && !s.IODepthUnknown
 }
 
 // Points returns c's measured steps as littleslaw points (QD, iodepth,

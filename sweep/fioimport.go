@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -12,6 +13,17 @@ import (
 
 // SourceFioImport is Meta.Source of a result made from fio outputs.
 const SourceFioImport = "fio-import"
+
+// Errors of FromFio when no step can be analysed.
+var (
+	// ErrFioNoIO: no job did any I/O.
+	ErrFioNoIO = errors.New("no job did any I/O")
+	// ErrFioNoLatency: the jobs did I/O but fio measured no latency
+	// (gtod_reduce=1, disable_lat=1).
+	ErrFioNoLatency = errors.New("fio measured no latency in these outputs (gtod_reduce=1 or disable_lat=1): Little's Law needs it; rerun fio without them")
+	// ErrFioNoIODepth: the outputs do not say any job's iodepth.
+	ErrFioNoIODepth = errors.New("these outputs do not say the iodepth (no job header line, no IO depths): give fio's whole output, or its JSON")
+)
 
 // FromFio turns fio reports (one point per job, or per group of clones)
 // into a Result: one step per job with QD = iodepth × numjobs, steps
@@ -54,7 +66,24 @@ func FromFio(outs []fio.Output) (*Result, error) {
 		}
 	}
 	if len(r.Steps) == 0 {
-		return nil, fmt.Errorf("fio import: no job did any I/O")
+		return nil, fmt.Errorf("fio import: %w", ErrFioNoIO)
+	}
+	usable, noLat := 0, 0
+	for _, st := range r.Steps {
+		switch {
+		case st.Failed != "":
+		case st.LatNotMeasured:
+			noLat++
+		case !st.IODepthUnknown:
+			usable++
+		}
+	}
+	switch {
+	case usable > 0:
+	case noLat > 0:
+		return nil, fmt.Errorf("fio import: %w", ErrFioNoLatency)
+	default:
+		return nil, fmt.Errorf("fio import: %w", ErrFioNoIODepth)
 	}
 	sort.SliceStable(r.Steps, func(a, b int) bool {
 		x, y := r.Steps[a], r.Steps[b]
@@ -125,7 +154,8 @@ func groupJobs(jobs []fio.Job) []fioGroup {
 // stepFromFio converts one group into a step.
 func stepFromFio(g fioGroup) (Step, error) {
 	j := g.main
-	st := Step{RW: j.RW, BS: j.BS, IODepth: j.IODepth, NumJobs: j.NumJobs}
+	st := Step{RW: j.RW, BS: j.BS, IODepth: j.IODepth, NumJobs: j.NumJobs, IODepthUnknown: j.IODepthFrom == "unknown"}
+	measured := false
 	jobs := g.clones
 	if len(jobs) == 0 {
 		jobs = []fio.Job{j}
@@ -142,6 +172,7 @@ func stepFromFio(g fioGroup) (Step, error) {
 	var runtimeMs int64
 	for i, c := range jobs {
 		s := c.Summary()
+		measured = measured || s.LatMeasured
 		st.IOPS += s.IOPS
 		st.BWBytes += s.BWBytes
 		ios += s.TotalIOs
@@ -171,6 +202,9 @@ func stepFromFio(g fioGroup) (Step, error) {
 	}
 	if st.IOPS <= 0 {
 		st.Failed = "fio reported no I/O"
+	}
+	if !measured {
+		st.LatNotMeasured, st.Lat = true, ioengine.Latency{}
 	}
 	st.Read, st.Write = mergeDirs(read), mergeDirs(write)
 	if st.RW == "" {

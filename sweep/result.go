@@ -125,6 +125,16 @@ type Step struct {
 	// step's own noise (0 when unknown).
 	IOPSCV float64 `json:"iops_cv,omitempty"`
 
+	// LatNotMeasured marks a step whose source reported IOPS but no
+	// latency (fio with gtod_reduce=1 or disable_lat): Lat is zero and means
+	// "not measured", and the step stays out of Little's Law.
+	LatNotMeasured bool `json:"lat_not_measured,omitempty"`
+	// IODepthUnknown marks an imported step whose source did not say its
+	// iodepth (a pasted job block or "All clients" block without the job's
+	// header line): IODepth and QD are 0, never assumed 1, and the step
+	// stays out of the curve.
+	IODepthUnknown bool `json:"iodepth_unknown,omitempty"`
+
 	// Hosts holds per-host figures of a multi-host (fio client/server) step.
 	Hosts []HostStep `json:"hosts,omitempty"`
 	// Series is the measured window in slices (see series.go); Time is

@@ -111,3 +111,49 @@ func TestFioCommandsRefuseBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestExplainWithoutLatencyOrDepth: a gtod_reduce run has no latency (said,
+// never read as 0) and a pasted block without its header has no iodepth
+// (said, never assumed 1); import refuses outputs it cannot analyse.
+func TestExplainWithoutLatencyOrDepth(t *testing.T) {
+	abs := func(n string) string { p, _ := filepath.Abs(fioData(n)); return p }
+	dir := t.TempDir()
+	for _, tt := range []struct{ file, verdict, says string }{
+		{"gtod-libaio-qd8.json", "latency-not-measured", "fio measured no latency"},
+		{"gtod-libaio-qd8-normal.txt", "latency-not-measured", "fio measured no latency"},
+		{"pasted-allclients-block.txt", "depth-unknown", "does not say the iodepth"},
+	} {
+		out, errs, code := runQdsweep(t, dir, nil, "explain", abs(tt.file))
+		flat := strings.Join(strings.Fields(out), " ")
+		if code != 0 || !strings.Contains(flat, tt.says) || strings.Contains(flat, "% full") {
+			t.Errorf("%s: exit %d\n%s%s", tt.file, code, out, errs)
+		}
+		out, _, code = runQdsweep(t, dir, nil, "explain", "--output-format=json", abs(tt.file))
+		var doc struct {
+			Jobs []struct {
+				Explanation struct {
+					Verdict string  `json:"verdict"`
+					Fill    float64 `json:"fill"`
+				} `json:"explanation"`
+			} `json:"jobs"`
+		}
+		if code != 0 || json.Unmarshal([]byte(out), &doc) != nil || len(doc.Jobs) != 1 ||
+			doc.Jobs[0].Explanation.Verdict != tt.verdict || doc.Jobs[0].Explanation.Fill != 0 {
+			t.Errorf("%s json: exit %d\n%s", tt.file, code, out)
+		}
+	}
+	_, errs, code := runQdsweep(t, dir, nil, "import", "fio", "-o", filepath.Join(dir, "imp"), abs("gtod-libaio-qd8.json"))
+	if code != 2 || !strings.Contains(errs, "no latency") {
+		t.Errorf("import of a gtod_reduce run: exit %d, %q", code, errs)
+	}
+	_, errs, code = runQdsweep(t, dir, nil, "import", "fio", "-o", filepath.Join(dir, "imp2"), abs("pasted-allclients-block.txt"))
+	if code != 2 || !strings.Contains(errs, "iodepth") {
+		t.Errorf("import of a block without iodepth: exit %d, %q", code, errs)
+	}
+	// fio 2.x outputs import like 3.x ones.
+	out, errs, code := runQdsweep(t, dir, nil, "import", "fio", "-o", filepath.Join(dir, "imp3"),
+		abs("fio-2.18-randread-libaio-qd16.json"), abs("fio-2.0.15-randread-libaio-qd32-normal.txt"))
+	if code != 0 || !strings.Contains(out, "Imported 2 steps") {
+		t.Errorf("import of fio 2.x outputs: exit %d\n%s%s", code, out, errs)
+	}
+}

@@ -48,7 +48,7 @@ func importFioAction(c *cli.Context) error {
 	}
 	r, err := sweep.FromFio(outs)
 	if err != nil {
-		return usagef("%v; the files hold no job that did I/O", err)
+		return usagef("%v", err)
 	}
 	runs, err := fioRuns("import fio", outputs, logs)
 	if err != nil {
