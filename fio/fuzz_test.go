@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"io"
 	"math"
-	"strings"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/qdsweep/qdsweep/fio"
