@@ -243,15 +243,17 @@ func (s *seriesJob) reset() {
 // mergeSeries turns the jobs' cuts into the run's intervals. ticks[k] is
 // the coordinator's time (ns since the origin) of tick k (ticks[0]: the
 // window start); end is the end of the longest job window; a tail shorter
-// than half of interval joins the slice before it. Each job's share
-// of a slice runs between its own cuts, so counts are exact and a slice's
-// rate is the sum over jobs of count / job-slice length.
+// than half of interval joins the slice before it. A job's cut lands at its
+// first completion after a tick, so each job's share of a slice runs
+// between its own cuts: its rates and in-flight mean are its totals over
+// that span (never above its depth; a slice in two pieces, a joined tail,
+// over both) and are summed over jobs; a slice's bounds are the jobs' mean
+// cut times, so slices are contiguous, count every I/O once and, for one
+// job, sum exactly to the run.
 func mergeSeries(jobs []*seriesJob, winStarts []int64, ticks []int64, end int64, interval time.Duration) []Interval {
 	if len(ticks) == 0 {
 		return nil
 	}
-	// Slices 0..n-2 end at ticks 1..n-1; slice n-1 ends at end. A tail
-	// shorter than half an interval joins the slice before it.
 	n := len(ticks)
 	if n > 1 && end-ticks[n-1] < int64(interval)/2 {
 		n--
@@ -260,25 +262,32 @@ func mergeSeries(jobs []*seriesJob, winStarts []int64, ticks []int64, end int64,
 		return nil
 	}
 	type acc struct {
-		ios, bytes [2]float64 // per second
+		ios, bytes [2]float64 // per second, summed over jobs
+		area       float64    // mean in flight, summed over jobs
 		latSum     int64
 		count      int64
-		area       float64
 		bins       []ivBin
+		endSum     float64 // Σ of the jobs' last cut times in the slice
+		ends       int
 	}
-	accs := make([]acc, n)
-	// A job's slice may come in more than one piece (a tail joined to the
-	// slice before it): its rates are its totals over the pieces' time.
+	// A job's share of one slice, possibly in more than one piece.
 	type piece struct {
 		dt, area   float64
 		ios, bytes [2]float64
+		last       int64 // time of its last cut
+		cut        bool
 	}
+	accs := make([]acc, n)
 	own := make([]piece, n)
+	var startSum float64
+	starts := 0
 	for j, sj := range jobs {
 		if sj == nil {
 			continue
 		}
 		clear(own)
+		startSum += float64(winStarts[j])
+		starts++
 		prev := ivCut{t: winStarts[j]}
 		for _, c := range sj.cuts {
 			k := int(c.tick) - 1 // tick k closes slice k-1
@@ -288,9 +297,8 @@ func mergeSeries(jobs []*seriesJob, winStarts []int64, ticks []int64, end int64,
 			if k < 0 || k >= n {
 				continue
 			}
-			a := &accs[k]
+			a, p := &accs[k], &own[k]
 			if dt := float64(c.t - prev.t); dt > 0 {
-				p := &own[k]
 				p.dt += dt
 				for d := 0; d < 2; d++ {
 					p.ios[d] += float64(c.ios[d] - prev.ios[d])
@@ -298,6 +306,7 @@ func mergeSeries(jobs []*seriesJob, winStarts []int64, ticks []int64, end int64,
 				}
 				p.area += float64(c.area - prev.area)
 			}
+			p.last, p.cut = c.t, true
 			a.latSum += c.latSum - prev.latSum
 			a.count += c.ios[0] + c.ios[1] - prev.ios[0] - prev.ios[1]
 			a.bins = append(a.bins, c.bins...)
@@ -305,6 +314,10 @@ func mergeSeries(jobs []*seriesJob, winStarts []int64, ticks []int64, end int64,
 		}
 		for k := range own {
 			p, a := &own[k], &accs[k]
+			if p.cut {
+				a.endSum += float64(p.last)
+				a.ends++
+			}
 			if p.dt <= 0 {
 				continue
 			}
@@ -315,24 +328,30 @@ func mergeSeries(jobs []*seriesJob, winStarts []int64, ticks []int64, end int64,
 			a.area += p.area / p.dt
 		}
 	}
+	origin := ticks[0]
+	if starts > 0 {
+		origin = int64(startSum / float64(starts))
+	}
 	out := make([]Interval, n)
+	from := origin
 	for k := range out {
 		a := &accs[k]
-		stop := end
-		if k+1 < n {
-			stop = ticks[k+1]
+		to := end
+		switch {
+		case a.ends > 0:
+			to = int64(a.endSum / float64(a.ends))
+		case k+1 < n:
+			to = ticks[k+1]
 		}
-		iv := Interval{
-			StartNs: ticks[k] - ticks[0], DurNs: stop - ticks[k],
-			IOs: a.count, ReadIOPS: a.ios[0], WriteIOPS: a.ios[1],
-			ReadBWBytes: a.bytes[0], WriteBWBytes: a.bytes[1],
-			InflightMean: a.area,
-		}
+		to = max(to, from)
+		iv := Interval{StartNs: from - origin, DurNs: to - from, IOs: a.count,
+			ReadIOPS: a.ios[0], WriteIOPS: a.ios[1], ReadBWBytes: a.bytes[0], WriteBWBytes: a.bytes[1], InflightMean: a.area}
 		if a.count > 0 {
 			iv.LatMeanNs = float64(a.latSum) / float64(a.count)
 			iv.LatP99Ns = ivQuantile(mergeBins(a.bins), 0.99)
 		}
 		out[k] = iv
+		from = to
 	}
 	return out
 }

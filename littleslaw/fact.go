@@ -65,6 +65,10 @@ type Fact struct {
 	Synchronous bool   `json:"synchronous,omitempty"`
 	Buffered    bool   `json:"buffered,omitempty"`
 	HostBusy    bool   `json:"host_busy,omitempty"`
+	// Seconds and ToSeconds are times within or of a step (a burst's end, a
+	// throttle's period, a plateau's start; a runtime needed and ran).
+	Seconds   float64 `json:"s,omitempty"`
+	ToSeconds float64 `json:"to_s,omitempty"`
 	// Detail is outside text quoted as is (why the target has no device).
 	Detail string `json:"detail,omitempty"`
 }

@@ -563,8 +563,6 @@ func steadyWhy(xs []TimeSample, iops []float64, ss SteadyCriterion, attained boo
 		w.Cause = TimeCacheFill
 	case t.Has(TimeNoisy):
 		w.Cause = TimeNoisy
-	case t.Has(TimeBurst):
-		w.Cause = TimeBurst
 	}
 	return w
 }
@@ -659,4 +657,105 @@ func CurveTimeOf(qd, iops, ran []float64, times []*StepTime, win float64) *Curve
 		}
 	}
 	return c
+}
+
+// Diagnosis rules of the time findings, the values of Finding.Rule.
+const (
+	RuleBurst     = "burst-credits"
+	RuleThrottle  = "periodic-throttle"
+	RuleWarmup    = "warm-up"
+	RuleCacheFill = "cache-fill"
+	RuleNoisy     = "noisy-neighbours"
+)
+
+// Reasons of the time findings.
+const (
+	ReasonBurstSpent Reason = "burst-spent" // IOPS fell to a sustained level within a step
+	ReasonThrottled  Reason = "throttled"   // IOPS cycles with a stable period
+	ReasonWarmup     Reason = "latency-fell"
+	ReasonCacheFill  Reason = "latency-rose"
+	ReasonNoisy      Reason = "no-pattern" // variance without period or trend
+)
+
+// Fact kinds of the time findings. Seconds are since the step's measured
+// window began unless said otherwise.
+const (
+	FactBurstLevel     FactKind = "burst-level"       // QD: IOPS at LatNs, Inflight in flight, until Seconds
+	FactSustainedLevel FactKind = "sustained-level"   // QD: IOPS at LatNs, Inflight in flight, from Seconds
+	FactCredits        FactKind = "credits"           // Count I/Os of credit: (burst − sustained IOPS) × burst Seconds
+	FactOnCredits      FactKind = "on-credits"        // QD: IOPS above the sustained ToIOPS all step; credits last Seconds
+	FactPeriod         FactKind = "period"            // QD: period Seconds, autocorrelation Ratio, cycle IOPS → ToIOPS, mean BWBytes unused
+	FactTransient      FactKind = "latency-transient" // QD: mean latency LatNs → plateau ToLatNs, reached at Seconds
+	FactSpread         FactKind = "iops-spread"       // QD: σ/mean Ratio, range IOPS → ToIOPS, highest autocorrelation Share
+	FactRuntime        FactKind = "runtime"           // steps need Seconds; the longest ran ToSeconds
+)
+
+// TimeFindings turns one curve's time findings into diagnosis findings,
+// one per rule, led by the step that shows it first; qd and times are the
+// curve's measured steps in order, ct their summary (CurveTimeOf).
+func TimeFindings(rw string, bs int64, qd []float64, times []*StepTime, ct *CurveTime) []Finding {
+	if ct == nil {
+		return nil
+	}
+	byRule := map[string]*Finding{}
+	var order []string
+	add := func(rule string, r Reason, figures Fact, facts ...Fact) {
+		f, ok := byRule[rule]
+		if !ok {
+			f = &Finding{Rule: rule, Reason: r, RW: rw, BS: bs, Figures: figures}
+			byRule[rule] = f
+			order = append(order, rule)
+		}
+		f.Facts = append(f.Facts, facts...)
+	}
+	for i, t := range times {
+		if t == nil {
+			continue
+		}
+		for _, x := range t.Findings {
+			switch x.Kind {
+			case TimeBurst:
+				fig := Fact{QD: qd[i], IOPS: x.BurstIOPS, ToIOPS: x.SustainedIOPS, Ratio: x.Factor, Seconds: x.BurstSec}
+				add(RuleBurst, ReasonBurstSpent, fig,
+					Fact{Kind: FactBurstLevel, QD: qd[i], IOPS: x.BurstIOPS, LatNs: x.BurstLatNs, Inflight: x.BurstInflight, Seconds: x.BurstSec},
+					Fact{Kind: FactSustainedLevel, QD: qd[i], IOPS: x.SustainedIOPS, LatNs: x.SustainedLatNs, Inflight: x.SustainedInflight, Seconds: x.BurstSec})
+			case TimeThrottle:
+				fig := Fact{QD: qd[i], Seconds: x.PeriodSec, IOPS: x.PeakIOPS, ToIOPS: x.TroughIOPS, Ratio: x.ACF}
+				add(RuleThrottle, ReasonThrottled, fig, Fact{Kind: FactPeriod, QD: qd[i], Seconds: x.PeriodSec, Ratio: x.ACF, IOPS: x.PeakIOPS, ToIOPS: x.TroughIOPS})
+			case TimeWarmup, TimeCacheFill:
+				rule, r := RuleWarmup, ReasonWarmup
+				if x.Kind == TimeCacheFill {
+					rule, r = RuleCacheFill, ReasonCacheFill
+				}
+				fig := Fact{QD: qd[i], LatNs: x.FromLatNs, ToLatNs: x.PlateauLatNs, Seconds: x.PlateauSec}
+				add(rule, r, fig, Fact{Kind: FactTransient, QD: qd[i], LatNs: x.FromLatNs, ToLatNs: x.PlateauLatNs, Seconds: x.PlateauSec})
+			case TimeNoisy:
+				fig := Fact{QD: qd[i], Ratio: x.CV, IOPS: x.MinIOPS, ToIOPS: x.MaxIOPS, Share: x.ACF}
+				add(RuleNoisy, ReasonNoisy, fig, Fact{Kind: FactSpread, QD: qd[i], Ratio: x.CV, IOPS: x.MinIOPS, ToIOPS: x.MaxIOPS, Share: x.ACF})
+			}
+		}
+	}
+	if b := ct.Burst; b != nil {
+		if f := byRule[RuleBurst]; f != nil {
+			f.Facts = append(f.Facts, Fact{Kind: FactCredits, Count: int(math.Round(b.CreditsIOs)), Seconds: b.BurstSec})
+			for _, s := range b.OnCredits {
+				f.Facts = append(f.Facts, Fact{Kind: FactOnCredits, QD: s.QD, IOPS: s.IOPS, ToIOPS: b.SustainedIOPS, Seconds: s.Sec})
+			}
+		}
+	}
+	if ct.RuntimeSec > ct.RanSec+0.05 {
+		for _, rule := range []string{RuleBurst, RuleThrottle, RuleWarmup, RuleCacheFill} {
+			if f := byRule[rule]; f != nil {
+				f.Facts = append(f.Facts, Fact{Kind: FactRuntime, Seconds: ct.RuntimeSec, ToSeconds: ct.RanSec})
+				f.Figures.ToSeconds = ct.RuntimeSec
+			}
+		}
+	}
+	out := make([]Finding, 0, len(order))
+	for _, rule := range order {
+		f := *byRule[rule]
+		f.Evidence = []string{}
+		out = append(out, f)
+	}
+	return out
 }

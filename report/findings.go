@@ -35,6 +35,9 @@ func FindingSummary(f littleslaw.Finding) string {
 
 // findingVerdict is the verdict of f without the curve.
 func findingVerdict(f littleslaw.Finding) string {
+	if v, ok := timeVerdict(f); ok {
+		return v
+	}
 	g := f.Figures
 	switch f.Reason {
 	case littleslaw.ReasonNoSteps:
@@ -108,6 +111,9 @@ func findingVerdict(f littleslaw.Finding) string {
 
 // FindingNext is the next step f advises, in words.
 func FindingNext(f littleslaw.Finding) string {
+	if v, ok := timeNext(f); ok {
+		return v
+	}
 	g := f.Figures
 	if f.Rule == littleslaw.RuleContended {
 		return "measure again while nothing else uses the device (or on a volume of its own) before sizing from this curve"
@@ -192,6 +198,9 @@ func FindingEvidence(f littleslaw.Finding) []string {
 
 // factText words one fact of a finding.
 func factText(x littleslaw.Fact) string {
+	if v, ok := timeFactText(x); ok {
+		return v
+	}
 	switch x.Kind {
 	case littleslaw.FactNoSteps:
 		return fmt.Sprintf("%d points, none with a queue depth, IOPS and latency", x.Count)

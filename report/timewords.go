@@ -62,9 +62,8 @@ func timeKeyParas(curve string, ct *littleslaw.CurveTime) []para {
 	var out []para
 	add := func(rank int, text string) { out = append(out, para{Curve: curve, Text: text, Rank: rank}) }
 	if b := ct.Burst; b != nil {
-		add(rankKey, fmt.Sprintf("Burst credits: at QD %s the device delivered %s IOPS for the first %s, then fell to %s IOPS (÷%.1f) at the same queue. "+
-			"Saturation, targets and SLOs here use the sustained level, not the burst.",
-			FormatQD(b.QD), FormatIOPS(b.BurstIOPS), fmtSec(b.BurstSec), FormatIOPS(b.SustainedIOPS), b.BurstIOPS/b.SustainedIOPS))
+		add(rankKey, fmt.Sprintf("Saturation, targets and SLOs here use the sustained %s IOPS, not the %s IOPS burst of the first %s (burst-credits below).",
+			FormatIOPS(b.SustainedIOPS), FormatIOPS(b.BurstIOPS), fmtSec(b.BurstSec)))
 		if len(b.OnCredits) > 0 {
 			var qds []float64
 			longest := 0.0
@@ -85,29 +84,6 @@ func timeDetailParas(curve string, r *sweep.Result, rw string, bs int64, ct *lit
 	var out []para
 	add := func(rank int, text string) { out = append(out, para{Curve: curve, Text: text, Rank: rank}) }
 	if ct != nil {
-		for _, s := range r.Steps {
-			if s.RW != rw || s.BS != bs || s.Time == nil {
-				continue
-			}
-			qd := FormatQD(float64(s.QD))
-			for _, f := range s.Time.Findings {
-				switch f.Kind {
-				case littleslaw.TimeThrottle:
-					add(rankFinding, fmt.Sprintf("Periodic throttling at QD %s: IOPS cycles every %s between %s and %s (autocorrelation %.2f), %s on average; "+
-						"only whole periods average right.",
-						qd, fmtSec(f.PeriodSec), FormatIOPS(f.PeakIOPS), FormatIOPS(f.TroughIOPS), f.ACF, FormatIOPS(f.MeanIOPS)))
-				case littleslaw.TimeWarmup:
-					add(rankFinding, fmt.Sprintf("Warm-up at QD %s: mean latency fell from %s to a %s plateau by %s; the analysis uses the plateau.",
-						qd, FormatLatency(f.FromLatNs), FormatLatency(f.PlateauLatNs), fmtSec(f.PlateauSec)))
-				case littleslaw.TimeCacheFill:
-					add(rankFinding, fmt.Sprintf("Cache fill at QD %s: mean latency rose from %s to a %s plateau by %s (a cache stopped absorbing); the analysis uses the plateau.",
-						qd, FormatLatency(f.FromLatNs), FormatLatency(f.PlateauLatNs), fmtSec(f.PlateauSec)))
-				case littleslaw.TimeNoisy:
-					add(rankFinding, fmt.Sprintf("Noisy at QD %s: IOPS varied between %s and %s (σ %.0f%% of the mean) with no period or trend: other load may share the device; repeat the step to confirm its figures.",
-						qd, FormatIOPS(f.MinIOPS), FormatIOPS(f.MaxIOPS), f.CV*100))
-				}
-			}
-		}
 		if ct.RuntimeSec > ct.RanSec+0.05 {
 			why := "to see the sustained level"
 			if ct.ThrottlePeriodSec > 0 && ct.Burst == nil {
@@ -125,7 +101,12 @@ func timeDetailParas(curve string, r *sweep.Result, rw string, bs int64, ct *lit
 		if s.RW != rw || s.BS != bs || s.Time == nil || s.Time.Steady == nil {
 			continue
 		}
-		if w := steadySentence(float64(s.QD), s.Time.Steady); w != "" {
+		// Only where the series explains more than the steady column does.
+		w := s.Time.Steady
+		if w.Cause == "" && !(w.Attained && w.CV > littleslaw.NoisyCV) {
+			continue
+		}
+		if w := steadySentence(float64(s.QD), w); w != "" {
 			add(rankDetail, w)
 		}
 	}
@@ -161,4 +142,35 @@ func steadySentence(qd float64, w *littleslaw.SteadyWhy) string {
 		}
 	}
 	return s + "."
+}
+
+// TimeCaveats are the caveats a recommendation built on curve ca carries
+// when its steps' series showed a burst, steps on credits or a throttle:
+// one clause each, without a final period.
+func TimeCaveats(ca sweep.CurveAnalysis) []string {
+	ct := ca.Time
+	if ct == nil {
+		return nil
+	}
+	var out []string
+	if b := ct.Burst; b != nil {
+		out = append(out, fmt.Sprintf("these figures are the sustained level: burst credits gave %s IOPS for the first %s at QD %s before it fell to %s IOPS",
+			FormatIOPS(b.BurstIOPS), fmtSec(b.BurstSec), FormatQD(b.QD), FormatIOPS(b.SustainedIOPS)))
+		if len(b.OnCredits) > 0 {
+			var qds []float64
+			for _, s := range b.OnCredits {
+				qds = append(qds, s.QD)
+			}
+			out = append(out, fmt.Sprintf("%s ran on burst credits throughout (left out of the analysis)", qdList(qds)))
+		}
+	}
+	if ct.ThrottlePeriodSec > 0 {
+		out = append(out, fmt.Sprintf("IOPS is throttled in %s periods (at QD %s): averages hold over whole periods only",
+			fmtSec(ct.ThrottlePeriodSec), FormatQD(ct.ThrottleQD)))
+	}
+	if ct.RuntimeSec > ct.RanSec+0.05 {
+		out = append(out, fmt.Sprintf("steps ran up to %s but need %s to show the sustained level (%s)",
+			fmtSec(ct.RanSec), fmtSec(ct.RuntimeSec), runtimeFlag(ct.RuntimeSec)))
+	}
+	return out
 }

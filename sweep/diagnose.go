@@ -48,7 +48,7 @@ func (r *Result) Diagnose(o littleslaw.Options) []littleslaw.Finding {
 		}
 		in.Curves = append(in.Curves, dc)
 	}
-	return littleslaw.Diagnose(in)
+	return append(littleslaw.Diagnose(in), r.timeFindings()...)
 }
 
 // stepTelemetry converts a step's device and CPU figures for the rules.

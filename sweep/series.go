@@ -306,3 +306,30 @@ func (r *Result) hasSeries() bool {
 	}
 	return false
 }
+
+// timeFindings are the diagnosis findings of the steps' series, per curve
+// (the steps' Time when analysed, else computed here without storing).
+func (r *Result) timeFindings() []littleslaw.Finding {
+	ss := littleslaw.SteadyCriterion{WindowSec: float64(r.Meta.SteadyWindowNs) / 1e9, Limit: r.Meta.SteadyLimit}
+	var out []littleslaw.Finding
+	for _, c := range r.Curves() {
+		var qd, iops, ran []float64
+		var times []*littleslaw.StepTime
+		for _, s := range c.Steps {
+			if !pointMeasured(s) {
+				continue
+			}
+			t := s.Time
+			if t == nil && s.Series != nil {
+				t = littleslaw.AnalyzeTime(s.TimeSamples(), ss, s.Steady)
+			}
+			qd = append(qd, float64(s.QD))
+			iops = append(iops, s.IOPS)
+			ran = append(ran, float64(s.RuntimeNs)/1e9)
+			times = append(times, t)
+		}
+		ct := littleslaw.CurveTimeOf(qd, iops, ran, times, ss.WindowSec)
+		out = append(out, littleslaw.TimeFindings(c.RW, c.BS, qd, times, ct)...)
+	}
+	return out
+}

@@ -241,7 +241,9 @@ func adviseFromData(f adviseFlags) (report.AdviceDoc, error) {
 	} else {
 		curves = nil
 	}
-	return report.NewAdviceDoc(adv, f.from, &first.Analysis, curves), nil
+	doc := report.NewAdviceDoc(adv, f.from, &first.Analysis, curves)
+	doc.Warnings = append(doc.Warnings, report.TimeCaveats(first)...)
+	return doc, nil
 }
 
 func curveList(cs []sweep.CurveAnalysis) string {

@@ -1,0 +1,77 @@
+package report
+
+import (
+	"fmt"
+
+	"github.com/qdsweep/qdsweep/littleslaw"
+)
+
+// The words of the time findings (burst credits, periodic throttling,
+// warm-up, cache fill, noisy neighbours): verdicts, next steps, evidence.
+
+// timeVerdict is the verdict of a time finding; ok is false for other findings.
+func timeVerdict(f littleslaw.Finding) (string, bool) {
+	g := f.Figures
+	switch f.Reason {
+	case littleslaw.ReasonBurstSpent:
+		return fmt.Sprintf("burst credits ran out: at QD %s IOPS fell from %s to %s (÷%.1f) after %s at the same queue; what it sustains is %s IOPS",
+			FormatQD(g.QD), FormatIOPS(g.IOPS), FormatIOPS(g.ToIOPS), g.Ratio, fmtSec(g.Seconds), FormatIOPS(g.ToIOPS)), true
+	case littleslaw.ReasonThrottled:
+		return fmt.Sprintf("IOPS is throttled in windows: at QD %s it cycles every %s between %s and %s IOPS",
+			FormatQD(g.QD), fmtSec(g.Seconds), FormatIOPS(g.IOPS), FormatIOPS(g.ToIOPS)), true
+	case littleslaw.ReasonWarmup:
+		return fmt.Sprintf("warm-up: at QD %s mean latency fell from %s to a %s plateau by %s",
+			FormatQD(g.QD), FormatLatency(g.LatNs), FormatLatency(g.ToLatNs), fmtSec(g.Seconds)), true
+	case littleslaw.ReasonCacheFill:
+		return fmt.Sprintf("a cache filled: at QD %s mean latency rose from %s to a %s plateau by %s",
+			FormatQD(g.QD), FormatLatency(g.LatNs), FormatLatency(g.ToLatNs), fmtSec(g.Seconds)), true
+	case littleslaw.ReasonNoisy:
+		return fmt.Sprintf("noisy: at QD %s IOPS varied between %s and %s (σ %.0f%% of the mean) with no period or trend, as when other tenants share the hardware",
+			FormatQD(g.QD), FormatIOPS(g.IOPS), FormatIOPS(g.ToIOPS), g.Ratio*100), true
+	}
+	return "", false
+}
+
+// timeNext is the next step of a time finding.
+func timeNext(f littleslaw.Finding) (string, bool) {
+	g := f.Figures
+	run := ""
+	if g.ToSeconds > 0 {
+		run = fmt.Sprintf("; run each step at least %s (%s)", fmtSec(g.ToSeconds), runtimeFlag(g.ToSeconds))
+	}
+	switch f.Reason {
+	case littleslaw.ReasonBurstSpent:
+		return "size from the sustained level (the analysis does); buy for the burst only if the load is as short as the burst" + run, true
+	case littleslaw.ReasonThrottled:
+		return fmt.Sprintf("average over whole periods: set --ss_dur to a multiple of %s%s", fmtSec(g.Seconds), run), true
+	case littleslaw.ReasonWarmup, littleslaw.ReasonCacheFill:
+		return "size from the plateau (the analysis does); raise --ramp_time past it to leave the transient out" + run, true
+	case littleslaw.ReasonNoisy:
+		return "repeat the sweep at another time or on a dedicated volume before sizing from these figures", true
+	}
+	return "", false
+}
+
+// timeFactText words one fact of a time finding.
+func timeFactText(x littleslaw.Fact) (string, bool) {
+	switch x.Kind {
+	case littleslaw.FactBurstLevel:
+		return fmt.Sprintf("QD %s: %s IOPS at %s mean with %.1f in flight until %s", FormatQD(x.QD), FormatIOPS(x.IOPS), FormatLatency(x.LatNs), x.Inflight, fmtSec(x.Seconds)), true
+	case littleslaw.FactSustainedLevel:
+		return fmt.Sprintf("QD %s: %s IOPS at %s mean with %.1f in flight after it", FormatQD(x.QD), FormatIOPS(x.IOPS), FormatLatency(x.LatNs), x.Inflight), true
+	case littleslaw.FactCredits:
+		return fmt.Sprintf("about %s I/Os of burst credit (the burst's excess over the sustained level × %s)", FormatCount(float64(x.Count)), fmtSec(x.Seconds)), true
+	case littleslaw.FactOnCredits:
+		return fmt.Sprintf("QD %s ran at %s IOPS, above the sustained %s, for its whole step: on credits, which last about %s at that rate; left out of the analysis",
+			FormatQD(x.QD), FormatIOPS(x.IOPS), FormatIOPS(x.ToIOPS), fmtSec(x.Seconds)), true
+	case littleslaw.FactPeriod:
+		return fmt.Sprintf("QD %s: period %s (autocorrelation %.2f), cycle %s → %s IOPS", FormatQD(x.QD), fmtSec(x.Seconds), x.Ratio, FormatIOPS(x.IOPS), FormatIOPS(x.ToIOPS)), true
+	case littleslaw.FactTransient:
+		return fmt.Sprintf("QD %s: mean latency %s → %s, settled at %s", FormatQD(x.QD), FormatLatency(x.LatNs), FormatLatency(x.ToLatNs), fmtSec(x.Seconds)), true
+	case littleslaw.FactSpread:
+		return fmt.Sprintf("QD %s: IOPS %s–%s, σ %.0f%% of the mean, highest autocorrelation %.2f", FormatQD(x.QD), FormatIOPS(x.IOPS), FormatIOPS(x.ToIOPS), x.Ratio*100, x.Share), true
+	case littleslaw.FactRuntime:
+		return fmt.Sprintf("steps ran up to %s; the sustained level needs %s", fmtSec(x.ToSeconds), fmtSec(x.Seconds)), true
+	}
+	return "", false
+}
