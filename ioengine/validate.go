@@ -16,7 +16,10 @@ var ErrBadWorkload = errors.New("bad workload")
 // Limits Validate enforces.
 const (
 	MaxIODepth = 65536 // I/Os in flight per job
-	MaxNumJobs = 4096  // parallel jobs
+	// MaxURingEntries is the kernel's IORING_MAX_ENTRIES: the most
+	// submission-queue entries, so I/Os in flight, one io_uring ring takes.
+	MaxURingEntries = 32768
+	MaxNumJobs      = 4096 // parallel jobs
 )
 
 // badWorkload is a one-line message that matches ErrBadWorkload.
@@ -54,6 +57,10 @@ func Validate(w Workload, engine string) error {
 	}
 	if w.NumJobs < 1 || w.NumJobs > MaxNumJobs {
 		return badf("--numjobs: %d is out of range; use 1..%d, e.g. --numjobs=4", w.NumJobs, MaxNumJobs)
+	}
+	if (engine == EngineIOUring || engine == "") && w.IODepth > MaxURingEntries {
+		return badf("--iodepth: %d is over io_uring's %d entries per ring (the kernel refuses larger rings); use --iodepth=%d --numjobs=%d, or --ioengine=libaio",
+			w.IODepth, MaxURingEntries, MaxURingEntries, (w.IODepth*w.NumJobs+MaxURingEntries-1)/MaxURingEntries)
 	}
 	if engine == "psync" && w.IODepth > 1 {
 		return badf("--iodepth: psync does one I/O at a time per job (iodepth %d); use --numjobs=%d for concurrency or --ioengine=io_uring", w.IODepth, w.IODepth*w.NumJobs)

@@ -165,3 +165,46 @@ func TestSweepOutputUnwritable(t *testing.T) {
 		t.Errorf("left in the working dir: %v", ents)
 	}
 }
+
+// TestLimitsOneLine: tight ulimit -v and -n (set in a shell before qdsweep
+// starts) end with one line naming the limit and exit 1, never a runtime
+// stack trace; nothing is laid out.
+func TestLimitsOneLine(t *testing.T) {
+	bin := sweepBinary(t)
+	for _, tc := range []struct {
+		name, ulimit string
+		args         []string
+		want         string
+	}{
+		// The Go runtime itself needs ~1.5 GiB of address space to start; 2.1 GiB
+		// starts it, and 8 jobs × 256 × 1 MiB of buffers do not fit.
+		{"address space", "ulimit -v 2200000", []string{"run", "--size", "16m", "--numjobs", "8", "--iodepth", "256", "--bs", "1m"}, "ulimit -v"},
+		{"address space, sweep", "ulimit -v 2200000", []string{"sweep", "--size", "16m", "--numjobs", "1,8", "--iodepth", "1,256", "--bs", "1m", "--output", "o"}, "ulimit -v"},
+		{"open files, any command", "ulimit -n 16", []string{"--version"}, "ulimit -n"},
+		{"open files, many jobs", "ulimit -n 100", []string{"run", "--size", "16m", "--numjobs", "64", "--iodepth", "1"}, "ulimit -n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			q := make([]string, len(tc.args))
+			for i, a := range tc.args {
+				q[i] = "'" + a + "'"
+			}
+			cmd := exec.Command("sh", "-c", tc.ulimit+" && exec '"+bin+"' "+strings.Join(q, " "))
+			cmd.Dir = dir
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			err := cmd.Run()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+				t.Fatalf("exit %v, want 1; stderr %s", err, stderr.String())
+			}
+			line := stderr.String()
+			if strings.Count(line, "\n") != 1 || !strings.Contains(line, tc.want) || strings.Contains(line, "goroutine") {
+				t.Errorf("stderr %q, want one line naming %s", line, tc.want)
+			}
+			if ents, _ := os.ReadDir(dir); len(ents) > 0 {
+				t.Errorf("left in the working dir: %v", ents)
+			}
+		})
+	}
+}

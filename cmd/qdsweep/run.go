@@ -390,6 +390,11 @@ func runAction(c *cli.Context, fioArgs []string) error {
 			}
 		}
 	}
+	if es.sim == nil {
+		if err := checkRunLimits(w.NumJobs, w.IODepth, w.BS); err != nil {
+			return err
+		}
+	}
 	eng, reason, err := es.open()
 	if err != nil {
 		return err

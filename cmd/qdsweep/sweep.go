@@ -127,6 +127,11 @@ func sweepAction(c *cli.Context) error {
 			return err
 		}
 	}
+	if o.engine.sim == nil {
+		if err := checkSweepLimits(o.plan); err != nil {
+			return err
+		}
+	}
 	// One owner per results directory: held locked for the run (which also
 	// proves it writable before any layout).
 	lock, err := guard.LockDir(o.outDir)
