@@ -3,6 +3,7 @@ package examples_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -78,6 +79,12 @@ var labelSelector = []string{
 	"matchExpressions[].operator", "matchExpressions[].values",
 }
 
+// peerFields are NetworkPolicyPeer's paths under prefix.
+func peerFields(prefix string) []string {
+	out := append(under(prefix+".podSelector", labelSelector), under(prefix+".namespaceSelector", labelSelector)...)
+	return append(out, prefix+".ipBlock", prefix+".ipBlock.cidr", prefix+".ipBlock.except")
+}
+
 // under prefixes every path of fields with prefix.
 func under(prefix string, fields ...[]string) []string {
 	var out []string
@@ -124,6 +131,14 @@ var kindFields = func() map[string]map[string]bool {
 			"spec.internalTrafficPolicy", "spec.ipFamilies", "spec.ipFamilyPolicy",
 			"spec.ports", "spec.ports[].name", "spec.ports[].port", "spec.ports[].targetPort",
 			"spec.ports[].protocol", "spec.ports[].nodePort", "spec.ports[].appProtocol"),
+		"networking.k8s.io/v1 NetworkPolicy": append(append(append(common,
+			"spec", "spec.policyTypes",
+			"spec.ingress", "spec.ingress[].from", "spec.ingress[].ports", "spec.ingress[].ports[].protocol",
+			"spec.ingress[].ports[].port", "spec.ingress[].ports[].endPort",
+			"spec.egress", "spec.egress[].to", "spec.egress[].ports", "spec.egress[].ports[].protocol",
+			"spec.egress[].ports[].port", "spec.egress[].ports[].endPort"),
+			under("spec.podSelector", labelSelector)...),
+			append(peerFields("spec.ingress[].from[]"), peerFields("spec.egress[].to[]")...)...),
 		"v1 PersistentVolumeClaim": append(append(common,
 			"spec", "spec.accessModes", "spec.storageClassName", "spec.volumeMode", "spec.volumeName",
 			"spec.volumeAttributesClassName",
@@ -232,7 +247,7 @@ func TestKubernetesManifestFields(t *testing.T) {
 		key := av + " " + m.kind()
 		allowed, ok := kindFields[key]
 		if !ok {
-			t.Errorf("%s: %s %q: kind not covered (known: Job, DaemonSet, Service, PersistentVolumeClaim with their API versions)", m.file, key, m.name())
+			t.Errorf("%s: %s %q: kind not covered (known: Job, DaemonSet, Service, PersistentVolumeClaim, NetworkPolicy with their API versions)", m.file, key, m.name())
 			continue
 		}
 		checkFields(t, m.file+" "+m.kind()+"/"+m.name(), m.node, "", allowed)
@@ -381,5 +396,155 @@ func TestDockerfileGoVersion(t *testing.T) {
 	}
 	if want := "FROM golang:" + string(m[1]); !bytes.Contains(df, []byte(want)) {
 		t.Errorf("kubernetes/Dockerfile: want a build stage %q… (go.mod says go %s)", want, m[1])
+	}
+}
+
+// boolAt is a pod's or its container's boolean security setting: the
+// container's value when set, else the pod's.
+func boolAt(pod, c any, key string) (bool, bool) {
+	if v, ok := get(c, "securityContext", key).(bool); ok {
+		return v, true
+	}
+	v, ok := get(pod, "securityContext", key).(bool)
+	return v, ok
+}
+
+func intAt(pod, c any, key string) (int, bool) {
+	if v, ok := get(c, "securityContext", key).(int); ok {
+		return v, true
+	}
+	v, ok := get(pod, "securityContext", key).(int)
+	return v, ok
+}
+
+// checkLockedDown checks one pod runs every container unprivileged: non-root
+// (runAsNonRoot and a non-zero runAsUser), no privilege escalation, not
+// privileged, every capability dropped and none added, a read-only root
+// filesystem, no host namespaces; and that it writes only to the volumes
+// named in writable (every other mount read-only).
+func checkLockedDown(t *testing.T, where string, pod any, writable ...string) {
+	t.Helper()
+	for _, k := range []string{"hostNetwork", "hostPID", "hostIPC"} {
+		if v, _ := get(pod, k).(bool); v {
+			t.Errorf("%s: %s is set", where, k)
+		}
+	}
+	ok := map[string]bool{}
+	for _, w := range writable {
+		ok[w] = true
+	}
+	for _, kind := range []string{"initContainers", "containers"} {
+		for _, c := range list(get(pod, kind)) {
+			cw := where + " container " + str(get(c, "name"))
+			if v, set := boolAt(pod, c, "runAsNonRoot"); !set || !v {
+				t.Errorf("%s: runAsNonRoot is not true", cw)
+			}
+			if uid, set := intAt(pod, c, "runAsUser"); !set || uid == 0 {
+				t.Errorf("%s: runAsUser is %d (set %v), want a non-root uid", cw, uid, set)
+			}
+			if v, set := get(c, "securityContext", "allowPrivilegeEscalation").(bool); !set || v {
+				t.Errorf("%s: allowPrivilegeEscalation is not false", cw)
+			}
+			if v, _ := get(c, "securityContext", "privileged").(bool); v {
+				t.Errorf("%s: privileged", cw)
+			}
+			if v, set := get(c, "securityContext", "readOnlyRootFilesystem").(bool); !set || !v {
+				t.Errorf("%s: readOnlyRootFilesystem is not true", cw)
+			}
+			drop := list(get(c, "securityContext", "capabilities", "drop"))
+			if len(drop) != 1 || str(drop[0]) != "ALL" {
+				t.Errorf("%s: capabilities.drop is %v, want [ALL]", cw, drop)
+			}
+			if add := list(get(c, "securityContext", "capabilities", "add")); len(add) > 0 {
+				t.Errorf("%s: adds capabilities %v", cw, add)
+			}
+			for _, vm := range list(get(c, "volumeMounts")) {
+				ro, _ := get(vm, "readOnly").(bool)
+				if n := str(get(vm, "name")); !ok[n] && !ro {
+					t.Errorf("%s: writable mount of volume %q; it may write only to %v", cw, n, writable)
+				}
+			}
+		}
+	}
+}
+
+// TestKubernetesFioServersLockedDown: fio's server protocol is
+// unauthenticated, so the fio servers run unprivileged, write only to the
+// shared volume, listen on their pod address, and a NetworkPolicy admits
+// only the controller Job's pods, on 8765 alone, and lets the servers open
+// no connection. The controller and the one-volume Job run unprivileged too.
+func TestKubernetesFioServersLockedDown(t *testing.T) {
+	ms := readManifests(t, "kubernetes")
+	var servers, controller, policy, single map[string]any
+	for _, m := range ms {
+		switch {
+		case m.kind() == "DaemonSet" && m.name() == "fio-server":
+			servers = m.obj
+		case m.kind() == "Job" && m.name() == "qdsweep-multihost":
+			controller = m.obj
+		case m.kind() == "Job" && m.name() == "qdsweep":
+			single = m.obj
+		case m.kind() == "NetworkPolicy":
+			if policy != nil {
+				t.Error("more than one NetworkPolicy: check each")
+			}
+			policy = m.obj
+		}
+	}
+	if servers == nil || controller == nil || policy == nil || single == nil {
+		t.Fatalf("missing: fio-server DaemonSet %v, qdsweep-multihost Job %v, NetworkPolicy %v, qdsweep Job %v",
+			servers != nil, controller != nil, policy != nil, single != nil)
+	}
+	serverPod := get(servers, "spec", "template", "spec")
+	var shared []string
+	for _, v := range list(get(serverPod, "volumes")) {
+		if get(v, "persistentVolumeClaim") != nil {
+			shared = append(shared, str(get(v, "name")))
+		}
+	}
+	if len(shared) != 1 || len(list(get(serverPod, "volumes"))) != 1 {
+		t.Errorf("fio servers: volumes %v, want exactly the one shared claim", get(serverPod, "volumes"))
+	}
+	checkLockedDown(t, "fio-server", serverPod, shared...)
+	checkLockedDown(t, "qdsweep-multihost", get(controller, "spec", "template", "spec"), "work", "results", "tmp")
+	checkLockedDown(t, "qdsweep", get(single, "spec", "template", "spec"), "data")
+	for _, c := range list(get(serverPod, "containers")) {
+		cmd := fmt.Sprint(get(c, "command"))
+		if !strings.Contains(cmd, "--server=$(POD_IP),8765") {
+			t.Errorf("fio server command %s: want --server=$(POD_IP),8765 (its own address, not every interface)", cmd)
+		}
+		if v := list(get(c, "env")); len(v) == 0 || str(get(v[0], "valueFrom", "fieldRef", "fieldPath")) != "status.podIP" {
+			t.Errorf("fio server env %v: want POD_IP from status.podIP", v)
+		}
+	}
+
+	// The policy: selects the servers, governs ingress and egress, admits
+	// only pods of the controller Job's template, only TCP 8765, no egress.
+	if !subset(get(policy, "spec", "podSelector", "matchLabels"), get(servers, "spec", "template", "metadata", "labels")) {
+		t.Error("NetworkPolicy podSelector does not select the fio servers")
+	}
+	types := fmt.Sprint(get(policy, "spec", "policyTypes"))
+	if !strings.Contains(types, "Ingress") || !strings.Contains(types, "Egress") {
+		t.Errorf("NetworkPolicy policyTypes %s, want Ingress and Egress", types)
+	}
+	if e := list(get(policy, "spec", "egress")); len(e) != 0 {
+		t.Errorf("NetworkPolicy allows egress %v; the servers need none", e)
+	}
+	ingress := list(get(policy, "spec", "ingress"))
+	if len(ingress) != 1 {
+		t.Fatalf("NetworkPolicy has %d ingress rules, want 1", len(ingress))
+	}
+	from := list(get(ingress[0], "from"))
+	if len(from) != 1 || get(from[0], "namespaceSelector") != nil || get(from[0], "ipBlock") != nil ||
+		!subset(get(from[0], "podSelector", "matchLabels"), get(controller, "spec", "template", "metadata", "labels")) {
+		t.Errorf("NetworkPolicy ingress from %v: want only the controller Job's pods", from)
+	}
+	if subset(get(from[0], "podSelector", "matchLabels"), get(servers, "spec", "template", "metadata", "labels")) ||
+		subset(get(from[0], "podSelector", "matchLabels"), get(single, "spec", "template", "metadata", "labels")) {
+		t.Error("NetworkPolicy admits pods other than the controller's")
+	}
+	ports := list(get(ingress[0], "ports"))
+	if len(ports) != 1 || get(ports[0], "port") != 8765 || str(get(ports[0], "protocol")) != "TCP" || get(ports[0], "endPort") != nil {
+		t.Errorf("NetworkPolicy ports %v, want TCP 8765 alone", ports)
 	}
 }
