@@ -27,7 +27,7 @@ func hockeyOf(in chartInput, mt metric) (*figure, error) {
 	p := newPlot(mt.Name, "latency (log scale)")
 	p.X.Tick.Marker, p.Y.Tick.Marker = mt.Ticks, latLogTicks{}
 	p.Add(plotter.NewGrid())
-	l := newLegend()
+	l := newKeyedLegend()
 	m := &marks{}
 	xMax, yMin, yMax := 0.0, math.Inf(1), math.Inf(-1)
 	keys := &styleKeys{}
@@ -135,7 +135,7 @@ func hockeyOf(in chartInput, mt metric) (*figure, error) {
 	if mt.Name != iopsMetric.Name {
 		title = "Latency vs bandwidth (hockey stick)"
 	}
-	return &figure{Title: title, Subtitle: in.Subtitle, Simulated: in.Simulated, Plot: p, Legend: l, Marks: []*marks{m}}, nil
+	return &figure{Title: title, Subtitle: in.Subtitle, Simulated: in.Simulated, Plot: p, Legend: l.Legend, Keys: l.Names, Marks: []*marks{m}}, nil
 }
 
 // lineScatter returns a line through pts and markers on them.

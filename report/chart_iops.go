@@ -52,7 +52,8 @@ func fitGradeOf(s series) fitGrade {
 // where it earns it, the saturation and efficient knees outlined, the
 // fitted ceiling Xmax and the target. With split, one panel per block size.
 func throughputFigure(in chartInput, mt metric, split bool) (*figure, error) {
-	f := &figure{Title: mt.Title + " vs queue depth", Subtitle: in.Subtitle, Simulated: in.Simulated, Legend: newLegend()}
+	f := &figure{Title: mt.Title + " vs queue depth", Subtitle: in.Subtitle, Simulated: in.Simulated}
+	l := newKeyedLegend()
 	keys := &styleKeys{}
 	groups := [][]int{}
 	if split {
@@ -74,7 +75,7 @@ func throughputFigure(in chartInput, mt metric, split bool) (*figure, error) {
 		groups = [][]int{all}
 	}
 	for _, g := range groups {
-		p, m, err := throughputPanel(in, mt, g, &f.Legend, keys)
+		p, m, err := throughputPanel(in, mt, g, &l, keys)
 		if err != nil {
 			return nil, err
 		}
@@ -92,7 +93,8 @@ func throughputFigure(in chartInput, mt metric, split bool) (*figure, error) {
 	if len(f.Panels) == 0 {
 		return nil, ErrNoSteps
 	}
-	keys.add(&f.Legend)
+	keys.add(&l)
+	f.Legend, f.Keys = l.Legend, l.Names
 	if len(f.Panels) == 1 {
 		f.Plot, f.Panels = f.Panels[0], nil
 	}
@@ -107,7 +109,7 @@ type styleKeys struct {
 }
 
 // add appends the legend entries of the styles drawn.
-func (k *styleKeys) add(l *plot.Legend) {
+func (k *styleKeys) add(l *keyedLegend) {
 	if k.band {
 		l.Add("fitted model", thumbOf(fitStyle(guideGrey)))
 	}
@@ -127,7 +129,7 @@ func (k *styleKeys) add(l *plot.Legend) {
 
 // throughputPanel draws the series of in numbered idx into one plot and
 // adds their legend entries to l; nil when none has a measured point.
-func throughputPanel(in chartInput, mt metric, idx []int, l *plot.Legend, keys *styleKeys) (*plot.Plot, *marks, error) {
+func throughputPanel(in chartInput, mt metric, idx []int, l *keyedLegend, keys *styleKeys) (*plot.Plot, *marks, error) {
 	p := newPlot("queue depth (iodepth × numjobs, log2)", mt.Name)
 	p.X.Tick.Marker = log2Ticks{}
 	p.Y.Tick.Marker = mt.Ticks

@@ -33,7 +33,7 @@ func latencyFigure(in chartInput) (*figure, error) {
 	p := newPlot("queue depth (iodepth × numjobs, log2)", "latency (log scale)")
 	p.X.Tick.Marker, p.Y.Tick.Marker = log2Ticks{}, latLogTicks{}
 	p.Add(plotter.NewGrid())
-	l := newLegend()
+	l := newKeyedLegend()
 	qdMin, qdMax := math.Inf(1), math.Inf(-1)
 	yMin, yMax := math.Inf(1), 0.0
 	type r0Key struct {
@@ -114,7 +114,7 @@ func latencyFigure(in chartInput) (*figure, error) {
 		l.Add("SLO "+statName(in.SLO.Stat)+" ≤ "+FormatLatency(in.SLO.LimitNs), lineThumb(targetRed, dashTarget, 2))
 	}
 	setLog2Range(&p.X, qdMin, qdMax)
-	f := &figure{Title: "Latency vs queue depth", Subtitle: in.Subtitle, Simulated: in.Simulated, Plot: p, Legend: l}
+	f := &figure{Title: "Latency vs queue depth", Subtitle: in.Subtitle, Simulated: in.Simulated, Plot: p, Legend: l.Legend, Keys: l.Names}
 	p.Y.Min, p.Y.Max = latLogRange(yMin, yMax)
 	return f, nil
 }

@@ -80,3 +80,74 @@ func TestCompareRefuses(t *testing.T) {
 		t.Error("CompareTable of one result: no error")
 	}
 }
+
+// TestCompareMarksNoise checks that a difference inside the inputs' own
+// noise reads "≈" and one outside it a percentage, that the noise column
+// follows 2·√(σA² + σB²) from the steps' per-interval IOPS spread, and that
+// each input's date, engine, target, steadiness and diagnosis are named.
+func TestCompareMarksNoise(t *testing.T) {
+	a := oneCurve(littleslaw.Options{})
+	b := oneCurve(littleslaw.Options{})
+	b.Meta.Engine, b.Meta.Target = "libaio", "/dev/nvme1n1"
+	for i := range a.Steps {
+		a.Steps[i].IOPSCV, b.Steps[i].IOPSCV = 0.03, 0.04 // band 2·√(0.03² + 0.04²) = 10%
+		f := 1.05                                            // inside the band
+		if a.Steps[i].QD >= 64 {
+			f = 1.25 // outside it
+		}
+		b.Steps[i].IOPS *= f
+		b.Steps[i].Lat.MeanNs /= f
+	}
+	b.Steps[0].Steady, b.Steps[0].NotSteady = false, "drift"
+	var buf bytes.Buffer
+	ins := []report.Input{{Name: "before", Result: a}, {Name: "after", Result: b}}
+	if err := report.CompareTable(&buf, ins, report.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	flat := strings.Join(strings.Fields(out), " ")
+	for _, w := range []string{"A = before: 2026-11-30 10:15 UTC · io_uring · /dev/nvme0n2 · steady 9 of 9 steps",
+		"B = after: 2026-11-30 10:15 UTC · libaio · /dev/nvme1n1 · steady 8 of 9 steps", "steady A/B", "±10.0%"} {
+		if !strings.Contains(flat, w) {
+			t.Errorf("compare table lacks %q:\n%s", w, out)
+		}
+	}
+	if len(a.Diagnosis) == 0 || !strings.Contains(flat, "steady 9 of 9 steps · "+string(a.Diagnosis[0].Rule)) {
+		t.Errorf("compare table lacks A's diagnosis %v:\n%s", a.Diagnosis, out)
+	}
+	rows := 0
+	for _, l := range strings.Split(out, "\n") {
+		f := strings.Fields(l)
+		if len(f) < 12 || !strings.HasPrefix(f[len(f)-1], "±") {
+			continue
+		}
+		rows++
+		qd, _ := strconv.Atoi(f[0])
+		want := "≈"
+		if qd >= 64 {
+			want = "+25.0%"
+		}
+		if f[3] != want {
+			t.Errorf("QD %d: Δ IOPS %q, want %q:\n%s", qd, f[3], want, out)
+		}
+		if wantSteady := map[bool]string{true: "yes/no", false: "yes/yes"}[qd == 1]; f[len(f)-2] != wantSteady {
+			t.Errorf("QD %d: steady %q, want %q", qd, f[len(f)-2], wantSteady)
+		}
+	}
+	if rows != 9 {
+		t.Errorf("%d delta rows, want 9:\n%s", rows, out)
+	}
+	dir := filepath.Join(t.TempDir(), "cmp")
+	if _, err := report.WriteCompare(dir, ins, report.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "compare.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"| A | before | 2026-11-30 10:15 UTC | io\\_uring | /dev/nvme0n2 | 9 of 9 steps |", "| ≈ |", "| +25.0% |"} {
+		if !strings.Contains(string(md), w) {
+			t.Errorf("compare.md lacks %q:\n%s", w, md)
+		}
+	}
+}

@@ -25,6 +25,23 @@ type figure struct {
 	Legend    plot.Legend
 	// Marks are the label layers of the plots, kept for the layout tests.
 	Marks []*marks
+	// Keys are the legend's entries, in order, kept for the tests.
+	Keys []string
+}
+
+// keyedLegend is a legend that remembers the names of its entries.
+type keyedLegend struct {
+	plot.Legend
+	Names []string
+}
+
+// newKeyedLegend returns an empty legend styled for the reports.
+func newKeyedLegend() keyedLegend { return keyedLegend{Legend: newLegend()} }
+
+// Add adds an entry, as plot.Legend.Add does.
+func (l *keyedLegend) Add(name string, thumbs ...plot.Thumbnailer) {
+	l.Names = append(l.Names, name)
+	l.Legend.Add(name, thumbs...)
 }
 
 // draw renders f into c.

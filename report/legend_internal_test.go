@@ -1,0 +1,90 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/qdsweep/qdsweep/littleslaw"
+	"github.com/qdsweep/qdsweep/sweep"
+)
+
+// curveResult is a one-curve randread result at depths, IOPS following
+// 90k·N/(N+6), with a USL model of the given error and the knees given.
+func curveResult(depths []int, relErr float64, sat, eff bool) *sweep.Result {
+	r := &sweep.Result{}
+	for _, d := range depths {
+		q := float64(d)
+		iops := 90000 * q / (q + 6)
+		r.Steps = append(r.Steps, sweep.Step{RW: "randread", BS: 4096, IODepth: d, NumJobs: 1, QD: d, IOPS: iops,
+			BWBytes: iops * 4096, Steady: true})
+		r.Steps[len(r.Steps)-1].Lat.MeanNs = q / iops * 1e9
+	}
+	a := littleslaw.Analysis{BaseLatencyNs: r.Steps[0].Lat.MeanNs,
+		Model: &littleslaw.Model{Name: littleslaw.ModelUSL, RelRMS: relErr, XRoof: 90000,
+			Params: map[string]float64{"lambda": 90000.0 / 7, "sigma": 1.0 / 7, "kappa": 0}}}
+	if sat {
+		a.Saturation = littleslaw.Knee{QD: 32, IOPS: 90000 * 32.0 / 38, LatNsMean: 1, Found: true}
+	}
+	if eff {
+		a.Efficient = littleslaw.Knee{QD: 4, IOPS: 90000 * 4.0 / 10, LatNsMean: 1, Found: true}
+	}
+	r.Analysis = []sweep.CurveAnalysis{{RW: "randread", BS: 4096, Analysis: a}}
+	return r
+}
+
+// TestFitDrawnOnlyWhereEarned checks when the fitted model is drawn (a
+// band from 5 points and 10% error, dashed with its error from 4 points
+// and 25%, else not at all) and that the legend lists only what is drawn.
+func TestFitDrawnOnlyWhereEarned(t *testing.T) {
+	nine := []int{1, 2, 4, 8, 16, 32, 64, 128, 256}
+	four := []int{1, 4, 16, 64}
+	tests := []struct {
+		name     string
+		r        *sweep.Result
+		want     []string // legend keys that must be there
+		wantNone []string // prefixes of keys that must not
+	}{
+		{"9 points, 2%: band and Xmax", curveResult(nine, 0.02, true, true),
+			[]string{"fitted model", "Xmax (fitted ceiling)", "saturation QD", "efficient QD (max IOPS/latency)"}, []string{"fit of"}},
+		{"4 points, 15%: dashed with its error", curveResult(four, 0.15, false, true),
+			[]string{"fit of 4 points, error 15%", "efficient QD (max IOPS/latency)"}, []string{"fitted model", "Xmax", "saturation QD"}},
+		{"4 points, 36.5%: not drawn", curveResult(four, 0.365, false, false),
+			nil, []string{"fitted model", "fit of", "Xmax", "saturation QD", "efficient QD"}},
+		{"9 points, 30%: not drawn", curveResult(nine, 0.30, true, false),
+			[]string{"saturation QD"}, []string{"fitted model", "fit of", "Xmax", "efficient QD"}},
+		{"3 points, 1%: not drawn", curveResult([]int{1, 8, 64}, 0.01, false, false),
+			nil, []string{"fitted model", "fit of", "Xmax"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, build := range []func(chartInput) (*figure, error){iopsFigure, bandwidthFigure} {
+				f, err := build(chartInputOf(tc.r, Options{}))
+				if err != nil {
+					t.Fatal(err)
+				}
+				keys := strings.Join(f.Keys, " | ")
+				for _, w := range tc.want {
+					if !contains(f.Keys, w) {
+						t.Errorf("%s: legend lacks %q: %s", f.Title, w, keys)
+					}
+				}
+				for _, k := range f.Keys {
+					for _, bad := range tc.wantNone {
+						if strings.HasPrefix(k, bad) {
+							t.Errorf("%s: legend lists %q, which is not drawn: %s", f.Title, k, keys)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
