@@ -63,3 +63,22 @@ func steadyNote(r *sweep.Result) string {
 	}
 	return "steady: " + strings.Join(parts, ". ") + "."
 }
+
+// SteadyWords says in a few words whether step st reached steady state
+// and, when not, why: "steady", "not steady (too short)" (measured for less
+// than the steady window), "not steady (drifting)", "not steady (off)", or
+// "not steady" when the step does not record why.
+func SteadyWords(st sweep.Step) string {
+	if st.Steady {
+		return "steady"
+	}
+	switch st.NotSteady {
+	case sweep.NotSteadyShort:
+		return "not steady (too short)"
+	case sweep.NotSteadyDrift:
+		return "not steady (drifting)"
+	case sweep.NotSteadyOff:
+		return "not steady (off)"
+	}
+	return "not steady"
+}
