@@ -91,7 +91,7 @@ func TestCompareMarksNoise(t *testing.T) {
 	b.Meta.Engine, b.Meta.Target = "libaio", "/dev/nvme1n1"
 	for i := range a.Steps {
 		a.Steps[i].IOPSCV, b.Steps[i].IOPSCV = 0.03, 0.04 // band 2·√(0.03² + 0.04²) = 10%
-		f := 1.05                                            // inside the band
+		f := 1.05                                         // inside the band
 		if a.Steps[i].QD >= 64 {
 			f = 1.25 // outside it
 		}
