@@ -49,7 +49,10 @@ func ProgressStep(w io.Writer, r *sweep.Result, s sweep.Step, curve string) stri
 	case s.Failed != "":
 		fmt.Fprintln(w, WrapHanging(s.Failed, 80, g+"  failed: ", "  "))
 	default:
-		ran := fmt.Sprintf("ran %.1f s, %s", time.Duration(s.RuntimeNs).Seconds(), SteadyWords(s))
+		ran := fmt.Sprintf("ran %.1f s (%s)", time.Duration(s.RuntimeNs).Seconds(), SteadyWords(s))
+		if s.Steady {
+			ran = fmt.Sprintf("ran %.1f s, steady", time.Duration(s.RuntimeNs).Seconds())
+		}
 		fmt.Fprintf(w, "%s  %s IOPS  %s mean  %s\n", g, FormatIOPS(s.IOPS), FormatLatency(s.Lat.MeanNs), ran)
 	}
 	return curve

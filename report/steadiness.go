@@ -65,8 +65,8 @@ func steadyNote(r *sweep.Result) string {
 }
 
 // SteadyWords says in a few words whether step st reached steady state
-// and, when not, why: "steady", "not steady (too short)" (measured for less
-// than the steady window), "not steady (drifting)", "not steady (off)", or
+// and, when not, why: "steady", "not steady: too short" (measured for less
+// than the steady window), "not steady: drifting", "not steady: off", or
 // "not steady" when the step does not record why.
 func SteadyWords(st sweep.Step) string {
 	if st.Steady {
@@ -74,11 +74,11 @@ func SteadyWords(st sweep.Step) string {
 	}
 	switch st.NotSteady {
 	case sweep.NotSteadyShort:
-		return "not steady (too short)"
+		return "not steady: too short"
 	case sweep.NotSteadyDrift:
-		return "not steady (drifting)"
+		return "not steady: drifting"
 	case sweep.NotSteadyOff:
-		return "not steady (off)"
+		return "not steady: off"
 	}
 	return "not steady"
 }
