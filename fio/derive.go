@@ -57,7 +57,7 @@ func (j *Job) deriveFromOptions(grouped bool) {
 		case err == nil && n > 0 && grouped:
 			j.NumJobs, j.NumJobsFrom = n, "options"
 		case err == nil && n > 0:
-			j.NumJobs, j.NumJobsFrom = 1, "one clone of numjobs="+o["numjobs"]
+			j.NumJobs, j.NumJobsFrom, j.CloneOf = 1, "one clone of numjobs="+o["numjobs"], n
 		}
 	}
 	j.fillDefaults(true)

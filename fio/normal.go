@@ -211,7 +211,7 @@ func (p *normalParser) flush() {
 	for i := range o.Jobs {
 		j := &o.Jobs[i]
 		if n := clones[j.Host+"\x00"+j.Name]; n > 1 && j.NumJobs == 1 && !j.AllClients {
-			j.NumJobsFrom = "one clone of numjobs=" + strconv.Itoa(n)
+			j.NumJobsFrom, j.CloneOf = "one clone of numjobs="+strconv.Itoa(n), n
 		}
 	}
 	var first *Job

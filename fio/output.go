@@ -52,6 +52,10 @@ type Job struct {
 	// 1 for each clone fio lists separately.
 	NumJobs     int    `json:"numjobs"`
 	NumJobsFrom string `json:"numjobs_from"`
+	// CloneOf is the numjobs= of the job this report is one clone of
+	// (fio reports each of numjobs=N clones as its own job without
+	// group_reporting); 0 when it is not a clone.
+	CloneOf int `json:"clone_of,omitempty"`
 
 	Read  *Dir `json:"read,omitempty"`
 	Write *Dir `json:"write,omitempty"`

@@ -3,8 +3,13 @@ package littleslaw
 // Little's-Law check thresholds.
 const (
 	// FillFlag flags a step whose effective in-flight (IOPS × mean latency)
-	// is below this fraction of its configured QD: the queue was not kept full.
+	// is below this fraction of its configured QD: the queue was not kept
+	// full. Explain and the diagnosis use the same line.
 	FillFlag = 0.5
+	// FullFill is the fraction of the configured QD in flight from which
+	// the queue counts as kept full (Explain's depth-bound verdict, the
+	// diagnosis's healthy and queue rules).
+	FullFill = 0.8
 	// MismatchFlag flags a step whose measured in-flight mean differs from
 	// IOPS × mean latency by more than this fraction: a measuring error.
 	MismatchFlag = 0.25

@@ -8,10 +8,10 @@ import (
 
 // Thresholds of the rules.
 const (
-	diagNearR0        = 1.5  // latency within 1.5 × R0 counts as "near R0"
-	diagFlat          = 0.05 // IOPS within 5% counts as flat
-	diagQueueShort    = 0.5  // in flight below half the QD: the queue is not full
-	diagQueueFull     = 0.8  // in flight at 80% of the QD or more: the queue is full
+	diagNearR0        = 1.5      // latency within 1.5 × R0 counts as "near R0"
+	diagFlat          = 0.05     // IOPS within 5% counts as flat
+	diagQueueShort    = FillFlag // in flight below half the QD: the queue is not full
+	diagQueueFull     = FullFill // in flight at 80% of the QD or more: the queue is full
 	diagCPUBusy       = CPUBusyShare
 	diagHostBusyPct   = 90  // host CPU busy percent that starves the submitter
 	diagCacheShare    = 0.5 // device saw under half the engine's bytes: cache

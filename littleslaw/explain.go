@@ -27,8 +27,8 @@ const (
 
 // Fill thresholds of Explain's verdicts (in-flight mean / configured depth).
 const (
-	ExplainFullFill = 0.8
-	ExplainLowFill  = 0.5
+	ExplainFullFill = FullFill
+	ExplainLowFill  = FillFlag
 )
 
 // ExplainInput is one measured job: what it was configured to do and what it did.

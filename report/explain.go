@@ -91,7 +91,7 @@ func explainNotes(j fio.Job, e ExplainedJob) []string {
 	case "default":
 		n = append(n, "iodepth is not among the job's options: fio's default of 1.")
 	}
-	if c := cloneCount(j.NumJobsFrom); c > 1 {
+	if c := j.CloneOf; c > 1 {
 		n = append(n, fmt.Sprintf("This is one clone of numjobs=%d, reported separately; run with group_reporting to see the %d jobs as one.", c, c))
 	}
 	if j.IOEngine == "" {
@@ -102,20 +102,6 @@ func explainNotes(j fio.Job, e ExplainedJob) []string {
 	}
 	if j.Error != 0 {
 		n = append(n, fmt.Sprintf("fio reported error %d for this job: its figures may be cut short.", j.Error))
-	}
-	return n
-}
-
-// cloneCount reads N from fio's "one clone of numjobs=N" (0 when from says
-// something else or N is not a number).
-func cloneCount(from string) int {
-	rest, ok := strings.CutPrefix(from, "one clone of numjobs=")
-	if !ok {
-		return 0
-	}
-	n, err := strconv.Atoi(strings.TrimSpace(rest))
-	if err != nil {
-		return 0
 	}
 	return n
 }

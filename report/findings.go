@@ -276,13 +276,13 @@ func factText(x littleslaw.Fact) string {
 func cpuText(x littleslaw.Fact) string {
 	jobs := max(x.NumJobs, 1)
 	s := fmt.Sprintf("QD %s (%s): qdsweep used %.2f cores of CPU (%.0f%% of a core) with %s; ",
-		FormatQD(x.QD), splitWords(x.IODepth, x.NumJobs), x.SelfCPUPct/100, x.SelfCPUPct, countNoun(float64(jobs), "job", "jobs"))
+		FormatQD(x.QD), splitWords(x.IODepth, x.NumJobs), x.SelfCPUPct/100, x.SelfCPUPct, CountNoun(float64(jobs), "job", "jobs"))
 	limit := "a job is one submitting thread, which can use at most one core"
 	if jobs > 1 {
 		limit = fmt.Sprintf("each job is one submitting thread, so %s can use at most %s",
-			countNoun(float64(jobs), "job", "jobs"), countNoun(x.Cores, "core", "cores"))
+			CountNoun(float64(jobs), "job", "jobs"), CountNoun(x.Cores, "core", "cores"))
 		if float64(jobs) > x.Cores {
-			limit += fmt.Sprintf(" (the machine has %s)", countNoun(math.Floor(x.Cores), "CPU", "CPUs"))
+			limit += fmt.Sprintf(" (the machine has %s)", CountNoun(math.Floor(x.Cores), "CPU", "CPUs"))
 		}
 	}
 	switch x.Reason {
@@ -335,9 +335,9 @@ func contradictsTarget(x littleslaw.Fact, a *littleslaw.Analysis) bool {
 	return a.Target.Reachable && x.Kind == littleslaw.FactTargetAbove
 }
 
-// countNoun words a count with its noun: "1 job", "4 jobs", "2 cores".
+// CountNoun words a count with its noun: "1 job", "4 jobs", "2 cores".
 // n is rounded to a whole number.
-func countNoun(n float64, singular, plural string) string {
+func CountNoun(n float64, singular, plural string) string {
 	k := int64(math.Round(n))
 	if k == 1 {
 		return "1 " + singular

@@ -22,10 +22,8 @@ type series struct {
 	Primary bool
 }
 
-// measured reports whether a step has figures to show.
-func measured(s sweep.Step) bool {
-	return s.Skipped == "" && s.Failed == "" && s.IOPS > 0
-}
+// measured reports whether a step has figures to show (sweep.Step.Measured).
+func measured(s sweep.Step) bool { return s.Measured() }
 
 // measuredSteps returns the steps of s that were run and have figures.
 func (s series) measuredSteps() []sweep.Step {

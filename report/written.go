@@ -41,6 +41,6 @@ func WriteWritten(w, errw io.Writer, files []string, results string) {
 // engine of the result, from how many fio files, into dir.
 func WriteImported(w io.Writer, steps, curves int, engine string, fioFiles int, dir string) {
 	fmt.Fprintf(w, "Imported %s (%s, engine %s) from %s into %s.\n",
-		countNoun(float64(steps), "step", "steps"), countNoun(float64(curves), "curve", "curves"), engine,
-		countNoun(float64(fioFiles), "fio file", "fio files"), dir)
+		CountNoun(float64(steps), "step", "steps"), CountNoun(float64(curves), "curve", "curves"), engine,
+		CountNoun(float64(fioFiles), "fio file", "fio files"), dir)
 }

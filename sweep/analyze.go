@@ -51,10 +51,17 @@ func (r *Result) Curves() []Curve {
 	return out
 }
 
-// pointMeasured reports whether s holds a measurement (not skipped, not
-// failed, some I/O done).
-func pointMeasured(s Step) bool {
-	return s.Skipped == "" && s.Failed == "" && s.IOPS > 0 && s.Lat.MeanNs > 0 && !s.LatNotMeasured && !s.IODepthUnknown
+// Measured reports whether s holds a measurement: it was neither skipped
+// nor failed and did I/O (IOPS and a mean latency). The early stop, the
+// table and the charts count steps by it; the analysis by Analysable.
+func (s Step) Measured() bool {
+	return s.Skipped == "" && s.Failed == "" && s.IOPS > 0 && s.Lat.MeanNs > 0
+}
+
+// Analysable reports whether s can be a point of the analysis: Measured,
+// with a measured latency and a known iodepth × numjobs.
+func (s Step) Analysable() bool {
+	return s.Measured() && !s.LatNotMeasured && !s.IODepthUnknown
 }
 
 // Points returns c's measured steps as littleslaw points (QD, iodepth,
@@ -62,7 +69,7 @@ func pointMeasured(s Step) bool {
 func (c Curve) Points() []littleslaw.Point {
 	var pts []littleslaw.Point
 	for _, s := range c.Steps {
-		if !pointMeasured(s) {
+		if !s.Analysable() {
 			continue
 		}
 		qd := s.QD

@@ -144,3 +144,24 @@ func TestAnalyzeSimulatedSweep(t *testing.T) {
 		}
 	}
 }
+
+// TestStepMeasured pins the one rule for which steps count.
+func TestStepMeasured(t *testing.T) {
+	ok := sweep.Step{IOPS: 1000, Lat: ioengine.Latency{MeanNs: 1e6}}
+	tests := []struct {
+		name string
+		s    sweep.Step
+		want bool
+	}{
+		{"measured", ok, true},
+		{"skipped", func() sweep.Step { s := ok; s.Skipped = "early stop"; return s }(), false},
+		{"failed", func() sweep.Step { s := ok; s.Failed = "EIO"; return s }(), false},
+		{"no I/O", func() sweep.Step { s := ok; s.IOPS = 0; return s }(), false},
+		{"no latency", func() sweep.Step { s := ok; s.Lat.MeanNs = 0; return s }(), false},
+	}
+	for _, tt := range tests {
+		if got := tt.s.Measured(); got != tt.want {
+			t.Errorf("%s: Measured() = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

@@ -15,7 +15,7 @@ func (r *Result) attachCaveats() {
 			}
 		}
 		for _, s := range r.Steps {
-			if s.RW == ca.RW && s.BS == ca.BS && pointMeasured(s) && s.NotSteady == NotSteadyDrift {
+			if s.RW == ca.RW && s.BS == ca.BS && s.Analysable() && s.NotSteady == NotSteadyDrift {
 				ca.Analysis.AddCaveats(littleslaw.CaveatNotSteady)
 				break
 			}

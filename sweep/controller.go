@@ -175,7 +175,7 @@ func hasStep(steps []Step, g GridStep) bool {
 func measured(steps []Step, g GridStep) []Step {
 	var out []Step
 	for _, s := range steps {
-		if g.Curve(s.RW, s.BS) && s.Skipped == "" && s.Failed == "" {
+		if g.Curve(s.RW, s.BS) && s.Measured() {
 			out = append(out, s)
 		}
 	}

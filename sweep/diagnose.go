@@ -1,13 +1,9 @@
 package sweep
 
 import (
+	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/littleslaw"
 )
-
-// synchronousEngines keep one I/O in flight per job whatever the iodepth.
-var synchronousEngines = map[string]bool{
-	"psync": true, "sync": true, "pvsync": true, "pvsync2": true, "vsync": true, "mmap": true,
-}
 
 // Diagnose applies littleslaw's bottleneck rules to r's curves with their
 // device and CPU telemetry and returns the findings (it does not store them;
@@ -24,7 +20,7 @@ func (r *Result) Diagnose(o littleslaw.Options) []littleslaw.Finding {
 			RW:          c.RW,
 			BS:          c.BS,
 			Engine:      r.Meta.Engine,
-			Synchronous: synchronousEngines[r.Meta.Engine],
+			Synchronous: r.Meta.Engine != "" && fio.IsSyncEngine(r.Meta.Engine),
 			Direct:      r.Meta.Workload.Direct,
 		}
 		if r.Meta.Device == nil && r.Meta.DeviceOff != "" {

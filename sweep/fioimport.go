@@ -141,7 +141,7 @@ func groupJobs(jobs []fio.Job) []fioGroup {
 	var gs []fioGroup
 	for _, j := range jobs {
 		k := key{j.Name, j.Host, j.Port, j.GroupID}
-		if i, ok := idx[k]; ok && strings.HasPrefix(j.NumJobsFrom, "one clone") {
+		if i, ok := idx[k]; ok && j.CloneOf > 0 {
 			gs[i].clones = append(gs[i].clones, j)
 			continue
 		}

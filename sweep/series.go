@@ -193,7 +193,7 @@ func (r *Result) AnalyzeTime() {
 		for _, oc := range ct.Burst.OnCredits {
 			for i := range r.Steps {
 				s := &r.Steps[i]
-				if s.RW == c.RW && s.BS == c.BS && float64(s.QD) == oc.QD && pointMeasured(*s) {
+				if s.RW == c.RW && s.BS == c.BS && float64(s.QD) == oc.QD && s.Analysable() {
 					if s.Time == nil {
 						s.Time = &littleslaw.StepTime{}
 					}
@@ -209,7 +209,7 @@ func (r *Result) curveTime(c Curve) *littleslaw.CurveTime {
 	var qd, iops, ran []float64
 	var times []*littleslaw.StepTime
 	for _, s := range c.Steps {
-		if !pointMeasured(s) {
+		if !s.Analysable() {
 			continue
 		}
 		qd = append(qd, float64(s.QD))

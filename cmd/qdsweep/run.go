@@ -639,7 +639,7 @@ func writeRunText(out io.Writer, w ioengine.Workload, st *ioengine.Stats) error 
 	if st.Buffers == "registered" {
 		engine += " (registered buffers)"
 	}
-	fmt.Fprintf(&b, "%s %s, iodepth %d × %s, %s\n", w.RW, sweep.FormatSize(w.BS), w.IODepth, count(w.NumJobs, "job", "jobs"), engine)
+	fmt.Fprintf(&b, "%s %s, iodepth %d × %s, %s\n", w.RW, sweep.FormatSize(w.BS), w.IODepth, report.CountNoun(float64(w.NumJobs), "job", "jobs"), engine)
 	target := "(simulated device)"
 	if w.Filename != "" && st.Engine != engineSim {
 		target = filepath.Clean(w.Filename)
