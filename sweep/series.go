@@ -316,7 +316,7 @@ func (r *Result) timeFindings() []littleslaw.Finding {
 		var qd, iops, ran []float64
 		var times []*littleslaw.StepTime
 		for _, s := range c.Steps {
-			if !pointMeasured(s) {
+			if !s.Analysable() {
 				continue
 			}
 			t := s.Time
