@@ -45,6 +45,20 @@ func latencyFigure(in chartInput) (*figure, error) {
 	if len(in.Series) > 2 { // 4 lines per curve would be unreadable: keep mean and p99
 		stats = []latStat{latStats[0], latStats[2]}
 	}
+	// Over two curves, full-width 2 × R0 bands of near-equal latencies
+	// blur into one: each becomes a short tick at the right edge.
+	nR0 := 0
+	for _, s := range in.Series {
+		if a := s.Analysis; s.Primary && a != nil && a.BaseLatencyNs > 0 {
+			nR0++
+		}
+	}
+	r0Style := func(col color.Color) (draw.LineStyle, float64) {
+		if nR0 > 2 {
+			return draw.LineStyle{Color: col, Width: vg.Points(3)}, 0.94
+		}
+		return bandStyle(col), 0
+	}
 	for i, s := range in.Series {
 		col := seriesColor(i)
 		drawn := false
@@ -80,7 +94,8 @@ func latencyFigure(in chartInput) (*figure, error) {
 		}
 		if a := s.Analysis; s.Primary && a != nil && a.BaseLatencyNs > 0 {
 			y := math.Log10(2 * a.BaseLatencyNs)
-			p.Add(&hLine{Y: y, Style: bandStyle(col)})
+			sty, from := r0Style(col)
+			p.Add(&hLine{Y: y, Style: sty, From: from})
 			yMin, yMax = math.Min(yMin, y), math.Max(yMax, y)
 			r0s = append(r0s, r0Key{"2 × R0 = " + FormatLatency(2*a.BaseLatencyNs), col})
 		}
@@ -105,7 +120,8 @@ func latencyFigure(in chartInput) (*figure, error) {
 			l.Add(k.label, thumbOf(bandStyle(k.col)))
 		}
 	case len(r0s) > 2:
-		l.Add("2 × R0 (twice base latency)", thumbOf(bandStyle(guideGrey)))
+		sty, _ := r0Style(guideGrey)
+		l.Add("2 × R0 (ticks at the right edge)", thumbOf(sty))
 	}
 	if in.SLO != nil && in.SLO.LimitNs > 0 {
 		y := math.Log10(in.SLO.LimitNs)

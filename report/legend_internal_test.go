@@ -3,6 +3,7 @@ package report
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/sweep"
@@ -87,4 +88,38 @@ func contains(ss []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// TestCompareChartsNameInputs checks that every compare chart's subtitle
+// carries each input's date, engine, target, steadiness and diagnosis.
+func TestCompareChartsNameInputs(t *testing.T) {
+	a, b := curveResult([]int{1, 2, 4, 8, 16}, 0.02, true, true), curveResult([]int{1, 2, 4, 8, 16}, 0.02, true, true)
+	a.Meta.Engine, a.Meta.Target = "io_uring", "/dev/nvme0n2"
+	b.Meta.Engine, b.Meta.Target, b.Meta.Source = "io_uring", "fio.scratch", sweep.SourceFioImport
+	a.Meta.Start = time.Date(2026, 11, 30, 4, 13, 0, 0, time.UTC)
+	b.Meta.Start = a.Meta.Start.Add(2 * time.Minute)
+	a.Steps[0].Steady = false
+	for i := range b.Steps {
+		b.Steps[i].Steady = false
+	}
+	a.Diagnosis = []littleslaw.Finding{{Rule: littleslaw.RuleContended}}
+	b.Diagnosis = []littleslaw.Finding{{Rule: littleslaw.RuleInconclusive}}
+	in := compareChartInput([]Input{{Name: "disk", Result: a}, {Name: "fio", Result: b}}, Options{})
+	want := "A = disk: 2026-11-30 04:13 UTC · io_uring · /dev/nvme0n2 · steady 4 of 5 steps · contended\n" +
+		"B = fio: 2026-11-30 04:15 UTC · fio (io_uring) · fio.scratch · steady not recorded · inconclusive"
+	if in.Subtitle != want {
+		t.Errorf("subtitle\n%s\nwant\n%s", in.Subtitle, want)
+	}
+	for _, k := range chartKinds {
+		if k.When != nil && !k.When(in) {
+			continue
+		}
+		f, err := k.Build(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Subtitle != want {
+			t.Errorf("%s: subtitle %q", k.Name, f.Subtitle)
+		}
+	}
 }

@@ -68,10 +68,12 @@ func fitXYs(pts plotter.XYs, f func(qd float64) float64) plotter.XYs {
 	return out
 }
 
-// hLine is a horizontal line across the whole data area at Y.
+// hLine is a horizontal line at Y across the data area, or across its
+// right part from the fraction From (0: the whole width) of its width.
 type hLine struct {
 	Y     float64
 	Style draw.LineStyle
+	From  float64
 }
 
 // hline returns a horizontal line at y in colour col with dashes, width w.
@@ -86,7 +88,8 @@ func (h *hLine) Plot(c draw.Canvas, p *plot.Plot) {
 	if y < c.Min.Y || y > c.Max.Y {
 		return
 	}
-	c.StrokeLine2(h.Style, c.Min.X, y, c.Max.X, y)
+	x0 := c.Min.X + (c.Max.X-c.Min.X)*vg.Length(h.From)
+	c.StrokeLine2(h.Style, x0, y, c.Max.X, y)
 }
 
 // Thumbnail implements plot.Thumbnailer.
