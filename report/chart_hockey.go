@@ -31,6 +31,7 @@ func hockeyOf(in chartInput, mt metric) (*figure, error) {
 	m := &marks{}
 	xMax, yMin, yMax := 0.0, math.Inf(1), math.Inf(-1)
 	keys := &styleKeys{}
+	anyP99 := false
 	var qdMarks []mark // depth labels, placed after the knee labels
 	for i, s := range in.Series {
 		col := seriesColor(i)
@@ -54,6 +55,7 @@ func hockeyOf(in chartInput, mt metric) (*figure, error) {
 		p.Add(lm, sm)
 		l.Add(s.Name, lm, sm)
 		if len(p99) > 0 {
+			anyP99 = true
 			lp, sp, err := lineScatter(p99, col, dashP99, 1.6)
 			if err != nil {
 				return nil, err
@@ -98,7 +100,9 @@ func hockeyOf(in chartInput, mt metric) (*figure, error) {
 	m.Marks = append(m.Marks, qdMarks...)
 	p.Add(m)
 	l.Add("mean", lineThumb(guideGrey, nil, 2))
-	l.Add("p99", lineThumb(guideGrey, dashP99, 1.6))
+	if anyP99 {
+		l.Add("p99", lineThumb(guideGrey, dashP99, 1.6))
+	}
 	if keys.sat {
 		l.Add("saturation knee", glyphThumb(guideGrey, saturationGlyph))
 	}

@@ -59,6 +59,7 @@ func latencyFigure(in chartInput) (*figure, error) {
 		}
 		return bandStyle(col), 0
 	}
+	statDrawn := map[string]bool{}
 	for i, s := range in.Series {
 		col := seriesColor(i)
 		drawn := false
@@ -68,6 +69,7 @@ func latencyFigure(in chartInput) (*figure, error) {
 			if len(pts) == 0 {
 				continue
 			}
+			statDrawn[st.name] = true
 			for _, q := range pts {
 				qdMin, qdMax = math.Min(qdMin, q.X), math.Max(qdMax, q.X)
 				yMin, yMax = math.Min(yMin, q.Y), math.Max(yMax, q.Y)
@@ -104,7 +106,9 @@ func latencyFigure(in chartInput) (*figure, error) {
 		return nil, ErrNoSteps
 	}
 	for _, st := range stats {
-		l.Add(st.name, lineThumb(guideGrey, st.dashes, st.width))
+		if statDrawn[st.name] {
+			l.Add(st.name, lineThumb(guideGrey, st.dashes, st.width))
+		}
 	}
 	if len(stats) < len(latStats) {
 		l.Add("(p50, p99.9 hidden: over 2 curves)", thumb(func(*draw.Canvas) {}))

@@ -123,3 +123,23 @@ func TestCompareChartsNameInputs(t *testing.T) {
 		}
 	}
 }
+
+// TestLatencyLegendsListDrawnStats checks that the latency charts name
+// only the statistics a result has (here the mean, no percentiles).
+func TestLatencyLegendsListDrawnStats(t *testing.T) {
+	in := chartInputOf(curveResult([]int{1, 2, 4, 8, 16}, 0.02, true, true), Options{})
+	for _, build := range []func(chartInput) (*figure, error){latencyFigure, hockeyFigure} {
+		f, err := build(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !contains(f.Keys, "mean") {
+			t.Errorf("%s: legend lacks mean: %q", f.Title, f.Keys)
+		}
+		for _, k := range []string{"p50", "p99", "p99.9"} {
+			if contains(f.Keys, k) {
+				t.Errorf("%s: legend lists %s, which the result lacks: %q", f.Title, k, f.Keys)
+			}
+		}
+	}
+}
