@@ -163,7 +163,7 @@ func AdviseCurve(a Analysis, curveBS int64, in AdviceInput) Advice {
 		adv.LowerBound = true
 	}
 	md, mj := in.Options.Limits()
-	sa := SplitFor(CeilQD(k.QD), md, mj)
+	sa := fleetSplit(CeilQD(k.QD), Options{MaxIODepth: md, MaxJobs: mj, Hosts: in.Options.Hosts})
 	adv.From, adv.QueueDepth, adv.Split, adv.AltSplits, adv.JobsBy = from, k.QD, sa.Best, sa.Alts, sa.JobsBy
 	adv.LatencyNs, adv.TargetIOPS, adv.Reachable = k.LatNsMean, k.IOPS, true
 	return adv

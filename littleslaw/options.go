@@ -20,6 +20,10 @@ type Options struct {
 	// BS is the block size in bytes, used for MiB/s wording and throughput
 	// forms (0: unknown).
 	BS int64
+	// Hosts is the number of hosts a fleet spreads its queue over (fio
+	// client/server; 0 or 1: one host): queue depths are the fleet's and
+	// splits give each host's iodepth × numjobs.
+	Hosts int
 }
 
 // DefaultMaxIODepth is the per-job queue depth limit used when

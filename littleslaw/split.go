@@ -42,7 +42,21 @@ type SplitAdvice struct {
 }
 
 // Total is iodepth × numjobs of s.
-func (s Split) Total() int { return s.IODepth * s.NumJobs }
+func (s Split) Total() int { return s.IODepth * s.NumJobs * max(s.Hosts, 1) }
+
+// fleetSplit is SplitFor over o.Hosts hosts: each host keeps qd/Hosts
+// (rounded up), split by SplitFor; every split carries Hosts.
+func fleetSplit(qd int, o Options) SplitAdvice {
+	h := max(o.Hosts, 1)
+	sa := SplitFor((qd+h-1)/h, o.MaxIODepth, o.MaxJobs)
+	if h > 1 {
+		sa.Best.Hosts = h
+		for i := range sa.Alts {
+			sa.Alts[i].Hosts = h
+		}
+	}
+	return sa
+}
 
 // SplitFor splits a total queue depth qd into iodepth × numjobs within the
 // per-job limit maxIODepth (≤ 0: DefaultMaxIODepth) and the job limit

@@ -14,7 +14,7 @@ func AdviseTarget(targetIOPS, latNs float64, o Options) TargetResult {
 
 // setSplit splits qd by SplitFor within o's limits.
 func (r *TargetResult) setSplit(qd int, o Options) {
-	sa := SplitFor(qd, o.MaxIODepth, o.MaxJobs)
+	sa := fleetSplit(qd, o)
 	r.Split, r.AltSplits, r.JobsBy = sa.Best, sa.Alts, sa.JobsBy
 }
 

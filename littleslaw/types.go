@@ -114,10 +114,12 @@ type SLOStep struct {
 	LatNs float64 `json:"lat_ns"` // the statistic's value, ns
 }
 
-// Split is an iodepth × numjobs decomposition of a queue depth.
+// Split is an iodepth × numjobs decomposition of a queue depth, per host
+// of a fleet of Hosts (0 or 1: one host).
 type Split struct {
 	IODepth int `json:"iodepth"`
 	NumJobs int `json:"numjobs"`
+	Hosts   int `json:"hosts,omitempty"`
 }
 
 // TargetResult answers "what QD for T IOPS".

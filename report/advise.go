@@ -26,6 +26,7 @@ type AdviceDoc struct {
 	QueueDepth float64            `json:"queue_depth"`
 	IODepth    int                `json:"iodepth"`
 	NumJobs    int                `json:"numjobs"`
+	Hosts      int                `json:"hosts,omitempty"` // a fleet: iodepth × numjobs on each of these hosts
 	AltSplits  []littleslaw.Split `json:"alt_splits,omitempty"`
 	JobsBy     string             `json:"jobs_by,omitempty"` // which limit chose numjobs: one-job, max-iodepth, max-jobs
 	MaxIODepth int                `json:"max_iodepth,omitempty"`
@@ -59,7 +60,7 @@ type AdviceDoc struct {
 // matching curves when there were several (nil: none). It writes the words
 // of the analysis and of every caveat.
 func NewAdviceDoc(adv littleslaw.Advice, source string, a *littleslaw.Analysis, curves []sweep.CurveAnalysis) AdviceDoc {
-	d := AdviceDoc{Schema: AdviseSchema, QueueDepth: adv.QueueDepth, IODepth: adv.Split.IODepth, NumJobs: adv.Split.NumJobs,
+	d := AdviceDoc{Schema: AdviseSchema, QueueDepth: adv.QueueDepth, IODepth: adv.Split.IODepth, NumJobs: adv.Split.NumJobs, Hosts: adv.Split.Hosts,
 		AltSplits: adv.AltSplits, JobsBy: adv.JobsBy, LatencyNs: adv.LatencyNs, TargetIOPS: adv.TargetIOPS,
 		TargetBW: adv.TargetBW, BS: adv.BS, Reachable: adv.Reachable, ReachableIOPS: adv.ReachableIOPS, NaiveQD: adv.NaiveQD,
 		From: adv.From, Cloud: adv.Preset, Source: source, Notices: adv.Notices,
@@ -270,13 +271,16 @@ func sayIndent(b *strings.Builder, indent, text string) {
 // adviceSplitText words the iodepth × numjobs split and its alternatives.
 func adviceSplitText(d AdviceDoc) string {
 	s := fmt.Sprintf("iodepth %d × numjobs %d", d.IODepth, d.NumJobs)
+	if d.Hosts > 1 {
+		s += fmt.Sprintf(" on each of %d hosts", d.Hosts)
+	}
 	var alts []string
 	for i, a := range d.AltSplits {
 		if i == littleslaw.MaxAltSplits {
 			break
 		}
 		w := fmt.Sprintf("%d × %d", a.IODepth, a.NumJobs)
-		if a.Total() != d.IODepth*d.NumJobs {
+		if a.Total() != d.IODepth*d.NumJobs*max(d.Hosts, 1) {
 			w += fmt.Sprintf(" = %d", a.Total())
 		}
 		alts = append(alts, w)

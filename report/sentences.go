@@ -238,6 +238,9 @@ func targetSentence(t *littleslaw.TargetResult, r0 float64) string {
 		}
 		if t.Split.IODepth > 0 {
 			s += fmt.Sprintf(": iodepth %d × numjobs %d", t.Split.IODepth, t.Split.NumJobs)
+			if t.Split.Hosts > 1 {
+				s += fmt.Sprintf(" on each of %d hosts", t.Split.Hosts)
+			}
 			var alts []string
 			for _, a := range t.AltSplits {
 				w := fmt.Sprintf("%d × %d", a.IODepth, a.NumJobs)

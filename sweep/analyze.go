@@ -109,6 +109,9 @@ func (r *Result) Analyze(o littleslaw.Options) error {
 	if o.CPUs == 0 {
 		o.CPUs = r.Meta.CPUs
 	}
+	if o.Hosts == 0 {
+		o.Hosts = r.Plan.Hosts // a fleet: QD is the fleet's, splits per host
+	}
 	r.AnalyzeTime()
 	var out []CurveAnalysis
 	for _, c := range r.Curves() {

@@ -206,6 +206,7 @@ func stepFromFio(g fioGroup) (Step, error) {
 	if !measured {
 		st.LatNotMeasured, st.Lat = true, ioengine.Latency{}
 	}
+	binsPercentiles(&st, jobs, g.clients)
 	st.Read, st.Write = mergeDirs(read), mergeDirs(write)
 	if st.RW == "" {
 		switch {
@@ -235,6 +236,52 @@ func stepFromFio(g fioGroup) (Step, error) {
 		st.Hosts = append(st.Hosts, HostStep{Host: host, IOPS: s.IOPS, BWBytes: s.BWBytes, Lat: fio.LatencyOf(s.Lat)})
 	}
 	return st, nil
+}
+
+// binsPercentiles replaces the step's percentiles, min and max by those of
+// all its I/Os when fio wrote json+ histograms: every direction of every
+// clone (or, for a client/server aggregate, of every client) merged; each
+// direction's own from its merged histograms. fio's "All clients" and the
+// busiest direction alone are not the step's percentiles.
+func binsPercentiles(st *Step, jobs, clients []fio.Job) {
+	if len(clients) > 0 {
+		jobs = clients
+	}
+	var all, read, write [][]fio.Bin
+	var lo, hi float64
+	for _, j := range jobs {
+		for _, d := range j.Dirs() {
+			l, _ := d.TotalLat()
+			if !l.Known() || len(l.Bins) == 0 {
+				continue
+			}
+			if lo == 0 || l.MinNs < lo {
+				lo = l.MinNs
+			}
+			hi = max(hi, l.MaxNs)
+			all = append(all, l.Bins)
+			if d == j.Read {
+				read = append(read, l.Bins)
+			} else if d == j.Write {
+				write = append(write, l.Bins)
+			}
+		}
+	}
+	if len(all) == 0 {
+		return
+	}
+	set := func(l *ioengine.Latency, bins []fio.Bin) {
+		at := func(p float64) int64 { v, _ := fio.BinsPercentile(bins, p); return int64(v) }
+		l.P50Ns, l.P90Ns, l.P99Ns, l.P999Ns = at(50), at(90), at(99), at(99.9)
+	}
+	set(&st.Lat, fio.MergeBins(all...))
+	st.Lat.MinNs, st.Lat.MaxNs = int64(lo), int64(hi)
+	if st.Read != nil && len(read) > 0 {
+		set(&st.Read.Lat, fio.MergeBins(read...))
+	}
+	if st.Write != nil && len(write) > 0 {
+		set(&st.Write.Lat, fio.MergeBins(write...))
+	}
 }
 
 // mergeDirs merges one direction over clones (nil when none did it).

@@ -15,12 +15,13 @@ const MaxSteps = 10000
 type GridStep struct {
 	RW      ioengine.RW
 	BS      int64 // bytes
-	IODepth int
-	NumJobs int
+	IODepth int // per host
+	NumJobs int // per host
+	Hosts   int // hosts running the step at once (0 or 1: one)
 }
 
-// QD is the total queue depth IODepth × NumJobs.
-func (g GridStep) QD() int { return g.IODepth * g.NumJobs }
+// QD is the total queue depth IODepth × NumJobs, × Hosts for a fleet.
+func (g GridStep) QD() int { return g.IODepth * g.NumJobs * max(g.Hosts, 1) }
 
 // Curve reports whether g belongs to the curve (rw, bs).
 func (g GridStep) Curve(rw string, bs int64) bool { return string(g.RW) == rw && g.BS == bs }
@@ -76,7 +77,7 @@ func (p Plan) Validate() error {
 // Equal reports whether two plans run the same grid.
 func (p Plan) Equal(o Plan) bool {
 	return slices.Equal(p.RW, o.RW) && slices.Equal(p.BS, o.BS) && slices.Equal(p.IODepth, o.IODepth) &&
-		slices.Equal(p.NumJobs, o.NumJobs) && p.Full == o.Full
+		slices.Equal(p.NumJobs, o.NumJobs) && p.Full == o.Full && max(p.Hosts, 1) == max(o.Hosts, 1)
 }
 
 // Grid lists the plan's steps in run order: curve by curve (rw in the order
@@ -100,7 +101,7 @@ func (p Plan) Grid() []GridStep {
 	for _, rw := range p.RW {
 		for _, bs := range p.BS {
 			for _, pr := range pairs {
-				out = append(out, GridStep{RW: ioengine.RW(rw), BS: bs, IODepth: pr.d, NumJobs: pr.j})
+				out = append(out, GridStep{RW: ioengine.RW(rw), BS: bs, IODepth: pr.d, NumJobs: pr.j, Hosts: p.Hosts})
 			}
 		}
 	}

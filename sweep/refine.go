@@ -104,8 +104,9 @@ func RunRefine(ctx context.Context, cfg Config, r *Result, rf Refine) error {
 				if !ok {
 					break
 				}
-				sa := littleslaw.SplitFor(qd, maxDepth, maxJobs)
-				g := GridStep{RW: ioengine.RW(c.RW), BS: c.BS, IODepth: sa.Best.IODepth, NumJobs: sa.Best.NumJobs}
+				hosts := max(r.Plan.Hosts, 1) // a fleet's QD is spread over its hosts
+				sa := littleslaw.SplitFor((qd+hosts-1)/hosts, maxDepth, maxJobs)
+				g := GridStep{RW: ioengine.RW(c.RW), BS: c.BS, IODepth: sa.Best.IODepth, NumJobs: sa.Best.NumJobs, Hosts: r.Plan.Hosts}
 				if q := float64(g.QD()); q <= lo || q >= hi || hasQD(cur.Steps, g.QD()) {
 					break // the split rounded onto a measured depth
 				}

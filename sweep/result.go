@@ -87,6 +87,10 @@ type Plan struct {
 	IODepth []int    `json:"iodepth"`
 	NumJobs []int    `json:"numjobs"`
 	Full    bool     `json:"full"`
+	// Hosts is the number of hosts each step runs on at once (fio
+	// client/server fleets; 0 or 1: one host). IODepth and NumJobs are per
+	// host; a step's QD is Hosts × iodepth × numjobs, the fleet's.
+	Hosts int `json:"hosts,omitempty"`
 }
 
 // Step is one measured (or skipped) point of the grid.
@@ -95,7 +99,7 @@ type Step struct {
 	BS           int64              `json:"bs"` // bytes
 	IODepth      int                `json:"iodepth"`
 	NumJobs      int                `json:"numjobs"`
-	QD           int                `json:"qd"` // iodepth × numjobs
+	QD           int                `json:"qd"` // iodepth × numjobs (× hosts of a fleet: Plan.Hosts)
 	IOPS         float64            `json:"iops"`
 	BWBytes      float64            `json:"bw_bytes"` // bytes per second
 	Lat          ioengine.Latency   `json:"lat_ns"`

@@ -381,6 +381,16 @@ func sweepOptions(c *cli.Context) (sweepOpts, error) {
 	if o.engine, err = engineFromFlags(c, "sweep", o.engineName, o.prev); err != nil {
 		return o, err
 	}
+	if o.engine.remote() {
+		o.plan.Hosts = len(o.engine.clients) // a fleet: QD = hosts × iodepth × numjobs
+		if o.workload.Size == 0 && !c.IsSet("size") && !jf.has("size") {
+			// The target lives on the servers: a file here of the same name
+			// says nothing about theirs. The documented default applies.
+			if o.workload.Size, err = sizeFlag(c, "size"); err != nil {
+				return o, err
+			}
+		}
+	}
 	if o.engine.local() && o.workload.Filename == "" {
 		o.scratch = true
 		o.workload.Filename = scratchName

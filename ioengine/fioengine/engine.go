@@ -115,7 +115,9 @@ func (e *Engine) Run(ctx context.Context, w ioengine.Workload, ctl ioengine.Cont
 		return nil, err
 	}
 	defer held.Close()
-	args := []string{"--output-format=json"}
+	// json+ with total-latency percentiles: the histograms of every
+	// direction and host merge into the run's percentiles.
+	args := []string{"--output-format=json+", "--lat_percentiles=1"}
 	args = append(args, withoutIOEngine(e.opt.ExtraArgs)...)
 	if len(e.opt.Clients) == 0 {
 		args = append(args, "--name="+fio.JobName(w))

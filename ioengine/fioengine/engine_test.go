@@ -260,3 +260,26 @@ func near(a, b, rel float64) bool {
 	}
 	return math.Abs(a-b)/math.Abs(b) <= rel
 }
+
+// TestEngineMixedPercentiles: a mixed run's percentiles, min and max are
+// of all its I/Os, from fio's json+ histograms of both directions merged,
+// and each direction keeps its own.
+func TestEngineMixedPercentiles(t *testing.T) {
+	needFio(t)
+	wl := smallWorkload(target(t))
+	wl.RW, wl.RWMixRead, wl.Permit = ioengine.RandRW, 70, guard.Permit{AllowWrite: true}
+	st, err := fioengine.NewEngine(fioengine.Options{IOEngine: "libaio"}).Run(context.Background(), wl, ioengine.Control{Runtime: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, w, a := st.Read.Lat, st.Write.Lat, st.All.Lat
+	if r.P99Ns <= 0 || w.P99Ns <= 0 {
+		t.Fatalf("direction percentiles missing: read %+v write %+v", r, w)
+	}
+	if a.P99Ns < min(r.P99Ns, w.P99Ns) || a.P99Ns > max(r.P99Ns, w.P99Ns) {
+		t.Errorf("all-I/O p99 %d outside read %d and write %d", a.P99Ns, r.P99Ns, w.P99Ns)
+	}
+	if a.MinNs != min(r.MinNs, w.MinNs) || a.MaxNs != max(r.MaxNs, w.MaxNs) {
+		t.Errorf("all-I/O min/max %d/%d, read %d/%d, write %d/%d", a.MinNs, a.MaxNs, r.MinNs, r.MaxNs, w.MinNs, w.MaxNs)
+	}
+}

@@ -78,6 +78,7 @@ func statsOf(o fio.Output, w ioengine.Workload, clients []string) (*ioengine.Sta
 			st.InflightMean += hs.IOPS * hs.LatMeanNs / 1e9
 		}
 	}
+	mergeHistograms(st, agg, hosts, w)
 	// In the order the clients were given.
 	rank := map[string]int{}
 	for i, c := range clients {
@@ -85,6 +86,75 @@ func statsOf(o fio.Output, w ioengine.Workload, clients []string) (*ioengine.Sta
 	}
 	sort.SliceStable(st.Hosts, func(a, b int) bool { return rank[st.Hosts[a].Host] < rank[st.Hosts[b].Host] })
 	return st, nil
+}
+
+// mergeHistograms sets the run's latency percentiles, min and max from
+// fio's json+ histograms merged over every direction and every host (fio's
+// own "All clients" percentiles are not the fleet's), and a fleet's mean
+// latency as the hosts' means weighted by their IOPS, so that fleet IOPS ×
+// mean latency is the hosts' in flight added up. Each host's percentiles
+// come from its own histograms. Without json+ bins nothing changes.
+func mergeHistograms(st *ioengine.Stats, agg *fio.Job, hosts []fio.Job, w ioengine.Workload) {
+	jobs := hosts
+	if len(jobs) == 0 {
+		jobs = []fio.Job{*agg}
+	}
+	var all, read, write [][]fio.Bin
+	var minNs, maxNs float64
+	for i, j := range jobs {
+		var mine [][]fio.Bin
+		for _, d := range j.Dirs() {
+			l, _ := d.TotalLat()
+			if l.Known() {
+				if minNs == 0 || l.MinNs < minNs {
+					minNs = l.MinNs
+				}
+				maxNs = max(maxNs, l.MaxNs)
+			}
+			if len(l.Bins) == 0 {
+				continue
+			}
+			mine = append(mine, l.Bins)
+			switch d {
+			case j.Read:
+				read = append(read, l.Bins)
+			case j.Write:
+				write = append(write, l.Bins)
+			}
+		}
+		all = append(all, mine...)
+		if len(hosts) > 0 && i < len(st.Hosts) && len(mine) > 0 {
+			withBins(&st.Hosts[i].Lat, fio.MergeBins(mine...))
+		}
+	}
+	if len(all) == 0 {
+		return
+	}
+	withBins(&st.All.Lat, fio.MergeBins(all...))
+	st.All.Lat.MinNs, st.All.Lat.MaxNs = int64(minNs), int64(maxNs) // over every direction and host, exact
+	if st.Read != nil && len(read) > 0 {
+		withBins(&st.Read.Lat, fio.MergeBins(read...))
+	}
+	if st.Write != nil && len(write) > 0 {
+		withBins(&st.Write.Lat, fio.MergeBins(write...))
+	}
+	if len(hosts) > 1 {
+		var iops, sum float64
+		for _, h := range hosts {
+			s := h.Summary()
+			iops += s.IOPS
+			sum += s.IOPS * s.LatMeanNs
+		}
+		if iops > 0 {
+			st.All.Lat.MeanNs = sum / iops
+		}
+	}
+}
+
+// withBins sets l's percentiles from a merged histogram (ns).
+func withBins(l *ioengine.Latency, bins []fio.Bin) {
+	at := func(p float64) int64 { v, _ := fio.BinsPercentile(bins, p); return int64(v) }
+	l.P50Ns, l.P90Ns, l.P99Ns, l.P999Ns = at(50), at(90), at(99), at(99.9)
 }
 
 // clientName is the client (as given) that a job report came from, else "host:port".
