@@ -14,7 +14,7 @@ func ExampleQueueDepth() {
 	fmt.Printf("iodepth %d × numjobs %d, or %v\n", best.IODepth, best.NumJobs, alts)
 	// Output:
 	// 208
-	// iodepth 208 × numjobs 1, or [{104 2} {52 4}]
+	// iodepth 208 × numjobs 1, or [{104 2 0} {52 4 0}]
 }
 
 func ExampleAnalyze() {

@@ -15,9 +15,9 @@ const MaxSteps = 10000
 type GridStep struct {
 	RW      ioengine.RW
 	BS      int64 // bytes
-	IODepth int // per host
-	NumJobs int // per host
-	Hosts   int // hosts running the step at once (0 or 1: one)
+	IODepth int   // per host
+	NumJobs int   // per host
+	Hosts   int   // hosts running the step at once (0 or 1: one)
 }
 
 // QD is the total queue depth IODepth × NumJobs, × Hosts for a fleet.
