@@ -17,12 +17,11 @@ func guardTarget(w *Workload) guard.Target {
 // truncating or extending it. A write runs only past the write guard
 // (w.Permit; guard.Hold): a block device is opened with O_EXCL and stays
 // claimed while the returned descriptor is open. When w.Held is set the run
-// uses a duplicate of that descriptor, the one open file of the whole sweep.
+// uses a duplicate of that descriptor, the one open file of the whole sweep
+// (for w.Filename; any other file, such as a per-job file, is held here).
 func openTarget(w *Workload) (int, error) {
-	if h := w.Held; h != nil {
+	if h := w.Held; h != nil && h.Path() == w.Filename { // another file (a per-job file) is held on its own below
 		switch {
-		case h.Path() != w.Filename:
-			return -1, fmt.Errorf("open %s: the held target is %s", w.Filename, h.Path())
 		case w.RW.IsWrite() && !h.Write():
 			return -1, fmt.Errorf("open %s: held read-only, and %s writes", w.Filename, w.RW)
 		case h.Direct() != w.Direct:

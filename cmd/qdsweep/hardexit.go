@@ -68,6 +68,10 @@ func signalContext() (context.Context, func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	ch := make(chan os.Signal, 2)
 	signal.Notify(ch, stopSignals...)
+	// A closed stdout (qdsweep … | head) makes writes fail with EPIPE instead
+	// of killing the process by SIGPIPE mid-run, so the run still removes
+	// its scratch file and ends through its normal path.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	go func() {
 		n := 0
 		for sig := range ch {

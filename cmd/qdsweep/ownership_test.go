@@ -208,3 +208,72 @@ func TestLimitsOneLine(t *testing.T) {
 		})
 	}
 }
+
+// TestEmitFioJobsGuarded: job files for write steps are guarded like a run
+// (whatever engine runs here), and a --filename fio cannot take (a newline
+// would inject job-file lines, a ':' would name two files) is refused or
+// escaped; refusals write nothing.
+func TestEmitFioJobsGuarded(t *testing.T) {
+	dir := t.TempDir()
+	existing := filepath.Join(dir, "data.bin")
+	if err := os.WriteFile(existing, make([]byte, 1<<20), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	base := []string{"--ioengine=sim", "--size", "1m", "--rw", "randwrite", "--iodepth", "1,2", "--runtime", "100ms", "--ramp_time", "0", "-q"}
+	// An existing file without --allow-write: refused, no job written.
+	code, _, stderr := runSweep(t, dir, append(base, "--filename", existing, "--emit-fio-jobs", "jobs", "--output", "o1")...)
+	if code != 2 || !strings.Contains(stderr, "--allow-write") {
+		t.Errorf("unguarded emit: exit %d, %q", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "jobs")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("job files written despite the refusal: %v", err)
+	}
+	// A newline in the name: refused, nothing written.
+	code, _, stderr = runSweep(t, dir, append(base, "--filename", "x\nfilename=/dev/sda", "--emit-fio-jobs", "jobs2", "--output", "o2")...)
+	if code != 2 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "control character") {
+		t.Errorf("newline in --filename: exit %d, %q", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "jobs2")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("job files written for a newline name: %v", err)
+	}
+	// A ':' is escaped so fio opens that one file.
+	code, _, stderr = runSweep(t, dir, append(base, "--filename", "d/victim:new", "--emit-fio-jobs", "jobs3", "--output", "o3")...)
+	if code != 0 {
+		t.Fatalf("colon name: exit %d, %s", code, stderr)
+	}
+	ents, err := os.ReadDir(filepath.Join(dir, "jobs3"))
+	if err != nil || len(ents) != 2 {
+		t.Fatalf("jobs3: %v %v", ents, err)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "jobs3", ents[0].Name()))
+	if !strings.Contains(string(b), "filename=d/victim\\:new\n") {
+		t.Errorf("job file does not escape the colon:\n%s", b)
+	}
+}
+
+// TestRunClosedStdout: `qdsweep run | head` closing the pipe early does not
+// kill qdsweep by SIGPIPE with its scratch file left behind.
+func TestRunClosedStdout(t *testing.T) {
+	dir := t.TempDir()
+	cmd := exec.Command(sweepBinary(t), "run", "--size", "16m", "--runtime", "300ms", "--output-format=json")
+	cmd.Dir = dir
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close() // the reader is gone before qdsweep writes
+	cmd.Stdout = w
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err = cmd.Run()
+	w.Close()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			t.Fatalf("killed by %v; stderr %s", ws.Signal(), stderr.String())
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "qdsweep.scratch")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("scratch file left behind: %v", err)
+	}
+}

@@ -122,8 +122,10 @@ func sweepAction(c *cli.Context) error {
 	}
 	// The write guard, for every pattern of the sweep, before anything is written.
 	o.workload.Permit = writeGuardFromFlags(c, o.scratch)
+	deepest := o.workload // the region of the most jobs: (numjobs-1) × offset_increment + size
+	deepest.NumJobs = o.plan.NumJobs[len(o.plan.NumJobs)-1]
 	if o.engine.local() {
-		if err := checkWrites(o.workload, rws, o.workload.Permit); err != nil {
+		if err := checkWrites(deepest, rws, o.workload.Permit); err != nil {
 			return err
 		}
 	}
@@ -142,7 +144,7 @@ func sweepAction(c *cli.Context) error {
 	if o.jobsDir != "" {
 		// Emitted job files write what they name: the same guard, whatever engine runs here.
 		if !o.engine.local() && !o.engine.remote() && o.workload.Filename != "" {
-			if err := checkWrites(o.workload, rws, o.workload.Permit); err != nil {
+			if err := checkWrites(deepest, rws, o.workload.Permit); err != nil {
 				return err
 			}
 		}
@@ -598,11 +600,15 @@ func checkNewDir(flag, dir string) error {
 	return nil
 }
 
-// emitFioJobs writes one fio job file per planned step into o.jobsDir.
+// emitFioJobs writes one fio job file per planned step into o.jobsDir. Every
+// file is rendered first: a value fio cannot take (a control character in
+// --filename, say) is a usage error and nothing is written.
 func emitFioJobs(o sweepOpts) error {
-	if err := os.MkdirAll(o.jobsDir, 0o755); err != nil {
-		return fmt.Errorf("--emit-fio-jobs: %w", err)
+	type jobFile struct {
+		name string
+		data []byte
 	}
+	var files []jobFile
 	for _, g := range o.plan.Grid() {
 		w := o.workload
 		w.RW, w.BS, w.IODepth, w.NumJobs = g.RW, g.BS, g.IODepth, g.NumJobs
@@ -611,9 +617,15 @@ func emitFioJobs(o sweepOpts) error {
 		}
 		var b bytes.Buffer
 		if err := fio.WriteJobFile(&b, w, o.runtime, o.ramp); err != nil {
-			return fmt.Errorf("--emit-fio-jobs: %s: %w", fio.JobFileName(w), err)
+			return usagef("--emit-fio-jobs: %v", err)
 		}
-		if err := os.WriteFile(filepath.Join(o.jobsDir, fio.JobFileName(w)), b.Bytes(), 0o644); err != nil {
+		files = append(files, jobFile{fio.JobFileName(w), b.Bytes()})
+	}
+	if err := os.MkdirAll(o.jobsDir, 0o755); err != nil {
+		return fmt.Errorf("--emit-fio-jobs: %w", err)
+	}
+	for _, f := range files {
+		if err := os.WriteFile(filepath.Join(o.jobsDir, f.name), f.data, 0o644); err != nil {
 			return fmt.Errorf("--emit-fio-jobs: %w", err)
 		}
 	}
