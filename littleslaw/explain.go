@@ -5,25 +5,42 @@ package littleslaw
 // the same limit advise uses.
 const ExplainMaxIODepth = DefaultMaxIODepth
 
-// Verdicts of Explain.
+// Verdicts of Explain: what bounds the run's throughput, as far as the
+// evidence in one run allows (Explanation.Verdict).
 const (
-	// VerdictDepthBound: the queue was kept full; throughput is what that
-	// depth allows at the measured latency (QD / latency).
+	// VerdictDepthBound: the device had room for more; throughput is what
+	// the depth allows at the unqueued latency (QD / latency), so more I/Os
+	// in flight give more.
 	VerdictDepthBound = "depth-bound"
-	// VerdictPartlyFull: the queue was kept between half and 80% full.
-	VerdictPartlyFull = "partly-full"
-	// VerdictQueueNotFull: far fewer I/Os were in flight than configured.
-	VerdictQueueNotFull = "queue-not-full"
-	// VerdictSyncEngine: a synchronous engine ignores iodepth > 1.
-	VerdictSyncEngine = "sync-engine"
-	// VerdictDepthUnknown: the input does not say the configured depth
-	// (IODepth 0): the mean in flight is known, how full the queue was is
-	// not.
-	VerdictDepthUnknown = "depth-unknown"
+	// VerdictDeviceBound: I/Os waited: the device (or the volume's limit)
+	// served all it could, so more depth adds latency, not throughput.
+	VerdictDeviceBound = "device-bound"
+	// VerdictUndetermined: one run does not hold the evidence to tell; a
+	// sweep (or a --base-latency, or runs at other depths) can.
+	VerdictUndetermined = "undetermined"
 	// VerdictLatencyNotMeasured: IOPS without latency (fio's gtod_reduce):
 	// Little's Law cannot be applied.
 	VerdictLatencyNotMeasured = "latency-not-measured"
 )
+
+// Queue states of Explain (Explanation.Queue): how full the job kept its queue.
+const (
+	// QueueFull: IOPS × latency is at least ExplainFullFill of the depth.
+	QueueFull = "full"
+	// QueuePartlyFull: the queue was kept between half and 80% full.
+	QueuePartlyFull = "partly-full"
+	// QueueNotFull: far fewer I/Os were in flight than configured.
+	QueueNotFull = "queue-not-full"
+	// QueueSyncEngine: a synchronous engine ignores iodepth > 1.
+	QueueSyncEngine = "sync-engine"
+	// QueueDepthUnknown: the input does not say the configured depth
+	// (IODepth 0): the mean in flight is known, how full the queue was is
+	// not.
+	QueueDepthUnknown = "depth-unknown"
+)
+
+// VerdictDepthUnknown is the old name of QueueDepthUnknown.
+const VerdictDepthUnknown = QueueDepthUnknown
 
 // Fill thresholds of Explain's verdicts (in-flight mean / configured depth).
 const (
@@ -34,15 +51,31 @@ const (
 // ExplainInput is one measured job: what it was configured to do and what it did.
 type ExplainInput struct {
 	IOPS      float64 // measured I/Os per second
-	LatMeanNs float64 // measured mean total latency, ns (0: not measured)
-	IODepth   int     // configured iodepth per job (0: unknown)
+	LatMeanNs float64 // measured mean total latency, ns
+	IODepth   int     // configured iodepth per job (≥ 1)
 	NumJobs   int     // configured jobs (≥ 1)
 	// Synchronous marks an engine that keeps one I/O in flight per job
 	// whatever iodepth says (fio's psync, sync, …).
 	Synchronous bool
 	TargetIOPS  float64 // I/Os per second wanted (0: none)
-	MaxIODepth  int     // per-job iodepth limit for suggestions (0: ExplainMaxIODepth)
-	MaxJobs     int     // job limit for suggestions (0: none)
+	// TargetShare divides TargetIOPS over this many jobs reported apart
+	// (fio without group_reporting lists each clone; each gets its share).
+	// 0 or 1: the job carries the whole target.
+	TargetShare int
+	MaxIODepth  int // per-job iodepth limit for suggestions (0: ExplainMaxIODepth)
+	MaxJobs     int // job limit for suggestions (0: none)
+
+	// The evidence one run may hold (0 / nil: not in the output).
+	LatMinNs  float64 // fastest I/O's latency, ns
+	LatP50Ns  float64 // median latency, ns
+	LatP99Ns  float64 // 99th percentile latency, ns
+	BaseLatNs float64 // unqueued (QD 1) mean latency the user knows, ns
+	// DepthDist is fio's "IO depths": percent of I/Os submitted at depth
+	// bucket "1", "2", "4", "8", "16", "32", ">=64".
+	DepthDist map[string]float64
+	// Curve holds other runs of the same rw and block size at other depths
+	// (this run may be among them): several files read as a curve.
+	Curve []Point
 }
 
 // Explanation is Little's Law applied to one job.
@@ -57,10 +90,17 @@ type Explanation struct {
 	Fill float64 `json:"fill"`
 	// CeilingIOPS is EffectiveQD / mean latency: the most this depth
 	// delivers at the measured latency, I/Os per second.
-	CeilingIOPS float64         `json:"ceiling_iops"`
-	Verdict     string          `json:"verdict"`
-	Target      *ExplainTarget  `json:"target,omitempty"`
-	Input       ExplainInputOut `json:"input"`
+	CeilingIOPS float64 `json:"ceiling_iops"`
+	// Verdict is what bounds the throughput: VerdictDepthBound,
+	// VerdictDeviceBound or VerdictUndetermined; Evidence the facts it rests
+	// on (and the facts that were missing).
+	Verdict  string            `json:"verdict"`
+	Evidence []ExplainEvidence `json:"evidence"`
+	// Queue is how full the queue was kept: QueueFull, QueuePartlyFull,
+	// QueueNotFull or QueueSyncEngine.
+	Queue  string          `json:"queue"`
+	Target *ExplainTarget  `json:"target,omitempty"`
+	Input  ExplainInputOut `json:"input"`
 }
 
 // ExplainInputOut echoes the input in the JSON form of an Explanation.
@@ -74,9 +114,27 @@ type ExplainInputOut struct {
 
 // ExplainTarget is the depth a target throughput needs at the measured latency.
 type ExplainTarget struct {
+	// TargetIOPS is the job's share of the target, I/Os per second; when
+	// the output lists Share jobs apart, TotalIOPS is the whole target.
 	TargetIOPS float64 `json:"target_iops"`
-	QD         float64 `json:"qd"`      // TargetIOPS × latency, fractional
-	QDCeil     int     `json:"qd_ceil"` // whole I/Os to keep in flight
+	TotalIOPS  float64 `json:"total_iops,omitempty"`
+	Share      int     `json:"share,omitempty"`
+	// LatencyNs is the latency the depth is sized with, ns, and LatFrom
+	// where it came from (ExplainLatCurve, ExplainLatBase, ExplainLatMin,
+	// ExplainLatMeasured). LowerBound is set when it is likely below the
+	// latency at the target, so QD is a lower bound.
+	LatencyNs  float64 `json:"latency_ns"`
+	LatFrom    string  `json:"lat_from"`
+	LowerBound bool    `json:"lower_bound,omitempty"`
+	// MoreThanRun is set when the lower bound does not exceed the run's
+	// own depth although the run fell short of the target: the target needs
+	// more than the run's depth.
+	MoreThanRun bool `json:"more_than_run,omitempty"`
+	// Reachable is false when the run was device-bound below the target:
+	// more depth adds latency, not throughput.
+	Reachable bool    `json:"reachable"`
+	QD        float64 `json:"qd"`      // TargetIOPS × LatencyNs, fractional
+	QDCeil    int     `json:"qd_ceil"` // whole I/Os to keep in flight
 	// Split is SplitQD's best split of QDCeil, the one advise gives: the
 	// fewest jobs keeping iodepth ≤ the per-job limit, iodepth rounded up so
 	// iodepth × numjobs covers QDCeil (by less than numjobs).
@@ -112,11 +170,12 @@ func Explain(in ExplainInput) Explanation {
 			Input: ExplainInputOut{IOPS: in.IOPS, IODepth: in.IODepth, NumJobs: in.NumJobs, Synchronous: in.Synchronous}}
 	}
 	if in.IODepth <= 0 && !in.Synchronous {
-		e := Explanation{Verdict: VerdictDepthUnknown, InflightMean: QueueDepth(in.IOPS, in.LatMeanNs),
+		e := Explanation{Queue: QueueDepthUnknown, InflightMean: QueueDepth(in.IOPS, in.LatMeanNs),
 			Input: ExplainInputOut{IOPS: in.IOPS, LatMeanNs: in.LatMeanNs, NumJobs: in.NumJobs}}
+		e.Verdict, e.Evidence = judgeBound(in, e)
 		if in.TargetIOPS > 0 {
 			e.Target = explainTarget(in, e)
-			e.Target.Sufficient = false // the configured depth is not known
+			e.Target.Sufficient, e.Target.MoreThanRun = false, false // the configured depth is not known
 		}
 		return e
 	}
@@ -131,34 +190,75 @@ func Explain(in ExplainInput) Explanation {
 	e.CeilingIOPS = IOPSAtDepth(float64(e.EffectiveQD), in.LatMeanNs)
 	switch {
 	case in.Synchronous && iodepth > 1:
-		e.Verdict = VerdictSyncEngine
+		e.Queue = QueueSyncEngine
 	case e.Fill >= ExplainFullFill:
-		e.Verdict = VerdictDepthBound
+		e.Queue = QueueFull
 	case e.Fill >= ExplainLowFill:
-		e.Verdict = VerdictPartlyFull
+		e.Queue = QueuePartlyFull
 	default:
-		e.Verdict = VerdictQueueNotFull
+		e.Queue = QueueNotFull
 	}
+	e.Verdict, e.Evidence = judgeBound(in, e)
 	if in.TargetIOPS > 0 && in.LatMeanNs > 0 {
 		e.Target = explainTarget(in, e)
 	}
 	return e
 }
 
-// explainTarget sizes the queue for in.TargetIOPS at the measured latency,
-// split by the same SplitQD rule advise uses.
+// explainTarget sizes the queue for the job's share of in.TargetIOPS,
+// split by the same SplitFor rule advise uses. The latency it sizes with is
+// the unqueued one when the run was queued: read off the curve of several
+// runs, the --base-latency the user gave, or (a lower bound) the fastest
+// I/O; the run's own mean only when nothing queued. A device-bound run
+// below the target cannot reach it by depth.
 func explainTarget(in ExplainInput, e Explanation) *ExplainTarget {
 	maxDepth := in.MaxIODepth
 	if maxDepth <= 0 {
 		maxDepth = ExplainMaxIODepth
 	}
-	qd := QueueDepth(in.TargetIOPS, in.LatMeanNs)
-	t := &ExplainTarget{TargetIOPS: in.TargetIOPS, QD: qd, QDCeil: CeilQD(qd)}
+	share := max(in.TargetShare, 1)
+	t := &ExplainTarget{TargetIOPS: in.TargetIOPS / float64(share), Reachable: true}
+	if share > 1 {
+		t.TotalIOPS, t.Share = in.TargetIOPS, share
+	}
+	queued := e.Verdict != VerdictDepthBound && e.InflightMean > boundOneInFlight
+	c := NewCurve(in.Curve)
+	cmax, _ := c.MaxIOPS()
+	switch {
+	case c.Len() >= 2 && t.TargetIOPS <= cmax:
+		op, _ := c.For(t.TargetIOPS)
+		t.QD, t.LatencyNs, t.LatFrom = op.Inflight, op.LatencyNs, ExplainLatCurve
+	case in.BaseLatNs > 0:
+		t.LatencyNs, t.LatFrom = in.BaseLatNs, ExplainLatBase
+	case queued && in.LatMinNs > 0:
+		t.LatencyNs, t.LatFrom, t.LowerBound = in.LatMinNs, ExplainLatMin, true
+	default:
+		t.LatencyNs, t.LatFrom = in.LatMeanNs, ExplainLatMeasured
+	}
+	if t.LatFrom != ExplainLatCurve {
+		t.QD = QueueDepth(t.TargetIOPS, t.LatencyNs)
+	}
+	t.QDCeil = CeilQD(t.QD)
 	sa := SplitFor(t.QDCeil, maxDepth, in.MaxJobs)
 	t.Split, t.Alts, t.JobsBy = sa.Best, sa.Alts, sa.JobsBy
 	t.Exact = t.Split
 	t.OneJob = Split{IODepth: t.QDCeil, NumJobs: 1}
-	t.Sufficient = e.CeilingIOPS >= in.TargetIOPS
+	t.Sufficient = float64(e.EffectiveQD) >= t.QD && !t.LowerBound
+	// A lower bound at or below this depth, while this depth fell short of
+	// the target: more than this depth is needed.
+	t.MoreThanRun = t.LowerBound && t.QDCeil <= e.EffectiveQD && t.TargetIOPS > in.IOPS
 	t.MaxIODepth, t.OverLimit = maxDepth, t.Split.IODepth > maxDepth
+	if e.Verdict == VerdictDeviceBound && t.TargetIOPS > in.IOPS*(1+SaturationGain) {
+		// The device already served all it could at this depth.
+		t.Reachable, t.Sufficient = false, false
+	}
 	return t
 }
+
+// Where an explained target's latency came from (ExplainTarget.LatFrom).
+const (
+	ExplainLatCurve    = "curve"        // the curve of several runs, at the target
+	ExplainLatBase     = "base-latency" // the unqueued latency the user gave
+	ExplainLatMin      = "min-latency"  // the fastest I/O: a lower bound of the unqueued latency
+	ExplainLatMeasured = "measured"     // the run's own mean latency
+)

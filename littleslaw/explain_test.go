@@ -13,6 +13,7 @@ func TestExplain(t *testing.T) {
 		name        string
 		in          littleslaw.ExplainInput
 		verdict     string
+		queue       string
 		inflight    float64
 		ceiling     float64
 		targetQD    int
@@ -21,34 +22,35 @@ func TestExplain(t *testing.T) {
 		effectiveQD int
 	}{
 		{
-			// The design's example: 32 deep, 24.1k IOPS at 1.31 ms.
+			// The design's example: 32 deep, 24.1k IOPS at 1.31 ms, the
+			// fastest I/O 1.1 ms: a round trip, nothing waited.
 			name:    "depth-bound network disk",
-			in:      littleslaw.ExplainInput{IOPS: 24100, LatMeanNs: 1.31e6, IODepth: 32, NumJobs: 1, TargetIOPS: 160000},
-			verdict: littleslaw.VerdictDepthBound, inflight: 31.571, ceiling: 24427.48, effectiveQD: 32,
+			in:      littleslaw.ExplainInput{IOPS: 24100, LatMeanNs: 1.31e6, LatMinNs: 1.1e6, IODepth: 32, NumJobs: 1, TargetIOPS: 160000},
+			verdict: littleslaw.VerdictDepthBound, queue: littleslaw.QueueFull, inflight: 31.571, ceiling: 24427.48, effectiveQD: 32,
 			targetQD: 210, split: littleslaw.Split{IODepth: 210, NumJobs: 1}, one: littleslaw.Split{IODepth: 210, NumJobs: 1},
 		},
 		{
 			name:    "queue not kept full",
 			in:      littleslaw.ExplainInput{IOPS: 5000, LatMeanNs: 1.31e6, IODepth: 32, NumJobs: 1},
-			verdict: littleslaw.VerdictQueueNotFull, inflight: 6.55, ceiling: 24427.48, effectiveQD: 32,
+			verdict: littleslaw.VerdictUndetermined, queue: littleslaw.QueueNotFull, inflight: 6.55, ceiling: 24427.48, effectiveQD: 32,
 		},
 		{
 			name:    "psync ignores iodepth",
 			in:      littleslaw.ExplainInput{IOPS: 20108.891109, LatMeanNs: 49492.203885, IODepth: 8, NumJobs: 1, Synchronous: true, TargetIOPS: 20000},
-			verdict: littleslaw.VerdictSyncEngine, inflight: 0.99524, ceiling: 20205.198, effectiveQD: 1,
+			verdict: littleslaw.VerdictDepthBound, queue: littleslaw.QueueSyncEngine, inflight: 0.99524, ceiling: 20205.198, effectiveQD: 1,
 			targetQD: 1, split: littleslaw.Split{IODepth: 1, NumJobs: 1}, one: littleslaw.Split{IODepth: 1, NumJobs: 1}, sufficient: true,
 		},
 		{
 			name:    "partly full",
 			in:      littleslaw.ExplainInput{IOPS: 60000, LatMeanNs: 200e3, IODepth: 16, NumJobs: 1},
-			verdict: littleslaw.VerdictPartlyFull, inflight: 12, ceiling: 80000, effectiveQD: 16,
+			verdict: littleslaw.VerdictUndetermined, queue: littleslaw.QueuePartlyFull, inflight: 12, ceiling: 80000, effectiveQD: 16,
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := littleslaw.Explain(tt.in)
-			if e.Verdict != tt.verdict || e.EffectiveQD != tt.effectiveQD {
-				t.Errorf("verdict %s effective QD %d, want %s %d", e.Verdict, e.EffectiveQD, tt.verdict, tt.effectiveQD)
+			if e.Verdict != tt.verdict || e.Queue != tt.queue || e.EffectiveQD != tt.effectiveQD {
+				t.Errorf("verdict %s queue %s effective QD %d, want %s %s %d", e.Verdict, e.Queue, e.EffectiveQD, tt.verdict, tt.queue, tt.effectiveQD)
 			}
 			if math.Abs(e.InflightMean-tt.inflight) > 0.001 || math.Abs(e.CeilingIOPS-tt.ceiling) > 0.01 {
 				t.Errorf("inflight %.4f ceiling %.2f, want %.4f %.2f", e.InflightMean, e.CeilingIOPS, tt.inflight, tt.ceiling)
@@ -72,7 +74,7 @@ func TestExplain(t *testing.T) {
 
 // The design's network disk: 32 deep, one job, 24.1k IOPS at 1.31 ms.
 func ExampleExplain() {
-	e := littleslaw.Explain(littleslaw.ExplainInput{IOPS: 24100, LatMeanNs: 1.31e6, IODepth: 32, NumJobs: 1, TargetIOPS: 160000})
+	e := littleslaw.Explain(littleslaw.ExplainInput{IOPS: 24100, LatMeanNs: 1.31e6, LatMinNs: 1.1e6, IODepth: 32, NumJobs: 1, TargetIOPS: 160000})
 	fmt.Printf("%s: %.1f in flight of %d, ceiling %.0f IOPS\n", e.Verdict, e.InflightMean, e.EffectiveQD, e.CeilingIOPS)
 	fmt.Printf("160k IOPS needs QD %d: iodepth %d × numjobs %d\n", e.Target.QDCeil, e.Target.Split.IODepth, e.Target.Split.NumJobs)
 	// Output:
@@ -116,5 +118,77 @@ func TestExplainSplitMatchesAdvise(t *testing.T) {
 	e := littleslaw.Explain(littleslaw.ExplainInput{IOPS: 1000, LatMeanNs: 1e6, IODepth: 1, NumJobs: 1, TargetIOPS: 1e6, MaxJobs: 2})
 	if e.Target.Split != (littleslaw.Split{IODepth: 500, NumJobs: 2}) || !e.Target.OverLimit || e.Target.MaxIODepth != 256 {
 		t.Errorf("capped jobs: %+v, want 500 × 2 with a note", e.Target)
+	}
+}
+
+// One run cannot tell depth-bound from device-bound unless it holds the
+// evidence: these are the runs the verdict must get right, from the figures
+// of real fio runs (examples/fio and a 1 MiB sequential read measured here).
+func TestExplainVerdictFromEvidence(t *testing.T) {
+	qd64 := littleslaw.ExplainInput{IOPS: 94949, LatMeanNs: 673550, LatMinNs: 46629, LatP50Ns: 618496, IODepth: 64, NumJobs: 1}
+	tests := []struct {
+		name    string
+		in      littleslaw.ExplainInput
+		verdict string
+		kind    littleslaw.EvidenceKind
+	}{
+		{"a disk saturated from QD 64: the typical I/O waited", qd64, littleslaw.VerdictDeviceBound, littleslaw.EvidenceMinLatency},
+		{"1 MiB sequential reads 16 deep", littleslaw.ExplainInput{IOPS: 594, LatMeanNs: 26.9e6, LatMinNs: 1.45e6, LatP50Ns: 20.4e6, IODepth: 16, NumJobs: 1},
+			littleslaw.VerdictDeviceBound, littleslaw.EvidenceMinLatency},
+		{"no latency spread, no base, no curve", littleslaw.ExplainInput{IOPS: 51548, LatMeanNs: 77302, IODepth: 4, NumJobs: 1},
+			littleslaw.VerdictUndetermined, littleslaw.EvidenceMissing},
+		{"a spread that settles nothing", littleslaw.ExplainInput{IOPS: 51548, LatMeanNs: 77302, LatMinNs: 39619, LatP50Ns: 68096, IODepth: 4, NumJobs: 1},
+			littleslaw.VerdictUndetermined, littleslaw.EvidenceMissing},
+		{"the unqueued latency given", littleslaw.ExplainInput{IOPS: 51548, LatMeanNs: 77302, BaseLatNs: 60000, IODepth: 4, NumJobs: 1},
+			littleslaw.VerdictDepthBound, littleslaw.EvidenceBaseLatency},
+		{"several runs as a curve", littleslaw.ExplainInput{IOPS: 94949, LatMeanNs: 673550, IODepth: 64, NumJobs: 1,
+			Curve: []littleslaw.Point{{QD: 1, IOPS: 21897, LatMeanNs: 45435}, {QD: 16, IOPS: 80430, LatMeanNs: 198656}, {QD: 64, IOPS: 94949, LatMeanNs: 673550}}},
+			littleslaw.VerdictDeviceBound, littleslaw.EvidenceCurve},
+		{"a shallow run on the same curve", littleslaw.ExplainInput{IOPS: 21897, LatMeanNs: 45435, IODepth: 1, NumJobs: 1},
+			littleslaw.VerdictDepthBound, littleslaw.EvidenceOneInFlight},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := littleslaw.Explain(tt.in)
+			if e.Verdict != tt.verdict || len(e.Evidence) == 0 {
+				t.Fatalf("verdict %s, evidence %+v; want %s", e.Verdict, e.Evidence, tt.verdict)
+			}
+			found := false
+			for _, x := range e.Evidence {
+				found = found || x.Kind == tt.kind
+			}
+			if !found {
+				t.Errorf("evidence %+v lacks %s", e.Evidence, tt.kind)
+			}
+		})
+	}
+}
+
+// A target beyond a device-bound run is not reachable by depth; a queued
+// run sizes targets from the unqueued latency (a lower bound from the
+// fastest I/O), and clones reported apart each carry their share.
+func TestExplainTargetSizing(t *testing.T) {
+	in := littleslaw.ExplainInput{IOPS: 94949, LatMeanNs: 673550, LatMinNs: 46629, LatP50Ns: 618496, IODepth: 64, NumJobs: 1, TargetIOPS: 160000}
+	if tg := littleslaw.Explain(in).Target; tg == nil || tg.Reachable {
+		t.Errorf("160k on a disk saturated at 95k: %+v, want not reachable", tg)
+	}
+	in.TargetIOPS = 90000
+	if tg := littleslaw.Explain(in).Target; tg == nil || !tg.Reachable || tg.QDCeil >= 64 {
+		t.Errorf("90k below the measured 95k: %+v, want reachable", tg)
+	}
+	q := littleslaw.ExplainInput{IOPS: 51548, LatMeanNs: 77302, LatMinNs: 39619, LatP50Ns: 68096, IODepth: 4, NumJobs: 1, TargetIOPS: 60000}
+	tg := littleslaw.Explain(q).Target
+	if tg.LatFrom != littleslaw.ExplainLatMin || !tg.LowerBound || tg.QDCeil != littleslaw.CeilQD(60000*39619e-9) {
+		t.Errorf("queued run: %+v, want sized at the fastest I/O as a lower bound", tg)
+	}
+	q.BaseLatNs, q.TargetShare = 45435, 2
+	tg = littleslaw.Explain(q).Target
+	if tg.LatFrom != littleslaw.ExplainLatBase || tg.TargetIOPS != 30000 || tg.TotalIOPS != 60000 || tg.Share != 2 ||
+		tg.QDCeil != littleslaw.CeilQD(30000*45435e-9) {
+		t.Errorf("share of 60k over 2 jobs at the given base latency: %+v", tg)
+	}
+	// Every stated triple is Little's: QD = IOPS × latency.
+	if got := littleslaw.QueueDepth(tg.TargetIOPS, tg.LatencyNs); math.Abs(got-tg.QD) > 1e-9 {
+		t.Errorf("QD %g ≠ %g × %g ns", tg.QD, tg.TargetIOPS, tg.LatencyNs)
 	}
 }

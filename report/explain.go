@@ -20,6 +20,9 @@ type ExplainOptions struct {
 	TargetIOPS float64 // I/Os per second wanted (0: none)
 	MaxIODepth int     // per-job iodepth limit for suggestions (0: littleslaw.ExplainMaxIODepth, 256)
 	MaxJobs    int     // job limit for suggestions (0: none)
+	// BaseLatNs is the unqueued (QD 1) mean latency the user knows, ns
+	// (0: unknown): it tells a depth-bound run from a device-bound one.
+	BaseLatNs float64
 }
 
 // ExplainedJob is one fio job with Little's Law applied to it.
@@ -50,6 +53,7 @@ type ExplainedJob struct {
 // Jobs that did no I/O are skipped.
 func ExplainFio(outs []fio.Output, o ExplainOptions) []ExplainedJob {
 	var ex []ExplainedJob
+	curves := explainCurves(outs)
 	for _, out := range fio.Final(outs) {
 		for _, j := range out.Jobs {
 			s := j.Summary()
@@ -70,16 +74,58 @@ func ExplainFio(outs []fio.Output, o ExplainOptions) []ExplainedJob {
 				e.Host = "" // the name says it
 			}
 			e.P99Ns, _ = s.Lat.At(99)
+			p50, _ := s.Lat.At(50)
 			e.Explanation = littleslaw.Explain(littleslaw.ExplainInput{
 				IOPS: s.IOPS, LatMeanNs: s.LatMeanNs, IODepth: j.IODepth, NumJobs: j.NumJobs,
 				Synchronous: fio.IsSyncEngine(j.IOEngine) && j.IOEngine != "",
-				TargetIOPS:  o.TargetIOPS, MaxIODepth: o.MaxIODepth, MaxJobs: o.MaxJobs,
+				TargetIOPS:  o.TargetIOPS, TargetShare: cloneCount(j.NumJobsFrom),
+				MaxIODepth: o.MaxIODepth, MaxJobs: o.MaxJobs,
+				LatMinNs: s.Lat.MinNs, LatP50Ns: p50, LatP99Ns: e.P99Ns, BaseLatNs: o.BaseLatNs,
+				DepthDist: j.IODepthDist, Curve: curves[explainKey(j)],
 			})
 			e.Notes = explainNotes(j, e)
 			ex = append(ex, e)
 		}
 	}
 	return ex
+}
+
+// explainKey groups jobs into curves: one rw, block size, engine and host.
+func explainKey(j fio.Job) string {
+	return fmt.Sprintf("%s|%d|%s|%s|%d", j.RW, j.BS, j.IOEngine, j.Host, j.Port)
+}
+
+// explainCurves reads the final reports' jobs as curves, one per
+// explainKey, when they hold at least two depths: several files (or jobs)
+// at several iodepths are a sweep. Each point is a job's effective depth
+// (numjobs for a synchronous engine), IOPS and mean latency.
+func explainCurves(outs []fio.Output) map[string][]littleslaw.Point {
+	all := map[string][]littleslaw.Point{}
+	for _, out := range fio.Final(outs) {
+		for _, j := range out.Jobs {
+			s := j.Summary()
+			if s.IOPS <= 0 || s.LatMeanNs <= 0 || j.AllClients || cloneCount(j.NumJobsFrom) > 1 {
+				continue
+			}
+			qd := max(j.IODepth, 1) * max(j.NumJobs, 1)
+			if fio.IsSyncEngine(j.IOEngine) && j.IOEngine != "" {
+				qd = max(j.NumJobs, 1)
+			}
+			k := explainKey(j)
+			all[k] = append(all[k], littleslaw.Point{QD: float64(qd), IOPS: s.IOPS, LatMeanNs: s.LatMeanNs})
+		}
+	}
+	out := map[string][]littleslaw.Point{}
+	for k, pts := range all {
+		depths := map[float64]bool{}
+		for _, p := range pts {
+			depths[p.QD] = true
+		}
+		if len(depths) >= 2 {
+			out[k] = pts
+		}
+	}
+	return out
 }
 
 // explainNotes says where uncertain inputs came from.
@@ -192,44 +238,120 @@ func explainSentences(j ExplainedJob) []string {
 		got += fmt.Sprintf(" (p99 %s)", FormatLatency(j.P99Ns))
 	}
 	s = append(s, got+".")
-	if e.Verdict == littleslaw.VerdictDepthUnknown {
+	if e.Queue == littleslaw.QueueDepthUnknown {
 		s = append(s, fmt.Sprintf("By Little's Law that is %s × %s = %s I/Os in flight on average. This output does not say the iodepth, so whether the queue was full, and what more depth would give, cannot be told; the job's header line (\"rw=…, ioengine=…, iodepth=…\") or fio's JSON would say.",
 			FormatIOPS(j.IOPS), lat, fmtInflight(e.InflightMean)))
+		s = append(s, verdictSentence(e))
 		if t := e.Target; t != nil {
-			s = append(s, targetExplain(t, lat, false, j.IOEngine))
+			s = append(s, targetExplain(t, e, j.IOEngine))
 		}
 		return append(s, j.Notes...)
 	}
 	s = append(s, fmt.Sprintf("By Little's Law that is %s × %s = %s I/Os in flight on average, against %d configured (%s full).",
 		FormatIOPS(j.IOPS), lat, fmtInflight(e.InflightMean), e.EffectiveQD, fmtFill(e.Fill)))
 	ceiling := fmt.Sprintf("%d in flight at %s allow at most %s (QD / latency)", e.EffectiveQD, lat, nb(FormatIOPS(e.CeilingIOPS)+" IOPS"))
-	switch e.Verdict {
-	case littleslaw.VerdictDepthBound:
-		s = append(s, "The queue was kept full, so the job is depth-bound: "+ceiling+
-			". More throughput needs more I/Os in flight (or lower latency), not a faster device.")
-	case littleslaw.VerdictPartlyFull:
+	switch e.Queue {
+	case littleslaw.QueueFull:
+		s = append(s, "The queue was kept full: "+ceiling+".")
+	case littleslaw.QueuePartlyFull:
 		s = append(s, fmt.Sprintf("The queue was only partly full: %s. Something between I/Os held submissions back; check the submitting CPU (usr %.1f%%, sys %.1f%%) or add jobs.",
 			ceiling, j.UsrCPU, j.SysCPU))
-	case littleslaw.VerdictQueueNotFull:
+	case littleslaw.QueueNotFull:
 		s = append(s, fmt.Sprintf("The engine did not keep the queue full: %s, yet far fewer were in flight. Look for too few jobs for a busy submitter (usr %.1f%%, sys %.1f%%), a rate limit, or a synchronous engine.",
 			ceiling, j.UsrCPU, j.SysCPU))
-	case littleslaw.VerdictSyncEngine:
+	case littleslaw.QueueSyncEngine:
 		s = append(s, fmt.Sprintf("%s is synchronous: each job has one I/O in flight, so iodepth=%d is meaningless and the real depth is %s; %s. Use ioengine=io_uring or libaio for a deeper queue, or raise numjobs.",
 			j.IOEngine, j.IODepth, nb(fmt.Sprintf("numjobs = %d", j.NumJobs)), ceiling))
 	}
+	s = append(s, verdictSentence(e))
 	if t := e.Target; t != nil {
-		s = append(s, targetExplain(t, lat, e.Input.Synchronous, j.IOEngine))
+		s = append(s, targetExplain(t, e, j.IOEngine))
 	}
 	return append(s, j.Notes...)
 }
 
-// targetExplain sizes the queue for the target at the measured latency,
-// with the split advise gives and alternatives holding the same total.
-// A synchronous engine gets its depth from numjobs alone.
-func targetExplain(t *littleslaw.ExplainTarget, lat string, sync bool, engine string) string {
+// verdictSentence says what bounds the run and the evidence for it.
+func verdictSentence(e littleslaw.Explanation) string {
+	var why []string
+	for _, x := range e.Evidence {
+		if w := evidenceText(x); w != "" && (x.Says == e.Verdict || x.Says == "") {
+			why = append(why, w)
+		}
+	}
+	because := ""
+	if len(why) > 0 {
+		because = ": " + strings.Join(why, "; ")
+	}
+	switch e.Verdict {
+	case littleslaw.VerdictDepthBound:
+		return "Depth-bound" + because + ". More throughput needs more I/Os in flight (or lower latency), not a faster device."
+	case littleslaw.VerdictDeviceBound:
+		return "Device-bound" + because + ". The device (or the volume's limit) served what it could: more depth adds latency, not throughput."
+	}
+	return "Depth-bound or device-bound cannot be told from one run" + because +
+		". Sweep it (qdsweep sweep, or fio at several iodepths given together to explain), or give the unqueued latency with --base-latency."
+}
+
+// evidenceText is one fact of the verdict in words ("" for none).
+func evidenceText(x littleslaw.ExplainEvidence) string {
+	switch x.Kind {
+	case littleslaw.EvidenceOneInFlight:
+		return "about one I/O was in flight, so nothing could wait"
+	case littleslaw.EvidenceQueueNotFull:
+		return "the queue was not kept full, so the run shows neither the depth's limit nor the device's"
+	case littleslaw.EvidenceCurve:
+		return fmt.Sprintf("QD %s gave %s IOPS and QD %s %s IOPS (IOPS grew as depth^%.2f)",
+			FormatQD(min(x.QD, x.OtherQD)), FormatIOPS(pick(x.QD < x.OtherQD, x.IOPS, x.OtherIOPS)),
+			FormatQD(max(x.QD, x.OtherQD)), FormatIOPS(pick(x.QD < x.OtherQD, x.OtherIOPS, x.IOPS)), x.Ratio)
+	case littleslaw.EvidenceBaseLatency:
+		return fmt.Sprintf("the mean latency %s is %.1f× the unqueued %s", FormatLatency(x.LatNs), x.Ratio, FormatLatency(x.RefNs))
+	case littleslaw.EvidenceMinLatency:
+		w := fmt.Sprintf("the mean latency %s is %.1f× the fastest I/O (%s)", FormatLatency(x.LatNs), x.Ratio, FormatLatency(x.RefNs))
+		if x.P50Ns > 0 {
+			w += fmt.Sprintf(", the median %.1f×", x.P50Ns/x.RefNs)
+		}
+		return w
+	case littleslaw.EvidenceDepthDist:
+		return fmt.Sprintf("%.0f%% of I/Os were submitted at iodepth %s's bucket", x.Share, FormatQD(x.QD))
+	case littleslaw.EvidenceMissing:
+		return "no unqueued latency, no run at another depth, and a latency spread that settles nothing"
+	}
+	return ""
+}
+
+// pick is a if c, else b.
+func pick(c bool, a, b float64) float64 {
+	if c {
+		return a
+	}
+	return b
+}
+
+// targetExplain sizes the queue for the job's share of the target, with
+// the split advise gives and its alternatives. A synchronous engine gets
+// its depth from numjobs alone.
+func targetExplain(t *littleslaw.ExplainTarget, e littleslaw.Explanation, engine string) string {
+	sync := e.Input.Synchronous
+	who := FormatCount(t.TargetIOPS) + " IOPS"
+	if t.Share > 1 {
+		who = fmt.Sprintf("This job's share of %s IOPS over %d jobs, %s IOPS,", FormatCount(t.TotalIOPS), t.Share, FormatCount(t.TargetIOPS))
+	}
+	if !t.Reachable {
+		return fmt.Sprintf("%s is not reachable by depth: the run was device-bound at %s IOPS.", who, FormatIOPS(e.Input.IOPS))
+	}
+	lat := nb(FormatLatency(t.LatencyNs))
+	at := "at " + lat
+	switch t.LatFrom {
+	case littleslaw.ExplainLatCurve:
+		at = "on the curve of these runs, at " + lat
+	case littleslaw.ExplainLatBase:
+		at = "at the unqueued " + lat
+	case littleslaw.ExplainLatMin:
+		at = "at the fastest I/O's " + lat + " (the mean here includes queueing)"
+	}
 	if t.Sufficient {
-		return fmt.Sprintf("%s IOPS at %s needs about %d in flight, which this depth already allows; if it was not reached, the limit is elsewhere.",
-			FormatCount(t.TargetIOPS), lat, t.QDCeil)
+		return fmt.Sprintf("%s %s needs about %d in flight, which this depth already allows; if it was not reached, the limit is elsewhere.",
+			who, at, t.QDCeil)
 	}
 	split := nb(fmt.Sprintf("iodepth %d × numjobs %d", t.Split.IODepth, t.Split.NumJobs))
 	var alt []string
@@ -242,8 +364,11 @@ func targetExplain(t *littleslaw.ExplainTarget, lat string, sync bool, engine st
 		}
 		alt = append(alt, nb(w))
 	}
-	msg := fmt.Sprintf("%s IOPS at %s needs %s (%s), e.g. %s", FormatCount(t.TargetIOPS), lat, nb(fmt.Sprintf("QD ≈ %d", t.QDCeil)),
-		nb(FormatIOPS(t.TargetIOPS)+" × "+lat), split)
+	qd := fmt.Sprintf("QD ≈ %d", t.QDCeil)
+	if t.LowerBound {
+		qd = fmt.Sprintf("QD ≥ %d", t.QDCeil)
+	}
+	msg := fmt.Sprintf("%s %s needs %s (%s), e.g. %s", who, at, nb(qd), nb(FormatIOPS(t.TargetIOPS)+" × "+lat), split)
 	if total := t.Split.IODepth * t.Split.NumJobs; total != t.QDCeil {
 		msg += fmt.Sprintf(" (%d in flight: %d rounded up to whole jobs)", total, t.QDCeil)
 	}
@@ -257,7 +382,17 @@ func targetExplain(t *littleslaw.ExplainTarget, lat string, sync bool, engine st
 	if sync {
 		msg += fmt.Sprintf(" with io_uring or libaio; with %s it takes %s", engine, nb(fmt.Sprintf("numjobs %d", t.QDCeil)))
 	}
-	msg += ", provided the device keeps that latency."
+	switch {
+	case t.MoreThanRun:
+		msg += fmt.Sprintf(", at least; this run's QD %d reached only %s IOPS, so it needs more than %d.",
+			e.EffectiveQD, FormatIOPS(e.Input.IOPS), e.EffectiveQD)
+	case t.LowerBound:
+		msg += ", at least: latency grows as the device fills."
+	case t.LatFrom == littleslaw.ExplainLatCurve:
+		msg += "."
+	default:
+		msg += ", provided the device keeps that latency."
+	}
 	if n := explainTargetNote(*t); n != "" {
 		msg += " Note: " + n + "."
 	}

@@ -3,6 +3,7 @@ package report_test
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,7 +18,7 @@ func networkDisk() []fio.Output {
 	return []fio.Output{{Format: "json", Jobs: []fio.Job{{
 		Name: "nd", RW: "randread", BS: 4096, IOEngine: "libaio", IODepth: 32, IODepthFrom: "options", NumJobs: 1, NumJobsFrom: "default",
 		Read: &fio.Dir{IOPS: 24100, BWBytes: 24100 * 4096, TotalIOs: 1446000, RuntimeMs: 60000,
-			Lat: fio.LatStat{MeanNs: 1.31e6, N: 1446000}},
+			Lat: fio.LatStat{MeanNs: 1.31e6, MinNs: 1.1e6, N: 1446000}},
 	}}}}
 }
 
@@ -62,22 +63,23 @@ func TestExplainFio(t *testing.T) {
 		not     []string // phrases the text must not hold
 	}{
 		{name: "design example", outs: networkDisk(), target: 160000, jobs: 1, verdict: littleslaw.VerdictDepthBound,
-			want: []string{"24.1k IOPS", "1.31 ms", "31.6 I/Os in flight", "depth-bound", "24.4k IOPS", "QD ≈ 210", "iodepth 210 × numjobs 1", "or 105 × 2, or 70 × 3, or 42 × 5: the same depth over more jobs"}},
-		{name: "libaio 32 deep", outs: fioData("randread-libaio-qd32-normal.txt"), jobs: 1, verdict: littleslaw.VerdictDepthBound,
-			want: []string{"87.8k IOPS", "364 µs", "p99 424 µs", "32 configured"}},
-		{name: "psync with iodepth 8", outs: fioData("pasted-psync-qd8-json.txt"), target: 100000, jobs: 1, verdict: littleslaw.VerdictSyncEngine,
+			want: []string{"24.1k IOPS", "1.31 ms", "31.6 I/Os in flight", "Depth-bound", "24.4k IOPS", "QD ≈ 210", "iodepth 210 × numjobs 1", "or 105 × 2, or 70 × 3, or 42 × 5: the same depth over more jobs"}},
+		{name: "libaio 32 deep", outs: fioData("randread-libaio-qd32-normal.txt"), jobs: 1, verdict: littleslaw.VerdictUndetermined,
+			want: []string{"87.8k IOPS", "364 µs", "p99 424 µs", "32 configured", "cannot be told from one run", "Sweep it"},
+			not:  []string{"Depth-bound:", "Device-bound:"}},
+		{name: "psync with iodepth 8", outs: fioData("pasted-psync-qd8-json.txt"), target: 100000, jobs: 1, verdict: littleslaw.VerdictDepthBound,
 			want: []string{"psync is synchronous", "iodepth=8 is meaningless", "numjobs = 1", "QD ≈ 5", "with psync it takes numjobs 5"}},
-		{name: "status interval keeps the final report", outs: fioData("randread-status-interval.json"), jobs: 1, verdict: littleslaw.VerdictDepthBound,
+		{name: "status interval keeps the final report", outs: fioData("randread-status-interval.json"), jobs: 1, verdict: littleslaw.VerdictUndetermined,
 			want: []string{"35.6k IOPS"}},
 		{name: "terse without options", outs: fioData("randread-psync-terse.txt"), jobs: 1, verdict: littleslaw.VerdictDepthBound,
 			want: []string{"busiest bucket", "ioengine is not in this output"}},
-		{name: "clones listed apart", outs: fioData("randwrite-libaio-nj2-json.json"), jobs: 2, verdict: littleslaw.VerdictDepthBound,
-			want: []string{"one clone of numjobs=2", "group_reporting"}},
+		{name: "clones listed apart", outs: fioData("randwrite-libaio-nj2-json.json"), target: 20000, jobs: 2, verdict: littleslaw.VerdictDeviceBound,
+			want: []string{"one clone of numjobs=2", "group_reporting", "share of 20,000 IOPS over 2 jobs, 10,000 IOPS"}},
 		{name: "one job with numjobs=1 is no clone", outs: oneJobNumjobs1(), jobs: 1, verdict: littleslaw.VerdictDepthBound,
 			not: []string{"clone", "group_reporting"}},
-		{name: "QD 22 as advise splits it", outs: fioData("point-randread-qd8.json"), target: 175000, jobs: 1, verdict: littleslaw.VerdictDepthBound,
-			want: []string{"QD ≈ 22", "iodepth 22 × numjobs 1", "or 11 × 2"}, not: []string{"32 × 1"}},
-		{name: "client/server", outs: fioData("clientserver-json.json"), jobs: 3, verdict: littleslaw.VerdictDepthBound,
+		{name: "queued run sized at the fastest I/O", outs: fioData("point-randread-qd8.json"), target: 175000, jobs: 1, verdict: littleslaw.VerdictUndetermined,
+			want: []string{"QD ≥ 8", "fastest I/O's 43.4 µs", "iodepth 8 × numjobs 1", "or 4 × 2"}, not: []string{"QD ≈ 22"}},
+		{name: "client/server", outs: fioData("clientserver-json.json"), jobs: 3, verdict: littleslaw.VerdictUndetermined,
 			want: []string{"on 127.0.0.1:8766", "on 127.0.0.1:8767", "Job \"All clients\" (randread", "iodepth 4 × numjobs 2"}},
 	}
 	for _, tt := range tests {
@@ -112,5 +114,56 @@ func TestExplainFio(t *testing.T) {
 				t.Errorf("JSON %v schema %q jobs %d", err, doc.Schema, len(doc.Jobs))
 			}
 		})
+	}
+}
+
+// examples/fio's four runs of one disk: alone, QD 64 is device-bound (its
+// typical I/O waited); together they are a curve; a target above the
+// ceiling is not reachable by depth. The disk saturates at about 95k IOPS
+// from QD 64, so nothing may call it depth-bound.
+func TestExplainExampleRuns(t *testing.T) {
+	var all []fio.Output
+	for _, n := range []string{"fio-qd1.json", "fio-qd4.json", "fio-qd16.json", "fio-qd64.json"} {
+		outs, err := fio.ReadOutput(filepath.Join("..", "examples", "fio", n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, outs...)
+	}
+	text, jobs := explainText(t, all[3:], report.ExplainOptions{TargetIOPS: 160000})
+	if len(jobs) != 1 || jobs[0].Explanation.Verdict != littleslaw.VerdictDeviceBound || !strings.Contains(text, "not reachable by depth") {
+		t.Errorf("QD 64 alone:\n%s", text)
+	}
+	text, jobs = explainText(t, all, report.ExplainOptions{TargetIOPS: 60000})
+	if len(jobs) != 4 {
+		t.Fatalf("%d jobs", len(jobs))
+	}
+	for _, j := range jobs {
+		if j.IODepth >= 16 && j.Explanation.Verdict == littleslaw.VerdictDepthBound {
+			t.Errorf("%s called depth-bound:\n%s", j.Name, text)
+		}
+	}
+	if v := jobs[3].Explanation; v.Verdict != littleslaw.VerdictDeviceBound || v.Evidence[0].Kind != littleslaw.EvidenceCurve {
+		t.Errorf("QD 64 in the curve: %+v", v)
+	}
+	// 60k lies between QD 4 (51.5k) and 16 (80.4k): read off the curve,
+	// Little-exact.
+	tg := jobs[0].Explanation.Target
+	if tg == nil || tg.LatFrom != littleslaw.ExplainLatCurve || tg.QDCeil <= 4 || tg.QDCeil >= 16 ||
+		math.Abs(littleslaw.QueueDepth(tg.TargetIOPS, tg.LatencyNs)-tg.QD) > 1e-9 {
+		t.Errorf("60k on the curve: %+v", tg)
+	}
+}
+
+// A 1 MiB sequential read 16 deep (measured here with fio 3.33) is not
+// depth-bound: its I/Os waited.
+func TestExplainSequential1M(t *testing.T) {
+	outs, err := fio.ReadOutput(filepath.Join("testdata", "explain-read-1m-qd16.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, jobs := explainText(t, outs, report.ExplainOptions{})
+	if len(jobs) != 1 || jobs[0].Explanation.Verdict == littleslaw.VerdictDepthBound {
+		t.Errorf("1 MiB sequential:\n%s", text)
 	}
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"runtime"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/qdsweep/qdsweep/littleslaw"
@@ -15,7 +17,8 @@ func explainCommand() *cli.Command {
 		Flags: []cli.Flag{
 			targetIOPSFlag("target I/Os per second to size the queue depth and iodepth × numjobs for, e.g. 160000 or 160k"),
 			&cli.IntFlag{Name: "max-iodepth", Value: littleslaw.DefaultMaxIODepth, Usage: "deepest queue per job to suggest (NVMe queues hold 256)"},
-			&cli.IntFlag{Name: "max-jobs", Value: 0, Usage: "most jobs to suggest (0: no limit)"},
+			&cli.IntFlag{Name: "max-jobs", Usage: "most jobs to suggest (default: the CPU count, as advise)"},
+			&cli.StringFlag{Name: "base-latency", Usage: "the unqueued (QD 1) mean latency of this device, e.g. 80us: tells a depth-bound run from a device-bound one and sizes targets"},
 			jsonFormatFlag(),
 		},
 		Action: explainAction,
@@ -31,6 +34,15 @@ func explainAction(c *cli.Context) error {
 		return err
 	}
 	o := report.ExplainOptions{MaxIODepth: c.Int("max-iodepth"), MaxJobs: c.Int("max-jobs")}
+	if !c.IsSet("max-jobs") {
+		// The same limits advise splits with.
+		_, o.MaxJobs = littleslaw.Options{MaxIODepth: o.MaxIODepth, CPUs: runtime.NumCPU()}.Limits()
+	}
+	if s := c.String("base-latency"); s != "" {
+		if o.BaseLatNs, err = parseLatency(s); err != nil {
+			return usagef("--base-latency: %v", err)
+		}
+	}
 	if o.TargetIOPS, err = targetIOPS(c); err != nil {
 		return err
 	}
@@ -38,7 +50,7 @@ func explainAction(c *cli.Context) error {
 		return usagef("--max-iodepth: %d; use at least 1, e.g. --max-iodepth=256", o.MaxIODepth)
 	}
 	if o.MaxJobs < 0 {
-		return usagef("--max-jobs: %d; use 0 (no limit) or more, e.g. --max-jobs=8", o.MaxJobs)
+		return usagef("--max-jobs: %d; use 1 or more, e.g. --max-jobs=8", o.MaxJobs)
 	}
 	outs, err := readFioOutputs("explain", c.Args().Slice())
 	if err != nil {
