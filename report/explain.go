@@ -78,7 +78,7 @@ func ExplainFio(outs []fio.Output, o ExplainOptions) []ExplainedJob {
 			e.Explanation = littleslaw.Explain(littleslaw.ExplainInput{
 				IOPS: s.IOPS, LatMeanNs: s.LatMeanNs, IODepth: j.IODepth, NumJobs: j.NumJobs,
 				Synchronous: fio.IsSyncEngine(j.IOEngine) && j.IOEngine != "",
-				TargetIOPS:  o.TargetIOPS, TargetShare: cloneCount(j.NumJobsFrom),
+				TargetIOPS:  o.TargetIOPS, TargetShare: j.CloneOf,
 				MaxIODepth: o.MaxIODepth, MaxJobs: o.MaxJobs,
 				LatMinNs: s.Lat.MinNs, LatP50Ns: p50, LatP99Ns: e.P99Ns, BaseLatNs: o.BaseLatNs,
 				DepthDist: j.IODepthDist, Curve: curves[explainKey(j)],
@@ -104,7 +104,7 @@ func explainCurves(outs []fio.Output) map[string][]littleslaw.Point {
 	for _, out := range fio.Final(outs) {
 		for _, j := range out.Jobs {
 			s := j.Summary()
-			if s.IOPS <= 0 || s.LatMeanNs <= 0 || j.AllClients || cloneCount(j.NumJobsFrom) > 1 {
+			if s.IOPS <= 0 || s.LatMeanNs <= 0 || j.AllClients || j.CloneOf > 1 {
 				continue
 			}
 			qd := max(j.IODepth, 1) * max(j.NumJobs, 1)
