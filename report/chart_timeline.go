@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"strconv"
 
 	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/sweep"
@@ -104,6 +105,9 @@ func timelineOf(r *sweep.Result, in chartInput) (*timelineFigure, error) {
 		latMin, latMax = 1e3, 1e6
 	}
 	yTop := yMax * 1.18 // room for the QD labels
+	if multi {
+		yTop = yMax * 1.3 // and a row for the curve names
+	}
 	loLat, hiLat := math.Log10(latMin)-0.15, math.Log10(latMax)+0.15
 
 	// Shade alternate steps; label each by QD where there is room.
@@ -128,12 +132,12 @@ func timelineOf(r *sweep.Result, in chartInput) (*timelineFigure, error) {
 			}
 		}
 		if i%every == 0 {
-			label := "QD " + FormatQD(float64(ts.step.QD))
-			if multi && (i == 0 || ts.step.RW != steps[i-1].step.RW || ts.step.BS != steps[i-1].step.BS) {
-				label = curveName(ts.step.RW, ts.step.BS) + " · " + label
-			}
 			lx = append(lx, plotter.XY{X: ts.from + (ts.to-ts.from)*0.04, Y: yMax * 1.06})
-			lt = append(lt, label)
+			lt = append(lt, "QD "+FormatQD(float64(ts.step.QD)))
+		}
+		if multi && (i == 0 || ts.step.RW != steps[i-1].step.RW || ts.step.BS != steps[i-1].step.BS) {
+			lx = append(lx, plotter.XY{X: ts.from + (ts.to-ts.from)*0.04, Y: yMax * 1.18})
+			lt = append(lt, curveName(ts.step.RW, ts.step.BS)+" →")
 		}
 	}
 	top.Add(plotter.NewGrid())
@@ -210,6 +214,7 @@ func timelineOf(r *sweep.Result, in chartInput) (*timelineFigure, error) {
 	}
 	top.Y.Min, top.Y.Max = 0, yTop
 	bot.Y.Min, bot.Y.Max = loLat, hiLat
+	bot.X.Tick.Marker = secondTicks{}
 	top.X.Tick.Label.Font.Size = 0 // the bottom plot carries the time ticks
 	top.X.Tick.Marker = plot.ConstantTicks(nil)
 
@@ -291,4 +296,18 @@ func withTimelineRow(c draw.Canvas, tl *timelineFigure) draw.Canvas {
 	rest := c
 	rest.Min.Y = row.Max.Y
 	return rest
+}
+
+// secondTicks labels a time axis in plain seconds ("0", "25", "1.5").
+type secondTicks struct{}
+
+// Ticks returns plot's default ticks relabelled without trailing zeros.
+func (secondTicks) Ticks(min, max float64) []plot.Tick {
+	ts := plot.DefaultTicks{}.Ticks(min, max)
+	for i := range ts {
+		if ts[i].Label != "" {
+			ts[i].Label = strconv.FormatFloat(ts[i].Value, 'g', 4, 64)
+		}
+	}
+	return ts
 }

@@ -2,6 +2,8 @@ package report
 
 import (
 	"fmt"
+	"math"
+	"time"
 
 	"github.com/qdsweep/qdsweep/littleslaw"
 )
@@ -43,7 +45,7 @@ func timeNext(f littleslaw.Finding) (string, bool) {
 	case littleslaw.ReasonBurstSpent:
 		return "size from the sustained level (the analysis does); buy for the burst only if the load is as short as the burst" + run, true
 	case littleslaw.ReasonThrottled:
-		return fmt.Sprintf("average over whole periods: set --ss_dur to a multiple of %s%s", fmtSec(g.Seconds), run), true
+		return fmt.Sprintf("average over whole periods: set --ss_dur to a multiple of the period (e.g. --ss_dur=%s)%s", ssDurFor(g.Seconds), run), true
 	case littleslaw.ReasonWarmup, littleslaw.ReasonCacheFill:
 		return "size from the plateau (the analysis does); raise --ramp_time past it to leave the transient out" + run, true
 	case littleslaw.ReasonNoisy:
@@ -74,4 +76,11 @@ func timeFactText(x littleslaw.Fact) (string, bool) {
 		return fmt.Sprintf("steps ran up to %s; the sustained level needs %s", fmtSec(x.ToSeconds), fmtSec(x.Seconds)), true
 	}
 	return "", false
+}
+
+// ssDurFor suggests a steady window of two periods of p seconds, rounded
+// to a tenth of a second: "2s", "1.5s".
+func ssDurFor(p float64) string {
+	d := time.Duration(math.Round(2*p*10) / 10 * float64(time.Second))
+	return d.String()
 }

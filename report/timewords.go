@@ -92,10 +92,6 @@ func timeDetailParas(curve string, r *sweep.Result, rw string, bs int64, ct *lit
 			add(rankKey, fmt.Sprintf("Steps ran up to %s; each needs at least %s %s: sweep again with %s.",
 				fmtSec(ct.RanSec), fmtSec(ct.RuntimeSec), why, runtimeFlag(ct.RuntimeSec)))
 		}
-		if ct.ThrottlePeriodSec > 0 {
-			add(rankDetail, fmt.Sprintf("With a %s throttle period, set --ss_dur to a whole number of periods (e.g. --ss_dur=%s) so the steady-state slope sees whole cycles.",
-				fmtSec(ct.ThrottlePeriodSec), fmt.Sprintf("%.0fms", 2*ct.ThrottlePeriodSec*1e3)))
-		}
 	}
 	for _, s := range r.Steps {
 		if s.RW != rw || s.BS != bs || s.Time == nil || s.Time.Steady == nil {
