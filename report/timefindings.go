@@ -2,9 +2,12 @@ package report
 
 import (
 	"fmt"
+	"io"
 	"math"
+	"strings"
 	"time"
 
+	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/littleslaw"
 )
 
@@ -83,4 +86,31 @@ func timeFactText(x littleslaw.Fact) (string, bool) {
 func ssDurFor(p float64) string {
 	d := time.Duration(math.Round(2*p*10) / 10 * float64(time.Second))
 	return d.String()
+}
+
+// WriteRunTime words what one run's series (at queue depth qd) showed:
+// one paragraph per time finding with its next step; nothing when the
+// series showed nothing.
+func WriteRunTime(w io.Writer, qd int, series []ioengine.Interval) error {
+	samples := make([]littleslaw.TimeSample, len(series))
+	var ios, dur float64
+	for i, p := range series {
+		samples[i] = littleslaw.TimeSample{TSec: float64(p.StartNs) / 1e9, DurSec: float64(p.DurNs) / 1e9, IOs: float64(p.IOs),
+			IOPS: p.IOPS(), BWBytes: p.BWBytes(), LatMeanNs: p.LatMeanNs, P99Ns: float64(p.LatP99Ns), Inflight: p.InflightMean}
+		ios += float64(p.IOs)
+		dur += float64(p.DurNs) / 1e9
+	}
+	st := littleslaw.AnalyzeTime(samples, littleslaw.SteadyCriterion{}, false)
+	if st == nil || dur <= 0 {
+		return nil
+	}
+	q := []float64{float64(qd)}
+	ct := littleslaw.CurveTimeOf(q, []float64{ios / dur}, []float64{dur}, []*littleslaw.StepTime{st}, 0)
+	var b strings.Builder
+	for _, f := range littleslaw.TimeFindings("", 0, q, []*littleslaw.StepTime{st}, ct) {
+		sayIndent(&b, "", sentence(capitalize(findingVerdict(f))))
+		sayIndent(&b, "  ", "Next: "+sentence(FindingNext(f)))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }

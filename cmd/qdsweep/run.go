@@ -629,7 +629,10 @@ func writeRunStats(out io.Writer, format string, spec runSpec, w ioengine.Worklo
 		}
 		return fio.WriteJSON(out, r)
 	}
-	return writeRunText(out, w, st)
+	if err := writeRunText(out, w, st); err != nil {
+		return err
+	}
+	return report.WriteRunTime(out, w.QD(), st.Series)
 }
 
 // writeRunText is the human summary, at most 80 columns.
