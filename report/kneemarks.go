@@ -19,14 +19,14 @@ func kneeMarks(a *littleslaw.Analysis, col color.Color, sat string, pos func(lit
 	ex, ey, eok := pos(e)
 	eok = eok && e.Found
 	if sok && eok && s.QD == e.QD {
-		return []mark{{X: sx, Y: sy, Color: col, Label: sat + " = efficient QD " + FormatQD(s.QD),
+		return []mark{{X: sx, Y: sy, Color: col, Label: sat + " = efficient QD " + FormatQD(s.QD), Short: "QD " + FormatQD(s.QD),
 			Shapes: []draw.GlyphDrawer{saturationGlyph, efficientGlyph}}}
 	}
 	if sok {
-		out = append(out, mark{X: sx, Y: sy, Color: col, Label: sat + " QD " + FormatQD(s.QD), Shapes: []draw.GlyphDrawer{saturationGlyph}})
+		out = append(out, mark{X: sx, Y: sy, Color: col, Label: sat + " QD " + FormatQD(s.QD), Short: "QD " + FormatQD(s.QD), Shapes: []draw.GlyphDrawer{saturationGlyph}})
 	}
 	if eok {
-		out = append(out, mark{X: ex, Y: ey, Color: col, Label: "efficient QD " + FormatQD(e.QD), Shapes: []draw.GlyphDrawer{efficientGlyph}})
+		out = append(out, mark{X: ex, Y: ey, Color: col, Label: "efficient QD " + FormatQD(e.QD), Short: "QD " + FormatQD(e.QD), Shapes: []draw.GlyphDrawer{efficientGlyph}})
 	}
 	return out
 }

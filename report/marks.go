@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
@@ -17,6 +18,9 @@ type mark struct {
 	Color  color.Color
 	Shapes []draw.GlyphDrawer // outlines drawn at the point; none for a bare label
 	Small  bool               // a secondary label (e.g. "QD 1"): smaller, placed close
+	// Short is the label to try when Label finds no room (e.g. "QD 8" for
+	// "efficient QD 8": the glyph and the legend say which knee it is).
+	Short string
 }
 
 // marks draws labelled points. Each label goes to the free position
@@ -76,28 +80,39 @@ func (m *marks) Plot(c draw.Canvas, p *plot.Plot) {
 		if k.Label == "" {
 			continue
 		}
-		ts := textStyle(tickSize, true, k.Color)
-		gap := glyphRadius + vg.Points(3)
-		if k.Small {
-			ts = textStyle(tickSize-1, false, k.Color)
-			gap = vg.Points(5)
+		// The label as given, then its short form, then that in small type.
+		type try struct {
+			text string
+			ts   text.Style
+			gap  vg.Length
 		}
-		w, h := ts.Width(k.Label), ts.Height(k.Label)
+		tries := []try{{k.Label, textStyle(tickSize, true, k.Color), glyphRadius + vg.Points(3)}}
+		if k.Small {
+			tries = []try{{k.Label, textStyle(tickSize-1, false, k.Color), vg.Points(5)}}
+		}
+		if k.Short != "" {
+			tries = append(tries, try{k.Short, tries[0].ts, tries[0].gap}, try{k.Short, textStyle(tickSize-1, false, k.Color), tries[0].gap})
+		}
+		var ts text.Style
+		label := k.Label
 		best, found, far := vg.Rectangle{}, false, false
 	search:
-		for si, step := range []vg.Length{1, 1.6, 2.4, 3.4, 4.6, 6, 8} {
-			for _, off := range labelOffsets(w, h, gap*step) {
-				r := vg.Rectangle{Min: vg.Point{X: pt.X + off.X, Y: pt.Y + off.Y}}
-				r.Max = vg.Point{X: r.Min.X + w, Y: r.Min.Y + h}
-				if !inside(r, c.Rectangle) {
-					continue
+		for _, tr := range tries {
+			w, h := tr.ts.Width(tr.text), tr.ts.Height(tr.text)
+			for si, step := range []vg.Length{1, 1.6, 2.4, 3.4, 4.6, 6, 8} {
+				for _, off := range labelOffsets(w, h, tr.gap*step) {
+					r := vg.Rectangle{Min: vg.Point{X: pt.X + off.X, Y: pt.Y + off.Y}}
+					r.Max = vg.Point{X: r.Min.X + w, Y: r.Min.Y + h}
+					if !inside(r, c.Rectangle) {
+						continue
+					}
+					clear := grow(r, lineClearance)
+					if countOverlaps(grow(r, 2), labels) > 0 || countOverlaps(r, pts) > 0 || countCrossings(clear, segs) > 0 {
+						continue
+					}
+					best, found, far, ts, label = r, true, si > 0, tr.ts, tr.text
+					break search
 				}
-				clear := grow(r, lineClearance)
-				if countOverlaps(grow(r, 2), labels) > 0 || countOverlaps(r, pts) > 0 || countCrossings(clear, segs) > 0 {
-					continue
-				}
-				best, found, far = r, true, si > 0
-				break search
 			}
 		}
 		if !found {
@@ -118,7 +133,7 @@ func (m *marks) Plot(c draw.Canvas, p *plot.Plot) {
 		halo.Max.X += 2
 		c.SetColor(color.NRGBA{0xFF, 0xFF, 0xFF, 0xD8})
 		c.Fill(halo.Path())
-		c.FillText(ts, best.Min, k.Label)
+		c.FillText(ts, best.Min, label)
 	}
 }
 
