@@ -34,6 +34,13 @@ func (e *kernelEngine) Run(ctx context.Context, w Workload, ctl Control) (*Stats
 // it returns libaio and a one-sentence fallback reason; the reason is "" when
 // the engine asked for is the one returned. Stats.Engine and
 // Stats.FallbackReason of its runs say the same.
+//
+// A run gives each job its own OS thread and, for as long as it runs, one
+// more P (GOMAXPROCS) per job, so that jobs blocked in the kernel keep their
+// I/Os in flight whatever the CPU count; GOMAXPROCS is restored when the
+// last run of the process ends. Jobs that a limit stops from starting
+// (threads, open files, memory, AIO events) leave the others to run, and
+// Stats.Shortfall says so.
 func New(name string) (Engine, string, error) {
 	switch name {
 	case EngineIOUring, "":

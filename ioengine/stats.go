@@ -48,14 +48,19 @@ type IOError struct {
 type Stats struct {
 	Engine         string        `json:"engine"`
 	FallbackReason string        `json:"engine_fallback_reason,omitempty"`
-	Runtime        time.Duration `json:"runtime_ns"` // measured window
+	Runtime        time.Duration `json:"runtime_ns"` // measured window, from its start to its end as the run paced them
 	All            DirStats      `json:"all"`
 	Read           *DirStats     `json:"read,omitempty"`  // set when the workload reads
 	Write          *DirStats     `json:"write,omitempty"` // set when the workload writes
-	InflightMean   float64       `json:"inflight_mean"`   // time-weighted mean I/Os in flight, all jobs
-	CPU            CPU           `json:"cpu"`
-	Errors         []IOError     `json:"errors"`
-	ShortIOs       int64         `json:"short_ios"`
+	// InflightMean is the time-weighted mean of I/Os in flight over the
+	// window, all jobs, counting the I/Os that completed in it (as IOPS and
+	// latency do) over their whole latency: IOPS × mean latency equals it,
+	// and the I/Os in flight when the window opened may lift it above
+	// iodepth × numjobs by at most the depth × the longest latency / Runtime.
+	InflightMean float64   `json:"inflight_mean"`
+	CPU          CPU       `json:"cpu"`
+	Errors       []IOError `json:"errors"`
+	ShortIOs     int64     `json:"short_ios"`
 	// Buffers says how the engine's I/O buffers were used: "registered"
 	// (io_uring fixed buffers), "unregistered: <why>" or "" (engine without the notion).
 	Buffers string `json:"buffers,omitempty"`

@@ -402,12 +402,13 @@ func (d *diagCurve) queueNotFull(cpuBound bool) *Finding {
 	switch {
 	case d.Synchronous && p.IODepth > 1:
 		reason = ReasonSyncEngine
-	case eng <= 1.25*jobs && p.IODepth > 1:
-		reason = ReasonBehavedSync
 	case p.Shortfall == ShortfallLimit:
+		// Fewer jobs ran than the split names: the engine said which limit.
 		reason = ReasonJobsLimited
 	case p.Shortfall == ShortfallCPU:
 		reason = ReasonJobsCPU
+	case eng <= 1.25*jobs && p.IODepth > 1:
+		reason = ReasonBehavedSync
 	case cpuBound && p.NumJobs > 1 && d.cpus > 0 && p.NumJobs >= d.cpus:
 		reason = ReasonSubmitterCPUCores
 	case cpuBound:

@@ -53,6 +53,12 @@ func TestDiagnose(t *testing.T) {
 	capped := curveOf(256, k4, throttled(1e6, 25000), nil)
 	psync := curveOf(32, k4, func(float64) (float64, float64) { return 5000, 200e3 }, func(float64) float64 { return 1 })
 	buffered := curveOf(32, k4, func(float64) (float64, float64) { return 5200, 190e3 }, func(float64) float64 { return 1 })
+	// Jobs that fell short for a measured cause (the engine's shortfall).
+	limited := curveOf(32, k4, func(float64) (float64, float64) { return 5200, 190e3 }, func(float64) float64 { return 1 })
+	cpuShort := curveOf(32, k4, func(float64) (float64, float64) { return 5200, 190e3 }, func(float64) float64 { return 1 })
+	for i := range limited {
+		limited[i].Shortfall, cpuShort[i].Shortfall = littleslaw.ShortfallLimit, littleslaw.ShortfallCPU
+	}
 	tagLimited := curveOf(1024, k4, throttled(100e3, 1e9), nil)
 	for i := range tagLimited {
 		if tagLimited[i].QD > 64 { // requests beyond 64 wait for a tag above the device
@@ -122,6 +128,22 @@ func TestDiagnose(t *testing.T) {
 			}}},
 			wantRules:   []string{littleslaw.RuleQueueNotFull},
 			wantReasons: []littleslaw.Reason{littleslaw.ReasonBehavedSync},
+		},
+		{
+			name: "a limit stopped jobs: the engine's shortfall says so, not 'behaved synchronously'",
+			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
+				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, Points: limited,
+			}}},
+			wantRules:   []string{littleslaw.RuleQueueNotFull},
+			wantReasons: []littleslaw.Reason{littleslaw.ReasonJobsLimited},
+		},
+		{
+			name: "CPU-bound jobs: the engine's shortfall says so",
+			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
+				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, Points: cpuShort,
+			}}},
+			wantRules:   []string{littleslaw.RuleQueueNotFull},
+			wantReasons: []littleslaw.Reason{littleslaw.ReasonJobsCPU},
 		},
 		{
 			name: "nr_requests caps the device queue",
