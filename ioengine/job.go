@@ -23,6 +23,9 @@ type job struct {
 	// threadFree is set by loops that may run on any thread between calls
 	// (an io_uring ring with a single issuer may not).
 	threadFree bool
+	// fewThreads is set when a thread limit is near: an io_uring ring then
+	// caps its kernel workers (threads of this process) at one of each kind.
+	fewThreads bool
 }
 
 // jobLoop is one engine's I/O loop for one job, built on the job's locked OS thread.

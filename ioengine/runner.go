@@ -52,8 +52,13 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 	// fatal to a Go program: start only as many jobs as the limits allow.
 	var short *Shortfall
 	jobs := w.NumJobs
-	if room, limit, value, ok := systemLimits.threadHeadroom(); ok && int64(jobs)+threadReserve > room {
-		n := int(max(room-threadReserve, 0))
+	room, limit, value, limited := systemLimits.threadHeadroom()
+	perJob := int64(1)
+	if limited && engine == EngineIOUring {
+		perJob += 2 * iowqWorkersUnderLimit // the ring's capped kernel workers
+	}
+	if limited && int64(jobs)*perJob+threadReserve > room {
+		n := int(max((room-threadReserve)/perJob, 0))
 		if n < 1 {
 			return nil, fmt.Errorf("%s (%d) leaves no room for another thread; raise it or lower --numjobs", limit, value)
 		}
@@ -82,7 +87,7 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 	begin := make(chan struct{})
 	var wg sync.WaitGroup
 	for i := 0; i < jobs; i++ {
-		j := &job{idx: i, w: &w, fd: jobFDs[i], depth: w.IODepth, bs: w.BS, verify: w.Verify}
+		j := &job{idx: i, w: &w, fd: jobFDs[i], depth: w.IODepth, bs: w.BS, verify: w.Verify, fewThreads: limited}
 		j.gen = newOffsetGen(&w, w.Offset+int64(i)*w.OffsetIncrement, size, i)
 		j.m = newMeter(c, &pubs[i], w.ContinueOnError)
 		j.m.ser = c.ser.job()

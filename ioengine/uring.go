@@ -10,6 +10,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// iowqWorkersUnderLimit is how many kernel workers of each kind (bounded,
+// unbounded) a ring may start when a thread limit is near.
+const iowqWorkersUnderLimit = 1
+
 // waitSlice bounds each blocking wait so a job notices an abort or a stall.
 const waitSlice = 250 * time.Millisecond
 
@@ -215,6 +219,14 @@ func newUringLoop(j *job) (jobLoop, error) {
 	if err != nil {
 		r.close()
 		return nil, fmt.Errorf("job %d: %w", j.idx, err)
+	}
+	if j.fewThreads {
+		// io_uring's workers are threads of this process: under a thread
+		// limit (RLIMIT_NPROC, pids.max) unbounded ones would take the
+		// threads the Go runtime needs. Kernels before 5.15 lack the call
+		// and keep their defaults.
+		counts := [2]uint32{iowqWorkersUnderLimit, iowqWorkersUnderLimit}
+		_ = r.register(uringRegisterIOWQMaxWorkers, unsafe.Pointer(&counts[0]), 2)
 	}
 	u := &uringLoop{r: r, ar: ar, slots: make([]uringSlot, j.depth), free: make([]uint16, 0, j.depth)}
 	for i := j.depth - 1; i >= 0; i-- {

@@ -26,6 +26,9 @@ const (
 	uringRegisterBuffers   = 0
 	uringUnregisterBuffers = 1
 	uringRegisterProbe     = 8
+	// uringRegisterIOWQMaxWorkers caps a ring's kernel worker threads
+	// (bounded, unbounded); they count against RLIMIT_NPROC and pids.max.
+	uringRegisterIOWQMaxWorkers = 19
 )
 
 // mmap offsets of the rings.

@@ -46,8 +46,9 @@ func TestShortfallSaid(t *testing.T) {
 
 	out := filepath.Join(dir, "run.json")
 	stderr := underFileLimit(t, dir, 12, append(append([]string{"run"}, shape...), "--time_based", "--output-format=json", "--output="+out)...)
+	said := strings.Join(strings.Fields(stderr), " ") // unwrapped
 	for _, want := range []string{"of 16 jobs started", "RLIMIT_NOFILE (12)", "ulimit -n"} {
-		if !strings.Contains(stderr, want) {
+		if !strings.Contains(said, want) {
 			t.Errorf("run's stderr lacks %q:\n%s", want, stderr)
 		}
 	}
@@ -67,7 +68,7 @@ func TestShortfallSaid(t *testing.T) {
 
 	res := filepath.Join(dir, "res")
 	stderr = underFileLimit(t, dir, 16, append(append([]string{"sweep"}, shape...), "--ss=0", "--output="+res)...)
-	if !strings.Contains(stderr, "QD 64 (4×16): only") || !strings.Contains(stderr, "RLIMIT_NOFILE") {
+	if said := strings.Join(strings.Fields(stderr), " "); !strings.Contains(said, "QD 64 (4×16): only") || !strings.Contains(said, "RLIMIT_NOFILE") {
 		t.Errorf("sweep's stderr does not say the step fell short:\n%s", stderr)
 	}
 	r, err := sweep.Read(filepath.Join(res, sweep.ResultsJSON))
@@ -77,4 +78,72 @@ func TestShortfallSaid(t *testing.T) {
 	if len(r.Steps) != 1 || r.Steps[0].Shortfall == nil || r.Steps[0].Shortfall.Limit != ioengine.LimitNofile {
 		t.Fatalf("sweep's step: %+v", r.Steps)
 	}
+}
+
+// TestThreadLimitShortfall runs 64 jobs as an unprivileged user whose
+// process limit (RLIMIT_NPROC) leaves room for fewer threads: a thread the
+// kernel refuses would be fatal to the Go runtime, so run starts only the
+// jobs the limit allows (io_uring's kernel workers, threads of the process
+// too, counted), measures with them and says so.
+func TestThreadLimitShortfall(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to run the binary as another user")
+	}
+	setpriv, err := exec.LookPath("setpriv")
+	if err != nil {
+		t.Skip("setpriv not installed")
+	}
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("bash not installed")
+	}
+	dir := t.TempDir()
+	for d := dir; d != os.TempDir() && d != "/"; d = filepath.Dir(d) {
+		if err := os.Chmod(d, 0o755); err != nil { // the other user reaches the files
+			t.Fatal(err)
+		}
+	}
+	exe := filepath.Join(dir, "qdsweep")
+	b, err := os.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(exe, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	target := filepath.Join(dir, "target")
+	if err := ioengine.CreateScratch(context.Background(), target, 8<<20); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(target, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, eng := range []string{"psync", "io_uring", "libaio"} {
+		t.Run(eng, func(t *testing.T) {
+			depth := "4"
+			if eng == "psync" {
+				depth = "1"
+			}
+			c := exec.Command("bash", "-c", `ulimit -u 60 && exec "$0" --reuid=65534 --regid=65534 --clear-groups -- "$@"`, setpriv,
+				exe, "run", "--filename="+target, "--direct=1", "--ioengine="+eng, "--iodepth="+depth, "--numjobs=64",
+				"--runtime=200ms", "--time_based", "--ramp_time=0")
+			c.Dir = dir
+			var stderr strings.Builder
+			c.Stderr = &stderr
+			if err := c.Run(); err != nil {
+				t.Fatalf("%v\n%s", err, firstLines(stderr.String(), 5))
+			}
+			said := strings.Join(strings.Fields(stderr.String()), " ") // unwrapped
+			for _, want := range []string{"of 64 jobs started", "RLIMIT_NPROC (60)", "ulimit -u"} {
+				if !strings.Contains(said, want) {
+					t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+				}
+			}
+		})
+	}
+}
+
+// firstLines returns s's first n lines.
+func firstLines(s string, n int) string {
+	lines := strings.SplitN(s, "\n", n+1)
+	return strings.Join(lines[:min(n, len(lines))], "\n")
 }
