@@ -52,8 +52,11 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 	// fatal to a Go program: start only as many jobs as the limits allow.
 	var short *Shortfall
 	jobs := w.NumJobs
+	// A job takes its own thread, and its P (see leaseProcs) may take
+	// another when the runtime hands it off while the job sits in the
+	// kernel (garbage collection workers run on such Ps): two per job.
 	room, limit, value, limited := systemLimits.threadHeadroom()
-	perJob := int64(1)
+	perJob := int64(2)
 	if limited && engine == EngineIOUring {
 		perJob += 2 * iowqWorkersUnderLimit // the ring's capped kernel workers
 	}

@@ -80,7 +80,8 @@ func TestShortfallSaid(t *testing.T) {
 	}
 }
 
-// TestThreadLimitShortfall runs 64 jobs as an unprivileged user whose
+// TestThreadLimitShortfall runs 64 jobs as an unprivileged user (a uid no
+// other test uses: the limit counts all of the user's threads) whose
 // process limit (RLIMIT_NPROC) leaves room for fewer threads: a thread the
 // kernel refuses would be fatal to the Go runtime, so run starts only the
 // jobs the limit allows (io_uring's kernel workers, threads of the process
@@ -123,7 +124,7 @@ func TestThreadLimitShortfall(t *testing.T) {
 			if eng == "psync" {
 				depth = "1"
 			}
-			c := exec.Command("bash", "-c", `ulimit -u 60 && exec "$0" --reuid=65534 --regid=65534 --clear-groups -- "$@"`, setpriv,
+			c := exec.Command("bash", "-c", `ulimit -u 60 && exec "$0" --reuid=61234 --regid=61234 --clear-groups -- "$@"`, setpriv,
 				exe, "run", "--filename="+target, "--direct=1", "--ioengine="+eng, "--iodepth="+depth, "--numjobs=64",
 				"--runtime=200ms", "--time_based", "--ramp_time=0")
 			c.Dir = dir
