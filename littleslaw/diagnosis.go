@@ -44,6 +44,11 @@ type DiagnoseCurve struct {
 	// NoDevice says why the target has no block device figures at all
 	// (e.g. "on tmpfs"); "" when it has a block device.
 	NoDevice string
+	// FSType is the filesystem the target lives on as the mount table
+	// names it ("nfs4", "fuse.gcsfuse", "ext4"; "" unknown) and FSClass its
+	// class: FSClassNetwork, FSClassFUSE, FSClassMemory, "local", "other".
+	FSType  string
+	FSClass string
 	// Points are the measured steps; Telemetry, when set, holds one entry
 	// per point (same order).
 	Points    []Point
@@ -116,8 +121,23 @@ func diagnoseCurve(c DiagnoseCurve, in DiagnoseInput) ([]Finding, *diagCap) {
 		return []Finding{d.finding(RuleInconclusive, ReasonNoSteps, Fact{},
 			Fact{Kind: FactNoSteps, Count: len(c.Points)})}, nil
 	}
+	nfs := d.networkFS()
+	fs, cp := diagnoseRules(d, in, nfs == nil)
+	if nfs != nil {
+		fs = append([]Finding{*nfs}, fs...)
+	}
+	return fs, cp
+}
+
+// diagnoseRules applies the bottleneck rules to a prepared curve; cacheOK
+// is false when the target is known to be a network filesystem (its
+// latency is a round trip, not a cache's).
+func diagnoseRules(d *diagCurve, in DiagnoseInput, cacheOK bool) ([]Finding, *diagCap) {
 	var problems []Finding
-	cache := d.cache()
+	var cache *Finding
+	if cacheOK {
+		cache = d.cache()
+	}
 	if cache != nil {
 		problems = append(problems, *cache)
 	}

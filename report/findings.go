@@ -42,6 +42,8 @@ func findingVerdict(f littleslaw.Finding) string {
 	switch f.Reason {
 	case littleslaw.ReasonNoSteps:
 		return "no measured steps"
+	case littleslaw.ReasonNetworkFS, littleslaw.ReasonFUSEFS, littleslaw.ReasonRemoteFS:
+		return networkFSVerdict(f)
 	case littleslaw.ReasonNoDevice:
 		return "the target has no block device: these figures are not a device's"
 	case littleslaw.ReasonPageCache:
@@ -121,6 +123,8 @@ func FindingNext(f littleslaw.Finding) string {
 	switch f.Reason {
 	case littleslaw.ReasonNoSteps:
 		return "run the sweep again: every step failed or was skipped"
+	case littleslaw.ReasonNetworkFS, littleslaw.ReasonFUSEFS, littleslaw.ReasonRemoteFS:
+		return "size readers of this filesystem by Little's Law at its round trip (in flight = IOPS × latency), and its server or bucket by the plateau; to size a disk, measure a file on (or the block device of) that disk"
 	case littleslaw.ReasonNoDevice:
 		return "measure a file on (or the block device of) the volume you mean to size"
 	case littleslaw.ReasonPageCache, littleslaw.ReasonUnwritten, littleslaw.ReasonHostCache:
@@ -212,6 +216,8 @@ func factText(x littleslaw.Fact) string {
 			FormatQD(x.QD), FormatIOPS(x.DeviceIOPS), FormatIOPS(x.IOPS), x.Ratio)
 	case littleslaw.FactNoDevice:
 		return "target: " + x.Detail
+	case littleslaw.FactFSType:
+		return "filesystem: " + x.Detail + " (from the mount table)"
 	case littleslaw.FactPoint:
 		return fmt.Sprintf("QD %s: %s IOPS at %s mean latency", FormatQD(x.QD), FormatIOPS(x.IOPS), FormatLatency(x.LatNs))
 	case littleslaw.FactCacheShare:
@@ -343,4 +349,21 @@ func CountNoun(n float64, singular, plural string) string {
 		return "1 " + singular
 	}
 	return fmt.Sprintf("%d %s", k, plural)
+}
+
+// networkFSVerdict says what a network or FUSE filesystem's latency means.
+func networkFSVerdict(f littleslaw.Finding) string {
+	g := f.Figures
+	what := "a network filesystem"
+	switch f.Reason {
+	case littleslaw.ReasonFUSEFS:
+		what = "a FUSE filesystem"
+	case littleslaw.ReasonRemoteFS:
+		what = "a filesystem without a block device"
+	}
+	if g.Detail != "" {
+		what += " (" + g.Detail + ")"
+	}
+	return fmt.Sprintf("the target is on %s: its %s at QD %s is a round trip to the server (and, for FUSE, through its daemon), not a device's service time and not a cache hit; these figures size that filesystem, not a disk",
+		what, FormatLatency(g.LatNs), FormatQD(g.QD))
 }

@@ -26,6 +26,7 @@ func (r *Result) Diagnose(o littleslaw.Options) []littleslaw.Finding {
 		if r.Meta.Device == nil && r.Meta.DeviceOff != "" {
 			dc.NoDevice = r.Meta.DeviceOff
 		}
+		dc.FSType, dc.FSClass = r.Meta.FSType, r.Meta.FSClass
 		if d := r.Meta.Device; d != nil {
 			dc.NrRequests, dc.HWQueues = d.NrRequests, d.HWQueues
 		}

@@ -27,21 +27,26 @@ type Result struct {
 
 // Meta describes where, when and how a result was measured.
 type Meta struct {
-	Tool                 string      `json:"tool"`    // "qdsweep"
-	Version              string      `json:"version"` // tool version
-	Start                time.Time   `json:"start"`
-	End                  time.Time   `json:"end"`
-	Hostname             string      `json:"hostname"`
-	Kernel               string      `json:"kernel"`
-	CPUs                 int         `json:"cpus"`
-	Target               string      `json:"target"` // path measured
-	Device               *DeviceInfo `json:"device,omitempty"`
-	DeviceOff            string      `json:"device_off,omitempty"` // why Device is nil on a measured target (DeviceProbe.Off)
-	Engine               string      `json:"engine"`
-	EngineFallbackReason string      `json:"engine_fallback_reason,omitempty"`
-	Simulated            bool        `json:"simulated"`
-	Source               string      `json:"source,omitempty"` // "qdsweep" (measured), "fio-import", …
-	Workload             Workload    `json:"workload"`
+	Tool      string      `json:"tool"`    // "qdsweep"
+	Version   string      `json:"version"` // tool version
+	Start     time.Time   `json:"start"`
+	End       time.Time   `json:"end"`
+	Hostname  string      `json:"hostname"`
+	Kernel    string      `json:"kernel"`
+	CPUs      int         `json:"cpus"`
+	Target    string      `json:"target"` // path measured
+	Device    *DeviceInfo `json:"device,omitempty"`
+	DeviceOff string      `json:"device_off,omitempty"` // why Device is nil on a measured target (DeviceProbe.Off)
+	// FSType and FSClass are the mount the target lives on, from the mount
+	// table: its filesystem type ("ext4", "nfs4", "fuse.gcsfuse", "tmpfs")
+	// and class (local, network, fuse, memory, other); "" when unknown.
+	FSType               string   `json:"fstype,omitempty"`
+	FSClass              string   `json:"fsclass,omitempty"`
+	Engine               string   `json:"engine"`
+	EngineFallbackReason string   `json:"engine_fallback_reason,omitempty"`
+	Simulated            bool     `json:"simulated"`
+	Source               string   `json:"source,omitempty"` // "qdsweep" (measured), "fio-import", …
+	Workload             Workload `json:"workload"`
 	// SteadyWindowNs and SteadyLimit are the steady-state criterion the
 	// sweep ran with (SteadyConfig.Window, ns, and Limit, a fraction per
 	// second); 0 when unknown.

@@ -16,6 +16,7 @@ type DeviceProbe struct {
 	roots device.Roots
 	dev   *device.Device // nil when the target has no block device
 	off   string
+	fs    device.FSType // the target's mount (zero when unknown)
 
 	mu           sync.Mutex
 	diskA, diskB device.Sample
@@ -44,6 +45,9 @@ func NewDeviceProbe(target string, opts ...ProbeOption) (*DeviceProbe, *DeviceIn
 	for _, o := range opts {
 		o(&p.roots)
 	}
+	if fs, err := p.roots.FSTypeOf(target); err == nil {
+		p.fs = fs
+	}
 	d, err := p.roots.Resolve(target)
 	if errors.Is(err, device.ErrNoBlockDevice) {
 		p.off = err.Error()
@@ -55,6 +59,10 @@ func NewDeviceProbe(target string, opts ...ProbeOption) (*DeviceProbe, *DeviceIn
 	p.dev = d
 	return p, DeviceInfoOf(d), nil
 }
+
+// FS is the mount the target lives on (zero when the mount table did not
+// say).
+func (p *DeviceProbe) FS() device.FSType { return p.fs }
 
 // Off is "" when device figures are measured, else why they are not
 // (e.g. "/dev/shm/x is on tmpfs: no block device").

@@ -236,6 +236,7 @@ func sweepAction(c *cli.Context) error {
 			prog.note("qdsweep: no device telemetry: %v", err)
 		} else {
 			probe, m.Device, m.DeviceOff = p, info, p.Off()
+			m.FSType, m.FSClass = p.FS().Type, string(p.FS().Class)
 		}
 	}
 
