@@ -569,6 +569,45 @@ func TestRunFioOutputFormats(t *testing.T) {
 	if p99, ok := j.Read.Clat.At(99); !ok || p99 <= 0 {
 		t.Fatalf("clat_ns p99 missing: %+v", j.Read.Clat)
 	}
+	// The fields fio-plot's JSON mapping reads, with global options merged
+	// into job options as it does.
+	var doc struct {
+		Version string            `json:"fio version"`
+		Global  map[string]string `json:"global options"`
+		Jobs    []map[string]any  `json:"jobs"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil || doc.Version == "" || len(doc.Jobs) != 1 {
+		t.Fatalf("fio-json document: %v", err)
+	}
+	fj := doc.Jobs[0]
+	opts, _ := fj["job options"].(map[string]any)
+	for _, k := range []string{"iodepth", "numjobs", "bs", "rw"} {
+		if _, ok := opts[k]; !ok {
+			if _, ok := doc.Global[k]; !ok {
+				t.Errorf("job options lack %q", k)
+			}
+		}
+	}
+	for _, k := range []string{"latency_ms", "latency_us", "latency_ns", "usr_cpu", "sys_cpu", "jobname"} {
+		if _, ok := fj[k]; !ok {
+			t.Errorf("job lacks %q", k)
+		}
+	}
+	for _, mode := range []string{"read", "write"} {
+		d, _ := fj[mode].(map[string]any)
+		lat, _ := d["lat_ns"].(map[string]any)
+		for _, k := range []string{"bw", "iops", "iops_stddev"} {
+			if _, ok := d[k]; !ok {
+				t.Errorf("%s lacks %q", mode, k)
+			}
+		}
+		if _, ok := lat["mean"]; !ok {
+			t.Errorf("%s.lat_ns lacks mean", mode)
+		}
+		if _, ok := lat["stddev"]; !ok {
+			t.Errorf("%s.lat_ns lacks stddev", mode)
+		}
+	}
 }
 
 // terseFields splits the one terse v3 record of out.
