@@ -69,7 +69,11 @@ func TestSeriesUnderKernelThrottle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := sweep.Config{Engine: eng, Workload: ioengine.Workload{Filename: dev, Direct: true, RandSeed: 1},
+	probe, _, err := sweep.NewDeviceProbe(dev)
+	if err != nil || probe.Off() != "" {
+		t.Fatalf("device probe of %s: %v %s", dev, err, probe.Off())
+	}
+	cfg := sweep.Config{Engine: eng, Workload: ioengine.Workload{Filename: dev, Direct: true, RandSeed: 1}, Probe: probe,
 		Ramp: 200 * time.Millisecond, Runtime: 2 * time.Second, LogInterval: 250 * time.Millisecond,
 		Steady: sweep.SteadyConfig{Interval: 250 * time.Millisecond, Window: time.Second}}
 	r := sweep.NewResult(sweep.Meta{Engine: eng.Name()}, plan([]int{1, 4, 16}, true))
@@ -97,6 +101,17 @@ func TestSeriesUnderKernelThrottle(t *testing.T) {
 			dur += float64(p.DurNs) / 1e9
 			latIOs += p.LatMeanNs * float64(p.IOs)
 			area += p.InflightMean * float64(p.DurNs) / 1e9
+		}
+		// The device's own counters, slice by slice, saw the same reads.
+		var devReads float64
+		for i, p := range s.Series.Points {
+			if p.Device == nil {
+				t.Fatalf("QD %d slice %d has no device figures", s.QD, i)
+			}
+			devReads += p.Device.ReadsPerSec * float64(p.DurNs) / 1e9
+		}
+		if math.Abs(devReads-float64(ios)) > 0.1*float64(ios) {
+			t.Errorf("QD %d: the device counted %.0f reads over the slices, the engine %d", s.QD, devReads, ios)
 		}
 		if ios != s.Read.TotalIOs {
 			t.Errorf("QD %d: slices count %d I/Os, the step %d", s.QD, ios, s.Read.TotalIOs)
