@@ -1,3 +1,5 @@
+//go:build linux
+
 package guard_test
 
 // The adversarial table of the "never destroy data" report, on real loop

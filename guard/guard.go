@@ -38,7 +38,24 @@ var (
 	ErrDestroyMismatch = errors.New("--destroy-data does not name the target")
 	// ErrWouldExtend: the workload would write past the end of an existing file qdsweep did not create.
 	ErrWouldExtend = errors.New("write would extend an existing file")
+	// ErrLocked is wrapped when another process holds a results directory (LockDir).
+	ErrLocked = errors.New("results directory in use")
+	// ErrLimit is wrapped when a process limit (ulimit) is too low for a run
+	// (CheckLimits): better one line before anything starts than the kernel
+	// refusing midway or the Go runtime aborting with a stack trace.
+	ErrLimit = errors.New("process limit too low")
 )
+
+// LockFile is the file a running sweep holds locked (flock) in its results
+// directory (LockDir). It stays after the sweep (removing a lock file races
+// with the next locker); readers of a results directory ignore it.
+const LockFile = ".qdsweep.lock"
+
+// Need is what one run asks of the process limits (CheckLimits).
+type Need struct {
+	Jobs        int   // parallel jobs (numjobs), 0 for none
+	BufferBytes int64 // I/O buffers: numjobs × iodepth × bs, bytes
+}
 
 // Permit carries the user's write permissions, from the command line.
 type Permit struct {

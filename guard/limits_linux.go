@@ -3,16 +3,10 @@
 package guard
 
 import (
-	"errors"
 	"fmt"
 
 	"golang.org/x/sys/unix"
 )
-
-// ErrLimit is wrapped when a process limit (ulimit) is too low for a run:
-// better one line before anything starts than the kernel refusing midway
-// or the Go runtime aborting with a stack trace.
-var ErrLimit = errors.New("process limit too low")
 
 // What a run needs from the process limits, measured on linux/amd64: the Go
 // runtime alone reserves about 1.5 GiB of address space at start (under
@@ -26,12 +20,6 @@ const (
 	baseFiles          = 64
 	perJobFiles        = 4
 )
-
-// Need is what one run asks of the process limits.
-type Need struct {
-	Jobs        int   // parallel jobs (numjobs), 0 for none
-	BufferBytes int64 // I/O buffers: numjobs × iodepth × bs, bytes
-}
 
 // CheckLimits compares n with RLIMIT_AS (ulimit -v) and RLIMIT_NOFILE
 // (ulimit -n, whose soft limit the Go runtime already raised to the hard

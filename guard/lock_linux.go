@@ -13,14 +13,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// LockFile is the file a running sweep holds locked (flock) in its results
-// directory. It stays after the sweep (removing a lock file races with the
-// next locker); readers of a results directory ignore it.
-const LockFile = ".qdsweep.lock"
-
-// ErrLocked is wrapped when another process holds a results directory.
-var ErrLocked = errors.New("results directory in use")
-
 // DirLock is a results directory held for one run.
 type DirLock struct{ f *os.File }
 

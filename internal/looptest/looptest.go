@@ -1,10 +1,11 @@
+//go:build linux
+
 // Package looptest holds test helpers for real block devices: image files,
 // loop devices over them, mounts and checksums, each undone in t.Cleanup.
 //
 // A test needing root and losetup skips where they are missing or the kernel
 // lacks loop devices; under CI=true, when it runs as root and losetup is
 // installed, what would have been a skip is a failure instead.
-
 package looptest
 
 import (

@@ -1,0 +1,63 @@
+//go:build !linux
+
+package guard
+
+import (
+	"errors"
+	"fmt"
+	"os"
+)
+
+// Off Linux qdsweep reads and reports results but measures nothing: these
+// stand-ins let the packages that only read results build everywhere, and
+// refuse every write they are asked to vouch for.
+
+var errNotLinux = errors.New("writing to a target needs Linux (the write guard reads /proc and /sys)")
+
+// Check refuses every write off Linux; reads pass.
+func Check(t Target, p Permit) error {
+	if p.Unchecked || !t.Write {
+		return nil
+	}
+	return refuse(nil, "%s: %v", t.Path, errNotLinux)
+}
+
+// Held is a target held for a run (Linux only).
+type Held struct{}
+
+// Hold refuses off Linux.
+func Hold(t Target, p Permit) (*Held, error) {
+	return nil, fmt.Errorf("%s: %w", t.Path, errNotLinux)
+}
+
+func (h *Held) Path() string      { return "" }
+func (h *Held) Write() bool       { return false }
+func (h *Held) Direct() bool      { return false }
+func (h *Held) Block() bool       { return false }
+func (h *Held) Exclusive() bool   { return false }
+func (h *Held) Dup() (int, error) { return -1, errNotLinux }
+func (h *Held) Close() error      { return nil }
+
+// DirLock is a results directory held for one run (a no-op off Linux).
+type DirLock struct{}
+
+// LockDir creates dir (one level) and proves it writable; off Linux it
+// takes no lock.
+func LockDir(dir string) (*DirLock, error) {
+	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
+		return nil, fmt.Errorf("--output %s: %w", dir, err)
+	}
+	f, err := os.CreateTemp(dir, ".qdsweep-write-test-*")
+	if err != nil {
+		return nil, fmt.Errorf("--output %s: cannot write there: %w", dir, err)
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return &DirLock{}, nil
+}
+
+// Unlock does nothing off Linux.
+func (l *DirLock) Unlock() {}
+
+// CheckLimits checks nothing off Linux.
+func CheckLimits(n Need) error { return nil }
