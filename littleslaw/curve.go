@@ -10,10 +10,11 @@ import (
 // summaries and charts), so that every triple a reader sees satisfies
 // Little's Law: in flight = IOPS × mean latency.
 //
-// Throughput is interpolated piecewise linearly in log(QD) between the
-// measured points (the sweep's grid is geometric, so a straight line in
-// log(QD) is the natural reading between two steps). Latency is never
-// interpolated on its own: it is derived from Little's Law as
+// Throughput is interpolated piecewise as a power law between the measured
+// points, a straight line on log(QD)–log(IOPS) axes (the sweep's grid is
+// geometric): exact on the linear leg (IOPS ∝ QD) and on a plateau, and it
+// keeps the derived latency between the two measured ones. Latency is
+// never interpolated on its own: it is derived from Little's Law as
 // in-flight / IOPS, where in-flight is the configured QD times the queue
 // fill (measured IOPS × mean latency / QD), itself interpolated the same
 // way. At a measured point every figure is the measured one; between two
@@ -116,8 +117,8 @@ func (c Curve) seg(qd float64) (int, float64) {
 	return i, math.Log(qd/c.q[i]) / math.Log(c.q[i+1]/c.q[i])
 }
 
-// lerp is a + f (b − a).
-func lerp(a, b, f float64) float64 { return a + f*(b-a) }
+// lerp is a + f (b − a) on a log scale: a^(1−f) b^f, for a, b > 0.
+func lerp(a, b, f float64) float64 { return a * math.Pow(b/a, f) }
 
 // IOPSAt is the curve's throughput at queue depth qd, I/Os per second.
 func (c Curve) IOPSAt(qd float64) float64 {
@@ -175,8 +176,8 @@ func (c Curve) QDFor(iops float64) (qd float64, ok bool) {
 		if iops <= a {
 			return c.q[i], true
 		}
-		f := (iops - a) / (b - a)
-		return c.q[i] * math.Exp(f*math.Log(c.q[i+1]/c.q[i])), true
+		f := math.Log(iops/a) / math.Log(b/a)
+		return c.q[i] * math.Pow(c.q[i+1]/c.q[i], f), true
 	}
 	return 0, false
 }

@@ -27,18 +27,19 @@ func TestCurveMeasuredPointsAreExact(t *testing.T) {
 
 func TestCurveBetweenPointsIsLittleExact(t *testing.T) {
 	c := littleslaw.NewCurve(exampleCurve())
-	// Half way between QD 16 (140k) and 32 (150k) on a log scale: 22.6, 145k.
+	// Half way between QD 16 (140k) and 32 (150k) on log axes: QD 22.6,
+	// √(140k × 150k) = 144.9k IOPS, latency between the two measured.
 	op := c.At(math.Sqrt(16 * 32))
-	if !within(op.IOPS, 145e3, 1e-9) {
-		t.Errorf("IOPS at QD 22.6 = %g, want 145k", op.IOPS)
+	if !within(op.IOPS, math.Sqrt(140e3*150e3), 1e-9) || op.LatencyNs <= 114e3 || op.LatencyNs >= 213e3 {
+		t.Errorf("At(22.6) = %+v, want 144.9k IOPS between 114 and 213 µs", op)
 	}
 	if !within(littleslaw.QueueDepth(op.IOPS, op.LatencyNs), op.Inflight, 1e-9) {
 		t.Errorf("in flight %g ≠ IOPS × latency %g", op.Inflight, littleslaw.QueueDepth(op.IOPS, op.LatencyNs))
 	}
 	// The inverse reads the same curve.
-	q, ok := c.QDFor(145e3)
+	q, ok := c.QDFor(math.Sqrt(140e3 * 150e3))
 	if !ok || !within(q, math.Sqrt(16*32), 1e-9) {
-		t.Errorf("QDFor(145k) = %g, %v, want 22.6", q, ok)
+		t.Errorf("QDFor(144.9k) = %g, %v, want 22.6", q, ok)
 	}
 	if _, ok := c.QDFor(152e3); ok {
 		t.Error("QDFor above the highest measured IOPS answered")

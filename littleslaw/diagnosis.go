@@ -598,6 +598,14 @@ func (d *diagCurve) inconclusive() Finding {
 		return d.finding(RuleInconclusive, ReasonOneStep, Fact{}, ev...)
 	}
 	ev = append(ev, Fact{Kind: FactLastStep, Growth: d.growth(n - 1), LatRatio: last.LatMeanNs / d.pts[n-2].LatMeanNs})
+	// A curve the saturation rule found saturated, or one the sweep stopped
+	// after flat steps, must not be told to extend the sweep.
+	if a := d.Analysis; a != nil && a.Saturation.Found {
+		return d.finding(RuleInconclusive, ReasonSaturatedUnclear, Fact{QD: a.Saturation.QD, IOPS: a.Saturation.IOPS}, ev...)
+	}
+	if a := d.Analysis; a != nil && a.EarlyStopped {
+		return d.finding(RuleInconclusive, ReasonEarlyStopped, Fact{QD: last.QD}, ev...)
+	}
 	return d.finding(RuleInconclusive, ReasonNotFlat, Fact{QD: last.QD}, ev...)
 }
 

@@ -173,6 +173,12 @@ const (
 	ReasonNoSteps Reason = "no-steps" // no measured steps
 	ReasonOneStep Reason = "one-step" // one step: sweep more depths
 	ReasonNotFlat Reason = "not-flat" // near the knee but not flat: extend (Figures.QD)
+	// ReasonSaturatedUnclear: the saturation rule found the knee
+	// (Figures.QD) but no bottleneck rule says which limit it is.
+	ReasonSaturatedUnclear Reason = "saturated-unclear"
+	// ReasonEarlyStopped: the sweep stopped early after flat steps
+	// (Figures.QD the deepest measured), so extending it is not the advice.
+	ReasonEarlyStopped Reason = "early-stopped"
 )
 
 // FactKind names one piece of diagnosis evidence; its doc says which Fact

@@ -208,6 +208,10 @@ type Analysis struct {
 	Settings      []Setting     `json:"settings,omitempty"`
 	// Notices are what the analysis could not tell or had to caveat.
 	Notices []Notice `json:"notices,omitempty"`
+	// EarlyStopped is set by the caller when the sweep skipped the curve's
+	// deeper steps after flat ones (an early stop): "sweep deeper" is then
+	// the wrong advice; --full is the right one.
+	EarlyStopped bool `json:"early_stopped,omitempty"`
 	// Caveats travel into every answer above (AddCaveats): the sweep did
 	// not saturate, was contended, not steady, or its diagnosis was
 	// inconclusive.

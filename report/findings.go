@@ -107,6 +107,10 @@ func findingVerdict(f littleslaw.Finding) string {
 		return s
 	case littleslaw.ReasonOneStep, littleslaw.ReasonNotFlat:
 		return "no rule fits: the curve neither stays at R0 nor flattens"
+	case littleslaw.ReasonSaturatedUnclear:
+		return fmt.Sprintf("the curve saturates (at %s IOPS from QD %s) but no rule tells which limit it met: device, volume or VM", FormatIOPS(g.IOPS), FormatQD(g.QD))
+	case littleslaw.ReasonEarlyStopped:
+		return "no rule fits the measured steps, and the sweep stopped early after flat ones"
 	}
 	return f.Rule
 }
@@ -187,6 +191,10 @@ func FindingNext(f littleslaw.Finding) string {
 		return "sweep more queue depths (powers of two up to 4× the expected knee)"
 	case littleslaw.ReasonNotFlat:
 		return "near the knee but not flat: extend the sweep past QD " + FormatQD(g.QD)
+	case littleslaw.ReasonSaturatedUnclear:
+		return "compare the plateau with the volume's provisioned IOPS/throughput and the VM's per-instance disk limits"
+	case littleslaw.ReasonEarlyStopped:
+		return "rerun with --full to measure the steps the early stop skipped"
 	}
 	return ""
 }

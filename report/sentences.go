@@ -159,6 +159,10 @@ func curveParas(curve string, a *littleslaw.Analysis) []para {
 // saturationSentence says where the curve saturates and what the next step costs.
 func saturationSentence(a *littleslaw.Analysis) string {
 	k := a.Saturation
+	if !k.Found && a.EarlyStopped {
+		return fmt.Sprintf("No saturation confirmed: the most was %s IOPS at QD %s, and the sweep stopped early after flat steps; --full measures the skipped ones.",
+			FormatIOPS(a.MaxIOPS), FormatQD(a.MaxIOPSQD))
+	}
 	if !k.Found {
 		return fmt.Sprintf("No saturation within the sweep: IOPS still rising at QD %s (%s IOPS); %s.",
 			FormatQD(a.MaxIOPSQD), FormatIOPS(a.MaxIOPS), sweepDeeperHint(k))

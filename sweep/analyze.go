@@ -121,6 +121,7 @@ func (r *Result) Analyze(o littleslaw.Options) error {
 		if err != nil && !errors.Is(err, littleslaw.ErrTooFewPoints) {
 			return fmt.Errorf("analyze %s bs=%d: %w", c.RW, c.BS, err)
 		}
+		a.EarlyStopped = earlyStopped(c)
 		out = append(out, CurveAnalysis{RW: c.RW, BS: c.BS, Analysis: a, Time: r.curveTime(c)})
 	}
 	r.Analysis = out

@@ -87,3 +87,17 @@ func bestBelow(steps []Step, qd int) (Step, bool) {
 	}
 	return best, found && level > 0
 }
+
+// earlyStopPrefix starts the Skipped reason of steps an early stop skipped.
+const earlyStopPrefix = "early stop:"
+
+// earlyStopped reports whether the sweep skipped c's deeper steps after
+// flat ones (not for a latency limit).
+func earlyStopped(c Curve) bool {
+	for _, s := range c.Steps {
+		if strings.HasPrefix(s.Skipped, earlyStopPrefix) {
+			return true
+		}
+	}
+	return false
+}

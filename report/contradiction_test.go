@@ -1,0 +1,185 @@
+package report_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/qdsweep/qdsweep/littleslaw"
+	"github.com/qdsweep/qdsweep/report"
+	"github.com/qdsweep/qdsweep/sweep"
+)
+
+// lawResult is a one-curve result whose steps follow a throughput law
+// (IOPS at each QD) with seeded relative noise; latency by Little's Law,
+// the queue full.
+func lawResult(law func(n float64) float64, noise float64, seed uint64, qds ...int) *sweep.Result {
+	if len(qds) == 0 {
+		qds = []int{1, 2, 4, 8, 16, 32, 64, 128, 256}
+	}
+	rng := rand.New(rand.NewPCG(seed, seed*7+1))
+	r := sweep.NewResult(sweep.Meta{Engine: "io_uring", CPUs: 8, Workload: sweep.Workload{Direct: true}},
+		sweep.Plan{RW: []string{"randread"}, BS: []int64{4096}, IODepth: qds, NumJobs: []int{1}})
+	for _, q := range qds {
+		iops := law(float64(q)) * (1 + noise*(2*rng.Float64()-1))
+		lat := float64(q) / iops * 1e9
+		s := sweep.Step{RW: "randread", BS: 4096, IODepth: q, NumJobs: 1, QD: q, IOPS: iops, BWBytes: iops * 4096, InflightMean: float64(q), Steady: true}
+		s.Lat.MeanNs, s.Lat.P50Ns, s.Lat.P99Ns = lat, int64(lat*0.9), int64(lat*2)
+		r.Steps = append(r.Steps, s)
+	}
+	return r
+}
+
+// simResult sweeps the sim engine (model times, so the curve does not
+// depend on how busy the machine is).
+func simResult(t *testing.T, cfg ioengine.SimConfig, qds []int, stop sweep.EarlyStop) *sweep.Result {
+	t.Helper()
+	plan := sweep.NewPlan([]ioengine.RW{ioengine.RandRead}, []int64{4096}, qds, []int{1}, false)
+	r := sweep.NewResult(sweep.Meta{Engine: "sim", Simulated: true, CPUs: 8}, plan)
+	c := sweep.Config{Engine: ioengine.NewSim(cfg), Workload: ioengine.Workload{RandSeed: 1},
+		Runtime: 80 * time.Millisecond, Stop: stop}
+	if err := sweep.Run(context.Background(), c, r); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// contradictions are pairs of statements that must never stand side by
+// side about one curve.
+var contradictions = []struct{ a, b string }{
+	{"Saturates at", "extend the sweep"},
+	{"Saturates at", "sweep deeper"},
+	{"Saturates at", "No saturation"},
+	{"Saturates at", "Diagnosis (depth-bound)"},
+	{"No saturation", "model: ceiling"},
+	{"No saturation", "knee N*"},
+	{"Diagnosis (healthy)", "Diagnosis (device-cap)"},
+	{"Diagnosis (healthy)", "IOPS flat"},
+	{"stopped early", "extend the sweep"},
+	{"stopped early", "sweep deeper"},
+}
+
+// TestNoContradictions renders every finding and sentence for a corpus of
+// curves (flat, rising, retrograde, throttled, noisy, early-stopped,
+// unsaturated, multi-curve, recorded, simulated) and fails on a pair of
+// statements that contradict each other, on a verdict repeated after its
+// rule, and on a stated depth that breaks Little's Law.
+func TestNoContradictions(t *testing.T) {
+	corpus := map[string]*sweep.Result{
+		"flat":        lawResult(func(n float64) float64 { return 4000 }, 0, 1),
+		"rising":      lawResult(func(n float64) float64 { return 900 * n }, 0, 1),
+		"unsaturated": lawResult(func(n float64) float64 { return 2e4 * n / (1 + 0.002*(n-1)) }, 0.02, 2),
+		"retrograde":  lawResult(func(n float64) float64 { return 3e4 * n / (1 + 0.02*(n-1) + 0.0005*n*(n-1)) }, 0.01, 3),
+		"throttled":   lawResult(func(n float64) float64 { return math.Min(n/1.3e-3, 120e3) }, 0, 1),
+		"noisy":       lawResult(func(n float64) float64 { return math.Min(n/1.3e-3, 120e3) }, 0.08, 5),
+		"shallow":     lawResult(func(n float64) float64 { return math.Min(n/1e-3, 20e3) }, 0, 1, 1, 2, 4, 8),
+		"sim capped": simResult(t, ioengine.SimConfig{Latency: time.Millisecond, IOPS: 20000, Seed: 1},
+			[]int{1, 4, 16, 64, 256}, sweep.EarlyStop{}),
+		"sim early-stopped": simResult(t, ioengine.SimConfig{Latency: time.Millisecond, IOPS: 4000, Seed: 1},
+			[]int{1, 2, 4, 8, 16, 32, 64, 128}, sweep.DefaultEarlyStop),
+	}
+	for _, name := range []string{"disk-randread-4k", "disk-randread-bs", "fio-randread-4k", "tmpfs-randread-4k"} {
+		r, err := sweep.Read(filepath.Join("..", "examples", "data", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		corpus["recorded "+name] = r
+	}
+	for name, r := range corpus {
+		t.Run(name, func(t *testing.T) {
+			max := 0.0
+			for _, s := range r.Steps {
+				max = math.Max(max, s.IOPS)
+			}
+			slo := littleslaw.SLO{Stat: "p99", LimitNs: 2e6}
+			o := littleslaw.Options{TargetIOPS: 0.8 * max, SLO: &slo, For: "postgres"}
+			if err := r.Analyze(o); err != nil {
+				t.Fatal(err)
+			}
+			report.Annotate(r)
+			var b bytes.Buffer
+			if err := report.Table(&b, r, report.Options{TargetIOPS: o.TargetIOPS, SLO: o.SLO}); err != nil {
+				t.Fatal(err)
+			}
+			text := strings.Join(strings.Fields(b.String()), " ")
+			if len(r.Analysis) == 1 {
+				checkPairs(t, "table", text)
+			}
+			for _, ca := range r.Analysis {
+				a := ca.Analysis
+				var words []string
+				if a.Saturation.Found {
+					words = append(words, "Saturates at")
+				} else {
+					words = append(words, a.Saturation.Note)
+				}
+				if a.EarlyStopped {
+					words = append(words, "stopped early")
+				}
+				for _, f := range r.Diagnosis {
+					if f.RW == ca.RW && (f.BS == ca.BS || f.BS == 0) {
+						words = append(words, fmt.Sprintf("Diagnosis (%s): %s", f.Rule, f.Summary), f.Next)
+						if strings.Contains(f.Summary, f.Rule+": "+f.Rule) {
+							t.Errorf("verdict repeated: %q", f.Summary)
+						}
+					}
+				}
+				checkPairs(t, ca.RW+" "+fmt.Sprint(ca.BS), strings.Join(words, " | "))
+				checkLittle(t, a)
+			}
+			if strings.Contains(text, "Diagnosis (depth-bound): depth-bound") {
+				t.Errorf("verdict repeated in the table:\n%s", b.String())
+			}
+		})
+	}
+}
+
+func checkPairs(t *testing.T, where, text string) {
+	t.Helper()
+	for _, c := range contradictions {
+		if strings.Contains(text, c.a) && strings.Contains(text, c.b) {
+			t.Errorf("%s: %q beside %q:\n%s", where, c.a, c.b, text)
+		}
+	}
+}
+
+// checkLittle checks every depth the analysis states with a rate and a
+// latency: QD ≈ IOPS × latency within a whole I/O or 5%, or the measured
+// queue was not full (the check says so).
+func checkLittle(t *testing.T, a littleslaw.Analysis) {
+	t.Helper()
+	holds := func(qd, iops, latNs float64) bool {
+		l := littleslaw.QueueDepth(iops, latNs)
+		return math.Abs(qd-l) <= math.Max(1, 0.05*qd)
+	}
+	for _, k := range []littleslaw.Knee{a.Saturation, a.Efficient, a.ModelKnee} {
+		if k.Found && !holds(k.QD, k.IOPS, k.LatNsMean) && !flagged(a, k.QD) {
+			t.Errorf("%s knee: QD %g, %g IOPS at %g ns breaks Little's Law", k.Kind, k.QD, k.IOPS, k.LatNsMean)
+		}
+	}
+	if tg := a.Target; tg != nil && tg.Reachable {
+		if math.Abs(littleslaw.QueueDepth(tg.TargetIOPS, tg.LatencyNs)-tg.Inflight) > 1e-6*tg.Inflight {
+			t.Errorf("target: in flight %g ≠ %g IOPS × %g ns", tg.Inflight, tg.TargetIOPS, tg.LatencyNs)
+		}
+		if !holds(tg.QD, tg.TargetIOPS, tg.LatencyNs) && tg.QD-tg.Inflight < 0 {
+			t.Errorf("target: QD %g below its in-flight %g", tg.QD, tg.Inflight)
+		}
+	}
+}
+
+// flagged reports whether a's Little's-Law check flags the step at qd.
+func flagged(a littleslaw.Analysis, qd float64) bool {
+	for _, c := range a.Checks {
+		if c.QD == qd && c.Flagged {
+			return true
+		}
+	}
+	return false
+}
