@@ -133,6 +133,9 @@ type JobRun struct {
 	// unescaped ':' (each under Directory), else "<name>.<job>.0" for each
 	// of the numjobs clones. Empty when neither filename nor name is set.
 	Files []string `json:"files,omitempty"`
+	// Percentiles is fio's percentile_list (percent, ascending, at most
+	// 20); nil: fio's default list.
+	Percentiles []float64 `json:"percentile_list,omitempty"`
 	// Ignored names the options accepted but ignored (reporting, naming,
 	// grouping); Batching the submission-batching options ignored.
 	Ignored  []string `json:"ignored,omitempty"`
@@ -397,6 +400,20 @@ func convertJob(name string, opts []Option) (JobRun, []Option, error) {
 				continue
 			}
 			run.StartDelay, err = duration(o)
+		case "percentile_list":
+			run.Percentiles = nil
+			for _, f := range strings.Split(o.Value, ":") {
+				p, perr := strconv.ParseFloat(strings.TrimSpace(f), 64)
+				if perr != nil || !(p > 0 && p <= 100) {
+					err = fmt.Errorf("%s: %q is not a percentile (0 < p ≤ 100; fio separates them with ':')", label(o), f)
+					break
+				}
+				run.Percentiles = append(run.Percentiles, p)
+			}
+			if err == nil && len(run.Percentiles) > maxPercentileList {
+				err = fmt.Errorf("%s: at most %d percentiles", label(o), maxPercentileList)
+			}
+			sort.Float64s(run.Percentiles)
 		case "end_fsync":
 			run.EndFsync, err = boolean(o)
 		case "readonly":

@@ -53,7 +53,7 @@ func init() {
 	set(Honoured, true, "name", "filename", "directory", "size", "filesize", "io_size", "offset", "offset_increment",
 		"rw", "rwmixread", "rwmixwrite", "bs", "iodepth", "numjobs", "direct", "buffered", "ioengine",
 		"runtime", "ramp_time", "randseed", "randrepeat", "continue_on_error", "loops", "startdelay", "verify",
-		"do_verify", "nrfiles", "end_fsync")
+		"do_verify", "nrfiles", "end_fsync", "percentile_list")
 	set(Honoured, false, "time_based", "norandommap", "readonly")
 	// Naming, grouping and threads: nothing a single qdsweep job changes.
 	set(Ignored, true, "description", "group_reporting", "stonewall", "wait_for_previous", "new_group", "thread",
@@ -61,7 +61,7 @@ func init() {
 		"allow_mounted_write", "overwrite")
 	set(Ignored, false, "exitall_on_error")
 	// fio's reporting and logging.
-	set(Ignored, true, "percentile_list", "lat_percentiles", "clat_percentiles", "slat_percentiles",
+	set(Ignored, true, "lat_percentiles", "clat_percentiles", "slat_percentiles",
 		"disable_lat", "disable_clat", "disable_slat", "disable_bw_measurement", "gtod_reduce",
 		"log_avg_msec", "log_hist_msec", "log_max_value", "log_offset", "log_compression", "per_job_logs",
 		"write_bw_log", "write_lat_log", "write_iops_log", "write_hist_log", "unified_rw_reporting",
@@ -92,6 +92,9 @@ func init() {
 		"size_increment", "io_size_increment", "trim_backlog", "replay_redirect", "read_iolog", "write_iolog",
 		"iolog", "replay_no_stall", "job_start_clock_id", "disk_util", "clat_prio", "rwmix_read_before_write")
 }
+
+// maxPercentileList is the most percentiles percentile_list may name (fio's limit).
+const maxPercentileList = 20
 
 // maxIODepth is the deepest iodepth a job may ask for (fio's own limit
 // is its io_u count; deeper queues than this are typing mistakes).

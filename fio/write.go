@@ -43,7 +43,13 @@ type Report struct {
 // written as clat too (with its percentiles, where fio's readers look for
 // them); slat is not measured (zeros, as fio prints with disable_slat).
 // The percentiles are fio's defaults, from the run's histogram.
-func ReportFromStats(name string, w ioengine.Workload, ioEngine string, runtime, ramp time.Duration, timeBased bool, st *ioengine.Stats) Report {
+//
+// pcts are the percentiles to report (fio's percentile_list, at most 20);
+// nil means DefaultPercentiles.
+func ReportFromStats(name string, w ioengine.Workload, ioEngine string, runtime, ramp time.Duration, timeBased bool, pcts []float64, st *ioengine.Stats) Report {
+	if len(pcts) == 0 {
+		pcts = DefaultPercentiles
+	}
 	j := Job{Name: name, RW: string(w.RW), BS: w.BS, IOEngine: ioEngine, IODepth: w.IODepth, IODepthFrom: "options",
 		NumJobs: w.NumJobs, NumJobsFrom: "options", RuntimeMs: st.Runtime.Milliseconds()}
 	j.Options = map[string]string{
@@ -73,15 +79,15 @@ func ReportFromStats(name string, w ioengine.Workload, ioEngine string, runtime,
 	}
 	ms := st.Runtime.Milliseconds()
 	if w.RW.IsRead() {
-		j.Read = dirFromStats(st.Read, ms)
+		j.Read = dirFromStats(st.Read, ms, pcts)
 		if j.Read == nil && !w.RW.IsWrite() {
-			j.Read = dirFromStats(&st.All, ms)
+			j.Read = dirFromStats(&st.All, ms, pcts)
 		}
 	}
 	if w.RW.IsWrite() {
-		j.Write = dirFromStats(st.Write, ms)
+		j.Write = dirFromStats(st.Write, ms, pcts)
 		if j.Write == nil && !w.RW.IsRead() {
-			j.Write = dirFromStats(&st.All, ms)
+			j.Write = dirFromStats(&st.All, ms, pcts)
 		}
 	}
 	r := Report{Job: j, Time: time.Now()}
@@ -92,7 +98,7 @@ func ReportFromStats(name string, w ioengine.Workload, ioEngine string, runtime,
 }
 
 // dirFromStats converts one direction; nil stays nil.
-func dirFromStats(d *ioengine.DirStats, runtimeMs int64) *Dir {
+func dirFromStats(d *ioengine.DirStats, runtimeMs int64, pcts []float64) *Dir {
 	if d == nil {
 		return nil
 	}
@@ -101,7 +107,7 @@ func dirFromStats(d *ioengine.DirStats, runtimeMs int64) *Dir {
 		l := LatStat{MinNs: float64(d.Lat.MinNs), MaxNs: float64(d.Lat.MaxNs), MeanNs: d.Lat.MeanNs, N: d.TotalIOs}
 		if d.Hist != nil && d.Hist.TotalCount() > 0 {
 			l.StddevNs = d.Hist.StdDev()
-			for _, p := range DefaultPercentiles {
+			for _, p := range pcts {
 				l.Percentiles = append(l.Percentiles, Percentile{Pct: p, Ns: float64(d.Hist.ValueAtQuantile(p))})
 			}
 		} else {

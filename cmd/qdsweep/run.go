@@ -92,8 +92,9 @@ func runCommand() *cli.Command {
 			"when --size (× --loops) is done unless --time_based is given. qdsweep's own opinions (io_uring, deep\n" +
 			"queues, a ramp, a curve) belong to `qdsweep sweep`.\n" +
 			"fio options that only change fio's reporting or naming (--eta, --status-interval,\n" +
-			"--lat_percentiles, --percentile_list, --group_reporting, --thread …) and submission batching\n" +
+			"--lat_percentiles, --group_reporting, --thread …) and submission batching\n" +
 			"(--iodepth_batch_submit, --iodepth_batch_complete_max) are accepted and said to be ignored;\n" +
+			"--percentile_list sets the percentiles of the terse and fio-json outputs.\n" +
 			"options that change the workload and that qdsweep does not run (--rate_iops, --bssplit,\n" +
 			"--verify=crc32c, several files …) are refused, all named in one line.\n" +
 			"Without --filename or --name, qdsweep lays out ./" + runScratchFile + " (--size, default 1 GiB)\n" +
@@ -622,7 +623,7 @@ func writeRunStats(out io.Writer, format string, spec runSpec, w ioengine.Worklo
 		if name == "" {
 			name = "qdsweep"
 		}
-		r := fio.ReportFromStats(name, w, st.Engine, spec.runtime, spec.run.Ramp, spec.run.TimeBased, st)
+		r := fio.ReportFromStats(name, w, st.Engine, spec.runtime, spec.run.Ramp, spec.run.TimeBased, spec.run.Percentiles, st)
 		r.Version = "qdsweep-" + version
 		if format == formatTerse {
 			return fio.WriteTerse(out, r)

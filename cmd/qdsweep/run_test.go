@@ -496,7 +496,7 @@ func TestRunFioSemantics(t *testing.T) {
 		dir := t.TempDir()
 		res := filepath.Join(dir, "res.txt")
 		stdout, stderr, code := runQdsweep(t, dir, "run", "--name", "a", "--readwrite", "randread", "--blocksize", "8k",
-			"--size", "1m", "--output", res, "--output-format", "terse")
+			"--size", "1m", "--output", res, "--output-format", "terse", "--percentile_list", "99.9:50")
 		if code != 0 || stdout != "" {
 			t.Fatalf("exit %d, stdout %q: %s", code, stdout, stderr)
 		}
@@ -507,6 +507,10 @@ func TestRunFioSemantics(t *testing.T) {
 		j := outs[0].Jobs[0]
 		if j.Name != "a" || j.Read == nil || j.Read.IOPS <= 0 || j.Read.IOBytes < 1<<20 {
 			t.Fatalf("terse record read back: %+v", j)
+		}
+		// percentile_list is honoured: fio's order (ascending), only those.
+		if ps := j.Read.Clat.Percentiles; len(ps) != 2 || ps[0].Pct != 50 || ps[1].Pct != 99.9 || ps[1].Ns < ps[0].Ns {
+			t.Fatalf("percentiles %+v, want 50 and 99.9", ps)
 		}
 	})
 }
