@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 
@@ -140,5 +141,33 @@ func TestSimConfigBurstThrottleRoundTrip(t *testing.T) {
 		if _, err := ioengine.ParseSimConfig(bad); err == nil {
 			t.Errorf("ParseSimConfig(%q) accepted", bad)
 		}
+	}
+}
+
+// TestSeriesNoAllocationsPerIO: recording a series (every 10 ms) keeps the
+// I/O loops free of per-I/O allocations: a few per slice, none per I/O.
+func TestSeriesNoAllocationsPerIO(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "alloc")
+	if err := ioengine.CreateScratch(context.Background(), path, 8<<20); err != nil {
+		t.Fatal(err)
+	}
+	for _, eng := range engines {
+		t.Run(eng, func(t *testing.T) {
+			w := ioengine.Workload{Filename: path, RW: ioengine.RandRead, BS: 4096, IODepth: depthFor(eng, 16), NumJobs: 1, Direct: true}
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			ctl := ioengine.Control{Runtime: 3 * time.Second, SampleInterval: 10 * time.Millisecond, SeriesInterval: 10 * time.Millisecond,
+				OnSample: func(s ioengine.Sample) bool { return s.IOs >= 20000 }}
+			st, err := mustEngine(t, eng).Run(context.Background(), w, ctl)
+			runtime.ReadMemStats(&after)
+			if err != nil {
+				t.Fatal(err)
+			}
+			allocs := after.Mallocs - before.Mallocs
+			t.Logf("%d allocations for %d I/Os in %d slices", allocs, st.All.TotalIOs, len(st.Series))
+			if st.All.TotalIOs < 1000 || float64(allocs) > 0.01*float64(st.All.TotalIOs)+500+8*float64(len(st.Series)) {
+				t.Fatalf("%d allocations for %d I/Os in %d slices", allocs, st.All.TotalIOs, len(st.Series))
+			}
+		})
 	}
 }
