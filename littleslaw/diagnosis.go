@@ -474,10 +474,18 @@ func (d *diagCurve) depthBound(target float64) *Finding {
 	ev := []Fact{{Kind: FactGrowth, QD: first.QD, ToQD: last.QD, IOPS: first.IOPS, ToIOPS: last.IOPS, Ratio: last.IOPS / first.IOPS,
 		LatNs: first.LatMeanNs, ToLatNs: last.LatMeanNs, LatRatio: last.LatMeanNs / first.LatMeanNs, R0Ns: d.r0}}
 	if target > 0 {
-		qd := CeilQD(QueueDepth(target, last.LatMeanNs))
+		// The one interpolation of the curve where it reaches the target
+		// (so this agrees with the target answer); beyond the deepest step,
+		// Little's Law at the deepest step's latency.
+		lat := last.LatMeanNs
+		qd := CeilQD(QueueDepth(target, lat))
+		if op, ok := NewCurve(d.pts).For(target); ok {
+			lat, qd = op.LatencyNs, CeilQD(op.QD)
+		}
 		ev = append(ev, Fact{Kind: FactTargetShort, TargetIOPS: target, IOPS: d.xmax, Share: d.xmax / target})
-		s, _ := SplitQD(qd, DefaultMaxIODepth, 0)
-		return ptr(d.finding(RuleDepthBound, ReasonBelowTarget, Fact{QD: last.QD, TargetIOPS: target, LatNs: last.LatMeanNs,
+		md, mj := Options{CPUs: d.cpus}.Limits()
+		s := SplitFor(qd, md, mj).Best
+		return ptr(d.finding(RuleDepthBound, ReasonBelowTarget, Fact{QD: last.QD, TargetIOPS: target, LatNs: lat,
 			ToQD: float64(qd), IODepth: s.IODepth, NumJobs: s.NumJobs}, ev...))
 	}
 	return ptr(d.finding(RuleDepthBound, ReasonRising, Fact{QD: last.QD, ToQD: 4 * last.QD}, ev...))

@@ -129,6 +129,11 @@ func TestNoContradictions(t *testing.T) {
 						if strings.Contains(f.Summary, f.Rule+": "+f.Rule) {
 							t.Errorf("verdict repeated: %q", f.Summary)
 						}
+						// One interpolation: the diagnosis and the target
+						// answer state the same depth for the same target.
+						if tg := a.Target; f.Reason == littleslaw.ReasonBelowTarget && tg != nil && tg.Reachable && f.Figures.ToQD != tg.QD {
+							t.Errorf("diagnosis says QD %g for %g IOPS, the target answer %g", f.Figures.ToQD, tg.TargetIOPS, tg.QD)
+						}
 					}
 				}
 				checkPairs(t, ca.RW+" "+fmt.Sprint(ca.BS), strings.Join(words, " | "))
