@@ -3,6 +3,7 @@ package sweep_test
 import (
 	"context"
 	"math"
+	"path/filepath"
 	"sort"
 	"testing"
 	"time"
@@ -99,5 +100,51 @@ func TestRefineNothingToBisect(t *testing.T) {
 	}
 	if len(r.Steps) != n {
 		t.Errorf("refine added %d steps to an unsaturated curve below its target", len(r.Steps)-n)
+	}
+}
+
+// A real short sweep (io_uring or its libaio fallback on a temp file) and a
+// refine pass for a target between its first and last step's IOPS: the
+// refined steps are measured at depths strictly between two grid steps,
+// with their in-flight mean within their depth.
+func TestRefineRealEngine(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "target")
+	const size = 32 << 20
+	if err := ioengine.CreateScratch(context.Background(), path, size); err != nil {
+		t.Fatal(err)
+	}
+	eng, _, err := ioengine.New(ioengine.EngineIOUring)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := sweep.Config{
+		Engine:   eng,
+		Workload: ioengine.Workload{Filename: path, Size: size, Direct: true, RandSeed: 1},
+		Ramp:     20 * time.Millisecond,
+		Runtime:  150 * time.Millisecond,
+	}
+	r := sweep.NewResult(sweep.Meta{Engine: eng.Name()}, plan([]int{1, 16}, true))
+	if err := sweep.Run(context.Background(), cfg, r); err != nil {
+		t.Fatal(err)
+	}
+	lo, hi := r.Steps[0].IOPS, r.Steps[1].IOPS
+	if !(hi > lo*1.2) {
+		t.Skipf("QD 16 gave %.0f IOPS against %.0f at QD 1: no rise to refine on this machine now", hi, lo)
+	}
+	if err := sweep.RunRefine(context.Background(), cfg, r, sweep.Refine{TargetIOPS: (lo + hi) / 2, Steps: 2}); err != nil {
+		t.Fatal(err)
+	}
+	refined := r.Steps[2:]
+	if len(refined) == 0 {
+		t.Fatal("no refined step")
+	}
+	for _, s := range refined {
+		t.Logf("refined QD %d: %.0f IOPS at %.0f µs, in flight %.2f", s.QD, s.IOPS, s.Lat.MeanNs/1e3, s.InflightMean)
+		if s.Refined != sweep.RefineTarget || s.QD <= 1 || s.QD >= 16 || s.Failed != "" || s.IOPS <= 0 {
+			t.Errorf("refined step %+v", s)
+		}
+		if s.InflightMean > float64(s.QD)*1.02 || s.InflightMean <= 0 {
+			t.Errorf("QD %d: in flight %.2f", s.QD, s.InflightMean)
+		}
 	}
 }
