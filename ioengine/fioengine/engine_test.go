@@ -283,3 +283,19 @@ func TestEngineMixedPercentiles(t *testing.T) {
 		t.Errorf("all-I/O min/max %d/%d, read %d/%d, write %d/%d", a.MinNs, a.MaxNs, r.MinNs, r.MaxNs, w.MinNs, w.MaxNs)
 	}
 }
+
+// TestEnginePassesIOEngineThrough: an --ioengine among the user's fio
+// arguments is the one fio runs, not qdsweep's default: with psync fio
+// keeps one I/O in flight per job whatever iodepth says.
+func TestEnginePassesIOEngineThrough(t *testing.T) {
+	needFio(t)
+	wl := smallWorkload(target(t)) // iodepth 4 × numjobs 2
+	st, err := fioengine.NewEngine(fioengine.Options{ExtraArgs: []string{"--ioengine=psync"}}).Run(context.Background(), wl, ioengine.Control{Runtime: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Little's Law from fio's figures: 2 jobs of one synchronous I/O each.
+	if st.InflightMean <= 0 || st.InflightMean > 2.2 {
+		t.Fatalf("in flight %.2f: fio did not run psync (iodepth 4 × 2 jobs would keep up to 8)", st.InflightMean)
+	}
+}
