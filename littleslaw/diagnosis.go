@@ -605,7 +605,9 @@ func (d *diagCurve) inconclusive() Finding {
 	if n < 2 {
 		return d.finding(RuleInconclusive, ReasonOneStep, Fact{}, ev...)
 	}
-	ev = append(ev, Fact{Kind: FactLastStep, Growth: d.growth(n - 1), LatRatio: last.LatMeanNs / d.pts[n-2].LatMeanNs})
+	prev := d.pts[n-2]
+	ev = append(ev, Fact{Kind: FactLastStep, QD: prev.QD, ToQD: last.QD, Ratio: last.IOPS / prev.IOPS,
+		Growth: d.growth(n - 1), LatRatio: last.LatMeanNs / prev.LatMeanNs})
 	// A curve the saturation rule found saturated, or one the sweep stopped
 	// after flat steps, must not be told to extend the sweep.
 	if a := d.Analysis; a != nil && a.Saturation.Found {

@@ -211,7 +211,7 @@ const (
 	FactInflightAt     FactKind = "inflight-at"      // Inflight at the device (AtDevice) or engine for QD
 	FactNoTelemetry    FactKind = "no-telemetry"     // queue fill taken from the engine
 	FactDeepest        FactKind = "deepest"          // Count steps; deepest QD: IOPS at LatNs, R0Ns
-	FactLastStep       FactKind = "last-step"        // Growth of the QD growth, LatRatio
+	FactLastStep       FactKind = "last-step"        // QD→ToQD: IOPS ×Ratio (Growth of the QD growth), latency ×LatRatio
 	FactCapAtBS        FactKind = "cap-at-bs"        // BS: IOPS, BWBytes
 	FactCapSpread      FactKind = "cap-spread"       // Ratio (IOPS) and BWRatio (MiB/s) spreads, max/min − 1
 )

@@ -214,7 +214,7 @@ func WriteAdvice(w io.Writer, d AdviceDoc) error {
 		fmt.Fprintf(&b, "      %s\n", s.Doc)
 	}
 	for _, wr := range d.Warnings {
-		say("%s", "Note: "+sentence(capitalize(wr)))
+		say("%s", "Note: "+sentence(wr))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -235,10 +235,10 @@ func writeAdviceAnalysis(b *strings.Builder, a *littleslaw.Analysis) {
 		say("%s", sentence(capitalize(kneeNote(s))))
 	}
 	if e := a.Efficient; e.Found {
-		say("Best IOPS per unit of latency at QD %g: %s IOPS at %s.", e.QD, FormatCount(e.IOPS), FormatLatency(e.LatNsMean))
+		say("Best IOPS per latency at QD %g: %s IOPS at %s.", e.QD, FormatCount(e.IOPS), FormatLatency(e.LatNsMean))
 	}
 	if m := a.Model; m != nil {
-		line := fmt.Sprintf("Best fit: %s model (%.1f%% RMS error)", m.Name, 100*m.RelRMS)
+		line := fmt.Sprintf("Best fit: %s model (%.1f%% RMS error)", modelName(m.Name), 100*m.RelRMS)
 		switch {
 		case !a.Saturation.Found:
 			line += ", no ceiling within the sweep"

@@ -148,7 +148,7 @@ func TestDiagnoseWords(t *testing.T) {
 			}}},
 			wantRules: []string{littleslaw.RuleQueueNotFull, littleslaw.RuleCPUBound},
 			wantIn: []string{"CPU-bound", "use io_uring",
-				"qdsweep used 0.99 cores of CPU (99% of a core) with 1 job; a job is one submitting thread, which can use at most one core, so the submitters were nearly saturated (99%)"},
+				"qdsweep used 99% of a core with 1 job (one submitting thread, at most one core), so the submitter was nearly saturated (99%)"},
 		},
 		{
 			name: "page cache serves buffered reads",
@@ -326,11 +326,11 @@ func TestDiagnoseCPUEvidenceWords(t *testing.T) {
 		want      string
 	}{
 		{"one job past one core", 1, 2, 169, 97, littleslaw.RuleCPUBound,
-			"qdsweep used 1.69 cores of CPU (169% of a core) with 1 job; a job is one submitting thread, which can use at most one core, so the submitters were saturated"},
+			"qdsweep used 1.69 cores with 1 job (one submitting thread, at most one core), so the submitter was saturated (CPU beyond that is kernel and runtime work on its behalf)"},
 		{"four jobs on two CPUs", 4, 2, 190, 50, littleslaw.RuleCPUBound,
-			"qdsweep used 1.90 cores of CPU (190% of a core) with 4 jobs; each job is one submitting thread, so 4 jobs can use at most 2 cores (the machine has 2 CPUs), so the submitters were nearly saturated (95%)"},
+			"qdsweep used 1.90 cores with 4 jobs (one submitting thread each, at most 2 cores: the machine has 2 CPUs), so the submitters were nearly saturated (95%)"},
 		{"busy host, idle submitter", 1, 2, 19, 97, littleslaw.RuleCPUBound,
-			"qdsweep used 0.19 cores of CPU (19% of a core) with 1 job; a job is one submitting thread, which can use at most one core: 19% of that, so qdsweep's own CPU was not the limit"},
+			"qdsweep used 19% of a core with 1 job (one submitting thread, at most one core), so qdsweep's own CPU was not the limit"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -145,7 +145,10 @@ func FindingNext(f littleslaw.Finding) string {
 		default:
 			next += ", and use io_uring with direct=1 and registered buffers"
 		}
-		if g.HostBusy {
+		if f.Reason == littleslaw.ReasonHostBusy {
+			// qdsweep's own CPU was not the limit: other work held the CPUs.
+			next = "run on a quieter host (other work held the CPUs); if qdsweep's CPU limits it there, " + next
+		} else if g.HostBusy {
 			next += "; run on a quieter host"
 		}
 		return next
@@ -275,6 +278,9 @@ func factText(x littleslaw.Fact) string {
 		return fmt.Sprintf("%d measured steps; deepest QD %s: %s IOPS at %s (R0 %s)",
 			x.Count, FormatQD(x.QD), FormatIOPS(x.IOPS), FormatLatency(x.LatNs), FormatLatency(x.R0Ns))
 	case littleslaw.FactLastStep:
+		if x.QD > 0 && x.ToQD > 0 && x.Ratio > 0 {
+			return fmt.Sprintf("last step QD %s → %s: IOPS ×%.2f, latency ×%.2f", FormatQD(x.QD), FormatQD(x.ToQD), x.Ratio, x.LatRatio)
+		}
 		return fmt.Sprintf("last step: IOPS gained %.0f%% of the QD growth, latency ×%.2f", x.Growth*100, x.LatRatio)
 	case littleslaw.FactCapAtBS:
 		return fmt.Sprintf("bs %s: %s IOPS, %s", fmtBS(x.BS), FormatIOPS(x.IOPS), fmtMiBpsUnit(x.BWBytes))
@@ -289,23 +295,33 @@ func factText(x littleslaw.Fact) string {
 // busy (one per job, at most the CPU count).
 func cpuText(x littleslaw.Fact) string {
 	jobs := max(x.NumJobs, 1)
-	s := fmt.Sprintf("QD %s (%s): qdsweep used %.2f cores of CPU (%.0f%% of a core) with %s; ",
-		FormatQD(x.QD), splitWords(x.IODepth, x.NumJobs), x.SelfCPUPct/100, x.SelfCPUPct, CountNoun(float64(jobs), "job", "jobs"))
-	limit := "a job is one submitting thread, which can use at most one core"
-	if jobs > 1 {
-		limit = fmt.Sprintf("each job is one submitting thread, so %s can use at most %s",
-			CountNoun(float64(jobs), "job", "jobs"), CountNoun(x.Cores, "core", "cores"))
+	used := fmt.Sprintf("%.0f%% of a core", x.SelfCPUPct)
+	if x.SelfCPUPct >= 100 {
+		used = fmt.Sprintf("%.2f cores", x.SelfCPUPct/100)
+	}
+	s := fmt.Sprintf("QD %s (%s): qdsweep used %s with %s ",
+		FormatQD(x.QD), splitWords(x.IODepth, x.NumJobs), used, CountNoun(float64(jobs), "job", "jobs"))
+	who, whose := "the submitter was", "its"
+	if jobs == 1 {
+		s += "(one submitting thread, at most one core)"
+	} else {
+		who, whose = "the submitters were", "their"
+		s += "(one submitting thread each, at most " + CountNoun(x.Cores, "core", "cores")
 		if float64(jobs) > x.Cores {
-			limit += fmt.Sprintf(" (the machine has %s)", CountNoun(math.Floor(x.Cores), "CPU", "CPUs"))
+			s += fmt.Sprintf(": the machine has %s", CountNoun(math.Floor(x.Cores), "CPU", "CPUs"))
 		}
+		s += ")"
 	}
 	switch x.Reason {
 	case littleslaw.CPUSaturated:
-		return s + limit + ", so the submitters were saturated (the CPU beyond that is kernel and runtime work on their behalf)"
+		return s + ", so " + who + " saturated (CPU beyond that is kernel and runtime work on " + whose + " behalf)"
 	case littleslaw.CPUNearlySaturated:
-		return s + limit + fmt.Sprintf(", so the submitters were nearly saturated (%.0f%%)", x.Busy*100)
+		return s + fmt.Sprintf(", so %s nearly saturated (%.0f%%)", who, x.Busy*100)
 	}
-	return s + limit + fmt.Sprintf(": %.0f%% of that, so qdsweep's own CPU was not the limit", x.Busy*100)
+	if jobs > 1 {
+		s += fmt.Sprintf(": %.0f%% of that", x.Busy*100)
+	}
+	return s + ", so qdsweep's own CPU was not the limit"
 }
 
 // splitWords words an iodepth × numjobs split when known.

@@ -59,7 +59,7 @@ func TestFormatters(t *testing.T) {
 }
 
 func TestWrap(t *testing.T) {
-	text := "Saturates at 94k IOPS from QD 64; QD 128 adds 1% IOPS and doubles latency. Best latency per IOPS at QD 16."
+	text := "Saturates at 94k IOPS from QD 64; QD 128 adds 1% IOPS and doubles latency. Best IOPS per latency at QD 16."
 	for _, width := range []int{30, 50, 80} {
 		out := wrap(text, width)
 		for _, l := range strings.Split(out, "\n") {

@@ -124,7 +124,7 @@ func TestFitPanelKeepsKeyLines(t *testing.T) {
 	lines = append(lines, panelLine{Value: "Recommendation", Heading: true})
 	for i := 0; i < 6; i++ {
 		lines = append(lines,
-			panelLine{Value: "Saturates at 160k IOPS from QD 256; QD 512 adds 0% IOPS and doubles latency.", Rank: rankKey},
+			panelLine{Value: "Saturates at 160k IOPS from QD 256; QD 512 adds no IOPS and doubles latency.", Rank: rankKey},
 			panelLine{Value: "Diagnosis (device-cap): IOPS flat at 160k from QD 256.", Rank: rankFinding},
 			panelLine{Value: "QD 256 → 1024: IOPS 160.0k → 160.0k (+0.0%), 625 MiB/s → 625 MiB/s", Bullet: true, Rank: rankEvidence})
 	}

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/qdsweep/qdsweep/littleslaw"
@@ -32,11 +33,14 @@ func kneeRule(k littleslaw.KneeKind) string {
 func kneeNote(k littleslaw.Knee) string {
 	switch k.Reason {
 	case littleslaw.KneeConfirmed:
-		verb, g := "adds", 100*k.NextGain
-		if g < 0 {
-			verb, g = "loses", -g
+		change := fmt.Sprintf("adds %.1f%% IOPS", 100*k.NextGain)
+		switch g := 100 * k.NextGain; {
+		case math.Abs(g) < 0.05:
+			change = "adds no IOPS"
+		case g < 0:
+			change = fmt.Sprintf("loses %.1f%% IOPS", -g)
 		}
-		return fmt.Sprintf("QD %g %s %.1f%% IOPS at %.2f× the latency", k.NextQD, verb, g, k.NextLatRatio)
+		return fmt.Sprintf("QD %g %s at %.2f× the latency", k.NextQD, change, k.NextLatRatio)
 	case littleslaw.KneeNoPoints:
 		return "no measured points"
 	case littleslaw.KneeNotSaturated:
@@ -105,7 +109,7 @@ func noticeText(n littleslaw.Notice, a *littleslaw.Analysis) string {
 		return fmt.Sprintf("only %d points: fits are rough; sweep at least %d depths", n.Count, n.Min)
 	case littleslaw.NoticeFitBelow:
 		return fmt.Sprintf("the %s fit's ceiling of %s IOPS lies below the %s IOPS measured at QD %g: it is a smooth trend through noisy points, not a limit; the measured figures rule",
-			n.Model, FormatCount(n.XRoof), FormatCount(n.IOPS), n.QD)
+			modelName(n.Model), FormatIOPS(n.XRoof), FormatIOPS(n.IOPS), n.QD)
 	case littleslaw.NoticeSettingsDeep:
 		return fmt.Sprintf("settings use the deepest measured QD %g as the useful parallelism because the curve did not saturate", n.QD)
 	}

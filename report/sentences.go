@@ -104,14 +104,17 @@ func curveParas(curve string, a *littleslaw.Analysis) []para {
 		add(rankKey, sloSentence(slo))
 	}
 	if k := a.Efficient; k.Found {
-		s := fmt.Sprintf("Best latency per IOPS at QD %s (%s IOPS at %s mean", FormatQD(k.QD), FormatIOPS(k.IOPS), FormatLatency(k.LatNsMean))
+		s := fmt.Sprintf("Best IOPS per latency at QD %s (%s IOPS at %s mean", FormatQD(k.QD), FormatIOPS(k.IOPS), FormatLatency(k.LatNsMean))
 		if n := kneeNote(k); n != "" {
 			s += "; " + n
 		}
 		add(rankDetail, s+").")
 	}
 	if m := a.Model; m != nil {
-		s := fmt.Sprintf("Fitted %s model", modelName(m.Name))
+		s := "Fitted " + modelName(m.Name) + " model"
+		if m.Name == "bound" {
+			s += " min(N/R0, Xmax)"
+		}
 		var facts []string
 		// Without saturation a fit's ceiling and knee sit at (or are
 		// guessed beyond) the deepest step: stating them beside "no
@@ -174,11 +177,14 @@ func saturationSentence(a *littleslaw.Analysis) string {
 	}
 	if ok && k.IOPS > 0 && k.LatNsMean > 0 {
 		gain := next.IOPS/k.IOPS - 1
-		verb := "adds"
-		if gain < 0 {
-			verb, gain = "loses", -gain
+		change := fmt.Sprintf("adds %.0f%% IOPS", gain*100)
+		switch {
+		case math.Abs(gain) < 0.005:
+			change = "adds no IOPS"
+		case gain < 0:
+			change = fmt.Sprintf("loses %.0f%% IOPS", -gain*100)
 		}
-		s += fmt.Sprintf("; QD %s %s %.0f%% IOPS %s", FormatQD(next.QD), verb, gain*100, latencyPhrase(next.LatMeanNs/k.LatNsMean))
+		s += fmt.Sprintf("; QD %s %s %s", FormatQD(next.QD), change, latencyPhrase(next.LatMeanNs/k.LatNsMean))
 	}
 	return s + "."
 }
@@ -213,8 +219,6 @@ func nextPoint(ps []littleslaw.Point, qd float64) (littleslaw.Point, bool) {
 // modelName spells a model's name for people.
 func modelName(n string) string {
 	switch n {
-	case "bound":
-		return "bound (min(N/R0, Xmax))"
 	case "usl":
 		return "USL"
 	}
