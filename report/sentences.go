@@ -103,6 +103,15 @@ func curveParas(curve string, a *littleslaw.Analysis) []para {
 	if slo := a.SLO; slo != nil {
 		add(rankKey, sloSentence(slo))
 	}
+	var cav []string
+	for _, k := range a.Caveats {
+		if k != littleslaw.CaveatUnsaturated { // the saturation sentence says it
+			cav = append(cav, CaveatText(k))
+		}
+	}
+	if len(cav) > 0 && (a.Target != nil || a.SLO != nil || len(a.Settings) > 0 || a.Saturation.Found) {
+		add(rankKey, "Caveat: "+sentence(strings.Join(cav, "; ")))
+	}
 	if k := a.Efficient; k.Found {
 		s := fmt.Sprintf("Best IOPS per latency at QD %s (%s IOPS at %s mean", FormatQD(k.QD), FormatIOPS(k.IOPS), FormatLatency(k.LatNsMean))
 		if n := kneeNote(k); n != "" {
