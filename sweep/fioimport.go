@@ -105,6 +105,17 @@ func FromFio(outs []fio.Output) (*Result, error) {
 		r.Meta.Start = time.Unix(first, 0).UTC().Add(-time.Duration(r.Meta.Workload.RuntimeNs))
 	}
 	r.Plan = planOf(r.Steps)
+	// Client/server reports of one fleet size: the plan runs on that many hosts.
+	hosts := len(r.Steps[0].Hosts)
+	for _, st := range r.Steps {
+		if len(st.Hosts) != hosts || st.QD != hosts*st.IODepth*st.NumJobs {
+			hosts = 0
+			break
+		}
+	}
+	if hosts > 1 {
+		r.Plan.Hosts = hosts
+	}
 	return r, nil
 }
 
@@ -226,6 +237,11 @@ func stepFromFio(g fioGroup) (Step, error) {
 		st.BS = bytes / ios
 	}
 	st.QD = st.IODepth * st.NumJobs
+	if n := len(g.clients); n > 1 && g.clients[0].NumJobs > 0 && st.NumJobs == n*g.clients[0].NumJobs {
+		// A fleet: iodepth and numjobs per host, QD the fleet's.
+		st.NumJobs = g.clients[0].NumJobs
+		st.QD = n * st.IODepth * st.NumJobs
+	}
 	st.RuntimeNs = runtimeMs * int64(time.Millisecond)
 	for _, c := range g.clients {
 		s := c.Summary()

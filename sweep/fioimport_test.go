@@ -51,7 +51,7 @@ func TestFromFio(t *testing.T) {
 		{name: "status interval final only", files: []string{"randread-status-interval.json"}, engine: "io_uring", rw: "randread", bs: 4096,
 			points: []point{{4, 1, 35619.690155, 112012.597615}}},
 		{name: "all clients with hosts", files: []string{"clientserver-json.json"}, engine: "io_uring", rw: "randread", bs: 4096,
-			points: []point{{4, 2, 63138.861139, 126339.06253}}, hosts: 2},
+			points: []point{{4, 1, 63138.861139, 126339.06253}}, hosts: 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -67,7 +67,7 @@ func TestFromFio(t *testing.T) {
 			}
 			for i, p := range tt.points {
 				s := r.Steps[i]
-				if s.RW != tt.rw || s.BS != tt.bs || s.IODepth != p.iodepth || s.NumJobs != p.numjobs || s.QD != p.iodepth*p.numjobs {
+				if s.RW != tt.rw || s.BS != tt.bs || s.IODepth != p.iodepth || s.NumJobs != p.numjobs || s.QD != p.iodepth*p.numjobs*max(tt.hosts, 1) {
 					t.Errorf("step %d: %s %d iodepth %d numjobs %d qd %d, want %s %d %d %d", i, s.RW, s.BS, s.IODepth, s.NumJobs, s.QD, tt.rw, tt.bs, p.iodepth, p.numjobs)
 				}
 				if math.Abs(s.IOPS-p.iops) > 1e-6*p.iops || math.Abs(s.Lat.MeanNs-p.latMeanNs) > 1e-3*p.latMeanNs {
@@ -79,6 +79,9 @@ func TestFromFio(t *testing.T) {
 			}
 			if len(r.Steps[0].Hosts) != tt.hosts {
 				t.Errorf("%d hosts, want %d", len(r.Steps[0].Hosts), tt.hosts)
+			}
+			if tt.hosts > 1 && r.Plan.Hosts != tt.hosts {
+				t.Errorf("plan hosts %d, want %d (a fleet's QD is hosts × iodepth × numjobs)", r.Plan.Hosts, tt.hosts)
 			}
 			// What Write stores reads back the same.
 			dir := t.TempDir()
