@@ -1,16 +1,11 @@
+//go:build linux
+
 package ioengine
 
 import (
 	"context"
 	"fmt"
 	"strings"
-)
-
-// Engine names New accepts.
-const (
-	EngineIOUring = "io_uring"
-	EngineLibaio  = "libaio"
-	EnginePsync   = "psync"
 )
 
 // kernelEngine is an Engine backed by one of this package's job loops.

@@ -1,3 +1,5 @@
+//go:build linux
+
 package ioengine
 
 // Faults the kernel really produces: I/O errors from a loop device whose

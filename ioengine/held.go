@@ -1,12 +1,6 @@
-package ioengine
+//go:build linux
 
-// NoLocalTarget is implemented by engines that do no I/O on
-// Workload.Filename on this host: the simulator, and fio driving remote
-// servers. For them sweep.Run neither checks nor holds a local target.
-type NoLocalTarget interface {
-	// NoLocalTarget reports whether the engine's I/O is not on this host's Filename.
-	NoLocalTarget() bool
-}
+package ioengine
 
 // NoLocalTarget is true: the simulator touches no file.
 func (e *simEngine) NoLocalTarget() bool { return true }

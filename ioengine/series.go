@@ -1,115 +1,12 @@
+//go:build linux
+
 package ioengine
 
 import (
-	"math"
-	"math/bits"
 	"sort"
 	"sync/atomic"
 	"time"
 )
-
-// DefaultSeriesInterval is the period of a run's time series when the caller
-// does not choose one (fio's log_avg_msec at 250).
-const DefaultSeriesInterval = 250 * time.Millisecond
-
-// Interval is one slice of a run's measured window: the figures of the I/Os
-// that completed in it. Rates are per second of the slice.
-type Interval struct {
-	StartNs      int64   `json:"t_ns"`     // slice start, since the measured window began
-	DurNs        int64   `json:"dur_ns"`   // slice length
-	IOs          int64   `json:"ios"`      // I/Os completed in the slice, both directions
-	ReadIOPS     float64 `json:"r_iops"`   // read I/Os per second
-	WriteIOPS    float64 `json:"w_iops"`   // write I/Os per second
-	ReadBWBytes  float64 `json:"r_bw"`     // read bytes per second
-	WriteBWBytes float64 `json:"w_bw"`     // write bytes per second
-	LatMeanNs    float64 `json:"lat_ns"`   // mean latency of the slice's completions, ns
-	LatP99Ns     int64   `json:"p99_ns"`   // 99th percentile latency of the slice's completions, ns (±3 %)
-	InflightMean float64 `json:"inflight"` // time-weighted mean I/Os in flight over the slice
-}
-
-// IOPS is the slice's I/Os per second, both directions.
-func (iv Interval) IOPS() float64 { return iv.ReadIOPS + iv.WriteIOPS }
-
-// BWBytes is the slice's bytes per second, both directions.
-func (iv Interval) BWBytes() float64 { return iv.ReadBWBytes + iv.WriteBWBytes }
-
-// Per-interval latency histogram: log-linear buckets with 16 steps per
-// power of two (a value lies within 1/32 ≈ 3 % of its bucket's middle),
-// covering 1 ns .. 2^41 ns (36 min). It is a plain array a job fills without
-// allocating and clears once per interval.
-const (
-	ivSubBits   = 4
-	ivSub       = 1 << ivSubBits
-	ivMaxExp    = 41
-	ivHistSlots = (ivMaxExp + 1) * ivSub
-)
-
-type ivHist [ivHistSlots]uint32
-
-func ivSlot(v int64) int {
-	if v < ivSub {
-		if v < 0 {
-			return 0
-		}
-		return int(v)
-	}
-	e := bits.Len64(uint64(v)) - 1 // 2^e ≤ v < 2^(e+1), e ≥ ivSubBits
-	if e > ivMaxExp {
-		return ivHistSlots - 1
-	}
-	sub := int(uint64(v)>>(e-ivSubBits)) & (ivSub - 1)
-	return (e-ivSubBits+1)*ivSub + sub
-}
-
-// ivValue is the middle of slot i's range, ns.
-func ivValue(i int) int64 {
-	if i < ivSub {
-		return int64(i)
-	}
-	e := i/ivSub + ivSubBits - 1
-	sub := int64(i % ivSub)
-	lo := (ivSub + sub) << (e - ivSubBits)
-	return lo + (int64(1)<<(e-ivSubBits))/2
-}
-
-// ivBin is one non-empty slot of an interval's histogram.
-type ivBin struct {
-	slot  uint16
-	count uint32
-}
-
-// sparse returns the non-empty slots and clears h.
-func (h *ivHist) sparse() []ivBin {
-	var out []ivBin
-	for i, c := range h {
-		if c != 0 {
-			out = append(out, ivBin{uint16(i), c})
-			h[i] = 0
-		}
-	}
-	return out
-}
-
-// ivQuantile returns the q-quantile (0 < q ≤ 1, a fraction) of merged bins.
-func ivQuantile(bins []ivBin, q float64) int64 {
-	if len(bins) == 0 {
-		return 0
-	}
-	sort.Slice(bins, func(i, j int) bool { return bins[i].slot < bins[j].slot })
-	var total uint64
-	for _, b := range bins {
-		total += uint64(b.count)
-	}
-	rank := uint64(math.Ceil(q * float64(total)))
-	var seen uint64
-	for _, b := range bins {
-		seen += uint64(b.count)
-		if seen >= max(rank, 1) {
-			return ivValue(int(b.slot))
-		}
-	}
-	return ivValue(int(bins[len(bins)-1].slot))
-}
 
 // ivCut is a job's cumulative figures at its first event after the
 // coordinator's interval tick (or at the end of its window).

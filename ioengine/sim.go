@@ -9,7 +9,6 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -502,16 +501,6 @@ func (r *simRun) stats(end int64, cpu CPU) *Stats {
 		s.Write = &d
 	}
 	return s
-}
-
-// simCPU reads this process's CPU time.
-func simCPU() CPU {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return CPU{}
-	}
-	tv := func(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
-	return CPU{UsrS: tv(ru.Utime), SysS: tv(ru.Stime)}
 }
 
 // simSeries slices a simulated window into Control.SeriesInterval pieces,

@@ -1,3 +1,5 @@
+//go:build linux
+
 package ioengine
 
 // Kernel ABI of io_uring (include/uapi/linux/io_uring.h), little-endian, 64-bit.

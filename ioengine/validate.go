@@ -1,3 +1,5 @@
+//go:build linux
+
 package ioengine
 
 import (
@@ -8,30 +10,6 @@ import (
 
 	"golang.org/x/sys/unix"
 )
-
-// ErrBadWorkload is wrapped by every error Validate returns: the workload
-// cannot run as given and the message names the flag to change.
-var ErrBadWorkload = errors.New("bad workload")
-
-// Limits Validate enforces.
-const (
-	MaxIODepth = 65536 // I/Os in flight per job
-	// MaxURingEntries is the kernel's IORING_MAX_ENTRIES: the most
-	// submission-queue entries, so I/Os in flight, one io_uring ring takes.
-	MaxURingEntries = 32768
-	MaxNumJobs      = 4096 // parallel jobs
-)
-
-// badWorkload is a one-line message that matches ErrBadWorkload.
-type badWorkload struct{ msg string }
-
-func (e *badWorkload) Error() string        { return e.msg }
-func (e *badWorkload) Is(target error) bool { return target == ErrBadWorkload }
-
-func badf(format string, a ...any) error { return &badWorkload{fmt.Sprintf(format, a...)} }
-
-// engineNames are the engines Validate knows.
-var engineNames = map[string]bool{"io_uring": true, "libaio": true, "psync": true, "sim": true, "fio": true}
 
 // Validate checks w for engine ("io_uring", "libaio", "psync", "sim", "fio")
 // before anything runs. Errors wrap ErrBadWorkload and name the fio flag to

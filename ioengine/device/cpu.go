@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/prometheus/procfs"
-	"golang.org/x/sys/unix"
 )
 
 // CPUSample is one reading of the host's CPU time (from /proc/stat) and of
@@ -26,25 +25,6 @@ type CPUUse struct {
 	IdlePct    float64 // idle, percent of all CPUs
 	StealPct   float64 // stolen by the hypervisor, percent of all CPUs
 	SelfPct    float64 // this process, percent of one core (200 = two cores busy)
-}
-
-// SampleCPU reads the host's CPU counters under the proc root and this
-// process's CPU time.
-func (r Roots) SampleCPU() (CPUSample, error) {
-	fs, err := procfs.NewFS(r.proc())
-	if err != nil {
-		return CPUSample{}, fmt.Errorf("open proc root: %w", err)
-	}
-	st, err := fs.Stat()
-	if err != nil {
-		return CPUSample{}, fmt.Errorf("read %s/stat: %w", r.proc(), err)
-	}
-	var ru unix.Rusage
-	if err := unix.Getrusage(unix.RUSAGE_SELF, &ru); err != nil {
-		return CPUSample{}, fmt.Errorf("getrusage: %w", err)
-	}
-	self := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-	return CPUSample{At: time.Now(), Host: st.CPUTotal, SelfCPU: self}, nil
 }
 
 // CPURate computes CPU use between samples a and b (b later). The host

@@ -11,10 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
-
-	"golang.org/x/sys/unix"
 
 	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/ioengine"
@@ -235,10 +232,10 @@ func (e *Engine) exec(ctx context.Context, bin string, args []string, ctl ioengi
 	cmd := exec.CommandContext(ctx, bin, args...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &limitedBuffer{max: 64 << 10, buf: &stderr}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	inOwnGroup(cmd)
 	cmd.Cancel = func() error {
 		// fio prints its results on SIGINT; the whole group gets it.
-		return unix.Kill(-cmd.Process.Pid, unix.SIGINT)
+		return interruptGroup(cmd.Process.Pid)
 	}
 	cmd.WaitDelay = e.opt.KillWait
 	if err := cmd.Start(); err != nil {
@@ -249,7 +246,7 @@ func (e *Engine) exec(ctx context.Context, bin string, args []string, ctl ioengi
 	err := cmd.Wait()
 	win.stop()
 	// Leave nothing of the group behind (helpers fio forked).
-	_ = unix.Kill(-pgid, unix.SIGKILL)
+	killGroup(pgid)
 	return stdout.Bytes(), stderr.Bytes(), err
 }
 

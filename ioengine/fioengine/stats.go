@@ -5,10 +5,7 @@ import (
 	"net"
 	"sort"
 	"strconv"
-	"syscall"
 	"time"
-
-	"golang.org/x/sys/unix"
 
 	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/ioengine"
@@ -175,12 +172,4 @@ func clientName(j fio.Job, clients []string) string {
 		return j.Host
 	}
 	return net.JoinHostPort(j.Host, strconv.Itoa(j.Port))
-}
-
-// errnoName names fio's err= value ("EIO"), or its number when unknown.
-func errnoName(e int) string {
-	if n := unix.ErrnoName(syscall.Errno(e)); n != "" {
-		return n
-	}
-	return "errno " + strconv.Itoa(e)
 }

@@ -1,0 +1,9 @@
+package ioengine
+
+// NoLocalTarget is implemented by engines that do no I/O on
+// Workload.Filename on this host: the simulator, and fio driving remote
+// servers. For them sweep.Run neither checks nor holds a local target.
+type NoLocalTarget interface {
+	// NoLocalTarget reports whether the engine's I/O is not on this host's Filename.
+	NoLocalTarget() bool
+}
