@@ -24,3 +24,6 @@ func (r Roots) Resolve(path string) (*Device, error) { return nil, ErrUnsupporte
 
 // ResolveDevNum answers ErrUnsupported off Linux.
 func (r Roots) ResolveDevNum(major, minor uint32) (*Device, error) { return nil, ErrUnsupported }
+
+// FSTypeOf answers ErrUnsupported off Linux.
+func (r Roots) FSTypeOf(path string) (FSType, error) { return FSType{}, ErrUnsupported }
