@@ -39,6 +39,9 @@ type coord struct {
 	phase atomic.Int32
 	base  time.Time    // monotonic origin of all event times
 	ser   *seriesClock // per-interval series (nil: none); see series.go
+	// windowStart is the event time the measured window began (the phase
+	// change); written and read by the coordinator's goroutine only.
+	windowStart int64
 }
 
 // now returns monotonic nanoseconds since the run's origin.

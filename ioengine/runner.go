@@ -173,6 +173,7 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 		sched0 = readSched()
 		c.phase.Store(phaseMeasure)
 		winStart = c.now()
+		c.windowStart = winStart
 		started = true
 	}
 	close(begin)
@@ -371,7 +372,11 @@ func pace(ctx context.Context, w *Workload, ctl Control, c *coord, pubs []jobPub
 	var runT *time.Timer
 	var sampleT *time.Ticker
 	armWindow := func() {
-		c.ser.start(c.now())
+		// The series starts where the window did (the phase change), not
+		// later: jobs count I/Os from then, and a coordinator that waited
+		// for a CPU in between would otherwise squeeze them into a shorter
+		// first slice.
+		c.ser.start(c.windowStart)
 		runT = time.NewTimer(ctl.Runtime)
 		runC = runT.C
 		if ctl.SampleInterval > 0 && ctl.OnSample != nil {
