@@ -16,7 +16,8 @@
 //	analysis caveats (Notices)          analyze.go          report/notes.go (noticeText)
 //	diagnosis (Findings, Facts)         diagnosis.go        report/findings.go
 //	one job explained                   explain.go          report/explain.go
-//	cloud presets and their limits      presets.go          report/advise.go
+//	advise's depth and split            advice.go           report/advise.go
+//	cloud presets and their limits      presets.go          report/notes.go (PresetExcessText), report/advise.go
 //
 // The JSON text fields of these types (Finding.Summary, Knee.Note,
 // Analysis.Warnings, …) are filled by report.Annotate, so results.json keeps

@@ -1,7 +1,3 @@
-// Package report turns a sweep.Result and its analysis into every output:
-// the terminal table and sentences, summary.md, PNG/SVG charts and the
-// comparison of several results. It measures nothing and computes nothing
-// beyond formatting; the analysis is littleslaw's.
 package report
 
 import (
