@@ -142,7 +142,7 @@ func diagnoseRules(d *diagCurve, in DiagnoseInput, cacheOK bool) ([]Finding, *di
 		problems = append(problems, *cache)
 	}
 	cpu := d.cpuBound()
-	if q := d.queueNotFull(cpu != nil); q != nil && cache == nil {
+	if q := d.queueNotFull(cpu); q != nil && cache == nil {
 		problems = append(problems, *q)
 	}
 	if cpu != nil {
@@ -397,7 +397,9 @@ const (
 )
 
 // queueNotFull: the device (or the engine) held far fewer I/Os than the QD.
-func (d *diagCurve) queueNotFull(cpuBound bool) *Finding {
+// cpu is the curve's cpu-bound finding (nil when the CPU was not the limit).
+func (d *diagCurve) queueNotFull(cpu *Finding) *Finding {
+	cpuBound := cpu != nil
 	i := len(d.pts) - 1
 	p, t := d.pts[i], d.tel[i]
 	if p.QD < diagMinDepthCheck {
@@ -433,6 +435,9 @@ func (d *diagCurve) queueNotFull(cpuBound bool) *Finding {
 		reason = ReasonSubmitterCPUCores
 	case cpuBound:
 		reason = ReasonSubmitterCPU
+		// Other work held the CPUs, not qdsweep's own use: say so, as the
+		// cpu-bound finding beside this one does.
+		fig.HostBusy = cpu.Reason == ReasonHostBusy
 	case t.DeviceKnown && eng >= diagQueueFull*p.QD:
 		limit := d.NrRequests * max(d.HWQueues, 1)
 		switch {

@@ -139,17 +139,15 @@ func deltaTable(aName string, a namedCurve, bName string, b namedCurve) textTabl
 	return t
 }
 
-// steadyPair is the steady cell of a delta row, A's then B's step: "yes",
-// "no", or "?" for a result that does not record steady state.
+// steadyPair is the steady cell of a delta row, A's then B's step: the
+// sweep table's cell ("yes", "short", "drift", "off", "no"), or "?" for a
+// result that does not record steady state.
 func steadyPair(a, b sweep.Step, aKnown, bKnown bool) string {
 	one := func(st sweep.Step, known bool) string {
-		switch {
-		case st.Steady:
-			return "yes"
-		case !known:
+		if !st.Steady && !known {
 			return "?"
 		}
-		return "no"
+		return steadyCell(st)
 	}
 	return one(a, aKnown) + "/" + one(b, bKnown)
 }

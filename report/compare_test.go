@@ -130,7 +130,7 @@ func TestCompareMarksNoise(t *testing.T) {
 		if f[3] != want {
 			t.Errorf("QD %d: Δ IOPS %q, want %q:\n%s", qd, f[3], want, out)
 		}
-		if wantSteady := map[bool]string{true: "yes/no", false: "yes/yes"}[qd == 1]; f[len(f)-2] != wantSteady {
+		if wantSteady := map[bool]string{true: "yes/drift", false: "yes/yes"}[qd == 1]; f[len(f)-2] != wantSteady {
 			t.Errorf("QD %d: steady %q, want %q", qd, f[len(f)-2], wantSteady)
 		}
 	}

@@ -65,6 +65,9 @@ func findingVerdict(f littleslaw.Finding) string {
 		}
 		return s
 	case littleslaw.ReasonSubmitterCPU:
+		if g.HostBusy {
+			return "the host's busy CPUs held I/Os back from the device, so the queue there stayed short of the QD"
+		}
 		return "the submitter is CPU-bound and cannot keep the queue full"
 	case littleslaw.ReasonSubmitterCPUCores:
 		return "the submitters are CPU-bound and cannot keep the queue full"
@@ -157,6 +160,9 @@ func FindingNext(f littleslaw.Finding) string {
 	case littleslaw.ReasonBehavedSync:
 		return "use direct=1 so submissions do not block, or raise numjobs"
 	case littleslaw.ReasonSubmitterCPU:
+		if g.HostBusy {
+			return "run on a quieter host: other work held the CPUs"
+		}
 		return "spread the depth over more jobs (numjobs up to the CPU count)"
 	case littleslaw.ReasonSubmitterCPUCores:
 		return "more jobs will not help (there are as many as CPUs): use fewer, deeper jobs or a faster CPU"

@@ -26,10 +26,9 @@ func ShortfallNote(sf *ioengine.Shortfall) string {
 		}
 		return s + "; " + had + ". " + limitFix(sf.Limit)
 	case ioengine.ShortfallCPU:
-		return fmt.Sprintf("%s: the jobs' threads were running or waiting for a CPU %.0f%% of the time (%.1f waiting on average), "+
-			"so the CPU, not the device, set the pace (a target that completes I/Os on the CPU, such as tmpfs or cached data, "+
-			"or other work on the machine); the figures hold for %.1f in flight.",
-			had, 100*sf.CPUBusy, sf.CPUWait, sf.InflightMean)
+		return fmt.Sprintf("%s: the jobs' threads were running or waiting for a CPU %.0f%% of the time, so the CPU set the pace "+
+			"(other work, or a target served from memory such as tmpfs); the figures hold for %.1f in flight.",
+			had, 100*sf.CPUBusy, sf.InflightMean)
 	}
 	return had + ": neither a limit nor the CPU explains the gap (the jobs' threads were busy " +
 		fmt.Sprintf("%.0f%% of the time); the figures hold for this in-flight count, not for the configured depth.", 100*sf.CPUBusy)
