@@ -17,7 +17,7 @@ func explainCommand() *cli.Command {
 		Flags: []cli.Flag{
 			targetIOPSFlag("target I/Os per second to size the queue depth and iodepth × numjobs for, e.g. 160000 or 160k"),
 			&cli.IntFlag{Name: "max-iodepth", Value: littleslaw.DefaultMaxIODepth, Usage: "deepest queue per job to suggest (NVMe queues hold 256)"},
-			&cli.IntFlag{Name: "max-jobs", Usage: "most jobs to suggest (default: the CPU count, as advise)"},
+			&cli.IntFlag{Name: "max-jobs", Usage: "most jobs to suggest (as advise)", DefaultText: "the CPU count"},
 			&cli.StringFlag{Name: "base-latency", Usage: "the unqueued (QD 1) mean latency of this device, e.g. 80us: tells a depth-bound run from a device-bound one and sizes targets"},
 			jsonFormatFlag(),
 		},
