@@ -53,7 +53,7 @@ func Markdown(w io.Writer, r *sweep.Result, o Options, charts []string) error {
 			fmt.Fprintf(bw, "\n### %s\n", s.Name)
 		}
 		fmt.Fprintln(bw)
-		writeMarkdownSteps(bw, s.Steps, o)
+		writeMarkdownSteps(bw, s.Steps, o, steadyKnown(r))
 	}
 	if n := steadyNote(r); n != "" {
 		fmt.Fprintf(bw, "\n%s\n", mdEscape(n))
@@ -104,7 +104,7 @@ func writeMarkdownAnalysis(w io.Writer, ps []para) {
 }
 
 // writeMarkdownSteps writes the step table of one curve.
-func writeMarkdownSteps(w io.Writer, steps []sweep.Step, o Options) {
+func writeMarkdownSteps(w io.Writer, steps []sweep.Step, o Options, steadyKnown bool) {
 	head := []string{"QD", "iodepth×jobs", "IOPS", "MiB/s", "lat mean", "p99", "in-flight", "Little", "steady"}
 	if o.DeviceStats {
 		for _, c := range devCols {
@@ -129,6 +129,9 @@ func writeMarkdownSteps(w io.Writer, steps []sweep.Step, o Options) {
 			continue
 		}
 		steady := steadyCell(st)
+		if !steadyKnown && !st.Steady {
+			steady = "-" // a fio import: fio judged no steady state
+		}
 		infl, little := fmt.Sprintf("%.1f", st.InflightMean), fmtPct(st.LittleError)
 		if st.InflightMean == 0 {
 			infl, little = "-", "-"

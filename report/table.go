@@ -33,7 +33,7 @@ func Table(w io.Writer, r *sweep.Result, o Options) error {
 			fmt.Fprintln(bw)
 			fmt.Fprintln(bw, s.Name)
 		}
-		writeStepRows(bw, s.Steps, o, r.Meta.Simulated)
+		writeStepRows(bw, s.Steps, o, r.Meta.Simulated, steadyKnown(r))
 	}
 	if n := steadyNote(r); n != "" {
 		fmt.Fprintln(bw, wrap(n, o.Width))
@@ -121,7 +121,7 @@ var devCols = []struct {
 }
 
 // writeStepRows writes the header and one row per step.
-func writeStepRows(w io.Writer, steps []sweep.Step, o Options, simulated bool) {
+func writeStepRows(w io.Writer, steps []sweep.Step, o Options, simulated, steadyKnown bool) {
 	var h []string
 	for _, c := range stepCols {
 		h = append(h, pad(c.head, c.width))
@@ -154,6 +154,9 @@ func writeStepRows(w io.Writer, steps []sweep.Step, o Options, simulated bool) {
 			continue
 		}
 		steady := steadyCell(st)
+		if !steadyKnown && !st.Steady {
+			steady = "-" // a fio import: fio judged no steady state
+		}
 		cells = append(cells,
 			FormatIOPS(st.IOPS),
 			FormatMiBps(st.BWBytes),
