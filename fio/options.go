@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/xrash/smetrics"
 )
 
 // Handling says what qdsweep does with a fio option.
@@ -104,32 +106,11 @@ const maxIODepth = 65536
 func closestOption(name string) string {
 	best, bestD := "", 3
 	for _, n := range OptionNames() { // sorted: ties resolve the same way every time
-		if d := editDistance(name, n); d < bestD {
+		if d := levenshtein(name, n); d < bestD {
 			best, bestD = n, d
 		}
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // isBoolOption reports whether fio reads key as a flag or a 0/1 switch
@@ -210,3 +191,7 @@ func ParseArgs(args []string) (jf JobFile, rest []string, err error) {
 	}
 	return jf, rest, nil
 }
+
+// levenshtein is the edit distance between a and b (insert, delete and
+// substitute each cost 1).
+func levenshtein(a, b string) int { return smetrics.WagnerFischer(a, b, 1, 1, 1) }

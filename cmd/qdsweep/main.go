@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
+	"github.com/xrash/smetrics"
 )
 
 // Set by the linker: -ldflags "-X main.version=… -X main.commit=…".
@@ -93,7 +94,7 @@ func suggestFlag(c *cli.Context, err error) string {
 	best, bestD := "", 3
 	for _, f := range c.Command.Flags {
 		for _, n := range f.Names() {
-			if d := editDistance(name, n); d < bestD {
+			if d := levenshtein(name, n); d < bestD {
 				best, bestD = n, d
 			}
 		}
@@ -128,32 +129,11 @@ func flagErrText(err error) string {
 func suggestCommand(cmds []*cli.Command, name string) string {
 	best, bestD := "", 3
 	for _, c := range cmds {
-		if d := editDistance(name, c.Name); d < bestD {
+		if d := levenshtein(name, c.Name); d < bestD {
 			best, bestD = c.Name, d
 		}
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // usageError marks an error the user can fix by changing the command line (exit 2).
@@ -202,3 +182,7 @@ func exitCode(w io.Writer, err error) int {
 	fmt.Fprintln(w, "qdsweep: "+err.Error())
 	return 1
 }
+
+// levenshtein is the edit distance between a and b (insert, delete and
+// substitute each cost 1).
+func levenshtein(a, b string) int { return smetrics.WagnerFischer(a, b, 1, 1, 1) }
