@@ -400,7 +400,7 @@ func runAction(c *cli.Context, fioArgs []string) error {
 	if err != nil {
 		return err
 	}
-	out := io.Writer(os.Stdout)
+	out, errw := c.App.Writer, c.App.ErrWriter
 	if path := c.String("output"); c.IsSet("output") {
 		f, err := os.Create(path)
 		if err != nil {
@@ -435,20 +435,14 @@ func runAction(c *cli.Context, fioArgs []string) error {
 					kept = append(kept, f)
 				}
 			}
-			if len(kept) > 0 {
-				pron := "it"
-				if len(kept) > 1 {
-					pron = "them"
-				}
-				fmt.Fprintf(os.Stderr, "kept %s (created by qdsweep; remove %s when done)\n", fileList(kept), pron)
+			if n := report.KeptNote(kept); n != "" {
+				fmt.Fprintln(errw, n)
 			}
 		}()
 	}
 	size := w.Size + w.Offset + int64(w.NumJobs-1)*w.OffsetIncrement
-	if len(missing) == 1 {
-		fmt.Fprintf(os.Stderr, "qdsweep: laying out %s (%s)\n", missing[0], ioengine.FormatSize(size))
-	} else if len(missing) > 1 {
-		fmt.Fprintf(os.Stderr, "qdsweep: laying out %s (%s each)\n", fileList(missing), ioengine.FormatSize(size))
+	if n := report.LayoutNote(missing, size); n != "" {
+		fmt.Fprintln(errw, n)
 	}
 	for i, f := range missing {
 		if err := scratches[i].Create(ctx, size); err != nil {
@@ -464,10 +458,10 @@ func runAction(c *cli.Context, fioArgs []string) error {
 		existingSize = size
 	}
 	if reason != "" {
-		fmt.Fprintln(os.Stderr, "qdsweep: "+reason)
+		fmt.Fprintln(errw, "qdsweep: "+reason)
 	}
 	for _, n := range spec.notes {
-		fmt.Fprintln(os.Stderr, "qdsweep: "+n)
+		fmt.Fprintln(errw, "qdsweep: "+n)
 	}
 	ctl := ioengine.Control{Ramp: spec.run.Ramp, Runtime: spec.runtime, SeriesInterval: max(0, logEvery)}
 	if !spec.run.TimeBased && es.fio == nil {
@@ -502,14 +496,14 @@ func runAction(c *cli.Context, fioArgs []string) error {
 	}
 	if st != nil {
 		if runErr != nil && format == formatNormal && !c.IsSet("output") {
-			out = os.Stderr
+			out = errw
 		}
 		if err := writeRunStats(out, format, spec, w, st, errors.Is(runErr, context.Canceled)); err != nil {
 			return fmt.Errorf("writing results: %w", err)
 		}
 	}
 	if st != nil && st.Shortfall != nil {
-		fmt.Fprint(os.Stderr, wrapHanging(report.ShortfallNote(st.Shortfall), 80, "qdsweep: ", "  "))
+		fmt.Fprint(errw, wrapHanging(report.ShortfallNote(st.Shortfall), 80, "qdsweep: ", "  "))
 	}
 	if runErr != nil {
 		if errors.Is(runErr, context.Canceled) {
@@ -518,14 +512,6 @@ func runAction(c *cli.Context, fioArgs []string) error {
 		return runErr
 	}
 	return nil
-}
-
-// fileList names files for a message: "a", or "a … z (16 files)".
-func fileList(fs []string) string {
-	if len(fs) == 1 {
-		return fs[0]
-	}
-	return fmt.Sprintf("%s … %s (%d files)", fs[0], fs[len(fs)-1], len(fs))
 }
 
 // fileBytes is the size of a regular file or block device (0 when unknown).

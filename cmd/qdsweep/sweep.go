@@ -211,12 +211,12 @@ func sweepAction(c *cli.Context) error {
 		} else {
 			defer func() {
 				if sweepTargetExists(path) {
-					prog.note("kept %s (created by qdsweep; remove it when done)", path)
+					prog.note("%s", report.KeptNote([]string{path}))
 				}
 			}()
 		}
 		size := layoutSize(o.workload, o.plan)
-		prog.note("qdsweep: laying out %s (%s)", path, ioengine.FormatSize(size))
+		prog.note("%s", report.LayoutNote([]string{path}, size))
 		if err := sc.Create(ctx, size); err != nil {
 			if ctx.Err() != nil {
 				return fmt.Errorf("laying out %s: %w", path, errInterrupted)

@@ -1,0 +1,39 @@
+package report
+
+import (
+	"fmt"
+
+	"github.com/qdsweep/qdsweep/ioengine"
+)
+
+// LayoutNote is the line said before qdsweep lays out files for a run: the
+// files (one, or the first and last of many) and the size of each in bytes.
+func LayoutNote(files []string, eachBytes int64) string {
+	switch len(files) {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf("qdsweep: laying out %s (%s)", files[0], ioengine.FormatSize(eachBytes))
+	}
+	return fmt.Sprintf("qdsweep: laying out %s (%s each)", FileList(files), ioengine.FormatSize(eachBytes))
+}
+
+// KeptNote is the line said when files qdsweep laid out are kept after the
+// run (as fio keeps the files it creates), or "" when none are.
+func KeptNote(files []string) string {
+	switch len(files) {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf("kept %s (created by qdsweep; remove it when done)", files[0])
+	}
+	return fmt.Sprintf("kept %s (created by qdsweep; remove them when done)", FileList(files))
+}
+
+// FileList names one file, or the first and last of several with their count.
+func FileList(files []string) string {
+	if len(files) == 1 {
+		return files[0]
+	}
+	return fmt.Sprintf("%s … %s (%d files)", files[0], files[len(files)-1], len(files))
+}
