@@ -312,7 +312,15 @@ func evidenceText(x littleslaw.ExplainEvidence) string {
 		}
 		return w
 	case littleslaw.EvidenceDepthDist:
-		return fmt.Sprintf("%.0f%% of I/Os were submitted at iodepth %s's bucket", x.Share, FormatQD(x.QD))
+		// fio's IO depths buckets are 1, 2, 4 … 32 and ">=64"; each bucket
+		// holds the depths from its value up to the next one.
+		if x.QD >= 64 {
+			return fmt.Sprintf("fio saw %.0f%% of I/Os submitted with 64 or more in flight", x.Share)
+		}
+		if x.QD <= 1 {
+			return fmt.Sprintf("fio saw %.0f%% of I/Os submitted with 1 in flight", x.Share)
+		}
+		return fmt.Sprintf("fio saw %.0f%% of I/Os submitted with %s–%s in flight", x.Share, FormatQD(x.QD), FormatQD(2*x.QD-1))
 	case littleslaw.EvidenceMissing:
 		return "no unqueued latency, no run at another depth, and a latency spread that settles nothing"
 	}
