@@ -213,44 +213,44 @@ func settingValue(s littleslaw.Setting) string {
 	return s.Value
 }
 
-// settingFormula is the rule a setting follows, in words.
+// settingFormula is the rule a setting follows, in words, quoting the
+// saturation QD, or the deepest measured QD when the curve did not saturate.
 func settingFormula(s littleslaw.Setting) string {
-	f := settingRuleText(s)
+	qd := "saturation QD"
 	if s.LowerBound {
-		// The curve did not saturate: the depth is the deepest measured one.
-		f = strings.ReplaceAll(f, "saturation QD", "deepest measured QD")
+		qd = "deepest measured QD"
 	}
-	return f
+	return settingRuleText(s, qd)
 }
 
-// settingRuleText is the rule a setting follows, in words, quoting the
-// saturation QD.
-func settingRuleText(s littleslaw.Setting) string {
+// settingRuleText is the rule a setting follows, in words, naming the depth
+// it quotes qd.
+func settingRuleText(s littleslaw.Setting, qd string) string {
 	n := s.SaturationQD
 	switch s.Rule {
 	case littleslaw.SettingPool:
 		if s.CPUs > 0 {
-			return fmt.Sprintf("HikariCP: cores × 2 + effective spindles = %d × 2 + %d, spindles = saturation QD; more connections add queueing only", s.CPUs, n)
+			return fmt.Sprintf("HikariCP: cores × 2 + effective spindles = %d × 2 + %d, spindles = %s; more connections add queueing only", s.CPUs, n, qd)
 		}
-		return fmt.Sprintf("HikariCP: cores × 2 + effective spindles, spindles = saturation QD %d (CPU count unknown)", n)
+		return fmt.Sprintf("HikariCP: cores × 2 + effective spindles, spindles = %s %d (CPU count unknown)", qd, n)
 	case littleslaw.SettingWorkers:
-		return fmt.Sprintf("a worker doing one synchronous I/O at a time keeps one in flight (Little's Law), so workers = saturation QD = %d; more add latency only; divide by the fraction of each request spent waiting on disk when requests also compute", n)
+		return fmt.Sprintf("a worker doing one synchronous I/O at a time keeps one in flight (Little's Law), so workers = %s = %d; more add latency only; divide by the fraction of each request spent waiting on disk when requests also compute", qd, n)
 	case littleslaw.SettingPGIOConcurrency:
-		return fmt.Sprintf("the I/Os one session keeps in flight: saturation QD %d (allowed 0–%d)", n, s.Max)
+		return fmt.Sprintf("the I/Os one session keeps in flight: %s %d (allowed 0–%d)", qd, n, s.Max)
 	case littleslaw.SettingPGMaintenance:
-		return fmt.Sprintf("the same depth for maintenance work: saturation QD %d; lower it when many autovacuum workers run at once", n)
+		return fmt.Sprintf("the same depth for maintenance work: %s %d; lower it when many autovacuum workers run at once", qd, n)
 	case littleslaw.SettingPGIOUring:
-		return fmt.Sprintf("PostgreSQL 18+: io_workers can keep at most %d I/Os in flight, below the saturation QD %d; io_uring has no such cap", s.Max, n)
+		return fmt.Sprintf("PostgreSQL 18+: io_workers can keep at most %d I/Os in flight, below the %s %d; io_uring has no such cap", s.Max, qd, n)
 	case littleslaw.SettingPGWorker:
-		return fmt.Sprintf("PostgreSQL 18+: the default worker method suffices when io_workers covers the saturation QD %d", n)
+		return fmt.Sprintf("PostgreSQL 18+: the default worker method suffices when io_workers covers the %s %d", qd, n)
 	case littleslaw.SettingPGIOWorkers:
-		return fmt.Sprintf("each I/O worker performs one I/O at a time: saturation QD %d (default 3, allowed 1–%d)", n, s.Max)
+		return fmt.Sprintf("each I/O worker performs one I/O at a time: %s %d (default 3, allowed 1–%d)", qd, n, s.Max)
 	case littleslaw.SettingMySQLIOCapacity:
 		return fmt.Sprintf("about the IOPS the system can perform, kept as low as practical: half the measured %s IOPS, leaving the rest to foreground reads", FormatCount(s.IOPS))
 	case littleslaw.SettingMySQLIOCapacityMax:
 		return fmt.Sprintf("the measured ceiling, %s IOPS", FormatCount(s.IOPS))
 	case littleslaw.SettingMySQLIOThreads:
-		return fmt.Sprintf("⌈saturation QD %d / %d pending per thread⌉, within %d–%d", n, s.PerThread, s.Min, s.Max)
+		return fmt.Sprintf("⌈%s %d / %d pending per thread⌉, within %d–%d", qd, n, s.PerThread, s.Min, s.Max)
 	}
 	return string(s.Rule)
 }
