@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"image/color"
 	"math"
 
 	"github.com/qdsweep/qdsweep/littleslaw"
@@ -105,6 +106,7 @@ func throughputFigure(in chartInput, mt metric, split bool) (*figure, error) {
 // legend explains those and nothing else.
 type styleKeys struct {
 	band, roof, sat, eff bool
+	refined              bool   // some step was measured by the refine pass
 	target               string // legend text of the target line, "" for none
 }
 
@@ -122,9 +124,32 @@ func (k *styleKeys) add(l *keyedLegend) {
 	if k.eff {
 		l.Add("efficient QD (max IOPS/latency)", glyphThumb(guideGrey, efficientGlyph))
 	}
+	if k.refined {
+		l.Add("refined step (between grid steps)", glyphThumb(guideGrey, draw.RingGlyph{}))
+	}
 	if k.target != "" {
 		l.Add(k.target, lineThumb(targetRed, dashTarget, 2))
 	}
+}
+
+// refinedMarks rings the steps of s that the refine pass measured, at
+// (log2 QD, IOPS × per); nil when there are none.
+func refinedMarks(s series, per float64, col color.Color) (*plotter.Scatter, error) {
+	var pts plotter.XYs
+	for _, st := range s.measuredSteps() {
+		if st.Refined != "" && st.QD > 0 && st.IOPS > 0 {
+			pts = append(pts, plotter.XY{X: math.Log2(float64(st.QD)), Y: st.IOPS * per})
+		}
+	}
+	if len(pts) == 0 {
+		return nil, nil
+	}
+	sc, err := plotter.NewScatter(pts)
+	if err != nil {
+		return nil, err
+	}
+	sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(6), Shape: draw.RingGlyph{}}
+	return sc, nil
 }
 
 // throughputPanel draws the series of in numbered idx into one plot and
@@ -189,6 +214,14 @@ func throughputPanel(in chartInput, mt metric, idx []int, l *keyedLegend, keys *
 		}
 		p.Add(ln, sc)
 		l.Add(s.Name, ln, sc)
+		rs, err := refinedMarks(s, per, col)
+		if err != nil {
+			return nil, nil, err
+		}
+		if rs != nil {
+			p.Add(rs)
+			keys.refined = true
+		}
 		switch grade {
 		case fitBand:
 			keys.band = true

@@ -143,3 +143,30 @@ func TestLatencyLegendsListDrawnStats(t *testing.T) {
 		}
 	}
 }
+
+// TestRefinedStepsRinged checks that steps of the refine pass are ringed on
+// the throughput charts and named in the legend, and that a grid-only
+// result names no refined step.
+func TestRefinedStepsRinged(t *testing.T) {
+	grid := curveResult([]int{1, 2, 4, 8, 16, 32, 64}, 0.02, true, false)
+	refined := curveResult([]int{1, 2, 4, 8, 16, 23, 32, 64}, 0.02, true, false)
+	refined.Steps[5].Refined = "knee"
+	for _, build := range []func(chartInput) (*figure, error){iopsFigure, bandwidthFigure} {
+		f, err := build(chartInputOf(refined, Options{}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !contains(f.Keys, "refined step (between grid steps)") {
+			t.Errorf("%s: a refined step but no legend key: %s", f.Title, strings.Join(f.Keys, " | "))
+		}
+		g, err := build(chartInputOf(grid, Options{}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range g.Keys {
+			if strings.HasPrefix(k, "refined") {
+				t.Errorf("%s: no refined step, yet the legend lists %q", g.Title, k)
+			}
+		}
+	}
+}
