@@ -25,6 +25,3 @@ func (e *badWorkload) Error() string        { return e.msg }
 func (e *badWorkload) Is(target error) bool { return target == ErrBadWorkload }
 
 func badf(format string, a ...any) error { return &badWorkload{fmt.Sprintf(format, a...)} }
-
-// engineNames are the engines Validate knows.
-var engineNames = map[string]bool{"io_uring": true, "libaio": true, "psync": true, "sim": true, "fio": true}

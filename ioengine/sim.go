@@ -62,7 +62,7 @@ type simEngine struct{ cfg SimConfig }
 func NewSim(cfg SimConfig) Engine { return &simEngine{cfg: cfg} }
 
 // Name returns "sim".
-func (e *simEngine) Name() string { return "sim" }
+func (e *simEngine) Name() string { return EngineSim }
 
 // String renders the configuration as "latency=1.3ms,jitter=0.05,channels=0,iops=160000,bw_bytes=0,seed=0",
 // followed by burst_iops, burst_credits, throttle_period and throttle_iops
@@ -488,7 +488,7 @@ func (r *simRun) sample(t int64) Sample {
 
 func (r *simRun) stats(end int64, cpu CPU) *Stats {
 	window := time.Duration(max(0, end-r.winStart))
-	s := &Stats{Engine: "sim", Runtime: window, All: r.all.stats(window), CPU: cpu, Errors: []IOError{}}
+	s := &Stats{Engine: EngineSim, Runtime: window, All: r.all.stats(window), CPU: cpu, Errors: []IOError{}}
 	if window > 0 {
 		s.InflightMean = r.inflightArea / float64(window)
 	}

@@ -22,7 +22,7 @@ func New(name string) (Engine, string, error) { return nil, "", ErrUnsupported }
 // Validate accepts the simulator's workloads (it reads no file) and
 // answers ErrUnsupported for every other engine off Linux.
 func Validate(w Workload, engine string) error {
-	if engine == "sim" {
+	if engine == EngineSim {
 		return nil
 	}
 	return ErrUnsupported

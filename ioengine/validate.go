@@ -40,7 +40,7 @@ func Validate(w Workload, engine string) error {
 		return badf("--iodepth: %d is over io_uring's %d entries per ring (the kernel refuses larger rings); use --iodepth=%d --numjobs=%d, or --ioengine=libaio",
 			w.IODepth, MaxURingEntries, MaxURingEntries, (w.IODepth*w.NumJobs+MaxURingEntries-1)/MaxURingEntries)
 	}
-	if engine == "psync" && w.IODepth > 1 {
+	if engine == EnginePsync && w.IODepth > 1 {
 		return badf("--iodepth: psync does one I/O at a time per job (iodepth %d); use --numjobs=%d for concurrency or --ioengine=io_uring", w.IODepth, w.IODepth*w.NumJobs)
 	}
 	if w.RWMixRead < 0 || w.RWMixRead > 100 {
@@ -52,7 +52,7 @@ func Validate(w Workload, engine string) error {
 	if w.IOTimeout < 0 {
 		return badf("--io_timeout: negative; use e.g. --io_timeout=30s")
 	}
-	if engine == "sim" {
+	if engine == EngineSim {
 		if w.Size == 0 {
 			return badf("--size: 0 bytes; use e.g. --size=1g")
 		}

@@ -14,8 +14,8 @@ import (
 
 // Engine names --ioengine takes beyond the kernel engines.
 const (
-	engineSim = "sim"
-	engineFio = "fio"
+	engineSim = ioengine.EngineSim
+	engineFio = ioengine.EngineFio
 )
 
 // simFlagNames are the flags of the simulated device.

@@ -31,7 +31,7 @@ func workloadFlags(rampDef, runtimeDef string) []cli.Flag {
 		&cli.IntFlag{Name: "direct", Value: 1, Usage: "1: O_DIRECT (bypass the page cache), 0: buffered"},
 		&cli.StringFlag{Name: "runtime", DefaultText: runtimeDef, Usage: "measured window (Go duration or fio's plain seconds)"},
 		&cli.StringFlag{Name: "ramp_time", DefaultText: rampDef, Usage: "warm-up before measuring (Go duration or fio's plain seconds)"},
-		&cli.StringFlag{Name: "ioengine", Value: "io_uring", Usage: "io_uring, libaio, psync (io_uring falls back to libaio when unavailable), sim (a simulated device, no I/O) or fio (runs the installed fio)"},
+		&cli.StringFlag{Name: "ioengine", Value: ioengine.EngineIOUring, Usage: "io_uring, libaio, psync (io_uring falls back to libaio when unavailable), sim (a simulated device, no I/O) or fio (runs the installed fio)"},
 		&cli.Uint64Flag{Name: "randseed", Value: 0, Usage: "seed of the random offset generators"},
 		&cli.BoolFlag{Name: "continue_on_error", Usage: "count I/O errors instead of ending the run"},
 		&cli.StringFlag{Name: "io_timeout", Value: "30s", Usage: "an I/O outstanding this long ends the run with an error"},

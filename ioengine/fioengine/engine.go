@@ -72,7 +72,7 @@ func NewEngine(o Options) ioengine.Engine {
 }
 
 // Name is "fio".
-func (e *Engine) Name() string { return "fio" }
+func (e *Engine) Name() string { return ioengine.EngineFio }
 
 // Run executes fio once for w and converts its JSON report.
 func (e *Engine) Run(ctx context.Context, w ioengine.Workload, ctl ioengine.Control) (*ioengine.Stats, error) {

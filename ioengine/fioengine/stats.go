@@ -34,7 +34,7 @@ func statsOf(o fio.Output, w ioengine.Workload, clients []string) (*ioengine.Sta
 	if agg == nil {
 		return nil, fmt.Errorf("fio output: no job report")
 	}
-	st := &ioengine.Stats{Engine: "fio"}
+	st := &ioengine.Stats{Engine: ioengine.EngineFio}
 	s := agg.Summary()
 	st.Runtime = time.Duration(s.RuntimeMs) * time.Millisecond
 	st.All = ioengine.DirStats{TotalIOs: s.TotalIOs, IOPS: s.IOPS, BWBytes: s.BWBytes, Lat: fio.LatencyOf(s.Lat)}
