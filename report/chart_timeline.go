@@ -80,16 +80,22 @@ func timelineOf(r *sweep.Result, in chartInput) (*timelineFigure, error) {
 	var bursts []float64
 	for _, ts := range steps {
 		var io, mean, p99 plotter.XYs
+		// Each slice's figures hold for its whole interval: drawn as a
+		// level from its start to its end, so a step of one slice still
+		// shows.
 		for _, p := range ts.step.Series.Points {
-			x := ts.from + float64(p.StartNs+p.DurNs/2)/1e9
-			io = append(io, plotter.XY{X: x, Y: p.IOPS()})
+			x0 := ts.from + float64(p.StartNs)/1e9
+			x1 := ts.from + float64(p.StartNs+p.DurNs)/1e9
+			io = append(io, plotter.XY{X: x0, Y: p.IOPS()}, plotter.XY{X: x1, Y: p.IOPS()})
 			yMax = math.Max(yMax, p.IOPS())
 			if p.LatMeanNs > 0 {
-				mean = append(mean, plotter.XY{X: x, Y: math.Log10(p.LatMeanNs)})
+				y := math.Log10(p.LatMeanNs)
+				mean = append(mean, plotter.XY{X: x0, Y: y}, plotter.XY{X: x1, Y: y})
 				latMin, latMax = math.Min(latMin, p.LatMeanNs), math.Max(latMax, p.LatMeanNs)
 			}
 			if p.LatP99Ns > 0 {
-				p99 = append(p99, plotter.XY{X: x, Y: math.Log10(float64(p.LatP99Ns))})
+				y := math.Log10(float64(p.LatP99Ns))
+				p99 = append(p99, plotter.XY{X: x0, Y: y}, plotter.XY{X: x1, Y: y})
 				latMax = math.Max(latMax, float64(p.LatP99Ns))
 			}
 		}
