@@ -167,7 +167,10 @@ func TestSeriesNoAllocationsPerIO(t *testing.T) {
 			}
 			allocs := after.Mallocs - before.Mallocs
 			t.Logf("%d allocations for %d I/Os in %d slices", allocs, st.All.TotalIOs, len(st.Series))
-			if st.All.TotalIOs < 1000 || float64(allocs) > 0.01*float64(st.All.TotalIOs)+500+8*float64(len(st.Series)) {
+			// One allocation per I/O would be >= TotalIOs; the runtime's own
+			// (new threads and Ps for the run's jobs, more of them under the
+			// race detector: 1,934 seen with psync) stay far below that.
+			if st.All.TotalIOs < 1000 || float64(allocs) > 0.05*float64(st.All.TotalIOs)+1000+8*float64(len(st.Series)) {
 				t.Fatalf("%d allocations for %d I/Os in %d slices", allocs, st.All.TotalIOs, len(st.Series))
 			}
 		})
