@@ -37,6 +37,26 @@ func lawResult(law func(n float64) float64, noise float64, seed uint64, qds ...i
 	return r
 }
 
+// fleetResult is lawResult run on two hosts at once (fio client/server):
+// iodepth per host, QD the fleet's (2 × iodepth), each host half the IOPS
+// at the fleet's latency.
+func fleetResult(law func(n float64) float64, iodepths ...int) *sweep.Result {
+	r := sweep.NewResult(sweep.Meta{Engine: "fio", CPUs: 8, Workload: sweep.Workload{Direct: true}},
+		sweep.Plan{RW: []string{"randread"}, BS: []int64{4096}, IODepth: iodepths, NumJobs: []int{1}, Hosts: 2})
+	for _, d := range iodepths {
+		q := 2 * d
+		iops := law(float64(q))
+		lat := float64(q) / iops * 1e9
+		s := sweep.Step{RW: "randread", BS: 4096, IODepth: d, NumJobs: 1, QD: q, IOPS: iops, BWBytes: iops * 4096, InflightMean: float64(q), Steady: true}
+		s.Lat.MeanNs, s.Lat.P50Ns, s.Lat.P99Ns = lat, int64(lat*0.9), int64(lat*2)
+		for _, h := range []string{"h1", "h2"} {
+			s.Hosts = append(s.Hosts, sweep.HostStep{Host: h, IOPS: iops / 2, BWBytes: iops * 2048, Lat: s.Lat})
+		}
+		r.Steps = append(r.Steps, s)
+	}
+	return r
+}
+
 // simResult sweeps the sim engine (model times, so the curve does not
 // depend on how busy the machine is).
 func simResult(t *testing.T, cfg ioengine.SimConfig, qds []int, stop sweep.EarlyStop) *sweep.Result {
@@ -68,7 +88,7 @@ var contradictions = []struct{ a, b string }{
 
 // TestNoContradictions renders every finding and sentence for a corpus of
 // curves (flat, rising, retrograde, throttled, noisy, early-stopped,
-// unsaturated, multi-curve, recorded, simulated) and fails on a pair of
+// unsaturated, multi-host, multi-curve, recorded, simulated) and fails on a pair of
 // statements that contradict each other, on a verdict repeated after its
 // rule, and on a stated depth that breaks Little's Law.
 func TestNoContradictions(t *testing.T) {
@@ -80,6 +100,7 @@ func TestNoContradictions(t *testing.T) {
 		"throttled":   lawResult(func(n float64) float64 { return math.Min(n/1.3e-3, 120e3) }, 0, 1),
 		"noisy":       lawResult(func(n float64) float64 { return math.Min(n/1.3e-3, 120e3) }, 0.08, 5),
 		"shallow":     lawResult(func(n float64) float64 { return math.Min(n/1e-3, 20e3) }, 0, 1, 1, 2, 4, 8),
+		"multi-host":  fleetResult(func(n float64) float64 { return math.Min(n/1.3e-3, 150e3) }, 1, 2, 4, 8, 16, 32, 64, 128, 256),
 		"sim capped": simResult(t, ioengine.SimConfig{Latency: time.Millisecond, IOPS: 20000, Seed: 1},
 			[]int{1, 4, 16, 64, 256}, sweep.EarlyStop{}),
 		"sim early-stopped": simResult(t, ioengine.SimConfig{Latency: time.Millisecond, IOPS: 4000, Seed: 1},
