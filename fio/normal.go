@@ -252,14 +252,7 @@ func (p *normalParser) jobLine(t string) error {
 		d.IOPS, d.IOBytes, d.BWBytes = iops, int64(io), bw
 		d.RuntimeMs, _ = strconv.ParseInt(m[5], 10, 64)
 		d.TotalIOs = int64(math.Round(iops * float64(d.RuntimeMs) / 1e3))
-		switch m[1] {
-		case "read", "mixed":
-			j.Read = d
-		case "write":
-			j.Write = d
-		case "trim":
-			j.Trim = d
-		}
+		j.setDir(m[1], d)
 		p.dir, p.pct = d, nil
 		return nil
 	}
@@ -279,14 +272,7 @@ func (p *normalParser) jobLine(t string) error {
 		}
 		d.IOPS, d.IOBytes, d.BWBytes = iops, int64(io), bw
 		d.RuntimeMs, _ = strconv.ParseInt(m[5], 10, 64)
-		switch m[1] {
-		case "read", "mixed":
-			j.Read = d
-		case "write":
-			j.Write = d
-		case "trim":
-			j.Trim = d
-		}
+		j.setDir(m[1], d)
 		p.dir, p.pct = d, nil
 		return nil
 	}
@@ -521,4 +507,17 @@ func parseBinary(s string) (float64, error) {
 		return 0, fmt.Errorf("not a number")
 	}
 	return v * mult, nil
+}
+
+// setDir stores d as the direction fio's normal output names dir ("read"
+// and "mixed" are the read side).
+func (j *Job) setDir(dir string, d *Dir) {
+	switch dir {
+	case "read", "mixed":
+		j.Read = d
+	case "write":
+		j.Write = d
+	case "trim":
+		j.Trim = d
+	}
 }
