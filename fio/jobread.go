@@ -247,6 +247,7 @@ func convertJob(name string, opts []Option) (JobRun, []Option, error) {
 	var unsupported []Option
 	var filename string
 	var fileSize, ioSize int64
+	var rateIOPS, rateBytes [2]float64 // per direction: rate_iops, rate (bytes/s)
 	nrfiles := 1
 	// label names an option in an error: "line 4: size=1q" or "--size=1q".
 	label := func(o Option) string {
@@ -424,6 +425,18 @@ func convertJob(name string, opts []Option) (JobRun, []Option, error) {
 			if v := strings.ToLower(o.Value); v != "0" && v != "null" && v != "" {
 				unsupported = append(unsupported, o)
 			}
+		case "rate_iops", "rate":
+			var r [2]float64
+			r, err = rates(o, key == "rate", label)
+			if err == nil && key == "rate" {
+				rateBytes = r
+			} else if err == nil {
+				rateIOPS = r
+			}
+		case "rate_process":
+			if v := strings.ToLower(strings.TrimSpace(o.Value)); v != "linear" {
+				unsupported = append(unsupported, o) // poisson arrivals
+			}
 		case "do_verify":
 			// Without verify= there is nothing to verify.
 		case "ioengine":
@@ -454,6 +467,15 @@ func convertJob(name string, opts []Option) (JobRun, []Option, error) {
 	}
 	if !mixSet && (wl.RW == ioengine.ReadWrite || wl.RW == ioengine.RandRW) {
 		wl.RWMixRead = 50 // fio's default
+	}
+	for d := range wl.RateIOPS {
+		// rate= is bytes per second: I/Os of bs bytes. With both set fio
+		// keeps to the lower.
+		r := rateIOPS[d]
+		if b := rateBytes[d] / float64(wl.BS); b > 0 && (r == 0 || b < r) {
+			r = b
+		}
+		wl.RateIOPS[d] = r
 	}
 	if wl.Size == 0 && fileSize > 0 {
 		wl.Size = fileSize // one file per job: its size is the job's size
@@ -498,4 +520,43 @@ func jobFiles(name, filename, directory string, numjobs int) []string {
 		out = append(out, join(fmt.Sprintf("%s.%d.0", name, i)))
 	}
 	return out
+}
+
+// rates reads fio's rate_iops (or, with bytes, rate) value: a number for
+// reads and writes alike, or "read,write[,trim]"; an empty field or 0
+// means no cap, as in fio. qdsweep does no trims, so the trim field
+// changes nothing.
+func rates(o Option, bytes bool, label func(Option) string) ([2]float64, error) {
+	var r [2]float64
+	fields := strings.Split(o.Value, ",")
+	if len(fields) > 3 {
+		return r, fmt.Errorf("%s: at most three comma-separated rates (read,write,trim)", label(o))
+	}
+	for d := range r {
+		f := ""
+		switch {
+		case d < len(fields):
+			f = strings.TrimSpace(fields[d])
+		case len(fields) == 1:
+			f = strings.TrimSpace(fields[0]) // one value: every direction
+		}
+		if f == "" {
+			continue
+		}
+		n, err := ioengine.ParseSize(f)
+		if !bytes {
+			var v uint64
+			v, err = strconv.ParseUint(f, 10, 63)
+			n = int64(v)
+		}
+		if err != nil || n < 0 {
+			what := "a whole number of I/Os per second"
+			if bytes {
+				what = "bytes per second, e.g. 10m"
+			}
+			return r, fmt.Errorf("%s: %q is not %s", label(o), f, what)
+		}
+		r[d] = float64(n)
+	}
+	return r, nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/qdsweep/qdsweep/ioengine"
@@ -101,6 +102,16 @@ func JobOptions(wl ioengine.Workload, runtime, ramp time.Duration, engine string
 	if err != nil {
 		return OptionSet{}, err
 	}
+	if len(wl.Files) > 1 {
+		// fio's own list: every job over all the files, size split between them.
+		names := make([]string, len(wl.Files))
+		for i, f := range wl.Files {
+			if names[i], err = EscapeFilename(f); err != nil {
+				return OptionSet{}, err
+			}
+		}
+		name = strings.Join(names, ":")
+	}
 	j("filename", name)
 	if wl.Size > 0 {
 		j("size", strconv.FormatInt(wl.Size, 10))
@@ -120,6 +131,9 @@ func JobOptions(wl ioengine.Workload, runtime, ramp time.Duration, engine string
 	j("numjobs", strconv.Itoa(wl.NumJobs))
 	if wl.ContinueOnError {
 		j("continue_on_error", "io")
+	}
+	if r := wl.RateIOPS; r != [2]float64{} {
+		j("rate_iops", rateValue(r[0])+","+rateValue(r[1]))
 	}
 	for _, kv := range append(append([][2]string{}, s.Global...), s.Job...) {
 		if err := checkValue(kv[0], kv[1]); err != nil {
@@ -147,4 +161,13 @@ func boolOpt(b bool) string {
 		return "1"
 	}
 	return "0"
+}
+
+// rateValue renders one direction of fio's rate_iops: whole I/Os per
+// second, "" for no cap (fio's empty field).
+func rateValue(r float64) string {
+	if r <= 0 {
+		return ""
+	}
+	return strconv.FormatInt(max(int64(r+0.5), 1), 10)
 }

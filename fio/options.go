@@ -55,7 +55,7 @@ func init() {
 	set(Honoured, true, "name", "filename", "directory", "size", "filesize", "io_size", "offset", "offset_increment",
 		"rw", "rwmixread", "rwmixwrite", "bs", "iodepth", "numjobs", "direct", "buffered", "ioengine",
 		"runtime", "ramp_time", "randseed", "randrepeat", "continue_on_error", "loops", "startdelay", "verify",
-		"do_verify", "nrfiles", "end_fsync", "percentile_list")
+		"do_verify", "nrfiles", "end_fsync", "percentile_list", "rate", "rate_iops", "rate_process")
 	set(Honoured, false, "time_based", "norandommap", "readonly")
 	// Naming, grouping and threads: nothing a single qdsweep job changes.
 	set(Ignored, true, "description", "group_reporting", "stonewall", "wait_for_previous", "new_group", "thread",
@@ -75,7 +75,7 @@ func init() {
 	set(Batching, true, "iodepth_batch_submit", "iodepth_batch_complete_min", "iodepth_batch_complete_max",
 		"iodepth_low")
 	// Workload options qdsweep does not run.
-	set(Unsupported, true, "rate", "rate_iops", "rate_min", "rate_iops_min", "rate_process", "rate_cycle",
+	set(Unsupported, true, "rate_min", "rate_iops_min", "rate_cycle",
 		"thinktime", "thinktime_blocks", "thinktime_spin", "bssplit", "bsrange", "blocksize_range",
 		"random_distribution", "percentage_random", "random_generator", "zonemode", "zonesize", "zonerange",
 		"zoneskip", "fsync", "fdatasync", "sync", "write_barrier", "buffer_compress_percentage",

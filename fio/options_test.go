@@ -82,11 +82,11 @@ func TestParseArgsVendorCommands(t *testing.T) {
 
 // TestParseArgsRefusesAllAtOnce: every unsupported option is named in one error.
 func TestParseArgsRefusesAllAtOnce(t *testing.T) {
-	_, err := runOf(t, "--name=x --rate_iops=500 --bssplit=4k/50:64k/50 --verify=md5 --rw=trim --bogus_opt=1 --iodpth=4")
+	_, err := runOf(t, "--name=x --rate_iops_min=500 --bssplit=4k/50:64k/50 --verify=md5 --rw=trim --bogus_opt=1 --iodpth=4")
 	if !errors.Is(err, fio.ErrUnsupported) {
 		t.Fatalf("want ErrUnsupported, got %v", err)
 	}
-	for _, want := range []string{"--rate_iops=500", "--bssplit=4k/50:64k/50", "--verify=md5", "--rw=trim",
+	for _, want := range []string{"--rate_iops_min=500", "--bssplit=4k/50:64k/50", "--verify=md5", "--rw=trim",
 		"--bogus_opt=1 (not a fio option)", "--iodpth=4 (not a fio option; did you mean --iodepth?)"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error lacks %q: %v", want, err)
@@ -143,5 +143,62 @@ func TestSplitFilenames(t *testing.T) {
 		if got := fio.SplitFilenames(in); !slices.Equal(got, want) {
 			t.Errorf("SplitFilenames(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestRates: rate_iops and rate (bytes per second, as I/Os of bs bytes)
+// follow fio's per-direction syntax: one value caps reads and writes alike,
+// "r,w" each on its own, an empty field leaves a direction uncapped; with
+// both options the lower cap holds. Poisson arrivals are refused.
+func TestRates(t *testing.T) {
+	for _, c := range []struct {
+		cmdline string
+		want    [2]float64
+	}{
+		{"--rate_iops=500", [2]float64{500, 500}},
+		{"--rate_iops=500,100", [2]float64{500, 100}},
+		{"--rate_iops=,100", [2]float64{0, 100}},
+		{"--rate_iops=500,", [2]float64{500, 0}},
+		{"--rate_iops=500,100,7", [2]float64{500, 100}},
+		{"--bs=8k --rate=4m", [2]float64{512, 512}},
+		{"--rate=1m,2m", [2]float64{256, 512}},
+		{"--rate_iops=100 --rate=1m", [2]float64{100, 100}},
+		{"--rate_iops=1000 --rate=1m", [2]float64{256, 256}},
+		{"--rate_iops=50 --rate_process=linear", [2]float64{50, 50}},
+		{"--rate_iops=0", [2]float64{0, 0}},
+	} {
+		r, err := runOf(t, "--name=x "+c.cmdline)
+		if err != nil {
+			t.Errorf("%s: %v", c.cmdline, err)
+			continue
+		}
+		if r.Workload.RateIOPS != c.want {
+			t.Errorf("%s: RateIOPS %v, want %v", c.cmdline, r.Workload.RateIOPS, c.want)
+		}
+	}
+	for _, bad := range []string{"--rate_iops=fast", "--rate_iops=1,2,3,4", "--rate=-5"} {
+		if _, err := runOf(t, "--name=x "+bad); err == nil || !strings.Contains(err.Error(), strings.SplitN(bad, "=", 2)[0]) {
+			t.Errorf("%s: err %v, want one naming the option", bad, err)
+		}
+	}
+	if _, err := runOf(t, "--name=x --rate_iops=50 --rate_process=poisson"); !errors.Is(err, fio.ErrUnsupported) || !strings.Contains(err.Error(), "rate_process=poisson") {
+		t.Errorf("rate_process=poisson: err %v, want it refused", err)
+	}
+}
+
+// TestJobOptionsRateAndList: the fio engine hands fio the caps and the
+// file list in fio's own syntax.
+func TestJobOptionsRateAndList(t *testing.T) {
+	wl := ioengine.Workload{Filename: "a:x", Files: []string{"a:x", "b"}, RW: ioengine.RandRead, BS: 4096, IODepth: 4, NumJobs: 2, RateIOPS: [2]float64{300, 0}}
+	set, err := fio.JobOptions(wl, time.Second, 0, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, kv := range set.Job {
+		got[kv[0]] = kv[1]
+	}
+	if got["filename"] != `a\:x:b` || got["rate_iops"] != "300," {
+		t.Fatalf("filename %q, rate_iops %q; want a\\:x:b and 300,", got["filename"], got["rate_iops"])
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
@@ -59,6 +60,16 @@ func ReportFromStats(name string, w ioengine.Workload, ioEngine string, runtime,
 	}
 	if w.Size > 0 {
 		j.Options["size"] = strconv.FormatInt(w.Size, 10)
+	}
+	if len(w.Files) > 1 {
+		names := make([]string, len(w.Files))
+		for i, f := range w.Files {
+			names[i] = strings.ReplaceAll(f, ":", `\:`)
+		}
+		j.Options["filename"] = strings.Join(names, ":")
+	}
+	if w.RateIOPS != [2]float64{} {
+		j.Options["rate_iops"] = rateValue(w.RateIOPS[0]) + "," + rateValue(w.RateIOPS[1])
 	}
 	if w.RW == ioengine.ReadWrite || w.RW == ioengine.RandRW {
 		j.Options["rwmixread"] = strconv.Itoa(w.RWMixRead)

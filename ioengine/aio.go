@@ -80,7 +80,7 @@ func newAIOLoop(j *job) (jobLoop, error) {
 	a.ts.sec, a.ts.nsec = int64(waitSlice/time.Second), int64(waitSlice%time.Second)
 	for i := j.depth - 1; i >= 0; i-- {
 		a.free = append(a.free, uint32(i))
-		a.iocbs[i] = aioIOCB{data: uint64(i), fildes: uint32(j.fd), buf: ar.addr(i), nbytes: uint64(j.bs)}
+		a.iocbs[i] = aioIOCB{data: uint64(i), fildes: uint32(j.fds[0]), buf: ar.addr(i), nbytes: uint64(j.bs)}
 	}
 	a.mapRing()
 	j.threadFree = true
@@ -150,18 +150,24 @@ func (a *aioLoop) close(abandoned bool) {
 	a.ar.close()
 }
 
-// submit prepares up to n I/Os in free slots and hands them to io_submit in
-// one call; it returns how many the kernel took.
+// submit prepares up to n I/Os in free slots (a paced job stops at the
+// first not yet due) and hands them to io_submit in one call; it returns
+// how many the kernel took.
 func (a *aioLoop) submit(j *job, n int) (int, error) {
 	m := &j.m
 	t0 := m.c.now()
-	for k := 0; k < n; k++ {
+	k := 0
+	for ; k < n; k++ {
+		if j.pace.on && j.dueIn(t0) > 0 {
+			break
+		}
 		slot := a.free[len(a.free)-1-k]
-		dir, off := j.gen.next()
+		dir, fd, off := j.nextIO()
 		s := &a.slots[slot]
 		s.start, s.off, s.dir = t0, off, int32(dir)
 		cb := &a.iocbs[slot]
 		cb.offset = off
+		cb.fildes = uint32(fd)
 		cb.opcode = aioCmdPread
 		if dir == dirWrite {
 			cb.opcode = aioCmdPwrite
@@ -171,8 +177,11 @@ func (a *aioLoop) submit(j *job, n int) (int, error) {
 		}
 		a.ptrs[k] = uint64(uintptr(unsafe.Pointer(cb)))
 	}
-	m.submitting(t0, n)
-	got, _, e := unix.Syscall(unix.SYS_IO_SUBMIT, uintptr(a.ctx), uintptr(n), uintptr(unsafe.Pointer(&a.ptrs[0])))
+	if k == 0 {
+		return 0, nil
+	}
+	m.submitting(t0, k)
+	got, _, e := unix.Syscall(unix.SYS_IO_SUBMIT, uintptr(a.ctx), uintptr(k), uintptr(unsafe.Pointer(&a.ptrs[0])))
 	switch {
 	case e == 0:
 	case e == unix.EAGAIN || e == unix.EINTR:
@@ -214,9 +223,22 @@ func (a *aioLoop) run(j *job) error {
 			inflight += n
 		}
 		if inflight == 0 {
+			if j.pace.on && canSubmit() && j.waitDue() {
+				continue // paced: nothing in flight until the next I/O is due
+			}
 			return fatal
 		}
 		got := a.reapRing()
+		if got == 0 && j.pace.on {
+			// Wait for a completion no longer than until the next I/O is
+			// due (a full queue waits the whole slice).
+			wait := int64(waitSlice)
+			if canSubmit() {
+				wait = min(max(j.dueIn(c.now()), 1), wait)
+				m.heldBack()
+			}
+			a.ts.sec, a.ts.nsec = wait/int64(time.Second), wait%int64(time.Second)
+		}
 		if got == 0 {
 			n, _, e := unix.Syscall6(unix.SYS_IO_GETEVENTS, uintptr(a.ctx), 1, uintptr(len(a.events)), uintptr(unsafe.Pointer(&a.events[0])), uintptr(unsafe.Pointer(a.ts)), 0)
 			if e != 0 && e != unix.EINTR {
@@ -255,7 +277,7 @@ func (a *aioLoop) run(j *job) error {
 				m.midBatch(t1, done) // may end submission: check canSubmit after
 				done = 0
 			}
-			if i+1 < got && a.stream.on() && canSubmit() {
+			if i+1 < got && a.stream.on() && canSubmit() && j.dueIn(c.now()) <= 0 {
 				slot := a.free[len(a.free)-1]
 				n, err := a.submit(j, 1)
 				if err != nil {

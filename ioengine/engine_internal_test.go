@@ -98,12 +98,12 @@ func TestOffsetGen(t *testing.T) {
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("%s-%d-%d", c.rw, c.start, c.bs), func(t *testing.T) {
 			w := Workload{RW: c.rw, BS: c.bs, RWMixRead: 50, RandSeed: 3}
-			g := newOffsetGen(&w, c.start, c.size, 0)
+			g := newOffsetGen(&w, c.start, []int64{c.size}, 0)
 			blocks := c.size / c.bs
 			seen := map[int64]bool{}
 			next := [2]int64{c.start, c.start} // expected sequential offset per direction
 			for i := 0; i < int(blocks)*50; i++ {
-				dir, off := g.next()
+				dir, _, off := g.next()
 				if off < c.start || off+c.bs > c.start+c.size || (off-c.start)%c.bs != 0 {
 					t.Fatalf("offset %d outside [%d,%d) or unaligned to %d", off, c.start, c.start+c.size, c.bs)
 				}

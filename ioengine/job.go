@@ -5,13 +5,15 @@ package ioengine
 import (
 	"runtime"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // job is the state one job's goroutine owns: its region, offsets, buffers and meter.
 type job struct {
 	idx    int
 	w      *Workload
-	fd     int
+	fds    []int // the job's files' descriptors, indexed as offsetGen's files
 	depth  int
 	bs     int64
 	gen    offsetGen
@@ -28,6 +30,107 @@ type job struct {
 	// fewThreads is set when a thread limit is near: an io_uring ring then
 	// caps its kernel workers (threads of this process) at one of each kind.
 	fewThreads bool
+	// pace holds the job to Workload.RateIOPS.
+	pace pacer
+	// peeked is the next I/O, drawn early to learn its direction (its
+	// due time depends on it); valid when hasPeek.
+	peekDir  int
+	peekFile int
+	peekOff  int64
+	hasPeek  bool
+}
+
+// pacer holds a job to a rate per direction (fio's rate_iops, with fio's
+// default rate_process=linear): the next I/O of direction d may be issued
+// from event time next[d] on, and each one issued moves it on by
+// interval[d]. As in fio, a job that fell behind (a slow device) catches up
+// as fast as it can.
+type pacer struct {
+	on       bool
+	interval [2]int64 // ns between two I/Os of a direction; 0: no cap
+	next     [2]int64 // event time, ns
+}
+
+// newPacer returns the pacer of a workload's per-job rates (I/Os per second
+// per direction; 0: no cap).
+func newPacer(rate [2]float64) pacer {
+	var p pacer
+	for d, r := range rate {
+		if r > 0 {
+			p.interval[d] = max(int64(float64(time.Second)/r), 1)
+			p.on = true
+		}
+	}
+	return p
+}
+
+// begin sets the job's first due time, event time t.
+func (p *pacer) begin(t int64) { p.next = [2]int64{t, t} }
+
+// peekIO returns the next I/O's direction without taking it.
+func (j *job) peekIO() (dir int) {
+	if !j.hasPeek {
+		j.peekDir, j.peekFile, j.peekOff = j.gen.next()
+		j.hasPeek = true
+	}
+	return j.peekDir
+}
+
+// nextIO takes the next I/O: its direction, the descriptor of its file and
+// its offset; it counts the I/O against the rate.
+func (j *job) nextIO() (dir, fd int, off int64) {
+	dir = j.peekIO()
+	j.hasPeek = false
+	if j.pace.on {
+		j.pace.next[dir] += j.pace.interval[dir]
+	}
+	return dir, j.fds[j.peekFile], j.peekOff
+}
+
+// dueIn returns how long, ns, until the next I/O may be issued at event
+// time t; ≤ 0 means now (always without a rate). Like fio, a job that
+// reads and writes and is ahead of the rate in the next I/O's direction
+// turns it into the other direction when that one is due sooner.
+func (j *job) dueIn(t int64) int64 {
+	if !j.pace.on {
+		return 0
+	}
+	dir := j.peekIO()
+	if j.gen.reads && j.gen.writes && j.pace.next[dir] > t && j.pace.next[1-dir] < j.pace.next[dir] {
+		dir = 1 - dir
+		j.peekDir = dir
+	}
+	return j.pace.next[dir] - t
+}
+
+// maxPaceSleep bounds one sleep of a paced job, so that it follows the end
+// of the window and an abort within this long.
+const maxPaceSleep = int64(5 * time.Millisecond)
+
+// waitDue sleeps, with no I/O of the job in flight, until its next I/O is
+// due. It follows the coordinator's phase while it waits (the window may
+// open or close then) and reports false when the job must submit no more.
+// The wait is outside every I/O's latency: an I/O's time starts when it is
+// issued, after the wait, as in fio.
+func (j *job) waitDue() bool {
+	m := &j.m
+	for {
+		t := m.c.now()
+		d := j.dueIn(t)
+		if d <= 0 {
+			return true
+		}
+		m.heldBack()
+		ts := unix.NsecToTimespec(min(d, maxPaceSleep))
+		_ = unix.Nanosleep(&ts, nil) // EINTR: look again
+		t = m.c.now()
+		m.reaped(t)
+		m.endBatch(t, 0)
+		if m.done || m.c.phase.Load() == phaseAbort {
+			return false
+		}
+		j.maybeYield(t)
+	}
 }
 
 // jobLoop is one engine's I/O loop for one job, built on the job's locked OS thread.

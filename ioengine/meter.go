@@ -89,6 +89,9 @@ type meter struct {
 	startSum int64
 	areaIn   int64
 	areaOut  int64
+	// held counts the times, in the window, that the job had a free slot
+	// and held its next I/O back because it was not yet due (RateIOPS).
+	held int64
 	// mid is set during midBatch: the window closes only at the end of a
 	// reap (endBatch), never between completions of one.
 	mid bool
@@ -307,4 +310,11 @@ func (m *meter) verifyFailed(off int64) error {
 		return nil
 	}
 	return &IOFailure{Op: "read", Offset: off, Errno: "verify", Count: 1, Err: errVerify}
+}
+
+// heldBack records that a free slot waited for the next I/O to be due.
+func (m *meter) heldBack() {
+	if m.measuring {
+		m.held++
+	}
 }

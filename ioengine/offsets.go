@@ -27,37 +27,50 @@ func (r *rng) below(n uint64) uint64 {
 	return hi
 }
 
-// offsetGen yields each job's I/O directions and offsets: random offsets are
-// uniform over the job's region and bs-aligned; sequential ones wrap around
-// at the end of the region, one cursor per direction.
+// offsetGen yields each job's I/O directions, files and offsets: random
+// offsets are uniform over the job's region of the file and bs-aligned;
+// sequential ones wrap around at the end of the region, one cursor per file
+// and direction. With several files (fio's filename=a:b) the I/Os go to
+// each file in turn, one at a time (fio's file_service_type=roundrobin).
 type offsetGen struct {
-	start   int64 // bytes, first offset of the region
-	blocks  uint64
+	regions []genRegion // one per file
 	bs      int64
 	random  bool
 	mix     uint64 // percent of reads
 	reads   bool   // pattern reads
 	writes  bool   // pattern writes
 	rng     rng
+	turn    int // the file of the next I/O
+}
+
+// genRegion is a job's region of one file.
+type genRegion struct {
+	start   int64 // bytes, first offset of the region
+	blocks  uint64
 	seqNext [2]int64 // next sequential block index per direction
 }
 
-func newOffsetGen(w *Workload, start, size int64, job int) offsetGen {
+// newOffsetGen returns job's generator over one region per file: starting
+// at start (bytes) and sizes[f] bytes long in file f.
+func newOffsetGen(w *Workload, start int64, sizes []int64, job int) offsetGen {
 	g := offsetGen{
-		start:  start,
-		blocks: uint64(size / w.BS),
-		bs:     w.BS,
-		random: w.RW.IsRandom(),
-		mix:    uint64(w.RWMixRead),
-		reads:  w.RW.IsRead(),
-		writes: w.RW.IsWrite(),
-		rng:    newRNG(w.RandSeed, job),
+		regions: make([]genRegion, len(sizes)),
+		bs:      w.BS,
+		random:  w.RW.IsRandom(),
+		mix:     uint64(w.RWMixRead),
+		reads:   w.RW.IsRead(),
+		writes:  w.RW.IsWrite(),
+		rng:     newRNG(w.RandSeed, job),
+	}
+	for f, size := range sizes {
+		g.regions[f] = genRegion{start: start, blocks: uint64(size / w.BS)}
 	}
 	return g
 }
 
-// next returns the direction (dirRead or dirWrite) and offset of the next I/O.
-func (g *offsetGen) next() (dir int, off int64) {
+// next returns the direction (dirRead or dirWrite), the file (an index
+// into the job's files) and the offset of the next I/O.
+func (g *offsetGen) next() (dir, file int, off int64) {
 	switch {
 	case g.reads && g.writes:
 		if g.rng.below(100) >= g.mix {
@@ -66,16 +79,21 @@ func (g *offsetGen) next() (dir int, off int64) {
 	case g.writes:
 		dir = dirWrite
 	}
+	file = g.turn
+	if len(g.regions) > 1 {
+		g.turn = (g.turn + 1) % len(g.regions)
+	}
+	r := &g.regions[file]
 	var blk uint64
 	if g.random {
-		blk = g.rng.below(g.blocks)
+		blk = g.rng.below(r.blocks)
 	} else {
-		blk = uint64(g.seqNext[dir])
-		if blk+1 >= g.blocks {
-			g.seqNext[dir] = 0
+		blk = uint64(r.seqNext[dir])
+		if blk+1 >= r.blocks {
+			r.seqNext[dir] = 0
 		} else {
-			g.seqNext[dir] = int64(blk + 1)
+			r.seqNext[dir] = int64(blk + 1)
 		}
 	}
-	return dir, g.start + int64(blk)*g.bs
+	return dir, file, r.start + int64(blk)*g.bs
 }

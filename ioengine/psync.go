@@ -33,7 +33,10 @@ func (p *psyncLoop) run(j *job) error {
 	buf := p.ar.buf(0)
 	bs := j.bs
 	for !m.done {
-		dir, off := j.gen.next()
+		if j.pace.on && !j.waitDue() {
+			break
+		}
+		dir, fd, off := j.nextIO()
 		if dir == dirWrite && j.verify {
 			stamp(buf, off)
 		}
@@ -42,15 +45,15 @@ func (p *psyncLoop) run(j *job) error {
 		var n int
 		var err error
 		if dir == dirWrite {
-			n, err = unix.Pwrite(j.fd, buf, off)
+			n, err = unix.Pwrite(fd, buf, off)
 		} else {
-			n, err = unix.Pread(j.fd, buf, off)
+			n, err = unix.Pread(fd, buf, off)
 		}
 		for err == unix.EINTR {
 			if dir == dirWrite {
-				n, err = unix.Pwrite(j.fd, buf, off)
+				n, err = unix.Pwrite(fd, buf, off)
 			} else {
-				n, err = unix.Pread(j.fd, buf, off)
+				n, err = unix.Pread(fd, buf, off)
 			}
 		}
 		t1 := c.now()

@@ -46,7 +46,11 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 	if err != nil {
 		return nil, err
 	}
-	size, err := regionSize(w, total)
+	fw := w
+	if len(w.Files) > 1 && w.Size > 0 {
+		fw.Size = w.Size / int64(len(w.Files)) // fio: size over nrfiles
+	}
+	size, err := regionSize(fw, total)
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +78,7 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 	if err != nil {
 		return nil, err
 	}
-	jobFDs, err := openJobFiles(w, fd, size)
+	jobFDs, sizes, err := openJobFiles(w, fd, size)
 	if err != nil {
 		unix.Close(fd)
 		return nil, err
@@ -92,8 +96,8 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 	begin := make(chan struct{})
 	var wg sync.WaitGroup
 	for i := 0; i < jobs; i++ {
-		j := &job{idx: i, w: &w, fd: jobFDs[i], depth: w.IODepth, bs: w.BS, verify: w.Verify, fewThreads: limited}
-		j.gen = newOffsetGen(&w, w.Offset+int64(i)*w.OffsetIncrement, size, i)
+		j := &job{idx: i, w: &w, fds: jobFDs[i], depth: w.IODepth, bs: w.BS, verify: w.Verify, fewThreads: limited, pace: newPacer(w.RateIOPS)}
+		j.gen = newOffsetGen(&w, w.Offset+int64(i)*w.OffsetIncrement, sizes, i)
 		j.m = newMeter(c, &pubs[i], w.ContinueOnError)
 		j.m.ser = c.ser.job()
 		wg.Add(1)
@@ -111,7 +115,9 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 				loop.close(false)
 				return
 			}
-			j.m.start(c.now())
+			t := c.now()
+			j.m.start(t)
+			j.pace.begin(t)
 			err = loop.run(j)
 			j.m.finish(c.now())
 			loop.close(c.phase.Load() == phaseAbort)
@@ -249,7 +255,11 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 	if started {
 		st.CPU = CPU{UsrS: tvSeconds(ru1.Utime) - tvSeconds(ru0.Utime), SysS: tvSeconds(ru1.Stime) - tvSeconds(ru0.Stime)}
 	}
-	st.Shortfall = shortfallOf(st, &w, running, short, sched1.sub(sched0))
+	held := false
+	for i := range got {
+		held = held || got[i].held > 0
+	}
+	st.Shortfall = shortfallOf(st, &w, running, short, sched1.sub(sched0), held)
 	switch {
 	case runErr != nil:
 		return st, runErr
@@ -261,43 +271,93 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 	return st, nil
 }
 
-// openJobFiles returns each job's descriptor: fd for all of them, or with
-// Workload.JobFiles one opened file per job (job 0 keeps fd), each checked
-// to hold the region.
-func openJobFiles(w Workload, fd int, size int64) ([]int, error) {
-	fds := make([]int, w.NumJobs)
+// openJobFiles returns each job's descriptors and the bytes of its region
+// in each of them. Every job shares fd (Filename) by default; with
+// Workload.JobFiles each job has one opened file of its own (job 0 keeps
+// fd); with Workload.Files every job has all of them, fd first, each
+// region size bytes unless the file is shorter. Every file is checked to
+// hold its region.
+func openJobFiles(w Workload, fd int, size int64) ([][]int, []int64, error) {
+	fds := make([][]int, w.NumJobs)
+	sizes := []int64{size}
+	switch {
+	case len(w.JobFiles) > 0 && len(w.Files) > 1:
+		return nil, nil, badf("--filename lists %d files and each job has its own file; use one or the other", len(w.Files))
+	case len(w.JobFiles) > 0:
+		if len(w.JobFiles) != w.NumJobs {
+			return nil, nil, badf("--numjobs=%d with %d job files; give one file per job", w.NumJobs, len(w.JobFiles))
+		}
+		fds[0] = []int{fd}
+		for i := 1; i < len(fds); i++ {
+			f, _, err := openOther(w, w.JobFiles[i], size, false)
+			if err != nil {
+				closeJobFiles(fds[:i], fd)
+				return nil, nil, err
+			}
+			fds[i] = []int{f}
+		}
+		return fds, sizes, nil
+	case len(w.Files) > 1:
+		if w.Files[0] != w.Filename {
+			return nil, nil, badf("--filename: the list must start with the target %s", w.Filename)
+		}
+		all := []int{fd}
+		for _, name := range w.Files[1:] {
+			f, n, err := openOther(w, name, size, true)
+			if err != nil {
+				closeJobFiles([][]int{all}, fd)
+				return nil, nil, err
+			}
+			all = append(all, f)
+			sizes = append(sizes, n)
+		}
+		for i := range fds {
+			fds[i] = all
+		}
+		return fds, sizes, nil
+	}
 	for i := range fds {
-		fds[i] = fd
+		fds[i] = []int{fd}
 	}
-	if len(w.JobFiles) == 0 {
-		return fds, nil
-	}
-	if len(w.JobFiles) != w.NumJobs {
-		return nil, badf("--numjobs=%d with %d job files; give one file per job", w.NumJobs, len(w.JobFiles))
-	}
-	for i := 1; i < len(fds); i++ {
-		jw := w
-		jw.Filename = w.JobFiles[i]
-		total, err := targetSize(jw.Filename)
-		if err == nil && w.Offset+size > total {
-			err = badf("--size: %s holds %d bytes, short of the region (offset %d + %d bytes)", jw.Filename, total, w.Offset, size)
-		}
-		if err == nil {
-			fds[i], err = openTarget(&jw)
-		}
-		if err != nil {
-			closeJobFiles(fds[:i], fd)
-			return nil, err
-		}
-	}
-	return fds, nil
+	return fds, sizes, nil
 }
 
-// closeJobFiles closes the per-job descriptors other than shared.
-func closeJobFiles(fds []int, shared int) {
-	for _, f := range fds {
-		if f != shared {
-			unix.Close(f)
+// openOther opens a file of the run other than Filename, checked to hold a
+// region of size bytes (with own and Workload.Size 0, the file's own bytes
+// past the region's start, as fio sizes each file of a list); it returns
+// the descriptor and the region's bytes.
+func openOther(w Workload, name string, size int64, own bool) (int, int64, error) {
+	jw := w
+	jw.Filename = name
+	total, err := targetSize(name)
+	if err != nil {
+		return -1, 0, err
+	}
+	if own && w.Size == 0 {
+		if size, err = regionSize(jw, total); err != nil {
+			return -1, 0, err
+		}
+	}
+	lastStart := w.Offset + int64(w.NumJobs-1)*w.OffsetIncrement
+	if lastStart+size > total {
+		return -1, 0, badf("--size: %s holds %d bytes, short of the region (offset %d + %d bytes)", name, total, lastStart, size)
+	}
+	fd, err := openTarget(&jw)
+	if err != nil {
+		return -1, 0, err
+	}
+	return fd, size, nil
+}
+
+// closeJobFiles closes the jobs' descriptors other than shared, each once.
+func closeJobFiles(fds [][]int, shared int) {
+	closed := map[int]bool{shared: true}
+	for _, job := range fds {
+		for _, f := range job {
+			if !closed[f] {
+				closed[f] = true
+				unix.Close(f)
+			}
 		}
 	}
 }
@@ -312,14 +372,17 @@ type jobReady struct {
 // shortfallOf returns the run's shortfall, or nil when it kept at least
 // ShortfallFraction of iodepth × numjobs in flight. limit is set when some
 // jobs could not start; sched covers the job threads over the window.
-func shortfallOf(st *Stats, w *Workload, running int, limit *Shortfall, sched schedTotals) *Shortfall {
+func shortfallOf(st *Stats, w *Workload, running int, limit *Shortfall, sched schedTotals, held bool) *Shortfall {
 	qd := w.QD()
 	if st.Runtime <= 0 || st.InflightMean >= ShortfallFraction*float64(qd) {
 		return nil
 	}
 	sf := &Shortfall{Cause: ShortfallUnexplained}
-	if limit != nil && running < w.NumJobs {
+	switch {
+	case limit != nil && running < w.NumJobs:
 		*sf = *limit
+	case held:
+		sf.Cause = ShortfallRate
 	}
 	sf.QD, sf.InflightMean, sf.JobsAsked, sf.JobsRun = qd, st.InflightMean, w.NumJobs, running
 	if sched.ok && running > 0 {

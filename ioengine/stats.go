@@ -46,12 +46,15 @@ type IOError struct {
 
 // Stats is the measured result of one run, merged over its jobs.
 type Stats struct {
-	Engine         string        `json:"engine"`
-	FallbackReason string        `json:"engine_fallback_reason,omitempty"`
-	Runtime        time.Duration `json:"runtime_ns"` // measured window, from its start to its end as the run paced them
-	All            DirStats      `json:"all"`
-	Read           *DirStats     `json:"read,omitempty"`  // set when the workload reads
-	Write          *DirStats     `json:"write,omitempty"` // set when the workload writes
+	Engine         string `json:"engine"`
+	FallbackReason string `json:"engine_fallback_reason,omitempty"`
+	// FioIOEngine is, for the fio engine, the ioengine fio ran (psync,
+	// libaio, io_uring …); "" for the others.
+	FioIOEngine string        `json:"fio_ioengine,omitempty"`
+	Runtime     time.Duration `json:"runtime_ns"` // measured window, from its start to its end as the run paced them
+	All         DirStats      `json:"all"`
+	Read        *DirStats     `json:"read,omitempty"`  // set when the workload reads
+	Write       *DirStats     `json:"write,omitempty"` // set when the workload writes
 	// InflightMean is the time-weighted mean of I/Os in flight over the
 	// window, all jobs, counting the I/Os that completed in it (as IOPS and
 	// latency do) over their whole latency: IOPS × mean latency equals it,
@@ -103,6 +106,9 @@ const (
 	// work) at least as long as the missing in-flight time: a job between
 	// two I/Os, running or waiting for a CPU, has none in flight.
 	ShortfallCPU ShortfallCause = "cpu"
+	// ShortfallRate: the jobs held I/Os back to keep to Workload.RateIOPS
+	// (fio's rate_iops): the cap, not the machine, set the depth.
+	ShortfallRate ShortfallCause = "rate"
 	// ShortfallUnexplained: none of the above was measured.
 	ShortfallUnexplained ShortfallCause = "unexplained"
 )

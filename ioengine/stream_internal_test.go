@@ -63,7 +63,7 @@ func TestAIOUserRing(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer unix.Close(fd)
-	j := &job{w: &w, fd: fd, depth: depth, bs: bs}
+	j := &job{w: &w, fds: []int{fd}, depth: depth, bs: bs}
 	l, err := newAIOLoop(j)
 	if err != nil {
 		t.Fatal(err)

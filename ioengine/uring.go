@@ -245,7 +245,7 @@ func newUringLoop(j *job) (jobLoop, error) {
 	u.opRead, u.opWr = uringOpRead, uringOpWrite
 	var fs unix.Statfs_t
 	switch {
-	case unix.Fstatfs(j.fd, &fs) == nil && fs.Type == unix.TMPFS_MAGIC:
+	case unix.Fstatfs(j.fds[0], &fs) == nil && fs.Type == unix.TMPFS_MAGIC:
 		// Fixed buffers save pinning pages for DMA; tmpfs copies from
 		// memory, and plain READ/WRITE measured faster there.
 		j.buffers = "unregistered: tmpfs does no DMA, fixed buffers buy nothing there"
@@ -279,15 +279,20 @@ func (u *uringLoop) close(abandoned bool) {
 	}
 }
 
-// prep fills n SQEs for free slots, stamped with event time t0, and
-// publishes them in the SQ ring; io_uring_enter submits them.
-func (u *uringLoop) prep(j *job, n int, t0 int64) {
+// prep fills up to n SQEs for free slots, stamped with event time t0, and
+// publishes them in the SQ ring; io_uring_enter submits them. A paced job
+// stops at the first I/O not yet due. It returns how many it filled.
+func (u *uringLoop) prep(j *job, n int, t0 int64) int {
 	r := u.r
 	tail := r.sqTailV
-	for k := 0; k < n; k++ {
+	k := 0
+	for ; k < n; k++ {
+		if j.pace.on && j.dueIn(t0) > 0 {
+			break
+		}
 		slot := u.free[len(u.free)-1]
 		u.free = u.free[:len(u.free)-1]
-		dir, off := j.gen.next()
+		dir, fd, off := j.nextIO()
 		s := &u.slots[slot]
 		s.start, s.off, s.dir = t0, off, int32(dir)
 		op := u.opRead
@@ -298,7 +303,7 @@ func (u *uringLoop) prep(j *job, n int, t0 int64) {
 			}
 		}
 		sqe := &r.sqes[tail&r.sqMask]
-		*sqe = uringSQE{opcode: op, fd: int32(j.fd), off: uint64(off), addr: u.ar.addr(int(slot)), len: uint32(j.bs), userData: uint64(slot)}
+		*sqe = uringSQE{opcode: op, fd: int32(fd), off: uint64(off), addr: u.ar.addr(int(slot)), len: uint32(j.bs), userData: uint64(slot)}
 		if u.fixed {
 			sqe.bufIndex = slot
 		}
@@ -306,6 +311,7 @@ func (u *uringLoop) prep(j *job, n int, t0 int64) {
 	}
 	r.sqTailV = tail
 	atomic.StoreUint32(r.sqTail, tail)
+	return k
 }
 
 // complete handles one CQE at event time t1 and frees its slot; it returns
@@ -353,13 +359,25 @@ func (u *uringLoop) run(j *job) error {
 			u.restamp(pending, t0)
 		}
 		if canSubmit() {
-			k := len(u.free)
-			u.prep(j, k, t0)
+			k := u.prep(j, len(u.free), t0)
 			pending += k
 			inflight += k
 		}
 		if inflight == 0 {
+			if j.pace.on && canSubmit() && j.waitDue() {
+				continue // paced: nothing in flight until the next I/O is due
+			}
 			return fatal
+		}
+		if j.pace.on && u.ts != nil {
+			// Wait for a completion no longer than until the next I/O is
+			// due (a full queue waits the whole slice).
+			wait := int64(waitSlice)
+			if canSubmit() {
+				wait = min(max(j.dueIn(c.now()), 1), wait)
+				m.heldBack()
+			}
+			u.ts.sec, u.ts.nsec = wait/int64(time.Second), wait%int64(time.Second)
 		}
 		n, err := r.enter(uint32(pending), 1, uringEnterGetEvents, u.arg)
 		if n > 0 {
@@ -392,14 +410,14 @@ func (u *uringLoop) run(j *job) error {
 				m.midBatch(t1, done) // may end submission: check canSubmit after
 				done = 0
 			}
-			if more && u.stream.on() && pending == 0 && canSubmit() {
+			if more && u.stream.on() && pending == 0 && canSubmit() && j.dueIn(c.now()) <= 0 {
 				// Submit the replacement now; the same call flushes
 				// completions that arrived meanwhile.
 				slot := u.free[len(u.free)-1]
 				t0 := c.now()
-				u.prep(j, 1, t0)
-				inflight++
-				pending++
+				k := u.prep(j, 1, t0)
+				inflight += k
+				pending += k
 				n, err := r.enter(1, 0, uringEnterGetEvents, nil)
 				if err != nil && !errors.Is(err, unix.EINTR) && !errors.Is(err, unix.EAGAIN) && !errors.Is(err, unix.EBUSY) {
 					return fmt.Errorf("io_uring_enter: %w", err)

@@ -5,6 +5,7 @@ package ioengine
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 
@@ -43,6 +44,14 @@ func Validate(w Workload, engine string) error {
 	if engine == EnginePsync && w.IODepth > 1 {
 		return badf("--iodepth: psync does one I/O at a time per job (iodepth %d); use --numjobs=%d for concurrency or --ioengine=io_uring", w.IODepth, w.IODepth*w.NumJobs)
 	}
+	for _, r := range w.RateIOPS {
+		if !(r >= 0) || math.IsInf(r, 0) {
+			return badf("--rate_iops: %g is not a rate; use I/Os per second per job, e.g. --rate_iops=500", r)
+		}
+	}
+	if engine == EngineSim && w.RateIOPS != [2]float64{} {
+		return badf("--rate_iops: the sim engine models a device, not a paced job; drop --rate_iops or use --ioengine=io_uring, libaio or psync")
+	}
 	if w.RWMixRead < 0 || w.RWMixRead > 100 {
 		return badf("--rwmixread: %d is out of range; use a percentage 0..100, e.g. --rwmixread=70", w.RWMixRead)
 	}
@@ -58,6 +67,24 @@ func Validate(w Workload, engine string) error {
 		}
 		if w.BS > w.Size {
 			return badf("--bs: %d bytes is larger than --size (%d bytes); use a smaller --bs or a larger --size", w.BS, w.Size)
+		}
+		return nil
+	}
+	if len(w.Files) > 1 {
+		if engine == EngineSim {
+			return badf("--filename: the sim engine models one device; name one file")
+		}
+		if w.Files[0] != w.Filename || len(w.JobFiles) > 0 {
+			return badf("--filename: a list of %d files must start with the target %s and cannot go with per-job files", len(w.Files), w.Filename)
+		}
+		// Each file of fio's list holds an equal share of Size.
+		for _, f := range w.Files {
+			fw := w
+			fw.Filename, fw.Files = f, nil
+			fw.Size = w.Size / int64(len(w.Files))
+			if err := validateTarget(fw); err != nil {
+				return err
+			}
 		}
 		return nil
 	}

@@ -38,6 +38,16 @@ type Workload struct {
 	// each 8-byte little-endian word holds its own byte offset in the file.
 	// A read whose data differs is counted as an error "verify".
 	Verify bool
+	// RateIOPS caps each job's I/Os per second, reads [0] and writes [1]
+	// each on their own (fio's rate_iops; 0: no cap). A job ahead of its
+	// rate waits before it issues its next I/O; the wait is not latency.
+	RateIOPS [2]float64
+	// Files, when it names more than one file, is fio's filename list
+	// (filename=a:b): every job spreads its I/Os over all of them, one to
+	// each in turn (fio's file_service_type=roundrobin). Size, when set,
+	// is split evenly between them (fio's size over nrfiles); 0 gives each
+	// file its own size. Files[0] is Filename.
+	Files []string
 	// JobFiles, when set, gives each job its own file: job i does its I/O
 	// on JobFiles[i] (fio's per-job files, <directory>/<name>.<i>.0), all
 	// laid out alike; Filename is JobFiles[0]. Empty: every job shares Filename.

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/qdsweep/qdsweep/littleslaw"
+	"github.com/qdsweep/qdsweep/sweep"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -133,12 +134,13 @@ func (k *styleKeys) add(l *keyedLegend) {
 }
 
 // refinedMarks rings the steps of s that the refine pass measured, at
-// (log2 QD, IOPS × per); nil when there are none.
-func refinedMarks(s series, per float64, col color.Color) (*plotter.Scatter, error) {
+// (log2 QD, y(step)); nil when there are none. Steps y puts at NaN or ±Inf
+// (nothing to show on a log axis) are left out.
+func refinedMarks(s series, y func(sweep.Step) float64, col color.Color) (*plotter.Scatter, error) {
 	var pts plotter.XYs
 	for _, st := range s.measuredSteps() {
-		if st.Refined != "" && st.QD > 0 && st.IOPS > 0 {
-			pts = append(pts, plotter.XY{X: math.Log2(float64(st.QD)), Y: st.IOPS * per})
+		if v := y(st); st.Refined != "" && st.QD > 0 && !math.IsNaN(v) && !math.IsInf(v, 0) {
+			pts = append(pts, plotter.XY{X: math.Log2(float64(st.QD)), Y: v})
 		}
 	}
 	if len(pts) == 0 {
@@ -214,7 +216,12 @@ func throughputPanel(in chartInput, mt metric, idx []int, l *keyedLegend, keys *
 		}
 		p.Add(ln, sc)
 		l.Add(s.Name, ln, sc)
-		rs, err := refinedMarks(s, per, col)
+		rs, err := refinedMarks(s, func(st sweep.Step) float64 {
+			if st.IOPS <= 0 {
+				return math.NaN()
+			}
+			return st.IOPS * per
+		}, col)
 		if err != nil {
 			return nil, nil, err
 		}

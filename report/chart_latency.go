@@ -4,6 +4,7 @@ import (
 	"image/color"
 	"math"
 
+	"github.com/qdsweep/qdsweep/sweep"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -60,6 +61,7 @@ func latencyFigure(in chartInput) (*figure, error) {
 		return bandStyle(col), 0
 	}
 	statDrawn := map[string]bool{}
+	refined := false
 	for i, s := range in.Series {
 		col := seriesColor(i)
 		drawn := false
@@ -94,6 +96,16 @@ func latencyFigure(in chartInput) (*figure, error) {
 		if !drawn {
 			continue
 		}
+		// Rings on the mean line at the steps the refine pass measured
+		// between grid steps, as on the IOPS chart.
+		rs, err := refinedMarks(s, func(st sweep.Step) float64 { return math.Log10(st.Lat.MeanNs) }, col)
+		if err != nil {
+			return nil, err
+		}
+		if rs != nil {
+			p.Add(rs)
+			refined = true
+		}
 		if a := s.Analysis; s.Primary && a != nil && a.BaseLatencyNs > 0 {
 			y := math.Log10(2 * a.BaseLatencyNs)
 			sty, from := r0Style(col)
@@ -109,6 +121,9 @@ func latencyFigure(in chartInput) (*figure, error) {
 		if statDrawn[st.name] {
 			l.Add(st.name, lineThumb(guideGrey, st.dashes, st.width))
 		}
+	}
+	if refined {
+		l.Add("refined step (between grid steps)", glyphThumb(guideGrey, draw.RingGlyph{}))
 	}
 	if len(stats) < len(latStats) {
 		l.Add("(p50, p99.9 hidden: over 2 curves)", thumb(func(*draw.Canvas) {}))

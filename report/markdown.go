@@ -105,7 +105,11 @@ func writeMarkdownAnalysis(w io.Writer, ps []para) {
 
 // writeMarkdownSteps writes the step table of one curve.
 func writeMarkdownSteps(w io.Writer, steps []sweep.Step, o Options, steadyKnown bool) {
+	fleet := isFleet(steps)
 	head := []string{"QD", "iodepth×jobs", "IOPS", "MiB/s", "lat mean", "p99", "in-flight", "Little", "steady"}
+	if fleet {
+		head[1] = "hosts×iodepth×jobs"
+	}
 	if o.DeviceStats {
 		for _, c := range devCols {
 			head = append(head, c.head)
@@ -113,7 +117,7 @@ func writeMarkdownSteps(w io.Writer, steps []sweep.Step, o Options, steadyKnown 
 	}
 	fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("--:|", len(head)))
 	for _, st := range steps {
-		cells := []string{fmt.Sprint(st.QD), fmt.Sprintf("%d×%d", st.IODepth, st.NumJobs)}
+		cells := []string{fmt.Sprint(st.QD), stepShape(st, fleet)}
 		if !measured(st) {
 			why := "no I/O completed"
 			if st.Skipped != "" {

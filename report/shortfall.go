@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/qdsweep/qdsweep/ioengine"
 )
@@ -13,7 +14,7 @@ func ShortfallNote(sf *ioengine.Shortfall) string {
 	if sf == nil {
 		return ""
 	}
-	had := fmt.Sprintf("%.1f of %d I/Os in flight on average (%.0f%%)", sf.InflightMean, sf.QD, 100*sf.InflightMean/float64(max(sf.QD, 1)))
+	had := fmt.Sprintf("%s of %d I/Os in flight on average (%.0f%%)", inflightText(sf.InflightMean), sf.QD, 100*sf.InflightMean/float64(max(sf.QD, 1)))
 	switch sf.Cause {
 	case ioengine.ShortfallLimit:
 		limit := sf.Limit
@@ -25,6 +26,9 @@ func ShortfallNote(sf *ioengine.Shortfall) string {
 			s += " (" + sf.Err + ")"
 		}
 		return s + "; " + had + ". " + limitFix(sf.Limit)
+	case ioengine.ShortfallRate:
+		return fmt.Sprintf("%s: the rate cap (--rate_iops) held I/Os back, as fio does; the figures hold for %s in flight at the capped rate, not for the configured depth.",
+			had, inflightText(sf.InflightMean))
 	case ioengine.ShortfallCPU:
 		return fmt.Sprintf("%s: the jobs' threads were running or waiting for a CPU %.0f%% of the time, so the CPU set the pace "+
 			"(other work, or a target served from memory such as tmpfs); the figures hold for %.1f in flight.",
@@ -55,4 +59,30 @@ func limitFix(limit string) string {
 		return "Free memory, or lower --bs, --iodepth or --numjobs."
 	}
 	return "Lower --iodepth or --numjobs."
+}
+
+// RateCap describes a run's per-job rate cap (fio's rate_iops: I/Os per
+// second per job for reads [0] and writes [1], 0 for none) for a pattern
+// that reads and/or writes; "" when nothing the pattern does is capped.
+func RateCap(rate [2]float64, reads, writes bool) string {
+	var parts []string
+	if reads && rate[0] > 0 {
+		parts = append(parts, FormatIOPS(rate[0])+" reads/s")
+	}
+	if writes && rate[1] > 0 {
+		parts = append(parts, FormatIOPS(rate[1])+" writes/s")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return strings.Join(parts, " and ") + " per job (--rate_iops): paced, not the device's limit"
+}
+
+// inflightText formats a mean in-flight count: one decimal, two below 1
+// (a paced run keeps 0.06 in flight, not "0.0").
+func inflightText(x float64) string {
+	if x < 1 {
+		return fmt.Sprintf("%.2f", x)
+	}
+	return fmt.Sprintf("%.1f", x)
 }

@@ -123,7 +123,11 @@ var devCols = []struct {
 // writeStepRows writes the header and one row per step.
 func writeStepRows(w io.Writer, steps []sweep.Step, o Options, simulated, steadyKnown bool) {
 	var h []string
-	for _, c := range stepCols {
+	fleet := isFleet(steps)
+	for i, c := range stepCols {
+		if i == 1 && fleet {
+			c.head = "hosts×d×j" // QD is the fleet's: hosts × iodepth × numjobs
+		}
 		h = append(h, pad(c.head, c.width))
 	}
 	if o.DeviceStats {
@@ -137,10 +141,7 @@ func writeStepRows(w io.Writer, steps []sweep.Step, o Options, simulated, steady
 		if st.Refined != "" {
 			qd += refinedMark
 		}
-		cells := []string{
-			qd,
-			fmt.Sprintf("%d×%d", st.IODepth, st.NumJobs),
-		}
+		cells := []string{qd, stepShape(st, fleet)}
 		if !measured(st) {
 			why := "no I/O completed"
 			switch {
@@ -293,4 +294,23 @@ func refinedNote(r *sweep.Result) string {
 		}
 	}
 	return ""
+}
+
+// isFleet reports whether any step ran on several hosts at once.
+func isFleet(steps []sweep.Step) bool {
+	for _, st := range steps {
+		if len(st.Hosts) > 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// stepShape is a step's split as its QD counts it: iodepth × numjobs, with
+// the host count first in a fleet (QD = hosts × iodepth × numjobs).
+func stepShape(st sweep.Step, fleet bool) string {
+	if fleet {
+		return fmt.Sprintf("%d×%d×%d", max(len(st.Hosts), 1), st.IODepth, st.NumJobs)
+	}
+	return fmt.Sprintf("%d×%d", st.IODepth, st.NumJobs)
 }

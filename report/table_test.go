@@ -89,6 +89,21 @@ func TestTable(t *testing.T) {
 			maxCols: 80,
 		},
 		{
+			name: "a fleet's split names its hosts",
+			r: func() *sweep.Result {
+				r := oneCurve(littleslaw.Options{})
+				for i := range r.Steps {
+					s := &r.Steps[i]
+					s.Hosts = []sweep.HostStep{{Host: "h1"}, {Host: "h2"}}
+					s.QD = 2 * s.IODepth * s.NumJobs
+				}
+				return r
+			},
+			want:    []string{"hosts×d×j", "2×64×1"},
+			notWant: []string{"depth×jobs"},
+			maxCols: 80,
+		},
+		{
 			name:    "unreachable target names Little's Law's depth",
 			r:       func() *sweep.Result { return oneCurve(littleslaw.Options{TargetIOPS: 300000}) },
 			o:       report.Options{TargetIOPS: 300000},

@@ -8,11 +8,14 @@ import (
 )
 
 // CSVHeader is the header row WriteCSV writes. Latencies are in ns,
-// bandwidth in bytes per second, runtime in ns.
+// bandwidth in bytes per second, runtime in ns; iops_cv is a fraction,
+// hosts the hosts that ran the step at once, shortfall the cause of a step
+// that kept too few I/Os in flight ("" when it kept its depth).
 var CSVHeader = []string{
 	"rw", "bs", "iodepth", "numjobs", "qd", "iops", "bw_bytes",
 	"lat_mean_ns", "lat_min_ns", "lat_p50_ns", "lat_p90_ns", "lat_p99_ns", "lat_p999_ns", "lat_max_ns",
 	"inflight_mean", "little_error", "steady", "runtime_ns", "usr_s", "sys_s", "io_errors", "failed", "skipped",
+	"not_steady", "iops_cv", "refined", "hosts", "shortfall",
 }
 
 // WriteCSV writes one row per step of r, after CSVHeader.
@@ -34,6 +37,7 @@ func WriteCSV(w io.Writer, r *Result) error {
 			f(s.Lat.MeanNs), i(s.Lat.MinNs), i(s.Lat.P50Ns), i(s.Lat.P90Ns), i(s.Lat.P99Ns), i(s.Lat.P999Ns), i(s.Lat.MaxNs),
 			f(s.InflightMean), f(s.LittleError), strconv.FormatBool(s.Steady), i(s.RuntimeNs),
 			f(s.CPU.UsrS), f(s.CPU.SysS), i(ioErrs), s.Failed, s.Skipped,
+			s.NotSteady, f(s.IOPSCV), s.Refined, strconv.Itoa(max(len(s.Hosts), 1)), shortfallCause(s),
 		}
 		if err := cw.Write(row); err != nil {
 			return fmt.Errorf("csv: %w", err)

@@ -53,7 +53,7 @@ func runOwnFlags() []cli.Flag {
 func runFioFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "name", Usage: "job name; without --filename the job's file is <directory>/<name>.<job>.0, as fio names it (laid out if missing and kept)"},
-		&cli.StringFlag{Name: "filename", Usage: "file or block device (default: ./qdsweep.scratch, laid out and removed); fio's a:b lists are refused (one file per run)"},
+		&cli.StringFlag{Name: "filename", Usage: "file or block device (default: ./qdsweep.scratch, laid out and removed); fio's a:b list spreads each job's I/Os over the files in turn (\\: escapes a colon in a name)"},
 		&cli.StringFlag{Name: "directory", Usage: "directory of the job's file"},
 		&cli.StringFlag{Name: "rw", Value: "read", Usage: "read, write, randread, randwrite, rw or randrw (also spelled --readwrite)"},
 		&cli.StringFlag{Name: "bs", Value: "4k", Usage: "bytes per I/O (fio suffixes: 4k, 128k, 1m; also spelled --blocksize)"},
@@ -95,8 +95,10 @@ func runCommand() *cli.Command {
 			"--lat_percentiles, --group_reporting, --thread …) and submission batching\n" +
 			"(--iodepth_batch_submit, --iodepth_batch_complete_max) are accepted and said to be ignored;\n" +
 			"--percentile_list sets the percentiles of the terse and fio-json outputs.\n" +
-			"options that change the workload and that qdsweep does not run (--rate_iops, --bssplit,\n" +
-			"--verify=crc32c, several files …) are refused, all named in one line.\n" +
+			"--rate_iops and --rate cap each job per direction, as fio (the wait is not latency);\n" +
+			"--filename=a:b spreads every job's I/Os over the files in turn, --size split between them.\n" +
+			"options that change the workload and that qdsweep does not run (--bssplit, --thinktime,\n" +
+			"--verify=crc32c, --rate_process=poisson …) are refused, all named in one line.\n" +
 			"Without --filename or --name, qdsweep lays out ./" + runScratchFile + " (--size, default 1 GiB)\n" +
 			"with real writes, measures it and removes it.\n" +
 			"Writes over existing data need --allow-write (a file) or --allow-write-device (a blank block device;\n" +
@@ -273,9 +275,9 @@ func runSpecFrom(c *cli.Context, fioArgs []string) (runSpec, error) {
 		spec.engine = ioengine.EnginePsync // fio's default
 	}
 	if len(spec.files) > 1 && r.Set["filename"] {
-		return spec, usagef("run: --filename names several files (%s), and qdsweep runs one file per run (or one per job without --filename); name one file", strings.Join(spec.files, ", "))
-	}
-	if len(spec.files) > 1 {
+		// fio's filename=a:b: every job spreads its I/Os over the files.
+		r.Workload.Files = spec.files
+	} else if len(spec.files) > 1 {
 		// fio's per-job files: <directory>/<name>.<job>.0.
 		r.Workload.JobFiles = spec.files
 	}
@@ -357,10 +359,17 @@ func runAction(c *cli.Context, fioArgs []string) error {
 			return usagef("--filename: ./%s already exists (left by an earlier run?); remove it or pass --filename", runScratchFile)
 		}
 	}
+	if len(w.Files) > 1 && es.sim != nil {
+		return usagef("run: --filename lists %d files, which --ioengine=sim does not model; name one file", len(w.Files))
+	}
 	files := []string{w.Filename}
 	if len(w.JobFiles) > 0 {
 		files = w.JobFiles
 	}
+	if len(w.Files) > 1 {
+		files = w.Files
+	}
+
 	var missing []string
 	var existingSize int64
 	for _, f := range files {
@@ -376,12 +385,17 @@ func runAction(c *cli.Context, fioArgs []string) error {
 	if es.sim != nil && w.Size == 0 {
 		w.Size = runDefaultSize
 	}
+	// Each file of a list holds an equal share of --size (fio's size over nrfiles).
+	perFile := w.Size
+	if len(w.Files) > 1 {
+		perFile = w.Size / int64(len(w.Files))
+	}
 	if es.remote() && w.Filename == "" {
 		return usagef("--fio-clients: name the target on the servers with --filename (nothing is laid out on them)")
 	}
 	for _, f := range files {
 		fw := w
-		fw.Filename = f
+		fw.Filename, fw.Size, fw.Files = f, perFile, nil
 		if err := es.validate(fw); err != nil {
 			return err
 		}
@@ -440,7 +454,7 @@ func runAction(c *cli.Context, fioArgs []string) error {
 			}
 		}()
 	}
-	size := w.Size + w.Offset + int64(w.NumJobs-1)*w.OffsetIncrement
+	size := perFile + w.Offset + int64(w.NumJobs-1)*w.OffsetIncrement
 	if n := report.LayoutNote(missing, size); n != "" {
 		fmt.Fprintln(errw, n)
 	}
@@ -469,6 +483,9 @@ func runAction(c *cli.Context, fioArgs []string) error {
 		perJob := spec.run.IOSize
 		if perJob == 0 {
 			region := existingSize - w.Offset - int64(w.NumJobs-1)*w.OffsetIncrement
+			if len(w.Files) > 1 {
+				region = listBytes(w)
+			}
 			perJob = max(region, w.BS) * int64(spec.run.Loops)
 		}
 		total := perJob * int64(w.NumJobs)
@@ -512,6 +529,18 @@ func runAction(c *cli.Context, fioArgs []string) error {
 		return runErr
 	}
 	return nil
+}
+
+// listBytes is what one job covers over a --filename list when --size is
+// not set: each file's own bytes past the job's region start, added up.
+func listBytes(w ioengine.Workload) int64 {
+	var n int64
+	for _, f := range w.Files {
+		if fi, err := os.Stat(f); err == nil {
+			n += max(fileBytes(f, fi)-w.Offset-int64(w.NumJobs-1)*w.OffsetIncrement, 0)
+		}
+	}
+	return n
 }
 
 // fileBytes is the size of a regular file or block device (0 when unknown).
@@ -560,6 +589,8 @@ type runJSON struct {
 	EngineFallbackReason string             `json:"engine_fallback_reason"`
 	Buffers              string             `json:"buffers,omitempty"`
 	Filename             string             `json:"filename"`
+	Files                []string           `json:"files,omitempty"`     // a --filename list: every job over all, in turn
+	RateIOPS             []float64          `json:"rate_iops,omitempty"` // per job: reads, writes (0: no cap)
 	RW                   string             `json:"rw"`
 	BS                   int64              `json:"bs"`
 	IODepth              int                `json:"iodepth"`
@@ -598,6 +629,12 @@ func writeRunStats(out io.Writer, format string, spec runSpec, w ioengine.Worklo
 		if doc.Errors == nil {
 			doc.Errors = []ioengine.IOError{}
 		}
+		if len(w.Files) > 1 {
+			doc.Files = w.Files
+		}
+		if w.RateIOPS != [2]float64{} {
+			doc.RateIOPS = w.RateIOPS[:]
+		}
 		if w.RW.IsRead() && w.RW.IsWrite() {
 			doc.Read, doc.Write = st.Read, st.Write
 		}
@@ -609,7 +646,11 @@ func writeRunStats(out io.Writer, format string, spec runSpec, w ioengine.Worklo
 		if name == "" {
 			name = "qdsweep"
 		}
-		r := fio.ReportFromStats(name, w, st.Engine, spec.runtime, spec.run.Ramp, spec.run.TimeBased, spec.run.Percentiles, st)
+		eng := st.Engine
+		if st.FioIOEngine != "" {
+			eng = st.FioIOEngine // what fio ran, as fio's own report says
+		}
+		r := fio.ReportFromStats(name, w, eng, spec.runtime, spec.run.Ramp, spec.run.TimeBased, spec.run.Percentiles, st)
 		r.Version = "qdsweep-" + version
 		if format == formatTerse {
 			return fio.WriteTerse(out, r)
@@ -634,10 +675,16 @@ func writeRunText(out io.Writer, w ioengine.Workload, st *ioengine.Stats) error 
 	if w.Filename != "" && st.Engine != engineSim {
 		target = filepath.Clean(w.Filename)
 	}
+	if len(w.Files) > 1 {
+		target = fmt.Sprintf("%s … %s, %d files, each job over all in turn", filepath.Clean(w.Files[0]), filepath.Base(w.Files[len(w.Files)-1]), len(w.Files))
+	}
 	if len(w.JobFiles) > 1 {
 		target = fmt.Sprintf("%s … %s, one per job", filepath.Clean(w.JobFiles[0]), filepath.Base(w.JobFiles[len(w.JobFiles)-1]))
 	}
 	fmt.Fprintf(&b, "  target    %s, %.2f s measured\n", target, st.Runtime.Seconds())
+	if cap := report.RateCap(w.RateIOPS, w.RW.IsRead(), w.RW.IsWrite()); cap != "" {
+		fmt.Fprintf(&b, "  rate cap  %s\n", cap)
+	}
 	line := func(label string, d *ioengine.DirStats) {
 		fmt.Fprintf(&b, "  %-9s %s IOPS  %s MiB/s  %d I/Os\n", label, report.FormatIOPS(d.IOPS), report.FormatMiBps(d.BWBytes), d.TotalIOs)
 		fmt.Fprintf(&b, "  latency   mean %s  p50 %s  p99 %s  p99.9 %s\n",

@@ -160,10 +160,12 @@ func TestRunBadInput(t *testing.T) {
 		{[]string{"--ioengine=spdk"}, "--ioengine"},
 		{[]string{"--iodepth=0"}, "--iodepth"},
 		{[]string{"--numjobs=0"}, "--numjobs"},
-		{[]string{"--rate_iops=100", "--bssplit=4k/50:8k/50", "--verify=crc32c", "--thinktime=10"}, "--rate_iops=100, --thinktime=10, --verify=crc32c"},
+		{[]string{"--rate_iops_min=100", "--bssplit=4k/50:8k/50", "--verify=crc32c", "--thinktime=10"}, "--rate_iops_min=100, --thinktime=10, --verify=crc32c"},
 		{[]string{"--name=a", "--name=b"}, "one job at a time"},
 		{[]string{"--readonly", "--rw=write"}, "--readonly"},
-		{[]string{"--filename=a:b"}, "several files"},
+		{[]string{"--size=1m", "--filename=" + existing + ":" + filepath.Join(dir, "missing", "f")}, "--filename"},
+		{[]string{"--ioengine=sim", "--filename=a:b"}, "--filename lists 2 files"},
+		{[]string{"--ioengine=sim", "--rate_iops=10"}, "--rate_iops"},
 		{[]string{"--rwmixread=120"}, "--rwmixread"},
 		{[]string{"--direct=2"}, "--direct"},
 		{[]string{"--output-format=xml"}, "--output-format"},
@@ -358,6 +360,22 @@ func TestRunFioEngine(t *testing.T) {
 		t.Fatalf("fio run: %+v", doc)
 	}
 
+	// fio's own formats name the ioengine fio ran, not "fio".
+	fj, stderr, code := runQdsweep(t, dir, "run", "--ioengine=fio", "--fio-arg=--ioengine=libaio", "--filename="+target, "--size=4m",
+		"--iodepth=2", "--runtime=200ms", "--time_based", "--output-format=fio-json")
+	if code != 0 {
+		t.Fatalf("fio-json: exit %d: %s", code, stderr)
+	}
+	var fdoc struct {
+		Global map[string]string `json:"global options"`
+		Jobs   []struct {
+			Options map[string]string `json:"job options"`
+		} `json:"jobs"`
+	}
+	if err := json.Unmarshal([]byte(fj), &fdoc); err != nil || len(fdoc.Jobs) != 1 || fdoc.Global["ioengine"] != "libaio" {
+		t.Fatalf("fio-json of a fio run with --ioengine=libaio: %v\n%s", err, fj)
+	}
+
 	cmd := exec.Command(runBinary(t), args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "PATH="+t.TempDir())
@@ -490,6 +508,76 @@ func TestRunFioSemantics(t *testing.T) {
 		}
 		if len(ignored) != 1 || !strings.Contains(ignored[0], "--iodepth_batch_complete_max, --iodepth_batch_submit") {
 			t.Fatalf("want one line naming the ignored options, got %q", ignored)
+		}
+	})
+	t.Run("rate_iops", func(t *testing.T) {
+		// fio's cap per job: 2 jobs × 100 I/Os per second, a depth of 4
+		// each mostly idle; the wait before an I/O is not its latency.
+		dir := t.TempDir()
+		stdout, stderr, code := runQdsweep(t, dir, "run", "--name=r", "--size=4m", "--ioengine=io_uring", "--iodepth=4",
+			"--numjobs=2", "--rw=randread", "--direct=1", "--rate_iops=100", "--time_based", "--runtime=1", "--output-format=json")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		var doc struct {
+			runJSONDoc
+			RateIOPS []float64 `json:"rate_iops"`
+			Lat      struct {
+				MeanNs float64 `json:"mean_ns"`
+			} `json:"lat"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+			t.Fatalf("%v\n%s", err, stdout)
+		}
+		if doc.IOPS < 170 || doc.IOPS > 210 || len(doc.RateIOPS) != 2 || doc.RateIOPS[0] != 100 || doc.Lat.MeanNs > 5e6 {
+			t.Fatalf("capped at 2 × 100 IOPS: %.0f IOPS, rate %v, mean latency %.0f ns", doc.IOPS, doc.RateIOPS, doc.Lat.MeanNs)
+		}
+		if !strings.Contains(strings.Join(strings.Fields(stderr), " "), "the rate cap (--rate_iops) held I/Os back") {
+			t.Fatalf("stderr does not put the low in-flight count down to the cap: %q", stderr)
+		}
+		text, stderr, code := runQdsweep(t, dir, "run", "--name=r", "--size=4m", "--rate_iops=50,", "--time_based", "--runtime=200ms")
+		if code != 0 || !strings.Contains(text, "rate cap  50 reads/s per job (--rate_iops)") {
+			t.Fatalf("exit %d, text does not state the cap:\n%s%s", code, text, stderr)
+		}
+	})
+	t.Run("filename list", func(t *testing.T) {
+		// fio's filename=a:b: every job over both files, --size split
+		// between them; missing files are laid out at their share.
+		dir := t.TempDir()
+		a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+		stdout, stderr, code := runQdsweep(t, dir, "run", "--filename="+a+":"+b, "--size=2m", "--rw=randread", "--numjobs=2",
+			"--output-format=json")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		var doc struct {
+			runJSONDoc
+			Files   []string `json:"files"`
+			IOBytes int64    `json:"io_bytes"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+			t.Fatalf("%v\n%s", err, stdout)
+		}
+		if len(doc.Files) != 2 || doc.Files[1] != b || doc.IOBytes < 2*2<<20 {
+			t.Fatalf("files %v, %d bytes moved; want both files and 2 jobs × 2 MiB (size-based)", doc.Files, doc.IOBytes)
+		}
+		for _, f := range []string{a, b} {
+			if fi, err := os.Stat(f); err != nil || fi.Size() != 1<<20 {
+				t.Fatalf("%s: %v (want 1 MiB, half of --size)", f, err)
+			}
+		}
+		if _, err := exec.LookPath("fio"); err != nil {
+			return
+		}
+		// The fio engine hands the list to fio in fio's syntax.
+		stdout, stderr, code = runQdsweep(t, dir, "run", "--ioengine=fio", "--filename="+a+":"+b, "--size=2m", "--rw=randread",
+			"--rate_iops=200", "--time_based", "--runtime=500ms", "--output-format=json")
+		if code != 0 {
+			t.Fatalf("fio engine: exit %d: %s", code, stderr)
+		}
+		var fdoc runJSONDoc
+		if err := json.Unmarshal([]byte(stdout), &fdoc); err != nil || fdoc.IOPS < 150 || fdoc.IOPS > 230 {
+			t.Fatalf("fio engine at rate_iops=200: %.0f IOPS (%v)\n%s", fdoc.IOPS, err, stdout)
 		}
 	})
 	t.Run("aliases and --output", func(t *testing.T) {

@@ -103,15 +103,21 @@ func (e *Engine) Run(ctx context.Context, w ioengine.Workload, ctl ioengine.Cont
 	}
 	if len(e.opt.Clients) == 0 {
 		// fio would create a missing file; an Engine lays nothing out.
-		if _, err := os.Stat(w.Filename); err != nil {
-			return nil, fmt.Errorf("fio target: %w", err)
+		files := []string{w.Filename}
+		if len(w.Files) > 1 {
+			files = w.Files
+		}
+		for _, f := range files {
+			if _, err := os.Stat(f); err != nil {
+				return nil, fmt.Errorf("fio target: %w", err)
+			}
 		}
 	}
-	held, err := e.holdLocal(w) // the write guard; a device stays claimed while fio runs
+	release, err := e.holdLocal(w) // the write guard; a device stays claimed while fio runs
 	if err != nil {
 		return nil, err
 	}
-	defer held.Close()
+	defer release()
 	// json+ with total-latency percentiles: the histograms of every
 	// direction and host merge into the run's percentiles.
 	args := []string{"--output-format=json+", "--lat_percentiles=1"}
@@ -165,6 +171,7 @@ func (e *Engine) Run(ctx context.Context, w ioengine.Workload, ctl ioengine.Cont
 	if err != nil {
 		return nil, err
 	}
+	st.FioIOEngine = ioeng
 	st.FallbackReason = fallback
 	if ctx.Err() != nil {
 		return st, fmt.Errorf("fio run interrupted: %w", ctx.Err())

@@ -81,13 +81,34 @@ func checkArgChars(a string) error {
 // nor holds it.
 func (e *Engine) NoLocalTarget() bool { return len(e.opt.Clients) > 0 }
 
-// holdLocal checks and holds w's target for one fio run when no sweep holds
-// it already (w.Held): fio opens the target itself, without O_EXCL, so the
-// exclusive claim stays with qdsweep while fio runs.
-func (e *Engine) holdLocal(w ioengine.Workload) (*guard.Held, error) {
+// holdLocal checks and holds w's targets (each file of a filename list)
+// for one fio run when no sweep holds them already (w.Held): fio opens the
+// targets itself, without O_EXCL, so the exclusive claim stays with qdsweep
+// while fio runs. release lets them go.
+func (e *Engine) holdLocal(w ioengine.Workload) (release func(), err error) {
 	if e.NoLocalTarget() || w.Held != nil {
-		return nil, nil
+		return func() {}, nil
 	}
-	return guard.Hold(guard.Target{Path: w.Filename, Write: w.RW.IsWrite(),
-		End: guard.Region(w.Offset, w.Size, w.OffsetIncrement, w.NumJobs)}, w.Permit)
+	files, size := []string{w.Filename}, w.Size
+	if len(w.Files) > 1 {
+		// fio's filename list: each file holds an equal share of size.
+		files = w.Files
+		size /= int64(len(files))
+	}
+	var held []*guard.Held
+	release = func() {
+		for _, h := range held {
+			h.Close()
+		}
+	}
+	for _, f := range files {
+		h, err := guard.Hold(guard.Target{Path: f, Write: w.RW.IsWrite(),
+			End: guard.Region(w.Offset, size, w.OffsetIncrement, w.NumJobs)}, w.Permit)
+		if err != nil {
+			release()
+			return nil, err
+		}
+		held = append(held, h)
+	}
+	return release, nil
 }

@@ -1,0 +1,101 @@
+//go:build linux
+
+package ioengine_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/qdsweep/qdsweep/guard"
+	"github.com/qdsweep/qdsweep/ioengine"
+)
+
+// stampedBlocks counts the bs-byte blocks of path that carry their own
+// offsets (written by a Verify run).
+func stampedBlocks(t *testing.T, path string, bs int) int {
+	t.Helper()
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := stampedBytes(len(got))
+	n := 0
+	for i := 0; i+bs <= len(got); i += bs {
+		if bytes.Equal(got[i:i+bs], want[i:i+bs]) {
+			n++
+		}
+	}
+	return n
+}
+
+// TestFileListRoundRobin writes sequentially over a two-file list (fio's
+// filename=a:b) with every engine: each job's I/Os go to the files in
+// turn, one cursor per file, so both files are written alike, block by
+// block from the start.
+func TestFileListRoundRobin(t *testing.T) {
+	const size, bs = 4 << 20, 4096
+	for place, dir := range places(t) {
+		for _, eng := range engines {
+			t.Run(place+"/"+eng, func(t *testing.T) {
+				a, b := filepath.Join(dir, "a-"+eng), filepath.Join(dir, "b-"+eng)
+				for _, p := range []string{a, b} {
+					if err := os.WriteFile(p, make([]byte, size), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				depth := depthFor(eng, 4)
+				w := ioengine.Workload{Filename: a, Files: []string{a, b}, RW: ioengine.Write, BS: bs, IODepth: depth, NumJobs: 1, Direct: true, Verify: true, Permit: guard.Permit{AllowWrite: true}}
+				st, err := mustEngine(t, eng).Run(context.Background(), w, ioengine.Control{Runtime: 100 * time.Millisecond})
+				if err != nil {
+					t.Fatal(err)
+				}
+				na, nb := stampedBlocks(t, a, bs), stampedBlocks(t, b, bs)
+				t.Logf("%d writes; stamped blocks: a %d, b %d of %d", st.All.TotalIOs, na, nb, size/bs)
+				if na == 0 || nb == 0 {
+					t.Fatalf("stamped blocks a %d, b %d: the job did not write both files", na, nb)
+				}
+				full := size / bs
+				if na < full && nb < full && (na-nb > depth+1 || nb-na > depth+1) {
+					t.Errorf("stamped blocks a %d, b %d: not in turn (depth %d)", na, nb, depth)
+				}
+			})
+		}
+	}
+}
+
+// TestFileListSizes reads a list of files of different sizes with
+// verification: without Size each file is covered to its own end (no
+// short reads past the smaller one's end); with Size each gets an equal
+// share, and a share larger than a file is refused before any I/O.
+func TestFileListSizes(t *testing.T) {
+	dir := t.TempDir()
+	small, large := filepath.Join(dir, "small"), filepath.Join(dir, "large")
+	if err := os.WriteFile(small, stampedBytes(1<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(large, stampedBytes(3<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, eng := range engines {
+		t.Run(eng, func(t *testing.T) {
+			w := ioengine.Workload{Filename: large, Files: []string{large, small}, RW: ioengine.RandRead, BS: 4096, IODepth: depthFor(eng, 8), NumJobs: 2, Direct: true, Verify: true, RandSeed: 4}
+			st, err := mustEngine(t, eng).Run(context.Background(), w, ioengine.Control{Runtime: 150 * time.Millisecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.All.TotalIOs == 0 || len(st.Errors) > 0 || st.ShortIOs > 0 {
+				t.Fatalf("%d I/Os, errors %+v, %d short: reads left a file's region", st.All.TotalIOs, st.Errors, st.ShortIOs)
+			}
+			w.Size = 4 << 20 // 2 MiB each: more than small holds
+			_, err = mustEngine(t, eng).Run(context.Background(), w, ioengine.Control{Runtime: 50 * time.Millisecond})
+			if !errors.Is(err, ioengine.ErrBadWorkload) {
+				t.Fatalf("--size 4 MiB over a 1 MiB and a 3 MiB file: err %v, want a bad-workload error", err)
+			}
+		})
+	}
+}
