@@ -14,7 +14,7 @@ func ShortfallNote(sf *ioengine.Shortfall) string {
 	if sf == nil {
 		return ""
 	}
-	had := fmt.Sprintf("%s of %d I/Os in flight on average (%.0f%%)", inflightText(sf.InflightMean), sf.QD, 100*sf.InflightMean/float64(max(sf.QD, 1)))
+	had := fmt.Sprintf("%s of %d I/Os in flight on average (%.0f%%)", FormatInflight(sf.InflightMean), sf.QD, 100*sf.InflightMean/float64(max(sf.QD, 1)))
 	switch sf.Cause {
 	case ioengine.ShortfallLimit:
 		limit := sf.Limit
@@ -28,7 +28,7 @@ func ShortfallNote(sf *ioengine.Shortfall) string {
 		return s + "; " + had + ". " + limitFix(sf.Limit)
 	case ioengine.ShortfallRate:
 		return fmt.Sprintf("%s: the rate cap (--rate_iops) held I/Os back, as fio does; the figures hold for %s in flight at the capped rate, not for the configured depth.",
-			had, inflightText(sf.InflightMean))
+			had, FormatInflight(sf.InflightMean))
 	case ioengine.ShortfallCPU:
 		return fmt.Sprintf("%s: the jobs' threads were running or waiting for a CPU %.0f%% of the time, so the CPU set the pace "+
 			"(other work, or a target served from memory such as tmpfs); the figures hold for %.1f in flight.",
@@ -75,12 +75,15 @@ func RateCap(rate [2]float64, reads, writes bool) string {
 	if len(parts) == 0 {
 		return ""
 	}
-	return strings.Join(parts, " and ") + " per job (--rate_iops): paced, not the device's limit"
+	if len(parts) == 2 {
+		return strings.Join(parts, ", ") + " per job (--rate_iops): a paced load" // fits 80 columns
+	}
+	return parts[0] + " per job (--rate_iops): a paced load, not a device limit"
 }
 
-// inflightText formats a mean in-flight count: one decimal, two below 1
-// (a paced run keeps 0.06 in flight, not "0.0").
-func inflightText(x float64) string {
+// FormatInflight formats a mean in-flight count (I/Os): one decimal, two
+// below 1 (a paced run keeps 0.06 in flight, not "0.0").
+func FormatInflight(x float64) string {
 	if x < 1 {
 		return fmt.Sprintf("%.2f", x)
 	}

@@ -699,7 +699,7 @@ func writeRunText(out io.Writer, w ioengine.Workload, st *ioengine.Stats) error 
 			line("write", st.Write)
 		}
 	}
-	fmt.Fprintf(&b, "  in flight %.1f mean (IOPS × mean latency = %.1f)\n", st.InflightMean, st.All.IOPS*st.All.Lat.MeanNs/1e9)
+	fmt.Fprintf(&b, "  in flight %s mean (IOPS × mean latency = %s)\n", report.FormatInflight(st.InflightMean), report.FormatInflight(st.All.IOPS*st.All.Lat.MeanNs/1e9))
 	cpu := st.CPU.UsrS + st.CPU.SysS
 	perIO := ""
 	if st.All.TotalIOs > 0 {

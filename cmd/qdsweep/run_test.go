@@ -536,7 +536,7 @@ func TestRunFioSemantics(t *testing.T) {
 			t.Fatalf("stderr does not put the low in-flight count down to the cap: %q", stderr)
 		}
 		text, stderr, code := runQdsweep(t, dir, "run", "--name=r", "--size=4m", "--rate_iops=50,", "--time_based", "--runtime=200ms")
-		if code != 0 || !strings.Contains(text, "rate cap  50 reads/s per job (--rate_iops)") {
+		if code != 0 || !strings.Contains(text, "rate cap  50 reads/s per job (--rate_iops): a paced load, not a device limit") {
 			t.Fatalf("exit %d, text does not state the cap:\n%s%s", code, text, stderr)
 		}
 	})
