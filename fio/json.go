@@ -68,14 +68,16 @@ type jsonLat struct {
 }
 
 type jsonDisk struct {
-	Name       string  `json:"name"`
-	ReadIOs    float64 `json:"read_ios"`
-	WriteIOs   float64 `json:"write_ios"`
-	ReadTicks  float64 `json:"read_ticks"`
-	WriteTicks float64 `json:"write_ticks"`
-	InQueue    float64 `json:"in_queue"`
-	Util       float64 `json:"util"`
-	Hostname   string  `json:"hostname"`
+	Name        string  `json:"name"`
+	ReadIOs     float64 `json:"read_ios"`
+	WriteIOs    float64 `json:"write_ios"`
+	ReadMerges  float64 `json:"read_merges"`
+	WriteMerges float64 `json:"write_merges"`
+	ReadTicks   float64 `json:"read_ticks"`
+	WriteTicks  float64 `json:"write_ticks"`
+	InQueue     float64 `json:"in_queue"`
+	Util        float64 `json:"util"`
+	Hostname    string  `json:"hostname"`
 }
 
 // maxInput caps how much of an input the parsers read, bytes.
@@ -208,6 +210,7 @@ func (d jsonDoc) output(line int) Output {
 		o.DiskUtil = append(o.DiskUtil, DiskUtil{
 			Name: dj.Name, Host: dj.Hostname,
 			ReadIOs: int64(finite(dj.ReadIOs)), WriteIOs: int64(finite(dj.WriteIOs)),
+			ReadMerges: int64(finite(dj.ReadMerges)), WriteMerges: int64(finite(dj.WriteMerges)),
 			ReadTicks: int64(finite(dj.ReadTicks)), WriteTicks: int64(finite(dj.WriteTicks)),
 			InQueue: int64(finite(dj.InQueue)), Util: finite(dj.Util),
 		})

@@ -154,14 +154,16 @@ type Percentile struct {
 
 // DiskUtil is fio's disk statistics of one device over the run.
 type DiskUtil struct {
-	Name       string  `json:"name"`
-	Host       string  `json:"host,omitempty"`
-	ReadIOs    int64   `json:"read_ios"`
-	WriteIOs   int64   `json:"write_ios"`
-	ReadTicks  int64   `json:"read_ticks"`  // ms
-	WriteTicks int64   `json:"write_ticks"` // ms
-	InQueue    int64   `json:"in_queue"`    // ms
-	Util       float64 `json:"util"`        // percent
+	Name        string  `json:"name"`
+	Host        string  `json:"host,omitempty"`
+	ReadIOs     int64   `json:"read_ios"`
+	WriteIOs    int64   `json:"write_ios"`
+	ReadMerges  int64   `json:"read_merges"`
+	WriteMerges int64   `json:"write_merges"`
+	ReadTicks   int64   `json:"read_ticks"`  // ms
+	WriteTicks  int64   `json:"write_ticks"` // ms
+	InQueue     int64   `json:"in_queue"`    // ms
+	Util        float64 `json:"util"`        // percent
 }
 
 // Known reports whether the latency was reported (N > 0 or a mean).

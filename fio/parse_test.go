@@ -1,14 +1,21 @@
 package fio_test
 
 import (
+	"bytes"
 	"errors"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/prometheus/procfs/blockdevice"
 
 	"github.com/qdsweep/qdsweep/fio"
+	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/qdsweep/qdsweep/ioengine/device"
 )
 
 func near(a, b, rel float64) bool {
@@ -297,5 +304,37 @@ func TestBins(t *testing.T) {
 	}
 	if p, _ := fio.BinsPercentile(m, 90); p != 100 {
 		t.Errorf("p90 of merged = %v, want 100", p)
+	}
+}
+
+// TestDiskUtilRoundTrip: the disk utilisation qdsweep measures is written
+// in fio's terse and JSON layouts and read back by fio's parsers as fio's
+// own; util is the percent of the interval with I/O in flight.
+func TestDiskUtilRoundTrip(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	a := device.Sample{At: t0, Stats: blockdevice.IOStats{ReadIOs: 100, WriteIOs: 50, ReadMerges: 1, ReadTicks: 40, WriteTicks: 30, IOsTotalTicks: 1000, WeightedIOTicks: 70}}
+	b := device.Sample{At: t0.Add(2 * time.Second), Stats: blockdevice.IOStats{ReadIOs: 10100, WriteIOs: 2050, ReadMerges: 3, WriteMerges: 4, ReadTicks: 1040, WriteTicks: 530, IOsTotalTicks: 2500, WeightedIOTicks: 1670}}
+	want := fio.DiskUtil{Name: "vdb", ReadIOs: 10000, WriteIOs: 2000, ReadMerges: 2, WriteMerges: 4, ReadTicks: 1000, WriteTicks: 500, InQueue: 1600, Util: 75}
+	if got := fio.DiskUtilOf("vdb", a, b); got != want {
+		t.Fatalf("DiskUtilOf: %+v, want %+v", got, want)
+	}
+	wl := ioengine.Workload{Filename: "/x", RW: ioengine.RandRead, BS: 4096, IODepth: 1, NumJobs: 1}
+	st := &ioengine.Stats{Runtime: time.Second, All: ioengine.DirStats{IOPS: 10, TotalIOs: 10, Bytes: 40960}}
+	st.Read = &st.All
+	r := fio.ReportFromStats("j", wl, "psync", time.Second, 0, true, nil, st)
+	r.Version, r.Time = "qdsweep-test", t0
+	r.Disks = []fio.DiskUtil{want}
+	for name, write := range map[string]func(io.Writer, fio.Report) error{"terse": fio.WriteTerse, "json": fio.WriteJSON} {
+		var buf bytes.Buffer
+		if err := write(&buf, r); err != nil {
+			t.Fatal(err)
+		}
+		outs, err := fio.Parse(&buf)
+		if err != nil || len(outs) != 1 || len(outs[0].DiskUtil) != 1 {
+			t.Fatalf("%s: %v, %+v", name, err, outs)
+		}
+		if got := outs[0].DiskUtil[0]; got != want {
+			t.Errorf("%s read back %+v, want %+v", name, got, want)
+		}
 	}
 }

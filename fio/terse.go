@@ -182,7 +182,7 @@ func parseTerseRecord(f []string, ver int) (terseRecord, error) {
 	for k := d + terseDepths + terseLatBins; k+terseDisk <= len(f); k += terseDisk {
 		dt := &terseFields{f: f[k : k+terseDisk]}
 		du := DiskUtil{Name: f[k], ReadIOs: int64(dt.num(1)), WriteIOs: int64(dt.num(2)),
-			ReadTicks: int64(dt.num(5)), WriteTicks: int64(dt.num(6)), InQueue: int64(dt.num(7)), Util: dt.num(8)}
+			ReadMerges: int64(dt.num(3)), WriteMerges: int64(dt.num(4)), ReadTicks: int64(dt.num(5)), WriteTicks: int64(dt.num(6)), InQueue: int64(dt.num(7)), Util: dt.num(8)}
 		if dt.err != nil || du.Name == "" {
 			break
 		}

@@ -13,6 +13,7 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/qdsweep/qdsweep/ioengine/device"
 )
 
 // DefaultPercentiles are fio's default completion-latency percentiles, in percent.
@@ -37,6 +38,9 @@ type Report struct {
 	Version string
 	// Time is when the run ended.
 	Time time.Time
+	// Disks are the target's devices' figures over the run (fio's disk
+	// utilisation); none when the target has no block device (tmpfs).
+	Disks []DiskUtil
 }
 
 // ReportFromStats describes a qdsweep run in fio's terms. qdsweep times
@@ -172,7 +176,7 @@ func latencyDist(h *hdrhistogram.Histogram) (us, ms []float64) {
 // sizes in KiB, bandwidth in KiB/s. Figures qdsweep does not measure are
 // written as fio writes them when it has none (zeros): submission latency,
 // bandwidth samples, IO depth distribution, CPU faults and context switches.
-// No disk utilisation fields follow.
+// The disk utilisation fields of each of r.Disks follow, as fio's do.
 func WriteTerse(w io.Writer, r Report) error {
 	bw := bufio.NewWriter(w)
 	j := r.Job
@@ -193,6 +197,10 @@ func WriteTerse(w io.Writer, r Report) error {
 	}
 	for _, v := range ms {
 		fmt.Fprintf(bw, ";%3.2f%%", v)
+	}
+	for _, d := range r.Disks {
+		fmt.Fprintf(bw, ";%s;%d;%d;%d;%d;%d;%d;%d;%3.2f%%", d.Name, d.ReadIOs, d.WriteIOs, d.ReadMerges, d.WriteMerges,
+			d.ReadTicks, d.WriteTicks, d.InQueue, d.Util)
 	}
 	bw.WriteString("\n")
 	return bw.Flush()
@@ -298,6 +306,12 @@ func WriteJSON(w io.Writer, r Report) error {
 	if r.LatMs != nil {
 		job["latency_ms"].(map[string]float64)[">=2000"] = r.LatMs[len(r.LatMs)-1]
 	}
+	disks := []any{}
+	for _, d := range r.Disks {
+		disks = append(disks, map[string]any{"name": d.Name, "read_ios": d.ReadIOs, "write_ios": d.WriteIOs,
+			"read_merges": d.ReadMerges, "write_merges": d.WriteMerges, "read_ticks": d.ReadTicks,
+			"write_ticks": d.WriteTicks, "in_queue": d.InQueue, "util": d.Util})
+	}
 	doc := map[string]any{
 		"fio version":    r.Version,
 		"timestamp":      r.Time.Unix(),
@@ -305,7 +319,7 @@ func WriteJSON(w io.Writer, r Report) error {
 		"time":           r.Time.Format("Mon Jan  2 15:04:05 2006"),
 		"global options": global,
 		"jobs":           []any{job},
-		"disk_util":      []any{},
+		"disk_util":      disks,
 	}
 	b, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
@@ -313,4 +327,26 @@ func WriteJSON(w io.Writer, r Report) error {
 	}
 	_, err = w.Write(append(b, '\n'))
 	return err
+}
+
+// DiskUtilOf is fio's disk utilisation of device name between two readings
+// of its /proc/diskstats counters: I/Os, merges and ticks (ms) done in
+// between, time in queue (ms, the weighted ticks), and util, the percent of
+// the interval the device had I/O in flight.
+func DiskUtilOf(name string, a, b device.Sample) DiskUtil {
+	d := func(x, y uint64) int64 {
+		if y < x {
+			return 0 // the counters wrapped or the device was reset
+		}
+		return int64(y - x)
+	}
+	s, e := a.Stats, b.Stats
+	du := DiskUtil{Name: name, ReadIOs: d(s.ReadIOs, e.ReadIOs), WriteIOs: d(s.WriteIOs, e.WriteIOs),
+		ReadMerges: d(s.ReadMerges, e.ReadMerges), WriteMerges: d(s.WriteMerges, e.WriteMerges),
+		ReadTicks: d(s.ReadTicks, e.ReadTicks), WriteTicks: d(s.WriteTicks, e.WriteTicks),
+		InQueue: d(s.WeightedIOTicks, e.WeightedIOTicks)}
+	if ms := float64(b.At.Sub(a.At)) / float64(time.Millisecond); ms > 0 {
+		du.Util = min(100, 100*float64(d(s.IOsTotalTicks, e.IOsTotalTicks))/ms)
+	}
+	return du
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/qdsweep/qdsweep/ioengine/device"
 	"github.com/qdsweep/qdsweep/report"
 	"github.com/qdsweep/qdsweep/sweep"
 	"github.com/urfave/cli/v2"
@@ -478,6 +479,11 @@ func runAction(c *cli.Context, fioArgs []string) error {
 		fmt.Fprintln(errw, "qdsweep: "+n)
 	}
 	ctl := ioengine.Control{Ramp: spec.run.Ramp, Runtime: spec.runtime, SeriesInterval: max(0, logEvery)}
+	var disks *diskWatch // fio's disk utilisation over the measured window
+	if es.local() && es.fio == nil {
+		disks = newDiskWatch(files)
+		ctl.OnWindowStart, ctl.OnWindowEnd = disks.start, disks.end
+	}
 	if !spec.run.TimeBased && es.fio == nil {
 		// fio's size-based end: each job transfers io_size × loops bytes.
 		perJob := spec.run.IOSize
@@ -515,7 +521,7 @@ func runAction(c *cli.Context, fioArgs []string) error {
 		if runErr != nil && format == formatNormal && !c.IsSet("output") {
 			out = errw
 		}
-		if err := writeRunStats(out, format, spec, w, st, errors.Is(runErr, context.Canceled)); err != nil {
+		if err := writeRunStats(out, format, spec, w, st, disks.utils(), errors.Is(runErr, context.Canceled)); err != nil {
 			return fmt.Errorf("writing results: %w", err)
 		}
 	}
@@ -529,6 +535,54 @@ func runAction(c *cli.Context, fioArgs []string) error {
 		return runErr
 	}
 	return nil
+}
+
+// diskWatch reads the counters of the block devices behind a run's files
+// when the measured window opens and when it closes.
+type diskWatch struct {
+	devs       []*device.Device
+	start, end func()
+	a, b       []device.Sample
+}
+
+// newDiskWatch finds the distinct block devices holding files; files on
+// no block device (tmpfs) have none, as in fio.
+func newDiskWatch(files []string) *diskWatch {
+	dw := &diskWatch{}
+	seen := map[string]bool{}
+	for _, f := range files {
+		if d, err := device.Resolve(f); err == nil && !seen[d.MajMin()] {
+			seen[d.MajMin()] = true
+			dw.devs = append(dw.devs, d)
+		}
+	}
+	read := func(into *[]device.Sample) func() {
+		return func() {
+			*into = (*into)[:0]
+			for _, d := range dw.devs {
+				s, _ := d.Sample() // a failed reading leaves a zero sample: no figures
+				*into = append(*into, s)
+			}
+		}
+	}
+	dw.start, dw.end = read(&dw.a), read(&dw.b)
+	return dw
+}
+
+// utils returns fio's disk utilisation of each device over the window; nil
+// when the window did not open and close (or dw is nil: no watch).
+func (dw *diskWatch) utils() []fio.DiskUtil {
+	if dw == nil || len(dw.a) != len(dw.devs) || len(dw.b) != len(dw.devs) {
+		return nil
+	}
+	var out []fio.DiskUtil
+	for i, d := range dw.devs {
+		if dw.a[i].At.IsZero() || dw.b[i].At.IsZero() {
+			continue
+		}
+		out = append(out, fio.DiskUtilOf(d.Name, dw.a[i], dw.b[i]))
+	}
+	return out
 }
 
 // listBytes is what one job covers over a --filename list when --size is
@@ -616,7 +670,7 @@ type runJSON struct {
 }
 
 // writeRunStats prints one run's figures in the chosen format.
-func writeRunStats(out io.Writer, format string, spec runSpec, w ioengine.Workload, st *ioengine.Stats, interrupted bool) error {
+func writeRunStats(out io.Writer, format string, spec runSpec, w ioengine.Workload, st *ioengine.Stats, disks []fio.DiskUtil, interrupted bool) error {
 	switch format {
 	case formatJSON:
 		doc := runJSON{
@@ -652,6 +706,7 @@ func writeRunStats(out io.Writer, format string, spec runSpec, w ioengine.Worklo
 		}
 		r := fio.ReportFromStats(name, w, eng, spec.runtime, spec.run.Ramp, spec.run.TimeBased, spec.run.Percentiles, st)
 		r.Version = "qdsweep-" + version
+		r.Disks = disks
 		if format == formatTerse {
 			return fio.WriteTerse(out, r)
 		}
