@@ -106,8 +106,8 @@ func runCommand() *cli.Command {
 			"add --destroy-data=/dev/X to overwrite partitions or a filesystem signature); mounted devices are refused.\n" +
 			"--ioengine=sim measures a simulated device (no I/O); --ioengine=fio runs the installed fio (its ioengine\n" +
 			"from --fio-arg=--ioengine=X, else psync), and with --fio-clients runs it on fio servers: --filename then\n" +
-			"names their target and nothing is laid out or checked here. --jobfile takes the workload from a fio\n" +
-			"job file (options on the command line win).",
+			"names their target and nothing is laid out or checked here. --jobfile (or a job file named on its\n" +
+			"own, as `fio job.fio`) takes the workload from a fio job file (options on the command line win).",
 		Flags:           append(runFioFlags(), runOwnFlags()...),
 		SkipFlagParsing: true,
 		Action:          runEntry,
@@ -221,12 +221,24 @@ func runSpecFrom(c *cli.Context, fioArgs []string) (runSpec, error) {
 	if err != nil {
 		return spec, usagef("run: %v", err)
 	}
-	if len(rest) > 0 {
-		return spec, usagef("run: unexpected argument %q; options take the form --name=value (e.g. --filename=%s)", rest[0], rest[0])
+	jobFile := c.String("jobfile")
+	for i, a := range rest {
+		fi, statErr := os.Stat(a)
+		switch {
+		case i == 0 && a == "fio" && statErr != nil && len(fioArgs) > 0 && fioArgs[0] == "fio":
+			// "qdsweep run fio --name=…": the word fio left in a pasted command.
+			spec.notes = append(spec.notes, "the word fio is not needed: qdsweep run takes fio's options directly")
+		case statErr == nil && fi.Mode().IsRegular() && jobFile == "":
+			jobFile = a // a job file, as in `fio job.fio`
+		case statErr == nil && fi.Mode().IsRegular():
+			return spec, usagef("run: job files %s and %s: qdsweep runs one job file at a time; name one", jobFile, a)
+		default:
+			return spec, usagef("run: unexpected argument %q; options take the form --name=value (e.g. --filename=%s), a job file must exist", a, a)
+		}
 	}
 	jf := cmdline
-	if c.IsSet("jobfile") {
-		path := c.String("jobfile")
+	if jobFile != "" {
+		path := jobFile
 		if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 			return spec, usagef("--jobfile %s: is a directory; name a fio job file", path)
 		}
@@ -254,14 +266,14 @@ func runSpecFrom(c *cli.Context, fioArgs []string) (runSpec, error) {
 	runs, err := jf.Runs()
 	if errors.Is(err, fio.ErrUnsupported) {
 		where := "run"
-		if c.IsSet("jobfile") {
-			where = "--jobfile " + c.String("jobfile")
+		if jobFile != "" {
+			where = "--jobfile " + jobFile
 		}
 		return spec, usagef("%s: %v; qdsweep does not run these: drop them or run the command with fio itself", where, oneLine(err))
 	}
 	if err != nil {
-		if c.IsSet("jobfile") {
-			return spec, usagef("--jobfile %s: %v", c.String("jobfile"), oneLine(err))
+		if jobFile != "" {
+			return spec, usagef("--jobfile %s: %v", jobFile, oneLine(err))
 		}
 		return spec, usagef("run: %v", oneLine(err))
 	}

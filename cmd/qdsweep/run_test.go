@@ -580,6 +580,24 @@ func TestRunFioSemantics(t *testing.T) {
 			t.Fatalf("fio engine at rate_iops=200: %.0f IOPS (%v)\n%s", fdoc.IOPS, err, stdout)
 		}
 	})
+	t.Run("job file and the word fio", func(t *testing.T) {
+		// `fio job.fio` and a pasted command that kept the word fio.
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "job.fio"), []byte("[global]\nrw=randread\nsize=1m\n[jf]\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		stdout, stderr, code := runQdsweep(t, dir, "run", "job.fio", "--output-format=json")
+		if doc := decodeRun(t, stdout); code != 0 || doc.RW != "randread" || doc.TotalIOs == 0 {
+			t.Fatalf("run job.fio: exit %d, %+v: %s", code, doc, stderr)
+		}
+		stdout, stderr, code = runQdsweep(t, dir, "run", "fio", "--name=jf", "--output-format=json")
+		if doc := decodeRun(t, stdout); code != 0 || doc.TotalIOs == 0 || !strings.Contains(stderr, "the word fio is not needed") {
+			t.Fatalf("run fio --name=jf: exit %d, %+v: %s", code, doc, stderr)
+		}
+		if _, stderr, code = runQdsweep(t, dir, "run", "job.fio", "job.fio"); code != 2 || !strings.Contains(stderr, "one job file at a time") {
+			t.Fatalf("two job files: exit %d: %s", code, stderr)
+		}
+	})
 	t.Run("aliases and --output", func(t *testing.T) {
 		dir := t.TempDir()
 		res := filepath.Join(dir, "res.txt")
