@@ -99,3 +99,30 @@ func TestFileListSizes(t *testing.T) {
 		})
 	}
 }
+
+// TestFileListWriteShare writes over two existing 1 MiB files with a size
+// of 2 MiB: each holds its 1 MiB share, so the write guard (which never
+// lets a run extend a file) lets it through, file by file.
+func TestFileListWriteShare(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	for _, p := range []string{a, b} {
+		if err := os.WriteFile(p, make([]byte, 1<<20), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w := ioengine.Workload{Filename: a, Files: []string{a, b}, Size: 2 << 20, RW: ioengine.RandWrite, BS: 4096, IODepth: 4, NumJobs: 1,
+		Direct: true, Verify: true, Permit: guard.Permit{AllowWrite: true}}
+	st, err := mustEngine(t, "io_uring").Run(context.Background(), w, ioengine.Control{Runtime: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatalf("2 MiB over two 1 MiB files: %v", err)
+	}
+	for _, p := range []string{a, b} {
+		if fi, err := os.Stat(p); err != nil || fi.Size() != 1<<20 {
+			t.Fatalf("%s: %v (want it 1 MiB, never extended)", p, err)
+		}
+		if stampedBlocks(t, p, 4096) == 0 {
+			t.Errorf("%s: no block written (%d writes in all)", p, st.All.TotalIOs)
+		}
+	}
+}

@@ -74,7 +74,7 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 		jobs = n
 		short = &Shortfall{Cause: ShortfallLimit, Limit: limit, LimitValue: value}
 	}
-	fd, err := openTarget(&w)
+	fd, err := openTarget(&fw) // the guard checks the file's own share of a list
 	if err != nil {
 		return nil, err
 	}
@@ -341,6 +341,9 @@ func openOther(w Workload, name string, size int64, own bool) (int, int64, error
 	lastStart := w.Offset + int64(w.NumJobs-1)*w.OffsetIncrement
 	if lastStart+size > total {
 		return -1, 0, badf("--size: %s holds %d bytes, short of the region (offset %d + %d bytes)", name, total, lastStart, size)
+	}
+	if w.Size > 0 {
+		jw.Size = size // the guard checks the region this file holds
 	}
 	fd, err := openTarget(&jw)
 	if err != nil {
