@@ -236,24 +236,7 @@ func timelineOf(r *sweep.Result, in chartInput) (*timelineFigure, error) {
 // draw renders the timeline into c: title, subtitle, the IOPS plot above
 // the latency plot (sharing the time axis), legend on the right.
 func (f *timelineFigure) draw(c draw.Canvas) {
-	c.SetColor(bgWhite)
-	c.Fill(c.Rectangle.Path())
-	pad := vg.Points(8)
-	c = draw.Crop(c, pad, -pad, pad, -pad)
-	ts := textStyle(titleSize, true, bgBlack)
-	top := c.Max.Y - ts.Rectangle(f.Title).Max.Y
-	c.FillText(ts, vg.Point{X: c.Min.X, Y: top}, f.Title)
-	if f.Simulated {
-		ss := textStyle(titleSize, true, simulatedFg)
-		ss.XAlign = draw.XRight
-		c.FillText(ss, vg.Point{X: c.Max.X, Y: top}, "SIMULATED")
-	}
-	st := textStyle(tickSize, false, guideGrey)
-	for _, line := range fitLines(st, f.Subtitle, c.Max.X-c.Min.X, 2) {
-		top -= st.Rectangle(line).Max.Y + vg.Points(3)
-		c.FillText(st, vg.Point{X: c.Min.X, Y: top}, line)
-	}
-	c.Max.Y = top - vg.Points(6)
+	c = drawHeader(c, f.Title, f.Subtitle, f.Simulated)
 	lr := f.Legend.Rectangle(c)
 	if lw := lr.Max.X - lr.Min.X; lw > 0 {
 		lc := c

@@ -44,27 +44,35 @@ func (l *keyedLegend) Add(name string, thumbs ...plot.Thumbnailer) {
 	l.Legend.Add(name, thumbs...)
 }
 
-// draw renders f into c.
-func (f *figure) draw(c draw.Canvas) {
+// drawHeader fills c white and writes a chart's title, the SIMULATED mark
+// and the subtitle lines at its top; it returns the canvas left below them,
+// inside the page's padding.
+func drawHeader(c draw.Canvas, title, subtitle string, simulated bool) draw.Canvas {
 	c.SetColor(bgWhite)
 	c.Fill(c.Rectangle.Path())
 	pad := vg.Points(8)
 	c = draw.Crop(c, pad, -pad, pad, -pad)
 
 	ts := textStyle(titleSize, true, bgBlack)
-	top := c.Max.Y - ts.Rectangle(f.Title).Max.Y
-	c.FillText(ts, vg.Point{X: c.Min.X, Y: top}, f.Title)
-	if f.Simulated {
+	top := c.Max.Y - ts.Rectangle(title).Max.Y
+	c.FillText(ts, vg.Point{X: c.Min.X, Y: top}, title)
+	if simulated {
 		ss := textStyle(titleSize, true, simulatedFg)
 		ss.XAlign = draw.XRight
 		c.FillText(ss, vg.Point{X: c.Max.X, Y: top}, "SIMULATED")
 	}
 	st := textStyle(tickSize, false, guideGrey)
-	for _, line := range f.subtitleLines(st, c.Max.X-c.Min.X) {
+	for _, line := range subtitleLines(st, subtitle, c.Max.X-c.Min.X) {
 		top -= st.Rectangle(line).Max.Y + vg.Points(3)
 		c.FillText(st, vg.Point{X: c.Min.X, Y: top}, line)
 	}
 	c.Max.Y = top - vg.Points(6)
+	return c
+}
+
+// draw renders f into c.
+func (f *figure) draw(c draw.Canvas) {
+	c = drawHeader(c, f.Title, f.Subtitle, f.Simulated)
 
 	lr := f.Legend.Rectangle(c)
 	lw := lr.Max.X - lr.Min.X
@@ -90,12 +98,13 @@ func (f *figure) draw(c draw.Canvas) {
 	}
 }
 
-// subtitleLines fits the subtitle to width: wrapped into two lines, or,
-// when it holds several lines (one per compared input), each kept to one.
-func (f *figure) subtitleLines(st text.Style, width vg.Length) []string {
-	parts := strings.Split(f.Subtitle, "\n")
+// subtitleLines wraps a subtitle to width: one line of text in at most two
+// lines; text already in lines (inputs of a comparison, one per line)
+// keeps one line each.
+func subtitleLines(st text.Style, subtitle string, width vg.Length) []string {
+	parts := strings.Split(subtitle, "\n")
 	if len(parts) == 1 {
-		return fitLines(st, f.Subtitle, width, 2)
+		return fitLines(st, subtitle, width, 2)
 	}
 	var out []string
 	for _, p := range parts {
