@@ -5,86 +5,48 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/qdsweep/qdsweep/internal/curvetest"
 	"github.com/qdsweep/qdsweep/littleslaw"
 )
 
-// curveOf builds the points of QD 1, 2, 4, … maxQD (iodepth = QD, one job)
-// from a model giving IOPS and mean latency (ns) at a QD; in flight follows
-// Little's Law unless inflight is set.
-func curveOf(maxQD int, bs float64, model func(qd float64) (iops, latNs float64), inflight func(qd float64) float64) []littleslaw.Point {
-	var pts []littleslaw.Point
-	for qd := 1; qd <= maxQD; qd *= 2 {
-		q := float64(qd)
-		x, r := model(q)
-		in := x * r / 1e9
-		if inflight != nil {
-			in = inflight(q)
-		}
-		pts = append(pts, littleslaw.Point{QD: q, IODepth: qd, NumJobs: 1, IOPS: x, BWBytes: x * bs, LatMeanNs: r, InflightMean: in})
-	}
-	return pts
-}
-
-// deviceLike returns telemetry where the device sees what the engine did,
-// with aqu-sz at fill × QD and the given self CPU.
-func deviceLike(pts []littleslaw.Point, fill, selfCPU float64) []littleslaw.StepTelemetry {
-	tel := make([]littleslaw.StepTelemetry, len(pts))
-	for i, p := range pts {
-		tel[i] = littleslaw.StepTelemetry{
-			DeviceKnown: true, DeviceIOPS: p.IOPS, DeviceBWBytes: p.BWBytes,
-			AquSz: fill * p.QD, UtilPct: math.Min(100, 100*fill*p.QD), AwaitMs: p.LatMeanNs / 1e6,
-			CPUKnown: true, SelfCPUPct: selfCPU, HostBusyPct: selfCPU / 2,
-		}
-	}
-	return tel
-}
-
-// throttled is a cloud volume with base latency r0 ns capped at xmax IOPS.
-func throttled(r0, xmax float64) func(float64) (float64, float64) {
-	return func(qd float64) (float64, float64) {
-		x := math.Min(qd/(r0/1e9), xmax) * 0.98
-		return x, qd / x * 1e9
-	}
-}
-
 func TestDiagnose(t *testing.T) {
 	const k4, k64 = 4096, 65536
-	cloud := curveOf(32, k4, throttled(1.3e6, 1e9), nil) // 1.3 ms, no cap within QD 32
-	capped := curveOf(256, k4, throttled(1e6, 25000), nil)
-	psync := curveOf(32, k4, func(float64) (float64, float64) { return 5000, 200e3 }, func(float64) float64 { return 1 })
-	buffered := curveOf(32, k4, func(float64) (float64, float64) { return 5200, 190e3 }, func(float64) float64 { return 1 })
+	cloud := curvetest.CurveOf(32, k4, curvetest.Throttled(1.3e6, 1e9), nil) // 1.3 ms, no cap within QD 32
+	capped := curvetest.CurveOf(256, k4, curvetest.Throttled(1e6, 25000), nil)
+	psync := curvetest.CurveOf(32, k4, func(float64) (float64, float64) { return 5000, 200e3 }, func(float64) float64 { return 1 })
+	buffered := curvetest.CurveOf(32, k4, func(float64) (float64, float64) { return 5200, 190e3 }, func(float64) float64 { return 1 })
 	// Jobs that fell short for a measured cause (the engine's shortfall).
-	limited := curveOf(32, k4, func(float64) (float64, float64) { return 5200, 190e3 }, func(float64) float64 { return 1 })
-	cpuShort := curveOf(32, k4, func(float64) (float64, float64) { return 5200, 190e3 }, func(float64) float64 { return 1 })
+	limited := curvetest.CurveOf(32, k4, func(float64) (float64, float64) { return 5200, 190e3 }, func(float64) float64 { return 1 })
+	cpuShort := curvetest.CurveOf(32, k4, func(float64) (float64, float64) { return 5200, 190e3 }, func(float64) float64 { return 1 })
 	for i := range limited {
 		limited[i].Shortfall, cpuShort[i].Shortfall = littleslaw.ShortfallLimit, littleslaw.ShortfallCPU
 	}
-	tagLimited := curveOf(1024, k4, throttled(100e3, 1e9), nil)
+	tagLimited := curvetest.CurveOf(1024, k4, curvetest.Throttled(100e3, 1e9), nil)
 	for i := range tagLimited {
 		if tagLimited[i].QD > 64 { // requests beyond 64 wait for a tag above the device
 			tagLimited[i].IOPS = 64 / 100e-6 * 0.98
 			tagLimited[i].LatMeanNs = tagLimited[i].QD / tagLimited[i].IOPS * 1e9
 		}
 	}
-	tagTel := deviceLike(tagLimited, 0.97, 20)
+	tagTel := curvetest.DeviceLike(tagLimited, 0.97, 20)
 	for i := range tagTel {
 		tagTel[i].AquSz = math.Min(tagLimited[i].QD, 64) * 0.97
 	}
-	cpuTop := curveOf(64, k4, func(qd float64) (float64, float64) {
+	cpuTop := curvetest.CurveOf(64, k4, func(qd float64) (float64, float64) {
 		x := math.Min(qd/20e-6, 150000) // a 20 µs device, one core submits 150k IOPS
 		return x, qd / x * 1e9
 	}, nil)
-	cpuTel := deviceLike(cpuTop, 0.3, 99)
-	pageCache := curveOf(16, k4, func(qd float64) (float64, float64) { return 400000 * math.Min(qd, 2) / 2, 2.5e3 * qd / math.Min(qd, 2) }, nil)
-	pcTel := deviceLike(pageCache, 0.5, 60)
+	cpuTel := curvetest.DeviceLike(cpuTop, 0.3, 99)
+	pageCache := curvetest.CurveOf(16, k4, func(qd float64) (float64, float64) { return 400000 * math.Min(qd, 2) / 2, 2.5e3 * qd / math.Min(qd, 2) }, nil)
+	pcTel := curvetest.DeviceLike(pageCache, 0.5, 60)
 	for i := range pcTel {
 		pcTel[i].DeviceIOPS, pcTel[i].DeviceBWBytes = 120, 120*k4
 	}
-	nvme := curveOf(128, k4, func(qd float64) (float64, float64) {
+	nvme := curvetest.CurveOf(128, k4, func(qd float64) (float64, float64) {
 		x := 400000 * qd / (qd + 8) // κ = 0 USL: smooth approach to 400k
 		return x, qd / x * 1e9
 	}, nil)
-	climbing := curveOf(16, k4, func(qd float64) (float64, float64) {
+	climbing := curvetest.CurveOf(16, k4, func(qd float64) (float64, float64) {
 		x := 10000 * math.Pow(qd, 0.8)
 		return x, qd / x * 1e9
 	}, nil)
@@ -99,7 +61,7 @@ func TestDiagnose(t *testing.T) {
 			name: "cloud volume short of its target at QD 32",
 			in: littleslaw.DiagnoseInput{TargetIOPS: 160000, Curves: []littleslaw.DiagnoseCurve{{
 				RW: "randread", BS: k4, Engine: "io_uring", Direct: true,
-				Points: cloud, Telemetry: deviceLike(cloud, 0.97, 15),
+				Points: cloud, Telemetry: curvetest.DeviceLike(cloud, 0.97, 15),
 			}}},
 			wantRules:   []string{littleslaw.RuleDepthBound},
 			wantReasons: []littleslaw.Reason{littleslaw.ReasonBelowTarget},
@@ -116,7 +78,7 @@ func TestDiagnose(t *testing.T) {
 			name: "psync ignores iodepth",
 			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
 				RW: "randread", BS: k4, Engine: "psync", Synchronous: true, Direct: true,
-				Points: psync, Telemetry: deviceLike(psync, 1.0/32, 10),
+				Points: psync, Telemetry: curvetest.DeviceLike(psync, 1.0/32, 10),
 			}}},
 			wantRules:   []string{littleslaw.RuleQueueNotFull},
 			wantReasons: []littleslaw.Reason{littleslaw.ReasonSyncEngine},
@@ -183,7 +145,7 @@ func TestDiagnose(t *testing.T) {
 			name: "provisioned IOPS cap",
 			in: littleslaw.DiagnoseInput{TargetIOPS: 40000, Curves: []littleslaw.DiagnoseCurve{{
 				RW: "randread", BS: k4, Engine: "io_uring", Direct: true,
-				Points: capped, Telemetry: deviceLike(capped, 0.98, 12),
+				Points: capped, Telemetry: curvetest.DeviceLike(capped, 0.98, 12),
 			}}},
 			// device-cap already says the device saturated: no healthy beside it.
 			wantRules:   []string{littleslaw.RuleDeviceCap},
@@ -192,7 +154,7 @@ func TestDiagnose(t *testing.T) {
 		{
 			name: "local device saturating smoothly",
 			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
-				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, Points: nvme, Telemetry: deviceLike(nvme, 0.95, 40),
+				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, Points: nvme, Telemetry: curvetest.DeviceLike(nvme, 0.95, 40),
 			}}},
 			wantRules:   []string{littleslaw.RuleHealthy},
 			wantReasons: []littleslaw.Reason{littleslaw.ReasonSaturated},
@@ -214,8 +176,8 @@ func TestDiagnose(t *testing.T) {
 		{
 			name: "IOPS cap across block sizes",
 			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{
-				{RW: "randread", BS: k4, Direct: true, Points: curveOf(256, k4, throttled(1e6, 25000), nil)},
-				{RW: "randread", BS: k64, Direct: true, Points: curveOf(256, k64, throttled(1.2e6, 25000), nil)},
+				{RW: "randread", BS: k4, Direct: true, Points: curvetest.CurveOf(256, k4, curvetest.Throttled(1e6, 25000), nil)},
+				{RW: "randread", BS: k64, Direct: true, Points: curvetest.CurveOf(256, k64, curvetest.Throttled(1.2e6, 25000), nil)},
 			}},
 			wantRules:   []string{littleslaw.RuleDeviceCap, littleslaw.RuleDeviceCap, littleslaw.RuleDeviceCap},
 			wantReasons: []littleslaw.Reason{littleslaw.ReasonPlateau, littleslaw.ReasonPlateau, littleslaw.ReasonIOPSCap},
@@ -223,8 +185,8 @@ func TestDiagnose(t *testing.T) {
 		{
 			name: "throughput cap across block sizes",
 			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{
-				{RW: "read", BS: 16384, Direct: true, Points: curveOf(256, 16384, throttled(1e6, 15000), nil)},
-				{RW: "read", BS: k64, Direct: true, Points: curveOf(256, k64, throttled(1.2e6, 3750), nil)},
+				{RW: "read", BS: 16384, Direct: true, Points: curvetest.CurveOf(256, 16384, curvetest.Throttled(1e6, 15000), nil)},
+				{RW: "read", BS: k64, Direct: true, Points: curvetest.CurveOf(256, k64, curvetest.Throttled(1.2e6, 3750), nil)},
 			}},
 			wantRules:   []string{littleslaw.RuleDeviceCap, littleslaw.RuleDeviceCap, littleslaw.RuleDeviceCap},
 			wantReasons: []littleslaw.Reason{littleslaw.ReasonPlateau, littleslaw.ReasonPlateau, littleslaw.ReasonThroughputCap},
@@ -252,7 +214,7 @@ func TestDiagnose(t *testing.T) {
 // TestDiagnoseFigures pins the numbers the depth-bound next step quotes:
 // 160k IOPS at 1.33 ms needs QD 213, one job of iodepth 213.
 func TestDiagnoseFigures(t *testing.T) {
-	cloud := curveOf(32, 4096, throttled(1.3e6, 1e9), nil)
+	cloud := curvetest.CurveOf(32, 4096, curvetest.Throttled(1.3e6, 1e9), nil)
 	got := littleslaw.Diagnose(littleslaw.DiagnoseInput{TargetIOPS: 160000, Curves: []littleslaw.DiagnoseCurve{{
 		RW: "randread", BS: 4096, Engine: "io_uring", Direct: true, Points: cloud,
 	}}})
@@ -289,13 +251,13 @@ func TestDiagnoseTolerates(t *testing.T) {
 // so the findings say the figures are contended; a healthy curve on a
 // shared device is called contended, not healthy.
 func TestDiagnoseSharedDevice(t *testing.T) {
-	climbing := curveOf(64, 4096, throttled(600e3, 1e9), nil)
-	saturating := curveOf(128, 4096, func(qd float64) (float64, float64) {
+	climbing := curvetest.CurveOf(64, 4096, curvetest.Throttled(600e3, 1e9), nil)
+	saturating := curvetest.CurveOf(128, 4096, func(qd float64) (float64, float64) {
 		x := 400000 * qd / (qd + 8)
 		return x, qd / x * 1e9
 	}, nil)
 	other := func(pts []littleslaw.Point) []littleslaw.StepTelemetry {
-		tel := deviceLike(pts, 0.97, 10)
+		tel := curvetest.DeviceLike(pts, 0.97, 10)
 		for i := range tel {
 			tel[i].DeviceIOPS += 75000
 			tel[i].DeviceBWBytes += 75000 * 4096
@@ -304,11 +266,11 @@ func TestDiagnoseSharedDevice(t *testing.T) {
 	}
 	// A 1 MiB read the block layer splits in two: twice the requests,
 	// the same bytes, no other I/O.
-	split := curveOf(128, 1<<20, func(qd float64) (float64, float64) {
+	split := curvetest.CurveOf(128, 1<<20, func(qd float64) (float64, float64) {
 		x := 1200 * qd / (qd + 1)
 		return x, qd / x * 1e9
 	}, nil)
-	splitTel := deviceLike(split, 0.97, 10)
+	splitTel := curvetest.DeviceLike(split, 0.97, 10)
 	for i := range splitTel {
 		splitTel[i].DeviceIOPS *= 2
 	}
