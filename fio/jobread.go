@@ -240,7 +240,7 @@ func fioBool(v string) (bool, error) {
 
 // convertJob maps one job's options (later ones win) onto a workload.
 func convertJob(name string, opts []Option) (JobRun, []Option, error) {
-	run := JobRun{Name: name, Workload: ioengine.Workload{RW: ioengine.Read, BS: 4096, IODepth: 1, NumJobs: 1},
+	run := JobRun{Name: name, Workload: ioengine.Workload{RW: ioengine.Read, BS: 4096, IODepth: 1, NumJobs: 1, Invalidate: true},
 		Loops: 1, RandRepeat: true, Set: map[string]bool{}}
 	mixSet := false
 	wl := &run.Workload
@@ -248,6 +248,7 @@ func convertJob(name string, opts []Option) (JobRun, []Option, error) {
 	var filename string
 	var fileSize, ioSize int64
 	var rateIOPS, rateBytes [2]float64 // per direction: rate_iops, rate (bytes/s)
+	syncKey := ""                      // fsync or fdatasync, whichever is set
 	nrfiles := 1
 	// label names an option in an error: "line 4: size=1q" or "--size=1q".
 	label := func(o Option) string {
@@ -433,6 +434,28 @@ func convertJob(name string, opts []Option) (JobRun, []Option, error) {
 			} else if err == nil {
 				rateIOPS = r
 			}
+		case "fsync", "fdatasync":
+			var n int
+			n, err = integer(o)
+			if err == nil && n > 0 {
+				if syncKey != "" && syncKey != key {
+					err = fmt.Errorf("%s: fsync and fdatasync both set; keep one", label(o))
+				}
+				syncKey, wl.SyncEvery, wl.SyncData = key, n, key == "fdatasync"
+			}
+		case "sync":
+			switch v := strings.ToLower(strings.TrimSpace(o.Value)); v {
+			case "", "1", "true", "sync":
+				wl.OpenSync = "sync"
+			case "0", "false", "none":
+				wl.OpenSync = ""
+			case "dsync":
+				wl.OpenSync = "dsync"
+			default:
+				err = fmt.Errorf("%s: use sync, dsync or 0", label(o))
+			}
+		case "invalidate":
+			wl.Invalidate, err = boolean(o)
 		case "rate_process":
 			if v := strings.ToLower(strings.TrimSpace(o.Value)); v != "linear" {
 				unsupported = append(unsupported, o) // poisson arrivals

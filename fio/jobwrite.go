@@ -132,6 +132,21 @@ func JobOptions(wl ioengine.Workload, runtime, ramp time.Duration, engine string
 	if wl.ContinueOnError {
 		j("continue_on_error", "io")
 	}
+	if !wl.Invalidate {
+		// fio drops the files' cached pages first unless told not to;
+		// qdsweep's sweeps keep them, as its own engines do.
+		j("invalidate", "0")
+	}
+	if wl.SyncEvery > 0 {
+		key := "fsync"
+		if wl.SyncData {
+			key = "fdatasync"
+		}
+		j(key, strconv.Itoa(wl.SyncEvery))
+	}
+	if wl.OpenSync != "" {
+		j("sync", wl.OpenSync)
+	}
 	if r := wl.RateIOPS; r != [2]float64{} {
 		j("rate_iops", rateValue(r[0])+","+rateValue(r[1]))
 	}

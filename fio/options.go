@@ -55,11 +55,12 @@ func init() {
 	set(Honoured, true, "name", "filename", "directory", "size", "filesize", "io_size", "offset", "offset_increment",
 		"rw", "rwmixread", "rwmixwrite", "bs", "iodepth", "numjobs", "direct", "buffered", "ioengine",
 		"runtime", "ramp_time", "randseed", "randrepeat", "continue_on_error", "loops", "startdelay", "verify",
-		"do_verify", "nrfiles", "end_fsync", "percentile_list", "rate", "rate_iops", "rate_process")
+		"do_verify", "nrfiles", "end_fsync", "percentile_list", "rate", "rate_iops", "rate_process",
+		"fsync", "fdatasync", "sync", "invalidate")
 	set(Honoured, false, "time_based", "norandommap", "readonly")
 	// Naming, grouping and threads: nothing a single qdsweep job changes.
 	set(Ignored, true, "description", "group_reporting", "stonewall", "wait_for_previous", "new_group", "thread",
-		"exitall", "clocksource", "allrandrepeat", "fadvise_hint", "invalidate", "fallocate", "create_on_open",
+		"exitall", "clocksource", "allrandrepeat", "fadvise_hint", "fallocate", "create_on_open",
 		"allow_mounted_write", "overwrite")
 	set(Ignored, false, "exitall_on_error")
 	// fio's reporting and logging.
@@ -78,7 +79,7 @@ func init() {
 	set(Unsupported, true, "rate_min", "rate_iops_min", "rate_cycle",
 		"thinktime", "thinktime_blocks", "thinktime_spin", "bssplit", "bsrange", "blocksize_range",
 		"random_distribution", "percentage_random", "random_generator", "zonemode", "zonesize", "zonerange",
-		"zoneskip", "fsync", "fdatasync", "sync", "write_barrier", "buffer_compress_percentage",
+		"zoneskip", "write_barrier", "buffer_compress_percentage",
 		"buffer_compress_chunk", "buffer_pattern", "dedupe_percentage", "refill_buffers", "zero_buffers",
 		"scramble_buffers", "number_ios", "fill_device", "fill_fs", "unlink", "unlink_each_loop", "hipri",
 		"fixedbufs", "registerfiles", "sqthread_poll", "sqthread_poll_cpu", "cpus_allowed", "cpumask",

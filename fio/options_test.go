@@ -202,3 +202,40 @@ func TestJobOptionsRateAndList(t *testing.T) {
 		t.Fatalf("filename %q, rate_iops %q; want a\\:x:b and 300,", got["filename"], got["rate_iops"])
 	}
 }
+
+// TestSyncOptions: fsync=N and fdatasync=N sync after every N writes,
+// sync=sync|dsync|0 picks the open flags, invalidate is fio's default (on)
+// unless turned off; both fsync and fdatasync at once is refused.
+func TestSyncOptions(t *testing.T) {
+	for _, c := range []struct {
+		cmdline    string
+		every      int
+		data       bool
+		open       string
+		invalidate bool
+	}{
+		{"--rw=write --ioengine=sync --fdatasync=1 --bs=2300", 1, true, "", true},
+		{"--rw=write --fsync=32", 32, false, "", true},
+		{"--rw=write --sync=dsync --invalidate=0", 0, false, "dsync", false},
+		{"--rw=write --sync=1", 0, false, "sync", true},
+		{"--rw=write --sync=0 --fsync=0", 0, false, "", true},
+	} {
+		r, err := runOf(t, "--name=x "+c.cmdline)
+		if err != nil {
+			t.Errorf("%s: %v", c.cmdline, err)
+			continue
+		}
+		w := r.Workload
+		if w.SyncEvery != c.every || w.SyncData != c.data || w.OpenSync != c.open || w.Invalidate != c.invalidate {
+			t.Errorf("%s: every %d data %v open %q invalidate %v", c.cmdline, w.SyncEvery, w.SyncData, w.OpenSync, w.Invalidate)
+		}
+	}
+	for _, bad := range []string{"--fsync=1 --fdatasync=1", "--sync=maybe", "--fdatasync=x"} {
+		if _, err := runOf(t, "--name=x --rw=write "+bad); err == nil {
+			t.Errorf("%s: accepted", bad)
+		}
+	}
+	if _, err := runOf(t, "--name=x --rw=write --sync_file_range=write:8"); !errors.Is(err, fio.ErrUnsupported) {
+		t.Errorf("sync_file_range: err %v, want it refused", err)
+	}
+}

@@ -41,6 +41,9 @@ type Report struct {
 	// Disks are the target's devices' figures over the run (fio's disk
 	// utilisation); none when the target has no block device (tmpfs).
 	Disks []DiskUtil
+	// Sync is the run's fsync/fdatasync calls (fio's "sync" block: count
+	// and latency with percentiles); nil when the job does not sync.
+	Sync *Dir
 }
 
 // ReportFromStats describes a qdsweep run in fio's terms. qdsweep times
@@ -105,7 +108,17 @@ func ReportFromStats(name string, w ioengine.Workload, ioEngine string, runtime,
 			j.Write = dirFromStats(&st.All, ms, pcts)
 		}
 	}
-	r := Report{Job: j, Time: time.Now()}
+	if w.SyncEvery > 0 {
+		key := "fsync"
+		if w.SyncData {
+			key = "fdatasync"
+		}
+		j.Options[key] = strconv.Itoa(w.SyncEvery)
+	}
+	if w.OpenSync != "" {
+		j.Options["sync"] = w.OpenSync
+	}
+	r := Report{Job: j, Time: time.Now(), Sync: dirFromStats(st.Sync, ms, pcts)}
 	if st.All.Hist != nil && st.All.Hist.TotalCount() > 0 {
 		r.LatUs, r.LatMs = latencyDist(st.All.Hist)
 	}
@@ -239,20 +252,20 @@ func terseLat(bw *bufio.Writer, l LatStat) {
 // distributions), which fio's readers accept.
 func WriteJSON(w io.Writer, r Report) error {
 	j := r.Job
+	lat := func(l LatStat, pct bool) map[string]any {
+		m := map[string]any{"min": int64(l.MinNs), "max": int64(l.MaxNs), "mean": l.MeanNs, "stddev": l.StddevNs, "N": l.N}
+		if pct && len(l.Percentiles) > 0 {
+			ps := map[string]int64{}
+			for _, p := range l.Percentiles {
+				ps[strconv.FormatFloat(p.Pct, 'f', 6, 64)] = int64(p.Ns)
+			}
+			m["percentile"] = ps
+		}
+		return m
+	}
 	dir := func(d *Dir) map[string]any {
 		if d == nil {
 			d = &Dir{}
-		}
-		lat := func(l LatStat, pct bool) map[string]any {
-			m := map[string]any{"min": int64(l.MinNs), "max": int64(l.MaxNs), "mean": l.MeanNs, "stddev": l.StddevNs, "N": l.N}
-			if pct && len(l.Percentiles) > 0 {
-				ps := map[string]int64{}
-				for _, p := range l.Percentiles {
-					ps[strconv.FormatFloat(p.Pct, 'f', 6, 64)] = int64(p.Ns)
-				}
-				m["percentile"] = ps
-			}
-			return m
 		}
 		return map[string]any{
 			"io_bytes": d.IOBytes, "io_kbytes": d.IOBytes >> 10, "bw_bytes": int64(d.BWBytes), "bw": int64(d.BWBytes / 1024),
@@ -281,6 +294,11 @@ func WriteJSON(w io.Writer, r Report) error {
 	for _, b := range depthBuckets {
 		depth[b.key] = j.IODepthDist[b.key]
 	}
+	// fio's sync block: the fsync/fdatasync calls' count and latency.
+	syncBlock := map[string]any{"total_ios": 0, "lat_ns": lat(LatStat{}, false)}
+	if r.Sync != nil {
+		syncBlock = map[string]any{"total_ios": r.Sync.TotalIOs, "lat_ns": lat(r.Sync.Clat, true)}
+	}
 	jobOpts := map[string]string{}
 	global := map[string]string{}
 	for k, v := range j.Options {
@@ -297,6 +315,7 @@ func WriteJSON(w io.Writer, r Report) error {
 		"read":        dir(j.Read), "write": dir(j.Write), "trim": dir(j.Trim),
 		"job_runtime": j.RuntimeMs, "usr_cpu": j.UsrCPU, "sys_cpu": j.SysCPU, "ctx": j.Ctx, "majf": 0, "minf": 0,
 		"iodepth_level":  depth,
+		"sync":           syncBlock,
 		"latency_ns":     buckets([]float64{2, 4, 10, 20, 50, 100, 250, 500, 750, 1000}, nil, ""),
 		"latency_us":     buckets(latBucketsUs, r.LatUs, ""),
 		"latency_ms":     buckets(latBucketsMs[:len(latBucketsMs)-1], r.LatMs, ""),

@@ -81,6 +81,7 @@ type Target struct {
 	Path   string // regular file or block device
 	Write  bool   // the workload writes
 	Direct bool   // open with O_DIRECT (Hold only)
+	Sync   string // "sync": open with O_SYNC, "dsync": O_DSYNC, "": neither (Hold only)
 	// End is one past the highest byte the workload touches:
 	// Offset + (NumJobs-1) × OffsetIncrement + Size; 0 means "to the end".
 	End int64

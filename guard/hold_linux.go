@@ -41,6 +41,12 @@ func (c Checker) Hold(t Target, p Permit) (*Held, error) {
 	if t.Direct {
 		flags |= unix.O_DIRECT
 	}
+	switch t.Sync {
+	case "sync":
+		flags |= unix.O_SYNC
+	case "dsync":
+		flags |= unix.O_DSYNC
+	}
 	fi, err := os.Stat(t.Path)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", t.Path, err)

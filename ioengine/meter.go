@@ -89,6 +89,9 @@ type meter struct {
 	startSum int64
 	areaIn   int64
 	areaOut  int64
+	// sync counts the window's syncs (Workload.SyncEvery; bytes unused);
+	// its hist is nil when the workload does not sync.
+	sync dirMeter
 	// held counts the times, in the window, that the job had a free slot
 	// and held its next I/O back because it was not yet due (RateIOPS).
 	held int64
@@ -203,6 +206,10 @@ func (m *meter) endBatch(t int64, n int) {
 			d.ios, d.bytes, d.latSum = 0, 0, 0
 			d.hist.Reset()
 		}
+		if m.sync.hist != nil {
+			m.sync.ios, m.sync.latSum = 0, 0
+			m.sync.hist.Reset()
+		}
 		m.errs = m.errs[:0]
 		m.shortIOs = 0
 		if m.ser != nil {
@@ -316,5 +323,20 @@ func (m *meter) verifyFailed(off int64) error {
 func (m *meter) heldBack() {
 	if m.measuring {
 		m.held++
+	}
+}
+
+// synced records one sync (fsync or fdatasync) that took lat ns.
+func (m *meter) synced(lat int64) {
+	if !m.measuring || m.sync.hist == nil {
+		return
+	}
+	m.sync.ios++
+	m.sync.latSum += lat
+	if lat < histMinNs {
+		lat = histMinNs
+	}
+	if m.sync.hist.RecordValue(lat) != nil {
+		_ = m.sync.hist.RecordValue(histMaxNs)
 	}
 }

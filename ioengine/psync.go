@@ -9,7 +9,10 @@ import (
 )
 
 // psyncLoop issues one blocking pread/pwrite at a time.
-type psyncLoop struct{ ar *arena }
+type psyncLoop struct {
+	ar     *arena
+	writes int // writes issued, for SyncEvery
+}
 
 func newPsyncLoop(j *job) (jobLoop, error) {
 	ar, err := newArena(1, int(j.bs), 0)
@@ -75,6 +78,10 @@ func (p *psyncLoop) run(j *job) error {
 			m.record(dir, t1-t0, bs)
 		}
 		m.endBatch(t1, 1)
+		if fatal == nil && err == nil && int64(n) == bs && dir == dirWrite && j.w.SyncEvery > 0 {
+			// After the write has left flight: the sync is no I/O's latency.
+			fatal = p.sync(j, fd)
+		}
 		j.maybeYield(t1)
 		if fatal != nil {
 			return fatal
@@ -83,5 +90,39 @@ func (p *psyncLoop) run(j *job) error {
 			return nil
 		}
 	}
+	return nil
+}
+
+// sync runs fio's fsync=N / fdatasync=N after every SyncEvery writes of the
+// job: an fsync or fdatasync of the file just written, timed on its own.
+// Nothing is in flight meanwhile. A failed sync ends the job.
+func (p *psyncLoop) sync(j *job, fd int) error {
+	p.writes++
+	if p.writes%j.w.SyncEvery != 0 {
+		return nil
+	}
+	m := &j.m
+	t0 := m.c.now()
+	var err error
+	for {
+		if j.w.SyncData {
+			err = unix.Fdatasync(fd)
+		} else {
+			err = unix.Fsync(fd)
+		}
+		if err != unix.EINTR {
+			break
+		}
+	}
+	t1 := m.c.now()
+	m.reaped(t1) // nothing was in flight meanwhile
+	if err != nil {
+		call := "fsync"
+		if j.w.SyncData {
+			call = "fdatasync"
+		}
+		return fmt.Errorf("%s: %w", call, err)
+	}
+	m.synced(t1 - t0)
 	return nil
 }

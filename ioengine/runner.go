@@ -83,6 +83,17 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 		unix.Close(fd)
 		return nil, err
 	}
+	if w.Invalidate && !w.Direct {
+		seen := map[int]bool{}
+		for _, fds := range jobFDs {
+			for _, f := range fds {
+				if !seen[f] {
+					seen[f] = true
+					dropCache(f)
+				}
+			}
+		}
+	}
 	release := leaseProcs(jobs)
 	defer release()
 
@@ -99,6 +110,9 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 		j := &job{idx: i, w: &w, fds: jobFDs[i], depth: w.IODepth, bs: w.BS, verify: w.Verify, fewThreads: limited, pace: newPacer(w.RateIOPS)}
 		j.gen = newOffsetGen(&w, w.Offset+int64(i)*w.OffsetIncrement, sizes, i)
 		j.m = newMeter(c, &pubs[i], w.ContinueOnError)
+		if w.SyncEvery > 0 {
+			j.m.sync.hist = hdrhistogram.New(histMinNs, histMaxNs, histSigFigs)
+		}
 		j.m.ser = c.ser.job()
 		wg.Add(1)
 		go func() {
@@ -386,6 +400,8 @@ func shortfallOf(st *Stats, w *Workload, running int, limit *Shortfall, sched sc
 		*sf = *limit
 	case held:
 		sf.Cause = ShortfallRate
+	case st.Sync != nil && st.Sync.TotalIOs > 0:
+		sf.Cause, sf.SyncData = ShortfallSync, w.SyncData
 	}
 	sf.QD, sf.InflightMean, sf.JobsAsked, sf.JobsRun = qd, st.InflightMean, w.NumJobs, running
 	if sched.ok && running > 0 {
@@ -534,11 +550,22 @@ func mergeStats(ms []meter, engine, fallback string, w *Workload, window time.Du
 		dirHist[d] = hdrhistogram.New(histMinNs, histMaxNs, histSigFigs)
 	}
 	var areaSum int64
+	var syncs *DirStats
+	var syncHist *hdrhistogram.Histogram
+	var syncLatSum int64
+	if w.SyncEvery > 0 {
+		syncs, syncHist = &DirStats{}, hdrhistogram.New(histMinNs, histMaxNs, histSigFigs)
+	}
 	for _, m := range ms {
 		if m.dir[0].hist == nil { // job never started
 			continue
 		}
 		areaSum += m.windowArea()
+		if syncs != nil && m.sync.hist != nil {
+			syncs.TotalIOs += m.sync.ios
+			syncLatSum += m.sync.latSum
+			syncHist.Merge(m.sync.hist)
+		}
 		for d := range m.dir {
 			dm := &m.dir[d]
 			dirs[d].TotalIOs += dm.ios
@@ -580,6 +607,14 @@ func mergeStats(ms []meter, engine, fallback string, w *Workload, window time.Du
 	if w.RW.IsWrite() {
 		wr := dirs[dirWrite]
 		st.Write = &wr
+	}
+	if syncs != nil {
+		if win > 0 {
+			syncs.IOPS = float64(syncs.TotalIOs) / (win / 1e9)
+		}
+		syncs.Lat = latencyOf(syncHist, syncLatSum, syncs.TotalIOs)
+		syncs.Hist = syncHist
+		st.Sync = syncs
 	}
 	return st
 }

@@ -55,6 +55,10 @@ type Stats struct {
 	All         DirStats      `json:"all"`
 	Read        *DirStats     `json:"read,omitempty"`  // set when the workload reads
 	Write       *DirStats     `json:"write,omitempty"` // set when the workload writes
+	// Sync is the window's fsync/fdatasync calls (Workload.SyncEvery):
+	// count, rate per second and latency; Bytes and BWBytes stay 0. Nil
+	// when the workload does not sync.
+	Sync *DirStats `json:"sync,omitempty"`
 	// InflightMean is the time-weighted mean of I/Os in flight over the
 	// window, all jobs, counting the I/Os that completed in it (as IOPS and
 	// latency do) over their whole latency: IOPS × mean latency equals it,
@@ -109,6 +113,9 @@ const (
 	// ShortfallRate: the jobs held I/Os back to keep to Workload.RateIOPS
 	// (fio's rate_iops): the cap, not the machine, set the depth.
 	ShortfallRate ShortfallCause = "rate"
+	// ShortfallSync: the jobs spent part of the window in fsync or
+	// fdatasync (Workload.SyncEvery), with no I/O in flight meanwhile.
+	ShortfallSync ShortfallCause = "sync"
 	// ShortfallUnexplained: none of the above was measured.
 	ShortfallUnexplained ShortfallCause = "unexplained"
 )
@@ -133,4 +140,7 @@ type Shortfall struct {
 	// CPUWait is the mean number of job threads waiting for a CPU (run
 	// queue delay over the window).
 	CPUWait float64 `json:"cpu_wait"`
+	// SyncData says, for ShortfallSync, that the syncs were fdatasync
+	// (else fsync).
+	SyncData bool `json:"sync_data,omitempty"`
 }

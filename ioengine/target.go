@@ -10,7 +10,7 @@ import (
 
 // guardTarget is what w does to its file, for the write guard.
 func guardTarget(w *Workload) guard.Target {
-	return guard.Target{Path: w.Filename, Write: w.RW.IsWrite(), Direct: w.Direct,
+	return guard.Target{Path: w.Filename, Write: w.RW.IsWrite(), Direct: w.Direct, Sync: w.OpenSync,
 		End: guard.Region(w.Offset, w.Size, w.OffsetIncrement, w.NumJobs)}
 }
 

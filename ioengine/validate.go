@@ -49,6 +49,20 @@ func Validate(w Workload, engine string) error {
 			return badf("--rate_iops: %g is not a rate; use I/Os per second per job, e.g. --rate_iops=500", r)
 		}
 	}
+	if w.SyncEvery < 0 {
+		return badf("--fsync/--fdatasync: %d; use a number of writes, e.g. --fdatasync=1", w.SyncEvery)
+	}
+	if w.SyncEvery > 0 && engine != EnginePsync {
+		return badf("--fsync/--fdatasync: qdsweep syncs with --ioengine=psync (or sync) only, one sync after every N writes of a job; use --ioengine=psync")
+	}
+	switch w.OpenSync {
+	case "", "sync", "dsync":
+	default:
+		return badf("--sync: %q; use sync (O_SYNC), dsync (O_DSYNC) or 0", w.OpenSync)
+	}
+	if engine == EngineSim && w.OpenSync != "" {
+		return badf("--sync: the sim engine models a device, not a file's open flags; drop --sync or use a kernel engine")
+	}
 	if engine == EngineSim && w.RateIOPS != [2]float64{} {
 		return badf("--rate_iops: the sim engine models a device, not a paced job; drop --rate_iops or use --ioengine=io_uring, libaio or psync")
 	}

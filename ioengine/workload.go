@@ -42,6 +42,23 @@ type Workload struct {
 	// each on their own (fio's rate_iops; 0: no cap). A job ahead of its
 	// rate waits before it issues its next I/O; the wait is not latency.
 	RateIOPS [2]float64
+	// SyncEvery is fio's fsync=N / fdatasync=N: each job syncs the file it
+	// wrote after every SyncEvery writes (0: never); SyncData picks
+	// fdatasync over fsync. The sync's time is not a write's latency: it is
+	// measured on its own (Stats.Sync), and no I/O is in flight meanwhile.
+	// psync only (Validate).
+	SyncEvery int
+	SyncData  bool
+	// OpenSync is fio's sync=: "" (none), "sync" (O_SYNC) or "dsync"
+	// (O_DSYNC), flags the target is opened with, so every write is
+	// durable before it completes.
+	OpenSync string
+	// Invalidate drops the files' cached pages before the run, as fio's
+	// invalidate=1 (its default) does: a buffered run then starts from the
+	// device, not from what an earlier run left in the page cache. Regular
+	// files get POSIX_FADV_DONTNEED, block devices BLKFLSBUF (root only);
+	// nothing for O_DIRECT runs.
+	Invalidate bool
 	// Files, when it names more than one file, is fio's filename list
 	// (filename=a:b): every job spreads its I/Os over all of them, one to
 	// each in turn (fio's file_service_type=roundrobin). Size, when set,

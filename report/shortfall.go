@@ -29,6 +29,9 @@ func ShortfallNote(sf *ioengine.Shortfall) string {
 	case ioengine.ShortfallRate:
 		return fmt.Sprintf("%s: the rate cap (--rate_iops) held I/Os back, as fio does; the figures hold for %s in flight at the capped rate, not for the configured depth.",
 			had, FormatInflight(sf.InflightMean))
+	case ioengine.ShortfallSync:
+		return fmt.Sprintf("%s: each job waited in %s after its writes, with nothing in flight, as fio does; the figures hold for %s in flight, not for the configured depth.",
+			had, SyncCall(sf.SyncData), FormatInflight(sf.InflightMean))
 	case ioengine.ShortfallCPU:
 		return fmt.Sprintf("%s: the jobs' threads were running or waiting for a CPU %.0f%% of the time, so the CPU set the pace "+
 			"(other work, or a target served from memory such as tmpfs); the figures hold for %.1f in flight.",
@@ -88,4 +91,13 @@ func FormatInflight(x float64) string {
 		return fmt.Sprintf("%.2f", x)
 	}
 	return fmt.Sprintf("%.1f", x)
+}
+
+// SyncCall names the sync a run makes after its writes: "fdatasync" when
+// data is true, else "fsync".
+func SyncCall(data bool) string {
+	if data {
+		return "fdatasync"
+	}
+	return "fsync"
 }

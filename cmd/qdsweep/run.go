@@ -98,8 +98,10 @@ func runCommand() *cli.Command {
 			"--percentile_list sets the percentiles of the terse and fio-json outputs.\n" +
 			"--rate_iops and --rate cap each job per direction, as fio (the wait is not latency);\n" +
 			"--filename=a:b spreads every job's I/Os over the files in turn, --size split between them.\n" +
+			"--fsync=N/--fdatasync=N (psync) sync after every N writes, timed on their own; --sync=dsync opens\n" +
+			"with O_DSYNC; buffered runs drop the files' cached pages first (fio's --invalidate=1).\n" +
 			"options that change the workload and that qdsweep does not run (--bssplit, --thinktime,\n" +
-			"--verify=crc32c, --rate_process=poisson …) are refused, all named in one line.\n" +
+			"--verify=crc32c, --rate_process=poisson, --sync_file_range …) are refused, all named in one line.\n" +
 			"Without --filename or --name, qdsweep lays out ./" + runScratchFile + " (--size, default 1 GiB)\n" +
 			"with real writes, measures it and removes it.\n" +
 			"Writes over existing data need --allow-write (a file) or --allow-write-device (a blank block device;\n" +
@@ -657,6 +659,7 @@ type runJSON struct {
 	Filename             string             `json:"filename"`
 	Files                []string           `json:"files,omitempty"`     // a --filename list: every job over all, in turn
 	RateIOPS             []float64          `json:"rate_iops,omitempty"` // per job: reads, writes (0: no cap)
+	Sync                 *ioengine.DirStats `json:"sync,omitempty"`      // fsync/fdatasync calls (--fsync/--fdatasync)
 	RW                   string             `json:"rw"`
 	BS                   int64              `json:"bs"`
 	IODepth              int                `json:"iodepth"`
@@ -701,6 +704,7 @@ func writeRunStats(out io.Writer, format string, spec runSpec, w ioengine.Worklo
 		if w.RateIOPS != [2]float64{} {
 			doc.RateIOPS = w.RateIOPS[:]
 		}
+		doc.Sync = st.Sync
 		if w.RW.IsRead() && w.RW.IsWrite() {
 			doc.Read, doc.Write = st.Read, st.Write
 		}
@@ -765,6 +769,12 @@ func writeRunText(out io.Writer, w ioengine.Workload, st *ioengine.Stats) error 
 		if st.Write != nil {
 			line("write", st.Write)
 		}
+	}
+	if sy := st.Sync; sy != nil {
+		fmt.Fprintf(&b, "  %-9s %s/s  %d calls, after every %s\n", report.SyncCall(w.SyncData), report.FormatIOPS(sy.IOPS), sy.TotalIOs,
+			report.CountNoun(float64(w.SyncEvery), "write", "writes"))
+		fmt.Fprintf(&b, "  latency   mean %s  p50 %s  p99 %s  p99.9 %s\n",
+			report.FormatLatency(sy.Lat.MeanNs), report.FormatLatency(float64(sy.Lat.P50Ns)), report.FormatLatency(float64(sy.Lat.P99Ns)), report.FormatLatency(float64(sy.Lat.P999Ns)))
 	}
 	fmt.Fprintf(&b, "  in flight %s mean (IOPS × mean latency = %s)\n", report.FormatInflight(st.InflightMean), report.FormatInflight(st.All.IOPS*st.All.Lat.MeanNs/1e9))
 	cpu := st.CPU.UsrS + st.CPU.SysS

@@ -523,13 +523,13 @@ func TestRunFioSemantics(t *testing.T) {
 			runJSONDoc
 			RateIOPS []float64 `json:"rate_iops"`
 			Lat      struct {
-				MeanNs float64 `json:"mean_ns"`
-			} `json:"lat"`
+				MeanNs float64 `json:"mean"`
+			} `json:"lat_ns"`
 		}
 		if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
 			t.Fatalf("%v\n%s", err, stdout)
 		}
-		if doc.IOPS < 170 || doc.IOPS > 210 || len(doc.RateIOPS) != 2 || doc.RateIOPS[0] != 100 || doc.Lat.MeanNs > 5e6 {
+		if doc.IOPS < 170 || doc.IOPS > 210 || len(doc.RateIOPS) != 2 || doc.RateIOPS[0] != 100 || doc.Lat.MeanNs <= 0 || doc.Lat.MeanNs > 5e6 {
 			t.Fatalf("capped at 2 × 100 IOPS: %.0f IOPS, rate %v, mean latency %.0f ns", doc.IOPS, doc.RateIOPS, doc.Lat.MeanNs)
 		}
 		if !strings.Contains(strings.Join(strings.Fields(stderr), " "), "the rate cap (--rate_iops) held I/Os back") {
@@ -578,6 +578,53 @@ func TestRunFioSemantics(t *testing.T) {
 		var fdoc runJSONDoc
 		if err := json.Unmarshal([]byte(stdout), &fdoc); err != nil || fdoc.IOPS < 150 || fdoc.IOPS > 230 {
 			t.Fatalf("fio engine at rate_iops=200: %.0f IOPS (%v)\n%s", fdoc.IOPS, err, stdout)
+		}
+	})
+	t.Run("a WAL check: fdatasync after every write", func(t *testing.T) {
+		// The disk check etcd's documentation gives, smaller.
+		dir := t.TempDir()
+		if err := os.Mkdir(filepath.Join(dir, "test-data"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		args := []string{"run", "--rw=write", "--ioengine=sync", "--fdatasync=1", "--directory=test-data", "--size=2m", "--bs=2300", "--name=mytest"}
+		stdout, stderr, code := runQdsweep(t, dir, append(args, "--output-format=json")...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		var doc struct {
+			runJSONDoc
+			Sync *struct {
+				TotalIOs int64 `json:"total_ios"`
+				Lat      struct {
+					MeanNs float64 `json:"mean"`
+				} `json:"lat_ns"`
+			} `json:"sync"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+			t.Fatalf("%v\n%s", err, stdout)
+		}
+		if doc.Sync == nil || doc.TotalIOs < (2<<20)/2300 || doc.Sync.TotalIOs < doc.TotalIOs-1 || doc.Sync.Lat.MeanNs <= 0 {
+			t.Fatalf("%d writes, sync %+v: want one fdatasync per write, timed", doc.TotalIOs, doc.Sync)
+		}
+		if !strings.Contains(strings.Join(strings.Fields(stderr), " "), "waited in fdatasync after its writes") {
+			t.Errorf("stderr does not put the in-flight gap down to the syncs: %q", stderr)
+		}
+		fj, stderr, code := runQdsweep(t, dir, append(args, "--allow-write", "--output-format=fio-json")...)
+		if code != 0 {
+			t.Fatalf("fio-json: exit %d: %s", code, stderr)
+		}
+		var fdoc struct {
+			Jobs []struct {
+				Sync struct {
+					Lat struct {
+						N    int64              `json:"N"`
+						Pcts map[string]float64 `json:"percentile"`
+					} `json:"lat_ns"`
+				} `json:"sync"`
+			} `json:"jobs"`
+		}
+		if err := json.Unmarshal([]byte(fj), &fdoc); err != nil || len(fdoc.Jobs) != 1 || fdoc.Jobs[0].Sync.Lat.N < (2<<20)/2300 || fdoc.Jobs[0].Sync.Lat.Pcts["99.000000"] <= 0 {
+			t.Fatalf("fio-json sync block: %v\n%s", err, fj)
 		}
 	})
 	t.Run("job file and the word fio", func(t *testing.T) {
