@@ -194,29 +194,35 @@ type uringSlot struct {
 
 // uringLoop is one job's ring, buffers and slots.
 type uringLoop struct {
-	r      *ring
-	ar     *arena
-	fixed  bool
-	arg    *uringGeteventsArg // in the arena: the kernel reads it by address
-	ts     *kernelTimespec
-	slots  []uringSlot
-	free   []uint16
-	opRead uint8
+	r     *ring
+	ar    *arena
+	fixed bool
+	arg   *uringGeteventsArg // in the arena: the kernel reads it by address
+	ts    *kernelTimespec
+	// tick is the wake-up timer's period (waitSlice), in the arena; nil
+	// without EXT_ARG (kernels before 5.11), where waits have no bound.
+	tick    *kernelTimespec
+	entries uint32 // SQ entries: the timer needs one beyond the depth
+	slots   []uringSlot
+	free    []uint16
+	opRead  uint8
 	// stream decides between one submission per completion and batches.
 	stream streamPolicy
 	opWr   uint8
 }
 
 func newUringLoop(j *job) (jobLoop, error) {
+	// One entry more than the depth, for the ring's wake-up timer (see
+	// armTimer), where the kernel's limit leaves room.
 	entries := uint32(1)
-	for entries < uint32(j.depth) {
+	for entries < uint32(j.depth)+1 && entries < MaxURingEntries {
 		entries <<= 1
 	}
 	r, err := newRing(entries, true)
 	if err != nil {
 		return nil, fmt.Errorf("job %d: %w", j.idx, err)
 	}
-	ctl := int(unsafe.Sizeof(uringGeteventsArg{})+unsafe.Sizeof(kernelTimespec{})) + 128 + j.depth*int(unsafe.Sizeof(iovec{}))
+	ctl := int(unsafe.Sizeof(uringGeteventsArg{})+2*unsafe.Sizeof(kernelTimespec{})) + 128 + j.depth*int(unsafe.Sizeof(iovec{}))
 	ar, err := newArena(j.depth, int(j.bs), ctl)
 	if err != nil {
 		r.close()
@@ -230,7 +236,7 @@ func newUringLoop(j *job) (jobLoop, error) {
 		counts := [2]uint32{iowqWorkersUnderLimit, iowqWorkersUnderLimit}
 		_ = r.register(uringRegisterIOWQMaxWorkers, unsafe.Pointer(&counts[0]), 2)
 	}
-	u := &uringLoop{r: r, ar: ar, slots: make([]uringSlot, j.depth), free: make([]uint16, 0, j.depth)}
+	u := &uringLoop{r: r, ar: ar, slots: make([]uringSlot, j.depth), free: make([]uint16, 0, j.depth), entries: r.params.sqEntries}
 	for i := j.depth - 1; i >= 0; i-- {
 		u.free = append(u.free, uint16(i))
 	}
@@ -240,6 +246,8 @@ func newUringLoop(j *job) (jobLoop, error) {
 		u.ts = &carve[kernelTimespec](ar, &off, 1)[0]
 		u.ts.sec, u.ts.nsec = int64(waitSlice/time.Second), int64(waitSlice%time.Second)
 		u.arg.ts = uint64(uintptr(unsafe.Pointer(u.ts)))
+		u.tick = &carve[kernelTimespec](ar, &off, 1)[0]
+		u.tick.sec, u.tick.nsec = int64(waitSlice/time.Second), int64(waitSlice%time.Second)
 	}
 	iovs := carve[iovec](ar, &off, j.depth)
 	u.opRead, u.opWr = uringOpRead, uringOpWrite
@@ -351,8 +359,28 @@ func (u *uringLoop) run(j *job) error {
 	inflight, pending := 0, 0
 	var fatal error
 	canSubmit := func() bool { return !m.done && fatal == nil && len(u.free) > 0 }
+	// Waits are bounded (an abort or a stall is noticed within waitSlice)
+	// by a timer that completes into the ring every waitSlice, rather than
+	// by a timeout on each wait: the kernel arms an hrtimer per timed wait,
+	// which measured ~0.8 µs of CPU per I/O with 16 jobs at iodepth 1
+	// (9.81 against 8.98 s per million I/Os). Paced jobs keep timed waits,
+	// which end when their next I/O is due.
+	waitArg, timer := u.arg, false
+	if !j.pace.on && u.tick != nil && u.entries > uint32(j.depth) {
+		if err := u.armTimer(); err != nil {
+			return err
+		}
+		waitArg, timer = nil, true
+	}
+	rearm := false
 	for {
 		t0 := c.now()
+		if rearm && pending == 0 {
+			if err := u.armTimer(); err != nil {
+				return err
+			}
+			rearm = false
+		}
 		if pending > 0 {
 			// SQEs the kernel did not take last time (EAGAIN, EBUSY) enter
 			// flight with this call: their latency starts now too.
@@ -379,7 +407,7 @@ func (u *uringLoop) run(j *job) error {
 			}
 			u.ts.sec, u.ts.nsec = wait/int64(time.Second), wait%int64(time.Second)
 		}
-		n, err := r.enter(uint32(pending), 1, uringEnterGetEvents, u.arg)
+		n, err := r.enter(uint32(pending), 1, uringEnterGetEvents, waitArg)
 		if n > 0 {
 			m.submitted(t0, n)
 			pending -= n
@@ -390,12 +418,18 @@ func (u *uringLoop) run(j *job) error {
 		t1 := c.now()
 		head := *r.cqHead
 		tail := atomic.LoadUint32(r.cqTail)
-		if head == tail && time.Duration(t1-m.pub.lastProgress.Load()) > j.w.IOTimeout {
+		onlyTimer := tail-head == 1 && r.cqes[head&r.cqMask].userData == timerTag
+		if (head == tail || onlyTimer) && time.Duration(t1-m.pub.lastProgress.Load()) > j.w.IOTimeout {
 			return fmt.Errorf("no I/O completed for %v with %d outstanding: %w", j.w.IOTimeout, inflight, ErrStalled)
 		}
 		m.reaped(t1)
 		done := 0 // completions handled since the last endBatch
 		for head != tail {
+			if r.cqes[head&r.cqMask].userData == timerTag {
+				head++
+				rearm = timer
+				continue
+			}
 			if e := u.complete(j, &r.cqes[head&r.cqMask], t1); e != nil && fatal == nil {
 				fatal = e
 			}
@@ -441,6 +475,34 @@ func (u *uringLoop) run(j *job) error {
 		if c.phase.Load() == phaseAbort {
 			return fatal
 		}
+	}
+}
+
+// timerTag is the user data of the ring's wake-up timer; no slot has it
+// (slots are below MaxURingEntries).
+const timerTag = ^uint64(0)
+
+// armTimer submits, on its own, a timeout SQE that completes into the ring
+// after waitSlice (a pure timer: it waits for no completions), so that a
+// wait for completions without a timeout of its own still returns within
+// waitSlice. It is re-armed each time it fires.
+func (u *uringLoop) armTimer() error {
+	r := u.r
+	tail := r.sqTailV
+	r.sqes[tail&r.sqMask] = uringSQE{opcode: uringOpTimeout, fd: -1, addr: uint64(uintptr(unsafe.Pointer(u.tick))), len: 1, userData: timerTag}
+	r.sqTailV = tail + 1
+	atomic.StoreUint32(r.sqTail, tail+1)
+	for try := 0; ; try++ {
+		n, err := r.enter(1, 0, 0, nil)
+		switch {
+		case n == 1:
+			return nil
+		case err != nil && !errors.Is(err, unix.EINTR) && !errors.Is(err, unix.EAGAIN) && !errors.Is(err, unix.EBUSY):
+			return fmt.Errorf("io_uring_enter (timer): %w", err)
+		case try == 100:
+			return fmt.Errorf("io_uring_enter (timer): the kernel took no SQE in %d tries", try+1)
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
 

@@ -44,6 +44,7 @@ const (
 const (
 	uringOpReadFixed  uint8 = 4
 	uringOpWriteFixed uint8 = 5
+	uringOpTimeout    uint8 = 11
 	uringOpRead       uint8 = 22
 	uringOpWrite      uint8 = 23
 )
