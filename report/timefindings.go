@@ -25,13 +25,13 @@ func timeVerdict(f littleslaw.Finding) (string, bool) {
 		return fmt.Sprintf("IOPS is throttled in windows: at QD %s it cycles every %s between %s and %s IOPS",
 			FormatQD(g.QD), fmtSec(g.Seconds), FormatIOPS(g.IOPS), FormatIOPS(g.ToIOPS)), true
 	case littleslaw.ReasonWarmup:
-		return fmt.Sprintf("warm-up: at QD %s mean latency fell from %s to a %s plateau by %s",
+		return fmt.Sprintf("the device warmed up: at QD %s mean latency fell from %s to a %s plateau by %s",
 			FormatQD(g.QD), FormatLatency(g.LatNs), FormatLatency(g.ToLatNs), fmtSec(g.Seconds)), true
 	case littleslaw.ReasonCacheFill:
 		return fmt.Sprintf("a cache filled: at QD %s mean latency rose from %s to a %s plateau by %s",
 			FormatQD(g.QD), FormatLatency(g.LatNs), FormatLatency(g.ToLatNs), fmtSec(g.Seconds)), true
 	case littleslaw.ReasonNoisy:
-		return fmt.Sprintf("noisy: at QD %s IOPS varied between %s and %s (σ %.0f%% of the mean) with no period or trend, as when other tenants share the hardware",
+		return fmt.Sprintf("IOPS was noisy: at QD %s it varied between %s and %s (σ %.0f%% of the mean) with no period or trend, as when other tenants share the hardware",
 			FormatQD(g.QD), FormatIOPS(g.IOPS), FormatIOPS(g.ToIOPS), g.Ratio*100), true
 	}
 	return "", false
