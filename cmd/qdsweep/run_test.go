@@ -529,7 +529,10 @@ func TestRunFioSemantics(t *testing.T) {
 		if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
 			t.Fatalf("%v\n%s", err, stdout)
 		}
-		if doc.IOPS < 170 || doc.IOPS > 210 || len(doc.RateIOPS) != 2 || doc.RateIOPS[0] != 100 || doc.Lat.MeanNs <= 0 || doc.Lat.MeanNs > 5e6 {
+		// A wait counted as latency would put every I/O near the 10 ms
+		// between a job's I/Os; a disk busy with other tests' writes has
+		// been seen at 2.9 ms a read, so the bound is well above that.
+		if doc.IOPS < 170 || doc.IOPS > 210 || len(doc.RateIOPS) != 2 || doc.RateIOPS[0] != 100 || doc.Lat.MeanNs <= 0 || doc.Lat.MeanNs > 8e6 {
 			t.Fatalf("capped at 2 × 100 IOPS: %.0f IOPS, rate %v, mean latency %.0f ns", doc.IOPS, doc.RateIOPS, doc.Lat.MeanNs)
 		}
 		if !strings.Contains(strings.Join(strings.Fields(stderr), " "), "the rate cap (--rate_iops) held I/Os back") {
