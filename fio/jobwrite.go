@@ -137,18 +137,8 @@ func JobOptions(wl ioengine.Workload, runtime, ramp time.Duration, engine string
 		// qdsweep's sweeps keep them, as its own engines do.
 		j("invalidate", "0")
 	}
-	if wl.SyncEvery > 0 {
-		key := "fsync"
-		if wl.SyncData {
-			key = "fdatasync"
-		}
-		j(key, strconv.Itoa(wl.SyncEvery))
-	}
-	if wl.OpenSync != "" {
-		j("sync", wl.OpenSync)
-	}
-	if r := wl.RateIOPS; r != [2]float64{} {
-		j("rate_iops", rateValue(r[0])+","+rateValue(r[1]))
+	for _, kv := range paceAndSyncOptions(wl) {
+		j(kv[0], kv[1])
 	}
 	for _, kv := range append(append([][2]string{}, s.Global...), s.Job...) {
 		if err := checkValue(kv[0], kv[1]); err != nil {
@@ -185,4 +175,25 @@ func rateValue(r float64) string {
 		return ""
 	}
 	return strconv.FormatInt(max(int64(r+0.5), 1), 10)
+}
+
+// paceAndSyncOptions are fio's options for a workload's syncs and rate
+// caps, in the order job files give them: fsync or fdatasync, sync,
+// rate_iops. None when the workload has neither.
+func paceAndSyncOptions(w ioengine.Workload) [][2]string {
+	var out [][2]string
+	if w.SyncEvery > 0 {
+		key := "fsync"
+		if w.SyncData {
+			key = "fdatasync"
+		}
+		out = append(out, [2]string{key, strconv.Itoa(w.SyncEvery)})
+	}
+	if w.OpenSync != "" {
+		out = append(out, [2]string{"sync", w.OpenSync})
+	}
+	if r := w.RateIOPS; r != [2]float64{} {
+		out = append(out, [2]string{"rate_iops", rateValue(r[0]) + "," + rateValue(r[1])})
+	}
+	return out
 }

@@ -75,9 +75,6 @@ func ReportFromStats(name string, w ioengine.Workload, ioEngine string, runtime,
 		}
 		j.Options["filename"] = strings.Join(names, ":")
 	}
-	if w.RateIOPS != [2]float64{} {
-		j.Options["rate_iops"] = rateValue(w.RateIOPS[0]) + "," + rateValue(w.RateIOPS[1])
-	}
 	if w.RW == ioengine.ReadWrite || w.RW == ioengine.RandRW {
 		j.Options["rwmixread"] = strconv.Itoa(w.RWMixRead)
 	}
@@ -108,15 +105,8 @@ func ReportFromStats(name string, w ioengine.Workload, ioEngine string, runtime,
 			j.Write = dirFromStats(&st.All, ms, pcts)
 		}
 	}
-	if w.SyncEvery > 0 {
-		key := "fsync"
-		if w.SyncData {
-			key = "fdatasync"
-		}
-		j.Options[key] = strconv.Itoa(w.SyncEvery)
-	}
-	if w.OpenSync != "" {
-		j.Options["sync"] = w.OpenSync
+	for _, kv := range paceAndSyncOptions(w) {
+		j.Options[kv[0]] = kv[1]
 	}
 	r := Report{Job: j, Time: time.Now(), Sync: dirFromStats(st.Sync, ms, pcts)}
 	if st.All.Hist != nil && st.All.Hist.TotalCount() > 0 {

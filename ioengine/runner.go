@@ -47,9 +47,7 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 		return nil, err
 	}
 	fw := w
-	if len(w.Files) > 1 && w.Size > 0 {
-		fw.Size = w.Size / int64(len(w.Files)) // fio: size over nrfiles
-	}
+	fw.Size = w.FileSize()
 	size, err := regionSize(fw, total)
 	if err != nil {
 		return nil, err

@@ -91,11 +91,9 @@ func Validate(w Workload, engine string) error {
 		if w.Files[0] != w.Filename || len(w.JobFiles) > 0 {
 			return badf("--filename: a list of %d files must start with the target %s and cannot go with per-job files", len(w.Files), w.Filename)
 		}
-		// Each file of fio's list holds an equal share of Size.
 		for _, f := range w.Files {
 			fw := w
-			fw.Filename, fw.Files = f, nil
-			fw.Size = w.Size / int64(len(w.Files))
+			fw.Filename, fw.Files, fw.Size = f, nil, w.FileSize()
 			if err := validateTarget(fw); err != nil {
 				return err
 			}

@@ -96,3 +96,22 @@ func (r RW) IsRandom() bool {
 
 // QD is the total queue depth: IODepth × NumJobs.
 func (w Workload) QD() int { return w.IODepth * w.NumJobs }
+
+// Targets returns the files every job does its I/O on: Files when it lists
+// several, else Filename alone.
+func (w Workload) Targets() []string {
+	if len(w.Files) > 1 {
+		return w.Files
+	}
+	return []string{w.Filename}
+}
+
+// FileSize is the bytes of Size each target file holds: Size split evenly
+// between the files of a Files list (fio's size over nrfiles), else Size
+// (0: each file its own size).
+func (w Workload) FileSize() int64 {
+	if len(w.Files) > 1 {
+		return w.Size / int64(len(w.Files))
+	}
+	return w.Size
+}

@@ -400,11 +400,7 @@ func runAction(c *cli.Context, fioArgs []string) error {
 	if es.sim != nil && w.Size == 0 {
 		w.Size = runDefaultSize
 	}
-	// Each file of a list holds an equal share of --size (fio's size over nrfiles).
-	perFile := w.Size
-	if len(w.Files) > 1 {
-		perFile = w.Size / int64(len(w.Files))
-	}
+	perFile := w.FileSize() // each file of a list holds an equal share of --size
 	if es.remote() && w.Filename == "" {
 		return usagef("--fio-clients: name the target on the servers with --filename (nothing is laid out on them)")
 	}

@@ -103,11 +103,7 @@ func (e *Engine) Run(ctx context.Context, w ioengine.Workload, ctl ioengine.Cont
 	}
 	if len(e.opt.Clients) == 0 {
 		// fio would create a missing file; an Engine lays nothing out.
-		files := []string{w.Filename}
-		if len(w.Files) > 1 {
-			files = w.Files
-		}
-		for _, f := range files {
+		for _, f := range w.Targets() {
 			if _, err := os.Stat(f); err != nil {
 				return nil, fmt.Errorf("fio target: %w", err)
 			}

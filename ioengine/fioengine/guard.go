@@ -89,12 +89,7 @@ func (e *Engine) holdLocal(w ioengine.Workload) (release func(), err error) {
 	if e.NoLocalTarget() || w.Held != nil {
 		return func() {}, nil
 	}
-	files, size := []string{w.Filename}, w.Size
-	if len(w.Files) > 1 {
-		// fio's filename list: each file holds an equal share of size.
-		files = w.Files
-		size /= int64(len(files))
-	}
+	files, size := w.Targets(), w.FileSize()
 	var held []*guard.Held
 	release = func() {
 		for _, h := range held {
