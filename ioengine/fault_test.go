@@ -245,19 +245,17 @@ func TestFaultMemlock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// A directory the unprivileged child can enter, on a filesystem with
-	// DMA (not tmpfs, where registration is skipped anyway).
-	dir, err := os.MkdirTemp(".", "memlock-")
+	// A directory the unprivileged child can enter (every ancestor
+	// searchable by others: a clone in a private home is not), on a
+	// filesystem with DMA (not tmpfs, where registration is skipped).
+	base := childDir(t)
+	dir, err := os.MkdirTemp(base, "qdsweep-memlock-")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer os.RemoveAll(dir)
 	if err := os.Chmod(dir, 0o755); err != nil {
 		t.Fatal(err)
-	}
-	var fs unix.Statfs_t
-	if unix.Statfs(dir, &fs) == nil && fs.Type == unix.TMPFS_MAGIC {
-		t.Skip("the package directory is on tmpfs: no buffer registration to refuse")
 	}
 	abs, _ := filepath.Abs(dir)
 	bin := filepath.Join(abs, "child.test")
@@ -271,11 +269,6 @@ func TestFaultMemlock(t *testing.T) {
 	}
 	if err := os.WriteFile(data, make([]byte, 1<<20), 0o644); err != nil {
 		t.Fatal(err)
-	}
-	for _, p := range []string{abs, filepath.Dir(abs)} {
-		if fi, err := os.Stat(p); err == nil && fi.Mode().Perm()&0o005 != 0o005 {
-			t.Skipf("%s is not searchable by other users", p)
-		}
 	}
 	cmd := exec.Command(bin, "-test.run=^TestFaultMemlock$", "-test.v")
 	cmd.Env = append(os.Environ(), memlockChildEnv+"="+data)
@@ -292,6 +285,42 @@ func TestFaultMemlock(t *testing.T) {
 			t.Log(strings.TrimSpace(l))
 		}
 	}
+}
+
+// childDir is a directory on a non-tmpfs filesystem whose every ancestor
+// other users can search: the package directory when it is so, else the
+// system's disk-backed temporary directories. None is a test failure that
+// says why, not a skip: every CI machine has /var/tmp.
+func childDir(t *testing.T) string {
+	t.Helper()
+	searchable := func(p string) bool {
+		for {
+			fi, err := os.Stat(p)
+			if err != nil || fi.Mode().Perm()&0o001 == 0 {
+				return false
+			}
+			up := filepath.Dir(p)
+			if up == p {
+				return true
+			}
+			p = up
+		}
+	}
+	var tried []string
+	for _, c := range []string{".", "/var/tmp", os.TempDir()} {
+		abs, err := filepath.Abs(c)
+		if err != nil {
+			continue
+		}
+		var fs unix.Statfs_t
+		if unix.Statfs(abs, &fs) != nil || fs.Type == unix.TMPFS_MAGIC || !searchable(abs) {
+			tried = append(tried, abs)
+			continue
+		}
+		return abs
+	}
+	t.Fatalf("no directory an unprivileged child can reach on a disk filesystem (tried %v)", tried)
+	return ""
 }
 
 // memlockChild runs in the unprivileged child: RLIMIT_MEMLOCK 64 KiB, then an
