@@ -2,6 +2,7 @@ package fio
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -196,3 +197,116 @@ func ParseArgs(args []string) (jf JobFile, rest []string, err error) {
 // levenshtein is the edit distance between a and b (insert, delete and
 // substitute each cost 1).
 func levenshtein(a, b string) int { return smetrics.WagnerFischer(a, b, 1, 1, 1) }
+
+// passable are the fio options qdsweep hands to fio as given (--fio-arg):
+// ones that tune how fio submits, reaps, times and reports I/O, and touch
+// no file, region, direction, job or command. This is an allow-list: a
+// name not here is refused, an abbreviation too (fio's getopt would take a
+// unique prefix of any of its options, the dangerous ones included). The
+// value, when the option takes one, is checked by its rule.
+var passable = map[string]passRule{
+	// switches: "--name" or "--name=0|1"
+	"thread": passBool, "group_reporting": passBool, "gtod_reduce": passBool, "disable_lat": passBool,
+	"disable_clat": passBool, "disable_slat": passBool, "disable_bw_measurement": passBool,
+	"clat_percentiles": passBool, "lat_percentiles": passBool, "slat_percentiles": passBool,
+	"norandommap": passBool, "randrepeat": passBool, "allrandrepeat": passBool, "refill_buffers": passBool,
+	"scramble_buffers": passBool, "zero_buffers": passBool, "hipri": passBool, "fixedbufs": passBool,
+	"registerfiles": passBool, "sqthread_poll": passBool, "nonvectored": passBool, "invalidate": passBool,
+	"stats": passBool, "unified_rw_reporting": passBool, "cpus_allowed_policy": passWord,
+	// numbers, lists and words that name no file
+	"iodepth_batch_submit": passWord, "iodepth_batch": passWord, "iodepth_batch_complete_min": passWord,
+	"iodepth_batch_complete": passWord, "iodepth_batch_complete_max": passWord, "iodepth_low": passWord,
+	"cpus_allowed": passWord, "cpumask": passWord, "nice": passWord, "prio": passWord, "prioclass": passWord,
+	"sqthread_poll_cpu": passWord, "random_generator": passWord, "random_distribution": passWord,
+	"percentile_list": passWord, "clocksource": passWord, "buffer_compress_percentage": passWord,
+	"buffer_compress_chunk": passWord, "dedupe_percentage": passWord, "percentage_random": passWord,
+	"thinktime": passWord, "thinktime_blocks": passWord, "thinktime_spin": passWord, "rate_process": passWord,
+	"iomem_align": passWord, "mem_align": passWord, "kb_base": passWord, "unit_base": passWord,
+	// enumerations: only values that open no file of their own
+	"ioengine": passEngine, "mem": passMem, "iomem": passMem,
+}
+
+// passRule checks a passable option's value.
+type passRule int
+
+const (
+	passBool   passRule = iota // no value, or 0/1
+	passWord                   // a value of digits, letters and , . : % - _ (no path)
+	passEngine                 // an engine that opens the target as the write guard checked it
+	passMem                    // a memory type without a backing file
+)
+
+// PassEngines are the fio engines a --fio-arg may choose: each opens the
+// job's target itself as the guard checked it (no engine that creates,
+// deletes or stats files, runs commands or loads code).
+var PassEngines = []string{"io_uring", "libaio", "psync", "sync", "pvsync", "pvsync2", "posixaio"}
+
+var passMems = []string{"malloc", "shm", "shmhuge", "mmap", "mmaphuge", "mmapshared"}
+
+// CheckPassArg checks one argument handed to fio as given ("--name" or
+// "--name=value"): the name must be a passable option spelled in full, the
+// value must keep its rule. The error says why in one phrase.
+func CheckPassArg(arg string) error {
+	if !strings.HasPrefix(arg, "--") || len(arg) == 2 {
+		return fmt.Errorf("only fio --options are passed (a bare argument is a job file or another option's value); write --name=value")
+	}
+	name, val, hasVal := strings.Cut(arg[2:], "=")
+	rule, ok := passable[name]
+	if !ok {
+		if n := passablePrefixOf(name); n != "" {
+			return fmt.Errorf("spell the option in full: --%s (fio would take an abbreviation of any of its options)", n)
+		}
+		return fmt.Errorf("not passed to fio: qdsweep passes only options that touch no file, region, direction, job or command: %s", passableList())
+	}
+	for _, r := range val {
+		if r < 0x20 || r == 0x7f {
+			return fmt.Errorf("has a control character")
+		}
+	}
+	switch rule {
+	case passBool:
+		if hasVal && val != "0" && val != "1" {
+			return fmt.Errorf("--%s is a switch: give it alone or as --%s=1 or =0", name, name)
+		}
+	case passWord:
+		if !hasVal || val == "" || strings.IndexFunc(val, notWordRune) >= 0 {
+			return fmt.Errorf("--%s needs a value of digits, letters and , . : %% - _ written --%s=VALUE", name, name)
+		}
+	case passEngine:
+		if !slices.Contains(PassEngines, val) {
+			return fmt.Errorf("--%s=%s: the fio engine may be one of %s (engines that open the guarded target and nothing else)", name, val, strings.Join(PassEngines, ", "))
+		}
+	case passMem:
+		if !slices.Contains(passMems, val) {
+			return fmt.Errorf("--%s=%s: the memory type may be one of %s, without a backing file", name, val, strings.Join(passMems, ", "))
+		}
+	}
+	return nil
+}
+
+func notWordRune(r rune) bool {
+	return !(r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || strings.ContainsRune(",.:%-_", r))
+}
+
+// passablePrefixOf is the passable option name begins, when only one does.
+func passablePrefixOf(name string) string {
+	found := ""
+	for n := range passable {
+		if name != "" && strings.HasPrefix(n, name) {
+			if found != "" {
+				return ""
+			}
+			found = n
+		}
+	}
+	return found
+}
+
+func passableList() string {
+	names := make([]string, 0, len(passable))
+	for n := range passable {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
+}

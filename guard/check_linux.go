@@ -74,21 +74,6 @@ func openExclusive(path string, flags int) (int, error) {
 	return fd, nil
 }
 
-// kindOf names a file type for messages.
-func kindOf(m os.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&os.ModeCharDevice != 0:
-		return "a character device"
-	case m&os.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&os.ModeSocket != 0:
-		return "a socket"
-	}
-	return "a special file"
-}
-
 func (c Checker) checkFile(t Target, fi os.FileInfo, p Permit) error {
 	path := t.Path
 	if swaps, err := c.swaps(); err == nil {

@@ -47,8 +47,8 @@ var (
 )
 
 // LockFile is the file a running sweep holds locked (flock) in its results
-// directory (LockDir). It stays after the sweep (removing a lock file races
-// with the next locker); readers of a results directory ignore it.
+// directory (LockDir), removed when it lets go; readers of a results
+// directory ignore it.
 const LockFile = ".qdsweep.lock"
 
 // Need is what one run asks of the process limits (CheckLimits).

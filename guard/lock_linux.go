@@ -14,47 +14,78 @@ import (
 )
 
 // DirLock is a results directory held for one run.
-type DirLock struct{ f *os.File }
-
-// LockDir creates dir if needed (one level, mode 0755) and takes an
-// exclusive, non-blocking flock on dir/LockFile, so two sweeps never write
-// one directory. It also proves dir writable before anything is laid out.
-// When another process holds the lock the error wraps ErrLocked and names
-// its pid as recorded in the file.
-func LockDir(dir string) (*DirLock, error) {
-	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
-		return nil, fmt.Errorf("--output %s: %w", dir, err)
-	}
-	path := filepath.Join(dir, LockFile)
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|unix.O_NOFOLLOW, 0o644)
-	if err != nil {
-		return nil, fmt.Errorf("--output %s: cannot write there: %w", dir, err)
-	}
-	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
-		defer f.Close()
-		if errors.Is(err, unix.EWOULDBLOCK) {
-			who := "another process"
-			if b, rerr := os.ReadFile(path); rerr == nil {
-				if pid, perr := strconv.Atoi(strings.TrimSpace(string(b))); perr == nil && pid > 0 {
-					who = "process " + strconv.Itoa(pid)
-				}
-			}
-			return nil, fmt.Errorf("--output %s: %w: %s is sweeping into it; wait for it or name another --output", dir, ErrLocked, who)
-		}
-		return nil, fmt.Errorf("--output %s: lock: %w", dir, err)
-	}
-	if err := f.Truncate(0); err == nil {
-		_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
-	}
-	return &DirLock{f: f}, nil
+type DirLock struct {
+	f    *os.File
+	path string
 }
 
-// Unlock releases the directory. Safe on nil and more than once.
+// LockDir takes an exclusive, non-blocking flock on dir/LockFile (dir
+// exists: OpenOut made or checked it), so two sweeps never write one
+// directory. When another process holds the lock the error wraps ErrLocked
+// and names its pid as recorded in the file. Unlock removes the file: a
+// locker that opened it just before the removal sees that the name no
+// longer leads to its file and opens it again.
+func LockDir(dir string) (*DirLock, error) {
+	path := filepath.Join(dir, LockFile)
+	for range 8 {
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o644)
+		if err != nil {
+			return nil, fmt.Errorf("--output %s: cannot write there: %w", dir, err)
+		}
+		if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+			defer f.Close()
+			if errors.Is(err, unix.EWOULDBLOCK) {
+				who := "another process"
+				if b, rerr := os.ReadFile(path); rerr == nil {
+					if pid, perr := strconv.Atoi(strings.TrimSpace(string(b))); perr == nil && pid > 0 {
+						who = "process " + strconv.Itoa(pid)
+					}
+				}
+				return nil, fmt.Errorf("--output %s: %w: %s is sweeping into it; wait for it or name another --output", dir, ErrLocked, who)
+			}
+			return nil, fmt.Errorf("--output %s: lock: %w", dir, err)
+		}
+		held, err1 := f.Stat()
+		now, err2 := os.Lstat(path)
+		if err1 != nil || err2 != nil || !os.SameFile(held, now) {
+			f.Close() // removed by the last holder after we opened it: again
+			continue
+		}
+		if err := f.Truncate(0); err == nil {
+			_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+		}
+		return &DirLock{f: f, path: path}, nil
+	}
+	return nil, fmt.Errorf("--output %s: %w: the lock file kept changing; another process is using the directory", dir, ErrLocked)
+}
+
+// Unlock removes the lock file and releases the directory. Safe on nil and
+// more than once.
 func (l *DirLock) Unlock() {
 	if l == nil || l.f == nil {
 		return
 	}
+	if held, err := l.f.Stat(); err == nil {
+		if now, err := os.Lstat(l.path); err == nil && os.SameFile(held, now) {
+			os.Remove(l.path) // while held: the next locker re-checks the name
+		}
+	}
 	_ = unix.Flock(int(l.f.Fd()), unix.LOCK_UN)
 	l.f.Close()
 	l.f = nil
+}
+
+// DirBusy reports whether another process holds dir's lock now (a sweep
+// is writing into it). It opens nothing for writing and creates nothing.
+func DirBusy(dir string) bool {
+	f, err := os.OpenFile(filepath.Join(dir, LockFile), os.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC|unix.O_NONBLOCK, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_SH|unix.LOCK_NB); err != nil {
+		return errors.Is(err, unix.EWOULDBLOCK)
+	}
+	_ = unix.Flock(int(f.Fd()), unix.LOCK_UN)
+	return false
 }

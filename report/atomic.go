@@ -1,26 +1,16 @@
 package report
 
-import (
-	"fmt"
-	"os"
-	"path/filepath"
+import "github.com/qdsweep/qdsweep/guard"
 
-	"github.com/qdsweep/qdsweep/sweep"
-)
-
-// writeFiles writes each named file into dir atomically, creating dir, and
-// returns the paths written in order.
-func writeFiles(dir string, files []namedFile) ([]string, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("create output directory: %w", err)
-	}
+// writeFiles writes each named file into out (each by temporary file and
+// rename, through the one writer) and returns the paths written in order.
+func writeFiles(out *guard.Out, files []namedFile) ([]string, error) {
 	var paths []string
 	for _, f := range files {
-		p := filepath.Join(dir, f.Name)
-		if err := sweep.WriteFileAtomic(p, f.Data); err != nil {
+		if err := out.WriteFile(f.Name, f.Data); err != nil {
 			return paths, err
 		}
-		paths = append(paths, p)
+		paths = append(paths, out.Path(f.Name))
 	}
 	return paths, nil
 }

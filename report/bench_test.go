@@ -19,7 +19,7 @@ func BenchmarkWriteAll(b *testing.B) {
 	o := report.Options{TargetIOPS: 100000}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := report.WriteAll(dir, r, o); err != nil {
+		if _, err := report.WriteAll(testOut(b, dir), r, o); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"github.com/qdsweep/qdsweep/guard"
 	"io"
 	"strings"
 
@@ -173,7 +174,7 @@ func CompareTable(w io.Writer, ins []Input, o Options) error {
 // latency-vs-qd, latency-vs-iops, dashboard) and compare.md into dir,
 // creating it, and returns the paths written. Everything is rendered
 // before the first file is written; each file is replaced atomically.
-func WriteCompare(dir string, ins []Input, o Options) ([]string, error) {
+func WriteCompare(out *guard.Out, ins []Input, o Options) ([]string, error) {
 	if err := checkInputs(ins); err != nil {
 		return nil, err
 	}
@@ -214,7 +215,7 @@ func WriteCompare(dir string, ins []Input, o Options) ([]string, error) {
 	var md bytes.Buffer
 	writeCompareMarkdown(&md, ins, tables, names)
 	files = append(files, namedFile{Name: CompareFile, Data: md.Bytes()})
-	return writeFiles(dir, files)
+	return writeFiles(out, files)
 }
 
 // writeCompareMarkdown writes compare.md: the inputs, the tables and the charts.

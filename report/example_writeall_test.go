@@ -2,6 +2,7 @@ package report_test
 
 import (
 	"fmt"
+	"github.com/qdsweep/qdsweep/guard"
 	"os"
 	"path/filepath"
 
@@ -38,7 +39,14 @@ func ExampleWriteAll() {
 		return
 	}
 	defer os.RemoveAll(dir)
-	files, err := report.WriteAll(dir, r, report.Options{ChartFormat: "png"})
+	// Every file goes through one writer, which refuses a directory
+	// holding files qdsweep did not write, and devices and symlinks at a name.
+	out, err := guard.OpenOut(dir, guard.OutOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	files, err := report.WriteAll(out, r, report.Options{ChartFormat: "png"})
 	if err != nil {
 		fmt.Println(err)
 		return

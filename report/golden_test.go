@@ -52,13 +52,13 @@ func TestGoldenImages(t *testing.T) {
 	}
 	compare := func(file string, ins ...report.Input) func(dir string) (string, error) {
 		return func(dir string) (string, error) {
-			_, err := report.WriteCompare(dir, ins, report.Options{})
+			_, err := report.WriteCompare(testOut(t, dir), ins, report.Options{})
 			return filepath.Join(dir, file), err
 		}
 	}
 	writeAll := func(r *sweep.Result, file string, o report.Options) func(dir string) (string, error) {
 		return func(dir string) (string, error) {
-			_, err := report.WriteAll(dir, r, o)
+			_, err := report.WriteAll(testOut(t, dir), r, o)
 			return filepath.Join(dir, file), err
 		}
 	}

@@ -40,7 +40,7 @@ func burstResult(t *testing.T) *sweep.Result {
 func TestTimelineAndBurstWords(t *testing.T) {
 	r := burstResult(t)
 	dir := t.TempDir()
-	files, err := report.WriteAll(dir, r, report.Options{})
+	files, err := report.WriteAll(testOut(t, dir), r, report.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

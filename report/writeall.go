@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"github.com/qdsweep/qdsweep/guard"
 
 	"github.com/qdsweep/qdsweep/sweep"
 	"gonum.org/v1/plot/vg/draw"
@@ -26,7 +27,7 @@ const (
 // first file is written; each file goes to a temporary name and is renamed.
 // A result with a single measured step gets summary.md without charts; one
 // with none is an error wrapping ErrNoSteps and writes nothing.
-func WriteAll(dir string, r *sweep.Result, o Options) ([]string, error) {
+func WriteAll(out *guard.Out, r *sweep.Result, o Options) ([]string, error) {
 	o = o.withDefaults()
 	if o.ChartFormat != "png" && o.ChartFormat != "svg" {
 		return nil, fmt.Errorf("chart format %q: %w", o.ChartFormat, ErrChartFormat)
@@ -67,7 +68,7 @@ func WriteAll(dir string, r *sweep.Result, o Options) ([]string, error) {
 		return nil, err
 	}
 	files = append(files, namedFile{Name: SummaryFile, Data: md.Bytes()})
-	return writeFiles(dir, files)
+	return writeFiles(out, files)
 }
 
 // chartKind is one chart file: how to build it, whether a result gets it,

@@ -85,7 +85,7 @@ func TestFromFio(t *testing.T) {
 			}
 			// What Write stores reads back the same.
 			dir := t.TempDir()
-			if err := sweep.Write(dir, r); err != nil {
+			if err := sweep.Write(testOut(t, dir), r); err != nil {
 				t.Fatal(err)
 			}
 			back, err := sweep.Read(filepath.Join(dir, sweep.ResultsJSON))

@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/qdsweep/qdsweep/guard"
 )
 
 // File names inside a results directory.
@@ -19,27 +21,24 @@ const (
 // ErrSchema is wrapped when a file is not a qdsweep result of this schema.
 var ErrSchema = errors.New("not a " + Schema + " result")
 
-// Write writes r into dir as results.json and results.csv, each replaced
-// atomically (temporary file in dir, fsync, rename, mode 0644), so a reader
-// or an interrupted sweep always sees a whole file. dir is created if needed.
-func Write(dir string, r *Result) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("write results: %w", err)
-	}
+// Write writes r into out as results.json and results.csv (and its
+// series), each replaced atomically through out (temporary file, fsync,
+// rename), so a reader or an interrupted sweep always sees a whole file.
+func Write(out *guard.Out, r *Result) error {
 	var js bytes.Buffer
 	enc := json.NewEncoder(&js)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(r); err != nil {
 		return fmt.Errorf("write results: encode JSON: %w", err)
 	}
-	if err := WriteFileAtomic(filepath.Join(dir, ResultsJSON), js.Bytes()); err != nil {
+	if err := out.WriteFile(ResultsJSON, js.Bytes()); err != nil {
 		return err
 	}
 	var csv bytes.Buffer
 	if err := WriteCSV(&csv, r); err != nil {
 		return fmt.Errorf("write results: %w", err)
 	}
-	if err := WriteFileAtomic(filepath.Join(dir, ResultsCSV), csv.Bytes()); err != nil {
+	if err := out.WriteFile(ResultsCSV, csv.Bytes()); err != nil {
 		return err
 	}
 	if !r.hasSeries() {
@@ -49,45 +48,7 @@ func Write(dir string, r *Result) error {
 	if err := WriteSeriesCSV(&series, r); err != nil {
 		return fmt.Errorf("write results: %w", err)
 	}
-	return WriteFileAtomic(filepath.Join(dir, ResultsSeriesCSV), series.Bytes())
-}
-
-// WriteFileAtomic replaces path with data: it writes a temporary file in the
-// same directory, fsyncs it, renames it over path (mode 0644) and fsyncs the directory.
-func WriteFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	tmp := f.Name()
-	fail := func(err error) error {
-		f.Close()
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if _, err := f.Write(data); err != nil {
-		return fail(err)
-	}
-	if err := f.Chmod(0o644); err != nil {
-		return fail(err)
-	}
-	if err := f.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync() // best effort: makes the rename durable
-		d.Close()
-	}
-	return nil
+	return out.WriteFile(ResultsSeriesCSV, series.Bytes())
 }
 
 // Read reads a result from path: a results.json file or a results directory

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"errors"
+	"github.com/qdsweep/qdsweep/guard"
 	"os"
 	"path/filepath"
 	"slices"
@@ -29,7 +30,7 @@ func TestWriteReadRoundTrip(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out")
 	r := sampleResult()
 	for range 2 { // the second write replaces the first
-		if err := sweep.Write(dir, r); err != nil {
+		if err := sweep.Write(testOut(t, dir), r); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -44,7 +45,7 @@ func TestWriteReadRoundTrip(t *testing.T) {
 		t.Errorf("step 0: %+v", back.Steps[0])
 	}
 	entries, _ := os.ReadDir(dir)
-	if len(entries) != 2 {
+	if len(entries) != 3 { // results.json, results.csv and the writer's manifest
 		t.Errorf("dir holds %d entries (temporary files left?)", len(entries))
 	}
 	for _, name := range []string{sweep.ResultsJSON, sweep.ResultsCSV} {
@@ -67,7 +68,7 @@ func TestWriteReadRoundTrip(t *testing.T) {
 func TestReadRejects(t *testing.T) {
 	var full bytes.Buffer
 	dir := t.TempDir()
-	if err := sweep.Write(dir, sampleResult()); err != nil {
+	if err := sweep.Write(testOut(t, dir), sampleResult()); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(filepath.Join(dir, sweep.ResultsJSON))
@@ -97,7 +98,7 @@ func TestReadRejects(t *testing.T) {
 func FuzzParseResult(f *testing.F) {
 	var b bytes.Buffer
 	dir := f.TempDir()
-	if err := sweep.Write(dir, sampleResult()); err == nil {
+	if err := sweep.Write(testOut(f, dir), sampleResult()); err == nil {
 		data, _ := os.ReadFile(filepath.Join(dir, sweep.ResultsJSON))
 		b.Write(data)
 	}
@@ -117,4 +118,15 @@ func FuzzParseResult(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// testOut opens dir for writing through the one writer, failing the test on
+// a refusal.
+func testOut(t testing.TB, dir string) *guard.Out {
+	t.Helper()
+	out, err := guard.OpenOut(dir, guard.OutOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

@@ -77,7 +77,7 @@ func TestSeriesFindsBurstCredits(t *testing.T) {
 
 	// The series file holds every slice.
 	dir := t.TempDir()
-	if err := sweep.Write(dir, r); err != nil {
+	if err := sweep.Write(testOut(t, dir), r); err != nil {
 		t.Fatal(err)
 	}
 	data, err := os.ReadFile(filepath.Join(dir, sweep.ResultsSeriesCSV))

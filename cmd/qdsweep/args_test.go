@@ -103,7 +103,7 @@ func TestFlagsAfterArguments(t *testing.T) {
 		{"diagnose", []string{"diagnose"}, []string{"--output-format", "json", "--target-iops=50k"}, []string{res}, `"target_iops": 50000`},
 		{"report", []string{"report"}, []string{"--target-iops", "80k", "--out", filepath.Join(out, "r")}, []string{res}, "80,000 IOPS"},
 		{"compare", []string{"compare"}, []string{"-o", filepath.Join(out, "c")}, []string{res, other}, "Saturation points"},
-		{"import fio", []string{"import", "fio"}, []string{"--output", filepath.Join(out, "i"), "--target-iops", "1k"}, []string{fioOut}, "Imported 1 step"},
+		{"import fio", []string{"import", "fio"}, []string{"--output", filepath.Join(out, "i"), "--overwrite", "--target-iops", "1k"}, []string{fioOut}, "Imported 1 step"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -51,10 +51,11 @@ func compareAction(c *cli.Context) error {
 		}
 		ins[i] = report.Input{Name: names[i], Result: r}
 	}
-	if err := checkOutDir(o.out); err != nil {
+	out, err := openOut(o.out, outOptions(c, "output", o.args...))
+	if err != nil {
 		return err
 	}
-	files, err := report.WriteCompare(o.out, ins, o.report)
+	files, err := report.WriteCompare(out, ins, o.report)
 	if err != nil {
 		return fmt.Errorf("compare: %w", err)
 	}

@@ -21,6 +21,7 @@ func importCommand() *cli.Command {
 			ArgsUsage: "FILE …  (fio output: json, json+, terse or normal; plus any NAME_iops.N.log / NAME_lat.N.log per-interval logs)",
 			Flags: []cli.Flag{
 				&cli.StringFlag{Name: "output", Aliases: []string{"out", "o"}, Usage: "results directory to create (default ./qdsweep-YYYYMMDD-HHMMSS)"},
+				overwriteFlag(),
 				targetIOPSFlag("target I/Os per second to size for in the recommendation, e.g. 160000 or 160k"),
 				&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing but errors (no table, no file list)"},
 			},
@@ -37,7 +38,7 @@ func importFioAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	dir, err := outputDir(c.String("output"))
+	dir, err := outputDir(c, c.Args().Slice()...)
 	if err != nil {
 		return err
 	}
@@ -60,11 +61,16 @@ func importFioAction(c *cli.Context) error {
 		return fmt.Errorf("import fio: analyse: %w", err)
 	}
 	report.Annotate(r)
-	if err := sweep.Write(dir, r); err != nil {
-		return fmt.Errorf("import fio: %w", err)
+	out, err := openOut(dir, outOptions(c, "output", c.Args().Slice()...))
+	if err != nil {
+		return err
+	}
+	if err := sweep.Write(out, r); err != nil {
+		out.Abandon()
+		return fmt.Errorf("import fio: %w", outErr(err))
 	}
 	ro := report.Options{TargetIOPS: target, Width: writerWidth(c.App.Writer)}
-	files, err := report.WriteAll(dir, r, ro)
+	files, err := report.WriteAll(out, r, ro)
 	if err != nil {
 		return fmt.Errorf("import fio: report: %w", err)
 	}

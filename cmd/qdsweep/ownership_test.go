@@ -241,7 +241,7 @@ func TestEmitFioJobsGuarded(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("colon name: exit %d, %s", code, stderr)
 	}
-	ents, err := os.ReadDir(filepath.Join(dir, "jobs3"))
+	ents, err := readDirVisible(filepath.Join(dir, "jobs3"))
 	if err != nil || len(ents) != 2 {
 		t.Fatalf("jobs3: %v %v", ents, err)
 	}

@@ -34,6 +34,7 @@ func renderFlags(outRequired bool) []cli.Flag {
 	}
 	return []cli.Flag{
 		&cli.StringFlag{Name: "output", Aliases: []string{"out", "o"}, Usage: outUsage},
+		overwriteFlag(),
 		targetIOPSFlag("target I/Os per second to size for and draw, e.g. 160000 or 160k"),
 		latencySLOFlag("latency objective to answer and draw, e.g. p99=5ms (mean, p50, p90, p99, p999)"),
 		&cli.StringFlag{Name: "chart-format", Value: "png", Usage: "png or svg"},
@@ -94,20 +95,12 @@ func readForReport(path string) (*sweep.Result, error) {
 	return r, nil
 }
 
-// checkOutDir makes sure dir exists (creating it) and can be written,
-// before anything is rendered; failure is a usage error naming --output.
-func checkOutDir(dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return usagef("--output %s: %v; choose a writable directory", dir, unwrapPath(err))
+// resultsFile is the results.json a result path stands for.
+func resultsFile(path string) string {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return filepath.Join(path, sweep.ResultsJSON)
 	}
-	f, err := os.CreateTemp(dir, ".qdsweep-write-check-*")
-	if err != nil {
-		return usagef("--output %s: cannot write there (%v); choose a writable directory", dir, unwrapPath(err))
-	}
-	name := f.Name()
-	f.Close()
-	os.Remove(name)
-	return nil
+	return path
 }
 
 // unwrapPath drops the *PathError wrapper, whose path the message already names.
@@ -148,10 +141,13 @@ func reportAction(c *cli.Context) error {
 		}
 		return fmt.Errorf("analyse %s: %w", o.args[0], err)
 	}
-	if err := checkOutDir(o.out); err != nil {
+	// The results file read is never replaced; report's own files in the
+	// results directory (summary.md, charts) are.
+	out, err := openOut(o.out, outOptions(c, "output", resultsFile(o.args[0])))
+	if err != nil {
 		return err
 	}
-	files, err := report.WriteAll(o.out, r, o.report)
+	files, err := report.WriteAll(out, r, o.report)
 	if err != nil {
 		return fmt.Errorf("report: %w", err)
 	}

@@ -30,7 +30,7 @@ func savedSweep(t *testing.T, name string, xmax float64) string {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), name)
-	if err := sweep.Write(dir, r); err != nil {
+	if err := sweep.Write(testOut(t, dir), r); err != nil {
 		t.Fatal(err)
 	}
 	return dir

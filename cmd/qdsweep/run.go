@@ -1,11 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/qdsweep/qdsweep/guard"
 	"io"
 	"os"
 	"path/filepath"
@@ -324,7 +326,7 @@ func runSpecFrom(c *cli.Context, fioArgs []string) (runSpec, error) {
 	return spec, nil
 }
 
-func runAction(c *cli.Context, fioArgs []string) error {
+func runAction(c *cli.Context, fioArgs []string) (err error) {
 	if c.NArg() > 0 {
 		return usagef("run: unexpected argument %q; flags take the form --name=value (e.g. --filename=%s)", c.Args().First(), c.Args().First())
 	}
@@ -427,12 +429,20 @@ func runAction(c *cli.Context, fioArgs []string) error {
 	}
 	out, errw := c.App.Writer, c.App.ErrWriter
 	if path := c.String("output"); c.IsSet("output") {
-		f, err := os.Create(path)
-		if err != nil {
-			return usagef("--output %s: %v", path, err)
+		// fio's --output, through the one writer: never a device, a
+		// symlink or a file the run reads or measures; written whole when
+		// the run ends (temporary file and rename).
+		oo := outOptions(c, "output", append(slices.Clone(files), c.String("jobfile"))...)
+		if err := guard.CheckOutFile(path, oo); err != nil {
+			return outErr(err)
 		}
-		defer f.Close()
-		out = f
+		var buf bytes.Buffer
+		out = &buf
+		defer func() {
+			if werr := guard.WriteFile(path, buf.Bytes(), oo); werr != nil && err == nil {
+				err = fmt.Errorf("writing results: %w", outErr(werr))
+			}
+		}()
 	}
 
 	ctx := c.Context

@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -45,6 +44,7 @@ func sweepCommand() *cli.Command {
 		&cli.StringFlag{Name: "ss_interval", Value: "250ms", Usage: "IOPS sampling period for steady state and progress"},
 		&cli.StringFlag{Name: "max_latency", Value: "2s", Usage: "stop a curve once a step's p99 latency exceeds this (0: no limit)"},
 		&cli.StringFlag{Name: "output", Aliases: []string{"out", "o"}, Usage: "results directory to create (default ./qdsweep-YYYYMMDD-HHMMSS)"},
+		overwriteFlag(),
 		&cli.StringFlag{Name: "resume", Usage: "continue the interrupted sweep in this results directory"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing but errors (and the JSON with --output-format=json)"},
 		targetIOPSFlag("target I/Os per second to size for in the recommendation, e.g. 160000 or 160k"),
@@ -90,7 +90,9 @@ type sweepOpts struct {
 	logEvery   time.Duration // --log-interval (< 0: off)
 	stop       sweep.EarlyStop
 	outDir     string
-	scratch    bool // the target is our scratch file: lay out, then remove
+	outOpts    guard.OutOptions // how outDir may be written
+	jobsOut    guard.OutOptions // how jobsDir may be written
+	scratch    bool             // the target is our scratch file: lay out, then remove
 	prev       *sweep.Result
 	analyze    littleslaw.Options
 	refine     sweep.Refine // the refine pass after the grid (inactive: none)
@@ -99,7 +101,7 @@ type sweepOpts struct {
 	quiet      bool
 }
 
-func sweepAction(c *cli.Context) error {
+func sweepAction(c *cli.Context) (err error) {
 	if c.Args().Len() > 0 {
 		return usagef("sweep: unexpected argument %q; all settings are flags (see qdsweep sweep --help)", c.Args().First())
 	}
@@ -134,8 +136,19 @@ func sweepAction(c *cli.Context) error {
 			return err
 		}
 	}
-	// One owner per results directory: held locked for the run (which also
-	// proves it writable before any layout).
+	// The results directory, through the one writer, and one owner for it:
+	// held locked for the run. A start that fails before the first results
+	// are written leaves nothing behind.
+	out, err := openOut(o.outDir, o.outOpts)
+	if err != nil {
+		return err
+	}
+	started := false
+	defer func() {
+		if err != nil && !started {
+			out.Abandon()
+		}
+	}()
 	lock, err := guard.LockDir(o.outDir)
 	if err != nil {
 		return err
@@ -240,16 +253,17 @@ func sweepAction(c *cli.Context) error {
 		}
 	}
 
-	if err := sweep.Write(o.outDir, r); err != nil {
+	if err := sweep.Write(out, r); err != nil {
 		return err
 	}
+	started = true
 	cfg := sweep.Config{
 		Engine: eng, Workload: o.workload, Ramp: o.ramp, Runtime: o.runtime,
 		Steady: o.steady, Stop: o.stop, Probe: probe, LogInterval: o.logEvery,
 		OnLive: prog.live,
 		OnStep: func(r *sweep.Result, s sweep.Step) error {
 			prog.step(r, s)
-			return sweep.Write(o.outDir, r)
+			return sweep.Write(out, r)
 		},
 	}
 	// The write guard holds the target from the first step to the last
@@ -269,26 +283,26 @@ func sweepAction(c *cli.Context) error {
 	prog.clear()
 	if runErr != nil && ctx.Err() != nil {
 		r.Interrupted = true
-		if err := sweep.Write(o.outDir, r); err != nil {
+		if err := sweep.Write(out, r); err != nil {
 			prog.note("qdsweep: %v", err)
 		}
 		prog.note("qdsweep: partial results in %s (continue with: qdsweep sweep --resume %s)", o.outDir, o.outDir)
 		return fmt.Errorf("sweep: %w", errInterrupted)
 	}
 	if runErr != nil && !errors.Is(runErr, sweep.ErrAllFailed) {
-		_ = sweep.Write(o.outDir, r)
+		_ = sweep.Write(out, r)
 		return runErr
 	}
-	return finishSweep(c, o, r, runErr)
+	return finishSweep(c, o, out, r, runErr)
 }
 
 // finishSweep analyses, writes the results directory and prints.
-func finishSweep(c *cli.Context, o sweepOpts, r *sweep.Result, runErr error) error {
+func finishSweep(c *cli.Context, o sweepOpts, out *guard.Out, r *sweep.Result, runErr error) error {
 	if err := r.Analyze(o.analyze); err != nil {
 		return fmt.Errorf("analyse: %w", err)
 	}
 	report.Annotate(r)
-	if err := sweep.Write(o.outDir, r); err != nil {
+	if err := sweep.Write(out, r); err != nil {
 		return err
 	}
 	human := c.App.Writer
@@ -303,7 +317,7 @@ func finishSweep(c *cli.Context, o sweepOpts, r *sweep.Result, runErr error) err
 			return err
 		}
 	}
-	files, err := report.WriteAll(o.outDir, r, o.report)
+	files, err := report.WriteAll(out, r, o.report)
 	if err != nil && !errors.Is(err, report.ErrNoSteps) {
 		return fmt.Errorf("write charts: %w", err)
 	}
@@ -409,13 +423,18 @@ func sweepOptions(c *cli.Context) (sweepOpts, error) {
 		return o, err
 	}
 	if o.outDir == "" {
-		if o.outDir, err = outputDir(c.String("output")); err != nil {
+		if o.outDir, err = outputDir(c, o.workload.Filename); err != nil {
 			return o, err
 		}
 	}
+	o.outOpts = outOptions(c, "output", o.workload.Filename)
+	if o.prev != nil {
+		o.outOpts.Overwrite = true // its own directory, results and all
+	}
 	if o.jobsDir = c.String("emit-fio-jobs"); c.IsSet("emit-fio-jobs") {
-		if err := checkNewDir("emit-fio-jobs", o.jobsDir); err != nil {
-			return o, err
+		o.jobsOut = outOptions(c, "emit-fio-jobs", o.workload.Filename)
+		if err := guard.CheckOut(o.jobsDir, o.jobsOut); err != nil {
+			return o, outErr(err)
 		}
 	}
 	o.json = outputFormat(c) == formatJSON
@@ -544,32 +563,25 @@ func steadyFromFlags(c *cli.Context) (sweep.SteadyConfig, error) {
 }
 
 // outputDir returns the results directory to write: flag or the default
-// ./qdsweep-YYYYMMDD-HHMMSS. An existing non-empty directory that is not a
-// qdsweep results directory, or an existing file, is refused.
-func outputDir(flag string) (string, error) {
-	dir := flag
+// ./qdsweep-YYYYMMDD-HHMMSS, checked by the one writer without creating
+// anything. A directory holding a sweep's results is refused unless
+// --overwrite: a finished sweep is never replaced without a word, and an
+// interrupted one is continued with --resume.
+func outputDir(c *cli.Context, protect ...string) (string, error) {
+	dir := c.String("output")
 	if dir == "" {
 		dir = "qdsweep-" + time.Now().Format("20060102-150405")
 	}
-	fi, err := os.Stat(dir)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		if err := checkNewDir("output", dir); err != nil {
-			return "", err
+	if !c.Bool("overwrite") && !guard.DirBusy(dir) { // a running sweep's is refused as locked
+		if prev, err := sweep.Read(filepath.Join(dir, sweep.ResultsJSON)); err == nil {
+			if prev.Interrupted {
+				return "", usagef("--output %s holds an interrupted sweep; continue it with qdsweep sweep --resume %s, name a new directory, or add --overwrite to replace it", dir, dir)
+			}
+			return "", usagef("--output %s holds a finished sweep; name a new directory, or add --overwrite to replace its results", dir)
 		}
-		return dir, nil
-	case err != nil:
-		return "", usagef("--output: %v; name a directory you can write", err)
-	case !fi.IsDir():
-		return "", usagef("--output: %s is a file, not a directory; name a new directory", dir)
 	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return "", usagef("--output: %v; name a directory you can write", err)
-	}
-	entries = slices.DeleteFunc(entries, func(e os.DirEntry) bool { return e.Name() == guard.LockFile })
-	if len(entries) > 0 && !sweep.IsResultsDir(dir) {
-		return "", usagef("--output: %s is not empty and holds no qdsweep results; name a new or empty directory", dir)
+	if err := guard.CheckOut(dir, outOptions(c, "output", protect...)); err != nil {
+		return "", outErr(err)
 	}
 	return dir, nil
 }
@@ -577,28 +589,6 @@ func outputDir(flag string) (string, error) {
 func sweepTargetExists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
-}
-
-// checkNewDir refuses a directory flag whose parent does not exist: qdsweep
-// creates the directory itself but never a missing chain of parents.
-func checkNewDir(flag, dir string) error {
-	if fi, err := os.Stat(dir); err == nil {
-		if !fi.IsDir() {
-			return usagef("--%s: %s is a file, not a directory; name a new directory", flag, dir)
-		}
-		return nil
-	}
-	parent := filepath.Dir(filepath.Clean(dir))
-	fi, err := os.Stat(parent)
-	switch {
-	case err != nil && errors.Is(err, os.ErrNotExist):
-		return usagef("--%s: parent directory %s does not exist; create it first or name a directory inside an existing one", flag, parent)
-	case err != nil:
-		return usagef("--%s: %v; name a directory you can write", flag, err)
-	case !fi.IsDir():
-		return usagef("--%s: %s is not a directory; name a directory inside an existing one", flag, parent)
-	}
-	return nil
 }
 
 // emitFioJobs writes one fio job file per planned step into o.jobsDir. Every
@@ -622,12 +612,13 @@ func emitFioJobs(o sweepOpts) error {
 		}
 		files = append(files, jobFile{fio.JobFileName(w), b.Bytes()})
 	}
-	if err := os.MkdirAll(o.jobsDir, 0o755); err != nil {
-		return fmt.Errorf("--emit-fio-jobs: %w", err)
+	out, err := openOut(o.jobsDir, o.jobsOut)
+	if err != nil {
+		return err
 	}
 	for _, f := range files {
-		if err := os.WriteFile(filepath.Join(o.jobsDir, f.name), f.data, 0o644); err != nil {
-			return fmt.Errorf("--emit-fio-jobs: %w", err)
+		if err := out.WriteFile(f.name, f.data); err != nil {
+			return fmt.Errorf("--emit-fio-jobs: %w", outErr(err))
 		}
 	}
 	return nil

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -89,8 +90,8 @@ func TestSweepBadInput(t *testing.T) {
 		{"bad runtime", []string{"--runtime", "-1"}, "--runtime"},
 		{"unknown engine", []string{"--ioengine", "nope"}, "--ioengine"},
 		{"bad sim latency", []string{"--ioengine", "sim", "--sim_latency", "0"}, "--sim_latency"},
-		{"foreign output dir", []string{"--output", "foreign"}, "not empty"},
-		{"output is a file", []string{"--output", "foreign/file"}, "is a file"},
+		{"foreign output dir", []string{"--output", "foreign"}, "holds files qdsweep did not write"},
+		{"output is a file", []string{"--output", "foreign/file"}, "is not a directory"},
 		{"missing resume dir", []string{"--resume", "nothing-here"}, "--resume"},
 		{"argument", []string{"now"}, "unexpected argument"},
 	}
@@ -321,7 +322,7 @@ func TestSweepEmitFioJobs(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	ents, err := os.ReadDir(jobs)
+	ents, err := readDirVisible(jobs)
 	if err != nil || len(ents) != 4 {
 		t.Fatalf("job files: %v %v", err, ents)
 	}
@@ -492,4 +493,11 @@ func TestSweepRefinesAroundTarget(t *testing.T) {
 	if len(r.Steps) != 7 {
 		t.Errorf("--refine=false ran %d steps, want the 7 of the grid", len(r.Steps))
 	}
+}
+
+// readDirVisible lists dir without its hidden entries (the writer's
+// manifest of the files qdsweep wrote there).
+func readDirVisible(dir string) ([]os.DirEntry, error) {
+	ents, err := os.ReadDir(dir)
+	return slices.DeleteFunc(ents, func(e os.DirEntry) bool { return strings.HasPrefix(e.Name(), ".") }), err
 }

@@ -62,10 +62,18 @@ func TestFioNeedsPermit(t *testing.T) {
 	}
 }
 
-// TestFioRefusedArgs: --fio-arg options that add jobs or change the target,
-// region or direction are refused by name; harmless tuning passes.
+// TestFioRefusedArgs: --fio-arg is an allow-list matched as fio's getopt
+// matches: options that add jobs or change the target, region or
+// direction are refused by name, and so are abbreviations (fio takes a
+// unique prefix: --opend is opendir, --exec_prer exec_prerun), engines
+// that delete or create files, memory backed by a file, and a value given
+// as the next argument (fio would read qdsweep's next option as it);
+// harmless tuning passes.
 func TestFioRefusedArgs(t *testing.T) {
-	for _, a := range []string{"--name=extra", "--filename=/dev/loop13", "--directory=/", "--filename_format=x",
+	for _, a := range []string{"--ioengine=filedelete", "--ioengine=filecreate", "--ioengine=external:/tmp/x.so",
+		"--opend=/tmp", "--mem=mmap:/tmp/f", "--iomem=mmaphuge:/tmp/f", "--exec_prer=touch /tmp/x", "--write_iol=/tmp/f",
+		"--fileoffset=3m", "--threa", "--nice", "--ioscheduler=none", "--trim_percentage=100", "--allow_mounted_write=1",
+		"--Thread", "--cpus_allowed=0/1", "--name=extra", "--filename=/dev/loop13", "--directory=/", "--filename_format=x",
 		"--opendir=/", "--rw=write", "--readwrite=randwrite", "--rwmixread=0", "--RWMIXWRITE=100", "--size=1g",
 		"--offset=1m", "--numjobs=4", "--exec_prerun=rm", "--output=/etc/x", "--write-lat-log=/tmp/x", "extra.fio", "-", "--"} {
 		err := fioengine.CheckExtraArgs([]string{"--thread", a})
@@ -73,7 +81,8 @@ func TestFioRefusedArgs(t *testing.T) {
 			t.Errorf("%s: %v, want a refusal naming it", a, err)
 		}
 	}
-	if err := fioengine.CheckExtraArgs([]string{"--thread", "--hipri", "--fixedbufs=1", "--norandommap", "--gtod_reduce=1"}); err != nil {
+	if err := fioengine.CheckExtraArgs([]string{"--thread", "--hipri", "--fixedbufs=1", "--norandommap", "--gtod_reduce=1",
+		"--ioengine=libaio", "--mem=shm", "--cpus_allowed=0-1", "--percentile_list=99:99.9", "--iodepth_batch_submit=8"}); err != nil {
 		t.Errorf("harmless args refused: %v", err)
 	}
 	if err := fioengine.CheckExtraArgs([]string{"--description=a\nb"}); err == nil {

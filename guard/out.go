@@ -1,0 +1,503 @@
+package guard
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Every file qdsweep writes other than the measured target — results,
+// reports, charts, run's --output, emitted job files — goes through Out:
+//
+//   - the directory is checked once, when it is opened: a new one is made
+//     (one level, never a chain of parents); an existing one must hold only
+//     files qdsweep wrote (its manifest, or a qdsweep results.json) unless
+//     the user said --overwrite;
+//   - each file is written to a new temporary name (O_EXCL) in that same
+//     directory, synced and renamed over its name, so nothing is ever
+//     truncated or written through: a symlink, device node, FIFO or socket
+//     at the name is refused, never followed or opened;
+//   - a file the run reads or measures (OutOptions.Protect) is never
+//     replaced, by whatever name it is reached;
+//   - the directory is proved to be the one checked (same device and
+//     inode) before every rename.
+
+// ManifestFile lists, one name a line, the files qdsweep wrote into a
+// directory: what a later run may replace there without --overwrite.
+const ManifestFile = ".qdsweep-files"
+
+// ErrOutput is wrapped by every refusal of an output path: a usage error
+// whose message names the flag, the path and the fix.
+var ErrOutput = errors.New("output refused")
+
+// OutOptions says how a command may write into its output directory.
+type OutOptions struct {
+	// Flag names the flag that chose the path, for messages ("--output").
+	Flag string
+	// Overwrite allows an existing directory holding files qdsweep did not
+	// write (qdsweep's names in it are replaced; nothing else is touched).
+	Overwrite bool
+	// Protect lists files the run reads or measures: never replaced.
+	Protect []string
+}
+
+// Out is a directory checked for writing (OpenOut).
+type Out struct {
+	dir     string
+	flag    string
+	id      os.FileInfo
+	protect []os.FileInfo
+	created bool
+	ours    map[string]bool // the manifest: names qdsweep wrote
+	wrote   []string        // names written by this process
+}
+
+// OpenOut checks dir for writing and returns it, creating it (one level)
+// when it does not exist. An existing directory holding files qdsweep did
+// not write is refused unless o.Overwrite; a path that is not a directory,
+// or whose parent is missing, is refused. Every refusal wraps ErrOutput.
+func OpenOut(dir string, o OutOptions) (*Out, error) {
+	return openOut(dir, o, true)
+}
+
+// CheckOut runs OpenOut's checks of dir without creating or writing
+// anything: for checking flags before a run starts.
+func CheckOut(dir string, o OutOptions) error {
+	_, err := openOut(dir, o, false)
+	return err
+}
+
+func openOut(dir string, o OutOptions, open bool) (*Out, error) {
+	if o.Flag == "" {
+		o.Flag = "--output"
+	}
+	if dir == "" {
+		return nil, fmt.Errorf("%w: %s: empty path; name a directory", ErrOutput, o.Flag)
+	}
+	d := &Out{dir: dir, flag: o.Flag, ours: map[string]bool{}}
+	for _, p := range o.Protect {
+		if fi, err := os.Stat(p); err == nil {
+			d.protect = append(d.protect, fi)
+		}
+	}
+	if err := d.refusePseudo(dir); err != nil {
+		return nil, err
+	}
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if err := d.create(open); err != nil {
+			return nil, err
+		}
+		return d, nil
+	case err != nil:
+		return nil, d.refuse("%v; name a directory you can write", unwrapPath(err))
+	case !fi.IsDir():
+		return nil, d.refuse("%s is not a directory; name a new or empty directory", dir)
+	}
+	d.id = fi
+	if err := d.readManifest(); err != nil {
+		return nil, err
+	}
+	foreign, err := d.foreign()
+	if err != nil {
+		return nil, err
+	}
+	if len(foreign) > 0 && !o.Overwrite {
+		return nil, d.refuse("%s holds files qdsweep did not write (%s); name a new or empty directory, or add --overwrite to write qdsweep's files beside them",
+			dir, listSome(foreign, 3))
+	}
+	if err := d.probe(); err != nil {
+		return nil, err
+	}
+	if !open {
+		return nil, nil
+	}
+	return d, nil
+}
+
+// Dir is the directory's path as given.
+func (d *Out) Dir() string { return d.dir }
+
+// Path is the path of name inside the directory.
+func (d *Out) Path(name string) string { return filepath.Join(d.dir, name) }
+
+// Created reports whether OpenOut made the directory.
+func (d *Out) Created() bool { return d.created }
+
+// Wrote lists the names this process wrote, in order, without repeats.
+func (d *Out) Wrote() []string { return slices.Clone(d.wrote) }
+
+// Holds reports whether the directory already holds name as a file
+// qdsweep wrote.
+func (d *Out) Holds(name string) bool {
+	if !d.ours[name] {
+		return false
+	}
+	fi, err := os.Lstat(d.Path(name))
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// WriteFile replaces name in the directory with data: a new temporary file
+// (O_EXCL, mode 0644) synced and renamed over name, then the directory
+// synced. A name that is a path, or that now holds a symlink, a device, a
+// FIFO, a socket, a directory or a protected file, is refused (ErrOutput).
+func (d *Out) WriteFile(name string, data []byte) error {
+	if err := d.write(name, data); err != nil {
+		return err
+	}
+	if name == ManifestFile {
+		return nil
+	}
+	if !slices.Contains(d.wrote, name) {
+		d.wrote = append(d.wrote, name)
+	}
+	if d.ours[name] {
+		return nil
+	}
+	d.ours[name] = true
+	return d.write(ManifestFile, d.manifest())
+}
+
+// Abandon removes what this process wrote and, when OpenOut created the
+// directory and nothing else is in it now, the directory: a start that
+// failed leaves nothing behind. Files another run wrote stay.
+func (d *Out) Abandon() {
+	if d == nil {
+		return
+	}
+	if !d.sameDir() {
+		return
+	}
+	for _, n := range d.wrote {
+		if fi, err := os.Lstat(d.Path(n)); err == nil && fi.Mode().IsRegular() {
+			os.Remove(d.Path(n))
+		}
+	}
+	d.wrote = nil
+	if !d.created {
+		return
+	}
+	entries, err := os.ReadDir(d.dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if e.Name() != ManifestFile {
+			return
+		}
+	}
+	os.Remove(d.Path(ManifestFile))
+	os.Remove(d.dir)
+}
+
+// WriteFile writes one file at path through a directory check of its own
+// (run's --output, fio's one-file outputs): the parent must exist; what is
+// at path must be a regular file that is not protected, or nothing.
+// Unlike OpenOut it replaces a regular file the user named (fio's
+// --output does too), by rename, never by truncating it.
+func WriteFile(path string, data []byte, o OutOptions) error {
+	d, err := outFile(path, o)
+	if err != nil {
+		return err
+	}
+	return d.write(filepath.Base(path), data)
+}
+
+// CheckOutFile runs WriteFile's checks of path without writing anything:
+// for checking flags before a run starts.
+func CheckOutFile(path string, o OutOptions) error {
+	d, err := outFile(path, o)
+	if err != nil {
+		return err
+	}
+	return d.checkName(path)
+}
+
+func outFile(path string, o OutOptions) (*Out, error) {
+	if o.Flag == "" {
+		o.Flag = "--output"
+	}
+	d := &Out{dir: filepath.Dir(path), flag: o.Flag, ours: map[string]bool{}}
+	for _, p := range o.Protect {
+		if fi, err := os.Stat(p); err == nil {
+			d.protect = append(d.protect, fi)
+		}
+	}
+	if err := d.refusePseudo(path); err != nil {
+		return nil, err
+	}
+	fi, err := os.Stat(d.dir)
+	if err != nil {
+		return nil, d.refuse("directory %s: %v; name a file in an existing directory", d.dir, unwrapPath(err))
+	}
+	if !fi.IsDir() {
+		return nil, d.refuse("%s is not a directory; name a file in an existing directory", d.dir)
+	}
+	d.id = fi
+	return d, nil
+}
+
+func (d *Out) refuse(format string, args ...any) error {
+	return &outError{d.flag + " " + fmt.Sprintf(format, args...)}
+}
+
+// outError is a refusal: its message is the one line the user reads.
+type outError struct{ msg string }
+
+func (e *outError) Error() string        { return e.msg }
+func (e *outError) Is(target error) bool { return target == ErrOutput }
+
+// pseudoRoots are filesystems that hold the system's devices and state:
+// qdsweep never creates a file there (a typo under /dev lays out nothing
+// in RAM).
+var pseudoRoots = []string{"/dev", "/proc", "/sys"}
+
+func (d *Out) refusePseudo(path string) error {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil
+	}
+	if real, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+		abs = filepath.Join(real, filepath.Base(abs))
+	}
+	for _, r := range pseudoRoots {
+		if abs == r || strings.HasPrefix(abs, r+"/") {
+			return d.refuse("%s is under %s, where qdsweep writes nothing; name a path on a filesystem", path, r)
+		}
+	}
+	return nil
+}
+
+func (d *Out) create(open bool) error {
+	parent := filepath.Dir(filepath.Clean(d.dir))
+	pi, err := os.Stat(parent)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return d.refuse("parent directory %s does not exist; create it first or name a directory inside an existing one", parent)
+	case err != nil:
+		return d.refuse("%v; name a directory you can write", unwrapPath(err))
+	case !pi.IsDir():
+		return d.refuse("%s is not a directory; name a directory inside an existing one", parent)
+	}
+	if !open {
+		return nil
+	}
+	if err := os.Mkdir(d.dir, 0o755); err != nil {
+		return d.refuse("%v; name a directory you can write", unwrapPath(err))
+	}
+	fi, err := os.Lstat(d.dir)
+	if err != nil || !fi.IsDir() {
+		return d.refuse("%s changed while it was made; try again", d.dir)
+	}
+	d.id, d.created = fi, true
+	return nil
+}
+
+// probe proves the directory writable before anything is rendered or run.
+func (d *Out) probe() error {
+	f, err := os.CreateTemp(d.dir, ".qdsweep-write-check-*")
+	if err != nil {
+		return d.refuse("%s: cannot write there (%v); choose a writable directory", d.dir, unwrapPath(err))
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return nil
+}
+
+func (d *Out) readManifest() error {
+	b, err := os.ReadFile(d.Path(ManifestFile))
+	if err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if l = strings.TrimSpace(l); l != "" && filepath.Base(l) == l {
+				d.ours[l] = true
+			}
+		}
+		return nil
+	}
+	// A results directory written before the manifest: its files are
+	// qdsweep's when it holds a qdsweep results.json.
+	if isLegacyResults(d.Path("results.json")) {
+		entries, err := os.ReadDir(d.dir)
+		if err != nil {
+			return d.refuse("%v; name a directory you can read", unwrapPath(err))
+		}
+		for _, e := range entries {
+			if e.Type().IsRegular() {
+				d.ours[e.Name()] = true
+			}
+		}
+	}
+	return nil
+}
+
+func isLegacyResults(path string) bool {
+	fi, err := os.Lstat(path)
+	if err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	var doc struct {
+		Schema string `json:"schema"`
+	}
+	return json.Unmarshal(b, &doc) == nil && strings.HasPrefix(doc.Schema, "qdsweep/")
+}
+
+// foreign lists the directory's entries qdsweep did not write.
+func (d *Out) foreign() ([]string, error) {
+	entries, err := os.ReadDir(d.dir)
+	if err != nil {
+		return nil, d.refuse("%v; name a directory you can read", unwrapPath(err))
+	}
+	var out []string
+	for _, e := range entries {
+		n := e.Name()
+		if n == ManifestFile || n == LockFile || (d.ours[n] && e.Type().IsRegular()) || isOurTemp(n) {
+			continue
+		}
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// isOurTemp matches the temporary names WriteFile uses (".NAME.tmp…"),
+// left only by a crash between create and rename.
+func isOurTemp(n string) bool {
+	return strings.HasPrefix(n, ".") && strings.Contains(n, ".tmp")
+}
+
+func (d *Out) sameDir() bool {
+	fi, err := os.Stat(d.dir)
+	return err == nil && d.id != nil && os.SameFile(fi, d.id)
+}
+
+func (d *Out) write(name string, data []byte) error {
+	if name == "" || filepath.Base(name) != name || name == "." || name == ".." {
+		return d.refuse("%q is not a file name; name a file inside %s", name, d.dir)
+	}
+	if !d.sameDir() {
+		return d.refuse("%s was replaced while qdsweep wrote into it; nothing more was written", d.dir)
+	}
+	path := d.Path(name)
+	if err := d.checkName(path); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(d.dir, "."+name+".tmp*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	tmp := f.Name()
+	fail := func(err error) error {
+		f.Close()
+		os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if _, err := f.Write(data); err != nil {
+		return fail(err)
+	}
+	if err := f.Chmod(0o644); err != nil {
+		return fail(err)
+	}
+	if err := f.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	// Checked again just before the rename: what is at the name now is
+	// what gets replaced (a rename never writes through it).
+	if err := d.checkName(path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if dir, err := os.Open(d.dir); err == nil {
+		_ = dir.Sync() // best effort: makes the rename durable
+		dir.Close()
+	}
+	return nil
+}
+
+// checkName refuses what must not be replaced at path: anything but a
+// regular file, or a file the run reads or measures.
+func (d *Out) checkName(path string) error {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return d.refuse("%v", unwrapPath(err))
+	}
+	if !fi.Mode().IsRegular() {
+		return d.refuse("%s is %s, not a regular file; qdsweep replaces only files; name another path", path, kindOf(fi.Mode()))
+	}
+	for _, p := range d.protect {
+		if os.SameFile(fi, p) {
+			return d.refuse("%s is a file this run reads or measures; name another path", path)
+		}
+	}
+	return nil
+}
+
+func (d *Out) manifest() []byte {
+	var names []string
+	for n := range d.ours {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var b bytes.Buffer
+	for _, n := range names {
+		b.WriteString(n + "\n")
+	}
+	return b.Bytes()
+}
+
+// kindOf names a file type for messages.
+func kindOf(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m&fs.ModeDevice != 0 && m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m.IsDir():
+		return "a directory"
+	}
+	return "a special file"
+}
+
+func listSome(names []string, n int) string {
+	if len(names) <= n {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:n], ", ") + fmt.Sprintf(" and %d more", len(names)-n)
+}
+
+// unwrapPath drops the *PathError wrapper, whose path the message already names.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
