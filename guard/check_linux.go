@@ -34,6 +34,9 @@ func Check(t Target, p Permit) error { return Checker{}.Check(t, p) }
 // A block device is opened exclusively for the length of the check only;
 // Hold keeps it for a whole run.
 func (c Checker) Check(t Target, p Permit) error {
+	if err := checkKind(t.Path); err != nil {
+		return err
+	}
 	if p.Unchecked || !t.Write {
 		return nil
 	}
@@ -55,6 +58,25 @@ func (c Checker) Check(t Target, p Permit) error {
 		return err
 	}
 	return refuse(nil, "%s is %s, neither a regular file nor a block device; refusing to write to it", t.Path, kindOf(fi.Mode()))
+}
+
+// checkKind refuses, for reads and writes alike and before anything opens
+// it, a target that is neither a regular file nor a block device (a FIFO
+// would block the open, a character device is no disk), and a missing one
+// where qdsweep would create it under /dev, /proc or /sys (a typo of a
+// device name would lay out a file in RAM).
+func checkKind(path string) error {
+	fi, err := os.Stat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		if under := pseudoRoot(path); under != "" {
+			return refuse(nil, "%s does not exist, and qdsweep creates nothing under %s; name an existing device (lsblk lists them) or a file on a filesystem", path, under)
+		}
+		return nil
+	}
+	if err != nil || fi.Mode().IsRegular() || isBlock(fi) {
+		return nil
+	}
+	return refuse(nil, "%s is %s, neither a regular file nor a block device; name a file or a block device", path, kindOf(fi.Mode()))
 }
 
 func isBlock(fi os.FileInfo) bool {

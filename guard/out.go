@@ -261,19 +261,28 @@ func (e *outError) Is(target error) bool { return target == ErrOutput }
 var pseudoRoots = []string{"/dev", "/proc", "/sys"}
 
 func (d *Out) refusePseudo(path string) error {
+	if r := pseudoRoot(path); r != "" {
+		return d.refuse("%s is under %s, where qdsweep writes nothing; name a path on a filesystem", path, r)
+	}
+	return nil
+}
+
+// pseudoRoot is the one of pseudoRoots that path lies under (its parent's
+// symlinks resolved), or "".
+func pseudoRoot(path string) string {
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return nil
+		return ""
 	}
 	if real, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
 		abs = filepath.Join(real, filepath.Base(abs))
 	}
 	for _, r := range pseudoRoots {
 		if abs == r || strings.HasPrefix(abs, r+"/") {
-			return d.refuse("%s is under %s, where qdsweep writes nothing; name a path on a filesystem", path, r)
+			return r
 		}
 	}
-	return nil
+	return ""
 }
 
 func (d *Out) create(open bool) error {

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 )
 
 // hardExit holds cleanups (removal of the files this process created) that
@@ -60,6 +61,10 @@ func interruptExitCode() int {
 	return 130
 }
 
+// signalEcho is how soon after the first stop signal another is taken as
+// the same interrupt delivered twice, not a second Ctrl-C.
+const signalEcho = 500 * time.Millisecond
+
 // signalContext is cancelled by the first stop signal: the run ends as on
 // Ctrl-C, keeping valid partial results marked interrupted and removing its
 // scratch file. A second signal exits at once (cleanups registered with
@@ -73,14 +78,21 @@ func signalContext() (context.Context, func()) {
 	// its scratch file and ends through its normal path.
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	go func() {
-		n := 0
+		var first time.Time
 		for sig := range ch {
-			n++
-			if n == 1 {
+			if first.IsZero() {
+				first = time.Now()
 				if s, ok := sig.(syscall.Signal); ok {
 					interruptSignal.Store(int32(s))
 				}
 				cancel()
+				continue
+			}
+			// One interrupt reaches a process more than once when it is sent
+			// to the process and then to its group (timeout -s INT, a
+			// terminal's Ctrl-C beside a supervisor): signals within
+			// signalEcho of the first are that same interrupt.
+			if time.Since(first) < signalEcho {
 				continue
 			}
 			runHardExit()

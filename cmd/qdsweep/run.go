@@ -622,6 +622,9 @@ func fileBytes(path string, fi os.FileInfo) int64 {
 	if fi.Mode().IsRegular() {
 		return fi.Size()
 	}
+	if fi.Mode()&os.ModeDevice == 0 || fi.Mode()&os.ModeCharDevice != 0 {
+		return 0 // a FIFO would block the open; validation refuses it next
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return 0

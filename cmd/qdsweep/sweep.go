@@ -154,6 +154,7 @@ func sweepAction(c *cli.Context) (err error) {
 		return err
 	}
 	defer lock.Unlock()
+	defer onHardExit(lock.Unlock)()
 	if o.jobsDir != "" {
 		// Emitted job files write what they name: the same guard, whatever engine runs here.
 		if !o.engine.local() && !o.engine.remote() && o.workload.Filename != "" {
@@ -253,7 +254,9 @@ func sweepAction(c *cli.Context) (err error) {
 		}
 	}
 
-	if err := sweep.Write(out, r); err != nil {
+	saver := &resultSaver{out: out}
+	defer onHardExit(saver.markInterrupted)()
+	if err := saver.save(r); err != nil {
 		return err
 	}
 	started = true
@@ -263,7 +266,7 @@ func sweepAction(c *cli.Context) (err error) {
 		OnLive: prog.live,
 		OnStep: func(r *sweep.Result, s sweep.Step) error {
 			prog.step(r, s)
-			return sweep.Write(out, r)
+			return saver.save(r)
 		},
 	}
 	// The write guard holds the target from the first step to the last
@@ -283,26 +286,26 @@ func sweepAction(c *cli.Context) (err error) {
 	prog.clear()
 	if runErr != nil && ctx.Err() != nil {
 		r.Interrupted = true
-		if err := sweep.Write(out, r); err != nil {
+		if err := saver.save(r); err != nil {
 			prog.note("qdsweep: %v", err)
 		}
 		prog.note("qdsweep: partial results in %s (continue with: qdsweep sweep --resume %s)", o.outDir, o.outDir)
 		return fmt.Errorf("sweep: %w", errInterrupted)
 	}
 	if runErr != nil && !errors.Is(runErr, sweep.ErrAllFailed) {
-		_ = sweep.Write(out, r)
+		_ = saver.save(r)
 		return runErr
 	}
-	return finishSweep(c, o, out, r, runErr)
+	return finishSweep(c, o, saver, r, runErr)
 }
 
 // finishSweep analyses, writes the results directory and prints.
-func finishSweep(c *cli.Context, o sweepOpts, out *guard.Out, r *sweep.Result, runErr error) error {
+func finishSweep(c *cli.Context, o sweepOpts, saver *resultSaver, r *sweep.Result, runErr error) error {
 	if err := r.Analyze(o.analyze); err != nil {
 		return fmt.Errorf("analyse: %w", err)
 	}
 	report.Annotate(r)
-	if err := sweep.Write(out, r); err != nil {
+	if err := saver.save(r); err != nil {
 		return err
 	}
 	human := c.App.Writer
@@ -317,7 +320,7 @@ func finishSweep(c *cli.Context, o sweepOpts, out *guard.Out, r *sweep.Result, r
 			return err
 		}
 	}
-	files, err := report.WriteAll(out, r, o.report)
+	files, err := report.WriteAll(saver.out, r, o.report)
 	if err != nil && !errors.Is(err, report.ErrNoSteps) {
 		return fmt.Errorf("write charts: %w", err)
 	}
@@ -375,7 +378,7 @@ func sweepOptions(c *cli.Context) (sweepOpts, error) {
 				o.workload.Filename = ""
 			}
 		}
-		if !c.IsSet("size") && p.Meta.Workload.Size > 0 {
+		if !c.IsSet("size") { // 0: the whole existing file, as it was
 			o.workload.Size = p.Meta.Workload.Size
 		}
 		if !c.IsSet("direct") {

@@ -1,0 +1,141 @@
+//go:build linux
+
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/qdsweep/qdsweep/guard"
+	"github.com/qdsweep/qdsweep/internal/looptest"
+	"github.com/qdsweep/qdsweep/sweep"
+)
+
+// TestOutputsNeverDestroy: every file a command writes besides its target
+// goes through the one writer. Each case names a file the user owns; after
+// the command its bytes are the same and the command exited 2 with one line.
+func TestOutputsNeverDestroy(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	if err := os.WriteFile(data, bytes.Repeat([]byte("user data "), 1<<17), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(data, link); err != nil {
+		t.Fatal(err)
+	}
+	notes := filepath.Join(dir, "notes")
+	if err := os.Mkdir(notes, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mine := filepath.Join(notes, "summary.md")
+	if err := os.WriteFile(mine, []byte("my notes"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A finished sweep to report and to refuse a second sweep into.
+	res := filepath.Join(dir, "res")
+	if code, _, stderr := runSweep(t, dir, "--ioengine=sim", "--iodepth=1,2", "--runtime=100ms", "--ramp_time=0", "--ss=0", "--quiet", "--output", res); code != 0 {
+		t.Fatalf("sweep: %d %s", code, stderr)
+	}
+	resJSON := filepath.Join(res, sweep.ResultsJSON)
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	jobs := filepath.Join(dir, "jobs")
+	if err := os.Mkdir(jobs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	jobLink := filepath.Join(jobs, "randread-4096-iodepth1-numjobs1.fio")
+	if err := os.Symlink(data, jobLink); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name  string
+		args  []string
+		keep  string // the file whose bytes must not change
+		words string // in the one line
+	}{
+		{"run --output onto its read target", []string{"run", "--rw=read", "--filename=" + data, "--size=64k", "--output=" + data}, data, "reads or measures"},
+		{"run --output onto a symlink", []string{"run", "--rw=read", "--filename=" + data, "--size=64k", "--output=" + link}, data, "symbolic link"},
+		{"run --output under /dev", []string{"run", "--rw=read", "--filename=" + data, "--size=64k", "--output=/dev/qdsweep-out"}, data, "/dev"},
+		{"report --output into the user's folder", []string{"report", res, "--output", notes}, mine, "did not write"},
+		{"compare --output into the user's folder", []string{"compare", res, res, "--output", notes}, mine, "did not write"},
+		{"sweep into a finished sweep", []string{"sweep", "--ioengine=sim", "--iodepth=1", "--runtime=50ms", "--output", res}, resJSON, "finished sweep"},
+		{"sweep --emit-fio-jobs onto a symlinked job name", []string{"sweep", "--ioengine=sim", "--iodepth=1", "--runtime=50ms", "--output", filepath.Join(dir, "o2"), "--emit-fio-jobs", jobs}, data, "did not write"},
+		{"--filename under /dev that does not exist", []string{"sweep", "--filename=/dev/qdsweep-typo", "--iodepth=1", "--runtime=50ms", "--output", filepath.Join(dir, "o3")}, data, "/dev/qdsweep-typo"},
+		{"a FIFO as --filename (refused before any open, which would block)", []string{"run", "--rw=read", "--filename=" + fifo, "--size=64k"}, data, "not a regular file"},
+		{"--fio-arg that deletes the target", []string{"sweep", "--ioengine=fio", "--filename=" + data, "--fio-arg=--ioengine=filedelete", "--output", filepath.Join(dir, "o4")}, data, "--fio-arg"},
+		{"--fio-arg abbreviation of opendir", []string{"sweep", "--ioengine=fio", "--filename=" + data, "--fio-arg=--opend=" + notes, "--output", filepath.Join(dir, "o5")}, mine, "--fio-arg"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			before := looptest.FileSum(t, tc.keep)
+			stdout, stderr, code := runQdsweep(t, dir, tc.args...)
+			if code != 2 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, tc.words) {
+				t.Errorf("exit %d, stderr %q, want exit 2 and one line with %q", code, stderr, tc.words)
+			}
+			if stdout != "" {
+				t.Errorf("stdout %q", stdout)
+			}
+			if looptest.FileSum(t, tc.keep) != before {
+				t.Fatalf("%s changed", tc.keep)
+			}
+		})
+	}
+	for _, p := range []string{"/dev/qdsweep-out", "/dev/qdsweep-typo", filepath.Join(dir, "o2"), filepath.Join(dir, "o3")} {
+		if _, err := os.Lstat(p); err == nil {
+			t.Errorf("%s was created", p)
+		}
+	}
+}
+
+// TestInterruptedResultsKept: a stop signal delivered twice at once (to the
+// process, then to its group, as timeout -s INT does) and two signals apart
+// (Ctrl-C twice) both leave results.json whole and marked interrupted, no
+// temporary files and no lock; the sweep of an existing file without
+// --size then resumes with the command it printed.
+func TestInterruptedResultsKept(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "existing")
+	if err := os.WriteFile(target, make([]byte, 8<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, gap := range []time.Duration{0, 700 * time.Millisecond} {
+		out := filepath.Join(dir, "res-"+gap.String())
+		var stderr bytes.Buffer
+		cmd := startSweep(t, dir, &stderr, "--filename="+target, "--iodepth=1:64", "--runtime=300ms", "--ramp_time=0", "--ss=0", "--output", out)
+		waitSteps(t, out, 1)
+		cmd.Process.Signal(syscall.SIGINT)
+		time.Sleep(gap)
+		cmd.Process.Signal(syscall.SIGINT)
+		cmd.Wait()
+		r, err := sweep.Read(out)
+		if err != nil || !r.Interrupted {
+			t.Fatalf("gap %v: results %v, interrupted %v; %s", gap, err, r != nil && r.Interrupted, stderr.String())
+		}
+		ents, _ := os.ReadDir(out)
+		for _, e := range ents {
+			if strings.Contains(e.Name(), ".tmp") || e.Name() == guard.LockFile {
+				t.Errorf("gap %v: %s left", gap, e.Name())
+			}
+		}
+		if gap == 0 {
+			if !strings.Contains(stderr.String(), "qdsweep sweep --resume "+out) {
+				t.Fatalf("no resume command printed: %s", stderr.String())
+			}
+			code, _, errOut := runSweep(t, dir, "--resume", out, "--quiet")
+			if code != 0 {
+				t.Fatalf("the printed resume command: exit %d, %s", code, errOut)
+			}
+			if r, err := sweep.Read(out); err != nil || r.Interrupted || len(r.Steps) != 7 {
+				t.Fatalf("resumed: %v %+v", err, r)
+			}
+		}
+	}
+}
