@@ -3,6 +3,7 @@ package fio
 import (
 	"bytes"
 	"fmt"
+	"github.com/qdsweep/qdsweep/internal/textsafe"
 	"io"
 	"os"
 	"regexp"
@@ -36,15 +37,19 @@ func Parse(r io.Reader) ([]Output, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read fio output: %w", err)
 	}
+	var outs []Output
 	switch Format(data) {
 	case "json":
-		return ParseJSON(bytes.NewReader(data))
+		outs, err = ParseJSON(bytes.NewReader(data))
 	case "terse":
-		return ParseTerse(bytes.NewReader(data))
+		outs, err = ParseTerse(bytes.NewReader(data))
 	case "normal":
-		return ParseNormal(bytes.NewReader(data))
+		outs, err = ParseNormal(bytes.NewReader(data))
+	default:
+		return nil, fmt.Errorf("%w: expected fio's JSON (--output-format=json), terse or normal output", ErrNoOutput)
 	}
-	return nil, fmt.Errorf("%w: expected fio's JSON (--output-format=json), terse or normal output", ErrNoOutput)
+	textsafe.Strip(&outs) // job names, file names and versions reach a terminal
+	return outs, err
 }
 
 // ReadOutput reads and parses the fio output in the file at path ("-": standard input).

@@ -254,7 +254,7 @@ func TestGuardFixtureFiles(t *testing.T) {
 	}{
 		{"plain file, --allow-write", same, "", "", Permit{AllowWrite: true}, nil, ""},
 		{"swap file", same, escaped + " file 4 0 -2\n", "", Permit{AllowWrite: true}, ErrDeviceBusy, "active swap file"},
-		{"loop backing file", same, "", file + "\n", Permit{AllowWrite: true, Created: true}, ErrDeviceBusy, "backs loop device /dev/loop9"},
+		{"loop backing file", same, "", file + "\n", Permit{AllowWrite: true, Ours: []FileID{idOfPath(file)}}, ErrDeviceBusy, "backs loop device /dev/loop9"},
 		{"deleted backing file name", same, "", file + " (deleted)\n", Permit{AllowWrite: true}, ErrDeviceBusy, "loop9"},
 		{"backing file name ends in a space", func(string) string { return spaced }, "", spaced + "\n", Permit{AllowWrite: true}, ErrDeviceBusy, "loop9"},
 		{"a name that differs only by a trailing space is another file", func(string) string { return filepath.Join(dir, "backing") }, "", spaced + "\n", Permit{AllowWrite: true}, nil, ""},
@@ -279,4 +279,12 @@ func TestGuardFixtureFiles(t *testing.T) {
 			}
 		})
 	}
+}
+
+func idOfPath(p string) FileID {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return FileID{}
+	}
+	return IDOf(fi)
 }

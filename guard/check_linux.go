@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -34,7 +35,7 @@ func Check(t Target, p Permit) error { return Checker{}.Check(t, p) }
 // A block device is opened exclusively for the length of the check only;
 // Hold keeps it for a whole run.
 func (c Checker) Check(t Target, p Permit) error {
-	if err := checkKind(t.Path); err != nil {
+	if err := checkKind(t.Path, t.Write); err != nil {
 		return err
 	}
 	if p.Unchecked || !t.Write {
@@ -47,25 +48,22 @@ func (c Checker) Check(t Target, p Permit) error {
 	if err != nil {
 		return fmt.Errorf("check write target: %w", err)
 	}
-	switch {
-	case fi.Mode().IsRegular():
+	if fi.Mode().IsRegular() {
 		return c.checkFile(t, fi, p)
-	case isBlock(fi):
-		fd, err := c.checkDevice(t.Path, p, func() (int, error) { return openExclusive(t.Path, unix.O_RDONLY) })
-		if fd >= 0 {
-			unix.Close(fd)
-		}
-		return err
 	}
-	return refuse(nil, "%s is %s, neither a regular file nor a block device; refusing to write to it", t.Path, kindOf(fi.Mode()))
+	fd, err := c.checkDevice(t.Path, p, func() (int, error) { return openExclusive(t.Path, unix.O_RDONLY) })
+	if fd >= 0 {
+		unix.Close(fd)
+	}
+	return err
 }
 
-// checkKind refuses, for reads and writes alike and before anything opens
-// it, a target that is neither a regular file nor a block device (a FIFO
-// would block the open, a character device is no disk), and a missing one
-// where qdsweep would create it under /dev, /proc or /sys (a typo of a
-// device name would lay out a file in RAM).
-func checkKind(path string) error {
+// checkKind refuses, before anything opens it, a missing target where
+// qdsweep would create it under /dev, /proc or /sys (a typo of a device
+// name would lay out a file in RAM), a FIFO or socket (an open would block
+// or fail), and for a write anything but a regular file or block device.
+// Reading a directory or character device is the engines' to refuse.
+func checkKind(path string, write bool) error {
 	fi, err := os.Stat(path)
 	if errors.Is(err, os.ErrNotExist) {
 		if under := pseudoRoot(path); under != "" {
@@ -76,7 +74,10 @@ func checkKind(path string) error {
 	if err != nil || fi.Mode().IsRegular() || isBlock(fi) {
 		return nil
 	}
-	return refuse(nil, "%s is %s, neither a regular file nor a block device; name a file or a block device", path, kindOf(fi.Mode()))
+	if write || fi.Mode()&(os.ModeNamedPipe|os.ModeSocket) != 0 {
+		return refuse(nil, "%s is %s, neither a regular file nor a block device; name a file or a block device", path, kindOf(fi.Mode()))
+	}
+	return nil
 }
 
 func isBlock(fi os.FileInfo) bool {
@@ -108,7 +109,7 @@ func (c Checker) checkFile(t Target, fi os.FileInfo, p Permit) error {
 	if loop := c.loopBacking(path, fi); loop != "" {
 		return refuse(ErrDeviceBusy, "%s backs loop device /dev/%s; refusing to write (detach it with losetup -d first)", path, loop)
 	}
-	if p.Created {
+	if p.owns(fi) {
 		return nil
 	}
 	if !p.AllowWrite {
@@ -455,4 +456,28 @@ func (c Checker) swaps() ([]string, error) {
 	}
 	defer f.Close()
 	return parseSwaps(f)
+}
+
+// IDOf is the identity of the file fi describes (zero off a stat).
+func IDOf(fi os.FileInfo) FileID {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return FileID{Dev: uint64(st.Dev), Ino: st.Ino}
+	}
+	return FileID{}
+}
+
+// owns reports whether fi is one of the files qdsweep created (p.Ours).
+func (p Permit) owns(fi os.FileInfo) bool {
+	id := IDOf(fi)
+	return id != (FileID{}) && slices.Contains(p.Ours, id)
+}
+
+// sameFilesystem reports whether a and b are on one filesystem (the same
+// device number); true when either cannot be read, to refuse on doubt.
+func sameFilesystem(a, b string) bool {
+	var sa, sb unix.Stat_t
+	if unix.Stat(a, &sa) != nil || unix.Stat(b, &sb) != nil {
+		return true
+	}
+	return sa.Dev == sb.Dev
 }

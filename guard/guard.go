@@ -68,13 +68,19 @@ type Permit struct {
 	// confirming that its partitions or data may be overwritten. It needs
 	// AllowWriteDevice as well, and never overrides a held device.
 	DestroyData string
-	// Created is true when qdsweep created the target file itself (a scratch file).
-	Created bool
+	// Ours lists the files qdsweep created itself (scratch files, targets it
+	// laid out), by device and inode: such a file may be written without
+	// AllowWrite. A path swapped for another file after the layout is not
+	// one of them, whatever its name.
+	Ours []FileID
 	// Unchecked skips every check: the caller vouches for the target (it ran
 	// the checks itself, or the target is its own). Library callers must set
 	// it explicitly; the zero Permit checks everything.
 	Unchecked bool
 }
+
+// FileID is a file's identity: the device it lives on and its inode.
+type FileID struct{ Dev, Ino uint64 }
 
 // Target is what a run does to a path.
 type Target struct {

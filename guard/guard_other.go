@@ -37,6 +37,12 @@ func (h *Held) Exclusive() bool   { return false }
 func (h *Held) Dup() (int, error) { return -1, errNotLinux }
 func (h *Held) Close() error      { return nil }
 
+// ErrTargetChanged is wrapped when a target changed during a run (Linux only).
+var ErrTargetChanged = errors.New("target changed")
+
+// Same reports errNotLinux off Linux.
+func (h *Held) Same(path string) error { return errNotLinux }
+
 // DirLock is a results directory held for one run (a no-op off Linux).
 type DirLock struct{}
 
@@ -53,3 +59,6 @@ func CheckLimits(n Need) error { return nil }
 
 // DirBusy is false off Linux (no locks are taken).
 func DirBusy(dir string) bool { return false }
+
+// sameFilesystem is true off Linux: a path under /dev is refused.
+func sameFilesystem(a, b string) bool { return true }

@@ -139,3 +139,29 @@ func (h *Held) Close() error {
 	h.fd = -1
 	return err
 }
+
+// ErrTargetChanged is wrapped when a target's path no longer leads to the
+// file that was checked and held (a symlink or device node swapped in).
+var ErrTargetChanged = errors.New("target changed")
+
+// Same proves that path leads to the held file now: the same device and
+// inode (for a block device, the same device number, whatever node names
+// it). For a program that opens the target by path itself (fio), checked
+// before each of its runs; a difference stops the run before it starts.
+func (h *Held) Same(path string) error {
+	var held, now unix.Stat_t
+	if err := unix.Fstat(h.fd, &held); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := unix.Stat(path, &now); err != nil {
+		return fmt.Errorf("%w: %s: %v", ErrTargetChanged, path, err)
+	}
+	same := held.Dev == now.Dev && held.Ino == now.Ino
+	if h.block {
+		same = now.Mode&unix.S_IFMT == unix.S_IFBLK && held.Rdev == now.Rdev
+	}
+	if !same {
+		return fmt.Errorf("%w: %s no longer leads to the file or device checked at the start (replaced or re-linked during the run); stopped before fio opened it", ErrTargetChanged, path)
+	}
+	return nil
+}

@@ -100,7 +100,7 @@ func TestSafetyExt4Loop(t *testing.T) {
 	})
 	// The backing file of an attached loop device is never written.
 	checkGuard(t, img, []guardCase{
-		{name: "backing file", g: guard.Permit{AllowWrite: true, Created: true}, want: guard.ErrDeviceBusy,
+		{name: "backing file", g: guard.Permit{AllowWrite: true, Ours: []guard.FileID{idOf(t, img)}}, want: guard.ErrDeviceBusy,
 			msg: []string{"backs loop device " + dev}},
 	})
 	if after := looptest.FileSum(t, img); after != before {
@@ -228,7 +228,9 @@ func TestSafetyRegularFile(t *testing.T) {
 		{name: "existing file, --allow-write-device is for devices", g: guard.Permit{AllowWriteDevice: true},
 			want: guard.ErrWriteRefused, msg: []string{"--allow-write"}},
 		{name: "existing file, --allow-write", g: guard.Permit{AllowWrite: true}},
-		{name: "file qdsweep created", g: guard.Permit{Created: true}},
+		{name: "file qdsweep created", g: guard.Permit{Ours: []guard.FileID{idOf(t, existing)}}},
+		{name: "another file of qdsweep's (the name was swapped)", g: guard.Permit{Ours: []guard.FileID{idOf(t, dir)}},
+			want: guard.ErrWriteRefused, msg: []string{"--allow-write"}},
 	})
 	checkGuard(t, filepath.Join(dir, "new.bin"), []guardCase{
 		{name: "file to be created", g: guard.Permit{}},
@@ -269,7 +271,7 @@ func TestSafetyWorkloadExtent(t *testing.T) {
 		{"offset past the end", true, region{offset: 512 << 10, size: 1 << 20, jobs: 1}, allow, guard.ErrWouldExtend},
 		{"jobs tile the file", true, region{size: 256 << 10, inc: 256 << 10, jobs: 4}, allow, nil},
 		{"jobs run past the end", true, region{size: 256 << 10, inc: 256 << 10, jobs: 5}, allow, guard.ErrWouldExtend},
-		{"created by qdsweep", true, region{size: 4 << 20, jobs: 1}, guard.Permit{Created: true}, nil},
+		{"created by qdsweep", true, region{size: 4 << 20, jobs: 1}, guard.Permit{Ours: []guard.FileID{idOf(t, p)}}, nil},
 		{"reads never extend", false, region{size: 4 << 20, jobs: 1}, guard.Permit{}, nil},
 		{"no --allow-write", true, region{jobs: 1}, guard.Permit{}, guard.ErrWriteRefused},
 	}
@@ -285,4 +287,13 @@ func TestSafetyWorkloadExtent(t *testing.T) {
 	if fi, err := os.Stat(p); err != nil || fi.Size() != 1<<20 {
 		t.Fatalf("file size changed: %v %v", fi, err)
 	}
+}
+
+func idOf(t *testing.T, p string) guard.FileID {
+	t.Helper()
+	fi, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return guard.IDOf(fi)
 }

@@ -267,19 +267,25 @@ func (d *Out) refusePseudo(path string) error {
 	return nil
 }
 
-// pseudoRoot is the one of pseudoRoots that path lies under (its parent's
-// symlinks resolved), or "".
+// pseudoRoot is the one of pseudoRoots that path lies on: under it (its
+// parent's symlinks resolved) and on that root's own filesystem, so a
+// filesystem mounted below one (/dev/shm, /dev/hugepages) is not refused.
+// "" when none.
 func pseudoRoot(path string) string {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return ""
 	}
-	if real, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+	parent := filepath.Dir(abs)
+	if real, err := filepath.EvalSymlinks(parent); err == nil {
+		parent = real
 		abs = filepath.Join(real, filepath.Base(abs))
 	}
 	for _, r := range pseudoRoots {
 		if abs == r || strings.HasPrefix(abs, r+"/") {
-			return r
+			if abs == r || sameFilesystem(parent, r) {
+				return r
+			}
 		}
 	}
 	return ""

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/qdsweep/qdsweep/guard"
 	"golang.org/x/sys/unix"
 )
 
@@ -171,8 +172,10 @@ func (s *Scratch) Create(ctx context.Context, size int64) (err error) {
 				n := min(int64(scratchChunk), size-off)
 				b := buf[:n]
 				if direct && n%4096 != 0 {
-					// The tail is not block aligned: finish it buffered.
-					tfd, e := unix.Open(path, unix.O_WRONLY|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0)
+					// The tail is not block aligned: finish it buffered,
+					// through a second open of this very file (never the
+					// path, which may name another file by now).
+					tfd, e := s.reopenBuffered(fd)
 					if e == nil {
 						e = pwriteFull(tfd, b, off)
 						unix.Close(tfd)
@@ -226,4 +229,31 @@ func pwriteFull(fd int, b []byte, off int64) error {
 		b, off = b[n:], off+int64(n)
 	}
 	return nil
+}
+
+// ID is the identity (device, inode) of the file Create made; zero before.
+func (s *Scratch) ID() guard.FileID {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return guard.FileID{Dev: s.dev, Ino: s.ino}
+}
+
+// reopenBuffered opens the file fd refers to again, without O_DIRECT, by
+// descriptor (/proc/self/fd), and proves it is the file this Scratch
+// created before anything is written through it.
+func (s *Scratch) reopenBuffered(fd int) (int, error) {
+	tfd, err := unix.Open(fmt.Sprintf("/proc/self/fd/%d", fd), unix.O_WRONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return -1, err
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(tfd, &st); err != nil {
+		unix.Close(tfd)
+		return -1, err
+	}
+	if id := s.ID(); st.Dev != id.Dev || st.Ino != id.Ino {
+		unix.Close(tfd)
+		return -1, fmt.Errorf("the file being laid out changed identity")
+	}
+	return tfd, nil
 }

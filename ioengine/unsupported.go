@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/qdsweep/qdsweep/guard"
 )
 
 // Off Linux qdsweep measures nothing: the engines, the simulator and the
@@ -49,3 +50,6 @@ func (s *Scratch) Release() {}
 
 // CreateScratch answers ErrUnsupported off Linux.
 func CreateScratch(ctx context.Context, path string, size int64) error { return ErrUnsupported }
+
+// ID is zero off Linux.
+func (s *Scratch) ID() guard.FileID { return guard.FileID{} }

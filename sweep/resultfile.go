@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/qdsweep/qdsweep/guard"
+	"github.com/qdsweep/qdsweep/internal/textsafe"
 )
 
 // File names inside a results directory.
@@ -88,6 +89,10 @@ func ParseResult(rd io.Reader) (*Result, error) {
 	if r.Steps == nil {
 		r.Steps = []Step{}
 	}
+	if err := r.validate(); err != nil {
+		return nil, fmt.Errorf("invalid result: %w", err)
+	}
+	textsafe.Strip(&r)
 	return &r, nil
 }
 

@@ -130,3 +130,39 @@ func testOut(t testing.TB, dir string) *guard.Out {
 	}
 	return out
 }
+
+// TestReadValidates: a results.json whose steps break what every reader
+// relies on (qd ≥ 1, depth and jobs ≥ 1, no negative measurement) is
+// refused naming the field; control characters in its text (an ANSI
+// escape in meta.target) never reach a reader.
+func TestReadValidates(t *testing.T) {
+	var full bytes.Buffer
+	dir := t.TempDir()
+	if err := sweep.Write(testOut(t, dir), sampleResult()); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, sweep.ResultsJSON))
+	full.Write(b)
+	for _, c := range []struct{ from, to, field string }{
+		{`"qd": 1,`, `"qd": 0,`, "steps[0].qd"},
+		{`"qd": 1,`, `"qd": -3,`, "steps[0].qd"},
+		{`"iodepth": 2,`, `"iodepth": 0,`, "steps[1].iodepth"},
+		{`"iops": 1000,`, `"iops": -1,`, "steps[0].iops"},
+	} {
+		if !strings.Contains(full.String(), c.from) {
+			t.Fatalf("sample lacks %s", c.from)
+		}
+		_, err := sweep.ParseResult(strings.NewReader(strings.Replace(full.String(), c.from, c.to, 1)))
+		if err == nil || !strings.Contains(err.Error(), c.field) {
+			t.Errorf("%s: %v, want a refusal naming %s", c.to, err, c.field)
+		}
+	}
+	evil := strings.Replace(full.String(), `"target": "`, `"target": "\u001b[2J\u001b]0;pwned\u0007x`, 1)
+	r, err := sweep.ParseResult(strings.NewReader(evil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsAny(r.Meta.Target, "\x1b\x07") || !strings.HasPrefix(r.Meta.Target, "[2J]0;pwnedx") {
+		t.Errorf("target %q still holds control characters", r.Meta.Target)
+	}
+}

@@ -413,7 +413,7 @@ func runAction(c *cli.Context, fioArgs []string) (err error) {
 			return err
 		}
 		if es.local() {
-			if err := checkWrites(fw, []ioengine.RW{w.RW}, writeGuardFromFlags(c, temporary || slices.Contains(missing, f))); err != nil {
+			if err := checkWrites(fw, []ioengine.RW{w.RW}, writeGuardFromFlags(c)); err != nil {
 				return err
 			}
 		}
@@ -527,7 +527,10 @@ func runAction(c *cli.Context, fioArgs []string) (err error) {
 	}
 	// The engine runs the write guard again on what it opens: the files
 	// laid out here are qdsweep's own.
-	w.Permit = writeGuardFromFlags(c, temporary || len(missing) == len(files))
+	w.Permit = writeGuardFromFlags(c)
+	for _, sc := range scratches {
+		w.Permit.Ours = append(w.Permit.Ours, sc.ID()) // laid out here, by inode
+	}
 	st, runErr := eng.Run(ctx, w, ctl)
 	if runErr != nil && errors.Is(runErr, ioengine.ErrBadWorkload) {
 		return usageErr(runErr)

@@ -123,7 +123,7 @@ func sweepAction(c *cli.Context) (err error) {
 		}
 	}
 	// The write guard, for every pattern of the sweep, before anything is written.
-	o.workload.Permit = writeGuardFromFlags(c, o.scratch)
+	o.workload.Permit = writeGuardFromFlags(c)
 	deepest := o.workload // the region of the most jobs: (numjobs-1) × offset_increment + size
 	deepest.NumJobs = o.plan.NumJobs[len(o.plan.NumJobs)-1]
 	if o.engine.local() {
@@ -241,7 +241,7 @@ func sweepAction(c *cli.Context) (err error) {
 			unregister() // laid out whole: kept from now on
 			sc.Release()
 		}
-		o.workload.Permit.Created = true // laid out here: ours to write
+		o.workload.Permit.Ours = append(o.workload.Permit.Ours, sc.ID()) // laid out here: ours to write, by inode
 	}
 	var probe sweep.Probe
 	if o.engine.local() {

@@ -19,14 +19,13 @@ func writeGuardFlags() []cli.Flag {
 	}
 }
 
-// writeGuardFromFlags reads the write permissions. created is true when the
-// target is a scratch file qdsweep creates itself.
-func writeGuardFromFlags(c *cli.Context, created bool) guard.Permit {
+// writeGuardFromFlags reads the write permissions. The files qdsweep lays
+// out are added to Permit.Ours by identity once they exist.
+func writeGuardFromFlags(c *cli.Context) guard.Permit {
 	return guard.Permit{
 		AllowWrite:       c.Bool("allow-write"),
 		AllowWriteDevice: c.Bool("allow-write-device"),
 		DestroyData:      c.String("destroy-data"),
-		Created:          created,
 	}
 }
 

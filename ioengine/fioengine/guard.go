@@ -3,6 +3,8 @@ package fioengine
 import (
 	"fmt"
 	"github.com/qdsweep/qdsweep/fio"
+	"os"
+	"slices"
 
 	"github.com/qdsweep/qdsweep/guard"
 	"github.com/qdsweep/qdsweep/ioengine"
@@ -32,10 +34,28 @@ func (e *Engine) NoLocalTarget() bool { return len(e.opt.Clients) > 0 }
 // targets itself, without O_EXCL, so the exclusive claim stays with qdsweep
 // while fio runs. release lets them go.
 func (e *Engine) holdLocal(w ioengine.Workload) (release func(), err error) {
-	if e.NoLocalTarget() || w.Held != nil {
+	if e.NoLocalTarget() {
 		return func() {}, nil
 	}
 	files, size := w.Targets(), w.FileSize()
+	if w.RW.IsWrite() {
+		// fio opens by path: a symlink's destination could change between
+		// the check and fio's open, so a write names the file itself.
+		for _, f := range files {
+			if fi, err := os.Lstat(f); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+				return nil, fmt.Errorf("%w: --filename=%s is a symbolic link; the fio engine writes only a target named directly: name the file or device it leads to", guard.ErrWriteRefused, f)
+			}
+		}
+	}
+	if w.Held != nil {
+		// Held for the whole sweep: prove before each fio run that the path
+		// still leads to it (fio reopens by path at every step). Any other
+		// file of a list is held here for this run.
+		if err := w.Held.Same(w.Filename); err != nil {
+			return nil, err
+		}
+		files = slices.DeleteFunc(slices.Clone(files), func(f string) bool { return f == w.Filename })
+	}
 	var held []*guard.Held
 	release = func() {
 		for _, h := range held {
@@ -50,6 +70,10 @@ func (e *Engine) holdLocal(w ioengine.Workload) (release func(), err error) {
 			return nil, err
 		}
 		held = append(held, h)
+		if err := h.Same(f); err != nil { // swapped between the hold and now
+			release()
+			return nil, err
+		}
 	}
 	return release, nil
 }

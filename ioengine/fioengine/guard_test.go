@@ -3,6 +3,7 @@
 package fioengine_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -120,5 +121,60 @@ func TestFioHoldsDevice(t *testing.T) {
 	}
 	if looptest.ExclusivelyHeld(t, dev) {
 		t.Error("device still held after the run")
+	}
+}
+
+// TestFioTargetSwappedBetweenSteps: fio opens the target by path at every
+// step, so before each one the engine proves the path still leads to the
+// file the sweep holds. A symlink to another file swapped in between two
+// steps stops the second before fio opens anything, and that file keeps
+// every byte; a write through a symlinked --filename is refused outright.
+func TestFioTargetSwappedBetweenSteps(t *testing.T) {
+	needFio(t)
+	dir := t.TempDir()
+	target, victim := filepath.Join(dir, "target"), filepath.Join(dir, "victim")
+	for _, p := range []string{target, victim} {
+		if err := os.WriteFile(p, bytes.Repeat([]byte(p), (8<<20)/len(p)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	permit := guard.Permit{AllowWrite: true}
+	w := ioengine.Workload{Filename: target, Size: 4 << 20, RW: ioengine.RandWrite, BS: 4096, IODepth: 1, NumJobs: 1, Permit: permit}
+	h, err := guard.Hold(guard.Target{Path: target, Write: true, End: 4 << 20}, permit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	w.Held = h
+	e := fioengine.NewEngine(fioengine.Options{IOEngine: "psync"})
+	ctl := ioengine.Control{Runtime: 200 * time.Millisecond}
+	if _, err := e.Run(context.Background(), w, ctl); err != nil {
+		t.Fatalf("first step: %v", err)
+	}
+	before := looptest.FileSum(t, victim)
+	if err := os.Rename(target, target+".moved"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(victim, target); err != nil { // another file under the name
+		t.Fatal(err)
+	}
+	if _, err := e.Run(context.Background(), w, ctl); !errors.Is(err, guard.ErrTargetChanged) {
+		t.Fatalf("second step after the swap: %v, want ErrTargetChanged", err)
+	}
+	if err := os.Remove(target); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(victim, target); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Run(context.Background(), w, ctl); !errors.Is(err, guard.ErrWriteRefused) {
+		t.Fatalf("a symlink swapped in: %v, want a refusal", err)
+	}
+	w.Held = nil
+	if _, err := e.Run(context.Background(), w, ctl); !errors.Is(err, guard.ErrWriteRefused) {
+		t.Fatalf("a write through a symlinked --filename: %v, want a refusal", err)
+	}
+	if looptest.FileSum(t, victim) != before {
+		t.Fatal("the swapped-in file changed")
 	}
 }
