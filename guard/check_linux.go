@@ -153,6 +153,9 @@ func (c Checker) loopBacking(path string, fi os.FileInfo) string {
 				if bi, err := os.Stat(n); err == nil && sameNode(fi, bi) {
 					return name
 				}
+				if c.overlayLayerOf(n, fi) {
+					return name
+				}
 			}
 		}
 		if c.loopInfoMatches(name, st) {
@@ -160,6 +163,36 @@ func (c Checker) loopBacking(path string, fi os.FileInfo) string {
 		}
 	}
 	return ""
+}
+
+// overlayLayerOf reports whether fi is the file behind overlay path merged
+// in one of its layers: the upper file a write through the merged path
+// lands in, or a lower one. A loop device over a merged path reads the
+// same bytes as the upper file, which has its own device and inode.
+func (c Checker) overlayLayerOf(merged string, fi os.FileInfo) bool {
+	mounts, err := c.mounts()
+	if err != nil {
+		return false
+	}
+	var best *mountEntry
+	for i, m := range mounts {
+		if m.fstype != "overlay" || !(strings.HasPrefix(merged, m.point+"/") || m.point == "/") {
+			continue
+		}
+		if best == nil || len(m.point) > len(best.point) {
+			best = &mounts[i]
+		}
+	}
+	if best == nil {
+		return false
+	}
+	rel := strings.TrimPrefix(merged, best.point)
+	for _, dir := range overlayLayers(best.super) {
+		if li, err := os.Stat(filepath.Join(dir, rel)); err == nil && os.SameFile(fi, li) {
+			return true
+		}
+	}
+	return false
 }
 
 // sameNode reports whether a and b are the same file, or block device nodes
@@ -398,7 +431,73 @@ func (c Checker) checkBusy(path string, devs []devNode) error {
 			return refuse(ErrDeviceBusy, "%s backs loop device /dev/%s; refusing to write (detach it with losetup -d first)", path+partSuffix(d, devs[0]), loop)
 		}
 	}
+	return c.checkLoopAliases(path, devs[0].name)
+}
+
+// checkLoopAliases refuses a loop device when another loop device reads
+// the same backing file (any offset or size limit: their bytes may
+// overlap) and that one, or a partition of it, is in use: mounted, swap,
+// stacked or held by another process, each of which claims it exclusively,
+// so an O_EXCL open of it fails with EBUSY.
+func (c Checker) checkLoopAliases(path, name string) error {
+	if !strings.HasPrefix(name, "loop") {
+		return nil
+	}
+	self, ok := c.loopStatus(name)
+	if !ok {
+		return nil
+	}
+	ents, err := os.ReadDir(filepath.Join(c.Roots.SysRoot(), "class", "block"))
+	if err != nil {
+		return nil
+	}
+	for _, e := range ents {
+		other := e.Name()
+		if other == name || !strings.HasPrefix(other, "loop") {
+			continue
+		}
+		st, ok := c.loopStatus(other)
+		if !ok || st.Device != self.Device || st.Inode != self.Inode {
+			continue
+		}
+		for _, n := range append([]string{other}, nodeNames(c.partitions(other))...) {
+			fd, err := openExclusive(filepath.Join(c.Roots.DevRoot(), n), unix.O_RDONLY)
+			if fd >= 0 {
+				unix.Close(fd)
+			}
+			if errors.Is(err, ErrDeviceBusy) || errors.Is(err, unix.EBUSY) {
+				return refuse(ErrDeviceBusy, "%s and /dev/%s are loop devices over one file, and /dev/%s is in use (mounted or held); refusing to write through the alias (unmount it or detach %s first)",
+					path, other, n, path)
+			}
+		}
+	}
 	return nil
+}
+
+// loopStatus asks loop device name (a whole loop device: sysfs gives it
+// a loop directory; its partitions would answer for it) which file backs it.
+func (c Checker) loopStatus(name string) (*unix.LoopInfo64, bool) {
+	if _, err := os.Stat(filepath.Join(c.Roots.SysRoot(), "class", "block", name, "loop")); err != nil {
+		return nil, false
+	}
+	fd, err := unix.Open(filepath.Join(c.Roots.DevRoot(), name), unix.O_RDONLY|unix.O_CLOEXEC|unix.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, false
+	}
+	defer unix.Close(fd)
+	info, err := unix.IoctlLoopGetStatus64(fd)
+	if err != nil {
+		return nil, false // not attached
+	}
+	return info, true
+}
+
+func nodeNames(ds []devNode) []string {
+	out := make([]string, len(ds))
+	for i, d := range ds {
+		out[i] = d.name
+	}
+	return out
 }
 
 // loopBackingDev finds a loop device backed by block device d.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"golang.org/x/sys/unix"
 )
@@ -162,6 +163,41 @@ func (h *Held) Same(path string) error {
 	}
 	if !same {
 		return fmt.Errorf("%w: %s no longer leads to the file or device checked at the start (replaced or re-linked during the run); stopped before fio opened it", ErrTargetChanged, path)
+	}
+	return nil
+}
+
+// Recheck looks again, during the run, at what claims a held target that
+// is being written: a block device that gained a holder, a mount, a swap
+// area or a loop device over it (or over one of its partitions), or a file
+// that a loop device was attached over. The O_EXCL hold stops mounts and
+// stacked devices of the device itself; a loop device over it, or over a
+// held file, the kernel allows. The error wraps ErrTargetChanged and
+// ErrDeviceBusy and names what appeared.
+func (h *Held) Recheck() error {
+	if h == nil || !h.write {
+		return nil
+	}
+	c := Checker{}
+	var st unix.Stat_t
+	if err := unix.Fstat(h.fd, &st); err != nil {
+		return nil
+	}
+	var err error
+	if h.block {
+		name := c.devName(st.Rdev)
+		devs := []devNode{{name: name, dev: devNumber(st.Rdev), rdev: st.Rdev}}
+		if name != "" {
+			devs[0].dir = filepath.Join(c.Roots.SysRoot(), "class", "block", name)
+		}
+		err = c.checkBusy(h.path, append(devs, c.partitions(name)...))
+	} else if fi, serr := os.Stat(fmt.Sprintf("/proc/self/fd/%d", h.fd)); serr == nil {
+		if loop := c.loopBacking(h.path, fi); loop != "" {
+			err = refuse(ErrDeviceBusy, "%s now backs loop device /dev/%s", h.path, loop)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("%w during the run: %w; stopped writing it", ErrTargetChanged, err)
 	}
 	return nil
 }

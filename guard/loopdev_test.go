@@ -5,6 +5,7 @@ package guard_test
 import (
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -296,4 +297,77 @@ func idOf(t *testing.T, p string) guard.FileID {
 		t.Fatal(err)
 	}
 	return guard.IDOf(fi)
+}
+
+// TestLoopAliasOfMountedFilesystem: a second loop device over the image of
+// a mounted filesystem (at an offset with a size limit, or over the whole
+// file, even with --destroy-data) is the same bytes under another name:
+// refused, and the image keeps every byte.
+func TestLoopAliasOfMountedFilesystem(t *testing.T) {
+	looptest.RequireRootTools(t, "mkfs.ext4")
+	img := looptest.MakeImage(t, 16<<20)
+	looptest.RunTool(t, "", "mkfs.ext4", "-q", "-F", img)
+	mounted := looptest.AttachLoop(t, img, false)
+	looptest.Mount(t, mounted)
+	before := looptest.FileSum(t, img)
+	for _, extra := range [][]string{{"-o", "1048576", "--sizelimit", "4194304"}, nil} {
+		alias := looptest.AttachLoopWith(t, img, extra...)
+		for _, g := range []guard.Permit{{AllowWriteDevice: true}, {AllowWriteDevice: true, DestroyData: alias}} {
+			err := guard.Check(guard.Target{Path: alias, Write: true, End: 1 << 20}, g)
+			if !errors.Is(err, guard.ErrDeviceBusy) || !strings.Contains(err.Error(), mounted) {
+				t.Errorf("alias %s %v under %+v: %v, want a refusal naming %s", alias, extra, g, err, mounted)
+			}
+			if h, err := guard.Hold(guard.Target{Path: alias, Write: true, End: 1 << 20}, g); err == nil {
+				h.Close()
+				t.Errorf("alias %s held for writing", alias)
+			}
+		}
+	}
+	if looptest.FileSum(t, img) != before {
+		t.Fatal("image changed")
+	}
+}
+
+// TestOverlayUpperOfLoopBackedImage: an image reached through an overlay
+// mount backs a mounted loop device; writing the image's upper-layer path
+// (another device and inode than the merged path the loop device names)
+// is refused as writing the merged path is.
+func TestOverlayUpperOfLoopBackedImage(t *testing.T) {
+	looptest.RequireRootTools(t, "mkfs.ext4")
+	base := t.TempDir()
+	lower, upper, work, merged := filepath.Join(base, "lower"), filepath.Join(base, "upper"), filepath.Join(base, "work"), filepath.Join(base, "merged")
+	for _, d := range []string{lower, upper, work, merged} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	img := filepath.Join(lower, "img")
+	if err := os.WriteFile(img, make([]byte, 16<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	looptest.RunTool(t, "", "mkfs.ext4", "-q", "-F", img)
+	if out, err := exec.Command("mount", "-t", "overlay", "overlay", "-o", "lowerdir="+lower+",upperdir="+upper+",workdir="+work, merged).CombinedOutput(); err != nil {
+		looptest.Skipf(t, "cannot mount overlayfs here: %v: %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("umount", merged).Run() })
+	// A write through the merged path copies the image up.
+	f, err := os.OpenFile(filepath.Join(merged, "img"), os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if err := os.Chmod(filepath.Join(merged, "img"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dev := looptest.AttachLoop(t, filepath.Join(merged, "img"), false)
+	looptest.Mount(t, dev)
+	for _, p := range []string{filepath.Join(merged, "img"), filepath.Join(upper, "img")} {
+		if _, err := os.Stat(p); err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		err := guard.Check(guard.Target{Path: p, Write: true, End: 1 << 20}, guard.Permit{AllowWrite: true})
+		if !errors.Is(err, guard.ErrDeviceBusy) {
+			t.Errorf("%s: %v, want a refusal (it backs %s)", p, err, dev)
+		}
+	}
 }

@@ -12,6 +12,8 @@ type mountEntry struct {
 	dev    string // "major:minor" of the mounted filesystem
 	point  string // mount point
 	source string // mount source, e.g. /dev/sda1
+	fstype string // e.g. ext4, overlay
+	super  string // superblock options, e.g. lowerdir=…,upperdir=…
 }
 
 // parseMountinfo reads /proc/self/mountinfo: "id parent major:minor root
@@ -36,7 +38,11 @@ func parseMountinfo(r io.Reader) ([]mountEntry, error) {
 		if len(f) < 7 || sep < 0 || sep+2 >= len(f) || !strings.Contains(f[2], ":") {
 			return nil, fmt.Errorf("mountinfo line %d: malformed: %q", ln, line)
 		}
-		ms = append(ms, mountEntry{dev: f[2], point: unescapeOctal(f[4]), source: unescapeOctal(f[sep+2])})
+		e := mountEntry{dev: f[2], point: unescapeOctal(f[4]), fstype: f[sep+1], source: unescapeOctal(f[sep+2])}
+		if sep+3 < len(f) {
+			e.super = unescapeOctal(f[sep+3])
+		}
+		ms = append(ms, e)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("mountinfo: %w", err)
@@ -81,3 +87,27 @@ func unescapeOctal(s string) string {
 }
 
 func isOctalDigit(c byte) bool { return c >= '0' && c <= '7' }
+
+// overlayLayers lists the layer directories of an overlay mount's
+// superblock options (upperdir, then each lowerdir and lowerdir+), those
+// given as absolute paths: a relative one names a directory relative to
+// where it was mounted, which the mount table does not say.
+func overlayLayers(super string) []string {
+	var dirs []string
+	for _, o := range strings.Split(super, ",") {
+		k, v, _ := strings.Cut(o, "=")
+		switch k {
+		case "upperdir":
+			dirs = append(dirs, v)
+		case "lowerdir", "lowerdir+":
+			dirs = append(dirs, strings.Split(v, ":")...)
+		}
+	}
+	out := dirs[:0]
+	for _, d := range dirs {
+		if strings.HasPrefix(d, "/") {
+			out = append(out, d)
+		}
+	}
+	return out
+}

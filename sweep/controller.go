@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/qdsweep/qdsweep/guard"
 	"time"
 
 	"github.com/qdsweep/qdsweep/ioengine"
@@ -118,6 +119,17 @@ func Run(ctx context.Context, cfg Config, r *Result) error {
 				r.Interrupted = true
 				return fmt.Errorf("sweep interrupted at step %d/%d (%s): %w", i+1, len(grid), g, ctx.Err())
 			}
+			if errors.Is(err, guard.ErrTargetChanged) {
+				// Not a failed step: the target is no longer what was checked.
+				s = stepOf(g)
+				s.Failed = err.Error()
+				r.Steps = append(r.Steps, s)
+				r.Meta.End = time.Now()
+				if cfg.OnStep != nil {
+					_ = cfg.OnStep(r, s)
+				}
+				return fmt.Errorf("sweep stopped at step %d/%d: %w", i+1, len(grid), err)
+			}
 			if err != nil {
 				s = stepOf(g)
 				s.Failed = err.Error()
@@ -202,11 +214,25 @@ func runStep(ctx context.Context, cfg Config, g GridStep, live Live, etaFn func(
 		interval = DefaultSteady.Interval
 	}
 	var prev ioengine.Sample
+	// A written target held for the sweep is looked at again each second
+	// of the step: a loop device attached over it, or a holder of it, stops
+	// the sweep (ErrTargetChanged) before more is written.
+	ctx, stopStep := context.WithCancel(ctx)
+	defer stopStep()
+	var changed error
+	samples := 0
+	recheckEvery := max(1, int(time.Second/interval))
 	ctl := ioengine.Control{
 		Ramp:           cfg.Ramp,
 		Runtime:        cfg.Runtime,
 		SampleInterval: interval,
 		OnSample: func(s ioengine.Sample) bool {
+			if samples++; samples%recheckEvery == 0 && changed == nil {
+				if err := w.Held.Recheck(); err != nil {
+					changed = err
+					stopStep()
+				}
+			}
 			reached := det.Add(s)
 			if cfg.OnLive != nil {
 				l := live
@@ -229,7 +255,13 @@ func runStep(ctx context.Context, cfg Config, g GridStep, live Live, etaFn func(
 		ctl.OnWindowEnd = p.WindowEnd
 	}
 	series := withSeries(cfg, &ctl)
+	if err := w.Held.Recheck(); err != nil {
+		return Step{}, fmt.Errorf("%s: %w", g, err)
+	}
 	st, err := cfg.Engine.Run(ctx, w, ctl)
+	if changed != nil {
+		return Step{}, fmt.Errorf("%s: %w", g, changed)
+	}
 	if err != nil {
 		return Step{}, fmt.Errorf("%s: %w", g, err)
 	}

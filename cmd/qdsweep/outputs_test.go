@@ -139,3 +139,30 @@ func TestInterruptedResultsKept(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepStopsWhenHeldDeviceGainsLoop: a write sweep holds a blank loop
+// device with O_EXCL, which stops mounts of it but not a loop device
+// attached over it (a filesystem made there would be overwritten). The
+// sweep looks again each second, stops with one line naming the new loop
+// device, and keeps the steps it measured.
+func TestSweepStopsWhenHeldDeviceGainsLoop(t *testing.T) {
+	looptest.RequireRootTools(t)
+	dev := looptest.AttachLoop(t, looptest.MakeImage(t, 64<<20), false)
+	dir := t.TempDir()
+	var stderr bytes.Buffer
+	cmd := startSweep(t, dir, &stderr, "--filename="+dev, "--rw=randwrite", "--allow-write-device", "--size=32m",
+		"--iodepth=1:256", "--runtime=1s", "--ramp_time=0", "--ss=0", "--output", "res")
+	waitSteps(t, filepath.Join(dir, "res"), 1)
+	alias := looptest.AttachLoopWith(t, dev)
+	err := cmd.Wait()
+	if err == nil {
+		t.Fatalf("sweep went on writing %s with %s attached over it: %s", dev, alias, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), alias) {
+		t.Errorf("stderr does not name %s: %s", alias, stderr.String())
+	}
+	r, rerr := sweep.Read(filepath.Join(dir, "res"))
+	if rerr != nil || len(r.Steps) < 2 || len(r.Steps) == 9 || !strings.Contains(r.Steps[len(r.Steps)-1].Failed, alias) {
+		t.Fatalf("results: %v, %+v", rerr, r)
+	}
+}

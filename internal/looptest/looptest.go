@@ -90,10 +90,18 @@ func RunTool(t testing.TB, stdin string, name string, args ...string) {
 // partscan) and detaches it in t.Cleanup. It returns the device path.
 func AttachLoop(t testing.TB, image string, partscan bool) string {
 	t.Helper()
-	args := []string{"-f", "--show"}
+	var extra []string
 	if partscan {
-		args = append(args, "-P")
+		extra = append(extra, "-P")
 	}
+	return AttachLoopWith(t, image, extra...)
+}
+
+// AttachLoopWith attaches image to a free loop device with losetup's extra
+// arguments (-o OFFSET, --sizelimit N …) and detaches it in t.Cleanup.
+func AttachLoopWith(t testing.TB, image string, extra ...string) string {
+	t.Helper()
+	args := append([]string{"-f", "--show"}, extra...)
 	out, err := exec.Command("losetup", append(args, image)...).Output()
 	if err != nil {
 		Skipf(t, "losetup cannot attach a loop device here: %v", err)
