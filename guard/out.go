@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Every file qdsweep writes other than the measured target — results,
@@ -413,6 +414,8 @@ func (d *Out) write(name string, data []byte) error {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	tmp := f.Name()
+	partial.add(tmp)
+	defer partial.remove(tmp)
 	fail := func(err error) error {
 		f.Close()
 		os.Remove(tmp)
@@ -515,4 +518,35 @@ func unwrapPath(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// partial holds the temporary files being written now, for a forced exit.
+var partial = &tempSet{names: map[string]bool{}}
+
+type tempSet struct {
+	sync.Mutex
+	names map[string]bool
+}
+
+func (t *tempSet) add(n string) {
+	t.Lock()
+	t.names[n] = true
+	t.Unlock()
+}
+
+func (t *tempSet) remove(n string) {
+	t.Lock()
+	delete(t.names, n)
+	t.Unlock()
+}
+
+// RemovePartialWrites removes the temporary files of writes under way, for
+// a process about to exit at once (a second Ctrl-C): what the user finds
+// is each file whole, as it was before or after, and nothing half-written.
+func RemovePartialWrites() {
+	partial.Lock()
+	defer partial.Unlock()
+	for n := range partial.names {
+		os.Remove(n)
+	}
 }

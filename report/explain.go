@@ -425,15 +425,11 @@ func nb(s string) string { return strings.ReplaceAll(s, " ", nbsp) }
 // writeWrapped writes s word-wrapped to width with indent on every line;
 // phrases joined by nb stay whole.
 func writeWrapped(b *strings.Builder, s, indent string, width int) {
-	defer func() {
-		out := strings.ReplaceAll(b.String(), nbsp, " ")
-		b.Reset()
-		b.WriteString(out)
-	}()
+	var out strings.Builder // this sentence only: the text before it is done
 	line := indent
 	for _, word := range strings.Fields(s) {
 		if len([]rune(line))+1+len([]rune(word)) > width && strings.TrimSpace(line) != "" {
-			b.WriteString(line + "\n")
+			out.WriteString(line + "\n")
 			line = indent
 		}
 		if strings.TrimSpace(line) != "" {
@@ -442,6 +438,7 @@ func writeWrapped(b *strings.Builder, s, indent string, width int) {
 		line += word
 	}
 	if strings.TrimSpace(line) != "" {
-		b.WriteString(line + "\n")
+		out.WriteString(line + "\n")
 	}
+	b.WriteString(strings.ReplaceAll(out.String(), nbsp, " "))
 }

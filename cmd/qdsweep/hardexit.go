@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"github.com/qdsweep/qdsweep/guard"
 	"os"
 	"os/signal"
 	"sync"
@@ -41,7 +42,14 @@ func runHardExit() {
 	for _, fn := range hardExit.fns {
 		fn()
 	}
+	guard.RemovePartialWrites()
 }
+
+// stopsOnItsOwn is set by the commands that end their own work on the
+// first stop signal and keep what they measured (run, sweep). Any other
+// command has nothing to keep: the first signal ends it at once, however
+// large the input it is reading.
+var stopsOnItsOwn atomic.Bool
 
 // stopSignals end a run the way Ctrl-C does: SIGINT, SIGTERM, SIGHUP (the
 // terminal closed) and SIGQUIT (Ctrl-\, which would otherwise dump every
@@ -84,6 +92,10 @@ func signalContext() (context.Context, func()) {
 				first = time.Now()
 				if s, ok := sig.(syscall.Signal); ok {
 					interruptSignal.Store(int32(s))
+				}
+				if !stopsOnItsOwn.Load() {
+					runHardExit()
+					os.Exit(interruptExitCode())
 				}
 				cancel()
 				continue

@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -164,5 +165,36 @@ func TestSweepStopsWhenHeldDeviceGainsLoop(t *testing.T) {
 	r, rerr := sweep.Read(filepath.Join(dir, "res"))
 	if rerr != nil || len(r.Steps) < 2 || len(r.Steps) == 9 || !strings.Contains(r.Steps[len(r.Steps)-1].Failed, alias) {
 		t.Fatalf("results: %v, %+v", rerr, r)
+	}
+}
+
+// TestReadersStopOnFirstSignal: a command that only reads (explain,
+// report …) has nothing to keep, so the first stop signal ends it, even
+// while it waits on an input that never ends.
+func TestReadersStopOnFirstSignal(t *testing.T) {
+	cmd := exec.Command(sweepBinary(t), "explain", "-")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	if _, err := stdin.Write([]byte(`{"fio version": "fio-3.33", "jobs": [`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGINT)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+		if code := cmd.ProcessState.ExitCode(); code != 130 {
+			t.Errorf("exit %d after SIGINT, want 130", code)
+		}
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("explain went on reading after SIGINT")
 	}
 }

@@ -327,6 +327,7 @@ func runSpecFrom(c *cli.Context, fioArgs []string) (runSpec, error) {
 }
 
 func runAction(c *cli.Context, fioArgs []string) (err error) {
+	stopsOnItsOwn.Store(true)
 	if c.NArg() > 0 {
 		return usagef("run: unexpected argument %q; flags take the form --name=value (e.g. --filename=%s)", c.Args().First(), c.Args().First())
 	}

@@ -102,6 +102,7 @@ type sweepOpts struct {
 }
 
 func sweepAction(c *cli.Context) (err error) {
+	stopsOnItsOwn.Store(true)
 	if c.Args().Len() > 0 {
 		return usagef("sweep: unexpected argument %q; all settings are flags (see qdsweep sweep --help)", c.Args().First())
 	}
