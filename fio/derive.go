@@ -1,6 +1,7 @@
 package fio
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -47,8 +48,18 @@ func (j *Job) deriveFromOptions(grouped bool) {
 		j.IOEngine = v
 	}
 	if j.IODepth == 0 {
-		if n, err := strconv.Atoi(o["iodepth"]); err == nil && n > 0 {
-			j.IODepth, j.IODepthFrom = n, "options"
+		if v, ok := o["iodepth"]; ok {
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil || n < 1 || n > maxIODepth {
+				j.bad = fmt.Sprintf("iodepth=%s is not a whole number from 1 to %d", v, maxIODepth)
+			} else {
+				j.IODepth, j.IODepthFrom = n, "options"
+			}
+		}
+	}
+	if v, ok := o["numjobs"]; ok {
+		if n, err := strconv.Atoi(strings.TrimSpace(v)); err != nil || n < 1 || n > maxIODepth {
+			j.bad = fmt.Sprintf("numjobs=%s is not a whole number from 1 to %d", v, maxIODepth)
 		}
 	}
 	if j.NumJobs == 0 {

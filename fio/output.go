@@ -23,6 +23,10 @@ type Output struct {
 // Job is one job (or one group of jobs with group_reporting, or one client's
 // job in client/server mode) as fio reported it.
 type Job struct {
+	// bad says why a value the job states cannot be used (an iodepth out
+	// of range): the output is refused naming it, never read with a default.
+	bad string
+
 	Name    string `json:"name"`
 	GroupID int    `json:"groupid"`
 	Error   int    `json:"error"` // fio's err= value (errno), 0 when fine

@@ -49,7 +49,17 @@ func Parse(r io.Reader) ([]Output, error) {
 		return nil, fmt.Errorf("%w: expected fio's JSON (--output-format=json), terse or normal output", ErrNoOutput)
 	}
 	textsafe.Strip(&outs) // job names, file names and versions reach a terminal
-	return outs, err
+	if err != nil {
+		return outs, err
+	}
+	for _, o := range outs {
+		for _, j := range o.Jobs {
+			if j.bad != "" {
+				return nil, fmt.Errorf("report at line %d, job %q: %s", o.Line, j.Name, j.bad)
+			}
+		}
+	}
+	return outs, nil
 }
 
 // ReadOutput reads and parses the fio output in the file at path ("-": standard input).

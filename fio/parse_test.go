@@ -338,3 +338,25 @@ func TestDiskUtilRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestParseRefusesOutOfRangeDepth: a job that states an iodepth or numjobs
+// out of range is refused naming it, never read as fio's default of 1.
+func TestParseRefusesOutOfRangeDepth(t *testing.T) {
+	b, err := os.ReadFile("../examples/fio/fio-qd16.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ from, to, want string }{
+		{`"iodepth" : "16"`, `"iodepth" : "99999999999999999999"`, "iodepth=99999999999999999999"},
+		{`"iodepth" : "16"`, `"iodepth" : "0"`, "iodepth=0"},
+		{`"numjobs" : "1"`, `"numjobs" : "-2"`, "numjobs=-2"},
+	} {
+		in := strings.Replace(string(b), c.from, c.to, 1)
+		if in == string(b) {
+			t.Fatalf("fixture lacks %s", c.from)
+		}
+		if _, err := fio.Parse(strings.NewReader(in)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want a refusal naming %s", c.to, err, c.want)
+		}
+	}
+}
