@@ -428,6 +428,11 @@ func runAction(c *cli.Context, fioArgs []string) (err error) {
 	if err != nil {
 		return err
 	}
+	rw := w
+	rw.Permit = writeGuardFromFlags(c)
+	if err := checkRemoteWrites(c, eng, rw, []ioengine.RW{w.RW}); err != nil {
+		return err
+	}
 	out, errw := c.App.Writer, c.App.ErrWriter
 	if path := c.String("output"); c.IsSet("output") {
 		// fio's --output, through the one writer: never a device, a

@@ -171,6 +171,9 @@ func sweepAction(c *cli.Context) (err error) {
 	if err != nil {
 		return err
 	}
+	if err := checkRemoteWrites(c, eng, deepest, rws); err != nil {
+		return err
+	}
 	simCfg := o.engine.sim
 	ctx := c.Context
 	prog := newProgress(c.App.ErrWriter, o.quiet)

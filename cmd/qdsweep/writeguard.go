@@ -52,3 +52,27 @@ func checkWrites(w ioengine.Workload, rws []ioengine.RW, g guard.Permit) error {
 	}
 	return nil
 }
+
+// checkRemoteWrites runs the write guard of an engine whose target is on
+// other hosts (fio servers) for w under every pattern in rws, before
+// anything runs; a refusal is a usage error.
+func checkRemoteWrites(c *cli.Context, eng ioengine.Engine, w ioengine.Workload, rws []ioengine.RW) error {
+	rc, ok := eng.(ioengine.RemoteTargetChecker)
+	if !ok {
+		return nil
+	}
+	for _, rw := range rws {
+		if !rw.IsWrite() {
+			continue
+		}
+		w.RW = rw
+		if err := rc.CheckRemoteTarget(c.Context, w); err != nil {
+			if errors.Is(err, guard.ErrWriteRefused) {
+				return usageErr(err)
+			}
+			return err
+		}
+		return nil // one probe per target
+	}
+	return nil
+}

@@ -51,7 +51,9 @@ type Options struct {
 // figures. On interrupt fio's process group gets SIGINT (fio then prints
 // what it measured), and SIGKILL after Options.KillWait.
 type Engine struct {
-	opt Options
+	opt    Options
+	mu     sync.Mutex
+	probed map[string]bool // remote targets found blank (checkRemote)
 }
 
 // NewEngine returns a fio engine.
@@ -108,6 +110,9 @@ func (e *Engine) Run(ctx context.Context, w ioengine.Workload, ctl ioengine.Cont
 				return nil, fmt.Errorf("fio target: %w", err)
 			}
 		}
+	}
+	if err := e.checkRemote(ctx, bin, w); err != nil { // the write guard for fio servers
+		return nil, err
 	}
 	release, err := e.holdLocal(w) // the write guard; a device stays claimed while fio runs
 	if err != nil {
