@@ -9,168 +9,83 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	sigsyaml "sigs.k8s.io/yaml"
 )
 
-// The field paths the manifests may use, from the Kubernetes API reference
-// (kubernetes.io/docs/reference/kubernetes-api/): a subset of each kind's
-// real fields, written as dotted paths where "[]" is an element of a list and
-// "*" any key of a free-form map (labels, resource quantities). A key that
-// is not here is a typo or a field of another kind, and fails the test; add
-// a field here only after checking its name in the reference.
+// The manifests are decoded strictly into Kubernetes' own API types
+// (k8s.io/api): a misspelt field, a field of another kind, a wrong type or
+// a wrong value shape fails the decode, with no list of fields to keep.
 
-// objectMeta are ObjectMeta's fields (metadata of every object and of pod templates).
-var objectMeta = []string{
-	"name", "generateName", "namespace", "labels", "labels.*", "annotations", "annotations.*",
-}
-
-// containerFields are Container's fields (core/v1 Container).
-var containerFields = []string{
-	"name", "image", "imagePullPolicy", "command", "args", "workingDir",
-	"env", "env[].name", "env[].value", "env[].valueFrom",
-	"env[].valueFrom.fieldRef", "env[].valueFrom.fieldRef.fieldPath", "env[].valueFrom.fieldRef.apiVersion",
-	"env[].valueFrom.secretKeyRef", "env[].valueFrom.secretKeyRef.name", "env[].valueFrom.secretKeyRef.key",
-	"env[].valueFrom.configMapKeyRef", "env[].valueFrom.configMapKeyRef.name", "env[].valueFrom.configMapKeyRef.key",
-	"ports", "ports[].name", "ports[].containerPort", "ports[].protocol", "ports[].hostPort", "ports[].hostIP",
-	"resources", "resources.requests", "resources.requests.*", "resources.limits", "resources.limits.*",
-	"volumeMounts", "volumeMounts[].name", "volumeMounts[].mountPath", "volumeMounts[].readOnly",
-	"volumeMounts[].subPath", "volumeMounts[].mountPropagation",
-	"volumeDevices", "volumeDevices[].name", "volumeDevices[].devicePath",
-	"securityContext", "securityContext.privileged", "securityContext.allowPrivilegeEscalation",
-	"securityContext.readOnlyRootFilesystem", "securityContext.runAsUser", "securityContext.runAsGroup",
-	"securityContext.runAsNonRoot", "securityContext.capabilities", "securityContext.capabilities.add",
-	"securityContext.capabilities.drop", "securityContext.seccompProfile", "securityContext.seccompProfile.type",
-	"securityContext.seccompProfile.localhostProfile",
-	"readinessProbe", "livenessProbe", "startupProbe",
-	"terminationMessagePath", "terminationMessagePolicy", "stdin", "tty",
-}
-
-// probeFields are Probe's fields, for each probe of a container.
-var probeFields = []string{
-	"tcpSocket", "tcpSocket.port", "exec", "exec.command", "httpGet", "httpGet.path", "httpGet.port",
-	"initialDelaySeconds", "periodSeconds", "timeoutSeconds", "failureThreshold", "successThreshold",
-}
-
-// podSpecFields are PodSpec's fields (core/v1 PodSpec), containers aside.
-var podSpecFields = []string{
-	"restartPolicy", "serviceAccountName", "automountServiceAccountToken", "nodeName",
-	"nodeSelector", "nodeSelector.*", "hostNetwork", "hostPID", "dnsPolicy", "priorityClassName",
-	"terminationGracePeriodSeconds", "activeDeadlineSeconds", "enableServiceLinks", "hostname", "subdomain",
-	"imagePullSecrets", "imagePullSecrets[].name",
-	"tolerations", "tolerations[].key", "tolerations[].operator", "tolerations[].value", "tolerations[].effect",
-	"tolerations[].tolerationSeconds",
-	"securityContext", "securityContext.runAsUser", "securityContext.runAsGroup", "securityContext.runAsNonRoot",
-	"securityContext.fsGroup", "securityContext.seccompProfile", "securityContext.seccompProfile.type",
-	"volumes", "volumes[].name",
-	"volumes[].persistentVolumeClaim", "volumes[].persistentVolumeClaim.claimName", "volumes[].persistentVolumeClaim.readOnly",
-	"volumes[].emptyDir", "volumes[].emptyDir.medium", "volumes[].emptyDir.sizeLimit",
-	"volumes[].hostPath", "volumes[].hostPath.path", "volumes[].hostPath.type",
-	"volumes[].configMap", "volumes[].configMap.name", "volumes[].configMap.defaultMode",
-	"volumes[].secret", "volumes[].secret.secretName", "volumes[].secret.defaultMode",
-}
-
-// labelSelector are LabelSelector's fields.
-var labelSelector = []string{
-	"matchLabels", "matchLabels.*", "matchExpressions", "matchExpressions[].key",
-	"matchExpressions[].operator", "matchExpressions[].values",
-}
-
-// peerFields are NetworkPolicyPeer's paths under prefix.
-func peerFields(prefix string) []string {
-	out := append(under(prefix+".podSelector", labelSelector), under(prefix+".namespaceSelector", labelSelector)...)
-	return append(out, prefix+".ipBlock", prefix+".ipBlock.cidr", prefix+".ipBlock.except")
-}
-
-// under prefixes every path of fields with prefix.
-func under(prefix string, fields ...[]string) []string {
-	var out []string
-	for _, fs := range fields {
-		for _, f := range fs {
-			out = append(out, prefix+"."+f)
-		}
-	}
-	return append(out, prefix)
-}
-
-// podTemplate is a PodTemplateSpec's paths under prefix (e.g. "spec.template").
-func podTemplate(prefix string) []string {
-	out := under(prefix+".metadata", objectMeta)
-	out = append(out, under(prefix+".spec", podSpecFields)...)
-	for _, list := range []string{"containers", "initContainers"} {
-		c := prefix + ".spec." + list + "[]"
-		out = append(out, prefix+".spec."+list)
-		out = append(out, under(c, containerFields)...)
-		for _, p := range []string{"readinessProbe", "livenessProbe", "startupProbe"} {
-			out = append(out, under(c+"."+p, probeFields)...)
-		}
-	}
-	return append(out, prefix)
-}
-
-// kindFields maps "apiVersion kind" to every field path objects of that kind may use.
-var kindFields = func() map[string]map[string]bool {
-	common := append([]string{"apiVersion", "kind"}, under("metadata", objectMeta)...)
-	kinds := map[string][]string{
-		"batch/v1 Job": append(append(common,
-			"spec", "spec.backoffLimit", "spec.ttlSecondsAfterFinished", "spec.activeDeadlineSeconds",
-			"spec.completions", "spec.parallelism", "spec.completionMode", "spec.suspend", "spec.manualSelector",
-			"spec.backoffLimitPerIndex", "spec.maxFailedIndexes"),
-			append(under("spec.selector", labelSelector), podTemplate("spec.template")...)...),
-		"apps/v1 DaemonSet": append(append(common,
-			"spec", "spec.minReadySeconds", "spec.revisionHistoryLimit",
-			"spec.updateStrategy", "spec.updateStrategy.type", "spec.updateStrategy.rollingUpdate",
-			"spec.updateStrategy.rollingUpdate.maxUnavailable", "spec.updateStrategy.rollingUpdate.maxSurge"),
-			append(under("spec.selector", labelSelector), podTemplate("spec.template")...)...),
-		"v1 Service": append(common,
-			"spec", "spec.selector", "spec.selector.*", "spec.type", "spec.clusterIP", "spec.clusterIPs",
-			"spec.publishNotReadyAddresses", "spec.sessionAffinity", "spec.externalTrafficPolicy",
-			"spec.internalTrafficPolicy", "spec.ipFamilies", "spec.ipFamilyPolicy",
-			"spec.ports", "spec.ports[].name", "spec.ports[].port", "spec.ports[].targetPort",
-			"spec.ports[].protocol", "spec.ports[].nodePort", "spec.ports[].appProtocol"),
-		"networking.k8s.io/v1 NetworkPolicy": append(append(append(common,
-			"spec", "spec.policyTypes",
-			"spec.ingress", "spec.ingress[].from", "spec.ingress[].ports", "spec.ingress[].ports[].protocol",
-			"spec.ingress[].ports[].port", "spec.ingress[].ports[].endPort",
-			"spec.egress", "spec.egress[].to", "spec.egress[].ports", "spec.egress[].ports[].protocol",
-			"spec.egress[].ports[].port", "spec.egress[].ports[].endPort"),
-			under("spec.podSelector", labelSelector)...),
-			append(peerFields("spec.ingress[].from[]"), peerFields("spec.egress[].to[]")...)...),
-		"v1 PersistentVolumeClaim": append(append(common,
-			"spec", "spec.accessModes", "spec.storageClassName", "spec.volumeMode", "spec.volumeName",
-			"spec.volumeAttributesClassName",
-			"spec.resources", "spec.resources.requests", "spec.resources.requests.*",
-			"spec.resources.limits", "spec.resources.limits.*",
-			"spec.dataSource", "spec.dataSource.apiGroup", "spec.dataSource.kind", "spec.dataSource.name"),
-			under("spec.selector", labelSelector)...),
-	}
-	out := map[string]map[string]bool{}
-	for k, paths := range kinds {
-		out[k] = map[string]bool{}
-		for _, p := range paths {
-			out[k][p] = true
-		}
-	}
-	return out
-}()
-
-// manifest is one document of a manifest file, decoded both as a node tree
-// (for the field check) and as a generic value (for the cross checks).
+// manifest is one document of a manifest file, decoded into its API type.
 type manifest struct {
 	file string
-	node *yaml.Node
-	obj  map[string]any
+	kind string
+	name string
+	obj  any // *batchv1.Job, *corev1.Service, …
 }
 
-func (m manifest) kind() string { s, _ := m.obj["kind"].(string); return s }
+// apiTypes are the kinds the manifests may hold, by "apiVersion kind".
+var apiTypes = map[string]func() any{
+	"batch/v1 Job":                       func() any { return &batchv1.Job{} },
+	"v1 Service":                         func() any { return &corev1.Service{} },
+	"v1 PersistentVolumeClaim":           func() any { return &corev1.PersistentVolumeClaim{} },
+	"networking.k8s.io/v1 NetworkPolicy": func() any { return &networkingv1.NetworkPolicy{} },
+}
 
-func (m manifest) name() string {
-	md, _ := m.obj["metadata"].(map[string]any)
-	s, _ := md["name"].(string)
-	return s
+// decodeManifest decodes one YAML document strictly into its API type.
+func decodeManifest(doc []byte) (any, string, string, error) {
+	var head struct {
+		APIVersion string `json:"apiVersion"`
+		Kind       string `json:"kind"`
+		Metadata   struct {
+			Name string `json:"name"`
+		} `json:"metadata"`
+	}
+	if err := sigsyaml.Unmarshal(doc, &head); err != nil {
+		return nil, "", "", err
+	}
+	mk, ok := apiTypes[head.APIVersion+" "+head.Kind]
+	if !ok {
+		return nil, head.Kind, head.Metadata.Name, fmt.Errorf("%s %s: kind not covered here (add its k8s.io/api type)", head.APIVersion, head.Kind)
+	}
+	obj := mk()
+	if err := sigsyaml.UnmarshalStrict(doc, obj); err != nil {
+		return nil, head.Kind, head.Metadata.Name, err
+	}
+	return obj, head.Kind, head.Metadata.Name, nil
+}
+
+// splitDocs splits a multi-document YAML file into its non-empty documents.
+func splitDocs(data []byte) ([][]byte, error) {
+	var out [][]byte
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for {
+		var n yaml.Node
+		err := dec.Decode(&n)
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(n.Content) == 0 || n.Content[0].Kind == yaml.ScalarNode && n.Content[0].Tag == "!!null" {
+			continue // an empty document (a trailing ---)
+		}
+		b, err := yaml.Marshal(&n)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b)
+	}
 }
 
 // readManifests decodes every document of every .yaml file in dir.
@@ -186,99 +101,72 @@ func readManifests(t *testing.T, dir string) []manifest {
 		if err != nil {
 			t.Fatal(err)
 		}
-		dec := yaml.NewDecoder(bytes.NewReader(data))
-		for i := 0; ; i++ {
-			var n yaml.Node
-			err := dec.Decode(&n)
-			if errors.Is(err, io.EOF) {
-				break
-			}
+		docs, err := splitDocs(data)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		for i, doc := range docs {
+			obj, kind, name, err := decodeManifest(doc)
 			if err != nil {
-				t.Fatalf("%s: document %d: %v", f, i+1, err)
+				t.Errorf("%s: document %d (%s %q): %v", filepath.Base(f), i+1, kind, name, err)
+				continue
 			}
-			var obj map[string]any
-			if err := n.Decode(&obj); err != nil {
-				t.Fatalf("%s: document %d: %v", f, i+1, err)
-			}
-			if obj == nil {
-				continue // an empty document (a trailing ---)
-			}
-			out = append(out, manifest{file: filepath.Base(f), node: &n, obj: obj})
+			out = append(out, manifest{file: filepath.Base(f), kind: kind, name: name, obj: obj})
 		}
 	}
 	return out
 }
 
-// checkFields reports every mapping key under n whose path is not allowed.
-func checkFields(t *testing.T, where string, n *yaml.Node, path string, allowed map[string]bool) {
-	t.Helper()
-	switch n.Kind {
-	case yaml.DocumentNode:
-		for _, c := range n.Content {
-			checkFields(t, where, c, path, allowed)
+// TestKubernetesManifestsDecodeStrictly: every document decodes into its
+// API type with no unknown field; and the decode is strict, as a copy with
+// a misspelt field, a field of another kind and a string where a number
+// goes shows.
+func TestKubernetesManifestsDecodeStrictly(t *testing.T) {
+	if ms := readManifests(t, "kubernetes"); len(ms) < 6 {
+		t.Fatalf("%d manifests decoded, want the Jobs, claims, Service and NetworkPolicy", len(ms))
+	}
+	data, err := os.ReadFile(filepath.Join("kubernetes", "sweep-job.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs, err := splitDocs(data)
+	if err != nil || len(docs) == 0 {
+		t.Fatal(err)
+	}
+	for _, bad := range []struct{ from, to string }{
+		{"containers:", "contaners:"},
+		{"backoffLimit: 0", "backoffLimit: 0\n  clusterIP: None"},
+		{"backoffLimit: 0", "backoffLimit: none"},
+	} {
+		doc := bytes.Replace(docs[0], []byte(bad.from), []byte(bad.to), 1)
+		if bytes.Equal(doc, docs[0]) {
+			t.Fatalf("sweep-job.yaml lacks %q", bad.from)
 		}
-	case yaml.SequenceNode:
-		for _, c := range n.Content {
-			checkFields(t, where, c, path+"[]", allowed)
-		}
-	case yaml.MappingNode:
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			key := n.Content[i].Value
-			p := key
-			if path != "" {
-				p = path + "." + key
-			}
-			if allowed[path+".*"] && path != "" {
-				continue // free-form map: any key, scalar values
-			}
-			if !allowed[p] {
-				t.Errorf("%s line %d: unknown field %q (not a field of this kind in the Kubernetes API)", where, n.Content[i].Line, p)
-				continue
-			}
-			checkFields(t, where, n.Content[i+1], p, allowed)
+		if _, _, _, err := decodeManifest(doc); err == nil {
+			t.Errorf("%q → %q decoded without an error", bad.from, bad.to)
 		}
 	}
 }
 
-func TestKubernetesManifestFields(t *testing.T) {
-	ms := readManifests(t, "kubernetes")
+// podsOf lists the pod templates of the Jobs, by Job name.
+func podsOf(ms []manifest) map[string]*corev1.PodTemplateSpec {
+	out := map[string]*corev1.PodTemplateSpec{}
 	for _, m := range ms {
-		av, _ := m.obj["apiVersion"].(string)
-		key := av + " " + m.kind()
-		allowed, ok := kindFields[key]
-		if !ok {
-			t.Errorf("%s: %s %q: kind not covered (known: Job, DaemonSet, Service, PersistentVolumeClaim, NetworkPolicy with their API versions)", m.file, key, m.name())
-			continue
+		if j, ok := m.obj.(*batchv1.Job); ok {
+			out[m.name] = &j.Spec.Template
 		}
-		checkFields(t, m.file+" "+m.kind()+"/"+m.name(), m.node, "", allowed)
 	}
+	return out
 }
 
-// get walks a decoded object along keys.
-func get(v any, keys ...string) any {
-	for _, k := range keys {
-		mp, ok := v.(map[string]any)
-		if !ok {
-			return nil
-		}
-		v = mp[k]
-	}
-	return v
-}
-
-func list(v any) []any { l, _ := v.([]any); return l }
-
-func str(v any) string { s, _ := v.(string); return s }
-
-// subset reports whether every key of sel has the same value in labels.
-func subset(sel, labels any) bool {
-	s, _ := sel.(map[string]any)
-	l, _ := labels.(map[string]any)
-	if len(s) == 0 {
+// subset reports whether sel is not empty and every key of it has the
+// same value in labels.
+func subset(sel, labels map[string]string) bool {
+	if len(sel) == 0 {
 		return false
 	}
-	for k, v := range s {
-		if l[k] != v {
+	for k, v := range sel {
+		if labels[k] != v {
 			return false
 		}
 	}
@@ -286,33 +174,26 @@ func subset(sel, labels any) bool {
 }
 
 // TestKubernetesManifestReferences checks what the API server cannot:
-// selectors select the pod templates, claims and volume mounts name things
+// the Service selects a pod template, claims and volume mounts name things
 // that exist, and every qdsweep invocation uses real commands and flags.
 func TestKubernetesManifestReferences(t *testing.T) {
 	ms := readManifests(t, "kubernetes")
 	claims := map[string]bool{}
-	var templateLabels []any
 	for _, m := range ms {
-		if m.kind() == "PersistentVolumeClaim" {
-			claims[m.name()] = true
-		}
-		if tl := get(m.obj, "spec", "template", "metadata", "labels"); tl != nil {
-			templateLabels = append(templateLabels, tl)
+		if m.kind == "PersistentVolumeClaim" {
+			claims[m.name] = true
 		}
 	}
+	pods := podsOf(ms)
 	for _, m := range ms {
-		where := m.file + " " + m.kind() + "/" + m.name()
-		switch m.kind() {
-		case "DaemonSet", "Job":
-			if sel := get(m.obj, "spec", "selector", "matchLabels"); sel != nil &&
-				!subset(sel, get(m.obj, "spec", "template", "metadata", "labels")) {
-				t.Errorf("%s: spec.selector.matchLabels does not select spec.template.metadata.labels", where)
-			}
-			checkPod(t, where, get(m.obj, "spec", "template", "spec"), claims)
-		case "Service":
+		where := m.file + " " + m.kind + "/" + m.name
+		switch o := m.obj.(type) {
+		case *batchv1.Job:
+			checkPod(t, where, &o.Spec.Template.Spec, claims)
+		case *corev1.Service:
 			found := false
-			for _, tl := range templateLabels {
-				found = found || subset(get(m.obj, "spec", "selector"), tl)
+			for _, p := range pods {
+				found = found || subset(o.Spec.Selector, p.Labels)
 			}
 			if !found {
 				t.Errorf("%s: spec.selector selects no pod template of these manifests", where)
@@ -322,29 +203,23 @@ func TestKubernetesManifestReferences(t *testing.T) {
 }
 
 // checkPod checks one PodSpec's volumes, mounts and qdsweep command lines.
-func checkPod(t *testing.T, where string, pod any, claims map[string]bool) {
+func checkPod(t *testing.T, where string, pod *corev1.PodSpec, claims map[string]bool) {
 	t.Helper()
 	volumes := map[string]bool{}
-	for _, v := range list(get(pod, "volumes")) {
-		volumes[str(get(v, "name"))] = true
-		if c := str(get(v, "persistentVolumeClaim", "claimName")); c != "" && !claims[c] {
-			t.Errorf("%s: volume %q claims %q, which no manifest here defines", where, str(get(v, "name")), c)
+	for _, v := range pod.Volumes {
+		volumes[v.Name] = true
+		if c := v.PersistentVolumeClaim; c != nil && !claims[c.ClaimName] {
+			t.Errorf("%s: volume %q claims %q, which no manifest here defines", where, v.Name, c.ClaimName)
 		}
 	}
-	for _, kind := range []string{"initContainers", "containers"} {
-		for _, c := range list(get(pod, kind)) {
-			for _, vm := range list(get(c, "volumeMounts")) {
-				if n := str(get(vm, "name")); !volumes[n] {
-					t.Errorf("%s: container %q mounts volume %q, which the pod does not have", where, str(get(c, "name")), n)
-				}
+	for _, c := range slices.Concat(pod.InitContainers, pod.Containers) {
+		for _, vm := range c.VolumeMounts {
+			if !volumes[vm.Name] {
+				t.Errorf("%s: container %q mounts volume %q, which the pod does not have", where, c.Name, vm.Name)
 			}
-			if strings.HasPrefix(str(get(c, "image")), "qdsweep") && get(c, "command") == nil {
-				var args []string
-				for _, a := range list(get(c, "args")) {
-					args = append(args, str(a))
-				}
-				checkQdsweepArgs(t, where+" container "+str(get(c, "name")), args)
-			}
+		}
+		if strings.HasPrefix(c.Image, "qdsweep") && len(c.Command) == 0 {
+			checkQdsweepArgs(t, where+" container "+c.Name, c.Args)
 		}
 	}
 }
@@ -380,7 +255,6 @@ func checkQdsweepArgs(t *testing.T, where string, args []string) {
 	}
 }
 
-// TestDockerfileGoVersion checks that the image builds with the Go release go.mod asks for.
 func TestDockerfileGoVersion(t *testing.T) {
 	mod, err := os.ReadFile(filepath.Join(repoRoot, "go.mod"))
 	if err != nil {
@@ -399,152 +273,181 @@ func TestDockerfileGoVersion(t *testing.T) {
 	}
 }
 
-// boolAt is a pod's or its container's boolean security setting: the
-// container's value when set, else the pod's.
-func boolAt(pod, c any, key string) (bool, bool) {
-	if v, ok := get(c, "securityContext", key).(bool); ok {
-		return v, true
-	}
-	v, ok := get(pod, "securityContext", key).(bool)
-	return v, ok
+// restrictedVolumes are the volume types the Pod Security "restricted"
+// level allows.
+func restrictedVolume(v corev1.Volume) bool {
+	s := v.VolumeSource
+	return s.ConfigMap != nil || s.CSI != nil || s.DownwardAPI != nil || s.EmptyDir != nil || s.Ephemeral != nil ||
+		s.PersistentVolumeClaim != nil || s.Projected != nil || s.Secret != nil
 }
 
-func intAt(pod, c any, key string) (int, bool) {
-	if v, ok := get(c, "securityContext", key).(int); ok {
-		return v, true
-	}
-	v, ok := get(pod, "securityContext", key).(int)
-	return v, ok
-}
-
-// checkLockedDown checks one pod runs every container unprivileged: non-root
-// (runAsNonRoot and a non-zero runAsUser), no privilege escalation, not
-// privileged, every capability dropped and none added, a read-only root
-// filesystem, no host namespaces; and that it writes only to the volumes
-// named in writable (every other mount read-only).
-func checkLockedDown(t *testing.T, where string, pod any, writable ...string) {
+// checkLockedDown checks one pod against the Pod Security "restricted"
+// level and more: every container non-root (runAsNonRoot and a non-zero
+// uid), no privilege escalation, not privileged, every capability dropped
+// and none added, a RuntimeDefault or Localhost seccomp profile, a
+// read-only root filesystem, CPU and memory limits, no host namespaces,
+// only the volume types the level allows; and it writes only to the
+// volumes named in writable (every other mount read-only).
+func checkLockedDown(t *testing.T, where string, pod *corev1.PodSpec, writable ...string) {
 	t.Helper()
-	for _, k := range []string{"hostNetwork", "hostPID", "hostIPC"} {
-		if v, _ := get(pod, k).(bool); v {
-			t.Errorf("%s: %s is set", where, k)
+	if pod.HostNetwork || pod.HostPID || pod.HostIPC {
+		t.Errorf("%s: a host namespace is shared", where)
+	}
+	for _, v := range pod.Volumes {
+		if !restrictedVolume(v) {
+			t.Errorf("%s: volume %q is of a type the restricted level refuses", where, v.Name)
 		}
 	}
-	ok := map[string]bool{}
-	for _, w := range writable {
-		ok[w] = true
+	psc := pod.SecurityContext
+	if psc == nil {
+		psc = &corev1.PodSecurityContext{}
 	}
-	for _, kind := range []string{"initContainers", "containers"} {
-		for _, c := range list(get(pod, kind)) {
-			cw := where + " container " + str(get(c, "name"))
-			if v, set := boolAt(pod, c, "runAsNonRoot"); !set || !v {
-				t.Errorf("%s: runAsNonRoot is not true", cw)
-			}
-			if uid, set := intAt(pod, c, "runAsUser"); !set || uid == 0 {
-				t.Errorf("%s: runAsUser is %d (set %v), want a non-root uid", cw, uid, set)
-			}
-			if v, set := get(c, "securityContext", "allowPrivilegeEscalation").(bool); !set || v {
-				t.Errorf("%s: allowPrivilegeEscalation is not false", cw)
-			}
-			if v, _ := get(c, "securityContext", "privileged").(bool); v {
-				t.Errorf("%s: privileged", cw)
-			}
-			if v, set := get(c, "securityContext", "readOnlyRootFilesystem").(bool); !set || !v {
-				t.Errorf("%s: readOnlyRootFilesystem is not true", cw)
-			}
-			drop := list(get(c, "securityContext", "capabilities", "drop"))
-			if len(drop) != 1 || str(drop[0]) != "ALL" {
-				t.Errorf("%s: capabilities.drop is %v, want [ALL]", cw, drop)
-			}
-			if add := list(get(c, "securityContext", "capabilities", "add")); len(add) > 0 {
-				t.Errorf("%s: adds capabilities %v", cw, add)
-			}
-			for _, vm := range list(get(c, "volumeMounts")) {
-				ro, _ := get(vm, "readOnly").(bool)
-				if n := str(get(vm, "name")); !ok[n] && !ro {
-					t.Errorf("%s: writable mount of volume %q; it may write only to %v", cw, n, writable)
-				}
+	for _, c := range slices.Concat(pod.InitContainers, pod.Containers) {
+		cw := where + " container " + c.Name
+		sc := c.SecurityContext
+		if sc == nil {
+			t.Errorf("%s: no securityContext", cw)
+			continue
+		}
+		nonRoot, uid, seccomp := sc.RunAsNonRoot, sc.RunAsUser, sc.SeccompProfile
+		if nonRoot == nil {
+			nonRoot = psc.RunAsNonRoot
+		}
+		if uid == nil {
+			uid = psc.RunAsUser
+		}
+		if seccomp == nil {
+			seccomp = psc.SeccompProfile
+		}
+		if nonRoot == nil || !*nonRoot {
+			t.Errorf("%s: runAsNonRoot is not true", cw)
+		}
+		if uid == nil || *uid == 0 {
+			t.Errorf("%s: runAsUser %v, want a non-root uid", cw, uid)
+		}
+		if seccomp == nil || seccomp.Type != corev1.SeccompProfileTypeRuntimeDefault && seccomp.Type != corev1.SeccompProfileTypeLocalhost {
+			t.Errorf("%s: seccompProfile %v, want RuntimeDefault (the restricted level)", cw, seccomp)
+		}
+		if sc.AllowPrivilegeEscalation == nil || *sc.AllowPrivilegeEscalation {
+			t.Errorf("%s: allowPrivilegeEscalation is not false", cw)
+		}
+		if sc.Privileged != nil && *sc.Privileged {
+			t.Errorf("%s: privileged", cw)
+		}
+		if sc.ReadOnlyRootFilesystem == nil || !*sc.ReadOnlyRootFilesystem {
+			t.Errorf("%s: readOnlyRootFilesystem is not true", cw)
+		}
+		if sc.Capabilities == nil || len(sc.Capabilities.Drop) != 1 || sc.Capabilities.Drop[0] != "ALL" || len(sc.Capabilities.Add) > 0 {
+			t.Errorf("%s: capabilities %v, want drop [ALL] and nothing added", cw, sc.Capabilities)
+		}
+		if c.Resources.Limits.Cpu().IsZero() || c.Resources.Limits.Memory().IsZero() {
+			t.Errorf("%s: limits %v, want CPU and memory limits", cw, c.Resources.Limits)
+		}
+		for _, vm := range c.VolumeMounts {
+			if !slices.Contains(writable, vm.Name) && !vm.ReadOnly {
+				t.Errorf("%s: writable mount of volume %q; it may write only to %v", cw, vm.Name, writable)
 			}
 		}
 	}
 }
 
 // TestKubernetesFioServersLockedDown: fio's server protocol is
-// unauthenticated, so the fio servers run unprivileged, write only to the
-// shared volume, listen on their pod address, and a NetworkPolicy admits
-// only the controller Job's pods, on 8765 alone, and lets the servers open
-// no connection. The controller and the one-volume Job run unprivileged too.
+// unauthenticated, so the fio servers live only as long as one sweep (a
+// Job with a deadline), run as the restricted level asks, write only to
+// the shared volume, listen on their pod address, and a NetworkPolicy
+// admits only the controller pod of the same run, from its namespace, on
+// 8765 alone, and lets the servers open no connection. The controller and
+// the one-volume Job run locked down too, and ask for libaio, which the
+// RuntimeDefault seccomp profile allows.
 func TestKubernetesFioServersLockedDown(t *testing.T) {
 	ms := readManifests(t, "kubernetes")
-	var servers, controller, policy, single map[string]any
+	var servers, controller, single *batchv1.Job
+	var policy *networkingv1.NetworkPolicy
 	for _, m := range ms {
-		switch {
-		case m.kind() == "DaemonSet" && m.name() == "fio-server":
-			servers = m.obj
-		case m.kind() == "Job" && m.name() == "qdsweep-multihost":
-			controller = m.obj
-		case m.kind() == "Job" && m.name() == "qdsweep":
-			single = m.obj
-		case m.kind() == "NetworkPolicy":
+		switch o := m.obj.(type) {
+		case *batchv1.Job:
+			switch o.Spec.Template.Labels["app.kubernetes.io/name"] {
+			case "fio-server":
+				servers = o
+			case "qdsweep-multihost":
+				controller = o
+			case "qdsweep":
+				single = o
+			}
+		case *networkingv1.NetworkPolicy:
 			if policy != nil {
 				t.Error("more than one NetworkPolicy: check each")
 			}
-			policy = m.obj
+			policy = o
 		}
 	}
 	if servers == nil || controller == nil || policy == nil || single == nil {
-		t.Fatalf("missing: fio-server DaemonSet %v, qdsweep-multihost Job %v, NetworkPolicy %v, qdsweep Job %v",
+		t.Fatalf("missing: fio-server Job %v, qdsweep-multihost Job %v, NetworkPolicy %v, qdsweep Job %v",
 			servers != nil, controller != nil, policy != nil, single != nil)
 	}
-	serverPod := get(servers, "spec", "template", "spec")
-	var shared []string
-	for _, v := range list(get(serverPod, "volumes")) {
-		if get(v, "persistentVolumeClaim") != nil {
-			shared = append(shared, str(get(v, "name")))
+	for _, j := range []*batchv1.Job{servers, controller} {
+		if d := j.Spec.ActiveDeadlineSeconds; d == nil || *d <= 0 || *d > 24*3600 {
+			t.Errorf("Job %s: activeDeadlineSeconds %v, want an end within a day", j.Name, d)
 		}
 	}
-	if len(shared) != 1 || len(list(get(serverPod, "volumes"))) != 1 {
-		t.Errorf("fio servers: volumes %v, want exactly the one shared claim", get(serverPod, "volumes"))
+	serverPod := &servers.Spec.Template.Spec
+	if len(serverPod.Volumes) != 1 || serverPod.Volumes[0].PersistentVolumeClaim == nil {
+		t.Errorf("fio servers: volumes %v, want exactly the one shared claim", serverPod.Volumes)
 	}
-	checkLockedDown(t, "fio-server", serverPod, shared...)
-	checkLockedDown(t, "qdsweep-multihost", get(controller, "spec", "template", "spec"), "work", "results", "tmp")
-	checkLockedDown(t, "qdsweep", get(single, "spec", "template", "spec"), "data")
-	for _, c := range list(get(serverPod, "containers")) {
-		cmd := fmt.Sprint(get(c, "command"))
-		if !strings.Contains(cmd, "--server=$(POD_IP),8765") {
+	if a := serverPod.Affinity; a == nil || a.PodAntiAffinity == nil || len(a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution) == 0 ||
+		a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution[0].TopologyKey != "kubernetes.io/hostname" {
+		t.Error("fio servers: no required anti-affinity on kubernetes.io/hostname (one server per node)")
+	}
+	checkLockedDown(t, "fio-server", serverPod, serverPod.Volumes[0].Name)
+	checkLockedDown(t, "qdsweep-multihost", &controller.Spec.Template.Spec, "work", "results", "tmp")
+	checkLockedDown(t, "qdsweep", &single.Spec.Template.Spec, "data")
+	for _, c := range serverPod.Containers {
+		if cmd := strings.Join(c.Command, " "); !strings.Contains(cmd, "--server=$(POD_IP),8765") {
 			t.Errorf("fio server command %s: want --server=$(POD_IP),8765 (its own address, not every interface)", cmd)
 		}
-		if v := list(get(c, "env")); len(v) == 0 || str(get(v[0], "valueFrom", "fieldRef", "fieldPath")) != "status.podIP" {
-			t.Errorf("fio server env %v: want POD_IP from status.podIP", v)
+		if len(c.Env) == 0 || c.Env[0].ValueFrom == nil || c.Env[0].ValueFrom.FieldRef == nil || c.Env[0].ValueFrom.FieldRef.FieldPath != "status.podIP" {
+			t.Errorf("fio server env %v: want POD_IP from status.podIP", c.Env)
 		}
 	}
+	if args := strings.Join(controller.Spec.Template.Spec.Containers[0].Args, " "); !strings.Contains(args, "--fio-arg=--ioengine=libaio") {
+		t.Errorf("controller args %s: want --fio-arg=--ioengine=libaio (RuntimeDefault seccomp blocks io_uring)", args)
+	}
+	if args := strings.Join(single.Spec.Template.Spec.Containers[0].Args, " "); !strings.Contains(args, "--ioengine=libaio") {
+		t.Errorf("one-volume Job args %s: want --ioengine=libaio (RuntimeDefault seccomp blocks io_uring)", args)
+	}
 
-	// The policy: selects the servers, governs ingress and egress, admits
-	// only pods of the controller Job's template, only TCP 8765, no egress.
-	if !subset(get(policy, "spec", "podSelector", "matchLabels"), get(servers, "spec", "template", "metadata", "labels")) {
-		t.Error("NetworkPolicy podSelector does not select the fio servers")
+	// The policy: selects this run's servers, governs ingress and egress,
+	// admits only this run's controller pod from its namespace, only TCP
+	// 8765, no egress.
+	run := servers.Spec.Template.Labels["qdsweep.io/run"]
+	if run == "" || controller.Spec.Template.Labels["qdsweep.io/run"] != run {
+		t.Errorf("run labels: servers %q, controller %q, want one run ID on both", run, controller.Spec.Template.Labels["qdsweep.io/run"])
 	}
-	types := fmt.Sprint(get(policy, "spec", "policyTypes"))
-	if !strings.Contains(types, "Ingress") || !strings.Contains(types, "Egress") {
-		t.Errorf("NetworkPolicy policyTypes %s, want Ingress and Egress", types)
+	if !subset(policy.Spec.PodSelector.MatchLabels, servers.Spec.Template.Labels) || policy.Spec.PodSelector.MatchLabels["qdsweep.io/run"] != run {
+		t.Error("NetworkPolicy podSelector does not select this run's fio servers")
 	}
-	if e := list(get(policy, "spec", "egress")); len(e) != 0 {
-		t.Errorf("NetworkPolicy allows egress %v; the servers need none", e)
+	if !slices.Contains(policy.Spec.PolicyTypes, networkingv1.PolicyTypeIngress) || !slices.Contains(policy.Spec.PolicyTypes, networkingv1.PolicyTypeEgress) {
+		t.Errorf("NetworkPolicy policyTypes %v, want Ingress and Egress", policy.Spec.PolicyTypes)
 	}
-	ingress := list(get(policy, "spec", "ingress"))
-	if len(ingress) != 1 {
-		t.Fatalf("NetworkPolicy has %d ingress rules, want 1", len(ingress))
+	if len(policy.Spec.Egress) != 0 {
+		t.Errorf("NetworkPolicy allows egress %v; the servers need none", policy.Spec.Egress)
 	}
-	from := list(get(ingress[0], "from"))
-	if len(from) != 1 || get(from[0], "namespaceSelector") != nil || get(from[0], "ipBlock") != nil ||
-		!subset(get(from[0], "podSelector", "matchLabels"), get(controller, "spec", "template", "metadata", "labels")) {
-		t.Errorf("NetworkPolicy ingress from %v: want only the controller Job's pods", from)
+	if len(policy.Spec.Ingress) != 1 {
+		t.Fatalf("NetworkPolicy has %d ingress rules, want 1", len(policy.Spec.Ingress))
 	}
-	if subset(get(from[0], "podSelector", "matchLabels"), get(servers, "spec", "template", "metadata", "labels")) ||
-		subset(get(from[0], "podSelector", "matchLabels"), get(single, "spec", "template", "metadata", "labels")) {
+	from := policy.Spec.Ingress[0].From
+	if len(from) != 1 || from[0].IPBlock != nil || from[0].PodSelector == nil ||
+		!subset(from[0].PodSelector.MatchLabels, controller.Spec.Template.Labels) || from[0].PodSelector.MatchLabels["qdsweep.io/run"] != run {
+		t.Fatalf("NetworkPolicy ingress from %v: want only this run's controller pod", from)
+	}
+	if ns := from[0].NamespaceSelector; ns == nil || ns.MatchLabels["kubernetes.io/metadata.name"] == "" {
+		t.Errorf("NetworkPolicy ingress namespaceSelector %v: want the run's namespace by kubernetes.io/metadata.name", ns)
+	}
+	if subset(from[0].PodSelector.MatchLabels, servers.Spec.Template.Labels) || subset(from[0].PodSelector.MatchLabels, single.Spec.Template.Labels) {
 		t.Error("NetworkPolicy admits pods other than the controller's")
 	}
-	ports := list(get(ingress[0], "ports"))
-	if len(ports) != 1 || get(ports[0], "port") != 8765 || str(get(ports[0], "protocol")) != "TCP" || get(ports[0], "endPort") != nil {
+	ports := policy.Spec.Ingress[0].Ports
+	if len(ports) != 1 || ports[0].Port == nil || ports[0].Port.IntValue() != 8765 || ports[0].Protocol == nil || *ports[0].Protocol != corev1.ProtocolTCP || ports[0].EndPort != nil {
 		t.Errorf("NetworkPolicy ports %v, want TCP 8765 alone", ports)
 	}
 }
