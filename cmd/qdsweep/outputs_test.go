@@ -198,3 +198,37 @@ func TestReadersStopOnFirstSignal(t *testing.T) {
 		t.Fatal("explain went on reading after SIGINT")
 	}
 }
+
+// TestFailedStartLeavesNothing: a sweep stopped while it lays out its
+// target leaves neither the partial file nor a results directory holding
+// only its lock.
+func TestFailedStartLeavesNothing(t *testing.T) {
+	dir := t.TempDir()
+	var stderr bytes.Buffer
+	cmd := startSweep(t, dir, &stderr, "--filename=big.dat", "--size=2g", "--output", "res")
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	deadline := time.Now().Add(20 * time.Second)
+wait:
+	for {
+		select {
+		case <-done: // the layout failed on its own (a full disk): the same rule holds
+			break wait
+		default:
+		}
+		if fi, err := os.Stat(filepath.Join(dir, "big.dat")); err == nil && fi.Size() > 0 {
+			cmd.Process.Signal(syscall.SIGINT)
+			<-done
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("layout did not start: %s", stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	for _, p := range []string{"big.dat", "res"} {
+		if _, err := os.Lstat(filepath.Join(dir, p)); err == nil {
+			t.Errorf("%s left after an interrupted layout (%s)", p, stderr.String())
+		}
+	}
+}
