@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/qdsweep/qdsweep/littleslaw"
 )
 
 // runnableMark is the line that marks the next fenced block as runnable:
@@ -191,5 +194,52 @@ func TestRunnableCommandsParse(t *testing.T) {
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+// TestReadmeExplainClaims: what the README says `explain` concludes for
+// the sample fio files is what it concludes: each verdict, and the depth
+// it gives the 80,000 IOPS target (the QD 16 run's own, which met it).
+func TestReadmeExplainClaims(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat := strings.Join(strings.Fields(string(readme)), " ")
+	for _, claim := range []string{"It calls the QD 1 run depth-bound", "QD 16 and QD 64 runs device-bound",
+		"5.3× and 14.4× the fastest I/O", "that target takes the 16 it had"} {
+		if !strings.Contains(flat, claim) {
+			t.Fatalf("README no longer says %q: update this test with it", claim)
+		}
+	}
+	type doc struct {
+		Jobs []struct {
+			Explanation littleslaw.Explanation `json:"explanation"`
+		} `json:"jobs"`
+	}
+	explain := func(args ...string) doc {
+		out, err := exec.Command(qdsweepBinary(t), append([]string{"explain", "--output-format=json"}, args...)...).Output()
+		if err != nil {
+			t.Fatalf("explain %v: %v", args, err)
+		}
+		var d doc
+		if err := json.Unmarshal(out, &d); err != nil || len(d.Jobs) != 1 {
+			t.Fatalf("explain %v: %v, %d jobs", args, err, len(d.Jobs))
+		}
+		return d
+	}
+	for qd, want := range map[int]string{1: littleslaw.VerdictDepthBound, 16: littleslaw.VerdictDeviceBound, 64: littleslaw.VerdictDeviceBound} {
+		if got := explain(fmt.Sprintf("fio/fio-qd%d.json", qd)).Jobs[0].Explanation.Verdict; got != want {
+			t.Errorf("QD %d: verdict %s, the README says %s", qd, got, want)
+		}
+	}
+	e := explain("--target-iops", "80000", "fio/fio-qd16.json").Jobs[0].Explanation
+	if e.Target == nil || !e.Target.MetByRun || e.Target.QDCeil != 16 {
+		t.Errorf("80,000 IOPS from the QD 16 run: %+v, the README says the 16 it had", e.Target)
+	}
+	for _, ev := range e.Evidence {
+		if ev.Kind == littleslaw.EvidenceMinLatency && fmt.Sprintf("%.1f", ev.Ratio) != "5.3" {
+			t.Errorf("QD 16 mean/fastest %.2f, the README says 5.3×", ev.Ratio)
+		}
 	}
 }

@@ -128,8 +128,19 @@ type ExplainTarget struct {
 	LowerBound bool    `json:"lower_bound,omitempty"`
 	// MoreThanRun is set when the lower bound does not exceed the run's
 	// own depth although the run fell short of the target: the target needs
-	// more than the run's depth.
+	// more than the run's depth. (Single runs now state that as the floor.)
 	MoreThanRun bool `json:"more_than_run,omitempty"`
+	// MetByRun is set when the run itself reached the target: its own
+	// depth is the answer (QD), and less may do, which only a sweep shows.
+	MetByRun bool `json:"met_by_run,omitempty"`
+	// FloorQD is the least depth the evidence allows, never the setting to
+	// use: the target at the unqueued latency (FloorLatencyNs, from
+	// FloorFrom: the --base-latency given, or the fastest I/O), and more
+	// than the run's own depth when the run kept its queue full and fell
+	// short (FloorFrom "run"). 0 when there is none.
+	FloorQD        int     `json:"floor_qd,omitempty"`
+	FloorLatencyNs float64 `json:"floor_latency_ns,omitempty"`
+	FloorFrom      string  `json:"floor_from,omitempty"`
 	// Reachable is false when the run was device-bound below the target:
 	// more depth adds latency, not throughput.
 	Reachable bool    `json:"reachable"`
@@ -224,31 +235,56 @@ func explainTarget(in ExplainInput, e Explanation) *ExplainTarget {
 	queued := e.Verdict != VerdictDepthBound && e.InflightMean > boundOneInFlight
 	c := NewCurve(in.Curve)
 	cmax, _ := c.MaxIOPS()
+	onCurve := c.Len() >= 2 && t.TargetIOPS <= cmax
+	t.MaxIODepth = maxDepth
 	switch {
-	case c.Len() >= 2 && t.TargetIOPS <= cmax:
+	case onCurve:
 		op, _ := c.For(t.TargetIOPS)
 		t.QD, t.LatencyNs, t.LatFrom = op.Inflight, op.LatencyNs, ExplainLatCurve
-	case in.BaseLatNs > 0:
-		t.LatencyNs, t.LatFrom = in.BaseLatNs, ExplainLatBase
-	case queued && in.LatMinNs > 0:
-		t.LatencyNs, t.LatFrom, t.LowerBound = in.LatMinNs, ExplainLatMin, true
+	case in.IOPS >= t.TargetIOPS && e.EffectiveQD > 0:
+		// The run reached the target: its own depth is what is known to
+		// work (Little's Law at its own latency), less may do.
+		t.MetByRun, t.Sufficient = true, true
+		t.QD, t.LatencyNs, t.LatFrom = float64(e.EffectiveQD), in.LatMeanNs, ExplainLatMeasured
 	default:
+		// Short of the target: Little's Law at the measured latency, the
+		// figure that holds if the volume keeps it (a network volume
+		// does); an unqueued latency gives a floor, never the answer.
 		t.LatencyNs, t.LatFrom = in.LatMeanNs, ExplainLatMeasured
-	}
-	if t.LatFrom != ExplainLatCurve {
 		t.QD = QueueDepth(t.TargetIOPS, t.LatencyNs)
+		switch {
+		case in.BaseLatNs > 0 && in.BaseLatNs < in.LatMeanNs:
+			t.FloorLatencyNs, t.FloorFrom = in.BaseLatNs, ExplainLatBase
+		case queued && in.LatMinNs > 0 && in.LatMinNs < in.LatMeanNs:
+			t.FloorLatencyNs, t.FloorFrom = in.LatMinNs, ExplainLatMin
+		}
+		if t.FloorLatencyNs > 0 {
+			t.FloorQD = CeilQD(QueueDepth(t.TargetIOPS, t.FloorLatencyNs))
+		}
+		if e.Queue == QueueFull && e.EffectiveQD > 0 && t.FloorQD <= e.EffectiveQD {
+			// A full queue of this depth fell short: more is needed.
+			t.FloorQD, t.FloorLatencyNs, t.FloorFrom = e.EffectiveQD+1, 0, ExplainFloorRun
+		}
 	}
 	t.QDCeil = CeilQD(t.QD)
+	if t.MetByRun {
+		t.QDCeil = e.EffectiveQD
+	}
+	if t.FloorQD > t.QDCeil {
+		t.QDCeil = t.FloorQD // never a headline below the floor
+	}
 	sa := SplitFor(t.QDCeil, maxDepth, in.MaxJobs)
 	t.Split, t.Alts, t.JobsBy = sa.Best, sa.Alts, sa.JobsBy
+	if t.MetByRun && e.Input.IODepth > 0 && e.Input.NumJobs > 0 && !in.Synchronous {
+		t.Split, t.Alts = Split{IODepth: e.Input.IODepth, NumJobs: e.Input.NumJobs}, nil // the run's own
+	}
 	t.Exact = t.Split
 	t.OneJob = Split{IODepth: t.QDCeil, NumJobs: 1}
-	t.Sufficient = float64(e.EffectiveQD) >= t.QD && !t.LowerBound
-	// A lower bound at or below this depth, while this depth fell short of
-	// the target: more than this depth is needed.
-	t.MoreThanRun = t.LowerBound && t.QDCeil <= e.EffectiveQD && t.TargetIOPS > in.IOPS
-	t.MaxIODepth, t.OverLimit = maxDepth, t.Split.IODepth > maxDepth
-	if e.Verdict == VerdictDeviceBound && t.TargetIOPS > in.IOPS*(1+SaturationGain) {
+	if !t.MetByRun {
+		t.Sufficient = float64(e.EffectiveQD) >= t.QD && e.EffectiveQD >= t.FloorQD && e.EffectiveQD > 0
+	}
+	t.OverLimit = t.Split.IODepth > maxDepth
+	if !t.MetByRun && e.Verdict == VerdictDeviceBound && t.TargetIOPS > in.IOPS*(1+SaturationGain) {
 		// The device already served all it could at this depth.
 		t.Reachable, t.Sufficient = false, false
 	}
@@ -261,4 +297,7 @@ const (
 	ExplainLatBase     = "base-latency" // the unqueued latency the user gave
 	ExplainLatMin      = "min-latency"  // the fastest I/O: a lower bound of the unqueued latency
 	ExplainLatMeasured = "measured"     // the run's own mean latency
+	// ExplainFloorRun: the floor is one more than the run's own depth,
+	// which kept its queue full and fell short (ExplainTarget.FloorFrom).
+	ExplainFloorRun = "run"
 )

@@ -164,28 +164,37 @@ func TestExplainVerdictFromEvidence(t *testing.T) {
 	}
 }
 
-// A target beyond a device-bound run is not reachable by depth; a queued
-// run sizes targets from the unqueued latency (a lower bound from the
-// fastest I/O), and clones reported apart each carry their share.
+// A target beyond a device-bound run is not reachable by depth; a target
+// the run met is sized at the run's own depth (never below it: less may do,
+// which only a sweep shows); a run short of its target is sized by Little's
+// Law at its own latency, with a floor (the unqueued latency, or one more
+// than a full queue that fell short) that is never the headline; clones
+// reported apart each carry their share.
 func TestExplainTargetSizing(t *testing.T) {
 	in := littleslaw.ExplainInput{IOPS: 94949, LatMeanNs: 673550, LatMinNs: 46629, LatP50Ns: 618496, IODepth: 64, NumJobs: 1, TargetIOPS: 160000}
 	if tg := littleslaw.Explain(in).Target; tg == nil || tg.Reachable {
 		t.Errorf("160k on a disk saturated at 95k: %+v, want not reachable", tg)
 	}
 	in.TargetIOPS = 90000
-	if tg := littleslaw.Explain(in).Target; tg == nil || !tg.Reachable || tg.QDCeil >= 64 {
-		t.Errorf("90k below the measured 95k: %+v, want reachable", tg)
+	if tg := littleslaw.Explain(in).Target; tg == nil || !tg.Reachable || !tg.MetByRun || tg.QDCeil != 64 || tg.Split.IODepth != 64 {
+		t.Errorf("90k below the measured 95k: %+v, want the run's own QD 64", tg)
 	}
 	q := littleslaw.ExplainInput{IOPS: 51548, LatMeanNs: 77302, LatMinNs: 39619, LatP50Ns: 68096, IODepth: 4, NumJobs: 1, TargetIOPS: 60000}
 	tg := littleslaw.Explain(q).Target
-	if tg.LatFrom != littleslaw.ExplainLatMin || !tg.LowerBound || tg.QDCeil != littleslaw.CeilQD(60000*39619e-9) {
-		t.Errorf("queued run: %+v, want sized at the fastest I/O as a lower bound", tg)
+	if tg.LatFrom != littleslaw.ExplainLatMeasured || tg.LowerBound || tg.QDCeil != littleslaw.CeilQD(60000*77302e-9) ||
+		tg.FloorFrom != littleslaw.ExplainFloorRun || tg.FloorQD != 5 {
+		t.Errorf("queued run short of 60k: %+v, want QD at its own latency and a floor of 5 (its full queue of 4 fell short)", tg)
 	}
-	q.BaseLatNs, q.TargetShare = 45435, 2
+	q.BaseLatNs, q.TargetShare, q.TargetIOPS = 45435, 2, 140000
 	tg = littleslaw.Explain(q).Target
-	if tg.LatFrom != littleslaw.ExplainLatBase || tg.TargetIOPS != 30000 || tg.TotalIOPS != 60000 || tg.Share != 2 ||
-		tg.QDCeil != littleslaw.CeilQD(30000*45435e-9) {
-		t.Errorf("share of 60k over 2 jobs at the given base latency: %+v", tg)
+	if tg.LatFrom != littleslaw.ExplainLatMeasured || tg.TargetIOPS != 70000 || tg.TotalIOPS != 140000 || tg.Share != 2 ||
+		tg.QDCeil != littleslaw.CeilQD(70000*77302e-9) || tg.FloorQD != 5 || tg.QDCeil < tg.FloorQD {
+		t.Errorf("share of 140k over 2 jobs with a base latency: %+v", tg)
+	}
+	q.IODepth = 32 // a queue not kept full: the base latency's floor stands
+	tg = littleslaw.Explain(q).Target
+	if tg.FloorFrom != littleslaw.ExplainLatBase || tg.FloorQD != littleslaw.CeilQD(70000*45435e-9) || tg.FloorLatencyNs != 45435 {
+		t.Errorf("floor from the base latency: %+v", tg)
 	}
 	// Every stated triple is Little's: QD = IOPS × latency.
 	if got := littleslaw.QueueDepth(tg.TargetIOPS, tg.LatencyNs); math.Abs(got-tg.QD) > 1e-9 {

@@ -348,20 +348,46 @@ func targetExplain(t *littleslaw.ExplainTarget, e littleslaw.Explanation, engine
 		return fmt.Sprintf("%s is not reachable by depth: the run was device-bound at %s IOPS.", who, FormatIOPS(e.Input.IOPS))
 	}
 	lat := nb(FormatLatency(t.LatencyNs))
-	at := "at " + lat
-	switch t.LatFrom {
-	case littleslaw.ExplainLatCurve:
-		at = "on the curve of these runs, at " + lat
+	splitText := targetSplitWords(t)
+	if sync {
+		splitText += fmt.Sprintf(" with io_uring or libaio; with %s it takes %s", engine, nb(fmt.Sprintf("numjobs %d", t.QDCeil)))
+	}
+	note := ""
+	if n := explainTargetNote(*t); n != "" {
+		note = " Note: " + n + "."
+	}
+	switch {
+	case t.MetByRun:
+		return fmt.Sprintf("%s: this run reached %s IOPS with %s in flight at %s, so QD %d (%s) does it. Less may do; only a sweep at lower depths shows how much less (qdsweep sweep --target-iops %.0f).",
+			who, FormatIOPS(e.Input.IOPS), fmtInflight(e.InflightMean), lat, t.QDCeil, nb(fmt.Sprintf("iodepth %d × numjobs %d", t.Split.IODepth, t.Split.NumJobs)), t.TargetIOPS) + note
+	case t.LatFrom == littleslaw.ExplainLatCurve:
+		return fmt.Sprintf("%s on the curve of these runs, at %s, needs %s (%s), e.g. %s.", who, lat, nb(fmt.Sprintf("QD ≈ %d", t.QDCeil)),
+			nb(FormatIOPS(t.TargetIOPS)+" × "+lat), splitText) + note
+	case t.Sufficient:
+		return fmt.Sprintf("%s at %s needs about %d in flight, which this depth already allows; it kept only %s in flight, so the limit is elsewhere (see above).",
+			who, lat, t.QDCeil, fmtInflight(e.InflightMean)) + note
+	}
+	msg := fmt.Sprintf("%s needs %s if the volume keeps this run's %s (%s), e.g. %s; more if the latency grows as the queue deepens.",
+		who, nb(fmt.Sprintf("QD ≈ %d", t.QDCeil)), lat, nb(FormatIOPS(t.TargetIOPS)+" × "+lat), splitText)
+	switch t.FloorFrom {
 	case littleslaw.ExplainLatBase:
-		at = "at the unqueued " + lat
+		msg += fmt.Sprintf(" Whatever the latency, at least %d: the target at the unqueued %s (a floor, not the setting to use).", t.FloorQD, nb(FormatLatency(t.FloorLatencyNs)))
 	case littleslaw.ExplainLatMin:
-		at = "at the fastest I/O's " + lat + " (the mean here includes queueing)"
+		msg += fmt.Sprintf(" Whatever the latency, at least %d: the target at the fastest I/O's %s (a floor, not the setting to use).", t.FloorQD, nb(FormatLatency(t.FloorLatencyNs)))
+	case littleslaw.ExplainFloorRun:
+		msg += fmt.Sprintf(" At least %d in any case: this run's full queue of %d fell short.", t.FloorQD, e.EffectiveQD)
 	}
-	if t.Sufficient {
-		return fmt.Sprintf("%s %s needs about %d in flight, which this depth already allows; if it was not reached, the limit is elsewhere.",
-			who, at, t.QDCeil)
-	}
+	return msg + note
+}
+
+// targetSplitWords is the split a target takes and its alternatives in words:
+// "iodepth 64 × numjobs 4 (256 in flight: 250 rounded up to whole jobs)
+// (or 32 × 8: the same depth over more jobs)".
+func targetSplitWords(t *littleslaw.ExplainTarget) string {
 	split := nb(fmt.Sprintf("iodepth %d × numjobs %d", t.Split.IODepth, t.Split.NumJobs))
+	if total := t.Split.IODepth * t.Split.NumJobs; total != t.QDCeil {
+		split += fmt.Sprintf(" (%d in flight: %d rounded up to whole jobs)", total, t.QDCeil)
+	}
 	var alt []string
 	same := true
 	for _, a := range t.Alts {
@@ -372,39 +398,14 @@ func targetExplain(t *littleslaw.ExplainTarget, e littleslaw.Explanation, engine
 		}
 		alt = append(alt, nb(w))
 	}
-	qd := fmt.Sprintf("QD ≈ %d", t.QDCeil)
-	if t.LowerBound {
-		qd = fmt.Sprintf("QD ≥ %d", t.QDCeil)
-	}
-	msg := fmt.Sprintf("%s %s needs %s (%s), e.g. %s", who, at, nb(qd), nb(FormatIOPS(t.TargetIOPS)+" × "+lat), split)
-	if total := t.Split.IODepth * t.Split.NumJobs; total != t.QDCeil {
-		msg += fmt.Sprintf(" (%d in flight: %d rounded up to whole jobs)", total, t.QDCeil)
-	}
 	if len(alt) > 0 {
 		how := "the same depth over more jobs"
 		if !same {
 			how = "the depth over more jobs, rounded up to whole I/Os per job"
 		}
-		msg += " (or " + strings.Join(alt, ", or ") + ": " + how + ")"
+		split += " (or " + strings.Join(alt, ", or ") + ": " + how + ")"
 	}
-	if sync {
-		msg += fmt.Sprintf(" with io_uring or libaio; with %s it takes %s", engine, nb(fmt.Sprintf("numjobs %d", t.QDCeil)))
-	}
-	switch {
-	case t.MoreThanRun:
-		msg += fmt.Sprintf(", at least; this run's QD %d reached only %s IOPS, so it needs more than %d.",
-			e.EffectiveQD, FormatIOPS(e.Input.IOPS), e.EffectiveQD)
-	case t.LowerBound:
-		msg += ", at least: latency grows as the device fills."
-	case t.LatFrom == littleslaw.ExplainLatCurve:
-		msg += "."
-	default:
-		msg += ", provided the device keeps that latency."
-	}
-	if n := explainTargetNote(*t); n != "" {
-		msg += " Note: " + n + "."
-	}
-	return msg
+	return split
 }
 
 // fmtInflight formats a mean in-flight count with three significant
