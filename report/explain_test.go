@@ -79,7 +79,7 @@ func TestExplainFio(t *testing.T) {
 			not: []string{"clone", "group_reporting"}},
 		{name: "queued run short of its target: Little's Law at its own latency, a floor above its depth", outs: fioData("point-randread-qd8.json"), target: 175000, jobs: 1, verdict: littleslaw.VerdictUndetermined,
 			want: []string{"QD ≈ 22 if the volume keeps this run's 122 µs", "(175k × 122 µs)", "iodepth 22 × numjobs 1", "or 11 × 2", "At least 9 in any case: this run's full queue of 8 fell short"},
-			not: []string{"QD ≥", "QD ≈ 8"}},
+			not:  []string{"QD ≥", "QD ≈ 8"}},
 		{name: "client/server", outs: fioData("clientserver-json.json"), jobs: 3, verdict: littleslaw.VerdictUndetermined,
 			want: []string{"on 127.0.0.1:8766", "on 127.0.0.1:8767", "Job \"All clients\" (randread", "iodepth 4 × numjobs 2"}},
 	}
