@@ -87,7 +87,13 @@ func Analyze(points []Point, o Options) (Analysis, error) {
 				best = f
 			}
 		}
-		a.Model = &best
+		if best.RelRMS <= MaxModelError {
+			a.Model = &best
+		} else {
+			// A model that misses the points this far would put words and
+			// lines on the charts the measurements do not support.
+			a.Notices = append(a.Notices, Notice{Kind: NoticeNoModelFits, Model: best.Name, Error: best.RelRMS})
+		}
 	}
 	a.ModelKnee = modelKnee(a.Model, pts)
 	if m := a.Model; m != nil && m.XRoof > 0 && m.XRoof < (1-ceilingSlack)*a.MaxIOPS {
@@ -148,6 +154,11 @@ func validate(o Options) error {
 	}
 	return nil
 }
+
+// MaxModelError is the largest relative RMS error of a fit that is used
+// (Analysis.Model): beyond it no model fits, and neither text nor charts
+// quote one.
+const MaxModelError = 0.25
 
 // prepare drops unusable points, keeps the best point per QD and sorts by QD.
 func prepare(points []Point) ([]Point, []Notice) {

@@ -162,7 +162,7 @@ type ExplainTarget struct {
 	OneJob     Split `json:"one_job"`
 	Sufficient bool  `json:"sufficient"` // the configured depth already suffices
 	// MaxIODepth is the per-job limit the split kept to; OverLimit is set
-	// when Split's iodepth exceeds it even with the most jobs allowed.
+	// when Split needs more jobs than the job limit allows.
 	MaxIODepth int  `json:"max_iodepth,omitempty"`
 	OverLimit  bool `json:"over_limit,omitempty"`
 	// Note is OverLimit in words, written by report; littleslaw leaves it
@@ -274,16 +274,15 @@ func explainTarget(in ExplainInput, e Explanation) *ExplainTarget {
 		t.QDCeil = t.FloorQD // never a headline below the floor
 	}
 	sa := SplitFor(t.QDCeil, maxDepth, in.MaxJobs)
-	t.Split, t.Alts, t.JobsBy = sa.Best, sa.Alts, sa.JobsBy
+	t.Split, t.Alts, t.JobsBy, t.OverLimit = sa.Best, sa.Alts, sa.JobsBy, sa.OverLimit
 	if t.MetByRun && e.Input.IODepth > 0 && e.Input.NumJobs > 0 && !in.Synchronous {
-		t.Split, t.Alts = Split{IODepth: e.Input.IODepth, NumJobs: e.Input.NumJobs}, nil // the run's own
+		t.Split, t.Alts, t.OverLimit = Split{IODepth: e.Input.IODepth, NumJobs: e.Input.NumJobs}, nil, false // the run's own
 	}
 	t.Exact = t.Split
 	t.OneJob = Split{IODepth: t.QDCeil, NumJobs: 1}
 	if !t.MetByRun {
 		t.Sufficient = float64(e.EffectiveQD) >= t.QD && e.EffectiveQD >= t.FloorQD && e.EffectiveQD > 0
 	}
-	t.OverLimit = t.Split.IODepth > maxDepth
 	if !t.MetByRun && e.Verdict == VerdictDeviceBound && t.TargetIOPS > in.IOPS*(1+SaturationGain) {
 		// The device already served all it could at this depth.
 		t.Reachable, t.Sufficient = false, false

@@ -116,8 +116,8 @@ func TestExplainSplitMatchesAdvise(t *testing.T) {
 		})
 	}
 	e := littleslaw.Explain(littleslaw.ExplainInput{IOPS: 1000, LatMeanNs: 1e6, IODepth: 1, NumJobs: 1, TargetIOPS: 1e6, MaxJobs: 2})
-	if e.Target.Split != (littleslaw.Split{IODepth: 500, NumJobs: 2}) || !e.Target.OverLimit || e.Target.MaxIODepth != 256 {
-		t.Errorf("capped jobs: %+v, want 500 × 2 with a note", e.Target)
+	if e.Target.Split != (littleslaw.Split{IODepth: 250, NumJobs: 4}) || !e.Target.OverLimit || e.Target.MaxIODepth != 256 {
+		t.Errorf("more jobs than allowed: %+v, want 250 × 4 (never past --max-iodepth) with a note", e.Target)
 	}
 }
 

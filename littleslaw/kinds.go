@@ -114,6 +114,7 @@ const (
 	NoticeFewPoints    NoticeKind = "few-points"         // Count < Min points: rough fits
 	NoticeFitBelow     NoticeKind = "fit-below-measured" // Model's XRoof below the IOPS measured at QD
 	NoticeSettingsDeep NoticeKind = "settings-deepest"   // settings use the deepest QD: not saturated
+	NoticeNoModelFits  NoticeKind = "no-model-fits"      // the best fit (Model) missed by Error, over MaxModelError: none is used
 )
 
 // Diagnosis rules, the values of Finding.Rule, in the order Diagnose

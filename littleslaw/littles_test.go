@@ -53,8 +53,8 @@ func TestAdviseTarget(t *testing.T) {
 		}
 	}
 	r = littleslaw.AdviseTarget(2e6, 1e6, littleslaw.Options{MaxJobs: 2})
-	if r.Split.NumJobs != 2 || r.Split.IODepth != 1000 || !r.OverLimit || r.MaxIODepth != 256 {
-		t.Errorf("%+v: want 1000 × 2 with a note about the per-job limit", r)
+	if r.Split.NumJobs != 8 || r.Split.IODepth != 250 || !r.OverLimit || r.MaxIODepth != 256 {
+		t.Errorf("%+v: want 250 × 8 (never past the per-job limit) with a note that the jobs exceed theirs", r)
 	}
 }
 
@@ -69,7 +69,7 @@ func TestSplitQD(t *testing.T) {
 		{257, 256, 4, littleslaw.Split{IODepth: 129, NumJobs: 2}},
 		{320, 256, 2, littleslaw.Split{IODepth: 160, NumJobs: 2}},
 		{640, 256, 8, littleslaw.Split{IODepth: 214, NumJobs: 3}},
-		{640, 256, 2, littleslaw.Split{IODepth: 320, NumJobs: 2}},
+		{640, 256, 2, littleslaw.Split{IODepth: 214, NumJobs: 3}}, // never past the per-job limit
 		{0, 0, 0, littleslaw.Split{IODepth: 1, NumJobs: 1}},
 		{22, 256, 8, littleslaw.Split{IODepth: 22, NumJobs: 1}},
 		{7, 256, 8, littleslaw.Split{IODepth: 7, NumJobs: 1}},
@@ -246,8 +246,9 @@ func TestSplitForSaysWhichLimitChoseTheJobs(t *testing.T) {
 	}{
 		{200, 256, 8, littleslaw.Split{IODepth: 200, NumJobs: 1}, littleslaw.JobsByOneJob, false},
 		{210, 64, 8, littleslaw.Split{IODepth: 53, NumJobs: 4}, littleslaw.JobsByMaxIODepth, false},
-		// --max-iodepth 64 on a 2-CPU machine: the job limit caps the jobs.
-		{210, 64, 2, littleslaw.Split{IODepth: 105, NumJobs: 2}, littleslaw.JobsByMaxJobs, true},
+		// --max-iodepth 64 on a 2-CPU machine: the split keeps iodepth ≤ 64
+		// and says it needs more jobs than the job limit.
+		{210, 64, 2, littleslaw.Split{IODepth: 53, NumJobs: 4}, littleslaw.JobsByMaxJobs, true},
 	}
 	for _, tt := range tests {
 		sa := littleslaw.SplitFor(tt.qd, tt.maxDepth, tt.maxJobs)

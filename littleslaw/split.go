@@ -16,8 +16,9 @@ const (
 	// JobsByMaxIODepth: the per-job iodepth limit chose the jobs, the
 	// fewest that keep every job within it.
 	JobsByMaxIODepth = "max-iodepth"
-	// JobsByMaxJobs: the job limit capped the jobs, so each job's iodepth
-	// exceeds the per-job limit.
+	// JobsByMaxJobs: the depth needs more jobs than the job limit allows;
+	// the split keeps each job within the per-job iodepth limit (a split
+	// never exceeds it) and OverLimit says the jobs exceed theirs.
 	JobsByMaxJobs = "max-jobs"
 )
 
@@ -34,8 +35,8 @@ type SplitAdvice struct {
 	// JobsBy says which limit chose Best's jobs: JobsByOneJob,
 	// JobsByMaxIODepth or JobsByMaxJobs.
 	JobsBy string `json:"jobs_by"`
-	// OverLimit is set when Best's iodepth exceeds MaxIODepth (the job
-	// limit left no other way).
+	// OverLimit is set when the two limits cannot both hold: Best keeps
+	// its iodepth within MaxIODepth with more jobs than MaxJobs.
 	OverLimit  bool `json:"over_limit,omitempty"`
 	MaxIODepth int  `json:"max_iodepth"` // per-job limit applied
 	MaxJobs    int  `json:"max_jobs"`    // job limit applied (0: none)
@@ -84,11 +85,11 @@ func SplitFor(qd, maxIODepth, maxJobs int) SplitAdvice {
 		sa.JobsBy = JobsByMaxIODepth
 	}
 	if maxJobs > 0 && nj > maxJobs {
-		nj = maxJobs
-		sa.JobsBy = JobsByMaxJobs
+		// Both limits cannot hold: the split keeps the per-job iodepth
+		// limit (a device queue's size) and says the jobs exceed theirs.
+		sa.JobsBy, sa.OverLimit = JobsByMaxJobs, true
 	}
 	sa.Best = Split{IODepth: ceilDiv(qd, nj), NumJobs: nj}
-	sa.OverLimit = sa.Best.IODepth > maxIODepth
 	sa.Alts = altSplits(qd, sa.Best, maxIODepth, maxJobs)
 	return sa
 }

@@ -15,12 +15,13 @@ func AdviseTarget(targetIOPS, latNs float64, o Options) TargetResult {
 // setSplit splits qd by SplitFor within o's limits.
 func (r *TargetResult) setSplit(qd int, o Options) {
 	sa := fleetSplit(qd, o)
-	r.Split, r.AltSplits, r.JobsBy = sa.Best, sa.Alts, sa.JobsBy
+	r.Split, r.AltSplits, r.JobsBy, r.OverLimit = sa.Best, sa.Alts, sa.JobsBy, sa.OverLimit
 }
 
-// limitSplit records the per-job depth limit and whether the split exceeds it.
+// limitSplit records the per-job depth limit (OverLimit: the job limit
+// could not hold the split, set by setSplit).
 func (r *TargetResult) limitSplit(o Options) {
-	r.MaxIODepth, r.OverLimit = o.MaxIODepth, r.Split.IODepth > o.MaxIODepth
+	r.MaxIODepth = o.MaxIODepth
 }
 
 // TargetFor answers "what QD for t IOPS" on a's measured curve, as Analyze

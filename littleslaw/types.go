@@ -152,7 +152,7 @@ type TargetResult struct {
 	ModelName string  `json:"model_name,omitempty"`
 	ModelQD   float64 `json:"model_qd,omitempty"`
 	// MaxIODepth is the per-job limit the split kept to; OverLimit is set
-	// when even the most jobs allowed need a deeper queue per job.
+	// when the split needs more jobs than the job limit allows.
 	MaxIODepth int  `json:"max_iodepth,omitempty"`
 	OverLimit  bool `json:"over_limit,omitempty"`
 	// Caveats are what weakens the answer (Analysis.AddCaveats).
@@ -235,6 +235,8 @@ type Notice struct {
 	Model string  `json:"model,omitempty"`
 	XRoof float64 `json:"x_roof,omitempty"`
 	IOPS  float64 `json:"iops,omitempty"`
+	// Error is a fit's relative RMS error (NoticeNoModelFits), a fraction.
+	Error float64 `json:"error,omitempty"`
 }
 
 // Finding is one diagnosis verdict about one curve (RW, BS) or about all

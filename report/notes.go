@@ -110,6 +110,9 @@ func noticeText(n littleslaw.Notice, a *littleslaw.Analysis) string {
 	case littleslaw.NoticeFitBelow:
 		return fmt.Sprintf("the %s fit's ceiling of %s IOPS lies below the %s IOPS measured at QD %g: it is a smooth trend through noisy points, not a limit; the measured figures rule",
 			modelName(n.Model), FormatIOPS(n.XRoof), FormatIOPS(n.IOPS), n.QD)
+	case littleslaw.NoticeNoModelFits:
+		return fmt.Sprintf("no model fits: the best, %s, missed the points by %.0f%% (over %.0f%%), so no fitted ceiling, peak or knee is quoted or drawn",
+			modelName(n.Model), n.Error*100, littleslaw.MaxModelError*100)
 	case littleslaw.NoticeSettingsDeep:
 		return fmt.Sprintf("settings use the deepest measured QD %g as the useful parallelism because the curve did not saturate", n.QD)
 	}
@@ -189,8 +192,8 @@ func noHeadroomNote(t littleslaw.TargetResult) string {
 	return fmt.Sprintf("that is the most measured (%s IOPS at QD %g): no headroom", FormatCount(t.MaxIOPS), t.MaxIOPSQD)
 }
 
-// splitLimitNote warns, after a "; ", when a target's split exceeds the
-// per-job depth limit ("" when it does not).
+// splitLimitNote warns, after a "; ", when a target's split needs more jobs
+// than the job limit ("" when it does not).
 func splitLimitNote(t littleslaw.TargetResult) string {
 	if !t.OverLimit {
 		return ""
@@ -198,10 +201,10 @@ func splitLimitNote(t littleslaw.TargetResult) string {
 	return "; " + splitLimitWarning(t)
 }
 
-// splitLimitWarning says a split exceeds the per-job depth limit.
+// splitLimitWarning says a split needs more jobs than the job limit.
 func splitLimitWarning(t littleslaw.TargetResult) string {
-	return fmt.Sprintf("iodepth %d exceeds %d per job even with %d jobs (raise the job limit or spread over volumes)",
-		t.Split.IODepth, t.MaxIODepth, t.Split.NumJobs)
+	return fmt.Sprintf("%d jobs of iodepth ≤ %d are more than the job limit allows (raise --max-jobs or spread over volumes)",
+		t.Split.NumJobs, t.MaxIODepth)
 }
 
 // settingValue is s's value, or the expression it follows when a figure
@@ -255,14 +258,14 @@ func settingRuleText(s littleslaw.Setting, qd string) string {
 	return string(s.Rule)
 }
 
-// explainTargetNote says an explained job's split exceeds the per-job
-// limit ("" when it does not).
+// explainTargetNote says an explained job's split needs more jobs than
+// the job limit ("" when it does not).
 func explainTargetNote(t littleslaw.ExplainTarget) string {
 	if !t.OverLimit {
 		return ""
 	}
-	return fmt.Sprintf("iodepth %d exceeds the per-job limit of %d even with %d jobs (the most allowed)",
-		t.Split.IODepth, t.MaxIODepth, t.Split.NumJobs)
+	return fmt.Sprintf("%d jobs keep iodepth within the per-job limit of %d, more than the job limit allows (raise --max-jobs or spread over volumes)",
+		t.Split.NumJobs, t.MaxIODepth)
 }
 
 // PresetExcessText says a target exceeds one of p's per-volume limits.

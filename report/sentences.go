@@ -248,7 +248,10 @@ func targetSentence(t *littleslaw.TargetResult, r0 float64) string {
 	if t.Reachable {
 		s := fmt.Sprintf("%s IOPS needs ~%s in flight", FormatCount(t.TargetIOPS), FormatQD(t.QD))
 		if t.LatencyNs > 0 {
-			s += " at " + FormatLatency(t.LatencyNs)
+			// The triple a reader can check: target × latency = in flight;
+			// the split covers it in whole I/Os.
+			s = fmt.Sprintf("%s IOPS needs %s in flight at %s", FormatCount(t.TargetIOPS),
+				fmtInflight(littleslaw.QueueDepth(t.TargetIOPS, t.LatencyNs)), FormatLatency(t.LatencyNs))
 		}
 		if naive != "" {
 			s += " (" + naive + ")"
@@ -270,7 +273,15 @@ func targetSentence(t *littleslaw.TargetResult, r0 float64) string {
 				s += " (or " + strings.Join(alts, ", ") + ")"
 			}
 		}
-		s += ". Reachable."
+		switch {
+		case t.MaxIOPS > 0 && t.TargetIOPS > t.MaxIOPS:
+			s += fmt.Sprintf(". Reachable only within measurement noise: the most measured was %s IOPS at QD %s, %.1f%% under it; no headroom.",
+				FormatCount(t.MaxIOPS), FormatQD(t.MaxIOPSQD), 100*(1-t.MaxIOPS/t.TargetIOPS))
+		case t.NoHeadroom:
+			s += fmt.Sprintf(". Reachable, with no headroom: the most measured was %s IOPS at QD %s.", FormatCount(t.MaxIOPS), FormatQD(t.MaxIOPSQD))
+		default:
+			s += ". Reachable."
+		}
 		if t.OverLimit {
 			s += " " + sentence(capitalize(splitLimitWarning(*t)))
 		}

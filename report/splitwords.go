@@ -15,8 +15,8 @@ func SplitReasonText(jobsBy string, s littleslaw.Split, maxIODepth, maxJobs int)
 	case littleslaw.JobsByMaxIODepth:
 		return fmt.Sprintf("%d jobs: the fewest that keep each job's iodepth within --max-iodepth %d", s.NumJobs, maxIODepth)
 	case littleslaw.JobsByMaxJobs:
-		return fmt.Sprintf("%d jobs: capped by the job limit of %d (--max-jobs, by default the CPU count), so each job's iodepth %d exceeds --max-iodepth %d; raise --max-jobs or spread over volumes",
-			s.NumJobs, maxJobs, s.IODepth, maxIODepth)
+		return fmt.Sprintf("%d jobs: the fewest that keep each job's iodepth within --max-iodepth %d, more than the job limit of %d (--max-jobs, by default the CPU count); raise --max-jobs to %d or spread over volumes",
+			s.NumJobs, maxIODepth, maxJobs, s.NumJobs)
 	}
 	return ""
 }

@@ -84,7 +84,7 @@ func TestTable(t *testing.T) {
 				return r
 			},
 			o:       report.Options{TargetIOPS: 50000},
-			want:    []string{"50,000 IOPS needs ~", "Reachable.", "Little's Law at R0 = ", "Diagnosis (device-cap): IOPS flat at 91k", "- device: aqu-sz 62.0", "- target: /dev/shm/x is on tmpfs"},
+			want:    []string{"50,000 IOPS needs ", "Reachable.", "Little's Law at R0 = ", "Diagnosis (device-cap): IOPS flat at 91k", "- device: aqu-sz 62.0", "- target: /dev/shm/x is on tmpfs"},
 			notWant: []string{"not reachable", "no queue depth reaches", "device cap: IOPS", "randread 4k: device cap"},
 			maxCols: 80,
 		},
