@@ -52,3 +52,42 @@ func CeilQD(qd float64) int {
 	}
 	return int(math.Ceil(qd - 1e-9*qd))
 }
+
+// MeanUncertainty is the standard error of the mean of xs (per-interval
+// IOPS, say) as a fraction of the mean: the sample standard deviation over
+// √n_eff, where n_eff = n·(1−ρ)/(1+ρ) shrinks n for the lag-1
+// autocorrelation ρ of xs (neighbouring slices of one run are alike, so
+// they count as fewer independent samples; ρ ≤ 0 counts n). 0 when xs has
+// fewer than 3 values or a mean of 0.
+func MeanUncertainty(xs []float64) float64 {
+	n := len(xs)
+	if n < 3 {
+		return 0
+	}
+	var mean float64
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= float64(n)
+	if mean <= 0 {
+		return 0
+	}
+	var ss, lag float64
+	for i, x := range xs {
+		d := x - mean
+		ss += d * d
+		if i > 0 {
+			lag += d * (xs[i-1] - mean)
+		}
+	}
+	if ss == 0 {
+		return 0
+	}
+	rho := lag / ss
+	neff := float64(n)
+	if rho > 0 {
+		neff = max(1, neff*(1-rho)/(1+rho))
+	}
+	sd := math.Sqrt(ss / float64(n-1))
+	return sd / math.Sqrt(neff) / mean
+}

@@ -256,10 +256,11 @@ func writeCompareMarkdown(w io.Writer, ins []Input, tables []textTable, charts [
 }
 
 // noiseNote explains "≈" and the noise column of the delta tables.
-const noiseNote = "≈: the difference lies within the run-to-run noise of the two inputs " +
-	"(noise column: 2·√(σA² + σB²), twice that for p99), where a step's σ is the spread of its " +
-	"per-interval IOPS over the steady window, else its curve's scatter around the fitted model, " +
-	"else the other input's, else 5%."
+const noiseNote = "≈: at that QD both IOPS and mean latency (one fact, by Little's Law) lie within " +
+	"the noise column, 2·√(σA² + σB²) and at most 10% (twice that for p99), where a step's σ is the " +
+	"standard error of its mean IOPS: the spread of its per-interval IOPS over the square root of how " +
+	"many independent intervals they are worth (fewer when neighbours are alike), else the other " +
+	"input's, else 2%."
 
 // saturationWords states one row of the saturation table in words.
 func saturationWords(row []string) string {

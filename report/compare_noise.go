@@ -6,42 +6,30 @@ import (
 	"github.com/qdsweep/qdsweep/sweep"
 )
 
-// Run-to-run noise of a comparison. Two sweeps of one device differ by
-// more than their own step-to-step variability only when something
-// changed, so a difference inside that variability is shown as "≈", not as
-// a percentage.
+// The noise of a comparison. Two sweeps of one device differ by more than
+// the uncertainty of their steps' means only when something changed, so a
+// difference inside it is shown as "≈", not as a percentage.
 //
-// A step's noise σ is, in order of preference:
-//   - the coefficient of variation of its per-interval IOPS over the
-//     steady window (Step.IOPSCV), measured by the sweep itself;
-//   - the curve's scatter around its fitted model (Model.RelRMS), when the
-//     fit is drawn as earned (fitMinPoints points, fitMaxErr error): how far
-//     steps stray from a smooth curve, which is noise and any misfit;
-//   - the other input's σ at that depth (the same device and engine are
-//     the usual case);
-//   - noiseDefault when neither input says.
-//
-// A difference in IOPS or mean latency is "≈" when |B/A − 1| ≤ 2·√(σA² +
-// σB²) (two standard deviations of a difference of two noisy values); a
-// difference in p99 latency, which varies more from run to run than the
-// mean, when it is within twice that.
-const noiseDefault = 0.05
+// A step's noise σ is the standard error of its mean IOPS, a fraction
+// (Step.IOPSUncertainty: the spread of its slices over the square root of
+// how many independent ones they are worth), or noiseDefault when the
+// input does not say. At one QD, IOPS and mean latency are one fact
+// (Little's Law), so a row is "≈" in both or in neither: both are within
+// 2·√(σA² + σB²) (two standard errors of a difference), which is never
+// wider than noiseMaxBand. A p99, which varies more from run to run than a
+// mean, is "≈" within twice that.
+const (
+	noiseDefault = 0.02
+	noiseMaxBand = 0.10
+)
 
-// noiseOf returns the noise σ of step st of curve s (a fraction), or 0
-// when st and its curve carry none.
-func noiseOf(st sweep.Step, s *series) float64 {
-	if st.IOPSCV > 0 {
-		return st.IOPSCV
-	}
-	if s != nil && fitGradeOf(*s) == fitBand {
-		return s.Analysis.Model.RelRMS
-	}
-	return 0
-}
+// noiseOf returns the noise σ of step st (a fraction), or 0 when it
+// carries none.
+func noiseOf(st sweep.Step) float64 { return st.IOPSUncertainty() }
 
 // noiseBand is the largest relative difference of two values with noise
-// sa and sb that counts as "≈": 2·√(sa² + sb²). An unknown σ (0) takes
-// the other's; both unknown take noiseDefault.
+// sa and sb that counts as "≈": 2·√(sa² + sb²), at most noiseMaxBand. An
+// unknown σ (0) takes the other's; both unknown take noiseDefault.
 func noiseBand(sa, sb float64) float64 {
 	switch {
 	case sa <= 0 && sb <= 0:
@@ -51,13 +39,18 @@ func noiseBand(sa, sb float64) float64 {
 	case sb <= 0:
 		sb = sa
 	}
-	return 2 * math.Sqrt(sa*sa+sb*sb)
+	return min(2*math.Sqrt(sa*sa+sb*sb), noiseMaxBand)
+}
+
+// within reports whether b differs from a by at most band (relative).
+func within(a, b, band float64) bool {
+	return a > 0 && b > 0 && math.Abs(b/a-1) <= band
 }
 
 // noisyDelta formats (b − a) / a as relDelta does, or "≈" when it lies
 // within band.
 func noisyDelta(a, b, band float64) string {
-	if a > 0 && b > 0 && math.Abs(b/a-1) <= band {
+	if within(a, b, band) {
 		return "≈"
 	}
 	return relDelta(a, b)

@@ -128,10 +128,16 @@ func deltaTable(aName string, a namedCurve, bName string, b namedCurve) textTabl
 			continue
 		}
 		sa := a.byQD[q]
-		band := noiseBand(noiseOf(sa, a.primary), noiseOf(sb, b.primary))
+		band := noiseBand(noiseOf(sa), noiseOf(sb))
+		// One verdict for IOPS and mean latency: "≈" in both or in neither.
+		same := within(sa.IOPS, sb.IOPS, band) && within(sa.Lat.MeanNs, sb.Lat.MeanNs, band)
+		dIOPS, dMean := relDelta(sa.IOPS, sb.IOPS), relDelta(sa.Lat.MeanNs, sb.Lat.MeanNs)
+		if same {
+			dIOPS, dMean = "≈", "≈"
+		}
 		t.Rows = append(t.Rows, []string{
-			fmt.Sprint(q), FormatIOPS(sa.IOPS), FormatIOPS(sb.IOPS), noisyDelta(sa.IOPS, sb.IOPS, band),
-			FormatLatency(sa.Lat.MeanNs), FormatLatency(sb.Lat.MeanNs), noisyDelta(sa.Lat.MeanNs, sb.Lat.MeanNs, band),
+			fmt.Sprint(q), FormatIOPS(sa.IOPS), FormatIOPS(sb.IOPS), dIOPS,
+			FormatLatency(sa.Lat.MeanNs), FormatLatency(sb.Lat.MeanNs), dMean,
 			noisyDelta(float64(sa.Lat.P99Ns), float64(sb.Lat.P99Ns), 2*band),
 			steadyPair(sa, sb, a.steadyKnown, b.steadyKnown), "±" + strings.TrimPrefix(fmtPct(band), "+"),
 		})

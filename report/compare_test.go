@@ -82,17 +82,21 @@ func TestCompareRefuses(t *testing.T) {
 	}
 }
 
-// TestCompareMarksNoise checks that a difference inside the inputs' own
-// noise reads "≈" and one outside it a percentage, that the noise column
-// follows 2·√(σA² + σB²) from the steps' per-interval IOPS spread, and that
-// each input's date, engine, target, steadiness and diagnosis are named.
+// TestCompareMarksNoise checks that a difference inside the uncertainty of
+// the inputs' step means reads "≈" and one outside it a percentage, that
+// the noise column follows 2·√(σA² + σB²) with σ the standard error of a
+// step's mean (its interval spread over √ of the intervals it is worth),
+// and that each input's date, engine, target, steadiness and diagnosis
+// are named.
 func TestCompareMarksNoise(t *testing.T) {
 	a := oneCurve(littleslaw.Options{})
 	b := oneCurve(littleslaw.Options{})
 	b.Meta.Engine, b.Meta.Target = "libaio", "/dev/nvme1n1"
 	for i := range a.Steps {
-		a.Steps[i].IOPSCV, b.Steps[i].IOPSCV = 0.03, 0.04 // band 2·√(0.03² + 0.04²) = 10%
-		f := 1.05                                         // inside the band
+		// 5 s at 250 ms slices, worth a third as many: σ = CV / √6.67, so
+		// the band is 2·√(0.0116² + 0.0155²) = 3.9%.
+		a.Steps[i].IOPSCV, b.Steps[i].IOPSCV = 0.03, 0.04
+		f := 1.02 // inside the band
 		if a.Steps[i].QD >= 64 {
 			f = 1.25 // outside it
 		}
@@ -108,7 +112,7 @@ func TestCompareMarksNoise(t *testing.T) {
 	out := buf.String()
 	flat := strings.Join(strings.Fields(out), " ")
 	for _, w := range []string{"A = before: 2026-11-30 10:15 UTC · io_uring · /dev/nvme0n2 · steady 9 of 9 steps",
-		"B = after: 2026-11-30 10:15 UTC · libaio · /dev/nvme1n1 · steady 8 of 9 steps", "steady A/B", "±10.0%"} {
+		"B = after: 2026-11-30 10:15 UTC · libaio · /dev/nvme1n1 · steady 8 of 9 steps", "steady A/B", "±3.9%"} {
 		if !strings.Contains(flat, w) {
 			t.Errorf("compare table lacks %q:\n%s", w, out)
 		}
@@ -138,6 +142,7 @@ func TestCompareMarksNoise(t *testing.T) {
 	if rows != 9 {
 		t.Errorf("%d delta rows, want 9:\n%s", rows, out)
 	}
+
 	dir := filepath.Join(t.TempDir(), "cmp")
 	if _, err := report.WriteCompare(testOut(t, dir), ins, report.Options{}); err != nil {
 		t.Fatal(err)
@@ -162,4 +167,28 @@ func testOut(t testing.TB, dir string) *guard.Out {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestCompareOneVerdictPerQD: noisy steps never make a 2× difference "≈"
+// (the band stops at 10%), and IOPS and latency at one QD get one verdict:
+// a latency outside the band makes the IOPS figure a percentage too.
+func TestCompareOneVerdictPerQD(t *testing.T) {
+	a, b := oneCurve(littleslaw.Options{}), oneCurve(littleslaw.Options{})
+	ins := []report.Input{{Name: "before", Result: a}, {Name: "after", Result: b}}
+	var buf bytes.Buffer
+	for i := range a.Steps {
+		a.Steps[i].IOPSCV, b.Steps[i].IOPSCV = 2, 2
+		b.Steps[i].IOPS = a.Steps[i].IOPS * 2
+		b.Steps[i].Lat.MeanNs = a.Steps[i].Lat.MeanNs / 2
+	}
+	b.Steps[0].IOPS, b.Steps[0].Lat.MeanNs = a.Steps[0].IOPS, a.Steps[0].Lat.MeanNs*1.5
+	if err := report.CompareTable(&buf, ins, report.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(buf.String(), "\n") {
+		f := strings.Fields(l)
+		if len(f) >= 12 && strings.HasPrefix(f[len(f)-1], "±") && (f[3] == "≈" || f[6] == "≈") {
+			t.Errorf("a 2× difference or a latency ×1.5 reads ≈: %s", l)
+		}
+	}
 }

@@ -3,6 +3,7 @@
 package sweep
 
 import (
+	"math"
 	"time"
 
 	"github.com/qdsweep/qdsweep/ioengine"
@@ -199,4 +200,28 @@ type CurveAnalysis struct {
 	// Time sums up what the steps' series showed (burst, throttle, …);
 	// nil when they showed nothing or had no series.
 	Time *littleslaw.CurveTime `json:"time,omitempty"`
+}
+
+// IOPSUncertainty is the standard error of the step's mean IOPS, a
+// fraction of it (littleslaw.MeanUncertainty): from its recorded slices
+// when it has them, else from IOPSCV over the slices its runtime holds at
+// the default interval, counted as a third as many (neighbouring slices
+// are alike). 0 when the step says nothing of its noise.
+func (s Step) IOPSUncertainty() float64 {
+	if s.Series != nil && len(s.Series.Points) >= 3 {
+		xs := make([]float64, 0, len(s.Series.Points))
+		for _, p := range s.Series.Points {
+			if p.DurNs > 0 {
+				xs = append(xs, p.IOPS())
+			}
+		}
+		if u := littleslaw.MeanUncertainty(xs); u > 0 {
+			return u
+		}
+	}
+	if s.IOPSCV > 0 && s.RuntimeNs > 0 {
+		n := float64(s.RuntimeNs) / float64(ioengine.DefaultSeriesInterval) / 3
+		return s.IOPSCV / math.Sqrt(max(n, 1))
+	}
+	return 0
 }
