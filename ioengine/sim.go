@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -40,6 +41,10 @@ type SimConfig struct {
 	// second. Running at the cap, the burst lasts
 	// BurstCredits / (BurstIOPS − IOPS) seconds.
 	BurstCredits float64
+	// BurstCarry keeps the credits from one run to the next, as a volume
+	// does (refilled at IOPS per second of wall time between runs), so a
+	// sweep can spend them between steps; without it each run starts full.
+	BurstCarry bool
 	// ThrottlePeriod and ThrottleIOPS, when both > 0, add a windowed limit:
 	// at most ThrottleIOPS × ThrottlePeriod I/Os start in each period
 	// (periods begin at the run's start); the rest wait for the next one.
@@ -48,7 +53,14 @@ type SimConfig struct {
 }
 
 // simEngine runs workloads against a SimConfig in real time.
-type simEngine struct{ cfg SimConfig }
+type simEngine struct {
+	cfg SimConfig
+	// The credits a run left and when it ended (SimConfig.BurstCarry).
+	mu       sync.Mutex
+	carried  bool
+	credits  float64
+	lastDone time.Time
+}
 
 // NewSim returns the "sim" engine: an in-process model of a remote disk that
 // runs in real time through the Engine interface. One discrete-event loop
@@ -60,6 +72,24 @@ type simEngine struct{ cfg SimConfig }
 // Latency × jitter. Jobs resubmit at once, so a workload keeps IODepth ×
 // NumJobs I/Os in flight. No file is read or written.
 func NewSim(cfg SimConfig) Engine { return &simEngine{cfg: cfg} }
+
+// startCredits is the bucket a run starts with: full, or with
+// BurstCarry what the last run left, refilled since at the baseline.
+func (e *simEngine) startCredits() float64 {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if !e.cfg.BurstCarry || !e.carried {
+		return e.cfg.BurstCredits
+	}
+	return min(e.cfg.BurstCredits, e.credits+e.cfg.IOPS*time.Since(e.lastDone).Seconds())
+}
+
+// keepCredits records what a run left (SimConfig.BurstCarry).
+func (e *simEngine) keepCredits(c float64) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.carried, e.credits, e.lastDone = true, c, time.Now()
+}
 
 // Name returns "sim".
 func (e *simEngine) Name() string { return EngineSim }
@@ -73,6 +103,9 @@ func (c SimConfig) String() string {
 		c.Latency, strconv.FormatFloat(c.Jitter, 'g', -1, 64), c.Channels, f(c.IOPS), f(c.BWBytes), c.Seed)
 	if c.BurstIOPS > 0 || c.BurstCredits > 0 {
 		s += fmt.Sprintf(",burst_iops=%s,burst_credits=%s", f(c.BurstIOPS), f(c.BurstCredits))
+	}
+	if c.BurstCarry {
+		s += ",burst_carry=1"
 	}
 	if c.ThrottlePeriod > 0 || c.ThrottleIOPS > 0 {
 		s += fmt.Sprintf(",throttle_period=%s,throttle_iops=%s", c.ThrottlePeriod, f(c.ThrottleIOPS))
@@ -111,6 +144,8 @@ func ParseSimConfig(s string) (SimConfig, error) {
 			c.BurstIOPS, err = strconv.ParseFloat(v, 64)
 		case "burst_credits":
 			c.BurstCredits, err = strconv.ParseFloat(v, 64)
+		case "burst_carry":
+			c.BurstCarry, err = strconv.ParseBool(v)
 		case "throttle_period":
 			c.ThrottlePeriod, err = ParseDuration(v)
 		case "throttle_iops":
@@ -279,7 +314,7 @@ func (e *simEngine) Run(ctx context.Context, w Workload, ctl Control) (*Stats, e
 		cfg: e.cfg, w: w,
 		rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
 		all: newSimDir(), rd: newSimDir(), wr: newSimDir(),
-		credits: e.cfg.BurstCredits,
+		credits: e.startCredits(),
 	}
 	if ctl.SeriesInterval > 0 {
 		r.ser = &simSeries{interval: int64(ctl.SeriesInterval)}
@@ -378,6 +413,9 @@ func (e *simEngine) Run(ctx context.Context, w Workload, ctl Control) (*Stats, e
 	}
 	if r.measuring && ctl.OnWindowEnd != nil {
 		ctl.OnWindowEnd()
+	}
+	if e.cfg.BurstCarry {
+		e.keepCredits(r.credits)
 	}
 	cpu1 := simCPU()
 	st := r.stats(end, CPU{UsrS: cpu1.UsrS - cpu0.UsrS, SysS: cpu1.SysS - cpu0.SysS})

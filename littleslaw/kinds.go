@@ -133,6 +133,14 @@ const (
 	RuleInconclusive = "inconclusive" // no rule fits: says what is missing
 )
 
+// Rules lists every rule a diagnosis can report, in the order Diagnose
+// reports them: the curve rules, then the time rules (burst credits,
+// throttling, warm-up, cache fill, noisy neighbours) and not-stationary.
+func Rules() []string {
+	return []string{RuleCache, RuleQueueNotFull, RuleCPUBound, RuleDepthBound, RuleDeviceCap, RuleHealthy, RuleContended,
+		RuleInconclusive, RuleBurst, RuleThrottle, RuleWarmup, RuleCacheFill, RuleNoisy, RuleNotStationary}
+}
+
 // Reason is the variant of a diagnosis rule that applied.
 type Reason string
 

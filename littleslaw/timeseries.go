@@ -153,6 +153,10 @@ type StepTime struct {
 	// level without falling (CurveBurst.OnCredits): how long the credits
 	// would last at its rate. Its figures are a burst level, not sustained.
 	OnCreditsSec float64 `json:"on_credits_s,omitempty"`
+	// AboveControl is set when the step ran above what its curve's control
+	// step (re-measured at the end of the sweep) still delivered: a level
+	// that did not last, left out of the analysis.
+	AboveControl bool `json:"above_control,omitempty"`
 }
 
 // Has reports whether t holds a finding of kind k.
@@ -661,20 +665,27 @@ func CurveTimeOf(qd, iops, ran []float64, times []*StepTime, win float64) *Curve
 
 // Diagnosis rules of the time findings, the values of Finding.Rule.
 const (
-	RuleBurst     = "burst-credits"
-	RuleThrottle  = "periodic-throttle"
-	RuleWarmup    = "warm-up"
-	RuleCacheFill = "cache-fill"
-	RuleNoisy     = "noisy-neighbours"
+	// RuleNotStationary: the control step, an early step measured again at
+	// the end of the sweep, disagreed with itself beyond noise: burst
+	// credits spent, a throttle that began or a neighbour that arrived
+	// between the two (ReasonControlFell), or a warm-up (ReasonControlRose).
+	RuleNotStationary = "not-stationary"
+	RuleBurst         = "burst-credits"
+	RuleThrottle      = "periodic-throttle"
+	RuleWarmup        = "warm-up"
+	RuleCacheFill     = "cache-fill"
+	RuleNoisy         = "noisy-neighbours"
 )
 
 // Reasons of the time findings.
 const (
-	ReasonBurstSpent Reason = "burst-spent" // IOPS fell to a sustained level within a step
-	ReasonThrottled  Reason = "throttled"   // IOPS cycles with a stable period
-	ReasonWarmup     Reason = "latency-fell"
-	ReasonCacheFill  Reason = "latency-rose"
-	ReasonNoisy      Reason = "no-pattern" // variance without period or trend
+	ReasonBurstSpent  Reason = "burst-spent"  // IOPS fell to a sustained level within a step
+	ReasonControlFell Reason = "control-fell" // the control step gave less IOPS at the end than at first
+	ReasonControlRose Reason = "control-rose" // the control step gave more IOPS at the end than at first
+	ReasonThrottled   Reason = "throttled"    // IOPS cycles with a stable period
+	ReasonWarmup      Reason = "latency-fell"
+	ReasonCacheFill   Reason = "latency-rose"
+	ReasonNoisy       Reason = "no-pattern" // variance without period or trend
 )
 
 // Fact kinds of the time findings. Seconds are since the step's measured
@@ -688,6 +699,8 @@ const (
 	FactTransient      FactKind = "latency-transient" // QD: mean latency LatNs → plateau ToLatNs, reached at Seconds
 	FactSpread         FactKind = "iops-spread"       // QD: σ/mean Ratio, range IOPS → ToIOPS, highest autocorrelation Share
 	FactRuntime        FactKind = "runtime"           // steps need Seconds; the longest ran ToSeconds
+	FactControl        FactKind = "control"           // QD: IOPS at LatNs at first, ToIOPS at ToLatNs at the end; Ratio the change, Share the noise band
+	FactAboveControl   FactKind = "above-control"     // QD: IOPS, above the control's ToIOPS: left out of the analysis
 )
 
 // TimeFindings turns one curve's time findings into diagnosis findings,

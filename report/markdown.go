@@ -58,6 +58,9 @@ func Markdown(w io.Writer, r *sweep.Result, o Options, charts []string) error {
 	if n := steadyNote(r); n != "" {
 		fmt.Fprintf(bw, "\n%s\n", mdEscape(n))
 	}
+	if n := controlNote(r); n != "" {
+		fmt.Fprintf(bw, "\n%s\n", mdEscape(n))
+	}
 	fmt.Fprint(bw, "\n## Analysis\n")
 	writeMarkdownAnalysis(bw, analysisParas(r, o))
 	if len(charts) > 0 {

@@ -41,6 +41,9 @@ func Table(w io.Writer, r *sweep.Result, o Options) error {
 	if n := refinedNote(r); n != "" {
 		fmt.Fprintln(bw, wrap(n, o.Width))
 	}
+	if n := controlNote(r); n != "" {
+		fmt.Fprintln(bw, wrap(n, o.Width))
+	}
 	if r.Interrupted {
 		fmt.Fprintln(bw, "Interrupted: the sweep stopped before its last step.")
 	}
@@ -294,6 +297,34 @@ func refinedNote(r *sweep.Result) string {
 		}
 	}
 	return ""
+}
+
+// controlNote is the control step in one line under the table: the step
+// measured again at the end, its figures then and now, and whether the
+// device held still ("" when there is none).
+func controlNote(r *sweep.Result) string {
+	c := r.Control
+	if c == nil {
+		return ""
+	}
+	s := fmt.Sprintf("control: QD %d (%s) measured again at the end: %s IOPS at %s mean, %s in flight; it gave %s IOPS at %s first (%s)",
+		c.QD, stepShape(c.Step, len(c.Hosts) > 1), FormatIOPS(c.IOPS), FormatLatency(c.Lat.MeanNs), fmtInflight(c.InflightMean),
+		FormatIOPS(c.WasIOPS), FormatLatency(c.WasLatNs), relDelta(c.WasIOPS, c.IOPS))
+	switch c.Change {
+	case sweep.ControlFell, sweep.ControlRose:
+		var left []string
+		for _, st := range r.Steps {
+			if st.Time != nil && st.Time.AboveControl {
+				left = append(left, fmt.Sprint(st.QD))
+			}
+		}
+		s += fmt.Sprintf(": beyond the ±%.0f%% noise band, so the curve did not hold still", c.Band*100)
+		if len(left) > 0 {
+			s += "; QD " + strings.Join(left, ", ") + " ran above what lasted and are left out of the analysis"
+		}
+		return s + "."
+	}
+	return s + fmt.Sprintf(": within ±%.0f%%, the device held still.", c.Band*100)
 }
 
 // isFleet reports whether any step ran on several hosts at once.

@@ -45,7 +45,19 @@ func (r *Result) Diagnose(o littleslaw.Options) []littleslaw.Finding {
 		}
 		in.Curves = append(in.Curves, dc)
 	}
-	return append(littleslaw.Diagnose(in), r.timeFindings()...)
+	out := append(littleslaw.Diagnose(in), r.timeFindings()...)
+	if f := r.controlFinding(); f != nil {
+		// A curve that did not hold still is not "healthy", whatever its
+		// shape: the finding says what changed.
+		kept := out[:0]
+		for _, x := range out {
+			if x.Rule != littleslaw.RuleHealthy || x.RW != f.RW || x.BS != f.BS {
+				kept = append(kept, x)
+			}
+		}
+		out = append(kept, *f)
+	}
+	return out
 }
 
 // stepTelemetry converts a step's device and CPU figures for the rules.

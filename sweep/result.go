@@ -17,13 +17,15 @@ const Schema = "qdsweep/v1"
 // results.json holds, what `import fio` produces and what report, compare,
 // advise --from and diagnose read. Fields are only ever added.
 type Result struct {
-	Schema      string               `json:"schema"`
-	Meta        Meta                 `json:"meta"`
-	Plan        Plan                 `json:"plan"`
-	Steps       []Step               `json:"steps"`
-	Analysis    []CurveAnalysis      `json:"analysis,omitempty"`
-	Diagnosis   []littleslaw.Finding `json:"diagnosis,omitempty"`
-	Interrupted bool                 `json:"interrupted"`
+	Schema    string               `json:"schema"`
+	Meta      Meta                 `json:"meta"`
+	Plan      Plan                 `json:"plan"`
+	Steps     []Step               `json:"steps"`
+	Analysis  []CurveAnalysis      `json:"analysis,omitempty"`
+	Diagnosis []littleslaw.Finding `json:"diagnosis,omitempty"`
+	// Control is an early step measured again at the end (RunControl).
+	Control     *ControlStep `json:"control,omitempty"`
+	Interrupted bool         `json:"interrupted"`
 }
 
 // Meta describes where, when and how a result was measured.

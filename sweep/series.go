@@ -184,6 +184,7 @@ func (r *Result) AnalyzeTime() {
 			s.Time = littleslaw.AnalyzeTime(s.TimeSamples(), ss, s.Steady)
 		}
 	}
+	r.markAboveControl()
 	// Steps above a curve's sustained level that never fell ran on credits.
 	for _, c := range r.Curves() {
 		ct := r.curveTime(c)
@@ -229,7 +230,7 @@ func sustainedPoint(s Step, p *littleslaw.Point) bool {
 	if s.Time == nil {
 		return true
 	}
-	if s.Time.OnCreditsSec > 0 {
+	if s.Time.OnCreditsSec > 0 || s.Time.AboveControl {
 		return false
 	}
 	v := s.Time.Sustained

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/report"
@@ -14,10 +15,10 @@ func diagnoseCommand() *cli.Command {
 		Name:      "diagnose",
 		Usage:     "explain what limited a saved sweep: queue depth, engine, CPU, cache or the device's cap",
 		ArgsUsage: "DIR|results.json",
-		Description: "Reads a results directory (or its results.json) and applies the bottleneck rules\n" +
-			"(depth-bound, queue-not-reaching-device, device-cap, cpu-bound, cache, healthy) to each curve,\n" +
-			"using the device's diskstats and the CPU use recorded per step. Flags may follow the results\n" +
-			"directory (qdsweep diagnose DIR --output-format=json).",
+		Description: report.WrapHanging("Reads a results directory (or its results.json) and applies the bottleneck rules ("+
+			strings.Join(littleslaw.Rules(), ", ")+") to each curve, using the device's diskstats, the CPU use "+
+			"and the per-interval series recorded per step, and the control step measured again at the end. "+
+			"Flags may follow the results directory (qdsweep diagnose DIR --output-format=json).", 78, "", ""),
 		Flags: []cli.Flag{
 			targetIOPSFlag("the load the sweep was for, e.g. 160000 or 160k"),
 			jsonFormatFlag(),

@@ -20,7 +20,7 @@ const (
 
 // simFlagNames are the flags of the simulated device.
 var simFlagNames = []string{"sim_latency", "sim_jitter", "sim_channels", "sim_iops", "sim_bw",
-	"sim_burst_iops", "sim_burst_credits", "sim_throttle_period", "sim_throttle_iops"}
+	"sim_burst_iops", "sim_burst_credits", "sim_burst_carry", "sim_throttle_period", "sim_throttle_iops"}
 
 // fioFlagNames are the flags of the fio engine.
 var fioFlagNames = []string{"fio-arg", "fio-clients"}
@@ -35,6 +35,7 @@ func simFlags() []cli.Flag {
 		&cli.StringFlag{Name: "sim_bw", Value: "2400MiB", Usage: "sim: bandwidth cap per second, fio size suffixes (0: none)"},
 		&cli.Float64Flag{Name: "sim_burst_iops", Usage: "sim: IOPS cap while burst credits last (--sim_iops is then the baseline; 0: no burst)"},
 		&cli.Float64Flag{Name: "sim_burst_credits", Usage: "sim: burst bucket in I/Os, full at each step's start, refilled at --sim_iops per second"},
+		&cli.BoolFlag{Name: "sim_burst_carry", Usage: "sim: keep the burst bucket from step to step, as a volume does (credits can run out between steps)"},
 		&cli.StringFlag{Name: "sim_throttle_period", Usage: "sim: window of a periodic throttle, e.g. 1s (with --sim_throttle_iops)"},
 		&cli.Float64Flag{Name: "sim_throttle_iops", Usage: "sim: IOPS the throttle admits per window on average (its budget is this × the period)"},
 	}
@@ -143,7 +144,7 @@ func simFromFlags(c *cli.Context) (ioengine.SimConfig, error) {
 		Latency: lat, Jitter: c.Float64("sim_jitter"), Channels: c.Int("sim_channels"),
 		IOPS: c.Float64("sim_iops"), BWBytes: float64(bw), Seed: c.Uint64("randseed"),
 	}
-	cfg.BurstIOPS, cfg.BurstCredits = c.Float64("sim_burst_iops"), c.Float64("sim_burst_credits")
+	cfg.BurstIOPS, cfg.BurstCredits, cfg.BurstCarry = c.Float64("sim_burst_iops"), c.Float64("sim_burst_credits"), c.Bool("sim_burst_carry")
 	if s := c.String("sim_throttle_period"); s != "" {
 		if cfg.ThrottlePeriod, err = ioengine.ParseDuration(s); err != nil || cfg.ThrottlePeriod < 0 {
 			return cfg, usagef("--sim_throttle_period: %q is not a duration; use e.g. --sim_throttle_period=1s", s)

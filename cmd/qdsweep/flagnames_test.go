@@ -88,6 +88,7 @@ var spellingDeviations = map[string]string{
 	// The burst and throttle knobs are spelled as the rest of the sim family.
 	"sim_burst_iops":      "qdsweep's own flag spelled with an underscore",
 	"sim_burst_credits":   "qdsweep's own flag spelled with an underscore",
+	"sim_burst_carry":     "qdsweep's own flag spelled with an underscore (beside the other sim flags)",
 	"sim_throttle_period": "qdsweep's own flag spelled with an underscore",
 	"sim_throttle_iops":   "qdsweep's own flag spelled with an underscore",
 }

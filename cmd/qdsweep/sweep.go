@@ -45,6 +45,7 @@ func sweepCommand() *cli.Command {
 		&cli.StringFlag{Name: "max_latency", Value: "2s", Usage: "stop a curve once a step's p99 latency exceeds this (0: no limit)"},
 		&cli.StringFlag{Name: "output", Aliases: []string{"out", "o"}, Usage: "results directory to create (default ./qdsweep-YYYYMMDD-HHMMSS)"},
 		overwriteFlag(),
+		&cli.BoolFlag{Name: "control", Value: true, Usage: "measure the best step again at the end: a level that did not last (burst credits, a throttle, a neighbour) is found and left out of the sizing"},
 		&cli.StringFlag{Name: "resume", Usage: "continue the interrupted sweep in this results directory"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing but errors (and the JSON with --output-format=json)"},
 		targetIOPSFlag("target I/Os per second to size for in the recommendation, e.g. 160000 or 160k"),
@@ -90,6 +91,7 @@ type sweepOpts struct {
 	logEvery   time.Duration // --log-interval (< 0: off)
 	stop       sweep.EarlyStop
 	outDir     string
+	control    bool             // re-measure the best step at the end (--control)
 	outOpts    guard.OutOptions // how outDir may be written
 	jobsOut    guard.OutOptions // how jobsDir may be written
 	scratch    bool             // the target is our scratch file: lay out, then remove
@@ -287,6 +289,10 @@ func sweepAction(c *cli.Context) (err error) {
 	if runErr == nil && o.refine.Active() {
 		runErr = sweep.RunRefine(ctx, cfg, r, o.refine)
 	}
+	if runErr == nil && o.control {
+		// The early step measured again: did the device hold still?
+		runErr = sweep.RunControl(ctx, cfg, r)
+	}
 	prog.clear()
 	if runErr != nil && ctx.Err() != nil {
 		r.Interrupted = true
@@ -444,6 +450,7 @@ func sweepOptions(c *cli.Context) (sweepOpts, error) {
 			return o, outErr(err)
 		}
 	}
+	o.control = c.Bool("control")
 	o.json = outputFormat(c) == formatJSON
 	o.quiet = c.Bool("quiet")
 	if o.analyze.TargetIOPS, err = targetIOPS(c); err != nil {

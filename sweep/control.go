@@ -1,0 +1,146 @@
+package sweep
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/qdsweep/qdsweep/littleslaw"
+)
+
+// ControlStep is an early step of a sweep measured again at its end. A
+// device whose level changed during the sweep (burst credits spent, a
+// throttle that began, a neighbour that arrived, a warm-up) answers the
+// control step differently: the curve did not hold still, and what the
+// sweep saw above the control's level did not last.
+type ControlStep struct {
+	Step             // the re-measurement
+	WasIOPS  float64 `json:"was_iops"`   // the step's IOPS when the sweep measured it
+	WasLatNs float64 `json:"was_lat_ns"` // and its mean latency, ns
+	// Band is the relative difference that counts as noise (ControlBand).
+	Band float64 `json:"band"`
+	// Change is ControlFell or ControlRose when the two disagree beyond
+	// Band, "" when the level held.
+	Change string `json:"change,omitempty"`
+}
+
+// Changes of a control step (ControlStep.Change).
+const (
+	ControlFell = "fell"
+	ControlRose = "rose"
+)
+
+// Control step limits: its runtime is at most ControlRuntime, and it
+// disagrees with the first measurement beyond noise when the difference
+// exceeds three standard errors of a difference, and at least
+// ControlMinBand.
+const (
+	ControlRuntime = 2 * time.Second
+	ControlMinBand = 0.05
+	ControlMaxBand = 0.25
+)
+
+// ControlBand is the relative difference between a step and its control
+// that counts as noise: 3·√(σa² + σb²) of their means' standard errors,
+// within [ControlMinBand, ControlMaxBand].
+func ControlBand(a, b Step) float64 {
+	sa, sb := a.IOPSUncertainty(), b.IOPSUncertainty()
+	return min(ControlMaxBand, max(ControlMinBand, 3*math.Sqrt(sa*sa+sb*sb)))
+}
+
+// controlCandidate is the step of r's first curve that measured the most
+// IOPS: the level every conclusion rests on. ok is false with fewer than
+// three measured steps.
+func controlCandidate(r *Result) (Step, bool) {
+	cs := r.Curves()
+	if len(cs) == 0 {
+		return Step{}, false
+	}
+	var best Step
+	n := 0
+	for _, s := range cs[0].Steps {
+		if !s.Analysable() {
+			continue
+		}
+		n++
+		if s.IOPS > best.IOPS {
+			best = s
+		}
+	}
+	return best, n >= 3
+}
+
+// RunControl measures again, after the sweep (and its refinement), the
+// step of the first curve that gave the most IOPS, for at most
+// ControlRuntime, and records it in r.Control with the verdict. It does
+// nothing for a sweep with fewer than three measured steps.
+func RunControl(ctx context.Context, cfg Config, r *Result) error {
+	was, ok := controlCandidate(r)
+	if !ok {
+		return nil
+	}
+	c := cfg
+	c.Runtime = min(cfg.Runtime, ControlRuntime)
+	g := GridStep{RW: ioengine.RW(was.RW), BS: was.BS, IODepth: was.IODepth, NumJobs: was.NumJobs}
+	s, err := runStep(ctx, c, g, Live{Index: len(r.Steps) + 1, Total: len(r.Steps) + 1, Step: g}, func(time.Duration) time.Duration { return 0 })
+	if err != nil {
+		return fmt.Errorf("control step %s: %w", g, err)
+	}
+	ctl := &ControlStep{Step: s, WasIOPS: was.IOPS, WasLatNs: was.Lat.MeanNs, Band: ControlBand(was, s)}
+	switch d := s.IOPS/was.IOPS - 1; {
+	case was.IOPS <= 0 || s.IOPS <= 0:
+	case d < -ctl.Band:
+		ctl.Change = ControlFell
+	case d > ctl.Band:
+		ctl.Change = ControlRose
+	}
+	r.Control = ctl
+	r.Meta.End = time.Now()
+	return nil
+}
+
+// markAboveControl leaves out of the analysis the steps of the control's
+// curve that ran above what the control step still delivered at the end,
+// when it fell: a level that did not last.
+func (r *Result) markAboveControl() {
+	c := r.Control
+	if c == nil || c.Change != ControlFell {
+		return
+	}
+	for i := range r.Steps {
+		s := &r.Steps[i]
+		if s.RW != c.RW || s.BS != c.BS || !s.Analysable() || s.IOPS <= c.IOPS*(1+littleslaw.PlateauBand) {
+			continue
+		}
+		if s.Time == nil {
+			s.Time = &littleslaw.StepTime{}
+		}
+		s.Time.AboveControl = true
+	}
+}
+
+// controlFinding is the diagnosis of a control step that disagreed with
+// its first measurement (nil when it held): what changed, by how much, and
+// the steps left out.
+func (r *Result) controlFinding() *littleslaw.Finding {
+	c := r.Control
+	if c == nil || c.Change == "" {
+		return nil
+	}
+	reason := littleslaw.ReasonControlFell
+	if c.Change == ControlRose {
+		reason = littleslaw.ReasonControlRose
+	}
+	fig := littleslaw.Fact{Kind: littleslaw.FactControl, QD: float64(c.QD), IOPS: c.WasIOPS, LatNs: c.WasLatNs,
+		ToIOPS: c.IOPS, ToLatNs: c.Lat.MeanNs, Ratio: c.IOPS/c.WasIOPS - 1, Share: c.Band}
+	f := &littleslaw.Finding{Rule: littleslaw.RuleNotStationary, Reason: reason, RW: c.RW, BS: c.BS, Figures: fig,
+		Facts: []littleslaw.Fact{fig}, Evidence: []string{}}
+	for _, s := range r.Steps {
+		if s.RW == c.RW && s.BS == c.BS && s.Time != nil && s.Time.AboveControl {
+			f.Facts = append(f.Facts, littleslaw.Fact{Kind: littleslaw.FactAboveControl, QD: float64(s.QD), IOPS: s.IOPS, ToIOPS: c.IOPS})
+		}
+	}
+	return f
+}

@@ -1,0 +1,79 @@
+package sweep_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/qdsweep/qdsweep/littleslaw"
+	"github.com/qdsweep/qdsweep/sweep"
+)
+
+// TestControlFindsCreditsSpentBetweenSteps: a volume whose burst credits
+// run out between two steps (2 ms, 6,000 IOPS on credits, 1,500
+// sustained, the bucket kept from step to step) reads high early and
+// flat at 1,500 after. The control step, the best step measured again at
+// the end, gives 1,500: the result says the device did not hold still, the
+// steps above what lasted leave the analysis, the diagnosis names the
+// change instead of "healthy", and 1,800 IOPS is not reachable.
+func TestControlFindsCreditsSpentBetweenSteps(t *testing.T) {
+	sim := ioengine.SimConfig{Latency: 2 * time.Millisecond, IOPS: 1500, BurstIOPS: 6000, BurstCredits: 3000, BurstCarry: true, Seed: 3}
+	cfg := simConfig(sim, 400*time.Millisecond)
+	r := sweep.NewResult(sweep.Meta{Simulated: true}, plan([]int{1, 2, 4, 8, 16, 32, 64}, true))
+	if err := sweep.Run(context.Background(), cfg, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := sweep.RunControl(context.Background(), cfg, r); err != nil {
+		t.Fatal(err)
+	}
+	c := r.Control
+	if c == nil || c.Change != sweep.ControlFell || c.IOPS > 1500*1.1 || c.WasIOPS < 2500 {
+		t.Fatalf("control %+v, want it fallen to about 1,500 from the burst level", c)
+	}
+	if err := r.Analyze(littleslaw.Options{TargetIOPS: 1800}); err != nil {
+		t.Fatal(err)
+	}
+	a := r.Analysis[0].Analysis
+	if a.MaxIOPS > 1500*(1+littleslaw.PlateauBand)*1.05 {
+		t.Errorf("analysis max %.0f IOPS: the steps above the sustained 1,500 should be left out", a.MaxIOPS)
+	}
+	if a.Target == nil || a.Target.Reachable {
+		t.Errorf("1,800 IOPS on a volume that sustains 1,500: %+v, want not reachable", a.Target)
+	}
+	var found bool
+	for _, f := range r.Diagnose(littleslaw.Options{}) {
+		if f.Rule == littleslaw.RuleHealthy {
+			t.Errorf("diagnosis says healthy beside a level that did not last: %+v", f)
+		}
+		found = found || f.Rule == littleslaw.RuleNotStationary && f.Reason == littleslaw.ReasonControlFell
+	}
+	if !found {
+		t.Error("no not-stationary finding")
+	}
+}
+
+// TestControlHeldOnASteadyDevice: on a device whose level does not change,
+// the control step agrees with its first measurement and nothing is left
+// out.
+func TestControlHeldOnASteadyDevice(t *testing.T) {
+	cfg := simConfig(ioengine.SimConfig{Latency: time.Millisecond, Jitter: 0.05, IOPS: 20000, Seed: 4}, 300*time.Millisecond)
+	r := sweep.NewResult(sweep.Meta{Simulated: true}, plan([]int{1, 4, 16, 64}, true))
+	if err := sweep.Run(context.Background(), cfg, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := sweep.RunControl(context.Background(), cfg, r); err != nil {
+		t.Fatal(err)
+	}
+	if c := r.Control; c == nil || c.Change != "" {
+		t.Fatalf("control %+v, want it held", c)
+	}
+	if err := r.Analyze(littleslaw.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range r.Steps {
+		if s.Time != nil && s.Time.AboveControl {
+			t.Errorf("QD %d left out on a steady device", s.QD)
+		}
+	}
+}
