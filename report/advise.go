@@ -208,9 +208,20 @@ func WriteAdvice(w io.Writer, d AdviceDoc) error {
 			say("Caveat: %s.", CaveatText(k))
 		}
 	}
+	said := map[littleslaw.CaveatKind]bool{}
+	for _, k := range d.Caveats {
+		said[k] = k != littleslaw.CaveatUnsaturated
+	}
 	for _, s := range d.Settings {
 		fmt.Fprintf(&b, "  %s = %s\n", s.Name, SettingValueText(s))
-		sayIndent(&b, "      ", s.Formula)
+		// Caveats once per output: those said above are not repeated here.
+		var own []littleslaw.CaveatKind
+		for _, k := range s.Caveats {
+			if !said[k] {
+				own = append(own, k)
+			}
+		}
+		sayIndent(&b, "      ", withCaveats(settingFormula(s), settingBoundText(s), own, littleslaw.CaveatUnsaturated))
 		fmt.Fprintf(&b, "      %s\n", s.Doc)
 	}
 	for _, wr := range d.Warnings {

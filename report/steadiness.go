@@ -47,7 +47,13 @@ func steadyNote(r *sweep.Result) string {
 	if seen[sweep.NotSteadyShort] {
 		p := "short = the step measured for less than " + window + " (--ss_dur), so steadiness was not judged"
 		if shortest > 0 {
-			p = "short = the step measured " + FormatLatency(float64(shortest)) + ", less than " + window +
+			ran := FormatLatency(float64(shortest))
+			if r.Meta.SteadyWindowNs > 0 && ran == FormatLatency(float64(r.Meta.SteadyWindowNs)) {
+				// Rounded alike: say by how much it fell short.
+				ran = strconv.FormatFloat(float64(shortest)/1e9, 'f', 3, 64) + " s"
+				window = "the " + strconv.FormatFloat(float64(r.Meta.SteadyWindowNs)/1e9, 'f', 3, 64) + " s steady window"
+			}
+			p = "short = the step measured " + ran + ", less than " + window +
 				" (--ss_dur), so steadiness was not judged (raise --runtime)"
 		}
 		parts = append(parts, p)
