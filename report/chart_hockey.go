@@ -1,6 +1,7 @@
 package report
 
 import (
+	"github.com/qdsweep/qdsweep/sweep"
 	"image/color"
 
 	"math"
@@ -63,6 +64,19 @@ func hockeyOf(in chartInput, mt metric) (*figure, error) {
 			sp.GlyphStyle.Shape = draw.RingGlyph{}
 			p.Add(lp, sp)
 		}
+		sus, spts, err := sustainedMarks(s, func(_ sweep.Step, v littleslaw.Sustained) (float64, float64) {
+			return v.IOPS * per, math.Log10(v.LatMeanNs)
+		}, col)
+		if err != nil {
+			return nil, err
+		}
+		if sus != nil {
+			p.Add(sus)
+			keys.sustained = true
+			for _, q := range spts {
+				xMax, yMin, yMax = math.Max(xMax, q.X), math.Min(yMin, q.Y), math.Max(yMax, q.Y)
+			}
+		}
 		// The line joins the points in QD order, which zig-zags on noisy
 		// data: name the first and last depths so the order can be followed.
 		qds := xyOf(s, func(x xyStep) (float64, float64) { return x.QD, x.Mean })
@@ -108,6 +122,9 @@ func hockeyOf(in chartInput, mt metric) (*figure, error) {
 	}
 	if keys.eff {
 		l.Add("efficient QD", glyphThumb(guideGrey, efficientGlyph))
+	}
+	if keys.sustained {
+		l.Add("sustained level", glyphThumb(guideGrey, sustainedGlyph))
 	}
 	target := 0.0 // x of the target line
 	if t := in.TargetIOPS; t > 0 && (mt.Name == iopsMetric.Name || !in.mixedBS()) {

@@ -108,6 +108,7 @@ func throughputFigure(in chartInput, mt metric, split bool) (*figure, error) {
 type styleKeys struct {
 	band, roof, sat, eff bool
 	refined              bool   // some step was measured by the refine pass
+	sustained            bool   // some step is read at its sustained level
 	target               string // legend text of the target line, "" for none
 }
 
@@ -128,9 +129,39 @@ func (k *styleKeys) add(l *keyedLegend) {
 	if k.refined {
 		l.Add("refined step (between grid steps)", glyphThumb(guideGrey, draw.RingGlyph{}))
 	}
+	if k.sustained {
+		l.Add("sustained level (the analysis uses it)", glyphThumb(guideGrey, sustainedGlyph))
+	}
 	if k.target != "" {
 		l.Add(k.target, lineThumb(targetRed, dashTarget, 2))
 	}
+}
+
+// sustainedGlyph marks a step's sustained level where the analysis reads
+// the step at it rather than at its mean.
+var sustainedGlyph = draw.PyramidGlyph{}
+
+// sustainedMarks marks the sustained levels of s's steps that the analysis
+// uses in place of their means, at xy(step, level); nil when none. The
+// knee marks then sit on a drawn point.
+func sustainedMarks(s series, xy func(sweep.Step, littleslaw.Sustained) (float64, float64), col color.Color) (*plotter.Scatter, plotter.XYs, error) {
+	var pts plotter.XYs
+	for _, st := range s.measuredSteps() {
+		if v, ok := st.SustainedLevel(); ok {
+			if x, y := xy(st, v); !math.IsNaN(x+y) && !math.IsInf(x+y, 0) {
+				pts = append(pts, plotter.XY{X: x, Y: y})
+			}
+		}
+	}
+	if len(pts) == 0 {
+		return nil, nil, nil
+	}
+	sc, err := plotter.NewScatter(pts)
+	if err != nil {
+		return nil, nil, err
+	}
+	sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(4), Shape: sustainedGlyph}
+	return sc, pts, nil
 }
 
 // refinedMarks rings the steps of s that the refine pass measured, at
@@ -228,6 +259,19 @@ func throughputPanel(in chartInput, mt metric, idx []int, l *keyedLegend, keys *
 		if rs != nil {
 			p.Add(rs)
 			keys.refined = true
+		}
+		sus, spts, err := sustainedMarks(s, func(st sweep.Step, v littleslaw.Sustained) (float64, float64) {
+			return math.Log2(float64(st.QD)), v.IOPS * per
+		}, col)
+		if err != nil {
+			return nil, nil, err
+		}
+		if sus != nil {
+			p.Add(sus)
+			keys.sustained = true
+			for _, q := range spts {
+				yMax = math.Max(yMax, q.Y)
+			}
 		}
 		switch grade {
 		case fitBand:

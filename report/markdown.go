@@ -58,6 +58,9 @@ func Markdown(w io.Writer, r *sweep.Result, o Options, charts []string) error {
 	if n := steadyNote(r); n != "" {
 		fmt.Fprintf(bw, "\n%s\n", mdEscape(n))
 	}
+	if n := sustainedNote(r); n != "" {
+		fmt.Fprintf(bw, "\n%s\n", mdEscape(n))
+	}
 	if n := controlNote(r); n != "" {
 		fmt.Fprintf(bw, "\n%s\n", mdEscape(n))
 	}
@@ -120,7 +123,11 @@ func writeMarkdownSteps(w io.Writer, steps []sweep.Step, o Options, steadyKnown 
 	}
 	fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("--:|", len(head)))
 	for _, st := range steps {
-		cells := []string{fmt.Sprint(st.QD), stepShape(st, fleet)}
+		qd := fmt.Sprint(st.QD)
+		if _, ok := st.SustainedLevel(); ok {
+			qd += sustainedMark
+		}
+		cells := []string{qd, stepShape(st, fleet)}
 		if !measured(st) {
 			why := "no I/O completed"
 			if st.Skipped != "" {

@@ -41,6 +41,9 @@ func Table(w io.Writer, r *sweep.Result, o Options) error {
 	if n := refinedNote(r); n != "" {
 		fmt.Fprintln(bw, wrap(n, o.Width))
 	}
+	if n := sustainedNote(r); n != "" {
+		fmt.Fprintln(bw, wrap(n, o.Width))
+	}
 	if n := controlNote(r); n != "" {
 		fmt.Fprintln(bw, wrap(n, o.Width))
 	}
@@ -143,6 +146,9 @@ func writeStepRows(w io.Writer, steps []sweep.Step, o Options, simulated, steady
 		qd := fmt.Sprint(st.QD)
 		if st.Refined != "" {
 			qd += refinedMark
+		}
+		if _, ok := st.SustainedLevel(); ok {
+			qd += sustainedMark
 		}
 		cells := []string{qd, stepShape(st, fleet)}
 		if !measured(st) {
@@ -297,6 +303,26 @@ func refinedNote(r *sweep.Result) string {
 		}
 	}
 	return ""
+}
+
+// sustainedMark follows the QD of a step whose analysis point is its
+// sustained level rather than its mean (sustainedNote lists them).
+const sustainedMark = "‡"
+
+// sustainedNote lists, under the table, the steps the analysis reads at
+// their sustained level rather than at their row's mean, with that level:
+// every figure a sentence quotes is then on the page ("" when none).
+func sustainedNote(r *sweep.Result) string {
+	var parts []string
+	for _, st := range r.Steps {
+		if v, ok := st.SustainedLevel(); ok {
+			parts = append(parts, fmt.Sprintf("QD %d %s IOPS at %s mean (from %s on)", st.QD, FormatIOPS(v.IOPS), FormatLatency(v.LatMeanNs), fmtSec(v.FromSec)))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return sustainedMark + " sustained level, which the analysis and its sentences use in place of the row's whole-step mean: " + strings.Join(parts, "; ") + "."
 }
 
 // controlNote is the control step in one line under the table: the step

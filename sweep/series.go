@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"sync"
 	"time"
@@ -219,6 +220,20 @@ func (r *Result) curveTime(c Curve) *littleslaw.CurveTime {
 		times = append(times, s.Time)
 	}
 	return littleslaw.CurveTimeOf(qd, iops, ran, times, float64(r.Meta.SteadyWindowNs)/1e9)
+}
+
+// SustainedLevel is the level the analysis uses for s in place of its
+// mean, when its series showed one that differs (a burst spent, a
+// warm-up): ok is false when the analysis uses the step's mean.
+func (s Step) SustainedLevel() (lvl littleslaw.Sustained, ok bool) {
+	if s.Time == nil || s.Time.Sustained == nil || s.Time.OnCreditsSec > 0 || s.Time.AboveControl {
+		return lvl, false
+	}
+	v := *s.Time.Sustained
+	if v.IOPS <= 0 || v.LatMeanNs <= 0 || s.IOPS <= 0 || math.Abs(v.IOPS/s.IOPS-1) < 0.01 && math.Abs(v.LatMeanNs/s.Lat.MeanNs-1) < 0.01 {
+		return lvl, false
+	}
+	return v, true
 }
 
 // sustainedPoint replaces a point's figures by the step's sustained level
