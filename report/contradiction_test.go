@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -84,6 +85,51 @@ var contradictions = []struct{ a, b string }{
 	{"Diagnosis (healthy)", "IOPS flat"},
 	{"stopped early", "extend the sweep"},
 	{"stopped early", "sweep deeper"},
+	{"Diagnosis (healthy)", "Diagnosis (not-stationary)"},
+	{"Diagnosis (healthy)", "burst credits ran out"},
+	{". Reachable", "is not reachable"},
+}
+
+// controlResult sweeps the sim engine and measures the control step at the
+// end, as a sweep does: with burst credits kept from step to step, the
+// credits run out between two steps.
+func controlResult(t *testing.T, cfg ioengine.SimConfig, qds []int) *sweep.Result {
+	t.Helper()
+	plan := sweep.NewPlan([]ioengine.RW{ioengine.RandRead}, []int64{4096}, qds, []int{1}, true)
+	r := sweep.NewResult(sweep.Meta{Engine: "sim", Simulated: true, CPUs: 8}, plan)
+	c := sweep.Config{Engine: ioengine.NewSim(cfg), Workload: ioengine.Workload{RandSeed: 1}, Runtime: 300 * time.Millisecond}
+	if err := sweep.Run(context.Background(), c, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := sweep.RunControl(context.Background(), c, r); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// quotedFigures lists the (QD, IOPS, latency) figures the summary quotes
+// for a step: the efficient knee's sentence.
+var quotedFigures = regexp.MustCompile(`Best IOPS per latency at QD (\d+) \(([^ ]+) IOPS at ([^ ]+ [^ ]+) mean`)
+
+// checkQuotedInTable fails when a figure a sentence quotes for a step is
+// neither in that step's table row nor in the sustained-level note under
+// the table (one number per fact).
+func checkQuotedInTable(t *testing.T, table string) {
+	t.Helper()
+	flat := strings.Join(strings.Fields(table), " ")
+	for _, m := range quotedFigures.FindAllStringSubmatch(flat, -1) {
+		qd, iops, lat := m[1], m[2], m[3]
+		inRow := false
+		for _, l := range strings.Split(table, "\n") {
+			f := strings.Fields(l)
+			if len(f) > 5 && strings.TrimSuffix(f[0], "‡") == qd && strings.Contains(l, " "+iops+" ") && strings.Contains(l, lat) {
+				inRow = true
+			}
+		}
+		if !inRow && !strings.Contains(flat, "QD "+qd+" "+iops+" IOPS at "+lat+" mean") {
+			t.Errorf("the summary quotes QD %s at %s IOPS and %s, which no table row or sustained level shows:\n%s", qd, iops, lat, table)
+		}
+	}
 }
 
 // TestNoContradictions renders every finding and sentence for a corpus of
@@ -105,6 +151,14 @@ func TestNoContradictions(t *testing.T) {
 			[]int{1, 4, 16, 64, 256}, sweep.EarlyStop{}),
 		"sim early-stopped": simResult(t, ioengine.SimConfig{Latency: time.Millisecond, IOPS: 4000, Seed: 1},
 			[]int{1, 2, 4, 8, 16, 32, 64, 128}, sweep.DefaultEarlyStop),
+		// Burst credits spent between two steps: high early, flat at the
+		// sustained 1,500 after, latency ∝ QD; the control step finds it.
+		"sim credits spent between steps": controlResult(t, ioengine.SimConfig{Latency: 2 * time.Millisecond, IOPS: 1500,
+			BurstIOPS: 6000, BurstCredits: 2000, BurstCarry: true, Seed: 1}, []int{1, 2, 4, 8, 16, 32, 64}),
+		// Burst credits refilled at each step: every step above the
+		// sustained level falls within the step.
+		"sim burst within steps": controlResult(t, ioengine.SimConfig{Latency: 2 * time.Millisecond, IOPS: 1500,
+			BurstIOPS: 6000, BurstCredits: 500, Seed: 1}, []int{1, 2, 4, 8, 16, 32, 64}),
 	}
 	for _, name := range []string{"disk-randread-4k", "disk-randread-bs", "fio-randread-4k", "tmpfs-randread-4k"} {
 		r, err := sweep.Read(filepath.Join("..", "examples", "data", name))
@@ -132,6 +186,16 @@ func TestNoContradictions(t *testing.T) {
 			text := strings.Join(strings.Fields(b.String()), " ")
 			if len(r.Analysis) == 1 {
 				checkPairs(t, "table", text)
+			}
+			checkQuotedInTable(t, b.String())
+			if c := r.Control; c != nil && c.Change == sweep.ControlFell {
+				// A level that did not last: never sized from, never "healthy".
+				if tg := r.Analysis[0].Analysis.Target; tg != nil && tg.Reachable && tg.TargetIOPS > c.IOPS*1.1 {
+					t.Errorf("target %.0f IOPS reachable on a volume that sustains %.0f", tg.TargetIOPS, c.IOPS)
+				}
+				if !strings.Contains(text, "Diagnosis (not-stationary)") {
+					t.Errorf("a control step that fell %.0f%% without a not-stationary diagnosis:\n%s", 100*(1-c.IOPS/c.WasIOPS), b.String())
+				}
 			}
 			for _, ca := range r.Analysis {
 				a := ca.Analysis
