@@ -3,6 +3,7 @@ package littleslaw
 import (
 	"errors"
 	"fmt"
+	"github.com/xrash/smetrics"
 	"sort"
 	"strings"
 )
@@ -112,6 +113,15 @@ func LookupPreset(name string) (Preset, error) {
 		if p.Name == n {
 			return p, nil
 		}
+	}
+	best, bestD := "", 4 // within three edits
+	for _, p := range PresetNames() {
+		if d := smetrics.WagnerFischer(n, p, 1, 1, 1); d < bestD {
+			best, bestD = p, d
+		}
+	}
+	if best != "" {
+		return Preset{}, fmt.Errorf("%w %q: did you mean %s? (known: %s)", ErrUnknownPreset, name, best, strings.Join(PresetNames(), ", "))
 	}
 	return Preset{}, fmt.Errorf("%w %q (known: %s)", ErrUnknownPreset, name, strings.Join(PresetNames(), ", "))
 }

@@ -12,6 +12,18 @@ import (
 // ErrBadSpec is wrapped by every plan-parsing error.
 var ErrBadSpec = errors.New("bad plan spec")
 
+// specError is a plan-spec error: its message is the user's words, and
+// it is ErrBadSpec for errors.Is.
+type specError struct{ msg string }
+
+func (e *specError) Error() string        { return e.msg }
+func (e *specError) Is(target error) bool { return target == ErrBadSpec }
+
+// specErr formats a specError; %w is formatted as %v.
+func specErr(format string, a ...any) error {
+	return &specError{fmt.Sprintf(strings.ReplaceAll(format, "%w", "%v"), a...)}
+}
+
 // maxSpecValue bounds iodepth and numjobs values (a sanity limit, not a device limit).
 const maxSpecValue = 1 << 20
 
@@ -27,7 +39,7 @@ const maxSpecValue = 1 << 20
 func ParseIntSpec(s string) ([]int, error) {
 	t := strings.TrimSpace(s)
 	if t == "" {
-		return nil, fmt.Errorf("%w: empty (use e.g. 1:256, 1,2,4,8 or 32)", ErrBadSpec)
+		return nil, specErr("empty (use e.g. 1:256, 1,2,4,8 or 32)")
 	}
 	if strings.Contains(t, ":") {
 		return parseRange(t)
@@ -36,10 +48,17 @@ func ParseIntSpec(s string) ([]int, error) {
 	for _, f := range strings.Split(t, ",") {
 		v, err := parseSpecInt(f)
 		if err != nil {
-			return nil, fmt.Errorf("%w: list %q: %w", ErrBadSpec, s, err)
+			if lo, hi, ok := strings.Cut(strings.TrimSpace(f), "-"); ok && lo != "" && hi != "" {
+				if _, e1 := strconv.Atoi(lo); e1 == nil {
+					if _, e2 := strconv.Atoi(hi); e2 == nil {
+						return nil, specErr("%q is not a value: a range is written with a colon, e.g. %s:%s (doubling from %s to %s)", f, lo, hi, lo, hi)
+					}
+				}
+			}
+			return nil, specErr("list %q: %w", s, err)
 		}
 		if len(out) > 0 && v <= out[len(out)-1] {
-			return nil, fmt.Errorf("%w: list %q is not ascending at %d (write values in increasing order)", ErrBadSpec, s, v)
+			return nil, specErr("list %q is not ascending at %d (write values in increasing order)", s, v)
 		}
 		out = append(out, v)
 	}
@@ -49,28 +68,28 @@ func ParseIntSpec(s string) ([]int, error) {
 func parseRange(s string) ([]int, error) {
 	parts := strings.Split(s, ":")
 	if len(parts) > 3 {
-		return nil, fmt.Errorf("%w: range %q has too many ':' (use lo:hi or lo:hi:xN)", ErrBadSpec, s)
+		return nil, specErr("range %q has too many ':' (use lo:hi or lo:hi:xN)", s)
 	}
 	lo, err := parseSpecInt(parts[0])
 	if err != nil {
-		return nil, fmt.Errorf("%w: range %q start: %w", ErrBadSpec, s, err)
+		return nil, specErr("range %q start: %w", s, err)
 	}
 	hi, err := parseSpecInt(parts[1])
 	if err != nil {
-		return nil, fmt.Errorf("%w: range %q end: %w", ErrBadSpec, s, err)
+		return nil, specErr("range %q end: %w", s, err)
 	}
 	if hi < lo {
-		return nil, fmt.Errorf("%w: range %q is descending (end %d < start %d)", ErrBadSpec, s, hi, lo)
+		return nil, specErr("range %q is descending (end %d < start %d)", s, hi, lo)
 	}
 	factor := 2
 	if len(parts) == 3 {
 		f := strings.TrimSpace(parts[2])
 		if !strings.HasPrefix(f, "x") && !strings.HasPrefix(f, "*") {
-			return nil, fmt.Errorf("%w: range %q step %q must be a factor like x2 or x4", ErrBadSpec, s, f)
+			return nil, specErr("range %q step %q must be a factor like x2 or x4", s, f)
 		}
 		factor, err = strconv.Atoi(f[1:])
 		if err != nil || factor < 2 || factor > 1024 {
-			return nil, fmt.Errorf("%w: range %q factor %q must be an integer 2..1024", ErrBadSpec, s, f[1:])
+			return nil, specErr("range %q factor %q must be an integer 2..1024", s, f[1:])
 		}
 	}
 	var out []int
@@ -99,20 +118,20 @@ func parseSpecInt(f string) (int, error) {
 // suffixes ("4k,16k,64k,1m") into bytes. Sizes are > 0, unique, kept in the order given.
 func ParseSizeList(s string) ([]int64, error) {
 	if strings.TrimSpace(s) == "" {
-		return nil, fmt.Errorf("%w: empty block size list (use e.g. 4k or 4k,64k,1m)", ErrBadSpec)
+		return nil, specErr("empty block size list (use e.g. 4k or 4k,64k,1m)")
 	}
 	var out []int64
 	seen := map[int64]bool{}
 	for _, f := range strings.Split(s, ",") {
 		v, err := ioengine.ParseSize(f)
 		if err != nil {
-			return nil, fmt.Errorf("%w: block size list %q: %w", ErrBadSpec, s, err)
+			return nil, specErr("block size list %q: %w", s, err)
 		}
 		if v <= 0 {
-			return nil, fmt.Errorf("%w: block size list %q: %q must be > 0", ErrBadSpec, s, strings.TrimSpace(f))
+			return nil, specErr("block size list %q: %q must be > 0", s, strings.TrimSpace(f))
 		}
 		if seen[v] {
-			return nil, fmt.Errorf("%w: block size list %q repeats %q", ErrBadSpec, s, strings.TrimSpace(f))
+			return nil, specErr("block size list %q repeats %q", s, strings.TrimSpace(f))
 		}
 		seen[v] = true
 		out = append(out, v)
@@ -124,7 +143,7 @@ func ParseSizeList(s string) ([]int64, error) {
 // ("read,randread"). Patterns are unique, kept in the order given.
 func ParseRWList(s string) ([]ioengine.RW, error) {
 	if strings.TrimSpace(s) == "" {
-		return nil, fmt.Errorf("%w: empty rw list (use e.g. randread or read,randread)", ErrBadSpec)
+		return nil, specErr("empty rw list (use e.g. randread or read,randread)")
 	}
 	var out []ioengine.RW
 	seen := map[ioengine.RW]bool{}
@@ -135,10 +154,10 @@ func ParseRWList(s string) ([]ioengine.RW, error) {
 		case "readwrite":
 			rw = ioengine.ReadWrite
 		default:
-			return nil, fmt.Errorf("%w: rw list %q: unknown pattern %q (use read, write, randread, randwrite, rw, randrw)", ErrBadSpec, s, strings.TrimSpace(f))
+			return nil, specErr("rw list %q: unknown pattern %q (use read, write, randread, randwrite, rw, randrw)", s, strings.TrimSpace(f))
 		}
 		if seen[rw] {
-			return nil, fmt.Errorf("%w: rw list %q repeats %q", ErrBadSpec, s, rw)
+			return nil, specErr("rw list %q repeats %q", s, rw)
 		}
 		seen[rw] = true
 		out = append(out, rw)

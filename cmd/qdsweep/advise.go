@@ -3,9 +3,11 @@ package main
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 
 	"github.com/qdsweep/qdsweep/ioengine"
@@ -203,6 +205,16 @@ func adviseFromData(f adviseFlags) (report.AdviceDoc, error) {
 		}
 		a, err := littleslaw.Analyze(pts, f.opts)
 		if err != nil {
+			if len(pts) == 1 && pts[0].LatMeanNs > 0 {
+				// One point is no curve, but it holds a latency: Little's
+				// Law alone answers from it.
+				target := f.opts.TargetIOPS
+				if target <= 0 {
+					target = pts[0].IOPS
+				}
+				return report.AdviceDoc{}, usagef("--from %s: one row is no curve (a fit needs two at different queue depths); for Little's Law at its latency give it directly: qdsweep advise --target-iops %.0f --latency %s",
+					f.from, target, strconv.FormatFloat(math.Round(pts[0].LatMeanNs/10)/100, 'f', -1, 64)+"us")
+			}
 			return report.AdviceDoc{}, usagef("--from %s: %v (a fit needs at least two rows at different queue depths)", f.from, err)
 		}
 		curves = []sweep.CurveAnalysis{{BS: f.opts.BS, Analysis: a}}

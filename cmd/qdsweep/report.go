@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/qdsweep/qdsweep/fio"
 	"os"
 	"path/filepath"
 	"strings"
@@ -81,6 +82,12 @@ func parseRenderFlags(c *cli.Context) (renderOpts, error) {
 func readForReport(path string) (*sweep.Result, error) {
 	r, err := sweep.Read(path)
 	if err != nil {
+		if errors.Is(err, sweep.ErrSchema) {
+			if outs, ferr := fio.ReadOutput(path); ferr == nil && len(outs) > 0 {
+				return nil, usagef("%s is fio output, not a qdsweep result: turn it into one with qdsweep import fio --output %s %s (then report that directory), or read it as it is with qdsweep explain %s",
+					path, importDirFor(path), path, path)
+			}
+		}
 		return nil, usagef("%v; give a qdsweep results directory or its results.json", err)
 	}
 	n := 0
@@ -157,4 +164,11 @@ func reportAction(c *cli.Context) error {
 	}
 	report.WriteWritten(w, c.App.ErrWriter, files, "")
 	return nil
+}
+
+// importDirFor is a results directory name for importing the fio output
+// at path: its base name without extension, prefixed "fio-".
+func importDirFor(path string) string {
+	b := filepath.Base(path)
+	return "fio-" + strings.TrimSuffix(b, filepath.Ext(b))
 }

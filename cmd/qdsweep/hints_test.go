@@ -1,0 +1,54 @@
+package main_test
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestErrorsPointTheWay: an error that could point the way names the
+// command or value to use, in one line, exit 2; and that suggestion, run
+// as printed, works.
+func TestErrorsPointTheWay(t *testing.T) {
+	dir := t.TempDir()
+	fioOut, _ := filepath.Abs(filepath.Join("..", "..", "examples", "fio", "fio-qd16.json"))
+	points := filepath.Join(dir, "points.csv")
+	if err := os.WriteFile(points, []byte("iodepth,numjobs,iops,lat_mean_us\n4,1,20000,200\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		args []string
+		hint *regexp.Regexp // the suggested command (or value) in the message
+		fix  func(m []string) []string
+	}{
+		{"report of fio output", []string{"report", fioOut}, regexp.MustCompile(`qdsweep (import fio --output \S+ \S+)`),
+			func(m []string) []string { return strings.Fields(m[1]) }},
+		{"advise from one point", []string{"advise", "--from", points, "--target-iops", "50000"}, regexp.MustCompile(`qdsweep (advise --target-iops \d+ --latency \S+)`),
+			func(m []string) []string { return strings.Fields(m[1]) }},
+		{"cloud preset typo", []string{"advise", "--cloud", "gcp-hyperdisk-balancd", "--target-iops", "50000"}, regexp.MustCompile(`did you mean (\S+)\?`),
+			func(m []string) []string { return []string{"advise", "--cloud", m[1], "--target-iops", "50000"} }},
+		{"iodepth range with a dash", []string{"sweep", "--ioengine=sim", "--iodepth=1-8", "--runtime=50ms", "--ramp_time=0", "--quiet", "--output", "o"}, regexp.MustCompile(`e\.g\. (\d+:\d+)`),
+			func(m []string) []string {
+				return []string{"sweep", "--ioengine=sim", "--iodepth=" + m[1], "--runtime=50ms", "--ramp_time=0", "--quiet", "--output", "o"}
+			}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, stderr, code := runQdsweep(t, dir, nil, c.args...)
+			m := c.hint.FindStringSubmatch(stderr)
+			if code != 2 || strings.Count(stderr, "\n") != 1 || m == nil {
+				t.Fatalf("exit %d, stderr %q: want one line with a suggestion matching %s", code, stderr, c.hint)
+			}
+			if strings.Contains(stderr, "bad plan spec") {
+				t.Errorf("our word, not the user's: %q", stderr)
+			}
+			stdout, stderr, code := runQdsweep(t, dir, nil, c.fix(m)...)
+			if code != 0 {
+				t.Errorf("the suggestion %v: exit %d\n%s%s", c.fix(m), code, stdout, stderr)
+			}
+		})
+	}
+}
