@@ -124,7 +124,7 @@ func TestAdviseUsageErrors(t *testing.T) {
 		{"unknown cloud", []string{"--cloud", "gcp-pd-ssd", "--target-iops", "1000"}, "known: aws-gp3"},
 		{"missing columns", []string{"--from", bad}, "missing column(s) lat_mean_us"},
 		{"bad cell", []string{"--from", cell}, "line 3: column iops"},
-		{"one point", []string{"--from", one}, "at least two"},
+		{"one point", []string{"--from", one}, "a fit needs two"},
 		{"absent file", []string{"--from", filepath.Join(dir, "none.json")}, "no such file"},
 		{"bad slo", []string{"--from", one, "--latency-slo", "p99=5"}, "--latency-slo"},
 		{"slo without data", []string{"--target-iops", "1000", "--latency", "1ms", "--latency-slo", "p99=5ms"}, "--from"},
