@@ -13,7 +13,9 @@ func explainCommand() *cli.Command {
 	return flagsAnywhere(&cli.Command{
 		Name:      "explain",
 		Usage:     "explain a fio result with Little's Law: in-flight I/Os, the depth's ceiling, what a target needs",
-		ArgsUsage: "FILE|- …  (fio output: json, json+, terse or normal, pasted text around it is fine)",
+		ArgsUsage: "FILE|- …",
+		Description: "Each FILE is fio output (json, json+, terse or normal; pasted text around it is fine), " +
+			"or - for standard input.",
 		Flags: []cli.Flag{
 			targetIOPSFlag("target I/Os per second to size the queue depth and iodepth × numjobs for, e.g. 160000 or 160k"),
 			&cli.IntFlag{Name: "max-iodepth", Value: littleslaw.DefaultMaxIODepth, Usage: "deepest queue per job to suggest (NVMe queues hold 256)"},

@@ -12,11 +12,11 @@ import (
 // commandExamples are shown under EXAMPLES in each command's help.
 var commandExamples = map[string][]string{
 	"run": {
-		"qdsweep run --name=x --filename=/data/f --ioengine=libaio --direct=1 \\\n     --rw=randread --bs=4k --iodepth=32 --numjobs=1 --runtime=30 \\\n     --time_based --group_reporting --size=1G      # a fio command line as is",
-		"qdsweep run --directory=/mnt/vol --name fio_test_file --direct=1 --rw=randread \\\n     --bs=4k --size=1G --numjobs=16 --time_based --runtime=180 --norandommap \\\n     # fio's psync at QD 1 per job, on 16 files as fio names them",
+		"qdsweep run --name=x --filename=/data/f --ioengine=libaio --direct=1 \\\n     --rw=randread --bs=4k --iodepth=32 --numjobs=1 --runtime=30 \\\n     --time_based --group_reporting --size=1G   # a fio command line as is",
+		"qdsweep run --directory=/mnt/vol --name fio_test_file --direct=1 \\\n     --rw=randread --bs=4k --size=1G --numjobs=16 --time_based \\\n     --runtime=180 --norandommap   # fio's psync at QD 1 per job, 16 files",
 	},
 	"sweep": {
-		"qdsweep sweep                                 # 4k randread, iodepth 1:256, scratch file here",
+		"qdsweep sweep        # 4k randread, iodepth 1:256, scratch file here",
 		"qdsweep sweep --filename=/dev/nvme0n2 --iodepth=1:256 --numjobs=1,4 \\\n     --target-iops=160000 --latency-slo=p99=5ms",
 		"qdsweep sweep --ioengine=sim --sim_latency=1.3ms --sim_iops=160000 \\\n     --iodepth=1:256 --numjobs=1,4     # what-if model, no device",
 	},
@@ -44,9 +44,30 @@ var commandExamples = map[string][]string{
 	},
 }
 
-// addExamples appends an EXAMPLES section to every command's description.
+// reflow joins the lines of each prose paragraph of a description (lines
+// that do not start with a space, between blank lines) so that the help
+// printer wraps it at helpWidth; indented lines (examples) stay as they are.
+func reflow(desc string) string {
+	var out []string
+	for _, l := range strings.Split(desc, "\n") {
+		n := len(out)
+		if n > 0 && l != "" && !strings.HasPrefix(l, " ") && out[n-1] != "" && !strings.HasPrefix(out[n-1], " ") && !strings.HasSuffix(out[n-1], ":") {
+			out[n-1] += " " + l
+			continue
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n")
+}
+
+// addExamples appends an EXAMPLES section to every command's description,
+// after reflowing its prose for the help printer.
 func addExamples(cmds []*cli.Command) {
 	for _, c := range cmds {
+		c.Description = reflow(c.Description)
+		for _, sub := range c.Subcommands {
+			sub.Description = reflow(sub.Description)
+		}
 		ex := commandExamples[c.Name]
 		for _, sub := range c.Subcommands {
 			ex = append(ex, commandExamples[c.Name+" "+sub.Name]...)

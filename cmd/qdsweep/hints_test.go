@@ -52,3 +52,24 @@ func TestErrorsPointTheWay(t *testing.T) {
 		})
 	}
 }
+
+// TestHelpWithin80Columns: every command's --help keeps within 80 columns
+// (a URL may run past), wrapped by the app, with no stray help command.
+func TestHelpWithin80Columns(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range [][]string{{}, {"sweep"}, {"run"}, {"advise"}, {"report"}, {"compare"}, {"explain"}, {"diagnose"},
+		{"import"}, {"import", "fio"}, {"man"}, {"completion"}} {
+		out, stderr, code := runQdsweep(t, dir, nil, append(c, "--help")...)
+		if code != 0 {
+			t.Fatalf("%v --help: exit %d %s", c, code, stderr)
+		}
+		for _, l := range strings.Split(out, "\n") {
+			if n := len([]rune(l)); n > 80 && !strings.Contains(l, "://") {
+				t.Errorf("qdsweep %v --help: %d columns: %q", c, n, l)
+			}
+		}
+		if len(c) == 1 && c[0] == "run" && strings.Contains(out, "COMMANDS:") {
+			t.Errorf("run --help lists commands:\n%s", out)
+		}
+	}
+}

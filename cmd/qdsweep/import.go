@@ -18,7 +18,9 @@ func importCommand() *cli.Command {
 		Subcommands: []*cli.Command{flagsAnywhere(&cli.Command{
 			Name:      "fio",
 			Usage:     "turn fio outputs (one point per file or per job) into a sweep result with analysis and charts",
-			ArgsUsage: "FILE …  (fio output: json, json+, terse or normal; plus any NAME_iops.N.log / NAME_lat.N.log per-interval logs)",
+			ArgsUsage: "FILE …",
+			Description: "Each FILE is fio output (json, json+, terse or normal), plus any NAME_iops.N.log / " +
+				"NAME_lat.N.log per-interval logs of those runs.",
 			Flags: []cli.Flag{
 				&cli.StringFlag{Name: "output", Aliases: []string{"out", "o"}, Usage: "results directory to create (default ./qdsweep-YYYYMMDD-HHMMSS)"},
 				overwriteFlag(),

@@ -114,6 +114,7 @@ func runCommand() *cli.Command {
 			"own, as `fio job.fio`) takes the workload from a fio job file (options on the command line win).",
 		Flags:           append(runFioFlags(), runOwnFlags()...),
 		SkipFlagParsing: true,
+		HideHelpCommand: true,
 		Action:          runEntry,
 	}
 }

@@ -52,7 +52,7 @@ func sweepCommand() *cli.Command {
 		latencySLOFlag("latency objective for the recommendation, e.g. p99=5ms (mean, p50, p90, p99, p999)"),
 		&cli.StringFlag{Name: "slo", Hidden: true, Usage: "old name of --latency-slo"},
 		&cli.StringFlag{Name: "chart-format", Value: "png", Usage: "png or svg"},
-		&cli.BoolFlag{Name: "refine", Usage: "after the grid, measure depths between the grid steps around the saturation knee, the --target-iops depth and the --latency-slo boundary (on by default with --target-iops or --latency-slo; --refine=false turns it off)"},
+		&cli.BoolFlag{Name: "refine", Usage: "after the grid, measure depths between the grid steps around the saturation knee, the --target-iops depth and the --latency-slo boundary", DefaultText: "on with --target-iops or --latency-slo, else off"},
 		&cli.IntFlag{Name: "refine-steps", Value: sweep.DefaultRefineSteps, Usage: "most extra steps per refined boundary"},
 	}
 	flags = append(flags, workloadFlags(sweepDefaultRamp.String(), sweepDefaultRuntime.String()+", or sooner once steady")...)
