@@ -112,14 +112,10 @@ func versionText() string {
 func manCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "man",
-		Usage:     "print the manual page (roff), generated from the command definitions",
+		Usage:     "print the manual page (roff, section 1), generated from the command definitions",
 		UsageText: "qdsweep man > qdsweep.1 && man ./qdsweep.1",
 		Action: func(c *cli.Context) error {
-			page, err := c.App.ToMan()
-			if err != nil {
-				return fmt.Errorf("man: %w", err)
-			}
-			_, err = fmt.Fprint(c.App.Writer, page)
+			_, err := fmt.Fprint(c.App.Writer, manPage(c.App))
 			return err
 		},
 	}

@@ -2,6 +2,7 @@ package main_test
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -71,5 +72,46 @@ func TestHelpWithin80Columns(t *testing.T) {
 		if len(c) == 1 && c[0] == "run" && strings.Contains(out, "COMMANDS:") {
 			t.Errorf("run --help lists commands:\n%s", out)
 		}
+	}
+}
+
+// TestManPage: qdsweep man is a section-1 page that groff renders without
+// a warning, in plain ASCII roff, with every command, the examples, the
+// exit statuses and the files a sweep writes.
+func TestManPage(t *testing.T) {
+	page, stderr, code := runQdsweep(t, t.TempDir(), nil, "man")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.HasPrefix(page, ".TH QDSWEEP 1 ") {
+		t.Errorf("not a section-1 page: %q", strings.SplitN(page, "\n", 2)[0])
+	}
+	for _, r := range page {
+		if r > 126 {
+			t.Fatalf("non-ASCII %q in the roff (write it as a groff escape)", r)
+		}
+	}
+	for _, s := range []string{".SH NAME", ".SH SYNOPSIS", ".SH COMMANDS", ".SH EXAMPLES", ".SH EXIT STATUS", ".SH FILES",
+		`.SS "qdsweep sweep"`, `.SS "qdsweep import fio"`, ".B 130", "results.json", "\\e: escapes a colon"} {
+		if !strings.Contains(page, s) {
+			t.Errorf("the page lacks %q", s)
+		}
+	}
+	groff, err := exec.LookPath("groff")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("groff not installed (.ci/run installs groff-base)")
+		}
+		t.Skip("groff not installed")
+	}
+	cmd := exec.Command(groff, "-man", "-ww", "-Tutf8", "-P-cbou")
+	cmd.Stdin = strings.NewReader(page)
+	var out, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil || errb.Len() > 0 {
+		t.Fatalf("groff -man -ww: %v\n%s", err, errb.String())
+	}
+	if !strings.Contains(out.String(), "EXIT STATUS") {
+		t.Error("groff rendered no EXIT STATUS")
 	}
 }
