@@ -47,6 +47,20 @@ var aliases = map[string]string{
 }
 
 func init() {
+	// Every option fio knows: its aliases, and those qdsweep does not list
+	// below are refused as options it does not run (never "not a fio
+	// option"). The sets below then say what qdsweep does with the rest.
+	for _, o := range fioOptions {
+		options[o.Name] = optionInfo{value: o.Kind != fioOptSwitch, handling: Unsupported}
+		if _, flipped := aliases[o.Name]; flipped {
+			continue // qdsweep names this pair the other way round
+		}
+		for _, a := range o.Aliases {
+			if _, ok := aliases[a]; !ok && a != o.Name {
+				aliases[a] = o.Name
+			}
+		}
+	}
 	set := func(h Handling, value bool, names ...string) {
 		for _, n := range names {
 			options[n] = optionInfo{value: value, handling: h}
@@ -107,7 +121,12 @@ const maxIODepth = 65536
 // closestOption returns the known option name within two edits of name, or "".
 func closestOption(name string) string {
 	best, bestD := "", 3
-	for _, n := range OptionNames() { // sorted: ties resolve the same way every time
+	names := OptionNames()
+	for a := range aliases {
+		names = append(names, a)
+	}
+	sort.Strings(names) // ties resolve the same way every time
+	for _, n := range names {
 		if d := levenshtein(name, n); d < bestD {
 			best, bestD = n, d
 		}

@@ -239,3 +239,23 @@ func TestSyncOptions(t *testing.T) {
 		t.Errorf("sync_file_range: err %v, want it refused", err)
 	}
 }
+
+// TestEveryFioOptionIsKnown: no option or alias fio 3.33 defines is ever
+// called "not a fio option"; each is run, accepted or refused with its
+// name, and did-you-mean suggests real names only.
+func TestEveryFioOptionIsKnown(t *testing.T) {
+	for _, n := range []string{"wait_for", "exit_what", "verify_dump", "log_prio", "allow_file_create", "ratemin", "nr_files",
+		"steadystate_duration", "ss_dur", "fileoffset", "timeout", "blocksize_range", "fixedbufs", "cmdprio_percentage"} {
+		if fio.OptionHandling(n) == fio.Unknown {
+			t.Errorf("%s: unknown, but fio 3.33 defines it", n)
+		}
+	}
+	jf, _, err := fio.ParseArgs([]string{"--name=x", "--ratemn=5"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = jf.Runs()
+	if err == nil || !strings.Contains(err.Error(), "did you mean --ratemin?") {
+		t.Errorf("--ratemn: %v, want did you mean --ratemin", err)
+	}
+}
