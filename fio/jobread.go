@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -44,25 +45,71 @@ func ReadJobFile(path string) (JobFile, error) {
 		return JobFile{}, fmt.Errorf("open fio job file: %w", err)
 	}
 	defer f.Close()
-	jf, err := ParseJobFile(f)
+	jf, err := parseJobFile(f, filepath.Dir(path), 0)
 	if err != nil {
 		return JobFile{}, fmt.Errorf("%s: %w", path, err)
 	}
 	return jf, nil
 }
 
+// maxIncludeDepth bounds nested include directives (a file including
+// itself would loop).
+const maxIncludeDepth = 8
+
 // ParseJobFile parses a fio job file: INI sections, "key=value" or "key"
-// lines, ';' and '#' comments. Options before any section are an error, as
-// in fio.
-func ParseJobFile(r io.Reader) (JobFile, error) {
+// lines, ';' and '#' comments (whole lines, or after a blank at the end of
+// one), ${VAR} and fio's $pagesize, $mb_memory and $ncpus, arithmetic in
+// values, and "include FILE" lines (relative to the working directory).
+// Options before any section are an error, as in fio.
+func ParseJobFile(r io.Reader) (JobFile, error) { return parseJobFile(r, ".", 0) }
+
+func parseJobFile(r io.Reader, dir string, depth int) (JobFile, error) {
 	var jf JobFile
 	sc := bufio.NewScanner(io.LimitReader(r, 16<<20))
 	line := 0
 	section := -2 // -2: none yet, -1: [global], else index into jf.Jobs
+	add := func(o Option) {
+		if section == -1 {
+			jf.Global = append(jf.Global, o)
+		} else {
+			jf.Jobs[section].Options = append(jf.Jobs[section].Options, o)
+		}
+	}
 	for sc.Scan() {
 		line++
 		t := strings.TrimSpace(sc.Text())
 		if t == "" || t[0] == ';' || t[0] == '#' {
+			continue
+		}
+		t = stripComment(t)
+		if inc, ok := strings.CutPrefix(t, "include "); ok {
+			// fio's include: the file's options go where the line stands.
+			if depth >= maxIncludeDepth {
+				return JobFile{}, fmt.Errorf("line %d: include nested deeper than %d files", line, maxIncludeDepth)
+			}
+			if section == -2 {
+				return JobFile{}, fmt.Errorf("line %d: include outside a [section]", line)
+			}
+			p := strings.TrimSpace(expandVars(inc))
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(dir, p)
+			}
+			f, err := os.Open(p)
+			if err != nil {
+				return JobFile{}, fmt.Errorf("line %d: include: %w", line, err)
+			}
+			sub, err := parseJobFile(io.MultiReader(strings.NewReader("[global]\n"), f), filepath.Dir(p), depth+1)
+			f.Close()
+			if err != nil {
+				return JobFile{}, fmt.Errorf("line %d: include %s: %w", line, p, err)
+			}
+			if len(sub.Jobs) > 0 {
+				return JobFile{}, fmt.Errorf("line %d: include %s holds job sections; an included file holds options only", line, p)
+			}
+			for _, o := range sub.Global {
+				o.Line = line
+				add(o)
+			}
 			continue
 		}
 		if t[0] == '[' {
@@ -86,17 +133,18 @@ func ParseJobFile(r io.Reader) (JobFile, error) {
 		if k == "" {
 			return JobFile{}, fmt.Errorf("line %d: option without a name", line)
 		}
-		o := Option{Key: k, Value: strings.TrimSpace(v), Line: line}
-		if section == -1 {
-			jf.Global = append(jf.Global, o)
-		} else {
-			jf.Jobs[section].Options = append(jf.Jobs[section].Options, o)
+		v = expandVars(strings.TrimSpace(v))
+		if n, ok, err := evalArithmetic(v); err != nil {
+			return JobFile{}, fmt.Errorf("line %d: %s: %w", line, k, err)
+		} else if ok {
+			v = n
 		}
+		add(Option{Key: k, Value: v, Line: line})
 	}
 	if err := sc.Err(); err != nil {
 		return JobFile{}, fmt.Errorf("read fio job file: %w", err)
 	}
-	if len(jf.Jobs) == 0 {
+	if len(jf.Jobs) == 0 && depth == 0 {
 		return JobFile{}, fmt.Errorf("no [job] section")
 	}
 	return jf, nil
@@ -140,6 +188,10 @@ type JobRun struct {
 	// grouping); Batching the submission-batching options ignored.
 	Ignored  []string `json:"ignored,omitempty"`
 	Batching []string `json:"batching,omitempty"`
+	// SizePercent and OffsetPercent are fio's size=N% and offset=N%: a share
+	// of the target's own size, resolved by whoever knows it (0: not set).
+	SizePercent   float64 `json:"size_percent,omitempty"`
+	OffsetPercent float64 `json:"offset_percent,omitempty"`
 	// Set holds every option name (aliases resolved) the job sets.
 	Set map[string]bool `json:"-"`
 }
@@ -285,6 +337,19 @@ func convertJob(name string, opts []Option) (JobRun, []Option, error) {
 		}
 		return b, nil
 	}
+	// percent reads fio's "N%" form of size and offset (0 when the value is
+	// not a percentage).
+	percent := func(o Option) (float64, error) {
+		v, ok := strings.CutSuffix(strings.TrimSpace(o.Value), "%")
+		if !ok {
+			return 0, nil
+		}
+		p, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil || p <= 0 || p > 100 {
+			return 0, fmt.Errorf("%s: a percentage of the target is from 0 to 100%%", label(o))
+		}
+		return p, nil
+	}
 	duration := func(o Option) (time.Duration, error) {
 		d, err := ioengine.ParseDuration(o.Value)
 		if err != nil {
@@ -310,7 +375,9 @@ func convertJob(name string, opts []Option) (JobRun, []Option, error) {
 			}
 			run.Directory = o.Value
 		case "size":
-			wl.Size, err = size(o)
+			if run.SizePercent, err = percent(o); err == nil && run.SizePercent == 0 {
+				wl.Size, err = size(o)
+			}
 		case "filesize":
 			if strings.ContainsAny(o.Value, "-:,") {
 				unsupported = append(unsupported, o) // a range of sizes
@@ -325,7 +392,9 @@ func convertJob(name string, opts []Option) (JobRun, []Option, error) {
 				unsupported = append(unsupported, o)
 			}
 		case "offset":
-			wl.Offset, err = size(o)
+			if run.OffsetPercent, err = percent(o); err == nil && run.OffsetPercent == 0 {
+				wl.Offset, err = size(o)
+			}
 		case "offset_increment":
 			wl.OffsetIncrement, err = size(o)
 		case "rw":

@@ -360,3 +360,54 @@ func TestParseRefusesOutOfRangeDepth(t *testing.T) {
 		}
 	}
 }
+
+// TestJobFileForms: the forms fio's own example job files use parse as fio
+// reads them: trailing comments, $pagesize / $ncpus / $mb_memory, ${VAR}
+// from the environment (unset is empty), arithmetic, N% sizes and offsets,
+// and include files.
+func TestJobFileForms(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "common.fio"), []byte("; shared options\nrw=randread\ndirect=1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("QDSWEEP_TEST_BS", "8k")
+	job := `[global]
+numjobs=2 ; two of them
+iodepth=(2+2)*4   # sixteen
+bs=${QDSWEEP_TEST_BS}
+size=50%
+offset=$pagesize
+description=${QDSWEEP_TEST_UNSET}x
+
+[a]
+include common.fio
+filename=/tmp/x#y
+`
+	p := filepath.Join(dir, "job.fio")
+	if err := os.WriteFile(p, []byte(job), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	jf, err := fio.ReadJobFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, err := jf.Runs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := runs[0]
+	w := r.Workload
+	if w.NumJobs != 2 || w.IODepth != 16 || w.BS != 8192 || w.RW != "randread" || !w.Direct || r.SizePercent != 50 ||
+		w.Offset != int64(os.Getpagesize()) || w.Filename != "/tmp/x#y" {
+		t.Errorf("read as %+v (size %v%%)", w, r.SizePercent)
+	}
+	for _, bad := range []string{"[a]\niodepth=(2+2\n", "[a]\nsize=150%\n", "[a]\ninclude missing.fio\n"} {
+		jf, err := fio.ParseJobFile(strings.NewReader(bad))
+		if err == nil {
+			_, err = jf.Runs()
+		}
+		if err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}

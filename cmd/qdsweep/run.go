@@ -398,6 +398,18 @@ func runAction(c *cli.Context, fioArgs []string) (err error) {
 			missing = append(missing, f)
 		}
 	}
+	if pct := spec.run.SizePercent + spec.run.OffsetPercent; pct > 0 {
+		// fio's size=N% / offset=N%: shares of the target's own size.
+		if len(missing) > 0 || existingSize <= 0 {
+			return usagef("size or offset as a percentage needs an existing target: %v does not exist yet; give --size in bytes (e.g. --size=1g) to lay it out", missing)
+		}
+		if p := spec.run.OffsetPercent; p > 0 {
+			w.Offset = alignDown(int64(float64(existingSize)*p/100), w.BS)
+		}
+		if p := spec.run.SizePercent; p > 0 {
+			w.Size = alignDown(min(int64(float64(existingSize)*p/100), existingSize-w.Offset), w.BS)
+		}
+	}
 	if len(missing) > 0 && w.Size == 0 {
 		w.Size = runDefaultSize // fio would refuse; qdsweep lays out 1 GiB
 	}
@@ -807,4 +819,12 @@ func writeRunText(out io.Writer, w ioengine.Workload, st *ioengine.Stats) error 
 	}
 	_, err := io.WriteString(out, b.String())
 	return err
+}
+
+// alignDown rounds n down to a multiple of bs (n when bs < 1).
+func alignDown(n, bs int64) int64 {
+	if bs < 1 {
+		return n
+	}
+	return n / bs * bs
 }
