@@ -83,7 +83,10 @@ func (j *Job) deriveFromOptions(grouped bool) {
 func (j *Job) fillDefaults(optionsComplete bool) {
 	if j.IODepth == 0 {
 		switch d := busiestDepth(j.IODepthDist); {
-		case optionsComplete && j.Options != nil:
+		case optionsComplete && len(j.Options) > 0 && d <= 1:
+			// fio lists every option set, so an absent iodepth is its 1:
+			// unless its own depth distribution says otherwise (fio ≤ 2.1
+			// wrote no job options).
 			j.IODepth, j.IODepthFrom = 1, "default"
 		case d > 0:
 			j.IODepth, j.IODepthFrom = d, "iodepth distribution"

@@ -2,6 +2,7 @@ package fio_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
 	"math"
@@ -409,5 +410,31 @@ filename=/tmp/x#y
 		if err == nil {
 			t.Errorf("%q: no error", bad)
 		}
+	}
+}
+
+// TestOldJSONDepthFromDistribution: fio ≤ 2.1 wrote no "job options", so
+// an absent iodepth is not fio's default of 1 when the job's own IO depth
+// distribution says it ran deeper.
+func TestOldJSONDepthFromDistribution(t *testing.T) {
+	b, err := os.ReadFile("../examples/fio/fio-qd64.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	doc["fio version"] = "fio-2.1.3"
+	for _, j := range doc["jobs"].([]any) {
+		delete(j.(map[string]any), "job options")
+	}
+	old, _ := json.MarshalIndent(doc, "", "  ")
+	outs, err := fio.Parse(bytes.NewReader(old))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j := outs[0].Jobs[0]; j.IODepth != 64 || j.IODepthFrom != "iodepth distribution" {
+		t.Errorf("iodepth %d from %q, want 64 from the distribution (>=64 holds 99.97%%)", j.IODepth, j.IODepthFrom)
 	}
 }
