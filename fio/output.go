@@ -230,8 +230,11 @@ type Summary struct {
 	// (gtod_reduce=1, disable_lat …): LatMeanNs and Lat are then zero and
 	// mean "not measured", never 0 ns.
 	LatMeasured bool `json:"lat_measured"`
-	// Lat is the total latency of the busiest direction (percentiles cannot
-	// be merged across directions); MeanNs is replaced by LatMeanNs.
+	// Lat is the job's total latency over its directions: min and max of
+	// them all, mean LatMeanNs, and percentiles only where they can be
+	// known for the whole job: one direction's own, or the merged json+
+	// histograms of several. A read/write job without json+ has none here
+	// (one direction's p99 is not the job's): Dirs keep their own.
 	Lat       LatStat `json:"lat_ns"`
 	RuntimeMs int64   `json:"runtime_ms"` // longest direction runtime, ms
 }
@@ -240,7 +243,7 @@ type Summary struct {
 func (j Job) Summary() Summary {
 	var s Summary
 	var weight, wsum float64
-	var busiest int64 = -1
+	var lats []LatStat
 	for _, d := range j.Dirs() {
 		l, from := d.TotalLat()
 		s.IOPS += d.IOPS
@@ -256,9 +259,8 @@ func (j Job) Summary() Summary {
 		s.LatMeasured = true
 		weight += w
 		wsum += w * l.MeanNs
-		if d.TotalIOs > busiest {
-			busiest = d.TotalIOs
-			s.Lat = l
+		lats = append(lats, l)
+		if s.LatFrom == "" {
 			s.LatFrom = from
 		}
 		if d.RuntimeMs > s.RuntimeMs {
@@ -268,8 +270,38 @@ func (j Job) Summary() Summary {
 	if weight > 0 {
 		s.LatMeanNs = wsum / weight
 	}
+	s.Lat = mergeLats(lats)
 	s.Lat.MeanNs = s.LatMeanNs
 	return s
+}
+
+// mergeLats is the latency of several directions as one: min and max of
+// all, sample counts summed, and percentiles from the merged histograms
+// when every direction has one (else none: they cannot be merged).
+func mergeLats(ls []LatStat) LatStat {
+	switch len(ls) {
+	case 0:
+		return LatStat{}
+	case 1:
+		return ls[0]
+	}
+	out := LatStat{MinNs: ls[0].MinNs, MaxNs: ls[0].MaxNs}
+	var bins [][]Bin
+	for _, l := range ls {
+		out.MinNs, out.MaxNs, out.N = min(out.MinNs, l.MinNs), max(out.MaxNs, l.MaxNs), out.N+l.N
+		if len(l.Bins) > 0 {
+			bins = append(bins, l.Bins)
+		}
+	}
+	if len(bins) == len(ls) {
+		out.Bins = MergeBins(bins...)
+		for _, p := range ls[0].Percentiles {
+			if v, ok := BinsPercentile(out.Bins, p.Pct); ok {
+				out.Percentiles = append(out.Percentiles, Percentile{Pct: p.Pct, Ns: v})
+			}
+		}
+	}
+	return out
 }
 
 // Final returns the reports that are not interim --status-interval snapshots.

@@ -41,9 +41,13 @@ type ExplainedJob struct {
 	LatMeanNs   float64 `json:"lat_mean_ns"` // mean total latency
 	LatFrom     string  `json:"lat_from"`    // "lat" or "clat+slat"
 	P99Ns       float64 `json:"p99_ns,omitempty"`
-	UsrCPU      float64 `json:"usr_cpu"` // percent
-	SysCPU      float64 `json:"sys_cpu"` // percent
-	Error       int     `json:"error,omitempty"`
+	// P99ReadNs and P99WriteNs are each direction's own p99 when the job
+	// did both and its p99 over both is not known (no json+ histogram).
+	P99ReadNs  float64 `json:"p99_read_ns,omitempty"`
+	P99WriteNs float64 `json:"p99_write_ns,omitempty"`
+	UsrCPU     float64 `json:"usr_cpu"` // percent
+	SysCPU     float64 `json:"sys_cpu"` // percent
+	Error      int     `json:"error,omitempty"`
 	// Explanation is littleslaw.Explain's verdict.
 	Explanation littleslaw.Explanation `json:"explanation"`
 	Notes       []string               `json:"notes,omitempty"`
@@ -74,6 +78,12 @@ func ExplainFio(outs []fio.Output, o ExplainOptions) []ExplainedJob {
 				e.Host = "" // the name says it
 			}
 			e.P99Ns, _ = s.Lat.At(99)
+			if e.P99Ns == 0 && j.Read != nil && j.Write != nil {
+				rl, _ := j.Read.TotalLat()
+				wl, _ := j.Write.TotalLat()
+				e.P99ReadNs, _ = rl.At(99)
+				e.P99WriteNs, _ = wl.At(99)
+			}
 			p50, _ := s.Lat.At(50)
 			e.Explanation = littleslaw.Explain(littleslaw.ExplainInput{
 				IOPS: s.IOPS, LatMeanNs: s.LatMeanNs, IODepth: j.IODepth, NumJobs: j.NumJobs,
@@ -234,8 +244,11 @@ func explainSentences(j ExplainedJob) []string {
 	lat := FormatLatency(j.LatMeanNs)
 	lat = nb(lat)
 	got := fmt.Sprintf("It achieved %s IOPS (%s MiB/s) at %s mean latency", FormatIOPS(j.IOPS), FormatMiBps(j.BWBytes), lat)
-	if j.P99Ns > 0 {
+	switch {
+	case j.P99Ns > 0:
 		got += fmt.Sprintf(" (p99 %s)", FormatLatency(j.P99Ns))
+	case j.P99ReadNs > 0 && j.P99WriteNs > 0:
+		got += fmt.Sprintf(" (p99 reads %s, writes %s)", FormatLatency(j.P99ReadNs), FormatLatency(j.P99WriteNs))
 	}
 	s = append(s, got+".")
 	if e.Queue == littleslaw.QueueDepthUnknown {
