@@ -1,6 +1,7 @@
 package report_test
 
 import (
+	"github.com/qdsweep/qdsweep/internal/outtest"
 	"testing"
 
 	"github.com/qdsweep/qdsweep/littleslaw"
@@ -19,7 +20,7 @@ func BenchmarkWriteAll(b *testing.B) {
 	o := report.Options{TargetIOPS: 100000}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := report.WriteAll(testOut(b, dir), r, o); err != nil {
+		if _, err := report.WriteAll(outtest.Open(b, dir), r, o); err != nil {
 			b.Fatal(err)
 		}
 	}

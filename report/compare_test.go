@@ -2,7 +2,7 @@ package report_test
 
 import (
 	"bytes"
-	"github.com/qdsweep/qdsweep/guard"
+	"github.com/qdsweep/qdsweep/internal/outtest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -49,7 +49,7 @@ func TestWriteCompare(t *testing.T) {
 		{Name: "rand", Result: fourCurves(littleslaw.Options{}, pow2to256)},
 	}
 	dir := filepath.Join(t.TempDir(), "cmp")
-	paths, err := report.WriteCompare(testOut(t, dir), ins, report.Options{})
+	paths, err := report.WriteCompare(outtest.Open(t, dir), ins, report.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestWriteCompare(t *testing.T) {
 
 func TestCompareRefuses(t *testing.T) {
 	one := []report.Input{{Name: "a", Result: oneCurve(littleslaw.Options{})}}
-	if _, err := report.WriteCompare(testOut(t, t.TempDir()), one, report.Options{}); err == nil {
+	if _, err := report.WriteCompare(outtest.Open(t, t.TempDir()), one, report.Options{}); err == nil {
 		t.Error("WriteCompare of one result: no error")
 	}
 	if err := report.CompareTable(&bytes.Buffer{}, one, report.Options{}); err == nil {
@@ -144,7 +144,7 @@ func TestCompareMarksNoise(t *testing.T) {
 	}
 
 	dir := filepath.Join(t.TempDir(), "cmp")
-	if _, err := report.WriteCompare(testOut(t, dir), ins, report.Options{}); err != nil {
+	if _, err := report.WriteCompare(outtest.Open(t, dir), ins, report.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	md, err := os.ReadFile(filepath.Join(dir, "compare.md"))
@@ -156,17 +156,6 @@ func TestCompareMarksNoise(t *testing.T) {
 			t.Errorf("compare.md lacks %q:\n%s", w, md)
 		}
 	}
-}
-
-// testOut opens dir for writing through the one writer, failing the test on
-// a refusal.
-func testOut(t testing.TB, dir string) *guard.Out {
-	t.Helper()
-	out, err := guard.OpenOut(dir, guard.OutOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
 
 // TestCompareOneVerdictPerQD: noisy steps never make a 2× difference "≈"

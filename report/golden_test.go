@@ -2,6 +2,7 @@ package report_test
 
 import (
 	"flag"
+	"github.com/qdsweep/qdsweep/internal/outtest"
 	"image"
 	"image/color"
 	"image/png"
@@ -52,13 +53,13 @@ func TestGoldenImages(t *testing.T) {
 	}
 	compare := func(file string, ins ...report.Input) func(dir string) (string, error) {
 		return func(dir string) (string, error) {
-			_, err := report.WriteCompare(testOut(t, dir), ins, report.Options{})
+			_, err := report.WriteCompare(outtest.Open(t, dir), ins, report.Options{})
 			return filepath.Join(dir, file), err
 		}
 	}
 	writeAll := func(r *sweep.Result, file string, o report.Options) func(dir string) (string, error) {
 		return func(dir string) (string, error) {
-			_, err := report.WriteAll(testOut(t, dir), r, o)
+			_, err := report.WriteAll(outtest.Open(t, dir), r, o)
 			return filepath.Join(dir, file), err
 		}
 	}

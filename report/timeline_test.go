@@ -3,6 +3,7 @@ package report_test
 import (
 	"bytes"
 	"context"
+	"github.com/qdsweep/qdsweep/internal/outtest"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -40,7 +41,7 @@ func burstResult(t *testing.T) *sweep.Result {
 func TestTimelineAndBurstWords(t *testing.T) {
 	r := burstResult(t)
 	dir := t.TempDir()
-	files, err := report.WriteAll(testOut(t, dir), r, report.Options{})
+	files, err := report.WriteAll(outtest.Open(t, dir), r, report.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

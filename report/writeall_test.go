@@ -3,6 +3,7 @@ package report_test
 import (
 	"errors"
 	"github.com/qdsweep/qdsweep/guard"
+	"github.com/qdsweep/qdsweep/internal/outtest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -22,7 +23,7 @@ func TestWriteAllPNG(t *testing.T) {
 	}
 	r := fourCurves(littleslaw.Options{TargetIOPS: 100000, SLO: &slo}, pow2to256)
 	dir := t.TempDir()
-	paths, err := report.WriteAll(testOut(t, dir), r, report.Options{TargetIOPS: 100000, SLO: &slo})
+	paths, err := report.WriteAll(outtest.Open(t, dir), r, report.Options{TargetIOPS: 100000, SLO: &slo})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +62,7 @@ func TestWriteAllPNG(t *testing.T) {
 
 func TestWriteAllSVG(t *testing.T) {
 	dir := t.TempDir()
-	paths, err := report.WriteAll(testOut(t, dir), oneCurve(littleslaw.Options{}), report.Options{ChartFormat: "svg"})
+	paths, err := report.WriteAll(outtest.Open(t, dir), oneCurve(littleslaw.Options{}), report.Options{ChartFormat: "svg"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +103,7 @@ func TestWriteAllRefuses(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := tc.dir(t)
-			paths, err := report.WriteAll(testOut(t, dir), tc.r, tc.o)
+			paths, err := report.WriteAll(outtest.Open(t, dir), tc.r, tc.o)
 			if err == nil {
 				t.Fatalf("no error, wrote %v", paths)
 			}
@@ -122,7 +123,7 @@ func TestWriteAllRefuses(t *testing.T) {
 func TestWriteAllOneStep(t *testing.T) {
 	r := fixture(false, littleslaw.Options{}, curveSpec{rw: "randread", bs: 4096, xmax: 50000, k: 4, depths: []int{1}})
 	dir := t.TempDir()
-	paths, err := report.WriteAll(testOut(t, dir), r, report.Options{})
+	paths, err := report.WriteAll(outtest.Open(t, dir), r, report.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

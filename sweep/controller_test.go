@@ -3,6 +3,7 @@ package sweep_test
 import (
 	"context"
 	"errors"
+	"github.com/qdsweep/qdsweep/internal/outtest"
 	"math"
 	"path/filepath"
 	"testing"
@@ -141,14 +142,14 @@ func TestRunInterruptAndResume(t *testing.T) {
 		if len(r.Steps) == 2 {
 			cancel()
 		}
-		return sweep.Write(testOut(t, dir), r)
+		return sweep.Write(outtest.Open(t, dir), r)
 	}
 	r := sweep.NewResult(sweep.Meta{}, plan([]int{1, 2, 4, 8}, false))
 	err := sweep.Run(ctx, cfg, r)
 	if !errors.Is(err, context.Canceled) || !r.Interrupted || len(r.Steps) != 2 {
 		t.Fatalf("err %v interrupted %v steps %d", err, r.Interrupted, len(r.Steps))
 	}
-	if err := sweep.Write(testOut(t, dir), r); err != nil {
+	if err := sweep.Write(outtest.Open(t, dir), r); err != nil {
 		t.Fatal(err)
 	}
 	back, err := sweep.Read(dir)

@@ -1,6 +1,7 @@
 package sweep_test
 
 import (
+	"github.com/qdsweep/qdsweep/internal/outtest"
 	"math"
 	"path/filepath"
 	"testing"
@@ -88,7 +89,7 @@ func TestFromFio(t *testing.T) {
 			}
 			// What Write stores reads back the same.
 			dir := t.TempDir()
-			if err := sweep.Write(testOut(t, dir), r); err != nil {
+			if err := sweep.Write(outtest.Open(t, dir), r); err != nil {
 				t.Fatal(err)
 			}
 			back, err := sweep.Read(filepath.Join(dir, sweep.ResultsJSON))

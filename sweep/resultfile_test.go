@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"errors"
-	"github.com/qdsweep/qdsweep/guard"
+	"github.com/qdsweep/qdsweep/internal/outtest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -30,7 +30,7 @@ func TestWriteReadRoundTrip(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out")
 	r := sampleResult()
 	for range 2 { // the second write replaces the first
-		if err := sweep.Write(testOut(t, dir), r); err != nil {
+		if err := sweep.Write(outtest.Open(t, dir), r); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -68,7 +68,7 @@ func TestWriteReadRoundTrip(t *testing.T) {
 func TestReadRejects(t *testing.T) {
 	var full bytes.Buffer
 	dir := t.TempDir()
-	if err := sweep.Write(testOut(t, dir), sampleResult()); err != nil {
+	if err := sweep.Write(outtest.Open(t, dir), sampleResult()); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(filepath.Join(dir, sweep.ResultsJSON))
@@ -98,7 +98,7 @@ func TestReadRejects(t *testing.T) {
 func FuzzParseResult(f *testing.F) {
 	var b bytes.Buffer
 	dir := f.TempDir()
-	if err := sweep.Write(testOut(f, dir), sampleResult()); err == nil {
+	if err := sweep.Write(outtest.Open(f, dir), sampleResult()); err == nil {
 		data, _ := os.ReadFile(filepath.Join(dir, sweep.ResultsJSON))
 		b.Write(data)
 	}
@@ -120,17 +120,6 @@ func FuzzParseResult(f *testing.F) {
 	})
 }
 
-// testOut opens dir for writing through the one writer, failing the test on
-// a refusal.
-func testOut(t testing.TB, dir string) *guard.Out {
-	t.Helper()
-	out, err := guard.OpenOut(dir, guard.OutOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
 // TestReadValidates: a results.json whose steps break what every reader
 // relies on (qd ≥ 1, depth and jobs ≥ 1, no negative measurement) is
 // refused naming the field; control characters in its text (an ANSI
@@ -138,7 +127,7 @@ func testOut(t testing.TB, dir string) *guard.Out {
 func TestReadValidates(t *testing.T) {
 	var full bytes.Buffer
 	dir := t.TempDir()
-	if err := sweep.Write(testOut(t, dir), sampleResult()); err != nil {
+	if err := sweep.Write(outtest.Open(t, dir), sampleResult()); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(filepath.Join(dir, sweep.ResultsJSON))

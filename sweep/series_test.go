@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"github.com/qdsweep/qdsweep/internal/outtest"
 	"math"
 	"os"
 	"path/filepath"
@@ -77,7 +78,7 @@ func TestSeriesFindsBurstCredits(t *testing.T) {
 
 	// The series file holds every slice.
 	dir := t.TempDir()
-	if err := sweep.Write(testOut(t, dir), r); err != nil {
+	if err := sweep.Write(outtest.Open(t, dir), r); err != nil {
 		t.Fatal(err)
 	}
 	data, err := os.ReadFile(filepath.Join(dir, sweep.ResultsSeriesCSV))

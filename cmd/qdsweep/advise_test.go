@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/qdsweep/qdsweep/internal/outtest"
 	"io"
 	"os"
 	"path/filepath"
@@ -204,7 +205,7 @@ func TestAdviseFromResults(t *testing.T) {
 		s.Lat.MeanNs, s.Lat.P99Ns = lat*1e3, int64(p99*1e3)
 		r.Steps = append(r.Steps, s)
 	}
-	if err := sweep.Write(testOut(t, dir), r); err != nil {
+	if err := sweep.Write(outtest.Open(t, dir), r); err != nil {
 		t.Fatal(err)
 	}
 	out, errOut, code := adviseRun(t, "--from", dir, "--target-iops", "100000", "--for", "workers")

@@ -2,7 +2,7 @@ package main
 
 import (
 	"encoding/json"
-	"github.com/qdsweep/qdsweep/guard"
+	"github.com/qdsweep/qdsweep/internal/outtest"
 	"math"
 	"path/filepath"
 	"strings"
@@ -28,7 +28,7 @@ func writeCappedResult(t *testing.T) string {
 			HostCPU: &sweep.HostCPU{UserPct: 4, SystemPct: 8, SelfPct: 12}})
 	}
 	dir := filepath.Join(t.TempDir(), "res")
-	if err := sweep.Write(testOut(t, dir), r); err != nil {
+	if err := sweep.Write(outtest.Open(t, dir), r); err != nil {
 		t.Fatal(err)
 	}
 	return dir
@@ -90,15 +90,4 @@ func TestDiagnoseCommandUsage(t *testing.T) {
 			}
 		})
 	}
-}
-
-// testOut opens dir for writing through the one writer, failing the test on
-// a refusal.
-func testOut(t testing.TB, dir string) *guard.Out {
-	t.Helper()
-	out, err := guard.OpenOut(dir, guard.OutOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
 }

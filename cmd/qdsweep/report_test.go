@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/qdsweep/qdsweep/internal/outtest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,7 +31,7 @@ func savedSweep(t *testing.T, name string, xmax float64) string {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), name)
-	if err := sweep.Write(testOut(t, dir), r); err != nil {
+	if err := sweep.Write(outtest.Open(t, dir), r); err != nil {
 		t.Fatal(err)
 	}
 	return dir
