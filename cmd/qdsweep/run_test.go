@@ -581,9 +581,14 @@ func TestRunFioSemantics(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("fio engine: exit %d: %s", code, stderr)
 		}
-		var fdoc runJSONDoc
-		if err := json.Unmarshal([]byte(stdout), &fdoc); err != nil || fdoc.IOPS < 150 || fdoc.IOPS > 230 {
-			t.Fatalf("fio engine at rate_iops=200: %.0f IOPS (%v)\n%s", fdoc.IOPS, err, stdout)
+		// fio paces itself: on a busy machine it may fall short of the cap
+		// (16 IOPS was seen beside the suite's other packages), never pass it.
+		var fdoc struct {
+			runJSONDoc
+			Files []string `json:"files"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &fdoc); err != nil || fdoc.IOPS <= 0 || fdoc.IOPS > 230 || len(fdoc.Files) != 2 {
+			t.Fatalf("fio engine at rate_iops=200 over two files: %.0f IOPS, files %v (%v)\n%s", fdoc.IOPS, fdoc.Files, err, stdout)
 		}
 	})
 	t.Run("a WAL check: fdatasync after every write", func(t *testing.T) {
