@@ -535,10 +535,13 @@ func TestRunFioSemantics(t *testing.T) {
 		// A wait counted as latency would put every I/O near the 10 ms
 		// between a job's I/Os; a disk busy with other tests' writes has
 		// been seen at 12 ms a read, hence tmpfs above.
-		if doc.IOPS < 170 || doc.IOPS > 210 || len(doc.RateIOPS) != 2 || doc.RateIOPS[0] != 100 || doc.Lat.MeanNs <= 0 || doc.Lat.MeanNs > 8e6 {
+		// Short of the cap only when the machine denied the engine its CPU,
+		// which it then says (what the engine controls: never past the cap).
+		cpuShort := strings.Contains(stdout, `"cause": "cpu"`)
+		if doc.IOPS < 170 && !cpuShort || doc.IOPS > 210 || len(doc.RateIOPS) != 2 || doc.RateIOPS[0] != 100 || doc.Lat.MeanNs <= 0 || doc.Lat.MeanNs > 8e6 {
 			t.Fatalf("capped at 2 × 100 IOPS: %.0f IOPS, rate %v, mean latency %.0f ns", doc.IOPS, doc.RateIOPS, doc.Lat.MeanNs)
 		}
-		if !strings.Contains(strings.Join(strings.Fields(stderr), " "), "the rate cap (--rate_iops) held I/Os back") {
+		if !cpuShort && !strings.Contains(strings.Join(strings.Fields(stderr), " "), "the rate cap (--rate_iops) held I/Os back") {
 			t.Fatalf("stderr does not put the low in-flight count down to the cap: %q", stderr)
 		}
 		text, stderr, code := runQdsweep(t, dir, "run", "--name=r", "--size=4m", "--rate_iops=50,", "--time_based", "--runtime=200ms")
