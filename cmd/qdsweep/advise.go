@@ -3,10 +3,12 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/qdsweep/qdsweep/ioengine/device"
 	"math"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -36,7 +38,8 @@ func adviseCommand() *cli.Command {
 			&cli.BoolFlag{Name: "table", Usage: "print GCP's Hyperdisk queue-depth table, regenerated from Little's Law"},
 			&cli.StringFlag{Name: "from", Usage: "measured data: results.json, a results directory, or a points CSV (iodepth,numjobs,iops,lat_mean_us)"},
 			latencySLOFlag("latency objective, e.g. p99=5ms (mean, p50, p90, p99, p999); needs --from"),
-			forFlag("settings for " + orList(littleslaw.SettingsKinds) + "; needs --from"),
+			forFlag("settings for " + orList(append(slices.Clone(littleslaw.SettingsKinds), seastarFor)) + " (Seastar's io_properties.yaml, written into the results directory); needs --from"),
+			&cli.StringFlag{Name: "mountpoint", Usage: "with --for seastar: the mount point to name in io_properties.yaml", DefaultText: "the mount holding the sweep's target, on this machine"},
 			&cli.IntFlag{Name: "max-iodepth", Value: littleslaw.DefaultMaxIODepth, Usage: "deepest queue per job (NVMe queues hold 256)"},
 			&cli.IntFlag{Name: "max-jobs", Usage: "most jobs in a split", DefaultText: "the CPU count"},
 			&cli.IntFlag{Name: "cpus", Usage: "CPUs of the machine that will run the load", DefaultText: "this machine's"},
@@ -63,6 +66,9 @@ type adviseFlags struct {
 }
 
 func adviseAction(c *cli.Context) error {
+	if c.String("for") == seastarFor {
+		return adviseSeastar(c)
+	}
 	f, err := parseAdviseFlags(c)
 	if err != nil {
 		return err
@@ -273,3 +279,56 @@ func curveList(cs []sweep.CurveAnalysis) string {
 func oneLine(err error) string {
 	return strings.Join(strings.Fields(err.Error()), " ")
 }
+
+// seastarFor is the --for value that writes Seastar's io_properties.yaml.
+const seastarFor = "seastar"
+
+// adviseSeastar writes Seastar's io_properties.yaml into the results
+// directory --from names (through the one writer) and prints it.
+func adviseSeastar(c *cli.Context) error {
+	from := c.String("from")
+	if from == "" {
+		return usagef("--for seastar reads a sweep: add --from DIR (sweep --rw=randread,randwrite,read,write --bs=4k,1m first; see the README)")
+	}
+	r, err := sweep.Read(from)
+	if err != nil {
+		return usagef("--from %s: %v; give the results directory of a sweep", from, oneLine(err))
+	}
+	if err := r.Analyze(littleslaw.Options{CPUs: r.Meta.CPUs}); err != nil {
+		return usagef("--from %s: %v", from, err)
+	}
+	mp := c.String("mountpoint")
+	if mp == "" && r.Meta.Target != "" {
+		if fs, err := (device.Roots{}).FSTypeOf(r.Meta.Target); err == nil {
+			mp = fs.MountPoint
+		}
+	}
+	if mp == "" {
+		return usagef("--for seastar: the mount point of %q is not known here; name it with --mountpoint=/var/lib/scylla", r.Meta.Target)
+	}
+	p := r.IOProperties(mp)
+	if p.ReadIOPS == 0 || p.WriteIOPS == 0 || p.ReadBandwidth == 0 || p.WriteBandwidth == 0 {
+		// Seastar requires all four: a partial file would not load.
+		return usagef("--from %s lacks curves Seastar needs (4k randread and randwrite, sequential read and write: %s missing); sweep them with --rw=randread,randwrite,read,write --bs=4k,1m",
+			from, strings.Join(p.Missing, ", "))
+	}
+	data, err := report.IOPropertiesYAML(p, from)
+	if err != nil {
+		return err
+	}
+	out, err := openOut(resultDir(from), outOptions(c, "from", resultsFile(from)))
+	if err != nil {
+		return err
+	}
+	if err := out.WriteFile(ioPropertiesFile, data); err != nil {
+		return outErr(err)
+	}
+	if _, err := c.App.Writer.Write(data); err != nil {
+		return err
+	}
+	report.WriteIOPropertiesNote(c.App.ErrWriter, out.Path(ioPropertiesFile), p)
+	return nil
+}
+
+// ioPropertiesFile is Seastar's file name for the I/O properties.
+const ioPropertiesFile = "io_properties.yaml"

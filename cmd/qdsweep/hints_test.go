@@ -1,12 +1,16 @@
 package main_test
 
 import (
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/qdsweep/qdsweep/sweep"
+	"go.yaml.in/yaml/v3"
 )
 
 // TestErrorsPointTheWay: an error that could point the way names the
@@ -113,5 +117,71 @@ func TestManPage(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "EXIT STATUS") {
 		t.Error("groff rendered no EXIT STATUS")
+	}
+}
+
+// TestSeastarIOProperties: advise --for seastar writes io_properties.yaml
+// in Seastar's shape from a sweep of the four curves, and its numbers are
+// the plateaus results.json holds: IOPS from the 4k random curves,
+// bandwidth from the largest sequential blocks.
+func TestSeastarIOProperties(t *testing.T) {
+	dir := t.TempDir()
+	if out, stderr, code := runQdsweep(t, dir, nil, "sweep", "--ioengine=sim", "--sim_latency=100us", "--sim_iops=50000", "--sim_bw=500MiB",
+		"--rw=randread,randwrite,read,write", "--bs=4k,1m", "--iodepth=1:64:x4", "--runtime=150ms", "--ramp_time=0", "--ss=0",
+		"--control=false", "--quiet", "--output", "io"); code != 0 {
+		t.Fatalf("sweep: exit %d\n%s%s", code, out, stderr)
+	}
+	out, stderr, code := runQdsweep(t, dir, nil, "advise", "--from", "io", "--for", "seastar", "--mountpoint", "/var/lib/scylla")
+	if code != 0 {
+		t.Fatalf("advise: exit %d\n%s", code, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "io", "io_properties.yaml"))
+	if err != nil || string(b) != out {
+		t.Fatalf("io_properties.yaml %v, or it differs from what was printed", err)
+	}
+	var doc struct {
+		Disks []struct {
+			Mountpoint     string `yaml:"mountpoint"`
+			ReadIOPS       int64  `yaml:"read_iops"`
+			WriteIOPS      int64  `yaml:"write_iops"`
+			ReadBandwidth  int64  `yaml:"read_bandwidth"`
+			WriteBandwidth int64  `yaml:"write_bandwidth"`
+		} `yaml:"disks"`
+	}
+	if err := yaml.Unmarshal(b, &doc); err != nil || len(doc.Disks) != 1 {
+		t.Fatalf("%v: %s", err, b)
+	}
+	r, err := sweep.Read(filepath.Join(dir, "io"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	level := func(rw string, bs int64) float64 {
+		for _, ca := range r.Analysis {
+			if ca.RW == rw && ca.BS == bs {
+				if ca.Analysis.Saturation.Found {
+					return ca.Analysis.Saturation.IOPS
+				}
+				return ca.Analysis.MaxIOPS
+			}
+		}
+		t.Fatalf("no %s %d curve", rw, bs)
+		return 0
+	}
+	d := doc.Disks[0]
+	for _, c := range []struct {
+		name      string
+		got, want float64
+	}{
+		{"read_iops", float64(d.ReadIOPS), level("randread", 4096)},
+		{"write_iops", float64(d.WriteIOPS), level("randwrite", 4096)},
+		{"read_bandwidth", float64(d.ReadBandwidth), level("read", 1<<20) * (1 << 20)},
+		{"write_bandwidth", float64(d.WriteBandwidth), level("write", 1<<20) * (1 << 20)},
+	} {
+		if math.Abs(c.got-c.want) > 1 || c.got <= 0 {
+			t.Errorf("%s = %.0f, results.json's plateau is %.0f", c.name, c.got, c.want)
+		}
+	}
+	if d.Mountpoint != "/var/lib/scylla" {
+		t.Errorf("mountpoint %q", d.Mountpoint)
 	}
 }
