@@ -24,6 +24,7 @@ var commandExamples = map[string][]string{
 		"qdsweep advise --target-iops 160000 --latency 1.3ms",
 		"qdsweep advise --cloud gcp-hyperdisk-balanced --target-iops 160000",
 		"qdsweep advise --from qdsweep-20261130-101500 --for postgres",
+		"qdsweep advise --from io --for seastar        # io_properties.yaml",
 		"qdsweep advise --table",
 	},
 	"report": {
