@@ -258,6 +258,24 @@ func dedupSorted(s []string) []string {
 	return out
 }
 
+// sizeOrPercent reads fio's size and offset: a size with fio's suffixes,
+// or "N%" of the target's own size (pct > 0, n 0). label names the option
+// in an error.
+func sizeOrPercent(o Option, label string) (n int64, pct float64, err error) {
+	if v, ok := strings.CutSuffix(strings.TrimSpace(o.Value), "%"); ok {
+		p, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil || p <= 0 || p > 100 {
+			return 0, 0, fmt.Errorf("%s: a percentage of the target is from 0 to 100%%", label)
+		}
+		return 0, p, nil
+	}
+	n, err = ioengine.ParseSize(o.Value)
+	if err != nil {
+		return 0, 0, fmt.Errorf("%s: %w", label, err)
+	}
+	return n, 0, nil
+}
+
 // SplitFilenames splits fio's filename= at ':' ("a:b" is two files; "\:"
 // is a literal colon, as fio escapes it).
 func SplitFilenames(v string) []string {
@@ -337,19 +355,6 @@ func convertJob(name string, opts []Option) (JobRun, []Option, error) {
 		}
 		return b, nil
 	}
-	// percent reads fio's "N%" form of size and offset (0 when the value is
-	// not a percentage).
-	percent := func(o Option) (float64, error) {
-		v, ok := strings.CutSuffix(strings.TrimSpace(o.Value), "%")
-		if !ok {
-			return 0, nil
-		}
-		p, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-		if err != nil || p <= 0 || p > 100 {
-			return 0, fmt.Errorf("%s: a percentage of the target is from 0 to 100%%", label(o))
-		}
-		return p, nil
-	}
 	duration := func(o Option) (time.Duration, error) {
 		d, err := ioengine.ParseDuration(o.Value)
 		if err != nil {
@@ -375,9 +380,7 @@ func convertJob(name string, opts []Option) (JobRun, []Option, error) {
 			}
 			run.Directory = o.Value
 		case "size":
-			if run.SizePercent, err = percent(o); err == nil && run.SizePercent == 0 {
-				wl.Size, err = size(o)
-			}
+			wl.Size, run.SizePercent, err = sizeOrPercent(o, label(o))
 		case "filesize":
 			if strings.ContainsAny(o.Value, "-:,") {
 				unsupported = append(unsupported, o) // a range of sizes
@@ -392,9 +395,7 @@ func convertJob(name string, opts []Option) (JobRun, []Option, error) {
 				unsupported = append(unsupported, o)
 			}
 		case "offset":
-			if run.OffsetPercent, err = percent(o); err == nil && run.OffsetPercent == 0 {
-				wl.Offset, err = size(o)
-			}
+			wl.Offset, run.OffsetPercent, err = sizeOrPercent(o, label(o))
 		case "offset_increment":
 			wl.OffsetIncrement, err = size(o)
 		case "rw":

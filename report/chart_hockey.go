@@ -64,18 +64,14 @@ func hockeyOf(in chartInput, mt metric) (*figure, error) {
 			sp.GlyphStyle.Shape = draw.RingGlyph{}
 			p.Add(lp, sp)
 		}
-		sus, spts, err := sustainedMarks(s, func(_ sweep.Step, v littleslaw.Sustained) (float64, float64) {
+		spts, err := addSustained(p, s, func(_ sweep.Step, v littleslaw.Sustained) (float64, float64) {
 			return v.IOPS * per, math.Log10(v.LatMeanNs)
-		}, col)
+		}, col, keys)
 		if err != nil {
 			return nil, err
 		}
-		if sus != nil {
-			p.Add(sus)
-			keys.sustained = true
-			for _, q := range spts {
-				xMax, yMin, yMax = math.Max(xMax, q.X), math.Min(yMin, q.Y), math.Max(yMax, q.Y)
-			}
+		for _, q := range spts {
+			xMax, yMin, yMax = math.Max(xMax, q.X), math.Min(yMin, q.Y), math.Max(yMax, q.Y)
 		}
 		// The line joins the points in QD order, which zig-zags on noisy
 		// data: name the first and last depths so the order can be followed.

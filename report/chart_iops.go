@@ -164,6 +164,18 @@ func sustainedMarks(s series, xy func(sweep.Step, littleslaw.Sustained) (float64
 	return sc, pts, nil
 }
 
+// addSustained adds s's sustained-level marks (sustainedMarks) to p and
+// its legend key to keys, and returns the points for the axis ranges.
+func addSustained(p *plot.Plot, s series, xy func(sweep.Step, littleslaw.Sustained) (float64, float64), col color.Color, keys *styleKeys) (plotter.XYs, error) {
+	sus, pts, err := sustainedMarks(s, xy, col)
+	if err != nil || sus == nil {
+		return nil, err
+	}
+	p.Add(sus)
+	keys.sustained = true
+	return pts, nil
+}
+
 // refinedMarks rings the steps of s that the refine pass measured, at
 // (log2 QD, y(step)); nil when there are none. Steps y puts at NaN or ±Inf
 // (nothing to show on a log axis) are left out.
@@ -260,18 +272,14 @@ func throughputPanel(in chartInput, mt metric, idx []int, l *keyedLegend, keys *
 			p.Add(rs)
 			keys.refined = true
 		}
-		sus, spts, err := sustainedMarks(s, func(st sweep.Step, v littleslaw.Sustained) (float64, float64) {
+		spts, err := addSustained(p, s, func(st sweep.Step, v littleslaw.Sustained) (float64, float64) {
 			return math.Log2(float64(st.QD)), v.IOPS * per
-		}, col)
+		}, col, keys)
 		if err != nil {
 			return nil, nil, err
 		}
-		if sus != nil {
-			p.Add(sus)
-			keys.sustained = true
-			for _, q := range spts {
-				yMax = math.Max(yMax, q.Y)
-			}
+		for _, q := range spts {
+			yMax = math.Max(yMax, q.Y)
 		}
 		switch grade {
 		case fitBand:

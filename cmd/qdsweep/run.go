@@ -398,17 +398,8 @@ func runAction(c *cli.Context, fioArgs []string) (err error) {
 			missing = append(missing, f)
 		}
 	}
-	if pct := spec.run.SizePercent + spec.run.OffsetPercent; pct > 0 {
-		// fio's size=N% / offset=N%: shares of the target's own size.
-		if len(missing) > 0 || existingSize <= 0 {
-			return usagef("size or offset as a percentage needs an existing target: %v does not exist yet; give --size in bytes (e.g. --size=1g) to lay it out", missing)
-		}
-		if p := spec.run.OffsetPercent; p > 0 {
-			w.Offset = alignDown(int64(float64(existingSize)*p/100), w.BS)
-		}
-		if p := spec.run.SizePercent; p > 0 {
-			w.Size = alignDown(min(int64(float64(existingSize)*p/100), existingSize-w.Offset), w.BS)
-		}
+	if err := resolvePercents(spec.run, &w, missing, existingSize); err != nil {
+		return err
 	}
 	if len(missing) > 0 && w.Size == 0 {
 		w.Size = runDefaultSize // fio would refuse; qdsweep lays out 1 GiB
@@ -447,19 +438,15 @@ func runAction(c *cli.Context, fioArgs []string) (err error) {
 		return err
 	}
 	out, errw := c.App.Writer, c.App.ErrWriter
-	if path := c.String("output"); c.IsSet("output") {
-		// fio's --output, through the one writer: never a device, a
-		// symlink or a file the run reads or measures; written whole when
-		// the run ends (temporary file and rename).
-		oo := outOptions(c, "output", append(slices.Clone(files), c.String("jobfile"))...)
-		if err := guard.CheckOutFile(path, oo); err != nil {
-			return outErr(err)
+	if c.IsSet("output") {
+		buf, flush, err := runOutput(c, files)
+		if err != nil {
+			return err
 		}
-		var buf bytes.Buffer
-		out = &buf
+		out = buf
 		defer func() {
-			if werr := guard.WriteFile(path, buf.Bytes(), oo); werr != nil && err == nil {
-				err = fmt.Errorf("writing results: %w", outErr(werr))
+			if werr := flush(); werr != nil && err == nil {
+				err = werr
 			}
 		}()
 	}
@@ -819,6 +806,43 @@ func writeRunText(out io.Writer, w ioengine.Workload, st *ioengine.Stats) error 
 	}
 	_, err := io.WriteString(out, b.String())
 	return err
+}
+
+// runOutput is fio's --output through the one writer: never a device, a
+// symlink or a file the run reads or measures (files, the job file),
+// written whole by flush when the run ends (temporary file and rename).
+func runOutput(c *cli.Context, files []string) (*bytes.Buffer, func() error, error) {
+	path := c.String("output")
+	oo := outOptions(c, "output", append(slices.Clone(files), c.String("jobfile"))...)
+	if err := guard.CheckOutFile(path, oo); err != nil {
+		return nil, nil, outErr(err)
+	}
+	var buf bytes.Buffer
+	flush := func() error {
+		if err := guard.WriteFile(path, buf.Bytes(), oo); err != nil {
+			return fmt.Errorf("writing results: %w", outErr(err))
+		}
+		return nil
+	}
+	return &buf, flush, nil
+}
+
+// resolvePercents applies fio's size=N% / offset=N%, shares of the
+// target's own size (existing bytes), to w.
+func resolvePercents(run fio.JobRun, w *ioengine.Workload, missing []string, existing int64) error {
+	if run.SizePercent+run.OffsetPercent <= 0 {
+		return nil
+	}
+	if len(missing) > 0 || existing <= 0 {
+		return usagef("size or offset as a percentage needs an existing target: %v does not exist yet; give --size in bytes (e.g. --size=1g) to lay it out", missing)
+	}
+	if p := run.OffsetPercent; p > 0 {
+		w.Offset = alignDown(int64(float64(existing)*p/100), w.BS)
+	}
+	if p := run.SizePercent; p > 0 {
+		w.Size = alignDown(min(int64(float64(existing)*p/100), existing-w.Offset), w.BS)
+	}
+	return nil
 }
 
 // alignDown rounds n down to a multiple of bs (n when bs < 1).

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -285,14 +286,7 @@ func sweepAction(c *cli.Context) (err error) {
 	if held != nil {
 		cfg.Workload.Held = held
 	}
-	runErr := sweep.Run(ctx, cfg, r)
-	if runErr == nil && o.refine.Active() {
-		runErr = sweep.RunRefine(ctx, cfg, r, o.refine)
-	}
-	if runErr == nil && o.control {
-		// The early step measured again: did the device hold still?
-		runErr = sweep.RunControl(ctx, cfg, r)
-	}
+	runErr := runSweepSteps(ctx, cfg, r, o)
 	prog.clear()
 	if runErr != nil && ctx.Err() != nil {
 		r.Interrupted = true
@@ -307,6 +301,24 @@ func sweepAction(c *cli.Context) (err error) {
 		return runErr
 	}
 	return finishSweep(c, o, saver, r, runErr)
+}
+
+// runSweepSteps runs the grid, then the refinement around the answers
+// and the control step (the best step measured again: did the device hold
+// still?), each only when the one before went through.
+func runSweepSteps(ctx context.Context, cfg sweep.Config, r *sweep.Result, o sweepOpts) error {
+	if err := sweep.Run(ctx, cfg, r); err != nil {
+		return err
+	}
+	if o.refine.Active() {
+		if err := sweep.RunRefine(ctx, cfg, r, o.refine); err != nil {
+			return err
+		}
+	}
+	if o.control {
+		return sweep.RunControl(ctx, cfg, r)
+	}
+	return nil
 }
 
 // finishSweep analyses, writes the results directory and prints.
