@@ -81,7 +81,14 @@ func checkNote(c littleslaw.StepCheck) string {
 		return fmt.Sprintf("only %.1f of %g I/Os in flight (IOPS × latency): the engine or application is not keeping the queue full (iostat's aqu-sz ≪ iodepth)",
 			c.EffectiveInflight, c.QD)
 	case littleslaw.CheckMismatch:
-		return fmt.Sprintf("measured in-flight %.1f differs from IOPS × latency %.1f by more than %.0f%%: a measuring error",
+		if c.MeasuredInflight > c.EffectiveInflight {
+			// More in flight than the completions account for: I/Os that
+			// were still waiting when the window closed (behind a throttle,
+			// or a queue still growing) are in the count but not in the mean.
+			return fmt.Sprintf("measured in-flight %.1f is more than IOPS × latency %.1f (by over %.0f%%): I/Os were still waiting when the window closed, behind a throttle or a queue still growing, so the completions' mean latency understates the wait; run longer steps (--runtime)",
+				c.MeasuredInflight, c.EffectiveInflight, 100*littleslaw.MismatchFlag)
+		}
+		return fmt.Sprintf("measured in-flight %.1f is less than IOPS × latency %.1f (by over %.0f%%): the latencies count time the I/Os were not in flight, a measuring error",
 			c.MeasuredInflight, c.EffectiveInflight, 100*littleslaw.MismatchFlag)
 	}
 	return ""
