@@ -194,3 +194,21 @@ func firstField(f []string) string {
 	}
 	return f[0]
 }
+
+// TestLittleGapNamedByCause: a Little's-Law gap is named by its direction:
+// more measured in flight than completions account for is I/Os still
+// waiting when the window closed (a throttle, a growing queue), not a
+// measuring error; only the other direction is.
+func TestLittleGapNamedByCause(t *testing.T) {
+	a := littleslaw.Analysis{Checks: []littleslaw.StepCheck{
+		{QD: 64, MeasuredInflight: 60, EffectiveInflight: 40, Flagged: true, Reason: littleslaw.CheckMismatch},
+		{QD: 8, MeasuredInflight: 5, EffectiveInflight: 8, Flagged: true, Reason: littleslaw.CheckMismatch},
+	}}
+	report.AnnotateAnalysis(&a)
+	if n := a.Checks[0].Note; !strings.Contains(n, "still waiting when the window closed") || strings.Contains(n, "measuring error") {
+		t.Errorf("more in flight than IOPS × latency: %q", n)
+	}
+	if n := a.Checks[1].Note; !strings.Contains(n, "measuring error") {
+		t.Errorf("less in flight than IOPS × latency: %q", n)
+	}
+}
