@@ -37,6 +37,7 @@ type timelineFigure struct {
 type timelineStep struct {
 	from, to float64 // seconds since the first window, steps end to end
 	step     sweep.Step
+	control  bool // the control step, measured again at the end
 }
 
 // timelineSteps lays the steps that have a series end to end.
@@ -51,6 +52,10 @@ func timelineSteps(r *sweep.Result) []timelineStep {
 		end := float64(last.StartNs+last.DurNs) / 1e9
 		out = append(out, timelineStep{from: base, to: base + end, step: s})
 		base += end
+	}
+	if c := r.Control; c != nil && c.Series != nil && len(c.Series.Points) > 0 && len(out) > 0 {
+		last := c.Series.Points[len(c.Series.Points)-1]
+		out = append(out, timelineStep{from: base, to: base + float64(last.StartNs+last.DurNs)/1e9, step: c.Step, control: true})
 	}
 	return out
 }
@@ -137,9 +142,13 @@ func timelineOf(r *sweep.Result, in chartInput) (*timelineFigure, error) {
 				pl.Add(poly)
 			}
 		}
-		if i%every == 0 {
+		if i%every == 0 || ts.control {
 			lx = append(lx, plotter.XY{X: ts.from + (ts.to-ts.from)*0.04, Y: yMax * 1.06})
-			lt = append(lt, "QD "+FormatQD(float64(ts.step.QD)))
+			label := "QD " + FormatQD(float64(ts.step.QD))
+			if ts.control {
+				label = "control " + label
+			}
+			lt = append(lt, label)
 		}
 		if multi && (i == 0 || ts.step.RW != steps[i-1].step.RW || ts.step.BS != steps[i-1].step.BS) {
 			lx = append(lx, plotter.XY{X: ts.from + (ts.to-ts.from)*0.04, Y: yMax * 1.18})
