@@ -80,7 +80,7 @@ func openOut(dir string, o OutOptions, open bool) (*Out, error) {
 		o.Flag = "--output"
 	}
 	if dir == "" {
-		return nil, fmt.Errorf("%w: %s: empty path; name a directory", ErrOutput, o.Flag)
+		return nil, &outError{o.Flag + ": an empty path; name a directory"}
 	}
 	d := &Out{dir: dir, flag: o.Flag, ours: map[string]bool{}}
 	for _, p := range o.Protect {
@@ -132,19 +132,6 @@ func (d *Out) Path(name string) string { return filepath.Join(d.dir, name) }
 
 // Created reports whether OpenOut made the directory.
 func (d *Out) Created() bool { return d.created }
-
-// Wrote lists the names this process wrote, in order, without repeats.
-func (d *Out) Wrote() []string { return slices.Clone(d.wrote) }
-
-// Holds reports whether the directory already holds name as a file
-// qdsweep wrote.
-func (d *Out) Holds(name string) bool {
-	if !d.ours[name] {
-		return false
-	}
-	fi, err := os.Lstat(d.Path(name))
-	return err == nil && fi.Mode().IsRegular()
-}
 
 // WriteFile replaces name in the directory with data: a new temporary file
 // (O_EXCL, mode 0644) synced and renamed over name, then the directory
