@@ -403,14 +403,17 @@ func headerOptions(s string) map[string]string {
 }
 
 // parseHeaderBS reads "4096B-4096B" or "128KiB-128KiB" (the low end), or
-// fio 2.x's "4K-4K/4K-4K/4K-4K".
+// fio 2.x's "4K-4K/4K-4K/4K-4K" and "8M-8M", whose K, M and G are binary
+// in a block size (fio 3 writes KiB, MiB there).
 func parseHeaderBS(s string) int64 {
 	lo, _, _ := strings.Cut(s, "-")
-	v, err := parseBinary(lo)
+	parse := parseKB
+	if strings.Contains(lo, "i") {
+		parse = parseBinary
+	}
+	v, err := parse(lo)
 	if err != nil {
-		if v, err = parseKB(lo); err != nil {
-			return 0
-		}
+		return 0
 	}
 	return int64(v)
 }

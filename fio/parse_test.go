@@ -438,3 +438,27 @@ func TestOldJSONDepthFromDistribution(t *testing.T) {
 		t.Errorf("iodepth %d from %q, want 64 from the distribution (>=64 holds 99.97%%)", j.IODepth, j.IODepthFrom)
 	}
 }
+
+// TestHeaderBlockSizeUnits: a block size in a job header is binary in
+// every fio: fio 2.x's "8M-8M" is 8 MiB, fio 3's "128KiB-128KiB" 128 KiB.
+func TestHeaderBlockSizeUnits(t *testing.T) {
+	for _, c := range []struct {
+		header string
+		bs     int64
+	}{
+		{"seq: (g=0): rw=read, bs=8M-8M/8M-8M/8M-8M, ioengine=libaio, iodepth=4", 8 << 20},
+		{"seq: (g=0): rw=read, bs=4K-4K/4K-4K/4K-4K, ioengine=libaio, iodepth=4", 4 << 10},
+		{"seq: (g=0): rw=read, bs=(R) 128KiB-128KiB, (W) 128KiB-128KiB, (T) 128KiB-128KiB, ioengine=psync, iodepth=1", 128 << 10},
+		{"seq: (g=0): rw=read, bs=(R) 4096B-4096B, (W) 4096B-4096B, (T) 4096B-4096B, ioengine=psync, iodepth=1", 4096},
+	} {
+		in := c.header + "\nfio-3.33\nStarting 1 process\n\nseq: (groupid=0, jobs=1): err= 0: pid=1: Mon Nov 30 02:36:11 2026\n" +
+			"  read: IOPS=100, BW=100KiB/s (102kB/s)(1000KiB/10001msec)\n    clat (usec): min=1, max=10, avg= 5.00, stdev= 1.00\n"
+		outs, err := fio.ParseNormal(strings.NewReader(in))
+		if err != nil || len(outs) == 0 || len(outs[0].Jobs) == 0 {
+			t.Fatalf("%q: %v", c.header, err)
+		}
+		if got := outs[0].Jobs[0].BS; got != c.bs {
+			t.Errorf("%q: bs %d, want %d", c.header, got, c.bs)
+		}
+	}
+}

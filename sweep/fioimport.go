@@ -230,11 +230,16 @@ func stepFromFio(g fioGroup) (Step, error) {
 		}
 	}
 	if st.BS == 0 && ios > 0 {
+		// No bs in the output: bytes ÷ I/Os is the block size only when it
+		// divides exactly into whole sectors (fio 2.0's I/O count is
+		// IOPS × runtime, and a guess of 4,102 bytes is no block size).
 		var bytes int64
 		for _, d := range append(read, write...) {
 			bytes += d.IOBytes
 		}
-		st.BS = bytes / ios
+		if bytes%ios == 0 && bytes/ios%512 == 0 {
+			st.BS = bytes / ios
+		}
 	}
 	st.QD = st.IODepth * st.NumJobs
 	if n := len(g.clients); n > 1 && g.clients[0].NumJobs > 0 && st.NumJobs == n*g.clients[0].NumJobs {
