@@ -310,281 +310,403 @@ func fioBool(v string) (bool, error) {
 
 // convertJob maps one job's options (later ones win) onto a workload.
 func convertJob(name string, opts []Option) (JobRun, []Option, error) {
-	run := JobRun{Name: name, Workload: ioengine.Workload{RW: ioengine.Read, BS: 4096, IODepth: 1, NumJobs: 1, Invalidate: true},
-		Loops: 1, RandRepeat: true, Set: map[string]bool{}}
-	mixSet := false
-	wl := &run.Workload
-	var unsupported []Option
-	var filename string
-	var fileSize, ioSize int64
-	var rateIOPS, rateBytes [2]float64 // per direction: rate_iops, rate (bytes/s)
-	syncKey := ""                      // fsync or fdatasync, whichever is set
-	nrfiles := 1
-	// label names an option in an error: "line 4: size=1q" or "--size=1q".
-	label := func(o Option) string {
-		if o.Line > 0 {
-			return fmt.Sprintf("line %d: %s=%s", o.Line, o.Key, o.Value)
-		}
-		return "--" + o.Key + "=" + o.Value
-	}
-	size := func(o Option) (int64, error) {
-		n, err := ioengine.ParseSize(o.Value)
-		if err != nil {
-			return 0, fmt.Errorf("%s: %w", label(o), err)
-		}
-		return n, nil
-	}
-	integer := func(o Option) (int, error) {
-		n, err := strconv.Atoi(strings.TrimSpace(o.Value))
-		if err != nil || n < 0 {
-			return 0, fmt.Errorf("%s is not a whole number", label(o))
-		}
-		return n, nil
-	}
-	positive := func(o Option) (int, error) {
-		n, err := integer(o)
-		if err == nil && n < 1 {
-			return 0, fmt.Errorf("%s: must be at least 1", label(o))
-		}
-		return n, err
-	}
-	boolean := func(o Option) (bool, error) {
-		b, err := fioBool(o.Value)
-		if err != nil {
-			return false, fmt.Errorf("%s: %w", label(o), err)
-		}
-		return b, nil
-	}
-	duration := func(o Option) (time.Duration, error) {
-		d, err := ioengine.ParseDuration(o.Value)
-		if err != nil {
-			return 0, fmt.Errorf("%s: %w", label(o), err)
-		}
-		return d, nil
-	}
-	var err error
+	c := &jobConv{run: JobRun{Name: name, Workload: ioengine.Workload{RW: ioengine.Read, BS: 4096, IODepth: 1, NumJobs: 1, Invalidate: true},
+		Loops: 1, RandRepeat: true, Set: map[string]bool{}}}
 	for _, o := range opts {
 		key := OptionName(o.Key)
-		run.Set[key] = true
-		switch key {
-		case "name":
-			if o.Value != "" {
-				run.Name = o.Value
-			}
-		case "filename":
-			filename = o.Value
-		case "directory":
-			if strings.Contains(o.Value, ":") {
-				unsupported = append(unsupported, o) // several directories
-				continue
-			}
-			run.Directory = o.Value
-		case "size":
-			wl.Size, run.SizePercent, err = sizeOrPercent(o, label(o))
-		case "filesize":
-			if strings.ContainsAny(o.Value, "-:,") {
-				unsupported = append(unsupported, o) // a range of sizes
-				continue
-			}
-			fileSize, err = size(o)
-		case "io_size":
-			ioSize, err = size(o)
-		case "nrfiles":
-			nrfiles, err = integer(o)
-			if err == nil && nrfiles != 1 {
-				unsupported = append(unsupported, o)
-			}
-		case "offset":
-			wl.Offset, run.OffsetPercent, err = sizeOrPercent(o, label(o))
-		case "offset_increment":
-			wl.OffsetIncrement, err = size(o)
-		case "rw":
-			switch ioengine.RW(o.Value) {
-			case ioengine.Read, ioengine.Write, ioengine.RandRead, ioengine.RandWrite, ioengine.ReadWrite, ioengine.RandRW:
-				wl.RW = ioengine.RW(o.Value)
-			case "readwrite":
-				wl.RW = ioengine.ReadWrite
-			default:
-				unsupported = append(unsupported, o)
-			}
-		case "rwmixread":
-			wl.RWMixRead, err = integer(o)
-			mixSet = true
-			if err == nil && wl.RWMixRead > 100 {
-				err = fmt.Errorf("%s: a percentage 0..100", label(o))
-			}
-		case "rwmixwrite":
-			var w int
-			w, err = integer(o)
-			wl.RWMixRead, mixSet = 100-w, true
-			if err == nil && w > 100 {
-				err = fmt.Errorf("%s: a percentage 0..100", label(o))
-			}
-		case "bs":
-			if strings.ContainsAny(o.Value, ",:-") {
-				unsupported = append(unsupported, o) // per-direction or ranged sizes
-				continue
-			}
-			wl.BS, err = size(o)
-			if err == nil && wl.BS < 1 {
-				err = fmt.Errorf("%s: must be at least 1 byte", label(o))
-			}
-		case "iodepth":
-			wl.IODepth, err = positive(o)
-			if err == nil && wl.IODepth > maxIODepth {
-				err = fmt.Errorf("%s: at most %d", label(o), maxIODepth)
-			}
-		case "numjobs":
-			wl.NumJobs, err = positive(o)
-		case "direct":
-			wl.Direct, err = boolean(o)
-		case "buffered":
-			var b bool
-			b, err = boolean(o)
-			wl.Direct = !b
-		case "randseed":
-			wl.RandSeed, err = strconv.ParseUint(o.Value, 10, 64)
-			if err != nil {
-				err = fmt.Errorf("%s is not a whole number", label(o))
-			}
-		case "randrepeat":
-			run.RandRepeat, err = boolean(o)
-		case "continue_on_error":
-			switch o.Value {
-			case "none", "0":
-				wl.ContinueOnError = false
-			case "", "1", "all", "io", "read", "write", "verify":
-				wl.ContinueOnError = true
-			default:
-				err = fmt.Errorf("%s: use none, io or all", label(o))
-			}
-		case "runtime":
-			run.Runtime, err = duration(o)
-		case "ramp_time":
-			run.Ramp, err = duration(o)
-		case "time_based":
-			run.TimeBased, err = boolean(o)
-		case "loops":
-			run.Loops, err = positive(o)
-		case "startdelay":
-			if strings.Contains(o.Value, "-") {
-				unsupported = append(unsupported, o) // a random delay in a range
-				continue
-			}
-			run.StartDelay, err = duration(o)
-		case "percentile_list":
-			run.Percentiles = nil
-			for _, f := range strings.Split(o.Value, ":") {
-				p, perr := strconv.ParseFloat(strings.TrimSpace(f), 64)
-				if perr != nil || !(p > 0 && p <= 100) {
-					err = fmt.Errorf("%s: %q is not a percentile (0 < p ≤ 100; fio separates them with ':')", label(o), f)
-					break
-				}
-				run.Percentiles = append(run.Percentiles, p)
-			}
-			if err == nil && len(run.Percentiles) > maxPercentileList {
-				err = fmt.Errorf("%s: at most %d percentiles", label(o), maxPercentileList)
-			}
-			sort.Float64s(run.Percentiles)
-		case "end_fsync":
-			run.EndFsync, err = boolean(o)
-		case "readonly":
-			run.ReadOnly, err = boolean(o)
-		case "norandommap":
-			// qdsweep draws random offsets with repeats, as norandommap.
-		case "verify":
-			if v := strings.ToLower(o.Value); v != "0" && v != "null" && v != "" {
-				unsupported = append(unsupported, o)
-			}
-		case "rate_iops", "rate":
-			var r [2]float64
-			r, err = rates(o, key == "rate", label)
-			if err == nil && key == "rate" {
-				rateBytes = r
-			} else if err == nil {
-				rateIOPS = r
-			}
-		case "fsync", "fdatasync":
-			var n int
-			n, err = integer(o)
-			if err == nil && n > 0 {
-				if syncKey != "" && syncKey != key {
-					err = fmt.Errorf("%s: fsync and fdatasync both set; keep one", label(o))
-				}
-				syncKey, wl.SyncEvery, wl.SyncData = key, n, key == "fdatasync"
-			}
-		case "sync":
-			switch v := strings.ToLower(strings.TrimSpace(o.Value)); v {
-			case "", "1", "true", "sync":
-				wl.OpenSync = "sync"
-			case "0", "false", "none":
-				wl.OpenSync = ""
-			case "dsync":
-				wl.OpenSync = "dsync"
-			default:
-				err = fmt.Errorf("%s: use sync, dsync or 0", label(o))
-			}
-		case "invalidate":
-			wl.Invalidate, err = boolean(o)
-		case "rate_process":
-			if v := strings.ToLower(strings.TrimSpace(o.Value)); v != "linear" {
-				unsupported = append(unsupported, o) // poisson arrivals
-			}
-		case "do_verify":
-			// Without verify= there is nothing to verify.
-		case "ioengine":
-			switch o.Value {
-			case "io_uring", "libaio", "psync":
-				run.IOEngine = o.Value
-			case "sync", "pvsync":
-				run.IOEngine = "psync" // one synchronous I/O at a time per job, as psync
-			default:
-				unsupported = append(unsupported, o)
-			}
-		default:
-			switch OptionHandling(key) {
-			case Ignored:
-				if isBoolOption(key) {
-					_, err = boolean(o)
-				}
-				run.Ignored = append(run.Ignored, key)
-			case Batching:
-				run.Batching = append(run.Batching, key)
-			default:
-				unsupported = append(unsupported, o)
-			}
+		c.run.Set[key] = true
+		var err error
+		if h, ok := jobOptions[key]; ok {
+			err = h(c, key, o)
+		} else {
+			err = c.other(key, o)
 		}
 		if err != nil {
 			return JobRun{}, nil, err
 		}
 	}
-	if !mixSet && (wl.RW == ioengine.ReadWrite || wl.RW == ioengine.RandRW) {
+	c.finish()
+	return c.run, c.unsupported, nil
+}
+
+// jobConv is one job's conversion under way: the run being built and what
+// the options set that only the end of the job can apply.
+type jobConv struct {
+	run                 JobRun
+	unsupported         []Option
+	mixSet              bool
+	filename            string
+	fileSize, ioSize    int64
+	rateIOPS, rateBytes [2]float64 // per direction: rate_iops, rate (bytes/s)
+	syncKey             string     // fsync or fdatasync, whichever is set
+}
+
+// refuse records o as an option qdsweep does not run.
+func (c *jobConv) refuse(o Option) error {
+	c.unsupported = append(c.unsupported, o)
+	return nil
+}
+
+// label names an option in an error: "line 4: size=1q" or "--size=1q".
+func label(o Option) string {
+	if o.Line > 0 {
+		return fmt.Sprintf("line %d: %s=%s", o.Line, o.Key, o.Value)
+	}
+	return "--" + o.Key + "=" + o.Value
+}
+
+func optSize(o Option) (int64, error) {
+	n, err := ioengine.ParseSize(o.Value)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", label(o), err)
+	}
+	return n, nil
+}
+
+func optInteger(o Option) (int, error) {
+	n, err := strconv.Atoi(strings.TrimSpace(o.Value))
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("%s is not a whole number", label(o))
+	}
+	return n, nil
+}
+
+func optPositive(o Option) (int, error) {
+	n, err := optInteger(o)
+	if err == nil && n < 1 {
+		return 0, fmt.Errorf("%s: must be at least 1", label(o))
+	}
+	return n, err
+}
+
+func optBool(o Option) (bool, error) {
+	b, err := fioBool(o.Value)
+	if err != nil {
+		return false, fmt.Errorf("%s: %w", label(o), err)
+	}
+	return b, nil
+}
+
+func optDuration(o Option) (time.Duration, error) {
+	d, err := ioengine.ParseDuration(o.Value)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", label(o), err)
+	}
+	return d, nil
+}
+
+// optPercent reads a 0..100 percentage option.
+func optPercent(o Option) (int, error) {
+	n, err := optInteger(o)
+	if err == nil && n > 100 {
+		err = fmt.Errorf("%s: a percentage 0..100", label(o))
+	}
+	return n, err
+}
+
+// jobOptionHandler applies one option (key: fio's name for it) to c.
+type jobOptionHandler func(c *jobConv, key string, o Option) error
+
+// jobOptions are the options qdsweep runs, by fio's name; the rest are
+// ignored or refused as the option table says (jobConv.other).
+var jobOptions map[string]jobOptionHandler
+
+func init() {
+	jobOptions = map[string]jobOptionHandler{
+		"name":      convName,
+		"filename":  func(c *jobConv, _ string, o Option) error { c.filename = o.Value; return nil },
+		"directory": convDirectory,
+		"size": func(c *jobConv, _ string, o Option) (err error) {
+			c.run.Workload.Size, c.run.SizePercent, err = sizeOrPercent(o, label(o))
+			return err
+		},
+		"filesize": convFileSize,
+		"io_size":  func(c *jobConv, _ string, o Option) (err error) { c.ioSize, err = optSize(o); return err },
+		"nrfiles":  convNrFiles,
+		"offset": func(c *jobConv, _ string, o Option) (err error) {
+			c.run.Workload.Offset, c.run.OffsetPercent, err = sizeOrPercent(o, label(o))
+			return err
+		},
+		"offset_increment": func(c *jobConv, _ string, o Option) (err error) {
+			c.run.Workload.OffsetIncrement, err = optSize(o)
+			return err
+		},
+		"rw":         convRW,
+		"rwmixread":  convMix,
+		"rwmixwrite": convMix,
+		"bs":         convBS,
+		"iodepth":    convIODepth,
+		"numjobs": func(c *jobConv, _ string, o Option) (err error) {
+			c.run.Workload.NumJobs, err = optPositive(o)
+			return err
+		},
+		"direct":            func(c *jobConv, _ string, o Option) (err error) { c.run.Workload.Direct, err = optBool(o); return err },
+		"buffered":          convBuffered,
+		"randseed":          convRandSeed,
+		"randrepeat":        func(c *jobConv, _ string, o Option) (err error) { c.run.RandRepeat, err = optBool(o); return err },
+		"continue_on_error": convContinueOnError,
+		"runtime":           func(c *jobConv, _ string, o Option) (err error) { c.run.Runtime, err = optDuration(o); return err },
+		"ramp_time":         func(c *jobConv, _ string, o Option) (err error) { c.run.Ramp, err = optDuration(o); return err },
+		"time_based":        func(c *jobConv, _ string, o Option) (err error) { c.run.TimeBased, err = optBool(o); return err },
+		"loops":             func(c *jobConv, _ string, o Option) (err error) { c.run.Loops, err = optPositive(o); return err },
+		"startdelay":        convStartDelay,
+		"percentile_list":   convPercentiles,
+		"end_fsync":         func(c *jobConv, _ string, o Option) (err error) { c.run.EndFsync, err = optBool(o); return err },
+		"readonly":          func(c *jobConv, _ string, o Option) (err error) { c.run.ReadOnly, err = optBool(o); return err },
+		"norandommap":       func(*jobConv, string, Option) error { return nil }, // qdsweep draws random offsets with repeats, as norandommap
+		"verify":            convVerify,
+		"rate_iops":         convRate,
+		"rate":              convRate,
+		"fsync":             convSync,
+		"fdatasync":         convSync,
+		"sync":              convOpenSync,
+		"invalidate": func(c *jobConv, _ string, o Option) (err error) {
+			c.run.Workload.Invalidate, err = optBool(o)
+			return err
+		},
+		"rate_process": convRateProcess,
+		"do_verify":    func(*jobConv, string, Option) error { return nil }, // without verify= there is nothing to verify
+		"ioengine":     convIOEngine,
+	}
+}
+
+func convName(c *jobConv, _ string, o Option) error {
+	if o.Value != "" {
+		c.run.Name = o.Value
+	}
+	return nil
+}
+
+func convDirectory(c *jobConv, _ string, o Option) error {
+	if strings.Contains(o.Value, ":") {
+		return c.refuse(o) // several directories
+	}
+	c.run.Directory = o.Value
+	return nil
+}
+
+func convFileSize(c *jobConv, _ string, o Option) (err error) {
+	if strings.ContainsAny(o.Value, "-:,") {
+		return c.refuse(o) // a range of sizes
+	}
+	c.fileSize, err = optSize(o)
+	return err
+}
+
+func convNrFiles(c *jobConv, _ string, o Option) error {
+	n, err := optInteger(o)
+	if err == nil && n != 1 {
+		return c.refuse(o)
+	}
+	return err
+}
+
+func convRW(c *jobConv, _ string, o Option) error {
+	switch ioengine.RW(o.Value) {
+	case ioengine.Read, ioengine.Write, ioengine.RandRead, ioengine.RandWrite, ioengine.ReadWrite, ioengine.RandRW:
+		c.run.Workload.RW = ioengine.RW(o.Value)
+	case "readwrite":
+		c.run.Workload.RW = ioengine.ReadWrite
+	default:
+		return c.refuse(o)
+	}
+	return nil
+}
+
+func convMix(c *jobConv, key string, o Option) error {
+	n, err := optPercent(o)
+	if key == "rwmixwrite" {
+		n = 100 - n
+	}
+	c.run.Workload.RWMixRead, c.mixSet = n, true
+	return err
+}
+
+func convBS(c *jobConv, _ string, o Option) (err error) {
+	if strings.ContainsAny(o.Value, ",:-") {
+		return c.refuse(o) // per-direction or ranged sizes
+	}
+	wl := &c.run.Workload
+	wl.BS, err = optSize(o)
+	if err == nil && wl.BS < 1 {
+		err = fmt.Errorf("%s: must be at least 1 byte", label(o))
+	}
+	return err
+}
+
+func convIODepth(c *jobConv, _ string, o Option) (err error) {
+	wl := &c.run.Workload
+	wl.IODepth, err = optPositive(o)
+	if err == nil && wl.IODepth > maxIODepth {
+		err = fmt.Errorf("%s: at most %d", label(o), maxIODepth)
+	}
+	return err
+}
+
+func convBuffered(c *jobConv, _ string, o Option) error {
+	b, err := optBool(o)
+	c.run.Workload.Direct = !b
+	return err
+}
+
+func convRandSeed(c *jobConv, _ string, o Option) (err error) {
+	if c.run.Workload.RandSeed, err = strconv.ParseUint(o.Value, 10, 64); err != nil {
+		return fmt.Errorf("%s is not a whole number", label(o))
+	}
+	return nil
+}
+
+func convContinueOnError(c *jobConv, _ string, o Option) error {
+	switch o.Value {
+	case "none", "0":
+		c.run.Workload.ContinueOnError = false
+	case "", "1", "all", "io", "read", "write", "verify":
+		c.run.Workload.ContinueOnError = true
+	default:
+		return fmt.Errorf("%s: use none, io or all", label(o))
+	}
+	return nil
+}
+
+func convStartDelay(c *jobConv, _ string, o Option) (err error) {
+	if strings.Contains(o.Value, "-") {
+		return c.refuse(o) // a random delay in a range
+	}
+	c.run.StartDelay, err = optDuration(o)
+	return err
+}
+
+func convPercentiles(c *jobConv, _ string, o Option) error {
+	c.run.Percentiles = nil
+	for _, f := range strings.Split(o.Value, ":") {
+		p, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil || !(p > 0 && p <= 100) {
+			return fmt.Errorf("%s: %q is not a percentile (0 < p ≤ 100; fio separates them with ':')", label(o), f)
+		}
+		c.run.Percentiles = append(c.run.Percentiles, p)
+	}
+	if len(c.run.Percentiles) > maxPercentileList {
+		return fmt.Errorf("%s: at most %d percentiles", label(o), maxPercentileList)
+	}
+	sort.Float64s(c.run.Percentiles)
+	return nil
+}
+
+func convVerify(c *jobConv, _ string, o Option) error {
+	if v := strings.ToLower(o.Value); v != "0" && v != "null" && v != "" {
+		return c.refuse(o)
+	}
+	return nil
+}
+
+func convRate(c *jobConv, key string, o Option) error {
+	r, err := rates(o, key == "rate", label)
+	switch {
+	case err != nil:
+		return err
+	case key == "rate":
+		c.rateBytes = r
+	default:
+		c.rateIOPS = r
+	}
+	return nil
+}
+
+func convSync(c *jobConv, key string, o Option) error {
+	n, err := optInteger(o)
+	if err != nil || n == 0 {
+		return err
+	}
+	if c.syncKey != "" && c.syncKey != key {
+		return fmt.Errorf("%s: fsync and fdatasync both set; keep one", label(o))
+	}
+	wl := &c.run.Workload
+	c.syncKey, wl.SyncEvery, wl.SyncData = key, n, key == "fdatasync"
+	return nil
+}
+
+func convOpenSync(c *jobConv, _ string, o Option) error {
+	switch v := strings.ToLower(strings.TrimSpace(o.Value)); v {
+	case "", "1", "true", "sync":
+		c.run.Workload.OpenSync = "sync"
+	case "0", "false", "none":
+		c.run.Workload.OpenSync = ""
+	case "dsync":
+		c.run.Workload.OpenSync = "dsync"
+	default:
+		return fmt.Errorf("%s: use sync, dsync or 0", label(o))
+	}
+	return nil
+}
+
+func convRateProcess(c *jobConv, _ string, o Option) error {
+	if v := strings.ToLower(strings.TrimSpace(o.Value)); v != "linear" {
+		return c.refuse(o) // poisson arrivals
+	}
+	return nil
+}
+
+func convIOEngine(c *jobConv, _ string, o Option) error {
+	switch o.Value {
+	case "io_uring", "libaio", "psync":
+		c.run.IOEngine = o.Value
+	case "sync", "pvsync":
+		c.run.IOEngine = "psync" // one synchronous I/O at a time per job, as psync
+	default:
+		return c.refuse(o)
+	}
+	return nil
+}
+
+// other handles an option qdsweep does not run: ignored (reporting,
+// naming), batching, or refused, as the option table says.
+func (c *jobConv) other(key string, o Option) error {
+	switch OptionHandling(key) {
+	case Ignored:
+		if isBoolOption(key) {
+			if _, err := optBool(o); err != nil {
+				return err
+			}
+		}
+		c.run.Ignored = append(c.run.Ignored, key)
+	case Batching:
+		c.run.Batching = append(c.run.Batching, key)
+	default:
+		return c.refuse(o)
+	}
+	return nil
+}
+
+// finish applies what only the whole job decides: fio's default mix, the
+// rate caps per direction, the size, I/O size and files.
+func (c *jobConv) finish() {
+	run, wl := &c.run, &c.run.Workload
+	if !c.mixSet && (wl.RW == ioengine.ReadWrite || wl.RW == ioengine.RandRW) {
 		wl.RWMixRead = 50 // fio's default
 	}
 	for d := range wl.RateIOPS {
 		// rate= is bytes per second: I/Os of bs bytes. With both set fio
 		// keeps to the lower.
-		r := rateIOPS[d]
-		if b := rateBytes[d] / float64(wl.BS); b > 0 && (r == 0 || b < r) {
+		r := c.rateIOPS[d]
+		if b := c.rateBytes[d] / float64(wl.BS); b > 0 && (r == 0 || b < r) {
 			r = b
 		}
 		wl.RateIOPS[d] = r
 	}
-	if wl.Size == 0 && fileSize > 0 {
-		wl.Size = fileSize // one file per job: its size is the job's size
+	if wl.Size == 0 && c.fileSize > 0 {
+		wl.Size = c.fileSize // one file per job: its size is the job's size
 	}
-	run.IOSize = ioSize
+	run.IOSize = c.ioSize
 	if run.IOSize == 0 {
 		run.IOSize = wl.Size
 	}
 	run.IOSize *= int64(run.Loops)
-	run.Files = jobFiles(run.Name, filename, run.Directory, wl.NumJobs)
+	run.Files = jobFiles(run.Name, c.filename, run.Directory, wl.NumJobs)
 	if len(run.Files) > 0 {
 		wl.Filename = run.Files[0]
 	}
 	run.Ignored = dedupSorted(run.Ignored)
 	run.Batching = dedupSorted(run.Batching)
-	return run, unsupported, nil
 }
 
 // jobFiles names a job's files as fio does: filename= split at ':' under
