@@ -341,11 +341,9 @@ func runAction(c *cli.Context, fioArgs []string) (err error) {
 	if w.IOTimeout, err = durationFlag(c, "io_timeout", 30*time.Second); err != nil {
 		return err
 	}
-	format := c.String("output-format")
-	switch format {
-	case formatNormal, formatJSON, formatTerse, formatFioJSON:
-	default:
-		return usagef("--output-format: unknown format %q; use normal, json, terse or fio-json", format)
+	format, err := runFormat(c)
+	if err != nil {
+		return err
 	}
 	logEvery, err := logIntervalFromFlags(c)
 	if err != nil {
@@ -355,78 +353,13 @@ func runAction(c *cli.Context, fioArgs []string) (err error) {
 	if err != nil {
 		return err
 	}
-	if es.fio != nil {
-		if len(spec.run.Batching)+len(spec.run.Ignored) > 0 {
-			// fio itself honours them: hand them over.
-			spec.notes = nil
-		}
-		es.fio.IOEngine = ioengine.EnginePsync // fio's default, unless --fio-arg names one
-		if !spec.run.TimeBased {
-			es.fio.IOSize = spec.run.IOSize
-		}
-		if spec.run.EndFsync {
-			es.fio.ExtraArgs = append(es.fio.ExtraArgs, "--end_fsync=1")
-		}
-	}
-	if len(w.JobFiles) > 0 && !es.local() {
-		return usagef("run: --numjobs=%d gives each job its own file, which --ioengine=%s does not run; name one shared file with --filename", w.NumJobs, es.name)
-	}
-	temporary := w.Filename == "" && es.local()
-	if temporary {
-		w.Filename = runScratchFile
-		if _, err := os.Lstat(runScratchFile); err == nil {
-			return usagef("--filename: ./%s already exists (left by an earlier run?); remove it or pass --filename", runScratchFile)
-		}
-	}
-	if len(w.Files) > 1 && es.sim != nil {
-		return usagef("run: --filename lists %d files, which --ioengine=sim does not model; name one file", len(w.Files))
-	}
-	files := []string{w.Filename}
-	if len(w.JobFiles) > 0 {
-		files = w.JobFiles
-	}
-	if len(w.Files) > 1 {
-		files = w.Files
-	}
-
-	var missing []string
-	var existingSize int64
-	for _, f := range files {
-		if fi, err := os.Stat(f); err == nil && es.local() {
-			existingSize = fileBytes(f, fi)
-		} else if es.local() {
-			missing = append(missing, f)
-		}
-	}
-	if err := resolvePercents(spec.run, &w, missing, existingSize); err != nil {
+	configureFioEngine(es, &spec)
+	t, err := runTargets(&w, es, spec.run)
+	if err != nil {
 		return err
 	}
-	if len(missing) > 0 && w.Size == 0 {
-		w.Size = runDefaultSize // fio would refuse; qdsweep lays out 1 GiB
-	}
-	if es.sim != nil && w.Size == 0 {
-		w.Size = runDefaultSize
-	}
-	perFile := w.FileSize() // each file of a list holds an equal share of --size
-	if es.remote() && w.Filename == "" {
-		return usagef("--fio-clients: name the target on the servers with --filename (nothing is laid out on them)")
-	}
-	for _, f := range files {
-		fw := w
-		fw.Filename, fw.Size, fw.Files = f, perFile, nil
-		if err := es.validate(fw); err != nil {
-			return err
-		}
-		if es.local() {
-			if err := checkWrites(fw, []ioengine.RW{w.RW}, writeGuardFromFlags(c)); err != nil {
-				return err
-			}
-		}
-	}
-	if es.sim == nil {
-		if err := checkRunLimits(w.NumJobs, w.IODepth, w.BS); err != nil {
-			return err
-		}
+	if err := checkRunTargets(c, es, w, t); err != nil {
+		return err
 	}
 	eng, reason, err := es.open()
 	if err != nil {
@@ -437,66 +370,21 @@ func runAction(c *cli.Context, fioArgs []string) (err error) {
 	if err := checkRemoteWrites(c, eng, rw, []ioengine.RW{w.RW}); err != nil {
 		return err
 	}
-	out, errw := c.App.Writer, c.App.ErrWriter
-	if c.IsSet("output") {
-		buf, flush, err := runOutput(c, files)
-		if err != nil {
-			return err
-		}
-		out = buf
-		defer func() {
-			if werr := flush(); werr != nil && err == nil {
-				err = werr
-			}
-		}()
+	errw := c.App.ErrWriter
+	out, flush, err := runOutput(c, t.files)
+	if err != nil {
+		return err
 	}
-
+	defer func() {
+		if werr := flush(); werr != nil && err == nil {
+			err = werr
+		}
+	}()
 	ctx := c.Context
-	// Files laid out here are removed only by inode (never another
-	// process's file at the same path); a partial layout always goes.
-	scratches := make([]*ioengine.Scratch, len(missing))
-	unregisters := make([]func(), len(missing))
-	for i, f := range missing {
-		sc := ioengine.NewScratch(f)
-		scratches[i] = sc
-		unregister := onHardExit(func() { sc.Remove() })
-		unregisters[i] = unregister
-		if temporary {
-			defer func() { sc.Remove(); unregister() }()
-		} else {
-			defer unregister()
-		}
-	}
-	if !temporary && len(missing) > 0 {
-		// As fio does, files laid out for named targets are kept; say so last.
-		defer func() {
-			var kept []string
-			for _, f := range missing {
-				if _, err := os.Stat(f); err == nil {
-					kept = append(kept, f)
-				}
-			}
-			if n := report.KeptNote(kept); n != "" {
-				fmt.Fprintln(errw, n)
-			}
-		}()
-	}
-	size := perFile + w.Offset + int64(w.NumJobs-1)*w.OffsetIncrement
-	if n := report.LayoutNote(missing, size); n != "" {
-		fmt.Fprintln(errw, n)
-	}
-	for i, f := range missing {
-		if err := scratches[i].Create(ctx, size); err != nil {
-			if ctx.Err() != nil {
-				return fmt.Errorf("laying out %s: %w", f, errInterrupted)
-			}
-			return err
-		}
-		if !temporary {
-			unregisters[i]() // laid out whole: kept, as fio keeps it
-			scratches[i].Release()
-		}
-		existingSize = size
+	scratches, cleanup, err := layOutRun(ctx, errw, w, &t)
+	defer cleanup()
+	if err != nil {
+		return err
 	}
 	if reason != "" {
 		fmt.Fprintln(errw, "qdsweep: "+reason)
@@ -504,32 +392,9 @@ func runAction(c *cli.Context, fioArgs []string) (err error) {
 	for _, n := range spec.notes {
 		fmt.Fprintln(errw, "qdsweep: "+n)
 	}
-	ctl := ioengine.Control{Ramp: spec.run.Ramp, Runtime: spec.runtime, SeriesInterval: max(0, logEvery)}
-	var disks *diskWatch // fio's disk utilisation over the measured window
-	if es.local() && es.fio == nil {
-		disks = newDiskWatch(files)
-		ctl.OnWindowStart, ctl.OnWindowEnd = disks.start, disks.end
-	}
-	if !spec.run.TimeBased && es.fio == nil {
-		// fio's size-based end: each job transfers io_size × loops bytes.
-		perJob := spec.run.IOSize
-		if perJob == 0 {
-			region := existingSize - w.Offset - int64(w.NumJobs-1)*w.OffsetIncrement
-			if len(w.Files) > 1 {
-				region = listBytes(w)
-			}
-			perJob = max(region, w.BS) * int64(spec.run.Loops)
-		}
-		total := perJob * int64(w.NumJobs)
-		ctl.SampleInterval = 5 * time.Millisecond
-		ctl.OnSample = func(s ioengine.Sample) bool { return s.Bytes >= total }
-	}
-	if d := spec.run.StartDelay; d > 0 {
-		select {
-		case <-ctx.Done():
-			return errInterrupted
-		case <-time.After(d):
-		}
+	ctl, disks := runControl(spec, es, w, t, logEvery)
+	if err := startDelay(ctx, spec.run.StartDelay); err != nil {
+		return err
 	}
 	// The engine runs the write guard again on what it opens: the files
 	// laid out here are qdsweep's own.
@@ -542,20 +407,237 @@ func runAction(c *cli.Context, fioArgs []string) (err error) {
 		return usageErr(runErr)
 	}
 	if runErr == nil && spec.run.EndFsync && es.local() && w.RW.IsWrite() {
-		if err := fsyncFile(w.Filename); err != nil {
-			return fmt.Errorf("end_fsync: %w", err)
+		if err := endFsync(w.Filename); err != nil {
+			return err
 		}
 	}
-	if st != nil {
-		if runErr != nil && format == formatNormal && !c.IsSet("output") {
-			out = errw
+	if st != nil && runErr != nil && format == formatNormal && !c.IsSet("output") {
+		out = errw
+	}
+	return reportRun(out, errw, format, spec, w, st, disks, runErr)
+}
+
+// runFormat reads run's --output-format.
+func runFormat(c *cli.Context) (string, error) {
+	format := c.String("output-format")
+	switch format {
+	case formatNormal, formatJSON, formatTerse, formatFioJSON:
+		return format, nil
+	}
+	return "", usagef("--output-format: unknown format %q; use normal, json, terse or fio-json", format)
+}
+
+// configureFioEngine hands fio what the job asks of it when fio runs it.
+func configureFioEngine(es engineSetup, spec *runSpec) {
+	if es.fio == nil {
+		return
+	}
+	if len(spec.run.Batching)+len(spec.run.Ignored) > 0 {
+		// fio itself honours them: hand them over.
+		spec.notes = nil
+	}
+	es.fio.IOEngine = ioengine.EnginePsync // fio's default, unless --fio-arg names one
+	if !spec.run.TimeBased {
+		es.fio.IOSize = spec.run.IOSize
+	}
+	if spec.run.EndFsync {
+		es.fio.ExtraArgs = append(es.fio.ExtraArgs, "--end_fsync=1")
+	}
+}
+
+// runTarget is what a run measures: its files, those to lay out, the size
+// of the existing ones and each file's share of --size.
+type runTarget struct {
+	files, missing []string
+	temporary      bool // a scratch file laid out and removed
+	existingSize   int64
+	perFile        int64
+}
+
+// runTargets names the run's files and sizes w's region as fio would:
+// existing targets whole (or their N%), new ones at --size (1 GiB by
+// default).
+func runTargets(w *ioengine.Workload, es engineSetup, run fio.JobRun) (runTarget, error) {
+	var t runTarget
+	if len(w.JobFiles) > 0 && !es.local() {
+		return t, usagef("run: --numjobs=%d gives each job its own file, which --ioengine=%s does not run; name one shared file with --filename", w.NumJobs, es.name)
+	}
+	t.temporary = w.Filename == "" && es.local()
+	if t.temporary {
+		w.Filename = runScratchFile
+		if _, err := os.Lstat(runScratchFile); err == nil {
+			return t, usagef("--filename: ./%s already exists (left by an earlier run?); remove it or pass --filename", runScratchFile)
 		}
+	}
+	if len(w.Files) > 1 && es.sim != nil {
+		return t, usagef("run: --filename lists %d files, which --ioengine=sim does not model; name one file", len(w.Files))
+	}
+	t.files = []string{w.Filename}
+	if len(w.JobFiles) > 0 {
+		t.files = w.JobFiles
+	}
+	if len(w.Files) > 1 {
+		t.files = w.Files
+	}
+	for _, f := range t.files {
+		if fi, err := os.Stat(f); err == nil && es.local() {
+			t.existingSize = fileBytes(f, fi)
+		} else if es.local() {
+			t.missing = append(t.missing, f)
+		}
+	}
+	if err := resolvePercents(run, w, t.missing, t.existingSize); err != nil {
+		return t, err
+	}
+	if len(t.missing) > 0 && w.Size == 0 {
+		w.Size = runDefaultSize // fio would refuse; qdsweep lays out 1 GiB
+	}
+	if es.sim != nil && w.Size == 0 {
+		w.Size = runDefaultSize
+	}
+	t.perFile = w.FileSize() // each file of a list holds an equal share of --size
+	if es.remote() && w.Filename == "" {
+		return t, usagef("--fio-clients: name the target on the servers with --filename (nothing is laid out on them)")
+	}
+	return t, nil
+}
+
+// checkRunTargets validates each file of the run and runs the write guard
+// on it, and checks the process limits, before anything is laid out.
+func checkRunTargets(c *cli.Context, es engineSetup, w ioengine.Workload, t runTarget) error {
+	for _, f := range t.files {
+		fw := w
+		fw.Filename, fw.Size, fw.Files = f, t.perFile, nil
+		if err := es.validate(fw); err != nil {
+			return err
+		}
+		if es.local() {
+			if err := checkWrites(fw, []ioengine.RW{w.RW}, writeGuardFromFlags(c)); err != nil {
+				return err
+			}
+		}
+	}
+	if es.sim == nil {
+		return checkRunLimits(w.NumJobs, w.IODepth, w.BS)
+	}
+	return nil
+}
+
+// layOutRun lays out the run's missing files. Files laid out here are
+// removed only by inode (never another process's file at the same path);
+// a partial layout always goes, a scratch file when the run ends, and a
+// named target is kept as fio keeps it (said last). cleanup, which the
+// caller defers even on an error, does that.
+func layOutRun(ctx context.Context, errw io.Writer, w ioengine.Workload, t *runTarget) ([]*ioengine.Scratch, func(), error) {
+	scratches := make([]*ioengine.Scratch, len(t.missing))
+	unregisters := make([]func(), len(t.missing))
+	for i, f := range t.missing {
+		sc := ioengine.NewScratch(f)
+		scratches[i] = sc
+		unregisters[i] = onHardExit(func() { sc.Remove() })
+	}
+	temporary, missing := t.temporary, t.missing
+	cleanup := func() {
+		if !temporary && len(missing) > 0 {
+			var kept []string
+			for _, f := range missing {
+				if _, err := os.Stat(f); err == nil {
+					kept = append(kept, f)
+				}
+			}
+			if n := report.KeptNote(kept); n != "" {
+				fmt.Fprintln(errw, n)
+			}
+		}
+		for i := len(scratches) - 1; i >= 0; i-- {
+			if temporary {
+				scratches[i].Remove()
+			}
+			unregisters[i]()
+		}
+	}
+	size := t.perFile + w.Offset + int64(w.NumJobs-1)*w.OffsetIncrement
+	if n := report.LayoutNote(missing, size); n != "" {
+		fmt.Fprintln(errw, n)
+	}
+	for i, f := range missing {
+		if err := scratches[i].Create(ctx, size); err != nil {
+			if ctx.Err() != nil {
+				return scratches, cleanup, fmt.Errorf("laying out %s: %w", f, errInterrupted)
+			}
+			return scratches, cleanup, err
+		}
+		if !temporary {
+			unregisters[i]() // laid out whole: kept, as fio keeps it
+			scratches[i].Release()
+		}
+		t.existingSize = size
+	}
+	return scratches, cleanup, nil
+}
+
+// runControl is the engine's control of a run: phases, series, fio's disk
+// utilisation over the window (local engines) and the size-based end.
+func runControl(spec runSpec, es engineSetup, w ioengine.Workload, t runTarget, logEvery time.Duration) (ioengine.Control, *diskWatch) {
+	ctl := ioengine.Control{Ramp: spec.run.Ramp, Runtime: spec.runtime, SeriesInterval: max(0, logEvery)}
+	var disks *diskWatch // fio's disk utilisation over the measured window
+	if es.local() && es.fio == nil {
+		disks = newDiskWatch(t.files)
+		ctl.OnWindowStart, ctl.OnWindowEnd = disks.start, disks.end
+	}
+	if !spec.run.TimeBased && es.fio == nil {
+		sizeBasedEnd(&ctl, spec.run, w, t.existingSize)
+	}
+	return ctl, disks
+}
+
+// startDelay waits fio's startdelay, or until the run is interrupted.
+func startDelay(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return nil
+	}
+	select {
+	case <-ctx.Done():
+		return errInterrupted
+	case <-time.After(d):
+		return nil
+	}
+}
+
+// endFsync is fio's end_fsync: the written file flushed to stable storage.
+func endFsync(path string) error {
+	if err := fsyncFile(path); err != nil {
+		return fmt.Errorf("end_fsync: %w", err)
+	}
+	return nil
+}
+
+// sizeBasedEnd is fio's size-based end: each job transfers io_size × loops
+// bytes (the whole region when io_size is not set).
+func sizeBasedEnd(ctl *ioengine.Control, run fio.JobRun, w ioengine.Workload, existingSize int64) {
+	perJob := run.IOSize
+	if perJob == 0 {
+		region := existingSize - w.Offset - int64(w.NumJobs-1)*w.OffsetIncrement
+		if len(w.Files) > 1 {
+			region = listBytes(w)
+		}
+		perJob = max(region, w.BS) * int64(run.Loops)
+	}
+	total := perJob * int64(w.NumJobs)
+	ctl.SampleInterval = 5 * time.Millisecond
+	ctl.OnSample = func(s ioengine.Sample) bool { return s.Bytes >= total }
+}
+
+// reportRun writes the run's figures in its format, the in-flight
+// shortfall on errw, and turns the run's error into the command's.
+func reportRun(out, errw io.Writer, format string, spec runSpec, w ioengine.Workload, st *ioengine.Stats, disks *diskWatch, runErr error) error {
+	if st != nil {
 		if err := writeRunStats(out, format, spec, w, st, disks.utils(), errors.Is(runErr, context.Canceled)); err != nil {
 			return fmt.Errorf("writing results: %w", err)
 		}
-	}
-	if st != nil && st.Shortfall != nil {
-		fmt.Fprint(errw, wrapHanging(report.ShortfallNote(st.Shortfall), 80, "qdsweep: ", "  "))
+		if st.Shortfall != nil {
+			fmt.Fprint(errw, wrapHanging(report.ShortfallNote(st.Shortfall), 80, "qdsweep: ", "  "))
+		}
 	}
 	if runErr != nil {
 		if errors.Is(runErr, context.Canceled) {
@@ -808,10 +890,14 @@ func writeRunText(out io.Writer, w ioengine.Workload, st *ioengine.Stats) error 
 	return err
 }
 
-// runOutput is fio's --output through the one writer: never a device, a
-// symlink or a file the run reads or measures (files, the job file),
-// written whole by flush when the run ends (temporary file and rename).
-func runOutput(c *cli.Context, files []string) (*bytes.Buffer, func() error, error) {
+// runOutput is where the run's figures go: standard output, or fio's
+// --output through the one writer: never a device, a symlink or a file
+// the run reads or measures (files, the job file), written whole by flush
+// when the run ends (temporary file and rename).
+func runOutput(c *cli.Context, files []string) (io.Writer, func() error, error) {
+	if !c.IsSet("output") {
+		return c.App.Writer, func() error { return nil }, nil
+	}
 	path := c.String("output")
 	oo := outOptions(c, "output", append(slices.Clone(files), c.String("jobfile"))...)
 	if err := guard.CheckOutFile(path, oo); err != nil {
