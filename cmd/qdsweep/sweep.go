@@ -113,32 +113,9 @@ func sweepAction(c *cli.Context) (err error) {
 	if err != nil {
 		return err
 	}
-	// Each curve at its deepest iodepth and numjobs (lists are ascending).
-	var rws []ioengine.RW
-	for _, rw := range o.plan.RW {
-		rws = append(rws, ioengine.RW(rw))
-		for _, bs := range o.plan.BS {
-			w := o.workload
-			w.RW, w.BS = ioengine.RW(rw), bs
-			w.IODepth, w.NumJobs = o.plan.IODepth[len(o.plan.IODepth)-1], o.plan.NumJobs[len(o.plan.NumJobs)-1]
-			if err := o.engine.validate(w); err != nil {
-				return err
-			}
-		}
-	}
-	// The write guard, for every pattern of the sweep, before anything is written.
-	o.workload.Permit = writeGuardFromFlags(c)
-	deepest := o.workload // the region of the most jobs: (numjobs-1) × offset_increment + size
-	deepest.NumJobs = o.plan.NumJobs[len(o.plan.NumJobs)-1]
-	if o.engine.local() {
-		if err := checkWrites(deepest, rws, o.workload.Permit); err != nil {
-			return err
-		}
-	}
-	if o.engine.sim == nil {
-		if err := checkSweepLimits(o.plan); err != nil {
-			return err
-		}
+	rws, deepest, err := checkSweepPlan(c, &o)
+	if err != nil {
+		return err
 	}
 	// The results directory, through the one writer, and one owner for it:
 	// held locked for the run. A start that fails before the first results
@@ -177,7 +154,6 @@ func sweepAction(c *cli.Context) (err error) {
 	if err := checkRemoteWrites(c, eng, deepest, rws); err != nil {
 		return err
 	}
-	simCfg := o.engine.sim
 	ctx := c.Context
 	prog := newProgress(c.App.ErrWriter, o.quiet)
 	defer prog.clear()
@@ -186,69 +162,16 @@ func sweepAction(c *cli.Context) (err error) {
 	}
 
 	// The result: a new one, or the one being resumed.
-	r := o.prev
-	var prevMeta *sweep.Meta
-	if r == nil {
-		r = sweep.NewResult(sweep.Meta{Version: version, Start: time.Now()}, o.plan)
-	} else {
-		pm := r.Meta
-		prevMeta = &pm
+	r, err := sweepResult(o, eng.Name(), fallback)
+	if err != nil {
+		return err
 	}
 	m := &r.Meta
-	m.Hostname, m.Kernel, m.CPUs = sweep.HostFacts("/proc")
-	m.Engine, m.EngineFallbackReason = eng.Name(), fallback
-	m.Target = o.workload.Filename
-	m.Simulated = simCfg != nil
-	m.Workload = sweep.Workload{Size: o.workload.Size, Direct: o.workload.Direct,
-		RampNs: int64(o.ramp), RuntimeNs: int64(o.runtime)}
-	for _, rw := range o.plan.RW {
-		if rw == string(ioengine.ReadWrite) || rw == string(ioengine.RandRW) {
-			m.Workload.RWMixRead = o.workload.RWMixRead
-		}
-	}
-	if simCfg != nil {
-		m.Workload.Sim = simCfg.String()
-		m.Target = ""
-	}
-	if prevMeta != nil {
-		if err := sweep.CheckResume(*prevMeta, *m); err != nil {
-			*m = *prevMeta
-			return usageErr(err)
-		}
-	}
 
-	// The scratch file: laid out now, removed on every way out (only the file
-	// this process created: by inode). A named new target is laid out and
-	// kept, as fio does, unless the layout is cut short: then it goes too.
-	if o.scratch || (o.engine.local() && !sweepTargetExists(o.workload.Filename)) {
-		path := o.workload.Filename
-		if o.scratch && sweepTargetExists(path) {
-			return fmt.Errorf("scratch file %s already exists (another sweep running here, or left by a crash); remove it or pass --filename", path)
-		}
-		sc := ioengine.NewScratch(path)
-		unregister := onHardExit(func() { sc.Remove() })
-		if o.scratch {
-			defer func() { sc.Remove(); unregister() }()
-		} else {
-			defer func() {
-				if sweepTargetExists(path) {
-					prog.note("%s", report.KeptNote([]string{path}))
-				}
-			}()
-		}
-		size := layoutSize(o.workload, o.plan)
-		prog.note("%s", report.LayoutNote([]string{path}, size))
-		if err := sc.Create(ctx, size); err != nil {
-			if ctx.Err() != nil {
-				return fmt.Errorf("laying out %s: %w", path, errInterrupted)
-			}
-			return err
-		}
-		if !o.scratch {
-			unregister() // laid out whole: kept from now on
-			sc.Release()
-		}
-		o.workload.Permit.Ours = append(o.workload.Permit.Ours, sc.ID()) // laid out here: ours to write, by inode
+	cleanup, err := layOutSweepTarget(ctx, &o, prog)
+	defer cleanup()
+	if err != nil {
+		return err
 	}
 	var probe sweep.Probe
 	if o.engine.local() {
@@ -288,19 +211,130 @@ func sweepAction(c *cli.Context) (err error) {
 	}
 	runErr := runSweepSteps(ctx, cfg, r, o)
 	prog.clear()
-	if runErr != nil && ctx.Err() != nil {
+	switch {
+	case runErr != nil && ctx.Err() != nil:
 		r.Interrupted = true
 		if err := saver.save(r); err != nil {
 			prog.note("qdsweep: %v", err)
 		}
 		prog.note("qdsweep: partial results in %s (continue with: qdsweep sweep --resume %s)", o.outDir, o.outDir)
 		return fmt.Errorf("sweep: %w", errInterrupted)
-	}
-	if runErr != nil && !errors.Is(runErr, sweep.ErrAllFailed) {
+	case runErr != nil && !errors.Is(runErr, sweep.ErrAllFailed):
 		_ = saver.save(r)
 		return runErr
 	}
 	return finishSweep(c, o, saver, r, runErr)
+}
+
+// checkSweepPlan checks, before anything is written, that the engine runs
+// each curve at its deepest iodepth and numjobs (lists are ascending), the
+// write guard for every pattern of the sweep, and the process limits. It
+// returns the patterns and the workload of the most jobs, whose region is
+// (numjobs-1) × offset_increment + size.
+func checkSweepPlan(c *cli.Context, o *sweepOpts) ([]ioengine.RW, ioengine.Workload, error) {
+	var rws []ioengine.RW
+	for _, rw := range o.plan.RW {
+		rws = append(rws, ioengine.RW(rw))
+		for _, bs := range o.plan.BS {
+			w := o.workload
+			w.RW, w.BS = ioengine.RW(rw), bs
+			w.IODepth, w.NumJobs = o.plan.IODepth[len(o.plan.IODepth)-1], o.plan.NumJobs[len(o.plan.NumJobs)-1]
+			if err := o.engine.validate(w); err != nil {
+				return nil, ioengine.Workload{}, err
+			}
+		}
+	}
+	o.workload.Permit = writeGuardFromFlags(c)
+	deepest := o.workload
+	deepest.NumJobs = o.plan.NumJobs[len(o.plan.NumJobs)-1]
+	if o.engine.local() {
+		if err := checkWrites(deepest, rws, o.workload.Permit); err != nil {
+			return nil, deepest, err
+		}
+	}
+	if o.engine.sim == nil {
+		if err := checkSweepLimits(o.plan); err != nil {
+			return nil, deepest, err
+		}
+	}
+	return rws, deepest, nil
+}
+
+// sweepResult is the result the sweep fills: a new one, or the one being
+// resumed, with this run's meta (refused when it would measure something
+// else than the sweep it continues).
+func sweepResult(o sweepOpts, engine, fallback string) (*sweep.Result, error) {
+	r := o.prev
+	var prevMeta *sweep.Meta
+	if r == nil {
+		r = sweep.NewResult(sweep.Meta{Version: version, Start: time.Now()}, o.plan)
+	} else {
+		pm := r.Meta
+		prevMeta = &pm
+	}
+	m := &r.Meta
+	m.Hostname, m.Kernel, m.CPUs = sweep.HostFacts("/proc")
+	m.Engine, m.EngineFallbackReason = engine, fallback
+	m.Target = o.workload.Filename
+	m.Simulated = o.engine.sim != nil
+	m.Workload = sweep.Workload{Size: o.workload.Size, Direct: o.workload.Direct,
+		RampNs: int64(o.ramp), RuntimeNs: int64(o.runtime)}
+	for _, rw := range o.plan.RW {
+		if rw == string(ioengine.ReadWrite) || rw == string(ioengine.RandRW) {
+			m.Workload.RWMixRead = o.workload.RWMixRead
+		}
+	}
+	if o.engine.sim != nil {
+		m.Workload.Sim = o.engine.sim.String()
+		m.Target = ""
+	}
+	if prevMeta != nil {
+		if err := sweep.CheckResume(*prevMeta, *m); err != nil {
+			*m = *prevMeta
+			return r, usageErr(err)
+		}
+	}
+	return r, nil
+}
+
+// layOutSweepTarget lays out the scratch file, or a named target that does
+// not exist yet, and adds it to the files the sweep may write (by inode).
+// The scratch file goes on every way out (only the file this process
+// created: by inode); a named new target is kept, as fio does, unless the
+// layout is cut short: then it goes too. cleanup, which the caller defers
+// even on an error, does the going and says what was kept.
+func layOutSweepTarget(ctx context.Context, o *sweepOpts, prog *progress) (func(), error) {
+	path := o.workload.Filename
+	if !o.scratch && !(o.engine.local() && !sweepTargetExists(path)) {
+		return func() {}, nil
+	}
+	if o.scratch && sweepTargetExists(path) {
+		return func() {}, fmt.Errorf("scratch file %s already exists (another sweep running here, or left by a crash); remove it or pass --filename", path)
+	}
+	sc := ioengine.NewScratch(path)
+	unregister := onHardExit(func() { sc.Remove() })
+	cleanup := func() {
+		if sweepTargetExists(path) {
+			prog.note("%s", report.KeptNote([]string{path}))
+		}
+	}
+	if o.scratch {
+		cleanup = func() { sc.Remove(); unregister() }
+	}
+	size := layoutSize(o.workload, o.plan)
+	prog.note("%s", report.LayoutNote([]string{path}, size))
+	if err := sc.Create(ctx, size); err != nil {
+		if ctx.Err() != nil {
+			return cleanup, fmt.Errorf("laying out %s: %w", path, errInterrupted)
+		}
+		return cleanup, err
+	}
+	if !o.scratch {
+		unregister() // laid out whole: kept from now on
+		sc.Release()
+	}
+	o.workload.Permit.Ours = append(o.workload.Permit.Ours, sc.ID()) // laid out here: ours to write, by inode
+	return cleanup, nil
 }
 
 // runSweepSteps runs the grid, then the refinement around the answers
