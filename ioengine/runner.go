@@ -52,25 +52,9 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 	if err != nil {
 		return nil, err
 	}
-	// Each job needs its own thread, and a thread the kernel refuses is
-	// fatal to a Go program: start only as many jobs as the limits allow.
-	var short *Shortfall
-	jobs := w.NumJobs
-	// A job takes its own thread, and its P (see leaseProcs) may take
-	// another when the runtime hands it off while the job sits in the
-	// kernel (garbage collection workers run on such Ps): two per job.
-	room, limit, value, limited := systemLimits.threadHeadroom()
-	perJob := int64(2)
-	if limited && engine == EngineIOUring {
-		perJob += 2 * iowqWorkersUnderLimit // the ring's capped kernel workers
-	}
-	if limited && int64(jobs)*perJob+threadReserve > room {
-		n := int(max((room-threadReserve)/perJob, 0))
-		if n < 1 {
-			return nil, fmt.Errorf("%s (%d) leaves no room for another thread; raise it or lower --numjobs", limit, value)
-		}
-		jobs = n
-		short = &Shortfall{Cause: ShortfallLimit, Limit: limit, LimitValue: value}
+	jobs, short, limited, err := jobsWithinThreadLimit(w.NumJobs, engine)
+	if err != nil {
+		return nil, err
 	}
 	fd, err := openTarget(&fw) // the guard checks the file's own share of a list
 	if err != nil {
@@ -82,15 +66,7 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 		return nil, err
 	}
 	if w.Invalidate && !w.Direct {
-		seen := map[int]bool{}
-		for _, fds := range jobFDs {
-			for _, f := range fds {
-				if !seen[f] {
-					seen[f] = true
-					dropCache(f)
-				}
-			}
-		}
+		dropCaches(jobFDs)
 	}
 	release := leaseProcs(jobs)
 	defer release()
@@ -139,36 +115,7 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 	// A job that cannot start for want of a resource (files, memory, AIO
 	// events) leaves the others to run, and the shortfall says so; any
 	// other setup error fails the run.
-	var setupErr, limitErr error
-	var tids []int
-	for i := 0; i < jobs; i++ {
-		r := <-ready
-		if r.err == nil {
-			tids = append(tids, r.tid)
-			continue
-		}
-		if limit := setupLimit(r.err, engine); limit != limitNone {
-			if limitErr == nil {
-				limitErr = r.err
-			}
-			if short == nil || short.Err == "" {
-				short = &Shortfall{Cause: ShortfallLimit, Limit: limit, Err: r.err.Error()}
-			}
-			if limit == LimitNofile {
-				var rl unix.Rlimit
-				if unix.Getrlimit(unix.RLIMIT_NOFILE, &rl) == nil {
-					short.LimitValue = int64(rl.Cur)
-				}
-			}
-			continue
-		}
-		if setupErr == nil {
-			setupErr = r.err
-		}
-	}
-	if setupErr == nil && len(tids) == 0 {
-		setupErr = limitErr
-	}
+	tids, short, setupErr := collectReady(ready, jobs, engine, short)
 	if setupErr != nil {
 		c.phase.Store(phaseAbort)
 		close(begin)
@@ -226,35 +173,8 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 	}
 
 	// Collect jobs: those that ended early already sent their result.
-	got := make([]meter, jobs)
-	var jobErr error
-	buffers := ""
-	collect := func(r jobResult) {
-		got[r.idx] = r.m
-		if r.buffers != "" && (buffers == "" || buffers == "registered") {
-			buffers = r.buffers
-		}
-		if r.err != nil && jobErr == nil {
-			jobErr = fmt.Errorf("job %d: %w", r.idx, r.err)
-		}
-	}
-	pending := running
-	grace := time.NewTimer(w.IOTimeout + time.Second)
-	defer grace.Stop()
-	abandoned := false
-	for _, r := range drainResults(results) {
-		collect(r)
-		pending--
-	}
-	for pending > 0 && !abandoned {
-		select {
-		case r := <-results:
-			collect(r)
-			pending--
-		case <-grace.C:
-			abandoned = true
-		}
-	}
+	got, jobErr, buffers, pending := collectResults(results, jobs, running, w.IOTimeout+time.Second)
+	abandoned := pending > 0
 	if !abandoned {
 		closeJobFiles(jobFDs, fd)
 		unix.Close(fd) // a job stuck in a syscall keeps fd; leave it open then
@@ -277,15 +197,131 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 		held = held || got[i].held > 0
 	}
 	st.Shortfall = shortfallOf(st, &w, running, short, sched1.sub(sched0), held)
+	return st, runOutcome(runErr, jobErr, pending, w.IOTimeout+time.Second)
+}
+
+// runOutcome is a run's error: the pacing's, else a job's, else jobs that
+// did not finish within grace of the end.
+func runOutcome(runErr, jobErr error, pending int, grace time.Duration) error {
 	switch {
 	case runErr != nil:
-		return st, runErr
+		return runErr
 	case jobErr != nil:
-		return st, jobErr
-	case abandoned:
-		return st, fmt.Errorf("%d job(s) did not finish within %v of the end: %w", pending, w.IOTimeout+time.Second, ErrStalled)
+		return jobErr
+	case pending > 0:
+		return fmt.Errorf("%d job(s) did not finish within %v of the end: %w", pending, grace, ErrStalled)
 	}
-	return st, nil
+	return nil
+}
+
+// jobsWithinThreadLimit is how many of numjobs jobs the thread limit
+// leaves room for. Each job needs its own thread, and a thread the kernel
+// refuses is fatal to a Go program: start only as many jobs as the limits
+// allow (short says so when fewer). A job takes its own thread, and its P
+// (see leaseProcs) may take another when the runtime hands it off while
+// the job sits in the kernel (garbage collection workers run on such Ps):
+// two per job. limited reports whether a thread limit is near.
+func jobsWithinThreadLimit(numjobs int, engine string) (jobs int, short *Shortfall, limited bool, err error) {
+	room, limit, value, limited := systemLimits.threadHeadroom()
+	perJob := int64(2)
+	if limited && engine == EngineIOUring {
+		perJob += 2 * iowqWorkersUnderLimit // the ring's capped kernel workers
+	}
+	if !limited || int64(numjobs)*perJob+threadReserve <= room {
+		return numjobs, nil, limited, nil
+	}
+	n := int(max((room-threadReserve)/perJob, 0))
+	if n < 1 {
+		return 0, nil, limited, fmt.Errorf("%s (%d) leaves no room for another thread; raise it or lower --numjobs", limit, value)
+	}
+	return n, &Shortfall{Cause: ShortfallLimit, Limit: limit, LimitValue: value}, limited, nil
+}
+
+// dropCaches drops the cached pages of every file the jobs use, once each
+// (fio's invalidate=1 for a buffered run).
+func dropCaches(jobFDs [][]int) {
+	seen := map[int]bool{}
+	for _, fds := range jobFDs {
+		for _, f := range fds {
+			if !seen[f] {
+				seen[f] = true
+				dropCache(f)
+			}
+		}
+	}
+}
+
+// collectReady waits for the jobs' setup: the threads of those that
+// started, and the shortfall when some could not for want of a resource
+// (files, memory, AIO events), which leaves the others to run. Any other
+// setup error, or none starting, fails the run (setupErr).
+func collectReady(ready <-chan jobReady, jobs int, engine string, short *Shortfall) (tids []int, _ *Shortfall, setupErr error) {
+	var limitErr error
+	for i := 0; i < jobs; i++ {
+		r := <-ready
+		if r.err == nil {
+			tids = append(tids, r.tid)
+			continue
+		}
+		limit := setupLimit(r.err, engine)
+		if limit == limitNone {
+			if setupErr == nil {
+				setupErr = r.err
+			}
+			continue
+		}
+		if limitErr == nil {
+			limitErr = r.err
+		}
+		if short == nil || short.Err == "" {
+			short = &Shortfall{Cause: ShortfallLimit, Limit: limit, Err: r.err.Error()}
+		}
+		if limit == LimitNofile {
+			var rl unix.Rlimit
+			if unix.Getrlimit(unix.RLIMIT_NOFILE, &rl) == nil {
+				short.LimitValue = int64(rl.Cur)
+			}
+		}
+	}
+	if setupErr == nil && len(tids) == 0 {
+		setupErr = limitErr
+	}
+	return tids, short, setupErr
+}
+
+// collectResults gathers the running jobs' meters (those that ended early
+// already sent theirs), waiting at most grace for the rest: pending is how
+// many did not finish by then. buffers is how the jobs used their buffers
+// (the first that was not "registered", if any); jobErr the first job's
+// error.
+func collectResults(results chan jobResult, jobs, running int, grace time.Duration) (got []meter, jobErr error, buffers string, pending int) {
+	got = make([]meter, jobs)
+	collect := func(r jobResult) {
+		got[r.idx] = r.m
+		if r.buffers != "" && (buffers == "" || buffers == "registered") {
+			buffers = r.buffers
+		}
+		if r.err != nil && jobErr == nil {
+			jobErr = fmt.Errorf("job %d: %w", r.idx, r.err)
+		}
+	}
+	pending = running
+	for _, r := range drainResults(results) {
+		collect(r)
+		pending--
+	}
+	timer := time.NewTimer(grace)
+	defer timer.Stop()
+	for pending > 0 {
+		select {
+		case r := <-results:
+			collect(r)
+			pending--
+		case <-timer.C:
+			return got, jobErr, buffers, pending
+		}
+	}
+	return got, jobErr, buffers, 0
 }
 
 // openJobFiles returns each job's descriptors and the bytes of its region
