@@ -377,11 +377,10 @@ func (u *uringLoop) run(j *job) error {
 			}
 			rearm = false
 		}
-		if pending > 0 {
-			// SQEs the kernel did not take last time (EAGAIN, EBUSY) enter
-			// flight with this call: their latency starts now too.
-			u.restamp(pending, t0)
-		}
+		// SQEs the kernel did not take last time (EAGAIN, EBUSY) enter
+		// flight with this call: their latency starts now too (none: a
+		// no-op).
+		u.restamp(pending, t0)
 		if u.canSubmit(m, fatal) {
 			k := u.prep(j, len(u.free), t0)
 			pending += k

@@ -162,6 +162,24 @@ func groupJobs(jobs []fio.Job) []fioGroup {
 	return gs
 }
 
+// blockSizeOf is the block size of I/Os that moved the directions' bytes
+// when the output does not say it: bytes ÷ I/Os only when it divides
+// exactly into whole sectors (fio 2.0's I/O count is IOPS × runtime, and a
+// guess of 4,102 bytes is no block size); else 0, unknown.
+func blockSizeOf(dirs []*fio.Dir, ios int64) int64 {
+	if ios <= 0 {
+		return 0
+	}
+	var bytes int64
+	for _, d := range dirs {
+		bytes += d.IOBytes
+	}
+	if bytes%ios == 0 && bytes/ios%512 == 0 {
+		return bytes / ios
+	}
+	return 0
+}
+
 // stepFromFio converts one group into a step.
 func stepFromFio(g fioGroup) (Step, error) {
 	j := g.main
@@ -229,17 +247,8 @@ func stepFromFio(g fioGroup) (Step, error) {
 			st.RW = "read"
 		}
 	}
-	if st.BS == 0 && ios > 0 {
-		// No bs in the output: bytes ÷ I/Os is the block size only when it
-		// divides exactly into whole sectors (fio 2.0's I/O count is
-		// IOPS × runtime, and a guess of 4,102 bytes is no block size).
-		var bytes int64
-		for _, d := range append(read, write...) {
-			bytes += d.IOBytes
-		}
-		if bytes%ios == 0 && bytes/ios%512 == 0 {
-			st.BS = bytes / ios
-		}
+	if st.BS == 0 {
+		st.BS = blockSizeOf(append(read, write...), ios)
 	}
 	st.QD = st.IODepth * st.NumJobs
 	if n := len(g.clients); n > 1 && g.clients[0].NumJobs > 0 && st.NumJobs == n*g.clients[0].NumJobs {
