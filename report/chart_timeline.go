@@ -84,26 +84,7 @@ func timelineOf(r *sweep.Result, in chartInput) (*timelineFigure, error) {
 	var iopsLines, meanLines, p99Lines []plotter.XYs
 	var bursts []float64
 	for _, ts := range steps {
-		var io, mean, p99 plotter.XYs
-		// Each slice's figures hold for its whole interval: drawn as a
-		// level from its start to its end, so a step of one slice still
-		// shows.
-		for _, p := range ts.step.Series.Points {
-			x0 := ts.from + float64(p.StartNs)/1e9
-			x1 := ts.from + float64(p.StartNs+p.DurNs)/1e9
-			io = append(io, plotter.XY{X: x0, Y: p.IOPS()}, plotter.XY{X: x1, Y: p.IOPS()})
-			yMax = math.Max(yMax, p.IOPS())
-			if p.LatMeanNs > 0 {
-				y := math.Log10(p.LatMeanNs)
-				mean = append(mean, plotter.XY{X: x0, Y: y}, plotter.XY{X: x1, Y: y})
-				latMin, latMax = math.Min(latMin, p.LatMeanNs), math.Max(latMax, p.LatMeanNs)
-			}
-			if p.LatP99Ns > 0 {
-				y := math.Log10(float64(p.LatP99Ns))
-				p99 = append(p99, plotter.XY{X: x0, Y: y}, plotter.XY{X: x1, Y: y})
-				latMax = math.Max(latMax, float64(p.LatP99Ns))
-			}
-		}
+		io, mean, p99 := stepLines(ts, &yMax, &latMin, &latMax)
 		iopsLines, meanLines, p99Lines = append(iopsLines, io), append(meanLines, mean), append(p99Lines, p99)
 		if b := ts.step.Time.Find(littleslaw.TimeBurst); b != nil {
 			bursts = append(bursts, ts.from+b.BurstSec)
@@ -121,39 +102,10 @@ func timelineOf(r *sweep.Result, in chartInput) (*timelineFigure, error) {
 	}
 	loLat, hiLat := math.Log10(latMin)-0.15, math.Log10(latMax)+0.15
 
-	// Shade alternate steps; label each by QD where there is room.
 	total := steps[len(steps)-1].to
-	every := max(1, int(math.Ceil(float64(len(steps))*70/float64(dashWpx-200))))
-	var lx []plotter.XY
-	var lt []string
-	for i, ts := range steps {
-		if i%2 == 0 {
-			for _, pl := range []*plot.Plot{top, bot} {
-				lo, hi := 0.0, yTop
-				if pl == bot {
-					lo, hi = loLat, hiLat
-				}
-				poly, err := plotter.NewPolygon(plotter.XYs{{X: ts.from, Y: lo}, {X: ts.to, Y: lo}, {X: ts.to, Y: hi}, {X: ts.from, Y: hi}})
-				if err != nil {
-					return nil, err
-				}
-				poly.Color = stepShade
-				poly.LineStyle.Width = 0
-				pl.Add(poly)
-			}
-		}
-		if i%every == 0 || ts.control {
-			lx = append(lx, plotter.XY{X: ts.from + (ts.to-ts.from)*0.04, Y: yMax * 1.06})
-			label := "QD " + FormatQD(float64(ts.step.QD))
-			if ts.control {
-				label = "control " + label
-			}
-			lt = append(lt, label)
-		}
-		if multi && (i == 0 || ts.step.RW != steps[i-1].step.RW || ts.step.BS != steps[i-1].step.BS) {
-			lx = append(lx, plotter.XY{X: ts.from + (ts.to-ts.from)*0.04, Y: yMax * 1.18})
-			lt = append(lt, curveName(ts.step.RW, ts.step.BS)+" →")
-		}
+	lx, lt, err := shadeSteps(top, bot, steps, multi, yMax, yTop, loLat, hiLat)
+	if err != nil {
+		return nil, err
 	}
 	top.Add(plotter.NewGrid())
 	bot.Add(plotter.NewGrid())
@@ -240,6 +192,70 @@ func timelineOf(r *sweep.Result, in chartInput) (*timelineFigure, error) {
 	f := &timelineFigure{Title: "IOPS and latency over time, step by step", Subtitle: sub, Simulated: in.Simulated,
 		IOPS: top, Lat: bot, Legend: l}
 	return f, nil
+}
+
+// stepLines draws one step's IOPS, mean and p99 latency (log) as levels,
+// widening the IOPS and latency ranges seen so far.
+func stepLines(ts timelineStep, yMax, latMin, latMax *float64) (io, mean, p99 plotter.XYs) {
+	// Each slice's figures hold for its whole interval: drawn as a
+	// level from its start to its end, so a step of one slice still
+	// shows.
+	for _, p := range ts.step.Series.Points {
+		x0 := ts.from + float64(p.StartNs)/1e9
+		x1 := ts.from + float64(p.StartNs+p.DurNs)/1e9
+		io = append(io, plotter.XY{X: x0, Y: p.IOPS()}, plotter.XY{X: x1, Y: p.IOPS()})
+		*yMax = math.Max(*yMax, p.IOPS())
+		if p.LatMeanNs > 0 {
+			y := math.Log10(p.LatMeanNs)
+			mean = append(mean, plotter.XY{X: x0, Y: y}, plotter.XY{X: x1, Y: y})
+			*latMin, *latMax = math.Min(*latMin, p.LatMeanNs), math.Max(*latMax, p.LatMeanNs)
+		}
+		if p.LatP99Ns > 0 {
+			y := math.Log10(float64(p.LatP99Ns))
+			p99 = append(p99, plotter.XY{X: x0, Y: y}, plotter.XY{X: x1, Y: y})
+			*latMax = math.Max(*latMax, float64(p.LatP99Ns))
+		}
+	}
+	return io, mean, p99
+}
+
+// shadeSteps shades alternate steps of the timeline and returns the labels
+// above them: each step by QD where there is room (the control step always,
+// named so), and each new curve's name where several are drawn.
+func shadeSteps(top, bot *plot.Plot, steps []timelineStep, multi bool, yMax, yTop, loLat, hiLat float64) ([]plotter.XY, []string, error) {
+	every := max(1, int(math.Ceil(float64(len(steps))*70/float64(dashWpx-200))))
+	var lx []plotter.XY
+	var lt []string
+	for i, ts := range steps {
+		if i%2 == 0 {
+			for _, pl := range []*plot.Plot{top, bot} {
+				lo, hi := 0.0, yTop
+				if pl == bot {
+					lo, hi = loLat, hiLat
+				}
+				poly, err := plotter.NewPolygon(plotter.XYs{{X: ts.from, Y: lo}, {X: ts.to, Y: lo}, {X: ts.to, Y: hi}, {X: ts.from, Y: hi}})
+				if err != nil {
+					return nil, nil, err
+				}
+				poly.Color = stepShade
+				poly.LineStyle.Width = 0
+				pl.Add(poly)
+			}
+		}
+		if i%every == 0 || ts.control {
+			lx = append(lx, plotter.XY{X: ts.from + (ts.to-ts.from)*0.04, Y: yMax * 1.06})
+			label := "QD " + FormatQD(float64(ts.step.QD))
+			if ts.control {
+				label = "control " + label
+			}
+			lt = append(lt, label)
+		}
+		if multi && (i == 0 || ts.step.RW != steps[i-1].step.RW || ts.step.BS != steps[i-1].step.BS) {
+			lx = append(lx, plotter.XY{X: ts.from + (ts.to-ts.from)*0.04, Y: yMax * 1.18})
+			lt = append(lt, curveName(ts.step.RW, ts.step.BS)+" →")
+		}
+	}
+	return lx, lt, nil
 }
 
 // draw renders the timeline into c: title, subtitle, the IOPS plot above
