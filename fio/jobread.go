@@ -167,6 +167,10 @@ type JobRun struct {
 	IOSize int64 `json:"io_size"`
 	// Loops is fio's loops (at least 1).
 	Loops int `json:"loops"`
+	// NumberIOs is fio's number_ios: each loop of a size-based job ends
+	// after this many I/Os if its bytes are not done sooner (0: no such
+	// cap). As in fio 3.33, a time-based job ignores it.
+	NumberIOs int64 `json:"number_ios,omitempty"`
 	// StartDelay is fio's startdelay: wait before starting the job.
 	StartDelay time.Duration `json:"startdelay_ns"`
 	// EndFsync is fio's end_fsync: fsync the file when the job ends.
@@ -449,17 +453,22 @@ func init() {
 		"ramp_time":         func(c *jobConv, _ string, o Option) (err error) { c.run.Ramp, err = optDuration(o); return err },
 		"time_based":        func(c *jobConv, _ string, o Option) (err error) { c.run.TimeBased, err = optBool(o); return err },
 		"loops":             func(c *jobConv, _ string, o Option) (err error) { c.run.Loops, err = optPositive(o); return err },
-		"startdelay":        convStartDelay,
-		"percentile_list":   convPercentiles,
-		"end_fsync":         func(c *jobConv, _ string, o Option) (err error) { c.run.EndFsync, err = optBool(o); return err },
-		"readonly":          func(c *jobConv, _ string, o Option) (err error) { c.run.ReadOnly, err = optBool(o); return err },
-		"norandommap":       func(*jobConv, string, Option) error { return nil }, // qdsweep draws random offsets with repeats, as norandommap
-		"verify":            convVerify,
-		"rate_iops":         convRate,
-		"rate":              convRate,
-		"fsync":             convSync,
-		"fdatasync":         convSync,
-		"sync":              convOpenSync,
+		"number_ios": func(c *jobConv, _ string, o Option) (err error) {
+			n, err := optSize(o)
+			c.run.NumberIOs = n
+			return err
+		},
+		"startdelay":      convStartDelay,
+		"percentile_list": convPercentiles,
+		"end_fsync":       func(c *jobConv, _ string, o Option) (err error) { c.run.EndFsync, err = optBool(o); return err },
+		"readonly":        func(c *jobConv, _ string, o Option) (err error) { c.run.ReadOnly, err = optBool(o); return err },
+		"norandommap":     func(*jobConv, string, Option) error { return nil }, // qdsweep draws random offsets with repeats, as norandommap
+		"verify":          convVerify,
+		"rate_iops":       convRate,
+		"rate":            convRate,
+		"fsync":           convSync,
+		"fdatasync":       convSync,
+		"sync":            convOpenSync,
 		"invalidate": func(c *jobConv, _ string, o Option) (err error) {
 			c.run.Workload.Invalidate, err = optBool(o)
 			return err

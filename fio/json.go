@@ -41,16 +41,20 @@ type jsonJob struct {
 }
 
 type jsonDir struct {
-	IOBytes  float64  `json:"io_bytes"`
-	BWBytes  float64  `json:"bw_bytes"`
-	BW       float64  `json:"bw"` // KiB/s
-	IOPS     float64  `json:"iops"`
-	Runtime  float64  `json:"runtime"`
-	TotalIOs float64  `json:"total_ios"`
-	IOKBytes float64  `json:"io_kbytes"`
-	Slat     *jsonLat `json:"slat_ns"`
-	Clat     *jsonLat `json:"clat_ns"`
-	Lat      *jsonLat `json:"lat_ns"`
+	IOBytes  float64 `json:"io_bytes"`
+	BWBytes  float64 `json:"bw_bytes"`
+	BW       float64 `json:"bw"` // KiB/s
+	IOPS     float64 `json:"iops"`
+	Runtime  float64 `json:"runtime"`
+	TotalIOs float64 `json:"total_ios"`
+	IOKBytes float64 `json:"io_kbytes"`
+	// fio's IOPS samples (one per iopsavgtime, 500 ms by default).
+	IOPSMean    float64  `json:"iops_mean"`
+	IOPSStddev  float64  `json:"iops_stddev"`
+	IOPSSamples float64  `json:"iops_samples"`
+	Slat        *jsonLat `json:"slat_ns"`
+	Clat        *jsonLat `json:"clat_ns"`
+	Lat         *jsonLat `json:"lat_ns"`
 	// fio 2.x: latencies in µs under these names, io_bytes in KiB.
 	SlatUs *jsonLat `json:"slat"`
 	ClatUs *jsonLat `json:"clat"`
@@ -275,6 +279,7 @@ func (d *jsonDir) dir() *Dir {
 		IOBytes: int64(finite(d.IOBytes)), BWBytes: bw, IOPS: finite(d.IOPS),
 		RuntimeMs: int64(finite(d.Runtime)), TotalIOs: int64(finite(d.TotalIOs)),
 		Slat: d.Slat.stat(1), Clat: d.Clat.stat(1), Lat: d.Lat.stat(1),
+		IOPSMean: finite(d.IOPSMean), IOPSStddev: finite(d.IOPSStddev), IOPSSamples: int64(finite(d.IOPSSamples)),
 	}
 	if d.Slat == nil && d.Clat == nil && d.Lat == nil && (d.SlatUs != nil || d.ClatUs != nil || d.LatUs != nil) {
 		// fio 2.x: µs latencies; io_bytes counts KiB there.

@@ -69,7 +69,7 @@ func init() {
 	// The workload qdsweep runs.
 	set(Honoured, true, "name", "filename", "directory", "size", "filesize", "io_size", "offset", "offset_increment",
 		"rw", "rwmixread", "rwmixwrite", "bs", "iodepth", "numjobs", "direct", "buffered", "ioengine",
-		"runtime", "ramp_time", "randseed", "randrepeat", "continue_on_error", "loops", "startdelay", "verify",
+		"runtime", "ramp_time", "randseed", "randrepeat", "continue_on_error", "loops", "number_ios", "startdelay", "verify",
 		"do_verify", "nrfiles", "end_fsync", "percentile_list", "rate", "rate_iops", "rate_process",
 		"fsync", "fdatasync", "sync", "invalidate")
 	set(Honoured, false, "time_based", "norandommap", "readonly")
@@ -96,7 +96,7 @@ func init() {
 		"random_distribution", "percentage_random", "random_generator", "zonemode", "zonesize", "zonerange",
 		"zoneskip", "write_barrier", "buffer_compress_percentage",
 		"buffer_compress_chunk", "buffer_pattern", "dedupe_percentage", "refill_buffers", "zero_buffers",
-		"scramble_buffers", "number_ios", "fill_device", "fill_fs", "unlink", "unlink_each_loop", "hipri",
+		"scramble_buffers", "fill_device", "fill_fs", "unlink", "unlink_each_loop", "hipri",
 		"fixedbufs", "registerfiles", "sqthread_poll", "sqthread_poll_cpu", "cpus_allowed", "cpumask",
 		"cpus_allowed_policy", "numa_cpu_nodes", "numa_mem_policy", "nice", "prio", "prioclass",
 		"cmdprio_percentage", "verify_pattern", "verify_interval", "verify_offset", "verify_backlog",

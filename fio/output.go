@@ -84,6 +84,12 @@ type Dir struct {
 	Slat      LatStat `json:"slat_ns"` // submission latency
 	Clat      LatStat `json:"clat_ns"` // completion latency
 	Lat       LatStat `json:"lat_ns"`  // total latency (submit to completion)
+	// IOPSMean, IOPSStddev and IOPSSamples are fio's IOPS samples (one per
+	// iopsavgtime, 500 ms by default): their mean, standard deviation and
+	// count (0: not reported).
+	IOPSMean    float64 `json:"iops_mean,omitempty"`
+	IOPSStddev  float64 `json:"iops_stddev,omitempty"`
+	IOPSSamples int64   `json:"iops_samples,omitempty"`
 }
 
 // LatStat summarises one latency in nanoseconds. N is 0 when fio did not

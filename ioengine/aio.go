@@ -151,14 +151,14 @@ func (a *aioLoop) close(abandoned bool) {
 }
 
 // submit prepares up to n I/Os in free slots (a paced job stops at the
-// first not yet due) and hands them to io_submit in one call; it returns
+// first not yet due, a counted one at its last) and hands them to io_submit in one call; it returns
 // how many the kernel took.
 func (a *aioLoop) submit(j *job, n int) (int, error) {
 	m := &j.m
 	t0 := m.c.now()
 	k := 0
 	for ; k < n; k++ {
-		if j.pace.on && j.dueIn(t0) > 0 {
+		if j.left == 0 || j.pace.on && j.dueIn(t0) > 0 {
 			break
 		}
 		slot := a.free[len(a.free)-1-k]

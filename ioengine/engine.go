@@ -19,8 +19,13 @@ type Engine interface {
 
 // Control paces a run: phases and live samples.
 type Control struct {
-	Ramp           time.Duration // excluded warm-up before measuring
-	Runtime        time.Duration // longest measured window
+	Ramp    time.Duration // excluded warm-up before measuring
+	Runtime time.Duration // longest measured window
+	// IOsPerJob, when > 0, is fio's size-based end: each job issues
+	// exactly this many I/Os, counted from its first (ramp included), and
+	// ends when they have completed; the run ends when every job has, or at
+	// Runtime if sooner. 0: the jobs run until the window ends.
+	IOsPerJob      int64
 	SampleInterval time.Duration // period of OnSample calls during the measured window (0: no samples)
 	// OnSample, when set, is called every SampleInterval of the measured
 	// window from one goroutine with cumulative figures; returning true ends

@@ -38,6 +38,9 @@ type job struct {
 	peekFile int
 	peekOff  int64
 	hasPeek  bool
+	// left is how many I/Os the job may still issue (Control.IOsPerJob);
+	// -1: no count. Taking the last one ends the job's submissions.
+	left int64
 }
 
 // pacer holds a job to a rate per direction (fio's rate_iops, with fio's
@@ -83,6 +86,12 @@ func (j *job) nextIO() (dir, fd int, off int64) {
 	j.hasPeek = false
 	if j.pace.on {
 		j.pace.next[dir] += j.pace.interval[dir]
+	}
+	if j.left > 0 {
+		j.left--
+		if j.left == 0 {
+			j.m.done = true // the loops submit no more and drain what is in flight
+		}
 	}
 	return dir, j.fds[j.peekFile], j.peekOff
 }

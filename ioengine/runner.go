@@ -27,6 +27,9 @@ type jobResult struct {
 	m       meter
 	buffers string
 	err     error
+	// spent is set when the job ended because it issued all its I/Os
+	// (Control.IOsPerJob) and they completed.
+	spent bool
 }
 
 // runWorkload is the engine-independent part of Run: open the target, start
@@ -81,7 +84,10 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 	begin := make(chan struct{})
 	var wg sync.WaitGroup
 	for i := 0; i < jobs; i++ {
-		j := &job{idx: i, w: &w, fds: jobFDs[i], depth: w.IODepth, bs: w.BS, verify: w.Verify, fewThreads: limited, pace: newPacer(w.RateIOPS)}
+		j := &job{idx: i, w: &w, fds: jobFDs[i], depth: w.IODepth, bs: w.BS, verify: w.Verify, fewThreads: limited, pace: newPacer(w.RateIOPS), left: -1}
+		if ctl.IOsPerJob > 0 {
+			j.left = ctl.IOsPerJob
+		}
 		j.gen = newOffsetGen(&w, w.Offset+int64(i)*w.OffsetIncrement, sizes, i)
 		j.m = newMeter(c, &pubs[i], w.ContinueOnError)
 		if w.SyncEvery > 0 {
@@ -109,7 +115,7 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 			err = loop.run(j)
 			j.m.finish(c.now())
 			loop.close(c.phase.Load() == phaseAbort)
-			results <- jobResult{idx: j.idx, m: j.m, buffers: j.buffers, err: err}
+			results <- jobResult{idx: j.idx, m: j.m, buffers: j.buffers, err: err, spent: j.left == 0}
 		}()
 	}
 	// A job that cannot start for want of a resource (files, memory, AIO
@@ -157,7 +163,7 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 	}
 	close(begin)
 
-	runErr := pace(ctx, &w, ctl, c, pubs, results, startWindow, &started)
+	runErr := pace(ctx, &w, ctl, c, pubs, results, running, startWindow, &started)
 	stopPhase := phaseStop
 	if errors.Is(runErr, ErrStalled) {
 		stopPhase = phaseAbort
@@ -481,8 +487,16 @@ func drainResults(ch chan jobResult) []jobResult {
 // pace runs the ramp and the measured window; it returns when the window
 // should end: nil at Runtime or when OnSample says so, ctx's error wrapped,
 // an ErrStalled error, or errJobEnded when a job ended early (its result is
-// pushed back on results).
-func pace(ctx context.Context, w *Workload, ctl Control, c *coord, pubs []jobPub, results chan jobResult, startWindow func(), started *bool) error {
+// pushed back on results). Jobs that ended having done their I/O count
+// (Control.IOsPerJob) leave the others running; when all running jobs have,
+// the window ends (nil). Their results are pushed back too.
+func pace(ctx context.Context, w *Workload, ctl Control, c *coord, pubs []jobPub, results chan jobResult, running int, startWindow func(), started *bool) error {
+	var spent []jobResult
+	defer func() {
+		for _, r := range spent {
+			results <- r
+		}
+	}()
 	watch := w.IOTimeout / 4
 	watch = min(max(watch, 5*time.Millisecond), 100*time.Millisecond)
 	watchdog := time.NewTicker(watch)
@@ -551,6 +565,12 @@ func pace(ctx context.Context, w *Workload, ctl Control, c *coord, pubs []jobPub
 				return nil
 			}
 		case r := <-results:
+			if r.spent && r.err == nil {
+				if spent = append(spent, r); len(spent) < running {
+					continue
+				}
+				return nil
+			}
 			results <- r
 			return errJobEnded
 		case <-watchdog.C:

@@ -291,6 +291,69 @@ type simRun struct {
 	inflight     int
 	inflightArea float64 // ∫ in-flight dt over the window, I/O·ns
 	lastChange   int64
+	// milestones, virtual ns: the ramp's and window's ends, the next
+	// OnSample and series cut
+	rampEnd, winEnd, nextSample, nextSeries int64
+	// left is how many I/Os may still be issued (Control.IOsPerJob over
+	// all jobs; -1: no count); lastDone is the last completion's time.
+	left, lastDone int64
+}
+
+// until processes every event up to virtual time limit, stopping at
+// milestones; it reports the window's end when the run is over (the
+// window's time is up, OnSample said so, or a counted run's I/Os are all
+// done).
+func (r *simRun) until(limit int64, ctl Control) (end int64, stop bool) {
+	for {
+		if r.left == 0 && len(r.queue) == 0 {
+			return max(r.lastDone, r.winStart), true
+		}
+		t := limit
+		if len(r.queue) > 0 && r.queue[0].done < t {
+			t = r.queue[0].done
+		}
+		milestone := min(r.nextSample, r.nextSeries, r.winEnd)
+		if !r.measuring {
+			milestone = r.rampEnd
+		}
+		if milestone > t {
+			if t >= limit {
+				return 0, false
+			}
+			r.complete(heap.Pop(&r.queue).(simIO))
+			continue
+		}
+		r.advance(milestone)
+		switch {
+		case !r.measuring:
+			r.startWindow(milestone, ctl)
+		case milestone == r.winEnd:
+			return milestone, true
+		case milestone == r.nextSeries:
+			r.nextSeries += r.ser.interval
+			r.ser.close(milestone)
+			if ctl.OnInterval != nil {
+				ctl.OnInterval(len(r.ser.out) - 1)
+			}
+		default:
+			r.nextSample += int64(ctl.SampleInterval)
+			if ctl.OnSample(r.sample(milestone)) {
+				return milestone, true
+			}
+		}
+	}
+}
+
+// wake is the virtual time of the next event the run must wake for.
+func (r *simRun) wake() int64 {
+	wake := min(r.nextSample, r.nextSeries, r.winEnd)
+	if !r.measuring {
+		wake = r.rampEnd
+	}
+	if len(r.queue) > 0 {
+		wake = min(wake, r.queue[0].done)
+	}
+	return wake
 }
 
 // Run simulates w under ctl in real time. The workload's Filename is ignored.
@@ -322,89 +385,49 @@ func (e *simEngine) Run(ctx context.Context, w Workload, ctl Control) (*Stats, e
 	for range e.cfg.Channels {
 		r.channels = append(r.channels, 0)
 	}
-	qd := w.QD()
-	for range qd {
-		r.submit(0)
+	r.left = -1
+	if ctl.IOsPerJob > 0 {
+		r.left = ctl.IOsPerJob * int64(w.NumJobs) // the jobs share one queue: their counts add up
 	}
-	r.inflight = qd
+	for range w.QD() {
+		if r.left == 0 {
+			break
+		}
+		r.submit(0)
+		r.inflight++
+	}
 
 	cpu0 := simCPU()
 	start := time.Now()
-	rampEnd := int64(ctl.Ramp)
-	winEnd := rampEnd + int64(ctl.Runtime)
-	nextSample := int64(math.MaxInt64)
+	r.rampEnd = int64(ctl.Ramp)
+	r.winEnd = r.rampEnd + int64(ctl.Runtime)
+	r.nextSample, r.nextSeries = int64(math.MaxInt64), int64(math.MaxInt64)
 	if ctl.SampleInterval > 0 && ctl.OnSample != nil {
-		nextSample = rampEnd + int64(ctl.SampleInterval)
+		r.nextSample = r.rampEnd + int64(ctl.SampleInterval)
 	}
-	nextSeries := int64(math.MaxInt64)
 	if r.ser != nil {
-		nextSeries = rampEnd + r.ser.interval
+		r.nextSeries = r.rampEnd + r.ser.interval
 	}
-	if rampEnd == 0 {
+	if r.rampEnd == 0 {
 		r.startWindow(0, ctl)
 	}
-	end := winEnd
+	end := r.winEnd
 	var runErr error
 	for {
 		now := int64(time.Since(start))
-		limit := min(now, winEnd)
-		stop := false
-		// Process every event up to the wall clock, stopping at milestones.
-		for !stop {
-			t := limit
-			if len(r.queue) > 0 && r.queue[0].done < t {
-				t = r.queue[0].done
-			}
-			milestone := min(nextSample, nextSeries, winEnd)
-			if !r.measuring {
-				milestone = rampEnd
-			}
-			if milestone <= t {
-				t = milestone
-				r.advance(t)
-				switch {
-				case !r.measuring:
-					r.startWindow(t, ctl)
-				case t == winEnd:
-					end, stop = t, true
-				case t == nextSeries:
-					nextSeries += r.ser.interval
-					r.ser.close(t)
-					if ctl.OnInterval != nil {
-						ctl.OnInterval(len(r.ser.out) - 1)
-					}
-				default:
-					nextSample += int64(ctl.SampleInterval)
-					if ctl.OnSample(r.sample(t)) {
-						end, stop = t, true
-					}
-				}
-				continue
-			}
-			if t >= limit {
-				break
-			}
-			r.complete(heap.Pop(&r.queue).(simIO))
-		}
-		if stop {
+		if t, stop := r.until(min(now, r.winEnd), ctl); stop {
+			end = t
 			break
 		}
 		if err := ctx.Err(); err != nil {
-			end = max(r.winStart, min(now, winEnd))
+			end = max(r.winStart, min(now, r.winEnd))
 			if r.measuring {
 				r.advance(end)
 			}
 			runErr = fmt.Errorf("sim run: %w", err)
 			break
 		}
-		wake := min(nextSample, nextSeries, winEnd)
-		if !r.measuring {
-			wake = rampEnd
-		}
-		if len(r.queue) > 0 {
-			wake = min(wake, r.queue[0].done)
-		}
-		t := time.NewTimer(max(simBatch, time.Duration(wake-now)))
+		t := time.NewTimer(max(simBatch, time.Duration(r.wake()-now)))
 		select {
 		case <-ctx.Done():
 			t.Stop()
@@ -427,6 +450,9 @@ func (e *simEngine) Run(ctx context.Context, w Workload, ctl Control) (*Stats, e
 
 // submit queues one I/O issued at virtual time t.
 func (r *simRun) submit(t int64) {
+	if r.left > 0 {
+		r.left--
+	}
 	write := r.w.RW.IsWrite()
 	if r.w.RW == ReadWrite || r.w.RW == RandRW {
 		write = r.rng.IntN(100) >= r.w.RWMixRead
@@ -487,9 +513,11 @@ func (r *simRun) advance(t int64) {
 	}
 }
 
-// complete retires io and resubmits at once (closed loop, no think time).
+// complete retires io and resubmits at once (closed loop, no think time)
+// while the run's I/O count lasts.
 func (r *simRun) complete(io simIO) {
 	r.advance(io.done)
+	r.lastDone = io.done
 	if r.measuring {
 		lat := io.done - io.submit
 		r.all.record(lat, r.w.BS)
@@ -501,6 +529,10 @@ func (r *simRun) complete(io simIO) {
 		} else {
 			r.rd.record(lat, r.w.BS)
 		}
+	}
+	if r.left == 0 {
+		r.inflight--
+		return
 	}
 	r.submit(io.done)
 }

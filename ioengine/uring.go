@@ -289,13 +289,14 @@ func (u *uringLoop) close(abandoned bool) {
 
 // prep fills up to n SQEs for free slots, stamped with event time t0, and
 // publishes them in the SQ ring; io_uring_enter submits them. A paced job
-// stops at the first I/O not yet due. It returns how many it filled.
+// stops at the first I/O not yet due, a counted one at its last I/O. It
+// returns how many it filled.
 func (u *uringLoop) prep(j *job, n int, t0 int64) int {
 	r := u.r
 	tail := r.sqTailV
 	k := 0
 	for ; k < n; k++ {
-		if j.pace.on && j.dueIn(t0) > 0 {
+		if j.left == 0 || j.pace.on && j.dueIn(t0) > 0 {
 			break
 		}
 		slot := u.free[len(u.free)-1]

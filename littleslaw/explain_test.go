@@ -201,3 +201,69 @@ func TestExplainTargetSizing(t *testing.T) {
 		t.Errorf("QD %g ≠ %g × %g ns", tg.QD, tg.TargetIOPS, tg.LatencyNs)
 	}
 }
+
+// TestExplainNeverBelowProvenNeed: over a grid of single runs (queue
+// full, partly full, synchronous; with and without the fastest I/O and a
+// base latency; device-bound or not) and targets below, at and above what
+// the run did, the answer never recommends less than the evidence proves:
+// a run that met the target answers with its own depth; one that kept its
+// queue full and fell short, more than its depth; a depth sized at the
+// measured latency is at least Little's Law of the target at it; the floor
+// is never above the headline; splits cover the headline within the
+// per-job limit (or say they cannot).
+func TestExplainNeverBelowProvenNeed(t *testing.T) {
+	type run struct {
+		iops, latNs  float64
+		iodepth, nj  int
+		sync         bool
+		minNs, baseN float64
+	}
+	var runs []run
+	for _, lat := range []float64{37.8e3, 199e3, 1.31e6} {
+		for _, d := range [][2]int{{1, 1}, {4, 1}, {16, 1}, {32, 1}, {8, 4}, {256, 2}} {
+			qd := float64(d[0] * d[1])
+			for _, fill := range []float64{1, 0.6, 0.2} {
+				iops := fill * qd / (lat / 1e9)
+				for _, ev := range [][2]float64{{0, 0}, {lat / 5, 0}, {lat / 5, lat / 3}} {
+					runs = append(runs, run{iops, lat, d[0], d[1], false, ev[0], ev[1]})
+				}
+			}
+			runs = append(runs, run{float64(d[1]) / (lat / 1e9), lat, d[0], d[1], true, lat / 2, 0})
+		}
+	}
+	for _, r := range runs {
+		for _, k := range []float64{0.3, 0.99, 1, 1.05, 2, 10} {
+			in := littleslaw.ExplainInput{IOPS: r.iops, LatMeanNs: r.latNs, IODepth: r.iodepth, NumJobs: r.nj, Synchronous: r.sync,
+				TargetIOPS: k * r.iops, LatMinNs: r.minNs, BaseLatNs: r.baseN, MaxIODepth: 256}
+			e := littleslaw.Explain(in)
+			tg := e.Target
+			name := fmt.Sprintf("%+v target ×%g", r, k)
+			if tg == nil {
+				t.Fatalf("%s: no target answer", name)
+			}
+			switch {
+			case k <= 1:
+				if !tg.MetByRun || tg.QDCeil != e.EffectiveQD {
+					t.Errorf("%s: the run met the target at QD %d; the answer is QD %d (met by run %v)", name, e.EffectiveQD, tg.QDCeil, tg.MetByRun)
+				}
+			case !tg.Reachable:
+				if e.Verdict != littleslaw.VerdictDeviceBound {
+					t.Errorf("%s: not reachable, but the run was %s, not device-bound", name, e.Verdict)
+				}
+			default:
+				if e.Queue == littleslaw.QueueFull && tg.QDCeil <= e.EffectiveQD {
+					t.Errorf("%s: a full queue of %d fell short, yet the answer is QD %d", name, e.EffectiveQD, tg.QDCeil)
+				}
+				if need := littleslaw.QueueDepth(tg.TargetIOPS, r.latNs); tg.LatFrom == littleslaw.ExplainLatMeasured && float64(tg.QDCeil) < need-1e-9 {
+					t.Errorf("%s: QD %d is below the target × measured latency (%.1f)", name, tg.QDCeil, need)
+				}
+			}
+			if tg.FloorQD > tg.QDCeil {
+				t.Errorf("%s: floor %d above the headline %d", name, tg.FloorQD, tg.QDCeil)
+			}
+			if !tg.MetByRun && (tg.Split.IODepth*tg.Split.NumJobs < tg.QDCeil || tg.Split.IODepth > 256 && !tg.OverLimit) {
+				t.Errorf("%s: split %+v for QD %d (limit 256)", name, tg.Split, tg.QDCeil)
+			}
+		}
+	}
+}

@@ -3,6 +3,7 @@ package sweep
 import (
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"time"
@@ -181,6 +182,24 @@ func blockSizeOf(dirs []*fio.Dir, ios int64) int64 {
 }
 
 // stepFromFio converts one group into a step.
+// fioIOPSNoise is the coefficient of variation of fio's IOPS samples
+// (iops_stddev ÷ iops_mean) and their count, when one direction of one
+// entry carries the whole step and its samples are of the step's IOPS
+// (their mean within a quarter of it: fio's group_reporting pools each
+// job's samples, which are of one job's IOPS); 0, 0 otherwise or with
+// fewer than 3 samples.
+func fioIOPSNoise(read, write []*fio.Dir) (cv float64, samples int64) {
+	dirs := append(read[:len(read):len(read)], write...)
+	if len(dirs) != 1 {
+		return 0, 0
+	}
+	d := dirs[0]
+	if d.IOPSSamples < 3 || d.IOPSStddev <= 0 || d.IOPSMean <= 0 || math.Abs(d.IOPSMean/d.IOPS-1) > 0.25 {
+		return 0, 0
+	}
+	return d.IOPSStddev / d.IOPSMean, d.IOPSSamples
+}
+
 func stepFromFio(g fioGroup) (Step, error) {
 	j := g.main
 	st := Step{RW: j.RW, BS: j.BS, IODepth: j.IODepth, NumJobs: j.NumJobs, IODepthUnknown: j.IODepthFrom == "unknown"}
@@ -236,6 +255,7 @@ func stepFromFio(g fioGroup) (Step, error) {
 		st.LatNotMeasured, st.Lat = true, ioengine.Latency{}
 	}
 	binsPercentiles(&st, jobs, g.clients)
+	st.IOPSCV, st.IOPSSamples = fioIOPSNoise(read, write)
 	st.Read, st.Write = mergeDirs(read), mergeDirs(write)
 	if st.RW == "" {
 		switch {

@@ -128,3 +128,35 @@ func TestFromFioHostsAndMixed(t *testing.T) {
 		t.Error("no outputs: no error")
 	}
 }
+
+// TestFromFioIOPSNoise: an imported step's noise is fio's own IOPS spread
+// (iops_stddev ÷ iops_mean over iops_samples) when one job's one direction
+// is the step, and none is made up otherwise (jobs merged, < 3 samples).
+func TestFromFioIOPSNoise(t *testing.T) {
+	outs, err := fio.ReadOutput(filepath.Join("..", "examples", "fio", "fio-qd16.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := sweep.FromFio(outs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := r.Curves()[0].Steps[0]
+	// fio-qd16.json: iops_mean 81730, iops_stddev 4256.29, iops_samples 3.
+	wantCV := 4256.286175 / 81730
+	if math.Abs(st.IOPSCV-wantCV) > 1e-9 || st.IOPSSamples != 3 {
+		t.Fatalf("iops_cv %v over %d samples, want %v over 3", st.IOPSCV, st.IOPSSamples, wantCV)
+	}
+	if u := st.IOPSUncertainty(); math.Abs(u-wantCV) > 1e-9 {
+		t.Fatalf("uncertainty %v, want %v (3 samples count as one independent one)", u, wantCV)
+	}
+	for _, f := range []string{"randwrite-libaio-nj2-json.json", "point-randread-qd32.json"} {
+		r, err := sweep.FromFio(readFio(t, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st := r.Curves()[0].Steps[0]; st.IOPSCV != 0 || st.IOPSSamples != 0 {
+			t.Errorf("%s: iops_cv %v over %d samples; want none (two jobs' samples, or one sample)", f, st.IOPSCV, st.IOPSSamples)
+		}
+	}
+}

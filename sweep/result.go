@@ -136,6 +136,10 @@ type Step struct {
 	// fraction) of the per-interval IOPS over the last steady window: the
 	// step's own noise (0 when unknown).
 	IOPSCV float64 `json:"iops_cv,omitempty"`
+	// IOPSSamples is how many per-interval IOPS samples IOPSCV was taken
+	// over when the step came from elsewhere (fio's iops_samples, one per
+	// 500 ms); 0: the intervals its runtime holds.
+	IOPSSamples int64 `json:"iops_samples,omitempty"`
 
 	// LatNotMeasured marks a step whose source reported IOPS but no
 	// latency (fio with gtod_reduce=1 or disable_lat): Lat is zero and means
@@ -206,7 +210,8 @@ type CurveAnalysis struct {
 
 // IOPSUncertainty is the standard error of the step's mean IOPS, a
 // fraction of it (littleslaw.MeanUncertainty): from its recorded slices
-// when it has them, else from IOPSCV over the slices its runtime holds at
+// when it has them, else from IOPSCV over IOPSSamples (an import's, e.g.
+// fio's iops_stddev over iops_samples) or the slices its runtime holds at
 // the default interval, counted as a third as many (neighbouring slices
 // are alike). 0 when the step says nothing of its noise.
 func (s Step) IOPSUncertainty() float64 {
@@ -220,6 +225,9 @@ func (s Step) IOPSUncertainty() float64 {
 		if u := littleslaw.MeanUncertainty(xs); u > 0 {
 			return u
 		}
+	}
+	if s.IOPSCV > 0 && s.IOPSSamples > 0 {
+		return s.IOPSCV / math.Sqrt(max(float64(s.IOPSSamples)/3, 1))
 	}
 	if s.IOPSCV > 0 && s.RuntimeNs > 0 {
 		n := float64(s.RuntimeNs) / float64(ioengine.DefaultSeriesInterval) / 3

@@ -37,7 +37,7 @@ var fioOptions = []string{
 	"group_reporting", "continue_on_error", "ss", "ss_dur", "ss_interval",
 	"max_latency",
 	// run also takes these fio options, read by package fio.
-	"directory", "filesize", "io_size", "loops", "startdelay", "end_fsync", "randrepeat", "norandommap", "readonly",
+	"directory", "filesize", "io_size", "loops", "number_ios", "startdelay", "end_fsync", "randrepeat", "norandommap", "readonly",
 }
 
 // fioSynonyms are other words people use for fio's concepts; a flag named

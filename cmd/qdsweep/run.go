@@ -75,6 +75,7 @@ func runFioFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "time_based", Usage: "run for --runtime whatever --size (without it a job ends after io_size × loops bytes)"},
 		&cli.StringFlag{Name: "ramp_time", Value: "0", Usage: "warm-up before measuring"},
 		&cli.StringFlag{Name: "loops", Value: "1", Usage: "passes over the region of a size-based run"},
+		&cli.StringFlag{Name: "number_ios", Usage: "each job ends after this many I/Os, if nothing ends it sooner"},
 		&cli.StringFlag{Name: "startdelay", Value: "0", Usage: "wait this long before starting"},
 		&cli.StringFlag{Name: "end_fsync", Value: "0", Usage: "1: fsync the file when the job ends"},
 		&cli.StringFlag{Name: "randseed", Usage: "seed of the random offsets"},
@@ -440,8 +441,10 @@ func configureFioEngine(es engineSetup, spec *runSpec) {
 	if !spec.run.TimeBased {
 		es.fio.IOSize = spec.run.IOSize
 	}
-	if spec.run.EndFsync {
-		es.fio.ExtraArgs = append(es.fio.ExtraArgs, "--end_fsync=1")
+	es.fio.EndFsync = spec.run.EndFsync
+	if n := spec.run.NumberIOs; n > 0 && !spec.run.TimeBased {
+		// io_size holds every loop's bytes, so fio runs one loop: its cap is every loop's.
+		es.fio.NumberIOs = n * int64(max(spec.run.Loops, 1))
 	}
 }
 
@@ -613,19 +616,27 @@ func endFsync(path string) error {
 }
 
 // sizeBasedEnd is fio's size-based end: each job transfers io_size × loops
-// bytes (the whole region when io_size is not set).
+// bytes (the whole region when io_size is not set), counted in whole
+// blocks (fio's count: bytes ÷ bs, at least one); number_ios caps each
+// loop's count, as in fio.
 func sizeBasedEnd(ctl *ioengine.Control, run fio.JobRun, w ioengine.Workload, existingSize int64) {
+	loops := int64(max(run.Loops, 1))
 	perJob := run.IOSize
 	if perJob == 0 {
 		region := existingSize - w.Offset - int64(w.NumJobs-1)*w.OffsetIncrement
-		if len(w.Files) > 1 {
+		switch {
+		case len(w.Files) > 1:
 			region = listBytes(w)
+		case w.Size > 0:
+			region = w.Size // a default size (the simulator's): the region it stands for
 		}
-		perJob = max(region, w.BS) * int64(run.Loops)
+		perJob = max(region, w.BS) * loops
 	}
-	total := perJob * int64(w.NumJobs)
-	ctl.SampleInterval = 5 * time.Millisecond
-	ctl.OnSample = func(s ioengine.Sample) bool { return s.Bytes >= total }
+	perLoop := max(perJob/loops/w.BS, 1)
+	if run.NumberIOs > 0 {
+		perLoop = min(perLoop, run.NumberIOs)
+	}
+	ctl.IOsPerJob = perLoop * loops
 }
 
 // reportRun writes the run's figures in its format, the in-flight

@@ -462,8 +462,8 @@ func TestRunFioSemantics(t *testing.T) {
 			t.Fatalf("not fio's defaults: %+v", doc)
 		}
 		// Size-based: each job reads its 2 MiB.
-		if doc.IOBytes < 2*2<<20 {
-			t.Fatalf("size-based run ended after %d bytes, before 2 × 2 MiB", doc.IOBytes)
+		if doc.IOBytes != 2*2<<20 {
+			t.Fatalf("size-based run ended after %d bytes, not 2 × 2 MiB", doc.IOBytes)
 		}
 		for _, f := range []string{"j.0.0", "j.1.0"} {
 			if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
@@ -483,7 +483,7 @@ func TestRunFioSemantics(t *testing.T) {
 		var doc struct {
 			IOBytes int64 `json:"io_bytes"`
 		}
-		if err := json.Unmarshal([]byte(stdout), &doc); err != nil || doc.IOBytes < 3<<20 {
+		if err := json.Unmarshal([]byte(stdout), &doc); err != nil || doc.IOBytes != 3<<20 {
 			t.Fatalf("loops=3 over 1 MiB moved %d bytes (%v)", doc.IOBytes, err)
 		}
 	})
@@ -567,7 +567,7 @@ func TestRunFioSemantics(t *testing.T) {
 		if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
 			t.Fatalf("%v\n%s", err, stdout)
 		}
-		if len(doc.Files) != 2 || doc.Files[1] != b || doc.IOBytes < 2*2<<20 {
+		if len(doc.Files) != 2 || doc.Files[1] != b || doc.IOBytes != 2*2<<20 {
 			t.Fatalf("files %v, %d bytes moved; want both files and 2 jobs × 2 MiB (size-based)", doc.Files, doc.IOBytes)
 		}
 		for _, f := range []string{a, b} {

@@ -36,6 +36,11 @@ type Options struct {
 	// (fio's io_size, time_based off): the run lasts until then or until
 	// the runtime, whichever comes first.
 	IOSize int64
+	// NumberIOs, when positive, is fio's number_ios: each job ends after
+	// this many I/Os if its io_size is not done sooner.
+	NumberIOs int64
+	// EndFsync is fio's end_fsync: the written file flushed when the job ends.
+	EndFsync bool
 	// KillWait is how long fio gets to print its results after an interrupt
 	// before its process group is killed (0: 5 s).
 	KillWait time.Duration
@@ -184,8 +189,12 @@ func (e *Engine) Run(ctx context.Context, w ioengine.Workload, ctl ioengine.Cont
 }
 
 // sizeBased turns the options into a size-based job when Options.IOSize
-// is set: time_based off, io_size on, and no runtime when it is "forever".
+// is set: time_based off, io_size (and number_ios) on, and no runtime when
+// it is "forever". end_fsync is set whatever the end.
 func (e *Engine) sizeBased(opts fio.OptionSet) fio.OptionSet {
+	if e.opt.EndFsync {
+		opts.Job = append(opts.Job, [2]string{"end_fsync", "1"})
+	}
 	if e.opt.IOSize <= 0 {
 		return opts
 	}
@@ -199,6 +208,9 @@ func (e *Engine) sizeBased(opts fio.OptionSet) fio.OptionSet {
 	}
 	opts.Global = g
 	opts.Job = append(opts.Job, [2]string{"io_size", strconv.FormatInt(e.opt.IOSize, 10)})
+	if e.opt.NumberIOs > 0 {
+		opts.Job = append(opts.Job, [2]string{"number_ios", strconv.FormatInt(e.opt.NumberIOs, 10)})
+	}
 	return opts
 }
 
