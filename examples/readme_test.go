@@ -111,6 +111,8 @@ func TestRunnableBlocks(t *testing.T) {
 			t.Errorf("%s has no %s block", doc, runnableMark)
 		}
 		total += len(cmds)
+		shown := outputBlocks(data)
+		printed := map[int]*strings.Builder{}
 		dirs := map[int]string{}
 		for _, c := range cmds {
 			if dirs[c.block] == "" {
@@ -119,17 +121,81 @@ func TestRunnableBlocks(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
+			if printed[c.block] == nil {
+				printed[c.block] = &strings.Builder{}
+			}
 			t.Run(fmt.Sprintf("%s:%d", c.doc, c.line), func(t *testing.T) {
-				runCommand(t, bin, examplesDir, dirs[c.block], c)
+				printed[c.block].WriteString(runCommand(t, bin, examplesDir, dirs[c.block], c))
 			})
+		}
+		for block, lines := range shown {
+			checkShownOutput(t, doc, block, lines, printed[block].String())
 		}
 	}
 	t.Logf("%d commands run", total)
 }
 
+// outputBlocks returns, for each runnable block (counted from 1) followed
+// by a plain fenced block (only blank lines between), that block's lines:
+// what the document shows its commands print.
+func outputBlocks(data []byte) map[int][]string {
+	out := map[int][]string{}
+	lines := strings.Split(string(data), "\n")
+	block := 0
+	for i := 0; i < len(lines); i++ {
+		if strings.TrimSpace(lines[i]) != runnableMark {
+			continue
+		}
+		block++
+		j := i + 2
+		for j < len(lines) && !strings.HasPrefix(strings.TrimSpace(lines[j]), "```") {
+			j++
+		}
+		k := j + 1
+		for k < len(lines) && strings.TrimSpace(lines[k]) == "" {
+			k++
+		}
+		if k >= len(lines) || strings.TrimSpace(lines[k]) != "```" {
+			i = j
+			continue
+		}
+		var shown []string
+		for k++; k < len(lines) && !strings.HasPrefix(strings.TrimSpace(lines[k]), "```"); k++ {
+			shown = append(shown, lines[k])
+		}
+		out[block] = shown
+		i = k
+	}
+	return out
+}
+
+// checkShownOutput fails when an output block shows a sentence its
+// commands no longer print: each of its lines, wrapped ones joined and
+// spaces collapsed, must occur in what the block's commands printed.
+func checkShownOutput(t *testing.T, doc string, block int, shown []string, printed string) {
+	t.Helper()
+	flat := strings.Join(strings.Fields(printed), " ")
+	var entries []string
+	for _, l := range shown {
+		switch {
+		case strings.TrimSpace(l) == "":
+		case len(entries) > 0 && strings.HasPrefix(l, "  "):
+			entries[len(entries)-1] += " " + strings.TrimSpace(l) // a wrapped or indented line: one statement
+		default:
+			entries = append(entries, strings.TrimSpace(l))
+		}
+	}
+	for _, e := range entries {
+		if e = strings.Join(strings.Fields(e), " "); !strings.Contains(flat, e) {
+			t.Errorf("%s: runnable block %d shows %q, which its commands no longer print:\n%s", doc, block, e, printed)
+		}
+	}
+}
+
 // runCommand runs one command line through sh (so globs work) in dir and
-// fails unless it exits 0 and leaves the repository's files alone.
-func runCommand(t *testing.T, bin, examplesDir, dir string, c command) {
+// fails unless it exits 0 and leaves the repository's files alone; it
+// returns what the command printed on stdout.
+func runCommand(t *testing.T, bin, examplesDir, dir string, c command) string {
 	line := c.text
 	for _, prefix := range []string{"go run ./cmd/qdsweep ", "qdsweep "} {
 		if strings.HasPrefix(line, prefix) {
@@ -158,6 +224,7 @@ func runCommand(t *testing.T, bin, examplesDir, dir string, c command) {
 	if after := snapshot(t, examplesDir); after != before {
 		t.Errorf("%s:%d: %s changed files under examples/", c.doc, c.line, c.text)
 	}
+	return stdout.String()
 }
 
 // snapshot lists the files under dir with their sizes and modification
@@ -241,5 +308,61 @@ func TestReadmeExplainClaims(t *testing.T) {
 		if ev.Kind == littleslaw.EvidenceMinLatency && fmt.Sprintf("%.1f", ev.Ratio) != "5.3" {
 			t.Errorf("QD 16 mean/fastest %.2f, the README says 5.3×", ev.Ratio)
 		}
+	}
+}
+
+// TestReadmeSweepAndCompareClaims: the sweep the README shows is the
+// recorded sample's (every line of it is what `report` prints for
+// examples/data/disk-randread-4k), and what it says `compare` concludes of
+// qdsweep against fio on the samples is what compare prints.
+func TestReadmeSweepAndCompareClaims(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(data)
+	_, after, ok := strings.Cut(readme, "## A real sweep of a small VM")
+	_, after, ok2 := strings.Cut(after, "```\n")
+	shown, _, ok3 := strings.Cut(after, "```")
+	if !ok || !ok2 || !ok3 {
+		t.Fatal("README no longer shows a real sweep under \"## A real sweep of a small VM\": update this test")
+	}
+	run := func(args ...string) string {
+		cmd := exec.Command(qdsweepBinary(t), args...)
+		cmd.Dir = t.TempDir()
+		abs, _ := filepath.Abs(".")
+		if err := os.Symlink(abs, filepath.Join(cmd.Dir, "examples")); err != nil {
+			t.Fatal(err)
+		}
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("qdsweep %v: %v", args, err)
+		}
+		return string(out)
+	}
+	checkShownOutput(t, "README.md", 0, strings.Split(shown, "\n"), run("report", "examples/data/disk-randread-4k"))
+
+	flat := strings.Join(strings.Fields(readme), " ")
+	for _, claim := range []string{"agree within that noise (±5.7%) from QD 16 on (80.2k and 80.4k IOPS at QD 16, 92.4k and 94.9k at QD 64)",
+		"at QD 1 fio measured 17% more IOPS (45.4 µs against 53.1 µs)"} {
+		if !strings.Contains(flat, claim) {
+			t.Fatalf("README no longer says %q: update this test with it", claim)
+		}
+	}
+	out := run("compare", "--output", "cmp", "examples/data/disk-randread-4k", "examples/data/fio-randread-4k")
+	rows := map[string][]string{}
+	for _, l := range strings.Split(out, "\n") {
+		if f := strings.Fields(l); len(f) >= 10 && strings.HasPrefix(f[len(f)-1], "±") {
+			rows[f[0]] = f
+		}
+	}
+	for qd, want := range map[string][2]string{"16": {"80.2k", "80.4k"}, "64": {"92.4k", "94.9k"}} {
+		f := rows[qd]
+		if len(f) == 0 || f[1] != want[0] || f[2] != want[1] || f[3] != "≈" || f[len(f)-1] != "±5.7%" {
+			t.Errorf("compare's QD %s row %v; the README says %s and %s, ≈ within ±5.7%%", qd, f, want[0], want[1])
+		}
+	}
+	if f := rows["1"]; len(f) == 0 || !strings.HasPrefix(f[3], "+17.") || f[4] != "53.1" || f[6] != "45.4" {
+		t.Errorf("compare's QD 1 row %v; the README says +17%% IOPS, 45.4 µs against 53.1 µs", f)
 	}
 }

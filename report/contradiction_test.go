@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -155,6 +156,18 @@ func TestNoContradictions(t *testing.T) {
 		// sustained 1,500 after, latency ∝ QD; the control step finds it.
 		"sim credits spent between steps": controlResult(t, ioengine.SimConfig{Latency: 2 * time.Millisecond, IOPS: 1500,
 			BurstIOPS: 6000, BurstCredits: 2000, BurstCarry: true, Seed: 1}, []int{1, 2, 4, 8, 16, 32, 64}),
+		// A windowed throttle (3k IOPS per 100 ms window) on a 50 µs volume:
+		// I/Os wait behind it, latency ∝ QD above the cap.
+		"sim throttle": simResult(t, ioengine.SimConfig{Latency: 50 * time.Microsecond, ThrottlePeriod: 100 * time.Millisecond,
+			ThrottleIOPS: 3000, Seed: 1}, []int{1, 2, 4, 8, 16, 32}, sweep.EarlyStop{}),
+		// A contended disk: a neighbour took half of QD 1 and QD 2 (7.62k at
+		// 124 µs where 16.3k at 60.3 µs was the disk's), the rest clean.
+		"contended": lawResult(func(n float64) float64 {
+			if n <= 2 {
+				return 7620 * n
+			}
+			return math.Min(n/60.3e-6, 92e3) / (1 + 0.01*n)
+		}, 0.03, 7),
 		// Burst credits refilled at each step: every step above the
 		// sustained level falls within the step.
 		"sim burst within steps": controlResult(t, ioengine.SimConfig{Latency: 2 * time.Millisecond, IOPS: 1500,
@@ -229,6 +242,84 @@ func TestNoContradictions(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCompareVerdictsFollowRows compares pairs from the corpus (a fast
+// volume against a throttled one, randread against randwrite with very
+// noisy steps, two recorded sweeps) and fails on a row whose "≈" the two
+// figures beside it deny: a ratio outside the row's own noise column, or
+// IOPS and mean latency at one QD judged apart.
+func TestCompareVerdictsFollowRows(t *testing.T) {
+	read := lawResult(func(n float64) float64 { return math.Min(n/28e-6, 34.9e3) }, 0.02, 11, 1, 2, 4, 8, 16, 32)
+	write := lawResult(func(n float64) float64 { return 584 }, 0.02, 12, 1, 2, 4, 8, 16, 32)
+	for i := range write.Steps {
+		write.Steps[i].RW, read.Steps[i].IOPSCV, write.Steps[i].IOPSCV = "randwrite", 0.2, 3.6
+	}
+	write.Plan.RW = []string{"randwrite"}
+	fast := lawResult(func(n float64) float64 { return n / 50e-6 }, 0, 1, 1, 2, 4, 8)
+	throttled := lawResult(func(n float64) float64 { return 3000 }, 0, 1, 1, 2, 4, 8)
+	for i := range fast.Steps {
+		fast.Steps[i].IOPSCV, throttled.Steps[i].IOPSCV = 2.67, 3.42
+	}
+	pairs := [][2]*sweep.Result{{read, write}, {fast, throttled}}
+	disk, err := sweep.Read(filepath.Join("..", "examples", "data", "disk-randread-4k"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpfs, err := sweep.Read(filepath.Join("..", "examples", "data", "tmpfs-randread-4k"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs = append(pairs, [2]*sweep.Result{disk, tmpfs}, [2]*sweep.Result{disk, disk})
+	for i, p := range pairs {
+		var b bytes.Buffer
+		if err := report.CompareTable(&b, []report.Input{{Name: "a", Result: p[0]}, {Name: "b", Result: p[1]}}, report.Options{}); err != nil {
+			t.Fatal(err)
+		}
+		rows := 0
+		for _, l := range strings.Split(b.String(), "\n") {
+			f := strings.Fields(l)
+			if len(f) < 10 || !strings.HasPrefix(f[len(f)-1], "±") {
+				continue
+			}
+			rows++
+			ia, ib := siValue(f[1]), siValue(f[2])
+			band, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimPrefix(f[len(f)-1], "±"), "%"), 64)
+			approx := f[3] == "≈"
+			if approx != (f[len(f)-4] == "≈") { // Δ mean, before Δ p99, steady and noise
+				t.Errorf("pair %d: IOPS and mean latency judged apart at one QD: %s", i, l)
+			}
+			// Figures print to 3 significant digits: 1% of slack.
+			if approx && (ia <= 0 || math.Abs(ib/ia-1) > band/100+0.01) {
+				t.Errorf("pair %d: %s vs %s IOPS called ≈ with noise ±%g%%: %s", i, f[1], f[2], band, l)
+			}
+			if band > 10 {
+				t.Errorf("pair %d: noise band ±%g%% over 10%%: %s", i, band, l)
+			}
+		}
+		if rows == 0 {
+			t.Errorf("pair %d: no compared rows:\n%s", i, b.String())
+		}
+		if i == 3 && strings.Count(b.String(), " ≈ ") < rows {
+			t.Errorf("a sweep compared with itself is not ≈ in every row:\n%s", b.String())
+		}
+	}
+}
+
+// siValue reads a figure as the tables print it ("584", "34.9k", "1.2M").
+func siValue(s string) float64 {
+	mult := 1.0
+	switch {
+	case strings.HasSuffix(s, "k"):
+		mult, s = 1e3, strings.TrimSuffix(s, "k")
+	case strings.HasSuffix(s, "M"):
+		mult, s = 1e6, strings.TrimSuffix(s, "M")
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return -1
+	}
+	return v * mult
 }
 
 func checkPairs(t *testing.T, where, text string) {
