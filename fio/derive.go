@@ -15,6 +15,33 @@ var depthBuckets = []struct {
 	depth int
 }{{"1", 1}, {"2", 2}, {"4", 4}, {"8", 8}, {"16", 16}, {"32", 32}, {">=64", 64}}
 
+// DepthCounts turns the job's "IO depths" percentages into counts of
+// total I/Os per bucket, in ioengine.DepthBucket's order (all zero when
+// fio did not report them).
+func (j Job) DepthCounts(total int64) (c [ioengine.DepthBuckets]int64) {
+	for i, b := range depthBuckets {
+		c[i] = int64(math.Round(j.IODepthDist[b.key] / 100 * float64(total)))
+	}
+	return c
+}
+
+// DepthPercents is fio's "IO depths" of counts per bucket (ioengine's
+// Stats.IODepths): percent of the submissions in each; nil when none.
+func DepthPercents(c [ioengine.DepthBuckets]int64) map[string]float64 {
+	var total int64
+	for _, n := range c {
+		total += n
+	}
+	if total == 0 {
+		return nil
+	}
+	m := make(map[string]float64, len(c))
+	for i, b := range depthBuckets {
+		m[b.key] = 100 * float64(c[i]) / float64(total)
+	}
+	return m
+}
+
 // syncEngines are fio engines that keep one I/O in flight per job whatever
 // iodepth says.
 var syncEngines = map[string]bool{

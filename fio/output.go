@@ -90,6 +90,15 @@ type Dir struct {
 	IOPSMean    float64 `json:"iops_mean,omitempty"`
 	IOPSStddev  float64 `json:"iops_stddev,omitempty"`
 	IOPSSamples int64   `json:"iops_samples,omitempty"`
+	IOPSMin     float64 `json:"iops_min,omitempty"`
+	IOPSMax     float64 `json:"iops_max,omitempty"`
+	// BWMin … BWSamples are fio's bandwidth samples in KiB/s ("bw (KiB/s):
+	// min, max, avg, stdev, samples"), sampled as IOPS is.
+	BWMin     float64 `json:"bw_min,omitempty"`
+	BWMax     float64 `json:"bw_max,omitempty"`
+	BWMean    float64 `json:"bw_mean,omitempty"`
+	BWDev     float64 `json:"bw_dev,omitempty"`
+	BWSamples int64   `json:"bw_samples,omitempty"`
 }
 
 // LatStat summarises one latency in nanoseconds. N is 0 when fio did not

@@ -44,6 +44,9 @@ type Report struct {
 	// Sync is the run's fsync/fdatasync calls (fio's "sync" block: count
 	// and latency with percentiles); nil when the job does not sync.
 	Sync *Dir
+	// Plus makes WriteJSON write fio's json+: each direction's completion
+	// latencies also as "bins" (ns value → I/Os), from the run's histogram.
+	Plus bool
 }
 
 // ReportFromStats describes a qdsweep run in fio's terms. qdsweep times
@@ -98,21 +101,65 @@ func ReportFromStats(name string, w ioengine.Workload, ioEngine string, runtime,
 		if j.Read == nil && !w.RW.IsWrite() {
 			j.Read = dirFromStats(&st.All, ms, pcts)
 		}
+		samplesOf(j.Read, st.Series, func(iv ioengine.Interval) (float64, float64) { return iv.ReadIOPS, iv.ReadBWBytes })
 	}
 	if w.RW.IsWrite() {
 		j.Write = dirFromStats(st.Write, ms, pcts)
 		if j.Write == nil && !w.RW.IsRead() {
 			j.Write = dirFromStats(&st.All, ms, pcts)
 		}
+		samplesOf(j.Write, st.Series, func(iv ioengine.Interval) (float64, float64) { return iv.WriteIOPS, iv.WriteBWBytes })
 	}
 	for _, kv := range paceAndSyncOptions(w) {
 		j.Options[kv[0]] = kv[1]
 	}
+	j.IODepthDist = DepthPercents(st.IODepths)
 	r := Report{Job: j, Time: time.Now(), Sync: dirFromStats(st.Sync, ms, pcts)}
 	if st.All.Hist != nil && st.All.Hist.TotalCount() > 0 {
 		r.LatUs, r.LatMs = latencyDist(st.All.Hist)
 	}
 	return r
+}
+
+// samplesOf fills d's IOPS and bandwidth samples (fio's iops_* and bw_*)
+// from the run's series: one sample per whole slice (a last slice shorter
+// than half the others is left out, as fio leaves out a partial one), of
+// the direction's rate as of picks it. Nothing with no slices.
+func samplesOf(d *Dir, series []ioengine.Interval, of func(ioengine.Interval) (iops, bw float64)) {
+	if d == nil || len(series) == 0 {
+		return
+	}
+	var iops, bw []float64
+	for i, iv := range series {
+		if iv.DurNs <= 0 || i > 0 && i == len(series)-1 && 2*iv.DurNs < series[0].DurNs {
+			continue
+		}
+		x, b := of(iv)
+		iops, bw = append(iops, x), append(bw, b/1024)
+	}
+	if len(iops) == 0 {
+		return
+	}
+	d.IOPSMin, d.IOPSMax, d.IOPSMean, d.IOPSStddev = sampleStats(iops)
+	d.BWMin, d.BWMax, d.BWMean, d.BWDev = sampleStats(bw)
+	d.IOPSSamples, d.BWSamples = int64(len(iops)), int64(len(bw))
+}
+
+// sampleStats is the min, max, mean and sample standard deviation of xs
+// (0 with one sample, as fio).
+func sampleStats(xs []float64) (lo, hi, mean, sd float64) {
+	lo, hi = xs[0], xs[0]
+	for _, x := range xs {
+		lo, hi, mean = min(lo, x), max(hi, x), mean+x
+	}
+	mean /= float64(len(xs))
+	if len(xs) > 1 {
+		for _, x := range xs {
+			sd += (x - mean) * (x - mean)
+		}
+		sd = math.Sqrt(sd / float64(len(xs)-1))
+	}
+	return lo, hi, mean, sd
 }
 
 // dirFromStats converts one direction; nil stays nil.
@@ -125,6 +172,12 @@ func dirFromStats(d *ioengine.DirStats, runtimeMs int64, pcts []float64) *Dir {
 		l := LatStat{MinNs: float64(d.Lat.MinNs), MaxNs: float64(d.Lat.MaxNs), MeanNs: d.Lat.MeanNs, N: d.TotalIOs}
 		if d.Hist != nil && d.Hist.TotalCount() > 0 {
 			l.StddevNs = d.Hist.StdDev()
+			for _, b := range d.Hist.Distribution() {
+				if b.Count > 0 {
+					// The bucket's middle, as fio's json+ keys its bins by a value inside each.
+					l.Bins = append(l.Bins, Bin{Ns: float64(b.From+b.To) / 2, Count: b.Count})
+				}
+			}
 			for _, p := range pcts {
 				l.Percentiles = append(l.Percentiles, Percentile{Pct: p, Ns: float64(d.Hist.ValueAtQuantile(p))})
 			}
@@ -178,7 +231,8 @@ func latencyDist(h *hdrhistogram.Histogram) (us, ms []float64) {
 // for field as fio 3.x prints it (HOWTO "Terse output"): latencies in µs,
 // sizes in KiB, bandwidth in KiB/s. Figures qdsweep does not measure are
 // written as fio writes them when it has none (zeros): submission latency,
-// bandwidth samples, IO depth distribution, CPU faults and context switches.
+// CPU faults and context switches. Bandwidth samples come from the run's
+// series slices, IO depths from the engine's count.
 // The disk utilisation fields of each of r.Disks follow, as fio's do.
 func WriteTerse(w io.Writer, r Report) error {
 	bw := bufio.NewWriter(w)
@@ -227,7 +281,16 @@ func terseDirFields(bw *bufio.Writer, d *Dir) {
 	}
 	terseLat(bw, d.Lat)
 	// Bandwidth samples: min, max, percent of the group, mean, stddev.
-	bw.WriteString(";0;0;0.000000%;0.000000;0.000000")
+	fmt.Fprintf(bw, ";%d;%d;%f%%;%f;%f", int64(d.BWMin), int64(d.BWMax), aggPct(d), d.BWMean, d.BWDev)
+}
+
+// aggPct is fio's bandwidth "per": the job's share of its group's
+// bandwidth, 100 for the one job of a report (0 with no samples).
+func aggPct(d *Dir) float64 {
+	if d.BWSamples == 0 {
+		return 0
+	}
+	return 100
 }
 
 // terseLat writes min;max;mean;stddev in µs.
@@ -251,6 +314,13 @@ func WriteJSON(w io.Writer, r Report) error {
 			}
 			m["percentile"] = ps
 		}
+		if pct && r.Plus && len(l.Bins) > 0 {
+			bins := make(map[string]int64, len(l.Bins))
+			for _, b := range l.Bins {
+				bins[strconv.FormatInt(int64(b.Ns), 10)] += b.Count
+			}
+			m["bins"] = bins
+		}
 		return m
 	}
 	dir := func(d *Dir) map[string]any {
@@ -261,8 +331,9 @@ func WriteJSON(w io.Writer, r Report) error {
 			"io_bytes": d.IOBytes, "io_kbytes": d.IOBytes >> 10, "bw_bytes": int64(d.BWBytes), "bw": int64(d.BWBytes / 1024),
 			"iops": d.IOPS, "runtime": d.RuntimeMs, "total_ios": d.TotalIOs, "short_ios": 0, "drop_ios": 0,
 			"slat_ns": lat(d.Slat, false), "clat_ns": lat(d.Clat, true), "lat_ns": lat(d.Lat, false),
-			"bw_min": 0, "bw_max": 0, "bw_agg": 0.0, "bw_mean": 0.0, "bw_dev": 0.0, "bw_samples": 0,
-			"iops_min": 0, "iops_max": 0, "iops_mean": 0.0, "iops_stddev": 0.0, "iops_samples": 0,
+			"bw_min": int64(d.BWMin), "bw_max": int64(d.BWMax), "bw_agg": aggPct(d), "bw_mean": d.BWMean, "bw_dev": d.BWDev,
+			"bw_samples": d.BWSamples, "iops_min": int64(d.IOPSMin), "iops_max": int64(d.IOPSMax), "iops_mean": d.IOPSMean,
+			"iops_stddev": d.IOPSStddev, "iops_samples": d.IOPSSamples,
 		}
 	}
 	buckets := func(bounds []float64, v []float64, last string) map[string]float64 {

@@ -4,6 +4,7 @@ package ioengine
 
 import (
 	"errors"
+	"math/bits"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -98,6 +99,18 @@ type meter struct {
 	// mid is set during midBatch: the window closes only at the end of a
 	// reap (endBatch), never between completions of one.
 	mid bool
+	// depths counts the window's submissions by the job's I/Os in flight
+	// right after them, in fio's "IO depths" buckets (Stats.IODepths).
+	depths [DepthBuckets]int64
+}
+
+// DepthBuckets is how many buckets fio's "IO depths" distribution has:
+// 1, 2–3, 4–7, 8–15, 16–31, 32–63 and 64 or more in flight.
+const DepthBuckets = 7
+
+// DepthBucket is the bucket of fio's "IO depths" that n in flight falls in.
+func DepthBucket(n int64) int {
+	return min(bits.Len64(uint64(max(n, 1)))-1, DepthBuckets-1)
 }
 
 func newMeter(c *coord, pub *jobPub, cont bool) meter {
@@ -136,6 +149,9 @@ func (m *meter) submitted(t int64, n int) {
 	m.tLast = t
 	m.inflight += int64(n)
 	m.startSum += int64(n) * t
+	if m.measuring {
+		m.depths[DepthBucket(m.inflight)] += int64(n)
+	}
 }
 
 // retire takes an I/O submitted at event time start out of flight; call it
@@ -212,6 +228,7 @@ func (m *meter) endBatch(t int64, n int) {
 		}
 		m.errs = m.errs[:0]
 		m.shortIOs = 0
+		m.depths = [DepthBuckets]int64{}
 		if m.ser != nil {
 			m.ser.reset()
 		}

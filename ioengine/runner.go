@@ -634,6 +634,9 @@ func mergeStats(ms []meter, engine, fallback string, w *Workload, window time.Du
 			allHist.Merge(dm.hist)
 		}
 		st.ShortIOs += m.shortIOs
+		for b, n := range m.depths {
+			st.IODepths[b] += n
+		}
 		for _, e := range m.errs {
 			st.Errors = mergeIOError(st.Errors, e)
 		}

@@ -562,6 +562,8 @@ func (r *simRun) stats(end int64, cpu CPU) *Stats {
 	if window > 0 {
 		s.InflightMean = r.inflightArea / float64(window)
 	}
+	// A closed loop: each job submits with its whole depth in flight.
+	s.IODepths[DepthBucket(int64(r.w.IODepth))] = s.All.TotalIOs
 	if r.w.RW.IsRead() {
 		d := r.rd.stats(window)
 		s.Read = &d

@@ -64,10 +64,15 @@ type Stats struct {
 	// latency do) over their whole latency: IOPS × mean latency equals it,
 	// and the I/Os in flight when the window opened may lift it above
 	// iodepth × numjobs by at most the depth × the longest latency / Runtime.
-	InflightMean float64   `json:"inflight_mean"`
-	CPU          CPU       `json:"cpu"`
-	Errors       []IOError `json:"errors"`
-	ShortIOs     int64     `json:"short_ios"`
+	InflightMean float64 `json:"inflight_mean"`
+	// IODepths is fio's "IO depths": the window's submissions counted by
+	// how many of their job's I/Os were in flight right after each, in
+	// buckets 1, 2–3, 4–7, 8–15, 16–31, 32–63, ≥ 64 (DepthBucket); all
+	// zero when the engine does not count them.
+	IODepths [DepthBuckets]int64 `json:"iodepths"`
+	CPU      CPU                 `json:"cpu"`
+	Errors   []IOError           `json:"errors"`
+	ShortIOs int64               `json:"short_ios"`
 	// Buffers says how the engine's I/O buffers were used: "registered"
 	// (io_uring fixed buffers), "unregistered: <why>" or "" (engine without the notion).
 	Buffers string `json:"buffers,omitempty"`

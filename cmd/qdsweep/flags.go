@@ -10,10 +10,11 @@ import (
 
 // Output formats accepted by --output-format.
 const (
-	formatNormal  = "normal"
-	formatJSON    = "json"
-	formatTerse   = "terse"
-	formatFioJSON = "fio-json" // run only: a fio-shaped JSON document
+	formatNormal   = "normal"
+	formatJSON     = "json"
+	formatTerse    = "terse"
+	formatFioJSON  = "fio-json" // run only: a fio-shaped JSON document
+	formatJSONPlus = "json+"    // run only: fio-json with fio's json+ latency bins
 )
 
 // workloadFlags are the flags `run` and `sweep` share, named as fio names

@@ -40,7 +40,7 @@ const runForever = 100 * 365 * 24 * time.Hour
 // answers itself (output, engines, write permissions, job file).
 func runOwnFlags() []cli.Flag {
 	fs := []cli.Flag{
-		&cli.StringFlag{Name: "output-format", Value: formatNormal, Usage: "normal, json (qdsweep's own document), terse (fio's terse v3 line, field for field) or fio-json (a fio-shaped JSON document for fio's readers)"},
+		&cli.StringFlag{Name: "output-format", Value: formatNormal, Usage: "normal, json (qdsweep's own document), terse (fio's terse v3 line, field for field), fio-json (a fio-shaped JSON document for fio's readers) or json+ (fio-json with fio's json+ completion-latency bins)"},
 		&cli.StringFlag{Name: "output", Aliases: []string{"out", "o"}, Usage: "write the results to this file instead of standard output (as fio's --output)"},
 		&cli.StringFlag{Name: "io_timeout", Value: "30s", Usage: "an I/O outstanding this long ends the run with an error"},
 		jobFileFlag(),
@@ -90,7 +90,7 @@ func runCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "run",
 		Usage:     "run one workload as one fio invocation would, and report IOPS, latency and in-flight I/Os",
-		UsageText: "qdsweep run [fio options] [--output-format=normal|json|terse|fio-json] [--allow-write] ...",
+		UsageText: "qdsweep run [fio options] [--output-format=normal|json|terse|fio-json|json+] [--allow-write] ...",
 		Description: "A fio command line with `fio` replaced by `qdsweep run` runs what fio would run, fio's defaults\n" +
 			"included: --ioengine=psync, --iodepth=1, --rw=read, --bs=4k, --direct=0, no ramp, and a run that ends\n" +
 			"when --size (× --loops) is done unless --time_based is given. qdsweep's own opinions (io_uring, deep\n" +
@@ -422,10 +422,10 @@ func runAction(c *cli.Context, fioArgs []string) (err error) {
 func runFormat(c *cli.Context) (string, error) {
 	format := c.String("output-format")
 	switch format {
-	case formatNormal, formatJSON, formatTerse, formatFioJSON:
+	case formatNormal, formatJSON, formatTerse, formatFioJSON, formatJSONPlus:
 		return format, nil
 	}
-	return "", usagef("--output-format: unknown format %q; use normal, json, terse or fio-json", format)
+	return "", usagef("--output-format: unknown format %q; use normal, json, terse, fio-json or json+", format)
 }
 
 // configureFioEngine hands fio what the job asks of it when fio runs it.
@@ -822,7 +822,7 @@ func writeRunStats(out io.Writer, format string, spec runSpec, w ioengine.Worklo
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
 		return enc.Encode(doc)
-	case formatTerse, formatFioJSON:
+	case formatTerse, formatFioJSON, formatJSONPlus:
 		name := spec.run.Name
 		if name == "" {
 			name = "qdsweep"
@@ -834,6 +834,7 @@ func writeRunStats(out io.Writer, format string, spec runSpec, w ioengine.Worklo
 		r := fio.ReportFromStats(name, w, eng, spec.runtime, spec.run.Ramp, spec.run.TimeBased, spec.run.Percentiles, st)
 		r.Version = "qdsweep-" + version
 		r.Disks = disks
+		r.Plus = format == formatJSONPlus
 		if format == formatTerse {
 			return fio.WriteTerse(out, r)
 		}

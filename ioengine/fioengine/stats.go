@@ -47,6 +47,7 @@ func statsOf(o fio.Output, w ioengine.Workload, clients []string) (*ioengine.Sta
 	if agg.Write != nil && w.RW.IsWrite() {
 		st.Write = agg.Write.DirStats()
 	}
+	st.IODepths = agg.DepthCounts(s.TotalIOs)
 	// fio does not measure the in-flight mean: Little's Law from its figures.
 	st.InflightMean = s.IOPS * s.LatMeanNs / 1e9
 	cpuS := float64(agg.RuntimeMs) / 1e3 / 100

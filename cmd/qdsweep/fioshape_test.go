@@ -1,0 +1,142 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/qdsweep/qdsweep/littleslaw"
+)
+
+// TestRunFioShapesCarryDepths: fio-shaped outputs (fio-json, terse) carry
+// fio's "IO depths" distribution measured from the run, so readers keyed
+// on it (qdsweep's own explain among them) get back the depth that ran:
+// iodepth 8 kept full is "8" (8–15 in flight) for nearly every I/O.
+func TestRunFioShapesCarryDepths(t *testing.T) {
+	dir := t.TempDir()
+	common := []string{"run", "--name=d", "--filename=" + filepath.Join(dir, "f"), "--size=1m", "--rw=randread",
+		"--iodepth=8", "--direct=1", "--time_based", "--runtime=300ms"}
+	for _, engine := range []string{"io_uring", "libaio", "sim"} {
+		args := append(append([]string{}, common...), "--ioengine="+engine, "--output-format=fio-json")
+		stdout, stderr, code := runQdsweep(t, dir, args...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", engine, code, stderr)
+		}
+		var doc struct {
+			Jobs []struct {
+				Depth map[string]float64 `json:"iodepth_level"`
+			} `json:"jobs"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &doc); err != nil || len(doc.Jobs) != 1 {
+			t.Fatalf("%s: %v\n%s", engine, err, stdout)
+		}
+		sum := 0.0
+		for _, v := range doc.Jobs[0].Depth {
+			sum += v
+		}
+		if d := doc.Jobs[0].Depth["8"]; d < 80 || sum < 99.9 || sum > 100.1 {
+			t.Errorf("%s: iodepth_level %v; want most I/Os at 8–15 in flight, 100%% in all", engine, doc.Jobs[0].Depth)
+		}
+	}
+	args := append(append([]string{}, common...), "--ioengine=io_uring", "--output-format=terse")
+	stdout, stderr, code := runQdsweep(t, dir, args...)
+	if code != 0 {
+		t.Fatalf("terse: exit %d: %s", code, stderr)
+	}
+	f := strings.Split(strings.TrimSpace(stdout), ";")
+	if len(f) < 99 {
+		t.Fatalf("terse has %d fields", len(f))
+	}
+	// Fields 93–99 (1-based) are IO depths 1, 2, 4, 8, 16, 32, >=64.
+	if v, err := strconv.ParseFloat(strings.TrimSuffix(f[95], "%"), 64); err != nil || v < 80 {
+		t.Errorf("terse IO depth 8: %q (fields 93–99: %v)", f[95], f[92:99])
+	}
+	terse := filepath.Join(dir, "run.terse")
+	if err := os.WriteFile(terse, []byte(stdout), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := runQdsweep(t, dir, "explain", "--output-format=json", terse)
+	if code != 0 {
+		t.Fatalf("explain of qdsweep's terse: exit %d: %s", code, stderr)
+	}
+	var ex struct {
+		Jobs []struct {
+			Explanation littleslaw.Explanation `json:"explanation"`
+		} `json:"jobs"`
+	}
+	if err := json.Unmarshal([]byte(out), &ex); err != nil || len(ex.Jobs) != 1 {
+		t.Fatalf("explain: %v\n%s", err, out)
+	}
+	if e := ex.Jobs[0].Explanation; e.Input.IODepth != 8 || e.Queue != littleslaw.QueueFull {
+		t.Errorf("explain of qdsweep's own terse: iodepth %d, queue %s; it ran 8, full", e.Input.IODepth, e.Queue)
+	}
+}
+
+// TestRunJSONPlus: --output-format=json+ adds fio's json+ completion
+// latency bins, one count per I/O, with the IOPS and bandwidth samples of
+// the run's slices; fio's own fio_jsonplus_clat2csv, where installed,
+// reads one row per bin.
+func TestRunJSONPlus(t *testing.T) {
+	dir := t.TempDir()
+	stdout, stderr, code := runQdsweep(t, dir, "run", "--name=p", "--filename="+filepath.Join(dir, "f"), "--size=1m",
+		"--rw=randread", "--iodepth=4", "--ioengine=io_uring", "--direct=1", "--time_based", "--runtime=600ms", "--output-format=json+")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var doc struct {
+		Jobs []struct {
+			Read struct {
+				TotalIOs    int64   `json:"total_ios"`
+				IOPS        float64 `json:"iops"`
+				IOPSMean    float64 `json:"iops_mean"`
+				IOPSSamples int64   `json:"iops_samples"`
+				BWSamples   int64   `json:"bw_samples"`
+				BWMin       int64   `json:"bw_min"`
+				BWMax       int64   `json:"bw_max"`
+				Clat        struct {
+					Bins map[string]int64 `json:"bins"`
+				} `json:"clat_ns"`
+			} `json:"read"`
+		} `json:"jobs"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil || len(doc.Jobs) != 1 {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	rd := doc.Jobs[0].Read
+	var n int64
+	for _, c := range rd.Clat.Bins {
+		n += c
+	}
+	if len(rd.Clat.Bins) == 0 || n != rd.TotalIOs {
+		t.Fatalf("json+ bins hold %d I/Os in %d bins; the run did %d", n, len(rd.Clat.Bins), rd.TotalIOs)
+	}
+	// 600 ms at the default 250 ms slices: 2 whole slices (a short last one left out).
+	if rd.IOPSSamples < 2 || rd.BWSamples != rd.IOPSSamples || rd.BWMin <= 0 || rd.BWMax < rd.BWMin ||
+		rd.IOPSMean < 0.5*rd.IOPS || rd.IOPSMean > 1.5*rd.IOPS {
+		t.Errorf("samples: %d IOPS samples, mean %.0f (run %.0f), bw %d–%d KiB/s over %d", rd.IOPSSamples, rd.IOPSMean, rd.IOPS,
+			rd.BWMin, rd.BWMax, rd.BWSamples)
+	}
+	tool, err := exec.LookPath("fio_jsonplus_clat2csv")
+	if err != nil {
+		t.Skip("fio_jsonplus_clat2csv not installed: fio's own reader not tried")
+	}
+	in := filepath.Join(dir, "plus.json")
+	if err := os.WriteFile(in, []byte(stdout), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(tool, in, filepath.Join(dir, "clat.csv"))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", tool, err, out)
+	}
+	csv, err := os.ReadFile(filepath.Join(dir, "clat_job0.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows := strings.Count(string(csv), "\n") - 1; rows != len(rd.Clat.Bins) {
+		t.Errorf("fio_jsonplus_clat2csv wrote %d rows for %d bins", rows, len(rd.Clat.Bins))
+	}
+}
