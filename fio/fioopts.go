@@ -294,4 +294,17 @@ var fioOptions = []fioOption{
 	{Name: "busy_poll", Kind: fioOptEngine, Engines: []string{"rados", "rbd"}},
 	{Name: "touch_objects", Kind: fioOptEngine, Engines: []string{"rados"}},
 	{Name: "rbdname", Kind: fioOptEngine, Engines: []string{"rbd"}},
+	// fio's profiles (tiobench, act) add their options to fio's own, so a
+	// job file may set them without --profile, where they do nothing.
+	{Name: "block", Kind: fioOptValue},
+	{Name: "numruns", Kind: fioOptValue},
+	{Name: "dir", Kind: fioOptValue},
+	{Name: "threads", Kind: fioOptValue},
+	{Name: "device-names", Kind: fioOptValue},
+	{Name: "load", Kind: fioOptValue},
+	{Name: "test-duration", Kind: fioOptValue},
+	{Name: "threads-per-queue", Kind: fioOptValue},
+	{Name: "read-req-num-512-blocks", Kind: fioOptValue},
+	{Name: "large-block-op-kbytes", Kind: fioOptValue},
+	{Name: "prep", Kind: fioOptSwitch},
 }

@@ -227,6 +227,40 @@ func (jf JobFile) Runs() ([]JobRun, error) {
 	return runs, nil
 }
 
+// Groups returns, for each job of jf in order, the group it runs in, as
+// fio schedules a job file: jobs run together until one says stonewall
+// (wait_for_previous) or wait_for, which waits for the jobs before it and
+// starts the next group; a [global] stonewall makes every job wait for the
+// one before. wait_for=NAME is taken as waiting for every job before it
+// (fio waits for NAME alone). new_group changes fio's reporting only.
+func (jf JobFile) Groups() []int {
+	waits := func(opts []Option) bool {
+		for _, o := range opts {
+			switch o.Key {
+			case "stonewall", "wait_for_previous":
+				if o.Value == "" || o.Value != "0" {
+					return true
+				}
+			case "wait_for":
+				if o.Value != "" {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	all := waits(jf.Global)
+	groups := make([]int, len(jf.Jobs))
+	g := 0
+	for i, js := range jf.Jobs {
+		if i > 0 && (all || waits(js.Options)) {
+			g++
+		}
+		groups[i] = g
+	}
+	return groups
+}
+
 // describeOption names an option for a message: "rate_iops=500 (line 4)"
 // from a job file, "--rate_iops=500" from a command line (Line 0).
 func describeOption(o Option) string {
@@ -268,7 +302,7 @@ func dedupSorted(s []string) []string {
 func sizeOrPercent(o Option, label string) (n int64, pct float64, err error) {
 	if v, ok := strings.CutSuffix(strings.TrimSpace(o.Value), "%"); ok {
 		p, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-		if err != nil || p <= 0 || p > 100 {
+		if err != nil || p < 0 || p > 100 || p == 0 && o.Key != "offset" {
 			return 0, 0, fmt.Errorf("%s: a percentage of the target is from 0 to 100%%", label)
 		}
 		return 0, p, nil
@@ -439,6 +473,7 @@ func init() {
 		"rwmixread":  convMix,
 		"rwmixwrite": convMix,
 		"bs":         convBS,
+		"bsrange":    convBS,
 		"iodepth":    convIODepth,
 		"numjobs": func(c *jobConv, _ string, o Option) (err error) {
 			c.run.Workload.NumJobs, err = optPositive(o)
@@ -531,16 +566,35 @@ func convMix(c *jobConv, key string, o Option) error {
 	return err
 }
 
+// convBS reads bs (and bsrange): one size, or fio's per-direction
+// ("4k,4k") and ranged ("4k-4k") forms when every size they name is the
+// same; sizes that differ between directions or within a range are
+// refused (qdsweep runs one block size).
 func convBS(c *jobConv, _ string, o Option) (err error) {
-	if strings.ContainsAny(o.Value, ",:-") {
-		return c.refuse(o) // per-direction or ranged sizes
+	if strings.Contains(o.Value, ":") {
+		return c.refuse(o)
 	}
-	wl := &c.run.Workload
-	wl.BS, err = optSize(o)
-	if err == nil && wl.BS < 1 {
-		err = fmt.Errorf("%s: must be at least 1 byte", label(o))
+	var bs int64
+	for _, dir := range strings.Split(o.Value, ",") {
+		for _, part := range strings.Split(dir, "-") {
+			if strings.TrimSpace(part) == "" && strings.Contains(o.Value, ",") {
+				continue // "4k," leaves a direction at the others' size
+			}
+			n, err := optSize(Option{Key: o.Key, Value: part, Line: o.Line})
+			if err != nil {
+				return err
+			}
+			if bs != 0 && n != bs {
+				return c.refuse(o) // per-direction or ranged sizes
+			}
+			bs = n
+		}
 	}
-	return err
+	if bs < 1 {
+		return fmt.Errorf("%s: must be at least 1 byte", label(o))
+	}
+	c.run.Workload.BS = bs
+	return nil
 }
 
 func convIODepth(c *jobConv, _ string, o Option) (err error) {

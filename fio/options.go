@@ -68,16 +68,20 @@ func init() {
 	}
 	// The workload qdsweep runs.
 	set(Honoured, true, "name", "filename", "directory", "size", "filesize", "io_size", "offset", "offset_increment",
-		"rw", "rwmixread", "rwmixwrite", "bs", "iodepth", "numjobs", "direct", "buffered", "ioengine",
+		"rw", "rwmixread", "rwmixwrite", "bs", "bsrange", "iodepth", "numjobs", "direct", "buffered", "ioengine",
 		"runtime", "ramp_time", "randseed", "randrepeat", "continue_on_error", "loops", "number_ios", "startdelay", "verify",
 		"do_verify", "nrfiles", "end_fsync", "percentile_list", "rate", "rate_iops", "rate_process",
 		"fsync", "fdatasync", "sync", "invalidate")
 	set(Honoured, false, "time_based", "norandommap", "readonly")
 	// Naming, grouping and threads: nothing a single qdsweep job changes.
-	set(Ignored, true, "description", "group_reporting", "stonewall", "wait_for_previous", "new_group", "thread",
+	set(Ignored, true, "description", "group_reporting", "stonewall", "wait_for_previous", "wait_for", "new_group", "thread",
 		"exitall", "clocksource", "allrandrepeat", "fadvise_hint", "fallocate", "create_on_open",
 		"allow_mounted_write", "overwrite")
 	set(Ignored, false, "exitall_on_error")
+	// fio's profiles' options: nothing without fio's --profile.
+	set(Ignored, true, "block", "numruns", "dir", "threads", "device-names", "load", "test-duration",
+		"threads-per-queue", "read-req-num-512-blocks", "large-block-op-kbytes")
+	set(Ignored, false, "prep")
 	// fio's reporting and logging.
 	set(Ignored, true, "lat_percentiles", "clat_percentiles", "slat_percentiles",
 		"disable_lat", "disable_clat", "disable_slat", "disable_bw_measurement", "gtod_reduce",
@@ -92,7 +96,7 @@ func init() {
 		"iodepth_low")
 	// Workload options qdsweep does not run.
 	set(Unsupported, true, "rate_min", "rate_iops_min", "rate_cycle",
-		"thinktime", "thinktime_blocks", "thinktime_spin", "bssplit", "bsrange", "blocksize_range",
+		"thinktime", "thinktime_blocks", "thinktime_spin", "bssplit",
 		"random_distribution", "percentage_random", "random_generator", "zonemode", "zonesize", "zonerange",
 		"zoneskip", "write_barrier", "buffer_compress_percentage",
 		"buffer_compress_chunk", "buffer_pattern", "dedupe_percentage", "refill_buffers", "zero_buffers",

@@ -303,7 +303,59 @@ func terseLat(bw *bufio.Writer, l LatStat) {
 // options", jobs[] with "job options", read/write/trim with iops, bw,
 // slat_ns/clat_ns/lat_ns and clat percentiles, CPU, latency
 // distributions), which fio's readers accept.
-func WriteJSON(w io.Writer, r Report) error {
+func WriteJSON(w io.Writer, r Report) error { return WriteJSONJobs(w, []Report{r}) }
+
+// WriteJSONJobs writes several jobs' reports as one fio-shaped JSON
+// document, as fio does for a job file of several sections: one entry per
+// job in "jobs" (each with its groupid), the first job's options not tied
+// to one job as "global options" (a later job's that differ go with it),
+// the devices of all jobs once in "disk_util"; version and time are the
+// first report's.
+func WriteJSONJobs(w io.Writer, rs []Report) error {
+	if len(rs) == 0 {
+		return fmt.Errorf("fio JSON: no job to write")
+	}
+	r := rs[0]
+	job0, global := jobJSON(r, nil)
+	jobs := []any{job0}
+	for _, o := range rs[1:] {
+		j, _ := jobJSON(o, global)
+		jobs = append(jobs, j)
+	}
+	disks := []any{}
+	seen := map[string]bool{}
+	for _, o := range rs {
+		for _, d := range o.Disks {
+			if seen[d.Name] {
+				continue
+			}
+			seen[d.Name] = true
+			disks = append(disks, map[string]any{"name": d.Name, "read_ios": d.ReadIOs, "write_ios": d.WriteIOs,
+				"read_merges": d.ReadMerges, "write_merges": d.WriteMerges, "read_ticks": d.ReadTicks,
+				"write_ticks": d.WriteTicks, "in_queue": d.InQueue, "util": d.Util})
+		}
+	}
+	doc := map[string]any{
+		"fio version":    r.Version,
+		"timestamp":      r.Time.Unix(),
+		"timestamp_ms":   r.Time.UnixMilli(),
+		"time":           r.Time.Format("Mon Jan  2 15:04:05 2006"),
+		"global options": global,
+		"jobs":           jobs,
+		"disk_util":      disks,
+	}
+	b, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// jobJSON is one job's entry of fio's JSON, and the options it would put
+// under "global options"; given the first job's global options (later
+// jobs), an option that differs from them is the job's own.
+func jobJSON(r Report, first map[string]string) (map[string]any, map[string]string) {
 	j := r.Job
 	lat := func(l LatStat, pct bool) map[string]any {
 		m := map[string]any{"min": int64(l.MinNs), "max": int64(l.MaxNs), "mean": l.MeanNs, "stddev": l.StddevNs, "N": l.N}
@@ -367,7 +419,11 @@ func WriteJSON(w io.Writer, r Report) error {
 		case "name", "rw", "bs", "iodepth", "numjobs", "rwmixread", "size", "filename":
 			jobOpts[k] = v
 		default:
-			global[k] = v
+			if g, ok := first[k]; first != nil && (!ok || g != v) {
+				jobOpts[k] = v
+			} else {
+				global[k] = v
+			}
 		}
 	}
 	job := map[string]any{
@@ -386,27 +442,7 @@ func WriteJSON(w io.Writer, r Report) error {
 	if r.LatMs != nil {
 		job["latency_ms"].(map[string]float64)[">=2000"] = r.LatMs[len(r.LatMs)-1]
 	}
-	disks := []any{}
-	for _, d := range r.Disks {
-		disks = append(disks, map[string]any{"name": d.Name, "read_ios": d.ReadIOs, "write_ios": d.WriteIOs,
-			"read_merges": d.ReadMerges, "write_merges": d.WriteMerges, "read_ticks": d.ReadTicks,
-			"write_ticks": d.WriteTicks, "in_queue": d.InQueue, "util": d.Util})
-	}
-	doc := map[string]any{
-		"fio version":    r.Version,
-		"timestamp":      r.Time.Unix(),
-		"timestamp_ms":   r.Time.UnixMilli(),
-		"time":           r.Time.Format("Mon Jan  2 15:04:05 2006"),
-		"global options": global,
-		"jobs":           []any{job},
-		"disk_util":      disks,
-	}
-	b, err := json.MarshalIndent(doc, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
+	return job, global
 }
 
 // DiskUtilOf is fio's disk utilisation of device name between two readings

@@ -44,6 +44,9 @@ func ParseSize(s string) (int64, error) {
 		return 0, fmt.Errorf("%w: %q has no number (examples: 4k, 1m, 1g)", ErrBadSize, s)
 	}
 	mult, ok := sizeUnits[unit]
+	if !ok && unit == "z" {
+		return 0, fmt.Errorf("%w: %q is in zones (z), which only a zoned target has (fio's zonemode=zbd): qdsweep does not run zoned devices; give bytes", ErrBadSize, s)
+	}
 	if !ok {
 		return 0, fmt.Errorf("%w: %q has unknown unit %q (use k, m, g, t or KiB, MiB, GiB)", ErrBadSize, s, t[i:])
 	}

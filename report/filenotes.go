@@ -37,3 +37,8 @@ func FileList(files []string) string {
 	}
 	return fmt.Sprintf("%s … %s (%d files)", files[0], files[len(files)-1], len(files))
 }
+
+// SharedCPUNote says how a run of several jobs states the CPU of jobs that
+// ran together: the process's CPU time, which they shared, split between
+// them by their I/O counts.
+const SharedCPUNote = "jobs that ran together shared the process's CPU time; each job's CPU is its share by I/O count"

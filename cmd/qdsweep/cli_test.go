@@ -110,7 +110,7 @@ func cliCases() []cliCase {
 		cmd("run", runCheap, "--destroy-data={fx}/existing.img", "-destroy-data"),
 		cmd("run", runCheap, "--jobfile={fx}/missing.fio", "-jobfile", "{fx}/missing.fio"),
 		cmd("run", runCheap, "--jobfile={fx}/unsupported.fio", "{fx}/unsupported.fio", "verify_pattern"),
-		cmd("run", runCheap, "--jobfile={fx}/twojobs.fio", "{fx}/twojobs.fio", "2 job"),
+		cmd("run", append(append([]string{}, runCheap...), "--jobfile={fx}/twojobs.fio"), "--section=c", "--section", "[c]", "a, b"),
 		cmd("run", runCheap, "--jobfile={fx}/emptydir", "{fx}/emptydir"),
 		args("-allow-write", append(append([]string{"run"}, runCheap...), "--jobfile={fx}/write.fio", "--filename={fx}/existing.img")...),
 	)
@@ -140,6 +140,7 @@ func cliCases() []cliCase {
 		cmd("sweep", sweepCheap, "--emit-fio-jobs={fx}/missing/a", "-emit-fio-jobs"),
 		cmd("sweep", sweepCheap, "--fio-arg=--thread", "--fio-arg", "--ioengine=fio"),
 		cmd("sweep", sweepCheap, "--jobfile={fx}/unsupported.fio", "{fx}/unsupported.fio", "verify_pattern"),
+		cmd("sweep", sweepCheap, "--jobfile={fx}/twojobs.fio", "{fx}/twojobs.fio", "2 job sections", "--section"),
 		args("-allow-write", append(append([]string{"sweep"}, sweepCheap...), "--rw=randread,randwrite", "--filename={fx}/existing.img")...),
 		args("-allow-write", append(append([]string{"sweep"}, sweepCheap...), "--jobfile={fx}/write.fio", "--filename={fx}/existing.img")...),
 		cmd("sweep", sweepCheap, "--resume={fx}/missing", "-resume"),

@@ -12,7 +12,7 @@ import (
 
 // jobFileFlag is --jobfile, shared by run and sweep.
 func jobFileFlag() cli.Flag {
-	return &cli.StringFlag{Name: "jobfile", Usage: "take the workload from a fio job file ([global] and one job section); " +
+	return &cli.StringFlag{Name: "jobfile", Usage: "take the workload from a fio job file ([global] and its job sections: run runs every section as fio does, sweep takes one); " +
 		"flags given explicitly win; as in fio, rw, bs, iodepth, numjobs and direct the file does not set are read, 4k, 1, 1 and 0 " +
 		"(sweep keeps its --iodepth list)"}
 }
@@ -38,7 +38,7 @@ func readJobFileFlag(c *cli.Context) (*jobFile, error) {
 		return nil, usagef("--jobfile %s: %v", path, oneLine(err))
 	}
 	if len(jf.Jobs) != 1 {
-		return nil, usagef("--jobfile %s: holds %d job sections; qdsweep runs one at a time: keep one job section", path, len(jf.Jobs))
+		return nil, usagef("--jobfile %s: holds %d job sections; a sweep measures one workload: keep one job section (qdsweep run FILE --section=NAME runs one, qdsweep run FILE all)", path, len(jf.Jobs))
 	}
 	runs, err := jf.Runs()
 	if err != nil {

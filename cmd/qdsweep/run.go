@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/qdsweep/qdsweep/fio"
@@ -44,6 +45,7 @@ func runOwnFlags() []cli.Flag {
 		&cli.StringFlag{Name: "output", Aliases: []string{"out", "o"}, Usage: "write the results to this file instead of standard output (as fio's --output)"},
 		&cli.StringFlag{Name: "io_timeout", Value: "30s", Usage: "an I/O outstanding this long ends the run with an error"},
 		jobFileFlag(),
+		&cli.StringSliceFlag{Name: "section", Usage: "run only this job section of the job file (repeat for several), as fio's --section"},
 	}
 	fs = append(fs, logIntervalFlag())
 	fs = append(fs, writeGuardFlags()...)
@@ -212,20 +214,22 @@ func splitRunArgs(raw []string) (own, fioArgs []string, err error) {
 // runSpec is what run's command line asks for, fio's options converted.
 type runSpec struct {
 	run     fio.JobRun
+	group   int           // the job's group: groups run one after another, a group's jobs together
 	files   []string      // the job's files (one per clone when --name names them)
 	engine  string        // io_uring, libaio, psync, sim or fio
 	runtime time.Duration // the measured window's cap (runForever: none)
 	notes   []string      // said on stderr before the run
 }
 
-// runSpecFrom reads fio's options from the command line (and --jobfile)
-// with fio's defaults, and refuses what qdsweep does not run, every such
-// option named in one line.
-func runSpecFrom(c *cli.Context, fioArgs []string) (runSpec, error) {
-	var spec runSpec
+// runSpecsFrom reads fio's options from the command line (and --jobfile)
+// with fio's defaults, one spec per job (a job file's sections, or --name
+// given several times), each in its group (fio.JobFile.Groups), and refuses
+// what qdsweep does not run, every such option named in one line.
+func runSpecsFrom(c *cli.Context, fioArgs []string) ([]runSpec, error) {
+	var notes []string
 	cmdline, rest, err := fio.ParseArgs(fioArgs)
 	if err != nil {
-		return spec, usagef("run: %v", err)
+		return nil, usagef("run: %v", err)
 	}
 	jobFile := c.String("jobfile")
 	for i, a := range rest {
@@ -233,37 +237,42 @@ func runSpecFrom(c *cli.Context, fioArgs []string) (runSpec, error) {
 		switch {
 		case i == 0 && a == "fio" && statErr != nil && len(fioArgs) > 0 && fioArgs[0] == "fio":
 			// "qdsweep run fio --name=…": the word fio left in a pasted command.
-			spec.notes = append(spec.notes, "the word fio is not needed: qdsweep run takes fio's options directly")
+			notes = append(notes, "the word fio is not needed: qdsweep run takes fio's options directly")
 		case statErr == nil && fi.Mode().IsRegular() && jobFile == "":
 			jobFile = a // a job file, as in `fio job.fio`
 		case statErr == nil && fi.Mode().IsRegular():
-			return spec, usagef("run: job files %s and %s: qdsweep runs one job file at a time; name one", jobFile, a)
+			return nil, usagef("run: job files %s and %s: qdsweep runs one job file at a time; name one", jobFile, a)
 		default:
-			return spec, usagef("run: unexpected argument %q; options take the form --name=value (e.g. --filename=%s), a job file must exist", a, a)
+			return nil, usagef("run: unexpected argument %q; options take the form --name=value (e.g. --filename=%s), a job file must exist", a, a)
 		}
 	}
 	jf := cmdline
+	if jobFile == "" && c.IsSet("section") {
+		return nil, usagef("--section picks sections of a job file: name one (qdsweep run job.fio --section=NAME)")
+	}
 	if jobFile != "" {
 		path := jobFile
 		if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-			return spec, usagef("--jobfile %s: is a directory; name a fio job file", path)
+			return nil, usagef("--jobfile %s: is a directory; name a fio job file", path)
 		}
 		file, err := fio.ReadJobFile(path)
 		if err != nil {
-			return spec, usagef("--jobfile %s: %v", path, oneLine(err))
+			return nil, usagef("--jobfile %s: %v", path, oneLine(err))
 		}
-		if len(file.Jobs) != 1 {
-			return spec, usagef("--jobfile %s: holds %d job sections; qdsweep runs one at a time: keep one job section", path, len(file.Jobs))
+		if len(file.Jobs) == 0 {
+			return nil, usagef("--jobfile %s: holds no job section; add one, e.g. [job1]", path)
 		}
 		if len(cmdline.Jobs) > 0 {
-			return spec, usagef("--jobfile %s: --name on the command line starts a second job; qdsweep runs one at a time: drop --name", path)
+			return nil, usagef("--jobfile %s: --name on the command line starts another job; qdsweep runs the file's jobs or the command line's: drop --name", path)
 		}
-		// Options on the command line win over the file's.
-		file.Jobs[0].Options = append(file.Jobs[0].Options, cmdline.Global...)
+		if file.Jobs, err = selectSections(file.Jobs, c.StringSlice("section")); err != nil {
+			return nil, usagef("--section: %v", err)
+		}
+		// Options on the command line win over the file's, in every job.
+		for i := range file.Jobs {
+			file.Jobs[i].Options = append(file.Jobs[i].Options, cmdline.Global...)
+		}
 		jf = file
-	}
-	if len(jf.Jobs) > 1 {
-		return spec, usagef("run: %d jobs (--name given %d times); qdsweep runs one job at a time: keep one --name", len(jf.Jobs), len(jf.Jobs))
 	}
 	if len(jf.Jobs) == 0 {
 		jf.Jobs = []fio.JobSpec{{Options: jf.Global}}
@@ -275,15 +284,58 @@ func runSpecFrom(c *cli.Context, fioArgs []string) (runSpec, error) {
 		if jobFile != "" {
 			where = "--jobfile " + jobFile
 		}
-		return spec, usagef("%s: %v; qdsweep does not run these: drop them or run the command with fio itself", where, oneLine(err))
+		return nil, usagef("%s: %v; qdsweep does not run these: drop them or run the command with fio itself", where, oneLine(err))
 	}
 	if err != nil {
 		if jobFile != "" {
-			return spec, usagef("--jobfile %s: %v", jobFile, oneLine(err))
+			return nil, usagef("--jobfile %s: %v", jobFile, oneLine(err))
 		}
-		return spec, usagef("run: %v", oneLine(err))
+		return nil, usagef("run: %v", oneLine(err))
 	}
-	spec.run = runs[0]
+	groups := jf.Groups()
+	specs := make([]runSpec, len(runs))
+	for i, r := range runs {
+		spec, err := specOf(c, r, len(runs) > 1)
+		if err != nil {
+			return nil, err
+		}
+		spec.group = groups[i]
+		if i == 0 {
+			spec.notes = append(notes, spec.notes...)
+		}
+		specs[i] = spec
+	}
+	return specs, nil
+}
+
+// selectSections keeps the job sections names lists (fio's --section), in
+// the file's order; all of them when names is empty. A name no section
+// has is an error naming the sections there are.
+func selectSections(jobs []fio.JobSpec, names []string) ([]fio.JobSpec, error) {
+	if len(names) == 0 {
+		return jobs, nil
+	}
+	var kept []fio.JobSpec
+	var have []string
+	for _, j := range jobs {
+		have = append(have, j.Name)
+		if slices.Contains(names, j.Name) {
+			kept = append(kept, j)
+		}
+	}
+	for _, n := range names {
+		if !slices.Contains(have, n) {
+			return nil, fmt.Errorf("no job section [%s]; the file has %s", n, strings.Join(have, ", "))
+		}
+	}
+	return kept, nil
+}
+
+// specOf is one job's spec: its engine, files, depth and end, and the
+// notes said before it runs; several says the run has more than one job
+// (then stonewall, wait_for and new_group are not ignored: they group it).
+func specOf(c *cli.Context, run fio.JobRun, several bool) (runSpec, error) {
+	spec := runSpec{run: run}
 	r := &spec.run
 	spec.files = r.Files
 	spec.engine = r.IOEngine
@@ -317,9 +369,14 @@ func runSpecFrom(c *cli.Context, fioArgs []string) (runSpec, error) {
 			spec.notes = append(spec.notes, "--time_based without --runtime: running until interrupted (Ctrl-C), as fio")
 		}
 	}
+	if several {
+		r.Ignored = slices.DeleteFunc(slices.Clone(r.Ignored), func(o string) bool {
+			return o == "stonewall" || o == "wait_for_previous" || o == "wait_for" || o == "new_group"
+		})
+	}
 	if ign := append(append([]string{}, r.Ignored...), r.Batching...); len(ign) > 0 {
 		n := "--" + strings.Join(ign, ", --")
-		why := "fio's own reporting, naming or grouping"
+		why := "fio's own reporting, naming, grouping or profiles"
 		if len(r.Batching) > 0 {
 			why += "; batching: qdsweep submits each I/O as soon as a slot frees"
 		}
@@ -333,13 +390,13 @@ func runAction(c *cli.Context, fioArgs []string) (err error) {
 	if c.NArg() > 0 {
 		return usagef("run: unexpected argument %q; flags take the form --name=value (e.g. --filename=%s)", c.Args().First(), c.Args().First())
 	}
-	// Everything is checked before any file is created.
-	spec, err := runSpecFrom(c, fioArgs)
+	// Everything is checked, for every job, before any file is created.
+	specs, err := runSpecsFrom(c, fioArgs)
 	if err != nil {
 		return err
 	}
-	w := spec.run.Workload
-	if w.IOTimeout, err = durationFlag(c, "io_timeout", 30*time.Second); err != nil {
+	ioTimeout, err := durationFlag(c, "io_timeout", 30*time.Second)
+	if err != nil {
 		return err
 	}
 	format, err := runFormat(c)
@@ -350,29 +407,16 @@ func runAction(c *cli.Context, fioArgs []string) (err error) {
 	if err != nil {
 		return err
 	}
-	es, err := engineFromFlags(c, "run", spec.engine, nil)
-	if err != nil {
-		return err
-	}
-	configureFioEngine(es, &spec)
-	t, err := runTargets(&w, es, spec.run)
-	if err != nil {
-		return err
-	}
-	if err := checkRunTargets(c, es, w, t); err != nil {
-		return err
-	}
-	eng, reason, err := es.open()
-	if err != nil {
-		return err
-	}
-	rw := w
-	rw.Permit = writeGuardFromFlags(c)
-	if err := checkRemoteWrites(c, eng, rw, []ioengine.RW{w.RW}); err != nil {
-		return err
+	jobs := make([]*runJob, len(specs))
+	var files []string
+	for i, spec := range specs {
+		if jobs[i], err = prepareRunJob(c, spec, ioTimeout, len(specs) > 1); err != nil {
+			return err
+		}
+		files = append(files, jobs[i].t.files...)
 	}
 	errw := c.App.ErrWriter
-	out, flush, err := runOutput(c, t.files)
+	out, flush, err := runOutput(c, files)
 	if err != nil {
 		return err
 	}
@@ -382,40 +426,224 @@ func runAction(c *cli.Context, fioArgs []string) (err error) {
 		}
 	}()
 	ctx := c.Context
-	scratches, cleanup, err := layOutRun(ctx, errw, w, &t)
+	cleanup, err := layOutJobs(ctx, errw, jobs)
 	defer cleanup()
 	if err != nil {
 		return err
 	}
-	if reason != "" {
-		fmt.Fprintln(errw, "qdsweep: "+reason)
+	sayJobNotes(errw, jobs)
+	for _, j := range jobs {
+		j.ctl, j.disks = runControl(j.spec, j.es, j.w, j.t, logEvery)
+		// The engine runs the write guard again on what it opens: the
+		// files laid out here are qdsweep's own.
+		j.w.Permit = writeGuardFromFlags(c)
+		j.w.Permit.Ours = append(j.w.Permit.Ours, j.ours...)
 	}
-	for _, n := range spec.notes {
-		fmt.Fprintln(errw, "qdsweep: "+n)
-	}
-	ctl, disks := runControl(spec, es, w, t, logEvery)
-	if err := startDelay(ctx, spec.run.StartDelay); err != nil {
+	if err := runGroups(ctx, jobs); err != nil {
 		return err
 	}
-	// The engine runs the write guard again on what it opens: the files
-	// laid out here are qdsweep's own.
-	w.Permit = writeGuardFromFlags(c)
-	for _, sc := range scratches {
-		w.Permit.Ours = append(w.Permit.Ours, sc.ID()) // laid out here, by inode
+	if len(jobs) == 1 {
+		j := jobs[0]
+		if j.st != nil && j.err != nil && format == formatNormal && !c.IsSet("output") {
+			out = errw
+		}
+		return reportRun(out, errw, format, j.spec, j.w, j.st, j.disks, j.err)
 	}
-	st, runErr := eng.Run(ctx, w, ctl)
-	if runErr != nil && errors.Is(runErr, ioengine.ErrBadWorkload) {
-		return usageErr(runErr)
-	}
-	if runErr == nil && spec.run.EndFsync && es.local() && w.RW.IsWrite() {
-		if err := endFsync(w.Filename); err != nil {
-			return err
+	return reportJobs(out, errw, format, jobs)
+}
+
+// sayJobNotes says on errw what each job's engine fell back from and the
+// notes of its options, before the run: a note every job has once, the
+// others with the job's name.
+func sayJobNotes(errw io.Writer, jobs []*runJob) {
+	count := map[string]int{}
+	for _, j := range jobs {
+		for _, n := range slices.Compact(slices.Sorted(slices.Values(append([]string{j.reason}, j.spec.notes...)))) {
+			count[n]++
 		}
 	}
-	if st != nil && runErr != nil && format == formatNormal && !c.IsSet("output") {
-		out = errw
+	said := map[string]bool{}
+	for _, j := range jobs {
+		for _, n := range append([]string{j.reason}, j.spec.notes...) {
+			switch {
+			case n == "" || said[n]:
+			case count[n] == len(jobs):
+				said[n] = true
+				fmt.Fprintln(errw, "qdsweep: "+n)
+			default:
+				fmt.Fprintln(errw, "qdsweep: "+j.prefix+n)
+			}
+		}
 	}
-	return reportRun(out, errw, format, spec, w, st, disks, runErr)
+}
+
+// runJob is one job of a run, from its checks to its figures.
+type runJob struct {
+	spec   runSpec
+	prefix string // "job [name]: " before what is said of it when the run has several jobs
+	w      ioengine.Workload
+	es     engineSetup
+	eng    ioengine.Engine
+	reason string // why the engine fell back, said before the run
+	t      runTarget
+	ours   []guard.FileID // files this run laid out for the job
+	ctl    ioengine.Control
+	disks  *diskWatch
+	st     *ioengine.Stats
+	err    error
+	// fsyncFailed: the job's end_fsync failed, which ends the command
+	// without a report (as a single run always did).
+	fsyncFailed bool
+	// cpuShared: the job ran beside others and its CPU is its share of
+	// the process's by I/O count (shareCPU).
+	cpuShared bool
+}
+
+// prepareRunJob opens a job's engine and checks its targets (sizes, the
+// write guard, limits, remote writes) without creating anything.
+func prepareRunJob(c *cli.Context, spec runSpec, ioTimeout time.Duration, several bool) (*runJob, error) {
+	j := &runJob{spec: spec, w: spec.run.Workload}
+	if several {
+		j.prefix = fmt.Sprintf("job [%s]: ", spec.run.Name)
+	}
+	j.w.IOTimeout = ioTimeout
+	es, err := engineFromFlags(c, "run", spec.engine, nil)
+	if err != nil {
+		return nil, err
+	}
+	configureFioEngine(es, &j.spec)
+	j.es = es
+	if j.t, err = runTargets(&j.w, es, j.spec.run); err != nil {
+		return nil, err
+	}
+	if err := checkRunTargets(c, es, j.w, j.t); err != nil {
+		return nil, err
+	}
+	if j.eng, j.reason, err = es.open(); err != nil {
+		return nil, err
+	}
+	rw := j.w
+	rw.Permit = writeGuardFromFlags(c)
+	if err := checkRemoteWrites(c, j.eng, rw, []ioengine.RW{j.w.RW}); err != nil {
+		return nil, err
+	}
+	return j, nil
+}
+
+// layOutJobs lays out every job's missing files, one job after another; a
+// file an earlier job laid out is that job's, and the later one's too (by
+// inode). cleanup undoes what layOutRun's cleanups undo, last job first.
+func layOutJobs(ctx context.Context, errw io.Writer, jobs []*runJob) (cleanup func(), err error) {
+	var cleanups []func()
+	cleanup = func() {
+		for i := len(cleanups) - 1; i >= 0; i-- {
+			cleanups[i]()
+		}
+	}
+	laid := map[string]guard.FileID{}
+	for _, j := range jobs {
+		var missing []string
+		for _, f := range j.t.missing {
+			if id, ok := laid[f]; ok {
+				j.ours = append(j.ours, id)
+				j.t.existingSize = max(j.t.existingSize, j.t.perFile)
+				continue
+			}
+			missing = append(missing, f)
+		}
+		j.t.missing = missing
+		scratches, undo, err := layOutRun(ctx, errw, j.w, &j.t)
+		cleanups = append(cleanups, undo)
+		if err != nil {
+			return cleanup, err
+		}
+		for i, sc := range scratches {
+			laid[j.t.missing[i]] = sc.ID()
+			j.ours = append(j.ours, sc.ID()) // laid out here, by inode
+		}
+	}
+	return cleanup, nil
+}
+
+// runGroups runs the jobs' groups one after another and the jobs of a
+// group together, as fio runs a job file; each job waits its startdelay
+// first. A job's result and error stay with it; the error returned is one
+// that ends the command before any report (a workload the engine refuses,
+// a failed end_fsync).
+func runGroups(ctx context.Context, jobs []*runJob) error {
+	for g := 0; ; g++ {
+		var wg sync.WaitGroup
+		n := 0
+		for _, j := range jobs {
+			if j.spec.group != g {
+				continue
+			}
+			n++
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				j.execute(ctx)
+			}()
+		}
+		wg.Wait()
+		if n == 0 {
+			break
+		}
+		if n > 1 {
+			shareCPU(jobs, g)
+		}
+		for _, j := range jobs {
+			if j.spec.group != g || j.err == nil {
+				continue
+			}
+			if errors.Is(j.err, ioengine.ErrBadWorkload) {
+				return usageErr(j.err)
+			}
+			if j.fsyncFailed {
+				return j.err
+			}
+		}
+		if ctx.Err() != nil {
+			break // interrupted: the later groups do not start
+		}
+	}
+	return nil
+}
+
+// shareCPU splits the CPU time of group g's jobs, which ran together and
+// each measured the whole process's, between them by their I/O counts
+// (the CPU is the longest measurement's: the jobs' windows overlap).
+func shareCPU(jobs []*runJob, g int) {
+	var cpu ioengine.CPU
+	var ios int64
+	for _, j := range jobs {
+		if j.spec.group == g && j.st != nil {
+			if j.st.CPU.UsrS+j.st.CPU.SysS > cpu.UsrS+cpu.SysS {
+				cpu = j.st.CPU
+			}
+			ios += j.st.All.TotalIOs
+		}
+	}
+	for _, j := range jobs {
+		if j.spec.group == g && j.st != nil && ios > 0 {
+			f := float64(j.st.All.TotalIOs) / float64(ios)
+			j.st.CPU = ioengine.CPU{UsrS: cpu.UsrS * f, SysS: cpu.SysS * f}
+			j.cpuShared = true
+		}
+	}
+}
+
+// execute runs the job: its startdelay, the engine, its end_fsync.
+func (j *runJob) execute(ctx context.Context) {
+	if j.err = startDelay(ctx, j.spec.run.StartDelay); j.err != nil {
+		return
+	}
+	j.st, j.err = j.eng.Run(ctx, j.w, j.ctl)
+	if j.err == nil && j.spec.run.EndFsync && j.es.local() && j.w.RW.IsWrite() {
+		if err := endFsync(j.w.Filename); err != nil {
+			j.err, j.fsyncFailed = err, true
+		}
+	}
 }
 
 // runFormat reads run's --output-format.
@@ -764,6 +992,8 @@ const runSchema = "qdsweep/run/v1"
 
 type runJSON struct {
 	Schema               string             `json:"schema"`
+	Name                 string             `json:"name,omitempty"`  // the job's, in a run of several jobs
+	Group                *int               `json:"group,omitempty"` // its group there: groups ran one after another
 	Engine               string             `json:"engine"`
 	EngineFallbackReason string             `json:"engine_fallback_reason"`
 	Buffers              string             `json:"buffers,omitempty"`
@@ -799,42 +1029,11 @@ type runJSON struct {
 func writeRunStats(out io.Writer, format string, spec runSpec, w ioengine.Workload, st *ioengine.Stats, disks []fio.DiskUtil, interrupted bool) error {
 	switch format {
 	case formatJSON:
-		doc := runJSON{
-			Schema: runSchema, Engine: st.Engine, EngineFallbackReason: st.FallbackReason, Buffers: st.Buffers,
-			Filename: w.Filename, RW: string(w.RW), BS: w.BS, IODepth: w.IODepth, NumJobs: w.NumJobs, Direct: w.Direct,
-			RuntimeNs: int64(st.Runtime), TotalIOs: st.All.TotalIOs, IOBytes: st.All.Bytes, IOPS: st.All.IOPS, BWBytes: st.All.BWBytes,
-			Lat: st.All.Lat, InflightMean: st.InflightMean, CPU: st.CPU, Errors: st.Errors, ShortIOs: st.ShortIOs,
-			Interrupted: interrupted, Series: st.Series, Shortfall: st.Shortfall,
-		}
-		if doc.Errors == nil {
-			doc.Errors = []ioengine.IOError{}
-		}
-		if len(w.Files) > 1 {
-			doc.Files = w.Files
-		}
-		if w.RateIOPS != [2]float64{} {
-			doc.RateIOPS = w.RateIOPS[:]
-		}
-		doc.Sync = st.Sync
-		if w.RW.IsRead() && w.RW.IsWrite() {
-			doc.Read, doc.Write = st.Read, st.Write
-		}
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
-		return enc.Encode(doc)
+		return enc.Encode(runDocOf(w, st, interrupted))
 	case formatTerse, formatFioJSON, formatJSONPlus:
-		name := spec.run.Name
-		if name == "" {
-			name = "qdsweep"
-		}
-		eng := st.Engine
-		if st.FioIOEngine != "" {
-			eng = st.FioIOEngine // what fio ran, as fio's own report says
-		}
-		r := fio.ReportFromStats(name, w, eng, spec.runtime, spec.run.Ramp, spec.run.TimeBased, spec.run.Percentiles, st)
-		r.Version = "qdsweep-" + version
-		r.Disks = disks
-		r.Plus = format == formatJSONPlus
+		r := fioReportOf(format, spec, w, st, disks)
 		if format == formatTerse {
 			return fio.WriteTerse(out, r)
 		}
@@ -844,6 +1043,114 @@ func writeRunStats(out io.Writer, format string, spec runSpec, w ioengine.Worklo
 		return err
 	}
 	return report.WriteRunTime(out, w.QD(), st.Series)
+}
+
+// runDocOf is one run's document of --output-format=json.
+func runDocOf(w ioengine.Workload, st *ioengine.Stats, interrupted bool) runJSON {
+	doc := runJSON{
+		Schema: runSchema, Engine: st.Engine, EngineFallbackReason: st.FallbackReason, Buffers: st.Buffers,
+		Filename: w.Filename, RW: string(w.RW), BS: w.BS, IODepth: w.IODepth, NumJobs: w.NumJobs, Direct: w.Direct,
+		RuntimeNs: int64(st.Runtime), TotalIOs: st.All.TotalIOs, IOBytes: st.All.Bytes, IOPS: st.All.IOPS, BWBytes: st.All.BWBytes,
+		Lat: st.All.Lat, InflightMean: st.InflightMean, CPU: st.CPU, Errors: st.Errors, ShortIOs: st.ShortIOs,
+		Interrupted: interrupted, Series: st.Series, Shortfall: st.Shortfall,
+	}
+	if doc.Errors == nil {
+		doc.Errors = []ioengine.IOError{}
+	}
+	if len(w.Files) > 1 {
+		doc.Files = w.Files
+	}
+	if w.RateIOPS != [2]float64{} {
+		doc.RateIOPS = w.RateIOPS[:]
+	}
+	doc.Sync = st.Sync
+	if w.RW.IsRead() && w.RW.IsWrite() {
+		doc.Read, doc.Write = st.Read, st.Write
+	}
+	return doc
+}
+
+// fioReportOf is one run's report in fio's shapes (terse, fio-json, json+).
+func fioReportOf(format string, spec runSpec, w ioengine.Workload, st *ioengine.Stats, disks []fio.DiskUtil) fio.Report {
+	name := spec.run.Name
+	if name == "" {
+		name = "qdsweep"
+	}
+	eng := st.Engine
+	if st.FioIOEngine != "" {
+		eng = st.FioIOEngine // what fio ran, as fio's own report says
+	}
+	r := fio.ReportFromStats(name, w, eng, spec.runtime, spec.run.Ramp, spec.run.TimeBased, spec.run.Percentiles, st)
+	r.Version = "qdsweep-" + version
+	r.Disks = disks
+	r.Plus = format == formatJSONPlus
+	r.Job.GroupID = spec.group
+	return r
+}
+
+// runsSchema names the JSON document of a run of several jobs.
+const runsSchema = "qdsweep/runs/v1"
+
+// reportJobs writes the figures of a run of several jobs: normal and terse
+// one block or line per job in order (a block headed by the job's name and
+// group, as fio's), json one document listing each job's (with its name
+// and group), fio-json and json+ one fio document with every job. Each
+// job's in-flight shortfall is said on errw; the error is the first job's.
+func reportJobs(out, errw io.Writer, format string, jobs []*runJob) error {
+	var firstErr error
+	shared := false
+	var docs []runJSON
+	var reports []fio.Report
+	for _, j := range jobs {
+		if j.err != nil && firstErr == nil {
+			firstErr = j.err
+			if errors.Is(j.err, context.Canceled) {
+				firstErr = fmt.Errorf("%w: %v", errInterrupted, j.err)
+			}
+		}
+		if j.st == nil {
+			continue
+		}
+		interrupted := errors.Is(j.err, context.Canceled)
+		switch format {
+		case formatJSON:
+			d := runDocOf(j.w, j.st, interrupted)
+			d.Name, d.Group = j.spec.run.Name, &j.spec.group
+			docs = append(docs, d)
+		case formatFioJSON, formatJSONPlus:
+			reports = append(reports, fioReportOf(format, j.spec, j.w, j.st, j.disks.utils()))
+		default:
+			if format == formatNormal {
+				fmt.Fprintf(out, "%s: (groupid=%d)\n", j.spec.run.Name, j.spec.group)
+			}
+			if err := writeRunStats(out, format, j.spec, j.w, j.st, j.disks.utils(), interrupted); err != nil {
+				return fmt.Errorf("writing results: %w", err)
+			}
+		}
+		if j.st.Shortfall != nil {
+			fmt.Fprint(errw, wrapHanging(j.prefix+report.ShortfallNote(j.st.Shortfall), 80, "qdsweep: ", "  "))
+		}
+		shared = shared || j.cpuShared
+	}
+	if shared {
+		fmt.Fprint(errw, wrapHanging(report.SharedCPUNote, 80, "qdsweep: ", "  "))
+	}
+	var err error
+	switch {
+	case format == formatJSON:
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		err = enc.Encode(struct {
+			Schema string    `json:"schema"`
+			Jobs   []runJSON `json:"jobs"`
+		}{runsSchema, docs})
+	case len(reports) > 0:
+		err = fio.WriteJSONJobs(out, reports)
+	}
+	if err != nil {
+		return fmt.Errorf("writing results: %w", err)
+	}
+	return firstErr
 }
 
 // writeRunText is the human summary, at most 80 columns.

@@ -161,7 +161,6 @@ func TestRunBadInput(t *testing.T) {
 		{[]string{"--iodepth=0"}, "--iodepth"},
 		{[]string{"--numjobs=0"}, "--numjobs"},
 		{[]string{"--rate_iops_min=100", "--bssplit=4k/50:8k/50", "--verify=crc32c", "--thinktime=10"}, "--rate_iops_min=100, --thinktime=10, --verify=crc32c"},
-		{[]string{"--name=a", "--name=b"}, "one job at a time"},
 		{[]string{"--readonly", "--rw=write"}, "--readonly"},
 		{[]string{"--size=1m", "--filename=" + existing + ":" + filepath.Join(dir, "missing", "f")}, "--filename"},
 		{[]string{"--ioengine=sim", "--filename=a:b"}, "--filename lists 2 files"},

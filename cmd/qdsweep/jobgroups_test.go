@@ -1,0 +1,163 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// twoGroups is a job file as fio's examples write them: a [global]
+// section, comments of both kinds (whole-line and trailing), a variable,
+// two sections that run together (a reader beside a writer, on files of
+// their own) and a third that waits for them (stonewall) and reads what
+// the writer wrote.
+const twoGroups = `; two groups, fio style
+[global]
+bs=${JOB_BS}
+direct=1 # O_DIRECT
+ioengine=io_uring
+size=2m
+time_based
+runtime=400ms
+
+[reader]
+filename=a.dat
+rw=randread
+iodepth=4
+
+[writer]
+filename=b.dat
+rw=randwrite
+iodepth=2 ; trailing comment
+
+[after]
+stonewall
+filename=b.dat
+rw=read
+iodepth=1
+`
+
+// TestRunJobFileGroups: every section of a job file is a job; sections run
+// together until a stonewall, which waits for them; each job is reported on
+// its own, with its name and group, in every output format.
+func TestRunJobFileGroups(t *testing.T) {
+	dir := t.TempDir()
+	job := filepath.Join(dir, "groups.fio")
+	if err := os.WriteFile(job, []byte(twoGroups), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("JOB_BS", "4k")
+	start := time.Now()
+	stdout, stderr, code := runQdsweep(t, dir, "run", job, "--output-format=json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	// The stonewalled group starts when the first has ended: two windows
+	// of 400 ms, one after the other.
+	if took := time.Since(start); took < 800*time.Millisecond {
+		t.Errorf("the run took %v: the stonewalled job did not wait for the first group", took)
+	}
+	var doc struct {
+		Schema string `json:"schema"`
+		Jobs   []struct {
+			Name    string `json:"name"`
+			Group   int    `json:"group"`
+			RW      string `json:"rw"`
+			IODepth int    `json:"iodepth"`
+			BS      int64  `json:"bs"`
+			IOs     int64  `json:"total_ios"`
+		} `json:"jobs"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	want := []struct {
+		name, rw string
+		group    int
+		depth    int
+	}{{"reader", "randread", 0, 4}, {"writer", "randwrite", 0, 2}, {"after", "read", 1, 1}}
+	if doc.Schema != runsSchema || len(doc.Jobs) != len(want) {
+		t.Fatalf("schema %q with %d jobs; want %s with %d:\n%s", doc.Schema, len(doc.Jobs), runsSchema, len(want), stdout)
+	}
+	for i, w := range want {
+		j := doc.Jobs[i]
+		if j.Name != w.name || j.RW != w.rw || j.Group != w.group || j.IODepth != w.depth || j.BS != 4096 || j.IOs == 0 {
+			t.Errorf("job %d: %+v; want %s %s group %d iodepth %d, bs 4096 (${JOB_BS}), some I/O", i, j, w.name, w.rw, w.group, w.depth)
+		}
+	}
+	for _, f := range []string{"a.dat", "b.dat"} {
+		if fi, err := os.Stat(filepath.Join(dir, f)); err != nil || fi.Size() != 2<<20 {
+			t.Errorf("%s: %v (want it laid out once, 2 MiB)", f, err)
+		}
+	}
+
+	// fio-json: one document, one entry per job with fio's groupid.
+	stdout, stderr, code = runQdsweep(t, dir, "run", job, "--output-format=fio-json", "--allow-write")
+	if code != 0 {
+		t.Fatalf("fio-json: exit %d: %s", code, stderr)
+	}
+	var fj struct {
+		Jobs []struct {
+			Name    string `json:"jobname"`
+			GroupID int    `json:"groupid"`
+		} `json:"jobs"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &fj); err != nil || len(fj.Jobs) != 3 || fj.Jobs[2].Name != "after" || fj.Jobs[2].GroupID != 1 || fj.Jobs[1].GroupID != 0 {
+		t.Fatalf("fio-json jobs %+v (%v)", fj.Jobs, err)
+	}
+	// terse: a line per job; normal: a block per job headed by its name and group.
+	stdout, _, code = runQdsweep(t, dir, "run", job, "--output-format=terse", "--allow-write")
+	if lines := strings.Split(strings.TrimSpace(stdout), "\n"); code != 0 || len(lines) != 3 || !strings.HasPrefix(lines[2], "3;qdsweep-") || strings.Split(lines[2], ";")[2] != "after" {
+		t.Fatalf("terse (exit %d):\n%s", code, stdout)
+	}
+	stdout, _, code = runQdsweep(t, dir, "run", job, "--allow-write")
+	for _, head := range []string{"reader: (groupid=0)", "writer: (groupid=0)", "after: (groupid=1)"} {
+		if code != 0 || !strings.Contains(stdout, head) {
+			t.Errorf("normal output lacks %q (exit %d):\n%s", head, code, stdout)
+		}
+	}
+}
+
+// TestRunJobFileRefusesWithReasons: a job file qdsweep cannot run is
+// refused in one line naming the option and why, exit 2, nothing written;
+// fio's forms that mean one thing qdsweep runs are not refused for syntax.
+func TestRunJobFileRefusesWithReasons(t *testing.T) {
+	cases := []struct {
+		name, file string
+		want       string // in the one line; "" runs
+	}{
+		{"percent offset 0", "[j]\nfilename=f\nsize=1m\noffset=0%\nruntime=100ms\ntime_based\n", ""},
+		{"equal range", "[j]\nfilename=f\nsize=1m\nbsrange=4k-4k\nbs=4k,4k\nruntime=100ms\ntime_based\n", ""},
+		{"profile option", "[global]\nthreads=1\n[j]\nfilename=f\nsize=1m\nruntime=100ms\ntime_based\n", ""},
+		{"size-based with number_ios", "[j]\nfilename=f\nsize=1m\nnumber_ios=10\n", ""},
+		{"wait_for", "[a]\nfilename=f\nsize=1m\nnumber_ios=5\n[b]\nwait_for=a\nfilename=f\nsize=1m\nnumber_ios=5\n", ""},
+		{"zones", "[j]\nfilename=f\nsize=8z\n", "zones (z)"},
+		{"engine", "[j]\nfilename=f\nsize=1m\nioengine=null\n", "ioengine=null"},
+		{"two sizes", "[j]\nfilename=f\nsize=1m\nbs=4k,8k\n", "bs=4k,8k"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			job := filepath.Join(dir, "j.fio")
+			if err := os.WriteFile(job, []byte(tc.file), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, stderr, code := runQdsweep(t, dir, "run", job, "--output-format=json")
+			if tc.want == "" {
+				if code != 0 {
+					t.Fatalf("exit %d: %s", code, stderr)
+				}
+				return
+			}
+			if code != 2 || !strings.Contains(stderr, tc.want) || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+				t.Fatalf("exit %d, %q; want exit 2 and one line naming %q", code, stderr, tc.want)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "f")); err == nil {
+				t.Fatalf("a refused job file laid out its target")
+			}
+		})
+	}
+}
