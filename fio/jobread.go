@@ -45,11 +45,17 @@ func ReadJobFile(path string) (JobFile, error) {
 		return JobFile{}, fmt.Errorf("open fio job file: %w", err)
 	}
 	defer f.Close()
-	jf, err := parseJobFile(f, filepath.Dir(path), 0)
-	if err != nil {
-		return JobFile{}, fmt.Errorf("%s: %w", path, err)
+	return parseJobFile(f, filepath.Dir(path), 0) // callers name the file
+}
+
+// takesValue reports whether fio's option k (or an alias) takes a value;
+// a switch does not, so an empty one is set.
+func takesValue(k string) bool {
+	if a, ok := aliases[k]; ok {
+		k = a
 	}
-	return jf, nil
+	info, ok := options[k]
+	return !ok || info.value
 }
 
 // maxIncludeDepth bounds nested include directives (a file including
@@ -133,7 +139,12 @@ func parseJobFile(r io.Reader, dir string, depth int) (JobFile, error) {
 		if k == "" {
 			return JobFile{}, fmt.Errorf("line %d: option without a name", line)
 		}
-		v = expandVars(strings.TrimSpace(v))
+		raw := strings.TrimSpace(v)
+		v = expandVars(raw)
+		if v == "" && raw != "" && takesValue(k) {
+			// fio fails such an option too ("failed parsing bs=${X}"); say why.
+			return JobFile{}, fmt.Errorf("line %d: %s=%s is empty once its variables are expanded (unset in the environment?)", line, k, raw)
+		}
 		if n, ok, err := evalArithmetic(v); err != nil {
 			return JobFile{}, fmt.Errorf("line %d: %s: %w", line, k, err)
 		} else if ok {
@@ -205,7 +216,7 @@ type JobRun struct {
 // are named together in one error wrapping ErrUnsupported.
 func (jf JobFile) Runs() ([]JobRun, error) {
 	var runs []JobRun
-	var bad []string
+	var bad, unknown []string
 	for _, js := range jf.Jobs {
 		opts := append(append([]Option{}, jf.Global...), js.Options...)
 		run, unsupported, err := convertJob(js.Name, opts)
@@ -216,9 +227,22 @@ func (jf JobFile) Runs() ([]JobRun, error) {
 			return nil, fmt.Errorf("job [%s] (line %d): %w", js.Name, js.Line, err)
 		}
 		for _, u := range unsupported {
-			bad = append(bad, describeOption(u))
+			if OptionHandling(u.Key) == Unknown {
+				d := strings.Replace(describeOption(u), " (not a fio option; did you mean", " (did you mean", 1)
+				unknown = append(unknown, strings.Replace(d, " (not a fio option)", "", 1))
+			} else {
+				bad = append(bad, describeOption(u))
+			}
 		}
 		runs = append(runs, run)
+	}
+	if len(unknown) > 0 {
+		// fio refuses these too: a typo, not a workload qdsweep lacks.
+		msg := fmt.Sprintf("%s: %s", ErrNotFio.Error(), strings.Join(dedupSorted(unknown), ", "))
+		if len(bad) > 0 {
+			msg += "; and options qdsweep does not run: " + strings.Join(dedupSorted(bad), ", ")
+		}
+		return runs, &notFioError{msg}
 	}
 	if len(bad) > 0 {
 		bad = dedupSorted(bad)
@@ -226,6 +250,16 @@ func (jf JobFile) Runs() ([]JobRun, error) {
 	}
 	return runs, nil
 }
+
+// ErrNotFio is wrapped by Runs' error when a job sets an option fio does
+// not have (fio refuses such a job too).
+var ErrNotFio = errors.New("not fio options")
+
+// notFioError is ErrNotFio with the options named.
+type notFioError struct{ msg string }
+
+func (e *notFioError) Error() string        { return e.msg }
+func (e *notFioError) Is(target error) bool { return target == ErrNotFio }
 
 // Groups returns, for each job of jf in order, the group it runs in, as
 // fio schedules a job file: jobs run together until one says stonewall
@@ -552,7 +586,12 @@ func convRW(c *jobConv, _ string, o Option) error {
 	case "readwrite":
 		c.run.Workload.RW = ioengine.ReadWrite
 	default:
-		return c.refuse(o)
+		base, _, _ := strings.Cut(o.Value, ":")
+		switch base {
+		case "read", "write", "randread", "randwrite", "rw", "readwrite", "randrw", "trim", "randtrim", "trimwrite", "randtrimwrite":
+			return c.refuse(o) // fio's, with a modifier (read:8k) or trimming: not run here
+		}
+		return fmt.Errorf("%s: fio's rw is read, write, randread, randwrite, rw (readwrite), randrw, trim, randtrim or trimwrite", label(o))
 	}
 	return nil
 }

@@ -161,3 +161,39 @@ func TestRunJobFileRefusesWithReasons(t *testing.T) {
 		})
 	}
 }
+
+// TestRunSeveralJobFiles: job files named one after another run one after
+// another (each file's groups after the one before, as fio), --section
+// picks among all of them, and a section none has is named with those
+// there are.
+func TestRunSeveralJobFiles(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"a.fio": "[global]\nsize=1m\nnumber_ios=8\n[a1]\nfilename=fa\n[a2]\nfilename=fa\n",
+		"b.fio": "[b1]\nfilename=fb\nsize=1m\nnumber_ios=8\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stdout, stderr, code := runQdsweep(t, dir, "run", "a.fio", "b.fio", "--output-format=terse")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var got []string
+	for _, l := range strings.Split(strings.TrimSpace(stdout), "\n") {
+		f := strings.Split(l, ";")
+		got = append(got, f[2]+"/"+f[3])
+	}
+	if strings.Join(got, " ") != "a1/0 a2/0 b1/1" {
+		t.Errorf("jobs/groups %v; want a1/0 a2/0 b1/1", got)
+	}
+	stdout, _, code = runQdsweep(t, dir, "run", "a.fio", "b.fio", "--section=b1", "--section=a2", "--output-format=terse")
+	if lines := strings.Split(strings.TrimSpace(stdout), "\n"); code != 0 || len(lines) != 2 || !strings.Contains(lines[0], ";a2;") || !strings.Contains(lines[1], ";b1;") {
+		t.Errorf("--section a2, b1 (exit %d):\n%s", code, stdout)
+	}
+	_, stderr, code = runQdsweep(t, dir, "run", "a.fio", "b.fio", "--section=zz")
+	if code != 2 || !strings.Contains(stderr, "[zz]") || !strings.Contains(stderr, "a1, a2, b1") {
+		t.Errorf("--section=zz: exit %d, %q", code, stderr)
+	}
+}

@@ -46,6 +46,7 @@ func runOwnFlags() []cli.Flag {
 		&cli.StringFlag{Name: "io_timeout", Value: "30s", Usage: "an I/O outstanding this long ends the run with an error"},
 		jobFileFlag(),
 		&cli.StringSliceFlag{Name: "section", Usage: "run only this job section of the job file (repeat for several), as fio's --section"},
+		&cli.BoolFlag{Name: "parse-only", Usage: "read and check the job (file) and exit, running nothing (as fio's --parse-only)"},
 	}
 	fs = append(fs, logIntervalFlag())
 	fs = append(fs, writeGuardFlags()...)
@@ -231,68 +232,53 @@ func runSpecsFrom(c *cli.Context, fioArgs []string) ([]runSpec, error) {
 	if err != nil {
 		return nil, usagef("run: %v", err)
 	}
-	jobFile := c.String("jobfile")
+	var jobFiles []string
+	if c.IsSet("jobfile") {
+		jobFiles = append(jobFiles, c.String("jobfile"))
+	}
 	for i, a := range rest {
 		fi, statErr := os.Stat(a)
 		switch {
 		case i == 0 && a == "fio" && statErr != nil && len(fioArgs) > 0 && fioArgs[0] == "fio":
 			// "qdsweep run fio --name=…": the word fio left in a pasted command.
 			notes = append(notes, "the word fio is not needed: qdsweep run takes fio's options directly")
-		case statErr == nil && fi.Mode().IsRegular() && jobFile == "":
-			jobFile = a // a job file, as in `fio job.fio`
 		case statErr == nil && fi.Mode().IsRegular():
-			return nil, usagef("run: job files %s and %s: qdsweep runs one job file at a time; name one", jobFile, a)
+			jobFiles = append(jobFiles, a) // a job file, as in `fio job.fio`
 		default:
 			return nil, usagef("run: unexpected argument %q; options take the form --name=value (e.g. --filename=%s), a job file must exist", a, a)
 		}
 	}
-	jf := cmdline
-	if jobFile == "" && c.IsSet("section") {
+	if len(jobFiles) == 0 && c.IsSet("section") {
 		return nil, usagef("--section picks sections of a job file: name one (qdsweep run job.fio --section=NAME)")
 	}
-	if jobFile != "" {
-		path := jobFile
-		if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-			return nil, usagef("--jobfile %s: is a directory; name a fio job file", path)
+	var runs []fio.JobRun
+	var groups []int
+	var sectionNames []string // every section of the job files
+	if len(jobFiles) == 0 {
+		if runs, groups, err = commandLineRuns(cmdline); err != nil {
+			return nil, err
 		}
-		file, err := fio.ReadJobFile(path)
-		if err != nil {
-			return nil, usagef("--jobfile %s: %v", path, oneLine(err))
-		}
-		if len(file.Jobs) == 0 {
-			return nil, usagef("--jobfile %s: holds no job section; add one, e.g. [job1]", path)
-		}
+	}
+	for _, path := range jobFiles {
 		if len(cmdline.Jobs) > 0 {
 			return nil, usagef("--jobfile %s: --name on the command line starts another job; qdsweep runs the file's jobs or the command line's: drop --name", path)
 		}
-		if file.Jobs, err = selectSections(file.Jobs, c.StringSlice("section")); err != nil {
-			return nil, usagef("--section: %v", err)
+		fr, fg, err := jobFileRuns(path, cmdline.Global, c.StringSlice("section"), &sectionNames)
+		if err != nil {
+			return nil, err
 		}
-		// Options on the command line win over the file's, in every job.
-		for i := range file.Jobs {
-			file.Jobs[i].Options = append(file.Jobs[i].Options, cmdline.Global...)
+		next := 0
+		if len(groups) > 0 {
+			next = groups[len(groups)-1] + 1 // as fio: each job file after the first waits for the one before
 		}
-		jf = file
-	}
-	if len(jf.Jobs) == 0 {
-		jf.Jobs = []fio.JobSpec{{Options: jf.Global}}
-		jf.Global = nil
-	}
-	runs, err := jf.Runs()
-	if errors.Is(err, fio.ErrUnsupported) {
-		where := "run"
-		if jobFile != "" {
-			where = "--jobfile " + jobFile
+		for _, g := range fg {
+			groups = append(groups, next+g)
 		}
-		return nil, usagef("%s: %v; qdsweep does not run these: drop them or run the command with fio itself", where, oneLine(err))
+		runs = append(runs, fr...)
 	}
-	if err != nil {
-		if jobFile != "" {
-			return nil, usagef("--jobfile %s: %v", jobFile, oneLine(err))
-		}
-		return nil, usagef("run: %v", oneLine(err))
+	if err := checkSections(c.StringSlice("section"), sectionNames); err != nil {
+		return nil, err
 	}
-	groups := jf.Groups()
 	specs := make([]runSpec, len(runs))
 	for i, r := range runs {
 		spec, err := specOf(c, r, len(runs) > 1)
@@ -308,27 +294,67 @@ func runSpecsFrom(c *cli.Context, fioArgs []string) ([]runSpec, error) {
 	return specs, nil
 }
 
-// selectSections keeps the job sections names lists (fio's --section), in
-// the file's order; all of them when names is empty. A name no section
-// has is an error naming the sections there are.
-func selectSections(jobs []fio.JobSpec, names []string) ([]fio.JobSpec, error) {
-	if len(names) == 0 {
-		return jobs, nil
+// commandLineRuns is the jobs of a command line (--name starts each).
+func commandLineRuns(jf fio.JobFile) ([]fio.JobRun, []int, error) {
+	if len(jf.Jobs) == 0 {
+		jf.Jobs = []fio.JobSpec{{Options: jf.Global}}
+		jf.Global = nil
 	}
-	var kept []fio.JobSpec
-	var have []string
-	for _, j := range jobs {
-		have = append(have, j.Name)
-		if slices.Contains(names, j.Name) {
-			kept = append(kept, j)
+	runs, err := jf.Runs()
+	if errors.Is(err, fio.ErrUnsupported) {
+		return nil, nil, usagef("run: %v; qdsweep does not run these: drop them or run the command with fio itself", oneLine(err))
+	}
+	if err != nil {
+		return nil, nil, usagef("run: %v", oneLine(err))
+	}
+	return runs, jf.Groups(), nil
+}
+
+// jobFileRuns reads one job file: its jobs (those sections names, when
+// given), the command line's options winning over the file's in each, and
+// their groups. Every problem is a usage error naming the file.
+func jobFileRuns(path string, cmdline []fio.Option, sections []string, names *[]string) ([]fio.JobRun, []int, error) {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return nil, nil, usagef("--jobfile %s: is a directory; name a fio job file", path)
+	}
+	file, err := fio.ReadJobFile(path)
+	if err != nil {
+		return nil, nil, usagef("--jobfile %s: %v", path, oneLine(err))
+	}
+	if len(file.Jobs) == 0 {
+		return nil, nil, usagef("--jobfile %s: holds no job section; add one, e.g. [job1]", path)
+	}
+	for _, j := range file.Jobs {
+		*names = append(*names, j.Name)
+	}
+	if len(sections) > 0 {
+		file.Jobs = slices.DeleteFunc(file.Jobs, func(j fio.JobSpec) bool { return !slices.Contains(sections, j.Name) })
+		if len(file.Jobs) == 0 {
+			return nil, nil, nil
 		}
 	}
+	for i := range file.Jobs {
+		file.Jobs[i].Options = append(file.Jobs[i].Options, cmdline...)
+	}
+	runs, err := file.Runs()
+	if errors.Is(err, fio.ErrUnsupported) {
+		return nil, nil, usagef("--jobfile %s: %v; qdsweep does not run these: drop them or run the command with fio itself", path, oneLine(err))
+	}
+	if err != nil {
+		return nil, nil, usagef("--jobfile %s: %v", path, oneLine(err))
+	}
+	return runs, file.Groups(), nil
+}
+
+// checkSections fails when --section names a section none of the job
+// files has (have), naming the sections there are.
+func checkSections(names, have []string) error {
 	for _, n := range names {
 		if !slices.Contains(have, n) {
-			return nil, fmt.Errorf("no job section [%s]; the file has %s", n, strings.Join(have, ", "))
+			return usagef("--section: no job section [%s]; the job file has %s", n, strings.Join(have, ", "))
 		}
 	}
-	return kept, nil
+	return nil
 }
 
 // specOf is one job's spec: its engine, files, depth and end, and the
@@ -392,7 +418,7 @@ func runAction(c *cli.Context, fioArgs []string) (err error) {
 	}
 	// Everything is checked, for every job, before any file is created.
 	specs, err := runSpecsFrom(c, fioArgs)
-	if err != nil {
+	if err != nil || c.Bool("parse-only") {
 		return err
 	}
 	ioTimeout, err := durationFlag(c, "io_timeout", 30*time.Second)
