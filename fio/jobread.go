@@ -209,6 +209,9 @@ type JobRun struct {
 	OffsetPercent float64 `json:"offset_percent,omitempty"`
 	// Set holds every option name (aliases resolved) the job sets.
 	Set map[string]bool `json:"-"`
+	// GroupReporting is fio's group_reporting: numjobs clones reported as
+	// one; without it each clone is reported on its own.
+	GroupReporting bool `json:"group_reporting,omitempty"`
 }
 
 // Runs converts every job of the file (with [global] applied) to a
@@ -522,6 +525,10 @@ func init() {
 		"ramp_time":         func(c *jobConv, _ string, o Option) (err error) { c.run.Ramp, err = optDuration(o); return err },
 		"time_based":        func(c *jobConv, _ string, o Option) (err error) { c.run.TimeBased, err = optBool(o); return err },
 		"loops":             func(c *jobConv, _ string, o Option) (err error) { c.run.Loops, err = optPositive(o); return err },
+		"group_reporting": func(c *jobConv, _ string, o Option) (err error) {
+			c.run.GroupReporting, err = optBool(o)
+			return err
+		},
 		"number_ios": func(c *jobConv, _ string, o Option) (err error) {
 			n, err := optSize(o)
 			c.run.NumberIOs = n

@@ -74,7 +74,7 @@ func init() {
 		"fsync", "fdatasync", "sync", "invalidate")
 	set(Honoured, false, "time_based", "norandommap", "readonly")
 	// Naming, grouping and threads: nothing a single qdsweep job changes.
-	set(Ignored, true, "description", "group_reporting", "stonewall", "wait_for_previous", "wait_for", "new_group", "thread",
+	set(Ignored, true, "description", "stonewall", "wait_for_previous", "wait_for", "new_group", "thread",
 		"exitall", "clocksource", "allrandrepeat", "fadvise_hint", "fallocate", "create_on_open",
 		"allow_mounted_write", "overwrite")
 	set(Ignored, false, "exitall_on_error")
@@ -90,7 +90,8 @@ func init() {
 		"eta", "eta_newline", "eta-newline", "eta_interval", "output", "output-format", "status-interval", "terse-version",
 		"unit_base", "significant_figures", "warnings-fatal", "max-jobs", "showcmd", "debug", "idle-prof",
 		"bandwidth-log", "append-terse", "inplace", "aux-path")
-	set(Ignored, false, "group_reporting", "thread", "stonewall", "new_group", "minimal", "showcmd")
+	set(Ignored, false, "thread", "stonewall", "new_group", "minimal", "showcmd")
+	set(Honoured, false, "group_reporting")
 	// Submission and completion batching.
 	set(Batching, true, "iodepth_batch_submit", "iodepth_batch_complete_min", "iodepth_batch_complete_max",
 		"iodepth_low")

@@ -50,8 +50,8 @@ func TestParseArgsVendorCommands(t *testing.T) {
 	if len(r.Files) != 16 || r.Files[0] != "/node/fio_test_file.0.0" || r.Files[15] != "/node/fio_test_file.15.0" {
 		t.Fatalf("files as fio names them: %v", r.Files)
 	}
-	if !slices.Equal(r.Ignored, []string{"group_reporting"}) {
-		t.Fatalf("ignored: %v", r.Ignored)
+	if len(r.Ignored) != 0 || !r.GroupReporting {
+		t.Fatalf("ignored %v, group_reporting %v: it groups the 16 clones' report", r.Ignored, r.GroupReporting)
 	}
 
 	// GCP's Persistent Disk / Hyperdisk page: fio's value syntax, batching options.

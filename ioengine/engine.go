@@ -25,7 +25,11 @@ type Control struct {
 	// exactly this many I/Os, counted from its first (ramp included), and
 	// ends when they have completed; the run ends when every job has, or at
 	// Runtime if sooner. 0: the jobs run until the window ends.
-	IOsPerJob      int64
+	IOsPerJob int64
+	// PerJob asks for each job's own figures beside the merged ones
+	// (Stats.PerJob), as fio reports numjobs clones without
+	// group_reporting. Engines that do not run jobs apart ignore it.
+	PerJob         bool
 	SampleInterval time.Duration // period of OnSample calls during the measured window (0: no samples)
 	// OnSample, when set, is called every SampleInterval of the measured
 	// window from one goroutine with cumulative figures; returning true ends

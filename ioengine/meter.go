@@ -4,7 +4,6 @@ package ioengine
 
 import (
 	"errors"
-	"math/bits"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -102,15 +101,6 @@ type meter struct {
 	// depths counts the window's submissions by the job's I/Os in flight
 	// right after them, in fio's "IO depths" buckets (Stats.IODepths).
 	depths [DepthBuckets]int64
-}
-
-// DepthBuckets is how many buckets fio's "IO depths" distribution has:
-// 1, 2–3, 4–7, 8–15, 16–31, 32–63 and 64 or more in flight.
-const DepthBuckets = 7
-
-// DepthBucket is the bucket of fio's "IO depths" that n in flight falls in.
-func DepthBucket(n int64) int {
-	return min(bits.Len64(uint64(max(n, 1)))-1, DepthBuckets-1)
 }
 
 func newMeter(c *coord, pub *jobPub, cont bool) meter {

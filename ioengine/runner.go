@@ -203,7 +203,31 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 		held = held || got[i].held > 0
 	}
 	st.Shortfall = shortfallOf(st, &w, running, short, sched1.sub(sched0), held)
+	if ctl.PerJob && len(got) > 1 {
+		st.PerJob = perJobStats(got, st, engine, fallback, &w, window)
+	}
 	return st, runOutcome(runErr, jobErr, pending, w.IOTimeout+time.Second)
+}
+
+// perJobStats is each job's own figures (Stats.PerJob): over its own
+// window when it has one (a job that ended on its I/O count), else the
+// run's; its CPU the share of the run's by I/O count.
+func perJobStats(got []meter, st *Stats, engine, fallback string, w *Workload, window time.Duration) []Stats {
+	out := make([]Stats, 0, len(got))
+	for i := range got {
+		win := window
+		if d := got[i].winEnd - got[i].winStart; d > 0 {
+			win = time.Duration(d)
+		}
+		js := mergeStats(got[i:i+1], engine, fallback, w, win)
+		if st.All.TotalIOs > 0 {
+			f := float64(js.All.TotalIOs) / float64(st.All.TotalIOs)
+			js.CPU = CPU{UsrS: st.CPU.UsrS * f, SysS: st.CPU.SysS * f}
+		}
+		js.Buffers = st.Buffers
+		out = append(out, *js)
+	}
+	return out
 }
 
 // runOutcome is a run's error: the pacing's, else a job's, else jobs that

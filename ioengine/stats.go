@@ -1,6 +1,7 @@
 package ioengine
 
 import (
+	"math/bits"
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
@@ -85,6 +86,11 @@ type Stats struct {
 	// Shortfall, when set, says that the run kept fewer than
 	// ShortfallFraction × iodepth × numjobs I/Os in flight, and why.
 	Shortfall *Shortfall `json:"inflight_shortfall,omitempty"`
+	// PerJob holds each job's own figures, in job order, when
+	// Control.PerJob asked for them and the run had several jobs: each
+	// over its own window, its CPU its share of the process's by I/O count
+	// (no series, no shortfall). Nil otherwise.
+	PerJob []Stats `json:"per_job,omitempty"`
 }
 
 // HostStats is one host's figures in a multi-host run.
@@ -148,4 +154,13 @@ type Shortfall struct {
 	// SyncData says, for ShortfallSync, that the syncs were fdatasync
 	// (else fsync).
 	SyncData bool `json:"sync_data,omitempty"`
+}
+
+// DepthBuckets is how many buckets fio's "IO depths" distribution has:
+// 1, 2–3, 4–7, 8–15, 16–31, 32–63 and 64 or more in flight.
+const DepthBuckets = 7
+
+// DepthBucket is the bucket of fio's "IO depths" that n in flight falls in.
+func DepthBucket(n int64) int {
+	return min(bits.Len64(uint64(max(n, 1)))-1, DepthBuckets-1)
 }

@@ -845,6 +845,9 @@ func runControl(spec runSpec, es engineSetup, w ioengine.Workload, t runTarget, 
 	if !spec.run.TimeBased && es.fio == nil {
 		sizeBasedEnd(&ctl, spec.run, w, t.existingSize)
 	}
+	// fio reports numjobs clones apart unless group_reporting; the fio
+	// engine always groups, the simulator has no jobs apart.
+	ctl.PerJob = w.NumJobs > 1 && !spec.run.GroupReporting && es.fio == nil && es.sim == nil
 	return ctl, disks
 }
 
@@ -1017,9 +1020,12 @@ func intFlagText(name, text string) (int, error) {
 const runSchema = "qdsweep/run/v1"
 
 type runJSON struct {
-	Schema               string             `json:"schema"`
-	Name                 string             `json:"name,omitempty"`  // the job's, in a run of several jobs
-	Group                *int               `json:"group,omitempty"` // its group there: groups ran one after another
+	Schema string `json:"schema"`
+	Name   string `json:"name,omitempty"`  // the job's, in a run of several jobs
+	Group  *int   `json:"group,omitempty"` // its group there: groups ran one after another
+	// Clones are each job's own figures without group_reporting (fio's
+	// numjobs clones reported apart); the document's are all of them.
+	Clones               []runJSON          `json:"clones,omitempty"`
 	Engine               string             `json:"engine"`
 	EngineFallbackReason string             `json:"engine_fallback_reason"`
 	Buffers              string             `json:"buffers,omitempty"`
@@ -1059,16 +1065,57 @@ func writeRunStats(out io.Writer, format string, spec runSpec, w ioengine.Worklo
 		enc.SetIndent("", "  ")
 		return enc.Encode(runDocOf(w, st, interrupted))
 	case formatTerse, formatFioJSON, formatJSONPlus:
-		r := fioReportOf(format, spec, w, st, disks)
-		if format == formatTerse {
-			return fio.WriteTerse(out, r)
+		rs := fioReportsOf(format, spec, w, st, disks)
+		if format != formatTerse {
+			return fio.WriteJSONJobs(out, rs)
 		}
-		return fio.WriteJSON(out, r)
+		for _, r := range rs {
+			if err := fio.WriteTerse(out, r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for i := range st.PerJob {
+		// fio without group_reporting: each clone's block first.
+		w1 := w
+		w1.NumJobs = 1
+		fmt.Fprintf(out, "%s: (groupid=%d, jobs=1): job %d of %d\n", jobName(spec), spec.group, i+1, len(st.PerJob))
+		if err := writeRunText(out, w1, &st.PerJob[i]); err != nil {
+			return err
+		}
+	}
+	if len(st.PerJob) > 0 {
+		fmt.Fprintf(out, "%s: all %d jobs\n", jobName(spec), len(st.PerJob))
 	}
 	if err := writeRunText(out, w, st); err != nil {
 		return err
 	}
 	return report.WriteRunTime(out, w.QD(), st.Series)
+}
+
+// jobName is the job's name in fio's shapes ("qdsweep" when it has none).
+func jobName(spec runSpec) string {
+	if spec.run.Name == "" {
+		return "qdsweep"
+	}
+	return spec.run.Name
+}
+
+// fioReportsOf is a run's reports in fio's shapes: one, or one per clone
+// when the run reports its jobs apart (fio without group_reporting).
+func fioReportsOf(format string, spec runSpec, w ioengine.Workload, st *ioengine.Stats, disks []fio.DiskUtil) []fio.Report {
+	if len(st.PerJob) == 0 {
+		return []fio.Report{fioReportOf(format, spec, w, st, disks)}
+	}
+	w1 := w
+	w1.NumJobs = 1
+	rs := make([]fio.Report, len(st.PerJob))
+	for i := range st.PerJob {
+		rs[i] = fioReportOf(format, spec, w1, &st.PerJob[i], disks)
+		rs[i].Job.Options["group_reporting"] = "0"
+	}
+	return rs
 }
 
 // runDocOf is one run's document of --output-format=json.
@@ -1093,15 +1140,19 @@ func runDocOf(w ioengine.Workload, st *ioengine.Stats, interrupted bool) runJSON
 	if w.RW.IsRead() && w.RW.IsWrite() {
 		doc.Read, doc.Write = st.Read, st.Write
 	}
+	w1 := w
+	w1.NumJobs = 1
+	for i := range st.PerJob {
+		c := runDocOf(w1, &st.PerJob[i], interrupted)
+		c.Schema, c.Errors = "", nil
+		doc.Clones = append(doc.Clones, c)
+	}
 	return doc
 }
 
 // fioReportOf is one run's report in fio's shapes (terse, fio-json, json+).
 func fioReportOf(format string, spec runSpec, w ioengine.Workload, st *ioengine.Stats, disks []fio.DiskUtil) fio.Report {
-	name := spec.run.Name
-	if name == "" {
-		name = "qdsweep"
-	}
+	name := jobName(spec)
 	eng := st.Engine
 	if st.FioIOEngine != "" {
 		eng = st.FioIOEngine // what fio ran, as fio's own report says
@@ -1144,7 +1195,7 @@ func reportJobs(out, errw io.Writer, format string, jobs []*runJob) error {
 			d.Name, d.Group = j.spec.run.Name, &j.spec.group
 			docs = append(docs, d)
 		case formatFioJSON, formatJSONPlus:
-			reports = append(reports, fioReportOf(format, j.spec, j.w, j.st, j.disks.utils()))
+			reports = append(reports, fioReportsOf(format, j.spec, j.w, j.st, j.disks.utils())...)
 		default:
 			if format == formatNormal {
 				fmt.Fprintf(out, "%s: (groupid=%d)\n", j.spec.run.Name, j.spec.group)
