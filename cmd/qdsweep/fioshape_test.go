@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -138,5 +139,50 @@ func TestRunJSONPlus(t *testing.T) {
 	}
 	if rows := strings.Count(string(csv), "\n") - 1; rows != len(rd.Clat.Bins) {
 		t.Errorf("fio_jsonplus_clat2csv wrote %d rows for %d bins", rows, len(rd.Clat.Bins))
+	}
+}
+
+// TestRunClonesApart: numjobs clones are reported one by one without
+// group_reporting (fio's default) and as one with it; the clones' I/Os add
+// up to the group's and each closes Little's Law on its own.
+func TestRunClonesApart(t *testing.T) {
+	dir := t.TempDir()
+	base := []string{"run", "--name=c", "--filename=" + filepath.Join(dir, "f"), "--size=1m", "--numjobs=2", "--rw=randread",
+		"--iodepth=2", "--ioengine=libaio", "--direct=1", "--number_ios=200", "--allow-write"}
+	stdout, stderr, code := runQdsweep(t, dir, append(base, "--output-format=terse")...)
+	if lines := strings.Split(strings.TrimSpace(stdout), "\n"); code != 0 || len(lines) != 2 {
+		t.Fatalf("without group_reporting: exit %d, %d terse lines, want 2: %s\n%s", code, len(lines), stdout, stderr)
+	}
+	stdout, _, code = runQdsweep(t, dir, append(base, "--group_reporting", "--output-format=terse")...)
+	if lines := strings.Split(strings.TrimSpace(stdout), "\n"); code != 0 || len(lines) != 1 {
+		t.Fatalf("with group_reporting: exit %d, %d terse lines, want 1", code, len(lines))
+	}
+	stdout, stderr, code = runQdsweep(t, dir, append(base, "--output-format=json")...)
+	if code != 0 {
+		t.Fatalf("json: exit %d: %s", code, stderr)
+	}
+	type one struct {
+		NumJobs  int     `json:"numjobs"`
+		TotalIOs int64   `json:"total_ios"`
+		IOPS     float64 `json:"iops"`
+		Inflight float64 `json:"inflight_mean"`
+		Lat      struct {
+			Mean float64 `json:"mean"`
+		} `json:"lat_ns"`
+	}
+	var doc struct {
+		one
+		Clones []one `json:"clones"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Clones) != 2 || doc.TotalIOs != 400 || doc.Clones[0].TotalIOs+doc.Clones[1].TotalIOs != 400 {
+		t.Fatalf("clones %+v of %d I/Os; want 2 of 200 each (number_ios)", doc.Clones, doc.TotalIOs)
+	}
+	for i, c := range doc.Clones {
+		if law := c.IOPS * c.Lat.Mean / 1e9; c.NumJobs != 1 || math.Abs(law-c.Inflight) > 0.05*c.Inflight+0.05 {
+			t.Errorf("clone %d: %+v; IOPS × latency %.2f against %.2f in flight", i, c, law, c.Inflight)
+		}
 	}
 }
