@@ -42,6 +42,28 @@ func DepthPercents(c [ioengine.DepthBuckets]int64) map[string]float64 {
 	return m
 }
 
+// batchBuckets are the keys of fio's "submit" and "complete"
+// distributions, in ioengine.BatchBucket's order.
+var batchBuckets = []string{"0", "4", "8", "16", "32", "64", ">=64"}
+
+// BatchPercents is fio's "submit" or "complete" of counts per bucket
+// (ioengine's Stats.Submits, Stats.Completes): percent of the calls in
+// each; nil when none.
+func BatchPercents(c [ioengine.DepthBuckets]int64) map[string]float64 {
+	var total int64
+	for _, n := range c {
+		total += n
+	}
+	if total == 0 {
+		return nil
+	}
+	m := make(map[string]float64, len(c))
+	for i, k := range batchBuckets {
+		m[k] = 100 * float64(c[i]) / float64(total)
+	}
+	return m
+}
+
 // syncEngines are fio engines that keep one I/O in flight per job whatever
 // iodepth says.
 var syncEngines = map[string]bool{

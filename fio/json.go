@@ -22,22 +22,24 @@ type jsonDoc struct {
 }
 
 type jsonJob struct {
-	JobName      string             `json:"jobname"`
-	GroupID      float64            `json:"groupid"`
-	Error        float64            `json:"error"`
-	Elapsed      float64            `json:"elapsed"`
-	Options      map[string]any     `json:"job options"`
-	Read         *jsonDir           `json:"read"`
-	Write        *jsonDir           `json:"write"`
-	Trim         *jsonDir           `json:"trim"`
-	Mixed        *jsonDir           `json:"mixed"`
-	JobRuntime   float64            `json:"job_runtime"`
-	UsrCPU       float64            `json:"usr_cpu"`
-	SysCPU       float64            `json:"sys_cpu"`
-	Ctx          float64            `json:"ctx"`
-	IODepthLevel map[string]float64 `json:"iodepth_level"`
-	Hostname     string             `json:"hostname"`
-	Port         float64            `json:"port"`
+	JobName         string             `json:"jobname"`
+	GroupID         float64            `json:"groupid"`
+	Error           float64            `json:"error"`
+	Elapsed         float64            `json:"elapsed"`
+	Options         map[string]any     `json:"job options"`
+	Read            *jsonDir           `json:"read"`
+	Write           *jsonDir           `json:"write"`
+	Trim            *jsonDir           `json:"trim"`
+	Mixed           *jsonDir           `json:"mixed"`
+	JobRuntime      float64            `json:"job_runtime"`
+	UsrCPU          float64            `json:"usr_cpu"`
+	SysCPU          float64            `json:"sys_cpu"`
+	Ctx             float64            `json:"ctx"`
+	IODepthLevel    map[string]float64 `json:"iodepth_level"`
+	IODepthSubmit   map[string]float64 `json:"iodepth_submit"`
+	IODepthComplete map[string]float64 `json:"iodepth_complete"`
+	Hostname        string             `json:"hostname"`
+	Port            float64            `json:"port"`
 }
 
 type jsonDir struct {
@@ -245,7 +247,7 @@ func (jj jsonJob) job(global map[string]string) Job {
 		Name: jj.JobName, GroupID: int(finite(jj.GroupID)), Error: int(finite(jj.Error)),
 		Host: jj.Hostname, Port: int(finite(jj.Port)), Options: opts,
 		RuntimeMs: int64(finite(jj.JobRuntime)), UsrCPU: finite(jj.UsrCPU), SysCPU: finite(jj.SysCPU),
-		Ctx: int64(finite(jj.Ctx)), IODepthDist: jj.IODepthLevel,
+		Ctx: int64(finite(jj.Ctx)), IODepthDist: jj.IODepthLevel, IODepthSubmit: jj.IODepthSubmit, IODepthComplete: jj.IODepthComplete,
 	}
 	j.Read, j.Write, j.Trim = jj.Read.dir(), jj.Write.dir(), jj.Trim.dir()
 	if jj.Mixed != nil && j.Read == nil && j.Write == nil {

@@ -72,6 +72,11 @@ type Job struct {
 	// IODepthDist is fio's "IO depths" distribution: percent of I/Os
 	// submitted at depth bucket "1","2","4","8","16","32",">=64".
 	IODepthDist map[string]float64 `json:"iodepth_level,omitempty"`
+	// IODepthSubmit and IODepthComplete are fio's "submit" and "complete":
+	// percent of submission calls and of reaps by the I/Os each handled,
+	// bucket "0","4","8","16","32","64",">=64" (1–4 I/Os is "4").
+	IODepthSubmit   map[string]float64 `json:"iodepth_submit,omitempty"`
+	IODepthComplete map[string]float64 `json:"iodepth_complete,omitempty"`
 }
 
 // Dir is one direction's figures (read, write or trim).

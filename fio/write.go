@@ -114,6 +114,7 @@ func ReportFromStats(name string, w ioengine.Workload, ioEngine string, runtime,
 		j.Options[kv[0]] = kv[1]
 	}
 	j.IODepthDist = DepthPercents(st.IODepths)
+	j.IODepthSubmit, j.IODepthComplete = BatchPercents(st.Submits), BatchPercents(st.Completes)
 	r := Report{Job: j, Time: time.Now(), Sync: dirFromStats(st.Sync, ms, pcts)}
 	if st.All.Hist != nil && st.All.Hist.TotalCount() > 0 {
 		r.LatUs, r.LatMs = latencyDist(st.All.Hist)
@@ -407,6 +408,10 @@ func jobJSON(r Report, first map[string]string) (map[string]any, map[string]stri
 	for _, b := range depthBuckets {
 		depth[b.key] = j.IODepthDist[b.key]
 	}
+	submit, complete := map[string]float64{}, map[string]float64{}
+	for _, k := range batchBuckets {
+		submit[k], complete[k] = j.IODepthSubmit[k], j.IODepthComplete[k]
+	}
 	// fio's sync block: the fsync/fdatasync calls' count and latency.
 	syncBlock := map[string]any{"total_ios": 0, "lat_ns": lat(LatStat{}, false)}
 	if r.Sync != nil {
@@ -431,7 +436,7 @@ func jobJSON(r Report, first map[string]string) (map[string]any, map[string]stri
 		"job options": jobOpts,
 		"read":        dir(j.Read), "write": dir(j.Write), "trim": dir(j.Trim),
 		"job_runtime": j.RuntimeMs, "usr_cpu": j.UsrCPU, "sys_cpu": j.SysCPU, "ctx": j.Ctx, "majf": 0, "minf": 0,
-		"iodepth_level":  depth,
+		"iodepth_level": depth, "iodepth_submit": submit, "iodepth_complete": complete,
 		"sync":           syncBlock,
 		"latency_ns":     buckets([]float64{2, 4, 10, 20, 50, 100, 250, 500, 750, 1000}, nil, ""),
 		"latency_us":     buckets(latBucketsUs, r.LatUs, ""),

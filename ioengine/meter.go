@@ -101,6 +101,9 @@ type meter struct {
 	// depths counts the window's submissions by the job's I/Os in flight
 	// right after them, in fio's "IO depths" buckets (Stats.IODepths).
 	depths [DepthBuckets]int64
+	// submits and completes count the window's submission calls and
+	// reaps by their I/Os (Stats.Submits, Stats.Completes).
+	submits, completes [DepthBuckets]int64
 }
 
 func newMeter(c *coord, pub *jobPub, cont bool) meter {
@@ -141,6 +144,7 @@ func (m *meter) submitted(t int64, n int) {
 	m.startSum += int64(n) * t
 	if m.measuring {
 		m.depths[DepthBucket(m.inflight)] += int64(n)
+		m.submits[BatchBucket(n)]++
 	}
 }
 
@@ -191,6 +195,9 @@ func (m *meter) record(dir int, lat, bytes int64) {
 // figures and follows phase changes (the window begins or ends here).
 func (m *meter) endBatch(t int64, n int) {
 	m.inflight -= int64(n)
+	if n > 0 && m.measuring {
+		m.completes[BatchBucket(n)]++
+	}
 	p := m.c.phase.Load()
 	switch {
 	case p >= phaseStop && m.mid:
@@ -219,6 +226,7 @@ func (m *meter) endBatch(t int64, n int) {
 		m.errs = m.errs[:0]
 		m.shortIOs = 0
 		m.depths = [DepthBuckets]int64{}
+		m.submits, m.completes = [DepthBuckets]int64{}, [DepthBuckets]int64{}
 		if m.ser != nil {
 			m.ser.reset()
 		}

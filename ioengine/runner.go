@@ -658,8 +658,10 @@ func mergeStats(ms []meter, engine, fallback string, w *Workload, window time.Du
 			allHist.Merge(dm.hist)
 		}
 		st.ShortIOs += m.shortIOs
-		for b, n := range m.depths {
-			st.IODepths[b] += n
+		for b := range m.depths {
+			st.IODepths[b] += m.depths[b]
+			st.Submits[b] += m.submits[b]
+			st.Completes[b] += m.completes[b]
 		}
 		for _, e := range m.errs {
 			st.Errors = mergeIOError(st.Errors, e)

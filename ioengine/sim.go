@@ -564,6 +564,7 @@ func (r *simRun) stats(end int64, cpu CPU) *Stats {
 	}
 	// A closed loop: each job submits with its whole depth in flight.
 	s.IODepths[DepthBucket(int64(r.w.IODepth))] = s.All.TotalIOs
+	s.Submits[BatchBucket(1)], s.Completes[BatchBucket(1)] = s.All.TotalIOs, s.All.TotalIOs // one I/O replaces one
 	if r.w.RW.IsRead() {
 		d := r.rd.stats(window)
 		s.Read = &d

@@ -71,9 +71,14 @@ type Stats struct {
 	// buckets 1, 2–3, 4–7, 8–15, 16–31, 32–63, ≥ 64 (DepthBucket); all
 	// zero when the engine does not count them.
 	IODepths [DepthBuckets]int64 `json:"iodepths"`
-	CPU      CPU                 `json:"cpu"`
-	Errors   []IOError           `json:"errors"`
-	ShortIOs int64               `json:"short_ios"`
+	// Submits and Completes are fio's "submit" and "complete": the
+	// window's submission calls and reaps counted by how many I/Os each
+	// handled (BatchBucket); all zero when the engine does not count them.
+	Submits   [DepthBuckets]int64 `json:"submits"`
+	Completes [DepthBuckets]int64 `json:"completes"`
+	CPU       CPU                 `json:"cpu"`
+	Errors    []IOError           `json:"errors"`
+	ShortIOs  int64               `json:"short_ios"`
 	// Buffers says how the engine's I/O buffers were used: "registered"
 	// (io_uring fixed buffers), "unregistered: <why>" or "" (engine without the notion).
 	Buffers string `json:"buffers,omitempty"`
@@ -163,4 +168,14 @@ const DepthBuckets = 7
 // DepthBucket is the bucket of fio's "IO depths" that n in flight falls in.
 func DepthBucket(n int64) int {
 	return min(bits.Len64(uint64(max(n, 1)))-1, DepthBuckets-1)
+}
+
+// BatchBucket is the bucket of fio's "submit" and "complete" distributions
+// that a call handling n I/Os falls in: 0, 1–4, 5–8, 9–16, 17–32, 33–64,
+// more than 64 (fio's keys 0, 4, 8, 16, 32, 64, >=64).
+func BatchBucket(n int) int {
+	if n <= 0 {
+		return 0
+	}
+	return min(max(1, bits.Len(uint(n-1))-1), DepthBuckets-1)
 }

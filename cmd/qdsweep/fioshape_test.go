@@ -29,7 +29,9 @@ func TestRunFioShapesCarryDepths(t *testing.T) {
 		}
 		var doc struct {
 			Jobs []struct {
-				Depth map[string]float64 `json:"iodepth_level"`
+				Depth    map[string]float64 `json:"iodepth_level"`
+				Submit   map[string]float64 `json:"iodepth_submit"`
+				Complete map[string]float64 `json:"iodepth_complete"`
 			} `json:"jobs"`
 		}
 		if err := json.Unmarshal([]byte(stdout), &doc); err != nil || len(doc.Jobs) != 1 {
@@ -41,6 +43,12 @@ func TestRunFioShapesCarryDepths(t *testing.T) {
 		}
 		if d := doc.Jobs[0].Depth["8"]; d < 80 || sum < 99.9 || sum > 100.1 {
 			t.Errorf("%s: iodepth_level %v; want most I/Os at 8–15 in flight, 100%% in all", engine, doc.Jobs[0].Depth)
+		}
+		// Submissions and reaps of 1 to 8 I/Os each at iodepth 8: fio's "4" and "8" buckets hold them all.
+		for what, dist := range map[string]map[string]float64{"submit": doc.Jobs[0].Submit, "complete": doc.Jobs[0].Complete} {
+			if v := dist["4"] + dist["8"]; v < 99.9 || v > 100.1 {
+				t.Errorf("%s: iodepth_%s %v; want every call in 1–8 I/Os", engine, what, dist)
+			}
 		}
 	}
 	args := append(append([]string{}, common...), "--ioengine=io_uring", "--output-format=terse")
