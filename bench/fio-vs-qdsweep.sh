@@ -2,13 +2,15 @@
 # fio-vs-qdsweep.sh — run `qdsweep run` and fio alternately on the same files
 # and print a Markdown table of medians and qdsweep/fio ratios.
 #
-# Usage: bench/fio-vs-qdsweep.sh [-r SECONDS] [-p PAIRS] [-d DIR] [-m SHMDIR] [-b QDSWEEP] [-k]
+# Usage: bench/fio-vs-qdsweep.sh [-r SECONDS] [-p PAIRS] [-d DIR] [-m SHMDIR] [-b QDSWEEP] [-k] [-s SET]
 #   -r  runtime of each run in seconds (default 10)
 #   -p  qdsweep/fio pairs per case, run A B A B … (default 3)
 #   -d  directory on the disk under test (default .)
 #   -m  tmpfs directory for the CPU-bound case (default /dev/shm; "" to skip)
 #   -b  qdsweep binary (default: built from this checkout into a temp dir)
 #   -k  keep the laid-out files
+#   -s  case set: disk (default: the cases below) or fast (the tmpfs grid: io_uring and
+#       libaio at 1×1 4×1 16×1 64×1 256×1 1×4 1×16 4×8 8×4 32×8, a memory-speed target)
 # Cases: 4k randread, direct; one job on the disk at QD 1 4 16 64 128 with io_uring
 # and libaio; a 1 GiB tmpfs file at QD 32 with io_uring; then jobs beyond the CPU
 # count on the disk: psync with 1 4 16 64 256 jobs, io_uring and libaio at
@@ -23,7 +25,8 @@ DIR=.
 SHM=/dev/shm
 BIN=
 KEEP=0
-while getopts "r:p:d:m:b:kh" opt; do
+SET=disk
+while getopts "r:p:d:m:b:ks:h" opt; do
 	case $opt in
 	r) RUNTIME=$OPTARG ;;
 	p) PAIRS=$OPTARG ;;
@@ -31,7 +34,8 @@ while getopts "r:p:d:m:b:kh" opt; do
 	m) SHM=$OPTARG ;;
 	b) BIN=$OPTARG ;;
 	k) KEEP=1 ;;
-	*) sed -n '2,19p' "$0"; exit 2 ;;
+	s) SET=$OPTARG ;;
+	*) sed -n '2,21p' "$0"; exit 2 ;;
 	esac
 done
 
@@ -59,7 +63,9 @@ if [ -z "$BIN" ]; then
 fi
 
 # Lay the files out with real writes (qdsweep creates a missing --filename that way).
-for f in "$DISKFILE" $SHMFILE; do
+files="$DISKFILE $SHMFILE"
+[ "$SET" = fast ] && files="$SHMFILE"
+for f in $files; do
 	if [ ! -f "$f" ]; then
 		echo "laying out $f (1 GiB)" >&2
 		"$BIN" run --filename="$f" --size=1g --runtime=0.1 --ramp_time=0 >/dev/null
@@ -69,18 +75,24 @@ done
 echo "Linux $(uname -r), $(nproc) CPUs, $(fio --version), load average $(cut -d' ' -f1-3 /proc/loadavg) at start, $(date -u +%Y-%m-%dT%H:%MZ)."
 echo
 
-python3 - "$BIN" "$RUNTIME" "$PAIRS" "$DISKFILE" "$SHMFILE" <<'PY'
+python3 - "$BIN" "$RUNTIME" "$PAIRS" "$DISKFILE" "$SHMFILE" "$SET" <<'PY'
 import json, os, statistics, subprocess, sys
 
-qd_bin, runtime, pairs, diskfile, shmfile = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
+qd_bin, runtime, pairs, diskfile, shmfile, caseset = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5], sys.argv[6]
 
 # (place, file, engine, iodepth, numjobs)
-cases = [("disk", diskfile, eng, qd, 1) for eng in ("io_uring", "libaio") for qd in (1, 4, 16, 64, 128)]
-if shmfile:
-    cases.append(("tmpfs", shmfile, "io_uring", 32, 1))
-cases += [("disk", diskfile, "psync", 1, nj) for nj in (1, 4, 16, 64, 256)]
-cases += [("disk", diskfile, eng, d, nj) for eng in ("io_uring", "libaio")
-          for d, nj in ((1, 16), (4, 8), (8, 4), (32, 8), (256, 4))]
+if caseset == "fast":
+    if not shmfile:
+        sys.exit("fio-vs-qdsweep: -s fast needs a tmpfs directory (-m)")
+    cases = [("tmpfs", shmfile, eng, d, nj) for eng in ("io_uring", "libaio")
+             for d, nj in ((1, 1), (4, 1), (16, 1), (64, 1), (256, 1), (1, 4), (1, 16), (4, 8), (8, 4), (32, 8))]
+else:
+    cases = [("disk", diskfile, eng, qd, 1) for eng in ("io_uring", "libaio") for qd in (1, 4, 16, 64, 128)]
+    if shmfile:
+        cases.append(("tmpfs", shmfile, "io_uring", 32, 1))
+    cases += [("disk", diskfile, "psync", 1, nj) for nj in (1, 4, 16, 64, 256)]
+    cases += [("disk", diskfile, eng, d, nj) for eng in ("io_uring", "libaio")
+              for d, nj in ((1, 16), (4, 8), (8, 4), (32, 8), (256, 4))]
 
 def common(path, eng, qd, nj):
     return [f"--filename={path}", f"--ioengine={eng}", "--direct=1", "--rw=randread", "--bs=4k",
@@ -105,7 +117,7 @@ def run_timed(argv):
     return doc, cpu
 
 def qdsweep(path, eng, qd, nj):
-    doc, cpu = run_timed([qd_bin, "run", "--ramp_time=0"] + common(path, eng, qd, nj))
+    doc, cpu = run_timed([qd_bin, "run", "--ramp_time=0", "--group_reporting"] + common(path, eng, qd, nj))
     return (doc["iops"], doc["lat_ns"]["mean"] / 1e3, cpu / doc["total_ios"] * 1e6, doc["lat_ns"]["mean"] / 1e3,
             doc["inflight_mean"])
 

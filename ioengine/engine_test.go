@@ -113,8 +113,9 @@ func TestReadVerifyDetectsCorruption(t *testing.T) {
 	}
 }
 
-// TestWriteVerify writes sequentially over a whole file at depth > 1 and
-// checks afterwards that every block holds its own offsets.
+// TestWriteVerify writes sequentially over a whole file at depth > 1,
+// exactly once (a counted end), and checks afterwards that every block
+// holds its own offsets: every write counted landed.
 func TestWriteVerify(t *testing.T) {
 	const size = 2 << 20
 	for place, dir := range places(t) {
@@ -125,12 +126,13 @@ func TestWriteVerify(t *testing.T) {
 					t.Fatal(err)
 				}
 				w := ioengine.Workload{Filename: path, RW: ioengine.Write, BS: 16384, IODepth: depthFor(eng, 8), NumJobs: 1, Direct: true, Verify: true, Permit: guard.Permit{AllowWrite: true}}
-				st, err := mustEngine(t, eng).Run(context.Background(), w, ioengine.Control{Runtime: 200 * time.Millisecond})
+				// Exactly one pass (fio's size-based end), however busy the machine.
+				st, err := mustEngine(t, eng).Run(context.Background(), w, ioengine.Control{Runtime: time.Minute, IOsPerJob: size / 16384})
 				if err != nil {
 					t.Fatal(err)
 				}
-				if st.All.TotalIOs < size/16384 {
-					t.Skipf("only %d writes in the window, not a full pass (busy machine)", st.All.TotalIOs)
+				if st.All.TotalIOs != size/16384 {
+					t.Fatalf("%d writes, want exactly one pass of %d", st.All.TotalIOs, size/16384)
 				}
 				got, err := os.ReadFile(path)
 				if err != nil {

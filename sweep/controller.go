@@ -91,6 +91,7 @@ func Run(ctx context.Context, cfg Config, r *Result) error {
 	defer func() { r.Meta.End = time.Now() }()
 	if r.Meta.SteadyWindowNs == 0 {
 		r.Meta.SteadyWindowNs, r.Meta.SteadyLimit = int64(cfg.Steady.Window), cfg.Steady.Limit
+		r.Meta.SteadyPrecision = cfg.Steady.Precision
 	}
 	recordSeriesSettings(cfg, r)
 	r.Interrupted = false

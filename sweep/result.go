@@ -55,6 +55,9 @@ type Meta struct {
 	// second); 0 when unknown.
 	SteadyWindowNs int64   `json:"steady_window_ns,omitempty"`
 	SteadyLimit    float64 `json:"steady_limit,omitempty"`
+	// SteadyPrecision is the steady criterion's other rule: a step ended
+	// once its mean IOPS was known to within this fraction (0: not used).
+	SteadyPrecision float64 `json:"steady_precision,omitempty"`
 }
 
 // Workload is the fixed part of the sweep's workload (what does not vary by step).

@@ -108,3 +108,39 @@ func TestSteadyDetectorWhy(t *testing.T) {
 		t.Errorf("CV() = %.5f, want %.5f", d.CV(), want)
 	}
 }
+
+// TestSteadyMeanKnown: from MinWindow on, a step whose mean is known to
+// ±Precision and that shows no drift is steady before the slope window
+// fills; a drifting step or a noisy one is not.
+func TestSteadyMeanKnown(t *testing.T) {
+	cfg := sweep.SteadyConfig{Interval: 250 * time.Millisecond, Window: 2 * time.Second, Limit: 0.02, Precision: 0.02, MinWindow: time.Second}
+	feed := func(iops func(k int) float64) (int, *sweep.SteadyDetector) {
+		d := sweep.NewSteadyDetector(cfg)
+		var s ioengine.Sample
+		for k := 1; k <= 12; k++ {
+			s.Elapsed += cfg.Interval
+			s.IOs += int64(iops(k) * cfg.Interval.Seconds())
+			if d.Add(s) {
+				return k, d
+			}
+		}
+		return 0, d
+	}
+	// ±1% alternating: the mean is known at the first judged sample (1 s).
+	if k, d := feed(func(k int) float64 { return 10000 * (1 + 0.01*float64(k%2*2-1)) }); k != 4 || d.Why() != "" {
+		t.Errorf("quiet step steady at sample %d (want 4, at 1 s)", k)
+	}
+	// Rising 10% a second: never steady by the mean, nor by the slope.
+	if k, d := feed(func(k int) float64 { return 10000 * (1 + 0.1*float64(k)/4) }); k != 0 || d.Why() != sweep.NotSteadyDrift {
+		t.Errorf("drifting step steady at sample %d (%s)", k, d.Why())
+	}
+	// ±30% noise: the mean is not known to ±2% within 3 s.
+	if k, _ := feed(func(k int) float64 { return 10000 * (1 + 0.3*float64(k%2*2-1)) }); k != 0 && k < 12 {
+		t.Errorf("noisy step steady at sample %d", k)
+	}
+	// Precision 0: only the slope rule, at the full 2 s window.
+	cfg.Precision = 0
+	if k, _ := feed(func(k int) float64 { return 10000 }); k != 8 {
+		t.Errorf("slope rule alone: steady at sample %d, want 8 (2 s)", k)
+	}
+}

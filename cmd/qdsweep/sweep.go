@@ -42,6 +42,7 @@ func sweepCommand() *cli.Command {
 		&cli.BoolFlag{Name: "full", Usage: "run the whole grid: no early stop, and grids over 10,000 steps allowed"},
 		&cli.StringFlag{Name: "ss", Value: "2%", Usage: "steady state: a step ends once IOPS drifts less than this share of its mean per second (fio's ss=iops_slope); 0 turns it off"},
 		&cli.StringFlag{Name: "ss_dur", Value: "2s", Usage: "window the steady-state slope is fitted over"},
+		&cli.StringFlag{Name: "mean-precision", Value: "2%", Usage: "a step also ends, from 1 s on, once its mean IOPS is known to within this (standard error) and IOPS shows no drift; 0 leaves only --ss"},
 		&cli.StringFlag{Name: "ss_interval", Value: "250ms", Usage: "IOPS sampling period for steady state and progress"},
 		&cli.StringFlag{Name: "max_latency", Value: "2s", Usage: "stop a curve once a step's p99 latency exceeds this (0: no limit)"},
 		&cli.StringFlag{Name: "output", Aliases: []string{"out", "o"}, Usage: "results directory to create (default ./qdsweep-YYYYMMDD-HHMMSS)"},
@@ -619,6 +620,13 @@ func steadyFromFlags(c *cli.Context) (sweep.SteadyConfig, error) {
 	if s.Window < 2*s.Interval {
 		return s, usagef("--ss_dur: %v holds fewer than two --ss_interval samples (%v); use e.g. --ss_dur=2s", s.Window, s.Interval)
 	}
+	ptxt := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(c.String("mean-precision")), "%"))
+	prec, err := strconv.ParseFloat(ptxt, 64)
+	if err != nil || prec < 0 || prec >= 100 {
+		return s, usagef("--mean-precision: %q is not a percentage; use e.g. --mean-precision=2%% or 0 to leave only --ss", c.String("mean-precision"))
+	}
+	s.Precision = prec / 100
+	s.MinWindow = max(sweep.DefaultSteady.MinWindow, 3*s.Interval)
 	return s, nil
 }
 
