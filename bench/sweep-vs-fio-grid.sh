@@ -31,12 +31,12 @@ echo "Linux $(uname -r), $(nproc) CPUs, $(fio --version), load average $(cut -d'
 echo
 echo "| pair | qdsweep sweep s | qdsweep saturation QD | qdsweep IOPS there | fio grid s | fio grid saturation QD | fio IOPS there |"
 echo "|---:|---:|---:|---:|---:|---:|---:|"
-sat() { # results.json → "QD IOPS" of the first curve's saturation knee (or "none")
-	python3 -c '
-import json,sys
-d=json.load(open(sys.argv[1]))
-a=d["analysis"][0]["analysis"]["saturation"]
-print(f"{a[\"qd\"]:g} {a[\"iops\"]:.0f}" if a.get("found") else "none -")' "$1"
+sat() { # results.json → "QD IOPS" of the first curve's saturation knee (or "none -")
+	python3 - "$1" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))["analysis"][0]["analysis"]["saturation"]
+print("%g %.0f" % (a["qd"], a["iops"]) if a.get("found") else "none -")
+PY
 }
 for i in $(seq 1 "$PAIRS"); do
 	out="$TMP/sweep$i"

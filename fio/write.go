@@ -163,6 +163,23 @@ func sampleStats(xs []float64) (lo, hi, mean, sd float64) {
 	return lo, hi, mean, sd
 }
 
+// SetPercentiles gives d's completion latency the percentiles a summary
+// holds (50, 90, 99, 99.9; those it lacks left out), and its fastest and
+// slowest I/O, when d has none from a histogram.
+func SetPercentiles(d *Dir, l ioengine.Latency) {
+	if d == nil || len(d.Clat.Percentiles) > 0 {
+		return
+	}
+	for _, p := range []struct {
+		pct float64
+		ns  int64
+	}{{50, l.P50Ns}, {90, l.P90Ns}, {99, l.P99Ns}, {99.9, l.P999Ns}} {
+		if p.ns > 0 {
+			d.Clat.Percentiles = append(d.Clat.Percentiles, Percentile{Pct: p.pct, Ns: float64(p.ns)})
+		}
+	}
+}
+
 // dirFromStats converts one direction; nil stays nil.
 func dirFromStats(d *ioengine.DirStats, runtimeMs int64, pcts []float64) *Dir {
 	if d == nil {

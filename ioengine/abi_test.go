@@ -23,7 +23,7 @@ func TestABISizes(t *testing.T) {
 		{"iocb", unsafe.Sizeof(aioIOCB{}), 64},
 		{"io_event", unsafe.Sizeof(aioEvent{}), 32},
 		{"aio_ring header", unsafe.Sizeof(aioRingHdr{}), 32},
-		{"iovec", unsafe.Sizeof(iovec{}), 16},
+		{"iovec", unsafe.Sizeof(iovec{}), 2 * unsafe.Sizeof(uintptr(0))},
 	}
 	for _, c := range cases {
 		if c.got != c.want {

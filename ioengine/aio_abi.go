@@ -1,6 +1,10 @@
 package ioengine
 
-// Kernel ABI of Linux native AIO (include/uapi/linux/aio_abi.h), 64-bit little-endian.
+// Kernel ABI of Linux native AIO (include/uapi/linux/aio_abi.h): fixed-width
+// fields (pointers carried in __u64), the same on every architecture but
+// for the order of aio_key and aio_rw_flags, which the uapi swaps on
+// big-endian machines (PADDED); qdsweep keeps both 0, so either order
+// holds. Sizes and offsets are pinned by TestABISizes.
 
 // iocb commands.
 const (

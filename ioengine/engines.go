@@ -4,8 +4,10 @@ package ioengine
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"strings"
+
+	"golang.org/x/sys/unix"
 )
 
 // kernelEngine is an Engine backed by one of this package's job loops.
@@ -62,9 +64,9 @@ func New(name string) (Engine, string, error) {
 func describeUringErr(err error) string {
 	s := err.Error()
 	switch {
-	case strings.Contains(s, "operation not permitted"):
+	case errors.Is(err, unix.EPERM):
 		return s + "; kernel.io_uring_disabled?"
-	case strings.Contains(s, "function not implemented"):
+	case errors.Is(err, unix.ENOSYS):
 		return s + "; blocked by seccomp (containers) or not built in?"
 	}
 	return s

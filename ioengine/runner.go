@@ -707,17 +707,6 @@ func mergeStats(ms []meter, engine, fallback string, w *Workload, window time.Du
 	return st
 }
 
-func mergeIOError(errs []IOError, e IOError) []IOError {
-	for i := range errs {
-		if errs[i].Errno == e.Errno && errs[i].Op == e.Op {
-			errs[i].Count += e.Count
-			errs[i].FirstOffset = min(errs[i].FirstOffset, e.FirstOffset)
-			return errs
-		}
-	}
-	return append(errs, e)
-}
-
 // latencyOf summarises a histogram; the mean is the exact sum over count.
 func latencyOf(h *hdrhistogram.Histogram, sum, n int64) Latency {
 	if n == 0 || h.TotalCount() == 0 {

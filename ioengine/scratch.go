@@ -130,7 +130,7 @@ func (s *Scratch) Create(ctx context.Context, size int64) (err error) {
 			}
 			s.Remove()
 			err = fmt.Errorf("laying out %s: %w (wrote %s of %s); removed the partial file",
-				path, err, FormatSize(written.Load()), FormatSize(size))
+				path, err, FormatBytes(written.Load()), FormatBytes(size))
 		}
 	}()
 	// Reserve the space first so writes do not extend the file one by one

@@ -95,9 +95,9 @@ func ParseDuration(s string) (time.Duration, error) {
 	return d, nil
 }
 
-// FormatSize formats a byte count with binary units for people: "512 B",
+// FormatBytes formats a byte count with binary units for people: "512 B",
 // "4 KiB", "1.5 GiB" (at most one decimal, none when exact).
-func FormatSize(n int64) string {
+func FormatBytes(n int64) string {
 	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
 	v := float64(n)
 	i := 0

@@ -264,7 +264,7 @@ func newUringLoop(j *job) (jobLoop, error) {
 		j.buffers = fmt.Sprintf("unregistered: iodepth %d is above the kernel's %d registered buffers", j.depth, maxRegBuffers)
 	default:
 		for i := range iovs {
-			iovs[i] = iovec{base: ar.addr(i), len: uint64(j.bs)}
+			iovs[i] = iovec{base: uintptr(ar.addr(i)), len: uintptr(j.bs)}
 		}
 		if hookBadRegister {
 			iovs[0].base = 0 // a real kernel refuses a NULL buffer

@@ -2,7 +2,11 @@
 
 package ioengine
 
-// Kernel ABI of io_uring (include/uapi/linux/io_uring.h), little-endian, 64-bit.
+// Kernel ABI of io_uring (include/uapi/linux/io_uring.h). The uapi's
+// structures are fixed-width (__u8 … __u64, pointers carried in __u64), so
+// these layouts hold on every Linux architecture and byte order; iovec is
+// the exception (native words). Sizes and offsets are pinned by
+// TestABISizes, which CI runs on amd64.
 // golang.org/x/sys/unix has the syscall numbers but none of these.
 
 // io_uring_setup flags.
@@ -124,8 +128,9 @@ type uringProbeOp struct {
 	resv2 uint32
 }
 
-// iovec is struct iovec.
+// iovec is struct iovec: native words (16 bytes on 64-bit, 8 on 32-bit
+// architectures), unlike the fixed-width structures above.
 type iovec struct {
-	base uint64
-	len  uint64
+	base uintptr
+	len  uintptr
 }

@@ -13,9 +13,9 @@ func LayoutNote(files []string, eachBytes int64) string {
 	case 0:
 		return ""
 	case 1:
-		return fmt.Sprintf("qdsweep: laying out %s (%s)", files[0], ioengine.FormatSize(eachBytes))
+		return fmt.Sprintf("qdsweep: laying out %s (%s)", files[0], ioengine.FormatBytes(eachBytes))
 	}
-	return fmt.Sprintf("qdsweep: laying out %s (%s each)", FileList(files), ioengine.FormatSize(eachBytes))
+	return fmt.Sprintf("qdsweep: laying out %s (%s each)", FileList(files), ioengine.FormatBytes(eachBytes))
 }
 
 // KeptNote is the line said when files qdsweep laid out are kept after the

@@ -101,7 +101,7 @@ func fmtBS(b int64) string {
 	if b <= 0 {
 		return "?"
 	}
-	return sweep.FormatSize(b)
+	return sweep.FioSize(b)
 }
 
 // sig3 writes v with three significant digits (at most two decimals) and

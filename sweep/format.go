@@ -2,9 +2,9 @@ package sweep
 
 import "strconv"
 
-// FormatSize writes a byte count the way fio's bs is usually written:
+// FioSize writes a byte count the way fio's bs is usually written:
 // "512", "4k", "64k", "1m", "1g" when exact, else plain bytes.
-func FormatSize(b int64) string {
+func FioSize(b int64) string {
 	units := []struct {
 		suffix string
 		size   int64

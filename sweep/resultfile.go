@@ -129,7 +129,7 @@ func CheckResume(prev, next Meta) error {
 	case prev.Workload.Direct != next.Workload.Direct:
 		return diff("--direct", fmt.Sprint(prev.Workload.Direct), fmt.Sprint(next.Workload.Direct))
 	case prev.Workload.Size != next.Workload.Size:
-		return diff("--size", FormatSize(prev.Workload.Size), FormatSize(next.Workload.Size))
+		return diff("--size", FioSize(prev.Workload.Size), FioSize(next.Workload.Size))
 	case prev.Workload.RWMixRead != next.Workload.RWMixRead:
 		return diff("--rwmixread", fmt.Sprint(prev.Workload.RWMixRead), fmt.Sprint(next.Workload.RWMixRead))
 	}

@@ -267,7 +267,7 @@ func adviseFromData(f adviseFlags) (report.AdviceDoc, error) {
 func curveList(cs []sweep.CurveAnalysis) string {
 	var names []string
 	for _, c := range cs {
-		names = append(names, fmt.Sprintf("--rw %s --bs %s", c.RW, sweep.FormatSize(c.BS)))
+		names = append(names, fmt.Sprintf("--rw %s --bs %s", c.RW, sweep.FioSize(c.BS)))
 	}
 	if len(names) == 0 {
 		return "no curves"

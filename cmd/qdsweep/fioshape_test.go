@@ -194,3 +194,38 @@ func TestRunClonesApart(t *testing.T) {
 		}
 	}
 }
+
+// TestExplainReadsEveryRunOutput: explain of each machine-readable output
+// of qdsweep run (its own JSON, terse, fio-json, json+) gives back the
+// depth, IOPS and latency it ran: the simulator at 1 ms and iodepth 8 does
+// 8,000 IOPS, and explain says so whatever the format.
+func TestExplainReadsEveryRunOutput(t *testing.T) {
+	dir := t.TempDir()
+	for _, format := range []string{"json", "terse", "fio-json", "json+"} {
+		stdout, stderr, code := runQdsweep(t, dir, "run", "--name=x", "--ioengine=sim", "--sim_latency=1ms", "--sim_jitter=0",
+			"--iodepth=8", "--time_based", "--runtime=500ms", "--output-format="+format)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", format, code, stderr)
+		}
+		f := filepath.Join(dir, "out."+format)
+		if err := os.WriteFile(f, []byte(stdout), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, stderr, code := runQdsweep(t, dir, "explain", "--output-format=json", f)
+		if code != 0 {
+			t.Fatalf("explain of %s: exit %d: %s", format, code, stderr)
+		}
+		var ex struct {
+			Jobs []struct {
+				Explanation littleslaw.Explanation `json:"explanation"`
+			} `json:"jobs"`
+		}
+		if err := json.Unmarshal([]byte(out), &ex); err != nil || len(ex.Jobs) != 1 {
+			t.Fatalf("explain of %s: %v\n%s", format, err, out)
+		}
+		in := ex.Jobs[0].Explanation.Input
+		if in.IODepth != 8 || math.Abs(in.IOPS/8000-1) > 0.02 || math.Abs(in.LatMeanNs/1e6-1) > 0.02 {
+			t.Errorf("explain of %s: iodepth %d, %.0f IOPS at %.0f ns; it ran 8 at 8,000 IOPS and 1 ms", format, in.IODepth, in.IOPS, in.LatMeanNs)
+		}
+	}
+}

@@ -114,7 +114,7 @@ func TestRunJobFileGroups(t *testing.T) {
 		t.Fatalf("terse (exit %d):\n%s", code, stdout)
 	}
 	stdout, _, code = runQdsweep(t, dir, "run", job, "--allow-write")
-	for _, head := range []string{"reader: (groupid=0)", "writer: (groupid=0)", "after: (groupid=1)"} {
+	for _, head := range []string{"reader: (groupid=0, jobs=1)", "writer: (groupid=0, jobs=1)", "after: (groupid=1, jobs=1)"} {
 		if code != 0 || !strings.Contains(stdout, head) {
 			t.Errorf("normal output lacks %q (exit %d):\n%s", head, code, stdout)
 		}
@@ -196,4 +196,51 @@ func TestRunSeveralJobFiles(t *testing.T) {
 	if code != 2 || !strings.Contains(stderr, "[zz]") || !strings.Contains(stderr, "a1, a2, b1") {
 		t.Errorf("--section=zz: exit %d, %q", code, stderr)
 	}
+}
+
+// TestRunGroupReporting: group_reporting reports a group's jobs as one (its
+// I/Os added up, fio's groupid), when one line can describe them (the same
+// iodepth and bs); jobs that differ stay apart.
+func TestRunGroupReporting(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	alike := write("alike.fio", "[global]\ngroup_reporting\nsize=1m\nnumber_ios=50\niodepth=2\nioengine=libaio\ndirect=1\n[a]\nfilename=fa\nrw=randread\n[b]\nfilename=fb\nrw=randwrite\n")
+	stdout, stderr, code := runQdsweep(t, dir, "run", alike, "--output-format=json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var doc struct {
+		Jobs []struct {
+			Name     string `json:"name"`
+			RW       string `json:"rw"`
+			NumJobs  int    `json:"numjobs"`
+			TotalIOs int64  `json:"total_ios"`
+		} `json:"jobs"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil || len(doc.Jobs) != 1 {
+		t.Fatalf("%v: %s", err, stdout)
+	}
+	if j := doc.Jobs[0]; j.Name != "a" || j.RW != "randrw" || j.NumJobs != 2 || j.TotalIOs != 100 {
+		t.Errorf("group %+v; want a's name, randrw, 2 jobs, 100 I/Os (50 each)", j)
+	}
+	differ := write("differ.fio", strings.Replace(string(mustRead(t, alike)), "[b]\n", "[b]\niodepth=4\n", 1))
+	stdout, _, code = runQdsweep(t, dir, "run", differ, "--output-format=terse", "--allow-write")
+	if lines := strings.Split(strings.TrimSpace(stdout), "\n"); code != 0 || len(lines) != 2 {
+		t.Errorf("jobs of different depths: exit %d, %d lines, want 2 (apart)", code, len(lines))
+	}
+}
+
+func mustRead(t *testing.T, p string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

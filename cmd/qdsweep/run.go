@@ -1165,6 +1165,55 @@ func fioReportOf(format string, spec runSpec, w ioengine.Workload, st *ioengine.
 	return r
 }
 
+// groupReported is jobs with each group that asks for group_reporting
+// (any of its jobs sets it, as in fio, where it applies to the group)
+// made one job: the first job's name and settings, every job's I/O
+// (ioengine.MergeGroup), both directions when its jobs read and write. A
+// group whose jobs differ in iodepth or bs stays apart: no one line
+// describes it truly.
+func groupReported(jobs []*runJob) []*runJob {
+	var out []*runJob
+	for i := 0; i < len(jobs); {
+		k := i
+		grouped, alike := false, true
+		for ; k < len(jobs) && jobs[k].spec.group == jobs[i].spec.group; k++ {
+			grouped = grouped || jobs[k].spec.run.GroupReporting
+			// One line describes the group only when its jobs share
+			// iodepth and bs (the depth it states must be every job's).
+			alike = alike && jobs[k].w.IODepth == jobs[i].w.IODepth && jobs[k].w.BS == jobs[i].w.BS
+		}
+		if !grouped || !alike || k-i == 1 {
+			out = append(out, jobs[i:k]...)
+			i = k
+			continue
+		}
+		m := *jobs[i]
+		sts := make([]*ioengine.Stats, 0, k-i)
+		reads, writes, random := false, false, false
+		m.w.NumJobs = 0
+		for _, j := range jobs[i:k] {
+			sts = append(sts, j.st)
+			m.w.NumJobs += j.w.NumJobs
+			reads, writes = reads || j.w.RW.IsRead(), writes || j.w.RW.IsWrite()
+			random = random || j.w.RW.IsRandom()
+			m.cpuShared = m.cpuShared || j.cpuShared
+			if m.err == nil {
+				m.err = j.err
+			}
+		}
+		if reads && writes {
+			m.w.RW = map[bool]ioengine.RW{true: ioengine.RandRW, false: ioengine.ReadWrite}[random]
+		}
+		m.st = ioengine.MergeGroup(sts)
+		if m.st != nil && m.st.Read != nil && m.st.All.TotalIOs > 0 {
+			m.w.RWMixRead = int(100 * m.st.Read.TotalIOs / m.st.All.TotalIOs)
+		}
+		out = append(out, &m)
+		i = k
+	}
+	return out
+}
+
 // runsSchema names the JSON document of a run of several jobs.
 const runsSchema = "qdsweep/runs/v1"
 
@@ -1174,6 +1223,7 @@ const runsSchema = "qdsweep/runs/v1"
 // and group), fio-json and json+ one fio document with every job. Each
 // job's in-flight shortfall is said on errw; the error is the first job's.
 func reportJobs(out, errw io.Writer, format string, jobs []*runJob) error {
+	jobs = groupReported(jobs)
 	var firstErr error
 	shared := false
 	var docs []runJSON
@@ -1198,7 +1248,7 @@ func reportJobs(out, errw io.Writer, format string, jobs []*runJob) error {
 			reports = append(reports, fioReportsOf(format, j.spec, j.w, j.st, j.disks.utils())...)
 		default:
 			if format == formatNormal {
-				fmt.Fprintf(out, "%s: (groupid=%d)\n", j.spec.run.Name, j.spec.group)
+				fmt.Fprintf(out, "%s: (groupid=%d, jobs=%d)\n", j.spec.run.Name, j.spec.group, j.w.NumJobs)
 			}
 			if err := writeRunStats(out, format, j.spec, j.w, j.st, j.disks.utils(), interrupted); err != nil {
 				return fmt.Errorf("writing results: %w", err)
@@ -1237,7 +1287,7 @@ func writeRunText(out io.Writer, w ioengine.Workload, st *ioengine.Stats) error 
 	if st.Buffers == "registered" {
 		engine += " (registered buffers)"
 	}
-	fmt.Fprintf(&b, "%s %s, iodepth %d × %s, %s\n", w.RW, sweep.FormatSize(w.BS), w.IODepth, report.CountNoun(float64(w.NumJobs), "job", "jobs"), engine)
+	fmt.Fprintf(&b, "%s %s, iodepth %d × %s, %s\n", w.RW, sweep.FioSize(w.BS), w.IODepth, report.CountNoun(float64(w.NumJobs), "job", "jobs"), engine)
 	target := "(simulated device)"
 	if w.Filename != "" && st.Engine != engineSim {
 		target = filepath.Clean(w.Filename)

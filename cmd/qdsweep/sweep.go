@@ -590,7 +590,7 @@ func planWords(p sweep.Plan) string {
 	}
 	bs := make([]string, len(p.BS))
 	for i, b := range p.BS {
-		bs[i] = sweep.FormatSize(b)
+		bs[i] = sweep.FioSize(b)
 	}
 	s := fmt.Sprintf("--rw %s --bs %s --iodepth %s --numjobs %s", strings.Join(p.RW, ","), strings.Join(bs, ","), ints(p.IODepth), ints(p.NumJobs))
 	if p.Full {
