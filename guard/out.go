@@ -124,9 +124,6 @@ func openOut(dir string, o OutOptions, open bool) (*Out, error) {
 	return d, nil
 }
 
-// Dir is the directory's path as given.
-func (d *Out) Dir() string { return d.dir }
-
 // Path is the path of name inside the directory.
 func (d *Out) Path(name string) string { return filepath.Join(d.dir, name) }
 

@@ -35,9 +35,6 @@ type Scratch struct {
 // NewScratch returns the owner of a file to be created at path.
 func NewScratch(path string) *Scratch { return &Scratch{path: path, keep: -1} }
 
-// Path is where the file is laid out.
-func (s *Scratch) Path() string { return s.path }
-
 // Remove removes the file if this Scratch created it and path still names
 // it; it reports whether it removed anything. Safe to call at any time, from
 // any goroutine (a forced exit may call it while Create is still writing),

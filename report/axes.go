@@ -82,19 +82,6 @@ func (iopsTicks) Ticks(min, max float64) []plot.Tick {
 	return niceTicks(min, max, FormatIOPS)
 }
 
-// latLinTicks labels a linear latency axis (nanoseconds) in µs/ms.
-type latLinTicks struct{}
-
-// Ticks returns linear ticks labelled with FormatLatency.
-func (latLinTicks) Ticks(min, max float64) []plot.Tick {
-	return niceTicks(min, max, func(v float64) string {
-		if v == 0 {
-			return "0"
-		}
-		return FormatLatency(v)
-	})
-}
-
 // latLogTicks marks a log10(latency in ns) axis, labelled in µs/ms. It
 // labels powers of ten over more than four decades, 1-2-5 steps over a
 // normal range, and finer steps (1, 1.5, 2, 3, 5, 7, then every digit)

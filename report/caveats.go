@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/qdsweep/qdsweep/littleslaw"
 )
@@ -25,15 +24,6 @@ func CaveatText(k littleslaw.CaveatKind) string {
 		return "I/Os were served without device I/O, so the figures are not the device's"
 	}
 	return string(k)
-}
-
-// caveatsText joins caveats into one clause ("" for none).
-func caveatsText(ks []littleslaw.CaveatKind) string {
-	var w []string
-	for _, k := range ks {
-		w = append(w, CaveatText(k))
-	}
-	return strings.Join(w, "; ")
 }
 
 // SettingValueText is a setting's value as a reader should take it:

@@ -236,24 +236,3 @@ func segmentHitsRect(a, b vg.Point, r vg.Rectangle) bool {
 func nearestOn(r vg.Rectangle, pt vg.Point) vg.Point {
 	return vg.Point{X: max(r.Min.X, min(pt.X, r.Max.X)), Y: max(r.Min.Y, min(pt.Y, r.Max.Y))}
 }
-
-// clampInto shifts r to lie inside bounds where it fits.
-func clampInto(r, b vg.Rectangle) vg.Rectangle {
-	if d := b.Max.X - r.Max.X; d < 0 {
-		r.Min.X += d
-		r.Max.X += d
-	}
-	if d := b.Min.X - r.Min.X; d > 0 {
-		r.Min.X += d
-		r.Max.X += d
-	}
-	if d := b.Max.Y - r.Max.Y; d < 0 {
-		r.Min.Y += d
-		r.Max.Y += d
-	}
-	if d := b.Min.Y - r.Min.Y; d > 0 {
-		r.Min.Y += d
-		r.Max.Y += d
-	}
-	return r
-}

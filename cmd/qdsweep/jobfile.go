@@ -141,14 +141,6 @@ func (j *jobFile) numjobs(c *cli.Context) string {
 	return c.String("numjobs")
 }
 
-// iodepth returns --iodepth's text, or the job file's.
-func (j *jobFile) iodepth(c *cli.Context) string {
-	if j.defines(c, "iodepth") {
-		return strconv.Itoa(j.run.Workload.IODepth)
-	}
-	return c.String("iodepth")
-}
-
 // ioengine returns --ioengine, or the job file's when the flag is unset.
 func (j *jobFile) ioengine(c *cli.Context) string {
 	if j.from(c, "ioengine", "ioengine") && j.run.IOEngine != "" {

@@ -110,15 +110,6 @@ func resultsFile(path string) string {
 	return path
 }
 
-// unwrapPath drops the *PathError wrapper, whose path the message already names.
-func unwrapPath(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
-}
-
 // resultDir is the directory a result path stands for.
 func resultDir(path string) string {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {

@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -1004,15 +1003,6 @@ func fsyncFile(path string) error {
 	}
 	defer f.Close()
 	return f.Sync()
-}
-
-// intFlagText parses the text of integer flag name (given, or from the job file).
-func intFlagText(name, text string) (int, error) {
-	v, err := strconv.Atoi(text)
-	if err != nil {
-		return 0, usagef("--%s: %q is not a whole number; use e.g. --%s=4", name, text, name)
-	}
-	return v, nil
 }
 
 // runJSON is the document `run --output-format=json` prints.
