@@ -42,3 +42,13 @@ func FileList(files []string) string {
 // ran together: the process's CPU time, which they shared, split between
 // them by their I/O counts.
 const SharedCPUNote = "jobs that ran together shared the process's CPU time; each job's CPU is its share by I/O count"
+
+// GroupStatusLine is fio's "Run status group N (all jobs)" for the jobs of
+// a group that ran together and were reported one by one: their I/Os
+// added up over the group's window (st, ioengine.MergeGroup), and the
+// in flight they kept between them.
+func GroupStatusLine(group, jobs int, st *ioengine.Stats) string {
+	return fmt.Sprintf("Run status group %d (%d jobs): %s IOPS, %s MiB/s, %d I/Os in %s, %s in flight", group, jobs,
+		FormatIOPS(st.All.IOPS), FormatMiBps(st.All.BWBytes), st.All.TotalIOs,
+		FormatLatency(float64(st.Runtime)), FormatInflight(st.InflightMean))
+}

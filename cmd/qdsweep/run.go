@@ -1218,7 +1218,7 @@ func reportJobs(out, errw io.Writer, format string, jobs []*runJob) error {
 	shared := false
 	var docs []runJSON
 	var reports []fio.Report
-	for _, j := range jobs {
+	for i, j := range jobs {
 		if j.err != nil && firstErr == nil {
 			firstErr = j.err
 			if errors.Is(j.err, context.Canceled) {
@@ -1248,6 +1248,9 @@ func reportJobs(out, errw io.Writer, format string, jobs []*runJob) error {
 			fmt.Fprint(errw, wrapHanging(j.prefix+report.ShortfallNote(j.st.Shortfall), 80, "qdsweep: ", "  "))
 		}
 		shared = shared || j.cpuShared
+		if format == formatNormal && (i+1 == len(jobs) || jobs[i+1].spec.group != j.spec.group) {
+			writeGroupStatus(out, jobs, j.spec.group)
+		}
 	}
 	if shared {
 		fmt.Fprint(errw, wrapHanging(report.SharedCPUNote, 80, "qdsweep: ", "  "))
@@ -1268,6 +1271,22 @@ func reportJobs(out, errw io.Writer, format string, jobs []*runJob) error {
 		return fmt.Errorf("writing results: %w", err)
 	}
 	return firstErr
+}
+
+// writeGroupStatus writes fio's group summary line under the last job of
+// group g when the group had several jobs reported one by one.
+func writeGroupStatus(out io.Writer, jobs []*runJob, g int) {
+	var sts []*ioengine.Stats
+	n := 0
+	for _, j := range jobs {
+		if j.spec.group == g && j.st != nil {
+			sts = append(sts, j.st)
+			n += j.w.NumJobs
+		}
+	}
+	if len(sts) > 1 {
+		fmt.Fprint(out, wrapHanging(report.GroupStatusLine(g, n, ioengine.MergeGroup(sts)), 80, "", "  "))
+	}
 }
 
 // writeRunText is the human summary, at most 80 columns.
