@@ -198,15 +198,21 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 	if started {
 		st.CPU = CPU{UsrS: tvSeconds(ru1.Utime) - tvSeconds(ru0.Utime), SysS: tvSeconds(ru1.Stime) - tvSeconds(ru0.Stime)}
 	}
-	held := false
-	for i := range got {
-		held = held || got[i].held > 0
-	}
-	st.Shortfall = shortfallOf(st, &w, running, short, sched1.sub(sched0), held)
+	st.Shortfall = shortfallOf(st, &w, running, short, sched1.sub(sched0), anyHeld(got))
 	if ctl.PerJob && len(got) > 1 {
 		st.PerJob = perJobStats(got, st, engine, fallback, &w, window)
 	}
 	return st, runOutcome(runErr, jobErr, pending, w.IOTimeout+time.Second)
+}
+
+// anyHeld reports whether a job held an I/O back for its rate.
+func anyHeld(got []meter) bool {
+	for i := range got {
+		if got[i].held > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // perJobStats is each job's own figures (Stats.PerJob): over its own
