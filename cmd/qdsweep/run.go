@@ -77,7 +77,7 @@ func runFioFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "time_based", Usage: "run for --runtime whatever --size (without it a job ends after io_size × loops bytes)"},
 		&cli.StringFlag{Name: "ramp_time", Value: "0", Usage: "warm-up before measuring"},
 		&cli.StringFlag{Name: "loops", Value: "1", Usage: "passes over the region of a size-based run"},
-		&cli.StringFlag{Name: "number_ios", Usage: "each job ends after this many I/Os, if nothing ends it sooner"},
+		&cli.StringFlag{Name: "number_ios", Usage: "caps each loop of a size-based job at this many I/Os (a --time_based job ignores it, as fio does)"},
 		&cli.StringFlag{Name: "startdelay", Value: "0", Usage: "wait this long before starting"},
 		&cli.StringFlag{Name: "end_fsync", Value: "0", Usage: "1: fsync the file when the job ends"},
 		&cli.StringFlag{Name: "randseed", Usage: "seed of the random offsets"},
