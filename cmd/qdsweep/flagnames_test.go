@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/qdsweep/qdsweep/fio"
 	"regexp"
 	"sort"
 	"strings"
@@ -261,4 +262,21 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// TestFioFlagsAreInTheTable: every flag spelled as fio's is an option of
+// fio's own table (package fio), run by qdsweep or accepted there: the
+// flags and the job reader speak of the same options.
+func TestFioFlagsAreInTheTable(t *testing.T) {
+	// sweep's own criteria, named after fio's (the job reader, run's,
+	// refuses fio's ss rules and max_latency; ss_interval is a later fio's
+	// name, not 3.33's).
+	sweepOnly := map[string]bool{"ss": true, "ss_dur": true, "ss_interval": true, "max_latency": true}
+	for _, n := range fioOptions {
+		switch h := fio.OptionHandling(n); {
+		case sweepOnly[n], h == fio.Honoured, h == fio.Ignored, h == fio.Batching:
+		default:
+			t.Errorf("--%s is a flag spelled as fio's, but fio's table has it as %v", n, h)
+		}
+	}
 }
