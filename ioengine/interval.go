@@ -19,6 +19,9 @@ type Interval struct {
 	LatMeanNs    float64 `json:"lat_ns"`   // mean latency of the slice's completions, ns
 	LatP99Ns     int64   `json:"p99_ns"`   // 99th percentile latency of the slice's completions, ns (±3 %)
 	InflightMean float64 `json:"inflight"` // time-weighted mean I/Os in flight over the slice
+	// Ramp marks a slice of the ramp (before the measured window, StartNs
+	// negative): IOPS, bandwidth and mean latency only.
+	Ramp bool `json:"ramp,omitempty"`
 }
 
 // IOPS is the slice's I/Os per second, both directions.

@@ -42,6 +42,51 @@ type coord struct {
 	// windowStart is the event time the measured window began (the phase
 	// change); written and read by the coordinator's goroutine only.
 	windowStart int64
+	// ramp holds the ramp's slices (Control.SeriesInterval apart), cut by
+	// the coordinator from the jobs' ramp counts; see rampCut.
+	ramp     []rampSlice
+	rampLast rampSlice // the counts and time of the last cut
+}
+
+// rampSlice is the ramp's completions up to event time t (cumulative), or
+// between two cuts.
+type rampSlice struct {
+	t0, t1                int64
+	reads, writes, latSum int64
+}
+
+// rampCut closes a slice of the ramp at event time t from the jobs' ramp
+// counts (the first call only starts counting).
+func (c *coord) rampCut(t int64, pubs []jobPub) {
+	var now rampSlice
+	for i := range pubs {
+		now.reads += pubs[i].rampReads.Load()
+		now.writes += pubs[i].rampWrites.Load()
+		now.latSum += pubs[i].rampLatSum.Load()
+	}
+	now.t1 = t
+	if c.rampLast.t1 > 0 && t > c.rampLast.t1 {
+		c.ramp = append(c.ramp, rampSlice{t0: c.rampLast.t1, t1: t, reads: now.reads - c.rampLast.reads,
+			writes: now.writes - c.rampLast.writes, latSum: now.latSum - c.rampLast.latSum})
+	}
+	c.rampLast = now
+}
+
+// rampIntervals is the ramp's series as Intervals marked Ramp, their start
+// relative to the window's (negative: before it); nil without slices.
+func (c *coord) rampIntervals(bs int64) []Interval {
+	var out []Interval
+	for _, r := range c.ramp {
+		d := float64(r.t1-r.t0) / 1e9
+		iv := Interval{StartNs: r.t0 - c.windowStart, DurNs: r.t1 - r.t0, IOs: r.reads + r.writes, Ramp: true,
+			ReadIOPS: float64(r.reads) / d, WriteIOPS: float64(r.writes) / d,
+			ReadBWBytes: float64(r.reads*bs) / d, WriteBWBytes: float64(r.writes*bs) / d}
+		if iv.IOs > 0 {
+			iv.LatMeanNs = float64(r.latSum) / float64(iv.IOs)
+		}
+		out = append(out, iv)
+	}
+	return out
 }
 
 // now returns monotonic nanoseconds since the run's origin.
@@ -55,7 +100,9 @@ type jobPub struct {
 	latSum       atomic.Int64 // ns
 	inflight     atomic.Int64
 	lastProgress atomic.Int64 // event time of the last completion (or of the first submit after idle)
-	_            [24]byte     // keep jobs on separate cache lines
+	// rampReads, rampWrites and rampLatSum count the ramp's completions
+	// (before the window), for the ramp's series (Stats.Ramp).
+	rampReads, rampWrites, rampLatSum atomic.Int64 // 8 fields: one cache line a job
 }
 
 // dirMeter counts one direction of one job.
@@ -98,6 +145,10 @@ type meter struct {
 	// mid is set during midBatch: the window closes only at the end of a
 	// reap (endBatch), never between completions of one.
 	mid bool
+	// rampIOs and rampLatSum count the ramp's completions per direction
+	// and their latencies (published in endBatch before the window opens).
+	rampIOs    [2]int64
+	rampLatSum int64
 	// depths counts the window's submissions by the job's I/Os in flight
 	// right after them, in fio's "IO depths" buckets (Stats.IODepths).
 	depths [DepthBuckets]int64
@@ -174,6 +225,10 @@ func (m *meter) reaped(t int64) {
 // record counts one completed I/O of dir with latency lat ns.
 func (m *meter) record(dir int, lat, bytes int64) {
 	if !m.measuring {
+		if !m.done {
+			m.rampIOs[dir]++
+			m.rampLatSum += lat
+		}
 		return
 	}
 	d := &m.dir[dir]
@@ -233,6 +288,11 @@ func (m *meter) endBatch(t int64, n int) {
 	}
 	if m.measuring && m.ser != nil {
 		m.ser.maybeCut(m, t)
+	}
+	if !m.measuring && !m.done {
+		m.pub.rampReads.Store(m.rampIOs[dirRead])
+		m.pub.rampWrites.Store(m.rampIOs[dirWrite])
+		m.pub.rampLatSum.Store(m.rampLatSum)
 	}
 	r, w := &m.dir[dirRead], &m.dir[dirWrite]
 	m.pub.ios.Store(r.ios + w.ios)

@@ -195,6 +195,7 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 	st := mergeStats(got, engine, fallback, &w, window)
 	st.Buffers = buffers
 	st.Series = c.ser.merge(got)
+	st.Ramp = c.rampIntervals(w.BS)
 	if started {
 		st.CPU = CPU{UsrS: tvSeconds(ru1.Utime) - tvSeconds(ru0.Utime), SysS: tvSeconds(ru1.Stime) - tvSeconds(ru0.Stime)}
 	}
@@ -532,11 +533,19 @@ func pace(ctx context.Context, w *Workload, ctl Control, c *coord, pubs []jobPub
 	watchdog := time.NewTicker(watch)
 	defer watchdog.Stop()
 	var rampT *time.Timer
-	var rampC <-chan time.Time
+	var rampC, rampTickC <-chan time.Time
 	if !*started {
 		rampT = time.NewTimer(ctl.Ramp)
 		defer rampT.Stop()
 		rampC = rampT.C
+		if ctl.SeriesInterval > 0 {
+			// The ramp in slices too: a level that falls before the
+			// window (burst credits spent) shows there.
+			tick := time.NewTicker(ctl.SeriesInterval)
+			defer tick.Stop()
+			rampTickC = tick.C
+			c.rampCut(c.now(), pubs)
+		}
 	}
 	var runC <-chan time.Time
 	var sampleC <-chan time.Time
@@ -572,7 +581,13 @@ func pace(ctx context.Context, w *Workload, ctl Control, c *coord, pubs []jobPub
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("run interrupted: %w", ctx.Err())
+		case <-rampTickC:
+			c.rampCut(c.now(), pubs)
 		case <-rampC:
+			if rampTickC != nil {
+				c.rampCut(c.now(), pubs)
+				rampTickC = nil
+			}
 			startWindow()
 			winStart = c.now()
 			rampC = nil

@@ -297,6 +297,29 @@ type simRun struct {
 	// left is how many I/Os may still be issued (Control.IOsPerJob over
 	// all jobs; -1: no count); lastDone is the last completion's time.
 	left, lastDone int64
+	// The ramp's series (Stats.Ramp): completions per direction and their
+	// latency since rampCutAt, the next cut, and the slices so far.
+	rampIOs     [2]int64
+	rampLat     int64
+	rampCutAt   int64
+	nextRampCut int64
+	ramp        []Interval
+}
+
+// cutRamp closes a slice of the ramp at virtual time t.
+func (r *simRun) cutRamp(t int64) {
+	if t <= r.rampCutAt {
+		return
+	}
+	d := float64(t-r.rampCutAt) / 1e9
+	iv := Interval{StartNs: r.rampCutAt - r.rampEnd, DurNs: t - r.rampCutAt, IOs: r.rampIOs[0] + r.rampIOs[1], Ramp: true,
+		ReadIOPS: float64(r.rampIOs[0]) / d, WriteIOPS: float64(r.rampIOs[1]) / d,
+		ReadBWBytes: float64(r.rampIOs[0]*r.w.BS) / d, WriteBWBytes: float64(r.rampIOs[1]*r.w.BS) / d}
+	if iv.IOs > 0 {
+		iv.LatMeanNs = float64(r.rampLat) / float64(iv.IOs)
+	}
+	r.ramp = append(r.ramp, iv)
+	r.rampIOs, r.rampLat, r.rampCutAt = [2]int64{}, 0, t
 }
 
 // until processes every event up to virtual time limit, stopping at
@@ -314,7 +337,7 @@ func (r *simRun) until(limit int64, ctl Control) (end int64, stop bool) {
 		}
 		milestone := min(r.nextSample, r.nextSeries, r.winEnd)
 		if !r.measuring {
-			milestone = r.rampEnd
+			milestone = min(r.rampEnd, r.nextRampCut)
 		}
 		if milestone > t {
 			if t >= limit {
@@ -325,7 +348,13 @@ func (r *simRun) until(limit int64, ctl Control) (end int64, stop bool) {
 		}
 		r.advance(milestone)
 		switch {
+		case !r.measuring && milestone < r.rampEnd:
+			r.cutRamp(milestone)
+			r.nextRampCut += r.ser.interval
 		case !r.measuring:
+			if r.ser != nil {
+				r.cutRamp(milestone)
+			}
 			r.startWindow(milestone, ctl)
 		case milestone == r.winEnd:
 			return milestone, true
@@ -348,7 +377,7 @@ func (r *simRun) until(limit int64, ctl Control) (end int64, stop bool) {
 func (r *simRun) wake() int64 {
 	wake := min(r.nextSample, r.nextSeries, r.winEnd)
 	if !r.measuring {
-		wake = r.rampEnd
+		wake = min(r.rampEnd, r.nextRampCut)
 	}
 	if len(r.queue) > 0 {
 		wake = min(wake, r.queue[0].done)
@@ -401,12 +430,13 @@ func (e *simEngine) Run(ctx context.Context, w Workload, ctl Control) (*Stats, e
 	start := time.Now()
 	r.rampEnd = int64(ctl.Ramp)
 	r.winEnd = r.rampEnd + int64(ctl.Runtime)
-	r.nextSample, r.nextSeries = int64(math.MaxInt64), int64(math.MaxInt64)
+	r.nextSample, r.nextSeries, r.nextRampCut = int64(math.MaxInt64), int64(math.MaxInt64), int64(math.MaxInt64)
 	if ctl.SampleInterval > 0 && ctl.OnSample != nil {
 		r.nextSample = r.rampEnd + int64(ctl.SampleInterval)
 	}
 	if r.ser != nil {
 		r.nextSeries = r.rampEnd + r.ser.interval
+		r.nextRampCut = r.ser.interval // the ramp in slices too (Stats.Ramp)
 	}
 	if r.rampEnd == 0 {
 		r.startWindow(0, ctl)
@@ -445,6 +475,7 @@ func (e *simEngine) Run(ctx context.Context, w Workload, ctl Control) (*Stats, e
 	if r.ser != nil && r.measuring {
 		st.Series = r.ser.finish(end)
 	}
+	st.Ramp = r.ramp
 	return st, runErr
 }
 
@@ -518,6 +549,14 @@ func (r *simRun) advance(t int64) {
 func (r *simRun) complete(io simIO) {
 	r.advance(io.done)
 	r.lastDone = io.done
+	if !r.measuring {
+		k := 0
+		if io.write {
+			k = 1
+		}
+		r.rampIOs[k]++
+		r.rampLat += io.done - io.submit
+	}
 	if r.measuring {
 		lat := io.done - io.submit
 		r.all.record(lat, r.w.BS)

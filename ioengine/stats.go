@@ -88,6 +88,10 @@ type Stats struct {
 	// Series holds the measured window in slices of Control.SeriesInterval
 	// (nil when none was asked for or the engine cannot slice its window).
 	Series []Interval `json:"series,omitempty"`
+	// Ramp holds the ramp in slices of Control.SeriesInterval (Interval.Ramp
+	// set, StartNs negative), so a level that changed before the window is
+	// seen; nil without a ramp or a series.
+	Ramp []Interval `json:"ramp,omitempty"`
 	// Shortfall, when set, says that the run kept fewer than
 	// ShortfallFraction × iodepth × numjobs I/Os in flight, and why.
 	Shortfall *Shortfall `json:"inflight_shortfall,omitempty"`

@@ -682,6 +682,7 @@ const (
 	ReasonBurstSpent  Reason = "burst-spent"  // IOPS fell to a sustained level within a step
 	ReasonControlFell Reason = "control-fell" // the control step gave less IOPS at the end than at first
 	ReasonControlRose Reason = "control-rose" // the control step gave more IOPS at the end than at first
+	ReasonRampFell    Reason = "ramp-fell"    // IOPS fell during a step's ramp, below what earlier steps ran at
 	ReasonThrottled   Reason = "throttled"    // IOPS cycles with a stable period
 	ReasonWarmup      Reason = "latency-fell"
 	ReasonCacheFill   Reason = "latency-rose"
@@ -701,6 +702,7 @@ const (
 	FactRuntime        FactKind = "runtime"           // steps need Seconds; the longest ran ToSeconds
 	FactControl        FactKind = "control"           // QD: IOPS at LatNs at first, ToIOPS at ToLatNs at the end; Ratio the change, Share the noise band
 	FactAboveControl   FactKind = "above-control"     // QD: IOPS, above the control's ToIOPS: left out of the analysis
+	FactRampFell       FactKind = "ramp-fell"         // QD: the ramp ran at IOPS, the window at ToIOPS (ToLatNs); the last slice above ended Seconds before the window
 )
 
 // TimeFindings turns one curve's time findings into diagnosis findings,

@@ -108,6 +108,20 @@ func controlResult(t *testing.T, cfg ioengine.SimConfig, qds []int) *sweep.Resul
 	return r
 }
 
+// rampResult sweeps the sim engine with a ramp as long as each step's
+// window, so a level that changes between steps may change in a ramp.
+func rampResult(t *testing.T, cfg ioengine.SimConfig, qds []int) *sweep.Result {
+	t.Helper()
+	plan := sweep.NewPlan([]ioengine.RW{ioengine.RandRead}, []int64{4096}, qds, []int{1}, true)
+	r := sweep.NewResult(sweep.Meta{Engine: "sim", Simulated: true, CPUs: 8}, plan)
+	c := sweep.Config{Engine: ioengine.NewSim(cfg), Workload: ioengine.Workload{RandSeed: 1},
+		Ramp: 400 * time.Millisecond, Runtime: 400 * time.Millisecond}
+	if err := sweep.Run(context.Background(), c, r); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 // quotedFigures lists the (QD, IOPS, latency) figures the summary quotes
 // for a step: the efficient knee's sentence.
 var quotedFigures = regexp.MustCompile(`Best IOPS per latency at QD (\d+) \(([^ ]+) IOPS at ([^ ]+ [^ ]+) mean`)
@@ -168,6 +182,10 @@ func TestNoContradictions(t *testing.T) {
 			}
 			return math.Min(n/60.3e-6, 92e3) / (1 + 0.01*n)
 		}, 0.03, 7),
+		// Burst credits spent during QD 16's ramp: no window shows the
+		// fall, the ramp's slices do.
+		"sim credits spent during a ramp": rampResult(t, ioengine.SimConfig{Latency: 2 * time.Millisecond, IOPS: 1500,
+			BurstIOPS: 6000, BurstCredits: 3300, BurstCarry: true, Seed: 3}, []int{1, 2, 4, 8, 16, 32}),
 		// Burst credits refilled at each step: every step above the
 		// sustained level falls within the step.
 		"sim burst within steps": controlResult(t, ioengine.SimConfig{Latency: 2 * time.Millisecond, IOPS: 1500,
@@ -201,6 +219,15 @@ func TestNoContradictions(t *testing.T) {
 				checkPairs(t, "table", text)
 			}
 			checkQuotedInTable(t, b.String())
+			for _, f := range r.RampFalls() {
+				// A level that fell in a ramp: never sized from, never "healthy".
+				if tg := r.Analysis[0].Analysis.Target; tg != nil && tg.Reachable && tg.TargetIOPS > f.IOPS*1.1 {
+					t.Errorf("target %.0f IOPS reachable on a volume that sustains %.0f", tg.TargetIOPS, f.IOPS)
+				}
+				if !strings.Contains(text, "Diagnosis (not-stationary)") || !strings.Contains(text, "ramp: QD") {
+					t.Errorf("a level that fell during QD %d's ramp without its note and diagnosis:\n%s", f.QD, b.String())
+				}
+			}
 			if c := r.Control; c != nil && c.Change == sweep.ControlFell {
 				// A level that did not last: never sized from, never "healthy".
 				if tg := r.Analysis[0].Analysis.Target; tg != nil && tg.Reachable && tg.TargetIOPS > c.IOPS*1.1 {

@@ -64,6 +64,9 @@ func Markdown(w io.Writer, r *sweep.Result, o Options, charts []string) error {
 	if n := controlNote(r); n != "" {
 		fmt.Fprintf(bw, "\n%s\n", mdEscape(n))
 	}
+	if n := rampNote(r); n != "" {
+		fmt.Fprintf(bw, "\n%s\n", mdEscape(n))
+	}
 	fmt.Fprint(bw, "\n## Analysis\n")
 	writeMarkdownAnalysis(bw, analysisParas(r, o))
 	if len(charts) > 0 {

@@ -47,6 +47,9 @@ func Table(w io.Writer, r *sweep.Result, o Options) error {
 	if n := controlNote(r); n != "" {
 		fmt.Fprintln(bw, wrap(n, o.Width))
 	}
+	if n := rampNote(r); n != "" {
+		fmt.Fprintln(bw, wrap(n, o.Width))
+	}
 	if r.Interrupted {
 		fmt.Fprintln(bw, "Interrupted: the sweep stopped before its last step.")
 	}
@@ -323,6 +326,27 @@ func sustainedNote(r *sweep.Result) string {
 		return ""
 	}
 	return sustainedMark + " sustained level, which the analysis and its sentences use in place of the row's whole-step mean: " + strings.Join(parts, "; ") + "."
+}
+
+// rampNote says, under the table, where a curve's level fell during a
+// step's ramp and which steps ran above what lasted ("" when none did).
+func rampNote(r *sweep.Result) string {
+	var parts []string
+	for _, f := range r.RampFalls() {
+		p := fmt.Sprintf("ramp: QD %d's ramp ran at up to %s IOPS, then fell to the %s IOPS its window measured, before the step was measured",
+			f.QD, FormatIOPS(f.PeakIOPS), FormatIOPS(f.IOPS))
+		var left []string
+		for _, st := range r.Steps {
+			if st.RW == f.RW && st.BS == f.BS && st.Time != nil && st.Time.AboveControl {
+				left = append(left, fmt.Sprint(st.QD))
+			}
+		}
+		if len(left) > 0 {
+			p += "; QD " + strings.Join(left, ", ") + " ran above what lasted and are left out of the analysis"
+		}
+		parts = append(parts, p+".")
+	}
+	return strings.Join(parts, " ")
 }
 
 // controlNote is the control step in one line under the table: the step

@@ -24,6 +24,9 @@ func timeVerdict(f littleslaw.Finding) (string, bool) {
 	case littleslaw.ReasonControlRose:
 		return fmt.Sprintf("the device did not hold still: QD %s, measured again at the end of the sweep, gave %s IOPS at %s, %.0f%% over the %s IOPS it gave first (beyond the ±%.0f%% noise band); a warm-up, a cache or a neighbour that left during the sweep",
 			FormatQD(g.QD), FormatIOPS(g.ToIOPS), FormatLatency(g.ToLatNs), g.Ratio*100, FormatIOPS(g.IOPS), g.Share*100), true
+	case littleslaw.ReasonRampFell:
+		return fmt.Sprintf("the device did not hold still: during QD %s's ramp IOPS fell from %s to %s (%.0f%%), the level its window measured, before the step was measured; burst credits spent, a throttle that began or a neighbour that arrived; it sustains %s IOPS, and the steps above that are left out of the analysis",
+			FormatQD(g.QD), FormatIOPS(g.IOPS), FormatIOPS(g.ToIOPS), g.Ratio*100, FormatIOPS(g.ToIOPS)), true
 	case littleslaw.ReasonBurstSpent:
 		return fmt.Sprintf("burst credits ran out: at QD %s IOPS fell from %s to %s (÷%.1f) after %s at the same queue; what it sustains is %s IOPS",
 			FormatQD(g.QD), FormatIOPS(g.IOPS), FormatIOPS(g.ToIOPS), g.Ratio, fmtSec(g.Seconds), FormatIOPS(g.ToIOPS)), true
@@ -55,6 +58,8 @@ func timeNext(f littleslaw.Finding) (string, bool) {
 		return "size from the sustained level (the analysis does); to see when the level changed, sweep again with longer steps (--runtime) and read the timeline", true
 	case littleslaw.ReasonControlRose:
 		return "sweep again after a warm-up run (or with a longer --ramp_time) before sizing from these figures", true
+	case littleslaw.ReasonRampFell:
+		return "size from the sustained level (the analysis does); the ramp's slices (results-series.csv, ramp = 1) show the fall; sweep again with longer steps (--runtime) to see how long the higher level lasts", true
 	case littleslaw.ReasonBurstSpent:
 		return "size from the sustained level (the analysis does); buy for the burst only if the load is as short as the burst" + run, true
 	case littleslaw.ReasonThrottled:
@@ -88,6 +93,9 @@ func timeFactText(x littleslaw.Fact) (string, bool) {
 	case littleslaw.FactControl:
 		return fmt.Sprintf("QD %s: %s IOPS at %s mean during the sweep, %s IOPS at %s mean at its end (%+.0f%%)",
 			FormatQD(x.QD), FormatIOPS(x.IOPS), FormatLatency(x.LatNs), FormatIOPS(x.ToIOPS), FormatLatency(x.ToLatNs), x.Ratio*100), true
+	case littleslaw.FactRampFell:
+		return fmt.Sprintf("QD %s: its ramp ran at up to %s IOPS until %s before its window, which measured %s IOPS at %s mean",
+			FormatQD(x.QD), FormatIOPS(x.IOPS), fmtSec(-x.Seconds), FormatIOPS(x.ToIOPS), FormatLatency(x.ToLatNs)), true
 	case littleslaw.FactAboveControl:
 		return fmt.Sprintf("QD %s ran at %s IOPS, above the %s IOPS that lasted: left out of the analysis", FormatQD(x.QD), FormatIOPS(x.IOPS), FormatIOPS(x.ToIOPS)), true
 	case littleslaw.FactRuntime:

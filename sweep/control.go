@@ -144,3 +144,104 @@ func (r *Result) controlFinding() *littleslaw.Finding {
 	}
 	return f
 }
+
+// rampFallBand is how far above its window's IOPS a step's ramp must have
+// run for the level to count as having fallen during the ramp.
+const rampFallBand = 0.5
+
+// RampFall is a level that fell during a step's ramp, before its window:
+// the ramp ran at PeakIOPS, the window at IOPS (what lasted), and earlier
+// steps of the curve ran above that.
+type RampFall struct {
+	RW       string  `json:"rw"`
+	BS       int64   `json:"bs"`
+	QD       int     `json:"qd"`
+	PeakIOPS float64 `json:"peak_iops"` // the ramp's highest slice
+	IOPS     float64 `json:"iops"`      // the step's window
+	LatNs    float64 `json:"lat_ns"`    // the step's mean latency
+	// FellSec is when the ramp's last slice above the window's level
+	// ended, seconds before the window began (negative).
+	FellSec float64 `json:"fell_sec"`
+}
+
+// RampFalls finds, per curve, the first step whose ramp ran at least
+// rampFallBand above its window and ended near the window's level, after a
+// step of the curve that ran above that level: burst credits spent (a
+// throttle that began, a neighbour that arrived) before the step was
+// measured, which no window shows.
+func (r *Result) RampFalls() []RampFall {
+	var out []RampFall
+	for _, c := range r.Curves() {
+		highest := 0.0
+		for _, s := range c.Steps {
+			if !s.Analysable() || s.Series == nil {
+				continue
+			}
+			if f, ok := rampFallOf(s); ok && highest > s.IOPS*(1+littleslaw.PlateauBand) {
+				out = append(out, f)
+				break
+			}
+			highest = max(highest, s.IOPS)
+		}
+	}
+	return out
+}
+
+// rampFallOf reports whether step s's ramp fell to its window's level.
+func rampFallOf(s Step) (RampFall, bool) {
+	f := RampFall{RW: s.RW, BS: s.BS, QD: s.QD, IOPS: s.IOPS, LatNs: s.Lat.MeanNs}
+	ramp := s.Series.Ramp
+	if len(ramp) < 2 || s.IOPS <= 0 {
+		return f, false
+	}
+	last := ramp[len(ramp)-1].IOPS()
+	for _, iv := range ramp {
+		if iv.IOPS() >= f.PeakIOPS {
+			f.PeakIOPS = iv.IOPS()
+		}
+		if iv.IOPS() > s.IOPS*(1+rampFallBand) {
+			f.FellSec = float64(iv.StartNs+iv.DurNs) / 1e9
+		}
+	}
+	return f, f.PeakIOPS >= s.IOPS*(1+rampFallBand) && last <= s.IOPS*(1+littleslaw.PlateauBand)
+}
+
+// markAboveRamp marks, on a curve whose level fell during a step's ramp,
+// the steps that ran above what lasted (left out of the analysis, as above
+// a control step that fell).
+func (r *Result) markAboveRamp() {
+	for _, f := range r.RampFalls() {
+		for i := range r.Steps {
+			s := &r.Steps[i]
+			if s.RW != f.RW || s.BS != f.BS || !s.Analysable() || s.IOPS <= f.IOPS*(1+littleslaw.PlateauBand) {
+				continue
+			}
+			if s.Time == nil {
+				s.Time = &littleslaw.StepTime{}
+			}
+			s.Time.AboveControl = true
+		}
+	}
+}
+
+// rampFindings are the diagnoses of levels that fell during a ramp, for
+// curves the control step did not already find changed.
+func (r *Result) rampFindings() []littleslaw.Finding {
+	var out []littleslaw.Finding
+	for _, f := range r.RampFalls() {
+		if c := r.Control; c != nil && c.Change != "" && c.RW == f.RW && c.BS == f.BS {
+			continue
+		}
+		fig := littleslaw.Fact{Kind: littleslaw.FactRampFell, QD: float64(f.QD), IOPS: f.PeakIOPS, ToIOPS: f.IOPS,
+			ToLatNs: f.LatNs, Ratio: f.IOPS/f.PeakIOPS - 1, Seconds: f.FellSec}
+		fd := littleslaw.Finding{Rule: littleslaw.RuleNotStationary, Reason: littleslaw.ReasonRampFell, RW: f.RW, BS: f.BS,
+			Figures: fig, Facts: []littleslaw.Fact{fig}, Evidence: []string{}}
+		for _, s := range r.Steps {
+			if s.RW == f.RW && s.BS == f.BS && s.Time != nil && s.Time.AboveControl {
+				fd.Facts = append(fd.Facts, littleslaw.Fact{Kind: littleslaw.FactAboveControl, QD: float64(s.QD), IOPS: s.IOPS, ToIOPS: f.IOPS})
+			}
+		}
+		out = append(out, fd)
+	}
+	return out
+}

@@ -77,3 +77,45 @@ func TestControlHeldOnASteadyDevice(t *testing.T) {
 		}
 	}
 }
+
+// TestRampFindsCreditsSpentInARamp: burst credits that run out during a
+// step's ramp (2 ms, 6,000 IOPS on credits, 1,500 sustained; the bucket of
+// 3,300 I/Os lasts into QD 16's ramp) leave no trace in any window: QD 8
+// measures 4,000, QD 16 1,500 with latency ∝ QD, which alone reads as a
+// cap. The ramp's slices show the fall: the result says where, leaves the
+// steps above what lasted out, and 1,800 IOPS is not reachable.
+func TestRampFindsCreditsSpentInARamp(t *testing.T) {
+	sim := ioengine.SimConfig{Latency: 2 * time.Millisecond, IOPS: 1500, BurstIOPS: 6000, BurstCredits: 3300, BurstCarry: true, Seed: 3}
+	cfg := sweep.Config{Engine: ioengine.NewSim(sim), Workload: ioengine.Workload{RandSeed: 1},
+		Ramp: 400 * time.Millisecond, Runtime: 400 * time.Millisecond}
+	r := sweep.NewResult(sweep.Meta{Simulated: true}, plan([]int{1, 2, 4, 8, 16, 32}, true))
+	if err := sweep.Run(context.Background(), cfg, r); err != nil {
+		t.Fatal(err)
+	}
+	falls := r.RampFalls()
+	if len(falls) != 1 || falls[0].QD != 16 || falls[0].PeakIOPS < 4000 || falls[0].IOPS > 1500*1.1 || falls[0].FellSec >= 0 {
+		t.Fatalf("ramp falls %+v; want QD 16's ramp, from the burst level to about 1,500 before its window", falls)
+	}
+	if err := r.Analyze(littleslaw.Options{TargetIOPS: 1800}); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range r.Steps {
+		left := s.Time != nil && s.Time.AboveControl
+		if want := s.QD == 4 || s.QD == 8; left != want {
+			t.Errorf("QD %d (%.0f IOPS): left out %v, want %v", s.QD, s.IOPS, left, want)
+		}
+	}
+	if a := r.Analysis[0].Analysis; a.Target == nil || a.Target.Reachable {
+		t.Errorf("1,800 IOPS on a volume that sustains 1,500: %+v, want not reachable", a.Target)
+	}
+	var found bool
+	for _, f := range r.Diagnose(littleslaw.Options{}) {
+		if f.Rule == littleslaw.RuleHealthy {
+			t.Errorf("diagnosis says healthy beside a level that did not last: %+v", f)
+		}
+		found = found || f.Rule == littleslaw.RuleNotStationary && f.Reason == littleslaw.ReasonRampFell && f.Figures.QD == 16
+	}
+	if !found {
+		t.Error("no not-stationary finding for QD 16's ramp")
+	}
+}

@@ -46,7 +46,11 @@ func (r *Result) Diagnose(o littleslaw.Options) []littleslaw.Finding {
 		in.Curves = append(in.Curves, dc)
 	}
 	out := append(littleslaw.Diagnose(in), r.timeFindings()...)
+	changed := r.rampFindings()
 	if f := r.controlFinding(); f != nil {
+		changed = append(changed, *f)
+	}
+	for _, f := range changed {
 		// A curve that did not hold still is not "healthy", whatever its
 		// shape: the finding says what changed.
 		kept := out[:0]
@@ -55,7 +59,7 @@ func (r *Result) Diagnose(o littleslaw.Options) []littleslaw.Finding {
 				kept = append(kept, x)
 			}
 		}
-		out = append(kept, *f)
+		out = append(kept, f)
 	}
 	return out
 }

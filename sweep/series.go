@@ -24,6 +24,9 @@ type Series struct {
 	// Source says where the slices came from: "" (the engine), or the fio
 	// logs they were read from: "fio-iops-log", "fio-lat-log", "fio-status".
 	Source string `json:"source,omitempty"`
+	// Ramp is the step's ramp in the same slices (Interval.Ramp set, t_ns
+	// negative: before the window), none without a ramp.
+	Ramp []ioengine.Interval `json:"ramp,omitempty"`
 }
 
 // SeriesPoint is one slice: the engine's figures and, when the target has
@@ -147,7 +150,7 @@ func withSeries(cfg Config, ctl *ioengine.Control) func(*ioengine.Stats) *Series
 		if st == nil || len(st.Series) == 0 {
 			return nil
 		}
-		s := &Series{IntervalNs: int64(iv), Points: make([]SeriesPoint, len(st.Series))}
+		s := &Series{IntervalNs: int64(iv), Points: make([]SeriesPoint, len(st.Series)), Ramp: st.Ramp}
 		for i, v := range st.Series {
 			s.Points[i].Interval = v
 		}
@@ -186,6 +189,7 @@ func (r *Result) AnalyzeTime() {
 		}
 	}
 	r.markAboveControl()
+	r.markAboveRamp()
 	// Steps above a curve's sustained level that never fell ran on credits.
 	for _, c := range r.Curves() {
 		ct := r.curveTime(c)
@@ -268,11 +272,14 @@ func sustainedPoint(s Step, p *littleslaw.Point) bool {
 // SeriesCSVHeader is the header row WriteSeriesCSV writes: the step's grid
 // point, the slice (start since the step's window began, and since the
 // sweep's first window with steps laid end to end), rates per second,
-// latencies in ns, and iostat's columns when the device was sampled.
+// latencies in ns, and iostat's columns when the device was sampled. Ramp
+// slices come first, marked 1 in "ramp", their t_ns negative (before the
+// window) and no sweep_t_ns.
 var SeriesCSVHeader = []string{
 	"rw", "bs", "iodepth", "numjobs", "qd", "t_ns", "sweep_t_ns", "dur_ns", "ios",
 	"r_iops", "w_iops", "r_bw_bytes", "w_bw_bytes", "lat_mean_ns", "lat_p99_ns", "inflight_mean",
 	"dev_r_s", "dev_w_s", "dev_rMB_s", "dev_wMB_s", "dev_r_await", "dev_w_await", "dev_aqu_sz", "dev_util",
+	"ramp",
 }
 
 // WriteSeriesCSV writes one row per slice of every step's series.
@@ -289,6 +296,15 @@ func WriteSeriesCSV(w io.Writer, r *Result) error {
 			continue
 		}
 		var end int64
+		for _, p := range s.Series.Ramp {
+			row := []string{s.RW, i(s.BS), strconv.Itoa(s.IODepth), strconv.Itoa(s.NumJobs), strconv.Itoa(s.QD),
+				i(p.StartNs), "", i(p.DurNs), i(p.IOs),
+				f(p.ReadIOPS), f(p.WriteIOPS), f(p.ReadBWBytes), f(p.WriteBWBytes), f(p.LatMeanNs), "", "",
+				"", "", "", "", "", "", "", "", "1"}
+			if err := cw.Write(row); err != nil {
+				return fmt.Errorf("series csv: %w", err)
+			}
+		}
 		for _, p := range s.Series.Points {
 			row := []string{s.RW, i(s.BS), strconv.Itoa(s.IODepth), strconv.Itoa(s.NumJobs), strconv.Itoa(s.QD),
 				i(p.StartNs), i(base + p.StartNs), i(p.DurNs), i(p.IOs),
@@ -299,6 +315,7 @@ func WriteSeriesCSV(w io.Writer, r *Result) error {
 			} else {
 				row = append(row, "", "", "", "", "", "", "", "")
 			}
+			row = append(row, "")
 			if err := cw.Write(row); err != nil {
 				return fmt.Errorf("series csv: %w", err)
 			}

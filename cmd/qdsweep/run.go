@@ -1043,6 +1043,8 @@ type runJSON struct {
 	Interrupted          bool               `json:"interrupted,omitempty"` // Ctrl-C: partial figures
 	// Series is the window in --log-interval slices.
 	Series []ioengine.Interval `json:"series,omitempty"`
+	// Ramp is the ramp in the same slices, before the window (t_ns negative).
+	Ramp []ioengine.Interval `json:"ramp,omitempty"`
 	// Shortfall says why fewer than iodepth × numjobs I/Os were in flight.
 	Shortfall *ioengine.Shortfall `json:"inflight_shortfall,omitempty"`
 }
@@ -1115,7 +1117,7 @@ func runDocOf(w ioengine.Workload, st *ioengine.Stats, interrupted bool) runJSON
 		Filename: w.Filename, RW: string(w.RW), BS: w.BS, IODepth: w.IODepth, NumJobs: w.NumJobs, Direct: w.Direct,
 		RuntimeNs: int64(st.Runtime), TotalIOs: st.All.TotalIOs, IOBytes: st.All.Bytes, IOPS: st.All.IOPS, BWBytes: st.All.BWBytes,
 		Lat: st.All.Lat, InflightMean: st.InflightMean, CPU: st.CPU, Errors: st.Errors, ShortIOs: st.ShortIOs,
-		Interrupted: interrupted, Series: st.Series, Shortfall: st.Shortfall,
+		Interrupted: interrupted, Series: st.Series, Ramp: st.Ramp, Shortfall: st.Shortfall,
 	}
 	if doc.Errors == nil {
 		doc.Errors = []ioengine.IOError{}
