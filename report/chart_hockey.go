@@ -66,7 +66,7 @@ func hockeyOf(in chartInput, mt metric) (*figure, error) {
 		}
 		spts, err := addSustained(p, s, func(_ sweep.Step, v littleslaw.Sustained) (float64, float64) {
 			return v.IOPS * per, math.Log10(v.LatMeanNs)
-		}, col, keys)
+		}, func(st sweep.Step) (float64, float64) { return st.IOPS * per, math.Log10(st.Lat.MeanNs) }, col, keys)
 		if err != nil {
 			return nil, err
 		}
@@ -109,19 +109,7 @@ func hockeyOf(in chartInput, mt metric) (*figure, error) {
 	}
 	m.Marks = append(m.Marks, qdMarks...)
 	p.Add(m)
-	l.Add("mean", lineThumb(guideGrey, nil, 2))
-	if anyP99 {
-		l.Add("p99", lineThumb(guideGrey, dashP99, 1.6))
-	}
-	if keys.sat {
-		l.Add("saturation knee", glyphThumb(guideGrey, saturationGlyph))
-	}
-	if keys.eff {
-		l.Add("efficient QD", glyphThumb(guideGrey, efficientGlyph))
-	}
-	if keys.sustained {
-		l.Add("sustained level", glyphThumb(guideGrey, sustainedGlyph))
-	}
+	hockeyKeys(&l, keys, anyP99)
 	target := 0.0 // x of the target line
 	if t := in.TargetIOPS; t > 0 && (mt.Name == iopsMetric.Name || !in.mixedBS()) {
 		target = t * mt.Per(in.Series[0].BS)
@@ -173,4 +161,25 @@ func lineScatter(pts plotter.XYs, col color.Color, dashes []vg.Length, width flo
 // isKneeQD reports whether qd is a depth a's knee marks label.
 func isKneeQD(a *littleslaw.Analysis, qd float64) bool {
 	return (a.Saturation.Found && a.Saturation.QD == qd) || (a.Efficient.Found && a.Efficient.QD == qd)
+}
+
+// hockeyKeys adds the legend entries of the styles and marks the hockey
+// chart drew.
+func hockeyKeys(l *keyedLegend, keys *styleKeys, anyP99 bool) {
+	l.Add("mean", lineThumb(guideGrey, nil, 2))
+	if anyP99 {
+		l.Add("p99", lineThumb(guideGrey, dashP99, 1.6))
+	}
+	if keys.sat {
+		l.Add("saturation knee", glyphThumb(guideGrey, saturationGlyph))
+	}
+	if keys.eff {
+		l.Add("efficient QD", glyphThumb(guideGrey, efficientGlyph))
+	}
+	if keys.sustained {
+		l.Add("sustained level", glyphThumb(guideGrey, sustainedGlyph))
+	}
+	if keys.leftOut {
+		l.Add("left out: did not last", glyphThumb(guideGrey, leftOutGlyph))
+	}
 }

@@ -109,6 +109,7 @@ type styleKeys struct {
 	band, roof, sat, eff bool
 	refined              bool   // some step was measured by the refine pass
 	sustained            bool   // some step is read at its sustained level
+	leftOut              bool   // some step is left out of the analysis
 	target               string // legend text of the target line, "" for none
 }
 
@@ -131,6 +132,9 @@ func (k *styleKeys) add(l *keyedLegend) {
 	}
 	if k.sustained {
 		l.Add("sustained level (the analysis uses it)", glyphThumb(guideGrey, sustainedGlyph))
+	}
+	if k.leftOut {
+		l.Add("left out: a level that did not last", glyphThumb(guideGrey, leftOutGlyph))
 	}
 	if k.target != "" {
 		l.Add(k.target, lineThumb(targetRed, dashTarget, 2))
@@ -166,7 +170,10 @@ func sustainedMarks(s series, xy func(sweep.Step, littleslaw.Sustained) (float64
 
 // addSustained adds s's sustained-level marks (sustainedMarks) to p and
 // its legend key to keys, and returns the points for the axis ranges.
-func addSustained(p *plot.Plot, s series, xy func(sweep.Step, littleslaw.Sustained) (float64, float64), col color.Color, keys *styleKeys) (plotter.XYs, error) {
+func addSustained(p *plot.Plot, s series, xy func(sweep.Step, littleslaw.Sustained) (float64, float64), at func(sweep.Step) (float64, float64), col color.Color, keys *styleKeys) (plotter.XYs, error) {
+	if err := addLeftOut(p, s, at, col, keys); err != nil {
+		return nil, err
+	}
 	sus, pts, err := sustainedMarks(s, xy, col)
 	if err != nil || sus == nil {
 		return nil, err
@@ -174,6 +181,35 @@ func addSustained(p *plot.Plot, s series, xy func(sweep.Step, littleslaw.Sustain
 	p.Add(sus)
 	keys.sustained = true
 	return pts, nil
+}
+
+// leftOutGlyph crosses out a step the analysis leaves out: it ran on burst
+// credits, or above a level that did not last.
+var leftOutGlyph = draw.CrossGlyph{}
+
+// addLeftOut crosses out, at at(step), the steps of s the analysis leaves
+// out, and notes the legend key.
+func addLeftOut(p *plot.Plot, s series, at func(sweep.Step) (float64, float64), col color.Color, keys *styleKeys) error {
+	var pts plotter.XYs
+	for _, st := range s.measuredSteps() {
+		if st.Time == nil || st.Time.OnCreditsSec <= 0 && !st.Time.AboveControl {
+			continue
+		}
+		if x, y := at(st); !math.IsNaN(x+y) && !math.IsInf(x+y, 0) {
+			pts = append(pts, plotter.XY{X: x, Y: y})
+		}
+	}
+	if len(pts) == 0 {
+		return nil
+	}
+	sc, err := plotter.NewScatter(pts)
+	if err != nil {
+		return err
+	}
+	sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(9), Shape: leftOutGlyph} // arms reach past the step's dot
+	p.Add(sc)
+	keys.leftOut = true
+	return nil
 }
 
 // refinedMarks rings the steps of s that the refine pass measured, at
@@ -274,7 +310,7 @@ func throughputPanel(in chartInput, mt metric, idx []int, l *keyedLegend, keys *
 		}
 		spts, err := addSustained(p, s, func(st sweep.Step, v littleslaw.Sustained) (float64, float64) {
 			return math.Log2(float64(st.QD)), v.IOPS * per
-		}, col, keys)
+		}, func(st sweep.Step) (float64, float64) { return math.Log2(float64(st.QD)), st.IOPS * per }, col, keys)
 		if err != nil {
 			return nil, nil, err
 		}
