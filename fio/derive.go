@@ -28,18 +28,11 @@ func (j Job) DepthCounts(total int64) (c [ioengine.DepthBuckets]int64) {
 // DepthPercents is fio's "IO depths" of counts per bucket (ioengine's
 // Stats.IODepths): percent of the submissions in each; nil when none.
 func DepthPercents(c [ioengine.DepthBuckets]int64) map[string]float64 {
-	var total int64
-	for _, n := range c {
-		total += n
-	}
-	if total == 0 {
-		return nil
-	}
-	m := make(map[string]float64, len(c))
+	keys := make([]string, len(depthBuckets))
 	for i, b := range depthBuckets {
-		m[b.key] = 100 * float64(c[i]) / float64(total)
+		keys[i] = b.key
 	}
-	return m
+	return percentsOf(c, keys)
 }
 
 // batchBuckets are the keys of fio's "submit" and "complete"
@@ -50,6 +43,12 @@ var batchBuckets = []string{"0", "4", "8", "16", "32", "64", ">=64"}
 // (ioengine's Stats.Submits, Stats.Completes): percent of the calls in
 // each; nil when none.
 func BatchPercents(c [ioengine.DepthBuckets]int64) map[string]float64 {
+	return percentsOf(c, batchBuckets)
+}
+
+// percentsOf is counts per bucket as percent of their total, keyed by
+// keys in bucket order; nil when the total is 0.
+func percentsOf(c [ioengine.DepthBuckets]int64, keys []string) map[string]float64 {
 	var total int64
 	for _, n := range c {
 		total += n
@@ -58,7 +57,7 @@ func BatchPercents(c [ioengine.DepthBuckets]int64) map[string]float64 {
 		return nil
 	}
 	m := make(map[string]float64, len(c))
-	for i, k := range batchBuckets {
+	for i, k := range keys {
 		m[k] = 100 * float64(c[i]) / float64(total)
 	}
 	return m

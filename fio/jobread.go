@@ -529,11 +529,7 @@ func init() {
 			c.run.GroupReporting, err = optBool(o)
 			return err
 		},
-		"number_ios": func(c *jobConv, _ string, o Option) (err error) {
-			n, err := optSize(o)
-			c.run.NumberIOs = n
-			return err
-		},
+		"number_ios":      func(c *jobConv, _ string, o Option) (err error) { c.run.NumberIOs, err = optSize(o); return err },
 		"startdelay":      convStartDelay,
 		"percentile_list": convPercentiles,
 		"end_fsync":       func(c *jobConv, _ string, o Option) (err error) { c.run.EndFsync, err = optBool(o); return err },

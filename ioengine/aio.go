@@ -210,12 +210,10 @@ func (a *aioLoop) submit(j *job, n int) (int, error) {
 func (a *aioLoop) run(j *job) error {
 	m := &j.m
 	c := m.c
-	bs := j.bs
 	inflight := 0
 	var fatal error
-	canSubmit := func() bool { return !m.done && fatal == nil && len(a.free) > 0 }
 	for {
-		if canSubmit() {
+		if a.canSubmit(m, fatal) {
 			n, err := a.submit(j, len(a.free))
 			if err != nil {
 				return err
@@ -223,78 +221,116 @@ func (a *aioLoop) run(j *job) error {
 			inflight += n
 		}
 		if inflight == 0 {
-			if j.pace.on && canSubmit() && j.waitDue() {
+			if j.pace.on && a.canSubmit(m, fatal) && j.waitDue() {
 				continue // paced: nothing in flight until the next I/O is due
 			}
 			return fatal
 		}
-		got := a.reapRing()
-		if got == 0 && j.pace.on {
-			// Wait for a completion no longer than until the next I/O is
-			// due (a full queue waits the whole slice).
-			wait := int64(waitSlice)
-			if canSubmit() {
-				wait = min(max(j.dueIn(c.now()), 1), wait)
-				m.heldBack()
-			}
-			a.ts.sec, a.ts.nsec = wait/int64(time.Second), wait%int64(time.Second)
-		}
-		if got == 0 {
-			n, _, e := unix.Syscall6(unix.SYS_IO_GETEVENTS, uintptr(a.ctx), 1, uintptr(len(a.events)), uintptr(unsafe.Pointer(&a.events[0])), uintptr(unsafe.Pointer(a.ts)), 0)
-			if e != 0 && e != unix.EINTR {
-				return fmt.Errorf("io_getevents: %w", e)
-			}
-			if e == 0 {
-				got = int(n)
-			}
+		got, err := a.wait(j, fatal)
+		if err != nil {
+			return err
 		}
 		t1 := c.now()
 		if got == 0 && time.Duration(t1-m.pub.lastProgress.Load()) > j.w.IOTimeout {
 			return fmt.Errorf("no I/O completed for %v with %d outstanding: %w", j.w.IOTimeout, inflight, ErrStalled)
 		}
 		m.reaped(t1)
-		done := 0 // completions handled since the last endBatch
-		for i := 0; i < got; i++ {
-			ev := &a.events[i]
-			slot := uint32(ev.data)
-			s := &a.slots[slot]
-			m.retire(s.start)
-			if ev.res == bs {
-				if j.verify && s.dir == dirRead && !stamped(a.ar.buf(int(slot)), s.off) {
-					if err := m.verifyFailed(s.off); err != nil && fatal == nil {
-						fatal = err
-					}
-				} else {
-					m.record(int(s.dir), t1-s.start, bs)
-				}
-			} else if err := m.ioFailed(int(s.dir), s.off, ev.res, bs); err != nil && fatal == nil {
-				fatal = err
-			}
-			a.free = append(a.free, slot)
-			inflight--
-			done++
-			if i+1 < got && a.stream.on() {
-				m.midBatch(t1, done) // may end submission: check canSubmit after
-				done = 0
-			}
-			if i+1 < got && a.stream.on() && canSubmit() && j.dueIn(c.now()) <= 0 {
-				slot := a.free[len(a.free)-1]
-				n, err := a.submit(j, 1)
-				if err != nil {
-					return err
-				}
-				inflight += n
-				a.stream.observe(n > 0 && a.completedInRing(slot))
-				t1 = c.now()
-				m.reaped(t1)
-			}
+		added, err := a.complete(j, got, t1, &fatal)
+		if err != nil {
+			return err
 		}
-		if done > 0 {
-			m.endBatch(t1, done)
-		}
-		j.maybeYield(t1)
+		inflight += added - got
 		if c.phase.Load() == phaseAbort {
 			return fatal
 		}
 	}
+}
+
+// canSubmit reports whether the job may submit another I/O: the window has
+// not ended, no I/O failed for good, and a slot is free.
+func (a *aioLoop) canSubmit(m *meter, fatal error) bool {
+	return !m.done && fatal == nil && len(a.free) > 0
+}
+
+// wait returns the completions waiting: those already in the ring,
+// without a system call, else io_getevents' (blocking for one, no longer
+// than a paced job's next I/O is due).
+func (a *aioLoop) wait(j *job, fatal error) (int, error) {
+	got := a.reapRing()
+	if got > 0 {
+		return got, nil
+	}
+	if j.pace.on {
+		// Wait for a completion no longer than until the next I/O is
+		// due (a full queue waits the whole slice).
+		wait := int64(waitSlice)
+		if a.canSubmit(&j.m, fatal) {
+			wait = min(max(j.dueIn(j.m.c.now()), 1), wait)
+			j.m.heldBack()
+		}
+		a.ts.sec, a.ts.nsec = wait/int64(time.Second), wait%int64(time.Second)
+	}
+	n, _, e := unix.Syscall6(unix.SYS_IO_GETEVENTS, uintptr(a.ctx), 1, uintptr(len(a.events)), uintptr(unsafe.Pointer(&a.events[0])), uintptr(unsafe.Pointer(a.ts)), 0)
+	if e != 0 && e != unix.EINTR {
+		return 0, fmt.Errorf("io_getevents: %w", e)
+	}
+	if e != 0 {
+		return 0, nil
+	}
+	return int(n), nil
+}
+
+// complete handles got events reaped at t1: records each (verifying reads
+// when asked), frees its slot and, when the stream policy says so, submits
+// its replacement before the next event. It returns the I/Os submitted
+// meanwhile; *fatal takes the first I/O failure that ends the job.
+func (a *aioLoop) complete(j *job, got int, t1 int64, fatal *error) (added int, err error) {
+	m := &j.m
+	bs := j.bs
+	done := 0 // completions handled since the last endBatch
+	for i := 0; i < got; i++ {
+		ev := &a.events[i]
+		slot := uint32(ev.data)
+		s := &a.slots[slot]
+		m.retire(s.start)
+		if e := a.record(j, ev, s, slot, t1, bs); e != nil && *fatal == nil {
+			*fatal = e
+		}
+		a.free = append(a.free, slot)
+		done++
+		if i+1 < got && a.stream.on() {
+			m.midBatch(t1, done) // may end submission: check canSubmit after
+			done = 0
+		}
+		if i+1 < got && a.stream.on() && a.canSubmit(m, *fatal) && j.dueIn(m.c.now()) <= 0 {
+			slot := a.free[len(a.free)-1]
+			n, err := a.submit(j, 1)
+			if err != nil {
+				return added, err
+			}
+			added += n
+			a.stream.observe(n > 0 && a.completedInRing(slot))
+			t1 = m.c.now()
+			m.reaped(t1)
+		}
+	}
+	if done > 0 {
+		m.endBatch(t1, done)
+	}
+	j.maybeYield(t1)
+	return added, nil
+}
+
+// record counts one completion: a whole transfer (a read checked against
+// its stamp when verifying) or a failure; the error ends the job.
+func (a *aioLoop) record(j *job, ev *aioEvent, s *uringSlot, slot uint32, t1, bs int64) error {
+	m := &j.m
+	if ev.res != bs {
+		return m.ioFailed(int(s.dir), s.off, ev.res, bs)
+	}
+	if j.verify && s.dir == dirRead && !stamped(a.ar.buf(int(slot)), s.off) {
+		return m.verifyFailed(s.off)
+	}
+	m.record(int(s.dir), t1-s.start, bs)
+	return nil
 }

@@ -17,6 +17,38 @@ import (
 // change and how. A missing file in an existing directory is accepted (the
 // caller may create it); its size checks are then skipped.
 func Validate(w Workload, engine string) error {
+	for _, check := range []func(Workload, string) error{validateShape, validatePacing, validateRegion} {
+		if err := check(w, engine); err != nil {
+			return err
+		}
+	}
+	if engine == EngineSim {
+		if w.Size == 0 {
+			return badf("--size: 0 bytes; use e.g. --size=1g")
+		}
+		if w.BS > w.Size {
+			return badf("--bs: %d bytes is larger than --size (%d bytes); use a smaller --bs or a larger --size", w.BS, w.Size)
+		}
+		return nil
+	}
+	if len(w.Files) > 1 {
+		if w.Files[0] != w.Filename || len(w.JobFiles) > 0 {
+			return badf("--filename: a list of %d files must start with the target %s and cannot go with per-job files", len(w.Files), w.Filename)
+		}
+		for _, f := range w.Files {
+			fw := w
+			fw.Filename, fw.Files, fw.Size = f, nil, w.FileSize()
+			if err := validateTarget(fw); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return validateTarget(w)
+}
+
+// validateShape checks the engine, pattern, block size and queue shape.
+func validateShape(w Workload, engine string) error {
 	if !engineNames[engine] {
 		return badf("--ioengine: unknown engine %q; use io_uring, libaio or psync", engine)
 	}
@@ -44,6 +76,12 @@ func Validate(w Workload, engine string) error {
 	if engine == EnginePsync && w.IODepth > 1 {
 		return badf("--iodepth: psync does one I/O at a time per job (iodepth %d); use --numjobs=%d for concurrency or --ioengine=io_uring", w.IODepth, w.IODepth*w.NumJobs)
 	}
+	return nil
+}
+
+// validatePacing checks the rate caps, syncs and open flags, and what the
+// simulator cannot model of them.
+func validatePacing(w Workload, engine string) error {
 	for _, r := range w.RateIOPS {
 		if !(r >= 0) || math.IsInf(r, 0) {
 			return badf("--rate_iops: %g is not a rate; use I/Os per second per job, e.g. --rate_iops=500", r)
@@ -66,6 +104,11 @@ func Validate(w Workload, engine string) error {
 	if engine == EngineSim && w.RateIOPS != [2]float64{} {
 		return badf("--rate_iops: the sim engine models a device, not a paced job; drop --rate_iops or use --ioengine=io_uring, libaio or psync")
 	}
+	return nil
+}
+
+// validateRegion checks the mix, the region's numbers and the timeout.
+func validateRegion(w Workload, _ string) error {
 	if w.RWMixRead < 0 || w.RWMixRead > 100 {
 		return badf("--rwmixread: %d is out of range; use a percentage 0..100, e.g. --rwmixread=70", w.RWMixRead)
 	}
@@ -75,32 +118,7 @@ func Validate(w Workload, engine string) error {
 	if w.IOTimeout < 0 {
 		return badf("--io_timeout: negative; use e.g. --io_timeout=30s")
 	}
-	if engine == EngineSim {
-		if w.Size == 0 {
-			return badf("--size: 0 bytes; use e.g. --size=1g")
-		}
-		if w.BS > w.Size {
-			return badf("--bs: %d bytes is larger than --size (%d bytes); use a smaller --bs or a larger --size", w.BS, w.Size)
-		}
-		return nil
-	}
-	if len(w.Files) > 1 {
-		if engine == EngineSim {
-			return badf("--filename: the sim engine models one device; name one file")
-		}
-		if w.Files[0] != w.Filename || len(w.JobFiles) > 0 {
-			return badf("--filename: a list of %d files must start with the target %s and cannot go with per-job files", len(w.Files), w.Filename)
-		}
-		for _, f := range w.Files {
-			fw := w
-			fw.Filename, fw.Files, fw.Size = f, nil, w.FileSize()
-			if err := validateTarget(fw); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	return validateTarget(w)
+	return nil
 }
 
 // validateTarget checks the file or device and the region against it.

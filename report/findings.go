@@ -127,59 +127,17 @@ func FindingNext(f littleslaw.Finding) string {
 	if f.Rule == littleslaw.RuleContended {
 		return "measure again while nothing else uses the device (or on a volume of its own) before sizing from this curve"
 	}
+	if v, ok := fixedNext[f.Reason]; ok {
+		return v
+	}
 	switch f.Reason {
-	case littleslaw.ReasonNoSteps:
-		return "run the sweep again: every step failed or was skipped"
-	case littleslaw.ReasonNetworkFS, littleslaw.ReasonFUSEFS, littleslaw.ReasonRemoteFS:
-		return "size readers of this filesystem by Little's Law at its round trip (in flight = IOPS × latency), and its server or bucket by the plateau; to size a disk, measure a file on (or the block device of) that disk"
-	case littleslaw.ReasonNoDevice:
-		return "measure a file on (or the block device of) the volume you mean to size"
-	case littleslaw.ReasonPageCache, littleslaw.ReasonUnwritten, littleslaw.ReasonHostCache:
-		return "lay the file out with written data and use direct=1 (or measure the block device itself); do not size a volume from these figures"
 	case littleslaw.ReasonSelfCPU, littleslaw.ReasonHostBusy:
-		next := "spread the load over more jobs (numjobs up to the CPU count)"
-		switch {
-		case g.Engine == "io_uring":
-			next += ", with registered buffers and files, and fewer CPU-heavy options (verify, random data)"
-		case g.Engine == "libaio":
-			next += ", and use io_uring with registered buffers (cheaper per I/O than libaio)"
-		case g.Synchronous:
-			next += ", and use io_uring or libaio with direct=1 instead of the synchronous " + g.Engine
-		default:
-			next += ", and use io_uring with direct=1 and registered buffers"
-		}
-		if f.Reason == littleslaw.ReasonHostBusy {
-			// qdsweep's own CPU was not the limit: other work held the CPUs.
-			next = "run on a quieter host (other work held the CPUs); if qdsweep's CPU limits it there, " + next
-		} else if g.HostBusy {
-			next += "; run on a quieter host"
-		}
-		return next
-	case littleslaw.ReasonSyncEngine:
-		return "use io_uring or libaio with direct=1, or raise numjobs to the queue depth you want"
-	case littleslaw.ReasonBehavedSync:
-		return "use direct=1 so submissions do not block, or raise numjobs"
+		return cpuNext(f)
 	case littleslaw.ReasonSubmitterCPU:
 		if g.HostBusy {
 			return "run on a quieter host: other work held the CPUs"
 		}
 		return "spread the depth over more jobs (numjobs up to the CPU count)"
-	case littleslaw.ReasonSubmitterCPUCores:
-		return "more jobs will not help (there are as many as CPUs): use fewer, deeper jobs or a faster CPU"
-	case littleslaw.ReasonJobsLimited:
-		return "raise the limit the step's in-flight shortfall names, or lower numjobs"
-	case littleslaw.ReasonJobsCPU:
-		return "measure on a quieter machine; on tmpfs or cached data the CPU is the device"
-	case littleslaw.ReasonManyJobs:
-		return "check qdsweep's CPU use and the step's in-flight shortfall"
-	case littleslaw.ReasonNrRequests:
-		return "spread the depth over more jobs on more CPUs (more hardware queues) or raise nr_requests"
-	case littleslaw.ReasonBuffered:
-		return "use direct=1 to measure the device"
-	case littleslaw.ReasonAboveDevice:
-		return "measure the block device itself with direct=1, try scheduler none, and check qdsweep's CPU"
-	case littleslaw.ReasonSubmitter, littleslaw.ReasonOneJob:
-		return "split the depth over more jobs (numjobs) and check qdsweep's CPU use"
 	case littleslaw.ReasonBelowTarget:
 		return fmt.Sprintf("raise the queue depth: QD = target × latency = %s × %s ≈ %s (iodepth %d × numjobs %d)",
 			FormatIOPS(g.TargetIOPS), FormatLatency(g.LatNs), FormatQD(g.ToQD), g.IODepth, g.NumJobs)
@@ -188,24 +146,72 @@ func FindingNext(f littleslaw.Finding) string {
 	case littleslaw.ReasonPlateau:
 		return fmt.Sprintf("compare %s IOPS and %s with the volume's provisioned IOPS/throughput and the VM's per-instance disk limits; "+
 			"queue deeper than QD %s only adds latency", FormatIOPS(g.ToIOPS), fmtMiBpsUnit(g.BWBytes), FormatQD(g.QD))
-	case littleslaw.ReasonThroughputCap:
-		return "the limit is bandwidth: compare with the volume's and the VM's MiB/s limits; smaller blocks buy IOPS, not MiB/s"
-	case littleslaw.ReasonIOPSCap:
-		return "the limit is IOPS: compare with the volume's provisioned IOPS; larger blocks buy MiB/s at the same IOPS"
-	case littleslaw.ReasonMixedCap:
-		return "the cap mixes an IOPS and a throughput limit: check both against the volume's and the VM's limits"
 	case littleslaw.ReasonSaturated:
 		return fmt.Sprintf("size from this curve: QD %s is where more depth stops paying (see advise for a target or SLO)", FormatQD(g.QD))
-	case littleslaw.ReasonOneStep:
-		return "sweep more queue depths (powers of two up to 4× the expected knee)"
 	case littleslaw.ReasonNotFlat:
 		return "near the knee but not flat: extend the sweep past QD " + FormatQD(g.QD)
-	case littleslaw.ReasonSaturatedUnclear:
-		return "compare the plateau with the volume's provisioned IOPS/throughput and the VM's per-instance disk limits"
-	case littleslaw.ReasonEarlyStopped:
-		return "rerun with --full to measure the steps the early stop skipped"
 	}
 	return ""
+}
+
+// Next steps that several reasons share.
+const (
+	nextOtherFS   = "size readers of this filesystem by Little's Law at its round trip (in flight = IOPS × latency), and its server or bucket by the plateau; to size a disk, measure a file on (or the block device of) that disk"
+	nextCache     = "lay the file out with written data and use direct=1 (or measure the block device itself); do not size a volume from these figures"
+	nextSubmitter = "split the depth over more jobs (numjobs) and check qdsweep's CPU use"
+)
+
+// fixedNext are the next steps that depend on nothing but the reason.
+var fixedNext = map[littleslaw.Reason]string{
+	littleslaw.ReasonNoSteps:           "run the sweep again: every step failed or was skipped",
+	littleslaw.ReasonNetworkFS:         nextOtherFS,
+	littleslaw.ReasonFUSEFS:            nextOtherFS,
+	littleslaw.ReasonRemoteFS:          nextOtherFS,
+	littleslaw.ReasonNoDevice:          "measure a file on (or the block device of) the volume you mean to size",
+	littleslaw.ReasonPageCache:         nextCache,
+	littleslaw.ReasonUnwritten:         nextCache,
+	littleslaw.ReasonHostCache:         nextCache,
+	littleslaw.ReasonSyncEngine:        "use io_uring or libaio with direct=1, or raise numjobs to the queue depth you want",
+	littleslaw.ReasonBehavedSync:       "use direct=1 so submissions do not block, or raise numjobs",
+	littleslaw.ReasonSubmitterCPUCores: "more jobs will not help (there are as many as CPUs): use fewer, deeper jobs or a faster CPU",
+	littleslaw.ReasonJobsLimited:       "raise the limit the step's in-flight shortfall names, or lower numjobs",
+	littleslaw.ReasonJobsCPU:           "measure on a quieter machine; on tmpfs or cached data the CPU is the device",
+	littleslaw.ReasonManyJobs:          "check qdsweep's CPU use and the step's in-flight shortfall",
+	littleslaw.ReasonNrRequests:        "spread the depth over more jobs on more CPUs (more hardware queues) or raise nr_requests",
+	littleslaw.ReasonBuffered:          "use direct=1 to measure the device",
+	littleslaw.ReasonAboveDevice:       "measure the block device itself with direct=1, try scheduler none, and check qdsweep's CPU",
+	littleslaw.ReasonSubmitter:         nextSubmitter,
+	littleslaw.ReasonOneJob:            nextSubmitter,
+	littleslaw.ReasonThroughputCap:     "the limit is bandwidth: compare with the volume's and the VM's MiB/s limits; smaller blocks buy IOPS, not MiB/s",
+	littleslaw.ReasonIOPSCap:           "the limit is IOPS: compare with the volume's provisioned IOPS; larger blocks buy MiB/s at the same IOPS",
+	littleslaw.ReasonMixedCap:          "the cap mixes an IOPS and a throughput limit: check both against the volume's and the VM's limits",
+	littleslaw.ReasonOneStep:           "sweep more queue depths (powers of two up to 4× the expected knee)",
+	littleslaw.ReasonSaturatedUnclear:  "compare the plateau with the volume's provisioned IOPS/throughput and the VM's per-instance disk limits",
+	littleslaw.ReasonEarlyStopped:      "rerun with --full to measure the steps the early stop skipped",
+}
+
+// cpuNext is the next step of a finding that the CPU set the pace:
+// qdsweep's own (ReasonSelfCPU) or the host's (ReasonHostBusy).
+func cpuNext(f littleslaw.Finding) string {
+	g := f.Figures
+	next := "spread the load over more jobs (numjobs up to the CPU count)"
+	switch {
+	case g.Engine == "io_uring":
+		next += ", with registered buffers and files, and fewer CPU-heavy options (verify, random data)"
+	case g.Engine == "libaio":
+		next += ", and use io_uring with registered buffers (cheaper per I/O than libaio)"
+	case g.Synchronous:
+		next += ", and use io_uring or libaio with direct=1 instead of the synchronous " + g.Engine
+	default:
+		next += ", and use io_uring with direct=1 and registered buffers"
+	}
+	if f.Reason == littleslaw.ReasonHostBusy {
+		// qdsweep's own CPU was not the limit: other work held the CPUs.
+		next = "run on a quieter host (other work held the CPUs); if qdsweep's CPU limits it there, " + next
+	} else if g.HostBusy {
+		next += "; run on a quieter host"
+	}
+	return next
 }
 
 // FindingEvidence is f's facts in words, one line each.

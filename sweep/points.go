@@ -70,6 +70,42 @@ func parsePointsCSV(rd io.Reader) ([]littleslaw.Point, error) {
 	cr.Comment = '#'
 	cr.FieldsPerRecord = -1
 	cr.TrimLeadingSpace = true
+	col, err := readPointsHeader(cr)
+	if err != nil {
+		return nil, err
+	}
+	uses := pointUses(col)
+	var skipCols []int
+	for _, n := range []string{"failed", "skipped"} {
+		if i, ok := col[n]; ok {
+			skipCols = append(skipCols, i)
+		}
+	}
+	var pts []littleslaw.Point
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrPointsCSV, err)
+		}
+		line, _ := cr.FieldPos(0)
+		if skipRow(rec, skipCols) {
+			continue
+		}
+		p, err := pointOfRow(rec, uses, line)
+		if err != nil {
+			return nil, err
+		}
+		pts = append(pts, p)
+	}
+	return pts, nil
+}
+
+// readPointsHeader reads the header row: each column's index by its
+// lower-case name; an error names a repeated or a missing column.
+func readPointsHeader(cr *csv.Reader) (map[string]int, error) {
 	header, err := cr.Read()
 	if err == io.EOF {
 		return nil, fmt.Errorf("%w: empty file (want a header such as iodepth,numjobs,iops,lat_mean_us)", ErrPointsCSV)
@@ -84,28 +120,6 @@ func parsePointsCSV(rd io.Reader) ([]littleslaw.Point, error) {
 			return nil, fmt.Errorf("%w: line 1: column %q appears twice", ErrPointsCSV, h)
 		}
 		col[h] = i
-	}
-	type use struct {
-		idx   int
-		name  string
-		scale float64
-		set   func(*littleslaw.Point, float64)
-	}
-	var uses []use
-	for _, pc := range pointColumns {
-		for _, n := range pc.names {
-			if i, ok := col[n]; ok {
-				scale := pc.scale
-				if scale == 0 {
-					scale = 1
-					if strings.HasSuffix(n, "_us") {
-						scale = 1e3
-					}
-				}
-				uses = append(uses, use{i, n, scale, pc.set})
-				break
-			}
-		}
 	}
 	has := func(n string) bool { _, ok := col[n]; return ok }
 	var missing []string
@@ -122,71 +136,101 @@ func parsePointsCSV(rd io.Reader) ([]littleslaw.Point, error) {
 		return nil, fmt.Errorf("%w: line 1: missing column(s) %s (want a header such as iodepth,numjobs,iops,lat_mean_us)",
 			ErrPointsCSV, strings.Join(missing, ", "))
 	}
-	skipCols := []int{}
-	for _, n := range []string{"failed", "skipped"} {
-		if i, ok := col[n]; ok {
-			skipCols = append(skipCols, i)
-		}
-	}
-	var pts []littleslaw.Point
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrPointsCSV, err)
-		}
-		line, _ := cr.FieldPos(0)
-		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
-			continue
-		}
-		skip := false
-		for _, i := range skipCols {
-			if i < len(rec) && strings.TrimSpace(rec[i]) != "" {
-				skip = true
-			}
-		}
-		if skip {
-			continue
-		}
-		var p littleslaw.Point
-		for _, u := range uses {
-			if u.idx >= len(rec) {
-				return nil, fmt.Errorf("%w: line %d: column %s is missing (the row has %d cells)", ErrPointsCSV, line, u.name, len(rec))
-			}
-			cell := strings.TrimSpace(rec[u.idx])
-			if cell == "" {
+	return col, nil
+}
+
+// pointUse is one column read into a point: its index, name, unit scale
+// and setter.
+type pointUse struct {
+	idx   int
+	name  string
+	scale float64
+	set   func(*littleslaw.Point, float64)
+}
+
+// pointUses maps the header's columns onto pointColumns (the first of a
+// column's names present wins; _us columns scale to ns).
+func pointUses(col map[string]int) []pointUse {
+	var uses []pointUse
+	for _, pc := range pointColumns {
+		for _, n := range pc.names {
+			i, ok := col[n]
+			if !ok {
 				continue
 			}
-			v, err := strconv.ParseFloat(cell, 64)
-			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("%w: line %d: column %s: %q is not a number", ErrPointsCSV, line, u.name, cell)
+			scale := pc.scale
+			if scale == 0 {
+				scale = 1
+				if strings.HasSuffix(n, "_us") {
+					scale = 1e3
+				}
 			}
-			if v < 0 {
-				return nil, fmt.Errorf("%w: line %d: column %s: %q must not be negative", ErrPointsCSV, line, u.name, cell)
-			}
-			if (u.name == "iodepth" || u.name == "numjobs") && (v != math.Trunc(v) || v > 1<<20) {
-				return nil, fmt.Errorf("%w: line %d: column %s: %q must be a whole number", ErrPointsCSV, line, u.name, cell)
-			}
-			u.set(&p, v*u.scale)
+			uses = append(uses, pointUse{i, n, scale, pc.set})
+			break
 		}
-		if p.NumJobs == 0 && p.IODepth > 0 {
-			p.NumJobs = 1
-		}
-		if p.QD == 0 {
-			p.QD = float64(p.IODepth * p.NumJobs)
-		}
-		if !(p.QD > 0) {
-			return nil, fmt.Errorf("%w: line %d: column iodepth: the queue depth must be positive", ErrPointsCSV, line)
-		}
-		if !(p.IOPS > 0) {
-			return nil, fmt.Errorf("%w: line %d: column iops: must be positive", ErrPointsCSV, line)
-		}
-		if !(p.LatMeanNs > 0) {
-			return nil, fmt.Errorf("%w: line %d: column lat_mean: must be positive", ErrPointsCSV, line)
-		}
-		pts = append(pts, p)
 	}
-	return pts, nil
+	return uses
+}
+
+// skipRow reports whether a row is blank or marked failed or skipped.
+func skipRow(rec []string, skipCols []int) bool {
+	if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
+		return true
+	}
+	for _, i := range skipCols {
+		if i < len(rec) && strings.TrimSpace(rec[i]) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// pointOfRow reads one row (at line) into a point and checks it.
+func pointOfRow(rec []string, uses []pointUse, line int) (littleslaw.Point, error) {
+	var p littleslaw.Point
+	for _, u := range uses {
+		if u.idx >= len(rec) {
+			return p, fmt.Errorf("%w: line %d: column %s is missing (the row has %d cells)", ErrPointsCSV, line, u.name, len(rec))
+		}
+		cell := strings.TrimSpace(rec[u.idx])
+		if cell == "" {
+			continue
+		}
+		v, err := pointCell(cell, u.name, line)
+		if err != nil {
+			return p, err
+		}
+		u.set(&p, v*u.scale)
+	}
+	if p.NumJobs == 0 && p.IODepth > 0 {
+		p.NumJobs = 1
+	}
+	if p.QD == 0 {
+		p.QD = float64(p.IODepth * p.NumJobs)
+	}
+	switch {
+	case !(p.QD > 0):
+		return p, fmt.Errorf("%w: line %d: column iodepth: the queue depth must be positive", ErrPointsCSV, line)
+	case !(p.IOPS > 0):
+		return p, fmt.Errorf("%w: line %d: column iops: must be positive", ErrPointsCSV, line)
+	case !(p.LatMeanNs > 0):
+		return p, fmt.Errorf("%w: line %d: column lat_mean: must be positive", ErrPointsCSV, line)
+	}
+	return p, nil
+}
+
+// pointCell reads one cell of column name: a finite, non-negative number,
+// whole for iodepth and numjobs.
+func pointCell(cell, name string, line int) (float64, error) {
+	v, err := strconv.ParseFloat(cell, 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("%w: line %d: column %s: %q is not a number", ErrPointsCSV, line, name, cell)
+	}
+	if v < 0 {
+		return 0, fmt.Errorf("%w: line %d: column %s: %q must not be negative", ErrPointsCSV, line, name, cell)
+	}
+	if (name == "iodepth" || name == "numjobs") && (v != math.Trunc(v) || v > 1<<20) {
+		return 0, fmt.Errorf("%w: line %d: column %s: %q must be a whole number", ErrPointsCSV, line, name, cell)
+	}
+	return v, nil
 }

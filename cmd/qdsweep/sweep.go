@@ -400,14 +400,8 @@ func finishSweep(c *cli.Context, o sweepOpts, saver *resultSaver, r *sweep.Resul
 func sweepOptions(c *cli.Context) (sweepOpts, error) {
 	var o sweepOpts
 	var err error
-	if dir := c.String("resume"); dir != "" {
-		if o.prev, err = sweep.Read(dir); err != nil {
-			return o, usagef("--resume: %v; name the results directory of an interrupted sweep", err)
-		}
-		if c.IsSet("output") && filepath.Clean(c.String("output")) != filepath.Clean(dir) {
-			return o, usagef("--output: a resumed sweep writes to its own directory %s; drop --output", dir)
-		}
-		o.outDir = dir
+	if err := o.resumeFrom(c); err != nil {
+		return o, err
 	}
 	jf, err := readJobFileFlag(c)
 	if err != nil {
@@ -420,32 +414,7 @@ func sweepOptions(c *cli.Context) (sweepOpts, error) {
 		return o, err
 	}
 	o.engineName = jf.ioengine(c)
-	defRamp, defRuntime := sweepDefaultRamp, sweepDefaultRuntime
-	if p := o.prev; p != nil {
-		// A resumed sweep keeps its settings unless a flag says otherwise.
-		if !c.IsSet("ioengine") && p.Meta.Engine != "" {
-			o.engineName = p.Meta.Engine
-			if p.Meta.EngineFallbackReason != "" {
-				o.engineName = ioengine.EngineIOUring // fall back again, the same way
-			}
-		}
-		if !c.IsSet("filename") {
-			o.workload.Filename = p.Meta.Target
-			if filepath.Base(p.Meta.Target) == scratchName {
-				o.workload.Filename = ""
-			}
-		}
-		if !c.IsSet("size") { // 0: the whole existing file, as it was
-			o.workload.Size = p.Meta.Workload.Size
-		}
-		if !c.IsSet("direct") {
-			o.workload.Direct = p.Meta.Workload.Direct
-		}
-		if !c.IsSet("rwmixread") && p.Meta.Workload.RWMixRead > 0 {
-			o.workload.RWMixRead = p.Meta.Workload.RWMixRead
-		}
-		defRamp, defRuntime = time.Duration(p.Meta.Workload.RampNs), time.Duration(p.Meta.Workload.RuntimeNs)
-	}
+	defRamp, defRuntime := o.keepPrevious(c)
 	if jf.has("ramp_time") {
 		defRamp = jf.run.Ramp
 	}
@@ -455,22 +424,8 @@ func sweepOptions(c *cli.Context) (sweepOpts, error) {
 	if o.ramp, o.runtime, err = phasesFromFlags(c, defRamp, defRuntime); err != nil {
 		return o, err
 	}
-	if o.engine, err = engineFromFlags(c, "sweep", o.engineName, o.prev); err != nil {
+	if err := o.engineAndTarget(c, jf); err != nil {
 		return o, err
-	}
-	if o.engine.remote() {
-		o.plan.Hosts = len(o.engine.clients) // a fleet: QD = hosts × iodepth × numjobs
-		if o.workload.Size == 0 && !c.IsSet("size") && !jf.has("size") {
-			// The target lives on the servers: a file here of the same name
-			// says nothing about theirs. The documented default applies.
-			if o.workload.Size, err = sizeFlag(c, "size"); err != nil {
-				return o, err
-			}
-		}
-	}
-	if o.engine.local() && o.workload.Filename == "" {
-		o.scratch = true
-		o.workload.Filename = scratchName
 	}
 	if o.steady, err = steadyFromFlags(c); err != nil {
 		return o, err
@@ -482,9 +437,97 @@ func sweepOptions(c *cli.Context) (sweepOpts, error) {
 	if o.stop.MaxP99, err = durationFlag(c, "max_latency", 2*time.Second); err != nil {
 		return o, err
 	}
+	if err := o.outputs(c); err != nil {
+		return o, err
+	}
+	o.control = c.Bool("control")
+	o.json = outputFormat(c) == formatJSON
+	o.quiet = c.Bool("quiet")
+	return o, o.analysis(c)
+}
+
+// resumeFrom reads --resume: the interrupted sweep to continue, written
+// to its own directory.
+func (o *sweepOpts) resumeFrom(c *cli.Context) error {
+	dir := c.String("resume")
+	if dir == "" {
+		return nil
+	}
+	var err error
+	if o.prev, err = sweep.Read(dir); err != nil {
+		return usagef("--resume: %v; name the results directory of an interrupted sweep", err)
+	}
+	if c.IsSet("output") && filepath.Clean(c.String("output")) != filepath.Clean(dir) {
+		return usagef("--output: a resumed sweep writes to its own directory %s; drop --output", dir)
+	}
+	o.outDir = dir
+	return nil
+}
+
+// keepPrevious gives a resumed sweep its settings back where no flag says
+// otherwise, and returns the ramp and runtime defaults (the sweep's, or
+// the resumed one's).
+func (o *sweepOpts) keepPrevious(c *cli.Context) (ramp, runtime time.Duration) {
+	p := o.prev
+	if p == nil {
+		return sweepDefaultRamp, sweepDefaultRuntime
+	}
+	if !c.IsSet("ioengine") && p.Meta.Engine != "" {
+		o.engineName = p.Meta.Engine
+		if p.Meta.EngineFallbackReason != "" {
+			o.engineName = ioengine.EngineIOUring // fall back again, the same way
+		}
+	}
+	if !c.IsSet("filename") {
+		o.workload.Filename = p.Meta.Target
+		if filepath.Base(p.Meta.Target) == scratchName {
+			o.workload.Filename = ""
+		}
+	}
+	if !c.IsSet("size") { // 0: the whole existing file, as it was
+		o.workload.Size = p.Meta.Workload.Size
+	}
+	if !c.IsSet("direct") {
+		o.workload.Direct = p.Meta.Workload.Direct
+	}
+	if !c.IsSet("rwmixread") && p.Meta.Workload.RWMixRead > 0 {
+		o.workload.RWMixRead = p.Meta.Workload.RWMixRead
+	}
+	return time.Duration(p.Meta.Workload.RampNs), time.Duration(p.Meta.Workload.RuntimeNs)
+}
+
+// engineAndTarget sets up the engine; a fleet's QD counts its hosts and
+// its target takes the documented size; a local sweep without
+// --filename lays out the scratch file.
+func (o *sweepOpts) engineAndTarget(c *cli.Context, jf *jobFile) error {
+	var err error
+	if o.engine, err = engineFromFlags(c, "sweep", o.engineName, o.prev); err != nil {
+		return err
+	}
+	if o.engine.remote() {
+		o.plan.Hosts = len(o.engine.clients) // a fleet: QD = hosts × iodepth × numjobs
+		if o.workload.Size == 0 && !c.IsSet("size") && !jf.has("size") {
+			// The target lives on the servers: a file here of the same name
+			// says nothing about theirs. The documented default applies.
+			if o.workload.Size, err = sizeFlag(c, "size"); err != nil {
+				return err
+			}
+		}
+	}
+	if o.engine.local() && o.workload.Filename == "" {
+		o.scratch = true
+		o.workload.Filename = scratchName
+	}
+	return nil
+}
+
+// outputs checks where the sweep writes: its results directory and the
+// --emit-fio-jobs directory.
+func (o *sweepOpts) outputs(c *cli.Context) error {
 	if o.outDir == "" {
+		var err error
 		if o.outDir, err = outputDir(c, o.workload.Filename); err != nil {
-			return o, err
+			return err
 		}
 	}
 	o.outOpts = outOptions(c, "output", o.workload.Filename)
@@ -494,24 +537,28 @@ func sweepOptions(c *cli.Context) (sweepOpts, error) {
 	if o.jobsDir = c.String("emit-fio-jobs"); c.IsSet("emit-fio-jobs") {
 		o.jobsOut = outOptions(c, "emit-fio-jobs", o.workload.Filename)
 		if err := guard.CheckOut(o.jobsDir, o.jobsOut); err != nil {
-			return o, outErr(err)
+			return outErr(err)
 		}
 	}
-	o.control = c.Bool("control")
-	o.json = outputFormat(c) == formatJSON
-	o.quiet = c.Bool("quiet")
+	return nil
+}
+
+// analysis reads what the analysis and the report are asked: the target,
+// the latency objective, refinement and the chart format.
+func (o *sweepOpts) analysis(c *cli.Context) error {
+	var err error
 	if o.analyze.TargetIOPS, err = targetIOPS(c); err != nil {
-		return o, err
+		return err
 	}
 	sloFlag := "latency-slo"
 	if c.IsSet("slo") {
 		if c.IsSet("latency-slo") {
-			return o, usagef("--slo is the old name of --latency-slo; give only --latency-slo")
+			return usagef("--slo is the old name of --latency-slo; give only --latency-slo")
 		}
 		sloFlag = "slo"
 	}
 	if o.analyze.SLO, err = latencySLO(c, sloFlag); err != nil {
-		return o, err
+		return err
 	}
 	o.report = report.Options{TargetIOPS: o.analyze.TargetIOPS, SLO: o.analyze.SLO, ChartFormat: c.String("chart-format")}
 	refine := o.analyze.TargetIOPS > 0 || o.analyze.SLO != nil
@@ -522,12 +569,12 @@ func sweepOptions(c *cli.Context) (sweepOpts, error) {
 		o.refine = sweep.Refine{Knee: true, TargetIOPS: o.analyze.TargetIOPS, SLO: o.analyze.SLO, Steps: c.Int("refine-steps")}
 	}
 	if n := c.Int("refine-steps"); n < 1 || n > 16 {
-		return o, usagef("--refine-steps: %d; use 1 to 16", n)
+		return usagef("--refine-steps: %d; use 1 to 16", n)
 	}
 	if f := o.report.ChartFormat; f != "png" && f != "svg" {
-		return o, usagef("--chart-format: %q; use png or svg", f)
+		return usagef("--chart-format: %q; use png or svg", f)
 	}
-	return o, nil
+	return nil
 }
 
 // planFromFlags builds the plan from --rw --bs --iodepth --numjobs --full.
