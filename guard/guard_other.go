@@ -60,6 +60,10 @@ func CheckLimits(n Need) error { return nil }
 // DirBusy is false off Linux (no locks are taken).
 func DirBusy(dir string) bool { return false }
 
+func lockedError(flag, dir string) error {
+	return fmt.Errorf("%s %s: %w", flag, dir, ErrLocked)
+}
+
 // sameFilesystem is true off Linux: a path under /dev is refused.
 func sameFilesystem(a, b string) bool { return true }
 

@@ -35,13 +35,7 @@ func LockDir(dir string) (*DirLock, error) {
 		if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
 			defer f.Close()
 			if errors.Is(err, unix.EWOULDBLOCK) {
-				who := "another process"
-				if b, rerr := os.ReadFile(path); rerr == nil {
-					if pid, perr := strconv.Atoi(strings.TrimSpace(string(b))); perr == nil && pid > 0 {
-						who = "process " + strconv.Itoa(pid)
-					}
-				}
-				return nil, fmt.Errorf("--output %s: %w: %s is sweeping into it; wait for it or name another --output", dir, ErrLocked, who)
+				return nil, lockedError("--output", dir)
 			}
 			return nil, fmt.Errorf("--output %s: lock: %w", dir, err)
 		}
@@ -73,6 +67,18 @@ func (l *DirLock) Unlock() {
 	_ = unix.Flock(int(l.f.Fd()), unix.LOCK_UN)
 	l.f.Close()
 	l.f = nil
+}
+
+// lockedError is the one refusal of a directory another process holds:
+// it wraps ErrLocked and names the holder's pid as its lock file records it.
+func lockedError(flag, dir string) error {
+	who := "another process"
+	if b, err := os.ReadFile(filepath.Join(dir, LockFile)); err == nil {
+		if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && pid > 0 {
+			who = "process " + strconv.Itoa(pid)
+		}
+	}
+	return fmt.Errorf("%s %s: %w: %s is sweeping into it; wait for it or name another %s", flag, dir, ErrLocked, who, flag)
 }
 
 // DirBusy reports whether another process holds dir's lock now (a sweep

@@ -104,6 +104,11 @@ func openOut(dir string, o OutOptions, open bool) (*Out, error) {
 		return nil, d.refuse("%s is not a directory; name a new or empty directory", dir)
 	}
 	d.id = fi
+	if DirBusy(dir) {
+		// A running sweep holds it: its files are written before its
+		// manifest names them, so say it is in use, not foreign.
+		return nil, lockedError(d.flag, dir)
+	}
 	if err := d.readManifest(); err != nil {
 		return nil, err
 	}

@@ -218,6 +218,39 @@ func TestLockRemovedAtExit(t *testing.T) {
 	}
 }
 
+// TestOutHeldDirIsInUse: a directory another run holds locked is refused
+// as in use (ErrLocked, naming the flag), not as holding foreign files,
+// even at the moment its holder has renamed a file into place and not yet
+// named it in the manifest; once released, the file is the user's call.
+func TestOutHeldDirIsInUse(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "res")
+	if _, err := guard.OpenOut(dir, guard.OutOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	l, err := guard.LockDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The holder's file, between its rename and the manifest's.
+	must(t, os.WriteFile(filepath.Join(dir, "results-series.csv"), []byte("t_ns\n"), 0o644))
+	for _, check := range []func() error{
+		func() error { return guard.CheckOut(dir, guard.OutOptions{Flag: "--output"}) },
+		func() error {
+			_, err := guard.OpenOut(dir, guard.OutOptions{Flag: "--output", Overwrite: true})
+			return err
+		},
+	} {
+		err := check()
+		if !errors.Is(err, guard.ErrLocked) || errors.Is(err, guard.ErrOutput) || !strings.Contains(err.Error(), "--output "+dir) {
+			t.Errorf("held directory: %v, want ErrLocked naming --output %s", err, dir)
+		}
+	}
+	l.Unlock()
+	if err := guard.CheckOut(dir, guard.OutOptions{}); !errors.Is(err, guard.ErrOutput) || !strings.Contains(err.Error(), "results-series.csv") {
+		t.Errorf("released directory with a file not in the manifest: %v, want it named as foreign", err)
+	}
+}
+
 func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
