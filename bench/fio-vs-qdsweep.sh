@@ -9,8 +9,10 @@
 #   -m  tmpfs directory for the CPU-bound case (default /dev/shm; "" to skip)
 #   -b  qdsweep binary (default: built from this checkout into a temp dir)
 #   -k  keep the laid-out files
-#   -s  case set: disk (default: the cases below) or fast (the tmpfs grid: io_uring and
+#   -s  case set: disk (default: the cases below), fast (the tmpfs grid: io_uring and
 #       libaio at 1×1 4×1 16×1 64×1 256×1 1×4 1×16 4×8 8×4 32×8, a memory-speed target)
+#       or uring (fio's io_uring options, each on its own and together, on tmpfs at 4×1
+#       and on the disk at 16×1)
 # Cases: 4k randread, direct; one job on the disk at QD 1 4 16 64 128 with io_uring
 # and libaio; a 1 GiB tmpfs file at QD 32 with io_uring; then jobs beyond the CPU
 # count on the disk: psync with 1 4 16 64 256 jobs, io_uring and libaio at
@@ -65,6 +67,7 @@ fi
 # Lay the files out with real writes (qdsweep creates a missing --filename that way).
 files="$DISKFILE $SHMFILE"
 [ "$SET" = fast ] && files="$SHMFILE"
+[ "$SET" = uring ] && [ -z "$SHMFILE" ] && { echo "fio-vs-qdsweep: -s uring needs a tmpfs directory (-m)" >&2; exit 2; }
 for f in $files; do
 	if [ ! -f "$f" ]; then
 		echo "laying out $f (1 GiB)" >&2
@@ -80,8 +83,13 @@ import json, os, statistics, subprocess, sys
 
 qd_bin, runtime, pairs, diskfile, shmfile, caseset = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5], sys.argv[6]
 
-# (place, file, engine, iodepth, numjobs)
-if caseset == "fast":
+# (place, file, engine, iodepth, numjobs, extra options for both tools)
+uring_opts = [[], ["--fixedbufs=1"], ["--fixedbufs=0"], ["--registerfiles=1"], ["--sqthread_poll=1"],
+              ["--nonvectored=0"], ["--fixedbufs=1", "--registerfiles=1", "--sqthread_poll=1"]]
+if caseset == "uring":
+    cases = [(place, path, "io_uring", d, nj, extra) for place, path, d, nj in
+             (("tmpfs", shmfile, 4, 1), ("disk", diskfile, 16, 1)) for extra in uring_opts]
+elif caseset == "fast":
     if not shmfile:
         sys.exit("fio-vs-qdsweep: -s fast needs a tmpfs directory (-m)")
     cases = [("tmpfs", shmfile, eng, d, nj) for eng in ("io_uring", "libaio")
@@ -94,10 +102,12 @@ else:
     cases += [("disk", diskfile, eng, d, nj) for eng in ("io_uring", "libaio")
               for d, nj in ((1, 16), (4, 8), (8, 4), (32, 8), (256, 4))]
 
-def common(path, eng, qd, nj):
+cases = [c if len(c) == 6 else c + ([],) for c in cases]
+
+def common(path, eng, qd, nj, extra):
     return [f"--filename={path}", f"--ioengine={eng}", "--direct=1", "--rw=randread", "--bs=4k",
             f"--iodepth={qd}", f"--numjobs={nj}", f"--runtime={runtime}", "--time_based", "--size=1g",
-            "--output-format=json"]
+            "--output-format=json"] + extra
 
 def run(argv):
     """Runs argv and returns its JSON output."""
@@ -116,14 +126,14 @@ def run_timed(argv):
     cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
     return doc, cpu
 
-def qdsweep(path, eng, qd, nj):
-    doc, cpu = run_timed([qd_bin, "run", "--ramp_time=0", "--group_reporting"] + common(path, eng, qd, nj))
+def qdsweep(path, eng, qd, nj, extra):
+    doc, cpu = run_timed([qd_bin, "run", "--ramp_time=0", "--group_reporting"] + common(path, eng, qd, nj, extra))
     return (doc["iops"], doc["lat_ns"]["mean"] / 1e3, cpu / doc["total_ios"] * 1e6, doc["lat_ns"]["mean"] / 1e3,
             doc["inflight_mean"])
 
-def fio(path, eng, qd, nj):
+def fio(path, eng, qd, nj, extra):
     doc, cpu = run_timed(["fio", "--name=bench", "--time_based", "--group_reporting", "--norandommap",
-                          "--randrepeat=0"] + common(path, eng, qd, nj))
+                          "--randrepeat=0"] + common(path, eng, qd, nj, extra))
     r = doc["jobs"][0]["read"]
     # fio reports no in-flight mean: IOPS × mean latency (Little's Law).
     return (r["iops"], r["clat_ns"]["mean"] / 1e3, cpu / r["total_ios"] * 1e6, r["lat_ns"]["mean"] / 1e3,
@@ -133,11 +143,13 @@ def med(xs):
     return statistics.median(xs)
 
 rows = []
-for place, path, eng, qd, nj in cases:
+for place, path, eng, qd, nj, extra in cases:
     q, f = [], []
+    if extra:
+        eng += " " + " ".join(x.lstrip("-") for x in extra)
     for i in range(pairs):
-        q.append(qdsweep(path, eng, qd, nj))
-        f.append(fio(path, eng, qd, nj))
+        q.append(qdsweep(path, eng.split()[0], qd, nj, extra))
+        f.append(fio(path, eng.split()[0], qd, nj, extra))
         print(f"{place} {eng} {qd}x{nj} pair {i+1}: qdsweep {q[-1][0]:.0f} IOPS ({q[-1][4]:.1f} in flight), "
               f"fio {f[-1][0]:.0f} IOPS", file=sys.stderr)
     qm = [med(x[k] for x in q) for k in range(5)]

@@ -27,6 +27,11 @@ func TestWriteJobFileRoundTrip(t *testing.T) {
 			RW: ioengine.RandRW, RWMixRead: 70, BS: 8192, IODepth: 8, NumJobs: 2}, runtime: 1500 * time.Millisecond},
 		{name: "write", wl: ioengine.Workload{Filename: "/tmp/y.dat", Size: 1 << 30, RW: ioengine.Write, BS: 1 << 20, IODepth: 1, NumJobs: 1, Direct: true,
 			ContinueOnError: true}, runtime: time.Minute, ramp: 250 * time.Millisecond},
+		{name: "io_uring options", wl: ioengine.Workload{Filename: "/tmp/z.dat", RW: ioengine.RandRead, BS: 4096, IODepth: 64, NumJobs: 2, Direct: true,
+			Uring: ioengine.UringOptions{FixedBufs: ioengine.On, RegisterFiles: true, SQThreadPoll: true, SQThreadPin: true, SQThreadCPU: 1, NonVectored: ioengine.Off}},
+			runtime: time.Second},
+		{name: "io_uring options off", wl: ioengine.Workload{Filename: "/tmp/z.dat", RW: ioengine.RandRead, BS: 4096, IODepth: 64, NumJobs: 2, Direct: true,
+			Uring: ioengine.UringOptions{FixedBufs: ioengine.Off, HiPri: true, NonVectored: ioengine.On}}, runtime: time.Second},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -55,7 +60,8 @@ func TestFioAcceptsJobFile(t *testing.T) {
 	needFio(t)
 	dir := t.TempDir()
 	wl := ioengine.Workload{Filename: filepath.Join(dir, "t.dat"), Size: 16 << 20, OffsetIncrement: 4 << 20, RW: ioengine.RandRW,
-		RWMixRead: 70, BS: 4096, IODepth: 16, NumJobs: 4, Direct: true, RandSeed: 1, ContinueOnError: true}
+		RWMixRead: 70, BS: 4096, IODepth: 16, NumJobs: 4, Direct: true, RandSeed: 1, ContinueOnError: true,
+		Uring: ioengine.UringOptions{FixedBufs: ioengine.On, RegisterFiles: true, SQThreadPoll: true, SQThreadPin: true, HiPri: true, NonVectored: ioengine.Off}}
 	path := filepath.Join(dir, fio.JobFileName(wl))
 	if filepath.Base(path) != "randrw-4096-iodepth16-numjobs4.fio" {
 		t.Errorf("JobFileName %s", filepath.Base(path))

@@ -392,6 +392,9 @@ func convertJob(name string, opts []Option) (JobRun, []Option, error) {
 		c.run.Set[key] = true
 		var err error
 		if h, ok := jobOptions[key]; ok {
+			if uringOption[key] && c.uringOpt == nil {
+				c.uringOpt = &o
+			}
 			err = h(c, key, o)
 		} else {
 			err = c.other(key, o)
@@ -400,8 +403,25 @@ func convertJob(name string, opts []Option) (JobRun, []Option, error) {
 			return JobRun{}, nil, err
 		}
 	}
+	if err := c.checkEngineOptions(); err != nil {
+		return JobRun{}, nil, err
+	}
 	c.finish()
 	return c.run, c.unsupported, nil
+}
+
+// checkEngineOptions refuses io_uring's options in a job whose ioengine is
+// another (fio's default psync included), as fio does ("Bad option").
+func (c *jobConv) checkEngineOptions() error {
+	if c.uringOpt == nil || c.run.IOEngine == "io_uring" {
+		return nil
+	}
+	eng := c.run.IOEngine
+	if eng == "" {
+		eng = "psync, fio's default"
+	}
+	return fmt.Errorf("%s: an option of fio's io_uring engine, and the job's ioengine is %s (fio refuses it too); add ioengine=io_uring or drop %s",
+		label(*c.uringOpt), eng, c.uringOpt.Key)
 }
 
 // jobConv is one job's conversion under way: the run being built and what
@@ -414,6 +434,7 @@ type jobConv struct {
 	fileSize, ioSize    int64
 	rateIOPS, rateBytes [2]float64 // per direction: rate_iops, rate (bytes/s)
 	syncKey             string     // fsync or fdatasync, whichever is set
+	uringOpt            *Option    // the first of io_uring's options the job sets
 }
 
 // refuse records o as an option qdsweep does not run.
@@ -424,10 +445,14 @@ func (c *jobConv) refuse(o Option) error {
 
 // label names an option in an error: "line 4: size=1q" or "--size=1q".
 func label(o Option) string {
-	if o.Line > 0 {
-		return fmt.Sprintf("line %d: %s=%s", o.Line, o.Key, o.Value)
+	kv := o.Key + "=" + o.Value
+	if o.Value == "" {
+		kv = o.Key // a switch given alone
 	}
-	return "--" + o.Key + "=" + o.Value
+	if o.Line > 0 {
+		return fmt.Sprintf("line %d: %s", o.Line, kv)
+	}
+	return "--" + kv
 }
 
 func optSize(o Option) (int64, error) {
@@ -548,7 +573,47 @@ func init() {
 		"rate_process": convRateProcess,
 		"do_verify":    func(*jobConv, string, Option) error { return nil }, // without verify= there is nothing to verify
 		"ioengine":     convIOEngine,
+		// fio's io_uring engine options.
+		"fixedbufs":   func(c *jobConv, _ string, o Option) error { return optChoice(o, &c.run.Workload.Uring.FixedBufs) },
+		"nonvectored": func(c *jobConv, _ string, o Option) error { return optChoice(o, &c.run.Workload.Uring.NonVectored) },
+		"registerfiles": func(c *jobConv, _ string, o Option) (err error) {
+			c.run.Workload.Uring.RegisterFiles, err = optBool(o)
+			return err
+		},
+		"sqthread_poll": func(c *jobConv, _ string, o Option) (err error) {
+			c.run.Workload.Uring.SQThreadPoll, err = optBool(o)
+			return err
+		},
+		"hipri": func(c *jobConv, _ string, o Option) (err error) {
+			c.run.Workload.Uring.HiPri, err = optBool(o)
+			return err
+		},
+		"sqthread_poll_cpu": convSQThreadCPU,
 	}
+}
+
+// uringOption are the options of fio's io_uring engine qdsweep runs.
+var uringOption = map[string]bool{"fixedbufs": true, "nonvectored": true, "registerfiles": true,
+	"sqthread_poll": true, "hipri": true, "sqthread_poll_cpu": true}
+
+// optChoice reads a boolean fio option whose absence leaves the choice to
+// qdsweep: 1 is On, 0 is Off.
+func optChoice(o Option, dst *ioengine.Choice) error {
+	b, err := optBool(o)
+	*dst = ioengine.Off
+	if b {
+		*dst = ioengine.On
+	}
+	return err
+}
+
+// convSQThreadCPU reads sqthread_poll_cpu: the CPU the SQ poll thread is
+// pinned to (with sqthread_poll; fio ignores it without).
+func convSQThreadCPU(c *jobConv, _ string, o Option) (err error) {
+	u := &c.run.Workload.Uring
+	u.SQThreadCPU, err = optInteger(o)
+	u.SQThreadPin = err == nil
+	return err
 }
 
 func convName(c *jobConv, _ string, o Option) error {

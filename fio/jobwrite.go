@@ -140,6 +140,12 @@ func JobOptions(wl ioengine.Workload, runtime, ramp time.Duration, engine string
 	for _, kv := range paceAndSyncOptions(wl) {
 		j(kv[0], kv[1])
 	}
+	if wl.Uring.Set() && engine != "io_uring" {
+		return OptionSet{}, fmt.Errorf("fio job: io_uring's options (fixedbufs, registerfiles, sqthread_poll, hipri, nonvectored) need ioengine=io_uring, not %s", engine)
+	}
+	for _, kv := range wl.Uring.FioOptions() {
+		j(kv[0], kv[1])
+	}
 	for _, kv := range append(append([][2]string{}, s.Global...), s.Job...) {
 		if err := checkValue(kv[0], kv[1]); err != nil {
 			return OptionSet{}, err

@@ -71,8 +71,8 @@ func init() {
 		"rw", "rwmixread", "rwmixwrite", "bs", "bsrange", "iodepth", "numjobs", "direct", "buffered", "ioengine",
 		"runtime", "ramp_time", "randseed", "randrepeat", "continue_on_error", "loops", "number_ios", "startdelay", "verify",
 		"do_verify", "nrfiles", "end_fsync", "percentile_list", "rate", "rate_iops", "rate_process",
-		"fsync", "fdatasync", "sync", "invalidate")
-	set(Honoured, false, "time_based", "norandommap", "readonly")
+		"fsync", "fdatasync", "sync", "invalidate", "sqthread_poll_cpu", "nonvectored")
+	set(Honoured, false, "time_based", "norandommap", "readonly", "fixedbufs", "registerfiles", "sqthread_poll", "hipri")
 	// Naming, grouping and threads: nothing a single qdsweep job changes.
 	set(Ignored, true, "description", "stonewall", "wait_for_previous", "wait_for", "new_group", "thread",
 		"exitall", "clocksource", "allrandrepeat", "fadvise_hint", "fallocate", "create_on_open",
@@ -101,8 +101,7 @@ func init() {
 		"random_distribution", "percentage_random", "random_generator", "zonemode", "zonesize", "zonerange",
 		"zoneskip", "write_barrier", "buffer_compress_percentage",
 		"buffer_compress_chunk", "buffer_pattern", "dedupe_percentage", "refill_buffers", "zero_buffers",
-		"scramble_buffers", "fill_device", "fill_fs", "unlink", "unlink_each_loop", "hipri",
-		"fixedbufs", "registerfiles", "sqthread_poll", "sqthread_poll_cpu", "cpus_allowed", "cpumask",
+		"scramble_buffers", "fill_device", "fill_fs", "unlink", "unlink_each_loop", "cpus_allowed", "cpumask",
 		"cpus_allowed_policy", "numa_cpu_nodes", "numa_mem_policy", "nice", "prio", "prioclass",
 		"cmdprio_percentage", "verify_pattern", "verify_interval", "verify_offset", "verify_backlog",
 		"verify_async", "verify_fatal", "verify_only", "experimental_verify", "trim_percentage",

@@ -88,6 +88,9 @@ func ReportFromStats(name string, w ioengine.Workload, ioEngine string, runtime,
 	if ramp > 0 {
 		j.Options["ramp_time"] = fioDuration(ramp)
 	}
+	for _, kv := range append(paceAndSyncOptions(w), w.Uring.FioOptions()...) {
+		j.Options[kv[0]] = kv[1]
+	}
 	if len(st.Errors) > 0 {
 		j.Error = 5 // EIO: fio's err= is an errno; the errors themselves are in qdsweep's JSON
 	}

@@ -5,6 +5,7 @@ package ioengine
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"sync/atomic"
 	"time"
 	"unsafe"
@@ -43,6 +44,10 @@ type ring struct {
 	cqes      []uringCQE
 	sqTailV   uint32 // our copy of the SQ tail
 	hasExtArg bool
+	// sqPoll: a kernel thread takes the SQEs (IORING_SETUP_SQPOLL);
+	// sqFlags tells when it sleeps and must be woken.
+	sqPoll  bool
+	sqFlags *uint32
 }
 
 // uringSetup calls io_uring_setup.
@@ -54,25 +59,37 @@ func uringSetup(entries uint32, p *uringParams) (int, error) {
 	return int(fd), nil
 }
 
-// newRing sets up and maps a ring of at least entries SQEs. It tries
-// single-issuer with deferred task work first (cheaper completions for a ring
-// used by one thread), then plain setup on kernels that refuse the flags.
-func newRing(entries uint32, fast bool) (*ring, error) {
+// ringSetup is how a ring is set up: io_uring_setup's flags (IOPOLL,
+// SQPOLL, SQ_AFF) and the SQPOLL thread's CPU; fast asks for single-issuer
+// with deferred task work, which SQPOLL and IOPOLL rings go without.
+type ringSetup struct {
+	flags uint32
+	sqCPU uint32
+	fast  bool
+}
+
+// newRing sets up and maps a ring of at least entries SQEs. With fast it
+// tries single-issuer with deferred task work first (cheaper completions
+// for a ring used by one thread), then plain setup on kernels that refuse
+// the flags.
+func newRing(entries uint32, rs ringSetup) (*ring, error) {
 	r := &ring{fd: -1}
 	var fd int
 	var err error
+	fast := rs.fast && rs.flags == 0
 	if fast {
 		r.params = uringParams{flags: uringSetupSingleIssuer | uringSetupDeferTaskrun}
 		fd, err = uringSetup(entries, &r.params)
 	}
 	if !fast || errors.Is(err, unix.EINVAL) {
-		r.params = uringParams{}
+		r.params = uringParams{flags: rs.flags, sqThreadCPU: rs.sqCPU}
 		fd, err = uringSetup(entries, &r.params)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("io_uring_setup: %w", err)
 	}
 	r.fd = fd
+	r.sqPoll = r.params.flags&uringSetupSQPoll != 0
 	if err := r.mmap(); err != nil {
 		r.close()
 		return nil, err
@@ -108,6 +125,7 @@ func (r *ring) mmap() error {
 	u32 := func(mem []byte, off uint32) *uint32 { return (*uint32)(unsafe.Pointer(&mem[off])) }
 	r.sqHead = u32(r.ringMem, p.sqOff.head)
 	r.sqTail = u32(r.ringMem, p.sqOff.tail)
+	r.sqFlags = u32(r.ringMem, p.sqOff.flags)
 	r.sqMask = *u32(r.ringMem, p.sqOff.ringMask)
 	array := unsafe.Slice(u32(r.ringMem, p.sqOff.array), p.sqEntries)
 	for i := range array {
@@ -145,8 +163,17 @@ func (r *ring) register(op uintptr, arg unsafe.Pointer, n int) error {
 }
 
 // enter calls io_uring_enter, blocking until minComplete completions (or
-// the timeout in arg, when arg is set). It returns the number of SQEs submitted.
+// the timeout in arg, when arg is set). It returns the number of SQEs
+// submitted. On an SQPOLL ring the kernel's thread takes the SQEs: a call
+// that only submits is skipped unless the thread sleeps and must be woken.
 func (r *ring) enter(toSubmit, minComplete uint32, flags uint32, arg *uringGeteventsArg) (int, error) {
+	if r.sqPoll {
+		if atomic.LoadUint32(r.sqFlags)&uringSQNeedWakeup != 0 {
+			flags |= uringEnterSQWakeup
+		} else if minComplete == 0 {
+			return int(toSubmit), nil
+		}
+	}
 	var argp, argsz uintptr
 	if arg != nil {
 		flags |= uringEnterExtArg
@@ -165,7 +192,7 @@ func probeUring() error {
 	if hookProbeErr != nil {
 		return hookProbeErr
 	}
-	r, err := newRing(1, false)
+	r, err := newRing(1, ringSetup{})
 	if err != nil {
 		return err
 	}
@@ -200,27 +227,52 @@ type uringLoop struct {
 	arg   *uringGeteventsArg // in the arena: the kernel reads it by address
 	ts    *kernelTimespec
 	// tick is the wake-up timer's period (waitSlice), in the arena; nil
-	// without EXT_ARG (kernels before 5.11), where waits have no bound.
+	// without EXT_ARG (kernels before 5.11), where waits have no bound,
+	// and on a polled (IOPOLL) ring, whose waits poll.
 	tick    *kernelTimespec
 	entries uint32 // SQ entries: the timer needs one beyond the depth
 	slots   []uringSlot
 	free    []uint16
 	opRead  uint8
+	opWr    uint8
+	// addrs and sqeLen are each slot's SQE addr and len: its buffer and
+	// the block size, or (READV/WRITEV) its iovec and 1.
+	addrs  []uint64
+	sqeLen uint32
+	// fixedFiles: SQEs name the job's files by their index in the
+	// registered set (IOSQE_FIXED_FILE), not by descriptor.
+	fixedFiles bool
 	// stream decides between one submission per completion and batches.
 	stream streamPolicy
-	opWr   uint8
+}
+
+// ringSetupFor maps fio's io_uring options to the ring's setup.
+func ringSetupFor(o UringOptions) ringSetup {
+	rs := ringSetup{fast: true}
+	if o.HiPri {
+		rs.flags |= uringSetupIOPoll
+	}
+	if o.SQThreadPoll {
+		rs.flags |= uringSetupSQPoll
+		if o.SQThreadPin {
+			rs.flags |= uringSetupSQAff
+			rs.sqCPU = uint32(o.SQThreadCPU)
+		}
+	}
+	return rs
 }
 
 func newUringLoop(j *job) (jobLoop, error) {
+	o := j.w.Uring
 	// One entry more than the depth, for the ring's wake-up timer (see
 	// armTimer), where the kernel's limit leaves room.
 	entries := uint32(1)
 	for entries < uint32(j.depth)+1 && entries < MaxURingEntries {
 		entries <<= 1
 	}
-	r, err := newRing(entries, true)
+	r, err := newRing(entries, ringSetupFor(o))
 	if err != nil {
-		return nil, fmt.Errorf("job %d: %w", j.idx, err)
+		return nil, fmt.Errorf("job %d: %w", j.idx, describeSetupErr(err, o))
 	}
 	ctl := int(unsafe.Sizeof(uringGeteventsArg{})+2*unsafe.Sizeof(kernelTimespec{})) + 128 + j.depth*int(unsafe.Sizeof(iovec{}))
 	ar, err := newArena(j.depth, int(j.bs), ctl)
@@ -236,7 +288,8 @@ func newUringLoop(j *job) (jobLoop, error) {
 		counts := [2]uint32{iowqWorkersUnderLimit, iowqWorkersUnderLimit}
 		_ = r.register(uringRegisterIOWQMaxWorkers, unsafe.Pointer(&counts[0]), 2)
 	}
-	u := &uringLoop{r: r, ar: ar, slots: make([]uringSlot, j.depth), free: make([]uint16, 0, j.depth), entries: r.params.sqEntries}
+	u := &uringLoop{r: r, ar: ar, slots: make([]uringSlot, j.depth), free: make([]uint16, 0, j.depth), entries: r.params.sqEntries,
+		addrs: make([]uint64, j.depth), sqeLen: uint32(j.bs), opRead: uringOpRead, opWr: uringOpWrite}
 	for i := j.depth - 1; i >= 0; i-- {
 		u.free = append(u.free, uint16(i))
 	}
@@ -246,38 +299,119 @@ func newUringLoop(j *job) (jobLoop, error) {
 		u.ts = &carve[kernelTimespec](ar, &off, 1)[0]
 		u.ts.sec, u.ts.nsec = int64(waitSlice/time.Second), int64(waitSlice%time.Second)
 		u.arg.ts = uint64(uintptr(unsafe.Pointer(u.ts)))
-		u.tick = &carve[kernelTimespec](ar, &off, 1)[0]
-		u.tick.sec, u.tick.nsec = int64(waitSlice/time.Second), int64(waitSlice%time.Second)
+		if !o.HiPri {
+			u.tick = &carve[kernelTimespec](ar, &off, 1)[0]
+			u.tick.sec, u.tick.nsec = int64(waitSlice/time.Second), int64(waitSlice%time.Second)
+		}
 	}
 	iovs := carve[iovec](ar, &off, j.depth)
-	u.opRead, u.opWr = uringOpRead, uringOpWrite
+	for i := range iovs {
+		iovs[i] = iovec{base: uintptr(ar.addr(i)), len: uintptr(j.bs)}
+		u.addrs[i] = ar.addr(i)
+	}
 	var fs unix.Statfs_t
-	switch {
-	case unix.Fstatfs(j.fds[0], &fs) == nil && fs.Type == unix.TMPFS_MAGIC:
-		// Fixed buffers save pinning pages for DMA; tmpfs copies from
-		// memory, and plain READ/WRITE measured faster there.
-		j.buffers = "unregistered: tmpfs does no DMA, fixed buffers buy nothing there"
+	tmpfs := unix.Fstatfs(j.fds[0], &fs) == nil && fs.Type == unix.TMPFS_MAGIC
+	if tmpfs {
 		// tmpfs completes O_DIRECT reads on the submitting CPU with no
 		// device to keep busy: batches cost fewer calls per I/O.
 		u.stream.batch = true
-	case j.depth > maxRegBuffers:
-		j.buffers = fmt.Sprintf("unregistered: iodepth %d is above the kernel's %d registered buffers", j.depth, maxRegBuffers)
-	default:
-		for i := range iovs {
-			iovs[i] = iovec{base: uintptr(ar.addr(i)), len: uintptr(j.bs)}
-		}
-		if hookBadRegister {
-			iovs[0].base = 0 // a real kernel refuses a NULL buffer
-		}
-		if err := r.register(uringRegisterBuffers, unsafe.Pointer(&iovs[0]), len(iovs)); err != nil {
-			j.buffers = fmt.Sprintf("unregistered: IORING_REGISTER_BUFFERS: %v (RLIMIT_MEMLOCK?)", err)
-		} else {
-			u.fixed = true
-			u.opRead, u.opWr = uringOpReadFixed, uringOpWriteFixed
-			j.buffers = "registered"
-		}
+	}
+	if err := u.setUp(j, iovs, tmpfs); err != nil {
+		u.close(false)
+		return nil, fmt.Errorf("job %d: %w", j.idx, err)
 	}
 	return u, nil
+}
+
+// setUp registers what fio's options (or qdsweep's choice) ask: the
+// buffers, the files, vectored I/O.
+func (u *uringLoop) setUp(j *job, iovs []iovec, tmpfs bool) error {
+	o := j.w.Uring
+	if err := u.registerBuffers(j, iovs, tmpfs); err != nil {
+		return err
+	}
+	if o.NonVectored == Off && !u.fixed {
+		// fio's nonvectored=0: one iovec per I/O (READ_FIXED takes none).
+		u.opRead, u.opWr, u.sqeLen = uringOpReadv, uringOpWritev, 1
+		for i := range iovs {
+			u.addrs[i] = uint64(uintptr(unsafe.Pointer(&iovs[i])))
+		}
+	}
+	if o.RegisterFiles {
+		fds := make([]int32, len(j.fds))
+		for i, fd := range j.fds {
+			fds[i] = int32(fd)
+		}
+		if err := u.r.register(uringRegisterFiles, unsafe.Pointer(&fds[0]), len(fds)); err != nil {
+			return fmt.Errorf("--registerfiles: IORING_REGISTER_FILES: %w (RLIMIT_NOFILE?); drop --registerfiles", err)
+		}
+		u.fixedFiles = true
+	}
+	return nil
+}
+
+// registerBuffers registers the job's buffers as fio's fixedbufs asks, or
+// where qdsweep chooses to (Auto: except on tmpfs, and deeper than the
+// kernel allows), and says how the buffers are used in j.buffers.
+func (u *uringLoop) registerBuffers(j *job, iovs []iovec, tmpfs bool) error {
+	c := j.w.Uring.FixedBufs
+	switch {
+	case c == Off:
+		j.buffers = "unregistered: fixedbufs=0"
+		return nil
+	case c == Auto && tmpfs:
+		// Fixed buffers save pinning pages for DMA; tmpfs copies from
+		// memory, and plain READ/WRITE measured faster there.
+		j.buffers = "unregistered: tmpfs does no DMA, fixed buffers buy nothing there"
+		return nil
+	case j.depth > maxRegBuffers:
+		if c == On {
+			return fmt.Errorf("--fixedbufs: iodepth %d is above the kernel's %d registered buffers; use --iodepth=%d or drop --fixedbufs", j.depth, maxRegBuffers, maxRegBuffers)
+		}
+		j.buffers = fmt.Sprintf("unregistered: iodepth %d is above the kernel's %d registered buffers", j.depth, maxRegBuffers)
+		return nil
+	}
+	if hookBadRegister {
+		iovs[0].base = 0 // a real kernel refuses a NULL buffer
+	}
+	err := u.r.register(uringRegisterBuffers, unsafe.Pointer(&iovs[0]), len(iovs))
+	iovs[0].base = uintptr(u.ar.addr(0))
+	switch {
+	case err != nil && c == On:
+		return fmt.Errorf("--fixedbufs: IORING_REGISTER_BUFFERS: %w (RLIMIT_MEMLOCK?); raise the limit or drop --fixedbufs", err)
+	case err != nil:
+		j.buffers = fmt.Sprintf("unregistered: IORING_REGISTER_BUFFERS: %v (RLIMIT_MEMLOCK?)", err)
+	default:
+		u.fixed = true
+		u.opRead, u.opWr = uringOpReadFixed, uringOpWriteFixed
+		j.buffers = "registered"
+	}
+	return nil
+}
+
+// describeSetupErr names the option behind a ring the kernel would not set up.
+func describeSetupErr(err error, o UringOptions) error {
+	switch {
+	case o.SQThreadPoll && errors.Is(err, unix.EPERM):
+		return fmt.Errorf("--sqthread_poll: %w (kernels before 5.11 allow it to root only); drop --sqthread_poll", err)
+	case o.SQThreadPin && errors.Is(err, unix.EINVAL):
+		return fmt.Errorf("--sqthread_poll_cpu=%d: %w (not an online CPU this process may use); name another CPU", o.SQThreadCPU, err)
+	case o.SQThreadPoll || o.HiPri:
+		return fmt.Errorf("%w (with %s)", err, o.setupNames())
+	}
+	return err
+}
+
+// setupNames names the options that changed io_uring_setup's flags.
+func (o UringOptions) setupNames() string {
+	var n []string
+	if o.HiPri {
+		n = append(n, "--hipri")
+	}
+	if o.SQThreadPoll {
+		n = append(n, "--sqthread_poll")
+	}
+	return strings.Join(n, " ")
 }
 
 func (u *uringLoop) close(abandoned bool) {
@@ -312,9 +446,12 @@ func (u *uringLoop) prep(j *job, n int, t0 int64) int {
 			}
 		}
 		sqe := &r.sqes[tail&r.sqMask]
-		*sqe = uringSQE{opcode: op, fd: int32(fd), off: uint64(off), addr: u.ar.addr(int(slot)), len: uint32(j.bs), userData: uint64(slot)}
+		*sqe = uringSQE{opcode: op, fd: int32(fd), off: uint64(off), addr: u.addrs[slot], len: u.sqeLen, userData: uint64(slot)}
 		if u.fixed {
 			sqe.bufIndex = slot
+		}
+		if u.fixedFiles {
+			sqe.fd, sqe.flags = int32(j.peekFile), iosqeFixedFile
 		}
 		tail++
 	}

@@ -11,6 +11,9 @@ package ioengine
 
 // io_uring_setup flags.
 const (
+	uringSetupIOPoll       uint32 = 1 << 0
+	uringSetupSQPoll       uint32 = 1 << 1
+	uringSetupSQAff        uint32 = 1 << 2
 	uringSetupSingleIssuer uint32 = 1 << 12
 	uringSetupDeferTaskrun uint32 = 1 << 13
 )
@@ -24,13 +27,21 @@ const (
 // io_uring_enter flags.
 const (
 	uringEnterGetEvents uint32 = 1 << 0
+	uringEnterSQWakeup  uint32 = 1 << 1
 	uringEnterExtArg    uint32 = 1 << 3
 )
+
+// The SQ ring's flags word: the SQPOLL thread sleeps and needs a wake-up.
+const uringSQNeedWakeup uint32 = 1 << 0
+
+// io_uring_sqe flags: fd is an index into the registered files.
+const iosqeFixedFile uint8 = 1 << 0
 
 // io_uring_register opcodes.
 const (
 	uringRegisterBuffers   = 0
 	uringUnregisterBuffers = 1
+	uringRegisterFiles     = 2
 	uringRegisterProbe     = 8
 	// uringRegisterIOWQMaxWorkers caps a ring's kernel worker threads
 	// (bounded, unbounded); they count against RLIMIT_NPROC and pids.max.
@@ -46,6 +57,8 @@ const (
 
 // Opcodes used here.
 const (
+	uringOpReadv      uint8 = 1
+	uringOpWritev     uint8 = 2
 	uringOpReadFixed  uint8 = 4
 	uringOpWriteFixed uint8 = 5
 	uringOpTimeout    uint8 = 11

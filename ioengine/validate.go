@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/qdsweep/qdsweep/ioengine/device"
 	"golang.org/x/sys/unix"
 )
 
@@ -17,7 +18,7 @@ import (
 // change and how. A missing file in an existing directory is accepted (the
 // caller may create it); its size checks are then skipped.
 func Validate(w Workload, engine string) error {
-	for _, check := range []func(Workload, string) error{validateShape, validatePacing, validateRegion} {
+	for _, check := range []func(Workload, string) error{validateShape, validatePacing, validateRegion, validateUring} {
 		if err := check(w, engine); err != nil {
 			return err
 		}
@@ -119,6 +120,62 @@ func validateRegion(w Workload, _ string) error {
 		return badf("--io_timeout: negative; use e.g. --io_timeout=30s")
 	}
 	return nil
+}
+
+// validateUring checks fio's io_uring options: given only for io_uring
+// (or fio, which runs them in its io_uring engine); hipri only where
+// completions can be polled.
+func validateUring(w Workload, engine string) error {
+	o := w.Uring
+	if !o.Set() {
+		return nil
+	}
+	if engine != EngineIOUring && engine != "" && engine != EngineFio {
+		n := "--" + o.FioOptions()[0][0]
+		return badf("%s is an option of the io_uring engine; use --ioengine=io_uring or drop %s", n, n)
+	}
+	if o.SQThreadPoll && o.SQThreadPin && engine != EngineFio {
+		var set unix.CPUSet
+		if err := unix.SchedGetaffinity(0, &set); err == nil && (o.SQThreadCPU < 0 || !set.IsSet(o.SQThreadCPU)) {
+			return badf("--sqthread_poll_cpu: CPU %d is not among the CPUs this process may run on; name one of them, e.g. --sqthread_poll_cpu=%d",
+				o.SQThreadCPU, firstCPU(&set))
+		}
+	}
+	if !o.HiPri {
+		return nil
+	}
+	if !w.Direct {
+		return badf("--hipri: polled completions need O_DIRECT; add --direct=1 or drop --hipri")
+	}
+	if engine == EngineFio || w.Filename == "" {
+		return nil // fio checks its own; a simulated target has no queue
+	}
+	for _, f := range w.Targets() {
+		d, err := device.Resolve(f)
+		switch {
+		case errors.Is(err, device.ErrNoBlockDevice):
+			return badf("--hipri: %v, with no device queue to poll; drop --hipri", err)
+		case err != nil:
+			return badf("--hipri: %v; drop --hipri", err)
+		case d.Queue.IOPoll == nil || !*d.Queue.IOPoll:
+			disk := d.Name
+			if d.Parent != "" {
+				disk = d.Parent
+			}
+			return badf("--hipri: %s's queue does not poll (/sys/block/%s/queue/io_poll is not 1: its driver has no poll queues, e.g. nvme.poll_queues=0); drop --hipri", disk, disk)
+		}
+	}
+	return nil
+}
+
+// firstCPU is the lowest CPU in set.
+func firstCPU(set *unix.CPUSet) int {
+	for i := range len(set) * 64 {
+		if set.IsSet(i) {
+			return i
+		}
+	}
+	return 0
 }
 
 // validateTarget checks the file or device and the region against it.

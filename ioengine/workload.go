@@ -1,6 +1,9 @@
 package ioengine
 
 import (
+	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/qdsweep/qdsweep/guard"
@@ -77,6 +80,125 @@ type Workload struct {
 	// sweep (guard.Hold): the run uses that open file (a block device stays
 	// claimed with O_EXCL) instead of opening Filename again.
 	Held *guard.Held
+	// Uring holds fio's io_uring engine options; the zero value leaves the
+	// ring's setup to qdsweep. Other engines refuse them (Validate).
+	Uring UringOptions
+}
+
+// Choice is a setting given on, given off, or left to qdsweep.
+type Choice int8
+
+// A Choice's values.
+const (
+	Auto Choice = iota // qdsweep decides (and says what it chose)
+	On
+	Off
+)
+
+// UringOptions are fio's io_uring engine options, with fio's meaning.
+type UringOptions struct {
+	// FixedBufs is fio's fixedbufs: On registers the I/O buffers with the
+	// ring (IORING_REGISTER_BUFFERS, READ_FIXED/WRITE_FIXED) and fails the
+	// run when the kernel refuses; Off never registers. Auto registers
+	// them except where it buys nothing (tmpfs) or the kernel cannot
+	// (deeper than its 16,384 buffers), and says so in Stats.Buffers.
+	FixedBufs Choice
+	// RegisterFiles is fio's registerfiles: the job's files are registered
+	// with the ring (IORING_REGISTER_FILES) and SQEs name them by index
+	// (IOSQE_FIXED_FILE), which saves a file lookup per I/O.
+	RegisterFiles bool
+	// SQThreadPoll is fio's sqthread_poll: a kernel thread polls the
+	// submission queue (IORING_SETUP_SQPOLL), so submitting needs no
+	// system call while it is awake. SQThreadCPU pins it (IORING_SETUP_SQ_AFF)
+	// when SQThreadPin is set (fio's sqthread_poll_cpu).
+	SQThreadPoll bool
+	SQThreadPin  bool
+	SQThreadCPU  int
+	// HiPri is fio's hipri: completions are polled for
+	// (IORING_SETUP_IOPOLL), not interrupt-driven; only O_DIRECT I/O to a
+	// block device whose queue polls (queue/io_poll = 1) can do that.
+	HiPri bool
+	// NonVectored is fio's nonvectored: Off uses IORING_OP_READV/WRITEV
+	// with one iovec per I/O; On and Auto use IORING_OP_READ/WRITE (fio's
+	// default where the kernel has them, as every kernel qdsweep runs on does).
+	NonVectored Choice
+}
+
+// Set reports whether any option differs from qdsweep's own choice.
+func (o UringOptions) Set() bool { return o != UringOptions{} }
+
+// FioOptions are the options set, as fio's io_uring engine names them,
+// in fio's order; the rest keep their defaults.
+func (o UringOptions) FioOptions() [][2]string {
+	var out [][2]string
+	choice := func(name string, c Choice) {
+		switch c {
+		case On:
+			out = append(out, [2]string{name, "1"})
+		case Off:
+			out = append(out, [2]string{name, "0"})
+		}
+	}
+	flag := func(name string, b bool) {
+		if b {
+			out = append(out, [2]string{name, "1"})
+		}
+	}
+	choice("fixedbufs", o.FixedBufs)
+	flag("registerfiles", o.RegisterFiles)
+	flag("sqthread_poll", o.SQThreadPoll)
+	if o.SQThreadPin {
+		out = append(out, [2]string{"sqthread_poll_cpu", strconv.Itoa(o.SQThreadCPU)})
+	}
+	flag("hipri", o.HiPri)
+	choice("nonvectored", o.NonVectored)
+	return out
+}
+
+// String is o as fio's options, "fixedbufs=1 sqthread_poll=1" ("" when
+// none is set); ParseUringOptions reads it back.
+func (o UringOptions) String() string {
+	var b strings.Builder
+	for i, kv := range o.FioOptions() {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(kv[0] + "=" + kv[1])
+	}
+	return b.String()
+}
+
+// ParseUringOptions reads UringOptions.String's form.
+func ParseUringOptions(s string) (UringOptions, error) {
+	var o UringOptions
+	for _, f := range strings.Fields(s) {
+		k, v, _ := strings.Cut(f, "=")
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || (k != "sqthread_poll_cpu" && n > 1) {
+			return o, fmt.Errorf("io_uring options: %q is not name=0 or name=1", f)
+		}
+		c := Off
+		if n == 1 {
+			c = On
+		}
+		switch k {
+		case "fixedbufs":
+			o.FixedBufs = c
+		case "nonvectored":
+			o.NonVectored = c
+		case "registerfiles":
+			o.RegisterFiles = n == 1
+		case "sqthread_poll":
+			o.SQThreadPoll = n == 1
+		case "hipri":
+			o.HiPri = n == 1
+		case "sqthread_poll_cpu":
+			o.SQThreadPin, o.SQThreadCPU = true, n
+		default:
+			return o, fmt.Errorf("io_uring options: %q is not one of fio's io_uring options", k)
+		}
+	}
+	return o, nil
 }
 
 // IsWrite reports whether the pattern writes.

@@ -41,6 +41,10 @@ type DiagnoseCurve struct {
 	Engine      string
 	Synchronous bool
 	Direct      bool // O_DIRECT (fio direct=1)
+	// PollThreads: every job had a kernel thread polling its submission
+	// queue (io_uring's SQPOLL, fio's sqthread_poll), which spins: a job
+	// then keeps up to two cores busy.
+	PollThreads bool
 	// NoDevice says why the target has no block device figures at all
 	// (e.g. "on tmpfs"); "" when it has a block device.
 	NoDevice string
@@ -276,6 +280,9 @@ func (d *diagCurve) engineInflight(i int) float64 {
 // cores is how many cores step i's jobs can use.
 func (d *diagCurve) cores(i int) float64 {
 	n := max(d.pts[i].NumJobs, 1)
+	if d.PollThreads {
+		n *= 2
+	}
 	if d.cpus > 0 {
 		n = min(n, d.cpus)
 	}
@@ -345,7 +352,9 @@ func (d *diagCurve) cpuBound() *Finding {
 		if t.DeviceKnown && t.AquSz >= diagQueueFull*p.QD && t.UtilPct >= 95 {
 			return nil // the device was saturated: the CPU did not hold it back
 		}
-		ev := []Fact{cpuFact(p, t.SelfCPUPct, d.cores(i))}
+		cf := cpuFact(p, t.SelfCPUPct, d.cores(i))
+		cf.PollThreads = d.PollThreads
+		ev := []Fact{cf}
 		if t.HostBusyPct > 0 {
 			ev = append(ev, Fact{Kind: FactHostBusy, HostBusyPct: t.HostBusyPct})
 		}

@@ -44,6 +44,9 @@ type Fact struct {
 	Cores       float64 `json:"cores,omitempty"`
 	Busy        float64 `json:"busy,omitempty"`
 	HostBusyPct float64 `json:"host_busy_pct,omitempty"`
+	// PollThreads: each job had a kernel thread polling its submission
+	// queue (io_uring SQPOLL), a second thread that spins by design.
+	PollThreads bool `json:"poll_threads,omitempty"`
 	// Shares and ratios: Share a fraction (of bytes, of a target), Ratio
 	// and BWRatio growth or spread factors, LatRatio and QDRatio latency
 	// and queue-depth growth, Growth the IOPS gain per QD gain.

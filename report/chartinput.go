@@ -53,8 +53,8 @@ func subtitle(r *sweep.Result) string {
 	if t := r.Meta.Target; t != "" {
 		parts = append(parts, t)
 	}
-	if e := r.Meta.Engine; e != "" {
-		parts = append(parts, "engine "+e)
+	if r.Meta.Engine != "" {
+		parts = append(parts, "engine "+engineWords(r.Meta))
 	}
 	if !r.Meta.Start.IsZero() {
 		parts = append(parts, r.Meta.Start.UTC().Format("2006-01-02 15:04 MST"))

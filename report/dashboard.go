@@ -69,7 +69,7 @@ func panelLines(r *sweep.Result, o Options) []panelLine {
 		}
 		add("Device", dev)
 	}
-	eng := m.Engine
+	eng := engineWords(m)
 	if m.EngineFallbackReason != "" {
 		eng += " (" + m.EngineFallbackReason + ")"
 	}

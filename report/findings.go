@@ -314,12 +314,20 @@ func cpuText(x littleslaw.Fact) string {
 	s := fmt.Sprintf("QD %s (%s): qdsweep used %s with %s ",
 		FormatQD(x.QD), splitWords(x.IODepth, x.NumJobs), used, CountNoun(float64(jobs), "job", "jobs"))
 	who, whose := "the submitter was", "its"
-	if jobs == 1 {
+	threads := "one submitting thread"
+	perJob := 1
+	if x.PollThreads {
+		threads, perJob = "one submitting thread and one SQ poll thread", 2
+	}
+	switch {
+	case jobs == 1 && perJob == 1:
 		s += "(one submitting thread, at most one core)"
-	} else {
+	case jobs == 1:
+		s += "(" + threads + ", at most " + CountNoun(x.Cores, "core", "cores") + ")"
+	default:
 		who, whose = "the submitters were", "their"
-		s += "(one submitting thread each, at most " + CountNoun(x.Cores, "core", "cores")
-		if float64(jobs) > x.Cores {
+		s += "(" + threads + " each, at most " + CountNoun(x.Cores, "core", "cores")
+		if float64(jobs*perJob) > x.Cores {
 			s += fmt.Sprintf(": the machine has %s", CountNoun(math.Floor(x.Cores), "CPU", "CPUs"))
 		}
 		s += ")"

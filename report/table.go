@@ -79,10 +79,19 @@ func headline(r *sweep.Result) string {
 		parts = append(parts, dev)
 	}
 	if r.Meta.Engine != "" {
-		parts = append(parts, "engine "+r.Meta.Engine)
+		parts = append(parts, "engine "+engineWords(r.Meta))
 	}
 	parts = append(parts, workloadWords(r))
 	return strings.Join(parts, " · ")
+}
+
+// engineWords names the engine and the io_uring options it ran with:
+// "io_uring (sqthread_poll=1 registerfiles=1)".
+func engineWords(m sweep.Meta) string {
+	if m.Workload.IOUring == "" {
+		return m.Engine
+	}
+	return m.Engine + " (" + m.Workload.IOUring + ")"
 }
 
 // workloadWords describes the sweep's workload: "randread 4k, direct, 5s per step".

@@ -3,6 +3,7 @@ package sweep
 import (
 	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/littleslaw"
+	"strings"
 )
 
 // Diagnose applies littleslaw's bottleneck rules to r's curves with their
@@ -22,6 +23,7 @@ func (r *Result) Diagnose(o littleslaw.Options) []littleslaw.Finding {
 			Engine:      r.Meta.Engine,
 			Synchronous: r.Meta.Engine != "" && fio.IsSyncEngine(r.Meta.Engine),
 			Direct:      r.Meta.Workload.Direct,
+			PollThreads: strings.Contains(r.Meta.Workload.IOUring, "sqthread_poll=1"),
 		}
 		if r.Meta.Device == nil && r.Meta.DeviceOff != "" {
 			dc.NoDevice = r.Meta.DeviceOff

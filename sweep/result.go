@@ -70,6 +70,9 @@ type Workload struct {
 	Sim       string `json:"sim,omitempty"` // sim parameters when simulated
 	// LogIntervalNs is the period of each step's Series (0: none recorded).
 	LogIntervalNs int64 `json:"log_interval_ns,omitempty"`
+	// IOUring is fio's io_uring options the sweep ran with, as fio spells
+	// them ("fixedbufs=1 sqthread_poll=1"; "" for qdsweep's own setup).
+	IOUring string `json:"io_uring,omitempty"`
 }
 
 // DeviceInfo holds the block device's queue facts (filled by device telemetry).

@@ -130,6 +130,8 @@ func CheckResume(prev, next Meta) error {
 		return diff("--direct", fmt.Sprint(prev.Workload.Direct), fmt.Sprint(next.Workload.Direct))
 	case prev.Workload.Size != next.Workload.Size:
 		return diff("--size", FioSize(prev.Workload.Size), FioSize(next.Workload.Size))
+	case prev.Workload.IOUring != next.Workload.IOUring:
+		return diff("io_uring options", quoteOr(prev.Workload.IOUring), quoteOr(next.Workload.IOUring))
 	case prev.Workload.RWMixRead != next.Workload.RWMixRead:
 		return diff("--rwmixread", fmt.Sprint(prev.Workload.RWMixRead), fmt.Sprint(next.Workload.RWMixRead))
 	}

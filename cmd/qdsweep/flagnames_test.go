@@ -39,6 +39,8 @@ var fioOptions = []string{
 	"max_latency",
 	// run also takes these fio options, read by package fio.
 	"directory", "filesize", "io_size", "loops", "number_ios", "startdelay", "end_fsync", "randrepeat", "norandommap", "readonly",
+	// fio's io_uring engine options (run and sweep).
+	"fixedbufs", "registerfiles", "sqthread_poll", "sqthread_poll_cpu", "hipri", "nonvectored",
 }
 
 // fioSynonyms are other words people use for fio's concepts; a flag named

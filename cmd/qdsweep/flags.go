@@ -43,6 +43,7 @@ func workloadFlags(rampDef, runtimeDef string) []cli.Flag {
 		&cli.BoolFlag{Name: "time_based", Usage: "accepted for fio compatibility: runs are always time based"},
 		&cli.BoolFlag{Name: "group_reporting", Usage: "accepted for fio compatibility: jobs are always reported together"},
 	}
+	fs = append(fs, uringFlags()...)
 	fs = append(fs, writeGuardFlags()...)
 	fs = append(fs, simFlags()...)
 	return append(fs, fioFlags()...)
@@ -88,6 +89,7 @@ func workloadFromFlags(c *cli.Context, j *jobFile) (ioengine.Workload, error) {
 	if f := c.String("output-format"); f != formatNormal && f != formatJSON && f != formatTerse {
 		return w, usagef("--output-format: unknown format %q; use normal, json or terse", f)
 	}
+	w.Uring = uringFromFlags(c)
 	j.applyShared(c, &w)
 	return w, nil
 }

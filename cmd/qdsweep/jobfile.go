@@ -109,6 +109,9 @@ func (j *jobFile) applyShared(c *cli.Context, w *ioengine.Workload) {
 	if j.defines(c, "direct") {
 		w.Direct = jw.Direct
 	}
+	if !anySet(c, "fixedbufs", "registerfiles", "sqthread_poll", "sqthread_poll_cpu", "hipri", "nonvectored") {
+		w.Uring = jw.Uring
+	}
 	if j.from(c, "randseed", "randseed") {
 		w.RandSeed = jw.RandSeed
 	}

@@ -56,7 +56,7 @@ func runOwnFlags() []cli.Flag {
 // runFioFlags are the fio options run takes, shown in its help with fio's
 // defaults. They are read by package fio, not by the flag parser.
 func runFioFlags() []cli.Flag {
-	return []cli.Flag{
+	fs := []cli.Flag{
 		&cli.StringFlag{Name: "name", Usage: "job name; without --filename the job's file is <directory>/<name>.<job>.0, as fio names it (laid out if missing and kept)"},
 		&cli.StringFlag{Name: "filename", Usage: "file or block device (default: ./qdsweep.scratch, laid out and removed); fio's a:b list spreads each job's I/Os over the files in turn (\\: escapes a colon in a name)"},
 		&cli.StringFlag{Name: "directory", Usage: "directory of the job's file"},
@@ -86,6 +86,10 @@ func runFioFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "readonly", Usage: "refuse a workload that writes"},
 		&cli.StringFlag{Name: "continue_on_error", Value: "none", Usage: "io or all: count I/O errors instead of ending the run"},
 	}
+	for _, u := range uringFlagUsage {
+		fs = append(fs, &cli.StringFlag{Name: u[0], Usage: u[1]})
+	}
+	return fs
 }
 
 func runCommand() *cli.Command {
@@ -1295,8 +1299,15 @@ func writeGroupStatus(out io.Writer, jobs []*runJob, g int) {
 func writeRunText(out io.Writer, w ioengine.Workload, st *ioengine.Stats) error {
 	var b strings.Builder
 	engine := st.Engine
+	var how []string
 	if st.Buffers == "registered" {
-		engine += " (registered buffers)"
+		how = append(how, "registered buffers")
+	}
+	if w.Uring.Set() {
+		how = append(how, w.Uring.String())
+	}
+	if len(how) > 0 {
+		engine += " (" + strings.Join(how, "; ") + ")"
 	}
 	fmt.Fprintf(&b, "%s %s, iodepth %d × %s, %s\n", w.RW, sweep.FioSize(w.BS), w.IODepth, report.CountNoun(float64(w.NumJobs), "job", "jobs"), engine)
 	target := "(simulated device)"

@@ -279,7 +279,7 @@ func sweepResult(o sweepOpts, engine, fallback string) (*sweep.Result, error) {
 	m.Target = o.workload.Filename
 	m.Simulated = o.engine.sim != nil
 	m.Workload = sweep.Workload{Size: o.workload.Size, Direct: o.workload.Direct,
-		RampNs: int64(o.ramp), RuntimeNs: int64(o.runtime)}
+		RampNs: int64(o.ramp), RuntimeNs: int64(o.runtime), IOUring: o.workload.Uring.String()}
 	for _, rw := range o.plan.RW {
 		if rw == string(ioengine.ReadWrite) || rw == string(ioengine.RandRW) {
 			m.Workload.RWMixRead = o.workload.RWMixRead
@@ -489,6 +489,9 @@ func (o *sweepOpts) keepPrevious(c *cli.Context) (ramp, runtime time.Duration) {
 	}
 	if !c.IsSet("direct") {
 		o.workload.Direct = p.Meta.Workload.Direct
+	}
+	if u, err := ioengine.ParseUringOptions(p.Meta.Workload.IOUring); err == nil && !o.workload.Uring.Set() {
+		o.workload.Uring = u
 	}
 	if !c.IsSet("rwmixread") && p.Meta.Workload.RWMixRead > 0 {
 		o.workload.RWMixRead = p.Meta.Workload.RWMixRead

@@ -24,6 +24,9 @@ type Queue struct {
 	MaxSectorsKB      int    // largest request the block layer issues, KiB
 	WriteCache        string // "write back" or "write through"
 	ReadAheadKB       int    // read-ahead window, KiB
+	// IOPoll is queue/io_poll: the driver has poll queues, so polled
+	// completions (io_uring's IOPOLL, fio's hipri) work (nil when unknown).
+	IOPoll *bool
 }
 
 // readQueue reads the facts of the disk whose sysfs directory is dir. Missing
@@ -61,6 +64,14 @@ func readQueue(dir string) (Queue, error) {
 	if rot != "" {
 		b := rot != "0"
 		q.Rotational = &b
+	}
+	poll, err := readTrimmed(filepath.Join(qdir, "io_poll"))
+	if err != nil {
+		return q, err
+	}
+	if poll != "" {
+		b := poll != "0"
+		q.IOPoll = &b
 	}
 	sched, err := readTrimmed(filepath.Join(qdir, "scheduler"))
 	if err != nil {
