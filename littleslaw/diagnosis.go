@@ -260,7 +260,7 @@ func prepareDiag(c DiagnoseCurve, cpus int) *diagCurve {
 	return d
 }
 
-func (d *diagCurve) finding(rule string, reason Reason, figures Fact, facts ...Fact) Finding {
+func (d *diagCurve) finding(rule Rule, reason Reason, figures Fact, facts ...Fact) Finding {
 	if facts == nil {
 		facts = []Fact{}
 	}

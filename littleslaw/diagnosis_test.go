@@ -54,7 +54,7 @@ func TestDiagnose(t *testing.T) {
 	tests := []struct {
 		name        string
 		in          littleslaw.DiagnoseInput
-		wantRules   []string
+		wantRules   []littleslaw.Rule
 		wantReasons []littleslaw.Reason
 	}{
 		{
@@ -63,7 +63,7 @@ func TestDiagnose(t *testing.T) {
 				RW: "randread", BS: k4, Engine: "io_uring", Direct: true,
 				Points: cloud, Telemetry: curvetest.DeviceLike(cloud, 0.97, 15),
 			}}},
-			wantRules:   []string{littleslaw.RuleDepthBound},
+			wantRules:   []littleslaw.Rule{littleslaw.RuleDepthBound},
 			wantReasons: []littleslaw.Reason{littleslaw.ReasonBelowTarget},
 		},
 		{
@@ -71,7 +71,7 @@ func TestDiagnose(t *testing.T) {
 			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
 				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, Points: cloud,
 			}}},
-			wantRules:   []string{littleslaw.RuleDepthBound},
+			wantRules:   []littleslaw.Rule{littleslaw.RuleDepthBound},
 			wantReasons: []littleslaw.Reason{littleslaw.ReasonRising},
 		},
 		{
@@ -80,7 +80,7 @@ func TestDiagnose(t *testing.T) {
 				RW: "randread", BS: k4, Engine: "psync", Synchronous: true, Direct: true,
 				Points: psync, Telemetry: curvetest.DeviceLike(psync, 1.0/32, 10),
 			}}},
-			wantRules:   []string{littleslaw.RuleQueueNotFull},
+			wantRules:   []littleslaw.Rule{littleslaw.RuleQueueNotFull},
 			wantReasons: []littleslaw.Reason{littleslaw.ReasonSyncEngine},
 		},
 		{
@@ -88,7 +88,7 @@ func TestDiagnose(t *testing.T) {
 			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
 				RW: "randwrite", BS: k4, Engine: "libaio", Direct: false, Points: buffered,
 			}}},
-			wantRules:   []string{littleslaw.RuleQueueNotFull},
+			wantRules:   []littleslaw.Rule{littleslaw.RuleQueueNotFull},
 			wantReasons: []littleslaw.Reason{littleslaw.ReasonBehavedSync},
 		},
 		{
@@ -96,7 +96,7 @@ func TestDiagnose(t *testing.T) {
 			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
 				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, Points: limited,
 			}}},
-			wantRules:   []string{littleslaw.RuleQueueNotFull},
+			wantRules:   []littleslaw.Rule{littleslaw.RuleQueueNotFull},
 			wantReasons: []littleslaw.Reason{littleslaw.ReasonJobsLimited},
 		},
 		{
@@ -104,7 +104,7 @@ func TestDiagnose(t *testing.T) {
 			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
 				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, Points: cpuShort,
 			}}},
-			wantRules:   []string{littleslaw.RuleQueueNotFull},
+			wantRules:   []littleslaw.Rule{littleslaw.RuleQueueNotFull},
 			wantReasons: []littleslaw.Reason{littleslaw.ReasonJobsCPU},
 		},
 		{
@@ -113,7 +113,7 @@ func TestDiagnose(t *testing.T) {
 				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, NrRequests: 64, HWQueues: 1,
 				Points: tagLimited, Telemetry: tagTel,
 			}}},
-			wantRules:   []string{littleslaw.RuleQueueNotFull},
+			wantRules:   []littleslaw.Rule{littleslaw.RuleQueueNotFull},
 			wantReasons: []littleslaw.Reason{littleslaw.ReasonNrRequests},
 		},
 		{
@@ -121,7 +121,7 @@ func TestDiagnose(t *testing.T) {
 			in: littleslaw.DiagnoseInput{CPUs: 2, Curves: []littleslaw.DiagnoseCurve{{
 				RW: "randread", BS: k4, Engine: "libaio", Direct: true, Points: cpuTop, Telemetry: cpuTel,
 			}}},
-			wantRules:   []string{littleslaw.RuleQueueNotFull, littleslaw.RuleCPUBound},
+			wantRules:   []littleslaw.Rule{littleslaw.RuleQueueNotFull, littleslaw.RuleCPUBound},
 			wantReasons: []littleslaw.Reason{littleslaw.ReasonSubmitterCPU, littleslaw.ReasonSelfCPU},
 		},
 		{
@@ -129,7 +129,7 @@ func TestDiagnose(t *testing.T) {
 			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
 				RW: "randread", BS: k4, Engine: "io_uring", Direct: false, Points: pageCache, Telemetry: pcTel,
 			}}},
-			wantRules:   []string{littleslaw.RuleCache},
+			wantRules:   []littleslaw.Rule{littleslaw.RuleCache},
 			wantReasons: []littleslaw.Reason{littleslaw.ReasonPageCache},
 		},
 		{
@@ -138,7 +138,7 @@ func TestDiagnose(t *testing.T) {
 				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, NoDevice: "/dev/shm/x is on tmpfs: no block device",
 				Points: nvme,
 			}}},
-			wantRules:   []string{littleslaw.RuleCache},
+			wantRules:   []littleslaw.Rule{littleslaw.RuleCache},
 			wantReasons: []littleslaw.Reason{littleslaw.ReasonNoDevice},
 		},
 		{
@@ -148,7 +148,7 @@ func TestDiagnose(t *testing.T) {
 				Points: capped, Telemetry: curvetest.DeviceLike(capped, 0.98, 12),
 			}}},
 			// device-cap already says the device saturated: no healthy beside it.
-			wantRules:   []string{littleslaw.RuleDeviceCap},
+			wantRules:   []littleslaw.Rule{littleslaw.RuleDeviceCap},
 			wantReasons: []littleslaw.Reason{littleslaw.ReasonPlateau},
 		},
 		{
@@ -156,7 +156,7 @@ func TestDiagnose(t *testing.T) {
 			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
 				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, Points: nvme, Telemetry: curvetest.DeviceLike(nvme, 0.95, 40),
 			}}},
-			wantRules:   []string{littleslaw.RuleHealthy},
+			wantRules:   []littleslaw.Rule{littleslaw.RuleHealthy},
 			wantReasons: []littleslaw.Reason{littleslaw.ReasonSaturated},
 		},
 		{
@@ -164,13 +164,13 @@ func TestDiagnose(t *testing.T) {
 			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
 				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, Points: climbing,
 			}}},
-			wantRules:   []string{littleslaw.RuleInconclusive},
+			wantRules:   []littleslaw.Rule{littleslaw.RuleInconclusive},
 			wantReasons: []littleslaw.Reason{littleslaw.ReasonNotFlat},
 		},
 		{
 			name:        "no measured steps",
 			in:          littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{RW: "read"}}},
-			wantRules:   []string{littleslaw.RuleInconclusive},
+			wantRules:   []littleslaw.Rule{littleslaw.RuleInconclusive},
 			wantReasons: []littleslaw.Reason{littleslaw.ReasonNoSteps},
 		},
 		{
@@ -179,7 +179,7 @@ func TestDiagnose(t *testing.T) {
 				{RW: "randread", BS: k4, Direct: true, Points: curvetest.CurveOf(256, k4, curvetest.Throttled(1e6, 25000), nil)},
 				{RW: "randread", BS: k64, Direct: true, Points: curvetest.CurveOf(256, k64, curvetest.Throttled(1.2e6, 25000), nil)},
 			}},
-			wantRules:   []string{littleslaw.RuleDeviceCap, littleslaw.RuleDeviceCap, littleslaw.RuleDeviceCap},
+			wantRules:   []littleslaw.Rule{littleslaw.RuleDeviceCap, littleslaw.RuleDeviceCap, littleslaw.RuleDeviceCap},
 			wantReasons: []littleslaw.Reason{littleslaw.ReasonPlateau, littleslaw.ReasonPlateau, littleslaw.ReasonIOPSCap},
 		},
 		{
@@ -188,14 +188,14 @@ func TestDiagnose(t *testing.T) {
 				{RW: "read", BS: 16384, Direct: true, Points: curvetest.CurveOf(256, 16384, curvetest.Throttled(1e6, 15000), nil)},
 				{RW: "read", BS: k64, Direct: true, Points: curvetest.CurveOf(256, k64, curvetest.Throttled(1.2e6, 3750), nil)},
 			}},
-			wantRules:   []string{littleslaw.RuleDeviceCap, littleslaw.RuleDeviceCap, littleslaw.RuleDeviceCap},
+			wantRules:   []littleslaw.Rule{littleslaw.RuleDeviceCap, littleslaw.RuleDeviceCap, littleslaw.RuleDeviceCap},
 			wantReasons: []littleslaw.Reason{littleslaw.ReasonPlateau, littleslaw.ReasonPlateau, littleslaw.ReasonThroughputCap},
 		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			got := littleslaw.Diagnose(tc.in)
-			var rules []string
+			var rules []littleslaw.Rule
 			var reasons []littleslaw.Reason
 			for _, f := range got {
 				rules = append(rules, f.Rule)
@@ -278,19 +278,19 @@ func TestDiagnoseSharedDevice(t *testing.T) {
 		name   string
 		pts    []littleslaw.Point
 		tel    []littleslaw.StepTelemetry
-		rules  []string
+		rules  []littleslaw.Rule
 		shared bool // a shared-device fact is among the evidence
 	}{
-		{"rising curve", climbing, other(climbing), []string{littleslaw.RuleDepthBound}, true},
-		{"saturating curve", saturating, other(saturating), []string{littleslaw.RuleContended}, true},
-		{"split requests are not other I/O", split, splitTel, []string{littleslaw.RuleDeviceCap}, false},
+		{"rising curve", climbing, other(climbing), []littleslaw.Rule{littleslaw.RuleDepthBound}, true},
+		{"saturating curve", saturating, other(saturating), []littleslaw.Rule{littleslaw.RuleContended}, true},
+		{"split requests are not other I/O", split, splitTel, []littleslaw.Rule{littleslaw.RuleDeviceCap}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := littleslaw.Diagnose(littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
 				RW: "randread", BS: 4096, Direct: true, Points: tt.pts, Telemetry: tt.tel,
 			}}})
-			var rules []string
+			var rules []littleslaw.Rule
 			shared := false
 			for _, f := range got {
 				rules = append(rules, f.Rule)
@@ -335,7 +335,7 @@ func TestDiagnoseCPUGrade(t *testing.T) {
 		jobs, cpu int
 		self      float64 // percent of one core
 		hostBusy  float64
-		rule      string
+		rule      littleslaw.Rule
 		want      littleslaw.Reason
 		cores     float64
 	}{

@@ -117,28 +117,65 @@ const (
 	NoticeNoModelFits  NoticeKind = "no-model-fits"      // the best fit (Model) missed by Error, over MaxModelError: none is used
 )
 
+// Rule is a diagnosis rule, the verdict of a Finding.
+type Rule string
+
 // Diagnosis rules, the values of Finding.Rule, in the order Diagnose
 // reports them.
 const (
-	RuleCache        = "cache"
-	RuleQueueNotFull = "queue-not-reaching-device"
-	RuleCPUBound     = "cpu-bound"
-	RuleDepthBound   = "depth-bound"
-	RuleDeviceCap    = "device-cap"
-	RuleHealthy      = "healthy"
+	RuleCache        Rule = "cache"
+	RuleQueueNotFull Rule = "queue-not-reaching-device"
+	RuleCPUBound     Rule = "cpu-bound"
+	RuleDepthBound   Rule = "depth-bound"
+	RuleDeviceCap    Rule = "device-cap"
+	RuleHealthy      Rule = "healthy"
 	// RuleContended replaces healthy when the curve saturated but other I/O
 	// shared the device during the sweep: the figures are not the
 	// workload's alone.
-	RuleContended    = "contended"
-	RuleInconclusive = "inconclusive" // no rule fits: says what is missing
+	RuleContended    Rule = "contended"
+	RuleInconclusive Rule = "inconclusive" // no rule fits: says what is missing
 )
 
 // Rules lists every rule a diagnosis can report, in the order Diagnose
-// reports them: the curve rules, then the time rules (burst credits,
-// throttling, warm-up, cache fill, noisy neighbours) and not-stationary.
-func Rules() []string {
-	return []string{RuleCache, RuleQueueNotFull, RuleCPUBound, RuleDepthBound, RuleDeviceCap, RuleHealthy, RuleContended,
+// reports them: the filesystem and curve rules, then the time rules (burst
+// credits, throttling, warm-up, cache fill, noisy neighbours) and
+// not-stationary.
+func Rules() []Rule {
+	return []Rule{RuleNetworkFS, RuleCache, RuleQueueNotFull, RuleCPUBound, RuleDepthBound, RuleDeviceCap, RuleHealthy, RuleContended,
 		RuleInconclusive, RuleBurst, RuleThrottle, RuleWarmup, RuleCacheFill, RuleNoisy, RuleNotStationary}
+}
+
+// Reasons lists every Reason a Finding can carry, rule by rule (a CPU
+// fact's grades, CPUGrades, are Reasons of a Fact, not of a Finding).
+func Reasons() []Reason {
+	return []Reason{
+		ReasonNetworkFS, ReasonFUSEFS, ReasonRemoteFS,
+		ReasonNoDevice, ReasonPageCache, ReasonUnwritten, ReasonHostCache,
+		ReasonSelfCPU, ReasonHostBusy,
+		ReasonSyncEngine, ReasonBehavedSync, ReasonSubmitterCPU, ReasonNrRequests, ReasonBuffered, ReasonAboveDevice,
+		ReasonSubmitter, ReasonOneJob, ReasonManyJobs, ReasonJobsLimited, ReasonJobsCPU, ReasonSubmitterCPUCores,
+		ReasonBelowTarget, ReasonRising,
+		ReasonPlateau, ReasonThroughputCap, ReasonIOPSCap, ReasonMixedCap,
+		ReasonSaturated,
+		ReasonNoSteps, ReasonOneStep, ReasonNotFlat, ReasonSaturatedUnclear, ReasonEarlyStopped,
+		ReasonBurstSpent, ReasonControlFell, ReasonControlRose, ReasonRampFell, ReasonThrottled, ReasonWarmup,
+		ReasonCacheFill, ReasonNoisy,
+	}
+}
+
+// CPUGrades lists the grades of a FactCPU (Fact.Reason).
+func CPUGrades() []Reason { return []Reason{CPUSaturated, CPUNearlySaturated, CPUNotLimit} }
+
+// FactKinds lists every kind of diagnosis evidence.
+func FactKinds() []FactKind {
+	return []FactKind{
+		FactNoSteps, FactSharedBytes, FactSharedIOPS, FactNoDevice, FactFSType, FactPoint, FactCacheShare, FactCacheMedian,
+		FactLatencyAt, FactCPU, FactHostBusy, FactDeviceQueue, FactIOPSLatency, FactInflight, FactEngineInflight,
+		FactGrowth, FactTargetShort, FactPlateau, FactPlateauLatency, FactDeviceAt, FactTargetAbove, FactSaturates,
+		FactInflightAt, FactNoTelemetry, FactDeepest, FactLastStep, FactCapAtBS, FactCapSpread,
+		FactBurstLevel, FactSustainedLevel, FactCredits, FactOnCredits, FactPeriod, FactTransient, FactSpread,
+		FactRuntime, FactControl, FactAboveControl, FactRampFell,
+	}
 }
 
 // Reason is the variant of a diagnosis rule that applied.

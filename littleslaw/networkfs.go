@@ -4,7 +4,7 @@ package littleslaw
 // filesystem (or on no block device at latencies no cache has): its
 // latency is a round trip to a server, so the curve sizes that filesystem
 // and its server, not a volume's device.
-const RuleNetworkFS = "network-filesystem"
+const RuleNetworkFS Rule = "network-filesystem"
 
 // Reasons of RuleNetworkFS.
 const (

@@ -21,7 +21,7 @@ func TestDiagnoseNetworkFilesystems(t *testing.T) {
 	tests := []struct {
 		name      string
 		c         littleslaw.DiagnoseCurve
-		rule      string
+		rule      littleslaw.Rule
 		reason    littleslaw.Reason
 		wantCache bool
 	}{

@@ -669,12 +669,12 @@ const (
 	// the end of the sweep, disagreed with itself beyond noise: burst
 	// credits spent, a throttle that began or a neighbour that arrived
 	// between the two (ReasonControlFell), or a warm-up (ReasonControlRose).
-	RuleNotStationary = "not-stationary"
-	RuleBurst         = "burst-credits"
-	RuleThrottle      = "periodic-throttle"
-	RuleWarmup        = "warm-up"
-	RuleCacheFill     = "cache-fill"
-	RuleNoisy         = "noisy-neighbours"
+	RuleNotStationary Rule = "not-stationary"
+	RuleBurst         Rule = "burst-credits"
+	RuleThrottle      Rule = "periodic-throttle"
+	RuleWarmup        Rule = "warm-up"
+	RuleCacheFill     Rule = "cache-fill"
+	RuleNoisy         Rule = "noisy-neighbours"
 )
 
 // Reasons of the time findings.
@@ -712,9 +712,9 @@ func TimeFindings(rw string, bs int64, qd []float64, times []*StepTime, ct *Curv
 	if ct == nil {
 		return nil
 	}
-	byRule := map[string]*Finding{}
-	var order []string
-	add := func(rule string, r Reason, figures Fact, facts ...Fact) {
+	byRule := map[Rule]*Finding{}
+	var order []Rule
+	add := func(rule Rule, r Reason, figures Fact, facts ...Fact) {
 		f, ok := byRule[rule]
 		if !ok {
 			f = &Finding{Rule: rule, Reason: r, RW: rw, BS: bs, Figures: figures}
@@ -759,7 +759,7 @@ func TimeFindings(rw string, bs int64, qd []float64, times []*StepTime, ct *Curv
 		}
 	}
 	if ct.RuntimeSec > ct.RanSec+0.05 {
-		for _, rule := range []string{RuleBurst, RuleThrottle, RuleWarmup, RuleCacheFill} {
+		for _, rule := range []Rule{RuleBurst, RuleThrottle, RuleWarmup, RuleCacheFill} {
 			if f := byRule[rule]; f != nil {
 				f.Facts = append(f.Facts, Fact{Kind: FactRuntime, Seconds: ct.RuntimeSec, ToSeconds: ct.RanSec})
 				f.Figures.ToSeconds = ct.RuntimeSec

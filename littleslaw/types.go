@@ -245,7 +245,7 @@ type Notice struct {
 type Finding struct {
 	// Rule is the verdict: depth-bound, queue-not-reaching-device,
 	// device-cap, cpu-bound, cache, healthy, contended or inconclusive.
-	Rule   string `json:"rule"`
+	Rule   Rule   `json:"rule"`
 	Reason Reason `json:"reason,omitempty"`
 	RW     string `json:"rw,omitempty"` // the curve's fio rw
 	BS     int64  `json:"bs,omitempty"` // the curve's block size, bytes (0: every size of RW)

@@ -85,9 +85,9 @@ func factsOf(r *sweep.Result) inputFacts {
 	}
 	seen := map[string]bool{}
 	for _, d := range r.Diagnosis {
-		if d.Rule != "" && !seen[d.Rule] {
-			seen[d.Rule] = true
-			f.Flags = append(f.Flags, d.Rule)
+		if d.Rule != "" && !seen[string(d.Rule)] {
+			seen[string(d.Rule)] = true
+			f.Flags = append(f.Flags, string(d.Rule))
 		}
 	}
 	return f

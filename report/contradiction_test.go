@@ -251,7 +251,7 @@ func TestNoContradictions(t *testing.T) {
 				for _, f := range r.Diagnosis {
 					if f.RW == ca.RW && (f.BS == ca.BS || f.BS == 0) {
 						words = append(words, fmt.Sprintf("Diagnosis (%s): %s", f.Rule, f.Summary), f.Next)
-						if strings.Contains(f.Summary, f.Rule+": "+f.Rule) {
+						if strings.Contains(f.Summary, string(f.Rule+": "+f.Rule)) {
 							t.Errorf("verdict repeated: %q", f.Summary)
 						}
 						// One interpolation: the diagnosis and the target

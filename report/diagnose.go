@@ -41,7 +41,7 @@ func WriteFindings(w io.Writer, findings []littleslaw.Finding, width int) error 
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		line(FindingSummary(f), "["+f.Rule+"] ", "  ")
+		line(FindingSummary(f), "["+string(f.Rule)+"] ", "  ")
 		for _, e := range FindingEvidence(f) {
 			line(e, "  · ", "    ")
 		}
@@ -49,4 +49,13 @@ func WriteFindings(w io.Writer, findings []littleslaw.Finding, width int) error 
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// RuleList names every rule a diagnosis can report, in its order, for help texts.
+func RuleList() string {
+	var names []string
+	for _, r := range littleslaw.Rules() {
+		names = append(names, string(r))
+	}
+	return strings.Join(names, ", ")
 }

@@ -57,7 +57,7 @@ func TestDiagnoseWords(t *testing.T) {
 	tests := []struct {
 		name      string
 		in        littleslaw.DiagnoseInput
-		wantRules []string
+		wantRules []littleslaw.Rule
 		wantIn    []string // substrings of summaries + next steps
 	}{
 		{
@@ -66,7 +66,7 @@ func TestDiagnoseWords(t *testing.T) {
 				RW: "randread", BS: k4, Engine: "io_uring", Direct: true,
 				Points: cloud, Telemetry: curvetest.DeviceLike(cloud, 0.97, 15),
 			}}},
-			wantRules: []string{littleslaw.RuleDepthBound},
+			wantRules: []littleslaw.Rule{littleslaw.RuleDepthBound},
 			wantIn:    []string{"randread 4k: latency stays near R0", "≈ 213", "iodepth 213 × numjobs 1"},
 		},
 		{
@@ -74,7 +74,7 @@ func TestDiagnoseWords(t *testing.T) {
 			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
 				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, Points: cloud,
 			}}},
-			wantRules: []string{littleslaw.RuleDepthBound},
+			wantRules: []littleslaw.Rule{littleslaw.RuleDepthBound},
 			wantIn:    []string{"extend the sweep past QD 32 (e.g. to 128)"},
 		},
 		{
@@ -83,7 +83,7 @@ func TestDiagnoseWords(t *testing.T) {
 				RW: "randread", BS: k4, Engine: "psync", Synchronous: true, Direct: true,
 				Points: psync, Telemetry: curvetest.DeviceLike(psync, 1.0/32, 10),
 			}}},
-			wantRules: []string{littleslaw.RuleQueueNotFull},
+			wantRules: []littleslaw.Rule{littleslaw.RuleQueueNotFull},
 			wantIn:    []string{"psync engine is synchronous", "iodepth 32 adds nothing", "numjobs"},
 		},
 		{
@@ -91,7 +91,7 @@ func TestDiagnoseWords(t *testing.T) {
 			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
 				RW: "randwrite", BS: k4, Engine: "libaio", Direct: false, Points: buffered,
 			}}},
-			wantRules: []string{littleslaw.RuleQueueNotFull},
+			wantRules: []littleslaw.Rule{littleslaw.RuleQueueNotFull},
 			wantIn:    []string{"behaved synchronously", "direct=1"},
 		},
 		{
@@ -100,7 +100,7 @@ func TestDiagnoseWords(t *testing.T) {
 				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, NrRequests: 64, HWQueues: 1,
 				Points: tagLimited, Telemetry: tagTel,
 			}}},
-			wantRules: []string{littleslaw.RuleQueueNotFull},
+			wantRules: []littleslaw.Rule{littleslaw.RuleQueueNotFull},
 			wantIn:    []string{"nr_requests 64 × 1 hardware queues", "more jobs"},
 		},
 		{
@@ -108,7 +108,7 @@ func TestDiagnoseWords(t *testing.T) {
 			in: littleslaw.DiagnoseInput{CPUs: 2, Curves: []littleslaw.DiagnoseCurve{{
 				RW: "randread", BS: k4, Engine: "libaio", Direct: true, Points: cpuTop, Telemetry: cpuTel,
 			}}},
-			wantRules: []string{littleslaw.RuleQueueNotFull, littleslaw.RuleCPUBound},
+			wantRules: []littleslaw.Rule{littleslaw.RuleQueueNotFull, littleslaw.RuleCPUBound},
 			wantIn: []string{"CPU-bound", "use io_uring",
 				"qdsweep used 99% of a core with 1 job (one submitting thread, at most one core), so the submitter was nearly saturated (99%)"},
 		},
@@ -117,7 +117,7 @@ func TestDiagnoseWords(t *testing.T) {
 			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
 				RW: "randread", BS: k4, Engine: "io_uring", Direct: false, Points: pageCache, Telemetry: pcTel,
 			}}},
-			wantRules: []string{littleslaw.RuleCache},
+			wantRules: []littleslaw.Rule{littleslaw.RuleCache},
 			wantIn:    []string{"page cache", "0% of the bytes reached it"},
 		},
 		{
@@ -126,7 +126,7 @@ func TestDiagnoseWords(t *testing.T) {
 				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, NoDevice: "/dev/shm/x is on tmpfs: no block device",
 				Points: nvme,
 			}}},
-			wantRules: []string{littleslaw.RuleCache},
+			wantRules: []littleslaw.Rule{littleslaw.RuleCache},
 			wantIn:    []string{"no block device", "tmpfs"},
 		},
 		{
@@ -136,7 +136,7 @@ func TestDiagnoseWords(t *testing.T) {
 				Points: capped, Telemetry: curvetest.DeviceLike(capped, 0.98, 12),
 			}}},
 			// device-cap already says the device saturated: no healthy beside it.
-			wantRules: []string{littleslaw.RuleDeviceCap},
+			wantRules: []littleslaw.Rule{littleslaw.RuleDeviceCap},
 			wantIn:    []string{"IOPS flat at 24.5k", "from QD 32", "target 40k IOPS is above the cap", "provisioned"},
 		},
 		{
@@ -144,7 +144,7 @@ func TestDiagnoseWords(t *testing.T) {
 			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
 				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, Points: nvme, Telemetry: curvetest.DeviceLike(nvme, 0.95, 40),
 			}}},
-			wantRules: []string{littleslaw.RuleHealthy},
+			wantRules: []littleslaw.Rule{littleslaw.RuleHealthy},
 			wantIn:    []string{"randread 4k: the device saturates at QD 128", "121.6 in flight at the device"},
 		},
 		{
@@ -152,13 +152,13 @@ func TestDiagnoseWords(t *testing.T) {
 			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
 				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, Points: climbing,
 			}}},
-			wantRules: []string{littleslaw.RuleInconclusive},
+			wantRules: []littleslaw.Rule{littleslaw.RuleInconclusive},
 			wantIn:    []string{"extend the sweep past QD 16"},
 		},
 		{
 			name:      "no measured steps",
 			in:        littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{RW: "read"}}},
-			wantRules: []string{littleslaw.RuleInconclusive},
+			wantRules: []littleslaw.Rule{littleslaw.RuleInconclusive},
 		},
 		{
 			name: "IOPS cap across block sizes",
@@ -166,7 +166,7 @@ func TestDiagnoseWords(t *testing.T) {
 				{RW: "randread", BS: k4, Direct: true, Points: curvetest.CurveOf(256, k4, curvetest.Throttled(1e6, 25000), nil)},
 				{RW: "randread", BS: k64, Direct: true, Points: curvetest.CurveOf(256, k64, curvetest.Throttled(1.2e6, 25000), nil)},
 			}},
-			wantRules: []string{littleslaw.RuleDeviceCap, littleslaw.RuleDeviceCap, littleslaw.RuleDeviceCap},
+			wantRules: []littleslaw.Rule{littleslaw.RuleDeviceCap, littleslaw.RuleDeviceCap, littleslaw.RuleDeviceCap},
 			wantIn:    []string{"randread: IOPS-bound"},
 		},
 		{
@@ -175,19 +175,19 @@ func TestDiagnoseWords(t *testing.T) {
 				{RW: "read", BS: 16384, Direct: true, Points: curvetest.CurveOf(256, 16384, curvetest.Throttled(1e6, 15000), nil)},
 				{RW: "read", BS: k64, Direct: true, Points: curvetest.CurveOf(256, k64, curvetest.Throttled(1.2e6, 3750), nil)},
 			}},
-			wantRules: []string{littleslaw.RuleDeviceCap, littleslaw.RuleDeviceCap, littleslaw.RuleDeviceCap},
+			wantRules: []littleslaw.Rule{littleslaw.RuleDeviceCap, littleslaw.RuleDeviceCap, littleslaw.RuleDeviceCap},
 			wantIn:    []string{"read: throughput-bound: MiB/s stays at about 230 MiB/s"},
 		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			got := littleslaw.Diagnose(tc.in)
-			var rules []string
+			var rules []littleslaw.Rule
 			var text strings.Builder
 			for _, f := range got {
 				rules = append(rules, f.Rule)
 				text.WriteString(findingText(f))
-				if strings.HasPrefix(report.FindingSummary(f), report.FindingCurveForTest(f)+f.Rule+": ") {
+				if strings.HasPrefix(report.FindingSummary(f), report.FindingCurveForTest(f)+string(f.Rule)+": ") {
 					t.Errorf("summary %q repeats the rule %q", report.FindingSummary(f), f.Rule)
 				}
 				if report.FindingSummary(f) == "" || report.FindingNext(f) == "" || len(report.FindingEvidence(f)) == 0 {
@@ -237,15 +237,15 @@ func TestDiagnoseSharedDeviceWords(t *testing.T) {
 		name   string
 		pts    []littleslaw.Point
 		tel    []littleslaw.StepTelemetry
-		rules  []string
+		rules  []littleslaw.Rule
 		want   []string
 		absent []string
 	}{
-		{"rising curve", climbing, other(climbing), []string{littleslaw.RuleDepthBound},
+		{"rising curve", climbing, other(climbing), []littleslaw.Rule{littleslaw.RuleDepthBound},
 			[]string{"other I/O shared the device", "QD 1: the device moved 299 MiB/s, this sweep 6.4 MiB/s"}, nil},
-		{"saturating curve", saturating, other(saturating), []string{littleslaw.RuleContended},
+		{"saturating curve", saturating, other(saturating), []littleslaw.Rule{littleslaw.RuleContended},
 			[]string{"randread 4k: the device saturates at QD", "other I/O shared the device", "measure again"}, []string{"healthy"}},
-		{"split requests are not other I/O", split, splitTel, []string{littleslaw.RuleDeviceCap},
+		{"split requests are not other I/O", split, splitTel, []littleslaw.Rule{littleslaw.RuleDeviceCap},
 			[]string{"randread 4k: IOPS flat at 1.16k–1.19k"}, []string{"shared", "contended", "healthy"}},
 	}
 	for _, tt := range tests {
@@ -253,7 +253,7 @@ func TestDiagnoseSharedDeviceWords(t *testing.T) {
 			got := littleslaw.Diagnose(littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
 				RW: "randread", BS: 4096, Direct: true, Points: tt.pts, Telemetry: tt.tel,
 			}}})
-			var rules []string
+			var rules []littleslaw.Rule
 			var text strings.Builder
 			for _, f := range got {
 				rules = append(rules, f.Rule)
@@ -284,7 +284,7 @@ func TestDiagnoseCPUEvidenceWords(t *testing.T) {
 		jobs, cpu int
 		self      float64 // percent of one core
 		hostBusy  float64
-		rule      string
+		rule      littleslaw.Rule
 		want      string
 	}{
 		{"one job past one core", 1, 2, 169, 97, littleslaw.RuleCPUBound,
@@ -309,7 +309,7 @@ func TestDiagnoseCPUEvidenceWords(t *testing.T) {
 			var text strings.Builder
 			found := false
 			for _, f := range got {
-				text.WriteString(f.Rule + ": " + strings.Join(report.FindingEvidence(f), "\n") + "\n")
+				text.WriteString(string(f.Rule) + ": " + strings.Join(report.FindingEvidence(f), "\n") + "\n")
 				if f.Rule == tt.rule {
 					found = found || strings.Contains(strings.Join(report.FindingEvidence(f), "\n"), tt.want)
 				}

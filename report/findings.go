@@ -38,24 +38,13 @@ func findingVerdict(f littleslaw.Finding) string {
 	if v, ok := timeVerdict(f); ok {
 		return v
 	}
+	if v, ok := fixedVerdict[f.Reason]; ok {
+		return v
+	}
 	g := f.Figures
 	switch f.Reason {
-	case littleslaw.ReasonNoSteps:
-		return "no measured steps"
 	case littleslaw.ReasonNetworkFS, littleslaw.ReasonFUSEFS, littleslaw.ReasonRemoteFS:
 		return networkFSVerdict(f)
-	case littleslaw.ReasonNoDevice:
-		return "the target has no block device: these figures are not a device's"
-	case littleslaw.ReasonPageCache:
-		return "I/Os were served without device I/O, most likely by the page cache: direct=0 lets reads hit memory and writes land in dirty pages"
-	case littleslaw.ReasonUnwritten:
-		return "I/Os were served without device I/O, most likely by reads of never-written (unwritten or sparse) extents, which the filesystem answers with zeros, or a host cache"
-	case littleslaw.ReasonHostCache:
-		return "I/Os were served without device I/O, most likely by a cache in front of the device (host or hypervisor cache)"
-	case littleslaw.ReasonSelfCPU:
-		return "the measuring process is CPU-bound: IOPS here are the CPU's limit, not the device's"
-	case littleslaw.ReasonHostBusy:
-		return "the host's CPUs were busy: the submitter was starved and IOPS here are not the device's"
 	case littleslaw.ReasonSyncEngine:
 		return fmt.Sprintf("the %s engine is synchronous: each job keeps one I/O in flight, so iodepth %d adds nothing", engineOr(g.Engine), g.IODepth)
 	case littleslaw.ReasonBehavedSync:
@@ -69,22 +58,8 @@ func findingVerdict(f littleslaw.Finding) string {
 			return "the host's busy CPUs held I/Os back from the device, so the queue there stayed short of the QD"
 		}
 		return "the submitter is CPU-bound and cannot keep the queue full"
-	case littleslaw.ReasonSubmitterCPUCores:
-		return "the submitters are CPU-bound and cannot keep the queue full"
-	case littleslaw.ReasonJobsLimited:
-		return "some jobs could not start (a system limit refused them), so fewer I/Os were in flight than the QD"
-	case littleslaw.ReasonJobsCPU:
-		return "the jobs' threads were CPU-bound (running or waiting for a CPU): the CPU, not the device, set the pace"
-	case littleslaw.ReasonManyJobs:
-		return "the submitter did not keep the queue depth in flight"
 	case littleslaw.ReasonNrRequests:
 		return fmt.Sprintf("the device queue holds at most %d requests (nr_requests %d × %d hardware queues): the rest wait above it", g.Count, g.NrRequests, g.HWQueues)
-	case littleslaw.ReasonBuffered:
-		return "I/Os wait above the device: buffered I/O lets the page cache decide what reaches the disk"
-	case littleslaw.ReasonAboveDevice:
-		return "I/Os spend most of their time above the device (filesystem, I/O scheduler or completion reaping)"
-	case littleslaw.ReasonSubmitter:
-		return "the submitter did not keep the queue depth in flight"
 	case littleslaw.ReasonOneJob:
 		return fmt.Sprintf("the submitter did not keep the queue depth in flight: one job at iodepth %d is too few jobs", g.IODepth)
 	case littleslaw.ReasonBelowTarget, littleslaw.ReasonRising:
@@ -100,22 +75,44 @@ func findingVerdict(f littleslaw.Finding) string {
 		return fmt.Sprintf("throughput-bound: MiB/s stays at about %s whatever the block size", fmtMiBpsUnit(g.BWBytes))
 	case littleslaw.ReasonIOPSCap:
 		return fmt.Sprintf("IOPS-bound: IOPS stay at about %s whatever the block size", FormatIOPS(g.IOPS))
-	case littleslaw.ReasonMixedCap:
-		return "neither IOPS nor MiB/s is constant across block sizes"
 	case littleslaw.ReasonSaturated:
 		s := fmt.Sprintf("the device saturates at QD %s with the queue full at %s", FormatQD(g.QD), inflightWhere(g.AtDevice))
 		if f.Rule == littleslaw.RuleContended {
 			s += ", but other I/O shared the device during the sweep, so the ceiling and latencies are not this workload's alone"
 		}
 		return s
-	case littleslaw.ReasonOneStep, littleslaw.ReasonNotFlat:
-		return "no rule fits: the curve neither stays at R0 nor flattens"
 	case littleslaw.ReasonSaturatedUnclear:
 		return fmt.Sprintf("the curve saturates (at %s IOPS from QD %s) but no rule tells which limit it met: device, volume or VM", FormatIOPS(g.IOPS), FormatQD(g.QD))
-	case littleslaw.ReasonEarlyStopped:
-		return "no rule fits the measured steps, and the sweep stopped early after flat ones"
 	}
-	return f.Rule
+	return string(f.Rule)
+}
+
+// Verdicts that several reasons share.
+const (
+	verdictSubmitter = "the submitter did not keep the queue depth in flight"
+	verdictNoRule    = "no rule fits: the curve neither stays at R0 nor flattens"
+)
+
+// fixedVerdict are the verdicts that depend on nothing but the reason.
+var fixedVerdict = map[littleslaw.Reason]string{
+	littleslaw.ReasonNoSteps:           "no measured steps",
+	littleslaw.ReasonNoDevice:          "the target has no block device: these figures are not a device's",
+	littleslaw.ReasonPageCache:         "I/Os were served without device I/O, most likely by the page cache: direct=0 lets reads hit memory and writes land in dirty pages",
+	littleslaw.ReasonUnwritten:         "I/Os were served without device I/O, most likely by reads of never-written (unwritten or sparse) extents, which the filesystem answers with zeros, or a host cache",
+	littleslaw.ReasonHostCache:         "I/Os were served without device I/O, most likely by a cache in front of the device (host or hypervisor cache)",
+	littleslaw.ReasonSelfCPU:           "the measuring process is CPU-bound: IOPS here are the CPU's limit, not the device's",
+	littleslaw.ReasonHostBusy:          "the host's CPUs were busy: the submitter was starved and IOPS here are not the device's",
+	littleslaw.ReasonSubmitterCPUCores: "the submitters are CPU-bound and cannot keep the queue full",
+	littleslaw.ReasonJobsLimited:       "some jobs could not start (a system limit refused them), so fewer I/Os were in flight than the QD",
+	littleslaw.ReasonJobsCPU:           "the jobs' threads were CPU-bound (running or waiting for a CPU): the CPU, not the device, set the pace",
+	littleslaw.ReasonManyJobs:          verdictSubmitter,
+	littleslaw.ReasonBuffered:          "I/Os wait above the device: buffered I/O lets the page cache decide what reaches the disk",
+	littleslaw.ReasonAboveDevice:       "I/Os spend most of their time above the device (filesystem, I/O scheduler or completion reaping)",
+	littleslaw.ReasonSubmitter:         verdictSubmitter,
+	littleslaw.ReasonMixedCap:          "neither IOPS nor MiB/s is constant across block sizes",
+	littleslaw.ReasonOneStep:           verdictNoRule,
+	littleslaw.ReasonEarlyStopped:      "no rule fits the measured steps, and the sweep stopped early after flat ones",
+	littleslaw.ReasonNotFlat:           verdictNoRule,
 }
 
 // FindingNext is the next step f advises, in words.

@@ -21,8 +21,9 @@ func TestVerdictsDoNotRepeatTheRule(t *testing.T) {
 		{Rule: littleslaw.RuleNoisy, Reason: littleslaw.ReasonNoisy, Figures: fig},
 	} {
 		v := strings.ToLower(report.FindingSummary(f))
-		first := strings.FieldsFunc(f.Rule, func(r rune) bool { return r == '-' })[0]
-		if strings.HasPrefix(v, f.Rule+":") || strings.HasPrefix(v, first+":") || strings.HasPrefix(v, strings.ReplaceAll(f.Rule, "-", " ")+":") {
+		rule := string(f.Rule)
+		first := strings.FieldsFunc(rule, func(r rune) bool { return r == '-' })[0]
+		if strings.HasPrefix(v, rule+":") || strings.HasPrefix(v, first+":") || strings.HasPrefix(v, strings.ReplaceAll(rule, "-", " ")+":") {
 			t.Errorf("Diagnosis (%s): %s — the verdict repeats the rule", f.Rule, report.FindingSummary(f))
 		}
 	}

@@ -75,28 +75,28 @@ func TestResultDiagnose(t *testing.T) {
 		name string
 		r    *sweep.Result
 		o    littleslaw.Options
-		want []string
+		want []littleslaw.Rule
 		// says checks the numbers the findings carry.
 		says func([]littleslaw.Finding) bool
 	}{
-		{"provisioned cap", capped, littleslaw.Options{}, []string{littleslaw.RuleDeviceCap}, func(fs []littleslaw.Finding) bool {
+		{"provisioned cap", capped, littleslaw.Options{}, []littleslaw.Rule{littleslaw.RuleDeviceCap}, func(fs []littleslaw.Finding) bool {
 			g := fs[0].Figures
 			return fs[0].Reason == littleslaw.ReasonPlateau && fs[0].RW == "randread" && fs[0].BS == 4096 && math.Round(g.ToIOPS/100) == 245
 		}},
-		{"short of target", capped, littleslaw.Options{TargetIOPS: 50000}, []string{littleslaw.RuleDeviceCap},
+		{"short of target", capped, littleslaw.Options{TargetIOPS: 50000}, []littleslaw.Rule{littleslaw.RuleDeviceCap},
 			hasFact(littleslaw.FactTargetAbove, func(x littleslaw.Fact) bool { return x.TargetIOPS == 50000 })},
-		{"tmpfs", onTmpfs, littleslaw.Options{}, []string{littleslaw.RuleCache},
+		{"tmpfs", onTmpfs, littleslaw.Options{}, []littleslaw.Rule{littleslaw.RuleCache},
 			hasFact(littleslaw.FactNoDevice, func(x littleslaw.Fact) bool { return x.Detail == onTmpfs.Meta.DeviceOff })},
-		{"psync", psync, littleslaw.Options{}, []string{littleslaw.RuleQueueNotFull}, func(fs []littleslaw.Finding) bool {
+		{"psync", psync, littleslaw.Options{}, []littleslaw.Rule{littleslaw.RuleQueueNotFull}, func(fs []littleslaw.Finding) bool {
 			return fs[0].Reason == littleslaw.ReasonSyncEngine && fs[0].Figures.Engine == "psync"
 		}},
-		{"cpu from engine", cpuOnly, littleslaw.Options{}, []string{littleslaw.RuleQueueNotFull, littleslaw.RuleCPUBound},
+		{"cpu from engine", cpuOnly, littleslaw.Options{}, []littleslaw.Rule{littleslaw.RuleQueueNotFull, littleslaw.RuleCPUBound},
 			hasFact(littleslaw.FactCPU, func(x littleslaw.Fact) bool { return math.Round(x.SelfCPUPct) == 98 })},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			got := tc.r.Diagnose(tc.o)
-			var rules []string
+			var rules []littleslaw.Rule
 			for _, f := range got {
 				rules = append(rules, f.Rule)
 			}

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/report"
@@ -16,7 +15,7 @@ func diagnoseCommand() *cli.Command {
 		Usage:     "explain what limited a saved sweep: queue depth, engine, CPU, cache or the device's cap",
 		ArgsUsage: "DIR|results.json",
 		Description: report.WrapHanging("Reads a results directory (or its results.json) and applies the bottleneck rules ("+
-			strings.Join(littleslaw.Rules(), ", ")+") to each curve, using the device's diskstats, the CPU use "+
+			report.RuleList()+") to each curve, using the device's diskstats, the CPU use "+
 			"and the per-interval series recorded per step, and the control step measured again at the end. "+
 			"Flags may follow the results directory (qdsweep diagnose DIR --output-format=json).", 78, "", ""),
 		Flags: []cli.Flag{
