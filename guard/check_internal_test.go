@@ -139,7 +139,7 @@ func newFixture(t *testing.T) fixture {
 	if err := os.Symlink(devDir, filepath.Join(fx.sys, "class", "block", fx.name)); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(devDir, filepath.Join(fx.sys, "dev", "block", devNumber(st.Rdev))); err != nil {
+	if err := os.Symlink(devDir, filepath.Join(fx.sys, "dev", "block", devNumber(uint64(st.Rdev)))); err != nil {
 		t.Fatal(err)
 	}
 	return fx
@@ -172,7 +172,7 @@ func TestGuardFixtureRoots(t *testing.T) {
 		{"mounted by device number", func(t *testing.T, fx fixture) {
 			var st unix.Stat_t
 			_ = unix.Stat(fx.dev, &st)
-			fx.write(t, fx.proc, "self/mountinfo", "50 27 "+devNumber(st.Rdev)+" / /srv/db rw - ext4 /dev/whatever rw\n")
+			fx.write(t, fx.proc, "self/mountinfo", "50 27 "+devNumber(uint64(st.Rdev))+" / /srv/db rw - ext4 /dev/whatever rw\n")
 		}, allow, ErrDeviceBusy, "is mounted at /srv/db"},
 		{"mounted by source name (btrfs-style anonymous dev)", func(t *testing.T, fx fixture) {
 			fx.write(t, fx.proc, "self/mountinfo", "50 27 0:55 / /data rw - btrfs "+fx.dev+" rw\n")

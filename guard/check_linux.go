@@ -225,7 +225,7 @@ func (c Checker) loopInfoMatches(name string, st *syscall.Stat_t) bool {
 	if err != nil {
 		return false // not attached
 	}
-	return info.Device == st.Dev && info.Inode == st.Ino
+	return info.Device == uint64(st.Dev) && info.Inode == st.Ino
 }
 
 // checkDevice checks block device path: the flags, then what holds it
@@ -250,8 +250,8 @@ func (c Checker) checkDevice(path string, p Permit, open func() (int, error)) (i
 		}
 		destroy = true
 	}
-	name := c.devName(st.Rdev)
-	devs := []devNode{{name: name, dev: devNumber(st.Rdev), rdev: st.Rdev}}
+	name := c.devName(uint64(st.Rdev))
+	devs := []devNode{{name: name, dev: devNumber(uint64(st.Rdev)), rdev: uint64(st.Rdev)}}
 	if name != "" {
 		devs[0].dir = filepath.Join(c.Roots.SysRoot(), "class", "block", name)
 	}
@@ -510,7 +510,7 @@ func (c Checker) loopBackingDev(path string, d devNode, whole bool) string {
 	if err != nil || !isBlock(fi) {
 		return ""
 	}
-	if st, ok := fi.Sys().(*syscall.Stat_t); !ok || st.Rdev != d.rdev {
+	if st, ok := fi.Sys().(*syscall.Stat_t); !ok || uint64(st.Rdev) != d.rdev {
 		return ""
 	}
 	return c.loopBacking(p, fi)
@@ -531,7 +531,7 @@ func (c Checker) sameDevice(p string, d devNode) bool {
 	}
 	var st unix.Stat_t
 	if err := unix.Stat(p, &st); err == nil {
-		return st.Mode&unix.S_IFMT == unix.S_IFBLK && st.Rdev == d.rdev
+		return st.Mode&unix.S_IFMT == unix.S_IFBLK && uint64(st.Rdev) == d.rdev
 	}
 	return d.name != "" && (p == "/dev/"+d.name || p == filepath.Join(c.Roots.DevRoot(), d.name))
 }

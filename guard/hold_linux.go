@@ -185,8 +185,8 @@ func (h *Held) Recheck() error {
 	}
 	var err error
 	if h.block {
-		name := c.devName(st.Rdev)
-		devs := []devNode{{name: name, dev: devNumber(st.Rdev), rdev: st.Rdev}}
+		name := c.devName(uint64(st.Rdev))
+		devs := []devNode{{name: name, dev: devNumber(uint64(st.Rdev)), rdev: uint64(st.Rdev)}}
 		if name != "" {
 			devs[0].dir = filepath.Join(c.Roots.SysRoot(), "class", "block", name)
 		}

@@ -4,7 +4,8 @@ package ioengine
 // fields (pointers carried in __u64), the same on every architecture but
 // for the order of aio_key and aio_rw_flags, which the uapi swaps on
 // big-endian machines (PADDED); qdsweep keeps both 0, so either order
-// holds. Sizes and offsets are pinned by TestABISizes.
+// holds. Sizes and offsets are checked as the package compiles
+// (abi_layout.go).
 
 // iocb commands.
 const (

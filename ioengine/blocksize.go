@@ -41,7 +41,7 @@ func LogicalBlockSize(path string) (int, error) {
 		}
 		return n, nil
 	}
-	dev := st.Dev
+	dev := uint64(st.Dev)
 	b, err := os.ReadFile(fmt.Sprintf("%s/dev/block/%d:%d/queue/logical_block_size", sysRoot, unix.Major(dev), unix.Minor(dev)))
 	if err != nil {
 		// A partition's queue facts live with its disk.

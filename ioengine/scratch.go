@@ -47,7 +47,7 @@ func (s *Scratch) Remove() bool {
 	}
 	defer s.release()
 	var st unix.Stat_t
-	if err := unix.Lstat(s.path, &st); err != nil || st.Dev != s.dev || st.Ino != s.ino {
+	if err := unix.Lstat(s.path, &st); err != nil || uint64(st.Dev) != s.dev || st.Ino != s.ino {
 		return false // gone, or someone else's file now: not ours to remove
 	}
 	return unix.Unlink(s.path) == nil
@@ -80,7 +80,7 @@ func (s *Scratch) own(fd int) error {
 		return err
 	}
 	s.mu.Lock()
-	s.created, s.keep, s.dev, s.ino = true, keep, st.Dev, st.Ino
+	s.created, s.keep, s.dev, s.ino = true, keep, uint64(st.Dev), st.Ino
 	s.mu.Unlock()
 	return nil
 }
@@ -248,7 +248,7 @@ func (s *Scratch) reopenBuffered(fd int) (int, error) {
 		unix.Close(tfd)
 		return -1, err
 	}
-	if id := s.ID(); st.Dev != id.Dev || st.Ino != id.Ino {
+	if id := s.ID(); uint64(st.Dev) != uint64(id.Dev) || st.Ino != id.Ino {
 		unix.Close(tfd)
 		return -1, fmt.Errorf("the file being laid out changed identity")
 	}

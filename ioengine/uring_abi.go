@@ -5,8 +5,9 @@ package ioengine
 // Kernel ABI of io_uring (include/uapi/linux/io_uring.h). The uapi's
 // structures are fixed-width (__u8 … __u64, pointers carried in __u64), so
 // these layouts hold on every Linux architecture and byte order; iovec is
-// the exception (native words). Sizes and offsets are pinned by
-// TestABISizes, which CI runs on amd64.
+// the exception (native words). Sizes and offsets are checked as the
+// package compiles (abi_layout.go), which CI does for 32- and 64-bit, big-
+// and little-endian Linux, and by TestABISizes where it runs.
 // golang.org/x/sys/unix has the syscall numbers but none of these.
 
 // io_uring_setup flags.

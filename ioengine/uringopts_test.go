@@ -199,8 +199,8 @@ func TestUringOptionsRefused(t *testing.T) {
 	if err := unix.Stat(path, &st); err != nil {
 		t.Fatal(err)
 	}
-	if err := ioengine.Validate(w, "io_uring"); pollable(st.Dev) != (err == nil) {
-		t.Errorf("hipri on a disk whose queue polls=%v: %v", pollable(st.Dev), err)
+	if err := ioengine.Validate(w, "io_uring"); pollable(uint64(st.Dev)) != (err == nil) {
+		t.Errorf("hipri on a disk whose queue polls=%v: %v", pollable(uint64(st.Dev)), err)
 	}
 	var cpus unix.CPUSet
 	if err := unix.SchedGetaffinity(0, &cpus); err != nil {

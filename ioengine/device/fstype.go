@@ -72,7 +72,7 @@ func (r Roots) FSTypeOf(path string) (FSType, error) {
 	var st unix.Stat_t
 	dev := ""
 	if unix.Stat(p, &st) == nil {
-		dev = fmt.Sprintf("%d:%d", unix.Major(st.Dev), unix.Minor(st.Dev))
+		dev = fmt.Sprintf("%d:%d", unix.Major(uint64(st.Dev)), unix.Minor(uint64(st.Dev)))
 	}
 	var best *procfs.MountInfo
 	bestDev := false

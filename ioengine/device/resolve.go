@@ -31,10 +31,10 @@ func (r Roots) Resolve(path string) (*Device, error) {
 	if err := unix.Stat(p, &st); err != nil {
 		return nil, fmt.Errorf("stat %s: %w", p, err)
 	}
-	dev := st.Dev
+	dev := uint64(st.Dev)
 	switch st.Mode & unix.S_IFMT {
 	case unix.S_IFBLK:
-		dev = st.Rdev
+		dev = uint64(st.Rdev)
 	case unix.S_IFCHR:
 		return nil, fmt.Errorf("%s is a character device: %w", path, ErrNoBlockDevice)
 	}

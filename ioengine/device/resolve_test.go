@@ -126,8 +126,8 @@ func TestResolveRootFile(t *testing.T) {
 	if err := unix.Stat(f, &st); err != nil {
 		t.Fatal(err)
 	}
-	if d.Major != unix.Major(st.Dev) || d.Minor != unix.Minor(st.Dev) {
-		t.Errorf("resolved %s, stat says %d:%d", d.MajMin(), unix.Major(st.Dev), unix.Minor(st.Dev))
+	if d.Major != unix.Major(uint64(st.Dev)) || d.Minor != unix.Minor(uint64(st.Dev)) {
+		t.Errorf("resolved %s, stat says %d:%d", d.MajMin(), unix.Major(uint64(st.Dev)), unix.Minor(uint64(st.Dev)))
 	}
 	if out, err := exec.Command("findmnt", "-n", "-o", "MAJ:MIN", "-T", dir).Output(); err == nil {
 		if got := strings.TrimSpace(string(out)); got != d.MajMin() {
