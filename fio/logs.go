@@ -147,13 +147,9 @@ type logBin struct {
 	lats       []float64  // per-I/O latencies (raw logs)
 }
 
-// LogSeries turns one run's iops and latency logs (one slice of entries
-// per job; either may be empty) into slices. Averaged logs keep their own
-// window (log_avg_msec); per-I/O logs are binned every interval (0: 250 ms).
-// Rates are summed over jobs; a slice's mean latency weighs each job's by
-// its I/Os; p99 is known only from per-I/O latency logs. fio logs no
-// in-flight figure, so InflightMean stays 0 (unknown). Trims are left out.
-func LogSeries(iops, lat [][]LogEntry, interval time.Duration) []ioengine.Interval {
+// logStep is the slices' width, ms: an averaged log's own window
+// (log_avg_msec), else interval (0: 250 ms).
+func logStep(iops, lat [][]LogEntry, interval time.Duration) int64 {
 	step := interval.Milliseconds()
 	if step <= 0 {
 		step = ioengine.DefaultSeriesInterval.Milliseconds()
@@ -167,23 +163,36 @@ func LogSeries(iops, lat [][]LogEntry, interval time.Duration) []ioengine.Interv
 			}
 		}
 	}
-	bins := map[int64]*logBin{}
-	bin := func(k int64) *logBin {
-		if bins[k] == nil {
-			bins[k] = &logBin{}
-		}
-		return bins[k]
+	return step
+}
+
+// logBins are the slices being filled, step ms wide, by index.
+type logBins struct {
+	bins map[int64]*logBin
+	step int64
+}
+
+func (l *logBins) bin(k int64) *logBin {
+	if l.bins[k] == nil {
+		l.bins[k] = &logBin{}
 	}
-	// An averaged line at time t covers (t − step, t]; a per-I/O line at t
-	// falls in [k·step, (k+1)·step).
-	slot := func(es []LogEntry, e LogEntry) int64 {
-		if averaged(es) {
-			return max(0, int64(math.Round(float64(e.TimeMs)/float64(step)))-1)
-		}
-		return e.TimeMs / step
+	return l.bins[k]
+}
+
+// slot is the index of the slice e of log es falls in: an averaged line at
+// time t covers (t − step, t]; a per-I/O line at t falls in [k·step, (k+1)·step).
+func (l *logBins) slot(es []LogEntry, e LogEntry) int64 {
+	if averaged(es) {
+		return max(0, int64(math.Round(float64(e.TimeMs)/float64(l.step)))-1)
 	}
-	// iopsAt[job][k][dir] is the job's rate, to weigh averaged latencies.
-	iopsAt := make([]map[int64][2]float64, max(len(iops), len(lat)))
+	return e.TimeMs / l.step
+}
+
+// addIOPS adds the jobs' iops logs; it returns each job's rate by slice
+// and direction (iopsAt[job][k][dir]), to weigh averaged latencies (jobs:
+// at least this many entries).
+func (l *logBins) addIOPS(iops [][]LogEntry, jobs int) []map[int64][2]float64 {
+	iopsAt := make([]map[int64][2]float64, max(len(iops), jobs))
 	for j, es := range iops {
 		iopsAt[j] = map[int64][2]float64{}
 		avg := averaged(es)
@@ -191,11 +200,11 @@ func LogSeries(iops, lat [][]LogEntry, interval time.Duration) []ioengine.Interv
 			if e.Dir > 1 {
 				continue
 			}
-			k := slot(es, e)
-			b := bin(k)
+			k := l.slot(es, e)
+			b := l.bin(k)
 			rate := float64(e.Value)
 			if !avg {
-				rate = 1e3 / float64(step) // one I/O
+				rate = 1e3 / float64(l.step) // one I/O
 			}
 			b.ios[e.Dir] += rate
 			b.rated = true
@@ -204,18 +213,24 @@ func LogSeries(iops, lat [][]LogEntry, interval time.Duration) []ioengine.Interv
 			iopsAt[j][k] = r
 		}
 	}
+	return iopsAt
+}
+
+// addLat adds the jobs' latency logs: averaged lines weighed by the job's
+// rate in the slice, per-I/O lines one each (and counted as I/Os when
+// there is no iops log, countIOs).
+func (l *logBins) addLat(lat [][]LogEntry, iopsAt []map[int64][2]float64, countIOs bool) {
 	for j, es := range lat {
 		avg := averaged(es)
 		for _, e := range es {
 			if e.Dir > 1 || e.Value <= 0 {
 				continue
 			}
-			k := slot(es, e)
-			b := bin(k)
+			b := l.bin(l.slot(es, e))
 			if avg {
 				w := 1.0
 				if iopsAt[j] != nil {
-					w = iopsAt[j][k][e.Dir]
+					w = iopsAt[j][l.slot(es, e)][e.Dir]
 				}
 				b.latW += float64(e.Value) * w
 				b.latN += w
@@ -224,15 +239,29 @@ func LogSeries(iops, lat [][]LogEntry, interval time.Duration) []ioengine.Interv
 			b.latW += float64(e.Value)
 			b.latN++
 			b.lats = append(b.lats, float64(e.Value))
-			if len(iops) == 0 { // count I/Os from the latency log
+			if countIOs {
 				b.rated = true
-				b.ios[e.Dir] += 1e3 / float64(step)
+				b.ios[e.Dir] += 1e3 / float64(l.step)
 				if e.BS > 0 {
-					b.bytes[e.Dir] += float64(e.BS) * 1e3 / float64(step)
+					b.bytes[e.Dir] += float64(e.BS) * 1e3 / float64(l.step)
 				}
 			}
 		}
 	}
+}
+
+// LogSeries turns one run's iops and latency logs (one slice of entries
+// per job; either may be empty) into slices. Averaged logs keep their own
+// window (log_avg_msec); per-I/O logs are binned every interval (0: 250 ms).
+// Rates are summed over jobs; a slice's mean latency weighs each job's by
+// its I/Os; p99 is known only from per-I/O latency logs. fio logs no
+// in-flight figure, so InflightMean stays 0 (unknown). Trims are left out.
+func LogSeries(iops, lat [][]LogEntry, interval time.Duration) []ioengine.Interval {
+	step := logStep(iops, lat, interval)
+	lb := &logBins{bins: map[int64]*logBin{}, step: step}
+	iopsAt := lb.addIOPS(iops, len(lat))
+	lb.addLat(lat, iopsAt, len(iops) == 0)
+	bins := lb.bins
 	if len(bins) == 0 {
 		return nil
 	}

@@ -238,8 +238,9 @@ func (p *normalParser) flush() {
 	p.outs = append(p.outs, o)
 }
 
-// jobLine reads one line inside a job block.
-func (p *normalParser) jobLine(t string) error {
+// dirLine reads a direction's summary line ("read: IOPS=…"), in either
+// of fio's forms; ok reports whether t was one.
+func (p *normalParser) dirLine(t string) (ok bool, err error) {
 	j := p.job
 	if m := reDir2.FindStringSubmatch(t); m != nil {
 		d := &Dir{}
@@ -247,42 +248,48 @@ func (p *normalParser) jobLine(t string) error {
 		bw, err2 := parseKB(m[3])
 		iops, err3 := parseCount(m[4])
 		if err := errors.Join(err1, err2, err3); err != nil {
-			return fmt.Errorf("%s: %w", m[1], err)
+			return true, fmt.Errorf("%s: %w", m[1], err)
 		}
 		d.IOPS, d.IOBytes, d.BWBytes = iops, int64(io), bw
 		d.RuntimeMs, _ = strconv.ParseInt(m[5], 10, 64)
 		d.TotalIOs = int64(math.Round(iops * float64(d.RuntimeMs) / 1e3))
 		j.setDir(m[1], d)
 		p.dir, p.pct = d, nil
-		return nil
+		return true, nil
 	}
 	if m := reDir.FindStringSubmatch(t); m != nil {
 		d := &Dir{}
 		iops, err := parseCount(m[2])
 		if err != nil {
-			return fmt.Errorf("%s IOPS %q: %w", m[1], m[2], err)
+			return true, fmt.Errorf("%s IOPS %q: %w", m[1], m[2], err)
 		}
 		io, err := parseBinary(m[4])
 		if err != nil {
-			return fmt.Errorf("%s io %q: %w", m[1], m[4], err)
+			return true, fmt.Errorf("%s io %q: %w", m[1], m[4], err)
 		}
 		bw, err := parseBinary(m[3])
 		if err != nil {
-			return fmt.Errorf("%s BW %q: %w", m[1], m[3], err)
+			return true, fmt.Errorf("%s BW %q: %w", m[1], m[3], err)
 		}
 		d.IOPS, d.IOBytes, d.BWBytes = iops, int64(io), bw
 		d.RuntimeMs, _ = strconv.ParseInt(m[5], 10, 64)
 		j.setDir(m[1], d)
 		p.dir, p.pct = d, nil
-		return nil
+		return true, nil
 	}
+	return false, nil
+}
+
+// latLine reads a latency line (slat, clat, lat: min, max, avg, stdev), a
+// percentiles head or a row of percentiles; ok reports whether t was one.
+func (p *normalParser) latLine(t string) (ok bool, err error) {
 	if m := reLat.FindStringSubmatch(t); m != nil && p.dir != nil {
 		unit := unitNs(m[2])
 		var v [4]float64
 		for k := range v {
 			f, err := parseCount(m[3+k])
 			if err != nil {
-				return fmt.Errorf("%s %q: %w", m[1], m[3+k], err)
+				return true, fmt.Errorf("%s %q: %w", m[1], m[3+k], err)
 			}
 			v[k] = f * unit
 		}
@@ -298,7 +305,7 @@ func (p *normalParser) jobLine(t string) error {
 			l.Percentiles = p.dir.Lat.Percentiles
 			p.dir.Lat = l
 		}
-		return nil
+		return true, nil
 	}
 	if m := rePctHead.FindStringSubmatch(t); m != nil && p.dir != nil {
 		switch m[1] {
@@ -310,19 +317,31 @@ func (p *normalParser) jobLine(t string) error {
 			p.pct = &p.dir.Slat
 		}
 		p.pctUnit = unitNs(m[2])
-		return nil
+		return true, nil
 	}
 	if strings.HasPrefix(t, "|") && p.pct != nil {
 		for _, m := range rePct.FindAllStringSubmatch(t, -1) {
 			pct, err1 := strconv.ParseFloat(m[1], 64)
 			v, err2 := parseCount(m[2])
 			if err1 != nil || err2 != nil {
-				return fmt.Errorf("percentile %q is not a number", m[0])
+				return true, fmt.Errorf("percentile %q is not a number", m[0])
 			}
 			p.pct.Percentiles = append(p.pct.Percentiles, Percentile{Pct: pct, Ns: v * p.pctUnit})
 		}
 		sortPercentiles(p.pct.Percentiles)
-		return nil
+		return true, nil
+	}
+	return false, nil
+}
+
+// jobLine reads one line inside a job block.
+func (p *normalParser) jobLine(t string) error {
+	j := p.job
+	if ok, err := p.dirLine(t); ok || err != nil {
+		return err
+	}
+	if ok, err := p.latLine(t); ok || err != nil {
+		return err
 	}
 	p.pct = nil
 	key, rest, ok := strings.Cut(t, ":")

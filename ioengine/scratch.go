@@ -91,6 +91,59 @@ func CreateScratch(ctx context.Context, path string, size int64) error {
 	return NewScratch(path).Create(ctx, size)
 }
 
+// fillIncompressible fills b with non-zero, incompressible data.
+func fillIncompressible(b []byte) {
+	seed := newRNG(0x5eed, 0)
+	for i := 0; i < len(b); i += 8 {
+		v := seed.next()
+		for k := 0; k < 8 && i+k < len(b); k++ {
+			b[i+k] = byte(v >> (8 * k))
+		}
+	}
+}
+
+// layout is one Create under way: the file, how it is written, the next
+// offset to claim and the bytes written so far.
+type layout struct {
+	fd      int
+	direct  bool
+	size    int64
+	next    atomic.Int64
+	written *atomic.Int64
+}
+
+// writeChunks writes chunks of buf at the offsets it claims until the
+// file is laid out, ctx is done or a write fails.
+func (s *Scratch) writeChunks(ctx context.Context, l *layout, buf []byte) error {
+	for {
+		if e := ctx.Err(); e != nil {
+			return e
+		}
+		off := l.next.Add(scratchChunk) - scratchChunk
+		if off >= l.size {
+			return nil
+		}
+		n := min(int64(scratchChunk), l.size-off)
+		b := buf[:n]
+		if l.direct && n%4096 != 0 {
+			// The tail is not block aligned: finish it buffered, through
+			// a second open of this very file (never the path, which may
+			// name another file by now).
+			tfd, e := s.reopenBuffered(l.fd)
+			if e == nil {
+				e = pwriteFull(tfd, b, off)
+				unix.Close(tfd)
+			}
+			if e != nil {
+				return e
+			}
+		} else if e := pwriteFull(l.fd, b, off); e != nil {
+			return e
+		}
+		l.written.Add(n)
+	}
+}
+
 // Create creates the file (it must not exist; symlinks are not followed)
 // with mode 0644 and lays out size bytes with real sequential writes of
 // 1 MiB (O_DIRECT where the filesystem allows), then fsyncs it. Reading a
@@ -140,53 +193,15 @@ func (s *Scratch) Create(ctx context.Context, size int64) (err error) {
 		return err
 	}
 	defer ar.close()
-	seed := newRNG(0x5eed, 0)
-	for i := range ar.bufs { // incompressible, non-zero data
-		if i%8 == 0 {
-			v := seed.next()
-			for k := 0; k < 8 && i+k < len(ar.bufs); k++ {
-				ar.bufs[i+k] = byte(v >> (8 * k))
-			}
-		}
-	}
-	var next atomic.Int64
+	fillIncompressible(ar.bufs)
+	lay := layout{fd: fd, direct: direct, size: size, written: &written}
 	var wg sync.WaitGroup
 	errs := make([]error, scratchWriters)
 	for wi := 0; wi < scratchWriters; wi++ {
 		wg.Add(1)
 		go func(wi int) {
 			defer wg.Done()
-			buf := ar.buf(wi)
-			for {
-				if e := ctx.Err(); e != nil {
-					errs[wi] = e
-					return
-				}
-				off := next.Add(scratchChunk) - scratchChunk
-				if off >= size {
-					return
-				}
-				n := min(int64(scratchChunk), size-off)
-				b := buf[:n]
-				if direct && n%4096 != 0 {
-					// The tail is not block aligned: finish it buffered,
-					// through a second open of this very file (never the
-					// path, which may name another file by now).
-					tfd, e := s.reopenBuffered(fd)
-					if e == nil {
-						e = pwriteFull(tfd, b, off)
-						unix.Close(tfd)
-					}
-					if e != nil {
-						errs[wi] = e
-						return
-					}
-				} else if e := pwriteFull(fd, b, off); e != nil {
-					errs[wi] = e
-					return
-				}
-				written.Add(n)
-			}
+			errs[wi] = s.writeChunks(ctx, &lay, ar.buf(wi))
 		}(wi)
 	}
 	wg.Wait()

@@ -8,6 +8,7 @@ import (
 
 	"github.com/qdsweep/qdsweep/littleslaw"
 
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -28,119 +29,141 @@ func hockeyOf(in chartInput, mt metric) (*figure, error) {
 	p := newPlot(mt.Name, "latency (log scale)")
 	p.X.Tick.Marker, p.Y.Tick.Marker = mt.Ticks, latLogTicks{}
 	p.Add(plotter.NewGrid())
-	l := newKeyedLegend()
-	m := &marks{}
-	xMax, yMin, yMax := 0.0, math.Inf(1), math.Inf(-1)
-	keys := &styleKeys{}
-	anyP99 := false
-	var qdMarks []mark // depth labels, placed after the knee labels
+	h := &hockey{p: p, l: newKeyedLegend(), m: &marks{}, keys: &styleKeys{}, yMin: math.Inf(1), yMax: math.Inf(-1)}
 	for i, s := range in.Series {
-		col := seriesColor(i)
-		per := mt.Per(s.BS)
-		mean := logY(xyOf(s, func(x xyStep) (float64, float64) { return x.IOPS * per, x.Mean }))
-		p99 := logY(xyOf(s, func(x xyStep) (float64, float64) { return x.IOPS * per, x.P99 }))
-		if len(mean) == 0 {
-			continue
-		}
-		for _, q := range append(append(plotter.XYs{}, mean...), p99...) {
-			xMax, yMin, yMax = math.Max(xMax, q.X), math.Min(yMin, q.Y), math.Max(yMax, q.Y)
-		}
-		for _, q := range mean {
-			m.Obstacles = append(m.Obstacles, [2]float64{q.X, q.Y})
-		}
-		m.Lines = append(m.Lines, polyline(mean), polyline(p99))
-		lm, sm, err := lineScatter(mean, col, nil, 2)
-		if err != nil {
+		if err := h.addSeries(in, mt, i, s); err != nil {
 			return nil, err
-		}
-		p.Add(lm, sm)
-		l.Add(s.Name, lm, sm)
-		if len(p99) > 0 {
-			anyP99 = true
-			lp, sp, err := lineScatter(p99, col, dashP99, 1.6)
-			if err != nil {
-				return nil, err
-			}
-			sp.GlyphStyle.Shape = draw.RingGlyph{}
-			p.Add(lp, sp)
-		}
-		spts, err := addSustained(p, s, func(_ sweep.Step, v littleslaw.Sustained) (float64, float64) {
-			return v.IOPS * per, math.Log10(v.LatMeanNs)
-		}, func(st sweep.Step) (float64, float64) { return st.IOPS * per, math.Log10(st.Lat.MeanNs) }, col, keys)
-		if err != nil {
-			return nil, err
-		}
-		for _, q := range spts {
-			xMax, yMin, yMax = math.Max(xMax, q.X), math.Min(yMin, q.Y), math.Max(yMax, q.Y)
-		}
-		// The line joins the points in QD order, which zig-zags on noisy
-		// data: name the first and last depths so the order can be followed.
-		qds := xyOf(s, func(x xyStep) (float64, float64) { return x.QD, x.Mean })
-		ends := []int{len(mean) - 1}
-		if len(in.Series) <= 2 {
-			ends = []int{0, len(mean) - 1}
-		}
-		a := s.Analysis
-		for _, j := range ends {
-			if s.Primary && a != nil && isKneeQD(a, qds[j].X) {
-				continue // the knee's own label names this depth
-			}
-			qdMarks = append(qdMarks, mark{X: mean[j].X, Y: mean[j].Y, Label: "QD " + FormatQD(qds[j].X), Color: col, Small: true})
-		}
-		if !s.Primary || a == nil {
-			continue
-		}
-		km := kneeMarks(a, col, "knee", func(k littleslaw.Knee) (float64, float64, bool) {
-			if k.IOPS <= 0 || k.LatNsMean <= 0 {
-				return 0, 0, false
-			}
-			return k.IOPS * per, math.Log10(k.LatNsMean), true
-		})
-		m.Marks = append(m.Marks, km...)
-		for _, k := range km {
-			for _, sh := range k.Shapes {
-				keys.sat = keys.sat || sh == saturationGlyph
-				keys.eff = keys.eff || sh == efficientGlyph
-			}
 		}
 	}
-	if xMax == 0 {
+	if h.xMax == 0 {
 		return nil, ErrNoSteps
 	}
-	m.Marks = append(m.Marks, qdMarks...)
-	p.Add(m)
-	hockeyKeys(&l, keys, anyP99)
-	target := 0.0 // x of the target line
-	if t := in.TargetIOPS; t > 0 && (mt.Name == iopsMetric.Name || !in.mixedBS()) {
-		target = t * mt.Per(in.Series[0].BS)
-		p.Add(&vLine{X: target, Style: draw.LineStyle{Color: targetRed, Width: vg.Points(2), Dashes: dashTarget}})
-		xMax = math.Max(xMax, target)
-		name := "target " + FormatIOPS(t) + " IOPS"
-		if mt.Name != iopsMetric.Name {
-			name += " = " + mt.Fmt(target)
-		}
-		l.Add(name, lineThumb(targetRed, dashTarget, 2))
-	}
-	if in.SLO != nil && in.SLO.LimitNs > 0 && (in.SLO.Stat == "mean" || in.SLO.Stat == "p99") {
-		y := math.Log10(in.SLO.LimitNs)
-		p.Add(hline(y, targetRed, dashTarget, vg.Points(2)))
-		yMin, yMax = math.Min(yMin, y), math.Max(yMax, y)
-		l.Add("SLO "+statName(in.SLO.Stat)+" ≤ "+FormatLatency(in.SLO.LimitNs), lineThumb(targetRed, dashTarget, 2))
-	}
-	p.X.Min, p.X.Max = 0, xMax*1.08
-	p.Y.Min, p.Y.Max = latLogRange(yMin, yMax)
-	if target > 0 {
-		m.Lines = append(m.Lines, [][2]float64{{target, p.Y.Min}, {target, p.Y.Max}})
-	}
-	if in.SLO != nil && in.SLO.LimitNs > 0 {
-		y := math.Log10(in.SLO.LimitNs)
-		m.Lines = append(m.Lines, [][2]float64{{p.X.Min, y}, {p.X.Max, y}})
-	}
+	h.m.Marks = append(h.m.Marks, h.qdMarks...)
+	p.Add(h.m)
+	hockeyKeys(&h.l, h.keys, h.anyP99)
+	h.addLimits(in, mt)
 	title := "Latency vs IOPS (hockey stick)"
 	if mt.Name != iopsMetric.Name {
 		title = "Latency vs bandwidth (hockey stick)"
 	}
-	return &figure{Title: title, Subtitle: in.Subtitle, Simulated: in.Simulated, Plot: p, Legend: l.Legend, Keys: l.Names, Marks: []*marks{m}}, nil
+	return &figure{Title: title, Subtitle: in.Subtitle, Simulated: in.Simulated, Plot: p, Legend: h.l.Legend, Keys: h.l.Names, Marks: []*marks{h.m}}, nil
+}
+
+// hockey is the hockey chart under way: the plot, its legend and marks,
+// and the extent of what it drew.
+type hockey struct {
+	p                *plot.Plot
+	l                keyedLegend
+	m                *marks
+	keys             *styleKeys
+	xMax, yMin, yMax float64
+	anyP99           bool
+	qdMarks          []mark // depth labels, placed after the knee labels
+}
+
+// extend widens the chart's extent to hold pts.
+func (h *hockey) extend(pts plotter.XYs) {
+	for _, q := range pts {
+		h.xMax, h.yMin, h.yMax = math.Max(h.xMax, q.X), math.Min(h.yMin, q.Y), math.Max(h.yMax, q.Y)
+	}
+}
+
+// addSeries draws series i: its mean and p99 curves, sustained levels,
+// the first and last depths' labels and, on the primary series, the knees.
+func (h *hockey) addSeries(in chartInput, mt metric, i int, s series) error {
+	col := seriesColor(i)
+	per := mt.Per(s.BS)
+	mean := logY(xyOf(s, func(x xyStep) (float64, float64) { return x.IOPS * per, x.Mean }))
+	p99 := logY(xyOf(s, func(x xyStep) (float64, float64) { return x.IOPS * per, x.P99 }))
+	if len(mean) == 0 {
+		return nil
+	}
+	h.extend(mean)
+	h.extend(p99)
+	for _, q := range mean {
+		h.m.Obstacles = append(h.m.Obstacles, [2]float64{q.X, q.Y})
+	}
+	h.m.Lines = append(h.m.Lines, polyline(mean), polyline(p99))
+	lm, sm, err := lineScatter(mean, col, nil, 2)
+	if err != nil {
+		return err
+	}
+	h.p.Add(lm, sm)
+	h.l.Add(s.Name, lm, sm)
+	if len(p99) > 0 {
+		h.anyP99 = true
+		lp, sp, err := lineScatter(p99, col, dashP99, 1.6)
+		if err != nil {
+			return err
+		}
+		sp.GlyphStyle.Shape = draw.RingGlyph{}
+		h.p.Add(lp, sp)
+	}
+	spts, err := addSustained(h.p, s, func(_ sweep.Step, v littleslaw.Sustained) (float64, float64) {
+		return v.IOPS * per, math.Log10(v.LatMeanNs)
+	}, func(st sweep.Step) (float64, float64) { return st.IOPS * per, math.Log10(st.Lat.MeanNs) }, col, h.keys)
+	if err != nil {
+		return err
+	}
+	h.extend(spts)
+	// The line joins the points in QD order, which zig-zags on noisy
+	// data: name the first and last depths so the order can be followed.
+	qds := xyOf(s, func(x xyStep) (float64, float64) { return x.QD, x.Mean })
+	ends := []int{len(mean) - 1}
+	if len(in.Series) <= 2 {
+		ends = []int{0, len(mean) - 1}
+	}
+	a := s.Analysis
+	for _, j := range ends {
+		if s.Primary && a != nil && isKneeQD(a, qds[j].X) {
+			continue // the knee's own label names this depth
+		}
+		h.qdMarks = append(h.qdMarks, mark{X: mean[j].X, Y: mean[j].Y, Label: "QD " + FormatQD(qds[j].X), Color: col, Small: true})
+	}
+	if !s.Primary || a == nil {
+		return nil
+	}
+	km := kneeMarks(a, col, "knee", func(k littleslaw.Knee) (float64, float64, bool) {
+		if k.IOPS <= 0 || k.LatNsMean <= 0 {
+			return 0, 0, false
+		}
+		return k.IOPS * per, math.Log10(k.LatNsMean), true
+	})
+	h.m.Marks = append(h.m.Marks, km...)
+	h.keys.noteKnees(km)
+	return nil
+}
+
+// addLimits draws the target's vertical line and the SLO's horizontal
+// one, with their legend entries, and sets the axes' ranges.
+func (h *hockey) addLimits(in chartInput, mt metric) {
+	p := h.p
+	target := 0.0 // x of the target line
+	if t := in.TargetIOPS; t > 0 && (mt.Name == iopsMetric.Name || !in.mixedBS()) {
+		target = t * mt.Per(in.Series[0].BS)
+		p.Add(&vLine{X: target, Style: draw.LineStyle{Color: targetRed, Width: vg.Points(2), Dashes: dashTarget}})
+		h.xMax = math.Max(h.xMax, target)
+		name := "target " + FormatIOPS(t) + " IOPS"
+		if mt.Name != iopsMetric.Name {
+			name += " = " + mt.Fmt(target)
+		}
+		h.l.Add(name, lineThumb(targetRed, dashTarget, 2))
+	}
+	if in.SLO != nil && in.SLO.LimitNs > 0 && (in.SLO.Stat == "mean" || in.SLO.Stat == "p99") {
+		y := math.Log10(in.SLO.LimitNs)
+		p.Add(hline(y, targetRed, dashTarget, vg.Points(2)))
+		h.yMin, h.yMax = math.Min(h.yMin, y), math.Max(h.yMax, y)
+		h.l.Add("SLO "+statName(in.SLO.Stat)+" ≤ "+FormatLatency(in.SLO.LimitNs), lineThumb(targetRed, dashTarget, 2))
+	}
+	p.X.Min, p.X.Max = 0, h.xMax*1.08
+	p.Y.Min, p.Y.Max = latLogRange(h.yMin, h.yMax)
+	if target > 0 {
+		h.m.Lines = append(h.m.Lines, [][2]float64{{target, p.Y.Min}, {target, p.Y.Max}})
+	}
+	if in.SLO != nil && in.SLO.LimitNs > 0 {
+		y := math.Log10(in.SLO.LimitNs)
+		h.m.Lines = append(h.m.Lines, [][2]float64{{p.X.Min, y}, {p.X.Max, y}})
+	}
 }
 
 // lineScatter returns a line through pts and markers on them.

@@ -233,6 +233,52 @@ func refinedMarks(s series, y func(sweep.Step) float64, col color.Color) (*plott
 	return sc, nil
 }
 
+// addFit draws s's fitted curve (raw: its measured points, unscaled) as
+// its fit grade says, and a band's ceiling when it lies within 3× yMax.
+// It returns the grade drawn (hidden when the fit has under two points),
+// the highest y drawn and the ceiling's y (0: none).
+func addFit(p *plot.Plot, m *marks, s series, raw plotter.XYs, per float64, col color.Color, yMax float64) (fitGrade, float64, float64, error) {
+	grade := fitGradeOf(s)
+	if grade == fitHidden {
+		return grade, 0, 0, nil
+	}
+	a := s.Analysis
+	top := 0.0
+	fit := logX(fitXYs(raw, func(q float64) float64 { return a.Model.IOPSAt(q) * per }))
+	if len(fit) < 2 {
+		return fitHidden, 0, 0, nil
+	}
+	ln, err := plotter.NewLine(fit)
+	if err != nil {
+		return grade, 0, 0, err
+	}
+	ln.LineStyle = fitStyle(col)
+	if grade == fitDashed {
+		ln.LineStyle = draw.LineStyle{Color: col, Width: vg.Points(1), Dashes: dashFit}
+	}
+	p.Add(ln)
+	m.Lines = append(m.Lines, polyline(fit))
+	for _, q := range fit {
+		top = math.Max(top, q.Y)
+	}
+	x := a.Model.XRoof * per
+	if grade != fitBand || x <= 0 || x >= 3*math.Max(yMax, top) {
+		return grade, top, 0, nil
+	}
+	p.Add(hline(x, col, dashXmax, vg.Points(1.2)))
+	return grade, math.Max(top, x), x, nil
+}
+
+// noteKnees records in k which knee glyphs the marks km carry.
+func (k *styleKeys) noteKnees(km []mark) {
+	for _, m := range km {
+		for _, sh := range m.Shapes {
+			k.sat = k.sat || sh == saturationGlyph
+			k.eff = k.eff || sh == efficientGlyph
+		}
+	}
+}
+
 // throughputPanel draws the series of in numbered idx into one plot and
 // adds their legend entries to l; nil when none has a measured point.
 func throughputPanel(in chartInput, mt metric, idx []int, l *keyedLegend, keys *styleKeys) (*plot.Plot, *marks, error) {
@@ -262,32 +308,14 @@ func throughputPanel(in chartInput, mt metric, idx []int, l *keyedLegend, keys *
 		}
 		m.Lines = append(m.Lines, polyline(pts))
 		a := s.Analysis
-		grade := fitGradeOf(s)
-		if grade != fitHidden {
-			fit := logX(fitXYs(raw, func(q float64) float64 { return a.Model.IOPSAt(q) * per }))
-			if len(fit) > 1 {
-				ln, err := plotter.NewLine(fit)
-				if err != nil {
-					return nil, nil, err
-				}
-				ln.LineStyle = fitStyle(col)
-				if grade == fitDashed {
-					ln.LineStyle = draw.LineStyle{Color: col, Width: vg.Points(1), Dashes: dashFit}
-				}
-				p.Add(ln)
-				m.Lines = append(m.Lines, polyline(fit))
-				for _, q := range fit {
-					yMax = math.Max(yMax, q.Y)
-				}
-			} else {
-				grade = fitHidden
-			}
-			if x := a.Model.XRoof * per; grade == fitBand && x > 0 && x < 3*yMax {
-				p.Add(hline(x, col, dashXmax, vg.Points(1.2)))
-				roofs = append(roofs, x)
-				yMax = math.Max(yMax, x)
-				keys.roof = true
-			}
+		grade, fitMax, roof, err := addFit(p, m, s, raw, per, col, yMax)
+		if err != nil {
+			return nil, nil, err
+		}
+		yMax = math.Max(yMax, fitMax)
+		if roof > 0 {
+			roofs = append(roofs, roof)
+			keys.roof = true
 		}
 		ln, sc, err := lineScatter(pts, col, nil, measuredWidth)
 		if err != nil {
@@ -331,12 +359,7 @@ func throughputPanel(in chartInput, mt metric, idx []int, l *keyedLegend, keys *
 			return math.Log2(k.QD), k.IOPS * per, k.QD > 0 && k.IOPS > 0
 		})
 		m.Marks = append(m.Marks, km...)
-		for _, k := range km {
-			for _, sh := range k.Shapes {
-				keys.sat = keys.sat || sh == saturationGlyph
-				keys.eff = keys.eff || sh == efficientGlyph
-			}
-		}
+		keys.noteKnees(km)
 	}
 	if math.IsInf(qdMax, -1) {
 		return nil, nil, nil

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/qdsweep/qdsweep/sweep"
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -24,6 +25,42 @@ var latStats = []latStat{
 	{"p50", func(x xyStep) float64 { return x.P50 }, dashP50, 1.3, false},
 	{"p99", func(x xyStep) float64 { return x.P99 }, dashP99, 1.6, false},
 	{"p99.9", func(x xyStep) float64 { return x.P999 }, dashP999, 1.3, false},
+}
+
+// latStatLines draws series s's line of each statistic in stats in col
+// (log2 x, log y), the marked one (mean) with its points and legend entry,
+// and notes each statistic drawn in statDrawn. It returns every point
+// drawn and whether the marked line was.
+func latStatLines(p *plot.Plot, l *keyedLegend, s series, col color.Color, stats []latStat, statDrawn map[string]bool) (plotter.XYs, bool, error) {
+	var all plotter.XYs
+	drawn := false
+	for _, st := range stats {
+		get := st.get
+		pts := logY(logX(xyOf(s, func(x xyStep) (float64, float64) { return x.QD, get(x) })))
+		if len(pts) == 0 {
+			continue
+		}
+		statDrawn[st.name] = true
+		all = append(all, pts...)
+		ln, err := plotter.NewLine(pts)
+		if err != nil {
+			return nil, false, err
+		}
+		ln.LineStyle = draw.LineStyle{Color: col, Width: vg.Points(st.width), Dashes: st.dashes}
+		p.Add(ln)
+		if !st.marker {
+			continue
+		}
+		sc, err := plotter.NewScatter(pts)
+		if err != nil {
+			return nil, false, err
+		}
+		sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(3), Shape: draw.CircleGlyph{}}
+		p.Add(sc)
+		l.Add(s.Name, ln, sc)
+		drawn = true
+	}
+	return all, drawn, nil
 }
 
 // latencyFigure is mean, p50, p99 and p99.9 latency against queue depth
@@ -64,34 +101,13 @@ func latencyFigure(in chartInput) (*figure, error) {
 	refined := false
 	for i, s := range in.Series {
 		col := seriesColor(i)
-		drawn := false
-		for _, st := range stats {
-			get := st.get
-			pts := logY(logX(xyOf(s, func(x xyStep) (float64, float64) { return x.QD, get(x) })))
-			if len(pts) == 0 {
-				continue
-			}
-			statDrawn[st.name] = true
-			for _, q := range pts {
-				qdMin, qdMax = math.Min(qdMin, q.X), math.Max(qdMax, q.X)
-				yMin, yMax = math.Min(yMin, q.Y), math.Max(yMax, q.Y)
-			}
-			ln, err := plotter.NewLine(pts)
-			if err != nil {
-				return nil, err
-			}
-			ln.LineStyle = draw.LineStyle{Color: col, Width: vg.Points(st.width), Dashes: st.dashes}
-			p.Add(ln)
-			if st.marker {
-				sc, err := plotter.NewScatter(pts)
-				if err != nil {
-					return nil, err
-				}
-				sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(3), Shape: draw.CircleGlyph{}}
-				p.Add(sc)
-				l.Add(s.Name, ln, sc)
-				drawn = true
-			}
+		pts, drawn, err := latStatLines(p, &l, s, col, stats, statDrawn)
+		if err != nil {
+			return nil, err
+		}
+		for _, q := range pts {
+			qdMin, qdMax = math.Min(qdMin, q.X), math.Max(qdMax, q.X)
+			yMin, yMax = math.Min(yMin, q.Y), math.Max(yMax, q.Y)
 		}
 		if !drawn {
 			continue

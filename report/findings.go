@@ -225,41 +225,21 @@ func factText(x littleslaw.Fact) string {
 	if v, ok := timeFactText(x); ok {
 		return v
 	}
+	if v, ok := deviceFactText(x); ok {
+		return v
+	}
 	switch x.Kind {
 	case littleslaw.FactNoSteps:
 		return fmt.Sprintf("%d points, none with a queue depth, IOPS and latency", x.Count)
-	case littleslaw.FactSharedBytes:
-		return fmt.Sprintf("QD %s: the device moved %s, this sweep %s (%.1f×): other I/O shared the device, so these latencies are contended",
-			FormatQD(x.QD), fmtMiBpsUnit(x.DeviceBWBytes), fmtMiBpsUnit(x.BWBytes), x.Ratio)
-	case littleslaw.FactSharedIOPS:
-		return fmt.Sprintf("QD %s: the device served %s IOPS, this sweep %s (%.1f×): other I/O shared the device, so these latencies are contended",
-			FormatQD(x.QD), FormatIOPS(x.DeviceIOPS), FormatIOPS(x.IOPS), x.Ratio)
-	case littleslaw.FactNoDevice:
-		return "target: " + x.Detail
-	case littleslaw.FactFSType:
-		return "filesystem: " + x.Detail + " (from the mount table)"
 	case littleslaw.FactPoint:
 		return fmt.Sprintf("QD %s: %s IOPS at %s mean latency", FormatQD(x.QD), FormatIOPS(x.IOPS), FormatLatency(x.LatNs))
-	case littleslaw.FactCacheShare:
-		return fmt.Sprintf("QD %s: the engine did %s IOPS (%s), the device %s (%s): %.0f%% of the bytes reached it",
-			FormatQD(x.QD), FormatIOPS(x.IOPS), fmtMiBpsUnit(x.BWBytes), FormatIOPS(x.DeviceIOPS), fmtMiBpsUnit(x.DeviceBWBytes), x.Share*100)
-	case littleslaw.FactCacheMedian:
-		return fmt.Sprintf("median share over %d steps: %.0f%%", x.Count, x.Share*100)
 	case littleslaw.FactLatencyAt:
 		return fmt.Sprintf("mean latency %s at QD %s", FormatLatency(x.LatNs), FormatQD(x.QD))
-	case littleslaw.FactCPU:
-		return cpuText(x)
-	case littleslaw.FactHostBusy:
-		return fmt.Sprintf("host CPU busy %.0f%% (user + system + softirq)", x.HostBusyPct)
-	case littleslaw.FactDeviceQueue:
-		return fmt.Sprintf("device: aqu-sz %.1f of QD %s, %%util %.0f", x.AquSz, FormatQD(x.QD), x.UtilPct)
 	case littleslaw.FactIOPSLatency:
 		return fmt.Sprintf("%s IOPS at %s mean latency", FormatIOPS(x.IOPS), FormatLatency(x.LatNs))
 	case littleslaw.FactInflight:
 		return fmt.Sprintf("QD %s (%s): %.1f in flight at %s (%.0f%% of the QD)",
 			FormatQD(x.QD), splitWords(x.IODepth, x.NumJobs), x.Inflight, inflightWhere(x.AtDevice), x.Fill*100)
-	case littleslaw.FactEngineInflight:
-		return fmt.Sprintf("engine in flight %.1f (IOPS × mean latency %.1f)", x.Inflight, x.LittleInflight)
 	case littleslaw.FactGrowth:
 		return fmt.Sprintf("QD %s → %s: IOPS %s → %s (×%.1f) while mean latency %s → %s (×%.2f, R0 %s)",
 			FormatQD(x.QD), FormatQD(x.ToQD), FormatIOPS(x.IOPS), FormatIOPS(x.ToIOPS), x.Ratio,
@@ -272,17 +252,11 @@ func factText(x littleslaw.Fact) string {
 	case littleslaw.FactPlateauLatency:
 		return fmt.Sprintf("mean latency %s → %s (×%.1f for ×%.0f QD); Little's Law QD / IOPS = %s at QD %s",
 			FormatLatency(x.LatNs), FormatLatency(x.ToLatNs), x.LatRatio, x.QDRatio, FormatLatency(x.LittleLatNs), FormatQD(x.ToQD))
-	case littleslaw.FactDeviceAt:
-		return fmt.Sprintf("device at QD %s: aqu-sz %.1f, %%util %.0f, await %.2f ms", FormatQD(x.QD), x.AquSz, x.UtilPct, x.AwaitMs)
 	case littleslaw.FactTargetAbove:
 		return fmt.Sprintf("target %s IOPS is above the cap: no queue depth reaches it", FormatIOPS(x.TargetIOPS))
 	case littleslaw.FactSaturates:
 		return fmt.Sprintf("saturates at %s IOPS from QD %s (%s), mean latency %s (R0 %s)",
 			FormatIOPS(x.IOPS), FormatQD(x.QD), splitWords(x.IODepth, x.NumJobs), FormatLatency(x.LatNs), FormatLatency(x.R0Ns))
-	case littleslaw.FactInflightAt:
-		return fmt.Sprintf("%.1f in flight at %s for QD %s", x.Inflight, inflightWhere(x.AtDevice), FormatQD(x.QD))
-	case littleslaw.FactNoTelemetry:
-		return "no device telemetry: queue fill taken from the engine"
 	case littleslaw.FactDeepest:
 		return fmt.Sprintf("%d measured steps; deepest QD %s: %s IOPS at %s (R0 %s)",
 			x.Count, FormatQD(x.QD), FormatIOPS(x.IOPS), FormatLatency(x.LatNs), FormatLatency(x.R0Ns))
@@ -297,6 +271,49 @@ func factText(x littleslaw.Fact) string {
 		return fmt.Sprintf("spread across sizes (max/min − 1): IOPS %.0f%%, MiB/s %.0f%%", x.Ratio*100, x.BWRatio*100)
 	}
 	return string(x.Kind)
+}
+
+// deviceFactText words the facts measured beside the curve: the device's
+// queue and bytes, caches, the filesystem, CPU use; ok is false for the others.
+func deviceFactText(x littleslaw.Fact) (string, bool) {
+	s := deviceFactWords(x)
+	return s, s != ""
+}
+
+// deviceFactWords is deviceFactText's sentence ("" for other facts).
+func deviceFactWords(x littleslaw.Fact) string {
+	switch x.Kind {
+	case littleslaw.FactSharedBytes:
+		return fmt.Sprintf("QD %s: the device moved %s, this sweep %s (%.1f×): other I/O shared the device, so these latencies are contended",
+			FormatQD(x.QD), fmtMiBpsUnit(x.DeviceBWBytes), fmtMiBpsUnit(x.BWBytes), x.Ratio)
+	case littleslaw.FactSharedIOPS:
+		return fmt.Sprintf("QD %s: the device served %s IOPS, this sweep %s (%.1f×): other I/O shared the device, so these latencies are contended",
+			FormatQD(x.QD), FormatIOPS(x.DeviceIOPS), FormatIOPS(x.IOPS), x.Ratio)
+	case littleslaw.FactNoDevice:
+		return "target: " + x.Detail
+	case littleslaw.FactFSType:
+		return "filesystem: " + x.Detail + " (from the mount table)"
+	case littleslaw.FactCacheShare:
+		return fmt.Sprintf("QD %s: the engine did %s IOPS (%s), the device %s (%s): %.0f%% of the bytes reached it",
+			FormatQD(x.QD), FormatIOPS(x.IOPS), fmtMiBpsUnit(x.BWBytes), FormatIOPS(x.DeviceIOPS), fmtMiBpsUnit(x.DeviceBWBytes), x.Share*100)
+	case littleslaw.FactCacheMedian:
+		return fmt.Sprintf("median share over %d steps: %.0f%%", x.Count, x.Share*100)
+	case littleslaw.FactCPU:
+		return cpuText(x)
+	case littleslaw.FactHostBusy:
+		return fmt.Sprintf("host CPU busy %.0f%% (user + system + softirq)", x.HostBusyPct)
+	case littleslaw.FactDeviceQueue:
+		return fmt.Sprintf("device: aqu-sz %.1f of QD %s, %%util %.0f", x.AquSz, FormatQD(x.QD), x.UtilPct)
+	case littleslaw.FactDeviceAt:
+		return fmt.Sprintf("device at QD %s: aqu-sz %.1f, %%util %.0f, await %.2f ms", FormatQD(x.QD), x.AquSz, x.UtilPct, x.AwaitMs)
+	case littleslaw.FactInflightAt:
+		return fmt.Sprintf("%.1f in flight at %s for QD %s", x.Inflight, inflightWhere(x.AtDevice), FormatQD(x.QD))
+	case littleslaw.FactNoTelemetry:
+		return "no device telemetry: queue fill taken from the engine"
+	case littleslaw.FactEngineInflight:
+		return fmt.Sprintf("engine in flight %.1f (IOPS × mean latency %.1f)", x.Inflight, x.LittleInflight)
+	}
+	return ""
 }
 
 // cpuText words the measuring process's CPU use: SelfCPUPct is percent of
