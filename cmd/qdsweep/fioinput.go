@@ -1,13 +1,13 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"os"
 	"time"
 
 	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/qdsweep/qdsweep/report"
 )
 
 // readFioOutputs parses every fio output file named in args ("-": standard
@@ -48,20 +48,8 @@ func readRunDocs(path string) ([]fio.Output, bool) {
 	if err != nil {
 		return nil, false
 	}
-	var doc struct {
-		runJSON
-		Jobs []runJSON `json:"jobs"`
-	}
-	if json.Unmarshal(data, &doc) != nil {
-		return nil, false
-	}
-	var docs []runJSON
-	switch doc.Schema {
-	case runSchema:
-		docs = []runJSON{doc.runJSON}
-	case runsSchema:
-		docs = doc.Jobs
-	default:
+	docs, ok := report.ParseRunDocs(data)
+	if !ok {
 		return nil, false
 	}
 	out := fio.Output{Format: "json", FioVersion: "qdsweep"}
@@ -72,7 +60,7 @@ func readRunDocs(path string) ([]fio.Output, bool) {
 }
 
 // jobOfRunDoc is one run document as fio's report of the job.
-func jobOfRunDoc(d runJSON) fio.Job {
+func jobOfRunDoc(d report.RunDoc) fio.Job {
 	w := ioengine.Workload{RW: ioengine.RW(d.RW), BS: d.BS, IODepth: d.IODepth, NumJobs: d.NumJobs, Direct: d.Direct, Filename: d.Filename}
 	st := &ioengine.Stats{Engine: d.Engine, Runtime: time.Duration(d.RuntimeNs), CPU: d.CPU,
 		All:  ioengine.DirStats{TotalIOs: d.TotalIOs, Bytes: d.IOBytes, IOPS: d.IOPS, BWBytes: d.BWBytes, Lat: d.Lat},
@@ -101,7 +89,7 @@ func jobOfRunDoc(d runJSON) fio.Job {
 
 // dirLat is the latency of one direction of a run document (the whole
 // run's when it has one direction).
-func dirLat(d runJSON, write bool) ioengine.Latency {
+func dirLat(d report.RunDoc, write bool) ioengine.Latency {
 	switch {
 	case write && d.Write != nil:
 		return d.Write.Lat

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/qdsweep/qdsweep/report"
 )
 
 // twoGroups is a job file as fio's examples write them: a [global]
@@ -79,8 +81,8 @@ func TestRunJobFileGroups(t *testing.T) {
 		group    int
 		depth    int
 	}{{"reader", "randread", 0, 4}, {"writer", "randwrite", 0, 2}, {"after", "read", 1, 1}}
-	if doc.Schema != runsSchema || len(doc.Jobs) != len(want) {
-		t.Fatalf("schema %q with %d jobs; want %s with %d:\n%s", doc.Schema, len(doc.Jobs), runsSchema, len(want), stdout)
+	if doc.Schema != report.RunsSchema || len(doc.Jobs) != len(want) {
+		t.Fatalf("schema %q with %d jobs; want %s with %d:\n%s", doc.Schema, len(doc.Jobs), report.RunsSchema, len(want), stdout)
 	}
 	for i, w := range want {
 		j := doc.Jobs[i]

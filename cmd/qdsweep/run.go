@@ -3,24 +3,22 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/qdsweep/qdsweep/guard"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/qdsweep/qdsweep/guard"
+
 	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/ioengine/device"
 	"github.com/qdsweep/qdsweep/report"
-	"github.com/qdsweep/qdsweep/sweep"
 	"github.com/urfave/cli/v2"
 )
 
@@ -1009,57 +1007,11 @@ func fsyncFile(path string) error {
 	return f.Sync()
 }
 
-// runJSON is the document `run --output-format=json` prints.
-// runSchema names the JSON document `qdsweep run --output-format=json` writes.
-const runSchema = "qdsweep/run/v1"
-
-type runJSON struct {
-	Schema string `json:"schema"`
-	Name   string `json:"name,omitempty"`  // the job's, in a run of several jobs
-	Group  *int   `json:"group,omitempty"` // its group there: groups ran one after another
-	// Clones are each job's own figures without group_reporting (fio's
-	// numjobs clones reported apart); the document's are all of them.
-	Clones               []runJSON          `json:"clones,omitempty"`
-	Engine               string             `json:"engine"`
-	EngineFallbackReason string             `json:"engine_fallback_reason"`
-	Buffers              string             `json:"buffers,omitempty"`
-	Filename             string             `json:"filename"`
-	Files                []string           `json:"files,omitempty"`     // a --filename list: every job over all, in turn
-	RateIOPS             []float64          `json:"rate_iops,omitempty"` // per job: reads, writes (0: no cap)
-	Sync                 *ioengine.DirStats `json:"sync,omitempty"`      // fsync/fdatasync calls (--fsync/--fdatasync)
-	RW                   string             `json:"rw"`
-	BS                   int64              `json:"bs"`
-	IODepth              int                `json:"iodepth"`
-	NumJobs              int                `json:"numjobs"`
-	Direct               bool               `json:"direct"`
-	RuntimeNs            int64              `json:"runtime_ns"`
-	TotalIOs             int64              `json:"total_ios"`
-	IOBytes              int64              `json:"io_bytes"`
-	IOPS                 float64            `json:"iops"`
-	BWBytes              float64            `json:"bw_bytes"`
-	Lat                  ioengine.Latency   `json:"lat_ns"`
-	InflightMean         float64            `json:"inflight_mean"`
-	CPU                  ioengine.CPU       `json:"cpu"`
-	Errors               []ioengine.IOError `json:"errors"`
-	ShortIOs             int64              `json:"short_ios"`
-	Read                 *ioengine.DirStats `json:"read,omitempty"`
-	Write                *ioengine.DirStats `json:"write,omitempty"`
-	Interrupted          bool               `json:"interrupted,omitempty"` // Ctrl-C: partial figures
-	// Series is the window in --log-interval slices.
-	Series []ioengine.Interval `json:"series,omitempty"`
-	// Ramp is the ramp in the same slices, before the window (t_ns negative).
-	Ramp []ioengine.Interval `json:"ramp,omitempty"`
-	// Shortfall says why fewer than iodepth × numjobs I/Os were in flight.
-	Shortfall *ioengine.Shortfall `json:"inflight_shortfall,omitempty"`
-}
-
 // writeRunStats prints one run's figures in the chosen format.
 func writeRunStats(out io.Writer, format string, spec runSpec, w ioengine.Workload, st *ioengine.Stats, disks []fio.DiskUtil, interrupted bool) error {
 	switch format {
 	case formatJSON:
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(runDocOf(w, st, interrupted))
+		return report.WriteRunJSON(out, report.RunDocOf(w, st, interrupted))
 	case formatTerse, formatFioJSON, formatJSONPlus:
 		rs := fioReportsOf(format, spec, w, st, disks)
 		if format != formatTerse {
@@ -1072,22 +1024,7 @@ func writeRunStats(out io.Writer, format string, spec runSpec, w ioengine.Worklo
 		}
 		return nil
 	}
-	for i := range st.PerJob {
-		// fio without group_reporting: each clone's block first.
-		w1 := w
-		w1.NumJobs = 1
-		fmt.Fprintf(out, "%s: (groupid=%d, jobs=1): job %d of %d\n", jobName(spec), spec.group, i+1, len(st.PerJob))
-		if err := writeRunText(out, w1, &st.PerJob[i]); err != nil {
-			return err
-		}
-	}
-	if len(st.PerJob) > 0 {
-		fmt.Fprintf(out, "%s: all %d jobs\n", jobName(spec), len(st.PerJob))
-	}
-	if err := writeRunText(out, w, st); err != nil {
-		return err
-	}
-	return report.WriteRunTime(out, w.QD(), st.Series)
+	return report.WriteRunNormal(out, jobName(spec), spec.group, w, st)
 }
 
 // jobName is the job's name in fio's shapes ("qdsweep" when it has none).
@@ -1112,38 +1049,6 @@ func fioReportsOf(format string, spec runSpec, w ioengine.Workload, st *ioengine
 		rs[i].Job.Options["group_reporting"] = "0"
 	}
 	return rs
-}
-
-// runDocOf is one run's document of --output-format=json.
-func runDocOf(w ioengine.Workload, st *ioengine.Stats, interrupted bool) runJSON {
-	doc := runJSON{
-		Schema: runSchema, Engine: st.Engine, EngineFallbackReason: st.FallbackReason, Buffers: st.Buffers,
-		Filename: w.Filename, RW: string(w.RW), BS: w.BS, IODepth: w.IODepth, NumJobs: w.NumJobs, Direct: w.Direct,
-		RuntimeNs: int64(st.Runtime), TotalIOs: st.All.TotalIOs, IOBytes: st.All.Bytes, IOPS: st.All.IOPS, BWBytes: st.All.BWBytes,
-		Lat: st.All.Lat, InflightMean: st.InflightMean, CPU: st.CPU, Errors: st.Errors, ShortIOs: st.ShortIOs,
-		Interrupted: interrupted, Series: st.Series, Ramp: st.Ramp, Shortfall: st.Shortfall,
-	}
-	if doc.Errors == nil {
-		doc.Errors = []ioengine.IOError{}
-	}
-	if len(w.Files) > 1 {
-		doc.Files = w.Files
-	}
-	if w.RateIOPS != [2]float64{} {
-		doc.RateIOPS = w.RateIOPS[:]
-	}
-	doc.Sync = st.Sync
-	if w.RW.IsRead() && w.RW.IsWrite() {
-		doc.Read, doc.Write = st.Read, st.Write
-	}
-	w1 := w
-	w1.NumJobs = 1
-	for i := range st.PerJob {
-		c := runDocOf(w1, &st.PerJob[i], interrupted)
-		c.Schema, c.Errors = "", nil
-		doc.Clones = append(doc.Clones, c)
-	}
-	return doc
 }
 
 // fioReportOf is one run's report in fio's shapes (terse, fio-json, json+).
@@ -1210,9 +1115,6 @@ func groupReported(jobs []*runJob) []*runJob {
 	return out
 }
 
-// runsSchema names the JSON document of a run of several jobs.
-const runsSchema = "qdsweep/runs/v1"
-
 // reportJobs writes the figures of a run of several jobs: normal and terse
 // one block or line per job in order (a block headed by the job's name and
 // group, as fio's), json one document listing each job's (with its name
@@ -1222,7 +1124,7 @@ func reportJobs(out, errw io.Writer, format string, jobs []*runJob) error {
 	jobs = groupReported(jobs)
 	var firstErr error
 	shared := false
-	var docs []runJSON
+	var docs []report.RunDoc
 	var reports []fio.Report
 	for i, j := range jobs {
 		if j.err != nil && firstErr == nil {
@@ -1237,14 +1139,14 @@ func reportJobs(out, errw io.Writer, format string, jobs []*runJob) error {
 		interrupted := errors.Is(j.err, context.Canceled)
 		switch format {
 		case formatJSON:
-			d := runDocOf(j.w, j.st, interrupted)
+			d := report.RunDocOf(j.w, j.st, interrupted)
 			d.Name, d.Group = j.spec.run.Name, &j.spec.group
 			docs = append(docs, d)
 		case formatFioJSON, formatJSONPlus:
 			reports = append(reports, fioReportsOf(format, j.spec, j.w, j.st, j.disks.utils())...)
 		default:
 			if format == formatNormal {
-				fmt.Fprintf(out, "%s: (groupid=%d, jobs=%d)\n", j.spec.run.Name, j.spec.group, j.w.NumJobs)
+				fmt.Fprint(out, report.RunJobHeader(j.spec.run.Name, j.spec.group, j.w.NumJobs))
 			}
 			if err := writeRunStats(out, format, j.spec, j.w, j.st, j.disks.utils(), interrupted); err != nil {
 				return fmt.Errorf("writing results: %w", err)
@@ -1264,12 +1166,7 @@ func reportJobs(out, errw io.Writer, format string, jobs []*runJob) error {
 	var err error
 	switch {
 	case format == formatJSON:
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		err = enc.Encode(struct {
-			Schema string    `json:"schema"`
-			Jobs   []runJSON `json:"jobs"`
-		}{runsSchema, docs})
+		err = report.WriteRunJSON(out, report.RunsDoc{Schema: report.RunsSchema, Jobs: docs})
 	case len(reports) > 0:
 		err = fio.WriteJSONJobs(out, reports)
 	}
@@ -1293,69 +1190,6 @@ func writeGroupStatus(out io.Writer, jobs []*runJob, g int) {
 	if len(sts) > 1 {
 		fmt.Fprint(out, wrapHanging(report.GroupStatusLine(g, n, ioengine.MergeGroup(sts)), 80, "", "  "))
 	}
-}
-
-// writeRunText is the human summary, at most 80 columns.
-func writeRunText(out io.Writer, w ioengine.Workload, st *ioengine.Stats) error {
-	var b strings.Builder
-	engine := st.Engine
-	var how []string
-	if st.Buffers == "registered" {
-		how = append(how, "registered buffers")
-	}
-	if w.Uring.Set() {
-		how = append(how, w.Uring.String())
-	}
-	if len(how) > 0 {
-		engine += " (" + strings.Join(how, "; ") + ")"
-	}
-	fmt.Fprintf(&b, "%s %s, iodepth %d × %s, %s\n", w.RW, sweep.FioSize(w.BS), w.IODepth, report.CountNoun(float64(w.NumJobs), "job", "jobs"), engine)
-	target := "(simulated device)"
-	if w.Filename != "" && st.Engine != engineSim {
-		target = filepath.Clean(w.Filename)
-	}
-	if len(w.Files) > 1 {
-		target = fmt.Sprintf("%s … %s, %d files, each job over all in turn", filepath.Clean(w.Files[0]), filepath.Base(w.Files[len(w.Files)-1]), len(w.Files))
-	}
-	if len(w.JobFiles) > 1 {
-		target = fmt.Sprintf("%s … %s, one per job", filepath.Clean(w.JobFiles[0]), filepath.Base(w.JobFiles[len(w.JobFiles)-1]))
-	}
-	fmt.Fprintf(&b, "  target    %s, %.2f s measured\n", target, st.Runtime.Seconds())
-	if cap := report.RateCap(w.RateIOPS, w.RW.IsRead(), w.RW.IsWrite()); cap != "" {
-		fmt.Fprintf(&b, "  rate cap  %s\n", cap)
-	}
-	line := func(label string, d *ioengine.DirStats) {
-		fmt.Fprintf(&b, "  %-9s %s IOPS  %s MiB/s  %d I/Os\n", label, report.FormatIOPS(d.IOPS), report.FormatMiBps(d.BWBytes), d.TotalIOs)
-		fmt.Fprintf(&b, "  latency   mean %s  p50 %s  p99 %s  p99.9 %s\n",
-			report.FormatLatency(d.Lat.MeanNs), report.FormatLatency(float64(d.Lat.P50Ns)), report.FormatLatency(float64(d.Lat.P99Ns)), report.FormatLatency(float64(d.Lat.P999Ns)))
-	}
-	line("all", &st.All)
-	if w.RW.IsRead() && w.RW.IsWrite() {
-		if st.Read != nil {
-			line("read", st.Read)
-		}
-		if st.Write != nil {
-			line("write", st.Write)
-		}
-	}
-	if sy := st.Sync; sy != nil {
-		fmt.Fprintf(&b, "  %-9s %s/s  %d calls, after every %s\n", report.SyncCall(w.SyncData), report.FormatIOPS(sy.IOPS), sy.TotalIOs,
-			report.CountNoun(float64(w.SyncEvery), "write", "writes"))
-		fmt.Fprintf(&b, "  latency   mean %s  p50 %s  p99 %s  p99.9 %s\n",
-			report.FormatLatency(sy.Lat.MeanNs), report.FormatLatency(float64(sy.Lat.P50Ns)), report.FormatLatency(float64(sy.Lat.P99Ns)), report.FormatLatency(float64(sy.Lat.P999Ns)))
-	}
-	fmt.Fprintf(&b, "  in flight %s mean (IOPS × mean latency = %s)\n", report.FormatInflight(st.InflightMean), report.FormatInflight(st.All.IOPS*st.All.Lat.MeanNs/1e9))
-	cpu := st.CPU.UsrS + st.CPU.SysS
-	perIO := ""
-	if st.All.TotalIOs > 0 {
-		perIO = fmt.Sprintf(", %s per I/O", report.FormatLatency(cpu*1e9/float64(st.All.TotalIOs)))
-	}
-	fmt.Fprintf(&b, "  CPU       usr %.2f s  sys %.2f s%s\n", st.CPU.UsrS, st.CPU.SysS, perIO)
-	for _, e := range st.Errors {
-		fmt.Fprintf(&b, "  errors    %d × %s on %s, first at offset %d\n", e.Count, e.Errno, e.Op, e.FirstOffset)
-	}
-	_, err := io.WriteString(out, b.String())
-	return err
 }
 
 // runOutput is where the run's figures go: standard output, or fio's
