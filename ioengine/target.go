@@ -8,12 +8,6 @@ import (
 	"github.com/qdsweep/qdsweep/guard"
 )
 
-// guardTarget is what w does to its file, for the write guard.
-func guardTarget(w *Workload) guard.Target {
-	return guard.Target{Path: w.Filename, Write: w.RW.IsWrite(), Direct: w.Direct, Sync: w.OpenSync,
-		End: guard.Region(w.Offset, w.Size, w.OffsetIncrement, w.NumJobs)}
-}
-
 // openTarget opens the workload's file or device for the run: read-only or
 // read-write as the pattern needs, O_DIRECT when asked, never creating,
 // truncating or extending it. A write runs only past the write guard
@@ -31,7 +25,7 @@ func openTarget(w *Workload) (int, error) {
 		}
 		return h.Dup()
 	}
-	h, err := guard.Hold(guardTarget(w), w.Permit)
+	h, err := guard.Hold(w.GuardTarget(w.Filename, w.RW.IsWrite(), 0), w.Permit)
 	if err != nil {
 		return -1, err
 	}

@@ -201,6 +201,17 @@ func ParseUringOptions(s string) (UringOptions, error) {
 	return o, nil
 }
 
+// GuardTarget is what w does to path (one of w.Targets(), or a per-job
+// file), for the write guard: written when writes is set, opened with
+// w's O_DIRECT and sync flags, over the region the deepest of jobs or
+// w.NumJobs jobs cover, each w.FileSize() bytes from w.Offset apart by
+// w.OffsetIncrement. Every check and hold of a workload's target, by the
+// engines, a sweep and the command line, is built here.
+func (w Workload) GuardTarget(path string, writes bool, jobs int) guard.Target {
+	return guard.Target{Path: path, Write: writes, Direct: w.Direct, Sync: w.OpenSync,
+		End: guard.Region(w.Offset, w.FileSize(), w.OffsetIncrement, max(jobs, w.NumJobs))}
+}
+
 // IsWrite reports whether the pattern writes.
 func (r RW) IsWrite() bool {
 	return r == Write || r == RandWrite || r == ReadWrite || r == RandRW

@@ -24,14 +24,13 @@ func holdTarget(cfg Config, p Plan) (*guard.Held, error) {
 	if nl, ok := cfg.Engine.(ioengine.NoLocalTarget); ok && nl.NoLocalTarget() {
 		return nil, nil
 	}
-	t := guard.Target{Path: w.Filename, Direct: w.Direct}
+	writes := false
 	for _, rw := range p.RW {
-		t.Write = t.Write || ioengine.RW(rw).IsWrite()
+		writes = writes || ioengine.RW(rw).IsWrite()
 	}
 	jobs := 1
 	for _, n := range p.NumJobs {
 		jobs = max(jobs, n)
 	}
-	t.End = guard.Region(w.Offset, w.Size, w.OffsetIncrement, jobs)
-	return guard.Hold(t, w.Permit)
+	return guard.Hold(w.GuardTarget(w.Filename, writes, jobs), w.Permit)
 }

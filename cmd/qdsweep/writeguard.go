@@ -40,11 +40,11 @@ func checkWrites(w ioengine.Workload, rws []ioengine.RW, g guard.Permit) error {
 			return usagef("--destroy-data=%s does not name the target --filename=%s; name the same block device twice to confirm", g.DestroyData, w.Filename)
 		}
 	}
-	t := guard.Target{Path: w.Filename, End: guard.Region(w.Offset, w.Size, w.OffsetIncrement, w.NumJobs)}
+	writes := false
 	for _, rw := range rws {
-		t.Write = t.Write || rw.IsWrite()
+		writes = writes || rw.IsWrite()
 	}
-	if err := guard.Check(t, g); err != nil {
+	if err := guard.Check(w.GuardTarget(w.Filename, writes, 0), g); err != nil {
 		if errors.Is(err, guard.ErrWriteRefused) {
 			return usageErr(err)
 		}

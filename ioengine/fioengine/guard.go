@@ -37,7 +37,7 @@ func (e *Engine) holdLocal(w ioengine.Workload) (release func(), err error) {
 	if e.NoLocalTarget() {
 		return func() {}, nil
 	}
-	files, size := w.Targets(), w.FileSize()
+	files := w.Targets()
 	if w.RW.IsWrite() {
 		// fio opens by path: a symlink's destination could change between
 		// the check and fio's open, so a write names the file itself.
@@ -63,8 +63,7 @@ func (e *Engine) holdLocal(w ioengine.Workload) (release func(), err error) {
 		}
 	}
 	for _, f := range files {
-		h, err := guard.Hold(guard.Target{Path: f, Write: w.RW.IsWrite(),
-			End: guard.Region(w.Offset, size, w.OffsetIncrement, w.NumJobs)}, w.Permit)
+		h, err := guard.Hold(w.GuardTarget(f, w.RW.IsWrite(), 0), w.Permit)
 		if err != nil {
 			release()
 			return nil, err
