@@ -107,7 +107,9 @@ func runCommand() *cli.Command {
 			"--filename=a:b spreads every job's I/Os over the files in turn, --size split between them.\n" +
 			"--fsync=N/--fdatasync=N (psync) sync after every N writes, timed on their own; --sync=dsync opens\n" +
 			"with O_DSYNC; buffered runs drop the files' cached pages first (fio's --invalidate=1).\n" +
-			"options that change the workload and that qdsweep does not run (--bssplit, --thinktime,\n" +
+			"--fixedbufs, --registerfiles, --sqthread_poll, --hipri and --nonvectored are fio's io_uring options\n" +
+			"(with --ioengine=io_uring, as in fio).\n" +
+			"Options that change the workload and that qdsweep does not run (--bssplit, --thinktime,\n" +
 			"--verify=crc32c, --rate_process=poisson, --sync_file_range …) are refused, all named in one line.\n" +
 			"Without --filename or --name, qdsweep lays out ./" + runScratchFile + " (--size, default 1 GiB)\n" +
 			"with real writes, measures it and removes it.\n" +
