@@ -68,6 +68,8 @@ func describeUringErr(err error) string {
 		return s + "; kernel.io_uring_disabled?"
 	case errors.Is(err, unix.ENOSYS):
 		return s + "; blocked by seccomp (containers) or not built in?"
+	case errors.Is(err, unix.ENOMEM):
+		return s + "; the locked-memory limit (ulimit -l) too low?"
 	}
 	return s
 }

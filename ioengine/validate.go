@@ -132,7 +132,7 @@ func validateUring(w Workload, engine string) error {
 	}
 	if engine != EngineIOUring && engine != "" && engine != EngineFio {
 		n := "--" + o.FioOptions()[0][0]
-		return badf("%s is an option of the io_uring engine; use --ioengine=io_uring or drop %s", n, n)
+		return badf("%s is an option of the io_uring engine, and this run's engine is %s; use --ioengine=io_uring where io_uring is available, or drop %s", n, engine, n)
 	}
 	if o.SQThreadPoll && o.SQThreadPin && engine != EngineFio {
 		var set unix.CPUSet
