@@ -410,18 +410,16 @@ func convertJob(name string, opts []Option) (JobRun, []Option, error) {
 	return c.run, c.unsupported, nil
 }
 
-// checkEngineOptions refuses io_uring's options in a job whose ioengine is
-// another (fio's default psync included), as fio does ("Bad option").
+// checkEngineOptions refuses io_uring's options in a job whose ioengine=
+// names another engine, as fio does ("Bad option"). A job that names none
+// is judged with the engine it runs on (fio's default psync, or the one
+// qdsweep's --ioengine picks: fio's io_uring under --ioengine=fio).
 func (c *jobConv) checkEngineOptions() error {
-	if c.uringOpt == nil || c.run.IOEngine == "io_uring" {
+	if c.uringOpt == nil || c.run.IOEngine == "io_uring" || c.run.IOEngine == "" {
 		return nil
 	}
-	eng := c.run.IOEngine
-	if eng == "" {
-		eng = "psync, fio's default"
-	}
-	return fmt.Errorf("%s: an option of fio's io_uring engine, and the job's ioengine is %s (fio refuses it too); add ioengine=io_uring or drop %s",
-		label(*c.uringOpt), eng, c.uringOpt.Key)
+	return fmt.Errorf("%s: an option of fio's io_uring engine, and the job's ioengine is %s (fio refuses it too); use ioengine=io_uring or drop %s",
+		label(*c.uringOpt), c.run.IOEngine, c.uringOpt.Key)
 }
 
 // jobConv is one job's conversion under way: the run being built and what

@@ -141,7 +141,8 @@ func JobOptions(wl ioengine.Workload, runtime, ramp time.Duration, engine string
 		j(kv[0], kv[1])
 	}
 	if wl.Uring.Set() && engine != "io_uring" {
-		return OptionSet{}, fmt.Errorf("fio job: io_uring's options (fixedbufs, registerfiles, sqthread_poll, hipri, nonvectored) need ioengine=io_uring, not %s", engine)
+		return OptionSet{}, fmt.Errorf("%w: %s: options of fio's io_uring engine, and this fio job runs ioengine=%s; with --ioengine=fio add --fio-arg=--ioengine=io_uring, or drop them",
+			ioengine.ErrBadWorkload, wl.Uring, engine)
 	}
 	for _, kv := range wl.Uring.FioOptions() {
 		j(kv[0], kv[1])
