@@ -384,6 +384,11 @@ func specOf(c *cli.Context, run fio.JobRun, several bool) (runSpec, error) {
 	if r.ReadOnly && r.Workload.RW.IsWrite() {
 		return spec, usagef("run: --readonly with --rw=%s, which writes; drop one of them", r.Workload.RW)
 	}
+	if u := r.Workload.Uring; u.Set() && spec.engine != ioengine.EngineIOUring && spec.engine != engineFio {
+		// As fio: its io_uring engine's options are unknown to the others.
+		n := u.FioOptions()[0][0]
+		return spec, usagef("run: %s is an option of fio's io_uring engine, and this job runs %s (fio's default when no ioengine is given); set ioengine=io_uring or drop %s", n, spec.engine, n)
+	}
 	if spec.engine == ioengine.EnginePsync && r.Workload.IODepth > 1 {
 		spec.notes = append(spec.notes, fmt.Sprintf("psync does one I/O at a time per job: iodepth %d runs as 1, as in fio", r.Workload.IODepth))
 		r.Workload.IODepth = 1

@@ -44,7 +44,8 @@ func TestUringFlags(t *testing.T) {
 		want string
 	}{
 		{[]string{"run", "--name=u", "--filename=" + f, "--ioengine=libaio", "--registerfiles"}, "--registerfiles"},
-		{[]string{"run", "--name=u", "--filename=" + f, "--fixedbufs"}, "this run's engine is psync"},
+		{[]string{"run", "--name=u", "--filename=" + f, "--fixedbufs"}, "this job runs psync"},
+		{[]string{"run", "--parse-only", "--name=u", "--filename=" + f, "--hipri"}, "set ioengine=io_uring or drop hipri"},
 		{[]string{"run", "--name=u", "--filename=" + f, "--ioengine=libaio", "--fixedbufs"}, "use ioengine=io_uring or drop fixedbufs"},
 		{[]string{"run", "--name=u", "--filename=" + filepath.Join(shm, "g"), "--ioengine=io_uring", "--direct=1", "--hipri", "--size=1m"}, "drop --hipri"},
 		{[]string{"run", "--name=u", "--filename=" + f, "--ioengine=io_uring", "--direct=0", "--hipri"}, "--direct=1"},
