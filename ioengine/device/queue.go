@@ -57,21 +57,11 @@ func readQueue(dir string) (Queue, error) {
 			return q, err
 		}
 	}
-	rot, err := readTrimmed(filepath.Join(qdir, "rotational"))
-	if err != nil {
+	if q.Rotational, err = readFlag(filepath.Join(qdir, "rotational")); err != nil {
 		return q, err
 	}
-	if rot != "" {
-		b := rot != "0"
-		q.Rotational = &b
-	}
-	poll, err := readTrimmed(filepath.Join(qdir, "io_poll"))
-	if err != nil {
+	if q.IOPoll, err = readFlag(filepath.Join(qdir, "io_poll")); err != nil {
 		return q, err
-	}
-	if poll != "" {
-		b := poll != "0"
-		q.IOPoll = &b
 	}
 	sched, err := readTrimmed(filepath.Join(qdir, "scheduler"))
 	if err != nil {
@@ -91,6 +81,16 @@ func readQueue(dir string) (Queue, error) {
 		}
 	}
 	return q, nil
+}
+
+// readFlag reads a 0/1 sysfs file: nil when it is missing.
+func readFlag(path string) (*bool, error) {
+	v, err := readTrimmed(path)
+	if err != nil || v == "" {
+		return nil, err
+	}
+	b := v != "0"
+	return &b, nil
 }
 
 // parseScheduler returns the selected scheduler of a queue/scheduler line
