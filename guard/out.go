@@ -132,9 +132,6 @@ func openOut(dir string, o OutOptions, open bool) (*Out, error) {
 // Path is the path of name inside the directory.
 func (d *Out) Path(name string) string { return filepath.Join(d.dir, name) }
 
-// Created reports whether OpenOut made the directory.
-func (d *Out) Created() bool { return d.created }
-
 // WriteFile replaces name in the directory with data: a new temporary file
 // (O_EXCL, mode 0644) synced and renamed over name, then the directory
 // synced. A name that is a path, or that now holds a symlink, a device, a

@@ -96,12 +96,6 @@ func ParseResult(rd io.Reader) (*Result, error) {
 	return &r, nil
 }
 
-// IsResultsDir reports whether dir holds a readable qdsweep results.json.
-func IsResultsDir(dir string) bool {
-	_, err := Read(filepath.Join(dir, ResultsJSON))
-	return err == nil
-}
-
 // ErrResumeMismatch is wrapped when a resumed sweep would measure something
 // else than the sweep it continues.
 var ErrResumeMismatch = errors.New("resume: different measurement")

@@ -195,9 +195,6 @@ func (d *SteadyDetector) CV() float64 {
 // Attained reports whether the last Add reached steady state.
 func (d *SteadyDetector) Attained() bool { return d.attained }
 
-// Fit returns the last window's slope (IOPS per second) and mean (IOPS).
-func (d *SteadyDetector) Fit() (slope, mean float64) { return d.slope, d.mean }
-
 // LeastSquaresSlope returns the least-squares slope of y against x and the
 // mean of y. With fewer than two distinct x the slope is 0.
 func LeastSquaresSlope(x, y []float64) (slope, meanY float64) {
