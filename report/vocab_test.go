@@ -1,6 +1,11 @@
 package report
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -60,4 +65,88 @@ func TestEveryValueHasWords(t *testing.T) {
 			t.Errorf("CPU grade %s: %q", g, s)
 		}
 	}
+}
+
+// littleslawConsts lists the string values of the constants of type typ
+// declared in package littleslaw (read from its source).
+func littleslawConsts(t *testing.T, typ string) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("..", "littleslaw", "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	fset := token.NewFileSet()
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.CONST {
+				continue
+			}
+			for _, spec := range g.Specs {
+				vs := spec.(*ast.ValueSpec)
+				id, ok := vs.Type.(*ast.Ident)
+				if !ok || id.Name != typ {
+					continue
+				}
+				for _, v := range vs.Values {
+					if lit, ok := v.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+						s, err := strconv.Unquote(lit.Value)
+						if err != nil {
+							t.Fatal(err)
+						}
+						out = append(out, s)
+					}
+				}
+			}
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("no constants of type %s found in littleslaw", typ)
+	}
+	return out
+}
+
+// TestEveryNoteHasWords: every value of the analysis's other vocabularies
+// (knee kinds and reasons, step checks, SLO and target answers, settings,
+// notices, caveats) has a sentence in report, never its code.
+func TestEveryNoteHasWords(t *testing.T) {
+	bad := func(s, code string) bool {
+		return strings.TrimSpace(s) == "" || s == code || strings.Contains(s, "%!")
+	}
+	check := func(typ string, words func(v string) string) {
+		t.Helper()
+		for _, v := range littleslawConsts(t, typ) {
+			if s := words(v); bad(s, v) {
+				t.Errorf("%s %q: %q", typ, v, s)
+			}
+		}
+	}
+	check("KneeKind", func(v string) string { return kneeRule(littleslaw.KneeKind(v)) })
+	check("KneeReason", func(v string) string {
+		return kneeNote(littleslaw.Knee{Kind: littleslaw.KneeSaturation, Reason: littleslaw.KneeReason(v), QD: 16, IOPS: 1000, LatNsMean: 1e6})
+	})
+	check("CheckReason", func(v string) string {
+		return checkNote(littleslaw.StepCheck{Reason: littleslaw.CheckReason(v), QD: 16})
+	})
+	check("SLOReason", func(v string) string {
+		return sloNote(littleslaw.SLOResult{Reason: littleslaw.SLOReason(v), Stat: "p99", LimitNs: 1e6, QD: 16, Breaks: &littleslaw.SLOStep{QD: 32, LatNs: 2e6}})
+	})
+	check("TargetReason", func(v string) string {
+		return targetNote(littleslaw.TargetResult{Reason: littleslaw.TargetReason(v), TargetIOPS: 1000, LatencyNs: 1e6, QD: 2})
+	})
+	check("SettingRule", func(v string) string {
+		return settingRuleText(littleslaw.Setting{Rule: littleslaw.SettingRule(v), SaturationQD: 16, IOPS: 1000, Max: 64}, "QD")
+	})
+	check("NoticeKind", func(v string) string {
+		return noticeText(littleslaw.Notice{Kind: littleslaw.NoticeKind(v), Count: 2, QD: 16}, &littleslaw.Analysis{})
+	})
+	check("CaveatKind", func(v string) string { return CaveatText(littleslaw.CaveatKind(v)) })
 }
