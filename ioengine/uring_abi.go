@@ -47,6 +47,8 @@ const (
 	// uringRegisterIOWQMaxWorkers caps a ring's kernel worker threads
 	// (bounded, unbounded); they count against RLIMIT_NPROC and pids.max.
 	uringRegisterIOWQMaxWorkers = 19
+	// uringRegisterIOWQAff sets the CPUs a ring's kernel workers run on.
+	uringRegisterIOWQAff = 17
 )
 
 // mmap offsets of the rings.
