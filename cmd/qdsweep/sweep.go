@@ -137,16 +137,8 @@ func sweepAction(c *cli.Context) (err error) {
 	}
 	defer lock.Unlock()
 	defer onHardExit(lock.Unlock)()
-	if o.jobsDir != "" {
-		// Emitted job files write what they name: the same guard, whatever engine runs here.
-		if !o.engine.local() && !o.engine.remote() && o.workload.Filename != "" {
-			if err := checkWrites(deepest, rws, o.workload.Permit); err != nil {
-				return err
-			}
-		}
-		if err := emitFioJobs(o); err != nil {
-			return err
-		}
+	if err := emitCheckedJobs(o, deepest, rws); err != nil {
+		return err
 	}
 	eng, fallback, err := o.engine.open()
 	if err != nil {
@@ -174,23 +166,51 @@ func sweepAction(c *cli.Context) (err error) {
 	if err != nil {
 		return err
 	}
-	var probe sweep.Probe
-	if o.engine.local() {
-		p, info, err := sweep.NewDeviceProbe(o.workload.Filename)
-		if err != nil {
-			prog.note("qdsweep: no device telemetry: %v", err)
-		} else {
-			probe, m.Device, m.DeviceOff = p, info, p.Off()
-			m.FSType, m.FSClass = p.FS().Type, string(p.FS().Class)
-		}
-	}
-
+	probe := deviceProbe(o, m, prog)
 	saver := &resultSaver{out: out}
 	defer onHardExit(saver.markInterrupted)()
 	if err := saver.save(r); err != nil {
 		return err
 	}
 	started = true
+	return measureSweep(c, o, eng, probe, saver, r, prog)
+}
+
+// emitCheckedJobs writes the fio job files --emit-fio-jobs asks for, past
+// the write guard for what they name whatever engine runs here.
+func emitCheckedJobs(o sweepOpts, deepest ioengine.Workload, rws []ioengine.RW) error {
+	if o.jobsDir == "" {
+		return nil
+	}
+	if !o.engine.local() && !o.engine.remote() && o.workload.Filename != "" {
+		if err := checkWrites(deepest, rws, o.workload.Permit); err != nil {
+			return err
+		}
+	}
+	return emitFioJobs(o)
+}
+
+// deviceProbe is the telemetry probe of a local target (nil where there is
+// none: the reason is said), its device and filesystem noted in m.
+func deviceProbe(o sweepOpts, m *sweep.Meta, prog *progress) sweep.Probe {
+	if !o.engine.local() {
+		return nil
+	}
+	p, info, err := sweep.NewDeviceProbe(o.workload.Filename)
+	if err != nil {
+		prog.note("qdsweep: no device telemetry: %v", err)
+		return nil
+	}
+	m.Device, m.DeviceOff = info, p.Off()
+	m.FSType, m.FSClass = p.FS().Type, string(p.FS().Class)
+	return p
+}
+
+// measureSweep runs the sweep's steps on the held target, saving the
+// results after each, and finishes it: an interrupted sweep is saved as
+// such, a failed one as far as it got.
+func measureSweep(c *cli.Context, o sweepOpts, eng ioengine.Engine, probe sweep.Probe, saver *resultSaver, r *sweep.Result, prog *progress) error {
+	ctx := c.Context
 	cfg := sweep.Config{
 		Engine: eng, Workload: o.workload, Ramp: o.ramp, Runtime: o.runtime,
 		Steady: o.steady, Stop: o.stop, Probe: probe, LogInterval: o.logEvery,
