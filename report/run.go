@@ -130,17 +130,13 @@ func RunDocOf(w ioengine.Workload, st *ioengine.Stats, interrupted bool) RunDoc 
 func WriteRunText(out io.Writer, w ioengine.Workload, st *ioengine.Stats) error {
 	var b strings.Builder
 	engine := st.Engine
-	var how []string
 	if st.Buffers == "registered" {
-		how = append(how, "registered buffers")
-	}
-	if w.Uring.Set() {
-		how = append(how, w.Uring.String())
-	}
-	if len(how) > 0 {
-		engine += " (" + strings.Join(how, "; ") + ")"
+		engine += " (registered buffers)"
 	}
 	fmt.Fprintf(&b, "%s %s, iodepth %d × %s, %s\n", w.RW, sweep.FioSize(w.BS), w.IODepth, CountNoun(float64(w.NumJobs), "job", "jobs"), engine)
+	if w.Uring.Set() {
+		b.WriteString(WrapHanging(w.Uring.String(), 80, "  io_uring  ", "            ") + "\n")
+	}
 	target := "(simulated device)"
 	if w.Filename != "" && st.Engine != ioengine.EngineSim {
 		target = filepath.Clean(w.Filename)
