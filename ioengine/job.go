@@ -11,7 +11,11 @@ import (
 
 // job is the state one job's goroutine owns: its region, offsets, buffers and meter.
 type job struct {
-	idx    int
+	idx int
+	// cpu0 is the CPU the run started on: a job pinned beside its
+	// workers takes the (cpu0's place + idx)-th allowed CPU, so that two
+	// runs at once begin where the scheduler put each, not both on the first.
+	cpu0   int
 	w      *Workload
 	fds    []int // the job's files' descriptors, indexed as offsetGen's files
 	depth  int

@@ -83,8 +83,9 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 	results := make(chan jobResult, jobs)
 	begin := make(chan struct{})
 	var wg sync.WaitGroup
+	cpu0 := currentCPU()
 	for i := 0; i < jobs; i++ {
-		j := &job{idx: i, w: &w, fds: jobFDs[i], depth: w.IODepth, bs: w.BS, verify: w.Verify, fewThreads: limited, pace: newPacer(w.RateIOPS), left: -1}
+		j := &job{idx: i, cpu0: cpu0, w: &w, fds: jobFDs[i], depth: w.IODepth, bs: w.BS, verify: w.Verify, fewThreads: limited, pace: newPacer(w.RateIOPS), left: -1}
 		if ctl.IOsPerJob > 0 {
 			j.left = ctl.IOsPerJob
 		}

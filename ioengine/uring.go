@@ -248,6 +248,15 @@ type uringLoop struct {
 	unpin *unix.CPUSet
 }
 
+// currentCPU is the CPU the calling thread runs on (getcpu; 0 if unknown).
+func currentCPU() int {
+	var cpu uint32
+	if _, _, e := unix.RawSyscall(unix.SYS_GETCPU, uintptr(unsafe.Pointer(&cpu)), 0, 0); e != 0 {
+		return 0
+	}
+	return int(cpu)
+}
+
 // pinMaxDepth is the deepest queue of a job that is pinned beside its
 // workers when the jobs are fewer than the CPUs: deeper, a job's several
 // workers need the other CPUs (measured on tmpfs, 2 CPUs, one job: pinned
@@ -257,7 +266,7 @@ const pinMaxDepth = 4
 
 // pinBesideWorkers runs the job's thread and its ring's kernel workers on
 // one CPU, the job's share of those this process may use (job i on the
-// i-th, round robin), when there are at least as many jobs as CPUs or the
+// i-th after the one the run started on, round robin), when there are at least as many jobs as CPUs or the
 // job's queue is shallow (pinMaxDepth). On a target whose every read goes
 // to a worker (tmpfs cannot complete one without blocking), each I/O is a
 // hand-off to the worker and one back: on one CPU two context switches;
@@ -272,17 +281,18 @@ func (u *uringLoop) pinBesideWorkers(j *job) {
 	if j.w.NumJobs < allowed.Count() && j.depth > pinMaxDepth {
 		return
 	}
-	k := j.idx % allowed.Count()
-	var one unix.CPUSet
+	var cpus []int
+	start := 0
 	for cpu := 0; cpu < len(allowed)*64; cpu++ {
 		if allowed.IsSet(cpu) {
-			if k == 0 {
-				one.Set(cpu)
-				break
+			if cpu == j.cpu0 {
+				start = len(cpus)
 			}
-			k--
+			cpus = append(cpus, cpu)
 		}
 	}
+	var one unix.CPUSet
+	one.Set(cpus[(start+j.idx)%len(cpus)])
 	if u.r.register(uringRegisterIOWQAff, unsafe.Pointer(&one), int(unsafe.Sizeof(one))) != nil {
 		return
 	}
