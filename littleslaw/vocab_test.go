@@ -1,54 +1,23 @@
 package littleslaw
 
 import (
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"path/filepath"
 	"slices"
 	"sort"
-	"strings"
 	"testing"
+
+	"github.com/qdsweep/qdsweep/internal/srcconst"
 )
 
-// constsOfType lists the package's constants declared with type typ (an
-// explicit type, or carried from the spec above in a const block).
+// constsOfType lists the package's constants declared with type typ.
 func constsOfType(t *testing.T, typ string) []string {
 	t.Helper()
-	files, err := filepath.Glob("*.go")
+	cs, err := srcconst.OfType(".", typ)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out []string
-	fset := token.NewFileSet()
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, d := range f.Decls {
-			g, ok := d.(*ast.GenDecl)
-			if !ok || g.Tok != token.CONST {
-				continue
-			}
-			carried := ""
-			for _, spec := range g.Specs {
-				vs := spec.(*ast.ValueSpec)
-				if id, ok := vs.Type.(*ast.Ident); ok {
-					carried = id.Name
-				} else if vs.Type != nil || len(vs.Values) > 0 {
-					carried = ""
-				}
-				if carried == typ {
-					for _, n := range vs.Names {
-						out = append(out, n.Name)
-					}
-				}
-			}
-		}
+	for _, c := range cs {
+		out = append(out, c.Name)
 	}
 	sort.Strings(out)
 	return out

@@ -1,14 +1,11 @@
 package report
 
 import (
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/qdsweep/qdsweep/internal/srcconst"
 	"github.com/qdsweep/qdsweep/littleslaw"
 )
 
@@ -71,45 +68,13 @@ func TestEveryValueHasWords(t *testing.T) {
 // declared in package littleslaw (read from its source).
 func littleslawConsts(t *testing.T, typ string) []string {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join("..", "littleslaw", "*.go"))
-	if err != nil {
-		t.Fatal(err)
+	cs, err := srcconst.OfType(filepath.Join("..", "littleslaw"), typ)
+	if err != nil || len(cs) == 0 {
+		t.Fatalf("constants of type %s in littleslaw: %d, %v", typ, len(cs), err)
 	}
 	var out []string
-	fset := token.NewFileSet()
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, d := range f.Decls {
-			g, ok := d.(*ast.GenDecl)
-			if !ok || g.Tok != token.CONST {
-				continue
-			}
-			for _, spec := range g.Specs {
-				vs := spec.(*ast.ValueSpec)
-				id, ok := vs.Type.(*ast.Ident)
-				if !ok || id.Name != typ {
-					continue
-				}
-				for _, v := range vs.Values {
-					if lit, ok := v.(*ast.BasicLit); ok && lit.Kind == token.STRING {
-						s, err := strconv.Unquote(lit.Value)
-						if err != nil {
-							t.Fatal(err)
-						}
-						out = append(out, s)
-					}
-				}
-			}
-		}
-	}
-	if len(out) == 0 {
-		t.Fatalf("no constants of type %s found in littleslaw", typ)
+	for _, c := range cs {
+		out = append(out, c.Value)
 	}
 	return out
 }
