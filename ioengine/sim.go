@@ -115,49 +115,81 @@ func (c SimConfig) String() string {
 
 // ParseSimConfig parses the form SimConfig.String writes (keys in any order,
 // missing keys zero).
-func ParseSimConfig(s string) (SimConfig, error) {
-	var c SimConfig
+func ParseSimConfig(s string) (SimConfig, error) { return parseSim(SimConfig{}, s) }
+
+// DefaultSim is the simulated device a --sim spec starts from: a network
+// disk with a 1.3 ms round trip, 5 % jitter, 160k IOPS and 2400 MiB/s.
+var DefaultSim = SimConfig{Latency: 1300 * time.Microsecond, Jitter: 0.05, IOPS: 160000, BWBytes: 2400 << 20}
+
+// SimKeys are the keys of a sim spec, in the order SimConfig.String writes
+// them (bw, with fio's size suffixes, is bw_bytes' other spelling).
+var SimKeys = []string{"latency", "jitter", "channels", "iops", "bw", "bw_bytes", "seed",
+	"burst_iops", "burst_credits", "burst_carry", "throttle_period", "throttle_iops"}
+
+// ParseSimSpec parses a user's sim spec, "latency=1ms,iops=20000,bw=200MiB":
+// the keys of SimKeys, comma-separated, any order, each over DefaultSim
+// (burst_carry alone means burst_carry=1).
+func ParseSimSpec(s string) (SimConfig, error) { return parseSim(DefaultSim, s) }
+
+// parseSim sets base's fields from the key=value pairs of s and validates
+// the result.
+func parseSim(c SimConfig, s string) (SimConfig, error) {
 	for _, kv := range strings.Split(s, ",") {
 		kv = strings.TrimSpace(kv)
 		if kv == "" {
 			continue
 		}
 		k, v, ok := strings.Cut(kv, "=")
+		if !ok && k == "burst_carry" {
+			v, ok = "1", true
+		}
 		if !ok {
 			return c, fmt.Errorf("sim config %q: %q is not key=value", s, kv)
 		}
-		var err error
-		switch k {
-		case "latency":
-			c.Latency, err = ParseDuration(v)
-		case "jitter":
-			c.Jitter, err = strconv.ParseFloat(v, 64)
-		case "channels":
-			c.Channels, err = strconv.Atoi(v)
-		case "iops":
-			c.IOPS, err = strconv.ParseFloat(v, 64)
-		case "bw_bytes":
-			c.BWBytes, err = strconv.ParseFloat(v, 64)
-		case "seed":
-			c.Seed, err = strconv.ParseUint(v, 10, 64)
-		case "burst_iops":
-			c.BurstIOPS, err = strconv.ParseFloat(v, 64)
-		case "burst_credits":
-			c.BurstCredits, err = strconv.ParseFloat(v, 64)
-		case "burst_carry":
-			c.BurstCarry, err = strconv.ParseBool(v)
-		case "throttle_period":
-			c.ThrottlePeriod, err = ParseDuration(v)
-		case "throttle_iops":
-			c.ThrottleIOPS, err = strconv.ParseFloat(v, 64)
-		default:
-			return c, fmt.Errorf("sim config %q: unknown key %q", s, k)
-		}
-		if err != nil {
-			return c, fmt.Errorf("sim config %q: %s: %w", s, k, err)
+		if err := c.set(k, v); err != nil {
+			return c, fmt.Errorf("sim config %q: %w", s, err)
 		}
 	}
 	return c, c.validate()
+}
+
+// set sets the field of key k from v.
+func (c *SimConfig) set(k, v string) error {
+	var err error
+	switch k {
+	case "latency":
+		c.Latency, err = ParseDuration(v)
+	case "jitter":
+		c.Jitter, err = strconv.ParseFloat(v, 64)
+	case "channels":
+		c.Channels, err = strconv.Atoi(v)
+	case "iops":
+		c.IOPS, err = strconv.ParseFloat(v, 64)
+	case "bw":
+		var b int64
+		b, err = ParseSize(v)
+		c.BWBytes = float64(b)
+	case "bw_bytes":
+		c.BWBytes, err = strconv.ParseFloat(v, 64)
+	case "seed":
+		c.Seed, err = strconv.ParseUint(v, 10, 64)
+	case "burst_iops":
+		c.BurstIOPS, err = strconv.ParseFloat(v, 64)
+	case "burst_credits":
+		c.BurstCredits, err = strconv.ParseFloat(v, 64)
+	case "burst_carry":
+		c.BurstCarry, err = strconv.ParseBool(v)
+	case "throttle_period":
+		c.ThrottlePeriod, err = ParseDuration(v)
+	case "throttle_iops":
+		c.ThrottleIOPS, err = strconv.ParseFloat(v, 64)
+	default:
+		return fmt.Errorf("unknown key %q (keys: %s)", k, strings.Join(SimKeys, ", "))
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", k, err)
+	}
+	return nil
 }
 
 func (c SimConfig) validate() error {
@@ -665,4 +697,29 @@ func (s *simSeries) finish(end int64) []Interval {
 		s.close(end)
 	}
 	return s.out
+}
+
+// Spec renders the configuration as a --sim spec ParseSimSpec reads back:
+// the keys that differ from zero, bw with a size suffix.
+func (c SimConfig) Spec() string {
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	kv := []string{"latency=" + c.Latency.String(), "jitter=" + f(c.Jitter), "iops=" + f(c.IOPS)}
+	if b := int64(c.BWBytes); float64(b) == c.BWBytes {
+		kv = append(kv, "bw="+FioSize(b))
+	} else {
+		kv = append(kv, "bw_bytes="+f(c.BWBytes))
+	}
+	add := func(k, v string, on bool) {
+		if on {
+			kv = append(kv, k+"="+v)
+		}
+	}
+	add("channels", strconv.Itoa(c.Channels), c.Channels != 0)
+	add("seed", strconv.FormatUint(c.Seed, 10), c.Seed != 0)
+	add("burst_iops", f(c.BurstIOPS), c.BurstIOPS != 0)
+	add("burst_credits", f(c.BurstCredits), c.BurstCredits != 0)
+	add("burst_carry", "1", c.BurstCarry)
+	add("throttle_period", c.ThrottlePeriod.String(), c.ThrottlePeriod != 0)
+	add("throttle_iops", f(c.ThrottleIOPS), c.ThrottleIOPS != 0)
+	return strings.Join(kv, ",")
 }

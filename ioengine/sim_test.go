@@ -136,3 +136,31 @@ func TestSimRejectsBadWorkload(t *testing.T) {
 		}
 	}
 }
+
+// TestSimSpec: a --sim spec starts from DefaultSim, takes bw with fio's
+// suffixes and burst_carry alone, and Spec writes what it reads back.
+func TestSimSpec(t *testing.T) {
+	c, err := ioengine.ParseSimSpec("latency=1ms, iops=20000,bw=200m,burst_carry,burst_iops=30000,burst_credits=1000")
+	want := ioengine.DefaultSim
+	want.Latency, want.IOPS, want.BWBytes = time.Millisecond, 20000, 200<<20
+	want.BurstCarry, want.BurstIOPS, want.BurstCredits = true, 30000, 1000
+	if err != nil || c != want {
+		t.Fatalf("ParseSimSpec = %+v, %v; want %+v", c, err, want)
+	}
+	for _, s := range []ioengine.SimConfig{ioengine.DefaultSim, want,
+		{Latency: 3 * time.Millisecond, Jitter: 0, IOPS: 0, BWBytes: 1000.5, Channels: 4, Seed: 7,
+			ThrottlePeriod: time.Second, ThrottleIOPS: 50}} {
+		got, err := ioengine.ParseSimSpec(s.Spec())
+		if err != nil || got != s {
+			t.Errorf("ParseSimSpec(%q) = %+v, %v; want %+v", s.Spec(), got, err, s)
+		}
+	}
+	if d, err := ioengine.ParseSimSpec(""); err != nil || d != ioengine.DefaultSim {
+		t.Errorf("empty spec = %+v, %v; want DefaultSim", d, err)
+	}
+	for _, bad := range []string{"latency=0", "nokey=1", "iops", "bw=zz", "iops=100,burst_iops=50,burst_credits=1"} {
+		if _, err := ioengine.ParseSimSpec(bad); err == nil {
+			t.Errorf("ParseSimSpec(%q) accepted", bad)
+		}
+	}
+}

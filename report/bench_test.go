@@ -1,8 +1,9 @@
 package report_test
 
 import (
-	"github.com/qdsweep/qdsweep/internal/outtest"
 	"testing"
+
+	"github.com/qdsweep/qdsweep/internal/outtest"
 
 	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/report"

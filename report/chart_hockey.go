@@ -1,8 +1,9 @@
 package report
 
 import (
-	"github.com/qdsweep/qdsweep/sweep"
 	"image/color"
+
+	"github.com/qdsweep/qdsweep/sweep"
 
 	"math"
 

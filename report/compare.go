@@ -4,9 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"github.com/qdsweep/qdsweep/guard"
 	"io"
 	"strings"
+
+	"github.com/qdsweep/qdsweep/guard"
 
 	"github.com/qdsweep/qdsweep/sweep"
 )

@@ -2,12 +2,13 @@ package report_test
 
 import (
 	"bytes"
-	"github.com/qdsweep/qdsweep/internal/outtest"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/qdsweep/qdsweep/internal/outtest"
 
 	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/report"

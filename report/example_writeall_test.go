@@ -2,9 +2,10 @@ package report_test
 
 import (
 	"fmt"
-	"github.com/qdsweep/qdsweep/guard"
 	"os"
 	"path/filepath"
+
+	"github.com/qdsweep/qdsweep/guard"
 
 	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/littleslaw"

@@ -2,7 +2,6 @@ package report_test
 
 import (
 	"flag"
-	"github.com/qdsweep/qdsweep/internal/outtest"
 	"image"
 	"image/color"
 	"image/png"
@@ -10,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/qdsweep/qdsweep/internal/outtest"
 
 	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/report"

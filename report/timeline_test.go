@@ -3,13 +3,14 @@ package report_test
 import (
 	"bytes"
 	"context"
-	"github.com/qdsweep/qdsweep/internal/outtest"
 	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/qdsweep/qdsweep/internal/outtest"
 
 	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/littleslaw"

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"fmt"
+
 	"github.com/qdsweep/qdsweep/guard"
 
 	"github.com/qdsweep/qdsweep/sweep"

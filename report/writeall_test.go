@@ -2,14 +2,15 @@ package report_test
 
 import (
 	"errors"
-	"github.com/qdsweep/qdsweep/guard"
-	"github.com/qdsweep/qdsweep/internal/outtest"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/qdsweep/qdsweep/guard"
+	"github.com/qdsweep/qdsweep/internal/outtest"
 
 	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/report"

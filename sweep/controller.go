@@ -4,8 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/qdsweep/qdsweep/guard"
 	"time"
+
+	"github.com/qdsweep/qdsweep/guard"
 
 	"github.com/qdsweep/qdsweep/ioengine"
 )
@@ -160,7 +161,7 @@ func Run(ctx context.Context, cfg Config, r *Result) error {
 
 // String names a grid step as "randread 4k 32×1".
 func (g GridStep) String() string {
-	return fmt.Sprintf("%s %s %d×%d", g.RW, FioSize(g.BS), g.IODepth, g.NumJobs)
+	return fmt.Sprintf("%s %s %d×%d", g.RW, ioengine.FioSize(g.BS), g.IODepth, g.NumJobs)
 }
 
 // eta estimates the time left: the remaining steps at the mean wall time of

@@ -3,11 +3,12 @@ package sweep_test
 import (
 	"context"
 	"errors"
-	"github.com/qdsweep/qdsweep/internal/outtest"
 	"math"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/qdsweep/qdsweep/internal/outtest"
 
 	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/sweep"

@@ -1,9 +1,10 @@
 package sweep
 
 import (
+	"strings"
+
 	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/littleslaw"
-	"strings"
 )
 
 // Diagnose applies littleslaw's bottleneck rules to r's curves with their

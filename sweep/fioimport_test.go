@@ -1,10 +1,11 @@
 package sweep_test
 
 import (
-	"github.com/qdsweep/qdsweep/internal/outtest"
 	"math"
 	"path/filepath"
 	"testing"
+
+	"github.com/qdsweep/qdsweep/internal/outtest"
 
 	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/ioengine"

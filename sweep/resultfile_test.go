@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"encoding/csv"
 	"errors"
-	"github.com/qdsweep/qdsweep/internal/outtest"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/qdsweep/qdsweep/internal/outtest"
 
 	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/sweep"

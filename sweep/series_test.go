@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
-	"github.com/qdsweep/qdsweep/internal/outtest"
 	"math"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/qdsweep/qdsweep/internal/outtest"
 
 	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/ioengine"

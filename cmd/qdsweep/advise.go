@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/qdsweep/qdsweep/ioengine/device"
 	"math"
 	"os"
 	"path/filepath"
@@ -11,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/qdsweep/qdsweep/ioengine/device"
 
 	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/littleslaw"
@@ -267,7 +268,7 @@ func adviseFromData(f adviseFlags) (report.AdviceDoc, error) {
 func curveList(cs []sweep.CurveAnalysis) string {
 	var names []string
 	for _, c := range cs {
-		names = append(names, fmt.Sprintf("--rw %s --bs %s", c.RW, sweep.FioSize(c.BS)))
+		names = append(names, fmt.Sprintf("--rw %s --bs %s", c.RW, ioengine.FioSize(c.BS)))
 	}
 	if len(names) == 0 {
 		return "no curves"

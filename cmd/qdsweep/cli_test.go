@@ -134,6 +134,14 @@ func cliCases() []cliCase {
 	cs = append(cs,
 		// A sim flag without the sim engine is a mistake, not something to ignore.
 		cmd("sweep", sweepCheap, "--sim_latency=x"),
+		// --sim: one spec; a bad key or value names itself, another engine or
+		// an old sim flag beside it is refused.
+		cmd("sweep", sweepCheap, "--sim=latency=x", "--sim", "latency"),
+		cmd("sweep", sweepCheap, "--sim=latency=1ms,foo=1", "--sim", `unknown key "foo"`, "throttle_iops"),
+		cmd("sweep", sweepCheap, "--sim=iops=1000,burst_iops=500,burst_credits=10", "--sim", "burst iops"),
+		cmd("sweep", append(append([]string{}, sweepCheap...), "--ioengine=libaio"), "--sim=latency=1ms", "--sim", "--ioengine=libaio"),
+		cmd("sweep", append(append([]string{}, sweepCheap...), "--sim_iops=5"), "--sim=latency=1ms", "--sim_iops", "--sim"),
+		cmd("run", runCheap, "--sim=jitter=3", "--sim", "jitter"),
 		cmd("sweep", sweepCheap, "--filename={fx}/missing/dir/file", "-filename"),
 		cmd("sweep", sweepCheap, "--output={fx}/bad.json/sub", "-output"),
 		cmd("sweep", sweepCheap, "--output={fx}/missing/a/b", "-output", "{fx}/missing/a"),

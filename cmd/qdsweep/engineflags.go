@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"strings"
 
 	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/ioengine"
@@ -25,8 +26,20 @@ var simFlagNames = []string{"sim_latency", "sim_jitter", "sim_channels", "sim_io
 // fioFlagNames are the flags of the fio engine.
 var fioFlagNames = []string{"fio-arg", "fio-clients"}
 
-// simFlags are the flags of the simulated device (--ioengine=sim).
+// simFlags are the flags of the simulated device: --sim, and the older
+// --sim_* flags, hidden, kept so scripts that use them still work.
 func simFlags() []cli.Flag {
+	fs := []cli.Flag{&cli.StringFlag{Name: "sim", Usage: "run a simulated device, no I/O (--ioengine=sim): comma-separated " +
+		strings.Join(ioengine.SimKeys, ", ") + " over " + ioengine.DefaultSim.Spec()}}
+	for _, f := range oldSimFlags() {
+		setHidden(f)
+		fs = append(fs, f)
+	}
+	return fs
+}
+
+// oldSimFlags are the flags each sim setting had before --sim.
+func oldSimFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "sim_latency", Value: "1.3ms", Usage: "sim: base round-trip latency per I/O"},
 		&cli.Float64Flag{Name: "sim_jitter", Value: 0.05, Usage: "sim: latency spread as a fraction of sim_latency (0..2)"},
@@ -39,6 +52,29 @@ func simFlags() []cli.Flag {
 		&cli.StringFlag{Name: "sim_throttle_period", Usage: "sim: window of a periodic throttle, e.g. 1s (with --sim_throttle_iops)"},
 		&cli.Float64Flag{Name: "sim_throttle_iops", Usage: "sim: IOPS the throttle admits per window on average (its budget is this × the period)"},
 	}
+}
+
+// setHidden hides a flag from help.
+func setHidden(f cli.Flag) {
+	switch f := f.(type) {
+	case *cli.StringFlag:
+		f.Hidden = true
+	case *cli.Float64Flag:
+		f.Hidden = true
+	case *cli.IntFlag:
+		f.Hidden = true
+	case *cli.BoolFlag:
+		f.Hidden = true
+	}
+}
+
+// ioengineFlag is the engine the command line names: --ioengine, or sim
+// when --sim is given; set says whether either was.
+func ioengineFlag(c *cli.Context) (name string, set bool) {
+	if c.IsSet("sim") {
+		return engineSim, true
+	}
+	return c.String("ioengine"), c.IsSet("ioengine")
 }
 
 // uringFlagUsage is the help of fio's io_uring options, by fio's name, in fio's order.
@@ -119,6 +155,18 @@ func engineFromFlags(c *cli.Context, cmd, name string, prev *sweep.Result) (engi
 	default:
 		return e, usagef("--ioengine: unknown engine %q; use io_uring, libaio, psync, sim or fio", name)
 	}
+	if c.IsSet("sim") {
+		if n := c.String("ioengine"); c.IsSet("ioengine") && n != engineSim {
+			return e, usagef("--sim runs the simulated device and --ioengine=%s a real one; drop one of them", n)
+		}
+		name = engineSim
+		e.name = name
+		for _, n := range simFlagNames {
+			if c.IsSet(n) {
+				return e, usagef("--%s and --sim both set the simulated device; put its setting in --sim (see --help) and drop --%s", n, n)
+			}
+		}
+	}
 	if name != engineSim {
 		for _, n := range simFlagNames {
 			if c.IsSet(n) {
@@ -139,7 +187,7 @@ func engineFromFlags(c *cli.Context, cmd, name string, prev *sweep.Result) (engi
 		if err != nil {
 			return e, err
 		}
-		if prev != nil && prev.Meta.Workload.Sim != "" && !anySet(c, append(simFlagNames, "randseed")...) {
+		if prev != nil && prev.Meta.Workload.Sim != "" && !anySet(c, append(simFlagNames, "sim", "randseed")...) {
 			if cfg, err = ioengine.ParseSimConfig(prev.Meta.Workload.Sim); err != nil {
 				return e, usagef("--resume: %v", err)
 			}
@@ -171,8 +219,18 @@ func engineFromFlags(c *cli.Context, cmd, name string, prev *sweep.Result) (engi
 	return e, nil
 }
 
-// simFromFlags reads the sim flags; each error names its flag.
+// simFromFlags reads --sim, or the older sim flags; each error names its flag.
 func simFromFlags(c *cli.Context) (ioengine.SimConfig, error) {
+	if spec := c.String("sim"); c.IsSet("sim") {
+		cfg, err := ioengine.ParseSimSpec(spec)
+		if err != nil {
+			return cfg, usagef("--sim: %v; use e.g. --sim=latency=1ms,iops=20000", err)
+		}
+		if !strings.Contains(spec, "seed=") {
+			cfg.Seed = c.Uint64("randseed")
+		}
+		return cfg, nil
+	}
 	var cfg ioengine.SimConfig
 	lat, err := ioengine.ParseDuration(c.String("sim_latency"))
 	if err != nil || lat <= 0 {

@@ -2,11 +2,12 @@ package main
 
 import (
 	"fmt"
-	"github.com/qdsweep/qdsweep/fio"
 	"regexp"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/qdsweep/qdsweep/fio"
 
 	"github.com/urfave/cli/v2"
 )

@@ -2,13 +2,14 @@ package main
 
 import (
 	"context"
-	"github.com/qdsweep/qdsweep/guard"
 	"os"
 	"os/signal"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/qdsweep/qdsweep/guard"
 )
 
 // hardExit holds cleanups (removal of the files this process created) that

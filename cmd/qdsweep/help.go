@@ -18,7 +18,7 @@ var commandExamples = map[string][]string{
 	"sweep": {
 		"qdsweep sweep        # 4k randread, iodepth 1:256, scratch file here",
 		"qdsweep sweep --filename=/dev/nvme0n2 --iodepth=1:256 --numjobs=1,4 \\\n     --target-iops=160000 --latency-slo=p99=5ms",
-		"qdsweep sweep --ioengine=sim --sim_latency=1.3ms --sim_iops=160000 \\\n     --iodepth=1:256 --numjobs=1,4     # what-if model, no device",
+		"qdsweep sweep --sim=latency=1.3ms,iops=160000 \\\n     --iodepth=1:256 --numjobs=1,4     # what-if model, no device",
 	},
 	"advise": {
 		"qdsweep advise --target-iops 160000 --latency 1.3ms",

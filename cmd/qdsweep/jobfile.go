@@ -146,8 +146,9 @@ func (j *jobFile) numjobs(c *cli.Context) string {
 
 // ioengine returns --ioengine, or the job file's when the flag is unset.
 func (j *jobFile) ioengine(c *cli.Context) string {
-	if j.from(c, "ioengine", "ioengine") && j.run.IOEngine != "" {
+	name, set := ioengineFlag(c)
+	if j.has("ioengine") && !set && j.run.IOEngine != "" {
 		return j.run.IOEngine
 	}
-	return c.String("ioengine")
+	return name
 }

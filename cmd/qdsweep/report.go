@@ -3,10 +3,11 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/qdsweep/qdsweep/fio"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/qdsweep/qdsweep/fio"
 
 	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/report"

@@ -368,7 +368,7 @@ func specOf(c *cli.Context, run fio.JobRun, several bool) (runSpec, error) {
 	r := &spec.run
 	spec.files = r.Files
 	spec.engine = r.IOEngine
-	if e := c.String("ioengine"); c.IsSet("ioengine") {
+	if e, set := ioengineFlag(c); set {
 		spec.engine = e // sim or fio
 	}
 	if spec.engine == "" {

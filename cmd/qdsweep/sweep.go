@@ -492,7 +492,7 @@ func (o *sweepOpts) keepPrevious(c *cli.Context) (ramp, runtime time.Duration) {
 	if p == nil {
 		return sweepDefaultRamp, sweepDefaultRuntime
 	}
-	if !c.IsSet("ioengine") && p.Meta.Engine != "" {
+	if _, set := ioengineFlag(c); !set && p.Meta.Engine != "" {
 		o.engineName = p.Meta.Engine
 		if p.Meta.EngineFallbackReason != "" {
 			o.engineName = ioengine.EngineIOUring // fall back again, the same way
@@ -660,7 +660,7 @@ func planWords(p sweep.Plan) string {
 	}
 	bs := make([]string, len(p.BS))
 	for i, b := range p.BS {
-		bs[i] = sweep.FioSize(b)
+		bs[i] = ioengine.FioSize(b)
 	}
 	s := fmt.Sprintf("--rw %s --bs %s --iodepth %s --numjobs %s", strings.Join(p.RW, ","), strings.Join(bs, ","), ints(p.IODepth), ints(p.NumJobs))
 	if p.Full {

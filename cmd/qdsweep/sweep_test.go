@@ -501,3 +501,45 @@ func readDirVisible(dir string) ([]os.DirEntry, error) {
 	ents, err := os.ReadDir(dir)
 	return slices.DeleteFunc(ents, func(e os.DirEntry) bool { return strings.HasPrefix(e.Name(), ".") }), err
 }
+
+// --sim is the simulated device in one spec: it selects the sim engine,
+// sets what the old --sim_* flags set (kept, hidden, for scripts), and a
+// resume keeps it.
+func TestSweepSimSpec(t *testing.T) {
+	dir := t.TempDir()
+	read := func(stdout string) sweep.Result {
+		t.Helper()
+		var r sweep.Result
+		if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	base := []string{"--iodepth", "1:4", "--runtime", "50ms", "--ramp_time", "0", "--randseed", "7", "--output-format=json"}
+	code, stdout, stderr := runSweep(t, dir, append([]string{"--sim=latency=1ms,iops=20000,bw=100m,channels=3", "--output", "a"}, base...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	spec := read(stdout)
+	code, stdout, stderr = runSweep(t, dir, append([]string{"--ioengine=sim", "--sim_latency=1ms", "--sim_iops=20000", "--sim_bw=100m",
+		"--sim_channels=3", "--output", "b"}, base...)...)
+	if code != 0 {
+		t.Fatalf("old flags: exit %d: %s", code, stderr)
+	}
+	old := read(stdout)
+	want := "latency=1ms,jitter=0.05,channels=3,iops=20000,bw_bytes=104857600,seed=7"
+	if spec.Meta.Engine != "sim" || spec.Meta.Workload.Sim != want || old.Meta.Workload.Sim != want {
+		t.Fatalf("--sim gave engine %q sim %q, the old flags sim %q; want %q", spec.Meta.Engine, spec.Meta.Workload.Sim, old.Meta.Workload.Sim, want)
+	}
+	code, stdout, stderr = runSweep(t, dir, "--resume", "a", "--output-format=json")
+	if code != 0 {
+		t.Fatalf("resume: exit %d: %s", code, stderr)
+	}
+	if r := read(stdout); r.Meta.Workload.Sim != want {
+		t.Errorf("resumed sweep: sim %q; want %q", r.Meta.Workload.Sim, want)
+	}
+	code, _, stderr = runSweep(t, dir, "--resume", "a", "--sim=latency=2ms", "--output-format=json")
+	if code != 2 || !strings.Contains(stderr, "resume") || !strings.Contains(stderr, "latency=2ms") {
+		t.Errorf("resume with another --sim: exit %d: %s", code, stderr)
+	}
+}
