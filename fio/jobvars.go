@@ -16,9 +16,8 @@ import (
 // $pagesize, $mb_memory and $ncpus; then arithmetic in a value
 // ("8*$mb_memory", "(2+2)*4k") is evaluated as fio evaluates it.
 
-// sysFacts are the machine figures fio's job-file variables stand for;
-// a variable so tests can set them.
-var sysFacts = func() (pageSize, memMiB, ncpus int64) {
+// sysFacts are the machine figures fio's job-file variables stand for.
+func sysFacts() (pageSize, memMiB, ncpus int64) {
 	return int64(os.Getpagesize()), memTotalMiB(), int64(runtime.NumCPU())
 }
 

@@ -12,8 +12,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// sysRoot is where LogicalBlockSize looks up block device queue facts; tests may point it elsewhere.
-var sysRoot = "/sys"
+// sysRoot is where LogicalBlockSize looks up block device queue facts.
+const sysRoot = "/sys"
 
 // LogicalBlockSize returns the logical block size in bytes of path: for a
 // block device from the BLKSSZGET ioctl; for a file (or a path not yet

@@ -30,9 +30,7 @@ func TestFallbackToLibaio(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.errno.Error(), func(t *testing.T) {
-			hookProbeErr = fmt.Errorf("io_uring_setup: %w", c.errno)
-			defer func() { hookProbeErr = nil }()
-			eng, reason, err := New("io_uring")
+			eng, reason, err := newEngine("io_uring", func() error { return fmt.Errorf("io_uring_setup: %w", c.errno) })
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -51,7 +49,7 @@ func TestFallbackToLibaio(t *testing.T) {
 	}
 	eng, reason, err := New("io_uring")
 	if err != nil || eng.Name() != EngineIOUring || reason != "" {
-		t.Fatalf("without the hook: %v %q %v", eng, reason, err)
+		t.Fatalf("with the real probe: %v %q %v", eng, reason, err)
 	}
 }
 
@@ -66,9 +64,8 @@ func TestRegisteredBufferFallback(t *testing.T) {
 	}
 	w := Workload{Filename: path, RW: RandRead, BS: 4096, IODepth: 8, NumJobs: 1, Direct: true, Verify: true}
 	for _, bad := range []bool{false, true} {
-		hookBadRegister = bad
-		st, err := (&kernelEngine{name: EngineIOUring, newLoop: newUringLoop}).Run(context.Background(), w, Control{Runtime: 50 * time.Millisecond})
-		hookBadRegister = false
+		open := func(j *job) (jobLoop, error) { return openUringLoop(j, bad) }
+		st, err := (&kernelEngine{name: EngineIOUring, newLoop: open}).Run(context.Background(), w, Control{Runtime: 50 * time.Millisecond})
 		if err != nil {
 			t.Fatal(err)
 		}

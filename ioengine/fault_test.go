@@ -212,9 +212,7 @@ func TestFaultDirectRefused(t *testing.T) {
 // classifies give a one-line reason naming the cause.
 func TestFaultFallbackReasonOneLine(t *testing.T) {
 	for _, errno := range []unix.Errno{unix.EPERM, unix.ENOSYS} {
-		hookProbeErr = fmt.Errorf("io_uring_setup: %w", errno)
-		_, reason, err := New(EngineIOUring)
-		hookProbeErr = nil
+		_, reason, err := newEngine(EngineIOUring, func() error { return fmt.Errorf("io_uring_setup: %w", errno) })
 		if err != nil {
 			t.Fatal(err)
 		}

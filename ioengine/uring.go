@@ -23,10 +23,6 @@ const waitSlice = 250 * time.Millisecond
 // maxRegBuffers is the kernel's limit on registered buffers (IORING_MAX_REG_BUFFERS).
 const maxRegBuffers = 1 << 14
 
-// hookBadRegister, set by tests, registers an invalid buffer so the real
-// kernel refuses the registration and the unregistered fallback runs.
-var hookBadRegister bool
-
 // ring is one mapped io_uring instance.
 type ring struct {
 	fd        int
@@ -189,9 +185,6 @@ func (r *ring) enter(toSubmit, minComplete uint32, flags uint32, arg *uringGetev
 // probeUring checks that io_uring can be set up and supports the opcodes
 // the engine uses; the error says why not.
 func probeUring() error {
-	if hookProbeErr != nil {
-		return hookProbeErr
-	}
 	r, err := newRing(1, ringSetup{})
 	if err != nil {
 		return err
@@ -317,7 +310,12 @@ func ringSetupFor(o UringOptions) ringSetup {
 	return rs
 }
 
-func newUringLoop(j *job) (jobLoop, error) {
+func newUringLoop(j *job) (jobLoop, error) { return openUringLoop(j, false) }
+
+// openUringLoop sets up job j's ring and buffers. badRegister (tests only)
+// hands the kernel a NULL buffer to register, so the real kernel refuses
+// the registration and the unregistered fallback runs.
+func openUringLoop(j *job, badRegister bool) (jobLoop, error) {
 	o := j.w.Uring
 	// One entry more than the depth, for the ring's wake-up timer (see
 	// armTimer), where the kernel's limit leaves room.
@@ -372,7 +370,7 @@ func newUringLoop(j *job) (jobLoop, error) {
 		u.stream.batch = true
 		u.pinBesideWorkers(j)
 	}
-	if err := u.setUp(j, iovs, tmpfs); err != nil {
+	if err := u.setUp(j, iovs, tmpfs, badRegister); err != nil {
 		u.close(false)
 		return nil, fmt.Errorf("job %d: %w", j.idx, err)
 	}
@@ -381,9 +379,9 @@ func newUringLoop(j *job) (jobLoop, error) {
 
 // setUp registers what fio's options (or qdsweep's choice) ask: the
 // buffers, the files, vectored I/O.
-func (u *uringLoop) setUp(j *job, iovs []iovec, tmpfs bool) error {
+func (u *uringLoop) setUp(j *job, iovs []iovec, tmpfs, badRegister bool) error {
 	o := j.w.Uring
-	if err := u.registerBuffers(j, iovs, tmpfs); err != nil {
+	if err := u.registerBuffers(j, iovs, tmpfs, badRegister); err != nil {
 		return err
 	}
 	if o.NonVectored == Off && !u.fixed {
@@ -409,7 +407,7 @@ func (u *uringLoop) setUp(j *job, iovs []iovec, tmpfs bool) error {
 // registerBuffers registers the job's buffers as fio's fixedbufs asks, or
 // where qdsweep chooses to (Auto: except on tmpfs, and deeper than the
 // kernel allows), and says how the buffers are used in j.buffers.
-func (u *uringLoop) registerBuffers(j *job, iovs []iovec, tmpfs bool) error {
+func (u *uringLoop) registerBuffers(j *job, iovs []iovec, tmpfs, badRegister bool) error {
 	c := j.w.Uring.FixedBufs
 	switch {
 	case c == Off:
@@ -427,7 +425,7 @@ func (u *uringLoop) registerBuffers(j *job, iovs []iovec, tmpfs bool) error {
 		j.buffers = fmt.Sprintf("unregistered: iodepth %d is above the kernel's %d registered buffers", j.depth, maxRegBuffers)
 		return nil
 	}
-	if hookBadRegister {
+	if badRegister {
 		iovs[0].base = 0 // a real kernel refuses a NULL buffer
 	}
 	err := u.r.register(uringRegisterBuffers, unsafe.Pointer(&iovs[0]), len(iovs))

@@ -319,7 +319,7 @@ func (d *diagCurve) cache() *Finding {
 			worst, share, wi = gap, s, i
 		}
 	}
-	if len(shares) == 0 || diagMedian(shares) >= diagCacheShare {
+	if len(shares) == 0 || median(shares) >= diagCacheShare {
 		return nil
 	}
 	p, t := d.pts[wi], d.tel[wi]
@@ -332,7 +332,7 @@ func (d *diagCurve) cache() *Finding {
 	}
 	return ptr(d.finding(RuleCache, why, Fact{},
 		Fact{Kind: FactCacheShare, QD: p.QD, IOPS: p.IOPS, BWBytes: p.BWBytes, DeviceIOPS: t.DeviceIOPS, DeviceBWBytes: t.DeviceBWBytes, Share: share},
-		Fact{Kind: FactCacheMedian, Count: len(shares), Share: diagMedian(shares)},
+		Fact{Kind: FactCacheMedian, Count: len(shares), Share: median(shares)},
 		Fact{Kind: FactLatencyAt, LatNs: d.pts[0].LatMeanNs, QD: d.pts[0].QD}))
 }
 
@@ -670,9 +670,9 @@ func diagCapKind(caps []diagCap) []Finding {
 		f := Finding{Rule: RuleDeviceCap, Reason: ReasonMixedCap, RW: rw, Facts: ev}
 		switch {
 		case cb < ci && cb <= capAlike:
-			f.Reason, f.Figures = ReasonThroughputCap, Fact{BWBytes: diagMedian(bw)}
+			f.Reason, f.Figures = ReasonThroughputCap, Fact{BWBytes: median(bw)}
 		case ci <= cb && ci <= capAlike:
-			f.Reason, f.Figures = ReasonIOPSCap, Fact{IOPS: diagMedian(iops)}
+			f.Reason, f.Figures = ReasonIOPSCap, Fact{IOPS: median(iops)}
 		}
 		out = append(out, f)
 	}
@@ -680,19 +680,6 @@ func diagCapKind(caps []diagCap) []Finding {
 }
 
 func ptr(f Finding) *Finding { return &f }
-
-func diagMedian(v []float64) float64 {
-	s := append([]float64(nil), v...)
-	sort.Float64s(s)
-	n := len(s)
-	if n == 0 {
-		return 0
-	}
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
-}
 
 // capAlike is the most a figure may spread across block sizes (max/min −
 // 1) to count as the same cap (15%).

@@ -249,6 +249,8 @@ func column(xs []TimeSample, f func(TimeSample) float64) []float64 {
 	return out
 }
 
+// median is the middle of v (the mean of the two middle values for an even
+// count; 0 when v is empty). v is not changed.
 func median(v []float64) float64 {
 	if len(v) == 0 {
 		return 0
