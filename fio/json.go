@@ -11,56 +11,82 @@ import (
 	"strings"
 )
 
-// jsonDoc is one fio --output-format=json(+) document.
+// jsonDoc is one fio --output-format=json(+) document, as fio writes it:
+// ParseJSON reads it and WriteJSONJobs writes it (fields in fio's order;
+// those only older fios or fio's client mode write are omitted when empty).
 type jsonDoc struct {
 	FioVersion    string         `json:"fio version"`
 	Timestamp     float64        `json:"timestamp"`
+	TimestampMs   float64        `json:"timestamp_ms"`
+	Time          string         `json:"time"`
 	GlobalOptions map[string]any `json:"global options"`
 	Jobs          []jsonJob      `json:"jobs"`
-	ClientStats   []jsonJob      `json:"client_stats"`
+	ClientStats   []jsonJob      `json:"client_stats,omitempty"`
 	DiskUtil      []jsonDisk     `json:"disk_util"`
 }
 
 type jsonJob struct {
-	JobName         string             `json:"jobname"`
-	GroupID         float64            `json:"groupid"`
-	Error           float64            `json:"error"`
-	Elapsed         float64            `json:"elapsed"`
-	Options         map[string]any     `json:"job options"`
-	Read            *jsonDir           `json:"read"`
-	Write           *jsonDir           `json:"write"`
-	Trim            *jsonDir           `json:"trim"`
-	Mixed           *jsonDir           `json:"mixed"`
-	JobRuntime      float64            `json:"job_runtime"`
-	UsrCPU          float64            `json:"usr_cpu"`
-	SysCPU          float64            `json:"sys_cpu"`
-	Ctx             float64            `json:"ctx"`
-	IODepthLevel    map[string]float64 `json:"iodepth_level"`
-	IODepthSubmit   map[string]float64 `json:"iodepth_submit"`
-	IODepthComplete map[string]float64 `json:"iodepth_complete"`
-	Hostname        string             `json:"hostname"`
-	Port            float64            `json:"port"`
+	JobName           string             `json:"jobname"`
+	GroupID           float64            `json:"groupid"`
+	Error             float64            `json:"error"`
+	Eta               float64            `json:"eta"`
+	Elapsed           float64            `json:"elapsed"`
+	Options           map[string]any     `json:"job options"`
+	Read              *jsonDir           `json:"read"`
+	Write             *jsonDir           `json:"write"`
+	Trim              *jsonDir           `json:"trim"`
+	Mixed             *jsonDir           `json:"mixed,omitempty"`
+	Sync              *jsonSync          `json:"sync,omitempty"`
+	JobRuntime        float64            `json:"job_runtime"`
+	UsrCPU            float64            `json:"usr_cpu"`
+	SysCPU            float64            `json:"sys_cpu"`
+	Ctx               float64            `json:"ctx"`
+	Majf              float64            `json:"majf"`
+	Minf              float64            `json:"minf"`
+	IODepthLevel      map[string]float64 `json:"iodepth_level"`
+	IODepthSubmit     map[string]float64 `json:"iodepth_submit"`
+	IODepthComplete   map[string]float64 `json:"iodepth_complete"`
+	LatencyNs         map[string]float64 `json:"latency_ns,omitempty"`
+	LatencyUs         map[string]float64 `json:"latency_us,omitempty"`
+	LatencyMs         map[string]float64 `json:"latency_ms,omitempty"`
+	LatencyDepth      float64            `json:"latency_depth"`
+	LatencyTarget     float64            `json:"latency_target"`
+	LatencyPercentile float64            `json:"latency_percentile"`
+	LatencyWindow     float64            `json:"latency_window"`
+	Hostname          string             `json:"hostname,omitempty"`
+	Port              float64            `json:"port,omitempty"`
 }
 
 type jsonDir struct {
 	IOBytes  float64 `json:"io_bytes"`
+	IOKBytes float64 `json:"io_kbytes"`
 	BWBytes  float64 `json:"bw_bytes"`
 	BW       float64 `json:"bw"` // KiB/s
 	IOPS     float64 `json:"iops"`
 	Runtime  float64 `json:"runtime"`
 	TotalIOs float64 `json:"total_ios"`
-	IOKBytes float64 `json:"io_kbytes"`
-	// fio's IOPS samples (one per iopsavgtime, 500 ms by default).
-	IOPSMean    float64  `json:"iops_mean"`
-	IOPSStddev  float64  `json:"iops_stddev"`
-	IOPSSamples float64  `json:"iops_samples"`
-	Slat        *jsonLat `json:"slat_ns"`
-	Clat        *jsonLat `json:"clat_ns"`
-	Lat         *jsonLat `json:"lat_ns"`
+	ShortIOs float64 `json:"short_ios"`
+	DropIOs  float64 `json:"drop_ios"`
+	Slat     *jsonLat `json:"slat_ns,omitempty"`
+	Clat     *jsonLat `json:"clat_ns,omitempty"`
+	Lat      *jsonLat `json:"lat_ns,omitempty"`
+	// fio's bandwidth and IOPS samples (one per bwavgtime and iopsavgtime,
+	// 500 ms by default).
+	BWMin       float64 `json:"bw_min"`
+	BWMax       float64 `json:"bw_max"`
+	BWAgg       float64 `json:"bw_agg"`
+	BWMean      float64 `json:"bw_mean"`
+	BWDev       float64 `json:"bw_dev"`
+	BWSamples   float64 `json:"bw_samples"`
+	IOPSMin     float64 `json:"iops_min"`
+	IOPSMax     float64 `json:"iops_max"`
+	IOPSMean    float64 `json:"iops_mean"`
+	IOPSStddev  float64 `json:"iops_stddev"`
+	IOPSSamples float64 `json:"iops_samples"`
 	// fio 2.x: latencies in µs under these names, io_bytes in KiB.
-	SlatUs *jsonLat `json:"slat"`
-	ClatUs *jsonLat `json:"clat"`
-	LatUs  *jsonLat `json:"lat"`
+	SlatUs *jsonLat `json:"slat,omitempty"`
+	ClatUs *jsonLat `json:"clat,omitempty"`
+	LatUs  *jsonLat `json:"lat,omitempty"`
 }
 
 type jsonLat struct {
@@ -69,8 +95,14 @@ type jsonLat struct {
 	Mean       float64            `json:"mean"`
 	Stddev     float64            `json:"stddev"`
 	N          float64            `json:"N"`
-	Percentile map[string]float64 `json:"percentile"`
-	Bins       map[string]float64 `json:"bins"` // json+ only
+	Percentile map[string]float64 `json:"percentile,omitempty"`
+	Bins       map[string]float64 `json:"bins,omitempty"` // json+ only
+}
+
+// jsonSync is fio's "sync" block: the fsync/fdatasync calls' count and latency.
+type jsonSync struct {
+	TotalIOs float64  `json:"total_ios"`
+	Lat      *jsonLat `json:"lat_ns"`
 }
 
 type jsonDisk struct {
@@ -83,7 +115,7 @@ type jsonDisk struct {
 	WriteTicks  float64 `json:"write_ticks"`
 	InQueue     float64 `json:"in_queue"`
 	Util        float64 `json:"util"`
-	Hostname    string  `json:"hostname"`
+	Hostname    string  `json:"hostname,omitempty"`
 }
 
 // maxInput caps how much of an input the parsers read, bytes.

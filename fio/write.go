@@ -338,12 +338,12 @@ func WriteJSONJobs(w io.Writer, rs []Report) error {
 	}
 	r := rs[0]
 	job0, global := jobJSON(r, nil)
-	jobs := []any{job0}
+	jobs := []jsonJob{job0}
 	for _, o := range rs[1:] {
 		j, _ := jobJSON(o, global)
 		jobs = append(jobs, j)
 	}
-	disks := []any{}
+	disks := []jsonDisk{}
 	seen := map[string]bool{}
 	for _, o := range rs {
 		for _, d := range o.Disks {
@@ -351,20 +351,13 @@ func WriteJSONJobs(w io.Writer, rs []Report) error {
 				continue
 			}
 			seen[d.Name] = true
-			disks = append(disks, map[string]any{"name": d.Name, "read_ios": d.ReadIOs, "write_ios": d.WriteIOs,
-				"read_merges": d.ReadMerges, "write_merges": d.WriteMerges, "read_ticks": d.ReadTicks,
-				"write_ticks": d.WriteTicks, "in_queue": d.InQueue, "util": d.Util})
+			disks = append(disks, jsonDisk{Name: d.Name, ReadIOs: float64(d.ReadIOs), WriteIOs: float64(d.WriteIOs),
+				ReadMerges: float64(d.ReadMerges), WriteMerges: float64(d.WriteMerges), ReadTicks: float64(d.ReadTicks),
+				WriteTicks: float64(d.WriteTicks), InQueue: float64(d.InQueue), Util: d.Util})
 		}
 	}
-	doc := map[string]any{
-		"fio version":    r.Version,
-		"timestamp":      r.Time.Unix(),
-		"timestamp_ms":   r.Time.UnixMilli(),
-		"time":           r.Time.Format("Mon Jan  2 15:04:05 2006"),
-		"global options": global,
-		"jobs":           jobs,
-		"disk_util":      disks,
-	}
+	doc := jsonDoc{FioVersion: r.Version, Timestamp: float64(r.Time.Unix()), TimestampMs: float64(r.Time.UnixMilli()),
+		Time: r.Time.Format("Mon Jan  2 15:04:05 2006"), GlobalOptions: global, Jobs: jobs, DiskUtil: disks}
 	b, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
 		return err
@@ -373,57 +366,64 @@ func WriteJSONJobs(w io.Writer, rs []Report) error {
 	return err
 }
 
+// latJSON is one latency block of fio's JSON; with pct, clat's percentiles
+// and (json+) bins.
+func latJSON(l LatStat, pct, plus bool) *jsonLat {
+	m := &jsonLat{Min: math.Trunc(l.MinNs), Max: math.Trunc(l.MaxNs), Mean: l.MeanNs, Stddev: l.StddevNs, N: float64(l.N)}
+	if pct && len(l.Percentiles) > 0 {
+		m.Percentile = map[string]float64{}
+		for _, p := range l.Percentiles {
+			m.Percentile[strconv.FormatFloat(p.Pct, 'f', 6, 64)] = math.Trunc(p.Ns)
+		}
+	}
+	if pct && plus && len(l.Bins) > 0 {
+		m.Bins = make(map[string]float64, len(l.Bins))
+		for _, b := range l.Bins {
+			m.Bins[strconv.FormatInt(int64(b.Ns), 10)] += float64(b.Count)
+		}
+	}
+	return m
+}
+
+// dirJSON is one direction of fio's JSON (all zero for nil, as fio writes
+// a direction the job did not do).
+func dirJSON(d *Dir, plus bool) *jsonDir {
+	if d == nil {
+		d = &Dir{}
+	}
+	return &jsonDir{
+		IOBytes: float64(d.IOBytes), IOKBytes: float64(d.IOBytes >> 10), BWBytes: math.Trunc(d.BWBytes), BW: math.Trunc(d.BWBytes / 1024),
+		IOPS: d.IOPS, Runtime: float64(d.RuntimeMs), TotalIOs: float64(d.TotalIOs),
+		Slat: latJSON(d.Slat, false, plus), Clat: latJSON(d.Clat, true, plus), Lat: latJSON(d.Lat, false, plus),
+		BWMin: math.Trunc(d.BWMin), BWMax: math.Trunc(d.BWMax), BWAgg: aggPct(d), BWMean: d.BWMean, BWDev: d.BWDev,
+		BWSamples: float64(d.BWSamples), IOPSMin: math.Trunc(d.IOPSMin), IOPSMax: math.Trunc(d.IOPSMax), IOPSMean: d.IOPSMean,
+		IOPSStddev: d.IOPSStddev, IOPSSamples: float64(d.IOPSSamples),
+	}
+}
+
+// latBuckets is one of fio's latency_ns/us/ms maps: the percent of I/Os
+// below each bound (the last, +Inf, under key last).
+func latBuckets(bounds []float64, v []float64, last string) map[string]float64 {
+	m := map[string]float64{}
+	for i, b := range bounds {
+		k := strconv.FormatFloat(b, 'f', -1, 64)
+		if math.IsInf(b, 1) {
+			k = last
+		}
+		x := 0.0
+		if i < len(v) {
+			x = v[i]
+		}
+		m[k] = x
+	}
+	return m
+}
+
 // jobJSON is one job's entry of fio's JSON, and the options it would put
 // under "global options"; given the first job's global options (later
 // jobs), an option that differs from them is the job's own.
-func jobJSON(r Report, first map[string]string) (map[string]any, map[string]string) {
+func jobJSON(r Report, first map[string]any) (jsonJob, map[string]any) {
 	j := r.Job
-	lat := func(l LatStat, pct bool) map[string]any {
-		m := map[string]any{"min": int64(l.MinNs), "max": int64(l.MaxNs), "mean": l.MeanNs, "stddev": l.StddevNs, "N": l.N}
-		if pct && len(l.Percentiles) > 0 {
-			ps := map[string]int64{}
-			for _, p := range l.Percentiles {
-				ps[strconv.FormatFloat(p.Pct, 'f', 6, 64)] = int64(p.Ns)
-			}
-			m["percentile"] = ps
-		}
-		if pct && r.Plus && len(l.Bins) > 0 {
-			bins := make(map[string]int64, len(l.Bins))
-			for _, b := range l.Bins {
-				bins[strconv.FormatInt(int64(b.Ns), 10)] += b.Count
-			}
-			m["bins"] = bins
-		}
-		return m
-	}
-	dir := func(d *Dir) map[string]any {
-		if d == nil {
-			d = &Dir{}
-		}
-		return map[string]any{
-			"io_bytes": d.IOBytes, "io_kbytes": d.IOBytes >> 10, "bw_bytes": int64(d.BWBytes), "bw": int64(d.BWBytes / 1024),
-			"iops": d.IOPS, "runtime": d.RuntimeMs, "total_ios": d.TotalIOs, "short_ios": 0, "drop_ios": 0,
-			"slat_ns": lat(d.Slat, false), "clat_ns": lat(d.Clat, true), "lat_ns": lat(d.Lat, false),
-			"bw_min": int64(d.BWMin), "bw_max": int64(d.BWMax), "bw_agg": aggPct(d), "bw_mean": d.BWMean, "bw_dev": d.BWDev,
-			"bw_samples": d.BWSamples, "iops_min": int64(d.IOPSMin), "iops_max": int64(d.IOPSMax), "iops_mean": d.IOPSMean,
-			"iops_stddev": d.IOPSStddev, "iops_samples": d.IOPSSamples,
-		}
-	}
-	buckets := func(bounds []float64, v []float64, last string) map[string]float64 {
-		m := map[string]float64{}
-		for i, b := range bounds {
-			k := strconv.FormatFloat(b, 'f', -1, 64)
-			if math.IsInf(b, 1) {
-				k = last
-			}
-			x := 0.0
-			if i < len(v) {
-				x = v[i]
-			}
-			m[k] = x
-		}
-		return m
-	}
 	depth := map[string]float64{}
 	for _, b := range depthBuckets {
 		depth[b.key] = j.IODepthDist[b.key]
@@ -432,13 +432,11 @@ func jobJSON(r Report, first map[string]string) (map[string]any, map[string]stri
 	for _, k := range batchBuckets {
 		submit[k], complete[k] = j.IODepthSubmit[k], j.IODepthComplete[k]
 	}
-	// fio's sync block: the fsync/fdatasync calls' count and latency.
-	syncBlock := map[string]any{"total_ios": 0, "lat_ns": lat(LatStat{}, false)}
+	sync := &jsonSync{Lat: latJSON(LatStat{}, false, false)}
 	if r.Sync != nil {
-		syncBlock = map[string]any{"total_ios": r.Sync.TotalIOs, "lat_ns": lat(r.Sync.Clat, true)}
+		sync = &jsonSync{TotalIOs: float64(r.Sync.TotalIOs), Lat: latJSON(r.Sync.Clat, true, r.Plus)}
 	}
-	jobOpts := map[string]string{}
-	global := map[string]string{}
+	jobOpts, global := map[string]any{}, map[string]any{}
 	for k, v := range j.Options {
 		switch k {
 		case "name", "rw", "bs", "iodepth", "numjobs", "rwmixread", "size", "filename":
@@ -451,21 +449,20 @@ func jobJSON(r Report, first map[string]string) (map[string]any, map[string]stri
 			}
 		}
 	}
-	job := map[string]any{
-		"jobname": j.Name, "groupid": j.GroupID, "error": j.Error, "eta": 0, "elapsed": (j.RuntimeMs + 999) / 1000,
-		"job options": jobOpts,
-		"read":        dir(j.Read), "write": dir(j.Write), "trim": dir(j.Trim),
-		"job_runtime": j.RuntimeMs, "usr_cpu": j.UsrCPU, "sys_cpu": j.SysCPU, "ctx": j.Ctx, "majf": 0, "minf": 0,
-		"iodepth_level": depth, "iodepth_submit": submit, "iodepth_complete": complete,
-		"sync":           syncBlock,
-		"latency_ns":     buckets([]float64{2, 4, 10, 20, 50, 100, 250, 500, 750, 1000}, nil, ""),
-		"latency_us":     buckets(latBucketsUs, r.LatUs, ""),
-		"latency_ms":     buckets(latBucketsMs[:len(latBucketsMs)-1], r.LatMs, ""),
-		"latency_depth":  j.IODepth,
-		"latency_target": 0, "latency_percentile": 100.0, "latency_window": 0,
+	job := jsonJob{
+		JobName: j.Name, GroupID: float64(j.GroupID), Error: float64(j.Error), Elapsed: float64((j.RuntimeMs + 999) / 1000),
+		Options: jobOpts,
+		Read:    dirJSON(j.Read, r.Plus), Write: dirJSON(j.Write, r.Plus), Trim: dirJSON(j.Trim, r.Plus),
+		Sync:       sync,
+		JobRuntime: float64(j.RuntimeMs), UsrCPU: j.UsrCPU, SysCPU: j.SysCPU, Ctx: float64(j.Ctx),
+		IODepthLevel: depth, IODepthSubmit: submit, IODepthComplete: complete,
+		LatencyNs:    latBuckets([]float64{2, 4, 10, 20, 50, 100, 250, 500, 750, 1000}, nil, ""),
+		LatencyUs:    latBuckets(latBucketsUs, r.LatUs, ""),
+		LatencyMs:    latBuckets(latBucketsMs[:len(latBucketsMs)-1], r.LatMs, ""),
+		LatencyDepth: float64(j.IODepth), LatencyPercentile: 100,
 	}
 	if r.LatMs != nil {
-		job["latency_ms"].(map[string]float64)[">=2000"] = r.LatMs[len(r.LatMs)-1]
+		job.LatencyMs[">=2000"] = r.LatMs[len(r.LatMs)-1]
 	}
 	return job, global
 }
