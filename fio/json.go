@@ -58,15 +58,15 @@ type jsonJob struct {
 }
 
 type jsonDir struct {
-	IOBytes  float64 `json:"io_bytes"`
-	IOKBytes float64 `json:"io_kbytes"`
-	BWBytes  float64 `json:"bw_bytes"`
-	BW       float64 `json:"bw"` // KiB/s
-	IOPS     float64 `json:"iops"`
-	Runtime  float64 `json:"runtime"`
-	TotalIOs float64 `json:"total_ios"`
-	ShortIOs float64 `json:"short_ios"`
-	DropIOs  float64 `json:"drop_ios"`
+	IOBytes  float64  `json:"io_bytes"`
+	IOKBytes float64  `json:"io_kbytes"`
+	BWBytes  float64  `json:"bw_bytes"`
+	BW       float64  `json:"bw"` // KiB/s
+	IOPS     float64  `json:"iops"`
+	Runtime  float64  `json:"runtime"`
+	TotalIOs float64  `json:"total_ios"`
+	ShortIOs float64  `json:"short_ios"`
+	DropIOs  float64  `json:"drop_ios"`
 	Slat     *jsonLat `json:"slat_ns,omitempty"`
 	Clat     *jsonLat `json:"clat_ns,omitempty"`
 	Lat      *jsonLat `json:"lat_ns,omitempty"`
