@@ -32,13 +32,59 @@ type jobResult struct {
 	spent bool
 }
 
-// runWorkload is the engine-independent part of Run: open the target, start
-// one goroutine per job (locked to its OS thread), pace the ramp and the
-// measured window, watch for stalls, and merge the jobs' figures.
+// runWorkload is the engine-independent part of Run, in four phases:
+// openRun checks the workload and opens the target; startJobs starts one
+// goroutine per job (locked to its OS thread) and waits until each has set
+// up its loop; measure lets them go and paces the ramp and the measured
+// window, watching for stalls; finish collects the jobs and merges their
+// figures.
 func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback string, newLoop newLoopFunc) (*Stats, error) {
 	if w.IOTimeout == 0 {
 		w.IOTimeout = defaultIOTimeout
 	}
+	r, err := openRun(w, ctl, engine)
+	if err != nil {
+		return nil, err
+	}
+	release := leaseProcs(r.jobs)
+	defer release()
+	if err := r.startJobs(newLoop); err != nil {
+		return nil, err
+	}
+	// Collect the garbage of the setup now, while the jobs wait: a
+	// collection during the window takes a quarter of GOMAXPROCS (raised
+	// to one P per job) for its mark workers, and a job whose P a worker
+	// took parks on its return from the kernel with no I/O in flight. On
+	// a loaded machine, 256 psync jobs kept 109 in flight while one ran.
+	runtime.GC()
+	win, runErr := r.measure(ctx)
+	return r.finish(win, runErr, fallback)
+}
+
+// workloadRun is one run of runWorkload: the workload, the target's
+// descriptors, and the jobs' channels.
+type workloadRun struct {
+	w       Workload
+	ctl     Control
+	engine  string
+	fd      int     // the target, opened once
+	jobFDs  [][]int // each job's files (fd or others)
+	sizes   []int64 // the region of each file
+	jobs    int     // jobs to start (numjobs, or fewer under a thread limit)
+	limited bool    // a thread limit is near: io_uring keeps few workers
+	short   *Shortfall
+	running int // jobs that set up and run
+
+	c       *coord
+	pubs    []jobPub
+	ready   chan jobReady
+	results chan jobResult
+	begin   chan struct{}
+	wg      sync.WaitGroup
+}
+
+// openRun checks w against the engine and opens its target and files.
+func openRun(w Workload, ctl Control, engine string) (*workloadRun, error) {
 	if err := Validate(w, engine); err != nil {
 		return nil, err
 	}
@@ -55,104 +101,119 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 	if err != nil {
 		return nil, err
 	}
-	jobs, short, limited, err := jobsWithinThreadLimit(w.NumJobs, engine)
-	if err != nil {
+	r := &workloadRun{w: w, ctl: ctl, engine: engine}
+	if r.jobs, r.short, r.limited, err = jobsWithinThreadLimit(w.NumJobs, engine); err != nil {
 		return nil, err
 	}
-	fd, err := openTarget(&fw) // the guard checks the file's own share of a list
-	if err != nil {
+	if r.fd, err = openTarget(&fw); err != nil { // the guard checks the file's own share of a list
 		return nil, err
 	}
-	jobFDs, sizes, err := openJobFiles(w, fd, size)
-	if err != nil {
-		unix.Close(fd)
+	if r.jobFDs, r.sizes, err = openJobFiles(w, r.fd, size); err != nil {
+		unix.Close(r.fd)
 		return nil, err
 	}
 	if w.Invalidate && !w.Direct {
-		dropCaches(jobFDs)
+		dropCaches(r.jobFDs)
 	}
-	release := leaseProcs(jobs)
-	defer release()
+	return r, nil
+}
 
-	c := &coord{base: time.Now(), ser: newSeriesClock(ctl)}
+// closeFiles closes the target and the jobs' files.
+func (r *workloadRun) closeFiles() {
+	closeJobFiles(r.jobFDs, r.fd)
+	unix.Close(r.fd)
+}
+
+// startJobs starts the jobs and waits until each has set up its loop. A
+// job that cannot start for want of a resource (files, memory, AIO events)
+// leaves the others to run, and the shortfall says so; any other setup
+// error stops them all, closes the files and is returned.
+func (r *workloadRun) startJobs(newLoop newLoopFunc) error {
+	w, ctl := &r.w, r.ctl
+	r.c = &coord{base: time.Now(), ser: newSeriesClock(ctl)}
 	if ctl.Ramp <= 0 {
-		c.phase.Store(phaseMeasure)
+		r.c.phase.Store(phaseMeasure)
 	}
-	pubs := make([]jobPub, jobs)
-	ready := make(chan jobReady, jobs)
-	results := make(chan jobResult, jobs)
-	begin := make(chan struct{})
-	var wg sync.WaitGroup
+	r.pubs = make([]jobPub, r.jobs)
+	r.ready = make(chan jobReady, r.jobs)
+	r.results = make(chan jobResult, r.jobs)
+	r.begin = make(chan struct{})
 	cpu0 := currentCPU()
-	for i := 0; i < jobs; i++ {
-		j := &job{idx: i, cpu0: cpu0, w: &w, fds: jobFDs[i], depth: w.IODepth, bs: w.BS, verify: w.Verify, fewThreads: limited, pace: newPacer(w.RateIOPS), left: -1}
+	for i := 0; i < r.jobs; i++ {
+		j := &job{idx: i, cpu0: cpu0, w: w, fds: r.jobFDs[i], depth: w.IODepth, bs: w.BS, verify: w.Verify, fewThreads: r.limited, pace: newPacer(w.RateIOPS), left: -1}
 		if ctl.IOsPerJob > 0 {
 			j.left = ctl.IOsPerJob
 		}
-		j.gen = newOffsetGen(&w, w.Offset+int64(i)*w.OffsetIncrement, sizes, i)
-		j.m = newMeter(c, &pubs[i], w.ContinueOnError)
+		j.gen = newOffsetGen(w, w.Offset+int64(i)*w.OffsetIncrement, r.sizes, i)
+		j.m = newMeter(r.c, &r.pubs[i], w.ContinueOnError)
 		if w.SyncEvery > 0 {
 			j.m.sync.hist = hdrhistogram.New(histMinNs, histMaxNs, histSigFigs)
 		}
-		j.m.ser = c.ser.job()
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
-			loop, err := newLoop(j)
-			ready <- jobReady{idx: j.idx, tid: unix.Gettid(), err: err}
-			if err != nil {
-				return
-			}
-			<-begin
-			if c.phase.Load() == phaseAbort {
-				loop.close(false)
-				return
-			}
-			t := c.now()
-			j.m.start(t)
-			j.pace.begin(t)
-			err = loop.run(j)
-			j.m.finish(c.now())
-			loop.close(c.phase.Load() == phaseAbort)
-			results <- jobResult{idx: j.idx, m: j.m, buffers: j.buffers, err: err, spent: j.left == 0}
-		}()
+		j.m.ser = r.c.ser.job()
+		r.wg.Add(1)
+		go r.runJob(j, newLoop)
 	}
-	// A job that cannot start for want of a resource (files, memory, AIO
-	// events) leaves the others to run, and the shortfall says so; any
-	// other setup error fails the run.
-	tids, short, setupErr := collectReady(ready, jobs, engine, short)
-	if setupErr != nil {
-		c.phase.Store(phaseAbort)
-		close(begin)
-		wg.Wait()
-		closeJobFiles(jobFDs, fd)
-		unix.Close(fd)
-		return nil, setupErr
+	tids, short, err := collectReady(r.ready, r.jobs, r.engine, r.short)
+	if err != nil {
+		r.c.phase.Store(phaseAbort)
+		close(r.begin)
+		r.wg.Wait()
+		r.closeFiles()
+		return err
 	}
-	running := len(tids)
-	// Collect the garbage of the setup now, while the jobs wait: a
-	// collection during the window takes a quarter of GOMAXPROCS (raised
-	// to one P per job) for its mark workers, and a job whose P a worker
-	// took parks on its return from the kernel with no I/O in flight. On
-	// a loaded machine, 256 psync jobs kept 109 in flight while one ran.
-	runtime.GC()
+	r.running, r.short = len(tids), short
+	return nil
+}
 
-	var winStart, winEnd int64 // the measured window, event time
-	var ru0, ru1 unix.Rusage
-	var sched0, sched1 schedTotals
-	started := false
+// runJob is one job's goroutine: set up its loop on its own thread, wait
+// for the start, run, and hand back its meter.
+func (r *workloadRun) runJob(j *job, newLoop newLoopFunc) {
+	defer r.wg.Done()
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	c := r.c
+	loop, err := newLoop(j)
+	r.ready <- jobReady{idx: j.idx, tid: unix.Gettid(), err: err}
+	if err != nil {
+		return
+	}
+	<-r.begin
+	if c.phase.Load() == phaseAbort {
+		loop.close(false)
+		return
+	}
+	t := c.now()
+	j.m.start(t)
+	j.pace.begin(t)
+	err = loop.run(j)
+	j.m.finish(c.now())
+	loop.close(c.phase.Load() == phaseAbort)
+	r.results <- jobResult{idx: j.idx, m: j.m, buffers: j.buffers, err: err, spent: j.left == 0}
+}
+
+// runWindow is what measure saw: the measured window in event time, and
+// the process's CPU and the job threads' scheduling over it.
+type runWindow struct {
+	started        bool
+	start, end     int64
+	ru0, ru1       unix.Rusage
+	sched0, sched1 schedTotals
+}
+
+// measure lets the jobs go, runs the ramp and the window, and stops them.
+func (r *workloadRun) measure(ctx context.Context) (*runWindow, error) {
+	c, ctl := r.c, r.ctl
+	win := &runWindow{}
 	startWindow := func() {
 		if ctl.OnWindowStart != nil {
 			ctl.OnWindowStart()
 		}
-		_ = unix.Getrusage(unix.RUSAGE_SELF, &ru0)
-		sched0 = readSched()
+		_ = unix.Getrusage(unix.RUSAGE_SELF, &win.ru0)
+		win.sched0 = readSched()
 		c.phase.Store(phaseMeasure)
-		winStart = c.now()
-		c.windowStart = winStart
-		started = true
+		win.start = c.now()
+		c.windowStart = win.start
+		win.started = true
 	}
 	if ctl.Ramp <= 0 {
 		// Without a ramp the jobs measure from their first I/O: the
@@ -162,49 +223,52 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 		// syncs' time ran above what the window could hold.)
 		startWindow()
 	}
-	close(begin)
+	close(r.begin)
 
-	runErr := pace(ctx, &w, ctl, c, pubs, results, running, startWindow, &started)
+	runErr := pace(ctx, &r.w, ctl, c, r.pubs, r.results, r.running, startWindow, &win.started)
 	stopPhase := phaseStop
 	if errors.Is(runErr, ErrStalled) {
 		stopPhase = phaseAbort
 	}
-	if started {
-		_ = unix.Getrusage(unix.RUSAGE_SELF, &ru1)
-		sched1 = readSched()
+	if win.started {
+		_ = unix.Getrusage(unix.RUSAGE_SELF, &win.ru1)
+		win.sched1 = readSched()
 	}
-	winEnd = c.now()
+	win.end = c.now()
 	c.phase.Store(stopPhase)
-	if started && ctl.OnWindowEnd != nil {
+	if win.started && ctl.OnWindowEnd != nil {
 		ctl.OnWindowEnd()
 	}
+	return win, runErr
+}
 
-	// Collect jobs: those that ended early already sent their result.
-	got, jobErr, buffers, pending := collectResults(results, jobs, running, w.IOTimeout+time.Second)
-	abandoned := pending > 0
-	if !abandoned {
-		closeJobFiles(jobFDs, fd)
-		unix.Close(fd) // a job stuck in a syscall keeps fd; leave it open then
+// finish collects the jobs (those that ended early already sent their
+// result) and merges their figures into the run's Stats.
+func (r *workloadRun) finish(win *runWindow, runErr error, fallback string) (*Stats, error) {
+	w, grace := &r.w, r.w.IOTimeout+time.Second
+	got, jobErr, buffers, pending := collectResults(r.results, r.jobs, r.running, grace)
+	if pending == 0 {
+		r.closeFiles() // a job stuck in a syscall keeps its files; leave them open then
 	}
 	if errors.Is(runErr, errJobEnded) {
 		runErr = nil
 	}
 	var window time.Duration
-	if started {
-		window = time.Duration(winEnd - winStart)
+	if win.started {
+		window = time.Duration(win.end - win.start)
 	}
-	st := mergeStats(got, engine, fallback, &w, window)
+	st := mergeStats(got, r.engine, fallback, w, window)
 	st.Buffers = buffers
-	st.Series = c.ser.merge(got)
-	st.Ramp = c.rampIntervals(w.BS)
-	if started {
-		st.CPU = CPU{UsrS: tvSeconds(ru1.Utime) - tvSeconds(ru0.Utime), SysS: tvSeconds(ru1.Stime) - tvSeconds(ru0.Stime)}
+	st.Series = r.c.ser.merge(got)
+	st.Ramp = r.c.rampIntervals(w.BS)
+	if win.started {
+		st.CPU = CPU{UsrS: tvSeconds(win.ru1.Utime) - tvSeconds(win.ru0.Utime), SysS: tvSeconds(win.ru1.Stime) - tvSeconds(win.ru0.Stime)}
 	}
-	st.Shortfall = shortfallOf(st, &w, running, short, sched1.sub(sched0), anyHeld(got))
-	if ctl.PerJob && len(got) > 1 {
-		st.PerJob = perJobStats(got, st, engine, fallback, &w, window)
+	st.Shortfall = shortfallOf(st, w, r.running, r.short, win.sched1.sub(win.sched0), anyHeld(got))
+	if r.ctl.PerJob && len(got) > 1 {
+		st.PerJob = perJobStats(got, st, r.engine, fallback, w, window)
 	}
-	return st, runOutcome(runErr, jobErr, pending, w.IOTimeout+time.Second)
+	return st, runOutcome(runErr, jobErr, pending, grace)
 }
 
 // anyHeld reports whether a job held an I/O back for its rate.
