@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/qdsweep/qdsweep/units"
 )
 
 // depthBuckets are fio's IO depth buckets, shallow to deep.
@@ -88,7 +89,7 @@ func (j *Job) deriveFromOptions(grouped bool) {
 		j.RW = strings.SplitN(v, ":", 2)[0]
 	}
 	if v := firstOpt(o, "bs", "blocksize"); v != "" && j.BS == 0 {
-		if n, err := ioengine.ParseSize(strings.SplitN(v, ",", 2)[0]); err == nil {
+		if n, err := units.ParseSize(strings.SplitN(v, ",", 2)[0]); err == nil {
 			j.BS = n
 		}
 	}

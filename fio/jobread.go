@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/qdsweep/qdsweep/units"
 )
 
 // ErrUnsupported is wrapped when a job file asks for something qdsweep cannot run.
@@ -344,7 +345,7 @@ func sizeOrPercent(o Option, label string) (n int64, pct float64, err error) {
 		}
 		return 0, p, nil
 	}
-	n, err = ioengine.ParseSize(o.Value)
+	n, err = units.ParseSize(o.Value)
 	if err != nil {
 		return 0, 0, fmt.Errorf("%s: %w", label, err)
 	}
@@ -454,7 +455,7 @@ func label(o Option) string {
 }
 
 func optSize(o Option) (int64, error) {
-	n, err := ioengine.ParseSize(o.Value)
+	n, err := units.ParseSize(o.Value)
 	if err != nil {
 		return 0, fmt.Errorf("%s: %w", label(o), err)
 	}
@@ -486,7 +487,7 @@ func optBool(o Option) (bool, error) {
 }
 
 func optDuration(o Option) (time.Duration, error) {
-	d, err := ioengine.ParseDuration(o.Value)
+	d, err := units.ParseDuration(o.Value)
 	if err != nil {
 		return 0, fmt.Errorf("%s: %w", label(o), err)
 	}
@@ -926,7 +927,7 @@ func rates(o Option, bytes bool, label func(Option) string) ([2]float64, error) 
 		if f == "" {
 			continue
 		}
-		n, err := ioengine.ParseSize(f)
+		n, err := units.ParseSize(f)
 		if !bytes {
 			var v uint64
 			v, err = strconv.ParseUint(f, 10, 63)

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/qdsweep/qdsweep/units"
 )
 
 // What fio substitutes in job files before it reads an option's value:
@@ -158,7 +158,7 @@ func (p *exprParser) operand() (int64, error) {
 	if j == p.i {
 		return 0, fmt.Errorf("missing number at %q", p.s[p.i:])
 	}
-	n, err := ioengine.ParseSize(p.s[p.i:j])
+	n, err := units.ParseSize(p.s[p.i:j])
 	if err != nil {
 		return 0, err
 	}

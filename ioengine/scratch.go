@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/qdsweep/qdsweep/guard"
+	"github.com/qdsweep/qdsweep/units"
 	"golang.org/x/sys/unix"
 )
 
@@ -180,7 +181,7 @@ func (s *Scratch) Create(ctx context.Context, size int64) (err error) {
 			}
 			s.Remove()
 			err = fmt.Errorf("laying out %s: %w (wrote %s of %s); removed the partial file",
-				path, err, FormatBytes(written.Load()), FormatBytes(size))
+				path, err, units.FormatBytes(written.Load()), units.FormatBytes(size))
 		}
 	}()
 	// Reserve the space first so writes do not extend the file one by one

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/qdsweep/qdsweep/units"
 )
 
 // SimConfig describes the simulated device of the "sim" engine: a remote
@@ -158,7 +159,7 @@ func (c *SimConfig) set(k, v string) error {
 	var err error
 	switch k {
 	case "latency":
-		c.Latency, err = ParseDuration(v)
+		c.Latency, err = units.ParseDuration(v)
 	case "jitter":
 		c.Jitter, err = strconv.ParseFloat(v, 64)
 	case "channels":
@@ -167,7 +168,7 @@ func (c *SimConfig) set(k, v string) error {
 		c.IOPS, err = strconv.ParseFloat(v, 64)
 	case "bw":
 		var b int64
-		b, err = ParseSize(v)
+		b, err = units.ParseSize(v)
 		c.BWBytes = float64(b)
 	case "bw_bytes":
 		c.BWBytes, err = strconv.ParseFloat(v, 64)
@@ -180,7 +181,7 @@ func (c *SimConfig) set(k, v string) error {
 	case "burst_carry":
 		c.BurstCarry, err = strconv.ParseBool(v)
 	case "throttle_period":
-		c.ThrottlePeriod, err = ParseDuration(v)
+		c.ThrottlePeriod, err = units.ParseDuration(v)
 	case "throttle_iops":
 		c.ThrottleIOPS, err = strconv.ParseFloat(v, 64)
 	default:
@@ -705,7 +706,7 @@ func (c SimConfig) Spec() string {
 	f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 	kv := []string{"latency=" + c.Latency.String(), "jitter=" + f(c.Jitter), "iops=" + f(c.IOPS)}
 	if b := int64(c.BWBytes); float64(b) == c.BWBytes {
-		kv = append(kv, "bw="+FioSize(b))
+		kv = append(kv, "bw="+units.FioSize(b))
 	} else {
 		kv = append(kv, "bw_bytes="+f(c.BWBytes))
 	}

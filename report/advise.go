@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/sweep"
+	"github.com/qdsweep/qdsweep/units"
 )
 
 // Schemas of the JSON documents `qdsweep advise` writes.
@@ -152,7 +152,7 @@ func WriteAdviceTable(w io.Writer, asJSON bool) error {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "GCP Hyperdisk queue depth for %s I/O at %s (QD = IOPS × latency):\n",
-		ioengine.FioSize(littleslaw.GCPTableBS), time.Duration(littleslaw.GCPTableLatNs))
+		units.FioSize(littleslaw.GCPTableBS), time.Duration(littleslaw.GCPTableLatNs))
 	fmt.Fprintf(&b, "  %-14s %6s\n", "target", "QD")
 	for _, r := range rows {
 		t := FormatCount(r.IOPS) + " IOPS"
@@ -185,7 +185,7 @@ func WriteAdvice(w io.Writer, d AdviceDoc) error {
 	switch d.From {
 	case littleslaw.AdviceFromTarget:
 		if d.TargetBW > 0 {
-			say("%s MiB/s at %s per I/O is %s IOPS.", FormatCount(d.TargetBW/(1<<20)), ioengine.FioSize(d.BS), FormatCount(d.TargetIOPS))
+			say("%s MiB/s at %s per I/O is %s IOPS.", FormatCount(d.TargetBW/(1<<20)), units.FioSize(d.BS), FormatCount(d.TargetIOPS))
 		}
 		if d.Analysis == nil {
 			say("%s IOPS at %s per I/O needs %s I/Os in flight (QD = IOPS × latency).",

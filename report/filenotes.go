@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/qdsweep/qdsweep/units"
 )
 
 // LayoutNote is the line said before qdsweep lays out files for a run: the
@@ -13,9 +14,9 @@ func LayoutNote(files []string, eachBytes int64) string {
 	case 0:
 		return ""
 	case 1:
-		return fmt.Sprintf("qdsweep: laying out %s (%s)", files[0], ioengine.FormatBytes(eachBytes))
+		return fmt.Sprintf("qdsweep: laying out %s (%s)", files[0], units.FormatBytes(eachBytes))
 	}
-	return fmt.Sprintf("qdsweep: laying out %s (%s each)", FileList(files), ioengine.FormatBytes(eachBytes))
+	return fmt.Sprintf("qdsweep: laying out %s (%s each)", FileList(files), units.FormatBytes(eachBytes))
 }
 
 // KeptNote is the line said when files qdsweep laid out are kept after the

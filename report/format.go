@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/qdsweep/qdsweep/units"
 )
 
 // FormatCount formats an exact count, such as a target in I/Os per second
@@ -101,7 +101,7 @@ func fmtBS(b int64) string {
 	if b <= 0 {
 		return "?"
 	}
-	return ioengine.FioSize(b)
+	return units.FioSize(b)
 }
 
 // sig3 writes v with three significant digits (at most two decimals) and

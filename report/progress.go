@@ -5,8 +5,8 @@ import (
 	"io"
 	"time"
 
-	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/sweep"
+	"github.com/qdsweep/qdsweep/units"
 )
 
 // The words of a running sweep's progress: the live line a terminal shows
@@ -17,7 +17,7 @@ import (
 // its figures so far and the time left.
 func ProgressLive(l sweep.Live) string {
 	return fmt.Sprintf("step %d/%d  %s %s QD %d (%d×%d)  %s IOPS  %s mean  at %.1f s  ETA %s",
-		l.Index, l.Total, l.Step.RW, ioengine.FioSize(l.Step.BS), l.Step.QD(), l.Step.IODepth, l.Step.NumJobs,
+		l.Index, l.Total, l.Step.RW, units.FioSize(l.Step.BS), l.Step.QD(), l.Step.IODepth, l.Step.NumJobs,
 		FormatIOPS(l.IOPS), FormatLatency(float64(l.LatMean)), l.Elapsed.Seconds(), progressClock(l.ETA))
 }
 
@@ -29,7 +29,7 @@ func ProgressLive(l sweep.Live) string {
 // returns the curve of the lines written.
 func ProgressStep(w io.Writer, r *sweep.Result, s sweep.Step, curve string) string {
 	i, n := len(r.Steps), r.Plan.Size()
-	if c := s.RW + " " + ioengine.FioSize(s.BS); c != curve {
+	if c := s.RW + " " + units.FioSize(s.BS); c != curve {
 		fmt.Fprintf(w, "%s:\n", c)
 		curve = c
 	}

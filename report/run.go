@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/qdsweep/qdsweep/units"
 )
 
 // Run's outputs: the JSON documents of `qdsweep run` and its human summary.
@@ -132,7 +133,7 @@ func WriteRunText(out io.Writer, w ioengine.Workload, st *ioengine.Stats) error 
 	if st.Buffers == "registered" {
 		engine += " (registered buffers)"
 	}
-	fmt.Fprintf(&b, "%s %s, iodepth %d × %s, %s\n", w.RW, ioengine.FioSize(w.BS), w.IODepth, CountNoun(float64(w.NumJobs), "job", "jobs"), engine)
+	fmt.Fprintf(&b, "%s %s, iodepth %d × %s, %s\n", w.RW, units.FioSize(w.BS), w.IODepth, CountNoun(float64(w.NumJobs), "job", "jobs"), engine)
 	if w.Uring.Set() {
 		b.WriteString(WrapHanging(w.Uring.String(), 80, "  io_uring  ", "            ") + "\n")
 	}

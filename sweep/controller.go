@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/qdsweep/qdsweep/guard"
+	"github.com/qdsweep/qdsweep/units"
 
 	"github.com/qdsweep/qdsweep/ioengine"
 )
@@ -161,7 +162,7 @@ func Run(ctx context.Context, cfg Config, r *Result) error {
 
 // String names a grid step as "randread 4k 32×1".
 func (g GridStep) String() string {
-	return fmt.Sprintf("%s %s %d×%d", g.RW, ioengine.FioSize(g.BS), g.IODepth, g.NumJobs)
+	return fmt.Sprintf("%s %s %d×%d", g.RW, units.FioSize(g.BS), g.IODepth, g.NumJobs)
 }
 
 // eta estimates the time left: the remaining steps at the mean wall time of

@@ -11,7 +11,7 @@ import (
 
 	"github.com/qdsweep/qdsweep/guard"
 	"github.com/qdsweep/qdsweep/internal/textsafe"
-	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/qdsweep/qdsweep/units"
 )
 
 // File names inside a results directory.
@@ -124,7 +124,7 @@ func CheckResume(prev, next Meta) error {
 	case prev.Workload.Direct != next.Workload.Direct:
 		return diff("--direct", fmt.Sprint(prev.Workload.Direct), fmt.Sprint(next.Workload.Direct))
 	case prev.Workload.Size != next.Workload.Size:
-		return diff("--size", ioengine.FioSize(prev.Workload.Size), ioengine.FioSize(next.Workload.Size))
+		return diff("--size", units.FioSize(prev.Workload.Size), units.FioSize(next.Workload.Size))
 	case prev.Workload.IOUring != next.Workload.IOUring:
 		return diff("io_uring options", quoteOr(prev.Workload.IOUring), quoteOr(next.Workload.IOUring))
 	case prev.Workload.RWMixRead != next.Workload.RWMixRead:

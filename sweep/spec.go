@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/qdsweep/qdsweep/units"
 )
 
 // ErrBadSpec is wrapped by every plan-parsing error.
@@ -123,7 +124,7 @@ func ParseSizeList(s string) ([]int64, error) {
 	var out []int64
 	seen := map[int64]bool{}
 	for _, f := range strings.Split(s, ",") {
-		v, err := ioengine.ParseSize(f)
+		v, err := units.ParseSize(f)
 		if err != nil {
 			return nil, specErr("block size list %q: %w", s, err)
 		}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/qdsweep/qdsweep/ioengine/device"
+	"github.com/qdsweep/qdsweep/units"
 
 	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/littleslaw"
@@ -115,13 +116,13 @@ func parseAdviseFlags(c *cli.Context) (adviseFlags, error) {
 	}
 	f.bs = 4096
 	if s := c.String("bs"); s != "" {
-		if f.bs, err = ioengine.ParseSize(s); err != nil || f.bs <= 0 {
+		if f.bs, err = units.ParseSize(s); err != nil || f.bs <= 0 {
 			return f, usagef("--bs %q: use a positive size such as 4k or 16k", s)
 		}
 		f.bsSet = true
 	}
 	if s := c.String("target-bw"); s != "" {
-		bw, err := ioengine.ParseSize(strings.TrimSuffix(strings.TrimSuffix(s, "/s"), "ps"))
+		bw, err := units.ParseSize(strings.TrimSuffix(strings.TrimSuffix(s, "/s"), "ps"))
 		if err != nil || bw <= 0 {
 			return f, usagef("--target-bw %q: use a positive throughput such as 1200MiB or 500m (per second)", s)
 		}
@@ -268,7 +269,7 @@ func adviseFromData(f adviseFlags) (report.AdviceDoc, error) {
 func curveList(cs []sweep.CurveAnalysis) string {
 	var names []string
 	for _, c := range cs {
-		names = append(names, fmt.Sprintf("--rw %s --bs %s", c.RW, ioengine.FioSize(c.BS)))
+		names = append(names, fmt.Sprintf("--rw %s --bs %s", c.RW, units.FioSize(c.BS)))
 	}
 	if len(names) == 0 {
 		return "no curves"

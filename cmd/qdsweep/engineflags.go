@@ -10,6 +10,7 @@ import (
 	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/ioengine/fioengine"
 	"github.com/qdsweep/qdsweep/sweep"
+	"github.com/qdsweep/qdsweep/units"
 	"github.com/urfave/cli/v2"
 )
 
@@ -232,11 +233,11 @@ func simFromFlags(c *cli.Context) (ioengine.SimConfig, error) {
 		return cfg, nil
 	}
 	var cfg ioengine.SimConfig
-	lat, err := ioengine.ParseDuration(c.String("sim_latency"))
+	lat, err := units.ParseDuration(c.String("sim_latency"))
 	if err != nil || lat <= 0 {
 		return cfg, usagef("--sim_latency: %q is not a positive duration; use e.g. --sim_latency=1.3ms", c.String("sim_latency"))
 	}
-	bw, err := ioengine.ParseSize(c.String("sim_bw"))
+	bw, err := units.ParseSize(c.String("sim_bw"))
 	if err != nil {
 		return cfg, usagef("--sim_bw: %v; use e.g. --sim_bw=2400MiB or 0", err)
 	}
@@ -246,7 +247,7 @@ func simFromFlags(c *cli.Context) (ioengine.SimConfig, error) {
 	}
 	cfg.BurstIOPS, cfg.BurstCredits, cfg.BurstCarry = c.Float64("sim_burst_iops"), c.Float64("sim_burst_credits"), c.Bool("sim_burst_carry")
 	if s := c.String("sim_throttle_period"); s != "" {
-		if cfg.ThrottlePeriod, err = ioengine.ParseDuration(s); err != nil || cfg.ThrottlePeriod < 0 {
+		if cfg.ThrottlePeriod, err = units.ParseDuration(s); err != nil || cfg.ThrottlePeriod < 0 {
 			return cfg, usagef("--sim_throttle_period: %q is not a duration; use e.g. --sim_throttle_period=1s", s)
 		}
 	}

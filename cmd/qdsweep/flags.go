@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/qdsweep/qdsweep/units"
 	"github.com/urfave/cli/v2"
 )
 
@@ -96,7 +97,7 @@ func workloadFromFlags(c *cli.Context, j *jobFile) (ioengine.Workload, error) {
 
 // sizeFlag parses a size flag with fio's suffixes; the error is a usage error.
 func sizeFlag(c *cli.Context, name string) (int64, error) {
-	v, err := ioengine.ParseSize(c.String(name))
+	v, err := units.ParseSize(c.String(name))
 	if err != nil {
 		return 0, usagef("--%s: %v; use e.g. --%s=4k, 1m or 1g", name, err, name)
 	}
@@ -110,7 +111,7 @@ func durationFlag(c *cli.Context, name string, def time.Duration) (time.Duration
 	if s == "" {
 		return def, nil
 	}
-	d, err := ioengine.ParseDuration(s)
+	d, err := units.ParseDuration(s)
 	if err != nil {
 		return 0, usagef("--%s: %v; use e.g. --%s=30 (seconds), 30s or 500ms", name, err, name)
 	}

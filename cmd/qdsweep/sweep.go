@@ -19,6 +19,7 @@ import (
 	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/report"
 	"github.com/qdsweep/qdsweep/sweep"
+	"github.com/qdsweep/qdsweep/units"
 	"github.com/urfave/cli/v2"
 )
 
@@ -660,7 +661,7 @@ func planWords(p sweep.Plan) string {
 	}
 	bs := make([]string, len(p.BS))
 	for i, b := range p.BS {
-		bs[i] = ioengine.FioSize(b)
+		bs[i] = units.FioSize(b)
 	}
 	s := fmt.Sprintf("--rw %s --bs %s --iodepth %s --numjobs %s", strings.Join(p.RW, ","), strings.Join(bs, ","), ints(p.IODepth), ints(p.NumJobs))
 	if p.Full {

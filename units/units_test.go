@@ -1,4 +1,4 @@
-package ioengine_test
+package units_test
 
 import (
 	"errors"
@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/qdsweep/qdsweep/units"
 )
 
 func TestParseSize(t *testing.T) {
@@ -45,7 +45,7 @@ func TestParseSize(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			got, err := ioengine.ParseSize(tt.in)
+			got, err := units.ParseSize(tt.in)
 			if err != nil {
 				t.Fatalf("ParseSize(%q): %v", tt.in, err)
 			}
@@ -64,11 +64,11 @@ func TestParseSizeRejects(t *testing.T) {
 	}
 	for _, in := range bad {
 		t.Run(in, func(t *testing.T) {
-			got, err := ioengine.ParseSize(in)
+			got, err := units.ParseSize(in)
 			if err == nil {
 				t.Fatalf("ParseSize(%q) = %d, want an error", in, got)
 			}
-			if !errors.Is(err, ioengine.ErrBadSize) {
+			if !errors.Is(err, units.ErrBadSize) {
 				t.Errorf("ParseSize(%q) error %v does not wrap ErrBadSize", in, err)
 			}
 			if strings.Contains(err.Error(), "\n") {
@@ -101,7 +101,7 @@ func TestParseDuration(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			got, err := ioengine.ParseDuration(tt.in)
+			got, err := units.ParseDuration(tt.in)
 			if err != nil {
 				t.Fatalf("ParseDuration(%q): %v", tt.in, err)
 			}
@@ -120,11 +120,11 @@ func TestParseDurationRejects(t *testing.T) {
 	}
 	for _, in := range bad {
 		t.Run(in, func(t *testing.T) {
-			got, err := ioengine.ParseDuration(in)
+			got, err := units.ParseDuration(in)
 			if err == nil {
 				t.Fatalf("ParseDuration(%q) = %v, want an error", in, got)
 			}
-			if !errors.Is(err, ioengine.ErrBadDuration) {
+			if !errors.Is(err, units.ErrBadDuration) {
 				t.Errorf("ParseDuration(%q) error %v does not wrap ErrBadDuration", in, err)
 			}
 		})
@@ -140,9 +140,9 @@ func FuzzParseSize(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		v, err := ioengine.ParseSize(s)
+		v, err := units.ParseSize(s)
 		if err != nil {
-			if !errors.Is(err, ioengine.ErrBadSize) {
+			if !errors.Is(err, units.ErrBadSize) {
 				t.Fatalf("ParseSize(%q): error %v does not wrap ErrBadSize", s, err)
 			}
 			return
@@ -151,7 +151,7 @@ func FuzzParseSize(f *testing.F) {
 			t.Fatalf("ParseSize(%q) = %d, negative", s, v)
 		}
 		// The decimal spelling of the result must parse back to itself.
-		back, err := ioengine.ParseSize(strconv.FormatInt(v, 10))
+		back, err := units.ParseSize(strconv.FormatInt(v, 10))
 		if err != nil || back != v {
 			t.Fatalf("ParseSize(%q) = %d, but ParseSize(%q) = %d, %v", s, v, strconv.FormatInt(v, 10), back, err)
 		}
@@ -166,9 +166,9 @@ func FuzzParseDuration(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		d, err := ioengine.ParseDuration(s)
+		d, err := units.ParseDuration(s)
 		if err != nil {
-			if !errors.Is(err, ioengine.ErrBadDuration) {
+			if !errors.Is(err, units.ErrBadDuration) {
 				t.Fatalf("ParseDuration(%q): error %v does not wrap ErrBadDuration", s, err)
 			}
 			return
@@ -177,7 +177,7 @@ func FuzzParseDuration(f *testing.F) {
 			t.Fatalf("ParseDuration(%q) = %v, negative", s, d)
 		}
 		// Go's own spelling of the result must parse back to itself.
-		back, err := ioengine.ParseDuration(d.String())
+		back, err := units.ParseDuration(d.String())
 		if err != nil || back != d {
 			t.Fatalf("ParseDuration(%q) = %v, but ParseDuration(%q) = %v, %v", s, d, d.String(), back, err)
 		}

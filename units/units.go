@@ -1,4 +1,6 @@
-package ioengine
+// Package units reads and writes sizes and durations as fio spells them:
+// "4k", "1.5g", "16MiB", "500ms", "30" (seconds).
+package units
 
 import (
 	"errors"
