@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/units"
 )
 
@@ -17,9 +16,10 @@ var depthBuckets = []struct {
 }{{"1", 1}, {"2", 2}, {"4", 4}, {"8", 8}, {"16", 16}, {"32", 32}, {">=64", 64}}
 
 // DepthCounts turns the job's "IO depths" percentages into counts of
-// total I/Os per bucket, in ioengine.DepthBucket's order (all zero when
+// total I/Os per bucket, shallow to deep (all zero when
 // fio did not report them).
-func (j Job) DepthCounts(total int64) (c [ioengine.DepthBuckets]int64) {
+func (j Job) DepthCounts(total int64) []int64 {
+	c := make([]int64, len(depthBuckets))
 	for i, b := range depthBuckets {
 		c[i] = int64(math.Round(j.IODepthDist[b.key] / 100 * float64(total)))
 	}
@@ -28,7 +28,7 @@ func (j Job) DepthCounts(total int64) (c [ioengine.DepthBuckets]int64) {
 
 // DepthPercents is fio's "IO depths" of counts per bucket (ioengine's
 // Stats.IODepths): percent of the submissions in each; nil when none.
-func DepthPercents(c [ioengine.DepthBuckets]int64) map[string]float64 {
+func DepthPercents(c []int64) map[string]float64 {
 	keys := make([]string, len(depthBuckets))
 	for i, b := range depthBuckets {
 		keys[i] = b.key
@@ -37,19 +37,19 @@ func DepthPercents(c [ioengine.DepthBuckets]int64) map[string]float64 {
 }
 
 // batchBuckets are the keys of fio's "submit" and "complete"
-// distributions, in ioengine.BatchBucket's order.
+// distributions, shallow to deep.
 var batchBuckets = []string{"0", "4", "8", "16", "32", "64", ">=64"}
 
 // BatchPercents is fio's "submit" or "complete" of counts per bucket
 // (ioengine's Stats.Submits, Stats.Completes): percent of the calls in
 // each; nil when none.
-func BatchPercents(c [ioengine.DepthBuckets]int64) map[string]float64 {
+func BatchPercents(c []int64) map[string]float64 {
 	return percentsOf(c, batchBuckets)
 }
 
 // percentsOf is counts per bucket as percent of their total, keyed by
 // keys in bucket order; nil when the total is 0.
-func percentsOf(c [ioengine.DepthBuckets]int64, keys []string) map[string]float64 {
+func percentsOf(c []int64, keys []string) map[string]float64 {
 	var total int64
 	for _, n := range c {
 		total += n
@@ -99,16 +99,16 @@ func (j *Job) deriveFromOptions(grouped bool) {
 	if j.IODepth == 0 {
 		if v, ok := o["iodepth"]; ok {
 			n, err := strconv.Atoi(strings.TrimSpace(v))
-			if err != nil || n < 1 || n > maxIODepth {
-				j.bad = fmt.Sprintf("iodepth=%s is not a whole number from 1 to %d", v, maxIODepth)
+			if err != nil || n < 1 || n > MaxIODepth {
+				j.bad = fmt.Sprintf("iodepth=%s is not a whole number from 1 to %d", v, MaxIODepth)
 			} else {
 				j.IODepth, j.IODepthFrom = n, "options"
 			}
 		}
 	}
 	if v, ok := o["numjobs"]; ok {
-		if n, err := strconv.Atoi(strings.TrimSpace(v)); err != nil || n < 1 || n > maxIODepth {
-			j.bad = fmt.Sprintf("numjobs=%s is not a whole number from 1 to %d", v, maxIODepth)
+		if n, err := strconv.Atoi(strings.TrimSpace(v)); err != nil || n < 1 || n > MaxIODepth {
+			j.bad = fmt.Sprintf("numjobs=%s is not a whole number from 1 to %d", v, MaxIODepth)
 		}
 	}
 	if j.NumJobs == 0 {

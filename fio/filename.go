@@ -16,7 +16,7 @@ func EscapeFilename(name string) (string, error) {
 	if name == "" {
 		return "", fmt.Errorf("fio job: no filename")
 	}
-	if err := checkValue("filename", name); err != nil {
+	if err := CheckValue("filename", name); err != nil {
 		return "", err
 	}
 	if i := strings.IndexAny(name, ";#$"); i >= 0 {
@@ -28,9 +28,9 @@ func EscapeFilename(name string) (string, error) {
 	return strings.ReplaceAll(name, ":", `\:`), nil
 }
 
-// checkValue refuses an option value with control characters: in a job
+// CheckValue refuses an option value with control characters: in a job
 // file a newline would inject lines, on a command line fio would misread it.
-func checkValue(option, v string) error {
+func CheckValue(option, v string) error {
 	for _, r := range v {
 		if r < 0x20 || r == 0x7f {
 			return fmt.Errorf("fio job: %s value %q has a control character; job files hold one option per line", option, v)

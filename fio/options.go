@@ -71,8 +71,15 @@ func init() {
 		"rw", "rwmixread", "rwmixwrite", "bs", "bsrange", "iodepth", "numjobs", "direct", "buffered", "ioengine",
 		"runtime", "ramp_time", "randseed", "randrepeat", "continue_on_error", "loops", "number_ios", "startdelay", "verify",
 		"do_verify", "nrfiles", "end_fsync", "percentile_list", "rate", "rate_iops", "rate_process",
-		"fsync", "fdatasync", "sync", "invalidate", "sqthread_poll_cpu", "nonvectored")
-	set(Honoured, false, "time_based", "norandommap", "readonly", "fixedbufs", "registerfiles", "sqthread_poll", "hipri")
+		"fsync", "fdatasync", "sync", "invalidate")
+	set(Honoured, false, "time_based", "norandommap", "readonly")
+	for _, o := range UringOptions {
+		set(Honoured, !o.Switch, o.Name)
+		passable[o.Name] = passBool // tunes how fio submits and reaps
+		if o.CPU {
+			passable[o.Name] = passWord
+		}
+	}
 	// Naming, grouping and threads: nothing a single qdsweep job changes.
 	set(Ignored, true, "description", "stonewall", "wait_for_previous", "wait_for", "new_group", "thread",
 		"exitall", "clocksource", "allrandrepeat", "fadvise_hint", "fallocate", "create_on_open",
@@ -115,15 +122,15 @@ func init() {
 		"iolog", "replay_no_stall", "job_start_clock_id", "disk_util", "clat_prio", "rwmix_read_before_write")
 }
 
-// maxPercentileList is the most percentiles percentile_list may name (fio's limit).
-const maxPercentileList = 20
+// MaxPercentiles is the most percentiles percentile_list may name (fio's limit).
+const MaxPercentiles = 20
 
-// maxIODepth is the deepest iodepth a job may ask for (fio's own limit
+// MaxIODepth is the deepest iodepth a job may ask for (fio's own limit
 // is its io_u count; deeper queues than this are typing mistakes).
-const maxIODepth = 65536
+const MaxIODepth = 65536
 
-// closestOption returns the known option name within two edits of name, or "".
-func closestOption(name string) string {
+// ClosestOption returns the known option name within two edits of name, or "".
+func ClosestOption(name string) string {
 	best, bestD := "", 3
 	names := OptionNames()
 	for a := range aliases {
@@ -138,9 +145,9 @@ func closestOption(name string) string {
 	return best
 }
 
-// isBoolOption reports whether fio reads key as a flag or a 0/1 switch
+// OptionIsBool reports whether fio reads key as a flag or a 0/1 switch
 // (group_reporting, time_based, thread …).
-func isBoolOption(key string) bool {
+func OptionIsBool(key string) bool {
 	return !options[key].value
 }
 
@@ -180,7 +187,7 @@ func OptionNames() []string {
 // "--key" alone for flags. Options before the first --name are [global];
 // each --name starts a job. Arguments that are not options (job files)
 // are returned in rest. Every option is recorded, known to qdsweep or not:
-// JobFile.Runs names those it refuses.
+// fioadapt.Runs names those it refuses.
 func ParseArgs(args []string) (jf JobFile, rest []string, err error) {
 	cur := -1 // -1: global
 	for i := 0; i < len(args); i++ {
@@ -233,20 +240,48 @@ var passable = map[string]passRule{
 	"disable_clat": passBool, "disable_slat": passBool, "disable_bw_measurement": passBool,
 	"clat_percentiles": passBool, "lat_percentiles": passBool, "slat_percentiles": passBool,
 	"norandommap": passBool, "randrepeat": passBool, "allrandrepeat": passBool, "refill_buffers": passBool,
-	"scramble_buffers": passBool, "zero_buffers": passBool, "hipri": passBool, "fixedbufs": passBool,
-	"registerfiles": passBool, "sqthread_poll": passBool, "nonvectored": passBool, "invalidate": passBool,
+	"scramble_buffers": passBool, "zero_buffers": passBool, "invalidate": passBool,
 	"stats": passBool, "unified_rw_reporting": passBool, "cpus_allowed_policy": passWord,
 	// numbers, lists and words that name no file
 	"iodepth_batch_submit": passWord, "iodepth_batch": passWord, "iodepth_batch_complete_min": passWord,
 	"iodepth_batch_complete": passWord, "iodepth_batch_complete_max": passWord, "iodepth_low": passWord,
 	"cpus_allowed": passWord, "cpumask": passWord, "nice": passWord, "prio": passWord, "prioclass": passWord,
-	"sqthread_poll_cpu": passWord, "random_generator": passWord, "random_distribution": passWord,
+	"random_generator": passWord, "random_distribution": passWord,
 	"percentile_list": passWord, "clocksource": passWord, "buffer_compress_percentage": passWord,
 	"buffer_compress_chunk": passWord, "dedupe_percentage": passWord, "percentage_random": passWord,
 	"thinktime": passWord, "thinktime_blocks": passWord, "thinktime_spin": passWord, "rate_process": passWord,
 	"iomem_align": passWord, "mem_align": passWord, "kb_base": passWord, "unit_base": passWord,
 	// enumerations: only values that open no file of their own
 	"ioengine": passEngine, "mem": passMem, "iomem": passMem,
+}
+
+// UringOption is one of fio's io_uring options qdsweep runs: run's command
+// line and job files, sweep's flags, the fio engine's job files and
+// --fio-arg take it by this name, and its flag shows Help.
+type UringOption struct {
+	Name   string
+	Switch bool // fio reads it as a switch (no value, or 0/1); else it takes a value
+	CPU    bool // its value is a CPU number (else 0 or 1)
+	Help   string
+}
+
+// UringOptions are fio's io_uring options qdsweep runs, in fio's order.
+var UringOptions = []UringOption{
+	{Name: "fixedbufs", Switch: true, Help: "io_uring: 1 registers the I/O buffers with the ring (READ_FIXED), 0 never (default: registered except on tmpfs)"},
+	{Name: "registerfiles", Switch: true, Help: "io_uring: register the files with the ring; SQEs name them by index"},
+	{Name: "sqthread_poll", Switch: true, Help: "io_uring: a kernel thread polls the submission queue (SQPOLL): no system call to submit"},
+	{Name: "sqthread_poll_cpu", CPU: true, Help: "io_uring: pin the --sqthread_poll thread to this CPU"},
+	{Name: "hipri", Switch: true, Help: "io_uring: poll for completions (IOPOLL); needs --direct=1 and a device with poll queues (queue/io_poll = 1)"},
+	{Name: "nonvectored", Help: "io_uring: 0 uses READV/WRITEV with one iovec per I/O (default 1: READ/WRITE)"},
+}
+
+// UringOptionNames are the names of UringOptions.
+func UringOptionNames() []string {
+	names := make([]string, len(UringOptions))
+	for i, o := range UringOptions {
+		names[i] = o.Name
+	}
+	return names
 }
 
 // passRule checks a passable option's value.

@@ -2,8 +2,6 @@ package fio
 
 import (
 	"sort"
-
-	"github.com/qdsweep/qdsweep/ioengine"
 )
 
 // Output is one fio report: one JSON document, the terse lines of one run or
@@ -338,18 +336,4 @@ func Final(outs []Output) []Output {
 // sortPercentiles orders percentiles ascending by Pct.
 func sortPercentiles(ps []Percentile) {
 	sort.Slice(ps, func(a, b int) bool { return ps[a].Pct < ps[b].Pct })
-}
-
-// LatencyOf converts fio's latency summary to ioengine.Latency (nanoseconds;
-// percentiles fio did not report stay 0).
-func LatencyOf(l LatStat) ioengine.Latency {
-	at := func(p float64) int64 { v, _ := l.At(p); return int64(v) }
-	return ioengine.Latency{MinNs: int64(l.MinNs), MeanNs: l.MeanNs, MaxNs: int64(l.MaxNs),
-		P50Ns: at(50), P90Ns: at(90), P99Ns: at(99), P999Ns: at(99.9)}
-}
-
-// DirStats converts one direction to ioengine.DirStats (total latency).
-func (d Dir) DirStats() *ioengine.DirStats {
-	l, _ := d.TotalLat()
-	return &ioengine.DirStats{TotalIOs: d.TotalIOs, Bytes: d.IOBytes, IOPS: d.IOPS, BWBytes: d.BWBytes, Lat: LatencyOf(l)}
 }

@@ -3,10 +3,11 @@ package fio
 import (
 	"bytes"
 	"fmt"
-	"github.com/qdsweep/qdsweep/internal/textsafe"
 	"io"
 	"os"
 	"regexp"
+
+	"github.com/qdsweep/qdsweep/internal/textsafe"
 )
 
 var (

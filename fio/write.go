@@ -7,23 +7,17 @@ import (
 	"io"
 	"math"
 	"strconv"
-	"strings"
 	"time"
-
-	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
-
-	"github.com/qdsweep/qdsweep/ioengine"
-	"github.com/qdsweep/qdsweep/ioengine/device"
 )
 
 // DefaultPercentiles are fio's default completion-latency percentiles, in percent.
 var DefaultPercentiles = []float64{1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99}
 
-// latBucketsUs and latBucketsMs are the upper bounds of fio's latency
+// LatBucketsUs and LatBucketsMs are the upper bounds of fio's latency
 // distribution ("lat (usec)" and "lat (msec)"); the last ms bucket is ">=2000".
 var (
-	latBucketsUs = []float64{2, 4, 10, 20, 50, 100, 250, 500, 750, 1000}
-	latBucketsMs = []float64{2, 4, 10, 20, 50, 100, 250, 500, 750, 1000, 2000, math.Inf(1)}
+	LatBucketsUs = []float64{2, 4, 10, 20, 50, 100, 250, 500, 750, 1000}
+	LatBucketsMs = []float64{2, 4, 10, 20, 50, 100, 250, 500, 750, 1000, 2000, math.Inf(1)}
 )
 
 // Report is one run as fio would report one (grouped) job: the job and,
@@ -49,205 +43,6 @@ type Report struct {
 	Plus bool
 }
 
-// ReportFromStats describes a qdsweep run in fio's terms. qdsweep times
-// each I/O from submission to completion: that is fio's lat, and it is
-// written as clat too (with its percentiles, where fio's readers look for
-// them); slat is not measured (zeros, as fio prints with disable_slat).
-// The percentiles are fio's defaults, from the run's histogram.
-//
-// pcts are the percentiles to report (fio's percentile_list, at most 20);
-// nil means DefaultPercentiles.
-func ReportFromStats(name string, w ioengine.Workload, ioEngine string, runtime, ramp time.Duration, timeBased bool, pcts []float64, st *ioengine.Stats) Report {
-	if len(pcts) == 0 {
-		pcts = DefaultPercentiles
-	}
-	j := Job{Name: name, RW: string(w.RW), BS: w.BS, IOEngine: ioEngine, IODepth: w.IODepth, IODepthFrom: "options",
-		NumJobs: w.NumJobs, NumJobsFrom: "options", RuntimeMs: st.Runtime.Milliseconds()}
-	j.Options = map[string]string{
-		"name": name, "rw": string(w.RW), "bs": strconv.FormatInt(w.BS, 10), "iodepth": strconv.Itoa(w.IODepth),
-		"numjobs": strconv.Itoa(w.NumJobs), "ioengine": ioEngine, "direct": boolOpt(w.Direct),
-		"filename": w.Filename, "group_reporting": "1",
-	}
-	if w.Size > 0 {
-		j.Options["size"] = strconv.FormatInt(w.Size, 10)
-	}
-	if len(w.Files) > 1 {
-		names := make([]string, len(w.Files))
-		for i, f := range w.Files {
-			names[i] = strings.ReplaceAll(f, ":", `\:`)
-		}
-		j.Options["filename"] = strings.Join(names, ":")
-	}
-	if w.RW == ioengine.ReadWrite || w.RW == ioengine.RandRW {
-		j.Options["rwmixread"] = strconv.Itoa(w.RWMixRead)
-	}
-	if timeBased {
-		j.Options["time_based"] = "1"
-		j.Options["runtime"] = fioDuration(runtime)
-	}
-	if ramp > 0 {
-		j.Options["ramp_time"] = fioDuration(ramp)
-	}
-	for _, kv := range append(paceAndSyncOptions(w), w.Uring.FioOptions()...) {
-		j.Options[kv[0]] = kv[1]
-	}
-	if len(st.Errors) > 0 {
-		j.Error = 5 // EIO: fio's err= is an errno; the errors themselves are in qdsweep's JSON
-	}
-	if secs := st.Runtime.Seconds(); secs > 0 {
-		j.UsrCPU = st.CPU.UsrS / secs * 100
-		j.SysCPU = st.CPU.SysS / secs * 100
-	}
-	ms := st.Runtime.Milliseconds()
-	if w.RW.IsRead() {
-		j.Read = dirFromStats(st.Read, ms, pcts)
-		if j.Read == nil && !w.RW.IsWrite() {
-			j.Read = dirFromStats(&st.All, ms, pcts)
-		}
-		samplesOf(j.Read, st.Series, func(iv ioengine.Interval) (float64, float64) { return iv.ReadIOPS, iv.ReadBWBytes })
-	}
-	if w.RW.IsWrite() {
-		j.Write = dirFromStats(st.Write, ms, pcts)
-		if j.Write == nil && !w.RW.IsRead() {
-			j.Write = dirFromStats(&st.All, ms, pcts)
-		}
-		samplesOf(j.Write, st.Series, func(iv ioengine.Interval) (float64, float64) { return iv.WriteIOPS, iv.WriteBWBytes })
-	}
-	for _, kv := range paceAndSyncOptions(w) {
-		j.Options[kv[0]] = kv[1]
-	}
-	j.IODepthDist = DepthPercents(st.IODepths)
-	j.IODepthSubmit, j.IODepthComplete = BatchPercents(st.Submits), BatchPercents(st.Completes)
-	r := Report{Job: j, Time: time.Now(), Sync: dirFromStats(st.Sync, ms, pcts)}
-	if st.All.Hist != nil && st.All.Hist.TotalCount() > 0 {
-		r.LatUs, r.LatMs = latencyDist(st.All.Hist)
-	}
-	return r
-}
-
-// samplesOf fills d's IOPS and bandwidth samples (fio's iops_* and bw_*)
-// from the run's series: one sample per whole slice (a last slice shorter
-// than half the others is left out, as fio leaves out a partial one), of
-// the direction's rate as of picks it. Nothing with no slices.
-func samplesOf(d *Dir, series []ioengine.Interval, of func(ioengine.Interval) (iops, bw float64)) {
-	if d == nil || len(series) == 0 {
-		return
-	}
-	var iops, bw []float64
-	for i, iv := range series {
-		if iv.DurNs <= 0 || i > 0 && i == len(series)-1 && 2*iv.DurNs < series[0].DurNs {
-			continue
-		}
-		x, b := of(iv)
-		iops, bw = append(iops, x), append(bw, b/1024)
-	}
-	if len(iops) == 0 {
-		return
-	}
-	d.IOPSMin, d.IOPSMax, d.IOPSMean, d.IOPSStddev = sampleStats(iops)
-	d.BWMin, d.BWMax, d.BWMean, d.BWDev = sampleStats(bw)
-	d.IOPSSamples, d.BWSamples = int64(len(iops)), int64(len(bw))
-}
-
-// sampleStats is the min, max, mean and sample standard deviation of xs
-// (0 with one sample, as fio).
-func sampleStats(xs []float64) (lo, hi, mean, sd float64) {
-	lo, hi = xs[0], xs[0]
-	for _, x := range xs {
-		lo, hi, mean = min(lo, x), max(hi, x), mean+x
-	}
-	mean /= float64(len(xs))
-	if len(xs) > 1 {
-		for _, x := range xs {
-			sd += (x - mean) * (x - mean)
-		}
-		sd = math.Sqrt(sd / float64(len(xs)-1))
-	}
-	return lo, hi, mean, sd
-}
-
-// SetPercentiles gives d's completion latency the percentiles a summary
-// holds (50, 90, 99, 99.9; those it lacks left out), and its fastest and
-// slowest I/O, when d has none from a histogram.
-func SetPercentiles(d *Dir, l ioengine.Latency) {
-	if d == nil || len(d.Clat.Percentiles) > 0 {
-		return
-	}
-	for _, p := range []struct {
-		pct float64
-		ns  int64
-	}{{50, l.P50Ns}, {90, l.P90Ns}, {99, l.P99Ns}, {99.9, l.P999Ns}} {
-		if p.ns > 0 {
-			d.Clat.Percentiles = append(d.Clat.Percentiles, Percentile{Pct: p.pct, Ns: float64(p.ns)})
-		}
-	}
-}
-
-// dirFromStats converts one direction; nil stays nil.
-func dirFromStats(d *ioengine.DirStats, runtimeMs int64, pcts []float64) *Dir {
-	if d == nil {
-		return nil
-	}
-	out := &Dir{IOBytes: d.Bytes, BWBytes: d.BWBytes, IOPS: d.IOPS, RuntimeMs: runtimeMs, TotalIOs: d.TotalIOs}
-	if d.TotalIOs > 0 {
-		l := LatStat{MinNs: float64(d.Lat.MinNs), MaxNs: float64(d.Lat.MaxNs), MeanNs: d.Lat.MeanNs, N: d.TotalIOs}
-		if d.Hist != nil && d.Hist.TotalCount() > 0 {
-			l.StddevNs = d.Hist.StdDev()
-			for _, b := range d.Hist.Distribution() {
-				if b.Count > 0 {
-					// The bucket's middle, as fio's json+ keys its bins by a value inside each.
-					l.Bins = append(l.Bins, Bin{Ns: float64(b.From+b.To) / 2, Count: b.Count})
-				}
-			}
-			for _, p := range pcts {
-				l.Percentiles = append(l.Percentiles, Percentile{Pct: p, Ns: float64(d.Hist.ValueAtQuantile(p))})
-			}
-		} else {
-			for _, p := range []struct {
-				pct float64
-				ns  int64
-			}{{50, d.Lat.P50Ns}, {90, d.Lat.P90Ns}, {99, d.Lat.P99Ns}, {99.9, d.Lat.P999Ns}} {
-				l.Percentiles = append(l.Percentiles, Percentile{Pct: p.pct, Ns: float64(p.ns)})
-			}
-		}
-		out.Lat, out.Clat = l, l
-		out.Lat.Percentiles = nil
-	}
-	return out
-}
-
-// latencyDist is fio's latency distribution of h (ns): percent of I/Os per
-// µs bucket and per ms bucket.
-func latencyDist(h *hdrhistogram.Histogram) (us, ms []float64) {
-	us, ms = make([]float64, len(latBucketsUs)), make([]float64, len(latBucketsMs))
-	total := float64(h.TotalCount())
-	for _, b := range h.Distribution() {
-		if b.Count == 0 {
-			continue
-		}
-		v := float64(b.From) / 1e3 // µs (the bar's lower bound)
-		pct := float64(b.Count) / total * 100
-		placed := false
-		for i, ub := range latBucketsUs {
-			if v <= ub {
-				us[i] += pct
-				placed = true
-				break
-			}
-		}
-		if placed {
-			continue
-		}
-		for i, ub := range latBucketsMs {
-			if v/1e3 <= ub || i == len(latBucketsMs)-1 {
-				ms[i] += pct
-				break
-			}
-		}
-	}
-	return us, ms
-}
-
 // WriteTerse writes r as one line of fio's terse format version 3, field
 // for field as fio 3.x prints it (HOWTO "Terse output"): latencies in µs,
 // sizes in KiB, bandwidth in KiB/s. Figures qdsweep does not measure are
@@ -268,7 +63,7 @@ func WriteTerse(w io.Writer, r Report) error {
 	}
 	us, ms := r.LatUs, r.LatMs
 	if us == nil {
-		us, ms = make([]float64, len(latBucketsUs)), make([]float64, len(latBucketsMs))
+		us, ms = make([]float64, len(LatBucketsUs)), make([]float64, len(LatBucketsMs))
 	}
 	for _, v := range us {
 		fmt.Fprintf(bw, ";%3.2f%%", v)
@@ -457,34 +252,12 @@ func jobJSON(r Report, first map[string]any) (jsonJob, map[string]any) {
 		JobRuntime: float64(j.RuntimeMs), UsrCPU: j.UsrCPU, SysCPU: j.SysCPU, Ctx: float64(j.Ctx),
 		IODepthLevel: depth, IODepthSubmit: submit, IODepthComplete: complete,
 		LatencyNs:    latBuckets([]float64{2, 4, 10, 20, 50, 100, 250, 500, 750, 1000}, nil, ""),
-		LatencyUs:    latBuckets(latBucketsUs, r.LatUs, ""),
-		LatencyMs:    latBuckets(latBucketsMs[:len(latBucketsMs)-1], r.LatMs, ""),
+		LatencyUs:    latBuckets(LatBucketsUs, r.LatUs, ""),
+		LatencyMs:    latBuckets(LatBucketsMs[:len(LatBucketsMs)-1], r.LatMs, ""),
 		LatencyDepth: float64(j.IODepth), LatencyPercentile: 100,
 	}
 	if r.LatMs != nil {
 		job.LatencyMs[">=2000"] = r.LatMs[len(r.LatMs)-1]
 	}
 	return job, global
-}
-
-// DiskUtilOf is fio's disk utilisation of device name between two readings
-// of its /proc/diskstats counters: I/Os, merges and ticks (ms) done in
-// between, time in queue (ms, the weighted ticks), and util, the percent of
-// the interval the device had I/O in flight.
-func DiskUtilOf(name string, a, b device.Sample) DiskUtil {
-	d := func(x, y uint64) int64 {
-		if y < x {
-			return 0 // the counters wrapped or the device was reset
-		}
-		return int64(y - x)
-	}
-	s, e := a.Stats, b.Stats
-	du := DiskUtil{Name: name, ReadIOs: d(s.ReadIOs, e.ReadIOs), WriteIOs: d(s.WriteIOs, e.WriteIOs),
-		ReadMerges: d(s.ReadMerges, e.ReadMerges), WriteMerges: d(s.WriteMerges, e.WriteMerges),
-		ReadTicks: d(s.ReadTicks, e.ReadTicks), WriteTicks: d(s.WriteTicks, e.WriteTicks),
-		InQueue: d(s.WeightedIOTicks, e.WeightedIOTicks)}
-	if ms := float64(b.At.Sub(a.At)) / float64(time.Millisecond); ms > 0 {
-		du.Util = min(100, 100*float64(d(s.IOsTotalTicks, e.IOsTotalTicks))/ms)
-	}
-	return du
 }

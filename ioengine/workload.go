@@ -174,31 +174,46 @@ func ParseUringOptions(s string) (UringOptions, error) {
 	for _, f := range strings.Fields(s) {
 		k, v, _ := strings.Cut(f, "=")
 		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 || (k != "sqthread_poll_cpu" && n > 1) {
+		if err != nil {
 			return o, fmt.Errorf("io_uring options: %q is not name=0 or name=1", f)
 		}
-		c := Off
-		if n == 1 {
-			c = On
-		}
-		switch k {
-		case "fixedbufs":
-			o.FixedBufs = c
-		case "nonvectored":
-			o.NonVectored = c
-		case "registerfiles":
-			o.RegisterFiles = n == 1
-		case "sqthread_poll":
-			o.SQThreadPoll = n == 1
-		case "hipri":
-			o.HiPri = n == 1
-		case "sqthread_poll_cpu":
-			o.SQThreadPin, o.SQThreadCPU = true, n
-		default:
-			return o, fmt.Errorf("io_uring options: %q is not one of fio's io_uring options", k)
+		if err := o.SetOption(k, n); err != nil {
+			return o, fmt.Errorf("io_uring options: %w", err)
 		}
 	}
 	return o, nil
+}
+
+// SetOption sets the option fio's io_uring engine calls name to n: 0 or 1,
+// or a CPU for sqthread_poll_cpu. FioOptions writes them back.
+func (o *UringOptions) SetOption(name string, n int) error {
+	switch {
+	case name == "sqthread_poll_cpu" && n < 0:
+		return fmt.Errorf("%s=%d: a CPU is numbered from 0; use e.g. %s=1", name, n, name)
+	case name != "sqthread_poll_cpu" && (n < 0 || n > 1):
+		return fmt.Errorf("%s=%d: use 0 or 1", name, n)
+	}
+	c := Off
+	if n == 1 {
+		c = On
+	}
+	switch name {
+	case "fixedbufs":
+		o.FixedBufs = c
+	case "nonvectored":
+		o.NonVectored = c
+	case "registerfiles":
+		o.RegisterFiles = n == 1
+	case "sqthread_poll":
+		o.SQThreadPoll = n == 1
+	case "hipri":
+		o.HiPri = n == 1
+	case "sqthread_poll_cpu":
+		o.SQThreadPin, o.SQThreadCPU = true, n
+	default:
+		return fmt.Errorf("%q is not one of fio's io_uring options", name)
+	}
+	return nil
 }
 
 // GuardTarget is what w does to path (one of w.Targets(), or a per-job

@@ -3,9 +3,10 @@ package littleslaw
 import (
 	"errors"
 	"fmt"
-	"github.com/xrash/smetrics"
 	"sort"
 	"strings"
+
+	"github.com/xrash/smetrics"
 )
 
 // ErrUnknownPreset is wrapped by LookupPreset for a name it does not know.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/qdsweep/qdsweep/fio"
+	"github.com/qdsweep/qdsweep/fioadapt"
 	"github.com/qdsweep/qdsweep/ioengine"
 )
 
@@ -226,7 +227,7 @@ func stepFromFio(g fioGroup) (Step, error) {
 		ios += s.TotalIOs
 		latSum += s.LatMeanNs * float64(s.TotalIOs)
 		runtimeMs = max(runtimeMs, s.RuntimeMs)
-		worst := fio.LatencyOf(s.Lat)
+		worst := fioadapt.LatencyOf(s.Lat)
 		if i == 0 || worst.P99Ns > st.Lat.P99Ns {
 			st.Lat = worst
 		}
@@ -283,7 +284,7 @@ func stepFromFio(g fioGroup) (Step, error) {
 		if c.Port != 0 {
 			host = fmt.Sprintf("%s:%d", c.Host, c.Port)
 		}
-		st.Hosts = append(st.Hosts, HostStep{Host: host, IOPS: s.IOPS, BWBytes: s.BWBytes, Lat: fio.LatencyOf(s.Lat)})
+		st.Hosts = append(st.Hosts, HostStep{Host: host, IOPS: s.IOPS, BWBytes: s.BWBytes, Lat: fioadapt.LatencyOf(s.Lat)})
 	}
 	return st, nil
 }
@@ -339,13 +340,13 @@ func mergeDirs(ds []*fio.Dir) *ioengine.DirStats {
 	if len(ds) == 0 {
 		return nil
 	}
-	out := ds[0].DirStats()
+	out := fioadapt.DirStats(*ds[0])
 	if len(ds) == 1 {
 		return out
 	}
 	latSum := out.Lat.MeanNs * float64(out.TotalIOs)
 	for _, d := range ds[1:] {
-		s := d.DirStats()
+		s := fioadapt.DirStats(*d)
 		out.TotalIOs += s.TotalIOs
 		out.Bytes += s.Bytes
 		out.IOPS += s.IOPS

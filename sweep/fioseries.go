@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/qdsweep/qdsweep/fio"
+	"github.com/qdsweep/qdsweep/fioadapt"
 	"github.com/qdsweep/qdsweep/ioengine"
 )
 
@@ -42,10 +43,10 @@ func (r *Result) AttachFioSeries(runs []FioRun, interval time.Duration) int {
 				var ivs []ioengine.Interval
 				src := SeriesFioLogs
 				if (len(run.IOPSLogs) > 0 || len(run.LatLogs) > 0) && countJobs(run.Outputs) == 1 {
-					ivs = fio.LogSeries(run.IOPSLogs, run.LatLogs, interval)
+					ivs = fioadapt.LogSeries(run.IOPSLogs, run.LatLogs, interval)
 				}
 				if len(ivs) == 0 {
-					ivs, src = fio.StatusSeries(run.Outputs, j.Name), SeriesFioStatus
+					ivs, src = fioadapt.StatusSeries(run.Outputs, j.Name), SeriesFioStatus
 				}
 				if len(ivs) == 0 {
 					continue

@@ -78,46 +78,38 @@ func ioengineFlag(c *cli.Context) (name string, set bool) {
 	return c.String("ioengine"), c.IsSet("ioengine")
 }
 
-// uringFlagUsage is the help of fio's io_uring options, by fio's name, in fio's order.
-var uringFlagUsage = [][2]string{
-	{"fixedbufs", "io_uring: 1 registers the I/O buffers with the ring (READ_FIXED), 0 never (default: registered except on tmpfs)"},
-	{"registerfiles", "io_uring: register the files with the ring; SQEs name them by index"},
-	{"sqthread_poll", "io_uring: a kernel thread polls the submission queue (SQPOLL): no system call to submit"},
-	{"sqthread_poll_cpu", "io_uring: pin the --sqthread_poll thread to this CPU"},
-	{"hipri", "io_uring: poll for completions (IOPOLL); needs --direct=1 and a device with poll queues (queue/io_poll = 1)"},
-	{"nonvectored", "io_uring: 0 uses READV/WRITEV with one iovec per I/O (default 1: READ/WRITE)"},
-}
-
 // uringFlags are fio's io_uring options as sweep's flags.
 func uringFlags() []cli.Flag {
 	var fs []cli.Flag
-	for _, u := range uringFlagUsage {
-		switch u[0] {
-		case "sqthread_poll_cpu":
-			fs = append(fs, &cli.IntFlag{Name: u[0], Usage: u[1]})
-		default:
-			fs = append(fs, &cli.BoolFlag{Name: u[0], Usage: u[1]})
+	for _, u := range fio.UringOptions {
+		if u.CPU {
+			fs = append(fs, &cli.IntFlag{Name: u.Name, Usage: u.Help})
+		} else {
+			fs = append(fs, &cli.BoolFlag{Name: u.Name, Usage: u.Help})
 		}
 	}
 	return fs
 }
 
-// uringFromFlags reads sweep's io_uring flags (fio's meaning).
-func uringFromFlags(c *cli.Context) ioengine.UringOptions {
-	choice := func(name string) ioengine.Choice {
-		switch {
-		case !c.IsSet(name):
-			return ioengine.Auto
-		case c.Bool(name):
-			return ioengine.On
+// uringFromFlags reads sweep's io_uring flags (fio's meaning); an option
+// not given keeps qdsweep's choice.
+func uringFromFlags(c *cli.Context) (ioengine.UringOptions, error) {
+	var o ioengine.UringOptions
+	for _, u := range fio.UringOptions {
+		if !c.IsSet(u.Name) {
+			continue
 		}
-		return ioengine.Off
+		n := c.Int(u.Name)
+		if !u.CPU && !c.Bool(u.Name) {
+			n = 0
+		} else if !u.CPU {
+			n = 1
+		}
+		if err := o.SetOption(u.Name, n); err != nil {
+			return o, usagef("--%v", err)
+		}
 	}
-	return ioengine.UringOptions{
-		FixedBufs: choice("fixedbufs"), NonVectored: choice("nonvectored"),
-		RegisterFiles: c.Bool("registerfiles"), SQThreadPoll: c.Bool("sqthread_poll"), HiPri: c.Bool("hipri"),
-		SQThreadPin: c.IsSet("sqthread_poll_cpu"), SQThreadCPU: c.Int("sqthread_poll_cpu"),
-	}
+	return o, nil
 }
 
 // fioFlags are the flags of the fio engine (--ioengine=fio).

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/qdsweep/qdsweep/fio"
+	"github.com/qdsweep/qdsweep/fioadapt"
 	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/report"
 )
@@ -75,10 +76,10 @@ func jobOfRunDoc(d report.RunDoc) fio.Job {
 	if name == "" {
 		name = "qdsweep"
 	}
-	r := fio.ReportFromStats(name, w, d.Engine, st.Runtime, 0, false, nil, st)
+	r := fioadapt.ReportFromStats(name, w, d.Engine, st.Runtime, 0, false, nil, st)
 	for _, dir := range []*fio.Dir{r.Job.Read, r.Job.Write} {
 		if dir != nil {
-			fio.SetPercentiles(dir, dirLat(d, dir == r.Job.Write))
+			fioadapt.SetPercentiles(dir, dirLat(d, dir == r.Job.Write))
 		}
 	}
 	if d.Group != nil {

@@ -90,7 +90,9 @@ func workloadFromFlags(c *cli.Context, j *jobFile) (ioengine.Workload, error) {
 	if f := c.String("output-format"); f != formatNormal && f != formatJSON && f != formatTerse {
 		return w, usagef("--output-format: unknown format %q; use normal, json or terse", f)
 	}
-	w.Uring = uringFromFlags(c)
+	if w.Uring, err = uringFromFlags(c); err != nil {
+		return w, err
+	}
 	j.applyShared(c, &w)
 	return w, nil
 }

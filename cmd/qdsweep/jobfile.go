@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/qdsweep/qdsweep/fio"
+	"github.com/qdsweep/qdsweep/fioadapt"
 	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/urfave/cli/v2"
 )
@@ -19,7 +20,7 @@ func jobFileFlag() cli.Flag {
 
 // jobFile is the one job of a --jobfile, with the options it sets.
 type jobFile struct {
-	run fio.JobRun
+	run fioadapt.JobRun
 	set map[string]bool // fio option names present in [global] or the job
 }
 
@@ -40,7 +41,7 @@ func readJobFileFlag(c *cli.Context) (*jobFile, error) {
 	if len(jf.Jobs) != 1 {
 		return nil, usagef("--jobfile %s: holds %d job sections; a sweep measures one workload: keep one job section (qdsweep run FILE --section=NAME runs one, qdsweep run FILE all)", path, len(jf.Jobs))
 	}
-	runs, err := jf.Runs()
+	runs, err := fioadapt.Runs(jf)
 	if err != nil {
 		if errors.Is(err, fio.ErrUnsupported) {
 			return nil, usagef("--jobfile %s: %v", path, oneLine(err))
@@ -109,7 +110,7 @@ func (j *jobFile) applyShared(c *cli.Context, w *ioengine.Workload) {
 	if j.defines(c, "direct") {
 		w.Direct = jw.Direct
 	}
-	if !anySet(c, "fixedbufs", "registerfiles", "sqthread_poll", "sqthread_poll_cpu", "hipri", "nonvectored") {
+	if !anySet(c, fio.UringOptionNames()...) {
 		w.Uring = jw.Uring
 	}
 	if j.from(c, "randseed", "randseed") {

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/qdsweep/qdsweep/fioadapt"
 	"github.com/qdsweep/qdsweep/guard"
 
 	"github.com/qdsweep/qdsweep/fio"
@@ -84,8 +85,8 @@ func runFioFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "readonly", Usage: "refuse a workload that writes"},
 		&cli.StringFlag{Name: "continue_on_error", Value: "none", Usage: "io or all: count I/O errors instead of ending the run"},
 	}
-	for _, u := range uringFlagUsage {
-		fs = append(fs, &cli.StringFlag{Name: u[0], Usage: u[1]})
+	for _, u := range fio.UringOptions {
+		fs = append(fs, &cli.StringFlag{Name: u.Name, Usage: u.Help}) // fio reads the value
 	}
 	return fs
 }
@@ -217,7 +218,7 @@ func splitRunArgs(raw []string) (own, fioArgs []string, err error) {
 
 // runSpec is what run's command line asks for, fio's options converted.
 type runSpec struct {
-	run     fio.JobRun
+	run     fioadapt.JobRun
 	group   int           // the job's group: groups run one after another, a group's jobs together
 	files   []string      // the job's files (one per clone when --name names them)
 	engine  string        // io_uring, libaio, psync, sim or fio
@@ -254,7 +255,7 @@ func runSpecsFrom(c *cli.Context, fioArgs []string) ([]runSpec, error) {
 	if len(jobFiles) == 0 && c.IsSet("section") {
 		return nil, usagef("--section picks sections of a job file: name one (qdsweep run job.fio --section=NAME)")
 	}
-	var runs []fio.JobRun
+	var runs []fioadapt.JobRun
 	var groups []int
 	var sectionNames []string // every section of the job files
 	if len(jobFiles) == 0 {
@@ -298,12 +299,12 @@ func runSpecsFrom(c *cli.Context, fioArgs []string) ([]runSpec, error) {
 }
 
 // commandLineRuns is the jobs of a command line (--name starts each).
-func commandLineRuns(jf fio.JobFile) ([]fio.JobRun, []int, error) {
+func commandLineRuns(jf fio.JobFile) ([]fioadapt.JobRun, []int, error) {
 	if len(jf.Jobs) == 0 {
 		jf.Jobs = []fio.JobSpec{{Options: jf.Global}}
 		jf.Global = nil
 	}
-	runs, err := jf.Runs()
+	runs, err := fioadapt.Runs(jf)
 	if errors.Is(err, fio.ErrUnsupported) {
 		return nil, nil, usagef("run: %v; qdsweep does not run these: drop them or run the command with fio itself", oneLine(err))
 	}
@@ -316,7 +317,7 @@ func commandLineRuns(jf fio.JobFile) ([]fio.JobRun, []int, error) {
 // jobFileRuns reads one job file: its jobs (those sections names, when
 // given), the command line's options winning over the file's in each, and
 // their groups. Every problem is a usage error naming the file.
-func jobFileRuns(path string, cmdline []fio.Option, sections []string, names *[]string) ([]fio.JobRun, []int, error) {
+func jobFileRuns(path string, cmdline []fio.Option, sections []string, names *[]string) ([]fioadapt.JobRun, []int, error) {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		return nil, nil, usagef("--jobfile %s: is a directory; name a fio job file", path)
 	}
@@ -339,7 +340,7 @@ func jobFileRuns(path string, cmdline []fio.Option, sections []string, names *[]
 	for i := range file.Jobs {
 		file.Jobs[i].Options = append(file.Jobs[i].Options, cmdline...)
 	}
-	runs, err := file.Runs()
+	runs, err := fioadapt.Runs(file)
 	if errors.Is(err, fio.ErrUnsupported) {
 		return nil, nil, usagef("--jobfile %s: %v; qdsweep does not run these: drop them or run the command with fio itself", path, oneLine(err))
 	}
@@ -363,7 +364,7 @@ func checkSections(names, have []string) error {
 // specOf is one job's spec: its engine, files, depth and end, and the
 // notes said before it runs; several says the run has more than one job
 // (then stonewall, wait_for and new_group are not ignored: they group it).
-func specOf(c *cli.Context, run fio.JobRun, several bool) (runSpec, error) {
+func specOf(c *cli.Context, run fioadapt.JobRun, several bool) (runSpec, error) {
 	spec := runSpec{run: run}
 	r := &spec.run
 	spec.files = r.Files
@@ -722,7 +723,7 @@ type runTarget struct {
 // runTargets names the run's files and sizes w's region as fio would:
 // existing targets whole (or their N%), new ones at --size (1 GiB by
 // default).
-func runTargets(w *ioengine.Workload, es engineSetup, run fio.JobRun) (runTarget, error) {
+func runTargets(w *ioengine.Workload, es engineSetup, run fioadapt.JobRun) (runTarget, error) {
 	var t runTarget
 	if len(w.JobFiles) > 0 && !es.local() {
 		return t, usagef("run: --numjobs=%d gives each job its own file, which --ioengine=%s does not run; name one shared file with --filename", w.NumJobs, es.name)
@@ -884,7 +885,7 @@ func endFsync(path string) error {
 // bytes (the whole region when io_size is not set), counted in whole
 // blocks (fio's count: bytes ÷ bs, at least one); number_ios caps each
 // loop's count, as in fio.
-func sizeBasedEnd(ctl *ioengine.Control, run fio.JobRun, w ioengine.Workload, existingSize int64) {
+func sizeBasedEnd(ctl *ioengine.Control, run fioadapt.JobRun, w ioengine.Workload, existingSize int64) {
 	loops := int64(max(run.Loops, 1))
 	perJob := run.IOSize
 	if perJob == 0 {
@@ -967,7 +968,7 @@ func (dw *diskWatch) utils() []fio.DiskUtil {
 		if dw.a[i].At.IsZero() || dw.b[i].At.IsZero() {
 			continue
 		}
-		out = append(out, fio.DiskUtilOf(d.Name, dw.a[i], dw.b[i]))
+		out = append(out, fioadapt.DiskUtilOf(d.Name, dw.a[i], dw.b[i]))
 	}
 	return out
 }
@@ -1065,7 +1066,7 @@ func fioReportOf(format string, spec runSpec, w ioengine.Workload, st *ioengine.
 	if st.FioIOEngine != "" {
 		eng = st.FioIOEngine // what fio ran, as fio's own report says
 	}
-	r := fio.ReportFromStats(name, w, eng, spec.runtime, spec.run.Ramp, spec.run.TimeBased, spec.run.Percentiles, st)
+	r := fioadapt.ReportFromStats(name, w, eng, spec.runtime, spec.run.Ramp, spec.run.TimeBased, spec.run.Percentiles, st)
 	r.Version = "qdsweep-" + version
 	r.Disks = disks
 	r.Plus = format == formatJSONPlus
@@ -1224,7 +1225,7 @@ func runOutput(c *cli.Context, files []string) (io.Writer, func() error, error) 
 
 // resolvePercents applies fio's size=N% / offset=N%, shares of the
 // target's own size (existing bytes), to w.
-func resolvePercents(run fio.JobRun, w *ioengine.Workload, missing []string, existing int64) error {
+func resolvePercents(run fioadapt.JobRun, w *ioengine.Workload, missing []string, existing int64) error {
 	if run.SizePercent+run.OffsetPercent <= 0 {
 		return nil
 	}

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/qdsweep/qdsweep/fio"
+	"github.com/qdsweep/qdsweep/fioadapt"
 	"github.com/qdsweep/qdsweep/guard"
 	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/littleslaw"
@@ -746,10 +746,10 @@ func emitFioJobs(o sweepOpts) error {
 			w.Filename = scratchName // sim has no target: fio lays this one out
 		}
 		var b bytes.Buffer
-		if err := fio.WriteJobFile(&b, w, o.runtime, o.ramp); err != nil {
+		if err := fioadapt.WriteJobFile(&b, w, o.runtime, o.ramp); err != nil {
 			return usagef("--emit-fio-jobs: %v", err)
 		}
-		files = append(files, jobFile{fio.JobFileName(w), b.Bytes()})
+		files = append(files, jobFile{fioadapt.JobFileName(w), b.Bytes()})
 	}
 	out, err := openOut(o.jobsDir, o.jobsOut)
 	if err != nil {

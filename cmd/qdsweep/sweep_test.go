@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/qdsweep/qdsweep/fio"
+	"github.com/qdsweep/qdsweep/fioadapt"
 	"github.com/qdsweep/qdsweep/sweep"
 )
 
@@ -332,12 +333,12 @@ func TestSweepEmitFioJobs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		runs, err := jf.Runs()
+		runs, err := fioadapt.Runs(jf)
 		if err != nil || len(runs) != 1 {
 			t.Fatalf("%s: %v", e.Name(), err)
 		}
 		w := runs[0].Workload
-		if fio.JobFileName(w) != e.Name() || w.BS != 4096 || w.Size != 64<<20 || runs[0].Runtime != 100*time.Millisecond {
+		if fioadapt.JobFileName(w) != e.Name() || w.BS != 4096 || w.Size != 64<<20 || runs[0].Runtime != 100*time.Millisecond {
 			t.Errorf("%s holds %+v (runtime %v)", e.Name(), w, runs[0].Runtime)
 		}
 		seen[fmt.Sprintf("%s/%d", w.RW, w.IODepth)] = true

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/qdsweep/qdsweep/fio"
+	"github.com/qdsweep/qdsweep/fioadapt"
 	"github.com/qdsweep/qdsweep/ioengine"
 )
 
@@ -70,7 +71,7 @@ func NewEngine(o Options) ioengine.Engine {
 		o.IOEngine = e
 	}
 	if o.IOEngine == "" {
-		o.IOEngine = fio.DefaultIOEngine
+		o.IOEngine = fioadapt.DefaultIOEngine
 	}
 	if o.KillWait <= 0 {
 		o.KillWait = 5 * time.Second
@@ -100,7 +101,7 @@ func (e *Engine) Run(ctx context.Context, w ioengine.Workload, ctl ioengine.Cont
 			ioeng, fallback = ioengine.EngineLibaio, reason
 		}
 	}
-	opts, err := fio.JobOptions(w, ctl.Runtime, ctl.Ramp, ioeng)
+	opts, err := fioadapt.JobOptions(w, ctl.Runtime, ctl.Ramp, ioeng)
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +130,7 @@ func (e *Engine) Run(ctx context.Context, w ioengine.Workload, ctl ioengine.Cont
 	args := []string{"--output-format=json+", "--lat_percentiles=1"}
 	args = append(args, withoutIOEngine(e.opt.ExtraArgs)...)
 	if len(e.opt.Clients) == 0 {
-		args = append(args, "--name="+fio.JobName(w))
+		args = append(args, "--name="+fioadapt.JobName(w))
 		for _, kv := range append(opts.Global, opts.Job...) {
 			args = append(args, "--"+kv[0]+"="+kv[1])
 		}
@@ -139,9 +140,9 @@ func (e *Engine) Run(ctx context.Context, w ioengine.Workload, ctl ioengine.Cont
 			return nil, fmt.Errorf("fio client job file: %w", err)
 		}
 		defer os.RemoveAll(dir)
-		path := filepath.Join(dir, fio.JobName(w)+".fio")
+		path := filepath.Join(dir, fioadapt.JobName(w)+".fio")
 		var buf bytes.Buffer
-		if err := fio.WriteOptions(&buf, w, opts); err != nil {
+		if err := fioadapt.WriteOptions(&buf, w, opts); err != nil {
 			return nil, err
 		}
 		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
@@ -191,7 +192,7 @@ func (e *Engine) Run(ctx context.Context, w ioengine.Workload, ctl ioengine.Cont
 // sizeBased turns the options into a size-based job when Options.IOSize
 // is set: time_based off, io_size (and number_ios) on, and no runtime when
 // it is "forever". end_fsync is set whatever the end.
-func (e *Engine) sizeBased(opts fio.OptionSet) fio.OptionSet {
+func (e *Engine) sizeBased(opts fioadapt.OptionSet) fioadapt.OptionSet {
 	if e.opt.EndFsync {
 		opts.Job = append(opts.Job, [2]string{"end_fsync", "1"})
 	}

@@ -2,9 +2,10 @@ package fioengine
 
 import (
 	"fmt"
-	"github.com/qdsweep/qdsweep/fio"
 	"os"
 	"slices"
+
+	"github.com/qdsweep/qdsweep/fio"
 
 	"github.com/qdsweep/qdsweep/guard"
 	"github.com/qdsweep/qdsweep/ioengine"

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/qdsweep/qdsweep/fio"
+	"github.com/qdsweep/qdsweep/fioadapt"
 	"github.com/qdsweep/qdsweep/ioengine"
 )
 
@@ -37,17 +38,17 @@ func statsOf(o fio.Output, w ioengine.Workload, clients []string) (*ioengine.Sta
 	st := &ioengine.Stats{Engine: ioengine.EngineFio}
 	s := agg.Summary()
 	st.Runtime = time.Duration(s.RuntimeMs) * time.Millisecond
-	st.All = ioengine.DirStats{TotalIOs: s.TotalIOs, IOPS: s.IOPS, BWBytes: s.BWBytes, Lat: fio.LatencyOf(s.Lat)}
+	st.All = ioengine.DirStats{TotalIOs: s.TotalIOs, IOPS: s.IOPS, BWBytes: s.BWBytes, Lat: fioadapt.LatencyOf(s.Lat)}
 	for _, d := range agg.Dirs() {
 		st.All.Bytes += d.IOBytes
 	}
 	if agg.Read != nil && w.RW.IsRead() {
-		st.Read = agg.Read.DirStats()
+		st.Read = fioadapt.DirStats(*agg.Read)
 	}
 	if agg.Write != nil && w.RW.IsWrite() {
-		st.Write = agg.Write.DirStats()
+		st.Write = fioadapt.DirStats(*agg.Write)
 	}
-	st.IODepths = agg.DepthCounts(s.TotalIOs)
+	copy(st.IODepths[:], agg.DepthCounts(s.TotalIOs))
 	// fio does not measure the in-flight mean: Little's Law from its figures.
 	st.InflightMean = s.IOPS * s.LatMeanNs / 1e9
 	cpuS := float64(agg.RuntimeMs) / 1e3 / 100
@@ -61,7 +62,7 @@ func statsOf(o fio.Output, w ioengine.Workload, clients []string) (*ioengine.Sta
 	}
 	for _, h := range hosts {
 		hs := h.Summary()
-		st.Hosts = append(st.Hosts, ioengine.HostStats{Host: clientName(h, clients), IOPS: hs.IOPS, BWBytes: hs.BWBytes, Lat: fio.LatencyOf(hs.Lat), TotalIOs: hs.TotalIOs})
+		st.Hosts = append(st.Hosts, ioengine.HostStats{Host: clientName(h, clients), IOPS: hs.IOPS, BWBytes: hs.BWBytes, Lat: fioadapt.LatencyOf(hs.Lat), TotalIOs: hs.TotalIOs})
 	}
 	if len(hosts) > 1 {
 		// The fleet's rate is the hosts' rates added up, each over its own

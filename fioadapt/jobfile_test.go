@@ -1,4 +1,4 @@
-package fio_test
+package fioadapt_test
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/qdsweep/qdsweep/fio"
+	"github.com/qdsweep/qdsweep/fioadapt"
 	"github.com/qdsweep/qdsweep/ioengine"
 )
 
@@ -36,14 +37,14 @@ func TestWriteJobFileRoundTrip(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var buf bytes.Buffer
-			if err := fio.WriteJobFile(&buf, tt.wl, tt.runtime, tt.ramp); err != nil {
+			if err := fioadapt.WriteJobFile(&buf, tt.wl, tt.runtime, tt.ramp); err != nil {
 				t.Fatal(err)
 			}
 			jf, err := fio.ParseJobFile(bytes.NewReader(buf.Bytes()))
 			if err != nil {
 				t.Fatalf("%v\n%s", err, buf.String())
 			}
-			runs, err := jf.Runs()
+			runs, err := fioadapt.Runs(jf)
 			if err != nil || len(runs) != 1 {
 				t.Fatalf("runs %v, %v\n%s", runs, err, buf.String())
 			}
@@ -62,12 +63,12 @@ func TestFioAcceptsJobFile(t *testing.T) {
 	wl := ioengine.Workload{Filename: filepath.Join(dir, "t.dat"), Size: 16 << 20, OffsetIncrement: 4 << 20, RW: ioengine.RandRW,
 		RWMixRead: 70, BS: 4096, IODepth: 16, NumJobs: 4, Direct: true, RandSeed: 1, ContinueOnError: true,
 		Uring: ioengine.UringOptions{FixedBufs: ioengine.On, RegisterFiles: true, SQThreadPoll: true, SQThreadPin: true, HiPri: true, NonVectored: ioengine.Off}}
-	path := filepath.Join(dir, fio.JobFileName(wl))
+	path := filepath.Join(dir, fioadapt.JobFileName(wl))
 	if filepath.Base(path) != "randrw-4096-iodepth16-numjobs4.fio" {
 		t.Errorf("JobFileName %s", filepath.Base(path))
 	}
 	var buf bytes.Buffer
-	if err := fio.WriteJobFile(&buf, wl, 1500*time.Millisecond, 500*time.Millisecond); err != nil {
+	if err := fioadapt.WriteJobFile(&buf, wl, 1500*time.Millisecond, 500*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
@@ -83,11 +84,11 @@ func TestFioAcceptsJobFile(t *testing.T) {
 }
 
 func TestJobFileRuns(t *testing.T) {
-	jf, err := fio.ReadJobFile(filepath.Join("testdata", "sweep.fio"))
+	jf, err := fio.ReadJobFile(filepath.Join(fioTestdata, "sweep.fio"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	runs, err := jf.Runs()
+	runs, err := fioadapt.Runs(jf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +122,7 @@ func TestJobFileErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			jf, err := fio.ParseJobFile(strings.NewReader(tt.in))
 			if err == nil {
-				_, err = jf.Runs()
+				_, err = fioadapt.Runs(jf)
 			}
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("error %v, want it to contain %q", err, tt.want)

@@ -1,4 +1,4 @@
-package fio
+package fioadapt
 
 import (
 	"bufio"
@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/qdsweep/qdsweep/fio"
 
 	"github.com/qdsweep/qdsweep/ioengine"
 )
@@ -98,7 +100,7 @@ func JobOptions(wl ioengine.Workload, runtime, ramp time.Duration, engine string
 	// fio 3.33 ends a size-based write whose io_size exceeds its size after
 	// one pass over the region when do_verify=0 is given (256 writes where
 	// 768 were due for size=1m io_size=3m).
-	name, err := EscapeFilename(wl.Filename)
+	name, err := fio.EscapeFilename(wl.Filename)
 	if err != nil {
 		return OptionSet{}, err
 	}
@@ -106,7 +108,7 @@ func JobOptions(wl ioengine.Workload, runtime, ramp time.Duration, engine string
 		// fio's own list: every job over all the files, size split between them.
 		names := make([]string, len(wl.Files))
 		for i, f := range wl.Files {
-			if names[i], err = EscapeFilename(f); err != nil {
+			if names[i], err = fio.EscapeFilename(f); err != nil {
 				return OptionSet{}, err
 			}
 		}
@@ -148,7 +150,7 @@ func JobOptions(wl ioengine.Workload, runtime, ramp time.Duration, engine string
 		j(kv[0], kv[1])
 	}
 	for _, kv := range append(append([][2]string{}, s.Global...), s.Job...) {
-		if err := checkValue(kv[0], kv[1]); err != nil {
+		if err := fio.CheckValue(kv[0], kv[1]); err != nil {
 			return OptionSet{}, err
 		}
 	}

@@ -1,4 +1,4 @@
-package fio_test
+package fioadapt_test
 
 import (
 	"bufio"
@@ -11,11 +11,12 @@ import (
 	"time"
 
 	"github.com/qdsweep/qdsweep/fio"
+	"github.com/qdsweep/qdsweep/fioadapt"
 	"github.com/qdsweep/qdsweep/ioengine"
 )
 
 // runOf parses a fio command line (without "fio") into its one job.
-func runOf(t *testing.T, cmdline string) (fio.JobRun, error) {
+func runOf(t *testing.T, cmdline string) (fioadapt.JobRun, error) {
 	t.Helper()
 	jf, rest, err := fio.ParseArgs(strings.Fields(cmdline))
 	if err != nil {
@@ -28,9 +29,9 @@ func runOf(t *testing.T, cmdline string) (fio.JobRun, error) {
 		jf.Jobs = []fio.JobSpec{{Options: jf.Global}}
 		jf.Global = nil
 	}
-	runs, err := jf.Runs()
+	runs, err := fioadapt.Runs(jf)
 	if len(runs) == 0 {
-		return fio.JobRun{}, err
+		return fioadapt.JobRun{}, err
 	}
 	return runs[0], err
 }
@@ -98,7 +99,7 @@ func TestParseArgsRefusesAllAtOnce(t *testing.T) {
 // TestParseArgsTestdataCommands: every fio command recorded in testdata
 // converts (its workload is one qdsweep runs).
 func TestParseArgsTestdataCommands(t *testing.T) {
-	f, err := os.Open(filepath.Join("testdata", "commands.txt"))
+	f, err := os.Open(filepath.Join(fioTestdata, "commands.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +192,7 @@ func TestRates(t *testing.T) {
 // file list in fio's own syntax.
 func TestJobOptionsRateAndList(t *testing.T) {
 	wl := ioengine.Workload{Filename: "a:x", Files: []string{"a:x", "b"}, RW: ioengine.RandRead, BS: 4096, IODepth: 4, NumJobs: 2, RateIOPS: [2]float64{300, 0}}
-	set, err := fio.JobOptions(wl, time.Second, 0, "")
+	set, err := fioadapt.JobOptions(wl, time.Second, 0, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,7 +256,7 @@ func TestEveryFioOptionIsKnown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = jf.Runs()
+	_, err = fioadapt.Runs(jf)
 	if err == nil || !strings.Contains(err.Error(), "did you mean --ratemin?") {
 		t.Errorf("--ratemn: %v, want did you mean --ratemin", err)
 	}

@@ -1,0 +1,696 @@
+package fioadapt
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/qdsweep/qdsweep/fio"
+
+	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/qdsweep/qdsweep/units"
+)
+
+// JobRun is one job of a job file (or fio command line) converted to
+// qdsweep's vocabulary, with fio's defaults where the job sets nothing:
+// rw=read, bs=4k, iodepth=1, numjobs=1, direct=0, no ramp.
+type JobRun struct {
+	Name     string            `json:"name"`
+	Workload ioengine.Workload `json:"workload"`
+	IOEngine string            `json:"ioengine"` // fio's ioengine= ("" when not set; fio's default is psync)
+	Runtime  time.Duration     `json:"runtime_ns"`
+	Ramp     time.Duration     `json:"ramp_ns"`
+	// TimeBased is fio's time_based: run for Runtime whatever the size.
+	// Without it a job ends after IOSize bytes (or at Runtime if sooner).
+	TimeBased bool `json:"time_based"`
+	// IOSize is the bytes each job transfers before it ends when not
+	// TimeBased: io_size, else size, times Loops (0: the whole file).
+	IOSize int64 `json:"io_size"`
+	// Loops is fio's loops (at least 1).
+	Loops int `json:"loops"`
+	// NumberIOs is fio's number_ios: each loop of a size-based job ends
+	// after this many I/Os if its bytes are not done sooner (0: no such
+	// cap). As in fio 3.33, a time-based job ignores it.
+	NumberIOs int64 `json:"number_ios,omitempty"`
+	// StartDelay is fio's startdelay: wait before starting the job.
+	StartDelay time.Duration `json:"startdelay_ns"`
+	// EndFsync is fio's end_fsync: fsync the file when the job ends.
+	EndFsync bool `json:"end_fsync"`
+	// ReadOnly is fio's --readonly: a workload that writes is refused.
+	ReadOnly bool `json:"readonly"`
+	// RandRepeat is false when randrepeat=0: offsets differ run to run.
+	RandRepeat bool `json:"randrepeat"`
+	// Directory is fio's directory= ("" when not set).
+	Directory string `json:"directory,omitempty"`
+	// Files are the job's files as fio names them: filename= split at
+	// unescaped ':' (each under Directory), else "<name>.<job>.0" for each
+	// of the numjobs clones. Empty when neither filename nor name is set.
+	Files []string `json:"files,omitempty"`
+	// Percentiles is fio's percentile_list (percent, ascending, at most
+	// 20); nil: fio's default list.
+	Percentiles []float64 `json:"percentile_list,omitempty"`
+	// Ignored names the options accepted but ignored (reporting, naming,
+	// grouping); Batching the submission-batching options ignored.
+	Ignored  []string `json:"ignored,omitempty"`
+	Batching []string `json:"batching,omitempty"`
+	// SizePercent and OffsetPercent are fio's size=N% and offset=N%: a share
+	// of the target's own size, resolved by whoever knows it (0: not set).
+	SizePercent   float64 `json:"size_percent,omitempty"`
+	OffsetPercent float64 `json:"offset_percent,omitempty"`
+	// Set holds every option name (aliases resolved) the job sets.
+	Set map[string]bool `json:"-"`
+	// GroupReporting is fio's group_reporting: numjobs clones reported as
+	// one; without it each clone is reported on its own.
+	GroupReporting bool `json:"group_reporting,omitempty"`
+}
+
+// Runs converts every job of the file (with [global] applied) to a
+// workload. Options qdsweep cannot honour, and options fio does not have,
+// are named together in one error wrapping ErrUnsupported.
+func Runs(jf fio.JobFile) ([]JobRun, error) {
+	var runs []JobRun
+	var bad, unknown []string
+	for _, js := range jf.Jobs {
+		opts := append(append([]fio.Option{}, jf.Global...), js.Options...)
+		run, unsupported, err := convertJob(js.Name, opts)
+		if err != nil && js.Line == 0 {
+			return nil, err // a command line: the option names itself
+		}
+		if err != nil {
+			return nil, fmt.Errorf("job [%s] (line %d): %w", js.Name, js.Line, err)
+		}
+		for _, u := range unsupported {
+			if fio.OptionHandling(u.Key) == fio.Unknown {
+				d := strings.Replace(fio.DescribeOption(u), " (not a fio option; did you mean", " (did you mean", 1)
+				unknown = append(unknown, strings.Replace(d, " (not a fio option)", "", 1))
+			} else {
+				bad = append(bad, fio.DescribeOption(u))
+			}
+		}
+		runs = append(runs, run)
+	}
+	if len(unknown) > 0 {
+		// fio refuses these too: a typo, not a workload qdsweep lacks.
+		msg := fmt.Sprintf("%s: %s", fio.ErrNotFio.Error(), strings.Join(dedupSorted(unknown), ", "))
+		if len(bad) > 0 {
+			msg += "; and options qdsweep does not run: " + strings.Join(dedupSorted(bad), ", ")
+		}
+		return runs, &notFioError{msg}
+	}
+	if len(bad) > 0 {
+		bad = dedupSorted(bad)
+		return runs, fmt.Errorf("%w: %s", fio.ErrUnsupported, strings.Join(bad, ", "))
+	}
+	return runs, nil
+}
+
+// notFioError is ErrNotFio with the options named.
+type notFioError struct{ msg string }
+
+func (e *notFioError) Error() string        { return e.msg }
+func (e *notFioError) Is(target error) bool { return target == fio.ErrNotFio }
+
+// dedupSorted sorts s and drops repeated entries.
+func dedupSorted(s []string) []string {
+	sort.Strings(s)
+	out := s[:0]
+	for i, v := range s {
+		if i == 0 || v != s[i-1] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// sizeOrPercent reads fio's size and offset: a size with fio's suffixes,
+// or "N%" of the target's own size (pct > 0, n 0). label names the option
+// in an error.
+func sizeOrPercent(o fio.Option, label string) (n int64, pct float64, err error) {
+	if v, ok := strings.CutSuffix(strings.TrimSpace(o.Value), "%"); ok {
+		p, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil || p < 0 || p > 100 || p == 0 && o.Key != "offset" {
+			return 0, 0, fmt.Errorf("%s: a percentage of the target is from 0 to 100%%", label)
+		}
+		return 0, p, nil
+	}
+	n, err = units.ParseSize(o.Value)
+	if err != nil {
+		return 0, 0, fmt.Errorf("%s: %w", label, err)
+	}
+	return n, 0, nil
+}
+
+// convertJob maps one job's options (later ones win) onto a workload.
+func convertJob(name string, opts []fio.Option) (JobRun, []fio.Option, error) {
+	c := &jobConv{run: JobRun{Name: name, Workload: ioengine.Workload{RW: ioengine.Read, BS: 4096, IODepth: 1, NumJobs: 1, Invalidate: true},
+		Loops: 1, RandRepeat: true, Set: map[string]bool{}}}
+	for _, o := range opts {
+		key := fio.OptionName(o.Key)
+		c.run.Set[key] = true
+		var err error
+		if h, ok := jobOptions[key]; ok {
+			if isUringOption(key) && c.uringOpt == nil {
+				c.uringOpt = &o
+			}
+			err = h(c, key, o)
+		} else {
+			err = c.other(key, o)
+		}
+		if err != nil {
+			return JobRun{}, nil, err
+		}
+	}
+	if err := c.checkEngineOptions(); err != nil {
+		return JobRun{}, nil, err
+	}
+	c.finish()
+	return c.run, c.unsupported, nil
+}
+
+// checkEngineOptions refuses io_uring's options in a job whose ioengine=
+// names another engine, as fio does ("Bad option"). A job that names none
+// is judged with the engine it runs on (fio's default psync, or the one
+// qdsweep's --ioengine picks: fio's io_uring under --ioengine=fio).
+func (c *jobConv) checkEngineOptions() error {
+	if c.uringOpt == nil || c.run.IOEngine == "io_uring" || c.run.IOEngine == "" {
+		return nil
+	}
+	return fmt.Errorf("%s: an option of fio's io_uring engine, and the job's ioengine is %s (fio refuses it too); use ioengine=io_uring or drop %s",
+		label(*c.uringOpt), c.run.IOEngine, c.uringOpt.Key)
+}
+
+// jobConv is one job's conversion under way: the run being built and what
+// the options set that only the end of the job can apply.
+type jobConv struct {
+	run                 JobRun
+	unsupported         []fio.Option
+	mixSet              bool
+	filename            string
+	fileSize, ioSize    int64
+	rateIOPS, rateBytes [2]float64  // per direction: rate_iops, rate (bytes/s)
+	syncKey             string      // fsync or fdatasync, whichever is set
+	uringOpt            *fio.Option // the first of io_uring's options the job sets
+}
+
+// refuse records o as an option qdsweep does not run.
+func (c *jobConv) refuse(o fio.Option) error {
+	c.unsupported = append(c.unsupported, o)
+	return nil
+}
+
+// label names an option in an error: "line 4: size=1q" or "--size=1q".
+func label(o fio.Option) string {
+	kv := o.Key + "=" + o.Value
+	if o.Value == "" {
+		kv = o.Key // a switch given alone
+	}
+	if o.Line > 0 {
+		return fmt.Sprintf("line %d: %s", o.Line, kv)
+	}
+	return "--" + kv
+}
+
+func optSize(o fio.Option) (int64, error) {
+	n, err := units.ParseSize(o.Value)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", label(o), err)
+	}
+	return n, nil
+}
+
+func optInteger(o fio.Option) (int, error) {
+	n, err := strconv.Atoi(strings.TrimSpace(o.Value))
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("%s is not a whole number", label(o))
+	}
+	return n, nil
+}
+
+func optPositive(o fio.Option) (int, error) {
+	n, err := optInteger(o)
+	if err == nil && n < 1 {
+		return 0, fmt.Errorf("%s: must be at least 1", label(o))
+	}
+	return n, err
+}
+
+func optBool(o fio.Option) (bool, error) {
+	b, err := fio.ParseBool(o.Value)
+	if err != nil {
+		return false, fmt.Errorf("%s: %w", label(o), err)
+	}
+	return b, nil
+}
+
+func optDuration(o fio.Option) (time.Duration, error) {
+	d, err := units.ParseDuration(o.Value)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", label(o), err)
+	}
+	return d, nil
+}
+
+// optPercent reads a 0..100 percentage option.
+func optPercent(o fio.Option) (int, error) {
+	n, err := optInteger(o)
+	if err == nil && n > 100 {
+		err = fmt.Errorf("%s: a percentage 0..100", label(o))
+	}
+	return n, err
+}
+
+// jobOptionHandler applies one option (key: fio's name for it) to c.
+type jobOptionHandler func(c *jobConv, key string, o fio.Option) error
+
+// jobOptions are the options qdsweep runs, by fio's name; the rest are
+// ignored or refused as the option table says (jobConv.other).
+var jobOptions map[string]jobOptionHandler
+
+func init() {
+	jobOptions = map[string]jobOptionHandler{
+		"name":      convName,
+		"filename":  func(c *jobConv, _ string, o fio.Option) error { c.filename = o.Value; return nil },
+		"directory": convDirectory,
+		"size": func(c *jobConv, _ string, o fio.Option) (err error) {
+			c.run.Workload.Size, c.run.SizePercent, err = sizeOrPercent(o, label(o))
+			return err
+		},
+		"filesize": convFileSize,
+		"io_size":  func(c *jobConv, _ string, o fio.Option) (err error) { c.ioSize, err = optSize(o); return err },
+		"nrfiles":  convNrFiles,
+		"offset": func(c *jobConv, _ string, o fio.Option) (err error) {
+			c.run.Workload.Offset, c.run.OffsetPercent, err = sizeOrPercent(o, label(o))
+			return err
+		},
+		"offset_increment": func(c *jobConv, _ string, o fio.Option) (err error) {
+			c.run.Workload.OffsetIncrement, err = optSize(o)
+			return err
+		},
+		"rw":         convRW,
+		"rwmixread":  convMix,
+		"rwmixwrite": convMix,
+		"bs":         convBS,
+		"bsrange":    convBS,
+		"iodepth":    convIODepth,
+		"numjobs": func(c *jobConv, _ string, o fio.Option) (err error) {
+			c.run.Workload.NumJobs, err = optPositive(o)
+			return err
+		},
+		"direct": func(c *jobConv, _ string, o fio.Option) (err error) {
+			c.run.Workload.Direct, err = optBool(o)
+			return err
+		},
+		"buffered":          convBuffered,
+		"randseed":          convRandSeed,
+		"randrepeat":        func(c *jobConv, _ string, o fio.Option) (err error) { c.run.RandRepeat, err = optBool(o); return err },
+		"continue_on_error": convContinueOnError,
+		"runtime":           func(c *jobConv, _ string, o fio.Option) (err error) { c.run.Runtime, err = optDuration(o); return err },
+		"ramp_time":         func(c *jobConv, _ string, o fio.Option) (err error) { c.run.Ramp, err = optDuration(o); return err },
+		"time_based":        func(c *jobConv, _ string, o fio.Option) (err error) { c.run.TimeBased, err = optBool(o); return err },
+		"loops":             func(c *jobConv, _ string, o fio.Option) (err error) { c.run.Loops, err = optPositive(o); return err },
+		"group_reporting": func(c *jobConv, _ string, o fio.Option) (err error) {
+			c.run.GroupReporting, err = optBool(o)
+			return err
+		},
+		"number_ios":      func(c *jobConv, _ string, o fio.Option) (err error) { c.run.NumberIOs, err = optSize(o); return err },
+		"startdelay":      convStartDelay,
+		"percentile_list": convPercentiles,
+		"end_fsync":       func(c *jobConv, _ string, o fio.Option) (err error) { c.run.EndFsync, err = optBool(o); return err },
+		"readonly":        func(c *jobConv, _ string, o fio.Option) (err error) { c.run.ReadOnly, err = optBool(o); return err },
+		"norandommap":     func(*jobConv, string, fio.Option) error { return nil }, // qdsweep draws random offsets with repeats, as norandommap
+		"verify":          convVerify,
+		"rate_iops":       convRate,
+		"rate":            convRate,
+		"fsync":           convSync,
+		"fdatasync":       convSync,
+		"sync":            convOpenSync,
+		"invalidate": func(c *jobConv, _ string, o fio.Option) (err error) {
+			c.run.Workload.Invalidate, err = optBool(o)
+			return err
+		},
+		"rate_process": convRateProcess,
+		"do_verify":    func(*jobConv, string, fio.Option) error { return nil }, // without verify= there is nothing to verify
+		"ioengine":     convIOEngine,
+	}
+	for _, name := range fio.UringOptionNames() {
+		jobOptions[name] = convUring
+	}
+}
+
+// isUringOption reports whether key is one of fio's io_uring options qdsweep runs.
+func isUringOption(key string) bool { return slices.Contains(fio.UringOptionNames(), key) }
+
+// convUring reads one of fio's io_uring options: a CPU for
+// sqthread_poll_cpu (pinned with sqthread_poll; fio ignores it without),
+// a boolean for the others (fixedbufs and nonvectored absent leave the
+// choice to qdsweep).
+func convUring(c *jobConv, key string, o fio.Option) error {
+	var n int
+	var err error
+	if key == "sqthread_poll_cpu" {
+		n, err = optInteger(o)
+	} else {
+		var b bool
+		b, err = optBool(o)
+		if b {
+			n = 1
+		}
+	}
+	if err != nil {
+		return err
+	}
+	return c.run.Workload.Uring.SetOption(key, n)
+}
+
+func convName(c *jobConv, _ string, o fio.Option) error {
+	if o.Value != "" {
+		c.run.Name = o.Value
+	}
+	return nil
+}
+
+func convDirectory(c *jobConv, _ string, o fio.Option) error {
+	if strings.Contains(o.Value, ":") {
+		return c.refuse(o) // several directories
+	}
+	c.run.Directory = o.Value
+	return nil
+}
+
+func convFileSize(c *jobConv, _ string, o fio.Option) (err error) {
+	if strings.ContainsAny(o.Value, "-:,") {
+		return c.refuse(o) // a range of sizes
+	}
+	c.fileSize, err = optSize(o)
+	return err
+}
+
+func convNrFiles(c *jobConv, _ string, o fio.Option) error {
+	n, err := optInteger(o)
+	if err == nil && n != 1 {
+		return c.refuse(o)
+	}
+	return err
+}
+
+func convRW(c *jobConv, _ string, o fio.Option) error {
+	switch ioengine.RW(o.Value) {
+	case ioengine.Read, ioengine.Write, ioengine.RandRead, ioengine.RandWrite, ioengine.ReadWrite, ioengine.RandRW:
+		c.run.Workload.RW = ioengine.RW(o.Value)
+	case "readwrite":
+		c.run.Workload.RW = ioengine.ReadWrite
+	default:
+		base, _, _ := strings.Cut(o.Value, ":")
+		switch base {
+		case "read", "write", "randread", "randwrite", "rw", "readwrite", "randrw", "trim", "randtrim", "trimwrite", "randtrimwrite":
+			return c.refuse(o) // fio's, with a modifier (read:8k) or trimming: not run here
+		}
+		return fmt.Errorf("%s: fio's rw is read, write, randread, randwrite, rw (readwrite), randrw, trim, randtrim or trimwrite", label(o))
+	}
+	return nil
+}
+
+func convMix(c *jobConv, key string, o fio.Option) error {
+	n, err := optPercent(o)
+	if key == "rwmixwrite" {
+		n = 100 - n
+	}
+	c.run.Workload.RWMixRead, c.mixSet = n, true
+	return err
+}
+
+// convBS reads bs (and bsrange): one size, or fio's per-direction
+// ("4k,4k") and ranged ("4k-4k") forms when every size they name is the
+// same; sizes that differ between directions or within a range are
+// refused (qdsweep runs one block size).
+func convBS(c *jobConv, _ string, o fio.Option) (err error) {
+	if strings.Contains(o.Value, ":") {
+		return c.refuse(o)
+	}
+	var bs int64
+	for _, dir := range strings.Split(o.Value, ",") {
+		for _, part := range strings.Split(dir, "-") {
+			if strings.TrimSpace(part) == "" && strings.Contains(o.Value, ",") {
+				continue // "4k," leaves a direction at the others' size
+			}
+			n, err := optSize(fio.Option{Key: o.Key, Value: part, Line: o.Line})
+			if err != nil {
+				return err
+			}
+			if bs != 0 && n != bs {
+				return c.refuse(o) // per-direction or ranged sizes
+			}
+			bs = n
+		}
+	}
+	if bs < 1 {
+		return fmt.Errorf("%s: must be at least 1 byte", label(o))
+	}
+	c.run.Workload.BS = bs
+	return nil
+}
+
+func convIODepth(c *jobConv, _ string, o fio.Option) (err error) {
+	wl := &c.run.Workload
+	wl.IODepth, err = optPositive(o)
+	if err == nil && wl.IODepth > fio.MaxIODepth {
+		err = fmt.Errorf("%s: at most %d", label(o), fio.MaxIODepth)
+	}
+	return err
+}
+
+func convBuffered(c *jobConv, _ string, o fio.Option) error {
+	b, err := optBool(o)
+	c.run.Workload.Direct = !b
+	return err
+}
+
+func convRandSeed(c *jobConv, _ string, o fio.Option) (err error) {
+	if c.run.Workload.RandSeed, err = strconv.ParseUint(o.Value, 10, 64); err != nil {
+		return fmt.Errorf("%s is not a whole number", label(o))
+	}
+	return nil
+}
+
+func convContinueOnError(c *jobConv, _ string, o fio.Option) error {
+	switch o.Value {
+	case "none", "0":
+		c.run.Workload.ContinueOnError = false
+	case "", "1", "all", "io", "read", "write", "verify":
+		c.run.Workload.ContinueOnError = true
+	default:
+		return fmt.Errorf("%s: use none, io or all", label(o))
+	}
+	return nil
+}
+
+func convStartDelay(c *jobConv, _ string, o fio.Option) (err error) {
+	if strings.Contains(o.Value, "-") {
+		return c.refuse(o) // a random delay in a range
+	}
+	c.run.StartDelay, err = optDuration(o)
+	return err
+}
+
+func convPercentiles(c *jobConv, _ string, o fio.Option) error {
+	c.run.Percentiles = nil
+	for _, f := range strings.Split(o.Value, ":") {
+		p, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil || !(p > 0 && p <= 100) {
+			return fmt.Errorf("%s: %q is not a percentile (0 < p ≤ 100; fio separates them with ':')", label(o), f)
+		}
+		c.run.Percentiles = append(c.run.Percentiles, p)
+	}
+	if len(c.run.Percentiles) > fio.MaxPercentiles {
+		return fmt.Errorf("%s: at most %d percentiles", label(o), fio.MaxPercentiles)
+	}
+	sort.Float64s(c.run.Percentiles)
+	return nil
+}
+
+func convVerify(c *jobConv, _ string, o fio.Option) error {
+	if v := strings.ToLower(o.Value); v != "0" && v != "null" && v != "" {
+		return c.refuse(o)
+	}
+	return nil
+}
+
+func convRate(c *jobConv, key string, o fio.Option) error {
+	r, err := rates(o, key == "rate", label)
+	switch {
+	case err != nil:
+		return err
+	case key == "rate":
+		c.rateBytes = r
+	default:
+		c.rateIOPS = r
+	}
+	return nil
+}
+
+func convSync(c *jobConv, key string, o fio.Option) error {
+	n, err := optInteger(o)
+	if err != nil || n == 0 {
+		return err
+	}
+	if c.syncKey != "" && c.syncKey != key {
+		return fmt.Errorf("%s: fsync and fdatasync both set; keep one", label(o))
+	}
+	wl := &c.run.Workload
+	c.syncKey, wl.SyncEvery, wl.SyncData = key, n, key == "fdatasync"
+	return nil
+}
+
+func convOpenSync(c *jobConv, _ string, o fio.Option) error {
+	switch v := strings.ToLower(strings.TrimSpace(o.Value)); v {
+	case "", "1", "true", "sync":
+		c.run.Workload.OpenSync = "sync"
+	case "0", "false", "none":
+		c.run.Workload.OpenSync = ""
+	case "dsync":
+		c.run.Workload.OpenSync = "dsync"
+	default:
+		return fmt.Errorf("%s: use sync, dsync or 0", label(o))
+	}
+	return nil
+}
+
+func convRateProcess(c *jobConv, _ string, o fio.Option) error {
+	if v := strings.ToLower(strings.TrimSpace(o.Value)); v != "linear" {
+		return c.refuse(o) // poisson arrivals
+	}
+	return nil
+}
+
+func convIOEngine(c *jobConv, _ string, o fio.Option) error {
+	switch o.Value {
+	case "io_uring", "libaio", "psync":
+		c.run.IOEngine = o.Value
+	case "sync", "pvsync":
+		c.run.IOEngine = "psync" // one synchronous I/O at a time per job, as psync
+	default:
+		return c.refuse(o)
+	}
+	return nil
+}
+
+// other handles an option qdsweep does not run: ignored (reporting,
+// naming), batching, or refused, as the option table says.
+func (c *jobConv) other(key string, o fio.Option) error {
+	switch fio.OptionHandling(key) {
+	case fio.Ignored:
+		if fio.OptionIsBool(key) {
+			if _, err := optBool(o); err != nil {
+				return err
+			}
+		}
+		c.run.Ignored = append(c.run.Ignored, key)
+	case fio.Batching:
+		c.run.Batching = append(c.run.Batching, key)
+	default:
+		return c.refuse(o)
+	}
+	return nil
+}
+
+// finish applies what only the whole job decides: fio's default mix, the
+// rate caps per direction, the size, I/O size and files.
+func (c *jobConv) finish() {
+	run, wl := &c.run, &c.run.Workload
+	if !c.mixSet && (wl.RW == ioengine.ReadWrite || wl.RW == ioengine.RandRW) {
+		wl.RWMixRead = 50 // fio's default
+	}
+	for d := range wl.RateIOPS {
+		// rate= is bytes per second: I/Os of bs bytes. With both set fio
+		// keeps to the lower.
+		r := c.rateIOPS[d]
+		if b := c.rateBytes[d] / float64(wl.BS); b > 0 && (r == 0 || b < r) {
+			r = b
+		}
+		wl.RateIOPS[d] = r
+	}
+	if wl.Size == 0 && c.fileSize > 0 {
+		wl.Size = c.fileSize // one file per job: its size is the job's size
+	}
+	run.IOSize = c.ioSize
+	if run.IOSize == 0 {
+		run.IOSize = wl.Size
+	}
+	run.IOSize *= int64(run.Loops)
+	run.Files = jobFiles(run.Name, c.filename, run.Directory, wl.NumJobs)
+	if len(run.Files) > 0 {
+		wl.Filename = run.Files[0]
+	}
+	run.Ignored = dedupSorted(run.Ignored)
+	run.Batching = dedupSorted(run.Batching)
+}
+
+// jobFiles names a job's files as fio does: filename= split at ':' under
+// directory, shared by every clone; without filename, one file per clone
+// named "<name>.<clone>.0" under directory (or the working directory).
+func jobFiles(name, filename, directory string, numjobs int) []string {
+	join := func(f string) string {
+		if directory == "" || strings.HasPrefix(f, "/") {
+			return f
+		}
+		return strings.TrimSuffix(directory, "/") + "/" + f
+	}
+	var out []string
+	if filename != "" {
+		for _, f := range fio.SplitFilenames(filename) {
+			if f != "" {
+				out = append(out, join(f))
+			}
+		}
+		return out
+	}
+	if name == "" {
+		return nil
+	}
+	for i := 0; i < numjobs; i++ {
+		out = append(out, join(fmt.Sprintf("%s.%d.0", name, i)))
+	}
+	return out
+}
+
+// rates reads fio's rate_iops (or, with bytes, rate) value: a number for
+// reads and writes alike, or "read,write[,trim]"; an empty field or 0
+// means no cap, as in fio. qdsweep does no trims, so the trim field
+// changes nothing.
+func rates(o fio.Option, bytes bool, label func(fio.Option) string) ([2]float64, error) {
+	var r [2]float64
+	fields := strings.Split(o.Value, ",")
+	if len(fields) > 3 {
+		return r, fmt.Errorf("%s: at most three comma-separated rates (read,write,trim)", label(o))
+	}
+	for d := range r {
+		f := ""
+		switch {
+		case d < len(fields):
+			f = strings.TrimSpace(fields[d])
+		case len(fields) == 1:
+			f = strings.TrimSpace(fields[0]) // one value: every direction
+		}
+		if f == "" {
+			continue
+		}
+		n, err := units.ParseSize(f)
+		if !bytes {
+			var v uint64
+			v, err = strconv.ParseUint(f, 10, 63)
+			n = int64(v)
+		}
+		if err != nil || n < 0 {
+			what := "a whole number of I/Os per second"
+			if bytes {
+				what = "bytes per second, e.g. 10m"
+			}
+			return r, fmt.Errorf("%s: %q is not %s", label(o), f, what)
+		}
+		r[d] = float64(n)
+	}
+	return r, nil
+}
