@@ -10,7 +10,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/qdsweep/qdsweep/fioadapt"
@@ -530,7 +529,7 @@ type runJob struct {
 	// without a report (as a single run always did).
 	fsyncFailed bool
 	// cpuShared: the job ran beside others and its CPU is its share of
-	// the process's by I/O count (shareCPU).
+	// the process's by I/O count (fioadapt.RunGroups).
 	cpuShared bool
 }
 
@@ -600,85 +599,25 @@ func layOutJobs(ctx context.Context, errw io.Writer, jobs []*runJob) (cleanup fu
 	return cleanup, nil
 }
 
-// runGroups runs the jobs' groups one after another and the jobs of a
-// group together, as fio runs a job file; each job waits its startdelay
-// first. A job's result and error stay with it; the error returned is one
-// that ends the command before any report (a workload the engine refuses,
-// a failed end_fsync).
+// runGroups runs the jobs as fio runs a job file (fioadapt.RunGroups):
+// groups one after another, a group's jobs together, each after its
+// startdelay. A job's result and error stay with it; the error returned
+// ends the command before any report (a workload the engine refuses, a
+// failed end_fsync).
 func runGroups(ctx context.Context, jobs []*runJob) error {
-	for g := 0; ; g++ {
-		var wg sync.WaitGroup
-		n := 0
-		for _, j := range jobs {
-			if j.spec.group != g {
-				continue
-			}
-			n++
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				j.execute(ctx)
-			}()
-		}
-		wg.Wait()
-		if n == 0 {
-			break
-		}
-		if n > 1 {
-			shareCPU(jobs, g)
-		}
-		for _, j := range jobs {
-			if j.spec.group != g || j.err == nil {
-				continue
-			}
-			if errors.Is(j.err, ioengine.ErrBadWorkload) {
-				return usageErr(j.err)
-			}
-			if j.fsyncFailed {
-				return j.err
-			}
-		}
-		if ctx.Err() != nil {
-			break // interrupted: the later groups do not start
-		}
+	fjs := make([]*fioadapt.Job, len(jobs))
+	for i, j := range jobs {
+		fjs[i] = &fioadapt.Job{Group: j.spec.group, StartDelay: j.spec.run.StartDelay, EndFsync: j.spec.run.EndFsync && j.es.local(),
+			Engine: j.eng, Workload: j.w, Control: j.ctl}
 	}
-	return nil
-}
-
-// shareCPU splits the CPU time of group g's jobs, which ran together and
-// each measured the whole process's, between them by their I/O counts
-// (the CPU is the longest measurement's: the jobs' windows overlap).
-func shareCPU(jobs []*runJob, g int) {
-	var cpu ioengine.CPU
-	var ios int64
-	for _, j := range jobs {
-		if j.spec.group == g && j.st != nil {
-			if j.st.CPU.UsrS+j.st.CPU.SysS > cpu.UsrS+cpu.SysS {
-				cpu = j.st.CPU
-			}
-			ios += j.st.All.TotalIOs
-		}
+	err := fioadapt.RunGroups(ctx, fjs)
+	for i, j := range jobs {
+		j.st, j.err, j.fsyncFailed, j.cpuShared = fjs[i].Stats, fjs[i].Err, fjs[i].FsyncFailed, fjs[i].CPUShared
 	}
-	for _, j := range jobs {
-		if j.spec.group == g && j.st != nil && ios > 0 {
-			f := float64(j.st.All.TotalIOs) / float64(ios)
-			j.st.CPU = ioengine.CPU{UsrS: cpu.UsrS * f, SysS: cpu.SysS * f}
-			j.cpuShared = true
-		}
+	if errors.Is(err, ioengine.ErrBadWorkload) {
+		return usageErr(err)
 	}
-}
-
-// execute runs the job: its startdelay, the engine, its end_fsync.
-func (j *runJob) execute(ctx context.Context) {
-	if j.err = startDelay(ctx, j.spec.run.StartDelay); j.err != nil {
-		return
-	}
-	j.st, j.err = j.eng.Run(ctx, j.w, j.ctl)
-	if j.err == nil && j.spec.run.EndFsync && j.es.local() && j.w.RW.IsWrite() {
-		if err := endFsync(j.w.Filename); err != nil {
-			j.err, j.fsyncFailed = err, true
-		}
-	}
+	return err
 }
 
 // runFormat reads run's --output-format.
@@ -747,7 +686,7 @@ func runTargets(w *ioengine.Workload, es engineSetup, run fioadapt.JobRun) (runT
 	}
 	for _, f := range t.files {
 		if fi, err := os.Stat(f); err == nil && es.local() {
-			t.existingSize = fileBytes(f, fi)
+			t.existingSize = fioadapt.FileBytes(f, fi)
 		} else if es.local() {
 			t.missing = append(t.missing, f)
 		}
@@ -852,57 +791,12 @@ func runControl(spec runSpec, es engineSetup, w ioengine.Workload, t runTarget, 
 		ctl.OnWindowStart, ctl.OnWindowEnd = disks.start, disks.end
 	}
 	if !spec.run.TimeBased && es.fio == nil {
-		sizeBasedEnd(&ctl, spec.run, w, t.existingSize)
+		ctl.IOsPerJob = fioadapt.IOsPerJob(spec.run, w, t.existingSize)
 	}
 	// fio reports numjobs clones apart unless group_reporting; the fio
 	// engine always groups, the simulator has no jobs apart.
 	ctl.PerJob = w.NumJobs > 1 && !spec.run.GroupReporting && es.fio == nil && es.sim == nil
 	return ctl, disks
-}
-
-// startDelay waits fio's startdelay, or until the run is interrupted.
-func startDelay(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return nil
-	}
-	select {
-	case <-ctx.Done():
-		return errInterrupted
-	case <-time.After(d):
-		return nil
-	}
-}
-
-// endFsync is fio's end_fsync: the written file flushed to stable storage.
-func endFsync(path string) error {
-	if err := fsyncFile(path); err != nil {
-		return fmt.Errorf("end_fsync: %w", err)
-	}
-	return nil
-}
-
-// sizeBasedEnd is fio's size-based end: each job transfers io_size × loops
-// bytes (the whole region when io_size is not set), counted in whole
-// blocks (fio's count: bytes ÷ bs, at least one); number_ios caps each
-// loop's count, as in fio.
-func sizeBasedEnd(ctl *ioengine.Control, run fioadapt.JobRun, w ioengine.Workload, existingSize int64) {
-	loops := int64(max(run.Loops, 1))
-	perJob := run.IOSize
-	if perJob == 0 {
-		region := existingSize - w.Offset - int64(w.NumJobs-1)*w.OffsetIncrement
-		switch {
-		case len(w.Files) > 1:
-			region = listBytes(w)
-		case w.Size > 0:
-			region = w.Size // a default size (the simulator's): the region it stands for
-		}
-		perJob = max(region, w.BS) * loops
-	}
-	perLoop := max(perJob/loops/w.BS, 1)
-	if run.NumberIOs > 0 {
-		perLoop = min(perLoop, run.NumberIOs)
-	}
-	ctl.IOsPerJob = perLoop * loops
 }
 
 // reportRun writes the run's figures in its format, the in-flight
@@ -971,48 +865,6 @@ func (dw *diskWatch) utils() []fio.DiskUtil {
 		out = append(out, fioadapt.DiskUtilOf(d.Name, dw.a[i], dw.b[i]))
 	}
 	return out
-}
-
-// listBytes is what one job covers over a --filename list when --size is
-// not set: each file's own bytes past the job's region start, added up.
-func listBytes(w ioengine.Workload) int64 {
-	var n int64
-	for _, f := range w.Files {
-		if fi, err := os.Stat(f); err == nil {
-			n += max(fileBytes(f, fi)-w.Offset-int64(w.NumJobs-1)*w.OffsetIncrement, 0)
-		}
-	}
-	return n
-}
-
-// fileBytes is the size of a regular file or block device (0 when unknown).
-func fileBytes(path string, fi os.FileInfo) int64 {
-	if fi.Mode().IsRegular() {
-		return fi.Size()
-	}
-	if fi.Mode()&os.ModeDevice == 0 || fi.Mode()&os.ModeCharDevice != 0 {
-		return 0 // a FIFO would block the open; validation refuses it next
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	n, err := f.Seek(0, io.SeekEnd)
-	if err != nil {
-		return 0
-	}
-	return n
-}
-
-// fsyncFile flushes path to stable storage (fio's end_fsync).
-func fsyncFile(path string) error {
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	return f.Sync()
 }
 
 // writeRunStats prints one run's figures in the chosen format.

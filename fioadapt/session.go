@@ -1,0 +1,194 @@
+package fioadapt
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/qdsweep/qdsweep/ioengine"
+)
+
+// Job is one job of a fio job file (or command line) run on one of
+// qdsweep's engines: RunGroups runs it as fio would.
+type Job struct {
+	Group      int           // jobs of a group run together, groups one after another
+	StartDelay time.Duration // fio's startdelay
+	// EndFsync is fio's end_fsync on a local file the job writes: the
+	// file is flushed to stable storage when the job ends.
+	EndFsync bool
+	Engine   ioengine.Engine
+	Workload ioengine.Workload
+	Control  ioengine.Control
+
+	Stats *ioengine.Stats
+	Err   error
+	// FsyncFailed: the job's end_fsync failed, which ends the command
+	// without a report.
+	FsyncFailed bool
+	// CPUShared: the job ran beside others and its CPU is its share of
+	// the process's by I/O count (see RunGroups).
+	CPUShared bool
+}
+
+// RunGroups runs the jobs' groups one after another and the jobs of a
+// group together, as fio runs a job file; each job waits its startdelay
+// first. The CPU time of a group's jobs, which ran together and each
+// measured the whole process's, is split between them by their I/O counts
+// (the CPU is the longest measurement's: the jobs' windows overlap). A
+// job's result and error stay with it; the error returned is one that ends
+// the command before any report: a workload the engine refuses
+// (ioengine.ErrBadWorkload) or a failed end_fsync. An interrupted run
+// starts no later group.
+func RunGroups(ctx context.Context, jobs []*Job) error {
+	for g := 0; ; g++ {
+		var wg sync.WaitGroup
+		n := 0
+		for _, j := range jobs {
+			if j.Group != g {
+				continue
+			}
+			n++
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				j.execute(ctx)
+			}()
+		}
+		wg.Wait()
+		if n == 0 {
+			break
+		}
+		if n > 1 {
+			shareCPU(jobs, g)
+		}
+		for _, j := range jobs {
+			if j.Group == g && j.Err != nil && (errors.Is(j.Err, ioengine.ErrBadWorkload) || j.FsyncFailed) {
+				return j.Err
+			}
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	return nil
+}
+
+// shareCPU splits the CPU time of group g's jobs by their I/O counts.
+func shareCPU(jobs []*Job, g int) {
+	var cpu ioengine.CPU
+	var ios int64
+	for _, j := range jobs {
+		if j.Group == g && j.Stats != nil {
+			if j.Stats.CPU.UsrS+j.Stats.CPU.SysS > cpu.UsrS+cpu.SysS {
+				cpu = j.Stats.CPU
+			}
+			ios += j.Stats.All.TotalIOs
+		}
+	}
+	for _, j := range jobs {
+		if j.Group == g && j.Stats != nil && ios > 0 {
+			f := float64(j.Stats.All.TotalIOs) / float64(ios)
+			j.Stats.CPU = ioengine.CPU{UsrS: cpu.UsrS * f, SysS: cpu.SysS * f}
+			j.CPUShared = true
+		}
+	}
+}
+
+// execute runs the job: its startdelay, the engine, its end_fsync.
+func (j *Job) execute(ctx context.Context) {
+	if j.Err = startDelay(ctx, j.StartDelay); j.Err != nil {
+		return
+	}
+	j.Stats, j.Err = j.Engine.Run(ctx, j.Workload, j.Control)
+	if j.Err == nil && j.EndFsync && j.Workload.RW.IsWrite() {
+		if err := fsyncFile(j.Workload.Filename); err != nil {
+			j.Err, j.FsyncFailed = fmt.Errorf("end_fsync: %w", err), true
+		}
+	}
+}
+
+// startDelay waits fio's startdelay, or until ctx ends (its error, wrapped).
+func startDelay(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return nil
+	}
+	select {
+	case <-ctx.Done():
+		return fmt.Errorf("startdelay: %w", ctx.Err())
+	case <-time.After(d):
+		return nil
+	}
+}
+
+// fsyncFile flushes path to stable storage. It opens the file read-only:
+// fsync needs no write access, and the flush writes nothing the job did
+// not.
+func fsyncFile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return f.Sync()
+}
+
+// IOsPerJob is fio's size-based end as the engine's Control.IOsPerJob:
+// each job transfers io_size × loops bytes (the whole region when io_size
+// is not set: existingSize, the target's, less the jobs' offsets), counted
+// in whole blocks (fio's count: bytes ÷ bs, at least one); number_ios caps
+// each loop's count, as in fio.
+func IOsPerJob(run JobRun, w ioengine.Workload, existingSize int64) int64 {
+	loops := int64(max(run.Loops, 1))
+	perJob := run.IOSize
+	if perJob == 0 {
+		region := existingSize - w.Offset - int64(w.NumJobs-1)*w.OffsetIncrement
+		switch {
+		case len(w.Files) > 1:
+			region = listBytes(w)
+		case w.Size > 0:
+			region = w.Size // a default size (the simulator's): the region it stands for
+		}
+		perJob = max(region, w.BS) * loops
+	}
+	perLoop := max(perJob/loops/w.BS, 1)
+	if run.NumberIOs > 0 {
+		perLoop = min(perLoop, run.NumberIOs)
+	}
+	return perLoop * loops
+}
+
+// listBytes is the bytes a file list's jobs cover: each file from the
+// offset to its end, less the jobs' offset increments.
+func listBytes(w ioengine.Workload) int64 {
+	var n int64
+	for _, f := range w.Files {
+		if fi, err := os.Stat(f); err == nil {
+			n += max(FileBytes(f, fi)-w.Offset-int64(w.NumJobs-1)*w.OffsetIncrement, 0)
+		}
+	}
+	return n
+}
+
+// FileBytes is the size of a regular file or block device (0 when unknown).
+func FileBytes(path string, fi os.FileInfo) int64 {
+	if fi.Mode().IsRegular() {
+		return fi.Size()
+	}
+	if fi.Mode()&os.ModeDevice == 0 || fi.Mode()&os.ModeCharDevice != 0 {
+		return 0 // a FIFO would block the open; validation refuses it next
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	n, err := f.Seek(0, io.SeekEnd)
+	if err != nil {
+		return 0
+	}
+	return n
+}
