@@ -37,9 +37,6 @@ type Scratch struct{ path string }
 // NewScratch returns the scratch file at path.
 func NewScratch(path string) *Scratch { return &Scratch{path: path} }
 
-// Path is the scratch file's path.
-func (s *Scratch) Path() string { return s.path }
-
 // Create answers ErrUnsupported off Linux.
 func (s *Scratch) Create(ctx context.Context, size int64) error { return ErrUnsupported }
 

@@ -17,7 +17,6 @@ import (
 
 	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/ioengine"
-	"github.com/qdsweep/qdsweep/ioengine/device"
 	"github.com/qdsweep/qdsweep/report"
 	"github.com/urfave/cli/v2"
 )
@@ -522,7 +521,7 @@ type runJob struct {
 	t      runTarget
 	ours   []guard.FileID // files this run laid out for the job
 	ctl    ioengine.Control
-	disks  *diskWatch
+	disks  *fioadapt.DiskWatch
 	st     *ioengine.Stats
 	err    error
 	// fsyncFailed: the job's end_fsync failed, which ends the command
@@ -586,14 +585,14 @@ func layOutJobs(ctx context.Context, errw io.Writer, jobs []*runJob) (cleanup fu
 			missing = append(missing, f)
 		}
 		j.t.missing = missing
-		scratches, undo, err := layOutRun(ctx, errw, j.w, &j.t)
+		ids, undo, err := layOutRun(ctx, errw, j.w, &j.t)
 		cleanups = append(cleanups, undo)
 		if err != nil {
 			return cleanup, err
 		}
-		for i, sc := range scratches {
-			laid[j.t.missing[i]] = sc.ID()
-			j.ours = append(j.ours, sc.ID()) // laid out here, by inode
+		for i, id := range ids {
+			laid[j.t.missing[i]] = id
+			j.ours = append(j.ours, id) // laid out here, by inode
 		}
 	}
 	return cleanup, nil
@@ -728,20 +727,18 @@ func checkRunTargets(c *cli.Context, es engineSetup, w ioengine.Workload, t runT
 	return nil
 }
 
-// layOutRun lays out the run's missing files. Files laid out here are
-// removed only by inode (never another process's file at the same path);
-// a partial layout always goes, a scratch file when the run ends, and a
-// named target is kept as fio keeps it (said last). cleanup, which the
-// caller defers even on an error, does that.
-func layOutRun(ctx context.Context, errw io.Writer, w ioengine.Workload, t *runTarget) ([]*ioengine.Scratch, func(), error) {
-	scratches := make([]*ioengine.Scratch, len(t.missing))
-	unregisters := make([]func(), len(t.missing))
-	for i, f := range t.missing {
-		sc := ioengine.NewScratch(f)
-		scratches[i] = sc
-		unregisters[i] = onHardExit(func() { sc.Remove() })
-	}
+// layOutRun lays out the run's missing files (ioengine.LayOut: removed
+// only by inode; a partial layout always goes, a scratch file when the run
+// ends, and a named target is kept as fio keeps it, said last) and returns
+// their identities. cleanup, which the caller defers even on an error, does
+// the going.
+func layOutRun(ctx context.Context, errw io.Writer, w ioengine.Workload, t *runTarget) ([]guard.FileID, func(), error) {
 	temporary, missing := t.temporary, t.missing
+	size := t.perFile + w.Offset + int64(w.NumJobs-1)*w.OffsetIncrement
+	if n := report.LayoutNote(missing, size); n != "" {
+		fmt.Fprintln(errw, n)
+	}
+	l, err := ioengine.LayOut(ctx, missing, size, temporary, onHardExit)
 	cleanup := func() {
 		if !temporary && len(missing) > 0 {
 			var kept []string
@@ -754,41 +751,28 @@ func layOutRun(ctx context.Context, errw io.Writer, w ioengine.Workload, t *runT
 				fmt.Fprintln(errw, n)
 			}
 		}
-		for i := len(scratches) - 1; i >= 0; i-- {
-			if temporary {
-				scratches[i].Remove()
-			}
-			unregisters[i]()
-		}
+		l.Close()
 	}
-	size := t.perFile + w.Offset + int64(w.NumJobs-1)*w.OffsetIncrement
-	if n := report.LayoutNote(missing, size); n != "" {
-		fmt.Fprintln(errw, n)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, cleanup, fmt.Errorf("%w: %v", errInterrupted, err)
+		}
+		return nil, cleanup, err
 	}
-	for i, f := range missing {
-		if err := scratches[i].Create(ctx, size); err != nil {
-			if ctx.Err() != nil {
-				return scratches, cleanup, fmt.Errorf("laying out %s: %w", f, errInterrupted)
-			}
-			return scratches, cleanup, err
-		}
-		if !temporary {
-			unregisters[i]() // laid out whole: kept, as fio keeps it
-			scratches[i].Release()
-		}
+	if len(missing) > 0 {
 		t.existingSize = size
 	}
-	return scratches, cleanup, nil
+	return l.IDs(), cleanup, nil
 }
 
 // runControl is the engine's control of a run: phases, series, fio's disk
 // utilisation over the window (local engines) and the size-based end.
-func runControl(spec runSpec, es engineSetup, w ioengine.Workload, t runTarget, logEvery time.Duration) (ioengine.Control, *diskWatch) {
+func runControl(spec runSpec, es engineSetup, w ioengine.Workload, t runTarget, logEvery time.Duration) (ioengine.Control, *fioadapt.DiskWatch) {
 	ctl := ioengine.Control{Ramp: spec.run.Ramp, Runtime: spec.runtime, SeriesInterval: max(0, logEvery)}
-	var disks *diskWatch // fio's disk utilisation over the measured window
+	var disks *fioadapt.DiskWatch // fio's disk utilisation over the measured window
 	if es.local() && es.fio == nil {
-		disks = newDiskWatch(t.files)
-		ctl.OnWindowStart, ctl.OnWindowEnd = disks.start, disks.end
+		disks = fioadapt.NewDiskWatch(t.files)
+		ctl.OnWindowStart, ctl.OnWindowEnd = disks.Start, disks.End
 	}
 	if !spec.run.TimeBased && es.fio == nil {
 		ctl.IOsPerJob = fioadapt.IOsPerJob(spec.run, w, t.existingSize)
@@ -801,9 +785,9 @@ func runControl(spec runSpec, es engineSetup, w ioengine.Workload, t runTarget, 
 
 // reportRun writes the run's figures in its format, the in-flight
 // shortfall on errw, and turns the run's error into the command's.
-func reportRun(out, errw io.Writer, format string, spec runSpec, w ioengine.Workload, st *ioengine.Stats, disks *diskWatch, runErr error) error {
+func reportRun(out, errw io.Writer, format string, spec runSpec, w ioengine.Workload, st *ioengine.Stats, disks *fioadapt.DiskWatch, runErr error) error {
 	if st != nil {
-		if err := writeRunStats(out, format, spec, w, st, disks.utils(), errors.Is(runErr, context.Canceled)); err != nil {
+		if err := writeRunStats(out, format, spec, w, st, disks.Utils(), errors.Is(runErr, context.Canceled)); err != nil {
 			return fmt.Errorf("writing results: %w", err)
 		}
 		if st.Shortfall != nil {
@@ -817,54 +801,6 @@ func reportRun(out, errw io.Writer, format string, spec runSpec, w ioengine.Work
 		return runErr
 	}
 	return nil
-}
-
-// diskWatch reads the counters of the block devices behind a run's files
-// when the measured window opens and when it closes.
-type diskWatch struct {
-	devs       []*device.Device
-	start, end func()
-	a, b       []device.Sample
-}
-
-// newDiskWatch finds the distinct block devices holding files; files on
-// no block device (tmpfs) have none, as in fio.
-func newDiskWatch(files []string) *diskWatch {
-	dw := &diskWatch{}
-	seen := map[string]bool{}
-	for _, f := range files {
-		if d, err := device.Resolve(f); err == nil && !seen[d.MajMin()] {
-			seen[d.MajMin()] = true
-			dw.devs = append(dw.devs, d)
-		}
-	}
-	read := func(into *[]device.Sample) func() {
-		return func() {
-			*into = (*into)[:0]
-			for _, d := range dw.devs {
-				s, _ := d.Sample() // a failed reading leaves a zero sample: no figures
-				*into = append(*into, s)
-			}
-		}
-	}
-	dw.start, dw.end = read(&dw.a), read(&dw.b)
-	return dw
-}
-
-// utils returns fio's disk utilisation of each device over the window; nil
-// when the window did not open and close (or dw is nil: no watch).
-func (dw *diskWatch) utils() []fio.DiskUtil {
-	if dw == nil || len(dw.a) != len(dw.devs) || len(dw.b) != len(dw.devs) {
-		return nil
-	}
-	var out []fio.DiskUtil
-	for i, d := range dw.devs {
-		if dw.a[i].At.IsZero() || dw.b[i].At.IsZero() {
-			continue
-		}
-		out = append(out, fioadapt.DiskUtilOf(d.Name, dw.a[i], dw.b[i]))
-	}
-	return out
 }
 
 // writeRunStats prints one run's figures in the chosen format.
@@ -1003,12 +939,12 @@ func reportJobs(out, errw io.Writer, format string, jobs []*runJob) error {
 			d.Name, d.Group = j.spec.run.Name, &j.spec.group
 			docs = append(docs, d)
 		case formatFioJSON, formatJSONPlus:
-			reports = append(reports, fioReportsOf(format, j.spec, j.w, j.st, j.disks.utils())...)
+			reports = append(reports, fioReportsOf(format, j.spec, j.w, j.st, j.disks.Utils())...)
 		default:
 			if format == formatNormal {
 				fmt.Fprint(out, report.RunJobHeader(j.spec.run.Name, j.spec.group, j.w.NumJobs))
 			}
-			if err := writeRunStats(out, format, j.spec, j.w, j.st, j.disks.utils(), interrupted); err != nil {
+			if err := writeRunStats(out, format, j.spec, j.w, j.st, j.disks.Utils(), interrupted); err != nil {
 				return fmt.Errorf("writing results: %w", err)
 			}
 		}

@@ -320,11 +320,11 @@ func sweepResult(o sweepOpts, engine, fallback string) (*sweep.Result, error) {
 }
 
 // layOutSweepTarget lays out the scratch file, or a named target that does
-// not exist yet, and adds it to the files the sweep may write (by inode).
-// The scratch file goes on every way out (only the file this process
-// created: by inode); a named new target is kept, as fio does, unless the
-// layout is cut short: then it goes too. cleanup, which the caller defers
-// even on an error, does the going and says what was kept.
+// not exist yet (ioengine.LayOut), and adds it to the files the sweep may
+// write (by inode). The scratch file goes on every way out (only the file
+// this process created: by inode); a named new target is kept, as fio does,
+// unless the layout is cut short: then it goes too. cleanup, which the
+// caller defers even on an error, does the going and says what was kept.
 func layOutSweepTarget(ctx context.Context, o *sweepOpts, prog *progress) (func(), error) {
 	path := o.workload.Filename
 	if !o.scratch && !(o.engine.local() && !sweepTargetExists(path)) {
@@ -333,29 +333,22 @@ func layOutSweepTarget(ctx context.Context, o *sweepOpts, prog *progress) (func(
 	if o.scratch && sweepTargetExists(path) {
 		return func() {}, fmt.Errorf("scratch file %s already exists (another sweep running here, or left by a crash); remove it or pass --filename", path)
 	}
-	sc := ioengine.NewScratch(path)
-	unregister := onHardExit(func() { sc.Remove() })
+	size := layoutSize(o.workload, o.plan)
+	prog.note("%s", report.LayoutNote([]string{path}, size))
+	l, err := ioengine.LayOut(ctx, []string{path}, size, o.scratch, onHardExit)
 	cleanup := func() {
-		if sweepTargetExists(path) {
+		l.Close()
+		if !o.scratch && sweepTargetExists(path) {
 			prog.note("%s", report.KeptNote([]string{path}))
 		}
 	}
-	if o.scratch {
-		cleanup = func() { sc.Remove(); unregister() }
-	}
-	size := layoutSize(o.workload, o.plan)
-	prog.note("%s", report.LayoutNote([]string{path}, size))
-	if err := sc.Create(ctx, size); err != nil {
+	if err != nil {
 		if ctx.Err() != nil {
-			return cleanup, fmt.Errorf("laying out %s: %w", path, errInterrupted)
+			return cleanup, fmt.Errorf("%w: %v", errInterrupted, err)
 		}
 		return cleanup, err
 	}
-	if !o.scratch {
-		unregister() // laid out whole: kept from now on
-		sc.Release()
-	}
-	o.workload.Permit.Ours = append(o.workload.Permit.Ours, sc.ID()) // laid out here: ours to write, by inode
+	o.workload.Permit.Ours = append(o.workload.Permit.Ours, l.IDs()...) // laid out here: ours to write, by inode
 	return cleanup, nil
 }
 
