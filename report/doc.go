@@ -19,6 +19,8 @@
 //	diagnose's text and JSON (qdsweep/diagnose/v1)        diagnose.go
 //	explain's text and JSON (qdsweep/explain/v1)          explain.go
 //	a sweep's progress lines                              progress.go
+//	run's reports (normal, json, terse, fio-json, json+)  runreport.go, run.go
+//	run's and sweep's notes (layout, kept, ignored, …)    filenotes.go, shortfall.go
 //	the files-written and import lines                    written.go
 //	results.json's text fields (summary, note, …)         annotate.go
 //	charts and the dashboard                              chart_*.go, dashboard.go

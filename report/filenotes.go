@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/units"
@@ -53,3 +54,37 @@ func GroupStatusLine(group, jobs int, st *ioengine.Stats) string {
 		FormatIOPS(st.All.IOPS), FormatMiBps(st.All.BWBytes), st.All.TotalIOs,
 		FormatLatency(float64(st.Runtime)), FormatInflight(st.InflightMean))
 }
+
+// FioWordNote is said when a pasted command keeps the word fio before its options.
+const FioWordNote = "the word fio is not needed: qdsweep run takes fio's options directly"
+
+// ForeverNote is said of a job with time_based and no runtime.
+const ForeverNote = "--time_based without --runtime: running until interrupted (Ctrl-C), as fio"
+
+// PsyncDepthNote is said of a psync job given an iodepth above 1.
+func PsyncDepthNote(iodepth int) string {
+	return fmt.Sprintf("psync does one I/O at a time per job: iodepth %d runs as 1, as in fio", iodepth)
+}
+
+// IgnoredNote names the fio options a job sets that qdsweep ignores:
+// reporting, naming, grouping and profiles, and submission batching ("" when none).
+func IgnoredNote(ignored, batching []string) string {
+	all := append(append([]string{}, ignored...), batching...)
+	if len(all) == 0 {
+		return ""
+	}
+	why := "fio's own reporting, naming, grouping or profiles"
+	if len(batching) > 0 {
+		why += "; batching: qdsweep submits each I/O as soon as a slot frees"
+	}
+	return fmt.Sprintf("ignored --%s (%s)", strings.Join(all, ", --"), why)
+}
+
+// PartialNote says where an interrupted sweep left its results and how to
+// continue it.
+func PartialNote(dir string) string {
+	return fmt.Sprintf("qdsweep: partial results in %s (continue with: qdsweep sweep --resume %s)", dir, dir)
+}
+
+// NoTelemetryNote says a sweep reads no device counters, and why.
+func NoTelemetryNote(err error) string { return fmt.Sprintf("qdsweep: no device telemetry: %v", err) }

@@ -5,17 +5,18 @@ import (
 	"time"
 
 	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/qdsweep/qdsweep/report"
 	"github.com/qdsweep/qdsweep/units"
 	"github.com/urfave/cli/v2"
 )
 
 // Output formats accepted by --output-format.
 const (
-	formatNormal   = "normal"
-	formatJSON     = "json"
-	formatTerse    = "terse"
-	formatFioJSON  = "fio-json" // run only: a fio-shaped JSON document
-	formatJSONPlus = "json+"    // run only: fio-json with fio's json+ latency bins
+	formatNormal   = report.RunNormal
+	formatJSON     = report.RunJSON
+	formatTerse    = report.RunTerse
+	formatFioJSON  = report.RunFioJSON  // run only: a fio-shaped JSON document
+	formatJSONPlus = report.RunJSONPlus // run only: fio-json with fio's json+ latency bins
 )
 
 // workloadFlags are the flags `run` and `sweep` share, named as fio names

@@ -243,7 +243,7 @@ func runSpecsFrom(c *cli.Context, fioArgs []string) ([]runSpec, error) {
 		switch {
 		case i == 0 && a == "fio" && statErr != nil && len(fioArgs) > 0 && fioArgs[0] == "fio":
 			// "qdsweep run fio --name=…": the word fio left in a pasted command.
-			notes = append(notes, "the word fio is not needed: qdsweep run takes fio's options directly")
+			notes = append(notes, report.FioWordNote)
 		case statErr == nil && fi.Mode().IsRegular():
 			jobFiles = append(jobFiles, a) // a job file, as in `fio job.fio`
 		default:
@@ -389,7 +389,7 @@ func specOf(c *cli.Context, run fioadapt.JobRun, several bool) (runSpec, error) 
 		return spec, usagef("run: %s is an option of fio's io_uring engine, and this job runs %s (fio's default when no ioengine is given); set ioengine=io_uring or drop %s", n, spec.engine, n)
 	}
 	if spec.engine == ioengine.EnginePsync && r.Workload.IODepth > 1 {
-		spec.notes = append(spec.notes, fmt.Sprintf("psync does one I/O at a time per job: iodepth %d runs as 1, as in fio", r.Workload.IODepth))
+		spec.notes = append(spec.notes, report.PsyncDepthNote(r.Workload.IODepth))
 		r.Workload.IODepth = 1
 	}
 	if !r.RandRepeat && !r.Set["randseed"] {
@@ -399,7 +399,7 @@ func specOf(c *cli.Context, run fioadapt.JobRun, several bool) (runSpec, error) 
 	if spec.runtime <= 0 {
 		spec.runtime = runForever
 		if r.TimeBased {
-			spec.notes = append(spec.notes, "--time_based without --runtime: running until interrupted (Ctrl-C), as fio")
+			spec.notes = append(spec.notes, report.ForeverNote)
 		}
 	}
 	if several {
@@ -407,13 +407,8 @@ func specOf(c *cli.Context, run fioadapt.JobRun, several bool) (runSpec, error) 
 			return o == "stonewall" || o == "wait_for_previous" || o == "wait_for" || o == "new_group"
 		})
 	}
-	if ign := append(append([]string{}, r.Ignored...), r.Batching...); len(ign) > 0 {
-		n := "--" + strings.Join(ign, ", --")
-		why := "fio's own reporting, naming, grouping or profiles"
-		if len(r.Batching) > 0 {
-			why += "; batching: qdsweep submits each I/O as soon as a slot frees"
-		}
-		spec.notes = append(spec.notes, fmt.Sprintf("ignored %s (%s)", n, why))
+	if n := report.IgnoredNote(r.Ignored, r.Batching); n != "" {
+		spec.notes = append(spec.notes, n)
 	}
 	return spec, nil
 }
@@ -475,14 +470,37 @@ func runAction(c *cli.Context, fioArgs []string) (err error) {
 	if err := runGroups(ctx, jobs); err != nil {
 		return err
 	}
+	rjs := make([]report.RunJob, len(jobs))
+	var firstErr error
+	for i, j := range jobs {
+		rjs[i] = j.reported()
+		if firstErr == nil {
+			firstErr = j.err
+		}
+	}
 	if len(jobs) == 1 {
-		j := jobs[0]
-		if j.st != nil && j.err != nil && format == formatNormal && !c.IsSet("output") {
+		if j := jobs[0]; j.st != nil && j.err != nil && format == formatNormal && !c.IsSet("output") {
 			out = errw
 		}
-		return reportRun(out, errw, format, j.spec, j.w, j.st, j.disks, j.err)
+		err = report.WriteRun(out, errw, format, rjs[0])
+	} else {
+		err = report.WriteRuns(out, errw, format, rjs)
 	}
-	return reportJobs(out, errw, format, jobs)
+	if err != nil {
+		return err
+	}
+	if errors.Is(firstErr, context.Canceled) {
+		return fmt.Errorf("%w: %v", errInterrupted, firstErr)
+	}
+	return firstErr
+}
+
+// reported is the job as run's reports see it.
+func (j *runJob) reported() report.RunJob {
+	return report.RunJob{Name: j.spec.run.Name, Group: j.spec.group, Prefix: j.prefix, GroupReporting: j.spec.run.GroupReporting,
+		Workload: j.w, Stats: j.st, Disks: j.disks.Utils(), Err: j.err, CPUShared: j.cpuShared,
+		Runtime: j.spec.runtime, Ramp: j.spec.run.Ramp, TimeBased: j.spec.run.TimeBased, Percentiles: j.spec.run.Percentiles,
+		Version: "qdsweep-" + version}
 }
 
 // sayJobNotes says on errw what each job's engine fell back from and the
@@ -781,211 +799,6 @@ func runControl(spec runSpec, es engineSetup, w ioengine.Workload, t runTarget, 
 	// engine always groups, the simulator has no jobs apart.
 	ctl.PerJob = w.NumJobs > 1 && !spec.run.GroupReporting && es.fio == nil && es.sim == nil
 	return ctl, disks
-}
-
-// reportRun writes the run's figures in its format, the in-flight
-// shortfall on errw, and turns the run's error into the command's.
-func reportRun(out, errw io.Writer, format string, spec runSpec, w ioengine.Workload, st *ioengine.Stats, disks *fioadapt.DiskWatch, runErr error) error {
-	if st != nil {
-		if err := writeRunStats(out, format, spec, w, st, disks.Utils(), errors.Is(runErr, context.Canceled)); err != nil {
-			return fmt.Errorf("writing results: %w", err)
-		}
-		if st.Shortfall != nil {
-			fmt.Fprint(errw, wrapHanging(report.ShortfallNote(st.Shortfall), 80, "qdsweep: ", "  "))
-		}
-	}
-	if runErr != nil {
-		if errors.Is(runErr, context.Canceled) {
-			return fmt.Errorf("%w: %v", errInterrupted, runErr)
-		}
-		return runErr
-	}
-	return nil
-}
-
-// writeRunStats prints one run's figures in the chosen format.
-func writeRunStats(out io.Writer, format string, spec runSpec, w ioengine.Workload, st *ioengine.Stats, disks []fio.DiskUtil, interrupted bool) error {
-	switch format {
-	case formatJSON:
-		return report.WriteRunJSON(out, report.RunDocOf(w, st, interrupted))
-	case formatTerse, formatFioJSON, formatJSONPlus:
-		rs := fioReportsOf(format, spec, w, st, disks)
-		if format != formatTerse {
-			return fio.WriteJSONJobs(out, rs)
-		}
-		for _, r := range rs {
-			if err := fio.WriteTerse(out, r); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	return report.WriteRunNormal(out, jobName(spec), spec.group, w, st)
-}
-
-// jobName is the job's name in fio's shapes ("qdsweep" when it has none).
-func jobName(spec runSpec) string {
-	if spec.run.Name == "" {
-		return "qdsweep"
-	}
-	return spec.run.Name
-}
-
-// fioReportsOf is a run's reports in fio's shapes: one, or one per clone
-// when the run reports its jobs apart (fio without group_reporting).
-func fioReportsOf(format string, spec runSpec, w ioengine.Workload, st *ioengine.Stats, disks []fio.DiskUtil) []fio.Report {
-	if len(st.PerJob) == 0 {
-		return []fio.Report{fioReportOf(format, spec, w, st, disks)}
-	}
-	w1 := w
-	w1.NumJobs = 1
-	rs := make([]fio.Report, len(st.PerJob))
-	for i := range st.PerJob {
-		rs[i] = fioReportOf(format, spec, w1, &st.PerJob[i], disks)
-		rs[i].Job.Options["group_reporting"] = "0"
-	}
-	return rs
-}
-
-// fioReportOf is one run's report in fio's shapes (terse, fio-json, json+).
-func fioReportOf(format string, spec runSpec, w ioengine.Workload, st *ioengine.Stats, disks []fio.DiskUtil) fio.Report {
-	name := jobName(spec)
-	eng := st.Engine
-	if st.FioIOEngine != "" {
-		eng = st.FioIOEngine // what fio ran, as fio's own report says
-	}
-	r := fioadapt.ReportFromStats(name, w, eng, spec.runtime, spec.run.Ramp, spec.run.TimeBased, spec.run.Percentiles, st)
-	r.Version = "qdsweep-" + version
-	r.Disks = disks
-	r.Plus = format == formatJSONPlus
-	r.Job.GroupID = spec.group
-	return r
-}
-
-// groupReported is jobs with each group that asks for group_reporting
-// (any of its jobs sets it, as in fio, where it applies to the group)
-// made one job: the first job's name and settings, every job's I/O
-// (ioengine.MergeGroup), both directions when its jobs read and write. A
-// group whose jobs differ in iodepth or bs stays apart: no one line
-// describes it truly.
-func groupReported(jobs []*runJob) []*runJob {
-	var out []*runJob
-	for i := 0; i < len(jobs); {
-		k := i
-		grouped, alike := false, true
-		for ; k < len(jobs) && jobs[k].spec.group == jobs[i].spec.group; k++ {
-			grouped = grouped || jobs[k].spec.run.GroupReporting
-			// One line describes the group only when its jobs share
-			// iodepth and bs (the depth it states must be every job's).
-			alike = alike && jobs[k].w.IODepth == jobs[i].w.IODepth && jobs[k].w.BS == jobs[i].w.BS
-		}
-		if !grouped || !alike || k-i == 1 {
-			out = append(out, jobs[i:k]...)
-			i = k
-			continue
-		}
-		m := *jobs[i]
-		sts := make([]*ioengine.Stats, 0, k-i)
-		reads, writes, random := false, false, false
-		m.w.NumJobs = 0
-		for _, j := range jobs[i:k] {
-			sts = append(sts, j.st)
-			m.w.NumJobs += j.w.NumJobs
-			reads, writes = reads || j.w.RW.IsRead(), writes || j.w.RW.IsWrite()
-			random = random || j.w.RW.IsRandom()
-			m.cpuShared = m.cpuShared || j.cpuShared
-			if m.err == nil {
-				m.err = j.err
-			}
-		}
-		if reads && writes {
-			m.w.RW = map[bool]ioengine.RW{true: ioengine.RandRW, false: ioengine.ReadWrite}[random]
-		}
-		m.st = ioengine.MergeGroup(sts)
-		if m.st != nil && m.st.Read != nil && m.st.All.TotalIOs > 0 {
-			m.w.RWMixRead = int(100 * m.st.Read.TotalIOs / m.st.All.TotalIOs)
-		}
-		out = append(out, &m)
-		i = k
-	}
-	return out
-}
-
-// reportJobs writes the figures of a run of several jobs: normal and terse
-// one block or line per job in order (a block headed by the job's name and
-// group, as fio's), json one document listing each job's (with its name
-// and group), fio-json and json+ one fio document with every job. Each
-// job's in-flight shortfall is said on errw; the error is the first job's.
-func reportJobs(out, errw io.Writer, format string, jobs []*runJob) error {
-	jobs = groupReported(jobs)
-	var firstErr error
-	shared := false
-	var docs []report.RunDoc
-	var reports []fio.Report
-	for i, j := range jobs {
-		if j.err != nil && firstErr == nil {
-			firstErr = j.err
-			if errors.Is(j.err, context.Canceled) {
-				firstErr = fmt.Errorf("%w: %v", errInterrupted, j.err)
-			}
-		}
-		if j.st == nil {
-			continue
-		}
-		interrupted := errors.Is(j.err, context.Canceled)
-		switch format {
-		case formatJSON:
-			d := report.RunDocOf(j.w, j.st, interrupted)
-			d.Name, d.Group = j.spec.run.Name, &j.spec.group
-			docs = append(docs, d)
-		case formatFioJSON, formatJSONPlus:
-			reports = append(reports, fioReportsOf(format, j.spec, j.w, j.st, j.disks.Utils())...)
-		default:
-			if format == formatNormal {
-				fmt.Fprint(out, report.RunJobHeader(j.spec.run.Name, j.spec.group, j.w.NumJobs))
-			}
-			if err := writeRunStats(out, format, j.spec, j.w, j.st, j.disks.Utils(), interrupted); err != nil {
-				return fmt.Errorf("writing results: %w", err)
-			}
-		}
-		if j.st.Shortfall != nil {
-			fmt.Fprint(errw, wrapHanging(j.prefix+report.ShortfallNote(j.st.Shortfall), 80, "qdsweep: ", "  "))
-		}
-		shared = shared || j.cpuShared
-		if format == formatNormal && (i+1 == len(jobs) || jobs[i+1].spec.group != j.spec.group) {
-			writeGroupStatus(out, jobs, j.spec.group)
-		}
-	}
-	if shared {
-		fmt.Fprint(errw, wrapHanging(report.SharedCPUNote, 80, "qdsweep: ", "  "))
-	}
-	var err error
-	switch {
-	case format == formatJSON:
-		err = report.WriteRunJSON(out, report.RunsDoc{Schema: report.RunsSchema, Jobs: docs})
-	case len(reports) > 0:
-		err = fio.WriteJSONJobs(out, reports)
-	}
-	if err != nil {
-		return fmt.Errorf("writing results: %w", err)
-	}
-	return firstErr
-}
-
-// writeGroupStatus writes fio's group summary line under the last job of
-// group g when the group had several jobs reported one by one.
-func writeGroupStatus(out io.Writer, jobs []*runJob, g int) {
-	var sts []*ioengine.Stats
-	n := 0
-	for _, j := range jobs {
-		if j.spec.group == g && j.st != nil {
-			sts = append(sts, j.st)
-			n += j.w.NumJobs
-		}
-	}
-	if len(sts) > 1 {
-		fmt.Fprint(out, wrapHanging(report.GroupStatusLine(g, n, ioengine.MergeGroup(sts)), 80, "", "  "))
-	}
 }
 
 // runOutput is where the run's figures go: standard output, or fio's

@@ -199,7 +199,7 @@ func deviceProbe(o sweepOpts, m *sweep.Meta, prog *progress) sweep.Probe {
 	}
 	p, info, err := sweep.NewDeviceProbe(o.workload.Filename)
 	if err != nil {
-		prog.note("qdsweep: no device telemetry: %v", err)
+		prog.note("%s", report.NoTelemetryNote(err))
 		return nil
 	}
 	m.Device, m.DeviceOff = info, p.Off()
@@ -239,7 +239,7 @@ func measureSweep(c *cli.Context, o sweepOpts, eng ioengine.Engine, probe sweep.
 		if err := saver.save(r); err != nil {
 			prog.note("qdsweep: %v", err)
 		}
-		prog.note("qdsweep: partial results in %s (continue with: qdsweep sweep --resume %s)", o.outDir, o.outDir)
+		prog.note("%s", report.PartialNote(o.outDir))
 		return fmt.Errorf("sweep: %w", errInterrupted)
 	case runErr != nil && !errors.Is(runErr, sweep.ErrAllFailed):
 		_ = saver.save(r)

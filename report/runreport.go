@@ -1,0 +1,243 @@
+package report
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/qdsweep/qdsweep/fio"
+	"github.com/qdsweep/qdsweep/fioadapt"
+	"github.com/qdsweep/qdsweep/ioengine"
+)
+
+// RunJob is one job of a `qdsweep run` as its reports see it: what ran,
+// what it measured, and what fio's report shapes name.
+type RunJob struct {
+	Name   string // fio's job name ("" when none: "qdsweep" in fio's shapes)
+	Group  int    // the job's group (fio's groupid)
+	Prefix string // "job [name]: " before what is said of it in a run of several jobs
+	// GroupReporting is fio's group_reporting: with it a group of jobs
+	// alike (iodepth, bs) is reported as one.
+	GroupReporting bool
+	Workload       ioengine.Workload
+	Stats          *ioengine.Stats // nil when the job did not run
+	Disks          []fio.DiskUtil  // fio's disk_util over the window
+	Err            error
+	CPUShared      bool // its CPU is its share of the process's (RunGroups)
+	// The run's settings fio's report shapes carry.
+	Runtime, Ramp time.Duration
+	TimeBased     bool
+	Percentiles   []float64
+	Version       string // "qdsweep-<version>", fio's "fio version"
+}
+
+// Run's output formats (--output-format).
+const (
+	RunNormal   = "normal"
+	RunJSON     = "json"
+	RunTerse    = "terse"
+	RunFioJSON  = "fio-json" // a fio-shaped JSON document
+	RunJSONPlus = "json+"    // fio-json with fio's json+ latency bins
+)
+
+// WriteRun writes one job's figures to out in format and its in-flight
+// shortfall to errw (as a "qdsweep: " note).
+func WriteRun(out, errw io.Writer, format string, j RunJob) error {
+	if j.Stats == nil {
+		return nil
+	}
+	if err := writeRunStats(out, format, j, errors.Is(j.Err, context.Canceled)); err != nil {
+		return fmt.Errorf("writing results: %w", err)
+	}
+	if j.Stats.Shortfall != nil {
+		fmt.Fprintln(errw, WrapHanging(ShortfallNote(j.Stats.Shortfall), 80, "qdsweep: ", "  "))
+	}
+	return nil
+}
+
+// WriteRuns writes the figures of a run of several jobs: normal and terse
+// one block or line per job in order (a block headed by the job's name and
+// group, as fio's, and fio's group line under a group of several), json
+// one document listing each job's (with its name and group), fio-json and
+// json+ one fio document with every job. A group that asks for
+// group_reporting is one job (GroupReported). Each job's in-flight
+// shortfall, and CPU shared between jobs, are said on errw.
+func WriteRuns(out, errw io.Writer, format string, jobs []RunJob) error {
+	jobs = GroupReported(jobs)
+	shared := false
+	var docs []RunDoc
+	var reports []fio.Report
+	for i, j := range jobs {
+		if j.Stats == nil {
+			continue
+		}
+		interrupted := errors.Is(j.Err, context.Canceled)
+		switch format {
+		case RunJSON:
+			d := RunDocOf(j.Workload, j.Stats, interrupted)
+			d.Name, d.Group = j.Name, &j.Group
+			docs = append(docs, d)
+		case RunFioJSON, RunJSONPlus:
+			reports = append(reports, fioReportsOf(format, j)...)
+		default:
+			if format == RunNormal {
+				fmt.Fprint(out, RunJobHeader(j.Name, j.Group, j.Workload.NumJobs))
+			}
+			if err := writeRunStats(out, format, j, interrupted); err != nil {
+				return fmt.Errorf("writing results: %w", err)
+			}
+		}
+		if j.Stats.Shortfall != nil {
+			fmt.Fprintln(errw, WrapHanging(j.Prefix+ShortfallNote(j.Stats.Shortfall), 80, "qdsweep: ", "  "))
+		}
+		shared = shared || j.CPUShared
+		if format == RunNormal && (i+1 == len(jobs) || jobs[i+1].Group != j.Group) {
+			writeGroupStatus(out, jobs, j.Group)
+		}
+	}
+	if shared {
+		fmt.Fprintln(errw, WrapHanging(SharedCPUNote, 80, "qdsweep: ", "  "))
+	}
+	var err error
+	switch {
+	case format == RunJSON:
+		err = WriteRunJSON(out, RunsDoc{Schema: RunsSchema, Jobs: docs})
+	case len(reports) > 0:
+		err = fio.WriteJSONJobs(out, reports)
+	}
+	if err != nil {
+		return fmt.Errorf("writing results: %w", err)
+	}
+	return nil
+}
+
+// writeRunStats prints one job's figures in format.
+func writeRunStats(out io.Writer, format string, j RunJob, interrupted bool) error {
+	switch format {
+	case RunJSON:
+		return WriteRunJSON(out, RunDocOf(j.Workload, j.Stats, interrupted))
+	case RunTerse, RunFioJSON, RunJSONPlus:
+		rs := fioReportsOf(format, j)
+		if format != RunTerse {
+			return fio.WriteJSONJobs(out, rs)
+		}
+		for _, r := range rs {
+			if err := fio.WriteTerse(out, r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return WriteRunNormal(out, j.fioName(), j.Group, j.Workload, j.Stats)
+}
+
+// fioName is the job's name in fio's shapes ("qdsweep" when it has none).
+func (j RunJob) fioName() string {
+	if j.Name == "" {
+		return "qdsweep"
+	}
+	return j.Name
+}
+
+// fioReportsOf is a job's reports in fio's shapes: one, or one per clone
+// when the run reports its jobs apart (fio without group_reporting).
+func fioReportsOf(format string, j RunJob) []fio.Report {
+	st := j.Stats
+	if len(st.PerJob) == 0 {
+		return []fio.Report{fioReportOf(format, j, j.Workload, st)}
+	}
+	w1 := j.Workload
+	w1.NumJobs = 1
+	rs := make([]fio.Report, len(st.PerJob))
+	for i := range st.PerJob {
+		rs[i] = fioReportOf(format, j, w1, &st.PerJob[i])
+		rs[i].Job.Options["group_reporting"] = "0"
+	}
+	return rs
+}
+
+// fioReportOf is one report in fio's shapes (terse, fio-json, json+).
+func fioReportOf(format string, j RunJob, w ioengine.Workload, st *ioengine.Stats) fio.Report {
+	eng := st.Engine
+	if st.FioIOEngine != "" {
+		eng = st.FioIOEngine // what fio ran, as fio's own report says
+	}
+	r := fioadapt.ReportFromStats(j.fioName(), w, eng, j.Runtime, j.Ramp, j.TimeBased, j.Percentiles, st)
+	r.Version = j.Version
+	r.Disks = j.Disks
+	r.Plus = format == RunJSONPlus
+	r.Job.GroupID = j.Group
+	return r
+}
+
+// GroupReported is jobs with each group that asks for group_reporting
+// (any of its jobs sets it, as in fio, where it applies to the group)
+// made one job: the first job's name and settings, every job's I/O
+// (ioengine.MergeGroup), both directions when its jobs read and write. A
+// group whose jobs differ in iodepth or bs stays apart: no one line
+// describes it truly.
+func GroupReported(jobs []RunJob) []RunJob {
+	var out []RunJob
+	for i := 0; i < len(jobs); {
+		k := i
+		grouped, alike := false, true
+		for ; k < len(jobs) && jobs[k].Group == jobs[i].Group; k++ {
+			grouped = grouped || jobs[k].GroupReporting
+			// One line describes the group only when its jobs share
+			// iodepth and bs (the depth it states must be every job's).
+			alike = alike && jobs[k].Workload.IODepth == jobs[i].Workload.IODepth && jobs[k].Workload.BS == jobs[i].Workload.BS
+		}
+		if !grouped || !alike || k-i == 1 {
+			out = append(out, jobs[i:k]...)
+			i = k
+			continue
+		}
+		out = append(out, mergeGroup(jobs[i:k]))
+		i = k
+	}
+	return out
+}
+
+// mergeGroup is a group's jobs as one.
+func mergeGroup(jobs []RunJob) RunJob {
+	m := jobs[0]
+	sts := make([]*ioengine.Stats, 0, len(jobs))
+	reads, writes, random := false, false, false
+	m.Workload.NumJobs = 0
+	for _, j := range jobs {
+		sts = append(sts, j.Stats)
+		m.Workload.NumJobs += j.Workload.NumJobs
+		reads, writes = reads || j.Workload.RW.IsRead(), writes || j.Workload.RW.IsWrite()
+		random = random || j.Workload.RW.IsRandom()
+		m.CPUShared = m.CPUShared || j.CPUShared
+		if m.Err == nil {
+			m.Err = j.Err
+		}
+	}
+	if reads && writes {
+		m.Workload.RW = map[bool]ioengine.RW{true: ioengine.RandRW, false: ioengine.ReadWrite}[random]
+	}
+	m.Stats = ioengine.MergeGroup(sts)
+	if m.Stats != nil && m.Stats.Read != nil && m.Stats.All.TotalIOs > 0 {
+		m.Workload.RWMixRead = int(100 * m.Stats.Read.TotalIOs / m.Stats.All.TotalIOs)
+	}
+	return m
+}
+
+// writeGroupStatus writes fio's group summary line under the last job of
+// group g when the group had several jobs reported one by one.
+func writeGroupStatus(out io.Writer, jobs []RunJob, g int) {
+	var sts []*ioengine.Stats
+	n := 0
+	for _, j := range jobs {
+		if j.Group == g && j.Stats != nil {
+			sts = append(sts, j.Stats)
+			n += j.Workload.NumJobs
+		}
+	}
+	if len(sts) > 1 {
+		fmt.Fprintln(out, WrapHanging(GroupStatusLine(g, n, ioengine.MergeGroup(sts)), 80, "", "  "))
+	}
+}
