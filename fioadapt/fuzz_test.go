@@ -11,26 +11,6 @@ import (
 	"github.com/qdsweep/qdsweep/fioadapt"
 )
 
-// addSeeds adds every recorded fio output matching glob as a seed.
-func addSeeds(f *testing.F, globs ...string) {
-	f.Helper()
-	for _, g := range globs {
-		files, err := filepath.Glob(filepath.Join(fioTestdata, g))
-		if err != nil {
-			f.Fatal(err)
-		}
-		for _, name := range files {
-			b, err := os.ReadFile(name)
-			if err != nil {
-				f.Fatal(err)
-			}
-			f.Add(b)
-		}
-	}
-	f.Add([]byte(""))
-	f.Add([]byte("{\n}\n{\n"))
-}
-
 func FuzzParseJobFile(f *testing.F) {
 	for _, name := range []string{"sweep.fio", "cs.fio"} {
 		b, err := os.ReadFile(filepath.Join(fioTestdata, name))

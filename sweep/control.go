@@ -245,3 +245,22 @@ func (r *Result) rampFindings() []littleslaw.Finding {
 	}
 	return out
 }
+
+// RunAll runs the grid (Run), then the refinement around the answers (when
+// rf is active) and the control step (when control is set: the best step
+// measured again, did the device hold still?), each only when the one
+// before went through.
+func RunAll(ctx context.Context, cfg Config, r *Result, rf Refine, control bool) error {
+	if err := Run(ctx, cfg, r); err != nil {
+		return err
+	}
+	if rf.Active() {
+		if err := RunRefine(ctx, cfg, r, rf); err != nil {
+			return err
+		}
+	}
+	if control {
+		return RunControl(ctx, cfg, r)
+	}
+	return nil
+}

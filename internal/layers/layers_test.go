@@ -3,6 +3,7 @@
 package layers_test
 
 import (
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"path/filepath"
@@ -43,6 +44,35 @@ func TestPurePackagesImportNoEngine(t *testing.T) {
 				path, _ := strconv.Unquote(imp.Path.Value)
 				if rest, own := strings.CutPrefix(path, module); own && !slices.Contains(ok, rest) {
 					t.Errorf("%s imports %s; it may import only %v of this project", f, rest, ok)
+				}
+			}
+		}
+	}
+}
+
+// TestCmdOnlyMapsFlags holds the command line's files to the size of
+// flag mapping: no file over 350 lines, no function over 80.
+func TestCmdOnlyMapsFlags(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "..", "cmd", "qdsweep", "*.go"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no cmd files (%v)", err)
+	}
+	fset := token.NewFileSet()
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		af, err := parser.ParseFile(fset, f, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := fset.File(af.Pos()).LineCount(); n > 350 {
+			t.Errorf("%s: %d lines; split it by concern (at most 350)", f, n)
+		}
+		for _, d := range af.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok {
+				if n := fset.Position(fd.End()).Line - fset.Position(fd.Pos()).Line + 1; n > 80 {
+					t.Errorf("%s: %s is %d lines; at most 80 (move what it decides into a library package)", f, fd.Name.Name, n)
 				}
 			}
 		}

@@ -1,0 +1,258 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/qdsweep/qdsweep/fioadapt"
+	"github.com/qdsweep/qdsweep/guard"
+
+	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/qdsweep/qdsweep/report"
+	"github.com/urfave/cli/v2"
+)
+
+// runJob is one job of a run, from its checks to its figures.
+type runJob struct {
+	spec   runSpec
+	prefix string // "job [name]: " before what is said of it when the run has several jobs
+	w      ioengine.Workload
+	es     engineSetup
+	eng    ioengine.Engine
+	reason string // why the engine fell back, said before the run
+	t      runTarget
+	ours   []guard.FileID // files this run laid out for the job
+	ctl    ioengine.Control
+	disks  *fioadapt.DiskWatch
+	st     *ioengine.Stats
+	err    error
+	// fsyncFailed: the job's end_fsync failed, which ends the command
+	// without a report (as a single run always did).
+	fsyncFailed bool
+	// cpuShared: the job ran beside others and its CPU is its share of
+	// the process's by I/O count (fioadapt.RunGroups).
+	cpuShared bool
+}
+
+// prepareRunJob opens a job's engine and checks its targets (sizes, the
+// write guard, limits, remote writes) without creating anything.
+func prepareRunJob(c *cli.Context, spec runSpec, ioTimeout time.Duration, several bool) (*runJob, error) {
+	j := &runJob{spec: spec, w: spec.run.Workload}
+	if several {
+		j.prefix = fmt.Sprintf("job [%s]: ", spec.run.Name)
+	}
+	j.w.IOTimeout = ioTimeout
+	es, err := engineFromFlags(c, "run", spec.engine, nil)
+	if err != nil {
+		return nil, err
+	}
+	configureFioEngine(es, &j.spec)
+	j.es = es
+	if j.t, err = runTargets(&j.w, es, j.spec.run); err != nil {
+		return nil, err
+	}
+	if err := checkRunTargets(c, es, j.w, j.t); err != nil {
+		return nil, err
+	}
+	if j.eng, j.reason, err = es.open(); err != nil {
+		return nil, err
+	}
+	rw := j.w
+	rw.Permit = writeGuardFromFlags(c)
+	if err := checkRemoteWrites(c, j.eng, rw, []ioengine.RW{j.w.RW}); err != nil {
+		return nil, err
+	}
+	return j, nil
+}
+
+// layOutJobs lays out every job's missing files, one job after another; a
+// file an earlier job laid out is that job's, and the later one's too (by
+// inode). cleanup undoes what layOutRun's cleanups undo, last job first.
+func layOutJobs(ctx context.Context, errw io.Writer, jobs []*runJob) (cleanup func(), err error) {
+	var cleanups []func()
+	cleanup = func() {
+		for i := len(cleanups) - 1; i >= 0; i-- {
+			cleanups[i]()
+		}
+	}
+	laid := map[string]guard.FileID{}
+	for _, j := range jobs {
+		var missing []string
+		for _, f := range j.t.missing {
+			if id, ok := laid[f]; ok {
+				j.ours = append(j.ours, id)
+				j.t.existingSize = max(j.t.existingSize, j.t.perFile)
+				continue
+			}
+			missing = append(missing, f)
+		}
+		j.t.missing = missing
+		ids, undo, err := layOutRun(ctx, errw, j.w, &j.t)
+		cleanups = append(cleanups, undo)
+		if err != nil {
+			return cleanup, err
+		}
+		for i, id := range ids {
+			laid[j.t.missing[i]] = id
+			j.ours = append(j.ours, id) // laid out here, by inode
+		}
+	}
+	return cleanup, nil
+}
+
+// configureFioEngine hands fio what the job asks of it when fio runs it.
+func configureFioEngine(es engineSetup, spec *runSpec) {
+	if es.fio == nil {
+		return
+	}
+	if len(spec.run.Batching)+len(spec.run.Ignored) > 0 {
+		// fio itself honours them: hand them over.
+		spec.notes = nil
+	}
+	es.fio.IOEngine = ioengine.EnginePsync // fio's default, unless --fio-arg names one
+	if !spec.run.TimeBased {
+		es.fio.IOSize = spec.run.IOSize
+	}
+	es.fio.EndFsync = spec.run.EndFsync
+	if n := spec.run.NumberIOs; n > 0 && !spec.run.TimeBased {
+		// io_size holds every loop's bytes, so fio runs one loop: its cap is every loop's.
+		es.fio.NumberIOs = n * int64(max(spec.run.Loops, 1))
+	}
+}
+
+// runTarget is what a run measures: its files, those to lay out, the size
+// of the existing ones and each file's share of --size.
+type runTarget struct {
+	files, missing []string
+	temporary      bool // a scratch file laid out and removed
+	existingSize   int64
+	perFile        int64
+}
+
+// runTargets names the run's files and sizes w's region as fio would:
+// existing targets whole (or their N%), new ones at --size (1 GiB by
+// default).
+func runTargets(w *ioengine.Workload, es engineSetup, run fioadapt.JobRun) (runTarget, error) {
+	var t runTarget
+	if len(w.JobFiles) > 0 && !es.local() {
+		return t, usagef("run: --numjobs=%d gives each job its own file, which --ioengine=%s does not run; name one shared file with --filename", w.NumJobs, es.name)
+	}
+	t.temporary = w.Filename == "" && es.local()
+	if t.temporary {
+		w.Filename = runScratchFile
+		if _, err := os.Lstat(runScratchFile); err == nil {
+			return t, usagef("--filename: ./%s already exists (left by an earlier run?); remove it or pass --filename", runScratchFile)
+		}
+	}
+	if len(w.Files) > 1 && es.sim != nil {
+		return t, usagef("run: --filename lists %d files, which --ioengine=sim does not model; name one file", len(w.Files))
+	}
+	t.files = []string{w.Filename}
+	if len(w.JobFiles) > 0 {
+		t.files = w.JobFiles
+	}
+	if len(w.Files) > 1 {
+		t.files = w.Files
+	}
+	for _, f := range t.files {
+		if fi, err := os.Stat(f); err == nil && es.local() {
+			t.existingSize = fioadapt.FileBytes(f, fi)
+		} else if es.local() {
+			t.missing = append(t.missing, f)
+		}
+	}
+	if err := resolvePercents(run, w, t.missing, t.existingSize); err != nil {
+		return t, err
+	}
+	if len(t.missing) > 0 && w.Size == 0 {
+		w.Size = runDefaultSize // fio would refuse; qdsweep lays out 1 GiB
+	}
+	if es.sim != nil && w.Size == 0 {
+		w.Size = runDefaultSize
+	}
+	t.perFile = w.FileSize() // each file of a list holds an equal share of --size
+	if es.remote() && w.Filename == "" {
+		return t, usagef("--fio-clients: name the target on the servers with --filename (nothing is laid out on them)")
+	}
+	return t, nil
+}
+
+// checkRunTargets validates each file of the run and runs the write guard
+// on it, and checks the process limits, before anything is laid out.
+func checkRunTargets(c *cli.Context, es engineSetup, w ioengine.Workload, t runTarget) error {
+	for _, f := range t.files {
+		fw := w
+		fw.Filename, fw.Size, fw.Files = f, t.perFile, nil
+		if err := es.validate(fw); err != nil {
+			return err
+		}
+		if es.local() {
+			if err := checkWrites(fw, []ioengine.RW{w.RW}, writeGuardFromFlags(c)); err != nil {
+				return err
+			}
+		}
+	}
+	if es.sim == nil {
+		return checkRunLimits(w.NumJobs, w.IODepth, w.BS)
+	}
+	return nil
+}
+
+// layOutRun lays out the run's missing files (ioengine.LayOut: removed
+// only by inode; a partial layout always goes, a scratch file when the run
+// ends, and a named target is kept as fio keeps it, said last) and returns
+// their identities. cleanup, which the caller defers even on an error, does
+// the going.
+func layOutRun(ctx context.Context, errw io.Writer, w ioengine.Workload, t *runTarget) ([]guard.FileID, func(), error) {
+	temporary, missing := t.temporary, t.missing
+	size := t.perFile + w.Offset + int64(w.NumJobs-1)*w.OffsetIncrement
+	if n := report.LayoutNote(missing, size); n != "" {
+		fmt.Fprintln(errw, n)
+	}
+	l, err := ioengine.LayOut(ctx, missing, size, temporary, onHardExit)
+	cleanup := func() {
+		if !temporary && len(missing) > 0 {
+			var kept []string
+			for _, f := range missing {
+				if _, err := os.Stat(f); err == nil {
+					kept = append(kept, f)
+				}
+			}
+			if n := report.KeptNote(kept); n != "" {
+				fmt.Fprintln(errw, n)
+			}
+		}
+		l.Close()
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, cleanup, fmt.Errorf("%w: %v", errInterrupted, err)
+		}
+		return nil, cleanup, err
+	}
+	if len(missing) > 0 {
+		t.existingSize = size
+	}
+	return l.IDs(), cleanup, nil
+}
+
+// runControl is the engine's control of a run: phases, series, fio's disk
+// utilisation over the window (local engines) and the size-based end.
+func runControl(spec runSpec, es engineSetup, w ioengine.Workload, t runTarget, logEvery time.Duration) (ioengine.Control, *fioadapt.DiskWatch) {
+	ctl := ioengine.Control{Ramp: spec.run.Ramp, Runtime: spec.runtime, SeriesInterval: max(0, logEvery)}
+	var disks *fioadapt.DiskWatch // fio's disk utilisation over the measured window
+	if es.local() && es.fio == nil {
+		disks = fioadapt.NewDiskWatch(t.files)
+		ctl.OnWindowStart, ctl.OnWindowEnd = disks.Start, disks.End
+	}
+	if !spec.run.TimeBased && es.fio == nil {
+		ctl.IOsPerJob = fioadapt.IOsPerJob(spec.run, w, t.existingSize)
+	}
+	// fio reports numjobs clones apart unless group_reporting; the fio
+	// engine always groups, the simulator has no jobs apart.
+	ctl.PerJob = w.NumJobs > 1 && !spec.run.GroupReporting && es.fio == nil && es.sim == nil
+	return ctl, disks
+}
