@@ -10,7 +10,8 @@
 #   -b  qdsweep binary (default: built from this checkout into a temp dir)
 #   -k  keep the laid-out files
 #   -s  case set: disk (default: the cases below), fast (the tmpfs grid: io_uring and
-#       libaio at 1×1 4×1 16×1 64×1 256×1 1×4 1×16 4×8 8×4 32×8, a memory-speed target)
+#       libaio at 1×1 4×1 16×1 64×1 256×1 1×4 1×16 4×8 8×4 32×8, a memory-speed target),
+#       fast-uring (its io_uring rows only)
 #       or uring (fio's io_uring options, each on its own and together, on tmpfs at 4×1
 #       and on the disk at 16×1)
 # Cases: 4k randread, direct; one job on the disk at QD 1 4 16 64 128 with io_uring
@@ -37,7 +38,7 @@ while getopts "r:p:d:m:b:ks:h" opt; do
 	b) BIN=$OPTARG ;;
 	k) KEEP=1 ;;
 	s) SET=$OPTARG ;;
-	*) sed -n '2,21p' "$0"; exit 2 ;;
+	*) sed -n '2,22p' "$0"; exit 2 ;;
 	esac
 done
 
@@ -89,10 +90,11 @@ uring_opts = [[], ["--fixedbufs=1"], ["--fixedbufs=0"], ["--registerfiles=1"], [
 if caseset == "uring":
     cases = [(place, path, "io_uring", d, nj, extra) for place, path, d, nj in
              (("tmpfs", shmfile, 4, 1), ("disk", diskfile, 16, 1)) for extra in uring_opts]
-elif caseset == "fast":
+elif caseset in ("fast", "fast-uring"):
     if not shmfile:
-        sys.exit("fio-vs-qdsweep: -s fast needs a tmpfs directory (-m)")
-    cases = [("tmpfs", shmfile, eng, d, nj) for eng in ("io_uring", "libaio")
+        sys.exit(f"fio-vs-qdsweep: -s {caseset} needs a tmpfs directory (-m)")
+    engines = ("io_uring",) if caseset == "fast-uring" else ("io_uring", "libaio")
+    cases = [("tmpfs", shmfile, eng, d, nj) for eng in engines
              for d, nj in ((1, 1), (4, 1), (16, 1), (64, 1), (256, 1), (1, 4), (1, 16), (4, 8), (8, 4), (32, 8))]
 else:
     cases = [("disk", diskfile, eng, qd, 1) for eng in ("io_uring", "libaio") for qd in (1, 4, 16, 64, 128)]

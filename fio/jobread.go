@@ -156,7 +156,7 @@ func parseJobFile(r io.Reader, dir string, depth int) (JobFile, error) {
 	return jf, nil
 }
 
-// ErrNotFio is wrapped by Runs' error when a job sets an option fio does
+// ErrNotFio is wrapped by fioadapt.Runs' error when a job sets an option fio does
 // not have (fio refuses such a job too).
 var ErrNotFio = errors.New("not fio options")
 
