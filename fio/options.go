@@ -67,12 +67,9 @@ func init() {
 		}
 	}
 	// The workload qdsweep runs.
-	set(Honoured, true, "name", "filename", "directory", "size", "filesize", "io_size", "offset", "offset_increment",
-		"rw", "rwmixread", "rwmixwrite", "bs", "bsrange", "iodepth", "numjobs", "direct", "buffered", "ioengine",
-		"runtime", "ramp_time", "randseed", "randrepeat", "continue_on_error", "loops", "number_ios", "startdelay", "verify",
-		"do_verify", "nrfiles", "end_fsync", "percentile_list", "rate", "rate_iops", "rate_process",
-		"fsync", "fdatasync", "sync", "invalidate")
-	set(Honoured, false, "time_based", "norandommap", "readonly")
+	for _, d := range RunOptions {
+		set(Honoured, !d.Switch, d.Name)
+	}
 	for _, o := range UringOptions {
 		set(Honoured, !o.Switch, o.Name)
 		passable[o.Name] = passBool // tunes how fio submits and reaps
@@ -98,7 +95,6 @@ func init() {
 		"unit_base", "significant_figures", "warnings-fatal", "max-jobs", "showcmd", "debug", "idle-prof",
 		"bandwidth-log", "append-terse", "inplace", "aux-path")
 	set(Ignored, false, "thread", "stonewall", "new_group", "minimal", "showcmd")
-	set(Honoured, false, "group_reporting")
 	// Submission and completion batching.
 	set(Batching, true, "iodepth_batch_submit", "iodepth_batch_complete_min", "iodepth_batch_complete_max",
 		"iodepth_low")
@@ -253,6 +249,64 @@ var passable = map[string]passRule{
 	"iomem_align": passWord, "mem_align": passWord, "kb_base": passWord, "unit_base": passWord,
 	// enumerations: only values that open no file of their own
 	"ioengine": passEngine, "mem": passMem, "iomem": passMem,
+}
+
+// OptionDoc is one fio option qdsweep runs, as run's help shows it: fio's
+// default ("" when it has none worth showing), and what it does here.
+type OptionDoc struct {
+	Name    string
+	Switch  bool // fio reads it as a switch (no value, or 0/1); else it takes a value
+	Default string
+	Help    string
+}
+
+// RunOptions are the fio options qdsweep runs (fio's io_uring options
+// aside: UringOptions), in the order run's help lists them: the option
+// table's Honoured entries and run's flags are made from this list.
+var RunOptions = []OptionDoc{
+	{Name: "name", Help: "job name; without --filename the job's file is <directory>/<name>.<job>.0, as fio names it (laid out if missing and kept)"},
+	{Name: "filename", Help: "file or block device (default: ./qdsweep.scratch, laid out and removed); fio's a:b list spreads each job's I/Os over the files in turn (\\: escapes a colon in a name)"},
+	{Name: "directory", Help: "directory of the job's file"},
+	{Name: "nrfiles", Default: "1", Help: "files per job: only 1"},
+	{Name: "rw", Default: "read", Help: "read, write, randread, randwrite, rw or randrw (also spelled --readwrite)"},
+	{Name: "bs", Default: "4k", Help: "bytes per I/O (fio suffixes: 4k, 128k, 1m; also spelled --blocksize)"},
+	{Name: "bsrange", Help: "a block size range whose ends are equal (4k-4k): one block size"},
+	{Name: "iodepth", Default: "1", Help: "I/Os in flight per job (psync does one at a time whatever the iodepth, as in fio)"},
+	{Name: "numjobs", Default: "1", Help: "parallel jobs"},
+	{Name: "ioengine", Default: "psync", Help: "psync (also sync, pvsync), libaio or io_uring (falls back to libaio when unavailable); " +
+		"sim: a simulated device; fio: the installed fio"},
+	{Name: "direct", Default: "0", Help: "1: O_DIRECT (bypass the page cache), 0: buffered"},
+	{Name: "buffered", Default: "1", Help: "the opposite of --direct"},
+	{Name: "invalidate", Default: "1", Help: "drop the file's cached pages before a buffered run"},
+	{Name: "size", Help: "bytes each job covers (default: the whole existing file or device, else 1g is laid out)"},
+	{Name: "filesize", Help: "the job's file size, when --size is not given"},
+	{Name: "io_size", Help: "bytes each job transfers before it ends (default --size)"},
+	{Name: "offset", Default: "0", Help: "start of the region, bytes"},
+	{Name: "offset_increment", Default: "0", Help: "job i starts at offset + i*offset_increment, bytes"},
+	{Name: "rwmixread", Default: "50", Help: "percent of reads for rw/randrw"},
+	{Name: "rwmixwrite", Default: "50", Help: "percent of writes for rw/randrw (100 - rwmixread)"},
+	{Name: "runtime", Help: "longest run (fio's seconds, or 1m, 500ms); without --time_based the run ends sooner when its bytes are done"},
+	{Name: "time_based", Switch: true, Help: "run for --runtime whatever --size (without it a job ends after io_size × loops bytes)"},
+	{Name: "ramp_time", Default: "0", Help: "warm-up before measuring"},
+	{Name: "loops", Default: "1", Help: "passes over the region of a size-based run"},
+	{Name: "number_ios", Help: "caps each loop of a size-based job at this many I/Os (a --time_based job ignores it, as fio does)"},
+	{Name: "startdelay", Default: "0", Help: "wait this long before starting"},
+	{Name: "rate_iops", Help: "cap each job's IOPS (read,write), as fio paces them"},
+	{Name: "rate", Help: "cap each job's bandwidth, bytes per second (read,write)"},
+	{Name: "rate_process", Default: "linear", Help: "linear only: I/Os evenly spaced"},
+	{Name: "fsync", Default: "0", Help: "fsync the file after this many writes"},
+	{Name: "fdatasync", Default: "0", Help: "fdatasync the file after this many writes"},
+	{Name: "sync", Default: "none", Help: "sync or dsync: open the file O_SYNC or O_DSYNC"},
+	{Name: "end_fsync", Default: "0", Help: "1: fsync the file when the job ends"},
+	{Name: "randseed", Help: "seed of the random offsets"},
+	{Name: "randrepeat", Default: "1", Help: "0: different random offsets every run"},
+	{Name: "norandommap", Switch: true, Help: "accepted: qdsweep always draws random offsets with repeats, as fio with norandommap"},
+	{Name: "readonly", Switch: true, Help: "refuse a workload that writes"},
+	{Name: "verify", Help: "0 or null only: qdsweep does not verify written data"},
+	{Name: "do_verify", Help: "accepted: nothing to verify without --verify"},
+	{Name: "continue_on_error", Default: "none", Help: "io or all: count I/O errors instead of ending the run"},
+	{Name: "percentile_list", Help: "completion-latency percentiles to report, colon-separated (at most 20)"},
+	{Name: "group_reporting", Switch: true, Help: "report a group's jobs together, as fio"},
 }
 
 // UringOption is one of fio's io_uring options qdsweep runs: run's command

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -38,10 +39,7 @@ var fioOptions = []string{
 	"rwmixread", "randseed", "output-format", "output", "name", "time_based",
 	"group_reporting", "continue_on_error", "ss", "ss_dur", "ss_interval",
 	"max_latency",
-	// run also takes these fio options, read by package fio.
-	"directory", "filesize", "io_size", "loops", "number_ios", "startdelay", "end_fsync", "randrepeat", "norandommap", "readonly",
-	// fio's io_uring engine options (run and sweep).
-	"fixedbufs", "registerfiles", "sqthread_poll", "sqthread_poll_cpu", "hipri", "nonvectored",
+	// and run's other flags: fio.RunOptions and fio.UringOptions.
 }
 
 // fioSynonyms are other words people use for fio's concepts; a flag named
@@ -128,10 +126,15 @@ func squash(s string) string {
 var kebab = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
 
 func TestFlagNamesFollowFio(t *testing.T) {
-	fio := map[string]bool{}
+	isFio := map[string]bool{}
 	squashed := map[string]string{}
-	for _, n := range fioOptions {
-		fio[n] = true
+	names := slices.Clone(fioOptions)
+	for _, d := range fio.RunOptions { // run's flags are made from fio's table
+		names = append(names, d.Name)
+	}
+	names = append(names, fio.UringOptionNames()...)
+	for _, n := range names {
+		isFio[n] = true
 		squashed[squash(n)] = n
 	}
 	used := map[string]bool{}
@@ -141,7 +144,7 @@ func TestFlagNamesFollowFio(t *testing.T) {
 				if len(n) == 1 {
 					continue // aliases: TestFlagConceptsHaveOneName
 				}
-				if fio[n] {
+				if isFio[n] {
 					continue
 				}
 				listed := spellingDeviations[n] != ""

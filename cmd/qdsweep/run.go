@@ -48,38 +48,17 @@ func runOwnFlags() []cli.Flag {
 	return append(fs, fioFlags()...)
 }
 
-// runFioFlags are the fio options run takes, shown in its help with fio's
-// defaults. They are read by package fio, not by the flag parser.
+// runFioFlags are the fio options run takes (fio.RunOptions and
+// fio.UringOptions), shown in its help with fio's defaults. They are read
+// by package fio, not by the flag parser.
 func runFioFlags() []cli.Flag {
-	fs := []cli.Flag{
-		&cli.StringFlag{Name: "name", Usage: "job name; without --filename the job's file is <directory>/<name>.<job>.0, as fio names it (laid out if missing and kept)"},
-		&cli.StringFlag{Name: "filename", Usage: "file or block device (default: ./qdsweep.scratch, laid out and removed); fio's a:b list spreads each job's I/Os over the files in turn (\\: escapes a colon in a name)"},
-		&cli.StringFlag{Name: "directory", Usage: "directory of the job's file"},
-		&cli.StringFlag{Name: "rw", Value: "read", Usage: "read, write, randread, randwrite, rw or randrw (also spelled --readwrite)"},
-		&cli.StringFlag{Name: "bs", Value: "4k", Usage: "bytes per I/O (fio suffixes: 4k, 128k, 1m; also spelled --blocksize)"},
-		&cli.StringFlag{Name: "iodepth", Value: "1", Usage: "I/Os in flight per job (psync does one at a time whatever the iodepth, as in fio)"},
-		&cli.StringFlag{Name: "numjobs", Value: "1", Usage: "parallel jobs"},
-		&cli.StringFlag{Name: "ioengine", Value: "psync", Usage: "psync (also sync, pvsync), libaio or io_uring (falls back to libaio when unavailable); " +
-			"sim: a simulated device; fio: the installed fio"},
-		&cli.StringFlag{Name: "direct", Value: "0", Usage: "1: O_DIRECT (bypass the page cache), 0: buffered"},
-		&cli.StringFlag{Name: "size", Usage: "bytes each job covers (default: the whole existing file or device, else 1g is laid out)"},
-		&cli.StringFlag{Name: "filesize", Usage: "the job's file size, when --size is not given"},
-		&cli.StringFlag{Name: "io_size", Usage: "bytes each job transfers before it ends (default --size)"},
-		&cli.StringFlag{Name: "offset", Value: "0", Usage: "start of the region, bytes"},
-		&cli.StringFlag{Name: "offset_increment", Value: "0", Usage: "job i starts at offset + i*offset_increment, bytes"},
-		&cli.StringFlag{Name: "rwmixread", Value: "50", Usage: "percent of reads for rw/randrw"},
-		&cli.StringFlag{Name: "runtime", Usage: "longest run (fio's seconds, or 1m, 500ms); without --time_based the run ends sooner when its bytes are done"},
-		&cli.BoolFlag{Name: "time_based", Usage: "run for --runtime whatever --size (without it a job ends after io_size × loops bytes)"},
-		&cli.StringFlag{Name: "ramp_time", Value: "0", Usage: "warm-up before measuring"},
-		&cli.StringFlag{Name: "loops", Value: "1", Usage: "passes over the region of a size-based run"},
-		&cli.StringFlag{Name: "number_ios", Usage: "caps each loop of a size-based job at this many I/Os (a --time_based job ignores it, as fio does)"},
-		&cli.StringFlag{Name: "startdelay", Value: "0", Usage: "wait this long before starting"},
-		&cli.StringFlag{Name: "end_fsync", Value: "0", Usage: "1: fsync the file when the job ends"},
-		&cli.StringFlag{Name: "randseed", Usage: "seed of the random offsets"},
-		&cli.StringFlag{Name: "randrepeat", Value: "1", Usage: "0: different random offsets every run"},
-		&cli.BoolFlag{Name: "norandommap", Usage: "accepted: qdsweep always draws random offsets with repeats, as fio with norandommap"},
-		&cli.BoolFlag{Name: "readonly", Usage: "refuse a workload that writes"},
-		&cli.StringFlag{Name: "continue_on_error", Value: "none", Usage: "io or all: count I/O errors instead of ending the run"},
+	var fs []cli.Flag
+	for _, d := range fio.RunOptions {
+		if d.Switch {
+			fs = append(fs, &cli.BoolFlag{Name: d.Name, Usage: d.Help})
+			continue
+		}
+		fs = append(fs, &cli.StringFlag{Name: d.Name, Value: d.Default, Usage: d.Help})
 	}
 	for _, u := range fio.UringOptions {
 		fs = append(fs, &cli.StringFlag{Name: u.Name, Usage: u.Help}) // fio reads the value
@@ -97,9 +76,10 @@ func runCommand() *cli.Command {
 			"when --size (× --loops) is done unless --time_based is given. qdsweep's own opinions (io_uring, deep\n" +
 			"queues, a ramp, a curve) belong to `qdsweep sweep`.\n" +
 			"fio options that only change fio's reporting or naming (--eta, --status-interval,\n" +
-			"--lat_percentiles, --group_reporting, --thread …) and submission batching\n" +
+			"--lat_percentiles, --thread …) and submission batching\n" +
 			"(--iodepth_batch_submit, --iodepth_batch_complete_max) are accepted and said to be ignored;\n" +
-			"--percentile_list sets the percentiles of the terse and fio-json outputs.\n" +
+			"--group_reporting reports a group's jobs as one, as fio; --percentile_list sets the percentiles\n" +
+			"of the terse and fio-json outputs.\n" +
 			"--rate_iops and --rate cap each job per direction, as fio (the wait is not latency);\n" +
 			"--filename=a:b spreads every job's I/Os over the files in turn, --size split between them.\n" +
 			"--fsync=N/--fdatasync=N (psync) sync after every N writes, timed on their own; --sync=dsync opens\n" +
@@ -112,7 +92,8 @@ func runCommand() *cli.Command {
 			"with real writes, measures it and removes it.\n" +
 			"Writes over existing data need --allow-write (a file) or --allow-write-device (a blank block device;\n" +
 			"add --destroy-data=/dev/X to overwrite partitions or a filesystem signature); mounted devices are refused.\n" +
-			"--ioengine=sim measures a simulated device (no I/O); --ioengine=fio runs the installed fio (its ioengine\n" +
+			"--sim=latency=1ms,iops=20000 (--ioengine=sim) measures a simulated device (no I/O); --ioengine=fio runs\n" +
+			"the installed fio (its ioengine\n" +
 			"from --fio-arg=--ioengine=X, else psync), and with --fio-clients runs it on fio servers: --filename then\n" +
 			"names their target and nothing is laid out or checked here. --jobfile (or a job file named on its\n" +
 			"own, as `fio job.fio`) takes the workload from a fio job file (options on the command line win).",
