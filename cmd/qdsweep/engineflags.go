@@ -30,13 +30,39 @@ var fioFlagNames = []string{"fio-arg", "fio-clients"}
 // simFlags are the flags of the simulated device: --sim, and the older
 // --sim_* flags, hidden, kept so scripts that use them still work.
 func simFlags() []cli.Flag {
-	fs := []cli.Flag{&cli.StringFlag{Name: "sim", Usage: "run a simulated device, no I/O (--ioengine=sim): comma-separated " +
-		strings.Join(ioengine.SimKeys, ", ") + " over " + ioengine.DefaultSim.Spec()}}
+	fs := []cli.Flag{&cli.StringFlag{Name: "sim", Usage: simUsage()}}
 	for _, f := range oldSimFlags() {
 		setHidden(f)
 		fs = append(fs, f)
 	}
 	return fs
+}
+
+// simKeyHelp says what each key of --sim sets, in ioengine.SimKeys' order.
+var simKeyHelp = [][2]string{
+	{"latency", "base round-trip time of one I/O"},
+	{"jitter", "spread of that time, a fraction of it (0..2)"},
+	{"channels", "I/Os the device serves at once (0: unlimited)"},
+	{"iops", "IOPS cap (0: none)"},
+	{"bw", "bandwidth cap per second, fio size suffixes (0: none)"},
+	{"bw_bytes", "the same cap in bytes"},
+	{"seed", "seed of the jitter (default --randseed)"},
+	{"burst_iops", "IOPS cap while burst credits last (iops is then the baseline)"},
+	{"burst_credits", "burst bucket in I/Os, full at each step's start, refilled at iops per second"},
+	{"burst_carry", "keep the bucket from step to step, as a volume does"},
+	{"throttle_period", "window of a periodic throttle, e.g. 1s"},
+	{"throttle_iops", "IOPS the throttle admits per window on average"},
+}
+
+// simUsage is --sim's help: its keys and what each sets, over the
+// default device.
+func simUsage() string {
+	var keys []string
+	for _, kh := range simKeyHelp {
+		keys = append(keys, kh[0]+": "+kh[1])
+	}
+	return "run a simulated device, no I/O (--ioengine=sim), as comma-separated key=value over " +
+		ioengine.DefaultSim.Spec() + ". " + strings.Join(keys, "; ")
 }
 
 // oldSimFlags are the flags each sim setting had before --sim.
