@@ -135,6 +135,7 @@ func ParseSimSpec(s string) (SimConfig, error) { return parseSim(DefaultSim, s) 
 // parseSim sets base's fields from the key=value pairs of s and validates
 // the result.
 func parseSim(c SimConfig, s string) (SimConfig, error) {
+	seen := map[string]bool{}
 	for _, kv := range strings.Split(s, ",") {
 		kv = strings.TrimSpace(kv)
 		if kv == "" {
@@ -147,6 +148,10 @@ func parseSim(c SimConfig, s string) (SimConfig, error) {
 		if !ok {
 			return c, fmt.Errorf("sim config %q: %q is not key=value", s, kv)
 		}
+		if seen[k] {
+			return c, fmt.Errorf("sim config %q: %s given twice; give each key once", s, k)
+		}
+		seen[k] = true
 		if err := c.set(k, v); err != nil {
 			return c, fmt.Errorf("sim config %q: %w", s, err)
 		}
@@ -187,7 +192,13 @@ func (c *SimConfig) set(k, v string) error {
 	default:
 		return fmt.Errorf("unknown key %q (keys: %s)", k, strings.Join(SimKeys, ", "))
 	}
-	if err != nil {
+	var ne *strconv.NumError
+	switch {
+	case errors.As(err, &ne) && k == "burst_carry":
+		return fmt.Errorf("%s: %q is not 0 or 1", k, v)
+	case errors.As(err, &ne):
+		return fmt.Errorf("%s: %q is not a number in range", k, v)
+	case err != nil:
 		return fmt.Errorf("%s: %w", k, err)
 	}
 	return nil

@@ -158,7 +158,7 @@ func TestSimSpec(t *testing.T) {
 	if d, err := ioengine.ParseSimSpec(""); err != nil || d != ioengine.DefaultSim {
 		t.Errorf("empty spec = %+v, %v; want DefaultSim", d, err)
 	}
-	for _, bad := range []string{"latency=0", "nokey=1", "iops", "bw=zz", "iops=100,burst_iops=50,burst_credits=1"} {
+	for _, bad := range []string{"latency=0", "nokey=1", "iops", "bw=zz", "iops=100,burst_iops=50,burst_credits=1", "latency=1ms,latency=2ms", "burst_carry=maybe"} {
 		if _, err := ioengine.ParseSimSpec(bad); err == nil {
 			t.Errorf("ParseSimSpec(%q) accepted", bad)
 		}
