@@ -668,9 +668,12 @@ func pace(ctx context.Context, w *Workload, ctl Control, c *coord, pubs []jobPub
 			s := Sample{Elapsed: time.Duration(c.now() - winStart)}
 			for i := range pubs {
 				s.IOs += pubs[i].ios.Load()
-				s.Bytes += pubs[i].bytes.Load()
 				s.LatSumNs += pubs[i].latSum.Load()
 			}
+			// Every I/O moves BS bytes: counted from IOs, the sample's
+			// bytes agree with its I/Os even when a job publishes between
+			// the loads.
+			s.Bytes = s.IOs * w.BS
 			if ctl.OnSample(s) {
 				return nil
 			}
