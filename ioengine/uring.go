@@ -182,6 +182,37 @@ func (r *ring) enter(toSubmit, minComplete uint32, flags uint32, arg *uringGetev
 	return int(n), nil
 }
 
+// The ring's primitives, named after liburing's (the kernel's own calls
+// are uringSetup, enter and register above). Each is a few loads and
+// stores the compiler inlines.
+
+// getSQE is liburing's io_uring_get_sqe: the next SQE, claimed for the
+// caller to fill; flushSQ publishes it. The caller never claims more
+// SQEs than the ring holds before the kernel takes them.
+func (r *ring) getSQE() *uringSQE {
+	sqe := &r.sqes[r.sqTailV&r.sqMask]
+	r.sqTailV++
+	return sqe
+}
+
+// flushSQ is liburing's __io_uring_flush_sq: the SQEs claimed so far are
+// published to the kernel (a release store of the SQ tail); io_uring_enter
+// then submits them.
+func (r *ring) flushSQ() { atomic.StoreUint32(r.sqTail, r.sqTailV) }
+
+// peekCQ is liburing's io_uring_peek_batch_cqe without the copy: the CQ
+// ring's head and the kernel's tail (an acquire load); the CQEs between
+// them are ready.
+func (r *ring) peekCQ() (head, tail uint32) { return *r.cqHead, atomic.LoadUint32(r.cqTail) }
+
+// cqe is the CQE at ring index i.
+func (r *ring) cqe(i uint32) *uringCQE { return &r.cqes[i&r.cqMask] }
+
+// cqAdvanceTo is liburing's io_uring_cq_advance, given the new head: the
+// CQEs before head are seen and their entries go back to the kernel (a
+// release store of the CQ head).
+func (r *ring) cqAdvanceTo(head uint32) { atomic.StoreUint32(r.cqHead, head) }
+
 // probeUring checks that io_uring can be set up and supports the opcodes
 // the engine uses; the error says why not.
 func probeUring() error {
@@ -484,7 +515,6 @@ func (u *uringLoop) close(abandoned bool) {
 // returns how many it filled.
 func (u *uringLoop) prep(j *job, n int, t0 int64) int {
 	r := u.r
-	tail := r.sqTailV
 	k := 0
 	for ; k < n; k++ {
 		if j.left == 0 || j.pace.on && j.dueIn(t0) > 0 {
@@ -502,7 +532,7 @@ func (u *uringLoop) prep(j *job, n int, t0 int64) int {
 				stamp(u.ar.buf(int(slot)), off)
 			}
 		}
-		sqe := &r.sqes[tail&r.sqMask]
+		sqe := r.getSQE()
 		*sqe = uringSQE{opcode: op, fd: int32(fd), off: uint64(off), addr: u.addrs[slot], len: u.sqeLen, userData: uint64(slot)}
 		if u.fixed {
 			sqe.bufIndex = slot
@@ -510,10 +540,8 @@ func (u *uringLoop) prep(j *job, n int, t0 int64) int {
 		if u.fixedFiles {
 			sqe.fd, sqe.flags = int32(j.peekFile), iosqeFixedFile
 		}
-		tail++
 	}
-	r.sqTailV = tail
-	atomic.StoreUint32(r.sqTail, tail)
+	r.flushSQ()
 	return k
 }
 
@@ -599,20 +627,19 @@ func (u *uringLoop) run(j *job) error {
 			return fmt.Errorf("io_uring_enter: %w", err)
 		}
 		t1 := c.now()
-		head := *r.cqHead
-		tail := atomic.LoadUint32(r.cqTail)
+		head, tail := r.peekCQ()
 		if err := u.stalled(j, head, tail, t1, inflight); err != nil {
 			return err
 		}
 		m.reaped(t1)
 		done := 0 // completions handled since the last endBatch
 		for head != tail {
-			if r.cqes[head&r.cqMask].userData == timerTag {
+			if r.cqe(head).userData == timerTag {
 				head++
 				rearm = timer
 				continue
 			}
-			if e := u.complete(j, &r.cqes[head&r.cqMask], t1); e != nil && fatal == nil {
+			if e := u.complete(j, r.cqe(head), t1); e != nil && fatal == nil {
 				fatal = e
 			}
 			head++
@@ -622,7 +649,7 @@ func (u *uringLoop) run(j *job) error {
 			// next blocking enter, which submits and waits in one call.
 			streaming := head != tail && u.stream.on() && pending == 0
 			if streaming {
-				atomic.StoreUint32(r.cqHead, head)
+				r.cqAdvanceTo(head)
 				m.midBatch(t1, done) // may end submission: check canSubmit after
 				done = 0
 			}
@@ -640,7 +667,7 @@ func (u *uringLoop) run(j *job) error {
 				m.reaped(t1)
 			}
 		}
-		atomic.StoreUint32(r.cqHead, head)
+		r.cqAdvanceTo(head)
 		if done > 0 {
 			m.endBatch(t1, done)
 		}
@@ -696,7 +723,7 @@ func (u *uringLoop) pacedWait(j *job, canSubmit bool) {
 // completed for the workload's IOTimeout.
 func (u *uringLoop) stalled(j *job, head, tail uint32, t1 int64, inflight int) error {
 	r := u.r
-	onlyTimer := tail-head == 1 && r.cqes[head&r.cqMask].userData == timerTag
+	onlyTimer := tail-head == 1 && r.cqe(head).userData == timerTag
 	if (head == tail || onlyTimer) && time.Duration(t1-j.m.pub.lastProgress.Load()) > j.w.IOTimeout {
 		return fmt.Errorf("no I/O completed for %v with %d outstanding: %w", j.w.IOTimeout, inflight, ErrStalled)
 	}
@@ -723,7 +750,7 @@ func (u *uringLoop) streamSubmit(j *job, tail uint32) (prepared, left int, newTa
 		m.submitted(t0, n)
 		left -= n
 	}
-	newTail = atomic.LoadUint32(r.cqTail)
+	_, newTail = r.peekCQ()
 	u.stream.observe(n > 0 && u.completedIn(slot, tail, newTail))
 	return prepared, left, newTail, nil
 }
@@ -738,10 +765,8 @@ const timerTag = ^uint64(0)
 // waitSlice. It is re-armed each time it fires.
 func (u *uringLoop) armTimer() error {
 	r := u.r
-	tail := r.sqTailV
-	r.sqes[tail&r.sqMask] = uringSQE{opcode: uringOpTimeout, fd: -1, addr: uint64(uintptr(unsafe.Pointer(u.tick))), len: 1, userData: timerTag}
-	r.sqTailV = tail + 1
-	atomic.StoreUint32(r.sqTail, tail+1)
+	*r.getSQE() = uringSQE{opcode: uringOpTimeout, fd: -1, addr: uint64(uintptr(unsafe.Pointer(u.tick))), len: 1, userData: timerTag}
+	r.flushSQ()
 	for try := 0; ; try++ {
 		n, err := r.enter(1, 0, 0, nil)
 		switch {
@@ -761,7 +786,7 @@ func (u *uringLoop) armTimer() error {
 func (u *uringLoop) restamp(n int, t0 int64) {
 	r := u.r
 	for i := r.sqTailV - uint32(n); i != r.sqTailV; i++ {
-		u.slots[uint16(r.sqes[i&r.sqMask].userData)].start = t0
+		u.slots[uint16(r.sqes[i&r.sqMask].userData)].start = t0 // claimed, not yet taken
 	}
 }
 
@@ -769,7 +794,7 @@ func (u *uringLoop) restamp(n int, t0 int64) {
 // up to to, i.e. completed during the call that submitted it.
 func (u *uringLoop) completedIn(slot uint16, from, to uint32) bool {
 	for i := from; i != to; i++ {
-		if uint16(u.r.cqes[i&u.r.cqMask].userData) == slot {
+		if uint16(u.r.cqe(i).userData) == slot {
 			return true
 		}
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/report"
+	"github.com/qdsweep/qdsweep/session"
 	"github.com/urfave/cli/v2"
 )
 
@@ -39,7 +40,7 @@ func diagnoseAction(c *cli.Context) error {
 	if o.TargetIOPS, err = targetIOPS(c); err != nil {
 		return err
 	}
-	r, err := readForReport(paths[0])
+	r, err := session.ReadSaved(paths[0])
 	if err != nil {
 		return err
 	}

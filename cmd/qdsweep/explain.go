@@ -7,6 +7,7 @@ import (
 
 	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/report"
+	"github.com/qdsweep/qdsweep/session"
 )
 
 func explainCommand() *cli.Command {
@@ -54,7 +55,7 @@ func explainAction(c *cli.Context) error {
 	if o.MaxJobs < 0 {
 		return usagef("--max-jobs: %d; use 1 or more, e.g. --max-jobs=8", o.MaxJobs)
 	}
-	outs, err := readFioOutputs("explain", c.Args().Slice())
+	outs, err := session.ReadFioOutputs("explain", c.Args().Slice())
 	if err != nil {
 		return err
 	}

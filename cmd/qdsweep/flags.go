@@ -6,6 +6,7 @@ import (
 
 	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/report"
+	"github.com/qdsweep/qdsweep/session"
 	"github.com/qdsweep/qdsweep/units"
 	"github.com/urfave/cli/v2"
 )
@@ -55,7 +56,7 @@ func workloadFlags(rampDef, runtimeDef string) []cli.Flag {
 // carry, and those a --jobfile sets where no flag was given (j may be nil).
 // The caller fills RW, BS, IODepth and NumJobs. Errors are usage errors
 // (exit 2) naming the flag and an example of a good value.
-func workloadFromFlags(c *cli.Context, j *jobFile) (ioengine.Workload, error) {
+func workloadFromFlags(c *cli.Context, j *session.JobFile) (ioengine.Workload, error) {
 	var w ioengine.Workload
 	var err error
 	w.Filename = c.String("filename")
@@ -94,7 +95,7 @@ func workloadFromFlags(c *cli.Context, j *jobFile) (ioengine.Workload, error) {
 	if w.Uring, err = uringFromFlags(c); err != nil {
 		return w, err
 	}
-	j.applyShared(c, &w)
+	j.ApplyShared(c, &w)
 	return w, nil
 }
 
@@ -137,4 +138,11 @@ func phasesFromFlags(c *cli.Context, defRamp, defRuntime time.Duration) (ramp, r
 		return 0, 0, usagef("--runtime: must be positive; use e.g. --runtime=30 (seconds) or 10s")
 	}
 	return ramp, runtime, nil
+}
+
+// jobFileFlag is --jobfile, shared by run and sweep.
+func jobFileFlag() cli.Flag {
+	return &cli.StringFlag{Name: "jobfile", Usage: "take the workload from a fio job file ([global] and its job sections: run runs every section as fio does, sweep takes one); " +
+		"flags given explicitly win; as in fio, rw, bs, iodepth, numjobs and direct the file does not set are read, 4k, 1, 1 and 0 " +
+		"(sweep keeps its --iodepth list)"}
 }

@@ -6,8 +6,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/report"
+	"github.com/qdsweep/qdsweep/session"
 	"github.com/qdsweep/qdsweep/sweep"
 )
 
@@ -40,29 +40,14 @@ func importFioAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	dir, err := outputDir(c, c.Args().Slice()...)
+	dir, err := session.ResultsDir(c.String("output"), outOptions(c, "output", c.Args().Slice()...))
 	if err != nil {
 		return err
 	}
-	outputs, logs := splitFioLogArgs(c.Args().Slice())
-	outs, err := readFioOutputs("import fio", outputs)
+	r, err := session.ImportFio("import fio", c.Args().Slice(), target, version)
 	if err != nil {
 		return err
 	}
-	r, err := sweep.FromFio(outs)
-	if err != nil {
-		return usagef("%v", err)
-	}
-	runs, err := fioRuns("import fio", outputs, logs)
-	if err != nil {
-		return err
-	}
-	r.AttachFioSeries(runs, 0)
-	r.Meta.Version = version
-	if err := r.Analyze(littleslaw.Options{TargetIOPS: target}); err != nil {
-		return fmt.Errorf("import fio: analyse: %w", err)
-	}
-	report.Annotate(r)
 	out, err := openOut(dir, outOptions(c, "output", c.Args().Slice()...))
 	if err != nil {
 		return err

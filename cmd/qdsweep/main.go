@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/qdsweep/qdsweep/session"
 	"github.com/urfave/cli/v2"
 	"github.com/xrash/smetrics"
 )
@@ -136,26 +137,14 @@ func suggestCommand(cmds []*cli.Command, name string) string {
 	return best
 }
 
-// usageError marks an error the user can fix by changing the command line (exit 2).
-type usageError struct{ err error }
-
-func (u usageError) Error() string { return u.err.Error() }
-func (u usageError) Unwrap() error { return u.err }
-
 // usagef returns a usage error (exit 2) with a one-line message.
-func usagef(format string, a ...any) error {
-	return usageError{fmt.Errorf(format, a...)}
-}
+var usagef = session.Usagef
 
-func usageErr(err error) error {
-	if err == nil {
-		return nil
-	}
-	return usageError{err}
-}
+// usageErr marks err as a usage error.
+var usageErr = session.UsageErr
 
 // errInterrupted is returned by commands stopped by SIGINT/SIGTERM (exit 130).
-var errInterrupted = errors.New("interrupted")
+var errInterrupted = session.ErrInterrupted
 
 // exitCode prints err's one line to w (the app's error writer) and
 // returns the exit status: 2 for usage errors, 130 on interrupt, 1 else.
@@ -163,7 +152,7 @@ func exitCode(w io.Writer, err error) int {
 	if err == nil {
 		return 0
 	}
-	var ue usageError
+	var ue session.UsageError
 	switch {
 	case errors.Is(err, errInterrupted) || errors.Is(err, context.Canceled):
 		fmt.Fprintln(w, "qdsweep: interrupted")

@@ -1,9 +1,8 @@
 package main
 
 import (
-	"errors"
-
 	"github.com/qdsweep/qdsweep/guard"
+	"github.com/qdsweep/qdsweep/session"
 	"github.com/urfave/cli/v2"
 )
 
@@ -21,15 +20,7 @@ func outOptions(c *cli.Context, flag string, protect ...string) guard.OutOptions
 }
 
 // openOut opens dir through the one writer; a refusal is a usage error.
-func openOut(dir string, o guard.OutOptions) (*guard.Out, error) {
-	out, err := guard.OpenOut(dir, o)
-	return out, outErr(err)
-}
+var openOut = session.OpenOut
 
 // outErr makes a refusal of an output path a usage error (exit 2).
-func outErr(err error) error {
-	if errors.Is(err, guard.ErrOutput) {
-		return usageErr(err)
-	}
-	return err
-}
+var outErr = session.OutErr

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/qdsweep/qdsweep/session"
 	"github.com/qdsweep/qdsweep/sweep"
 )
 
@@ -81,7 +82,7 @@ func TestSweepStopSignals(t *testing.T) {
 			if err != nil || !r.Interrupted || len(r.Steps) == 0 {
 				t.Fatalf("results: %v, %+v", err, r)
 			}
-			if _, err := os.Stat(filepath.Join(dir, scratchName)); !errors.Is(err, os.ErrNotExist) {
+			if _, err := os.Stat(filepath.Join(dir, session.ScratchName)); !errors.Is(err, os.ErrNotExist) {
 				t.Errorf("scratch file left behind: %v", err)
 			}
 		})
@@ -148,7 +149,7 @@ func TestSweepResumeRefusesOtherMeasurement(t *testing.T) {
 	if !bytes.Equal(before, after) {
 		t.Error("a refused resume changed results.json")
 	}
-	if _, err := os.Stat(filepath.Join(dir, scratchName)); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(dir, session.ScratchName)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a refused resume laid out a scratch file: %v", err)
 	}
 }
@@ -287,14 +288,14 @@ func TestSweepsShareDirectory(t *testing.T) {
 	args := []string{"--size", "16m", "--iodepth", "1:64", "--runtime", "500ms", "--ramp_time", "0", "--ss=0", "-q"}
 	var stderrA bytes.Buffer
 	a := startSweep(t, dir, &stderrA, append(args, "--output", "a")...)
-	scratch := filepath.Join(dir, scratchName)
+	scratch := filepath.Join(dir, session.ScratchName)
 	waitSteps(t, filepath.Join(dir, "a"), 1) // laid out and measuring
 	before, err := os.Stat(scratch)
 	if err != nil {
 		t.Fatalf("first sweep's scratch file: %v", err)
 	}
 	code, _, stderrB := runSweep(t, dir, append(args, "--output", "b")...)
-	if code == 0 || !strings.Contains(stderrB, scratchName) {
+	if code == 0 || !strings.Contains(stderrB, session.ScratchName) {
 		t.Errorf("second sweep: exit %d, %q", code, stderrB)
 	}
 	after, err := os.Stat(scratch)
@@ -329,7 +330,7 @@ func TestSweepsPairedStarts(t *testing.T) {
 		for name, err := range errs {
 			if err != nil {
 				// The loser: refused because the scratch file is there.
-				if !strings.Contains(stderr[name], scratchName) {
+				if !strings.Contains(stderr[name], session.ScratchName) {
 					t.Errorf("pair %d: sweep %s failed for another reason: %v: %s", i, name, err, stderr[name])
 				}
 				continue
@@ -348,7 +349,7 @@ func TestSweepsPairedStarts(t *testing.T) {
 		if wins == 0 {
 			t.Fatalf("pair %d: both failed: %s / %s", i, stderr["a"], stderr["b"])
 		}
-		if _, err := os.Stat(filepath.Join(dir, scratchName)); !errors.Is(err, os.ErrNotExist) {
+		if _, err := os.Stat(filepath.Join(dir, session.ScratchName)); !errors.Is(err, os.ErrNotExist) {
 			t.Errorf("pair %d: scratch file left: %v", i, err)
 		}
 	}

@@ -1,17 +1,13 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
-	"github.com/qdsweep/qdsweep/fio"
+	"github.com/qdsweep/qdsweep/session"
 
 	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/report"
-	"github.com/qdsweep/qdsweep/sweep"
 	"github.com/urfave/cli/v2"
 )
 
@@ -78,47 +74,6 @@ func parseRenderFlags(c *cli.Context) (renderOpts, error) {
 	return o, nil
 }
 
-// readForReport reads a saved result for report or compare; a file that
-// cannot be used is a usage error naming it and the fix.
-func readForReport(path string) (*sweep.Result, error) {
-	r, err := sweep.Read(path)
-	if err != nil {
-		if errors.Is(err, sweep.ErrSchema) {
-			if outs, ferr := fio.ReadOutput(path); ferr == nil && len(outs) > 0 {
-				return nil, usagef("%s is fio output, not a qdsweep result: turn it into one with qdsweep import fio --output %s %s (then report that directory), or read it as it is with qdsweep explain %s",
-					path, importDirFor(path), path, path)
-			}
-		}
-		return nil, usagef("%v; give a qdsweep results directory or its results.json", err)
-	}
-	n := 0
-	for _, s := range r.Steps {
-		if s.Skipped == "" && s.Failed == "" && s.IOPS > 0 {
-			n++
-		}
-	}
-	if n == 0 {
-		return nil, usagef("%s has no measured steps: nothing to report; run a sweep first", path)
-	}
-	return r, nil
-}
-
-// resultsFile is the results.json a result path stands for.
-func resultsFile(path string) string {
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return filepath.Join(path, sweep.ResultsJSON)
-	}
-	return path
-}
-
-// resultDir is the directory a result path stands for.
-func resultDir(path string) string {
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return path
-	}
-	return filepath.Dir(path)
-}
-
 func reportAction(c *cli.Context) error {
 	o, err := parseRenderFlags(c)
 	if err != nil {
@@ -127,22 +82,16 @@ func reportAction(c *cli.Context) error {
 	if len(o.args) != 1 {
 		return usagef("report needs one results directory or results.json, e.g. qdsweep report qdsweep-20261130-101500 (got %d arguments)", len(o.args))
 	}
-	r, err := readForReport(o.args[0])
+	r, err := session.ReadAnalysed(o.args[0], o.analyze)
 	if err != nil {
 		return err
 	}
 	if o.out == "" {
-		o.out = resultDir(o.args[0])
-	}
-	if err := r.Analyze(o.analyze); err != nil {
-		if errors.Is(err, littleslaw.ErrBadOptions) {
-			return usagef("%v", err)
-		}
-		return fmt.Errorf("analyse %s: %w", o.args[0], err)
+		o.out = session.ResultDir(o.args[0])
 	}
 	// The results file read is never replaced; report's own files in the
 	// results directory (summary.md, charts) are.
-	out, err := openOut(o.out, outOptions(c, "output", resultsFile(o.args[0])))
+	out, err := openOut(o.out, outOptions(c, "output", session.ResultsFile(o.args[0])))
 	if err != nil {
 		return err
 	}
@@ -156,11 +105,4 @@ func reportAction(c *cli.Context) error {
 	}
 	report.WriteWritten(w, c.App.ErrWriter, files, "")
 	return nil
-}
-
-// importDirFor is a results directory name for importing the fio output
-// at path: its base name without extension, prefixed "fio-".
-func importDirFor(path string) string {
-	b := filepath.Base(path)
-	return "fio-" + strings.TrimSuffix(b, filepath.Ext(b))
 }

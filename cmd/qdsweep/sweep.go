@@ -1,30 +1,9 @@
 package main
 
 import (
-	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
-	"path/filepath"
-	"time"
-
-	"github.com/qdsweep/qdsweep/guard"
-	"github.com/qdsweep/qdsweep/ioengine"
-	"github.com/qdsweep/qdsweep/report"
+	"github.com/qdsweep/qdsweep/session"
 	"github.com/qdsweep/qdsweep/sweep"
 	"github.com/urfave/cli/v2"
-)
-
-// Defaults of `qdsweep sweep`, chosen so the default sweep (9 steps and the
-// 1 GiB scratch layout) takes about 30 s on a busy 2-core VM: each step
-// ramps 0.5 s, then ends once IOPS is steady over the 2 s --ss_dur window
-// or after 3 s at most (measured: 31 s with most steps ending at 3 s on a
-// shared disk, against 39 s with a 5 s runtime).
-const (
-	sweepDefaultRamp    = 500 * time.Millisecond
-	sweepDefaultRuntime = 3 * time.Second
-	scratchName         = "qdsweep.scratch"
 )
 
 func sweepCommand() *cli.Command {
@@ -51,14 +30,14 @@ func sweepCommand() *cli.Command {
 		&cli.BoolFlag{Name: "refine", Usage: "after the grid, measure depths between the grid steps around the saturation knee, the --target-iops depth and the --latency-slo boundary", DefaultText: "on with --target-iops or --latency-slo, else off"},
 		&cli.IntFlag{Name: "refine-steps", Value: sweep.DefaultRefineSteps, Usage: "most extra steps per refined boundary"},
 	}
-	flags = append(flags, workloadFlags(sweepDefaultRamp.String(), sweepDefaultRuntime.String()+", or sooner once steady")...)
+	flags = append(flags, workloadFlags(session.SweepDefaultRamp.String(), session.SweepDefaultRuntime.String()+", or sooner once steady")...)
 	flags = append(flags, logIntervalFlag())
 	flags = append(flags, &cli.StringFlag{Name: "emit-fio-jobs", Usage: "write one fio job file per planned step into this directory before the sweep runs (any engine)"})
 	return &cli.Command{
 		Name:      "sweep",
 		Usage:     "measure IOPS and latency across queue depths, find saturation, recommend a queue depth",
 		UsageText: "qdsweep sweep [--filename PATH] [--iodepth 1:256] [--numjobs 1] [--rw randread] [--bs 4k] [--output DIR]",
-		Description: "With no flags it lays out a 1 GiB scratch file ./" + scratchName + ", sweeps 4k random reads over iodepth\n" +
+		Description: "With no flags it lays out a 1 GiB scratch file ./" + session.ScratchName + ", sweeps 4k random reads over iodepth\n" +
 			"1, 2, 4 … 256 with one job, prints the table and recommendation, writes a results directory and\n" +
 			"removes the scratch file. A --filename that does not exist is laid out and kept, as fio does.\n" +
 			"Each step ramps --ramp_time (default 0.5 s), then measures until IOPS is steady (--ss: drifting\n" +
@@ -74,7 +53,7 @@ func sweepCommand() *cli.Command {
 	}
 }
 
-func sweepAction(c *cli.Context) (err error) {
+func sweepAction(c *cli.Context) error {
 	stopsOnItsOwn.Store(true)
 	if c.Args().Len() > 0 {
 		return usagef("sweep: unexpected argument %q; all settings are flags (see qdsweep sweep --help)", c.Args().First())
@@ -83,265 +62,5 @@ func sweepAction(c *cli.Context) (err error) {
 	if err != nil {
 		return err
 	}
-	rws, deepest, err := checkSweepPlan(c, &o)
-	if err != nil {
-		return err
-	}
-	// The results directory, through the one writer, and one owner for it:
-	// held locked for the run. A start that fails before the first results
-	// are written leaves nothing behind.
-	out, err := openOut(o.outDir, o.outOpts)
-	if err != nil {
-		return err
-	}
-	started := false
-	defer func() {
-		if err != nil && !started {
-			out.Abandon()
-		}
-	}()
-	lock, err := guard.LockDir(o.outDir)
-	if err != nil {
-		return err
-	}
-	defer lock.Unlock()
-	defer onHardExit(lock.Unlock)()
-	if err := emitCheckedJobs(o, deepest, rws); err != nil {
-		return err
-	}
-	eng, fallback, err := o.engine.open()
-	if err != nil {
-		return err
-	}
-	if err := checkRemoteWrites(c, eng, deepest, rws); err != nil {
-		return err
-	}
-	ctx := c.Context
-	prog := newProgress(c.App.ErrWriter, o.quiet)
-	defer prog.clear()
-	if fallback != "" {
-		prog.note("qdsweep: %s", fallback)
-	}
-
-	// The result: a new one, or the one being resumed.
-	r, err := sweepResult(o, eng.Name(), fallback)
-	if err != nil {
-		return err
-	}
-	m := &r.Meta
-
-	cleanup, err := layOutSweepTarget(ctx, &o, prog)
-	defer cleanup()
-	if err != nil {
-		return err
-	}
-	probe := deviceProbe(o, m, prog)
-	saver := &resultSaver{out: out}
-	defer onHardExit(saver.markInterrupted)()
-	if err := saver.save(r); err != nil {
-		return err
-	}
-	started = true
-	return measureSweep(c, o, eng, probe, saver, r, prog)
-}
-
-// emitCheckedJobs writes the fio job files --emit-fio-jobs asks for, past
-// the write guard for what they name whatever engine runs here.
-func emitCheckedJobs(o sweepOpts, deepest ioengine.Workload, rws []ioengine.RW) error {
-	if o.jobsDir == "" {
-		return nil
-	}
-	if !o.engine.local() && !o.engine.remote() && o.workload.Filename != "" {
-		if err := checkWrites(deepest, rws, o.workload.Permit); err != nil {
-			return err
-		}
-	}
-	return emitFioJobs(o)
-}
-
-// deviceProbe is the telemetry probe of a local target (nil where there is
-// none: the reason is said), its device and filesystem noted in m.
-func deviceProbe(o sweepOpts, m *sweep.Meta, prog *progress) sweep.Probe {
-	if !o.engine.local() {
-		return nil
-	}
-	p, info, err := sweep.NewDeviceProbe(o.workload.Filename)
-	if err != nil {
-		prog.note("%s", report.NoTelemetryNote(err))
-		return nil
-	}
-	m.Device, m.DeviceOff = info, p.Off()
-	m.FSType, m.FSClass = p.FS().Type, string(p.FS().Class)
-	return p
-}
-
-// measureSweep runs the sweep's steps on the held target, saving the
-// results after each, and finishes it: an interrupted sweep is saved as
-// such, a failed one as far as it got.
-func measureSweep(c *cli.Context, o sweepOpts, eng ioengine.Engine, probe sweep.Probe, saver *resultSaver, r *sweep.Result, prog *progress) error {
-	ctx := c.Context
-	cfg := sweep.Config{
-		Engine: eng, Workload: o.workload, Ramp: o.ramp, Runtime: o.runtime,
-		Steady: o.steady, Stop: o.stop, Probe: probe, LogInterval: o.logEvery,
-		OnLive: prog.live,
-		OnStep: func(r *sweep.Result, s sweep.Step) error {
-			prog.step(r, s)
-			return saver.save(r)
-		},
-	}
-	// The write guard holds the target from the first step to the last
-	// refined one (a written block device stays claimed with O_EXCL).
-	held, err := sweep.HoldTarget(cfg, r.Plan)
-	if err != nil {
-		return err
-	}
-	defer held.Close()
-	if held != nil {
-		cfg.Workload.Held = held
-	}
-	runErr := sweep.RunAll(ctx, cfg, r, o.refine, o.control)
-	prog.clear()
-	switch {
-	case runErr != nil && ctx.Err() != nil:
-		r.Interrupted = true
-		if err := saver.save(r); err != nil {
-			prog.note("qdsweep: %v", err)
-		}
-		prog.note("%s", report.PartialNote(o.outDir))
-		return fmt.Errorf("sweep: %w", errInterrupted)
-	case runErr != nil && !errors.Is(runErr, sweep.ErrAllFailed):
-		_ = saver.save(r)
-		return runErr
-	}
-	return finishSweep(c, o, saver, r, runErr)
-}
-
-// checkSweepPlan checks, before anything is written, that the engine runs
-// each curve at its deepest iodepth and numjobs (lists are ascending), the
-// write guard for every pattern of the sweep, and the process limits. It
-// returns the patterns and the workload of the most jobs, whose region is
-// (numjobs-1) × offset_increment + size.
-func checkSweepPlan(c *cli.Context, o *sweepOpts) ([]ioengine.RW, ioengine.Workload, error) {
-	var rws []ioengine.RW
-	for _, rw := range o.plan.RW {
-		rws = append(rws, ioengine.RW(rw))
-		for _, bs := range o.plan.BS {
-			w := o.workload
-			w.RW, w.BS = ioengine.RW(rw), bs
-			w.IODepth, w.NumJobs = o.plan.IODepth[len(o.plan.IODepth)-1], o.plan.NumJobs[len(o.plan.NumJobs)-1]
-			if err := o.engine.validate(w); err != nil {
-				return nil, ioengine.Workload{}, err
-			}
-		}
-	}
-	o.workload.Permit = writeGuardFromFlags(c)
-	deepest := o.workload
-	deepest.NumJobs = o.plan.NumJobs[len(o.plan.NumJobs)-1]
-	if o.engine.local() {
-		if err := checkWrites(deepest, rws, o.workload.Permit); err != nil {
-			return nil, deepest, err
-		}
-	}
-	if o.engine.sim == nil {
-		if err := checkSweepLimits(o.plan); err != nil {
-			return nil, deepest, err
-		}
-	}
-	return rws, deepest, nil
-}
-
-// sweepResult is the result the sweep fills: a new one, or the one being
-// resumed, with this run's meta (refused when it would measure something
-// else than the sweep it continues).
-func sweepResult(o sweepOpts, engine, fallback string) (*sweep.Result, error) {
-	r := o.prev
-	var prevMeta *sweep.Meta
-	if r == nil {
-		r = sweep.NewResult(sweep.Meta{Version: version, Start: time.Now()}, o.plan)
-	} else {
-		pm := r.Meta
-		prevMeta = &pm
-	}
-	m := &r.Meta
-	sweep.MetaFor(m, o.plan, o.workload, engine, fallback, o.engine.sim, o.ramp, o.runtime)
-	if prevMeta != nil {
-		if err := sweep.CheckResume(*prevMeta, *m); err != nil {
-			*m = *prevMeta
-			return r, usageErr(err)
-		}
-	}
-	return r, nil
-}
-
-// layOutSweepTarget lays out the scratch file, or a named target that does
-// not exist yet (ioengine.LayOut), and adds it to the files the sweep may
-// write (by inode). The scratch file goes on every way out (only the file
-// this process created: by inode); a named new target is kept, as fio does,
-// unless the layout is cut short: then it goes too. cleanup, which the
-// caller defers even on an error, does the going and says what was kept.
-func layOutSweepTarget(ctx context.Context, o *sweepOpts, prog *progress) (func(), error) {
-	path := o.workload.Filename
-	if !o.scratch && !(o.engine.local() && !sweepTargetExists(path)) {
-		return func() {}, nil
-	}
-	if o.scratch && sweepTargetExists(path) {
-		return func() {}, fmt.Errorf("scratch file %s already exists (another sweep running here, or left by a crash); remove it or pass --filename", path)
-	}
-	size := layoutSize(o.workload, o.plan)
-	prog.note("%s", report.LayoutNote([]string{path}, size))
-	l, err := ioengine.LayOut(ctx, []string{path}, size, o.scratch, onHardExit)
-	cleanup := func() {
-		l.Close()
-		if !o.scratch && sweepTargetExists(path) {
-			prog.note("%s", report.KeptNote([]string{path}))
-		}
-	}
-	if err != nil {
-		if ctx.Err() != nil {
-			return cleanup, fmt.Errorf("%w: %v", errInterrupted, err)
-		}
-		return cleanup, err
-	}
-	o.workload.Permit.Ours = append(o.workload.Permit.Ours, l.IDs()...) // laid out here: ours to write, by inode
-	return cleanup, nil
-}
-
-// finishSweep analyses, writes the results directory and prints.
-func finishSweep(c *cli.Context, o sweepOpts, saver *resultSaver, r *sweep.Result, runErr error) error {
-	if err := r.Analyze(o.analyze); err != nil {
-		return fmt.Errorf("analyse: %w", err)
-	}
-	report.Annotate(r)
-	if err := saver.save(r); err != nil {
-		return err
-	}
-	human := c.App.Writer
-	if o.json {
-		human = c.App.ErrWriter
-	}
-	if o.quiet {
-		human = io.Discard
-	}
-	if runErr == nil {
-		if err := report.Table(human, r, o.report); err != nil {
-			return err
-		}
-	}
-	files, err := report.WriteAll(saver.out, r, o.report)
-	if err != nil && !errors.Is(err, report.ErrNoSteps) {
-		return fmt.Errorf("write charts: %w", err)
-	}
-	notes := c.App.ErrWriter
-	if o.quiet {
-		notes = io.Discard
-	}
-	report.WriteWritten(human, notes, files, filepath.Join(o.outDir, sweep.ResultsJSON))
-	if o.json {
-		enc := json.NewEncoder(c.App.Writer)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(r); err != nil {
-			return fmt.Errorf("write JSON: %w", err)
-		}
-	}
-	return runErr
+	return o.Run(c.Context)
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/fioadapt"
+	"github.com/qdsweep/qdsweep/session"
 	"github.com/qdsweep/qdsweep/sweep"
 )
 
@@ -195,10 +196,10 @@ func TestSweepSIGINTRealEngine(t *testing.T) {
 	if !r.Interrupted || len(r.Steps) == 0 || len(r.Steps) == 7 {
 		t.Errorf("interrupted %v with %d steps", r.Interrupted, len(r.Steps))
 	}
-	if _, err := os.Stat(filepath.Join(dir, scratchName)); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(dir, session.ScratchName)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("scratch file left behind: %v", err)
 	}
-	if m := r.Meta; m.Simulated || m.Engine == "" || m.Hostname == "" || m.Kernel == "" || m.CPUs == 0 || m.Target != scratchName {
+	if m := r.Meta; m.Simulated || m.Engine == "" || m.Hostname == "" || m.Kernel == "" || m.CPUs == 0 || m.Target != session.ScratchName {
 		t.Errorf("meta %+v", m)
 	}
 }
@@ -238,40 +239,6 @@ func TestSweepResume(t *testing.T) {
 		if want := float64(s.QD) / 0.5e-3; math.Abs(s.IOPS-want)/want > 0.06 {
 			t.Errorf("QD %d: %.0f IOPS, want %.0f", s.QD, s.IOPS, want)
 		}
-	}
-}
-
-func TestProgressLines(t *testing.T) {
-	f, err := os.CreateTemp(t.TempDir(), "stderr")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	p := newProgress(f, false)
-	r := &sweep.Result{Plan: sweep.Plan{RW: []string{"randread"}, BS: []int64{4096}, IODepth: []int{1, 2, 4, 8}, NumJobs: []int{1}}}
-	measured := sweep.Step{RW: "randread", BS: 4096, IODepth: 1, NumJobs: 1, QD: 1, IOPS: 24600, Steady: true, RuntimeNs: int64(2 * time.Second)}
-	measured.Lat.MeanNs = 1.3e6
-	r.Steps = append(r.Steps, measured)
-	p.live(sweep.Live{Index: 1, Total: 4}) // not a terminal: prints nothing
-	p.step(r, measured)
-	for qd := 2; qd <= 8; qd *= 2 {
-		r.Steps = append(r.Steps, sweep.Step{RW: "randread", BS: 4096, IODepth: qd, NumJobs: 1, QD: qd, Skipped: "early stop"})
-	}
-	p.step(r, r.Steps[len(r.Steps)-1])
-	p.note("done")
-	b, _ := os.ReadFile(f.Name())
-	want := "randread 4k:\n" +
-		"step 1/4  QD 1 (1×1)  24.6k IOPS  1.3 ms mean  ran 2.0 s, steady\n" +
-		"steps 2–4/4  QD 2–8  skipped: early stop\n" +
-		"done\n"
-	if string(b) != want {
-		t.Errorf("progress wrote\n%q\nwant\n%q", b, want)
-	}
-	quiet := newProgress(f, true)
-	quiet.step(r, measured)
-	quiet.note("hidden")
-	if b2, _ := os.ReadFile(f.Name()); len(b2) != len(b) {
-		t.Error("quiet progress printed")
 	}
 }
 

@@ -6,8 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/qdsweep/qdsweep/guard"
-	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/qdsweep/qdsweep/session"
 	"github.com/qdsweep/qdsweep/sweep"
 	"github.com/qdsweep/qdsweep/units"
 	"github.com/urfave/cli/v2"
@@ -16,21 +15,21 @@ import (
 // planFromFlags builds the plan from --rw --bs --iodepth --numjobs --full.
 // When resuming, unset flags take the resumed plan's values and the result
 // must equal it.
-func planFromFlags(c *cli.Context, prev *sweep.Result, jf *jobFile) (sweep.Plan, error) {
+func planFromFlags(c *cli.Context, prev *sweep.Result, jf *session.JobFile) (sweep.Plan, error) {
 	var p sweep.Plan
 	if prev != nil {
 		p = prev.Plan
 	}
 	fresh := prev == nil
 	if fresh || c.IsSet("rw") {
-		rw, err := sweep.ParseRWList(jf.rw(c))
+		rw, err := sweep.ParseRWList(jf.RW(c, c.String("rw")))
 		if err != nil {
 			return p, usagef("--rw: %v", err)
 		}
 		p.RW = sweep.NewPlan(rw, nil, nil, nil, false).RW
 	}
 	if fresh || c.IsSet("bs") {
-		bs, err := sweep.ParseSizeList(jf.bs(c))
+		bs, err := sweep.ParseSizeList(jf.BS(c, c.String("bs")))
 		if err != nil {
 			return p, usagef("--bs: %v", err)
 		}
@@ -40,7 +39,7 @@ func planFromFlags(c *cli.Context, prev *sweep.Result, jf *jobFile) (sweep.Plan,
 		name string
 		dst  *[]int
 		text string
-	}{{"iodepth", &p.IODepth, c.String("iodepth")}, {"numjobs", &p.NumJobs, jf.numjobs(c)}} {
+	}{{"iodepth", &p.IODepth, c.String("iodepth")}, {"numjobs", &p.NumJobs, jf.NumJobs(c, c.String("numjobs"))}} {
 		if fresh || c.IsSet(f.name) {
 			v, err := sweep.ParseIntSpec(f.text)
 			if err != nil {
@@ -111,14 +110,4 @@ func steadyFromFlags(c *cli.Context) (sweep.SteadyConfig, error) {
 	s.Precision = prec / 100
 	s.MinWindow = max(sweep.DefaultSteady.MinWindow, 3*s.Interval)
 	return s, nil
-}
-
-// layoutSize is how much of a new target the sweep lays out: every job's
-// region of the deepest numjobs, offset + (numjobs-1) × offset_increment + size.
-func layoutSize(w ioengine.Workload, p sweep.Plan) int64 {
-	jobs := 1
-	for _, n := range p.NumJobs {
-		jobs = max(jobs, n)
-	}
-	return guard.Region(w.Offset, w.Size, w.OffsetIncrement, jobs)
 }

@@ -1,12 +1,7 @@
 package main
 
 import (
-	"errors"
-	"fmt"
-	"os"
-
 	"github.com/qdsweep/qdsweep/guard"
-	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/urfave/cli/v2"
 )
 
@@ -27,52 +22,4 @@ func writeGuardFromFlags(c *cli.Context) guard.Permit {
 		AllowWriteDevice: c.Bool("allow-write-device"),
 		DestroyData:      c.String("destroy-data"),
 	}
-}
-
-// checkWrites runs the write guard for w under every pattern in rws, before
-// anything is laid out or run. Refusals are usage errors (exit 2) whose one
-// line names the flag that would allow the write.
-func checkWrites(w ioengine.Workload, rws []ioengine.RW, g guard.Permit) error {
-	if g.DestroyData != "" {
-		di, derr := os.Stat(g.DestroyData)
-		ti, terr := os.Stat(w.Filename)
-		if derr != nil || terr != nil || !os.SameFile(di, ti) {
-			return usagef("--destroy-data=%s does not name the target --filename=%s; name the same block device twice to confirm", g.DestroyData, w.Filename)
-		}
-	}
-	writes := false
-	for _, rw := range rws {
-		writes = writes || rw.IsWrite()
-	}
-	if err := guard.Check(w.GuardTarget(w.Filename, writes, 0), g); err != nil {
-		if errors.Is(err, guard.ErrWriteRefused) {
-			return usageErr(err)
-		}
-		return fmt.Errorf("--filename=%s: %w", w.Filename, err)
-	}
-	return nil
-}
-
-// checkRemoteWrites runs the write guard of an engine whose target is on
-// other hosts (fio servers) for w under every pattern in rws, before
-// anything runs; a refusal is a usage error.
-func checkRemoteWrites(c *cli.Context, eng ioengine.Engine, w ioengine.Workload, rws []ioengine.RW) error {
-	rc, ok := eng.(ioengine.RemoteTargetChecker)
-	if !ok {
-		return nil
-	}
-	for _, rw := range rws {
-		if !rw.IsWrite() {
-			continue
-		}
-		w.RW = rw
-		if err := rc.CheckRemoteTarget(c.Context, w); err != nil {
-			if errors.Is(err, guard.ErrWriteRefused) {
-				return usageErr(err)
-			}
-			return err
-		}
-		return nil // one probe per target
-	}
-	return nil
 }

@@ -1,4 +1,4 @@
-package main
+package session
 
 import (
 	"fmt"
@@ -12,10 +12,10 @@ import (
 	"golang.org/x/term"
 )
 
-// progress reports a sweep on stderr: on a terminal one live line rewritten
+// Progress reports a sweep on stderr: on a terminal one live line rewritten
 // in place (\r) and cleared at the end; otherwise one plain line per
 // finished step; nothing when quiet.
-type progress struct {
+type Progress struct {
 	mu    sync.Mutex
 	f     io.Writer
 	fd    int // f's file descriptor when it is a terminal
@@ -25,16 +25,17 @@ type progress struct {
 	curve string // rw and bs of the last step line printed ("randread 4k")
 }
 
-func newProgress(w io.Writer, quiet bool) *progress {
-	p := &progress{f: w, quiet: quiet}
+// NewProgress reports on w (nothing when quiet).
+func NewProgress(w io.Writer, quiet bool) *Progress {
+	p := &Progress{f: w, quiet: quiet}
 	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		p.tty, p.fd = true, int(f.Fd())
 	}
 	return p
 }
 
-// live shows the running step's figures (terminal only).
-func (p *progress) live(l sweep.Live) {
+// Live shows the running step's figures (terminal only).
+func (p *Progress) Live(l sweep.Live) {
 	if p.quiet || !p.tty {
 		return
 	}
@@ -49,15 +50,15 @@ func (p *progress) live(l sweep.Live) {
 	p.width = len([]rune(line))
 }
 
-// step reports a finished step, or a batch of skipped ones ending at the
+// Step reports a finished step, or a batch of skipped ones ending at the
 // result's last step, in lines of at most 80 columns when stderr is not a
 // terminal: a line naming the curve (rw and bs) whenever it changes, then
 // one line per step with its IOPS, mean latency and how long it ran (the
 // table printed at the end has the rest).
-func (p *progress) step(r *sweep.Result, s sweep.Step) {
+func (p *Progress) Step(r *sweep.Result, s sweep.Step) {
 	if s.Shortfall != nil && !p.quiet {
 		// Said on every terminal: a shape that was not measured as asked.
-		p.note("%s", report.WrapHanging(report.ShortfallNote(s.Shortfall), 80, fmt.Sprintf("QD %d (%d×%d): ", s.QD, s.IODepth, s.NumJobs), "  "))
+		p.Note("%s", report.WrapHanging(report.ShortfallNote(s.Shortfall), 80, fmt.Sprintf("QD %d (%d×%d): ", s.QD, s.IODepth, s.NumJobs), "  "))
 	}
 	if p.quiet || p.tty {
 		return
@@ -67,19 +68,19 @@ func (p *progress) step(r *sweep.Result, s sweep.Step) {
 	p.curve = report.ProgressStep(p.f, r, s, p.curve)
 }
 
-// note prints one message line, clearing the live line first.
-func (p *progress) note(format string, a ...any) {
+// Note prints one message line, clearing the live line first.
+func (p *Progress) Note(format string, a ...any) {
 	if p.quiet {
 		return
 	}
-	p.clear()
+	p.Clear()
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	fmt.Fprintf(p.f, format+"\n", a...)
 }
 
-// clear erases the live line, if any.
-func (p *progress) clear() {
+// Clear erases the live line, if any.
+func (p *Progress) Clear() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.width > 0 {

@@ -1,4 +1,4 @@
-package main
+package session
 
 import (
 	"context"
@@ -12,15 +12,14 @@ import (
 
 	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/report"
-	"github.com/urfave/cli/v2"
 )
 
 // runJob is one job of a run, from its checks to its figures.
 type runJob struct {
-	spec   runSpec
+	spec   RunSpec
 	prefix string // "job [name]: " before what is said of it when the run has several jobs
 	w      ioengine.Workload
-	es     engineSetup
+	es     Engine
 	eng    ioengine.Engine
 	reason string // why the engine fell back, said before the run
 	t      runTarget
@@ -35,17 +34,18 @@ type runJob struct {
 	// cpuShared: the job ran beside others and its CPU is its share of
 	// the process's by I/O count (fioadapt.RunGroups).
 	cpuShared bool
+	version   string // qdsweep's, in the reports
 }
 
-// prepareRunJob opens a job's engine and checks its targets (sizes, the
+// prepareJob opens a job's engine and checks its targets (sizes, the
 // write guard, limits, remote writes) without creating anything.
-func prepareRunJob(c *cli.Context, spec runSpec, ioTimeout time.Duration, several bool) (*runJob, error) {
-	j := &runJob{spec: spec, w: spec.run.Workload}
+func (r *Run) prepareJob(ctx context.Context, spec RunSpec, several bool) (*runJob, error) {
+	j := &runJob{spec: spec, w: spec.run.Workload, version: r.Version}
 	if several {
 		j.prefix = fmt.Sprintf("job [%s]: ", spec.run.Name)
 	}
-	j.w.IOTimeout = ioTimeout
-	es, err := engineFromFlags(c, "run", spec.engine, nil)
+	j.w.IOTimeout = r.IOTimeout
+	es, err := r.EngineFor(spec.engine)
 	if err != nil {
 		return nil, err
 	}
@@ -54,15 +54,15 @@ func prepareRunJob(c *cli.Context, spec runSpec, ioTimeout time.Duration, severa
 	if j.t, err = runTargets(&j.w, es, j.spec.run); err != nil {
 		return nil, err
 	}
-	if err := checkRunTargets(c, es, j.w, j.t); err != nil {
+	if err := checkRunTargets(es, j.w, j.t, r.Permit); err != nil {
 		return nil, err
 	}
-	if j.eng, j.reason, err = es.open(); err != nil {
+	if j.eng, j.reason, err = es.Open(); err != nil {
 		return nil, err
 	}
 	rw := j.w
-	rw.Permit = writeGuardFromFlags(c)
-	if err := checkRemoteWrites(c, j.eng, rw, []ioengine.RW{j.w.RW}); err != nil {
+	rw.Permit = r.Permit
+	if err := CheckRemoteWrites(ctx, j.eng, rw, []ioengine.RW{j.w.RW}); err != nil {
 		return nil, err
 	}
 	return j, nil
@@ -71,7 +71,7 @@ func prepareRunJob(c *cli.Context, spec runSpec, ioTimeout time.Duration, severa
 // layOutJobs lays out every job's missing files, one job after another; a
 // file an earlier job laid out is that job's, and the later one's too (by
 // inode). cleanup undoes what layOutRun's cleanups undo, last job first.
-func layOutJobs(ctx context.Context, errw io.Writer, jobs []*runJob) (cleanup func(), err error) {
+func (r *Run) layOutJobs(ctx context.Context, errw io.Writer, jobs []*runJob) (cleanup func(), err error) {
 	var cleanups []func()
 	cleanup = func() {
 		for i := len(cleanups) - 1; i >= 0; i-- {
@@ -90,7 +90,7 @@ func layOutJobs(ctx context.Context, errw io.Writer, jobs []*runJob) (cleanup fu
 			missing = append(missing, f)
 		}
 		j.t.missing = missing
-		ids, undo, err := layOutRun(ctx, errw, j.w, &j.t)
+		ids, undo, err := r.layOutRun(ctx, errw, j.w, &j.t)
 		cleanups = append(cleanups, undo)
 		if err != nil {
 			return cleanup, err
@@ -104,22 +104,22 @@ func layOutJobs(ctx context.Context, errw io.Writer, jobs []*runJob) (cleanup fu
 }
 
 // configureFioEngine hands fio what the job asks of it when fio runs it.
-func configureFioEngine(es engineSetup, spec *runSpec) {
-	if es.fio == nil {
+func configureFioEngine(es Engine, spec *RunSpec) {
+	if es.Fio == nil {
 		return
 	}
 	if len(spec.run.Batching)+len(spec.run.Ignored) > 0 {
 		// fio itself honours them: hand them over.
 		spec.notes = nil
 	}
-	es.fio.IOEngine = ioengine.EnginePsync // fio's default, unless --fio-arg names one
+	es.Fio.IOEngine = ioengine.EnginePsync // fio's default, unless --fio-arg names one
 	if !spec.run.TimeBased {
-		es.fio.IOSize = spec.run.IOSize
+		es.Fio.IOSize = spec.run.IOSize
 	}
-	es.fio.EndFsync = spec.run.EndFsync
+	es.Fio.EndFsync = spec.run.EndFsync
 	if n := spec.run.NumberIOs; n > 0 && !spec.run.TimeBased {
 		// io_size holds every loop's bytes, so fio runs one loop: its cap is every loop's.
-		es.fio.NumberIOs = n * int64(max(spec.run.Loops, 1))
+		es.Fio.NumberIOs = n * int64(max(spec.run.Loops, 1))
 	}
 }
 
@@ -135,20 +135,20 @@ type runTarget struct {
 // runTargets names the run's files and sizes w's region as fio would:
 // existing targets whole (or their N%), new ones at --size (1 GiB by
 // default).
-func runTargets(w *ioengine.Workload, es engineSetup, run fioadapt.JobRun) (runTarget, error) {
+func runTargets(w *ioengine.Workload, es Engine, run fioadapt.JobRun) (runTarget, error) {
 	var t runTarget
-	if len(w.JobFiles) > 0 && !es.local() {
-		return t, usagef("run: --numjobs=%d gives each job its own file, which --ioengine=%s does not run; name one shared file with --filename", w.NumJobs, es.name)
+	if len(w.JobFiles) > 0 && !es.Local() {
+		return t, Usagef("run: --numjobs=%d gives each job its own file, which --ioengine=%s does not run; name one shared file with --filename", w.NumJobs, es.Name)
 	}
-	t.temporary = w.Filename == "" && es.local()
+	t.temporary = w.Filename == "" && es.Local()
 	if t.temporary {
 		w.Filename = runScratchFile
 		if _, err := os.Lstat(runScratchFile); err == nil {
-			return t, usagef("--filename: ./%s already exists (left by an earlier run?); remove it or pass --filename", runScratchFile)
+			return t, Usagef("--filename: ./%s already exists (left by an earlier run?); remove it or pass --filename", runScratchFile)
 		}
 	}
-	if len(w.Files) > 1 && es.sim != nil {
-		return t, usagef("run: --filename lists %d files, which --ioengine=sim does not model; name one file", len(w.Files))
+	if len(w.Files) > 1 && es.Sim != nil {
+		return t, Usagef("run: --filename lists %d files, which --ioengine=sim does not model; name one file", len(w.Files))
 	}
 	t.files = []string{w.Filename}
 	if len(w.JobFiles) > 0 {
@@ -158,9 +158,9 @@ func runTargets(w *ioengine.Workload, es engineSetup, run fioadapt.JobRun) (runT
 		t.files = w.Files
 	}
 	for _, f := range t.files {
-		if fi, err := os.Stat(f); err == nil && es.local() {
+		if fi, err := os.Stat(f); err == nil && es.Local() {
 			t.existingSize = fioadapt.FileBytes(f, fi)
-		} else if es.local() {
+		} else if es.Local() {
 			t.missing = append(t.missing, f)
 		}
 	}
@@ -170,33 +170,33 @@ func runTargets(w *ioengine.Workload, es engineSetup, run fioadapt.JobRun) (runT
 	if len(t.missing) > 0 && w.Size == 0 {
 		w.Size = runDefaultSize // fio would refuse; qdsweep lays out 1 GiB
 	}
-	if es.sim != nil && w.Size == 0 {
+	if es.Sim != nil && w.Size == 0 {
 		w.Size = runDefaultSize
 	}
 	t.perFile = w.FileSize() // each file of a list holds an equal share of --size
-	if es.remote() && w.Filename == "" {
-		return t, usagef("--fio-clients: name the target on the servers with --filename (nothing is laid out on them)")
+	if es.Remote() && w.Filename == "" {
+		return t, Usagef("--fio-clients: name the target on the servers with --filename (nothing is laid out on them)")
 	}
 	return t, nil
 }
 
 // checkRunTargets validates each file of the run and runs the write guard
 // on it, and checks the process limits, before anything is laid out.
-func checkRunTargets(c *cli.Context, es engineSetup, w ioengine.Workload, t runTarget) error {
+func checkRunTargets(es Engine, w ioengine.Workload, t runTarget, permit guard.Permit) error {
 	for _, f := range t.files {
 		fw := w
 		fw.Filename, fw.Size, fw.Files = f, t.perFile, nil
-		if err := es.validate(fw); err != nil {
+		if err := es.Validate(fw); err != nil {
 			return err
 		}
-		if es.local() {
-			if err := checkWrites(fw, []ioengine.RW{w.RW}, writeGuardFromFlags(c)); err != nil {
+		if es.Local() {
+			if err := CheckWrites(fw, []ioengine.RW{w.RW}, permit); err != nil {
 				return err
 			}
 		}
 	}
-	if es.sim == nil {
-		return checkRunLimits(w.NumJobs, w.IODepth, w.BS)
+	if es.Sim == nil {
+		return CheckRunLimits(w.NumJobs, w.IODepth, w.BS)
 	}
 	return nil
 }
@@ -206,13 +206,13 @@ func checkRunTargets(c *cli.Context, es engineSetup, w ioengine.Workload, t runT
 // ends, and a named target is kept as fio keeps it, said last) and returns
 // their identities. cleanup, which the caller defers even on an error, does
 // the going.
-func layOutRun(ctx context.Context, errw io.Writer, w ioengine.Workload, t *runTarget) ([]guard.FileID, func(), error) {
+func (r *Run) layOutRun(ctx context.Context, errw io.Writer, w ioengine.Workload, t *runTarget) ([]guard.FileID, func(), error) {
 	temporary, missing := t.temporary, t.missing
 	size := t.perFile + w.Offset + int64(w.NumJobs-1)*w.OffsetIncrement
 	if n := report.LayoutNote(missing, size); n != "" {
 		fmt.Fprintln(errw, n)
 	}
-	l, err := ioengine.LayOut(ctx, missing, size, temporary, onHardExit)
+	l, err := ioengine.LayOut(ctx, missing, size, temporary, r.OnHardExit)
 	cleanup := func() {
 		if !temporary && len(missing) > 0 {
 			var kept []string
@@ -229,7 +229,7 @@ func layOutRun(ctx context.Context, errw io.Writer, w ioengine.Workload, t *runT
 	}
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, cleanup, fmt.Errorf("%w: %v", errInterrupted, err)
+			return nil, cleanup, fmt.Errorf("%w: %v", ErrInterrupted, err)
 		}
 		return nil, cleanup, err
 	}
@@ -241,18 +241,18 @@ func layOutRun(ctx context.Context, errw io.Writer, w ioengine.Workload, t *runT
 
 // runControl is the engine's control of a run: phases, series, fio's disk
 // utilisation over the window (local engines) and the size-based end.
-func runControl(spec runSpec, es engineSetup, w ioengine.Workload, t runTarget, logEvery time.Duration) (ioengine.Control, *fioadapt.DiskWatch) {
+func runControl(spec RunSpec, es Engine, w ioengine.Workload, t runTarget, logEvery time.Duration) (ioengine.Control, *fioadapt.DiskWatch) {
 	ctl := ioengine.Control{Ramp: spec.run.Ramp, Runtime: spec.runtime, SeriesInterval: max(0, logEvery)}
 	var disks *fioadapt.DiskWatch // fio's disk utilisation over the measured window
-	if es.local() && es.fio == nil {
+	if es.Local() && es.Fio == nil {
 		disks = fioadapt.NewDiskWatch(t.files)
 		ctl.OnWindowStart, ctl.OnWindowEnd = disks.Start, disks.End
 	}
-	if !spec.run.TimeBased && es.fio == nil {
+	if !spec.run.TimeBased && es.Fio == nil {
 		ctl.IOsPerJob = fioadapt.IOsPerJob(spec.run, w, t.existingSize)
 	}
 	// fio reports numjobs clones apart unless group_reporting; the fio
 	// engine always groups, the simulator has no jobs apart.
-	ctl.PerJob = w.NumJobs > 1 && !spec.run.GroupReporting && es.fio == nil && es.sim == nil
+	ctl.PerJob = w.NumJobs > 1 && !spec.run.GroupReporting && es.Fio == nil && es.Sim == nil
 	return ctl, disks
 }

@@ -1,4 +1,4 @@
-package main
+package session
 
 import (
 	"path/filepath"
@@ -9,9 +9,9 @@ import (
 	"github.com/qdsweep/qdsweep/sweep"
 )
 
-// splitFioLogArgs separates fio's per-interval logs (NAME_iops.N.log,
+// SplitFioLogArgs separates fio's per-interval logs (NAME_iops.N.log,
 // NAME_lat.N.log, …) from fio output files among args.
-func splitFioLogArgs(args []string) (outputs, logs []string) {
+func SplitFioLogArgs(args []string) (outputs, logs []string) {
 	for _, a := range args {
 		if _, _, _, ok := fio.LogName(a); ok {
 			logs = append(logs, a)
@@ -22,14 +22,14 @@ func splitFioLogArgs(args []string) (outputs, logs []string) {
 	return outputs, logs
 }
 
-// fioRuns reads each output file as one run and gives it the logs whose
+// FioRuns reads each output file as one run and gives it the logs whose
 // prefix is the file's name without extension or its job's name; with one
 // output file, every log is its.
-func fioRuns(cmd string, outputs, logs []string) ([]sweep.FioRun, error) {
+func FioRuns(cmd string, outputs, logs []string) ([]sweep.FioRun, error) {
 	runs := make([]sweep.FioRun, len(outputs))
 	names := make([]map[string]bool, len(outputs))
 	for i, path := range outputs {
-		outs, err := readFioOutputs(cmd, []string{path})
+		outs, err := ReadFioOutputs(cmd, []string{path})
 		if err != nil {
 			return nil, err
 		}
@@ -53,7 +53,7 @@ func fioRuns(cmd string, outputs, logs []string) ([]sweep.FioRun, error) {
 			}
 			es, err := fio.ReadLog(l)
 			if err != nil {
-				return nil, usagef("%s: %v; name fio's --write_iops_log / --write_lat_log files as written", cmd, err)
+				return nil, Usagef("%s: %v; name fio's --write_iops_log / --write_lat_log files as written", cmd, err)
 			}
 			if kind == fio.LogIOPS {
 				runs[i].IOPSLogs = append(runs[i].IOPSLogs, es)

@@ -1,4 +1,4 @@
-package main
+package session
 
 import (
 	"errors"
@@ -11,11 +11,11 @@ import (
 	"github.com/qdsweep/qdsweep/report"
 )
 
-// readFioOutputs parses every fio output file named in args ("-": standard
+// ReadFioOutputs parses every fio output file named in args ("-": standard
 // input), and qdsweep run's own JSON documents (read as the fio report
 // they stand for). Unreadable or unrecognised files are usage errors
 // naming the command cmd and the file.
-func readFioOutputs(cmd string, args []string) ([]fio.Output, error) {
+func ReadFioOutputs(cmd string, args []string) ([]fio.Output, error) {
 	var outs []fio.Output
 	for _, path := range args {
 		got, ok := readRunDocs(path)
@@ -25,9 +25,9 @@ func readFioOutputs(cmd string, args []string) ([]fio.Output, error) {
 		}
 		switch {
 		case errors.Is(err, os.ErrNotExist):
-			return nil, usagef("%s: %v; name an existing fio output file", cmd, err)
+			return nil, Usagef("%s: %v; name an existing fio output file", cmd, err)
 		case err != nil:
-			return nil, usagef("%s: %v (qdsweep run's own output: use its --output-format=json, terse or fio-json)", cmd, err)
+			return nil, Usagef("%s: %v (qdsweep run's own output: use its --output-format=json, terse or fio-json)", cmd, err)
 		}
 		outs = append(outs, got...)
 	}

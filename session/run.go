@@ -1,0 +1,197 @@
+package session
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"time"
+
+	"github.com/qdsweep/qdsweep/fioadapt"
+	"github.com/qdsweep/qdsweep/guard"
+	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/qdsweep/qdsweep/report"
+)
+
+// runScratchFile is the file `run` lays out and removes when neither
+// --filename nor --name names one.
+const runScratchFile = ScratchName
+
+// runDefaultSize is the size `run` lays out when the target does not exist
+// and no --size is given (fio would refuse to start).
+const runDefaultSize = 1 << 30
+
+// RunForever stands for "no runtime": a size-based run ends when its bytes
+// are done, a time_based one without --runtime runs until interrupted, as fio.
+const RunForever = 100 * 365 * 24 * time.Hour
+
+// Run is a run session: the jobs one fio invocation would run, and how
+// their figures are reported. Execute runs it.
+type Run struct {
+	Specs     []RunSpec
+	Permit    guard.Permit // what the command line permits writing over
+	IOTimeout time.Duration
+	LogEvery  time.Duration // series interval (< 0: off)
+	Format    string        // report.RunNormal … report.RunJSONPlus
+	Output    string        // file for the figures ("": Stdout)
+	Overwrite bool          // Output may replace a file qdsweep did not write
+	JobFile   string        // the job file named (never replaced by Output)
+	// EngineFor sets up the engine a job names (with the command line's
+	// engine settings).
+	EngineFor func(name string) (Engine, error)
+	Version   string // qdsweep's, in the reports
+
+	Stdout, Stderr io.Writer
+	OnHardExit     HardExit
+}
+
+// Execute checks every job (its engine, targets, the write guard, limits)
+// before any file is created, lays out what is missing, runs the jobs as fio
+// runs them (groups one after another) and reports their figures in Format.
+func (r *Run) Execute(ctx context.Context) (err error) {
+	specs, format := r.Specs, r.Format
+	jobs := make([]*runJob, len(specs))
+	var files []string
+	for i, spec := range specs {
+		if jobs[i], err = r.prepareJob(ctx, spec, len(specs) > 1); err != nil {
+			return err
+		}
+		files = append(files, jobs[i].t.files...)
+	}
+	errw := r.Stderr
+	out, flush, err := r.output(files)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if werr := flush(); werr != nil && err == nil {
+			err = werr
+		}
+	}()
+	cleanup, err := r.layOutJobs(ctx, errw, jobs)
+	defer cleanup()
+	if err != nil {
+		return err
+	}
+	sayJobNotes(errw, jobs)
+	for _, j := range jobs {
+		j.ctl, j.disks = runControl(j.spec, j.es, j.w, j.t, r.LogEvery)
+		// The engine runs the write guard again on what it opens: the
+		// files laid out here are qdsweep's own.
+		j.w.Permit = r.Permit
+		j.w.Permit.Ours = append(j.w.Permit.Ours, j.ours...)
+	}
+	if err := runGroups(ctx, jobs); err != nil {
+		return err
+	}
+	if len(jobs) == 1 && jobs[0].st != nil && jobs[0].err != nil && format == report.RunNormal && r.Output == "" {
+		out = errw // a run that failed part-way: its figures beside its error
+	}
+	return reportRunJobs(out, errw, format, jobs)
+}
+
+// reportRunJobs writes the jobs' figures in format (report.WriteRun, or
+// WriteRuns for several) and returns the first job's error, an interrupted
+// one as such.
+func reportRunJobs(out, errw io.Writer, format string, jobs []*runJob) error {
+	rjs := make([]report.RunJob, len(jobs))
+	var firstErr error
+	for i, j := range jobs {
+		rjs[i] = j.reported()
+		if firstErr == nil {
+			firstErr = j.err
+		}
+	}
+	var err error
+	if len(jobs) == 1 {
+		err = report.WriteRun(out, errw, format, rjs[0])
+	} else {
+		err = report.WriteRuns(out, errw, format, rjs)
+	}
+	if err != nil {
+		return err
+	}
+	if errors.Is(firstErr, context.Canceled) {
+		return fmt.Errorf("%w: %v", ErrInterrupted, firstErr)
+	}
+	return firstErr
+}
+
+// reported is the job as run's reports see it.
+func (j *runJob) reported() report.RunJob {
+	return report.RunJob{Name: j.spec.run.Name, Group: j.spec.group, Prefix: j.prefix, GroupReporting: j.spec.run.GroupReporting,
+		Workload: j.w, Stats: j.st, Disks: j.disks.Utils(), Err: j.err, CPUShared: j.cpuShared,
+		Runtime: j.spec.runtime, Ramp: j.spec.run.Ramp, TimeBased: j.spec.run.TimeBased, Percentiles: j.spec.run.Percentiles,
+		Version: "qdsweep-" + j.version}
+}
+
+// sayJobNotes says on errw what each job's engine fell back from and the
+// notes of its options, before the run: a note every job has once, the
+// others with the job's name.
+func sayJobNotes(errw io.Writer, jobs []*runJob) {
+	count := map[string]int{}
+	for _, j := range jobs {
+		for _, n := range slices.Compact(slices.Sorted(slices.Values(append([]string{j.reason}, j.spec.notes...)))) {
+			count[n]++
+		}
+	}
+	said := map[string]bool{}
+	for _, j := range jobs {
+		for _, n := range append([]string{j.reason}, j.spec.notes...) {
+			switch {
+			case n == "" || said[n]:
+			case count[n] == len(jobs):
+				said[n] = true
+				fmt.Fprintln(errw, "qdsweep: "+n)
+			default:
+				fmt.Fprintln(errw, "qdsweep: "+j.prefix+n)
+			}
+		}
+	}
+}
+
+// runGroups runs the jobs as fio runs a job file (fioadapt.RunGroups):
+// groups one after another, a group's jobs together, each after its
+// startdelay. A job's result and error stay with it; the error returned
+// ends the command before any report (a workload the engine refuses, a
+// failed end_fsync).
+func runGroups(ctx context.Context, jobs []*runJob) error {
+	fjs := make([]*fioadapt.Job, len(jobs))
+	for i, j := range jobs {
+		fjs[i] = &fioadapt.Job{Group: j.spec.group, StartDelay: j.spec.run.StartDelay, EndFsync: j.spec.run.EndFsync && j.es.Local(),
+			Engine: j.eng, Workload: j.w, Control: j.ctl}
+	}
+	err := fioadapt.RunGroups(ctx, fjs)
+	for i, j := range jobs {
+		j.st, j.err, j.fsyncFailed, j.cpuShared = fjs[i].Stats, fjs[i].Err, fjs[i].FsyncFailed, fjs[i].CPUShared
+	}
+	if errors.Is(err, ioengine.ErrBadWorkload) {
+		return UsageErr(err)
+	}
+	return err
+}
+
+// output is where the run's figures go: standard output, or fio's
+// --output through the one writer: never a device, a symlink or a file
+// the run reads or measures (files, the job file), written whole by flush
+// when the run ends (temporary file and rename).
+func (r *Run) output(files []string) (io.Writer, func() error, error) {
+	if r.Output == "" {
+		return r.Stdout, func() error { return nil }, nil
+	}
+	path := r.Output
+	oo := guard.OutOptions{Flag: "--output", Overwrite: r.Overwrite, Protect: append(slices.Clone(files), r.JobFile)}
+	if err := guard.CheckOutFile(path, oo); err != nil {
+		return nil, nil, OutErr(err)
+	}
+	var buf bytes.Buffer
+	flush := func() error {
+		if err := guard.WriteFile(path, buf.Bytes(), oo); err != nil {
+			return fmt.Errorf("writing results: %w", OutErr(err))
+		}
+		return nil
+	}
+	return &buf, flush, nil
+}

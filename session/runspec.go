@@ -1,0 +1,249 @@
+package session
+
+import (
+	"errors"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/qdsweep/qdsweep/fio"
+	"github.com/qdsweep/qdsweep/fioadapt"
+	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/qdsweep/qdsweep/report"
+)
+
+// RunSpec is one job a run's command line asks for, fio's options converted.
+type RunSpec struct {
+	run     fioadapt.JobRun
+	group   int           // the job's group: groups run one after another, a group's jobs together
+	files   []string      // the job's files (one per clone when --name names them)
+	engine  string        // io_uring, libaio, psync, sim or fio
+	runtime time.Duration // the measured window's cap (RunForever: none)
+	notes   []string      // said on stderr before the run
+}
+
+// RunRequest is what a run's command line names: fio's options, and the
+// job files and sections to run.
+type RunRequest struct {
+	FioArgs  []string // fio's options and arguments, as fio takes them
+	JobFile  string   // --jobfile ("": none)
+	Sections []string // --section
+	Engine   string   // the engine --ioengine or --sim names for every job ("": each job's own)
+}
+
+// RunSpecs reads fio's options from the command line (and job files) with
+// fio's defaults, one spec per job (a job file's sections, or --name given
+// several times), each in its group (fio.JobFile.Groups), and refuses what
+// qdsweep does not run, every such option named in one line.
+func RunSpecs(req RunRequest) ([]RunSpec, error) {
+	var notes []string
+	fioArgs := req.FioArgs
+	cmdline, rest, err := fio.ParseArgs(fioArgs)
+	if err != nil {
+		return nil, Usagef("run: %v", err)
+	}
+	var jobFiles []string
+	if req.JobFile != "" {
+		jobFiles = append(jobFiles, req.JobFile)
+	}
+	for i, a := range rest {
+		fi, statErr := os.Stat(a)
+		switch {
+		case i == 0 && a == "fio" && statErr != nil && len(fioArgs) > 0 && fioArgs[0] == "fio":
+			// "qdsweep run fio --name=…": the word fio left in a pasted command.
+			notes = append(notes, report.FioWordNote)
+		case statErr == nil && fi.Mode().IsRegular():
+			jobFiles = append(jobFiles, a) // a job file, as in `fio job.fio`
+		default:
+			return nil, Usagef("run: unexpected argument %q; options take the form --name=value (e.g. --filename=%s), a job file must exist", a, a)
+		}
+	}
+	if len(jobFiles) == 0 && len(req.Sections) > 0 {
+		return nil, Usagef("--section picks sections of a job file: name one (qdsweep run job.fio --section=NAME)")
+	}
+	var runs []fioadapt.JobRun
+	var groups []int
+	var sectionNames []string // every section of the job files
+	if len(jobFiles) == 0 {
+		if runs, groups, err = commandLineRuns(cmdline); err != nil {
+			return nil, err
+		}
+	}
+	for _, path := range jobFiles {
+		if len(cmdline.Jobs) > 0 {
+			return nil, Usagef("--jobfile %s: --name on the command line starts another job; qdsweep runs the file's jobs or the command line's: drop --name", path)
+		}
+		fr, fg, err := jobFileRuns(path, cmdline.Global, req.Sections, &sectionNames)
+		if err != nil {
+			return nil, err
+		}
+		next := 0
+		if len(groups) > 0 {
+			next = groups[len(groups)-1] + 1 // as fio: each job file after the first waits for the one before
+		}
+		for _, g := range fg {
+			groups = append(groups, next+g)
+		}
+		runs = append(runs, fr...)
+	}
+	if err := checkSections(req.Sections, sectionNames); err != nil {
+		return nil, err
+	}
+	specs := make([]RunSpec, len(runs))
+	for i, r := range runs {
+		spec, err := specOf(req.Engine, r, len(runs) > 1)
+		if err != nil {
+			return nil, err
+		}
+		spec.group = groups[i]
+		if i == 0 {
+			spec.notes = append(notes, spec.notes...)
+		}
+		specs[i] = spec
+	}
+	return specs, nil
+}
+
+// commandLineRuns is the jobs of a command line (--name starts each).
+func commandLineRuns(jf fio.JobFile) ([]fioadapt.JobRun, []int, error) {
+	if len(jf.Jobs) == 0 {
+		jf.Jobs = []fio.JobSpec{{Options: jf.Global}}
+		jf.Global = nil
+	}
+	runs, err := fioadapt.Runs(jf)
+	if errors.Is(err, fio.ErrUnsupported) {
+		return nil, nil, Usagef("run: %v; qdsweep does not run these: drop them or run the command with fio itself", OneLine(err))
+	}
+	if err != nil {
+		return nil, nil, Usagef("run: %v", OneLine(err))
+	}
+	return runs, jf.Groups(), nil
+}
+
+// jobFileRuns reads one job file: its jobs (those sections names, when
+// given), the command line's options winning over the file's in each, and
+// their groups. Every problem is a usage error naming the file.
+func jobFileRuns(path string, cmdline []fio.Option, sections []string, names *[]string) ([]fioadapt.JobRun, []int, error) {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return nil, nil, Usagef("--jobfile %s: is a directory; name a fio job file", path)
+	}
+	file, err := fio.ReadJobFile(path)
+	if err != nil {
+		return nil, nil, Usagef("--jobfile %s: %v", path, OneLine(err))
+	}
+	if len(file.Jobs) == 0 {
+		return nil, nil, Usagef("--jobfile %s: holds no job section; add one, e.g. [job1]", path)
+	}
+	for _, j := range file.Jobs {
+		*names = append(*names, j.Name)
+	}
+	if len(sections) > 0 {
+		file.Jobs = slices.DeleteFunc(file.Jobs, func(j fio.JobSpec) bool { return !slices.Contains(sections, j.Name) })
+		if len(file.Jobs) == 0 {
+			return nil, nil, nil
+		}
+	}
+	for i := range file.Jobs {
+		file.Jobs[i].Options = append(file.Jobs[i].Options, cmdline...)
+	}
+	runs, err := fioadapt.Runs(file)
+	if errors.Is(err, fio.ErrUnsupported) {
+		return nil, nil, Usagef("--jobfile %s: %v; qdsweep does not run these: drop them or run the command with fio itself", path, OneLine(err))
+	}
+	if err != nil {
+		return nil, nil, Usagef("--jobfile %s: %v", path, OneLine(err))
+	}
+	return runs, file.Groups(), nil
+}
+
+// checkSections fails when --section names a section none of the job
+// files has (have), naming the sections there are.
+func checkSections(names, have []string) error {
+	for _, n := range names {
+		if !slices.Contains(have, n) {
+			return Usagef("--section: no job section [%s]; the job file has %s", n, strings.Join(have, ", "))
+		}
+	}
+	return nil
+}
+
+// specOf is one job's spec: its engine, files, depth and end, and the
+// notes said before it runs; several says the run has more than one job
+// (then stonewall, wait_for and new_group are not ignored: they group it).
+func specOf(engine string, run fioadapt.JobRun, several bool) (RunSpec, error) {
+	spec := RunSpec{run: run}
+	r := &spec.run
+	spec.files = r.Files
+	spec.engine = r.IOEngine
+	if engine != "" {
+		spec.engine = engine // sim or fio
+	}
+	if spec.engine == "" {
+		spec.engine = ioengine.EnginePsync // fio's default
+	}
+	if len(spec.files) > 1 && r.Set["filename"] {
+		// fio's filename=a:b: every job spreads its I/Os over the files.
+		r.Workload.Files = spec.files
+	} else if len(spec.files) > 1 {
+		// fio's per-job files: <directory>/<name>.<job>.0.
+		r.Workload.JobFiles = spec.files
+	}
+	if r.ReadOnly && r.Workload.RW.IsWrite() {
+		return spec, Usagef("run: --readonly with --rw=%s, which writes; drop one of them", r.Workload.RW)
+	}
+	if u := r.Workload.Uring; u.Set() && spec.engine != ioengine.EngineIOUring && spec.engine != ioengine.EngineFio {
+		// As fio: its io_uring engine's options are unknown to the others.
+		n := u.FioOptions()[0][0]
+		return spec, Usagef("run: %s is an option of fio's io_uring engine, and this job runs %s (fio's default when no ioengine is given); set ioengine=io_uring or drop %s", n, spec.engine, n)
+	}
+	if spec.engine == ioengine.EnginePsync && r.Workload.IODepth > 1 {
+		spec.notes = append(spec.notes, report.PsyncDepthNote(r.Workload.IODepth))
+		r.Workload.IODepth = 1
+	}
+	if !r.RandRepeat && !r.Set["randseed"] {
+		r.Workload.RandSeed = uint64(time.Now().UnixNano()) // randrepeat=0: new offsets every run
+	}
+	spec.runtime = r.Runtime
+	if spec.runtime <= 0 {
+		spec.runtime = RunForever
+		if r.TimeBased {
+			spec.notes = append(spec.notes, report.ForeverNote)
+		}
+	}
+	if several {
+		r.Ignored = slices.DeleteFunc(slices.Clone(r.Ignored), func(o string) bool {
+			return o == "stonewall" || o == "wait_for_previous" || o == "wait_for" || o == "new_group"
+		})
+	}
+	if n := report.IgnoredNote(r.Ignored, r.Batching); n != "" {
+		spec.notes = append(spec.notes, n)
+	}
+	return spec, nil
+}
+
+// resolvePercents applies fio's size=N% / offset=N%, shares of the
+// target's own size (existing bytes), to w.
+func resolvePercents(run fioadapt.JobRun, w *ioengine.Workload, missing []string, existing int64) error {
+	if run.SizePercent+run.OffsetPercent <= 0 {
+		return nil
+	}
+	if len(missing) > 0 || existing <= 0 {
+		return Usagef("size or offset as a percentage needs an existing target: %v does not exist yet; give --size in bytes (e.g. --size=1g) to lay it out", missing)
+	}
+	if p := run.OffsetPercent; p > 0 {
+		w.Offset = alignDown(int64(float64(existing)*p/100), w.BS)
+	}
+	if p := run.SizePercent; p > 0 {
+		w.Size = alignDown(min(int64(float64(existing)*p/100), existing-w.Offset), w.BS)
+	}
+	return nil
+}
+
+// alignDown rounds n down to a multiple of bs (n when bs < 1).
+func alignDown(n, bs int64) int64 {
+	if bs < 1 {
+		return n
+	}
+	return n / bs * bs
+}
