@@ -38,7 +38,7 @@ type Report struct {
 	// Sync is the run's fsync/fdatasync calls (fio's "sync" block: count
 	// and latency with percentiles); nil when the job does not sync.
 	Sync *Dir
-	// Plus makes WriteJSON write fio's json+: each direction's completion
+	// Plus makes WriteJSONJobs write fio's json+: each direction's completion
 	// latencies also as "bins" (ns value → I/Os), from the run's histogram.
 	Plus bool
 }
@@ -114,15 +114,12 @@ func terseLat(bw *bufio.Writer, l LatStat) {
 	fmt.Fprintf(bw, ";%d;%d;%f;%f", int64(l.MinNs/1e3), int64(l.MaxNs/1e3), l.MeanNs/1e3, l.StddevNs/1e3)
 }
 
-// WriteJSON writes r as a fio-shaped JSON document (fio's
-// --output-format=json layout: "fio version", timestamps, "global
+// WriteJSONJobs writes jobs' reports as one fio-shaped JSON document
+// (fio's --output-format=json layout: "fio version", timestamps, "global
 // options", jobs[] with "job options", read/write/trim with iops, bw,
 // slat_ns/clat_ns/lat_ns and clat percentiles, CPU, latency
-// distributions), which fio's readers accept.
-func WriteJSON(w io.Writer, r Report) error { return WriteJSONJobs(w, []Report{r}) }
-
-// WriteJSONJobs writes several jobs' reports as one fio-shaped JSON
-// document, as fio does for a job file of several sections: one entry per
+// distributions), which fio's readers accept; several jobs as fio writes
+// them for a job file of several sections: one entry per
 // job in "jobs" (each with its groupid), the first job's options not tied
 // to one job as "global options" (a later job's that differ go with it),
 // the devices of all jobs once in "disk_util"; version and time are the

@@ -34,7 +34,7 @@ func TestDiskUtilRoundTrip(t *testing.T) {
 	r := fioadapt.ReportFromStats("j", wl, "psync", time.Second, 0, true, nil, st)
 	r.Version, r.Time = "qdsweep-test", t0
 	r.Disks = []fio.DiskUtil{want}
-	for name, write := range map[string]func(io.Writer, fio.Report) error{"terse": fio.WriteTerse, "json": fio.WriteJSON} {
+	for name, write := range map[string]func(io.Writer, fio.Report) error{"terse": fio.WriteTerse, "json": func(w io.Writer, r fio.Report) error { return fio.WriteJSONJobs(w, []fio.Report{r}) }} {
 		var buf bytes.Buffer
 		if err := write(&buf, r); err != nil {
 			t.Fatal(err)

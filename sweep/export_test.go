@@ -12,3 +12,6 @@ func IsResultsDir(dir string) bool {
 
 // Fit returns the last window's slope (IOPS per second) and mean (IOPS).
 func (d *SteadyDetector) Fit() (slope, mean float64) { return d.slope, d.mean }
+
+// WithRoots points a device probe at fixture /proc and /sys trees.
+var WithRoots = withRoots

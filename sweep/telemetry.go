@@ -29,9 +29,9 @@ type DeviceProbe struct {
 // ProbeOption configures NewDeviceProbe.
 type ProbeOption func(*device.Roots)
 
-// WithRoots points the probe at other /proc and /sys trees ("" keeps the
+// withRoots points the probe at other /proc and /sys trees ("" keeps the
 // default), for tests that read fixtures.
-func WithRoots(proc, sys string) ProbeOption {
+func withRoots(proc, sys string) ProbeOption {
 	return func(r *device.Roots) { r.Proc, r.Sys = proc, sys }
 }
 
