@@ -100,3 +100,14 @@ func TestTickers(t *testing.T) {
 		t.Errorf("IOPS ticks over 0…100k = %s", got)
 	}
 }
+
+// TestFmtNeed: the I/Os a target needs in flight keep their fraction, so
+// the split's whole I/Os follow by rounding up (200.1 → iodepth 201, not
+// "200" beside 201); floating-point noise is forgiven.
+func TestFmtNeed(t *testing.T) {
+	for v, want := range map[float64]string{200.1: "200.1", 208.00000001: "208", 320: "320", 200.96: "201", 1.5: "1.5", 12345.6: "12346"} {
+		if got := fmtNeed(v); got != want {
+			t.Errorf("fmtNeed(%v) = %q, want %q", v, got, want)
+		}
+	}
+}

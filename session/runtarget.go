@@ -144,7 +144,7 @@ func runTargets(w *ioengine.Workload, es Engine, run fioadapt.JobRun) (runTarget
 	if t.temporary {
 		w.Filename = runScratchFile
 		if _, err := os.Lstat(runScratchFile); err == nil {
-			return t, Usagef("--filename: ./%s already exists (left by an earlier run?); remove it or pass --filename", runScratchFile)
+			return t, Usagef("--filename: ./%s already exists (another run or sweep is using it here, or one was killed); wait for it, remove the file, or pass --filename", runScratchFile)
 		}
 	}
 	if len(w.Files) > 1 && es.Sim != nil {

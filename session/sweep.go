@@ -256,7 +256,7 @@ func (o *Sweep) layOutTarget(ctx context.Context, prog *Progress) (func(), error
 		return func() {}, nil
 	}
 	if o.Scratch && targetExists(path) {
-		return func() {}, fmt.Errorf("scratch file %s already exists (another sweep running here, or left by a crash); remove it or pass --filename", path)
+		return func() {}, fmt.Errorf("scratch file %s already exists (another run or sweep is using it here, or one was killed); wait for it, remove the file, or pass --filename", path)
 	}
 	size := LayoutSize(o.Workload, o.Plan)
 	prog.Note("%s", report.LayoutNote([]string{path}, size))
