@@ -35,7 +35,7 @@ func Markdown(w io.Writer, r *sweep.Result, o Options, charts []string) error {
 	}
 	fmt.Fprintf(bw, "# %s\n\n", title)
 	if r.Meta.Simulated {
-		fmt.Fprintf(bw, "> **SIMULATED**: these figures come from the simulator (%s), not a device.\n\n", mdEscape(r.Meta.Workload.Sim))
+		fmt.Fprintf(bw, "> **SIMULATED**: these figures come from the simulator (%s), not a device.\n\n", mdEscape(simSpec(r.Meta.Workload.Sim)))
 	}
 	if r.Interrupted {
 		fmt.Fprint(bw, "> The sweep was interrupted before its last step.\n\n")
