@@ -137,6 +137,31 @@ func (s *seriesJob) reset() {
 	clear(s.hist[:])
 }
 
+// ivPiece is a job's share of one slice, possibly in more than one piece.
+type ivPiece struct {
+	dt, area   float64
+	ios, bytes [2]float64
+	last       int64 // time of its last cut
+	cut        bool
+}
+
+// spreadSkipped gives the slices after prevK and before k, which a job's
+// cuts skipped (nothing reaped between two ticks: a stalled device, or the
+// job's thread kept off the CPU), their share of the span from t0 to t1:
+// its I/Os were in flight all the same (inflight, the span's mean), though
+// none completed. It returns where the remaining span, slice k's, begins.
+func spreadSkipped(own []ivPiece, ticks []int64, prevK, k int, t0, t1 int64, inflight float64) int64 {
+	from := t0
+	for i := prevK + 1; i < k && i+1 < len(ticks); i++ {
+		if hi := min(t1, ticks[i+1]); hi > from {
+			own[i].dt += float64(hi - from)
+			own[i].area += inflight * float64(hi-from)
+			from = hi
+		}
+	}
+	return from
+}
+
 // mergeSeries turns the jobs' cuts into the run's intervals. ticks[k] is
 // the coordinator's time (ns since the origin) of tick k (ticks[0]: the
 // window start); end is the end of the longest job window; a tail shorter
@@ -167,15 +192,8 @@ func mergeSeries(jobs []*seriesJob, winStarts []int64, ticks []int64, end int64,
 		endSum     float64 // Σ of the jobs' last cut times in the slice
 		ends       int
 	}
-	// A job's share of one slice, possibly in more than one piece.
-	type piece struct {
-		dt, area   float64
-		ios, bytes [2]float64
-		last       int64 // time of its last cut
-		cut        bool
-	}
 	accs := make([]acc, n)
-	own := make([]piece, n)
+	own := make([]ivPiece, n)
 	var startSum float64
 	starts := 0
 	for j, sj := range jobs {
@@ -185,7 +203,7 @@ func mergeSeries(jobs []*seriesJob, winStarts []int64, ticks []int64, end int64,
 		clear(own)
 		startSum += float64(winStarts[j])
 		starts++
-		prev := ivCut{t: winStarts[j]}
+		prev, prevK := ivCut{t: winStarts[j]}, -1
 		for _, c := range sj.cuts {
 			k := int(c.tick) - 1 // tick k closes slice k-1
 			if c.final {
@@ -196,13 +214,17 @@ func mergeSeries(jobs []*seriesJob, winStarts []int64, ticks []int64, end int64,
 			}
 			a, p := &accs[k], &own[k]
 			if dt := float64(c.t - prev.t); dt > 0 {
-				p.dt += dt
+				area := float64(c.area - prev.area)
+				from := spreadSkipped(own, ticks, prevK, k, prev.t, c.t, area/dt)
+				rest := float64(c.t - from)
+				p.dt += rest
 				for d := 0; d < 2; d++ {
 					p.ios[d] += float64(c.ios[d] - prev.ios[d])
 					p.bytes[d] += float64(c.bytes[d] - prev.bytes[d])
 				}
-				p.area += float64(c.area - prev.area)
+				p.area += area * rest / dt
 			}
+			prevK = k
 			p.last, p.cut = c.t, true
 			a.latSum += c.latSum - prev.latSum
 			a.count += c.ios[0] + c.ios[1] - prev.ios[0] - prev.ios[1]
