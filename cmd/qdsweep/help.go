@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/qdsweep/qdsweep/report"
 	"github.com/urfave/cli/v2"
 )
 
@@ -116,7 +117,7 @@ func manCommand() *cli.Command {
 		Usage:     "print the manual page (roff, section 1), generated from the command definitions",
 		UsageText: "qdsweep man > qdsweep.1 && man ./qdsweep.1",
 		Action: func(c *cli.Context) error {
-			_, err := fmt.Fprint(c.App.Writer, manPage(c.App))
+			err := report.WriteManPage(c.App.Writer, manDoc(c.App))
 			return err
 		},
 	}

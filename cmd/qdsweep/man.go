@@ -1,154 +1,40 @@
 package main
 
 import (
-	"fmt"
-	"strings"
-
+	"github.com/qdsweep/qdsweep/report"
 	"github.com/urfave/cli/v2"
 )
 
-// The manual page: section 1, generated from the command definitions (the
-// same words as --help), with the examples, exit statuses and files a
-// manual has. Roff is written by hand so that every line is valid for
-// `groff -man -ww` and every non-ASCII character is a groff escape.
-
-// manExit are the exit statuses, as the code returns them (exitCode).
-var manExit = [][2]string{
-	{"0", "Success."},
-	{"1", "A runtime failure: a device or file error, fio failing, every step failing, a target that changed during a sweep. What was measured is kept."},
-	{"2", "A usage error: a bad flag, value or input file, or a write the guard refuses. One line names the flag or file and the fix; nothing is written."},
-	{"130", "Interrupted by SIGINT (128 + the signal: 143 for SIGTERM, 129 for SIGHUP). A sweep keeps its results, marked interrupted, and prints how to resume; a second signal exits at once, still leaving whole files."},
-}
-
-// manFiles are the files a sweep writes.
-var manFiles = [][2]string{
-	{"./qdsweep.scratch", "the scratch file a sweep or run lays out when no --filename is given, removed when it ends"},
-	{"DIR/results.json", "the result: plan, steps, series, control step, analysis and diagnosis (schema qdsweep/v1)"},
-	{"DIR/results.csv, DIR/results-series.csv", "one row per step; one row per interval of each step"},
-	{"DIR/summary.md", "the report in Markdown, beside the charts (iops-vs-qd, latency-vs-qd, latency-vs-iops, timeline, dashboard; PNG or SVG)"},
-	{"DIR/.qdsweep-files", "the names qdsweep wrote into DIR: what a later run may replace there without --overwrite"},
-	{"DIR/.qdsweep.lock", "held while a sweep writes DIR, removed when it ends"},
-}
-
-// manPage renders app's manual page.
-func manPage(app *cli.App) string {
-	var b strings.Builder
-	line := func(s string) { b.WriteString(s + "\n") }
-	line(`.TH QDSWEEP 1 "" "qdsweep ` + roffText(version) + `" "User Commands"`)
-	line(".SH NAME")
-	line("qdsweep \\- " + roffText(app.Usage))
-	line(".SH SYNOPSIS")
-	line(".B qdsweep")
-	line(".I command")
-	line("[\\fIoptions\\fR] [\\fIarguments\\fR]")
-	line(".SH DESCRIPTION")
-	line(roffText("qdsweep measures a storage device across increasing queue depths, finds where it saturates, and uses " +
-		"Little's Law (QD = IOPS × latency) to say what queue depth, iodepth × numjobs split and worker count reach " +
-		"the IOPS a volume is provisioned for. Its flags are fio's wherever fio has the concept, and it reads, " +
-		"runs and explains fio's job files and outputs."))
-	line(".SH COMMANDS")
+// manDoc is the manual page's model of app: every visible command and
+// subcommand with its visible flags (the same words as --help), and the
+// commands' examples.
+func manDoc(app *cli.App) report.ManDoc {
+	m := report.ManDoc{Version: version, Usage: app.Usage}
+	add := func(name string, c *cli.Command) {
+		mc := report.ManCommand{Name: name, Usage: c.Usage, Description: c.Description}
+		for _, f := range c.VisibleFlags() {
+			df, ok := f.(cli.DocGenerationFlag)
+			if !ok {
+				continue
+			}
+			mf := report.ManFlag{Names: f.Names(), TakesValue: df.TakesValue(), Usage: df.GetUsage(), Default: df.GetDefaultText()}
+			if mf.Default == "" && df.TakesValue() {
+				mf.Default = df.GetValue()
+			}
+			mc.Flags = append(mc.Flags, mf)
+		}
+		m.Commands = append(m.Commands, mc)
+	}
 	for _, c := range app.VisibleCommands() {
-		manCommandSection(&b, "qdsweep "+c.Name, c)
+		add(c.Name, c)
 		for _, sub := range c.Subcommands {
 			if !sub.Hidden {
-				manCommandSection(&b, "qdsweep "+c.Name+" "+sub.Name, sub)
+				add(c.Name+" "+sub.Name, sub)
 			}
 		}
 	}
-	line(".SH EXAMPLES")
 	for _, name := range []string{"sweep", "run", "advise", "explain", "import", "report", "compare", "diagnose"} {
-		for _, e := range commandExamples[name] {
-			line(".PP")
-			line(".EX")
-			for _, l := range strings.Split(e, "\n") {
-				line(roffLine(l))
-			}
-			line(".EE")
-		}
+		m.Examples = append(m.Examples, commandExamples[name]...)
 	}
-	line(".SH EXIT STATUS")
-	for _, e := range manExit {
-		line(".TP")
-		line(".B " + e[0])
-		line(roffText(e[1]))
-	}
-	line(".SH FILES")
-	for _, f := range manFiles {
-		line(".TP")
-		line(".I " + roffText(f[0]))
-		line(roffText(f[1]))
-	}
-	line(".SH SEE ALSO")
-	line(".BR fio (1)")
-	return b.String()
+	return m
 }
-
-// manCommandSection writes one command: its usage, description and options.
-func manCommandSection(b *strings.Builder, name string, c *cli.Command) {
-	line := func(s string) { b.WriteString(s + "\n") }
-	line(".SS " + `"` + roffText(name) + `"`)
-	if c.Usage != "" {
-		line(roffText(c.Usage) + ".")
-	}
-	for _, para := range strings.Split(c.Description, "\n\n") {
-		if strings.HasPrefix(para, "EXAMPLES:") || strings.TrimSpace(para) == "" {
-			continue // the EXAMPLES section shows them
-		}
-		line(".PP")
-		line(roffText(strings.Join(strings.Fields(para), " ")))
-	}
-	for _, f := range c.VisibleFlags() {
-		df, ok := f.(cli.DocGenerationFlag)
-		if !ok {
-			continue
-		}
-		var names []string
-		for _, n := range f.Names() {
-			dash := "\\-\\-"
-			if len(n) == 1 {
-				dash = "\\-"
-			}
-			names = append(names, dash+roffText(n))
-		}
-		head := "\\fB" + strings.Join(names, ", ") + "\\fR"
-		if df.TakesValue() {
-			head += " \\fIvalue\\fR"
-		}
-		usage := df.GetUsage()
-		if d := df.GetDefaultText(); d != "" {
-			usage += " (default: " + d + ")"
-		} else if v := df.GetValue(); v != "" && df.TakesValue() {
-			usage += " (default: " + v + ")"
-		}
-		line(".TP")
-		line(head)
-		line(roffText(usage))
-	}
-}
-
-// roffText escapes s for a roff text line: backslashes, a leading dot or
-// quote, hyphens as minus signs where they start an option, and every
-// non-ASCII character as a groff escape.
-func roffText(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '\\':
-			b.WriteString("\\e")
-		case r == '-':
-			b.WriteString("\\-")
-		case r > 126 || r < 32:
-			fmt.Fprintf(&b, "\\[u%04X]", r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	out := b.String()
-	if strings.HasPrefix(out, ".") || strings.HasPrefix(out, "'") {
-		out = "\\&" + out
-	}
-	return out
-}
-
-// roffLine is roffText for a line of an example block.
-func roffLine(s string) string { return roffText(s) }
