@@ -4,7 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/ioengine"
 )
 
@@ -13,13 +12,7 @@ import (
 // qdsweep runs (fio.RunOptions, fio.UringOptions): reading and writing a
 // job file speak the same listed options.
 func TestJobWriterWritesRunOptions(t *testing.T) {
-	run := map[string]bool{}
-	for _, d := range fio.RunOptions {
-		run[d.Name] = true
-	}
-	for _, n := range fio.UringOptionNames() {
-		run[n] = true
-	}
+	run := runOptionNames()
 	base := ioengine.Workload{Filename: "t.img", RW: ioengine.RandRW, RWMixRead: 70, BS: 4096, IODepth: 8, NumJobs: 2,
 		Size: 1 << 20, Offset: 4096, OffsetIncrement: 1 << 20, RandSeed: 7, ContinueOnError: true, Direct: true}
 	withSync := base
