@@ -34,7 +34,7 @@ type Run struct {
 	Permit    guard.Permit // what the command line permits writing over
 	IOTimeout time.Duration
 	LogEvery  time.Duration // series interval (< 0: off)
-	Format    string        // report.RunNormal … report.RunJSONPlus
+	Format    string        // report.RunNormal (""), RunJSON, RunTerse, RunFioJSON or RunJSONPlus
 	Output    string        // file for the figures ("": Stdout)
 	Overwrite bool          // Output may replace a file qdsweep did not write
 	JobFile   string        // the job file named (never replaced by Output)
@@ -52,6 +52,9 @@ type Run struct {
 // runs them (groups one after another) and reports their figures in Format.
 func (r *Run) Execute(ctx context.Context) (err error) {
 	specs, format := r.Specs, r.Format
+	if format == "" {
+		format = report.RunNormal
+	}
 	jobs := make([]*runJob, len(specs))
 	var files []string
 	for i, spec := range specs {
