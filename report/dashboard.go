@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/sweep"
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
@@ -312,14 +311,4 @@ func wrapText(sty text.Style, s string, width vg.Length) []string {
 		out = append(out, line)
 	}
 	return out
-}
-
-// simSpec is a stored simulator setting in the form --sim takes
-// (latency=1.3ms,jitter=0.05,iops=160000,bw=2400m), or as stored when it
-// does not read as one.
-func simSpec(stored string) string {
-	if c, err := ioengine.ParseSimConfig(stored); err == nil {
-		return c.Spec()
-	}
-	return stored
 }

@@ -425,22 +425,6 @@ func targetSplitWords(t *littleslaw.ExplainTarget) string {
 // digits: 31.6, 0.995, 210.
 func fmtInflight(v float64) string { return sig3(v) }
 
-// fmtNeed formats the I/Os a target needs in flight with its fraction
-// (200.1, not 200), so the whole I/Os a split gives for it (201) follow
-// from the figure by rounding up.
-func fmtNeed(v float64) string {
-	c := float64(littleslaw.CeilQD(v))
-	if c-v < 1e-9*c || v >= 10000 {
-		return strconv.FormatFloat(c, 'f', 0, 64) // whole (floating-point noise forgiven)
-	}
-	// One decimal, rounded up as the split rounds up (200.96 is said 201).
-	r := math.Ceil(v*10-1e-9*v) / 10
-	if r >= c {
-		return strconv.FormatFloat(c, 'f', 0, 64)
-	}
-	return strconv.FormatFloat(r, 'f', 1, 64)
-}
-
 // fmtFill formats a fill ratio as a whole percent.
 func fmtFill(f float64) string {
 	return strconv.FormatFloat(math.Round(f*100), 'f', 0, 64) + "%"

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/units"
 )
 
@@ -149,4 +151,44 @@ func ratioWords(r float64) string {
 	default:
 		return fmt.Sprintf("falls to %.2f×", r)
 	}
+}
+
+// fmtNeed formats the I/Os target t needs in flight (target × latency,
+// littleslaw's Inflight) with its fraction (200.1, not 200), so the whole
+// I/Os a split gives for it (201) follow from the figure by rounding up.
+func fmtNeed(t littleslaw.TargetResult) string {
+	v := t.Inflight
+	if v <= 0 { // a result written before Inflight was recorded
+		v = littleslaw.QueueDepth(t.TargetIOPS, t.LatencyNs)
+	}
+	if v <= 0 {
+		v = t.QD
+	}
+	return fmtHalfUp(v)
+}
+
+// fmtHalfUp is fmtNeed's rounding: a whole number when v is one (within
+// floating-point noise) or large, else one decimal rounded up, or the
+// whole number above when that is what rounding up gives.
+func fmtHalfUp(v float64) string {
+	c := float64(littleslaw.CeilQD(v))
+	if c-v < 1e-9*c || v >= 10000 {
+		return strconv.FormatFloat(c, 'f', 0, 64) // whole (floating-point noise forgiven)
+	}
+	// One decimal, rounded up as the split rounds up (200.96 is said 201).
+	r := math.Ceil(v*10-1e-9*v) / 10
+	if r >= c {
+		return strconv.FormatFloat(c, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(r, 'f', 1, 64)
+}
+
+// simSpec is a stored simulator setting in the form --sim takes
+// (latency=1.3ms,jitter=0.05,iops=160000,bw=2400m), or as stored when it
+// does not read as one.
+func simSpec(stored string) string {
+	if c, err := ioengine.ParseSimConfig(stored); err == nil {
+		return c.Spec()
+	}
+	return stored
 }

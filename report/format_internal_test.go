@@ -106,8 +106,8 @@ func TestTickers(t *testing.T) {
 // "200" beside 201); floating-point noise is forgiven.
 func TestFmtNeed(t *testing.T) {
 	for v, want := range map[float64]string{200.1: "200.1", 208.00000001: "208", 320: "320", 200.96: "201", 1.5: "1.5", 12345.6: "12346"} {
-		if got := fmtNeed(v); got != want {
-			t.Errorf("fmtNeed(%v) = %q, want %q", v, got, want)
+		if got := fmtHalfUp(v); got != want {
+			t.Errorf("fmtHalfUp(%v) = %q, want %q", v, got, want)
 		}
 	}
 }

@@ -185,12 +185,8 @@ func targetNote(t littleslaw.TargetResult) string {
 		return s
 	case littleslaw.TargetReachable:
 		// The triple a reader can check: target × latency = in flight.
-		need := littleslaw.QueueDepth(t.TargetIOPS, t.LatencyNs)
-		if t.LatencyNs <= 0 {
-			need = t.QD
-		}
 		s := fmt.Sprintf("%s IOPS needs %s in flight at %s (the naive T × R0 says %d)",
-			FormatCount(t.TargetIOPS), fmtNeed(need), FormatLatency(t.LatencyNs), littleslaw.CeilQD(t.NaiveQD)) + splitLimitNote(t)
+			FormatCount(t.TargetIOPS), fmtNeed(t), FormatLatency(t.LatencyNs), littleslaw.CeilQD(t.NaiveQD)) + splitLimitNote(t)
 		if t.NoHeadroom {
 			s += "; " + noHeadroomNote(t)
 		}

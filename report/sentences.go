@@ -251,7 +251,7 @@ func targetSentence(t *littleslaw.TargetResult, r0 float64) string {
 			// The triple a reader can check: target × latency = in flight;
 			// the split covers it in whole I/Os.
 			s = fmt.Sprintf("%s IOPS needs %s in flight at %s", FormatCount(t.TargetIOPS),
-				fmtNeed(littleslaw.QueueDepth(t.TargetIOPS, t.LatencyNs)), FormatLatency(t.LatencyNs))
+				fmtNeed(*t), FormatLatency(t.LatencyNs))
 		}
 		if naive != "" {
 			s += " (" + naive + ")"

@@ -19,76 +19,87 @@ import (
 )
 
 // AdviseFromData reads and analyses measured points (a results file or
-// directory, or a points CSV), picks the curve rw and, when bsSet, in.BS name and
-// advises from it.
+// directory, or a points CSV), picks the curve rw and, when bsSet, in.BS
+// name, and advises from it.
 func AdviseFromData(from, rw string, bsSet bool, in littleslaw.AdviceInput) (report.AdviceDoc, error) {
-	f := struct {
-		from, rw string
-		bsSet    bool
-		bs       int64
-		opts     littleslaw.Options
-	}{from, rw, bsSet, in.BS, in.Options}
 	var curves []sweep.CurveAnalysis
-	if strings.EqualFold(filepath.Ext(f.from), ".csv") {
-		pts, err := sweep.ReadPointsCSV(f.from)
-		if err != nil {
-			// Malformed (ErrPointsCSV), missing or unreadable: the user's to fix.
-			return report.AdviceDoc{}, Usagef("--from %s: %v", f.from, OneLine(err))
-		}
-		a, err := littleslaw.Analyze(pts, f.opts)
-		if err != nil {
-			if len(pts) == 1 && pts[0].LatMeanNs > 0 {
-				// One point is no curve, but it holds a latency: Little's
-				// Law alone answers from it.
-				target := f.opts.TargetIOPS
-				if target <= 0 {
-					target = pts[0].IOPS
-				}
-				return report.AdviceDoc{}, Usagef("--from %s: one row is no curve (a fit needs two at different queue depths); for Little's Law at its latency give it directly: qdsweep advise --target-iops %.0f --latency %s",
-					f.from, target, strconv.FormatFloat(math.Round(pts[0].LatMeanNs/10)/100, 'f', -1, 64)+"us")
-			}
-			return report.AdviceDoc{}, Usagef("--from %s: %v (a fit needs at least two rows at different queue depths)", f.from, err)
-		}
-		curves = []sweep.CurveAnalysis{{BS: f.opts.BS, Analysis: a}}
+	var err error
+	if strings.EqualFold(filepath.Ext(from), ".csv") {
+		curves, err = csvCurve(from, in.Options)
 	} else {
-		r, err := sweep.Read(f.from)
-		if err != nil {
-			if errors.Is(err, os.ErrNotExist) {
-				return report.AdviceDoc{}, Usagef("--from %s: no such file or directory; give results.json, a results directory or a points .csv", f.from)
-			}
-			// Any file that does not read as a result is the user's to fix.
-			return report.AdviceDoc{}, Usagef("--from %s: %v; give results.json, a results directory or a points .csv", f.from, OneLine(err))
-		}
-		if f.opts.CPUs == 0 {
-			f.opts.CPUs = r.Meta.CPUs
-		}
-		if err := r.Analyze(f.opts); err != nil {
-			return report.AdviceDoc{}, Usagef("--from %s: %v", f.from, err)
-		}
-		for _, ca := range r.Analysis {
-			if (f.rw == "" || ca.RW == f.rw) && (!f.bsSet || ca.BS == f.bs) {
-				curves = append(curves, ca)
-			}
-		}
-		if len(curves) == 0 {
-			return report.AdviceDoc{}, Usagef("--from %s: no curve matches --rw %q --bs %d; the file has %s", f.from, f.rw, f.bs, curveList(r.Analysis))
-		}
-		if len(curves[0].Analysis.Points) < 2 {
-			return report.AdviceDoc{}, Usagef("--from %s: the %s curve has %d measured point(s); a fit needs at least two",
-				f.from, report.CurveName(curves[0].RW, curves[0].BS), len(curves[0].Analysis.Points))
-		}
+		curves, err = resultCurves(from, rw, bsSet, &in)
+	}
+	if err != nil {
+		return report.AdviceDoc{}, err
 	}
 	first := curves[0]
-	in.Options = f.opts
 	adv := littleslaw.AdviseCurve(first.Analysis, first.BS, in)
 	if len(curves) > 1 {
 		adv.Notices = append(adv.Notices, littleslaw.AdviceNotice{Kind: littleslaw.AdviceSeveralCurves, Count: len(curves), RW: first.RW, BS: first.BS})
 	} else {
 		curves = nil
 	}
-	doc := report.NewAdviceDoc(adv, f.from, &first.Analysis, curves)
+	doc := report.NewAdviceDoc(adv, from, &first.Analysis, curves)
 	doc.Warnings = append(doc.Warnings, report.TimeCaveats(first)...)
 	return doc, nil
+}
+
+// csvCurve is the one curve of a points CSV, analysed with opts.
+func csvCurve(from string, opts littleslaw.Options) ([]sweep.CurveAnalysis, error) {
+	pts, err := sweep.ReadPointsCSV(from)
+	if err != nil {
+		// Malformed (ErrPointsCSV), missing or unreadable: the user's to fix.
+		return nil, Usagef("--from %s: %v", from, OneLine(err))
+	}
+	a, err := littleslaw.Analyze(pts, opts)
+	if err != nil {
+		if len(pts) == 1 && pts[0].LatMeanNs > 0 {
+			// One point is no curve, but it holds a latency: Little's
+			// Law alone answers from it.
+			target := opts.TargetIOPS
+			if target <= 0 {
+				target = pts[0].IOPS
+			}
+			return nil, Usagef("--from %s: one row is no curve (a fit needs two at different queue depths); for Little's Law at its latency give it directly: qdsweep advise --target-iops %.0f --latency %s",
+				from, target, strconv.FormatFloat(math.Round(pts[0].LatMeanNs/10)/100, 'f', -1, 64)+"us")
+		}
+		return nil, Usagef("--from %s: %v (a fit needs at least two rows at different queue depths)", from, err)
+	}
+	return []sweep.CurveAnalysis{{BS: opts.BS, Analysis: a}}, nil
+}
+
+// resultCurves are the curves of a saved result that rw and, when bsSet,
+// in.BS name, analysed with in's options (the result's CPU count where in
+// has none, kept in in for the advice).
+func resultCurves(from, rw string, bsSet bool, in *littleslaw.AdviceInput) ([]sweep.CurveAnalysis, error) {
+	r, err := sweep.Read(from)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, Usagef("--from %s: no such file or directory; give results.json, a results directory or a points .csv", from)
+		}
+		// Any file that does not read as a result is the user's to fix.
+		return nil, Usagef("--from %s: %v; give results.json, a results directory or a points .csv", from, OneLine(err))
+	}
+	if in.Options.CPUs == 0 {
+		in.Options.CPUs = r.Meta.CPUs
+	}
+	if err := r.Analyze(in.Options); err != nil {
+		return nil, Usagef("--from %s: %v", from, err)
+	}
+	var curves []sweep.CurveAnalysis
+	for _, ca := range r.Analysis {
+		if (rw == "" || ca.RW == rw) && (!bsSet || ca.BS == in.BS) {
+			curves = append(curves, ca)
+		}
+	}
+	if len(curves) == 0 {
+		return nil, Usagef("--from %s: no curve matches --rw %q --bs %d; the file has %s", from, rw, in.BS, curveList(r.Analysis))
+	}
+	if len(curves[0].Analysis.Points) < 2 {
+		return nil, Usagef("--from %s: the %s curve has %d measured point(s); a fit needs at least two",
+			from, report.CurveName(curves[0].RW, curves[0].BS), len(curves[0].Analysis.Points))
+	}
+	return curves, nil
 }
 
 func curveList(cs []sweep.CurveAnalysis) string {
