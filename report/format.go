@@ -155,7 +155,7 @@ func ratioWords(r float64) string {
 
 // fmtNeed formats the I/Os target t needs in flight (target × latency,
 // littleslaw's Inflight) with its fraction (200.1, not 200), so the whole
-// I/Os a split gives for it (201) follow from the figure by rounding up.
+// I/Os a split gives for it (201) follow from the figure.
 func fmtNeed(t littleslaw.TargetResult) string {
 	v := t.Inflight
 	if v <= 0 { // a result written before Inflight was recorded
@@ -164,23 +164,18 @@ func fmtNeed(t littleslaw.TargetResult) string {
 	if v <= 0 {
 		v = t.QD
 	}
-	return fmtHalfUp(v)
+	return fmtOneDecimal(v)
 }
 
-// fmtHalfUp is fmtNeed's rounding: a whole number when v is one (within
-// floating-point noise) or large, else one decimal rounded up, or the
-// whole number above when that is what rounding up gives.
-func fmtHalfUp(v float64) string {
+// fmtOneDecimal is fmtNeed's rounding: a whole number when v is one (within
+// floating-point noise) or large, else v to one decimal (8.72 → 8.7), so
+// the fraction the split rounds up stays in sight.
+func fmtOneDecimal(v float64) string {
 	c := float64(littleslaw.CeilQD(v))
 	if c-v < 1e-9*c || v >= 10000 {
-		return strconv.FormatFloat(c, 'f', 0, 64) // whole (floating-point noise forgiven)
+		return strconv.FormatFloat(math.Round(v), 'f', 0, 64) // whole (floating-point noise forgiven)
 	}
-	// One decimal, rounded up as the split rounds up (200.96 is said 201).
-	r := math.Ceil(v*10-1e-9*v) / 10
-	if r >= c {
-		return strconv.FormatFloat(c, 'f', 0, 64)
-	}
-	return strconv.FormatFloat(r, 'f', 1, 64)
+	return strconv.FormatFloat(v, 'f', 1, 64)
 }
 
 // simSpec is a stored simulator setting in the form --sim takes

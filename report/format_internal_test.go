@@ -101,13 +101,13 @@ func TestTickers(t *testing.T) {
 	}
 }
 
-// TestFmtNeed: the I/Os a target needs in flight keep their fraction, so
-// the split's whole I/Os follow by rounding up (200.1 → iodepth 201, not
-// "200" beside 201); floating-point noise is forgiven.
+// TestFmtNeed: the I/Os a target needs in flight keep their fraction,
+// to one decimal (200.1 beside iodepth 201, not "200"); floating-point
+// noise is forgiven.
 func TestFmtNeed(t *testing.T) {
-	for v, want := range map[float64]string{200.1: "200.1", 208.00000001: "208", 320: "320", 200.96: "201", 1.5: "1.5", 12345.6: "12346"} {
-		if got := fmtHalfUp(v); got != want {
-			t.Errorf("fmtHalfUp(%v) = %q, want %q", v, got, want)
+	for v, want := range map[float64]string{200.1: "200.1", 208.00000001: "208", 320: "320", 200.96: "201.0", 8.72: "8.7", 1.5: "1.5", 12345.6: "12346"} {
+		if got := fmtOneDecimal(v); got != want {
+			t.Errorf("fmtOneDecimal(%v) = %q, want %q", v, got, want)
 		}
 	}
 }
