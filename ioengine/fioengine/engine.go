@@ -120,16 +120,19 @@ func (e *Engine) Run(ctx context.Context, w ioengine.Workload, ctl ioengine.Cont
 	if err := e.checkRemote(ctx, bin, w); err != nil { // the write guard for fio servers
 		return nil, err
 	}
-	release, err := e.holdLocal(w) // the write guard; a device stays claimed while fio runs
+	fds, err := e.heldTargets(w) // the write guard; a device stays claimed while fio runs
 	if err != nil {
 		return nil, err
 	}
-	defer release()
+	defer fds.close()
 	// json+ with total-latency percentiles: the histograms of every
 	// direction and host merge into the run's percentiles.
 	args := []string{"--output-format=json+", "--lat_percentiles=1"}
 	args = append(args, withoutIOEngine(e.opt.ExtraArgs)...)
 	if len(e.opt.Clients) == 0 {
+		// fio opens the held files, never the paths: each is a descriptor
+		// fio inherits, named /proc/self/fd/N.
+		opts.Job = fds.rename(opts.Job)
 		args = append(args, "--name="+fioadapt.JobName(w))
 		for _, kv := range append(opts.Global, opts.Job...) {
 			args = append(args, "--"+kv[0]+"="+kv[1])
@@ -161,7 +164,7 @@ func (e *Engine) Run(ctx context.Context, w ioengine.Workload, ctl ioengine.Cont
 		}
 		args = append(args, "--client="+list, path)
 	}
-	stdout, stderr, runErr := e.exec(ctx, bin, args, ctl)
+	stdout, stderr, runErr := e.execWith(ctx, bin, args, fds.files, ctl)
 	outs, perr := fio.ParseJSON(bytes.NewReader(stdout))
 	if perr != nil {
 		msg := firstLines(stderr, 3)
@@ -250,7 +253,13 @@ func withoutIOEngine(args []string) []string {
 
 // exec runs fio in its own process group and returns its stdout and stderr.
 func (e *Engine) exec(ctx context.Context, bin string, args []string, ctl ioengine.Control) ([]byte, []byte, error) {
+	return e.execWith(ctx, bin, args, nil, ctl)
+}
+
+// execWith is exec with files inherited by fio as descriptors 3, 4, ….
+func (e *Engine) execWith(ctx context.Context, bin string, args []string, files []*os.File, ctl ioengine.Control) ([]byte, []byte, error) {
 	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.ExtraFiles = files
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &limitedBuffer{max: 64 << 10, buf: &stderr}
 	inOwnGroup(cmd)

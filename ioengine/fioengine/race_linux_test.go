@@ -1,0 +1,120 @@
+//go:build linux
+
+package fioengine_test
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/qdsweep/qdsweep/guard"
+	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/qdsweep/qdsweep/ioengine/fioengine"
+)
+
+// TestFioWritesOnlyTheHeldFile: a sweep's target is held from its first
+// open; while fio writes it, the target and a victim swap names every 2 ms
+// (renameat2 RENAME_EXCHANGE). fio gets the held descriptor, never the
+// path, so the victim's bytes stay as they were (sha256 before and after,
+// read through a descriptor of the victim's own) and the held file is
+// the one written. A run that starts while the path names the victim is
+// refused before fio starts (guard.ErrTargetChanged).
+func TestFioWritesOnlyTheHeldFile(t *testing.T) {
+	needFio(t)
+	dir := t.TempDir()
+	tgt, vic := filepath.Join(dir, "target"), filepath.Join(dir, "victim")
+	const size = 4 << 20
+	for _, p := range []string{tgt, vic} {
+		b := make([]byte, size)
+		rand.Read(b)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	victim, err := os.Open(vic) // the victim's inode, whatever its name becomes
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer victim.Close()
+	target, err := os.Open(tgt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer target.Close()
+	vicSum, tgtSum := sum(t, victim), sum(t, target)
+
+	w := ioengine.Workload{Filename: tgt, Size: size, RW: ioengine.Write, BS: 64 << 10, IODepth: 1, NumJobs: 1,
+		Permit: guard.Permit{AllowWrite: true}}
+	held, err := guard.Hold(w.GuardTarget(tgt, true, 0), w.Permit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	w.Held = held
+
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		tick := time.NewTicker(2 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+				if err := unix.Renameat2(unix.AT_FDCWD, tgt, unix.AT_FDCWD, vic, unix.RENAME_EXCHANGE); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}
+	}()
+	e := fioengine.NewEngine(fioengine.Options{IOEngine: "psync"})
+	ran, refused := 0, 0
+	for i := 0; i < 60 && ran < 3; i++ {
+		_, err := e.Run(context.Background(), w, ioengine.Control{Runtime: 200 * time.Millisecond})
+		switch {
+		case err == nil:
+			ran++
+		case errors.Is(err, guard.ErrTargetChanged):
+			refused++
+		default:
+			t.Fatalf("run %d: %v", i, err)
+		}
+	}
+	close(stop)
+	wg.Wait()
+	if ran == 0 {
+		t.Fatalf("no fio run started in 60 tries (%d refused as swapped)", refused)
+	}
+	if got := sum(t, victim); got != vicSum {
+		t.Fatalf("the victim changed while fio wrote the held target (%d runs, %d refused)", ran, refused)
+	}
+	if sum(t, target) == tgtSum {
+		t.Errorf("the held target is unchanged after %d fio write runs", ran)
+	}
+	t.Logf("%d fio runs wrote the held file, %d refused as swapped; the victim unchanged", ran, refused)
+}
+
+func sum(t *testing.T, f *os.File) [32]byte {
+	t.Helper()
+	h := sha256.New()
+	if _, err := io.Copy(h, io.NewSectionReader(f, 0, 1<<40)); err != nil {
+		t.Fatal(err)
+	}
+	var s [32]byte
+	copy(s[:], h.Sum(nil))
+	return s
+}
+
