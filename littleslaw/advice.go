@@ -51,6 +51,10 @@ const (
 	AdviceFromTarget     AdviceFrom = "target"     // a target load (Advice.Target)
 	AdviceFromSaturation AdviceFrom = "saturation" // no target: the curve's saturation QD
 	AdviceFromDeepest    AdviceFrom = "deepest"    // no target, no saturation: the deepest measured QD
+	// AdviceFromSLO: no target; the deepest measured QD meeting the latency
+	// objective, shallower than saturation (the shallowest measured when
+	// none meets it: Analysis.SLO.Met says which).
+	AdviceFromSLO AdviceFrom = "slo"
 )
 
 // AdviceNoticeKind names a caveat of an Advice.
@@ -150,23 +154,41 @@ func AdviseCurve(a Analysis, curveBS int64, in AdviceInput) Advice {
 		t = &c
 	}
 	if t != nil {
-		adv.fromTarget(*t)
+		c := *t
+		a.limitTargetBySLO(&c)
+		adv.fromTarget(c)
 		if in.TargetBW > 0 {
 			adv.TargetBW, adv.BS = in.TargetBW, in.BS
 		}
 		return adv
 	}
+	qd, depthFrom := a.AnswerDepth()
 	k, from := a.Saturation, AdviceFromSaturation
-	if !k.Found {
+	switch depthFrom {
+	case DepthDeepest:
 		last := a.Points[len(a.Points)-1]
 		k, from = Knee{QD: last.QD, IOPS: last.IOPS, LatNsMean: last.LatMeanNs}, AdviceFromDeepest
 		adv.LowerBound = true
+	case DepthSLO:
+		p := a.pointAt(qd)
+		k, from = Knee{QD: p.QD, IOPS: p.IOPS, LatNsMean: p.LatMeanNs}, AdviceFromSLO
 	}
 	md, mj := in.Options.Limits()
 	sa := fleetSplit(CeilQD(k.QD), Options{MaxIODepth: md, MaxJobs: mj, Hosts: in.Options.Hosts})
 	adv.From, adv.QueueDepth, adv.Split, adv.AltSplits, adv.JobsBy = from, k.QD, sa.Best, sa.Alts, sa.JobsBy
 	adv.LatencyNs, adv.TargetIOPS, adv.Reachable = k.LatNsMean, k.IOPS, true
 	return adv
+}
+
+// pointAt is the measured point at qd (the deepest at or below it).
+func (a Analysis) pointAt(qd float64) Point {
+	p := a.Points[0]
+	for _, q := range a.Points {
+		if q.QD <= qd {
+			p = q
+		}
+	}
+	return p
 }
 
 // fromTarget takes a target answer as the advice.

@@ -100,28 +100,18 @@ func Analyze(points []Point, o Options) (Analysis, error) {
 		a.Notices = append(a.Notices, Notice{Kind: NoticeFitBelow, Model: m.Name, XRoof: m.XRoof, IOPS: a.MaxIOPS, QD: a.MaxIOPSQD})
 	}
 
+	a.SustainedIOPS = o.SustainedIOPS
 	if o.TargetIOPS > 0 {
-		t := targetOnCurve(pts, o.TargetIOPS, a.BaseLatencyNs, a.MaxIOPS, a.MaxIOPSQD, a.Saturation, a.Model, o)
+		t := a.TargetFor(o.TargetIOPS, o)
 		a.Target = &t
 	}
 	if o.SLO != nil {
 		s := evalSLO(pts, *o.SLO)
 		a.SLO = &s
+		a.limitTargetBySLO(a.Target)
 	}
 	if o.For != "" {
-		par := pts[len(pts)-1].QD
-		if a.Saturation.Found {
-			par = a.Saturation.QD
-		} else {
-			a.Notices = append(a.Notices, Notice{Kind: NoticeSettingsDeep, QD: par})
-		}
-		a.Settings = settingsFor(o.For, par, a.MaxIOPS, o.CPUs)
-		if !a.Saturation.Found {
-			for i := range a.Settings {
-				a.Settings[i].LowerBound = true
-				a.Settings[i].Caveats = append(a.Settings[i].Caveats, CaveatUnsaturated)
-			}
-		}
+		a.answerSettings(o)
 	}
 	if !a.Saturation.Found && len(pts) > 1 {
 		// Not through AddCaveats: a target the curve reached stands as it is.

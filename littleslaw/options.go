@@ -24,6 +24,11 @@ type Options struct {
 	// client/server; 0 or 1: one host): queue depths are the fleet's and
 	// splits give each host's iodepth × numjobs.
 	Hosts int
+	// SustainedIOPS is the level the curve's device sustains when a change
+	// of regime was found (burst credits spent, a throttle that began: the
+	// control step or a ramp fell), I/Os per second (0: none found). No
+	// target above it is reachable, whatever steps measured before.
+	SustainedIOPS float64
 }
 
 // DefaultMaxIODepth is the per-job queue depth limit used when

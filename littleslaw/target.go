@@ -31,7 +31,19 @@ func (a Analysis) TargetFor(t float64, o Options) TargetResult {
 	if len(a.Points) == 0 {
 		return TargetResult{TargetIOPS: t, Reason: TargetNoPoints}
 	}
-	return targetOnCurve(a.Points, t, a.BaseLatencyNs, a.MaxIOPS, a.MaxIOPSQD, a.Saturation, a.Model, o)
+	xmax, xmaxQD := a.MaxIOPS, a.MaxIOPSQD
+	held := a.SustainedIOPS > 0 && a.SustainedIOPS < xmax
+	if held {
+		// The device did not hold still: what it sustains is the most any
+		// target gets, whatever the earlier steps measured.
+		xmax = a.SustainedIOPS
+	}
+	r := targetOnCurve(a.Points, t, a.BaseLatencyNs, xmax, xmaxQD, a.Saturation, a.Model, o)
+	r.Sustained = held && t > xmax*(1-reachSlack)
+	if held && !r.Reachable {
+		r.MaxIOPS = a.MaxIOPS
+	}
+	return r
 }
 
 // targetOnCurve answers "what QD for T IOPS" from the measured curve.

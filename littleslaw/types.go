@@ -157,6 +157,14 @@ type TargetResult struct {
 	OverLimit  bool `json:"over_limit,omitempty"`
 	// Caveats are what weakens the answer (Analysis.AddCaveats).
 	Caveats []CaveatKind `json:"caveats,omitempty"`
+	// Sustained is set when the answer is held to the level the device
+	// sustains (Options.SustainedIOPS), below what earlier steps measured.
+	Sustained bool `json:"sustained_cap,omitempty"`
+	// SLOConflict is set when a latency objective was asked and the target
+	// needs more depth than the deepest QD meeting it, SLOQD (0 when no
+	// measured depth meets it): the target and the objective conflict.
+	SLOConflict bool    `json:"slo_conflict,omitempty"`
+	SLOQD       float64 `json:"slo_qd,omitempty"`
 	// Note is the answer in words, written by report.Annotate; littleslaw
 	// leaves it empty.
 	Note string `json:"note"`
@@ -183,6 +191,11 @@ type Setting struct {
 	// a sweep that never saturated: the useful parallelism is at least
 	// that, and so is every value read from it.
 	LowerBound bool `json:"lower_bound,omitempty"`
+	// DepthFrom says which depth SaturationQD is (Analysis.AnswerDepth):
+	// the saturation QD, the deepest measured, the target's, or the deepest
+	// meeting the latency objective SLO (set then).
+	DepthFrom DepthSource `json:"depth_from,omitempty"`
+	SLO       *SLO        `json:"slo,omitempty"`
 	// Caveats are what weakens the setting (Analysis.AddCaveats).
 	Caveats []CaveatKind `json:"caveats,omitempty"`
 	// Formula is the rule in words, written by report.Annotate; littleslaw
@@ -212,6 +225,10 @@ type Analysis struct {
 	// deeper steps after flat ones (an early stop): "sweep deeper" is then
 	// the wrong advice; --full is the right one.
 	EarlyStopped bool `json:"early_stopped,omitempty"`
+	// SustainedIOPS is the level the device sustains when a change of
+	// regime was found (Options.SustainedIOPS; 0: none): no target above it
+	// is reachable.
+	SustainedIOPS float64 `json:"sustained_iops,omitempty"`
 	// Caveats travel into every answer above (AddCaveats): the sweep did
 	// not saturate, was contended, not steady, or its diagnosis was
 	// inconclusive.

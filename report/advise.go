@@ -193,25 +193,41 @@ func WriteAdvice(w io.Writer, d AdviceDoc) error {
 		} else {
 			say("%s", sentence(capitalize(d.Note)))
 		}
-		if d.Reachable {
+		switch {
+		case d.Reachable:
 			say("Use %s.", adviceSplitText(d))
-		} else {
+		case d.Target != nil && d.Target.Reason == littleslaw.TargetNotReached && !d.Target.Sustained:
+			say("At least %s is needed: the deepest measured depth fell short.", adviceSplitFloorText(d))
+		default:
 			say("The most it delivers, %s IOPS, needs %s.", FormatCount(d.ReachableIOPS), adviceSplitText(d))
 		}
 	case littleslaw.AdviceFromDeepest:
 		say("Keep at least %s I/Os in flight (%s); the sweep never saturated, so the useful depth may lie deeper.",
 			FormatCount(d.QueueDepth), adviceSplitText(d))
+	case littleslaw.AdviceFromSLO:
+		if s := d.SLO; s != nil && s.Met {
+			say("Keep at most %s I/Os in flight, the deepest measured QD meeting %s ≤ %s: %s.",
+				FormatCount(d.QueueDepth), s.Stat, FormatLatency(s.LimitNs), adviceSplitText(d))
+		} else if s != nil {
+			say("No measured depth meets %s ≤ %s; the shallowest, %s I/Os in flight, comes closest: %s.",
+				s.Stat, FormatLatency(s.LimitNs), FormatCount(d.QueueDepth), adviceSplitText(d))
+		}
 	default:
 		say("Keep about %s I/Os in flight: %s.", FormatCount(d.QueueDepth), adviceSplitText(d))
 	}
-	for _, k := range d.Caveats {
-		if k != littleslaw.CaveatUnsaturated {
-			say("Caveat: %s.", CaveatText(k))
+	// Caveats once per output: those the target's sentence said are not
+	// repeated, nor those said here under the settings.
+	said := map[littleslaw.CaveatKind]bool{}
+	if d.From == littleslaw.AdviceFromTarget && d.Analysis != nil && d.Target != nil {
+		for _, k := range d.Target.Caveats {
+			said[k] = true
 		}
 	}
-	said := map[littleslaw.CaveatKind]bool{}
 	for _, k := range d.Caveats {
-		said[k] = k != littleslaw.CaveatUnsaturated
+		if k != littleslaw.CaveatUnsaturated && !said[k] {
+			say("Caveat: %s.", CaveatText(k))
+		}
+		said[k] = said[k] || k != littleslaw.CaveatUnsaturated
 	}
 	for _, s := range d.Settings {
 		fmt.Fprintf(&b, "  %s = %s\n", s.Name, SettingValueText(s))
@@ -304,6 +320,16 @@ func adviceSplitText(d AdviceDoc) string {
 		s += "; " + r
 	}
 	return s
+}
+
+// adviceSplitFloorText words the least split beyond the deepest measured
+// depth of a curve that fell short of the target: one more I/O in flight.
+func adviceSplitFloorText(d AdviceDoc) string {
+	qd := d.IODepth*d.NumJobs*max(d.Hosts, 1) + 1
+	if t := d.Target; t != nil && t.MaxIOPSQD > 0 {
+		qd = int(t.MaxIOPSQD) + 1
+	}
+	return fmt.Sprintf("QD %d (more than the QD %d measured)", qd, qd-1)
 }
 
 // writeJSON writes v as one indented JSON document; what names the

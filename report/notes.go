@@ -174,25 +174,48 @@ func targetNote(t littleslaw.TargetResult) string {
 	case littleslaw.TargetNoPoints:
 		return "no measured points"
 	case littleslaw.TargetSaturated:
+		if t.Sustained {
+			return fmt.Sprintf("%s IOPS is not reachable: the device sustains %s IOPS (steps that ran faster did not last); the limit is the device or the volume, not the queue depth",
+				FormatCount(t.TargetIOPS), FormatCount(t.ReachableIOPS)) + sloConflictNote(t)
+		}
 		return fmt.Sprintf("%s IOPS is not reachable: it saturates at %s IOPS (at QD %g); the limit is the device or the VM, not the queue depth",
-			FormatCount(t.TargetIOPS), FormatCount(t.ReachableIOPS), t.QD)
+			FormatCount(t.TargetIOPS), FormatCount(t.ReachableIOPS), t.QD) + sloConflictNote(t)
 	case littleslaw.TargetNotReached:
-		s := fmt.Sprintf("%s IOPS was not reached: the most measured was %s IOPS at QD %g, without saturating; sweep deeper",
-			FormatCount(t.TargetIOPS), FormatCount(t.MaxIOPS), t.MaxIOPSQD)
+		if t.Sustained {
+			return fmt.Sprintf("%s IOPS is not reachable: the device sustains %s IOPS (steps that ran faster did not last)",
+				FormatCount(t.TargetIOPS), FormatCount(t.ReachableIOPS)) + sloConflictNote(t)
+		}
+		s := fmt.Sprintf("%s IOPS was not reached: the most measured was %s IOPS at QD %g, without saturating; more than QD %g is needed: sweep deeper",
+			FormatCount(t.TargetIOPS), FormatCount(t.MaxIOPS), t.MaxIOPSQD, t.MaxIOPSQD)
 		if t.ModelName != "" {
 			s += fmt.Sprintf(" (the %s fit suggests about QD %.0f)", t.ModelName, t.ModelQD)
 		}
 		return s
 	case littleslaw.TargetReachable:
 		// The triple a reader can check: target × latency = in flight.
-		s := fmt.Sprintf("%s IOPS needs %s in flight at %s (the naive T × R0 says %d)",
-			FormatCount(t.TargetIOPS), fmtNeed(t), FormatLatency(t.LatencyNs), littleslaw.CeilQD(t.NaiveQD)) + splitLimitNote(t)
+		s := fmt.Sprintf("%s IOPS needs %s in flight at %s (the naive T × R0 says %s)",
+			FormatCount(t.TargetIOPS), fmtNeed(t), FormatLatency(t.LatencyNs), fmtOneDecimal(t.NaiveQD)) + splitLimitNote(t)
 		if t.NoHeadroom {
 			s += "; " + noHeadroomNote(t)
 		}
-		return s
+		if t.Sustained {
+			s += fmt.Sprintf("; that is what the device sustains (%s IOPS): no headroom", FormatCount(t.MaxIOPS))
+		}
+		return s + sloConflictNote(t)
 	}
 	return ""
+}
+
+// sloConflictNote says, after a "; ", that a target needs more depth than
+// the latency objective allows ("" when it does not).
+func sloConflictNote(t littleslaw.TargetResult) string {
+	switch {
+	case !t.SLOConflict:
+		return ""
+	case t.SLOQD > 0:
+		return fmt.Sprintf("; the latency objective holds only up to QD %g: the target and the objective conflict, so the settings keep to QD %g", t.SLOQD, t.SLOQD)
+	}
+	return "; no measured depth meets the latency objective: the target and the objective conflict"
 }
 
 // noHeadroomNote says a reachable target is the most measured.
@@ -228,7 +251,12 @@ func settingValue(s littleslaw.Setting) string {
 // saturation QD, or the deepest measured QD when the curve did not saturate.
 func settingFormula(s littleslaw.Setting) string {
 	qd := "saturation QD"
-	if s.LowerBound {
+	switch {
+	case s.DepthFrom == littleslaw.DepthTarget:
+		qd = "target QD"
+	case s.DepthFrom == littleslaw.DepthSLO && s.SLO != nil:
+		qd = fmt.Sprintf("%s ≤ %s QD", s.SLO.Stat, FormatLatency(s.SLO.LimitNs))
+	case s.LowerBound:
 		qd = "deepest measured QD"
 	}
 	return settingRuleText(s, qd)

@@ -1,0 +1,97 @@
+package littleslaw
+
+// DepthSource names the depth an answer's settings rest on
+// (Analysis.AnswerDepth, Setting.DepthFrom).
+type DepthSource string
+
+// Depth sources, in the order AnswerDepth considers them.
+const (
+	// DepthTarget: the depth a reachable target needs.
+	DepthTarget DepthSource = "target"
+	// DepthSaturation: the saturation QD, where more depth adds latency only.
+	DepthSaturation DepthSource = "saturation"
+	// DepthDeepest: the deepest measured QD of a curve that did not
+	// saturate: a lower bound of the useful depth.
+	DepthDeepest DepthSource = "deepest"
+	// DepthSLO: the deepest measured QD meeting the latency objective,
+	// shallower than the depth above (or the shallowest measured QD when
+	// none meets it: Analysis.SLO.Met says which).
+	DepthSLO DepthSource = "slo"
+)
+
+// DepthSources lists every DepthSource.
+var DepthSources = []DepthSource{DepthTarget, DepthSaturation, DepthDeepest, DepthSLO}
+
+// AnswerDepth is the one depth every answer read from this curve rests on
+// (the advice without a target, the settings for an application): the
+// depth a reachable target needs, else the saturation QD, else the deepest
+// measured QD (a lower bound), and never deeper than the deepest measured
+// QD meeting the latency objective when one was asked. It is 0 without
+// points.
+func (a Analysis) AnswerDepth() (float64, DepthSource) {
+	if len(a.Points) == 0 {
+		return 0, ""
+	}
+	qd, from := a.Points[len(a.Points)-1].QD, DepthDeepest
+	switch {
+	case a.Target != nil && a.Target.Reachable:
+		qd, from = a.Target.QD, DepthTarget
+	case a.Saturation.Found:
+		qd, from = a.Saturation.QD, DepthSaturation
+	}
+	if lim, ok := a.sloLimit(); ok && qd > lim {
+		qd, from = lim, DepthSLO
+	}
+	return qd, from
+}
+
+// sloLimit is the deepest depth an answer may use under the latency
+// objective: the deepest measured QD meeting it, or the shallowest
+// measured QD when none does (false: no objective, or not measured).
+func (a Analysis) sloLimit() (float64, bool) {
+	s := a.SLO
+	if s == nil || s.Reason == SLONotMeasured || len(a.Points) == 0 {
+		return 0, false
+	}
+	if s.Met {
+		return s.QD, true
+	}
+	return a.Points[0].QD, true
+}
+
+// limitTargetBySLO marks target t (read off a) when it needs more depth
+// than the latency objective allows: the target and the objective conflict.
+func (a Analysis) limitTargetBySLO(t *TargetResult) {
+	lim, ok := a.sloLimit()
+	if t == nil || !ok {
+		return
+	}
+	if !a.SLO.Met {
+		t.SLOConflict = true
+		return
+	}
+	if t.QD > lim {
+		t.SLOConflict, t.SLOQD = true, lim
+	}
+}
+
+// answerSettings sizes o.For's settings from AnswerDepth.
+func (a *Analysis) answerSettings(o Options) {
+	qd, from := a.AnswerDepth()
+	if from == DepthDeepest {
+		a.Notices = append(a.Notices, Notice{Kind: NoticeSettingsDeep, QD: qd})
+	}
+	a.Settings = settingsFor(o.For, qd, a.MaxIOPS, o.CPUs)
+	for i := range a.Settings {
+		s := &a.Settings[i]
+		s.DepthFrom = from
+		if from == DepthSLO {
+			slo := SLO{Stat: a.SLO.Stat, LimitNs: a.SLO.LimitNs}
+			s.SLO = &slo
+		}
+		if from == DepthDeepest {
+			s.LowerBound = true
+			s.Caveats = append(s.Caveats, CaveatUnsaturated)
+		}
+	}
+}
