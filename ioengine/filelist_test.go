@@ -36,7 +36,9 @@ func stampedBlocks(t *testing.T, path string, bs int) int {
 // TestFileListRoundRobin writes sequentially over a two-file list (fio's
 // filename=a:b) with every engine: each job's I/Os go to the files in
 // turn, one cursor per file, so both files are written alike, block by
-// block from the start.
+// block from the start. The run ends after 64 writes (fio's size-based
+// end), not after a time: a busy machine changes how long they take,
+// never how many there are.
 func TestFileListRoundRobin(t *testing.T) {
 	const size, bs = 4 << 20, 4096
 	for place, dir := range places(t) {
@@ -50,17 +52,20 @@ func TestFileListRoundRobin(t *testing.T) {
 				}
 				depth := depthFor(eng, 4)
 				w := ioengine.Workload{Filename: a, Files: []string{a, b}, RW: ioengine.Write, BS: bs, IODepth: depth, NumJobs: 1, Direct: true, Verify: true, Permit: guard.Permit{AllowWrite: true}}
-				st, err := mustEngine(t, eng).Run(context.Background(), w, ioengine.Control{Runtime: 100 * time.Millisecond})
+				const writes = 64
+				st, err := mustEngine(t, eng).Run(context.Background(), w, ioengine.Control{Runtime: time.Minute, IOsPerJob: writes})
 				if err != nil {
 					t.Fatal(err)
+				}
+				if st.All.TotalIOs != writes {
+					t.Fatalf("%d writes, want the %d of the size-based end", st.All.TotalIOs, writes)
 				}
 				na, nb := stampedBlocks(t, a, bs), stampedBlocks(t, b, bs)
 				t.Logf("%d writes; stamped blocks: a %d, b %d of %d", st.All.TotalIOs, na, nb, size/bs)
 				if na == 0 || nb == 0 {
 					t.Fatalf("stamped blocks a %d, b %d: the job did not write both files", na, nb)
 				}
-				full := size / bs
-				if na < full && nb < full && (na-nb > depth+1 || nb-na > depth+1) {
+				if na+nb != writes || na-nb > depth+1 || nb-na > depth+1 {
 					t.Errorf("stamped blocks a %d, b %d: not in turn (depth %d)", na, nb, depth)
 				}
 			})

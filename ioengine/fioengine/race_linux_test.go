@@ -117,4 +117,3 @@ func sum(t *testing.T, f *os.File) [32]byte {
 	copy(s[:], h.Sum(nil))
 	return s
 }
-
