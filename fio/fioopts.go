@@ -9,9 +9,10 @@ package fio
 type fioOptionKind int
 
 const (
-	fioOptValue  fioOptionKind = iota // takes a value
-	fioOptSwitch                      // a switch: no value, or 0/1
-	fioOptEngine                      // an engine's option (its type is the engine's)
+	fioOptValue      fioOptionKind = iota // takes a value
+	fioOptSwitch                          // a switch: no value, or 0/1
+	fioOptEngine                          // an engine's option (its type is the engine's)
+	fioOptDeprecated                      // fio says it is deprecated and ignores it
 )
 
 // fioOption is one option fio 3.33 knows.
@@ -307,4 +308,55 @@ var fioOptions = []fioOption{
 	{Name: "read-req-num-512-blocks", Kind: fioOptValue},
 	{Name: "large-block-op-kbytes", Kind: fioOptValue},
 	{Name: "prep", Kind: fioOptSwitch},
+	// fio 3.33's options its --cmdhelp leaves out, and the options of engines
+	// a Debian fio is built without (read from fio 3.33's options.c and
+	// engines/*.c).
+	{Name: "bs_is_seq_rand", Kind: fioOptSwitch},
+	{Name: "buffer_compress_percentage", Kind: fioOptValue},
+	{Name: "dedupe_working_set_percentage", Kind: fioOptValue},
+	{Name: "disable_bw_measurement", Aliases: []string{"disable_bw"}, Kind: fioOptSwitch},
+	{Name: "gpu_dev_id", Kind: fioOptValue},
+	{Name: "iodepth_batch_complete_min", Aliases: []string{"iodepth_batch_complete"}, Kind: fioOptValue},
+	{Name: "iodepth_batch_complete_max", Kind: fioOptValue},
+	{Name: "iomem_align", Aliases: []string{"mem_align"}, Kind: fioOptValue},
+	{Name: "log_alternate_epoch_clock_id", Kind: fioOptValue},
+	{Name: "softrandommap", Kind: fioOptSwitch},
+	{Name: "verify_async_cpus", Kind: fioOptValue},
+	{Name: "percentage_sequential", Kind: fioOptDeprecated},
+	{Name: "rwmixcycle", Kind: fioOptDeprecated},
+	{Name: "flow_watermark", Kind: fioOptDeprecated},
+	{Name: "verifysort", Kind: fioOptDeprecated},
+	{Name: "verifysort_nr", Kind: fioOptDeprecated},
+	{Name: "http_host", Kind: fioOptEngine, Engines: []string{"http"}},
+	{Name: "http_user", Kind: fioOptEngine, Engines: []string{"http"}},
+	{Name: "http_pass", Kind: fioOptEngine, Engines: []string{"http"}},
+	{Name: "http_s3_key", Kind: fioOptEngine, Engines: []string{"http"}},
+	{Name: "http_s3_keyid", Kind: fioOptEngine, Engines: []string{"http"}},
+	{Name: "http_swift_auth_token", Kind: fioOptEngine, Engines: []string{"http"}},
+	{Name: "http_s3_region", Kind: fioOptEngine, Engines: []string{"http"}},
+	{Name: "http_s3_sse_customer_key", Kind: fioOptEngine, Engines: []string{"http"}},
+	{Name: "http_s3_sse_customer_algorithm", Kind: fioOptEngine, Engines: []string{"http"}},
+	{Name: "http_s3_storage_class", Kind: fioOptEngine, Engines: []string{"http"}},
+	{Name: "http_verbose", Kind: fioOptEngine, Engines: []string{"http"}},
+	{Name: "nfs_url", Kind: fioOptEngine, Engines: []string{"nfs"}},
+	{Name: "gpu_dev_ids", Kind: fioOptEngine, Engines: []string{"libcufile"}},
+	{Name: "namenode", Kind: fioOptEngine, Engines: []string{"libhdfs"}},
+	{Name: "hdfsdirectory", Kind: fioOptEngine, Engines: []string{"libhdfs"}},
+	{Name: "hdfs_use_direct", Kind: fioOptEngine, Engines: []string{"libhdfs"}},
+	{Name: "single_instance", Kind: fioOptEngine, Engines: []string{"libhdfs"}},
+	{Name: "chunk_size", Aliases: []string{"chunck_size"}, Kind: fioOptEngine, Engines: []string{"libhdfs", "dfs"}},
+	{Name: "cont", Kind: fioOptEngine, Engines: []string{"dfs"}},
+	{Name: "object_class", Kind: fioOptEngine, Engines: []string{"dfs"}},
+	{Name: "svcl", Kind: fioOptEngine, Engines: []string{"dfs"}},
+	{Name: "initiator", Kind: fioOptEngine, Engines: []string{"libiscsi"}},
+	{Name: "serverip", Kind: fioOptEngine, Engines: []string{"librpma_apm_client", "librpma_apm_server", "librpma_gpspm_client", "librpma_gpspm_server"}},
+	{Name: "busy_wait_polling", Kind: fioOptEngine, Engines: []string{"librpma_apm_client", "librpma_apm_server", "librpma_gpspm_client", "librpma_gpspm_server"}},
+	{Name: "direct_write_to_pmem", Kind: fioOptEngine, Engines: []string{"librpma_apm_client", "librpma_apm_server", "librpma_gpspm_client", "librpma_gpspm_server"}},
+	{Name: "no_completion_thread", Kind: fioOptEngine, Engines: []string{"windowsaio"}},
+	{Name: "xnvme_be", Kind: fioOptEngine, Engines: []string{"xnvme"}},
+	{Name: "xnvme_async", Kind: fioOptEngine, Engines: []string{"xnvme"}},
+	{Name: "xnvme_sync", Kind: fioOptEngine, Engines: []string{"xnvme"}},
+	{Name: "xnvme_admin", Kind: fioOptEngine, Engines: []string{"xnvme"}},
+	{Name: "xnvme_dev_nsid", Kind: fioOptEngine, Engines: []string{"xnvme"}},
+	{Name: "xnvme_iovec", Kind: fioOptEngine, Engines: []string{"xnvme"}},
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -24,6 +25,62 @@ type JobSpec struct {
 	Name    string   `json:"name"`
 	Line    int      `json:"line"` // 1-based line of the section header
 	Options []Option `json:"options"`
+	// LaterGlobals is how many of the file's [global] options, the last
+	// ones, come after this job's section: fio reads a job file in order,
+	// so they do not apply to it (see Scoped).
+	LaterGlobals int `json:"later_globals,omitempty"`
+}
+
+// Scoped is job i's options in the order fio applies them: the [global]
+// options written before its section, then its own. A [global] name=
+// names no job (fio names a job after its section unless the section
+// itself says name=).
+func (jf JobFile) Scoped(i int) []Option {
+	js := jf.Jobs[i]
+	n := max(len(jf.Global)-js.LaterGlobals, 0)
+	out := make([]Option, 0, n+len(js.Options))
+	for _, o := range jf.Global[:n] {
+		if OptionName(o.Key) != "name" {
+			out = append(out, o)
+		}
+	}
+	return append(out, js.Options...)
+}
+
+// WithDefaults is jf with opts (a command line's options) before every
+// [global] option: fio reads its command line first, so its options are
+// defaults the file's [global] sections and jobs may set again.
+func (jf JobFile) WithDefaults(opts []Option) JobFile {
+	jf.Global = append(append([]Option{}, opts...), jf.Global...)
+	return jf
+}
+
+// firstOfBatch moves fio's options that change how the others are read
+// (kb_base, unit_base: fio's options of priority 1) to the front of
+// opts[from:], keeping the order of the rest: fio sorts a section's
+// options so before it reads them. A command line is read in order.
+func firstOfBatch(opts []Option, from int) {
+	batch := opts[from:]
+	slices.SortStableFunc(batch, func(a, b Option) int {
+		return cmpBool(readsFirst(b.Key), readsFirst(a.Key))
+	})
+}
+
+// readsFirst reports whether fio reads option key before the others of
+// its section.
+func readsFirst(key string) bool {
+	k := OptionName(key)
+	return k == "kb_base" || k == "unit_base"
+}
+
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }
 
 // Option is one key=value line ("key" alone has Value "").
@@ -69,6 +126,15 @@ func parseJobFile(r io.Reader, dir string, depth int) (JobFile, error) {
 	sc := bufio.NewScanner(io.LimitReader(r, 16<<20))
 	line := 0
 	section := -2 // -2: none yet, -1: [global], else index into jf.Jobs
+	batch := 0    // where the [global] section being read starts in jf.Global
+	endSection := func() {
+		switch {
+		case section == -1:
+			firstOfBatch(jf.Global, batch)
+		case section >= 0:
+			firstOfBatch(jf.Jobs[section].Options, 0)
+		}
+	}
 	add := func(o Option) {
 		if section == -1 {
 			jf.Global = append(jf.Global, o)
@@ -79,10 +145,10 @@ func parseJobFile(r io.Reader, dir string, depth int) (JobFile, error) {
 	for sc.Scan() {
 		line++
 		t := strings.TrimSpace(sc.Text())
-		if t == "" || t[0] == ';' || t[0] == '#' {
+		t = stripComment(t)
+		if t == "" {
 			continue
 		}
-		t = stripComment(t)
 		if inc, ok := strings.CutPrefix(t, "include "); ok {
 			// fio's include: the file's options go where the line stands.
 			if depth >= maxIncludeDepth {
@@ -118,11 +184,12 @@ func parseJobFile(r io.Reader, dir string, depth int) (JobFile, error) {
 				return JobFile{}, fmt.Errorf("line %d: section header %q is not [name]", line, t)
 			}
 			name := strings.TrimSpace(t[1 : len(t)-1])
+			endSection()
 			if name == "global" {
-				section = -1
+				section, batch = -1, len(jf.Global)
 				continue
 			}
-			jf.Jobs = append(jf.Jobs, JobSpec{Name: name, Line: line})
+			jf.Jobs = append(jf.Jobs, JobSpec{Name: name, Line: line, LaterGlobals: -len(jf.Global)})
 			section = len(jf.Jobs) - 1
 			continue
 		}
@@ -150,6 +217,10 @@ func parseJobFile(r io.Reader, dir string, depth int) (JobFile, error) {
 	if err := sc.Err(); err != nil {
 		return JobFile{}, fmt.Errorf("read fio job file: %w", err)
 	}
+	endSection()
+	for i := range jf.Jobs {
+		jf.Jobs[i].LaterGlobals += len(jf.Global) // the globals written after the section
+	}
 	if len(jf.Jobs) == 0 && depth == 0 {
 		return JobFile{}, fmt.Errorf("no [job] section")
 	}
@@ -160,38 +231,64 @@ func parseJobFile(r io.Reader, dir string, depth int) (JobFile, error) {
 // not have (fio refuses such a job too).
 var ErrNotFio = errors.New("not fio options")
 
-// Groups returns, for each job of jf in order, the group it runs in, as
-// fio schedules a job file: jobs run together until one says stonewall
-// (wait_for_previous) or wait_for, which waits for the jobs before it and
-// starts the next group; a [global] stonewall makes every job wait for the
-// one before. wait_for=NAME is taken as waiting for every job before it
-// (fio waits for NAME alone). new_group changes fio's reporting only.
+// Groups returns, for each job of jf in order, its reporting group
+// (fio's groupid), as fio numbers them: a job that says stonewall
+// (wait_for_previous) or new_group, itself or in a [global] written before
+// it, starts the next group when the group so far has a job; wait_for=NAME
+// orders the jobs but keeps the group.
 func (jf JobFile) Groups() []int {
-	waits := func(opts []Option) bool {
-		for _, o := range opts {
-			switch o.Key {
-			case "stonewall", "wait_for_previous":
-				if o.Value == "" || o.Value != "0" {
-					return true
-				}
-			case "wait_for":
-				if o.Value != "" {
-					return true
-				}
-			}
+	return jf.number(func(o Option) bool {
+		switch OptionName(o.Key) {
+		case "stonewall", "new_group":
+			return switchOn(o.Value)
 		}
 		return false
-	}
-	all := waits(jf.Global)
-	groups := make([]int, len(jf.Jobs))
+	})
+}
+
+// Waves returns, for each job of jf in order, the wave it runs in: jobs
+// of a wave run together, waves one after another. A stonewall waits for
+// every job before it; wait_for=NAME is run as waiting for every job
+// before it too (fio waits for NAME alone); new_group does not wait.
+func (jf JobFile) Waves() []int {
+	return jf.number(func(o Option) bool {
+		switch OptionName(o.Key) {
+		case "stonewall":
+			return switchOn(o.Value)
+		case "wait_for":
+			return o.Value != ""
+		}
+		return false
+	})
+}
+
+// number numbers the jobs: a job for which starts says so of its scoped
+// options (the last one of each name deciding) begins the next number.
+func (jf JobFile) number(starts func(Option) bool) []int {
+	out := make([]int, len(jf.Jobs))
 	g := 0
-	for i, js := range jf.Jobs {
-		if i > 0 && (all || waits(js.Options)) {
+	for i := range jf.Jobs {
+		last := map[string]bool{}
+		for _, o := range jf.Scoped(i) {
+			last[OptionName(o.Key)] = starts(o)
+		}
+		begins := false
+		for _, b := range last {
+			begins = begins || b
+		}
+		if i > 0 && begins {
 			g++
 		}
-		groups[i] = g
+		out[i] = g
 	}
-	return groups
+	return out
+}
+
+// switchOn reads a fio switch's value as fio does: given alone or with
+// any value but 0 (or false, no, off) it is on.
+func switchOn(v string) bool {
+	b, err := ParseBool(v)
+	return err != nil || b
 }
 
 // DescribeOption names an option for a message: "rate_iops=500 (line 4)"

@@ -40,16 +40,14 @@ func memTotalMiB() int64 {
 	return 0
 }
 
-// stripComment drops a trailing comment from a job-file line: a ';' or
-// '#' that follows a blank (a value itself may hold either, as in a
-// filename, when it is not preceded by one).
+// stripComment drops a comment from a job-file line: fio ends a line at
+// its first ';' or '#', wherever it stands ("bs=4k;x" is bs=4k), and
+// trims the blanks around what is left.
 func stripComment(t string) string {
-	for i := 1; i < len(t); i++ {
-		if (t[i] == ';' || t[i] == '#') && (t[i-1] == ' ' || t[i-1] == '\t') {
-			return strings.TrimSpace(t[:i])
-		}
+	if i := strings.IndexAny(t, ";#"); i >= 0 {
+		t = t[:i]
 	}
-	return t
+	return strings.TrimSpace(t)
 }
 
 // expandVars substitutes ${VAR} (the environment) and fio's $pagesize,

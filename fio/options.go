@@ -28,6 +28,11 @@ const (
 	// Unsupported: the option changes the workload in a way qdsweep does
 	// not run; a command or job file that sets it is refused.
 	Unsupported
+	// Unchecked: a floor fio checks while a job runs (rate_min,
+	// rate_iops_min over rate_cycle), failing the job that falls below
+	// it. qdsweep runs the job, does not check the floor, and says so;
+	// the rates it reports show whether the job kept above it.
+	Unchecked
 )
 
 // optionInfo is one fio option: whether it takes a value on fio's command
@@ -39,6 +44,9 @@ type optionInfo struct {
 
 // options is the fio vocabulary qdsweep knows, by fio's option name.
 var options = map[string]optionInfo{}
+
+// engineOf lists, for each option an engine adds, the engines that add it.
+var engineOf = map[string][]string{}
 
 // aliases are fio's other spellings of an option, mapped to its name.
 var aliases = map[string]string{
@@ -52,6 +60,12 @@ func init() {
 	// option"). The sets below then say what qdsweep does with the rest.
 	for _, o := range fioOptions {
 		options[o.Name] = optionInfo{value: o.Kind != fioOptSwitch, handling: Unsupported}
+		switch o.Kind {
+		case fioOptEngine:
+			engineOf[o.Name] = o.Engines
+		case fioOptDeprecated:
+			options[o.Name] = optionInfo{value: true, handling: Ignored} // fio warns and ignores it
+		}
 		if _, flipped := aliases[o.Name]; flipped {
 			continue // qdsweep names this pair the other way round
 		}
@@ -93,14 +107,16 @@ func init() {
 		"write_bw_log", "write_lat_log", "write_iops_log", "write_hist_log", "unified_rw_reporting",
 		"eta", "eta_newline", "eta-newline", "eta_interval", "output", "output-format", "status-interval", "terse-version",
 		"unit_base", "significant_figures", "warnings-fatal", "max-jobs", "showcmd", "debug", "idle-prof",
-		"bandwidth-log", "append-terse", "inplace", "aux-path")
+		"bandwidth-log", "append-terse", "inplace", "aux-path", "log_prio", "log_unix_epoch", "log_alternate_epoch",
+		"log_alternate_epoch_clock_id", "log_entries", "log_store_compressed", "log_compression_cpus",
+		"log_hist_coarseness", "bwavgtime", "iopsavgtime", "block_error_percentiles", "stats")
 	set(Ignored, false, "thread", "stonewall", "new_group", "minimal", "showcmd")
 	// Submission and completion batching.
 	set(Batching, true, "iodepth_batch_submit", "iodepth_batch_complete_min", "iodepth_batch_complete_max",
 		"iodepth_low")
 	// Workload options qdsweep does not run.
-	set(Unsupported, true, "rate_min", "rate_iops_min", "rate_cycle",
-		"thinktime", "thinktime_blocks", "thinktime_spin", "bssplit",
+	set(Unchecked, true, "rate_min", "rate_iops_min", "rate_cycle")
+	set(Unsupported, true, "thinktime", "thinktime_blocks", "thinktime_spin", "bssplit",
 		"random_distribution", "percentage_random", "random_generator", "zonemode", "zonesize", "zonerange",
 		"zoneskip", "write_barrier", "buffer_compress_percentage",
 		"buffer_compress_chunk", "buffer_pattern", "dedupe_percentage", "refill_buffers", "zero_buffers",
@@ -108,7 +124,7 @@ func init() {
 		"cpus_allowed_policy", "numa_cpu_nodes", "numa_mem_policy", "nice", "prio", "prioclass",
 		"cmdprio_percentage", "verify_pattern", "verify_interval", "verify_offset", "verify_backlog",
 		"verify_async", "verify_fatal", "verify_only", "experimental_verify", "trim_percentage",
-		"file_service_type", "openfiles", "filename_format", "lockfile", "pre_read", "kb_base", "iomem",
+		"file_service_type", "openfiles", "filename_format", "lockfile", "pre_read", "iomem",
 		"mem", "iomem_align", "ba", "blockalign", "bs_unaligned", "rw_sequencer", "offset_align",
 		"ioscheduler", "steadystate", "ss", "ss_dur", "ss_ramp", "latency_target", "latency_window",
 		"latency_percentile", "max_latency", "flow", "flow_id", "exec_prerun", "exec_postrun", "io_submit_mode",
@@ -160,6 +176,12 @@ func OptionName(name string) string {
 // resolved first).
 func OptionHandling(name string) Handling {
 	return options[OptionName(name)].handling
+}
+
+// OptionEngines names the fio engines that add option name (nil for
+// fio's own options).
+func OptionEngines(name string) []string {
+	return engineOf[OptionName(name)]
 }
 
 // OptionTakesValue reports whether fio option name reads the next
@@ -307,6 +329,8 @@ var RunOptions = []OptionDoc{
 	{Name: "continue_on_error", Default: "none", Help: "io or all: count I/O errors instead of ending the run"},
 	{Name: "percentile_list", Help: "completion-latency percentiles to report, colon-separated (at most 20)"},
 	{Name: "group_reporting", Switch: true, Help: "report a group's jobs together, as fio"},
+	{Name: "allow_file_create", Default: "1", Help: "1: a missing file is laid out, as fio; 0 (fio then refuses a missing file) is refused"},
+	{Name: "kb_base", Default: "1024", Help: "1024: k, m, g are powers of 1024 and KiB, MiB, GiB powers of 1000 (fio's quirk); 1000: the other way round"},
 }
 
 // UringOption is one of fio's io_uring options qdsweep runs: run's command

@@ -1,6 +1,7 @@
 package fioadapt
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -41,6 +42,10 @@ type JobRun struct {
 	EndFsync bool `json:"end_fsync"`
 	// ReadOnly is fio's --readonly: a workload that writes is refused.
 	ReadOnly bool `json:"readonly"`
+	// NoRandomMap is fio's norandommap. qdsweep draws random offsets with
+	// repeats either way, as fio with norandommap; it changes only where a
+	// size-based random job ends (IOsPerJob).
+	NoRandomMap bool `json:"norandommap,omitempty"`
 	// RandRepeat is false when randrepeat=0: offsets differ run to run.
 	RandRepeat bool `json:"randrepeat"`
 	// Directory is fio's directory= ("" when not set).
@@ -56,6 +61,9 @@ type JobRun struct {
 	// grouping); Batching the submission-batching options ignored.
 	Ignored  []string `json:"ignored,omitempty"`
 	Batching []string `json:"batching,omitempty"`
+	// Unchecked names the floors fio checks while a job runs (rate_min,
+	// rate_iops_min) that the job sets: run, not checked (fio.Unchecked).
+	Unchecked []string `json:"unchecked,omitempty"`
 	// SizePercent and OffsetPercent are fio's size=N% and offset=N%: a share
 	// of the target's own size, resolved by whoever knows it (0: not set).
 	SizePercent   float64 `json:"size_percent,omitempty"`
@@ -65,6 +73,23 @@ type JobRun struct {
 	// GroupReporting is fio's group_reporting: numjobs clones reported as
 	// one; without it each clone is reported on its own.
 	GroupReporting bool `json:"group_reporting,omitempty"`
+	// JobOptions are the options the job's own section (or, on a command
+	// line, its --name and what follows) sets, and GlobalOptions those of
+	// the command line and the file's [global] sections: each by fio's
+	// name, its value as written, the last one given winning. fio's JSON
+	// lists these ("job options", "global options"), and nothing else.
+	JobOptions    map[string]string `json:"-"`
+	GlobalOptions map[string]string `json:"-"`
+}
+
+// optionsAsGiven is opts by fio's name, each value as written, the last
+// one given winning.
+func optionsAsGiven(opts []fio.Option) map[string]string {
+	m := make(map[string]string, len(opts))
+	for _, o := range opts {
+		m[fio.OptionName(o.Key)] = o.Value
+	}
+	return m
 }
 
 // Runs converts every job of the file (with [global] applied) to a
@@ -73,9 +98,8 @@ type JobRun struct {
 func Runs(jf fio.JobFile) ([]JobRun, error) {
 	var runs []JobRun
 	var bad, unknown []string
-	for _, js := range jf.Jobs {
-		opts := append(append([]fio.Option{}, jf.Global...), js.Options...)
-		run, unsupported, err := convertJob(js.Name, opts)
+	for i, js := range jf.Jobs {
+		run, unsupported, err := convertJob(js.Name, jf.Scoped(i))
 		if err != nil && js.Line == 0 {
 			return nil, err // a command line: the option names itself
 		}
@@ -90,6 +114,7 @@ func Runs(jf fio.JobFile) ([]JobRun, error) {
 				bad = append(bad, fio.DescribeOption(u))
 			}
 		}
+		run.JobOptions, run.GlobalOptions = optionsAsGiven(js.Options), optionsAsGiven(jf.Global)
 		runs = append(runs, run)
 	}
 	if len(unknown) > 0 {
@@ -128,7 +153,7 @@ func dedupSorted(s []string) []string {
 // sizeOrPercent reads fio's size and offset: a size with fio's suffixes,
 // or "N%" of the target's own size (pct > 0, n 0). label names the option
 // in an error.
-func sizeOrPercent(o fio.Option, label string) (n int64, pct float64, err error) {
+func (c *jobConv) sizeOrPercent(o fio.Option, label string) (n int64, pct float64, err error) {
 	if v, ok := strings.CutSuffix(strings.TrimSpace(o.Value), "%"); ok {
 		p, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 		if err != nil || p < 0 || p > 100 || p == 0 && o.Key != "offset" {
@@ -136,7 +161,7 @@ func sizeOrPercent(o fio.Option, label string) (n int64, pct float64, err error)
 		}
 		return 0, p, nil
 	}
-	n, err = units.ParseSize(o.Value)
+	n, err = fio.ParseSize(o.Value, c.kbBase)
 	if err != nil {
 		return 0, 0, fmt.Errorf("%s: %w", label, err)
 	}
@@ -145,7 +170,7 @@ func sizeOrPercent(o fio.Option, label string) (n int64, pct float64, err error)
 
 // convertJob maps one job's options (later ones win) onto a workload.
 func convertJob(name string, opts []fio.Option) (JobRun, []fio.Option, error) {
-	c := &jobConv{run: JobRun{Name: name, Workload: ioengine.Workload{RW: ioengine.Read, BS: 4096, IODepth: 1, NumJobs: 1, Invalidate: true},
+	c := &jobConv{kbBase: fio.KBBase, run: JobRun{Name: name, Workload: ioengine.Workload{RW: ioengine.Read, BS: 4096, IODepth: 1, NumJobs: 1, Invalidate: true},
 		Loops: 1, RandRepeat: true, Set: map[string]bool{}}}
 	for _, o := range opts {
 		key := fio.OptionName(o.Key)
@@ -175,6 +200,21 @@ func convertJob(name string, opts []fio.Option) (JobRun, []fio.Option, error) {
 // is judged with the engine it runs on (fio's default psync, or the one
 // qdsweep's --ioengine picks: fio's io_uring under --ioengine=fio).
 func (c *jobConv) checkEngineOptions() error {
+	engine := c.engine
+	if engine == "" {
+		engine = "psync" // fio's default
+	}
+	for _, o := range c.engineOpts {
+		engines := fio.OptionEngines(o.Key)
+		switch {
+		case !slices.Contains(engines, engine):
+			return fmt.Errorf("%s: an option of fio's %s engine, and the job's ioengine is %s (fio refuses it too); set ioengine=%s or drop %s",
+				label(o), strings.Join(engines, " or "), engine, engines[0], o.Key)
+		case c.run.IOEngine != "":
+			c.refuse(o) // an option of an engine qdsweep runs, which qdsweep does not run
+		}
+		// else the job's engine is refused, which says it for its options
+	}
 	if c.uringOpt == nil || c.run.IOEngine == "io_uring" || c.run.IOEngine == "" {
 		return nil
 	}
@@ -190,9 +230,12 @@ type jobConv struct {
 	mixSet              bool
 	filename            string
 	fileSize, ioSize    int64
-	rateIOPS, rateBytes [2]float64  // per direction: rate_iops, rate (bytes/s)
-	syncKey             string      // fsync or fdatasync, whichever is set
-	uringOpt            *fio.Option // the first of io_uring's options the job sets
+	rateIOPS, rateBytes [2]float64   // per direction: rate_iops, rate (bytes/s)
+	syncKey             string       // fsync or fdatasync, whichever is set
+	uringOpt            *fio.Option  // the first of io_uring's options the job sets
+	kbBase              int          // fio's kb_base so far: how the sizes after it read
+	engine              string       // the ioengine= the job names, as written ("": fio's default, psync)
+	engineOpts          []fio.Option // options that an engine adds, other than io_uring's that qdsweep runs
 }
 
 // refuse records o as an option qdsweep does not run.
@@ -213,8 +256,9 @@ func label(o fio.Option) string {
 	return "--" + kv
 }
 
-func optSize(o fio.Option) (int64, error) {
-	n, err := units.ParseSize(o.Value)
+// size reads a size option under the job's kb_base so far.
+func (c *jobConv) size(o fio.Option) (int64, error) {
+	n, err := fio.ParseSize(o.Value, c.kbBase)
 	if err != nil {
 		return 0, fmt.Errorf("%s: %w", label(o), err)
 	}
@@ -275,18 +319,18 @@ func init() {
 		"filename":  func(c *jobConv, _ string, o fio.Option) error { c.filename = o.Value; return nil },
 		"directory": convDirectory,
 		"size": func(c *jobConv, _ string, o fio.Option) (err error) {
-			c.run.Workload.Size, c.run.SizePercent, err = sizeOrPercent(o, label(o))
+			c.run.Workload.Size, c.run.SizePercent, err = c.sizeOrPercent(o, label(o))
 			return err
 		},
 		"filesize": convFileSize,
-		"io_size":  func(c *jobConv, _ string, o fio.Option) (err error) { c.ioSize, err = optSize(o); return err },
+		"io_size":  func(c *jobConv, _ string, o fio.Option) (err error) { c.ioSize, err = c.size(o); return err },
 		"nrfiles":  convNrFiles,
 		"offset": func(c *jobConv, _ string, o fio.Option) (err error) {
-			c.run.Workload.Offset, c.run.OffsetPercent, err = sizeOrPercent(o, label(o))
+			c.run.Workload.Offset, c.run.OffsetPercent, err = c.sizeOrPercent(o, label(o))
 			return err
 		},
 		"offset_increment": func(c *jobConv, _ string, o fio.Option) (err error) {
-			c.run.Workload.OffsetIncrement, err = optSize(o)
+			c.run.Workload.OffsetIncrement, err = c.size(o)
 			return err
 		},
 		"rw":         convRW,
@@ -315,12 +359,12 @@ func init() {
 			c.run.GroupReporting, err = optBool(o)
 			return err
 		},
-		"number_ios":      func(c *jobConv, _ string, o fio.Option) (err error) { c.run.NumberIOs, err = optSize(o); return err },
+		"number_ios":      func(c *jobConv, _ string, o fio.Option) (err error) { c.run.NumberIOs, err = c.size(o); return err },
 		"startdelay":      convStartDelay,
 		"percentile_list": convPercentiles,
 		"end_fsync":       func(c *jobConv, _ string, o fio.Option) (err error) { c.run.EndFsync, err = optBool(o); return err },
 		"readonly":        func(c *jobConv, _ string, o fio.Option) (err error) { c.run.ReadOnly, err = optBool(o); return err },
-		"norandommap":     func(*jobConv, string, fio.Option) error { return nil }, // qdsweep draws random offsets with repeats, as norandommap
+		"norandommap":     func(c *jobConv, _ string, o fio.Option) (err error) { c.run.NoRandomMap, err = optBool(o); return err },
 		"verify":          convVerify,
 		"rate_iops":       convRate,
 		"rate":            convRate,
@@ -334,6 +378,18 @@ func init() {
 		"rate_process": convRateProcess,
 		"do_verify":    func(*jobConv, string, fio.Option) error { return nil }, // without verify= there is nothing to verify
 		"ioengine":     convIOEngine,
+		"allow_file_create": func(c *jobConv, _ string, o fio.Option) error {
+			if b, err := optBool(o); err != nil || !b {
+				return errors.Join(err, c.refuse(o)) // 0: fio would not lay out a missing file; qdsweep does
+			}
+			return nil // fio's default
+		},
+		"kb_base": func(c *jobConv, _ string, o fio.Option) (err error) {
+			if c.kbBase, err = fio.ParseKBBase(o.Value); err != nil {
+				return fmt.Errorf("%s: %w", label(o), err)
+			}
+			return nil
+		},
 	}
 	for _, name := range fio.UringOptionNames() {
 		jobOptions[name] = convUring
@@ -384,7 +440,7 @@ func convFileSize(c *jobConv, _ string, o fio.Option) (err error) {
 	if strings.ContainsAny(o.Value, "-:,") {
 		return c.refuse(o) // a range of sizes
 	}
-	c.fileSize, err = optSize(o)
+	c.fileSize, err = c.size(o)
 	return err
 }
 
@@ -436,7 +492,7 @@ func convBS(c *jobConv, _ string, o fio.Option) (err error) {
 			if strings.TrimSpace(part) == "" && strings.Contains(o.Value, ",") {
 				continue // "4k," leaves a direction at the others' size
 			}
-			n, err := optSize(fio.Option{Key: o.Key, Value: part, Line: o.Line})
+			n, err := c.size(fio.Option{Key: o.Key, Value: part, Line: o.Line})
 			if err != nil {
 				return err
 			}
@@ -519,7 +575,7 @@ func convVerify(c *jobConv, _ string, o fio.Option) error {
 }
 
 func convRate(c *jobConv, key string, o fio.Option) error {
-	r, err := rates(o, key == "rate", label)
+	r, err := rates(o, key == "rate", c.kbBase)
 	switch {
 	case err != nil:
 		return err
@@ -566,6 +622,7 @@ func convRateProcess(c *jobConv, _ string, o fio.Option) error {
 }
 
 func convIOEngine(c *jobConv, _ string, o fio.Option) error {
+	c.engine, c.run.IOEngine = o.Value, ""
 	switch o.Value {
 	case "io_uring", "libaio", "psync":
 		c.run.IOEngine = o.Value
@@ -590,7 +647,13 @@ func (c *jobConv) other(key string, o fio.Option) error {
 		c.run.Ignored = append(c.run.Ignored, key)
 	case fio.Batching:
 		c.run.Batching = append(c.run.Batching, key)
+	case fio.Unchecked:
+		c.run.Unchecked = append(c.run.Unchecked, key)
 	default:
+		if len(fio.OptionEngines(key)) > 0 {
+			c.engineOpts = append(c.engineOpts, o) // judged with the job's engine (checkEngineOptions)
+			return nil
+		}
 		return c.refuse(o)
 	}
 	return nil
@@ -626,6 +689,7 @@ func (c *jobConv) finish() {
 	}
 	run.Ignored = dedupSorted(run.Ignored)
 	run.Batching = dedupSorted(run.Batching)
+	run.Unchecked = dedupSorted(run.Unchecked)
 }
 
 // jobFiles names a job's files as fio does: filename= split at ':' under
@@ -660,7 +724,7 @@ func jobFiles(name, filename, directory string, numjobs int) []string {
 // reads and writes alike, or "read,write[,trim]"; an empty field or 0
 // means no cap, as in fio. qdsweep does no trims, so the trim field
 // changes nothing.
-func rates(o fio.Option, bytes bool, label func(fio.Option) string) ([2]float64, error) {
+func rates(o fio.Option, bytes bool, kbBase int) ([2]float64, error) {
 	var r [2]float64
 	fields := strings.Split(o.Value, ",")
 	if len(fields) > 3 {
@@ -677,7 +741,7 @@ func rates(o fio.Option, bytes bool, label func(fio.Option) string) ([2]float64,
 		if f == "" {
 			continue
 		}
-		n, err := units.ParseSize(f)
+		n, err := fio.ParseSize(f, kbBase)
 		if !bytes {
 			var v uint64
 			v, err = strconv.ParseUint(f, 10, 63)

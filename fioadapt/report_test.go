@@ -69,7 +69,7 @@ description=${QDSWEEP_TEST_UNSET}x
 
 [a]
 include common.fio
-filename=/tmp/x#y
+filename=/tmp/x#y (fio ends a value at # or ;)
 `
 	p := filepath.Join(dir, "job.fio")
 	if err := os.WriteFile(p, []byte(job), 0o644); err != nil {
@@ -86,7 +86,7 @@ filename=/tmp/x#y
 	r := runs[0]
 	w := r.Workload
 	if w.NumJobs != 2 || w.IODepth != 16 || w.BS != 8192 || w.RW != "randread" || !w.Direct || r.SizePercent != 50 ||
-		w.Offset != int64(os.Getpagesize()) || w.Filename != "/tmp/x#y" {
+		w.Offset != int64(os.Getpagesize()) || w.Filename != "/tmp/x" {
 		t.Errorf("read as %+v (size %v%%)", w, r.SizePercent)
 	}
 	for _, bad := range []string{"[a]\niodepth=(2+2\n", "[a]\nsize=150%\n", "[a]\ninclude missing.fio\n"} {

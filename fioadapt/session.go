@@ -139,26 +139,34 @@ func fsyncFile(path string) error {
 // IOsPerJob is fio's size-based end as the engine's Control.IOsPerJob:
 // each job transfers io_size × loops bytes (the whole region when io_size
 // is not set: existingSize, the target's, less the jobs' offsets), counted
-// in whole blocks (fio's count: bytes ÷ bs, at least one); number_ios caps
-// each loop's count, as in fio.
+// as fio counts them: fio issues I/Os while fewer bytes than that are done,
+// so a total that is not a whole number of blocks takes one block more
+// when that block still fits in the file (sequential, or random with
+// norandommap: fio's random map holds whole blocks only); number_ios caps
+// each loop's count, as in fio. At least one I/O.
 func IOsPerJob(run JobRun, w ioengine.Workload, existingSize int64) int64 {
 	loops := int64(max(run.Loops, 1))
 	perJob := run.IOSize
+	region := existingSize - w.Offset - int64(w.NumJobs-1)*w.OffsetIncrement
+	switch {
+	case len(w.Files) > 1:
+		region = listBytes(w)
+	case w.Size > 0:
+		region = w.Size // a default size (the simulator's): the region it stands for
+	}
 	if perJob == 0 {
-		region := existingSize - w.Offset - int64(w.NumJobs-1)*w.OffsetIncrement
-		switch {
-		case len(w.Files) > 1:
-			region = listBytes(w)
-		case w.Size > 0:
-			region = w.Size // a default size (the simulator's): the region it stands for
-		}
 		perJob = max(region, w.BS) * loops
 	}
-	perLoop := max(perJob/loops/w.BS, 1)
-	if run.NumberIOs > 0 {
-		perLoop = min(perLoop, run.NumberIOs)
+	n := perJob / w.BS
+	if perJob%w.BS != 0 && len(w.Files) <= 1 && (!w.RW.IsRandom() || run.NoRandomMap) &&
+		w.Offset+(region+w.BS-1)/w.BS*w.BS <= existingSize {
+		n++ // the part block fio issues whole
 	}
-	return perLoop * loops
+	n = max(n, 1)
+	if run.NumberIOs > 0 {
+		n = min(n, run.NumberIOs*loops)
+	}
+	return n
 }
 
 // listBytes is the bytes a file list's jobs cover: each file from the

@@ -34,8 +34,8 @@ func ReadSweepJobFile(path string) (*JobFile, error) {
 		return nil, Usagef("--jobfile %s: %v", path, OneLine(err))
 	}
 	j := &JobFile{Run: runs[0], set: map[string]bool{}}
-	for _, o := range append(append([]fio.Option{}, jf.Global...), jf.Jobs[0].Options...) {
-		j.set[o.Key] = true
+	for _, o := range jf.Scoped(0) {
+		j.set[fio.OptionName(o.Key)] = true
 	}
 	return j, nil
 }

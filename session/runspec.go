@@ -16,7 +16,8 @@ import (
 // RunSpec is one job a run's command line asks for, fio's options converted.
 type RunSpec struct {
 	run     fioadapt.JobRun
-	group   int           // the job's group: groups run one after another, a group's jobs together
+	group   int           // the job's reporting group (fio's groupid)
+	wave    int           // the job's wave: waves run one after another, a wave's jobs together
 	files   []string      // the job's files (one per clone when --name names them)
 	engine  string        // io_uring, libaio, psync, sim or fio
 	runtime time.Duration // the measured window's cap (RunForever: none)
@@ -63,10 +64,10 @@ func RunSpecs(req RunRequest) ([]RunSpec, error) {
 		return nil, Usagef("--section picks sections of a job file: name one (qdsweep run job.fio --section=NAME)")
 	}
 	var runs []fioadapt.JobRun
-	var groups []int
+	var groups, waves []int
 	var sectionNames []string // every section of the job files
 	if len(jobFiles) == 0 {
-		if runs, groups, err = commandLineRuns(cmdline); err != nil {
+		if runs, groups, waves, err = commandLineRuns(cmdline); err != nil {
 			return nil, err
 		}
 	}
@@ -74,16 +75,17 @@ func RunSpecs(req RunRequest) ([]RunSpec, error) {
 		if len(cmdline.Jobs) > 0 {
 			return nil, Usagef("--jobfile %s: --name on the command line starts another job; qdsweep runs the file's jobs or the command line's: drop --name", path)
 		}
-		fr, fg, err := jobFileRuns(path, cmdline.Global, req.Sections, &sectionNames)
+		fr, fg, fw, err := jobFileRuns(path, cmdline.Global, req.Sections, &sectionNames)
 		if err != nil {
 			return nil, err
 		}
-		next := 0
+		nextG, nextW := 0, 0
 		if len(groups) > 0 {
-			next = groups[len(groups)-1] + 1 // as fio: each job file after the first waits for the one before
+			// As fio: each job file after the first waits for the one before.
+			nextG, nextW = groups[len(groups)-1]+1, waves[len(waves)-1]+1
 		}
-		for _, g := range fg {
-			groups = append(groups, next+g)
+		for i := range fg {
+			groups, waves = append(groups, nextG+fg[i]), append(waves, nextW+fw[i])
 		}
 		runs = append(runs, fr...)
 	}
@@ -96,7 +98,7 @@ func RunSpecs(req RunRequest) ([]RunSpec, error) {
 		if err != nil {
 			return nil, err
 		}
-		spec.group = groups[i]
+		spec.group, spec.wave = groups[i], waves[i]
 		if i == 0 {
 			spec.notes = append(notes, spec.notes...)
 		}
@@ -105,35 +107,37 @@ func RunSpecs(req RunRequest) ([]RunSpec, error) {
 	return specs, nil
 }
 
-// commandLineRuns is the jobs of a command line (--name starts each).
-func commandLineRuns(jf fio.JobFile) ([]fioadapt.JobRun, []int, error) {
+// commandLineRuns is the jobs of a command line (--name starts each), their
+// groups and waves.
+func commandLineRuns(jf fio.JobFile) ([]fioadapt.JobRun, []int, []int, error) {
 	if len(jf.Jobs) == 0 {
 		jf.Jobs = []fio.JobSpec{{Options: jf.Global}}
 		jf.Global = nil
 	}
 	runs, err := fioadapt.Runs(jf)
 	if errors.Is(err, fio.ErrUnsupported) {
-		return nil, nil, Usagef("run: %v; qdsweep does not run these: drop them or run the command with fio itself", OneLine(err))
+		return nil, nil, nil, Usagef("run: %v; qdsweep does not run these: drop them or run the command with fio itself", OneLine(err))
 	}
 	if err != nil {
-		return nil, nil, Usagef("run: %v", OneLine(err))
+		return nil, nil, nil, Usagef("run: %v", OneLine(err))
 	}
-	return runs, jf.Groups(), nil
+	return runs, jf.Groups(), jf.Waves(), nil
 }
 
 // jobFileRuns reads one job file: its jobs (those sections names, when
-// given), the command line's options winning over the file's in each, and
-// their groups. Every problem is a usage error naming the file.
-func jobFileRuns(path string, cmdline []fio.Option, sections []string, names *[]string) ([]fioadapt.JobRun, []int, error) {
+// given), the command line's options as defaults the file's [global]
+// sections and jobs may set again (as fio reads them), their groups and
+// waves. Every problem is a usage error naming the file.
+func jobFileRuns(path string, cmdline []fio.Option, sections []string, names *[]string) (runs []fioadapt.JobRun, groups, waves []int, err error) {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return nil, nil, Usagef("--jobfile %s: is a directory; name a fio job file", path)
+		return nil, nil, nil, Usagef("--jobfile %s: is a directory; name a fio job file", path)
 	}
 	file, err := fio.ReadJobFile(path)
 	if err != nil {
-		return nil, nil, Usagef("--jobfile %s: %v", path, OneLine(err))
+		return nil, nil, nil, Usagef("--jobfile %s: %v", path, OneLine(err))
 	}
 	if len(file.Jobs) == 0 {
-		return nil, nil, Usagef("--jobfile %s: holds no job section; add one, e.g. [job1]", path)
+		return nil, nil, nil, Usagef("--jobfile %s: holds no job section; add one, e.g. [job1]", path)
 	}
 	for _, j := range file.Jobs {
 		*names = append(*names, j.Name)
@@ -141,20 +145,18 @@ func jobFileRuns(path string, cmdline []fio.Option, sections []string, names *[]
 	if len(sections) > 0 {
 		file.Jobs = slices.DeleteFunc(file.Jobs, func(j fio.JobSpec) bool { return !slices.Contains(sections, j.Name) })
 		if len(file.Jobs) == 0 {
-			return nil, nil, nil
+			return nil, nil, nil, nil
 		}
 	}
-	for i := range file.Jobs {
-		file.Jobs[i].Options = append(file.Jobs[i].Options, cmdline...)
-	}
-	runs, err := fioadapt.Runs(file)
+	file = file.WithDefaults(cmdline)
+	runs, err = fioadapt.Runs(file)
 	if errors.Is(err, fio.ErrUnsupported) {
-		return nil, nil, Usagef("--jobfile %s: %v; qdsweep does not run these: drop them or run the command with fio itself", path, OneLine(err))
+		return nil, nil, nil, Usagef("--jobfile %s: %v; qdsweep does not run these: drop them or run the command with fio itself", path, OneLine(err))
 	}
 	if err != nil {
-		return nil, nil, Usagef("--jobfile %s: %v", path, OneLine(err))
+		return nil, nil, nil, Usagef("--jobfile %s: %v", path, OneLine(err))
 	}
-	return runs, file.Groups(), nil
+	return runs, file.Groups(), file.Waves(), nil
 }
 
 // checkSections fails when --section names a section none of the job
@@ -218,6 +220,9 @@ func specOf(engine string, run fioadapt.JobRun, several bool) (RunSpec, error) {
 	}
 	if n := report.IgnoredNote(r.Ignored, r.Batching); n != "" {
 		spec.notes = append(spec.notes, n)
+	}
+	if len(r.Unchecked) > 0 {
+		spec.notes = append(spec.notes, report.UncheckedNote(r.Unchecked))
 	}
 	return spec, nil
 }

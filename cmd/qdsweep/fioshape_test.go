@@ -165,7 +165,7 @@ func TestRunClonesApart(t *testing.T) {
 	if lines := strings.Split(strings.TrimSpace(stdout), "\n"); code != 0 || len(lines) != 1 {
 		t.Fatalf("with group_reporting: exit %d, %d terse lines, want 1", code, len(lines))
 	}
-	stdout, stderr, code = runQdsweep(t, dir, append(base, "--output-format=json")...)
+	stdout, stderr, code = runQdsweep(t, dir, append(base, "--output-format=qdsweep-json")...)
 	if code != 0 {
 		t.Fatalf("json: exit %d: %s", code, stderr)
 	}

@@ -53,7 +53,7 @@ func TestRunJobFileGroups(t *testing.T) {
 	}
 	t.Setenv("JOB_BS", "4k")
 	start := time.Now()
-	stdout, stderr, code := runQdsweep(t, dir, "run", job, "--output-format=json")
+	stdout, stderr, code := runQdsweep(t, dir, "run", job, "--output-format=qdsweep-json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -148,7 +148,7 @@ func TestRunJobFileRefusesWithReasons(t *testing.T) {
 			if err := os.WriteFile(job, []byte(tc.file), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			_, stderr, code := runQdsweep(t, dir, "run", job, "--output-format=json")
+			_, stderr, code := runQdsweep(t, dir, "run", job, "--output-format=qdsweep-json")
 			if tc.want == "" {
 				if code != 0 {
 					t.Fatalf("exit %d: %s", code, stderr)
@@ -214,7 +214,7 @@ func TestRunGroupReporting(t *testing.T) {
 		return p
 	}
 	alike := write("alike.fio", "[global]\ngroup_reporting\nsize=1m\nnumber_ios=50\niodepth=2\nioengine=libaio\ndirect=1\n[a]\nfilename=fa\nrw=randread\n[b]\nfilename=fb\nrw=randwrite\n")
-	stdout, stderr, code := runQdsweep(t, dir, "run", alike, "--output-format=json")
+	stdout, stderr, code := runQdsweep(t, dir, "run", alike, "--output-format=qdsweep-json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}

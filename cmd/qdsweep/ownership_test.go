@@ -256,7 +256,7 @@ func TestEmitFioJobsGuarded(t *testing.T) {
 // kill qdsweep by SIGPIPE with its scratch file left behind.
 func TestRunClosedStdout(t *testing.T) {
 	dir := t.TempDir()
-	cmd := exec.Command(sweepBinary(t), "run", "--size", "16m", "--runtime", "300ms", "--output-format=json")
+	cmd := exec.Command(sweepBinary(t), "run", "--size", "16m", "--runtime", "300ms", "--output-format=qdsweep-json")
 	cmd.Dir = dir
 	r, w, err := os.Pipe()
 	if err != nil {

@@ -13,7 +13,7 @@ import (
 // answers itself (output, engines, write permissions, job file).
 func runOwnFlags() []cli.Flag {
 	fs := []cli.Flag{
-		&cli.StringFlag{Name: "output-format", Value: formatNormal, Usage: "normal, json (qdsweep's own document), terse (fio's terse v3 line, field for field), fio-json (a fio-shaped JSON document for fio's readers) or json+ (fio-json with fio's json+ completion-latency bins)"},
+		&cli.StringFlag{Name: "output-format", Value: formatNormal, Usage: "fio's formats, as fio writes them: normal, json (one document, a jobs array; also spelled fio-json), json+ (json with the completion-latency bins) or terse (v3); qdsweep-json: qdsweep's own document"},
 		&cli.StringFlag{Name: "output", Aliases: []string{"out", "o"}, Usage: "write the results to this file instead of standard output (as fio's --output)"},
 		&cli.StringFlag{Name: "io_timeout", Value: "30s", Usage: "an I/O outstanding this long ends the run with an error"},
 		jobFileFlag(),
@@ -48,7 +48,7 @@ func runCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "run",
 		Usage:     "run one workload as one fio invocation would, and report IOPS, latency and in-flight I/Os",
-		UsageText: "qdsweep run [fio options] [--output-format=normal|json|terse|fio-json|json+] [--allow-write] ...",
+		UsageText: "qdsweep run [fio options] [--output-format=normal|json|json+|terse|qdsweep-json] [--allow-write] ...",
 		Description: "A fio command line with `fio` replaced by `qdsweep run` runs what fio would run, fio's defaults\n" +
 			"included: --ioengine=psync, --iodepth=1, --rw=read, --bs=4k, --direct=0, no ramp, and a run that ends\n" +
 			"when --size (× --loops) is done unless --time_based is given. qdsweep's own opinions (io_uring, deep\n" +
@@ -57,7 +57,7 @@ func runCommand() *cli.Command {
 			"--lat_percentiles, --thread …) and submission batching\n" +
 			"(--iodepth_batch_submit, --iodepth_batch_complete_max) are accepted and said to be ignored;\n" +
 			"--group_reporting reports a group's jobs as one, as fio; --percentile_list sets the percentiles\n" +
-			"of the terse and fio-json outputs.\n" +
+			"of the terse and json outputs.\n" +
 			"--rate_iops and --rate cap each job per direction, as fio (the wait is not latency);\n" +
 			"--filename=a:b spreads every job's I/Os over the files in turn, --size split between them.\n" +
 			"--fsync=N/--fdatasync=N (psync) sync after every N writes, timed on their own; --sync=dsync opens\n" +
@@ -151,12 +151,21 @@ func runAction(c *cli.Context, fioArgs []string) error {
 	return r.Execute(c.Context)
 }
 
-// runFormat reads run's --output-format.
+// runFormat reads run's --output-format: fio's names mean fio's formats
+// (json is fio's JSON, as a pasted fio command means it); qdsweep's own
+// document is qdsweep-json.
 func runFormat(c *cli.Context) (string, error) {
 	format := c.String("output-format")
 	switch format {
-	case formatNormal, formatJSON, formatTerse, formatFioJSON, formatJSONPlus:
+	case formatJSON, formatFioJSON:
+		return formatFioJSON, nil
+	case formatQdsweepJSON:
+		return formatJSON, nil
+	case formatNormal, formatTerse, formatJSONPlus:
 		return format, nil
 	}
-	return "", usagef("--output-format: unknown format %q; use normal, json, terse, fio-json or json+", format)
+	return "", usagef("--output-format: unknown format %q; use normal, json, json+, terse (fio's) or qdsweep-json", format)
 }
+
+// formatQdsweepJSON is run's name for qdsweep's own document (its json is fio's).
+const formatQdsweepJSON = "qdsweep-json"

@@ -71,7 +71,7 @@ func TestRunFioCommandLine(t *testing.T) {
 	target := filepath.Join(dir, "data")
 	stdout, stderr, code := runQdsweep(t, dir, "run", "--name=x", "--filename="+target, "--ioengine=libaio", "--direct=1",
 		"--rw=randrw", "--rwmixread", "70", "--bs=4k", "--iodepth", "8", "--numjobs=2", "--runtime=0.3", "--ramp_time", "0",
-		"--time_based", "--group_reporting", "--size=16M", "--output-format=json")
+		"--time_based", "--group_reporting", "--size=16M", "--output-format=qdsweep-json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -160,7 +160,7 @@ func TestRunBadInput(t *testing.T) {
 		{[]string{"--ioengine=spdk"}, "--ioengine"},
 		{[]string{"--iodepth=0"}, "--iodepth"},
 		{[]string{"--numjobs=0"}, "--numjobs"},
-		{[]string{"--rate_iops_min=100", "--bssplit=4k/50:8k/50", "--verify=crc32c", "--thinktime=10"}, "--rate_iops_min=100, --thinktime=10, --verify=crc32c"},
+		{[]string{"--rate_iops_min=100", "--bssplit=4k/50:8k/50", "--verify=crc32c", "--thinktime=10"}, "--bssplit=4k/50:8k/50, --thinktime=10, --verify=crc32c"},
 		{[]string{"--readonly", "--rw=write"}, "--readonly"},
 		{[]string{"--size=1m", "--filename=" + existing + ":" + filepath.Join(dir, "missing", "f")}, "--filename"},
 		{[]string{"--ioengine=sim", "--filename=a:b"}, "--filename lists 2 files"},
@@ -257,7 +257,7 @@ func TestRunWriteGuard(t *testing.T) {
 	if err := os.WriteFile(existing, make([]byte, 1<<20), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cheap := []string{"run", "--runtime=200ms", "--ramp_time=0", "--iodepth=4", "--rw=randwrite", "--output-format=json"}
+	cheap := []string{"run", "--runtime=200ms", "--ramp_time=0", "--iodepth=4", "--rw=randwrite", "--output-format=qdsweep-json"}
 	if _, stderr, code := runQdsweep(t, dir, append(cheap, "--filename="+existing)...); code != 2 || !strings.Contains(stderr, "--allow-write") {
 		t.Fatalf("existing file without --allow-write: exit %d, %q", code, stderr)
 	}
@@ -295,7 +295,7 @@ func TestRunWriteGuard(t *testing.T) {
 func TestRunSim(t *testing.T) {
 	dir := t.TempDir()
 	stdout, stderr, code := runQdsweep(t, dir, "run", "--ioengine=sim", "--sim_latency=1ms", "--sim_jitter=0",
-		"--iodepth=8", "--runtime=200ms", "--ramp_time=0", "--output-format=json")
+		"--iodepth=8", "--runtime=200ms", "--ramp_time=0", "--output-format=qdsweep-json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -322,7 +322,9 @@ func listEntries(t *testing.T, dir string) []string {
 	return names
 }
 
-// TestRunJobFile: a fio job file gives the workload, explicit flags win.
+// TestRunJobFile: a fio job file gives the workload; an option on the
+// command line is a default for the file's jobs, as in fio: the job's own
+// iodepth=2 wins over --iodepth=4, --numjobs=2 (the file sets none) applies.
 func TestRunJobFile(t *testing.T) {
 	dir := t.TempDir()
 	target := filepath.Join(dir, "data")
@@ -331,13 +333,13 @@ func TestRunJobFile(t *testing.T) {
 	if err := os.WriteFile(job, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	stdout, stderr, code := runQdsweep(t, dir, "run", "--jobfile="+job, "--iodepth=4", "--output-format=json")
+	stdout, stderr, code := runQdsweep(t, dir, "run", "--jobfile="+job, "--iodepth=4", "--numjobs=2", "--group_reporting", "--output-format=qdsweep-json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	doc := decodeRun(t, stdout)
-	if doc.Engine != "libaio" || doc.RW != "randread" || doc.BS != 8192 || doc.IODepth != 4 || doc.NumJobs != 1 || !doc.Direct || doc.TotalIOs == 0 {
-		t.Fatalf("workload from the job file (iodepth from the flag): %+v", doc)
+	if doc.Engine != "libaio" || doc.RW != "randread" || doc.BS != 8192 || doc.IODepth != 2 || doc.NumJobs != 2 || !doc.Direct || doc.TotalIOs == 0 {
+		t.Fatalf("workload from the job file (iodepth the job's, numjobs the command line's): %+v", doc)
 	}
 }
 
@@ -350,7 +352,7 @@ func TestRunFioEngine(t *testing.T) {
 	dir := t.TempDir()
 	target := filepath.Join(dir, "data")
 	args := []string{"run", "--ioengine=fio", "--fio-arg=--thread", "--filename=" + target, "--size=4m", "--bs=4k",
-		"--iodepth=4", "--runtime=300ms", "--ramp_time=0", "--output-format=json"}
+		"--iodepth=4", "--runtime=300ms", "--ramp_time=0", "--output-format=qdsweep-json"}
 	stdout, stderr, code := runQdsweep(t, dir, args...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -421,7 +423,7 @@ func TestRunFioClients(t *testing.T) {
 	}
 	remote := filepath.Join(srvDir, "remote.dat")
 	stdout, stderr, code := runQdsweep(t, dir, "run", "--ioengine=fio", "--fio-clients=@"+hosts, "--filename="+remote,
-		"--size=4m", "--iodepth=2", "--runtime=300ms", "--ramp_time=0", "--output-format=json")
+		"--size=4m", "--iodepth=2", "--runtime=300ms", "--ramp_time=0", "--output-format=qdsweep-json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -445,7 +447,7 @@ func TestRunFioClients(t *testing.T) {
 func TestRunFioSemantics(t *testing.T) {
 	t.Run("defaults and per-job files", func(t *testing.T) {
 		dir := t.TempDir()
-		stdout, stderr, code := runQdsweep(t, dir, "run", "--name", "j", "--size=2m", "--numjobs", "2", "--output-format=json")
+		stdout, stderr, code := runQdsweep(t, dir, "run", "--name", "j", "--size=2m", "--numjobs", "2", "--output-format=qdsweep-json")
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
@@ -475,7 +477,7 @@ func TestRunFioSemantics(t *testing.T) {
 	})
 	t.Run("loops", func(t *testing.T) {
 		dir := t.TempDir()
-		stdout, stderr, code := runQdsweep(t, dir, "run", "--name=l", "--size=1m", "--bs=64k", "--loops=3", "--output-format=json")
+		stdout, stderr, code := runQdsweep(t, dir, "run", "--name=l", "--size=1m", "--bs=64k", "--loops=3", "--output-format=qdsweep-json")
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
@@ -492,7 +494,7 @@ func TestRunFioSemantics(t *testing.T) {
 		stdout, stderr, code := runQdsweep(t, dir, "run", "--name=write_iops_test", "--filename="+filepath.Join(dir, "t"),
 			"--filesize=8M", "--time_based", "--ramp_time=50ms", "--runtime=300ms", "--ioengine=libaio", "--direct=1",
 			"--verify=0", "--randrepeat=0", "--bs=4K", "--iodepth=16", "--rw=randwrite", "--iodepth_batch_submit=16",
-			"--iodepth_batch_complete_max=16", "--startdelay=0.05", "--end_fsync=1", "--output-format=json")
+			"--iodepth_batch_complete_max=16", "--startdelay=0.05", "--end_fsync=1", "--output-format=qdsweep-json")
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
@@ -517,7 +519,7 @@ func TestRunFioSemantics(t *testing.T) {
 		dir := t.TempDir()
 		target := filepath.Join(memDir(t, dir), "r.0.0")
 		stdout, stderr, code := runQdsweep(t, dir, "run", "--name=r", "--filename="+target, "--size=4m", "--ioengine=io_uring", "--iodepth=4",
-			"--numjobs=2", "--rw=randread", "--direct=1", "--rate_iops=100", "--time_based", "--runtime=1", "--output-format=json")
+			"--numjobs=2", "--rw=randread", "--direct=1", "--rate_iops=100", "--time_based", "--runtime=1", "--output-format=qdsweep-json")
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
@@ -554,7 +556,7 @@ func TestRunFioSemantics(t *testing.T) {
 		dir := t.TempDir()
 		a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
 		stdout, stderr, code := runQdsweep(t, dir, "run", "--filename="+a+":"+b, "--size=2m", "--rw=randread", "--numjobs=2",
-			"--output-format=json")
+			"--output-format=qdsweep-json")
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
@@ -579,7 +581,7 @@ func TestRunFioSemantics(t *testing.T) {
 		}
 		// The fio engine hands the list to fio in fio's syntax.
 		stdout, stderr, code = runQdsweep(t, dir, "run", "--ioengine=fio", "--filename="+a+":"+b, "--size=2m", "--rw=randread",
-			"--rate_iops=200", "--time_based", "--runtime=500ms", "--output-format=json")
+			"--rate_iops=200", "--time_based", "--runtime=500ms", "--output-format=qdsweep-json")
 		if code != 0 {
 			t.Fatalf("fio engine: exit %d: %s", code, stderr)
 		}
@@ -600,7 +602,7 @@ func TestRunFioSemantics(t *testing.T) {
 			t.Fatal(err)
 		}
 		args := []string{"run", "--rw=write", "--ioengine=sync", "--fdatasync=1", "--directory=test-data", "--size=2m", "--bs=2300", "--name=mytest"}
-		stdout, stderr, code := runQdsweep(t, dir, append(args, "--output-format=json")...)
+		stdout, stderr, code := runQdsweep(t, dir, append(args, "--output-format=qdsweep-json")...)
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
@@ -646,11 +648,11 @@ func TestRunFioSemantics(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, "job.fio"), []byte("[global]\nrw=randread\nsize=1m\n[jf]\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		stdout, stderr, code := runQdsweep(t, dir, "run", "job.fio", "--output-format=json")
+		stdout, stderr, code := runQdsweep(t, dir, "run", "job.fio", "--output-format=qdsweep-json")
 		if doc := decodeRun(t, stdout); code != 0 || doc.RW != "randread" || doc.TotalIOs == 0 {
 			t.Fatalf("run job.fio: exit %d, %+v: %s", code, doc, stderr)
 		}
-		stdout, stderr, code = runQdsweep(t, dir, "run", "fio", "--name=jf", "--output-format=json")
+		stdout, stderr, code = runQdsweep(t, dir, "run", "fio", "--name=jf", "--output-format=qdsweep-json")
 		if doc := decodeRun(t, stdout); code != 0 || doc.TotalIOs == 0 || !strings.Contains(stderr, "the word fio is not needed") {
 			t.Fatalf("run fio --name=jf: exit %d, %+v: %s", code, doc, stderr)
 		}

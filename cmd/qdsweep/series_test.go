@@ -14,7 +14,7 @@ func TestRunSeries(t *testing.T) {
 	dir := t.TempDir()
 	sim := []string{"run", "--ioengine=sim", "--sim_latency=1ms", "--sim_iops=2000", "--sim_burst_iops=8000", "--sim_burst_credits=2000",
 		"--iodepth=16", "--runtime=1s", "--ramp_time=0", "--time_based", "--log-interval=50ms"}
-	stdout, stderr, code := runQdsweep(t, dir, append(sim, "--output-format=json")...)
+	stdout, stderr, code := runQdsweep(t, dir, append(sim, "--output-format=qdsweep-json")...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}

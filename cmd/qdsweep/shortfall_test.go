@@ -24,15 +24,15 @@ func TestShortfallSaid(t *testing.T) {
 	shape := []string{"--filename=" + target, "--ioengine=psync", "--direct=1", "--rw=randread", "--bs=4k",
 		"--iodepth=1", "--numjobs=64", "--runtime=200ms", "--ramp_time=0"}
 
-	out := filepath.Join(dir, "run.json")
-	stderr := underProcLimit(t, dir, 60, exe, append(append([]string{"run"}, shape...), "--time_based", "--output-format=json", "--output="+out)...)
+	out := "run.json" // in dir, where the command runs
+	stderr := underProcLimit(t, dir, 60, exe, append(append([]string{"run"}, shape...), "--time_based", "--output-format=qdsweep-json", "--output="+out)...)
 	said := strings.Join(strings.Fields(stderr), " ") // unwrapped
 	for _, want := range []string{"of 64 jobs started", "RLIMIT_NPROC (60)", "ulimit -u"} {
 		if !strings.Contains(said, want) {
 			t.Errorf("run's stderr lacks %q:\n%s", want, stderr)
 		}
 	}
-	b, err := os.ReadFile(out)
+	b, err := os.ReadFile(filepath.Join(dir, out))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func TestShortfallSaid(t *testing.T) {
 	}
 
 	res := filepath.Join(dir, "res")
-	stderr = underProcLimit(t, dir, 60, exe, append(append([]string{"sweep"}, shape...), "--ss=0", "--output="+res)...)
+	stderr = underProcLimit(t, dir, 60, exe, append(append([]string{"sweep"}, shape...), "--ss=0", "--output=res")...)
 	if said := strings.Join(strings.Fields(stderr), " "); !strings.Contains(said, "QD 64 (1×64): only") || !strings.Contains(said, "RLIMIT_NPROC") {
 		t.Errorf("sweep's stderr does not say the step fell short:\n%s", stderr)
 	}
@@ -60,9 +60,12 @@ func TestShortfallSaid(t *testing.T) {
 	}
 }
 
-// asOtherUser prepares a directory another user can reach and write, with
-// a copy of the binary and a laid-out target in it; it skips where the
-// test cannot switch users.
+// asOtherUser prepares a directory another user can write, with a copy of
+// the binary and a laid-out target in it, and returns it with the names
+// the commands use inside it (relative: the commands run there as the
+// other user, who may not be able to pass through the directories above
+// it, a $TMPDIR only root may enter); it skips where the test cannot
+// switch users.
 func asOtherUser(t *testing.T) (dir, exe, target string) {
 	t.Helper()
 	if os.Geteuid() != 0 {
@@ -74,30 +77,23 @@ func asOtherUser(t *testing.T) (dir, exe, target string) {
 		}
 	}
 	dir = t.TempDir()
-	for d := dir; d != os.TempDir() && d != "/"; d = filepath.Dir(d) {
-		if err := os.Chmod(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
 	if err := os.Chmod(dir, 0o777); err != nil { // the other user writes results here
 		t.Fatal(err)
 	}
-	exe = filepath.Join(dir, "qdsweep")
 	b, err := os.ReadFile(bin)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(exe, b, 0o755); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "qdsweep"), b, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	target = filepath.Join(dir, "target")
-	if err := ioengine.CreateScratch(context.Background(), target, 8<<20); err != nil {
+	if err := ioengine.CreateScratch(context.Background(), filepath.Join(dir, "target"), 8<<20); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Chmod(target, 0o644); err != nil {
+	if err := os.Chmod(filepath.Join(dir, "target"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return dir, exe, target
+	return dir, "./qdsweep", "target"
 }
 
 // underProcLimit runs exe with args as a uid no other test uses (the limit

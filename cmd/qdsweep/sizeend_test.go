@@ -33,7 +33,7 @@ func TestSizeBasedEndsExact(t *testing.T) {
 				t.Run(fmt.Sprintf("%s/qd%s/%d", engine, depth, i), func(t *testing.T) {
 					dir := t.TempDir()
 					args := append([]string{"run", "--name=e", "--rw=write", "--bs=4k", "--direct=1", "--ioengine=" + engine,
-						"--iodepth=" + depth, "--output-format=json"}, sh.args...)
+						"--iodepth=" + depth, "--output-format=qdsweep-json"}, sh.args...)
 					stdout, stderr, code := runQdsweep(t, dir, args...)
 					if code != 0 {
 						t.Fatalf("exit %d: %s", code, stderr)
@@ -62,7 +62,7 @@ func TestSizeBasedEndsExact(t *testing.T) {
 		for _, sh := range shapes[4:] {
 			dir := t.TempDir()
 			args := append([]string{"run", "--name=e", "--rw=write", "--bs=4k", "--ioengine=fio", "--end_fsync=1",
-				"--output-format=json"}, sh.args...)
+				"--output-format=qdsweep-json"}, sh.args...)
 			stdout, stderr, code := runQdsweep(t, dir, args...)
 			if code != 0 {
 				t.Fatalf("%s: exit %d: %s", strings.Join(args[1:], " "), code, stderr)
