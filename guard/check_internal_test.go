@@ -266,6 +266,7 @@ func TestGuardFixtureFiles(t *testing.T) {
 			proc, sys := t.TempDir(), t.TempDir()
 			fx := fixture{}
 			fx.write(t, proc, "swaps", "Filename Type Size Used Priority\n"+tt.swaps)
+			fx.write(t, proc, "self/mountinfo", "22 27 0:21 / /proc rw - proc proc rw\n")
 			if tt.backing != "" {
 				fx.write(t, sys, "class/block/loop9/loop/backing_file", tt.backing)
 			}

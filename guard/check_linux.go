@@ -38,12 +38,21 @@ func (c Checker) Check(t Target, p Permit) error {
 	if err := checkKind(t.Path, t.Write); err != nil {
 		return err
 	}
-	if p.Unchecked || !t.Write {
+	if p.Unchecked {
 		return nil
 	}
 	fi, err := os.Stat(t.Path)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil // qdsweep will create it
+		// qdsweep will create it (for a read too: it lays the file out),
+		// unless the directory is a layer of something in use.
+		st, err := c.newFileStack(t.Path)
+		if err != nil {
+			return fmt.Errorf("check write target: %w", err)
+		}
+		return st.Busy()
+	}
+	if !t.Write {
+		return nil
 	}
 	if err != nil {
 		return fmt.Errorf("check write target: %w", err)
@@ -99,15 +108,12 @@ func openExclusive(path string, flags int) (int, error) {
 
 func (c Checker) checkFile(t Target, fi os.FileInfo, p Permit) error {
 	path := t.Path
-	if swaps, err := c.swaps(); err == nil {
-		for _, s := range swaps {
-			if si, err := os.Stat(s); err == nil && os.SameFile(fi, si) {
-				return refuse(ErrDeviceBusy, "%s is an active swap file; refusing to write (swapoff it first)", path)
-			}
-		}
+	st, err := c.stackOf(path, fi)
+	if err != nil {
+		return err
 	}
-	if loop := c.loopBacking(path, fi); loop != "" {
-		return refuse(ErrDeviceBusy, "%s backs loop device /dev/%s; refusing to write (detach it with losetup -d first)", path, loop)
+	if err := st.Busy(); err != nil {
+		return err
 	}
 	if p.owns(fi) {
 		return nil
@@ -120,112 +126,6 @@ func (c Checker) checkFile(t Target, fi os.FileInfo, p Permit) error {
 			path, fi.Size(), t.End)
 	}
 	return nil
-}
-
-// loopBacking returns the name of a loop device whose backing file is the
-// file or block device fi (found at path), or "". It compares three ways,
-// any one being enough: the kernel's own record of the backing inode
-// (LOOP_GET_STATUS64), the sysfs backing_file name resolved with stat, and
-// that name byte for byte against path (only the final newline is dropped:
-// a name ending in a space stays itself).
-func (c Checker) loopBacking(path string, fi os.FileInfo) string {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
-		return ""
-	}
-	abs, _ := filepath.Abs(path)
-	block := filepath.Join(c.Roots.SysRoot(), "class", "block")
-	ents, err := os.ReadDir(block)
-	if err != nil {
-		return ""
-	}
-	for _, e := range ents {
-		name := e.Name()
-		if !strings.HasPrefix(name, "loop") {
-			continue
-		}
-		if b, err := os.ReadFile(filepath.Join(block, name, "loop", "backing_file")); err == nil {
-			raw := strings.TrimSuffix(string(b), "\n")
-			for _, n := range []string{raw, strings.TrimSuffix(raw, " (deleted)")} {
-				if n == path || n == abs {
-					return name
-				}
-				if bi, err := os.Stat(n); err == nil && sameNode(fi, bi) {
-					return name
-				}
-				if c.overlayLayerOf(n, fi) {
-					return name
-				}
-			}
-		}
-		if c.loopInfoMatches(name, st) {
-			return name
-		}
-	}
-	return ""
-}
-
-// overlayLayerOf reports whether fi is the file behind overlay path merged
-// in one of its layers: the upper file a write through the merged path
-// lands in, or a lower one. A loop device over a merged path reads the
-// same bytes as the upper file, which has its own device and inode.
-func (c Checker) overlayLayerOf(merged string, fi os.FileInfo) bool {
-	mounts, err := c.mounts()
-	if err != nil {
-		return false
-	}
-	var best *mountEntry
-	for i, m := range mounts {
-		if m.fstype != "overlay" || !(strings.HasPrefix(merged, m.point+"/") || m.point == "/") {
-			continue
-		}
-		if best == nil || len(m.point) > len(best.point) {
-			best = &mounts[i]
-		}
-	}
-	if best == nil {
-		return false
-	}
-	rel := strings.TrimPrefix(merged, best.point)
-	for _, dir := range overlayLayers(best.super) {
-		if li, err := os.Stat(filepath.Join(dir, rel)); err == nil && os.SameFile(fi, li) {
-			return true
-		}
-	}
-	return false
-}
-
-// sameNode reports whether a and b are the same file, or block device nodes
-// of the same device number.
-func sameNode(a, b os.FileInfo) bool {
-	if os.SameFile(a, b) {
-		return true
-	}
-	if !isBlock(a) || !isBlock(b) {
-		return false
-	}
-	sa, ok1 := a.Sys().(*syscall.Stat_t)
-	sb, ok2 := b.Sys().(*syscall.Stat_t)
-	return ok1 && ok2 && sa.Rdev == sb.Rdev
-}
-
-// loopInfoMatches asks loop device name (under the dev root) which inode
-// backs it and compares it with st.
-func (c Checker) loopInfoMatches(name string, st *syscall.Stat_t) bool {
-	fd, err := unix.Open(filepath.Join(c.Roots.DevRoot(), name), unix.O_RDONLY|unix.O_CLOEXEC|unix.O_NONBLOCK, 0)
-	if err != nil {
-		return false
-	}
-	defer unix.Close(fd)
-	var ls unix.Stat_t
-	if unix.Fstat(fd, &ls) != nil || ls.Mode&unix.S_IFMT != unix.S_IFBLK {
-		return false
-	}
-	info, err := unix.IoctlLoopGetStatus64(fd)
-	if err != nil {
-		return false // not attached
-	}
-	return info.Device == uint64(st.Dev) && info.Inode == st.Ino
 }
 
 // checkDevice checks block device path: the flags, then what holds it
@@ -250,14 +150,19 @@ func (c Checker) checkDevice(path string, p Permit, open func() (int, error)) (i
 		}
 		destroy = true
 	}
-	name := c.devName(uint64(st.Rdev))
-	devs := []devNode{{name: name, dev: devNumber(uint64(st.Rdev)), rdev: uint64(st.Rdev)}}
-	if name != "" {
-		devs[0].dir = filepath.Join(c.Roots.SysRoot(), "class", "block", name)
+	parts := c.partitions(c.devName(uint64(st.Rdev)))
+	fi, err := os.Stat(path)
+	if err != nil {
+		return -1, fmt.Errorf("check write target %s: %w", path, err)
 	}
-	parts := c.partitions(devs[0].name)
-	devs = append(devs, parts...)
-	if err := c.checkBusy(path, devs); err != nil {
+	if !isBlock(fi) || rdevOf(fi) != uint64(st.Rdev) {
+		return -1, refuse(nil, "%s changed while it was being checked; refusing to write", path)
+	}
+	stack, err := c.stackOf(path, fi)
+	if err != nil {
+		return -1, err
+	}
+	if err := stack.Busy(); err != nil {
 		return -1, err
 	}
 	fd, err := open()
@@ -386,94 +291,6 @@ func (c Checker) partitions(name string) []devNode {
 	return parts
 }
 
-// checkBusy refuses when the device or one of its partitions is mounted,
-// used as swap, held by another block device or backs a loop device.
-func (c Checker) checkBusy(path string, devs []devNode) error {
-	mounts, err := c.mounts()
-	if err != nil {
-		return fmt.Errorf("check %s is not mounted: %w", path, err)
-	}
-	for _, d := range devs {
-		for _, m := range mounts {
-			if m.dev == d.dev || c.sameDevice(m.source, d) {
-				return refuse(ErrDeviceBusy, "%s is mounted at %s; refusing to write (unmount it first)", path+partSuffix(d, devs[0]), m.point)
-			}
-		}
-	}
-	swaps, err := c.swaps()
-	if err != nil {
-		return fmt.Errorf("check %s is not swap: %w", path, err)
-	}
-	for _, d := range devs {
-		for _, s := range swaps {
-			if c.sameDevice(s, d) {
-				return refuse(ErrDeviceBusy, "%s is an active swap area (%s); refusing to write (swapoff it first)", path+partSuffix(d, devs[0]), s)
-			}
-		}
-	}
-	for _, d := range devs {
-		if d.dir == "" {
-			continue
-		}
-		ents, err := os.ReadDir(filepath.Join(d.dir, "holders"))
-		if err != nil || len(ents) == 0 {
-			continue
-		}
-		names := make([]string, len(ents))
-		for i, e := range ents {
-			names[i] = e.Name()
-		}
-		return refuse(ErrDeviceBusy, "%s is held by %s (device mapper, RAID or another stacked device); refusing to write (release it first)",
-			path+partSuffix(d, devs[0]), strings.Join(names, ", "))
-	}
-	for _, d := range devs {
-		if loop := c.loopBackingDev(path, d, d == devs[0]); loop != "" {
-			return refuse(ErrDeviceBusy, "%s backs loop device /dev/%s; refusing to write (detach it with losetup -d first)", path+partSuffix(d, devs[0]), loop)
-		}
-	}
-	return c.checkLoopAliases(path, devs[0].name)
-}
-
-// checkLoopAliases refuses a loop device when another loop device reads
-// the same backing file (any offset or size limit: their bytes may
-// overlap) and that one, or a partition of it, is in use: mounted, swap,
-// stacked or held by another process, each of which claims it exclusively,
-// so an O_EXCL open of it fails with EBUSY.
-func (c Checker) checkLoopAliases(path, name string) error {
-	if !strings.HasPrefix(name, "loop") {
-		return nil
-	}
-	self, ok := c.loopStatus(name)
-	if !ok {
-		return nil
-	}
-	ents, err := os.ReadDir(filepath.Join(c.Roots.SysRoot(), "class", "block"))
-	if err != nil {
-		return nil
-	}
-	for _, e := range ents {
-		other := e.Name()
-		if other == name || !strings.HasPrefix(other, "loop") {
-			continue
-		}
-		st, ok := c.loopStatus(other)
-		if !ok || st.Device != self.Device || st.Inode != self.Inode {
-			continue
-		}
-		for _, n := range append([]string{other}, nodeNames(c.partitions(other))...) {
-			fd, err := openExclusive(filepath.Join(c.Roots.DevRoot(), n), unix.O_RDONLY)
-			if fd >= 0 {
-				unix.Close(fd)
-			}
-			if errors.Is(err, ErrDeviceBusy) || errors.Is(err, unix.EBUSY) {
-				return refuse(ErrDeviceBusy, "%s and /dev/%s are loop devices over one file, and /dev/%s is in use (mounted or held); refusing to write through the alias (unmount it or detach %s first)",
-					path, other, n, path)
-			}
-		}
-	}
-	return nil
-}
-
 // loopStatus asks loop device name (a whole loop device: sysfs gives it
 // a loop directory; its partitions would answer for it) which file backs it.
 func (c Checker) loopStatus(name string) (*unix.LoopInfo64, bool) {
@@ -490,30 +307,6 @@ func (c Checker) loopStatus(name string) (*unix.LoopInfo64, bool) {
 		return nil, false // not attached
 	}
 	return info, true
-}
-
-func nodeNames(ds []devNode) []string {
-	out := make([]string, len(ds))
-	for i, d := range ds {
-		out[i] = d.name
-	}
-	return out
-}
-
-// loopBackingDev finds a loop device backed by block device d.
-func (c Checker) loopBackingDev(path string, d devNode, whole bool) string {
-	p := path
-	if !whole {
-		p = filepath.Join(c.Roots.DevRoot(), d.name)
-	}
-	fi, err := os.Stat(p)
-	if err != nil || !isBlock(fi) {
-		return ""
-	}
-	if st, ok := fi.Sys().(*syscall.Stat_t); !ok || uint64(st.Rdev) != d.rdev {
-		return ""
-	}
-	return c.loopBacking(p, fi)
 }
 
 func partSuffix(d, whole devNode) string {

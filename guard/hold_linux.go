@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"golang.org/x/sys/unix"
 )
@@ -179,22 +178,13 @@ func (h *Held) Recheck() error {
 		return nil
 	}
 	c := Checker{}
-	var st unix.Stat_t
-	if err := unix.Fstat(h.fd, &st); err != nil {
+	fi, err := os.Stat(fmt.Sprintf("/proc/self/fd/%d", h.fd))
+	if err != nil {
 		return nil
 	}
-	var err error
-	if h.block {
-		name := c.devName(uint64(st.Rdev))
-		devs := []devNode{{name: name, dev: devNumber(uint64(st.Rdev)), rdev: uint64(st.Rdev)}}
-		if name != "" {
-			devs[0].dir = filepath.Join(c.Roots.SysRoot(), "class", "block", name)
-		}
-		err = c.checkBusy(h.path, append(devs, c.partitions(name)...))
-	} else if fi, serr := os.Stat(fmt.Sprintf("/proc/self/fd/%d", h.fd)); serr == nil {
-		if loop := c.loopBacking(h.path, fi); loop != "" {
-			err = refuse(ErrDeviceBusy, "%s now backs loop device /dev/%s", h.path, loop)
-		}
+	stack, err := c.stackOf(h.path, fi)
+	if err == nil {
+		err = stack.Busy()
 	}
 	if err != nil {
 		return fmt.Errorf("%w during the run: %w; stopped writing it", ErrTargetChanged, err)

@@ -13,7 +13,7 @@ type mountEntry struct {
 	point  string // mount point
 	source string // mount source, e.g. /dev/sda1
 	fstype string // e.g. ext4, overlay
-	super  string // superblock options, e.g. lowerdir=…,upperdir=…
+	super  string // superblock options as mountinfo escapes them, e.g. lowerdir=…,upperdir=…
 }
 
 // parseMountinfo reads /proc/self/mountinfo: "id parent major:minor root
@@ -40,7 +40,7 @@ func parseMountinfo(r io.Reader) ([]mountEntry, error) {
 		}
 		e := mountEntry{dev: f[2], point: unescapeOctal(f[4]), fstype: f[sep+1], source: unescapeOctal(f[sep+2])}
 		if sep+3 < len(f) {
-			e.super = unescapeOctal(f[sep+3])
+			e.super = f[sep+3] // escaped: a comma inside a value is \054 (parseOverlayOpts)
 		}
 		ms = append(ms, e)
 	}
@@ -88,26 +88,59 @@ func unescapeOctal(s string) string {
 
 func isOctalDigit(c byte) bool { return c >= '0' && c <= '7' }
 
-// overlayLayers lists the layer directories of an overlay mount's
-// superblock options (upperdir, then each lowerdir and lowerdir+), those
-// given as absolute paths: a relative one names a directory relative to
-// where it was mounted, which the mount table does not say.
-func overlayLayers(super string) []string {
-	var dirs []string
-	for _, o := range strings.Split(super, ",") {
-		k, v, _ := strings.Cut(o, "=")
+// overlayOpts are an overlay mount's layer directories as its options
+// spell them: as the mounter typed them, so a relative one names a
+// directory relative to the mounter's working directory at the time,
+// which the mount table does not say (resolveOverlay finds it through the
+// mount itself).
+type overlayOpts struct {
+	upper, work string
+	lowers      []string // top first, data-only layers included
+}
+
+// parseOverlayOpts reads upperdir, workdir, lowerdir (colon-separated,
+// "::" before data-only layers, "\:" a colon inside a name), lowerdir+
+// and datadir+ from an overlay's superblock options as mountinfo shows
+// them (each value octal-escaped by the kernel, commas included).
+func parseOverlayOpts(super string) overlayOpts {
+	var o overlayOpts
+	for _, opt := range strings.Split(super, ",") {
+		k, v, _ := strings.Cut(opt, "=")
+		v = unescapeOctal(v)
 		switch k {
 		case "upperdir":
-			dirs = append(dirs, v)
-		case "lowerdir", "lowerdir+":
-			dirs = append(dirs, strings.Split(v, ":")...)
+			o.upper = v
+		case "workdir":
+			o.work = v
+		case "lowerdir":
+			o.lowers = append(o.lowers, splitLowers(v)...)
+		case "lowerdir+", "datadir+":
+			o.lowers = append(o.lowers, v)
 		}
 	}
-	out := dirs[:0]
-	for _, d := range dirs {
-		if strings.HasPrefix(d, "/") {
-			out = append(out, d)
+	return o
+}
+
+// splitLowers splits a lowerdir value at colons not escaped by a backslash.
+func splitLowers(v string) []string {
+	var out []string
+	var b strings.Builder
+	for i := 0; i < len(v); i++ {
+		switch {
+		case v[i] == '\\' && i+1 < len(v):
+			i++
+			b.WriteByte(v[i])
+		case v[i] == ':':
+			if b.Len() > 0 {
+				out = append(out, b.String())
+			}
+			b.Reset()
+		default:
+			b.WriteByte(v[i])
 		}
+	}
+	if b.Len() > 0 {
+		out = append(out, b.String())
 	}
 	return out
 }

@@ -1,0 +1,248 @@
+//go:build linux
+
+package guard
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// ovlLayer is one layer directory of a mounted overlay, found on disk.
+type ovlLayer struct {
+	role string // "upper", "work" or "lower"
+	path string // where it was found
+	id   FileID
+}
+
+// overlayMount is a mounted overlay with its layers resolved through the
+// mount: the option string says how the mounter spelled each layer
+// (relative to a working directory nobody recorded); the overlay's root
+// says which directory its top layer really is (its file handle, or its
+// inode number where the filesystem gives no handles), and only a
+// spelling that leads there is believed.
+type overlayMount struct {
+	point    string
+	dev      uint64 // the overlay's own device number
+	opts     overlayOpts
+	layers   []ovlLayer
+	missing  []string // layers that could not be found ("lower layer \"l2\"")
+	verified bool     // the top layer was found through the mount
+	root     fid      // the root's real directory as the overlay encodes it
+	rootIno  uint64
+	statfs   unix.Statfs_t // the top layer's filesystem, as the overlay reports it
+	hasStat  bool
+}
+
+// overlays resolves every overlay in the mount table.
+func (c Checker) overlays(mounts []mountEntry) []overlayMount {
+	cwd, _ := os.Getwd()
+	var out []overlayMount
+	for _, m := range mounts {
+		if m.fstype != "overlay" {
+			continue
+		}
+		out = append(out, resolveOverlay(m, cwd))
+	}
+	return out
+}
+
+// resolveOverlay finds m's layer directories. Relative spellings are tried
+// against the directories a mounter most likely stood in (the mount
+// point's parent and its ancestors, this process's working directory and
+// its ancestors); the first under which the top layer is the overlay's
+// root resolves all of them.
+func resolveOverlay(m mountEntry, cwd string) overlayMount {
+	o := overlayMount{point: m.point, opts: parseOverlayOpts(m.super)}
+	var st unix.Stat_t
+	if unix.Stat(m.point, &st) != nil || devNumber(uint64(st.Dev)) != m.dev {
+		// Hidden under another mount, or gone: nothing to ask.
+		o.missing = o.spellings()
+		return o
+	}
+	o.dev, o.rootIno = uint64(st.Dev), st.Ino
+	if unix.Statfs(m.point, &o.statfs) == nil {
+		o.hasStat = true
+	}
+	_, o.root, _ = handleOf(m.point)
+	top := o.opts.upper
+	if top == "" && len(o.opts.lowers) > 0 {
+		top = o.opts.lowers[0]
+	}
+	if top == "" {
+		o.missing = o.spellings()
+		return o
+	}
+	for _, base := range layerBases(top, m.point, cwd) {
+		if o.isRoot(join(base, top)) {
+			o.verified = true
+			o.place(base)
+			return o
+		}
+	}
+	o.missing = o.spellings()
+	return o
+}
+
+// layerBases lists where a relative layer spelling may have been typed.
+func layerBases(spelled, point, cwd string) []string {
+	if filepath.IsAbs(spelled) {
+		return []string{""}
+	}
+	var bases []string
+	seen := map[string]bool{}
+	for _, start := range []string{filepath.Dir(point), cwd} {
+		for d := start; d != ""; {
+			if !seen[d] {
+				seen[d] = true
+				bases = append(bases, d)
+			}
+			parent := filepath.Dir(d)
+			if parent == d {
+				break
+			}
+			d = parent
+		}
+	}
+	return bases
+}
+
+func join(base, p string) string {
+	if filepath.IsAbs(p) || base == "" {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(base, p)
+}
+
+// isRoot reports whether directory p is the overlay's top layer: the
+// handle the overlay gives for its root, or where there is none the same
+// inode number on another device.
+func (o *overlayMount) isRoot(p string) bool {
+	var st unix.Stat_t
+	if unix.Stat(p, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR || uint64(st.Dev) == o.dev {
+		return false
+	}
+	if !o.root.zero() {
+		own, _, _ := handleOf(p)
+		return own == o.root
+	}
+	return st.Ino == o.rootIno
+}
+
+// place finds every layer under base (absolute spellings as they are).
+func (o *overlayMount) place(base string) {
+	add := func(role, spelled string) {
+		p := join(base, spelled)
+		var st unix.Stat_t
+		if unix.Stat(p, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR {
+			o.missing = append(o.missing, fmt.Sprintf("%s layer %q", role, spelled))
+			return
+		}
+		o.layers = append(o.layers, ovlLayer{role: role, path: p, id: FileID{Dev: uint64(st.Dev), Ino: st.Ino}})
+	}
+	if o.opts.upper != "" {
+		add("upper", o.opts.upper)
+	}
+	if o.opts.work != "" {
+		add("work", o.opts.work)
+	}
+	for _, l := range o.opts.lowers {
+		add("lower", l)
+	}
+}
+
+func (o *overlayMount) spellings() []string {
+	var s []string
+	if o.opts.upper != "" {
+		s = append(s, fmt.Sprintf("upper layer %q", o.opts.upper))
+	}
+	if o.opts.work != "" {
+		s = append(s, fmt.Sprintf("work layer %q", o.opts.work))
+	}
+	for _, l := range o.opts.lowers {
+		s = append(s, fmt.Sprintf("lower layer %q", l))
+	}
+	if len(s) == 0 {
+		s = []string{"layers (none in its options)"}
+	}
+	return s
+}
+
+// layerOf says why a file (identity id) in directory dir is part of
+// overlay o's layers, or "" when it is not: inside one of its layer
+// directories (found by identity along dir and its ancestors, so a bind mount or /proc/PID/root path of
+// a layer counts), or possibly inside one that could not be resolved
+// (then the file's filesystem is ruled out only by showing the overlay's
+// top layer is not on it).
+func (o *overlayMount) layerOf(dir string, id FileID) string {
+	if o.dev != 0 && id.Dev == o.dev {
+		return "" // a file seen through the overlay itself is its merged view
+	}
+	ancestors := ancestorIDs(dir)
+	for _, l := range o.layers {
+		if ancestors[l.id] {
+			return fmt.Sprintf("is in the %s layer %s of the overlay mounted at %s", l.role, l.path, o.point)
+		}
+	}
+	if len(o.missing) == 0 {
+		return ""
+	}
+	if o.verified {
+		// The top layer was found; one below it was not (moved, or
+		// spelled elsewhere): the file's filesystem may hold it.
+		return fmt.Sprintf("may be in the overlay mounted at %s, whose %s could not be found; a layer that cannot be resolved is not written", o.point, strings.Join(o.missing, ", "))
+	}
+	if !o.onFilesystemOf(dir) {
+		return ""
+	}
+	return fmt.Sprintf("may be in a layer of the overlay mounted at %s, whose %s could not be resolved through the mount; a layer that cannot be resolved is not written", o.point, strings.Join(o.missing, ", "))
+}
+
+// onFilesystemOf reports whether the overlay's top layer may lie on the
+// filesystem holding directory dir: the kernel decodes the overlay's root handle
+// there (when this process may ask, as root may), else the filesystem's
+// size and inode counts are the ones the overlay reports for its top
+// layer. On doubt, true.
+func (o *overlayMount) onFilesystemOf(dir string) bool {
+	if !o.root.zero() {
+		_, _, ok, err := decodeDir(dir, o.root)
+		if err == nil {
+			return ok
+		}
+	}
+	if !o.hasStat {
+		return true
+	}
+	var fs unix.Statfs_t
+	if unix.Statfs(dir, &fs) != nil {
+		return true
+	}
+	return fs.Blocks == o.statfs.Blocks && fs.Files == o.statfs.Files && fs.Bsize == o.statfs.Bsize
+}
+
+// ancestorIDs is the identity of dir and every directory above it,
+// symlinks resolved.
+func ancestorIDs(dir string) map[FileID]bool {
+	ids := map[FileID]bool{}
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return ids
+	}
+	if ev, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = ev
+	}
+	for {
+		var st unix.Stat_t
+		if unix.Stat(dir, &st) == nil {
+			ids[FileID{Dev: uint64(st.Dev), Ino: st.Ino}] = true
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ids
+		}
+		dir = parent
+	}
+}
