@@ -41,6 +41,13 @@ type Advice struct {
 	Preset *Preset `json:"preset,omitempty"`
 	// Notices are what the answer assumed or could not use.
 	Notices []AdviceNotice `json:"notices,omitempty"`
+	// QDLow and QDHigh are the in-flight I/Os the target needs over the
+	// preset's planning latency range (LatLowNs, LatHighNs) when no latency
+	// was given and the range is one (0: none).
+	QDLow     float64 `json:"qd_low,omitempty"`
+	QDHigh    float64 `json:"qd_high,omitempty"`
+	LatLowNs  float64 `json:"lat_low_ns,omitempty"`
+	LatHighNs float64 `json:"lat_high_ns,omitempty"`
 }
 
 // AdviceFrom says what an Advice's depth was sized for.
@@ -107,13 +114,18 @@ func AdviseNumbers(in AdviceInput) Advice {
 	var adv Advice
 	if p := in.Preset; p != nil {
 		adv.Preset = p
-		if in.LatNs == 0 {
+		presetLat := in.LatNs == 0
+		if presetLat {
 			in.LatNs = p.TypicalLatNs
 			adv.Notices = append(adv.Notices, AdviceNotice{Kind: AdvicePresetLatency, LatNs: in.LatNs})
 		}
 		if in.TargetIOPS == 0 {
 			in.TargetIOPS = p.MaxIOPS
 			adv.Notices = append(adv.Notices, AdviceNotice{Kind: AdvicePresetTarget, IOPS: in.TargetIOPS})
+		}
+		if presetLat && p.LatHighNs > p.LatLowNs {
+			adv.LatLowNs, adv.LatHighNs = p.LatLowNs, p.LatHighNs
+			adv.QDLow, adv.QDHigh = QueueDepth(in.TargetIOPS, p.LatLowNs), QueueDepth(in.TargetIOPS, p.LatHighNs)
 		}
 		bw := in.TargetBW
 		if bw == 0 {

@@ -32,6 +32,11 @@ const (
 	// configured depth's bucket of fio's IO depths (the queue's fill, not
 	// what limits it).
 	EvidenceDepthDist EvidenceKind = "depth-distribution"
+	// EvidenceDeeperGain: a deeper run of the curve (OtherQD, OtherIOPS)
+	// gained more than SaturationGain over this one (QD, IOPS; Ratio is the
+	// gain, a fraction): the device had more to give, so this run was not
+	// device-bound, whatever its latency says.
+	EvidenceDeeperGain EvidenceKind = "deeper-gain"
 	// EvidenceMissing: nothing in the run tells depth-bound from
 	// device-bound: no base latency, no other depth, latency spread
 	// inconclusive.
@@ -88,6 +93,11 @@ func judgeBound(in ExplainInput, e Explanation) (string, []ExplainEvidence) {
 		return VerdictUndetermined, []ExplainEvidence{{Kind: EvidenceQueueNotFull, QD: qd, Ratio: e.Fill}}
 	}
 	var ev []ExplainEvidence
+	if g, ok := deeperGain(in, qd); ok {
+		// A run is device-bound only when no deeper run gained: the curve's
+		// verdict comes first.
+		ev = append(ev, g)
+	}
 	if c, ok := curveEvidence(in, qd); ok {
 		ev = append(ev, c)
 	}
@@ -130,6 +140,22 @@ func judgeBound(in ExplainInput, e Explanation) (string, []ExplainEvidence) {
 		}
 	}
 	return VerdictUndetermined, append(ev, ExplainEvidence{Kind: EvidenceMissing})
+}
+
+// deeperGain finds the deepest run of the curve deeper than qd that gained
+// more than SaturationGain over this run's IOPS.
+func deeperGain(in ExplainInput, qd float64) (ExplainEvidence, bool) {
+	var best Point
+	for _, p := range in.Curve {
+		if p.QD > qd && p.IOPS > in.IOPS*(1+SaturationGain) && p.QD > best.QD {
+			best = p
+		}
+	}
+	if best.QD == 0 || in.IOPS <= 0 {
+		return ExplainEvidence{}, false
+	}
+	return ExplainEvidence{Kind: EvidenceDeeperGain, Says: VerdictDepthBound, Ratio: best.IOPS/in.IOPS - 1,
+		QD: qd, IOPS: in.IOPS, OtherQD: best.QD, OtherIOPS: best.IOPS}, true
 }
 
 // curveEvidence compares the run with another of the curve: the deepest

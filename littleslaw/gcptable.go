@@ -8,8 +8,10 @@ import "math"
 const (
 	// GCPTableBS is the I/O size the table assumes, bytes.
 	GCPTableBS = 16 << 10
-	// GCPTableLatNs is the latency the table assumes, nanoseconds.
-	GCPTableLatNs = 2e6
+	// GCPTableLatNs is the latency the table assumes, nanoseconds: the top
+	// of the Hyperdisk presets' planning range (Preset.LatHighNs), a test
+	// holds them equal.
+	GCPTableLatNs = 2 * ms
 )
 
 // TableRow is one row of a queue-depth table: a target and the queue depth

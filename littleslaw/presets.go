@@ -27,6 +27,13 @@ type Preset struct {
 	// TypicalLatNs is a planning latency in nanoseconds for small (4–16 KiB)
 	// I/O, on the slow side of the vendor's description.
 	TypicalLatNs float64 `json:"typical_lat_ns"`
+	// LatLowNs and LatHighNs are the planning range around TypicalLatNs
+	// the sources state (equal to it when they state one figure), and
+	// LatSource says where the range comes from. An answer at the typical
+	// latency gives the range beside it.
+	LatLowNs  float64 `json:"lat_low_ns"`
+	LatHighNs float64 `json:"lat_high_ns"`
+	LatSource string  `json:"lat_source"`
 	// Note carries the caveats worth a sentence (throughput coupling, reads only…).
 	Note string `json:"note,omitempty"`
 }
@@ -59,35 +66,51 @@ var presets = []Preset{
 	{Name: "gcp-hyperdisk-balanced", Vendor: "gcp", Title: "Hyperdisk Balanced",
 		Doc:     "https://cloud.google.com/compute/docs/disks/hd-types/hyperdisk-balanced",
 		MaxIOPS: 160000, MaxBWBytes: 2400 * mib, TypicalLatNs: 1 * ms,
-		Note: "3,000 IOPS and 140 MiB/s are included; the VM's own limits apply too"},
+		LatLowNs: 1 * ms, LatHighNs: 2 * ms,
+		LatSource: "sub-millisecond by design, per the vendor page; GCP's Hyperdisk queue-depth guidance plans with 2 ms, a slight overestimate",
+		Note:      "3,000 IOPS and 140 MiB/s are included; the VM's own limits apply too"},
 	{Name: "gcp-hyperdisk-extreme", Vendor: "gcp", Title: "Hyperdisk Extreme",
 		Doc:     "https://cloud.google.com/compute/docs/disks/hd-types/hyperdisk-extreme",
 		MaxIOPS: 350000, MaxBWBytes: 5000 * mib, TypicalLatNs: 0.5 * ms,
-		Note: "throughput is 250 MiB/s per 1,000 provisioned IOPS, up to 5,000 MiB/s"},
+		LatLowNs: 0.5 * ms, LatHighNs: 2 * ms,
+		LatSource: "sub-millisecond by design, per the vendor page; GCP's Hyperdisk queue-depth guidance plans with 2 ms, a slight overestimate",
+		Note:      "throughput is 250 MiB/s per 1,000 provisioned IOPS, up to 5,000 MiB/s"},
 	{Name: "gcp-hyperdisk-throughput", Vendor: "gcp", Title: "Hyperdisk Throughput",
 		Doc:     "https://cloud.google.com/compute/docs/disks/hd-types/hyperdisk-throughput",
 		MaxIOPS: 9600, MaxBWBytes: 2400 * mib, TypicalLatNs: 20 * ms,
-		Note: "IOPS follow throughput at 4 IOPS per MiB/s; reads take 10–30 ms"},
+		LatLowNs: 10 * ms, LatHighNs: 30 * ms,
+		LatSource: "reads take 10–30 ms, per the vendor page",
+		Note:      "IOPS follow throughput at 4 IOPS per MiB/s; reads take 10–30 ms"},
 	{Name: "gcp-hyperdisk-ml", Vendor: "gcp", Title: "Hyperdisk ML",
 		Doc:     "https://cloud.google.com/compute/docs/disks/hd-types/hyperdisk-ml",
 		MaxIOPS: 19200000, MaxBWBytes: 1200000 * mib, TypicalLatNs: 2 * ms,
-		Note: "IOPS follow throughput at 16 IOPS per MiB/s; read-only when multi-attached; per-VM limits are far lower"},
+		LatLowNs: 2 * ms, LatHighNs: 2 * ms,
+		LatSource: "GCP's Hyperdisk queue-depth guidance plans with 2 ms",
+		Note:      "IOPS follow throughput at 16 IOPS per MiB/s; read-only when multi-attached; per-VM limits are far lower"},
 	{Name: "aws-gp3", Vendor: "aws", Title: "EBS General Purpose SSD (gp3)",
 		Doc:     "https://docs.aws.amazon.com/ebs/latest/userguide/general-purpose.html",
 		MaxIOPS: 16000, MaxBWBytes: 1000 * mib, TypicalLatNs: 1 * ms,
-		Note: "3,000 IOPS and 125 MiB/s baseline; AWS advises a queue length of 1 per 1,000 IOPS"},
+		LatLowNs: 1 * ms, LatHighNs: 1 * ms,
+		LatSource: "a planning figure: AWS states no latency for gp3; its queue guidance (1 per 1,000 IOPS) implies 1 ms",
+		Note:      "3,000 IOPS and 125 MiB/s baseline; AWS advises a queue length of 1 per 1,000 IOPS"},
 	{Name: "aws-io2", Vendor: "aws", Title: "EBS Provisioned IOPS SSD (io2 Block Express)",
 		Doc:     "https://docs.aws.amazon.com/ebs/latest/userguide/provisioned-iops.html",
 		MaxIOPS: 256000, MaxBWBytes: 4000 * mib, TypicalLatNs: 0.5 * ms,
-		Note: "sub-millisecond for 16 KiB I/O; the instance's EBS limits apply too"},
+		LatLowNs: 0.5 * ms, LatHighNs: 1 * ms,
+		LatSource: "sub-millisecond, per the vendor page",
+		Note:      "sub-millisecond for 16 KiB I/O; the instance's EBS limits apply too"},
 	{Name: "azure-premium-v2", Vendor: "azure", Title: "Premium SSD v2",
 		Doc:     "https://learn.microsoft.com/azure/virtual-machines/disks-types#premium-ssd-v2",
 		MaxIOPS: 80000, MaxBWBytes: 1200 * mb, TypicalLatNs: 1 * ms,
-		Note: "3,000 IOPS and 125 MB/s baseline; the VM's uncached limits apply too"},
+		LatLowNs: 1 * ms, LatHighNs: 1 * ms,
+		LatSource: "a planning figure on the slow side of the vendor's description",
+		Note:      "3,000 IOPS and 125 MB/s baseline; the VM's uncached limits apply too"},
 	{Name: "azure-ultra", Vendor: "azure", Title: "Ultra Disk",
 		Doc:     "https://learn.microsoft.com/azure/virtual-machines/disks-types#ultra-disks",
 		MaxIOPS: 400000, MaxBWBytes: 10000 * mb, TypicalLatNs: 0.5 * ms,
-		Note: "sub-millisecond; the VM's uncached limits apply too"},
+		LatLowNs: 0.5 * ms, LatHighNs: 1 * ms,
+		LatSource: "sub-millisecond, per the vendor page",
+		Note:      "sub-millisecond; the VM's uncached limits apply too"},
 }
 
 // Presets returns the known cloud volume presets, sorted by name.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/sweep"
@@ -51,9 +50,15 @@ type AdviceDoc struct {
 	Curves        []sweep.CurveAnalysis     `json:"curves,omitempty"`
 	Notices       []littleslaw.AdviceNotice `json:"notices,omitempty"`
 	Warnings      []string                  `json:"warnings,omitempty"`
-	Settings      []littleslaw.Setting      `json:"settings,omitempty"`
-	SLO           *littleslaw.SLOResult     `json:"slo,omitempty"`
-	Target        *littleslaw.TargetResult  `json:"target,omitempty"`
+	// QDLow and QDHigh are the in-flight range over a cloud preset's
+	// planning latency range LatLowNs–LatHighNs (0: none).
+	QDLow     float64                  `json:"qd_low,omitempty"`
+	QDHigh    float64                  `json:"qd_high,omitempty"`
+	LatLowNs  float64                  `json:"lat_low_ns,omitempty"`
+	LatHighNs float64                  `json:"lat_high_ns,omitempty"`
+	Settings  []littleslaw.Setting     `json:"settings,omitempty"`
+	SLO       *littleslaw.SLOResult    `json:"slo,omitempty"`
+	Target    *littleslaw.TargetResult `json:"target,omitempty"`
 }
 
 // NewAdviceDoc assembles advise's document from an Advice and, for advice
@@ -65,7 +70,8 @@ func NewAdviceDoc(adv littleslaw.Advice, source string, a *littleslaw.Analysis, 
 		AltSplits: adv.AltSplits, JobsBy: adv.JobsBy, LatencyNs: adv.LatencyNs, TargetIOPS: adv.TargetIOPS,
 		TargetBW: adv.TargetBW, BS: adv.BS, Reachable: adv.Reachable, ReachableIOPS: adv.ReachableIOPS, NaiveQD: adv.NaiveQD,
 		From: adv.From, Cloud: adv.Preset, Source: source, Notices: adv.Notices,
-		MaxIODepth: adv.MaxIODepth, MaxJobs: adv.MaxJobs, LowerBound: adv.LowerBound, Caveats: adv.Caveats}
+		MaxIODepth: adv.MaxIODepth, MaxJobs: adv.MaxJobs, LowerBound: adv.LowerBound, Caveats: adv.Caveats,
+		QDLow: adv.QDLow, QDHigh: adv.QDHigh, LatLowNs: adv.LatLowNs, LatHighNs: adv.LatHighNs}
 	if t := adv.Target; t != nil {
 		c := *t
 		AnnotateTarget(&c)
@@ -107,7 +113,11 @@ func adviceNoticeText(n littleslaw.AdviceNotice, p *littleslaw.Preset, source st
 	}
 	switch n.Kind {
 	case littleslaw.AdvicePresetLatency:
-		return fmt.Sprintf("using %s's typical latency %s; pass --latency to use yours", title, FormatLatency(n.LatNs))
+		src := ""
+		if p != nil && p.LatSource != "" {
+			src = " (" + p.LatSource + ")"
+		}
+		return fmt.Sprintf("using %s's typical latency %s%s; pass --latency to use yours", title, FormatLatency(n.LatNs), src)
 	case littleslaw.AdvicePresetTarget:
 		return fmt.Sprintf("no target given: sizing for %s's per-volume maximum, %s IOPS", title, FormatCount(n.IOPS))
 	case littleslaw.AdvicePresetExcess:
@@ -148,11 +158,11 @@ func WriteAdviceTable(w io.Writer, asJSON bool) error {
 			Note      string                `json:"note"`
 			Table     []littleslaw.TableRow `json:"table"`
 		}{AdviseTableSchema, littleslaw.GCPTableBS, littleslaw.GCPTableLatNs,
-			"GCP Hyperdisk queue-depth guidance (16 KiB I/O, 2 ms), regenerated as QD = IOPS × latency", rows}, "advise")
+			"GCP Hyperdisk queue-depth guidance (16 KiB I/O, 2 ms: the top of the Hyperdisk presets' planning range), regenerated as QD = IOPS × latency", rows}, "advise")
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "GCP Hyperdisk queue depth for %s I/O at %s (QD = IOPS × latency):\n",
-		units.FioSize(littleslaw.GCPTableBS), time.Duration(littleslaw.GCPTableLatNs))
+	fmt.Fprintf(&b, "GCP Hyperdisk queue depth for %s I/O at %s, the top of the\nHyperdisk presets' planning range (QD = IOPS × latency):\n",
+		units.FioSize(littleslaw.GCPTableBS), FormatLatency(littleslaw.GCPTableLatNs))
 	fmt.Fprintf(&b, "  %-14s %6s\n", "target", "QD")
 	for _, r := range rows {
 		t := FormatCount(r.IOPS) + " IOPS"
@@ -188,8 +198,13 @@ func WriteAdvice(w io.Writer, d AdviceDoc) error {
 			say("%s MiB/s at %s per I/O is %s IOPS.", FormatCount(d.TargetBW/(1<<20)), units.FioSize(d.BS), FormatCount(d.TargetIOPS))
 		}
 		if d.Analysis == nil {
-			say("%s IOPS at %s per I/O needs %s I/Os in flight (QD = IOPS × latency).",
-				FormatCount(d.TargetIOPS), FormatLatency(d.LatencyNs), FormatCount(d.QueueDepth))
+			rangeNote := ""
+			if d.QDHigh > 0 && d.Cloud != nil {
+				rangeNote = fmt.Sprintf("; over %s's planning range of %s–%s, %s–%s", d.Cloud.Title,
+					FormatLatency(d.LatLowNs), FormatLatency(d.LatHighNs), fmtOneDecimal(d.QDLow), fmtOneDecimal(d.QDHigh))
+			}
+			say("%s IOPS at %s per I/O needs %s I/Os in flight (QD = IOPS × latency)%s.",
+				FormatCount(d.TargetIOPS), FormatLatency(d.LatencyNs), fmtOneDecimal(d.NaiveQD), rangeNote)
 		} else {
 			say("%s", sentence(capitalize(d.Note)))
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/qdsweep/qdsweep/fio"
+	"github.com/qdsweep/qdsweep/fioadapt"
 	"github.com/qdsweep/qdsweep/littleslaw"
 )
 
@@ -23,6 +24,31 @@ type ExplainOptions struct {
 	// BaseLatNs is the unqueued (QD 1) mean latency the user knows, ns
 	// (0: unknown): it tells a depth-bound run from a device-bound one.
 	BaseLatNs float64
+	// Curved names the workloads (fioadapt.CurveKey) whose several runs
+	// were answered once from their curve (ExplainCurve): their jobs get
+	// no target answer of their own.
+	Curved map[string]bool
+}
+
+// ExplainCurve is one workload of several runs (different depths of one
+// rw, block size, target, engine class and host) read as one curve and
+// answered once, as import and advise answer it.
+type ExplainCurve struct {
+	RW     string    `json:"rw"`
+	BS     int64     `json:"bs"`
+	Engine string    `json:"ioengine,omitempty"`
+	Host   string    `json:"host,omitempty"`
+	Jobs   []string  `json:"jobs"`
+	Depths []float64 `json:"depths"`
+	// Advice is the one advisor's answer over the curve.
+	Advice AdviceDoc `json:"advice"`
+}
+
+// ExplainDoc is what explain answers: each job with Little's Law applied
+// to it, and each curve of several runs answered once.
+type ExplainDoc struct {
+	Jobs   []ExplainedJob `json:"jobs"`
+	Curves []ExplainCurve `json:"curves,omitempty"`
 }
 
 // ExplainedJob is one fio job with Little's Law applied to it.
@@ -50,7 +76,10 @@ type ExplainedJob struct {
 	Error      int     `json:"error,omitempty"`
 	// Explanation is littleslaw.Explain's verdict.
 	Explanation littleslaw.Explanation `json:"explanation"`
-	Notes       []string               `json:"notes,omitempty"`
+	// OnCurve is set when the job is one run of a curve answered once
+	// (ExplainDoc.Curves): its target is answered there.
+	OnCurve bool     `json:"on_curve,omitempty"`
+	Notes   []string `json:"notes,omitempty"`
 }
 
 // ExplainFio explains every job of the final (not interim) fio reports.
@@ -85,13 +114,17 @@ func ExplainFio(outs []fio.Output, o ExplainOptions) []ExplainedJob {
 				e.P99WriteNs, _ = wl.At(99)
 			}
 			p50, _ := s.Lat.At(50)
+			target := o.TargetIOPS
+			if e.OnCurve = o.Curved[fioadapt.CurveKey(j)]; e.OnCurve {
+				target = 0 // the curve answers it, once
+			}
 			e.Explanation = littleslaw.Explain(littleslaw.ExplainInput{
 				IOPS: s.IOPS, LatMeanNs: s.LatMeanNs, IODepth: j.IODepth, NumJobs: j.NumJobs,
 				Synchronous: fio.IsSyncEngine(j.IOEngine) && j.IOEngine != "",
-				TargetIOPS:  o.TargetIOPS, TargetShare: j.CloneOf,
+				TargetIOPS:  target, TargetShare: j.CloneOf,
 				MaxIODepth: o.MaxIODepth, MaxJobs: o.MaxJobs,
 				LatMinNs: s.Lat.MinNs, LatP50Ns: p50, LatP99Ns: e.P99Ns, BaseLatNs: o.BaseLatNs,
-				DepthDist: j.IODepthDist, Curve: curves[explainKey(j)],
+				DepthDist: j.IODepthDist, Curve: curves[fioadapt.CurveKey(j)],
 			})
 			e.Notes = explainNotes(j, e)
 			ex = append(ex, e)
@@ -100,39 +133,25 @@ func ExplainFio(outs []fio.Output, o ExplainOptions) []ExplainedJob {
 	return ex
 }
 
-// explainKey groups jobs into curves: one rw, block size, engine and host.
-func explainKey(j fio.Job) string {
-	return fmt.Sprintf("%s|%d|%s|%s|%d", j.RW, j.BS, j.IOEngine, j.Host, j.Port)
-}
-
 // explainCurves reads the final reports' jobs as curves, one per
-// explainKey, when they hold at least two depths: several files (or jobs)
-// at several iodepths are a sweep. Each point is a job's effective depth
-// (numjobs for a synchronous engine), IOPS and mean latency.
+// fioadapt.CurveKey, when they hold at least two depths: several files (or
+// jobs) at several iodepths are a sweep. Each point is a job's effective
+// depth (fioadapt.JobDepth), IOPS and mean latency: the evidence each run's
+// verdict weighs against the others.
 func explainCurves(outs []fio.Output) map[string][]littleslaw.Point {
-	all := map[string][]littleslaw.Point{}
-	for _, out := range fio.Final(outs) {
-		for _, j := range out.Jobs {
-			s := j.Summary()
-			if s.IOPS <= 0 || s.LatMeanNs <= 0 || j.AllClients || j.CloneOf > 1 {
-				continue
-			}
-			qd := max(j.IODepth, 1) * max(j.NumJobs, 1)
-			if fio.IsSyncEngine(j.IOEngine) && j.IOEngine != "" {
-				qd = max(j.NumJobs, 1)
-			}
-			k := explainKey(j)
-			all[k] = append(all[k], littleslaw.Point{QD: float64(qd), IOPS: s.IOPS, LatMeanNs: s.LatMeanNs})
-		}
-	}
 	out := map[string][]littleslaw.Point{}
-	for k, pts := range all {
-		depths := map[float64]bool{}
-		for _, p := range pts {
-			depths[p.QD] = true
+	for _, g := range fioadapt.CurveGroups(outs) {
+		if len(g.Depths) < 2 {
+			continue
 		}
-		if len(depths) >= 2 {
-			out[k] = pts
+		for _, o := range g.Outputs {
+			for _, j := range o.Jobs {
+				s := j.Summary()
+				if s.IOPS <= 0 || s.LatMeanNs <= 0 || j.AllClients || j.CloneOf > 1 {
+					continue
+				}
+				out[g.Key] = append(out[g.Key], littleslaw.Point{QD: fioadapt.JobDepth(j), IOPS: s.IOPS, LatMeanNs: s.LatMeanNs})
+			}
 		}
 	}
 	return out
@@ -163,8 +182,8 @@ func explainNotes(j fio.Job, e ExplainedJob) []string {
 }
 
 // WriteExplainJSON writes the explanations as one JSON document.
-func WriteExplainJSON(w io.Writer, jobs []ExplainedJob) error {
-	jobs = append([]ExplainedJob{}, jobs...)
+func WriteExplainJSON(w io.Writer, doc ExplainDoc) error {
+	jobs := append([]ExplainedJob{}, doc.Jobs...)
 	for i := range jobs {
 		if t := jobs[i].Explanation.Target; t != nil {
 			c := *t
@@ -177,7 +196,8 @@ func WriteExplainJSON(w io.Writer, jobs []ExplainedJob) error {
 	if err := enc.Encode(struct {
 		Schema string         `json:"schema"`
 		Jobs   []ExplainedJob `json:"jobs"`
-	}{ExplainSchema, jobs}); err != nil {
+		Curves []ExplainCurve `json:"curves,omitempty"`
+	}{ExplainSchema, jobs, doc.Curves}); err != nil {
 		return fmt.Errorf("write explain JSON: %w", err)
 	}
 	return nil
@@ -186,8 +206,10 @@ func WriteExplainJSON(w io.Writer, jobs []ExplainedJob) error {
 // explainWidth is the text width of WriteExplain.
 const explainWidth = 78
 
-// WriteExplain writes the explanations as plain sentences wrapped to fit 80 columns.
-func WriteExplain(w io.Writer, jobs []ExplainedJob) error {
+// WriteExplain writes the explanations as plain sentences wrapped to fit
+// 80 columns: each job, then each curve of several runs answered once.
+func WriteExplain(w io.Writer, doc ExplainDoc) error {
+	jobs := doc.Jobs
 	var b strings.Builder
 	if len(jobs) == 0 {
 		b.WriteString("No job in this fio output did any I/O.\n")
@@ -201,11 +223,32 @@ func WriteExplain(w io.Writer, jobs []ExplainedJob) error {
 			writeWrapped(&b, s, "  ", explainWidth)
 		}
 	}
+	for _, c := range doc.Curves {
+		b.WriteByte('\n')
+		b.WriteString(explainCurveHeading(c) + "\n")
+		if err := WriteAdvice(&b, c.Advice); err != nil {
+			return err
+		}
+	}
 	_, err := io.WriteString(w, b.String())
 	if err != nil {
 		return fmt.Errorf("write explanation: %w", err)
 	}
 	return nil
+}
+
+// explainCurveHeading names a curve of several runs and its depths.
+func explainCurveHeading(c ExplainCurve) string {
+	depths := make([]string, len(c.Depths))
+	for i, d := range c.Depths {
+		depths[i] = FormatQD(d)
+	}
+	what := CurveName(c.RW, c.BS)
+	if c.Host != "" {
+		what += " on " + c.Host
+	}
+	return WrapHanging(fmt.Sprintf("These %d runs of %s are one curve (QD %s); answered once, from all of them:",
+		len(c.Jobs), what, strings.Join(depths, ", ")), adviceWidth, "", "  ")
 }
 
 // explainHeading names the job and its configuration.
@@ -316,6 +359,9 @@ func evidenceText(x littleslaw.ExplainEvidence) string {
 		return fmt.Sprintf("QD %s gave %s IOPS and QD %s %s IOPS (IOPS grew as depth^%.2f)",
 			FormatQD(min(x.QD, x.OtherQD)), FormatIOPS(pick(x.QD < x.OtherQD, x.IOPS, x.OtherIOPS)),
 			FormatQD(max(x.QD, x.OtherQD)), FormatIOPS(pick(x.QD < x.OtherQD, x.OtherIOPS, x.IOPS)), x.Ratio)
+	case littleslaw.EvidenceDeeperGain:
+		return fmt.Sprintf("the deeper QD %s run gave %s IOPS, %.0f%% more than this one's %s", FormatQD(x.OtherQD),
+			FormatIOPS(x.OtherIOPS), 100*x.Ratio, FormatIOPS(x.IOPS))
 	case littleslaw.EvidenceBaseLatency:
 		return fmt.Sprintf("the mean latency %s is %.1f× the unqueued %s", FormatLatency(x.LatNs), x.Ratio, FormatLatency(x.RefNs))
 	case littleslaw.EvidenceMinLatency:
@@ -358,7 +404,9 @@ func targetExplain(t *littleslaw.ExplainTarget, e littleslaw.Explanation, engine
 		who = fmt.Sprintf("This job's share of %s IOPS over %d jobs, %s IOPS,", FormatCount(t.TotalIOPS), t.Share, FormatCount(t.TargetIOPS))
 	}
 	if !t.Reachable {
-		return fmt.Sprintf("%s is not reachable by depth: the run was device-bound at %s IOPS.", who, FormatIOPS(e.Input.IOPS))
+		// One run shows no ceiling, only evidence of one: say what it
+		// allows and what would settle it.
+		return fmt.Sprintf("%s is likely beyond this device: the run looks device-bound at %s IOPS, so more depth would add latency rather than IOPS; a run at a deeper QD (or a sweep) settles it.", who, FormatIOPS(e.Input.IOPS))
 	}
 	lat := nb(FormatLatency(t.LatencyNs))
 	splitText := targetSplitWords(t)

@@ -117,6 +117,7 @@ func (r *Result) Analyze(o littleslaw.Options) error {
 	for _, c := range r.Curves() {
 		co := o
 		co.BS = c.BS
+		co.SustainedIOPS = r.sustainedLevel(c.RW, c.BS)
 		a, err := littleslaw.Analyze(c.Points(), co)
 		if err != nil && !errors.Is(err, littleslaw.ErrTooFewPoints) {
 			return fmt.Errorf("analyze %s bs=%d: %w", c.RW, c.BS, err)
@@ -128,4 +129,20 @@ func (r *Result) Analyze(o littleslaw.Options) error {
 	r.Diagnosis = r.Diagnose(o)
 	r.attachCaveats()
 	return nil
+}
+
+// sustainedLevel is the IOPS curve rw × bs sustains when its level fell
+// during the sweep (the control step measured again at the end, or a
+// step's ramp, fell): the steps above it are left out of the analysis, and
+// no target above it is reachable. 0 when no level fell.
+func (r *Result) sustainedLevel(rw string, bs int64) float64 {
+	if c := r.Control; c != nil && c.Change == ControlFell && c.RW == rw && c.BS == bs {
+		return c.IOPS
+	}
+	for _, f := range r.RampFalls() {
+		if f.RW == rw && f.BS == bs {
+			return f.IOPS
+		}
+	}
+	return 0
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"runtime"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -59,9 +60,9 @@ func explainAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	jobs := report.ExplainFio(outs, o)
+	doc := session.ExplainFio(outs, o, strings.Join(c.Args().Slice(), ", "))
 	if asJSON {
-		return report.WriteExplainJSON(c.App.Writer, jobs)
+		return report.WriteExplainJSON(c.App.Writer, doc)
 	}
-	return report.WriteExplain(c.App.Writer, jobs)
+	return report.WriteExplain(c.App.Writer, doc)
 }
