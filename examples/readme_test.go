@@ -6,9 +6,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -343,26 +345,41 @@ func TestReadmeSweepAndCompareClaims(t *testing.T) {
 	checkShownOutput(t, "README.md", 0, strings.Split(shown, "\n"), run("report", "examples/data/disk-randread-4k"))
 
 	flat := strings.Join(strings.Fields(readme), " ")
-	for _, claim := range []string{"agree within that noise (±5.7%) from QD 16 on (80.2k and 80.4k IOPS at QD 16, 92.4k and 94.9k at QD 64)",
-		"at QD 1 fio measured 17% more IOPS (45.4 µs against 53.1 µs)"} {
+	for _, claim := range []string{"so compare shows their deltas and judges none: at QD 1 fio measured 17.2% more IOPS (45.4 µs against 53.1 µs)",
+		"from QD 16 on the two are within 3% (80.2k and 80.4k IOPS at QD 16, 92.4k and 94.9k at QD 64)",
+		"Welch's t-test at 95% (two-sided)", "(4.30 at 2, 1.96 with many)", "with no floor and no cap: slices spreading 20%, five a step, give about ±29%"} {
 		if !strings.Contains(flat, claim) {
 			t.Fatalf("README no longer says %q: update this test with it", claim)
 		}
 	}
 	out := run("compare", "--output", "cmp", "examples/data/disk-randread-4k", "examples/data/fio-randread-4k")
+	for _, w := range []string{"Welch's t-test, 95% two-sided", "(4.30 at 2, 2.23 at 10, 1.96 with many)"} {
+		if !strings.Contains(strings.Join(strings.Fields(out), " "), w) {
+			t.Errorf("compare no longer says %q, as the README does:\n%s", w, out)
+		}
+	}
 	rows := map[string][]string{}
 	for _, l := range strings.Split(out, "\n") {
-		if f := strings.Fields(l); len(f) >= 10 && strings.HasPrefix(f[len(f)-1], "±") {
+		if f := strings.Fields(l); len(f) >= 11 && f[0] != "QD" && strings.HasSuffix(f[3], "%") {
 			rows[f[0]] = f
 		}
 	}
 	for qd, want := range map[string][2]string{"16": {"80.2k", "80.4k"}, "64": {"92.4k", "94.9k"}} {
 		f := rows[qd]
-		if len(f) == 0 || f[1] != want[0] || f[2] != want[1] || f[3] != "≈" || f[len(f)-1] != "±5.7%" {
-			t.Errorf("compare's QD %s row %v; the README says %s and %s, ≈ within ±5.7%%", qd, f, want[0], want[1])
+		if len(f) == 0 || f[1] != want[0] || f[2] != want[1] || math.Abs(percent(f[3])) >= 3 || f[len(f)-1] != "?" {
+			t.Errorf("compare's QD %s row %v; the README says %s and %s, within 3%%, not judged", qd, f, want[0], want[1])
 		}
 	}
-	if f := rows["1"]; len(f) == 0 || !strings.HasPrefix(f[3], "+17.") || f[4] != "53.1" || f[6] != "45.4" {
-		t.Errorf("compare's QD 1 row %v; the README says +17%% IOPS, 45.4 µs against 53.1 µs", f)
+	if f := rows["1"]; len(f) == 0 || f[3] != "+17.2%" || f[4] != "53.1" || f[6] != "45.4" || f[len(f)-1] != "?" {
+		t.Errorf("compare's QD 1 row %v; the README says +17.2%% IOPS, 45.4 µs against 53.1 µs, not judged", f)
 	}
+}
+
+// percent reads a delta cell ("+2.8%") as a number of percent.
+func percent(cell string) float64 {
+	v, err := strconv.ParseFloat(strings.TrimSuffix(cell, "%"), 64)
+	if err != nil {
+		return math.NaN()
+	}
+	return v
 }

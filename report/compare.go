@@ -162,6 +162,9 @@ func CompareTable(w io.Writer, ins []Input, o Options) error {
 	for _, t := range compareTables(ins) {
 		fmt.Fprintln(bw, t.Title)
 		writeTextTable(bw, t.Head, t.Rows)
+		if t.Note != "" {
+			fmt.Fprintln(bw, wrap(t.Note, o.Width))
+		}
 		fmt.Fprintln(bw)
 	}
 	fmt.Fprintln(bw, wrap(noiseNote, o.Width))
@@ -193,18 +196,20 @@ func WriteCompare(out *guard.Out, ins []Input, o Options) ([]string, error) {
 	for _, row := range tables[0].Rows {
 		panel = append(panel, panelLine{Value: saturationWords(row)})
 	}
-	panel = append(panel, panelLine{Value: "IOPS of B vs A by queue depth (≈: within noise)", Heading: true})
+	panel = append(panel, panelLine{Value: "IOPS of B vs A by queue depth", Heading: true})
 	for _, t := range tables[1:] {
 		panel = append(panel, panelLine{Value: t.Title, Sub: true, Rank: rankFinding})
 		var cells []string
-		for _, r := range t.Rows {
-			cells = append(cells, "QD "+r[0]+" "+r[3])
+		for _, r := range t.deltas {
+			cells = append(cells, r.panelCell())
 		}
 		if len(cells) == 0 {
 			cells = []string{"no queue depth was measured by both"}
 		}
 		panel = append(panel, panelLine{Value: strings.Join(cells, " · "), Rank: rankFinding})
 	}
+	panel = append(panel, panelLine{Value: "≈: within both runs' noise. In brackets, not judged: ? a step's noise unknown, " +
+		leftOutMark + " left out of a run's analysis. compare.md says how.", Rank: rankFinding})
 	files, err := renderCharts(compareChartInput(ins, o), o.ChartFormat, panel, nil)
 	if err != nil {
 		return nil, err
@@ -243,6 +248,9 @@ func writeCompareMarkdown(w io.Writer, ins []Input, tables []textTable, charts [
 			}
 			fmt.Fprintf(w, "| %s |\n", strings.Join(esc, " | "))
 		}
+		if t.Note != "" {
+			fmt.Fprintf(w, "\n%s\n", mdEscape(t.Note))
+		}
 		if len(t.Rows) == 0 {
 			fmt.Fprintln(w, "\nNo queue depth was measured by both.")
 		}
@@ -255,13 +263,6 @@ func writeCompareMarkdown(w io.Writer, ins []Input, tables []textTable, charts [
 		}
 	}
 }
-
-// noiseNote explains "≈" and the noise column of the delta tables.
-const noiseNote = "≈: at that QD both IOPS and mean latency (one fact, by Little's Law) lie within " +
-	"the noise column, 2·√(σA² + σB²) and at most 10% (twice that for p99), where a step's σ is the " +
-	"standard error of its mean IOPS: the spread of its per-interval IOPS over the square root of how " +
-	"many independent intervals they are worth (fewer when neighbours are alike), else the other " +
-	"input's, else 2%."
 
 // saturationWords states one row of the saturation table in words.
 func saturationWords(row []string) string {

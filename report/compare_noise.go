@@ -1,57 +1,241 @@
 package report
 
 import (
-	"math"
+	"fmt"
+	"strings"
 
+	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/sweep"
 )
 
-// The noise of a comparison. Two sweeps of one device differ by more than
-// the uncertainty of their steps' means only when something changed, so a
-// difference inside it is shown as "≈", not as a percentage.
-//
-// A step's noise σ is the standard error of its mean IOPS, a fraction
-// (Step.IOPSUncertainty: the spread of its slices over the square root of
-// how many independent ones they are worth), or noiseDefault when the
-// input does not say. At one QD, IOPS and mean latency are one fact
-// (Little's Law), so a row is "≈" in both or in neither: both are within
-// 2·√(σA² + σB²) (two standard errors of a difference), which is never
-// wider than noiseMaxBand. A p99, which varies more from run to run than a
-// mean, is "≈" within twice that.
+// The noise of a comparison, in words (the statistics are littleslaw's,
+// compare.go there). Two runs of one device differ for real only beyond
+// both runs' noise, and each run's noise is what its own slices say: the
+// standard error of a step's mean IOPS over its per-slice IOPS, with no
+// floor and no cap. A step that recorded too few slices has no known noise,
+// and no difference is called real against it; a step one run's analysis
+// left out (it ran on burst credits, or above the level that lasted) is
+// shown, marked, and not judged.
+
+// stepNoise is the noise of st's mean IOPS from its own samples: the
+// slices of its series (a partial last slice, shorter than half the
+// interval, left out), else fio's iops_stddev over iops_samples of an
+// import. A step with neither has no known noise.
+func stepNoise(st sweep.Step) littleslaw.MeanNoise {
+	if st.Series != nil && len(st.Series.Points) > 0 {
+		var xs []float64
+		for _, p := range st.Series.Points {
+			if p.DurNs <= 0 || st.Series.IntervalNs > 0 && 2*p.DurNs < st.Series.IntervalNs {
+				continue
+			}
+			xs = append(xs, p.IOPS())
+		}
+		return littleslaw.SampleNoise(xs)
+	}
+	if st.IOPSCV > 0 && st.IOPSSamples > 0 {
+		return littleslaw.SummaryNoise(st.IOPSCV, int(st.IOPSSamples))
+	}
+	return littleslaw.MeanNoise{}
+}
+
+// noiseUnknownWhy says why n is not known, of input letter who: "A records
+// no slices", "B has 2 slices", "A's 12 slices drift (worth 1.3
+// independent)".
+func noiseUnknownWhy(who string, n littleslaw.MeanNoise) string {
+	switch {
+	case n.Samples == 0:
+		return who + " records no slices"
+	case n.Samples < littleslaw.MinNoiseSamples:
+		return fmt.Sprintf("%s has %d slice%s", who, n.Samples, plural(n.Samples))
+	}
+	return fmt.Sprintf("%s's %d slices drift (worth %.1f independent)", who, n.Samples, n.Independent)
+}
+
+// plural is "s" unless n is 1.
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// leftOutWhy says why the analysis of st's run left it out ("" when it
+// did not): it ran on burst credits, or above the level that lasted.
+func leftOutWhy(st sweep.Step) string {
+	switch {
+	case st.Time != nil && st.Time.OnCreditsSec > 0:
+		return "ran on burst credits"
+	case st.Time != nil && st.Time.AboveControl:
+		return "ran above the level that lasted"
+	}
+	return ""
+}
+
+// verdict is a delta row's verdict.
+type verdict int
+
 const (
-	noiseDefault = 0.02
-	noiseMaxBand = 0.10
+	verdictWithin  verdict = iota // within both runs' noise: ≈
+	verdictReal                   // beyond it
+	verdictUnknown                // a step's noise is unknown: not judged
+	verdictLeftOut                // a step the run's analysis left out: not judged
 )
 
-// noiseOf returns the noise σ of step st (a fraction), or 0 when it
-// carries none.
-func noiseOf(st sweep.Step) float64 { return st.IOPSUncertainty() }
+// verdictCells are the verdict column's cells.
+var verdictCells = map[verdict]string{
+	verdictWithin: "≈", verdictReal: "real", verdictUnknown: "?", verdictLeftOut: "left out",
+}
 
-// noiseBand is the largest relative difference of two values with noise
-// sa and sb that counts as "≈": 2·√(sa² + sb²), at most noiseMaxBand. An
-// unknown σ (0) takes the other's; both unknown take noiseDefault.
-func noiseBand(sa, sb float64) float64 {
+// leftOutMark follows the QD of a delta row whose step one run's analysis
+// left out. (‡ is the sweep table's mark for a step read at its sustained
+// level: another fact, so another mark.)
+const leftOutMark = "†"
+
+// deltaRow is one QD of a delta table: both steps, their noise and the
+// verdict on them.
+type deltaRow struct {
+	QD             int
+	A, B           sweep.Step
+	NoiseA, NoiseB littleslaw.MeanNoise
+	IOPS, Lat      littleslaw.Difference // B against A
+	LeftA, LeftB   string                // leftOutWhy of each
+	Verdict        verdict
+}
+
+// judge compares step b against step a at one QD: IOPS, and mean latency
+// with the same relative noise (at one QD they are one fact, by Little's
+// Law). A row is real when either differs beyond both runs' noise.
+func judge(qd int, a, b sweep.Step) deltaRow {
+	r := deltaRow{QD: qd, A: a, B: b, NoiseA: stepNoise(a), NoiseB: stepNoise(b), LeftA: leftOutWhy(a), LeftB: leftOutWhy(b)}
+	r.IOPS = littleslaw.CompareMeans(a.IOPS, b.IOPS, r.NoiseA, r.NoiseB)
+	r.Lat = littleslaw.CompareMeans(a.Lat.MeanNs, b.Lat.MeanNs, r.NoiseA, r.NoiseB)
 	switch {
-	case sa <= 0 && sb <= 0:
-		sa, sb = noiseDefault, noiseDefault
-	case sa <= 0:
-		sa = sb
-	case sb <= 0:
-		sb = sa
+	case r.LeftA != "" || r.LeftB != "":
+		r.Verdict = verdictLeftOut
+	case !r.IOPS.Known:
+		r.Verdict = verdictUnknown
+	case r.IOPS.Real || r.Lat.Real:
+		r.Verdict = verdictReal
+	default:
+		r.Verdict = verdictWithin
 	}
-	return min(2*math.Sqrt(sa*sa+sb*sb), noiseMaxBand)
+	return r
 }
 
-// within reports whether b differs from a by at most band (relative).
-func within(a, b, band float64) bool {
-	return a > 0 && b > 0 && math.Abs(b/a-1) <= band
+// noiseCell is the noise column: the smallest IOPS difference called
+// real, as a share of A's ("±12.6%"), or "?" when a step's noise is
+// unknown.
+func (r deltaRow) noiseCell() string {
+	if !r.IOPS.Known {
+		return "?"
+	}
+	return "±" + strings.TrimPrefix(fmtPct(r.IOPS.Band), "+")
 }
 
-// noisyDelta formats (b − a) / a as relDelta does, or "≈" when it lies
-// within band.
-func noisyDelta(a, b, band float64) string {
-	if within(a, b, band) {
-		return "≈"
+// qdCell is the QD with leftOutMark when either run's analysis left the
+// step out.
+func (r deltaRow) qdCell() string {
+	if r.LeftA != "" || r.LeftB != "" {
+		return fmt.Sprint(r.QD) + leftOutMark
 	}
-	return relDelta(a, b)
+	return fmt.Sprint(r.QD)
 }
+
+// panelCell is the row in the dashboard's few words: "QD 16 ≈", "QD 1
+// +17.2%", and a difference not judged in brackets: "QD 1 (+17.2%)?",
+// "QD 128† (+5.0%)".
+func (r deltaRow) panelCell() string {
+	d := relDelta(r.A.IOPS, r.B.IOPS)
+	switch r.Verdict {
+	case verdictWithin:
+		return "QD " + r.qdCell() + " ≈"
+	case verdictReal:
+		return "QD " + r.qdCell() + " " + d
+	case verdictUnknown:
+		return "QD " + r.qdCell() + " (" + d + ")?"
+	}
+	return "QD " + r.qdCell() + " (" + d + ")"
+}
+
+// deltaSummary sums up a delta table's rows: where B differs from A
+// beyond both runs' noise, where within it, and where nothing is judged
+// and why ("" for no rows).
+func deltaSummary(rows []deltaRow) string {
+	if len(rows) == 0 {
+		return ""
+	}
+	var real, within []string
+	unknown := map[string][]string{}
+	var unknownOrder []string
+	addUnknown := func(why, qd string) {
+		if _, ok := unknown[why]; !ok {
+			unknownOrder = append(unknownOrder, why)
+		}
+		unknown[why] = append(unknown[why], qd)
+	}
+	for _, r := range rows {
+		switch r.Verdict {
+		case verdictReal:
+			s := fmt.Sprintf("%d (%s IOPS", r.QD, relDelta(r.A.IOPS, r.B.IOPS))
+			if !r.IOPS.Real {
+				s = fmt.Sprintf("%d (mean latency %s", r.QD, relDelta(r.A.Lat.MeanNs, r.B.Lat.MeanNs))
+			}
+			real = append(real, s+fmt.Sprintf(", beyond ±%.1f%%)", r.IOPS.Band*100))
+		case verdictWithin:
+			within = append(within, fmt.Sprint(r.QD))
+		case verdictLeftOut:
+			var why []string
+			if r.LeftA != "" {
+				why = append(why, "A "+r.LeftA)
+			}
+			if r.LeftB != "" {
+				why = append(why, "B "+r.LeftB)
+			}
+			addUnknown("left out of the analysis: "+joinAnd(why), r.qdCell())
+		default:
+			var why []string
+			if !r.NoiseA.Known() {
+				why = append(why, noiseUnknownWhy("A", r.NoiseA))
+			}
+			if !r.NoiseB.Known() {
+				why = append(why, noiseUnknownWhy("B", r.NoiseB))
+			}
+			if r.NoiseA.Samples == 0 && r.NoiseB.Samples == 0 {
+				why = []string{"neither records slices"}
+			}
+			addUnknown("noise unknown: "+joinAnd(why), r.qdCell())
+		}
+	}
+	var parts []string
+	if len(real) > 0 {
+		parts = append(parts, "B differs from A beyond both runs' noise at QD "+joinAnd(real))
+	}
+	if len(within) > 0 {
+		parts = append(parts, "within it at QD "+joinAnd(within))
+	}
+	for _, why := range unknownOrder {
+		parts = append(parts, "not judged at QD "+joinAnd(unknown[why])+" ("+why+")")
+	}
+	if len(real) == 0 && len(within) > 0 {
+		parts[0] = "B is within both runs' noise of A at QD " + joinAnd(within)
+	}
+	s := strings.Join(parts, "; ") + "."
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// noiseNote says how a delta table's rows are judged, under the tables.
+var noiseNote = fmt.Sprintf("A difference is real only beyond both runs' noise: |B − A| > t·√(seA² + seB²) "+
+	"(Welch's t-test, %.0f%% two-sided), where se is the standard error of a step's mean IOPS from its own slices "+
+	"(their spread over the square root of their number, fewer from %d slices on when neighbours are alike; fio's "+
+	"iops_samples count as slices) and t is Student's quantile at the Welch–Satterthwaite degrees of freedom "+
+	"(%.2f at 2, %.2f at 10, %.2f with many). The noise column is that bound as a share of A's IOPS, with no "+
+	"floor and no cap; mean latency is judged with the same relative noise (one fact with IOPS, by Little's Law), "+
+	"p99 is shown, not judged. Verdict ≈: within the noise. ?: a step with fewer than %d slices (or slices "+
+	"worth fewer than 2 independent ones) has no known noise, so the difference is shown, not judged. "+
+	"%s after the QD, left out: a step one run's analysis left out (it ran on burst credits, or above the level "+
+	"that lasted), shown, not judged.",
+	littleslaw.CompareConfidence*100, littleslaw.MinAutocorrSamples,
+	littleslaw.StudentQuantile((1+littleslaw.CompareConfidence)/2, 2),
+	littleslaw.StudentQuantile((1+littleslaw.CompareConfidence)/2, 10),
+	littleslaw.StudentQuantile((1+littleslaw.CompareConfidence)/2, 1e9),
+	littleslaw.MinNoiseSamples, leftOutMark)

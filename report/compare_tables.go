@@ -13,6 +13,10 @@ type textTable struct {
 	Title string
 	Head  []string
 	Rows  [][]string
+	// Note is a sentence under the table ("" for none).
+	Note string
+	// deltas are a delta table's rows as judged.
+	deltas []deltaRow
 }
 
 // compareTables builds the saturation table of all inputs' curves, then
@@ -114,13 +118,13 @@ func curvesByKey(r *sweep.Result) curveSet {
 }
 
 // deltaTable compares curve b of input bName against curve a of input aName
-// at every QD both measured. A difference within the inputs' run-to-run
-// noise (noiseBand) is "≈"; the steady column says which input's step did
-// not reach steady state.
+// at every QD both measured: each row judged against both steps' own noise
+// (judge), the steady column saying which input's step did not reach
+// steady state, and a sentence under the table summing up the verdicts.
 func deltaTable(aName string, a namedCurve, bName string, b namedCurve) textTable {
 	t := textTable{
 		Title: fmt.Sprintf("B = %s · %s vs A = %s · %s", bName, b.name, aName, a.name),
-		Head:  []string{"QD", "IOPS A", "IOPS B", "Δ IOPS", "mean A", "mean B", "Δ mean", "Δ p99", "steady A/B", "noise"},
+		Head:  []string{"QD", "IOPS A", "IOPS B", "Δ IOPS", "mean A", "mean B", "Δ mean", "Δ p99", "steady A/B", "noise", "verdict"},
 	}
 	for _, q := range a.qds {
 		sb, ok := b.byQD[q]
@@ -128,20 +132,16 @@ func deltaTable(aName string, a namedCurve, bName string, b namedCurve) textTabl
 			continue
 		}
 		sa := a.byQD[q]
-		band := noiseBand(noiseOf(sa), noiseOf(sb))
-		// One verdict for IOPS and mean latency: "≈" in both or in neither.
-		same := within(sa.IOPS, sb.IOPS, band) && within(sa.Lat.MeanNs, sb.Lat.MeanNs, band)
-		dIOPS, dMean := relDelta(sa.IOPS, sb.IOPS), relDelta(sa.Lat.MeanNs, sb.Lat.MeanNs)
-		if same {
-			dIOPS, dMean = "≈", "≈"
-		}
+		r := judge(q, sa, sb)
+		t.deltas = append(t.deltas, r)
 		t.Rows = append(t.Rows, []string{
-			fmt.Sprint(q), FormatIOPS(sa.IOPS), FormatIOPS(sb.IOPS), dIOPS,
-			FormatLatency(sa.Lat.MeanNs), FormatLatency(sb.Lat.MeanNs), dMean,
-			noisyDelta(float64(sa.Lat.P99Ns), float64(sb.Lat.P99Ns), 2*band),
-			steadyPair(sa, sb, a.steadyKnown, b.steadyKnown), "±" + strings.TrimPrefix(fmtPct(band), "+"),
+			r.qdCell(), FormatIOPS(sa.IOPS), FormatIOPS(sb.IOPS), relDelta(sa.IOPS, sb.IOPS),
+			FormatLatency(sa.Lat.MeanNs), FormatLatency(sb.Lat.MeanNs), relDelta(sa.Lat.MeanNs, sb.Lat.MeanNs),
+			relDelta(float64(sa.Lat.P99Ns), float64(sb.Lat.P99Ns)),
+			steadyPair(sa, sb, a.steadyKnown, b.steadyKnown), r.noiseCell(), verdictCells[r.Verdict],
 		})
 	}
+	t.Note = deltaSummary(t.deltas)
 	return t
 }
 

@@ -273,20 +273,23 @@ func TestNoContradictions(t *testing.T) {
 
 // TestCompareVerdictsFollowRows compares pairs from the corpus (a fast
 // volume against a throttled one, randread against randwrite with very
-// noisy steps, two recorded sweeps) and fails on a row whose "≈" the two
-// figures beside it deny: a ratio outside the row's own noise column, or
-// IOPS and mean latency at one QD judged apart.
+// noisy steps, two recorded sweeps) and fails on a row whose verdict the
+// figures beside it deny: "≈" with an IOPS ratio outside the row's own
+// noise column, "real" inside it with the latencies alike, a verdict where
+// a step's noise is unknown, or a sweep that differs from itself.
 func TestCompareVerdictsFollowRows(t *testing.T) {
 	read := lawResult(func(n float64) float64 { return math.Min(n/28e-6, 34.9e3) }, 0.02, 11, 1, 2, 4, 8, 16, 32)
 	write := lawResult(func(n float64) float64 { return 584 }, 0.02, 12, 1, 2, 4, 8, 16, 32)
 	for i := range write.Steps {
 		write.Steps[i].RW, read.Steps[i].IOPSCV, write.Steps[i].IOPSCV = "randwrite", 0.2, 3.6
+		read.Steps[i].IOPSSamples, write.Steps[i].IOPSSamples = 20, 20
 	}
 	write.Plan.RW = []string{"randwrite"}
 	fast := lawResult(func(n float64) float64 { return n / 50e-6 }, 0, 1, 1, 2, 4, 8)
 	throttled := lawResult(func(n float64) float64 { return 3000 }, 0, 1, 1, 2, 4, 8)
 	for i := range fast.Steps {
 		fast.Steps[i].IOPSCV, throttled.Steps[i].IOPSCV = 2.67, 3.42
+		fast.Steps[i].IOPSSamples, throttled.Steps[i].IOPSSamples = 4, 4
 	}
 	pairs := [][2]*sweep.Result{{read, write}, {fast, throttled}}
 	disk, err := sweep.Read(filepath.Join("..", "examples", "data", "disk-randread-4k"))
@@ -306,31 +309,48 @@ func TestCompareVerdictsFollowRows(t *testing.T) {
 		rows := 0
 		for _, l := range strings.Split(b.String(), "\n") {
 			f := strings.Fields(l)
-			if len(f) < 10 || !strings.HasPrefix(f[len(f)-1], "±") {
+			if len(f) < 11 || f[0] == "QD" {
+				continue
+			}
+			if _, err := strconv.Atoi(f[0]); err != nil {
 				continue
 			}
 			rows++
 			ia, ib := siValue(f[1]), siValue(f[2])
-			band, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimPrefix(f[len(f)-1], "±"), "%"), 64)
-			approx := f[3] == "≈"
-			if approx != (f[len(f)-4] == "≈") { // Δ mean, before Δ p99, steady and noise
-				t.Errorf("pair %d: IOPS and mean latency judged apart at one QD: %s", i, l)
+			noise, verdict := f[len(f)-2], f[len(f)-1]
+			if noise == "?" {
+				if verdict != "?" {
+					t.Errorf("pair %d: a step of unknown noise judged %q: %s", i, verdict, l)
+				}
+				continue
 			}
+			band, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimPrefix(noise, "±"), "%"), 64)
+			ratio := math.Abs(ib/ia - 1)
 			// Figures print to 3 significant digits: 1% of slack.
-			if approx && (ia <= 0 || math.Abs(ib/ia-1) > band/100+0.01) {
+			if verdict == "≈" && (ia <= 0 || ratio > band/100+0.01) {
 				t.Errorf("pair %d: %s vs %s IOPS called ≈ with noise ±%g%%: %s", i, f[1], f[2], band, l)
 			}
-			if band > 10 {
-				t.Errorf("pair %d: noise band ±%g%% over 10%%: %s", i, band, l)
+			if dMean := deltaCell(f[len(f)-5]); verdict == "real" && ratio < band/100-0.01 && math.Abs(dMean) < band/100-0.01 {
+				t.Errorf("pair %d: %s vs %s IOPS, mean latency %s, called real inside noise ±%g%%: %s", i, f[1], f[2], f[len(f)-5], band, l)
 			}
 		}
 		if rows == 0 {
 			t.Errorf("pair %d: no compared rows:\n%s", i, b.String())
 		}
-		if i == 3 && strings.Count(b.String(), " ≈ ") < rows {
-			t.Errorf("a sweep compared with itself is not ≈ in every row:\n%s", b.String())
+		if i == 3 && strings.Contains(b.String(), " real\n") {
+			t.Errorf("a sweep compared with itself differs somewhere:\n%s", b.String())
 		}
 	}
+}
+
+// deltaCell reads a delta cell ("+12.5%", "×3.2") as a fraction.
+func deltaCell(s string) float64 {
+	if f, ok := strings.CutPrefix(s, "×"); ok {
+		v, _ := strconv.ParseFloat(f, 64)
+		return v - 1
+	}
+	v, _ := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
+	return v / 100
 }
 
 // siValue reads a figure as the tables print it ("584", "34.9k", "1.2M").
