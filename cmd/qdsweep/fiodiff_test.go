@@ -1,0 +1,260 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// fioDiffCase is one job file or command line run under fio 3.33 and
+// under qdsweep run, in two directories laid out alike.
+type fioDiffCase struct {
+	name     string
+	jobs     map[string]string // job files written first
+	existing map[string]int64  // files laid out first (bytes), as a target already there
+	args     []string          // after "fio" and "qdsweep run"
+	// parseOnly compares whether each accepts the command (--parse-only):
+	// fio's exit 0 against qdsweep's.
+	parseOnly bool
+	// mixed: the job mixes reads and writes; each draws every I/O's
+	// direction at random, so the split differs run to run, in fio too:
+	// the totals are compared.
+	mixed bool
+	// intended is a difference listed as intended, with its reason: the
+	// case then checks that qdsweep differs as said (refuses).
+	intended string
+}
+
+// fioDiffCases are the cases of issue 34 and one per kind of option in
+// the option table (run, ignored, batching, unchecked, refused, an
+// engine's, unknown).
+var fioDiffCases = []fioDiffCase{
+	{name: "global after a job leaves it alone", existing: map[string]int64{"f": 4 << 20},
+		jobs: map[string]string{"g.fio": "[j1]\nfilename=f\nsize=1m\nrw=read\n[global]\nbs=8k\n[j2]\nfilename=f\nsize=1m\nrw=read\n"},
+		args: []string{"g.fio"}},
+	{name: "MiB is 10^6 under kb_base=1024 (new file)", args: []string{"--name=a", "--filename=new", "--size=1MiB", "--bs=4k", "--rw=write"}},
+	{name: "KiB is 1000 bytes (existing file)", existing: map[string]int64{"f": 4 << 20},
+		args: []string{"--name=a", "--filename=f", "--size=1m", "--bs=4KiB"}},
+	{name: "kb_base=1000 in a section, read first", existing: map[string]int64{"f": 4 << 20},
+		jobs: map[string]string{"k.fio": "[a]\nfilename=f\nsize=1m\nbs=4k\nkb_base=1000\n"}, args: []string{"k.fio"}},
+	{name: "kb_base=1000 from [global]", existing: map[string]int64{"f": 4 << 20},
+		jobs: map[string]string{"k.fio": "[global]\nkb_base=1000\n[a]\nfilename=f\nsize=1m\nbs=4KiB\n"}, args: []string{"k.fio"}},
+	{name: "kb_base=1000 on a command line, read in order", existing: map[string]int64{"f": 4 << 20},
+		args: []string{"--name=a", "--kb_base=1000", "--filename=f", "--size=1m", "--bs=4k", "--name=b", "--filename=f", "--size=1m", "--bs=4k", "--kb_base=1000"}},
+	{name: "a value ends at ; or #", existing: map[string]int64{"f": 4 << 20},
+		jobs: map[string]string{"c.fio": "[a]\nfilename=f\nsize=1m\nbs=8k;x\n[b]\nfilename=f\nsize=1m\nbs=8k#x\n[c] ; comment\nfilename=f\nsize=1m # comment\nbs=16k ; comment\n"},
+		args: []string{"c.fio"}},
+	{name: "groups: new_group, wait_for, stonewall", existing: map[string]int64{"f": 4 << 20},
+		jobs: map[string]string{"g.fio": "[a]\nfilename=f\nsize=1m\n[b]\nnew_group\nfilename=f\nsize=1m\n[c]\nwait_for=a\nfilename=f\nsize=1m\n[d]\nstonewall\nfilename=f\nsize=1m\n[e]\nfilename=f\nsize=1m\n"},
+		args: []string{"g.fio"}},
+	{name: "names: the section's, a section's name= wins, a [global] name= does not", existing: map[string]int64{"f": 4 << 20},
+		jobs: map[string]string{"n.fio": "[global]\nname=gname\nfilename=f\nsize=1m\n[a]\n[b]\nname=bb\n"}, args: []string{"n.fio"}},
+	{name: "command line options are defaults for a job file", existing: map[string]int64{"f": 4 << 20},
+		jobs: map[string]string{"d.fio": "[a]\nfilename=f\nsize=1m\nbs=4k\n[b]\nfilename=f\nsize=1m\n"}, args: []string{"--bs=8k", "d.fio"}},
+	{name: "the file's [global] wins over the command line", existing: map[string]int64{"f": 4 << 20},
+		jobs: map[string]string{"d.fio": "[global]\nbs=16k\n[a]\nfilename=f\nsize=1m\n"}, args: []string{"--bs=8k", "d.fio"}},
+	{name: "two job files: the second waits in a group of its own", existing: map[string]int64{"f": 4 << 20},
+		jobs: map[string]string{"1.fio": "[a]\nfilename=f\nsize=1m\n", "2.fio": "[b]\nfilename=f\nsize=512k\n"}, args: []string{"1.fio", "2.fio"}},
+	{name: "part block, sequential: fio issues it whole", existing: map[string]int64{"f": 4 << 20},
+		args: []string{"--name=a", "--filename=f", "--size=1000000", "--bs=4k", "--loops=3"}},
+	{name: "part block, random map: whole blocks only", existing: map[string]int64{"f": 4 << 20},
+		args: []string{"--name=a", "--filename=f", "--size=1000000", "--bs=4k", "--rw=randread"}},
+	{name: "part block, norandommap", existing: map[string]int64{"f": 4 << 20},
+		args: []string{"--name=a", "--filename=f", "--size=1000000", "--bs=4k", "--rw=randread", "--norandommap"}},
+	{name: "io_size, number_ios, offset", existing: map[string]int64{"f": 4 << 20},
+		args: []string{"--name=a", "--filename=f", "--size=2m", "--io_size=512k", "--bs=8k", "--name=b", "--filename=f", "--offset=1m", "--size=1m", "--number_ios=10", "--loops=2"}},
+	{name: "numjobs without group_reporting: one entry per clone", existing: map[string]int64{"f": 4 << 20},
+		args: []string{"--name=a", "--filename=f", "--size=512k", "--numjobs=2", "--offset_increment=1m"}},
+	{name: "numjobs with group_reporting", existing: map[string]int64{"f": 4 << 20},
+		args: []string{"--name=a", "--filename=f", "--size=512k", "--numjobs=2", "--group_reporting"}},
+	{name: "rwmixwrite on a mixed job", existing: map[string]int64{"f": 4 << 20}, mixed: true,
+		args: []string{"--name=a", "--filename=f", "--size=1m", "--rw=randrw", "--rwmixwrite=30", "--allow-write"}},
+	{name: "ignored: reporting and naming", existing: map[string]int64{"f": 4 << 20},
+		args: []string{"--name=a", "--filename=f", "--size=512k", "--description=x", "--lat_percentiles=1", "--log_prio=1", "--allow_file_create=1", "--thread"}},
+	{name: "batching", existing: map[string]int64{"f": 4 << 20},
+		args: []string{"--name=a", "--filename=f", "--size=512k", "--iodepth_batch_submit=4", "--iodepth_low=1"}},
+	{name: "unchecked floor: ratemin runs", existing: map[string]int64{"f": 4 << 20},
+		args: []string{"--name=a", "--filename=f", "--size=512k", "--ratemin=1k"}},
+	{name: "refused: thinktime", parseOnly: true, args: []string{"--name=a", "--filename=f", "--size=1m", "--thinktime=10"},
+		intended: "qdsweep does not run think time between I/Os: refused, with the option named"},
+	{name: "an engine's option under another engine", parseOnly: true, args: []string{"--name=a", "--filename=f", "--size=1m", "--nfs_url=nfs://h/x"}},
+	{name: "an engine qdsweep does not run, with its options", parseOnly: true, args: []string{"--name=a", "--filename=f", "--size=1m", "--ioengine=mmap", "--thp=1"},
+		intended: "qdsweep runs psync, libaio and io_uring: the engine is refused (its options with it)"},
+	{name: "not a fio option", parseOnly: true, args: []string{"--name=a", "--filename=f", "--size=1m", "--iodpth=4"}},
+}
+
+// TestFioDifferential runs every case under fio 3.33 and under qdsweep
+// run and compares what each did, job by job: names, groups, I/Os and
+// bytes per direction (or, with --parse-only, whether each accepts it).
+// Any difference not listed as intended fails, fio's and qdsweep's
+// figures side by side.
+func TestFioDifferential(t *testing.T) {
+	fioBin, err := exec.LookPath("fio")
+	if err != nil {
+		t.Skip("fio is not installed: this test compares qdsweep with fio 3.33 itself (CI installs it)")
+	}
+	if out, _ := exec.Command(fioBin, "--version").Output(); !strings.HasPrefix(string(out), "fio-3.33") {
+		t.Logf("fio is %s; the cases were written against fio-3.33", strings.TrimSpace(string(out)))
+	}
+	for _, tc := range fioDiffCases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // fio spends most of its second asleep
+			fioDir, qdDir := layOutDiffCase(t, tc), layOutDiffCase(t, tc)
+			if tc.parseOnly {
+				compareParseOnly(t, tc, fioBin, fioDir, qdDir)
+				return
+			}
+			fioArgs := withoutQdsweepFlags(tc.args)
+			out, err := runIn(fioDir, fioBin, append(fioArgs, "--output-format=json")...)
+			if err != nil {
+				t.Fatalf("fio %s: %v\n%s", strings.Join(fioArgs, " "), err, out)
+			}
+			want := diffJobs(t, "fio", out)
+			stdout, stderr, code := runQdsweep(t, qdDir, append(append([]string{"run"}, tc.args...), "--output-format=json")...)
+			if code != 0 {
+				t.Fatalf("qdsweep run %s: exit %d: %s\nfio did:\n%s", strings.Join(tc.args, " "), code, stderr, strings.Join(want, "\n"))
+			}
+			got := diffJobs(t, "qdsweep", []byte(stdout))
+			if tc.mixed {
+				want, got = totalsOnly(want), totalsOnly(got)
+			}
+			if strings.Join(want, "\n") != strings.Join(got, "\n") {
+				t.Errorf("%s\n%s", strings.Join(tc.args, " "), sideBySide(want, got))
+			}
+		})
+	}
+}
+
+// layOutDiffCase is a directory with the case's job files and existing files.
+func layOutDiffCase(t *testing.T, tc fioDiffCase) string {
+	dir := t.TempDir()
+	for name, text := range tc.jobs {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, size := range tc.existing {
+		if err := os.WriteFile(filepath.Join(dir, name), bytes.Repeat([]byte{0x5a}, int(size)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// withoutQdsweepFlags drops qdsweep's own flags (write permissions) from
+// args for fio.
+func withoutQdsweepFlags(args []string) []string {
+	var out []string
+	for _, a := range args {
+		if a != "--allow-write" {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// runIn runs bin in dir and returns its standard output.
+func runIn(dir, bin string, args ...string) ([]byte, error) {
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return append(out, stderr.Bytes()...), err
+	}
+	return out, nil
+}
+
+// compareParseOnly compares whether fio and qdsweep accept the case's
+// command (--parse-only); an intended difference is qdsweep refusing
+// what fio accepts, in one line.
+func compareParseOnly(t *testing.T, tc fioDiffCase, fioBin, fioDir, qdDir string) {
+	_, fioErr := runIn(fioDir, fioBin, append(withoutQdsweepFlags(tc.args), "--parse-only")...)
+	var ee *exec.ExitError
+	if fioErr != nil && !errors.As(fioErr, &ee) {
+		t.Fatal(fioErr)
+	}
+	_, stderr, code := runQdsweep(t, qdDir, append(append([]string{"run"}, tc.args...), "--parse-only")...)
+	fioOK, qdOK := fioErr == nil, code == 0
+	switch {
+	case tc.intended != "" && fioOK && code == 2 && strings.Count(strings.TrimSpace(stderr), "\n") == 0:
+		t.Logf("intended: fio accepts it, qdsweep refuses it (%s): %s", tc.intended, strings.TrimSpace(stderr))
+	case tc.intended != "":
+		t.Errorf("listed as intended (%s), but fio accepts: %v, qdsweep exit %d: %s", tc.intended, fioOK, code, stderr)
+	case fioOK != qdOK:
+		t.Errorf("fio accepts: %v; qdsweep accepts: %v (exit %d: %s)", fioOK, qdOK, code, stderr)
+	case !qdOK && code != 2:
+		t.Errorf("qdsweep refuses it with exit %d, want 2: %s", code, stderr)
+	}
+}
+
+// diffJobs is each job of a fio JSON document as one line: name, group,
+// I/Os and bytes per direction.
+func diffJobs(t *testing.T, who string, out []byte) []string {
+	t.Helper()
+	if i := bytes.IndexByte(out, '{'); i > 0 {
+		out = out[i:] // fio's notes before its document
+	}
+	var doc struct {
+		Jobs []struct {
+			Name        string `json:"jobname"`
+			Group       int    `json:"groupid"`
+			Read, Write struct {
+				IOs   int64 `json:"total_ios"`
+				Bytes int64 `json:"io_bytes"`
+			}
+		} `json:"jobs"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(out))
+	if err := dec.Decode(&doc); err != nil {
+		t.Fatalf("%s's JSON: %v\n%s", who, err, out)
+	}
+	if dec.More() {
+		t.Errorf("%s wrote more than one JSON document", who)
+	}
+	var lines []string
+	for _, j := range doc.Jobs {
+		lines = append(lines, fmt.Sprintf("%s g%d read %d I/Os %d B, write %d I/Os %d B", j.Name, j.Group, j.Read.IOs, j.Read.Bytes, j.Write.IOs, j.Write.Bytes))
+	}
+	return lines
+}
+
+// totalsOnly is each job line with its directions summed.
+func totalsOnly(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		var name, g string
+		var rIOs, rB, wIOs, wB int64
+		fmt.Sscanf(l, "%s %s read %d I/Os %d B, write %d I/Os %d B", &name, &g, &rIOs, &rB, &wIOs, &wB)
+		out[i] = fmt.Sprintf("%s %s %d I/Os %d B", name, g, rIOs+wIOs, rB+wB)
+	}
+	return out
+}
+
+// sideBySide is fio's jobs beside qdsweep's.
+func sideBySide(fio, qd []string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-55s | %s\n", "fio 3.33", "qdsweep")
+	for i := 0; i < max(len(fio), len(qd)); i++ {
+		l, r := "", ""
+		if i < len(fio) {
+			l = fio[i]
+		}
+		if i < len(qd) {
+			r = qd[i]
+		}
+		mark := " "
+		if l != r {
+			mark = "≠"
+		}
+		fmt.Fprintf(&b, "%-55s %s %s\n", l, mark, r)
+	}
+	return b.String()
+}
