@@ -270,38 +270,18 @@ func writeAdviceAnalysis(b *strings.Builder, a *littleslaw.Analysis) {
 	if len(pts) == 0 {
 		return
 	}
-	say("%d points, QD %g to %g. Base latency %s at QD %g; highest %s IOPS at QD %g.",
-		len(pts), pts[0].QD, pts[len(pts)-1].QD, FormatLatency(a.BaseLatencyNs), pts[0].QD, FormatCount(a.MaxIOPS), a.MaxIOPSQD)
-	if s := a.Saturation; s.Found {
-		say("Saturates at %s IOPS from QD %g (%s).", FormatCount(s.IOPS), s.QD, kneeNote(s))
-	} else {
-		say("%s", sentence(capitalize(kneeNote(s))))
-	}
+	say("%d points, QD %s to %s. Base latency %s at QD %s; highest %s IOPS at QD %s.",
+		len(pts), FormatQD(pts[0].QD), FormatQD(pts[len(pts)-1].QD), FormatLatency(a.BaseLatencyNs), FormatQD(pts[0].QD), FormatIOPS(a.MaxIOPS), FormatQD(a.MaxIOPSQD))
+	// The sweep's own sentence: one wording, one number format.
+	say("%s", saturationSentence(a))
 	if e := a.Efficient; e.Found {
-		say("Best IOPS per latency at QD %g: %s IOPS at %s.", e.QD, FormatCount(e.IOPS), FormatLatency(e.LatNsMean))
+		say("%s", efficientSentence(e))
 	}
-	if m := a.Model; m != nil {
-		line := fmt.Sprintf("Best fit: %s model (%.1f%% RMS error)", modelName(m.Name), 100*m.RelRMS)
-		switch {
-		case !a.Saturation.Found:
-			line += ", no ceiling within the sweep"
-		case m.NMax > 0:
-			line += fmt.Sprintf(", peak %s IOPS at QD %.0f, falling beyond", FormatCount(m.IOPSAt(m.NMax)), m.NMax)
-		case a.ModelKnee.Found:
-			line += fmt.Sprintf(", knee at QD %.0f", a.ModelKnee.QD)
-			if m.XRoof > 0 {
-				line += fmt.Sprintf(", ceiling %s IOPS", FormatCount(m.XRoof))
-			}
-		}
-		say("%s.", line)
+	if a.Model != nil {
+		say("%s", modelSentence(a))
 	}
 	if s := a.SLO; s != nil {
-		if s.Met {
-			say("%s ≤ %s holds up to QD %g: %s IOPS at %s %s.",
-				s.Stat, FormatLatency(s.LimitNs), s.QD, FormatCount(s.IOPS), s.Stat, FormatLatency(s.LatNs))
-		} else {
-			say("%s ≤ %s: %s", s.Stat, FormatLatency(s.LimitNs), sentence(capitalize(sloNote(*s))))
-		}
+		say("%s", sloSentence(s))
 	}
 }
 

@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/qdsweep/qdsweep/littleslaw"
@@ -113,39 +112,57 @@ func curveParas(curve string, a *littleslaw.Analysis) []para {
 		add(rankKey, "Caveat: "+sentence(strings.Join(cav, "; ")))
 	}
 	if k := a.Efficient; k.Found {
-		s := fmt.Sprintf("Best IOPS per latency at QD %s (%s IOPS at %s mean", FormatQD(k.QD), FormatIOPS(k.IOPS), FormatLatency(k.LatNsMean))
-		if n := kneeNote(k); n != "" {
-			s += "; " + n
-		}
-		add(rankDetail, s+").")
+		add(rankDetail, efficientSentence(k))
 	}
 	if m := a.Model; m != nil {
-		s := "Fitted " + modelName(m.Name) + " model"
-		if m.Name == "bound" {
-			s += " min(N/R0, Xmax)"
-		}
-		var facts []string
-		// Without saturation a fit's ceiling and knee sit at (or are
-		// guessed beyond) the deepest step: stating them beside "no
-		// saturation" would contradict it.
-		sat := a.Saturation.Found
-		if m.XRoof > 0 && sat {
-			facts = append(facts, "ceiling "+FormatIOPS(m.XRoof)+" IOPS")
-		}
-		if a.BaseLatencyNs > 0 {
-			facts = append(facts, "R0 "+FormatLatency(a.BaseLatencyNs))
-		}
-		switch {
-		case !sat:
-			facts = append(facts, "no ceiling within the sweep")
-		case m.NMax > 0:
-			facts = append(facts, "peak at QD "+FormatQD(m.NMax))
-		case m.KneeQD > 0:
-			facts = append(facts, "knee N* ≈ "+FormatQD(m.KneeQD))
-		}
-		facts = append(facts, fmt.Sprintf("error %.1f%%", m.RelRMS*100))
-		add(rankDetail, s+": "+strings.Join(facts, ", ")+".")
+		add(rankDetail, modelSentence(a))
 	}
+	return append(out, checkParas(curve, a)...)
+}
+
+// efficientSentence names the best IOPS per latency.
+func efficientSentence(k littleslaw.Knee) string {
+	s := fmt.Sprintf("Best IOPS per latency at QD %s (%s IOPS at %s mean", FormatQD(k.QD), FormatIOPS(k.IOPS), FormatLatency(k.LatNsMean))
+	if n := kneeNote(k); n != "" {
+		s += "; " + n
+	}
+	return s + ")."
+}
+
+// modelSentence states a's fitted model (a.Model is not nil).
+func modelSentence(a *littleslaw.Analysis) string {
+	m := a.Model
+	s := "Fitted " + modelName(m.Name) + " model"
+	if m.Name == "bound" {
+		s += " min(N/R0, Xmax)"
+	}
+	var facts []string
+	// Without saturation a fit's ceiling and knee sit at (or are
+	// guessed beyond) the deepest step: stating them beside "no
+	// saturation" would contradict it.
+	sat := a.Saturation.Found
+	if m.XRoof > 0 && sat {
+		facts = append(facts, "ceiling "+FormatIOPS(m.XRoof)+" IOPS")
+	}
+	if a.BaseLatencyNs > 0 {
+		facts = append(facts, "R0 "+FormatLatency(a.BaseLatencyNs))
+	}
+	switch {
+	case !sat:
+		facts = append(facts, "no ceiling within the sweep")
+	case m.NMax > 0:
+		facts = append(facts, "peak at QD "+FormatQD(m.NMax))
+	case m.KneeQD > 0:
+		facts = append(facts, "knee N* ≈ "+FormatQD(m.KneeQD))
+	}
+	facts = append(facts, fmt.Sprintf("error %.1f%%", m.RelRMS*100))
+	return s + ": " + strings.Join(facts, ", ") + "."
+}
+
+// checkParas are a curve's flagged Little's-Law checks and its notices.
+func checkParas(curve string, a *littleslaw.Analysis) []para {
+	var out []para
+	add := func(rank int, text string) { out = append(out, para{Curve: curve, Text: text, Rank: rank}) }
 	for _, c := range a.Checks {
 		if !c.Flagged {
 			continue
@@ -243,7 +260,7 @@ func targetSentence(t *littleslaw.TargetResult, r0 float64) string {
 		if r0 > 0 {
 			naive += " = " + FormatLatency(r0)
 		}
-		naive += " alone says " + strconv.Itoa(littleslaw.CeilQD(t.NaiveQD))
+		naive += " alone says " + fmtOneDecimal(t.NaiveQD)
 	}
 	if t.Reachable {
 		s := fmt.Sprintf("%s IOPS needs ~%s in flight", FormatCount(t.TargetIOPS), FormatQD(t.QD))
@@ -285,9 +302,15 @@ func targetSentence(t *littleslaw.TargetResult, r0 float64) string {
 		if t.OverLimit {
 			s += " " + sentence(capitalize(splitLimitWarning(*t)))
 		}
+		if t.Sustained {
+			s += fmt.Sprintf(" That is what the device sustains (%s IOPS), below what earlier steps measured: no headroom.", FormatCount(t.MaxIOPS))
+		}
+		if c := sloConflictNote(*t); c != "" {
+			s += " " + sentence(capitalize(strings.TrimPrefix(c, "; ")))
+		}
 		return s
 	}
-	if t.Reason != littleslaw.TargetSaturated {
+	if t.Reason != littleslaw.TargetSaturated || t.Sustained {
 		// Not reached without saturating: the note says how to go on.
 		s := fmt.Sprintf("For %s IOPS: %s", FormatCount(t.TargetIOPS), sentence(targetNote(*t)))
 		if naive != "" {
