@@ -462,3 +462,52 @@ func TestCompareOneVerdictPerQD(t *testing.T) {
 		t.Errorf("the latency difference at QD 1 is not named:\n%s", out)
 	}
 }
+
+// TestCompareLeftOutByTheAnalysis: the steps a run's own analysis leaves
+// out are the ones compare marks. A's control step, measured again at the
+// end, fell to 40k IOPS, so Analyze leaves A's steps above that level out
+// (a level that did not last); B, the same device steady, is twice A
+// there, and compare shows those rows marked †, not judged, while it
+// judges the rest.
+func TestCompareLeftOutByTheAnalysis(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	qds := []int{1, 2, 4, 8, 16, 32, 64}
+	law := func(q int) float64 { return 94000 * float64(q) / (float64(q) + 7) }
+	spec := func(int) sliceSpec { return sliceSpec{k: 8, spread: 0.02, exact: true} }
+	a := noisyRun(rng, qds, law, spec)
+	b := noisyRun(rng, qds, func(q int) float64 {
+		if law(q) > 40000*(1+littleslaw.PlateauBand) {
+			return 2 * law(q)
+		}
+		return law(q)
+	}, spec)
+	ctl := a.Steps[len(a.Steps)-1]
+	ctl.IOPS, ctl.Lat.MeanNs = 40000, float64(ctl.QD)/40000*1e9
+	a.Control = &sweep.ControlStep{Step: ctl, WasIOPS: a.Steps[len(a.Steps)-1].IOPS, Band: 0.05, Change: sweep.ControlFell}
+	for _, r := range []*sweep.Result{a, b} {
+		if err := r.Analyze(littleslaw.Options{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rows, out := compareRows(t, a, b)
+	left := 0
+	for _, st := range a.Steps {
+		r := rows[st.QD]
+		above := st.Time != nil && st.Time.AboveControl
+		if above != (law(st.QD) > 40000*(1+littleslaw.PlateauBand)) {
+			t.Fatalf("QD %d: analysis left it out %v at %.0f IOPS against a control of 40k", st.QD, above, st.IOPS)
+		}
+		switch {
+		case above:
+			left++
+			if !r.marked || r.verdict != "left out" {
+				t.Errorf("QD %d, left out of A's analysis: %+v:\n%s", st.QD, r, out)
+			}
+		case r.marked || r.verdict != "≈":
+			t.Errorf("QD %d, in both analyses and alike: %+v:\n%s", st.QD, r, out)
+		}
+	}
+	if left == 0 || !strings.Contains(strings.Join(strings.Fields(out), " "), "(left out of the analysis: A ran above the level that lasted)") {
+		t.Errorf("%d rows left out, or the reason is not said:\n%s", left, out)
+	}
+}
