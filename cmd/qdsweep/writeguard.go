@@ -10,7 +10,7 @@ func writeGuardFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.BoolFlag{Name: "allow-write", Usage: "allow write workloads on an existing regular file (its contents are overwritten)"},
 		&cli.BoolFlag{Name: "allow-write-device", Usage: "allow write workloads on a blank, unmounted block device or partition (its contents are destroyed)"},
-		&cli.StringFlag{Name: "destroy-data", Usage: "name the target block device again (--destroy-data=/dev/X) to overwrite its partitions or data; needs --allow-write-device, never overrides a mounted or busy device"},
+		&cli.StringFlag{Name: "destroy-data", Usage: "name the target block device again (--destroy-data=/dev/X) to overwrite its partitions or data; needs --allow-write-device, never overrides a mounted or busy device; through fio servers name the target on every host (--destroy-data=host1:/dev/X,host2:/dev/X), needed for any write there"},
 	}
 }
 
