@@ -11,11 +11,12 @@ import (
 	"github.com/qdsweep/qdsweep/internal/looptest"
 )
 
-// TestFleetWriteGuard: writes through fio servers pass the same guard as
-// local ones. A block device there needs --allow-write-device and must be
-// blank in its first 4 MiB, which fio itself checks on every server
-// (verify_pattern=0x00): an ext4 device is refused, exit 2, every byte
-// kept; a blank one is written. A file there needs --allow-write.
+// TestFleetWriteGuard: writes through fio servers pass the remote guard.
+// A block device there needs --allow-write-device and
+// --destroy-data=HOST:PATH, and must be blank in its first 64 MiB and last
+// 1 MiB, which fio itself checks on every server (verify_pattern=0x00): an
+// ext4 device is refused, exit 2, every byte kept; a blank one is written.
+// A file there needs --allow-write.
 func TestFleetWriteGuard(t *testing.T) {
 	if _, err := exec.LookPath("fio"); err != nil {
 		t.Skip("fio not installed")
@@ -29,7 +30,7 @@ func TestFleetWriteGuard(t *testing.T) {
 	before := looptest.FileSum(t, formatted)
 	args := func(target string, extra ...string) []string {
 		return append([]string{"sweep", "--ioengine=fio", "--fio-clients=" + h, "--filename=" + target, "--rw=randwrite", "--size=8m",
-			"--iodepth=1,2", "--runtime=200ms", "--ramp_time=0", "--ss=0", "--refine=false", "--output=" + filepath.Join(dir, filepath.Base(target)+strings.Join(extra, ""))}, extra...)
+			"--iodepth=1,2", "--runtime=200ms", "--ramp_time=0", "--ss=0", "--refine=false", "--output=" + filepath.Join(dir, filepath.Base(target)+strings.ReplaceAll(strings.Join(extra, ""), "/", "_"))}, extra...)
 	}
 	for _, c := range []struct {
 		target string
@@ -37,7 +38,9 @@ func TestFleetWriteGuard(t *testing.T) {
 		want   string
 	}{
 		{formatted, nil, "--allow-write-device"},
-		{formatted, []string{"--allow-write-device"}, "not blank"},
+		{formatted, []string{"--allow-write-device"}, "--destroy-data=" + h + ":" + formatted},
+		{formatted, []string{"--allow-write-device", "--destroy-data=" + formatted}, "--destroy-data=" + h + ":" + formatted},
+		{formatted, []string{"--allow-write-device", "--destroy-data=" + h + ":" + formatted}, "not blank"},
 		{filepath.Join(dir, "file.dat"), nil, "--allow-write"},
 	} {
 		out, errs, code := runQdsweep(t, dir, nil, args(c.target, c.extra...)...)
@@ -48,7 +51,7 @@ func TestFleetWriteGuard(t *testing.T) {
 	if looptest.FileSum(t, formatted) != before {
 		t.Fatal("the ext4 device on the fio server changed")
 	}
-	if out, errs, code := runQdsweep(t, dir, nil, args(blank, "--allow-write-device")...); code != 0 {
+	if out, errs, code := runQdsweep(t, dir, nil, args(blank, "--allow-write-device", "--destroy-data="+h+":"+blank)...); code != 0 {
 		t.Fatalf("blank device: exit %d\n%s%s", code, out, errs)
 	}
 }
