@@ -30,7 +30,7 @@ var (
 	rePct     = regexp.MustCompile(`([0-9.]+)th=\[\s*([0-9.]+[kKMG]?)\]`)
 	reTotal   = regexp.MustCompile(`total=([0-9,]+)`)
 	reStart   = regexp.MustCompile(`^Starting (\d+) (?:process|processes|thread|threads)`)
-	reVersion = regexp.MustCompile(`^fio-\d+\.\d+\S*$`)
+	reVersion = regexp.MustCompile(`^fio-\d+\.\d+\S*( \(qdsweep [^()]*\))?$`)
 	// reDisk: "vda: ios=44745/19237, merge=0/0, ticks=7804/3306, in_queue=11109, util=80.89%"
 	reDisk = regexp.MustCompile(`^(\S+): ios=(\d+)/(\d+), (?:sectors=\d+/\d+, )?merge=\d+/\d+, ticks=(\d+)/(\d+), in_queue=(\d+), util=([0-9.]+)%`)
 	// reHost strips client/server's "<host> " prefix.

@@ -41,6 +41,23 @@ type Report struct {
 	// Plus makes WriteJSONJobs write fio's json+: each direction's completion
 	// latencies also as "bins" (ns value → I/Os), from the run's histogram.
 	Plus bool
+	// Given says Job.Options are the options the job's own section set and
+	// GlobalOptions those of the command line and [global], as written:
+	// fio's "job options" and "global options" are then these and nothing
+	// else. Without it they are derived from Job.Options.
+	Given         bool
+	GlobalOptions map[string]string
+}
+
+// FioVersion is the fio whose meaning qdsweep follows; WriterVersion
+// names qdsweep in a version field fio's readers accept (they match the
+// "fio-" prefix).
+const FioVersion = "3.33"
+
+// WriterVersion is the "fio version" (terse: field 2) of a report
+// qdsweep writes: "fio-3.33 (qdsweep 0.1.0)".
+func WriterVersion(qdsweep string) string {
+	return "fio-" + FioVersion + " (qdsweep " + qdsweep + ")"
 }
 
 // WriteTerse writes r as one line of fio's terse format version 3, field
@@ -130,6 +147,12 @@ func WriteJSONJobs(w io.Writer, rs []Report) error {
 	}
 	r := rs[0]
 	job0, global := jobJSON(r, nil)
+	if r.Given {
+		global = map[string]any{}
+		for k, v := range r.GlobalOptions {
+			global[k] = v
+		}
+	}
 	jobs := []jsonJob{job0}
 	for _, o := range rs[1:] {
 		j, _ := jobJSON(o, global)
@@ -230,6 +253,10 @@ func jobJSON(r Report, first map[string]any) (jsonJob, map[string]any) {
 	}
 	jobOpts, global := map[string]any{}, map[string]any{}
 	for k, v := range j.Options {
+		if r.Given {
+			jobOpts[k] = v
+			continue
+		}
 		switch k {
 		case "name", "rw", "bs", "iodepth", "numjobs", "rwmixread", "size", "filename":
 			jobOpts[k] = v

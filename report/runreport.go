@@ -30,7 +30,11 @@ type RunJob struct {
 	Runtime, Ramp time.Duration
 	TimeBased     bool
 	Percentiles   []float64
-	Version       string // "qdsweep-<version>", fio's "fio version"
+	Version       string // fio's "fio version" (fio.WriterVersion)
+	// JobOptions and GlobalOptions are the options given, as written (the
+	// job's own; the command line's and [global]'s): fio's "job options"
+	// and "global options". Nil: derived from the workload.
+	JobOptions, GlobalOptions map[string]string
 }
 
 // Run's output formats (--output-format).
@@ -153,7 +157,9 @@ func fioReportsOf(format string, j RunJob) []fio.Report {
 	rs := make([]fio.Report, len(st.PerJob))
 	for i := range st.PerJob {
 		rs[i] = fioReportOf(format, j, w1, &st.PerJob[i])
-		rs[i].Job.Options["group_reporting"] = "0"
+		if !rs[i].Given {
+			rs[i].Job.Options["group_reporting"] = "0"
+		}
 	}
 	return rs
 }
@@ -166,6 +172,22 @@ func fioReportOf(format string, j RunJob, w ioengine.Workload, st *ioengine.Stat
 	}
 	r := fioadapt.ReportFromStats(j.fioName(), w, eng, j.Runtime, j.Ramp, j.TimeBased, j.Percentiles, st)
 	r.Version = j.Version
+	if j.JobOptions != nil {
+		r.Given, r.GlobalOptions = true, j.GlobalOptions
+		r.Job.Options = make(map[string]string, len(j.JobOptions)+1)
+		for k, v := range j.JobOptions {
+			r.Job.Options[k] = v
+		}
+		given, ok := j.JobOptions["ioengine"]
+		if !ok {
+			given, ok = j.GlobalOptions["ioengine"]
+		}
+		if !ok && eng != "psync" || ok && given != eng && !(fio.IsSyncEngine(given) && eng == "psync") {
+			// The engine that ran is not the one the options name (qdsweep's
+			// sim or fio, io_uring's fallback): said, so readers see it.
+			r.Job.Options["ioengine"] = eng
+		}
+	}
 	r.Disks = j.Disks
 	r.Plus = format == RunJSONPlus
 	r.Job.GroupID = j.Group

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/fioadapt"
 	"github.com/qdsweep/qdsweep/guard"
 	"github.com/qdsweep/qdsweep/ioengine"
@@ -38,6 +39,9 @@ type Run struct {
 	Output    string        // file for the figures ("": Stdout)
 	Overwrite bool          // Output may replace a file qdsweep did not write
 	JobFile   string        // the job file named (never replaced by Output)
+	// Inputs are the other files the run reads (RunRequest.Inputs: job
+	// files named on their own, included files): never replaced by Output.
+	Inputs []string
 	// EngineFor sets up the engine a job names (with the command line's
 	// engine settings).
 	EngineFor func(name string) (Engine, error)
@@ -127,7 +131,7 @@ func (j *runJob) reported() report.RunJob {
 	return report.RunJob{Name: j.spec.run.Name, Group: j.spec.group, Prefix: j.prefix, GroupReporting: j.spec.run.GroupReporting,
 		Workload: j.w, Stats: j.st, Disks: j.disks.Utils(), Err: j.err, CPUShared: j.cpuShared,
 		Runtime: j.spec.runtime, Ramp: j.spec.run.Ramp, TimeBased: j.spec.run.TimeBased, Percentiles: j.spec.run.Percentiles,
-		Version: "qdsweep-" + j.version}
+		Version: fio.WriterVersion(j.version), JobOptions: j.spec.run.JobOptions, GlobalOptions: j.spec.run.GlobalOptions}
 }
 
 // sayJobNotes says on errw what each job's engine fell back from and the
@@ -185,7 +189,7 @@ func (r *Run) output(files []string) (io.Writer, func() error, error) {
 		return r.Stdout, func() error { return nil }, nil
 	}
 	path := r.Output
-	oo := guard.OutOptions{Flag: "--output", Overwrite: r.Overwrite, Protect: append(slices.Clone(files), r.JobFile)}
+	oo := guard.OutOptions{Flag: "--output", Overwrite: r.Overwrite, Protect: append(append(slices.Clone(files), r.JobFile), r.Inputs...)}
 	if err := guard.CheckOutFile(path, oo); err != nil {
 		return nil, nil, OutErr(err)
 	}

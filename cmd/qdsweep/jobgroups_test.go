@@ -112,7 +112,7 @@ func TestRunJobFileGroups(t *testing.T) {
 	}
 	// terse: a line per job; normal: a block per job headed by its name and group.
 	stdout, _, code = runQdsweep(t, dir, "run", job, "--output-format=terse", "--allow-write")
-	if lines := strings.Split(strings.TrimSpace(stdout), "\n"); code != 0 || len(lines) != 3 || !strings.HasPrefix(lines[2], "3;qdsweep-") || strings.Split(lines[2], ";")[2] != "after" {
+	if lines := strings.Split(strings.TrimSpace(stdout), "\n"); code != 0 || len(lines) != 3 || !strings.HasPrefix(lines[2], "3;fio-3.33 (qdsweep ") || strings.Split(lines[2], ";")[2] != "after" {
 		t.Fatalf("terse (exit %d):\n%s", code, stdout)
 	}
 	stdout, _, code = runQdsweep(t, dir, "run", job, "--allow-write")

@@ -373,7 +373,7 @@ func TestRunFioEngine(t *testing.T) {
 			Options map[string]string `json:"job options"`
 		} `json:"jobs"`
 	}
-	if err := json.Unmarshal([]byte(fj), &fdoc); err != nil || len(fdoc.Jobs) != 1 || fdoc.Global["ioengine"] != "libaio" {
+	if err := json.Unmarshal([]byte(fj), &fdoc); err != nil || len(fdoc.Jobs) != 1 || fdoc.Jobs[0].Options["ioengine"] != "libaio" {
 		t.Fatalf("fio-json of a fio run with --ioengine=libaio: %v\n%s", err, fj)
 	}
 
@@ -760,12 +760,20 @@ func TestRunFioOutputFormats(t *testing.T) {
 	}
 	fj := doc.Jobs[0]
 	opts, _ := fj["job options"].(map[string]any)
-	for _, k := range []string{"iodepth", "numjobs", "bs", "rw"} {
-		if _, ok := opts[k]; !ok {
-			if _, ok := doc.Global[k]; !ok {
-				t.Errorf("job options lack %q", k)
-			}
+	// As fio: the options given, as written, and no other (numjobs and
+	// group_reporting were not given).
+	for k, v := range map[string]string{"name": "t", "rw": "randrw", "bs": "4k", "iodepth": "4", "ioengine": "libaio", "runtime": "0.3"} {
+		if opts[k] != v {
+			t.Errorf("job options: %s=%v, want %s as given", k, opts[k], v)
 		}
+	}
+	for _, k := range []string{"numjobs", "group_reporting", "size", "rwmixread"} {
+		if v, ok := opts[k]; ok {
+			t.Errorf("job options: %s=%v, which was not given", k, v)
+		}
+	}
+	if !strings.HasPrefix(doc.Version, "fio-3.33 (qdsweep ") {
+		t.Errorf("fio version %q: want fio's readers' fio- prefix, and qdsweep named", doc.Version)
 	}
 	for _, k := range []string{"latency_ms", "latency_us", "latency_ns", "usr_cpu", "sys_cpu", "jobname"} {
 		if _, ok := fj[k]; !ok {
