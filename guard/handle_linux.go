@@ -125,7 +125,7 @@ func sharesFid(a, b []fid) bool {
 // directory, and err says why the question could not be asked (no
 // CAP_DAC_READ_SEARCH, a filesystem without handles).
 func decodeDir(path string, f fid) (FileID, string, bool, error) {
-	mfd, err := unix.Open(path, unix.O_PATH|unix.O_CLOEXEC, 0)
+	mfd, err := unix.Open(path, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0) // not O_PATH: the kernel wants a real open file
 	if err != nil {
 		return FileID{}, "", false, err
 	}

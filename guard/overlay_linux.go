@@ -137,7 +137,7 @@ func (o *overlayMount) place(base string) {
 	add := func(role, spelled string) {
 		p := join(base, spelled)
 		var st unix.Stat_t
-		if unix.Stat(p, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR {
+		if strings.Contains(p, unknownDir) || unix.Stat(p, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR {
 			o.missing = append(o.missing, fmt.Sprintf("%s layer %q", role, spelled))
 			return
 		}
@@ -190,15 +190,87 @@ func (o *overlayMount) layerOf(dir string, id FileID) string {
 	if len(o.missing) == 0 {
 		return ""
 	}
-	if o.verified {
-		// The top layer was found; one below it was not (moved, or
-		// spelled elsewhere): the file's filesystem may hold it.
-		return fmt.Sprintf("may be in the overlay mounted at %s, whose %s could not be found; a layer that cannot be resolved is not written", o.point, strings.Join(o.missing, ", "))
+	if !o.verified {
+		if found, ok := o.findTop(dir); ok {
+			// The kernel found the top layer on this filesystem: place
+			// the others from it and look again.
+			return o.layerOf(dir, id) + found
+		}
+		if !o.onFilesystemOf(dir) {
+			return ""
+		}
+		return fmt.Sprintf("may be in a layer of the overlay mounted at %s, whose %s could not be resolved through the mount; a layer that cannot be resolved is not written", o.point, strings.Join(o.missing, ", "))
 	}
-	if !o.onFilesystemOf(dir) {
-		return ""
+	// The top layer was found; another was not (moved, or spelled
+	// relative to a directory above its own): any file may be in it.
+	return fmt.Sprintf("may be in the overlay mounted at %s, whose %s could not be found; a layer that cannot be resolved is not written", o.point, strings.Join(o.missing, ", "))
+}
+
+// findTop asks the kernel for the overlay's top layer directory on the
+// filesystem holding dir (its root's handle, decoded there) and, when it is
+// there, places every layer from it (the spellings of one mount are all
+// relative to one working directory). It returns "" and true when it
+// placed them.
+func (o *overlayMount) findTop(dir string) (string, bool) {
+	if o.root.zero() {
+		return "", false
 	}
-	return fmt.Sprintf("may be in a layer of the overlay mounted at %s, whose %s could not be resolved through the mount; a layer that cannot be resolved is not written", o.point, strings.Join(o.missing, ", "))
+	id, where, ok, err := decodeDir(dir, o.root)
+	if err != nil || !ok {
+		return "", false
+	}
+	top := o.opts.upper
+	if top == "" && len(o.opts.lowers) > 0 {
+		top = o.opts.lowers[0]
+	}
+	o.verified = true
+	o.missing = nil
+	o.layers = nil
+	var st unix.Stat_t
+	if unix.Stat(where, &st) != nil || (FileID{Dev: uint64(st.Dev), Ino: st.Ino}) != id {
+		// Found, but no path here leads to it (a container's root
+		// overlay, its layers outside this mount namespace): the top
+		// layer is checked by identity; the others cannot be named
+		// from here either.
+		o.layers = append(o.layers, ovlLayer{role: "top", path: o.point + " (its top layer)", id: id})
+		return "", true
+	}
+	base, ok := baseOf(where, top)
+	if !ok {
+		o.missing = o.spellings()
+		o.layers = append(o.layers, ovlLayer{role: "top", path: where, id: id})
+		return "", true
+	}
+	o.place(base)
+	return "", true
+}
+
+// unknownDir stands for a directory name baseOf cannot know.
+const unknownDir = "\x00unknown"
+
+// baseOf is a directory the relative spelling of a layer found at found
+// was typed in: found less the spelling's own names, then one unknown
+// name per leading "..". A spelling joined to it that reaches one of the
+// unknown names is not found.
+func baseOf(found, spelled string) (string, bool) {
+	if found == "" || filepath.IsAbs(spelled) {
+		return "", false
+	}
+	parts := strings.Split(filepath.Clean(spelled), "/")
+	up := 0
+	for up < len(parts) && parts[up] == ".." {
+		up++
+	}
+	if rest := filepath.Join(parts[up:]...); rest != "" && rest != "." {
+		if !strings.HasSuffix(found, "/"+rest) {
+			return "", false
+		}
+		found = strings.TrimSuffix(found, "/"+rest)
+	}
+	for i := 0; i < up; i++ {
+		found = filepath.Join(found, unknownDir)
+	}
+	return found, true
 }
 
 // onFilesystemOf reports whether the overlay's top layer may lie on the

@@ -245,8 +245,9 @@ func (w *walk) isSwapFile(fi os.FileInfo) bool {
 // inOverlay says why directory dir, or a file in it with identity id, is
 // in a mounted overlay's layers ("" when it is not).
 func (w *walk) inOverlay(dir string, id FileID) string {
-	for _, o := range w.overlays() {
-		if why := o.layerOf(dir, id); why != "" {
+	ovls := w.overlays()
+	for i := range ovls {
+		if why := ovls[i].layerOf(dir, id); why != "" {
 			return why
 		}
 	}
@@ -435,22 +436,24 @@ func (w *walk) lower(target string, d devNode, what string, backing bool, depth 
 	if backing {
 		devs = append(devs, w.c.partitions(d.name)...)
 	}
+	busy := false
 	for _, x := range devs {
 		if u, ok := w.used(x, false); ok {
 			w.busy("%s writes into %s%s (%s), which %s; refusing to write whatever the flags (%s)", target, p, partSuffix(x, d), what, u.what, u.fix)
-			return
+			busy = true
+			break
 		}
 	}
-	if backing && d.name != "" {
+	if backing && !busy && d.name != "" {
 		fd, err := openExclusive(p, unix.O_RDONLY)
 		if fd >= 0 {
 			unix.Close(fd)
 		}
 		if errors.Is(err, ErrDeviceBusy) {
 			w.busy("%s writes into %s (%s), which is mounted, swap or held elsewhere (claimed exclusively); refusing to write whatever the flags (release it first)", target, p, what)
-			return
 		}
 	}
+	// On, busy or not: the stack names every layer (Files).
 	w.below(target, d, depth+1)
 }
 

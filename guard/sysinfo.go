@@ -115,7 +115,9 @@ func parseOverlayOpts(super string) overlayOpts {
 		case "lowerdir":
 			o.lowers = append(o.lowers, splitLowers(v)...)
 		case "lowerdir+", "datadir+":
-			o.lowers = append(o.lowers, v)
+			if v != "" {
+				o.lowers = append(o.lowers, v)
+			}
 		}
 	}
 	return o
