@@ -26,7 +26,10 @@ import (
 //     truncated or written through: a symlink, device node, FIFO or socket
 //     at the name is refused, never followed or opened;
 //   - a file the run reads or measures (OutOptions.Protect) is never
-//     replaced, by whatever name it is reached;
+//     replaced, by whatever name it is reached; nor is a layer of a
+//     storage stack (a file backing a loop device, a swap file);
+//   - another run's results directory is written into only with
+//     --overwrite (OutOptions.Renders names the one a command renders);
 //   - the directory is proved to be the one checked (same device and
 //     inode) before every rename.
 
@@ -45,8 +48,14 @@ type OutOptions struct {
 	// Overwrite allows an existing directory holding files qdsweep did not
 	// write (qdsweep's names in it are replaced; nothing else is touched).
 	Overwrite bool
-	// Protect lists files the run reads or measures: never replaced.
+	// Protect lists files the run reads or measures (its inputs: job
+	// files, included files, results and fio outputs read; its targets):
+	// never replaced, by inode, whatever name reaches them.
 	Protect []string
+	// Renders is the results directory the command renders (report's
+	// own): writing into it needs no Overwrite. Any other directory
+	// holding a qdsweep results.json is another run's and needs Overwrite.
+	Renders string
 }
 
 // Out is a directory checked for writing (OpenOut).
@@ -119,6 +128,9 @@ func openOut(dir string, o OutOptions, open bool) (*Out, error) {
 	if len(foreign) > 0 && !o.Overwrite {
 		return nil, d.refuse("%s holds files qdsweep did not write (%s); name a new or empty directory, or add --overwrite to write qdsweep's files beside them",
 			dir, listSome(foreign, 3))
+	}
+	if !o.Overwrite && isLegacyResults(d.Path("results.json")) && !sameDirAs(fi, o.Renders) {
+		return nil, d.refuse("%s holds another run's results (its results.json, summary and charts); name a new directory, or add --overwrite to replace its files", dir)
 	}
 	if err := d.probe(); err != nil {
 		return nil, err
@@ -198,14 +210,30 @@ func WriteFile(path string, data []byte, o OutOptions) error {
 	return d.write(filepath.Base(path), data)
 }
 
-// CheckOutFile runs WriteFile's checks of path without writing anything:
-// for checking flags before a run starts.
+// CheckOutFile runs WriteFile's checks of path before a run starts, so a
+// measurement is never lost to its output: the name, what is at it, and
+// that the directory takes a file of this name (a temporary one of the
+// name WriteFile uses is created and removed: a read-only directory, a
+// name too long for the filesystem, a full disk are said now).
 func CheckOutFile(path string, o OutOptions) error {
 	d, err := outFile(path, o)
 	if err != nil {
 		return err
 	}
-	return d.checkName(path)
+	if err := d.checkName(path); err != nil {
+		return err
+	}
+	name := filepath.Base(path)
+	if name == "." || name == ".." || name == "/" || strings.HasSuffix(path, "/") {
+		return d.refuse("%s names a directory; name a file", path)
+	}
+	f, err := os.CreateTemp(d.dir, "."+name+".tmp*")
+	if err != nil {
+		return d.refuse("%s: cannot write there (%v); name a file in a directory you can write, with a shorter name if it is too long", path, unwrapPath(err))
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return nil
 }
 
 func outFile(path string, o OutOptions) (*Out, error) {
@@ -455,7 +483,29 @@ func (d *Out) checkName(path string) error {
 			return d.refuse("%s is a file this run reads or measures; name another path", path)
 		}
 	}
+	// A file qdsweep wrote here (its manifest) is its own output; any other
+	// is asked of the storage stack: a file backing a loop device, a swap
+	// file, a file in an overlay's layers is never replaced.
+	if d.ours[filepath.Base(path)] {
+		return nil
+	}
+	if layer := stackLayer(path, fi); layer != "" {
+		return d.refuse("%s; qdsweep never replaces a layer of a storage stack: name another path", layer)
+	}
 	return nil
+}
+
+// sameDirAs reports whether dir (fi) is the directory of results path p
+// (a results directory or its results.json).
+func sameDirAs(fi os.FileInfo, p string) bool {
+	if p == "" {
+		return false
+	}
+	pi, err := os.Stat(p)
+	if err == nil && !pi.IsDir() {
+		pi, err = os.Stat(filepath.Dir(p))
+	}
+	return err == nil && os.SameFile(fi, pi)
 }
 
 func (d *Out) manifest() []byte {

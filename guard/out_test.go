@@ -5,6 +5,7 @@ package guard_test
 import (
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -255,5 +256,116 @@ func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestOutNeverReplacesALayer: a file backing a loop device, attached or
+// mounted, named as an output (run's --output, or a name in an output
+// directory) is refused by the one writer and keeps its bytes and its
+// name: replacing it by rename would leave the loop device over a deleted
+// file and the user's image gone.
+func TestOutNeverReplacesALayer(t *testing.T) {
+	looptest.RequireRootTools(t, "mkfs.ext4")
+	for _, mounted := range []bool{false, true} {
+		name := "attached"
+		if mounted {
+			name = "mounted"
+		}
+		t.Run(name, func(t *testing.T) {
+			img := looptest.MakeImage(t, 16<<20)
+			if mounted {
+				looptest.RunTool(t, "", "mkfs.ext4", "-q", "-F", img)
+			} else if err := os.WriteFile(img, []byte(strings.Repeat("image ", 1<<20)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			dev := looptest.AttachLoop(t, img, false)
+			if mounted {
+				looptest.Mount(t, dev)
+			}
+			before := looptest.FileSum(t, img)
+			err := guard.WriteFile(img, []byte("results\n"), guard.OutOptions{Flag: "--output"})
+			if !errors.Is(err, guard.ErrOutput) || !strings.Contains(err.Error(), "loop device") {
+				t.Fatalf("--output onto the image behind %s: %v, want a refusal naming the loop device", dev, err)
+			}
+			if err := guard.CheckOutFile(img, guard.OutOptions{Flag: "--output"}); !errors.Is(err, guard.ErrOutput) {
+				t.Errorf("CheckOutFile passed the image behind %s: %v", dev, err)
+			}
+			o, err := guard.OpenOut(filepath.Dir(img), guard.OutOptions{Overwrite: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := o.WriteFile(filepath.Base(img), []byte("chart")); !errors.Is(err, guard.ErrOutput) {
+				t.Errorf("a results file named as the image behind %s: %v", dev, err)
+			}
+			if after := looptest.FileSum(t, img); after != before {
+				t.Errorf("the image behind %s changed", dev)
+			}
+			b, err := os.ReadFile("/sys/class/block/" + filepath.Base(dev) + "/loop/backing_file")
+			if err != nil || strings.Contains(string(b), "(deleted)") {
+				t.Errorf("%s's backing file: %q, %v; want the image still named", dev, b, err)
+			}
+		})
+	}
+}
+
+// TestOutAnotherRunsResults: a directory holding another run's results
+// (a qdsweep results.json) takes report's or compare's files only with
+// --overwrite; the results directory a command renders (OutOptions.Renders,
+// named by the directory or its results.json) needs none.
+func TestOutAnotherRunsResults(t *testing.T) {
+	r1, r2 := filepath.Join(t.TempDir(), "r1"), filepath.Join(t.TempDir(), "r2")
+	for _, d := range []string{r1, r2} {
+		o, err := guard.OpenOut(d, guard.OutOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		must(t, o.WriteFile("results.json", []byte(`{"schema":"qdsweep/v1"}`)))
+		must(t, o.WriteFile("summary.md", []byte("# "+d+"\n")))
+	}
+	before := looptest.FileSum(t, filepath.Join(r2, "summary.md"))
+	for _, renders := range []string{"", r1, filepath.Join(r1, "results.json")} {
+		_, err := guard.OpenOut(r2, guard.OutOptions{Renders: renders})
+		if !errors.Is(err, guard.ErrOutput) || !strings.Contains(err.Error(), "--overwrite") {
+			t.Errorf("into another run's results (rendering %q): %v, want a refusal naming --overwrite", renders, err)
+		}
+	}
+	if looptest.FileSum(t, filepath.Join(r2, "summary.md")) != before {
+		t.Error("r2's summary changed")
+	}
+	for _, o := range []guard.OutOptions{{Renders: r2}, {Renders: filepath.Join(r2, "results.json")}, {Overwrite: true}} {
+		if _, err := guard.OpenOut(r2, o); err != nil {
+			t.Errorf("%+v: %v", o, err)
+		}
+	}
+}
+
+// TestCheckOutFileBeforeTheRun: run's --output is checked before anything
+// is measured: a directory that cannot be written (read-only mount, or
+// permissions for a user who is not root) and a name too long for the
+// filesystem are refused then, not after the measurement.
+func TestCheckOutFileBeforeTheRun(t *testing.T) {
+	dir := t.TempDir()
+	long := filepath.Join(dir, strings.Repeat("n", 250))
+	if err := guard.CheckOutFile(long, guard.OutOptions{Flag: "--output"}); !errors.Is(err, guard.ErrOutput) || !strings.Contains(err.Error(), "--output") {
+		t.Errorf("a 250-byte name: %v, want a refusal", err)
+	}
+	ro := filepath.Join(dir, "ro")
+	must(t, os.Mkdir(ro, 0o755))
+	if os.Geteuid() == 0 {
+		if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "ro,size=1m", "tmpfs", ro).CombinedOutput(); err != nil {
+			t.Skipf("cannot mount a read-only tmpfs: %v: %s", err, out)
+		}
+		t.Cleanup(func() { exec.Command("umount", ro).Run() })
+	} else {
+		must(t, os.Chmod(ro, 0o555))
+	}
+	if err := guard.CheckOutFile(filepath.Join(ro, "out.json"), guard.OutOptions{Flag: "--output"}); !errors.Is(err, guard.ErrOutput) {
+		t.Errorf("a read-only directory: %v, want a refusal", err)
+	}
+	if err := guard.CheckOutFile(filepath.Join(dir, "ok.json"), guard.OutOptions{Flag: "--output"}); err != nil {
+		t.Errorf("a writable directory: %v", err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("the checks left files: %v", ents)
 	}
 }
