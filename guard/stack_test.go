@@ -4,6 +4,7 @@ package guard_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -229,4 +230,24 @@ func TestStackOverlayRelativeLayers(t *testing.T) {
 			t.Errorf("%s changed: sha256 %s → %s", p, before, after)
 		}
 	}
+}
+
+// StackOf answers for a path whether anything under it is in use: a file
+// of one's own on a plain filesystem is free to write.
+func ExampleStackOf() {
+	dir, err := os.MkdirTemp("", "stack-example-")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "data.bin")
+	if err := os.WriteFile(path, make([]byte, 4096), 0o600); err != nil {
+		panic(err)
+	}
+	st, err := guard.StackOf(path)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(st.Layers[0].What, st.Layers[0].Path == path, st.Busy())
+	// Output: target true <nil>
 }
