@@ -71,4 +71,3 @@ func (s *Stack) String() string {
 	}
 	return strings.Join(parts, " → ")
 }
-
