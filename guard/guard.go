@@ -12,6 +12,13 @@
 // is held by anything (mounted, swap, a dm/md holder, backing a loop device,
 // opened exclusively elsewhere) is refused always.
 //
+// Those answers are the storage stack's, not the path's: StackOf follows a
+// loop device to its backing file or device (recursively), a partition to
+// its disk, a stacked device to its members, and matches a file to every
+// loop device over it by inode and file handle and to the layers of every
+// mounted overlay; a layer in use anywhere in it refuses the write, whatever
+// the flags. Check, Hold and Recheck ask it; so can any other writer.
+//
 // The system is read through device.Roots (/proc, /sys, /dev), so tests can
 // point the checks at fixture trees.
 package guard
