@@ -100,19 +100,7 @@ func Analyze(points []Point, o Options) (Analysis, error) {
 		a.Notices = append(a.Notices, Notice{Kind: NoticeFitBelow, Model: m.Name, XRoof: m.XRoof, IOPS: a.MaxIOPS, QD: a.MaxIOPSQD})
 	}
 
-	a.SustainedIOPS = o.SustainedIOPS
-	if o.TargetIOPS > 0 {
-		t := a.TargetFor(o.TargetIOPS, o)
-		a.Target = &t
-	}
-	if o.SLO != nil {
-		s := evalSLO(pts, *o.SLO)
-		a.SLO = &s
-		a.limitTargetBySLO(a.Target)
-	}
-	if o.For != "" {
-		a.answerSettings(o)
-	}
+	a.answer(o)
 	if !a.Saturation.Found && len(pts) > 1 {
 		// Not through AddCaveats: a target the curve reached stands as it is.
 		a.Caveats = append(a.Caveats, CaveatUnsaturated)

@@ -95,3 +95,55 @@ func (a *Analysis) answerSettings(o Options) {
 		}
 	}
 }
+
+// answer fills the answers o asks of the curve a describes: the target,
+// the SLO and the settings, each from the one depth AnswerDepth gives.
+func (a *Analysis) answer(o Options) {
+	a.SustainedIOPS = o.SustainedIOPS
+	if o.TargetIOPS > 0 {
+		t := a.TargetFor(o.TargetIOPS, o)
+		a.Target = &t
+	}
+	if o.SLO != nil {
+		s := evalSLO(a.Points, *o.SLO)
+		a.SLO = &s
+		a.limitTargetBySLO(a.Target)
+	}
+	if o.For != "" {
+		a.answerSettings(o)
+	}
+}
+
+// Ask answers o's questions (a target, an SLO, settings for an
+// application) on the curve a describes without fitting it again: the
+// answers Analyze of a's points with o gives. Caveats a carries (a
+// diagnosis's) travel into the new answers.
+func (a Analysis) Ask(o Options) (Analysis, error) {
+	if err := validate(o); err != nil {
+		return a, err
+	}
+	if len(a.Points) == 0 {
+		return a, ErrTooFewPoints
+	}
+	o = o.withDefaults()
+	a.Target, a.SLO, a.Settings = nil, nil, nil
+	var kept []Notice
+	for _, n := range a.Notices {
+		if n.Kind != NoticeSettingsDeep {
+			kept = append(kept, n)
+		}
+	}
+	a.Notices = kept
+	a.answer(o)
+	caveats := a.Caveats
+	a.Caveats = nil
+	for _, k := range caveats {
+		if k == CaveatUnsaturated {
+			// As Analyze: a target the curve reached stands as it is.
+			a.Caveats = append(a.Caveats, k)
+			continue
+		}
+		a.AddCaveats(k)
+	}
+	return a, nil
+}

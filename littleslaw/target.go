@@ -76,9 +76,16 @@ func targetOnCurve(pts []Point, t, r0, xmax, xmaxQD float64, sat Knee, m *Model,
 	// in-flight figure and the configured QD is it rounded up to a whole I/O
 	// (divided by the queue fill when the queue was not kept full).
 	op, _ := NewCurve(pts).For(min(t, xmax))
-	r.LatencyNs, r.Inflight = op.LatencyNs, op.Inflight
-	r.QD = float64(CeilQD(op.QD))
-	r.setSplit(CeilQD(op.QD), o)
+	// A target within reachSlack above the most measured is read at that
+	// point: its latency, and t × that latency in flight, so the triple
+	// quoted closes Little's Law for t itself.
+	r.LatencyNs, r.Inflight = op.LatencyNs, QueueDepth(t, op.LatencyNs)
+	qd := max(op.QD, r.Inflight)
+	if t <= xmax {
+		r.Inflight, qd = op.Inflight, op.QD
+	}
+	r.QD = float64(CeilQD(qd))
+	r.setSplit(CeilQD(qd), o)
 	r.Reason = TargetReachable
 	r.limitSplit(o)
 	r.NoHeadroom = atLimit || t >= xmax*(1-reachSlack)
