@@ -49,6 +49,14 @@ func TestControlFindsCreditsSpentBetweenSteps(t *testing.T) {
 	if a.Target == nil || a.Target.Reachable {
 		t.Errorf("1,800 IOPS on a volume that sustains 1,500: %+v, want not reachable", a.Target)
 	}
+	// Steps within the plateau band above what lasted stay in the curve;
+	// a target among them is above what the volume sustains all the same.
+	if a.SustainedIOPS != c.IOPS {
+		t.Errorf("analysis sustained level %.0f, want the control step's %.0f", a.SustainedIOPS, c.IOPS)
+	}
+	if tg := a.TargetFor(c.IOPS*1.04, littleslaw.Options{}); tg.Reachable || tg.ReachableIOPS > c.IOPS*(1+1e-9) {
+		t.Errorf("%.0f IOPS, 4%% above the %.0f sustained: %+v, want not reachable at the sustained level", c.IOPS*1.04, c.IOPS, tg)
+	}
 	var found bool
 	for _, f := range r.Diagnose(littleslaw.Options{}) {
 		if f.Rule == littleslaw.RuleHealthy {
