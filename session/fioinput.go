@@ -16,6 +16,9 @@ import (
 // they stand for). Unreadable or unrecognised files are usage errors
 // naming the command cmd and the file.
 func ReadFioOutputs(cmd string, args []string) ([]fio.Output, error) {
+	if err := CheckInputs(cmd+":", args); err != nil {
+		return nil, err
+	}
 	var outs []fio.Output
 	for _, path := range args {
 		got, ok := readRunDocs(path)

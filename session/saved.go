@@ -15,6 +15,9 @@ import (
 // ReadSaved reads a saved result for report or compare; a file that
 // cannot be used is a usage error naming it and the fix.
 func ReadSaved(path string) (*sweep.Result, error) {
+	if err := CheckInput("", path); err != nil {
+		return nil, err
+	}
 	r, err := sweep.Read(path)
 	if err != nil {
 		if errors.Is(err, sweep.ErrSchema) {
@@ -107,6 +110,9 @@ func importDirFor(path string) string {
 // a sweep result, analysed for target and annotated; cmd names the command
 // in errors.
 func ImportFio(cmd string, paths []string, target float64, version string) (*sweep.Result, error) {
+	if err := CheckInputs(cmd+":", paths); err != nil {
+		return nil, err
+	}
 	outputs, logs := SplitFioLogArgs(paths)
 	outs, err := ReadFioOutputs(cmd, outputs)
 	if err != nil {

@@ -30,6 +30,9 @@ func (o *Sweep) Resume(dir, output string) error {
 	if dir == "" {
 		return nil
 	}
+	if err := CheckInput("--resume", dir); err != nil {
+		return err
+	}
 	var err error
 	if o.Prev, err = sweep.Read(dir); err != nil {
 		return Usagef("--resume: %v; name the results directory of an interrupted sweep", err)

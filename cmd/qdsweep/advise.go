@@ -204,5 +204,7 @@ func adviseSeastar(c *cli.Context) error {
 	if from == "" {
 		return usagef("--for seastar reads a sweep: add --from DIR (sweep --rw=randread,randwrite,read,write --bs=4k,1m first; see the README)")
 	}
-	return session.WriteIOProperties(c.App.Writer, c.App.ErrWriter, from, c.String("mountpoint"), outOptions(c, "from", session.ResultsFile(from)))
+	oo := outOptions(c, "from", session.ResultInputs(from)...)
+	oo.Renders = from // the results directory it reads
+	return session.WriteIOProperties(c.App.Writer, c.App.ErrWriter, from, c.String("mountpoint"), oo)
 }

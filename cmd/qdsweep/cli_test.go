@@ -37,6 +37,7 @@ func TestMain(m *testing.M) {
 		os.RemoveAll(dir)
 		os.Exit(1)
 	}
+	os.Setenv("QDSWEEP_TEST_BINARY", bin) // sweepBinary, in package main's tests
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
@@ -244,6 +245,34 @@ func cliCases() []cliCase {
 		args("bogus", "diagnose", "{res}", "--bogus"),
 	)
 
+	// Inputs are never outputs, by inode: a job file named on its own or
+	// with --jobfile, a file it includes, the results a command reads. A
+	// named pipe as an input is refused before anything opens it (it would
+	// wait for a writer). An output that cannot be written, or another
+	// run's results directory, is refused before anything is measured.
+	cs = append(cs,
+		args("{fx}/job.fio", append(append([]string{"run"}, runCheap...), "{fx}/job.fio", "--output={fx}/job.fio")...),
+		args("{fx}/joblink.fio", append(append([]string{"run"}, runCheap...), "{fx}/job.fio", "--output={fx}/joblink.fio")...),
+		args("{fx}/common.fio", append(append([]string{"run"}, runCheap...), "--jobfile={fx}/inc.fio", "--output={fx}/common.fio")...),
+		args("{fx}/common.fio", append(append([]string{"run"}, runCheap...), "{fx}/inc.fio", "--output={fx}/common.fio")...),
+		args("-output", append(append([]string{"run"}, runCheap...), "--output={fx}/"+strings.Repeat("n", 250))...),
+		args("named pipe", append(append([]string{"run"}, runCheap...), "--jobfile={fx}/fifo")...),
+		args("named pipe", append(append([]string{"run"}, runCheap...), "{fx}/fifo")...),
+		args("named pipe", append(append([]string{"run"}, runCheap...), "--jobfile={fx}/incfifo.fio")...),
+		args("named pipe", append(append([]string{"sweep"}, sweepCheap...), "--jobfile={fx}/fifo")...),
+		args("named pipe", append(append([]string{"sweep"}, sweepCheap...), "--resume={fx}/fifo")...),
+		args("named pipe", append(append([]string{"sweep"}, sweepCheap...), "--resume={fx}/fifodir")...),
+		args("named pipe", "report", "{fx}/fifo"),
+		args("named pipe", "report", "{fx}/fifodir"),
+		args("named pipe", "compare", "--out=cmp", "{res}", "{fx}/fifo"),
+		args("named pipe", "diagnose", "{fx}/fifo"),
+		args("named pipe", "explain", "{fx}/fifo"),
+		args("named pipe", "import", "fio", "--output=imp", "{fx}/fifo"),
+		args("--overwrite", "report", "--output={fx}/res2", "{res}"),
+		args("--overwrite", "compare", "--output={res}", "{res}", "{fx}/res2"),
+		args("randwrite-4096-iodepth1-numjobs1.fio", append(append([]string{"sweep"}, sweepCheap...), "--jobfile={fx}/randwrite-4096-iodepth1-numjobs1.fio", "--filename=t.dat", "--emit-fio-jobs={fx}", "--overwrite")...),
+	)
+
 	// The application itself.
 	cs = append(cs,
 		args("bogus", "--bogus"),
@@ -270,6 +299,12 @@ func fixtures(t *testing.T) string {
 		"twojobs.fio":     "[a]\nrw=read\n[b]\nrw=write\n",
 		"write.fio":       "[global]\nioengine=psync\n[w]\nrw=randwrite\nbs=4k\n",
 		"unreadable.json": `{"schema":"qdsweep/v1"}`,
+		"job.fio":         "[j]\nrw=read\nsize=1m\n",
+		"inc.fio":         "[j]\ninclude common.fio\n",
+		"common.fio":      "rw=read\nsize=1m\n",
+		"incfifo.fio":     "[j]\ninclude fifo\n",
+		// a job file named as the one --emit-fio-jobs writes for its step
+		"randwrite-4096-iodepth1-numjobs1.fio": "[w]\nrw=randwrite\nbs=4k\n",
 	}
 	for name, content := range files {
 		if err := os.WriteFile(filepath.Join(fx, name), []byte(content), 0o644); err != nil {
@@ -280,12 +315,44 @@ func fixtures(t *testing.T) string {
 		t.Fatal(err)
 	}
 	// A results directory whose results.json is a directory.
-	for _, d := range []string{"emptydir", "dirjson/results.json"} {
+	for _, d := range []string{"emptydir", "dirjson/results.json", "fifodir"} {
 		if err := os.MkdirAll(filepath.Join(fx, d), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
+	// Named pipes: no writer ever comes, so an open for reading would wait.
+	for _, p := range []string{"fifo", "fifodir/results.json"} {
+		mkfifo(t, filepath.Join(fx, p))
+	}
+	// The same job file by another name (a hard link): the same inode.
+	if err := os.Link(filepath.Join(fx, "job.fio"), filepath.Join(fx, "joblink.fio")); err != nil {
+		t.Fatal(err)
+	}
 	return fx
+}
+
+// copyResults copies the results directory res to dir (another run's).
+func copyResults(t *testing.T, res, dir string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ents, err := os.ReadDir(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if !e.Type().IsRegular() {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(res, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, e.Name()), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // validResult makes a real results directory with a short simulated sweep.
@@ -327,6 +394,7 @@ func snapshot(t *testing.T, dir string) map[string][32]byte {
 func TestCLIBadInput(t *testing.T) {
 	fx := fixtures(t)
 	res := validResult(t)
+	copyResults(t, res, filepath.Join(fx, "res2"))
 	expand := func(s string) string {
 		return strings.NewReplacer("{fx}", fx, "{res}", res).Replace(s)
 	}

@@ -41,7 +41,7 @@ func compareAction(c *cli.Context) error {
 		}
 		ins[i] = report.Input{Name: names[i], Result: r}
 	}
-	out, err := openOut(o.out, outOptions(c, "output", o.args...))
+	out, err := openOut(o.out, outOptions(c, "output", session.ResultInputs(o.args...)...))
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"github.com/qdsweep/qdsweep/guard"
 	"github.com/qdsweep/qdsweep/internal/looptest"
 	"github.com/qdsweep/qdsweep/sweep"
+	"golang.org/x/sys/unix"
 )
 
 // TestOutputsNeverDestroy: every file a command writes besides its target
@@ -184,7 +186,7 @@ func TestReadersStopOnFirstSignal(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(300 * time.Millisecond)
+	waitDrained(t, stdin)
 	cmd.Process.Signal(syscall.SIGINT)
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -197,6 +199,32 @@ func TestReadersStopOnFirstSignal(t *testing.T) {
 		cmd.Process.Kill()
 		t.Fatal("explain went on reading after SIGINT")
 	}
+}
+
+// waitDrained waits until the process at the other end of pipe w has
+// read everything written into it: the command reads its input only after
+// it set up its signal handling, so a signal sent then meets qdsweep's
+// handling, not the default that kills a process still starting (which
+// says nothing of what qdsweep does). How long a busy machine takes to
+// get there is not asserted.
+func waitDrained(t *testing.T, w io.WriteCloser) {
+	t.Helper()
+	f, ok := w.(*os.File)
+	if !ok {
+		t.Fatalf("stdin pipe is a %T, not a file", w)
+	}
+	deadline := time.Now().Add(time.Minute)
+	for time.Now().Before(deadline) {
+		n, err := unix.IoctlGetInt(int(f.Fd()), unix.TIOCINQ) // FIONREAD
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatal("the command did not read its input within a minute")
 }
 
 // TestFailedStartLeavesNothing: a sweep stopped while it lays out its

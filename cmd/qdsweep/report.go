@@ -91,7 +91,9 @@ func reportAction(c *cli.Context) error {
 	}
 	// The results file read is never replaced; report's own files in the
 	// results directory (summary.md, charts) are.
-	out, err := openOut(o.out, outOptions(c, "output", session.ResultsFile(o.args[0])))
+	oo := outOptions(c, "output", session.ResultInputs(o.args[0])...)
+	oo.Renders = o.args[0] // its own directory; another run's needs --overwrite
+	out, err := openOut(o.out, oo)
 	if err != nil {
 		return err
 	}

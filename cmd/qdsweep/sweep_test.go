@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -23,32 +22,22 @@ import (
 	"github.com/qdsweep/qdsweep/sweep"
 )
 
-var sweepBin struct {
-	once sync.Once
-	path string
-	err  error
-	dir  string
-}
-
-// sweepBinary builds the qdsweep binary once for the tests of this file.
+// sweepBinary is the qdsweep binary TestMain built (cli_test.go) for the
+// tests of this package that run it: one build, in a directory TestMain
+// removes when the tests end, so nothing is left in the temporary
+// directory.
 func sweepBinary(t *testing.T) string {
 	t.Helper()
-	sweepBin.once.Do(func() {
-		sweepBin.dir, sweepBin.err = os.MkdirTemp("", "qdsweep-bin")
-		if sweepBin.err != nil {
-			return
-		}
-		sweepBin.path = filepath.Join(sweepBin.dir, "qdsweep")
-		out, err := exec.Command("go", "build", "-o", sweepBin.path, ".").CombinedOutput()
-		if err != nil {
-			sweepBin.err = errors.New(string(out))
-		}
-	})
-	if sweepBin.err != nil {
-		t.Fatalf("go build: %v", sweepBin.err)
+	p := os.Getenv(testBinaryEnv)
+	if p == "" {
+		t.Fatalf("$%s is not set: TestMain builds the binary", testBinaryEnv)
 	}
-	return sweepBin.path
+	return p
 }
+
+// testBinaryEnv names the binary TestMain built, for the tests of package
+// main (TestMain lives in main_test).
+const testBinaryEnv = "QDSWEEP_TEST_BINARY"
 
 // runSweep runs the binary in dir and returns its exit code, stdout and stderr.
 func runSweep(t *testing.T, dir string, args ...string) (int, string, string) {

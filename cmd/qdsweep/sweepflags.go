@@ -22,8 +22,12 @@ func sweepOptions(c *cli.Context) (*session.Sweep, error) {
 		return o, err
 	}
 	var jf *session.JobFile
+	var inputs []string // never outputs
 	var err error
 	if c.IsSet("jobfile") {
+		if inputs, err = session.JobFileInputs("--jobfile", c.String("jobfile")); err != nil {
+			return o, err
+		}
 		if jf, err = session.ReadSweepJobFile(c.String("jobfile")); err != nil {
 			return o, err
 		}
@@ -65,7 +69,7 @@ func sweepOptions(c *cli.Context) (*session.Sweep, error) {
 	if o.Stop.MaxP99, err = durationFlag(c, "max_latency", 2*time.Second); err != nil {
 		return o, err
 	}
-	if err := sweepOutputs(c, o); err != nil {
+	if err := sweepOutputs(c, o, inputs); err != nil {
 		return o, err
 	}
 	o.Control = c.Bool("control")
@@ -75,20 +79,21 @@ func sweepOptions(c *cli.Context) (*session.Sweep, error) {
 }
 
 // sweepOutputs reads where the sweep writes: its results directory and
-// the --emit-fio-jobs directory.
-func sweepOutputs(c *cli.Context, o *session.Sweep) error {
+// the --emit-fio-jobs directory; neither replaces the target or an input.
+func sweepOutputs(c *cli.Context, o *session.Sweep, inputs []string) error {
+	protect := append([]string{o.Workload.Filename}, inputs...)
 	if o.OutDir == "" {
 		var err error
-		if o.OutDir, err = session.ResultsDir(c.String("output"), outOptions(c, "output", o.Workload.Filename)); err != nil {
+		if o.OutDir, err = session.ResultsDir(c.String("output"), outOptions(c, "output", protect...)); err != nil {
 			return err
 		}
 	}
-	o.OutOpts = outOptions(c, "output", o.Workload.Filename)
+	o.OutOpts = outOptions(c, "output", protect...)
 	if o.Prev != nil {
 		o.OutOpts.Overwrite = true // its own directory, results and all
 	}
 	if o.JobsDir = c.String("emit-fio-jobs"); c.IsSet("emit-fio-jobs") {
-		o.JobsOut = outOptions(c, "emit-fio-jobs", o.Workload.Filename)
+		o.JobsOut = outOptions(c, "emit-fio-jobs", protect...)
 		if err := guard.CheckOut(o.JobsDir, o.JobsOut); err != nil {
 			return outErr(err)
 		}

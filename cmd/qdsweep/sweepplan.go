@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -86,7 +87,7 @@ func steadyFromFlags(c *cli.Context) (sweep.SteadyConfig, error) {
 	var s sweep.SteadyConfig
 	txt := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(c.String("ss")), "%"))
 	pct, err := strconv.ParseFloat(txt, 64)
-	if err != nil || pct < 0 || pct > 100 {
+	if err != nil || !finite(pct) || pct < 0 || pct > 100 {
 		return s, usagef("--ss: %q is not a percentage per second; use e.g. --ss=2%% or --ss=0 to turn steady state off", c.String("ss"))
 	}
 	s.Limit = pct / 100
@@ -104,10 +105,14 @@ func steadyFromFlags(c *cli.Context) (sweep.SteadyConfig, error) {
 	}
 	ptxt := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(c.String("mean-precision")), "%"))
 	prec, err := strconv.ParseFloat(ptxt, 64)
-	if err != nil || prec < 0 || prec >= 100 {
+	if err != nil || !finite(prec) || prec < 0 || prec >= 100 {
 		return s, usagef("--mean-precision: %q is not a percentage; use e.g. --mean-precision=2%% or 0 to leave only --ss", c.String("mean-precision"))
 	}
 	s.Precision = prec / 100
 	s.MinWindow = max(sweep.DefaultSteady.MinWindow, 3*s.Interval)
 	return s, nil
 }
+
+// finite reports whether v is a number (not NaN, not ±Inf): a NaN passes
+// every comparison false, so a range check alone lets it through.
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }

@@ -1,0 +1,166 @@
+//go:build linux
+
+package main_test
+
+// Rows of the attack table (issue 33) as the user meets them: the real
+// binary, the data at stake checksummed before and after.
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/qdsweep/qdsweep/internal/looptest"
+)
+
+// runBin runs the binary in dir and returns its exit code and stderr.
+func runBin(t *testing.T, dir string, args ...string) (int, string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	c := exec.CommandContext(ctx, bin, args...)
+	c.Dir = dir
+	var stderr bytes.Buffer
+	c.Stderr = &stderr
+	err := c.Run()
+	var ee *exec.ExitError
+	switch {
+	case ctx.Err() != nil:
+		t.Fatalf("%v: still running after 2 minutes", args)
+	case errors.As(err, &ee):
+		return ee.ExitCode(), stderr.String()
+	case err != nil:
+		t.Fatal(err)
+	}
+	return 0, stderr.String()
+}
+
+// TestOutputNeverALayer: run's --output naming the image behind the loop
+// device it measures, or the image behind a mounted loop device, is
+// refused before anything runs (exit 2, one line naming the loop device):
+// the image keeps its bytes and its name (the loop device is not left over
+// a deleted file).
+func TestOutputNeverALayer(t *testing.T) {
+	looptest.RequireRootTools(t, "mkfs.ext4")
+	dir := t.TempDir()
+	for _, mounted := range []bool{false, true} {
+		img := looptest.MakeImage(t, 16<<20)
+		if mounted {
+			looptest.RunTool(t, "", "mkfs.ext4", "-q", "-F", img)
+		} else {
+			b := make([]byte, 16<<20)
+			rand.Read(b)
+			if err := os.WriteFile(img, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		dev := looptest.AttachLoop(t, img, false)
+		target := dev
+		if mounted {
+			looptest.Mount(t, dev)
+			target = filepath.Join(dir, "other.dat")
+			if err := os.WriteFile(target, make([]byte, 1<<20), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		before := looptest.FileSum(t, img)
+		code, stderr := runBin(t, dir, "run", "--filename="+target, "--rw=read", "--size=1m", "--runtime=200ms", "--output="+img)
+		if code != 2 || !strings.Contains(stderr, filepath.Base(dev)) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("run --filename=%s --output=%s (mounted %v): exit %d, %q; want 2 and one line naming %s", target, img, mounted, code, stderr, dev)
+		}
+		if looptest.FileSum(t, img) != before {
+			t.Errorf("the image behind %s changed", dev)
+		}
+		b, err := os.ReadFile("/sys/class/block/" + filepath.Base(dev) + "/loop/backing_file")
+		if err != nil || strings.Contains(string(b), "(deleted)") {
+			t.Errorf("%s's backing file %q (%v): the image lost its name", dev, b, err)
+		}
+	}
+}
+
+// TestFioSweepRenameRace: a write sweep through the fio engine while its
+// target and a victim swap names every 2 ms (renameat2 RENAME_EXCHANGE).
+// The sweep lays out its target (ours by inode) and fio writes only the
+// held descriptor; the victim, a file the sweep has no --allow-write for,
+// keeps every byte (sha256 through a descriptor of its own, whatever name
+// it ends under), whether the sweep finished or stopped on the swap.
+func TestFioSweepRenameRace(t *testing.T) {
+	if _, err := exec.LookPath("fio"); err != nil {
+		t.Skip("fio not installed")
+	}
+	for i := 0; i < 3; i++ { // before the descriptors, 1 sweep in 4 wrote the victim here
+		raceOnce(t)
+	}
+}
+
+func raceOnce(t *testing.T) {
+	t.Helper()
+	dir := t.TempDir()
+	tgt, vic := filepath.Join(dir, "target"), filepath.Join(dir, "victim")
+	b := make([]byte, 8<<20)
+	rand.Read(b)
+	if err := os.WriteFile(vic, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	victim, err := os.Open(vic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer victim.Close()
+	before := sumOf(t, victim)
+
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	swaps := 0
+	go func() {
+		defer wg.Done()
+		for { // from the moment the sweep has laid out its target
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if _, err := os.Stat(tgt); err == nil {
+				break
+			}
+			time.Sleep(time.Millisecond)
+		}
+		tick := time.NewTicker(2 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+				if unix.Renameat2(unix.AT_FDCWD, tgt, unix.AT_FDCWD, vic, unix.RENAME_EXCHANGE) == nil {
+					swaps++
+				}
+			}
+		}
+	}()
+	code, stderr := runBin(t, dir, "sweep", "--ioengine=fio", "--filename="+tgt, "--rw=write", "--bs=64k", "--size=8m",
+		"--iodepth=1,2,4", "--runtime=300ms", "--ramp_time=0", "--ss=0", "--output=res", "--quiet")
+	close(stop)
+	wg.Wait()
+	if after := sumOf(t, victim); after != before {
+		t.Fatalf("the victim changed during a fio write sweep (exit %d, %d swaps): %s", code, swaps, stderr)
+	}
+	t.Logf("exit %d after %d swaps; the victim unchanged: %s", code, swaps, firstLines(stderr, 1))
+}
+
+func sumOf(t *testing.T, f *os.File) string {
+	t.Helper()
+	return looptest.FileSum(t, "/proc/self/fd/"+strconv.Itoa(int(f.Fd())))
+}
