@@ -385,7 +385,7 @@ func TestKubernetesFioServersLockedDown(t *testing.T) {
 		t.Fatalf("missing: fio-server Job %v, qdsweep-multihost Job %v, NetworkPolicy %v, qdsweep Job %v",
 			servers != nil, controller != nil, policy != nil, single != nil)
 	}
-	for _, j := range []*batchv1.Job{servers, controller} {
+	for _, j := range []*batchv1.Job{servers, controller, single} {
 		if d := j.Spec.ActiveDeadlineSeconds; d == nil || *d <= 0 || *d > 24*3600 {
 			t.Errorf("Job %s: activeDeadlineSeconds %v, want an end within a day", j.Name, d)
 		}
