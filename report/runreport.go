@@ -39,7 +39,8 @@ type RunJob struct {
 
 // Run's output formats (--output-format).
 const (
-	RunNormal   = "normal"
+	RunNormal   = "normal"  // fio's normal layout
+	RunText     = "qdsweep" // qdsweep's own text
 	RunJSON     = "json"
 	RunTerse    = "terse"
 	RunFioJSON  = "fio-json" // a fio-shaped JSON document
@@ -83,10 +84,10 @@ func WriteRuns(out, errw io.Writer, format string, jobs []RunJob) error {
 			d := RunDocOf(j.Workload, j.Stats, interrupted)
 			d.Name, d.Group = j.Name, &j.Group
 			docs = append(docs, d)
-		case RunFioJSON, RunJSONPlus:
+		case RunFioJSON, RunJSONPlus, RunNormal:
 			reports = append(reports, fioReportsOf(format, j)...)
 		default:
-			if format == RunNormal {
+			if format == RunText {
 				fmt.Fprint(out, RunJobHeader(j.Name, j.Group, j.Workload.NumJobs))
 			}
 			if err := writeRunStats(out, format, j, interrupted); err != nil {
@@ -97,7 +98,7 @@ func WriteRuns(out, errw io.Writer, format string, jobs []RunJob) error {
 			fmt.Fprintln(errw, WrapHanging(j.Prefix+ShortfallNote(j.Stats.Shortfall), 80, "qdsweep: ", "  "))
 		}
 		shared = shared || j.CPUShared
-		if format == RunNormal && (i+1 == len(jobs) || jobs[i+1].Group != j.Group) {
+		if format == RunText && (i+1 == len(jobs) || jobs[i+1].Group != j.Group) {
 			writeGroupStatus(out, jobs, j.Group)
 		}
 	}
@@ -108,6 +109,8 @@ func WriteRuns(out, errw io.Writer, format string, jobs []RunJob) error {
 	switch {
 	case format == RunJSON:
 		err = WriteRunJSON(out, RunsDoc{Schema: RunsSchema, Jobs: docs})
+	case format == RunNormal && len(reports) > 0:
+		err = fio.WriteNormal(out, reports)
 	case len(reports) > 0:
 		err = fio.WriteJSONJobs(out, reports)
 	}
@@ -122,9 +125,12 @@ func writeRunStats(out io.Writer, format string, j RunJob, interrupted bool) err
 	switch format {
 	case RunJSON:
 		return WriteRunJSON(out, RunDocOf(j.Workload, j.Stats, interrupted))
-	case RunTerse, RunFioJSON, RunJSONPlus:
+	case RunTerse, RunFioJSON, RunJSONPlus, RunNormal:
 		rs := fioReportsOf(format, j)
-		if format != RunTerse {
+		switch format {
+		case RunNormal:
+			return fio.WriteNormal(out, rs)
+		case RunFioJSON, RunJSONPlus:
 			return fio.WriteJSONJobs(out, rs)
 		}
 		for _, r := range rs {

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/qdsweep/qdsweep/fio"
 )
 
 // fioDiffCase is one job file or command line run under fio 3.33 and
@@ -91,7 +93,8 @@ var fioDiffCases = []fioDiffCase{
 
 // TestFioDifferential runs every case under fio 3.33 and under qdsweep
 // run and compares what each did, job by job: names, groups, I/Os and
-// bytes per direction (or, with --parse-only, whether each accepts it).
+// bytes per direction (or, with --parse-only, whether each accepts it),
+// then the same in fio's normal layout as fio's normal reader finds it.
 // Any difference not listed as intended fails, fio's and qdsweep's
 // figures side by side.
 func TestFioDifferential(t *testing.T) {
@@ -127,8 +130,53 @@ func TestFioDifferential(t *testing.T) {
 			if strings.Join(want, "\n") != strings.Join(got, "\n") {
 				t.Errorf("%s\n%s", strings.Join(tc.args, " "), sideBySide(want, got))
 			}
+			compareNormal(t, tc, fioBin)
 		})
 	}
+}
+
+// compareNormal runs the case again in fio's normal layout, under fio
+// and under qdsweep (no --output-format: normal is the default), and
+// compares what fio's normal reader finds in each: names, groups, job
+// counts and I/Os per direction.
+func compareNormal(t *testing.T, tc fioDiffCase, fioBin string) {
+	fioDir, qdDir := layOutDiffCase(t, tc), layOutDiffCase(t, tc)
+	out, err := runIn(fioDir, fioBin, withoutQdsweepFlags(tc.args)...)
+	if err != nil {
+		t.Fatalf("fio (normal): %v\n%s", err, out)
+	}
+	stdout, stderr, code := runQdsweep(t, qdDir, append([]string{"run"}, tc.args...)...)
+	if code != 0 {
+		t.Fatalf("qdsweep run (normal): exit %d: %s", code, stderr)
+	}
+	want, got := normalJobs(t, "fio", out), normalJobs(t, "qdsweep", []byte(stdout))
+	if tc.mixed {
+		want, got = totalsOnly(want), totalsOnly(got)
+	}
+	if strings.Join(want, "\n") != strings.Join(got, "\n") {
+		t.Errorf("normal output, %s\n%s\n%s", strings.Join(tc.args, " "), sideBySide(want, got), stdout)
+	}
+}
+
+// normalJobs is each job of fio's normal output, as fio's normal reader
+// finds it, in diffJobs' form (bytes left out: normal rounds them).
+func normalJobs(t *testing.T, who string, out []byte) []string {
+	t.Helper()
+	outs, err := fio.ParseNormal(bytes.NewReader(out))
+	if err != nil || len(outs) != 1 {
+		t.Fatalf("%s's normal output: %v (%d reports)\n%s", who, err, len(outs), out)
+	}
+	var lines []string
+	for _, j := range outs[0].Jobs {
+		var n [2]int64
+		for k, d := range []*fio.Dir{j.Read, j.Write} {
+			if d != nil {
+				n[k] = d.TotalIOs
+			}
+		}
+		lines = append(lines, fmt.Sprintf("%s g%d jobs=%d read %d I/Os 0 B, write %d I/Os 0 B", j.Name, j.GroupID, j.NumJobs, n[0], n[1]))
+	}
+	return lines
 }
 
 // layOutDiffCase is a directory with the case's job files and existing files.
@@ -230,10 +278,10 @@ func diffJobs(t *testing.T, who string, out []byte) []string {
 func totalsOnly(lines []string) []string {
 	out := make([]string, len(lines))
 	for i, l := range lines {
-		var name, g string
 		var rIOs, rB, wIOs, wB int64
-		fmt.Sscanf(l, "%s %s read %d I/Os %d B, write %d I/Os %d B", &name, &g, &rIOs, &rB, &wIOs, &wB)
-		out[i] = fmt.Sprintf("%s %s %d I/Os %d B", name, g, rIOs+wIOs, rB+wB)
+		head, rest, _ := strings.Cut(l, " read ")
+		fmt.Sscanf(rest, "%d I/Os %d B, write %d I/Os %d B", &rIOs, &rB, &wIOs, &wB)
+		out[i] = fmt.Sprintf("%s %d I/Os %d B", head, rIOs+wIOs, rB+wB)
 	}
 	return out
 }

@@ -195,13 +195,14 @@ func TestRunClonesApart(t *testing.T) {
 	}
 }
 
-// TestExplainReadsEveryRunOutput: explain of each machine-readable output
-// of qdsweep run (its own JSON, terse, fio-json, json+) gives back the
+// TestExplainReadsEveryRunOutput: explain of each output of qdsweep run
+// but its own text (fio's normal, json, json+ and terse; qdsweep-json)
+// gives back the
 // depth, IOPS and latency it ran: the simulator at 1 ms and iodepth 8 does
 // 8,000 IOPS, and explain says so whatever the format.
 func TestExplainReadsEveryRunOutput(t *testing.T) {
 	dir := t.TempDir()
-	for _, format := range []string{"json", "terse", "fio-json", "json+"} {
+	for _, format := range []string{"qdsweep-json", "terse", "json", "fio-json", "json+", "normal"} {
 		stdout, stderr, code := runQdsweep(t, dir, "run", "--name=x", "--ioengine=sim", "--sim_latency=1ms", "--sim_jitter=0",
 			"--iodepth=8", "--time_based", "--runtime=500ms", "--output-format="+format)
 		if code != 0 {

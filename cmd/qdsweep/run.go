@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/qdsweep/qdsweep/fio"
+	"github.com/qdsweep/qdsweep/report"
 	"github.com/qdsweep/qdsweep/session"
 	"github.com/urfave/cli/v2"
 )
@@ -13,7 +14,7 @@ import (
 // answers itself (output, engines, write permissions, job file).
 func runOwnFlags() []cli.Flag {
 	fs := []cli.Flag{
-		&cli.StringFlag{Name: "output-format", Value: formatNormal, Usage: "fio's formats, as fio writes them: normal, json (one document, a jobs array; also spelled fio-json), json+ (json with the completion-latency bins) or terse (v3); qdsweep-json: qdsweep's own document"},
+		&cli.StringFlag{Name: "output-format", Value: formatNormal, Usage: "fio's formats, as fio writes them: normal, json (one document, a jobs array; also spelled fio-json), json+ (json with the completion-latency bins) or terse (v3); qdsweep: qdsweep's own text (in-flight I/Os, CPU per I/O), qdsweep-json: its own document"},
 		&cli.StringFlag{Name: "output", Aliases: []string{"out", "o"}, Usage: "write the results to this file instead of standard output (as fio's --output)"},
 		&cli.StringFlag{Name: "io_timeout", Value: "30s", Usage: "an I/O outstanding this long ends the run with an error"},
 		jobFileFlag(),
@@ -48,7 +49,7 @@ func runCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "run",
 		Usage:     "run one workload as one fio invocation would, and report IOPS, latency and in-flight I/Os",
-		UsageText: "qdsweep run [fio options] [--output-format=normal|json|json+|terse|qdsweep-json] [--allow-write] ...",
+		UsageText: "qdsweep run [fio options] [--output-format=normal|json|json+|terse|qdsweep|qdsweep-json] [--allow-write] ...",
 		Description: "A fio command line with `fio` replaced by `qdsweep run` runs what fio would run, fio's defaults\n" +
 			"included: --ioengine=psync, --iodepth=1, --rw=read, --bs=4k, --direct=0, no ramp, and a run that ends\n" +
 			"when --size (× --loops) is done unless --time_based is given. qdsweep's own opinions (io_uring, deep\n" +
@@ -124,7 +125,6 @@ var runQdsweepEngines = map[string]bool{engineSim: true, engineFio: true}
 // runAction maps run's flags onto a run session and executes it.
 // Everything is checked, for every job, before any file is created.
 func runAction(c *cli.Context, fioArgs []string) error {
-	stopsOnItsOwn.Store(true)
 	if c.NArg() > 0 {
 		return usagef("run: unexpected argument %q; flags take the form --name=value (e.g. --filename=%s)", c.Args().First(), c.Args().First())
 	}
@@ -132,12 +132,19 @@ func runAction(c *cli.Context, fioArgs []string) error {
 	if e, set := ioengineFlag(c); set {
 		req.Engine = e
 	}
+	inputs, err := req.Inputs() // before any is opened: a named pipe would block
+	if err != nil {
+		return err
+	}
 	specs, err := session.RunSpecs(req)
 	if err != nil || c.Bool("parse-only") {
 		return err
 	}
+	// From here the run ends its own work on the first signal and keeps
+	// what it measured; until here a signal ends it at once.
+	stopsOnItsOwn.Store(true)
 	r := &session.Run{Specs: specs, Permit: writeGuardFromFlags(c), Output: c.String("output"), Overwrite: c.Bool("overwrite"),
-		JobFile: c.String("jobfile"), Version: version, Stdout: c.App.Writer, Stderr: c.App.ErrWriter, OnHardExit: onHardExit,
+		JobFile: c.String("jobfile"), Inputs: inputs, Version: version, Stdout: c.App.Writer, Stderr: c.App.ErrWriter, OnHardExit: onHardExit,
 		EngineFor: func(name string) (session.Engine, error) { return engineFromFlags(c, "run", name, nil) }}
 	if r.IOTimeout, err = durationFlag(c, "io_timeout", 30*time.Second); err != nil {
 		return err
@@ -161,10 +168,12 @@ func runFormat(c *cli.Context) (string, error) {
 		return formatFioJSON, nil
 	case formatQdsweepJSON:
 		return formatJSON, nil
+	case report.RunText:
+		return report.RunText, nil
 	case formatNormal, formatTerse, formatJSONPlus:
 		return format, nil
 	}
-	return "", usagef("--output-format: unknown format %q; use normal, json, json+, terse (fio's) or qdsweep-json", format)
+	return "", usagef("--output-format: unknown format %q; use normal, json, json+, terse (fio's), qdsweep or qdsweep-json", format)
 }
 
 // formatQdsweepJSON is run's name for qdsweep's own document (its json is fio's).

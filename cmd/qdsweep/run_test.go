@@ -120,7 +120,7 @@ func TestRunFioCommandLine(t *testing.T) {
 // TestRunScratchRemoved runs without --filename: the scratch file is laid out and removed.
 func TestRunScratchRemoved(t *testing.T) {
 	dir := t.TempDir()
-	stdout, stderr, code := runQdsweep(t, dir, "run", "--size=8m", "--runtime=200ms", "--rw=randread", "--ioengine=libaio", "--iodepth=4", "--direct=1")
+	stdout, stderr, code := runQdsweep(t, dir, "run", "--size=8m", "--runtime=200ms", "--rw=randread", "--ioengine=libaio", "--iodepth=4", "--direct=1", "--output-format=qdsweep")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -545,7 +545,7 @@ func TestRunFioSemantics(t *testing.T) {
 		if !cpuShort && !strings.Contains(strings.Join(strings.Fields(stderr), " "), "the rate cap (--rate_iops) held I/Os back") {
 			t.Fatalf("stderr does not put the low in-flight count down to the cap: %q", stderr)
 		}
-		text, stderr, code := runQdsweep(t, dir, "run", "--name=r", "--size=4m", "--rate_iops=50,", "--time_based", "--runtime=200ms")
+		text, stderr, code := runQdsweep(t, dir, "run", "--name=r", "--size=4m", "--rate_iops=50,", "--time_based", "--runtime=200ms", "--output-format=qdsweep")
 		if code != 0 || !strings.Contains(text, "rate cap  50 reads/s per job (--rate_iops): a paced load, not a device limit") {
 			t.Fatalf("exit %d, text does not state the cap:\n%s%s", code, text, stderr)
 		}

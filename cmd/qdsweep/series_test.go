@@ -35,7 +35,7 @@ func TestRunSeries(t *testing.T) {
 	if len(doc.Series) != 20 || n != doc.TotalIOs {
 		t.Errorf("%d slices with %d I/Os; want 20 holding all %d", len(doc.Series), n, doc.TotalIOs)
 	}
-	stdout, stderr, code = runQdsweep(t, dir, sim...)
+	stdout, stderr, code = runQdsweep(t, dir, append(sim, "--output-format=qdsweep")...)
 	if code != 0 || !strings.Contains(stdout, "Burst credits ran out") {
 		t.Errorf("exit %d, text lacks the burst:\n%s%s", code, stdout, stderr)
 	}

@@ -30,7 +30,7 @@ func TestUringFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, stderr := runQD(t, dir, "run", "--name=u", "--filename="+f, "--rw=randread", "--direct=1", "--ioengine=io_uring",
-		"--iodepth=4", "--runtime=200ms", "--time_based", "--sqthread_poll", "--registerfiles=1", "--fixedbufs=1")
+		"--iodepth=4", "--runtime=200ms", "--time_based", "--sqthread_poll", "--registerfiles=1", "--fixedbufs=1", "--output-format=qdsweep")
 	if code != 0 || !strings.Contains(out, "io_uring (registered buffers)\n  io_uring  fixedbufs=1 registerfiles=1 sqthread_poll=1\n") {
 		t.Fatalf("run: exit %d, %s%s", code, out, stderr)
 	}

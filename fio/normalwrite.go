@@ -1,0 +1,256 @@
+package fio
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// WriteNormal writes rs in fio's normal (human-readable) layout, as fio
+// 3.33 prints a run: a header line per job (numjobs clones as "..."), the
+// version, "Starting N processes", a block per report ("name: (groupid=G,
+// jobs=N): err= E: pid=0: date", each direction's IOPS, bandwidth and
+// size, clat and lat, clat percentiles, the latency buckets, cpu, IO
+// depths, issued I/Os), "Run status group G (all jobs):" with each
+// direction's aggregate, and the disks' stats. Figures qdsweep does not
+// measure are left out (slat) or written as fio writes them when it has
+// none (pid 0, majf, minf, short, dropped: 0). fio's normal readers, and
+// ParseNormal, read it.
+func WriteNormal(w io.Writer, rs []Report) error {
+	if len(rs) == 0 {
+		return fmt.Errorf("fio normal output: no job to write")
+	}
+	bw := bufio.NewWriter(w)
+	procs := 0
+	for i, r := range rs {
+		j := r.Job
+		procs += max(j.NumJobs, 1)
+		if i > 0 && rs[i-1].Job.Name == j.Name && rs[i-1].Job.GroupID == j.GroupID {
+			continue // a clone reported apart: its header was said
+		}
+		bs := strconv.FormatInt(j.BS, 10) + "B-" + strconv.FormatInt(j.BS, 10) + "B"
+		fmt.Fprintf(bw, "%s: (g=%d): rw=%s, bs=(R) %s, (W) %s, (T) %s, ioengine=%s, iodepth=%d\n",
+			j.Name, j.GroupID, j.RW, bs, bs, bs, j.IOEngine, j.IODepth)
+		if j.NumJobs > 1 || i+1 < len(rs) && rs[i+1].Job.Name == j.Name && rs[i+1].Job.GroupID == j.GroupID {
+			fmt.Fprintln(bw, "...") // fio's mark for a job's further clones
+		}
+	}
+	fmt.Fprintln(bw, rs[0].Version)
+	fmt.Fprintf(bw, "Starting %d %s\n\n", procs, map[bool]string{true: "process", false: "processes"}[procs == 1])
+	for _, r := range rs {
+		writeNormalJob(bw, r)
+	}
+	for i, r := range rs {
+		if i+1 == len(rs) || rs[i+1].Job.GroupID != r.Job.GroupID {
+			writeGroupStatus(bw, rs, r.Job.GroupID)
+		}
+	}
+	writeNormalDisks(bw, rs)
+	return bw.Flush()
+}
+
+// writeNormalJob writes one report's block.
+func writeNormalJob(w *bufio.Writer, r Report) {
+	j := r.Job
+	when := r.Time
+	if when.IsZero() {
+		when = time.Now()
+	}
+	fmt.Fprintf(w, "%s: (groupid=%d, jobs=%d): err=%2d: pid=%d: %s\n", j.Name, j.GroupID, max(j.NumJobs, 1), j.Error, j.PID,
+		when.Format("Mon Jan  2 15:04:05 2006"))
+	for _, d := range []struct {
+		name string
+		dir  *Dir
+	}{{"read", j.Read}, {"write", j.Write}, {"trim", j.Trim}} {
+		if d.dir == nil || d.dir.TotalIOs == 0 {
+			continue
+		}
+		writeNormalDir(w, d.name, d.dir)
+	}
+	writeLatBuckets(w, "usec", LatBucketsUs, r.LatUs)
+	writeLatBuckets(w, "msec", LatBucketsMs, r.LatMs)
+	fmt.Fprintf(w, "  cpu          : usr=%.2f%%, sys=%.2f%%, ctx=%d, majf=0, minf=0\n", j.UsrCPU, j.SysCPU, j.Ctx)
+	fmt.Fprintf(w, "  IO depths    : %s\n", bucketList(depthKeys(), j.IODepthDist))
+	fmt.Fprintf(w, "     submit    : %s\n", bucketList(batchBuckets, j.IODepthSubmit))
+	fmt.Fprintf(w, "     complete  : %s\n", bucketList(batchBuckets, j.IODepthComplete))
+	var n [3]int64
+	for k, d := range []*Dir{j.Read, j.Write, j.Trim} {
+		if d != nil {
+			n[k] = d.TotalIOs
+		}
+	}
+	fmt.Fprintf(w, "     issued rwts: total=%d,%d,%d,0 short=0,0,0,0 dropped=0,0,0,0\n", n[0], n[1], n[2])
+	fmt.Fprintf(w, "     latency   : target=0, window=0, percentile=100.00%%, depth=%d\n\n", j.IODepth)
+}
+
+// writeNormalDir writes one direction: its summary line, clat and lat,
+// and clat's percentiles.
+func writeNormalDir(w *bufio.Writer, name string, d *Dir) {
+	fmt.Fprintf(w, "  %s: IOPS=%s, BW=%s/s (%s/s)(%s/%dmsec)\n", name, fioNum(d.IOPS, 1000, ""), fioBytes(d.BWBytes, true),
+		fioBytes(d.BWBytes, false), fioBytes(float64(d.IOBytes), true), d.RuntimeMs)
+	unit, div := latUnit(d.Clat)
+	for _, l := range []struct {
+		label string
+		s     LatStat
+	}{{"    clat", d.Clat}, {"     lat", d.Lat}} {
+		if !l.s.Known() {
+			continue
+		}
+		fmt.Fprintf(w, "%s (%s): min=%s, max=%s, avg=%.2f, stdev=%.2f\n", l.label, unit, fioNum(l.s.MinNs/div, 1000, ""),
+			fioNum(l.s.MaxNs/div, 1000, ""), l.s.MeanNs/div, l.s.StddevNs/div)
+	}
+	ps := d.Clat.Percentiles
+	if len(ps) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "    clat percentiles (%s):\n", unit)
+	width := 0
+	for _, p := range ps {
+		width = max(width, len(strconv.FormatInt(int64(math.Round(p.Ns/div)), 10)))
+	}
+	perRow := 4
+	if width > 5 {
+		perRow = 3
+	}
+	for i := 0; i < len(ps); i += perRow {
+		var cells []string
+		for _, p := range ps[i:min(i+perRow, len(ps))] {
+			cells = append(cells, fmt.Sprintf("%5.2fth=[%*d]", p.Pct, width, int64(math.Round(p.Ns/div))))
+		}
+		fmt.Fprintf(w, "     | %s%s\n", strings.Join(cells, ", "), map[bool]string{true: ",", false: ""}[i+perRow < len(ps)])
+	}
+}
+
+// latUnit is the unit fio prints a latency in: nsec while the fastest
+// I/O is under 10 µs, usec under 10 ms, else msec; and ns per unit.
+func latUnit(l LatStat) (string, float64) {
+	switch {
+	case l.MinNs < 1e4:
+		return "nsec", 1
+	case l.MinNs < 1e7:
+		return "usec", 1e3
+	}
+	return "msec", 1e6
+}
+
+// writeLatBuckets writes fio's "lat (usec)   : 2=6.25%, 4=89.45%" lines:
+// the buckets that hold I/Os, five to a line.
+func writeLatBuckets(w *bufio.Writer, unit string, bounds, pcts []float64) {
+	var cells []string
+	for i, b := range bounds {
+		if i >= len(pcts) || pcts[i] < 0.005 {
+			continue
+		}
+		k := strconv.FormatFloat(b, 'f', -1, 64)
+		if math.IsInf(b, 1) {
+			k = ">=2000"
+		}
+		cells = append(cells, fmt.Sprintf("%s=%.2f%%", k, pcts[i]))
+	}
+	for i := 0; i < len(cells); i += 5 {
+		fmt.Fprintf(w, "  lat (%s)   : %s\n", unit, strings.Join(cells[i:min(i+5, len(cells))], ", "))
+	}
+}
+
+// depthKeys are the keys of fio's IO depths buckets, shallow to deep.
+func depthKeys() []string {
+	keys := make([]string, len(depthBuckets))
+	for i, b := range depthBuckets {
+		keys[i] = b.key
+	}
+	return keys
+}
+
+// bucketList is fio's "1=100.0%, 2=0.0%, …" of percents by key.
+func bucketList(keys []string, pcts map[string]float64) string {
+	cells := make([]string, len(keys))
+	for i, k := range keys {
+		cells[i] = fmt.Sprintf("%s=%.1f%%", k, pcts[k])
+	}
+	return strings.Join(cells, ", ")
+}
+
+// writeGroupStatus writes "Run status group G (all jobs):" and each
+// direction's aggregate over the group's reports: bandwidth, the lowest
+// and highest report's, bytes, and the shortest and longest runtime.
+func writeGroupStatus(w *bufio.Writer, rs []Report, g int) {
+	fmt.Fprintf(w, "Run status group %d (all jobs):\n", g)
+	for k, label := range []string{"   READ", "  WRITE", "   TRIM"} {
+		var bytes int64
+		n := 0
+		lo, hi, rlo, rhi := math.Inf(1), 0.0, int64(math.MaxInt64), int64(0)
+		for _, r := range rs {
+			d := []*Dir{r.Job.Read, r.Job.Write, r.Job.Trim}[k]
+			if r.Job.GroupID != g || d == nil || d.TotalIOs == 0 {
+				continue
+			}
+			bytes += d.IOBytes
+			n++
+			lo, hi = math.Min(lo, d.BWBytes), math.Max(hi, d.BWBytes)
+			rlo, rhi = min(rlo, d.RuntimeMs), max(rhi, d.RuntimeMs)
+		}
+		if bytes == 0 {
+			continue
+		}
+		agg := lo // one report: its own
+		if n > 1 && rhi > 0 {
+			agg = float64(bytes) / (float64(rhi) / 1e3) // fio's: the group's bytes over its longest runtime
+		}
+		fmt.Fprintf(w, "%s: bw=%s/s (%s/s), %s/s-%s/s (%s/s-%s/s), io=%s (%s), run=%d-%dmsec\n", label,
+			fioBytes(agg, true), fioBytes(agg, false), fioBytes(lo, true), fioBytes(hi, true), fioBytes(lo, false), fioBytes(hi, false),
+			fioBytes(float64(bytes), true), fioBytes(float64(bytes), false), rlo, rhi)
+	}
+	fmt.Fprintln(w)
+}
+
+// writeNormalDisks writes fio's "Disk stats (read/write):" block, each
+// device once.
+func writeNormalDisks(w *bufio.Writer, rs []Report) {
+	seen := map[string]bool{}
+	for _, r := range rs {
+		for _, d := range r.Disks {
+			if seen[d.Name] {
+				continue
+			}
+			if len(seen) == 0 {
+				fmt.Fprintln(w, "Disk stats (read/write):")
+			}
+			seen[d.Name] = true
+			fmt.Fprintf(w, "  %s: ios=%d/%d, merge=%d/%d, ticks=%d/%d, in_queue=%d, util=%.2f%%\n", d.Name, d.ReadIOs, d.WriteIOs,
+				d.ReadMerges, d.WriteMerges, d.ReadTicks, d.WriteTicks, d.InQueue, d.Util)
+		}
+	}
+}
+
+// fioNum writes v as fio's num2str does with four characters: whole up
+// to 9999, else scaled by base with k, M, G, T and three significant
+// digits ("9428", "18.3k", "128k").
+func fioNum(v, base float64, suffix string) string {
+	units := []string{"", "k", "M", "G", "T", "P"}
+	if base == 1024 {
+		units = []string{"", "Ki", "Mi", "Gi", "Ti", "Pi"}
+	}
+	i := 0
+	for math.Round(v) >= 1e4 && i < len(units)-1 {
+		v /= base
+		i++
+	}
+	s := strconv.FormatFloat(math.Round(v), 'f', 0, 64)
+	if i > 0 && v < 1000 {
+		s = strconv.FormatFloat(v, 'f', max(0, 3-len(strconv.Itoa(int(v)))), 64)
+	}
+	return s + units[i] + suffix
+}
+
+// fioBytes writes a byte count (or rate) as fio does: binary ("71.4MiB")
+// or decimal ("74.9MB").
+func fioBytes(v float64, binary bool) string {
+	if binary {
+		return fioNum(v, 1024, "B")
+	}
+	return fioNum(v, 1000, "B")
+}
