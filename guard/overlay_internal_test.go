@@ -3,9 +3,14 @@
 package guard
 
 import (
+	"os"
+	"os/exec"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/qdsweep/qdsweep/internal/looptest"
 )
 
 func TestParseOverlayOpts(t *testing.T) {
@@ -67,4 +72,53 @@ func FuzzParseOverlayOpts(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestOverlayTopByRoot: an overlay typed from a directory no search starts
+// in resolves no spelling; the overlay's root still names its upper layer
+// (by file handle, as any process may ask), and nothing beside it.
+func TestOverlayTopByRoot(t *testing.T) {
+	looptest.RequireRootTools(t, "mount", "umount")
+	base := t.TempDir()
+	from := filepath.Join(base, "a", "sub")
+	layers := filepath.Join(base, "layers")
+	merged := filepath.Join(base, "m", "merged")
+	for _, d := range []string{from, filepath.Join(layers, "l"), filepath.Join(layers, "u"), filepath.Join(layers, "w"), merged} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command("mount", "-t", "overlay", "overlay", "-o", "lowerdir=../../layers/l,upperdir=../../layers/u,workdir=../../layers/w", merged)
+	cmd.Dir = from
+	if out, err := cmd.CombinedOutput(); err != nil {
+		looptest.Skipf(t, "cannot mount overlayfs here: %v: %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("umount", merged).Run() })
+	mounts, err := Checker{}.mounts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var o *overlayMount
+	for _, m := range mounts {
+		if m.point == merged {
+			r := resolveOverlay(m, "/")
+			o = &r
+		}
+	}
+	if o == nil || o.verified || len(o.missing) == 0 {
+		t.Fatalf("overlay at %s: %+v, want its spellings unresolved", merged, o)
+	}
+	for dir, want := range map[string]bool{filepath.Join(layers, "u"): true, filepath.Join(layers, "u", "sub"): true,
+		filepath.Join(layers, "l"): false, base: false, from: false} {
+		if got := o.topAbove(dir); got != want {
+			t.Errorf("topAbove(%s) = %v, want %v", dir, got, want)
+		}
+	}
+	// Root may ask the kernel where the top layer is, and place the rest.
+	if !o.findTop(base) || !o.verified || len(o.layers) != 3 {
+		t.Fatalf("findTop: %+v, want three layers placed", o)
+	}
+	if why := o.layerOf(filepath.Join(layers, "l"), FileID{}); !strings.Contains(why, "lower layer "+filepath.Join(layers, "l")) {
+		t.Errorf("a file in the lower layer: %q", why)
+	}
 }

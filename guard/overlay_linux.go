@@ -33,8 +33,6 @@ type overlayMount struct {
 	verified bool     // the top layer was found through the mount
 	root     fid      // the root's real directory as the overlay encodes it
 	rootIno  uint64
-	statfs   unix.Statfs_t // the top layer's filesystem, as the overlay reports it
-	hasStat  bool
 }
 
 // overlays resolves every overlay in the mount table.
@@ -64,9 +62,6 @@ func resolveOverlay(m mountEntry, cwd string) overlayMount {
 		return o
 	}
 	o.dev, o.rootIno = uint64(st.Dev), st.Ino
-	if unix.Statfs(m.point, &o.statfs) == nil {
-		o.hasStat = true
-	}
 	_, o.root, _ = handleOf(m.point)
 	top := o.opts.upper
 	if top == "" && len(o.opts.lowers) > 0 {
@@ -173,10 +168,12 @@ func (o *overlayMount) spellings() []string {
 
 // layerOf says why a file (identity id) in directory dir is part of
 // overlay o's layers, or "" when it is not: inside one of its layer
-// directories (found by identity along dir and its ancestors, so a bind mount or /proc/PID/root path of
-// a layer counts), or possibly inside one that could not be resolved
-// (then the file's filesystem is ruled out only by showing the overlay's
-// top layer is not on it).
+// directories (found by identity along dir and its ancestors, so a bind
+// mount or /proc/PID/root path of a layer counts). When the layers' own
+// spellings lead nowhere here, the kernel is asked for the top layer on
+// dir's filesystem (and the rest placed from it), else dir's ancestors are
+// compared with the overlay's root; when the top layer was found and
+// another layer was not, any file may be in that one: refused.
 func (o *overlayMount) layerOf(dir string, id FileID) string {
 	if o.dev != 0 && id.Dev == o.dev {
 		return "" // a file seen through the overlay itself is its merged view
@@ -191,33 +188,66 @@ func (o *overlayMount) layerOf(dir string, id FileID) string {
 		return ""
 	}
 	if !o.verified {
-		if found, ok := o.findTop(dir); ok {
-			// The kernel found the top layer on this filesystem: place
-			// the others from it and look again.
-			return o.layerOf(dir, id) + found
+		if o.findTop(dir) {
+			// The kernel found the top layer on this filesystem and
+			// the others were placed from it: look again.
+			return o.layerOf(dir, id)
 		}
-		if !o.onFilesystemOf(dir) {
-			return ""
+		if o.topAbove(dir) {
+			return fmt.Sprintf("is in the top layer of the overlay mounted at %s (the overlay's root is a directory above it; its %s could not be resolved here)", o.point, strings.Join(o.missing, ", "))
 		}
-		return fmt.Sprintf("may be in a layer of the overlay mounted at %s, whose %s could not be resolved through the mount; a layer that cannot be resolved is not written", o.point, strings.Join(o.missing, ", "))
+		// Not under the top layer, which the overlay itself names; its
+		// other layers, unresolved, are taken to lie beside it.
+		return ""
 	}
 	// The top layer was found; another was not (moved, or spelled
 	// relative to a directory above its own): any file may be in it.
 	return fmt.Sprintf("may be in the overlay mounted at %s, whose %s could not be found; a layer that cannot be resolved is not written", o.point, strings.Join(o.missing, ", "))
 }
 
+// topAbove reports whether the overlay's top layer directory is dir or a
+// directory above it, as the overlay names its root: by file handle (any
+// process may ask), or where the overlay gives none by inode number on a
+// device other than the overlay's own (then a coincidence refuses too).
+func (o *overlayMount) topAbove(dir string) bool {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return true
+	}
+	if ev, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = ev
+	}
+	for {
+		var st unix.Stat_t
+		if unix.Stat(dir, &st) == nil && uint64(st.Dev) != o.dev {
+			if o.root.zero() {
+				if st.Ino == o.rootIno {
+					return true
+				}
+			} else if own, _, _ := handleOf(dir); own == o.root {
+				return true
+			}
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return false
+		}
+		dir = parent
+	}
+}
+
 // findTop asks the kernel for the overlay's top layer directory on the
 // filesystem holding dir (its root's handle, decoded there) and, when it is
 // there, places every layer from it (the spellings of one mount are all
-// relative to one working directory). It returns "" and true when it
-// placed them.
-func (o *overlayMount) findTop(dir string) (string, bool) {
+// relative to one working directory). It reports whether it found the
+// top layer; asking needs CAP_DAC_READ_SEARCH (root has it).
+func (o *overlayMount) findTop(dir string) bool {
 	if o.root.zero() {
-		return "", false
+		return false
 	}
 	id, where, ok, err := decodeDir(dir, o.root)
 	if err != nil || !ok {
-		return "", false
+		return false
 	}
 	top := o.opts.upper
 	if top == "" && len(o.opts.lowers) > 0 {
@@ -233,16 +263,16 @@ func (o *overlayMount) findTop(dir string) (string, bool) {
 		// layer is checked by identity; the others cannot be named
 		// from here either.
 		o.layers = append(o.layers, ovlLayer{role: "top", path: o.point + " (its top layer)", id: id})
-		return "", true
+		return true
 	}
 	base, ok := baseOf(where, top)
 	if !ok {
 		o.missing = o.spellings()
 		o.layers = append(o.layers, ovlLayer{role: "top", path: where, id: id})
-		return "", true
+		return true
 	}
 	o.place(base)
-	return "", true
+	return true
 }
 
 // unknownDir stands for a directory name baseOf cannot know.
@@ -271,28 +301,6 @@ func baseOf(found, spelled string) (string, bool) {
 		found = filepath.Join(found, unknownDir)
 	}
 	return found, true
-}
-
-// onFilesystemOf reports whether the overlay's top layer may lie on the
-// filesystem holding directory dir: the kernel decodes the overlay's root handle
-// there (when this process may ask, as root may), else the filesystem's
-// size and inode counts are the ones the overlay reports for its top
-// layer. On doubt, true.
-func (o *overlayMount) onFilesystemOf(dir string) bool {
-	if !o.root.zero() {
-		_, _, ok, err := decodeDir(dir, o.root)
-		if err == nil {
-			return ok
-		}
-	}
-	if !o.hasStat {
-		return true
-	}
-	var fs unix.Statfs_t
-	if unix.Statfs(dir, &fs) != nil {
-		return true
-	}
-	return fs.Blocks == o.statfs.Blocks && fs.Files == o.statfs.Files && fs.Bsize == o.statfs.Bsize
 }
 
 // ancestorIDs is the identity of dir and every directory above it,
