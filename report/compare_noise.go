@@ -129,8 +129,11 @@ func (r deltaRow) noiseCell() string {
 	if !r.IOPS.Known {
 		return "?"
 	}
-	return "±" + strings.TrimPrefix(fmtPct(r.IOPS.Band), "+")
+	return fmtBand(r.IOPS.Band)
 }
+
+// fmtBand formats a noise band (a fraction) as "±12.6%".
+func fmtBand(frac float64) string { return "±" + strings.TrimPrefix(fmtPct(frac), "+") }
 
 // qdCell is the QD with leftOutMark when either run's analysis left the
 // step out.
@@ -164,7 +167,7 @@ func deltaSummary(rows []deltaRow) string {
 	if len(rows) == 0 {
 		return ""
 	}
-	var real, within []string
+	var differ, within []string
 	unknown := map[string][]string{}
 	var unknownOrder []string
 	addUnknown := func(why, qd string) {
@@ -176,11 +179,11 @@ func deltaSummary(rows []deltaRow) string {
 	for _, r := range rows {
 		switch r.Verdict {
 		case verdictReal:
-			s := fmt.Sprintf("%d (%s IOPS", r.QD, relDelta(r.A.IOPS, r.B.IOPS))
+			s := fmt.Sprintf("%d (%s IOPS, beyond %s)", r.QD, relDelta(r.A.IOPS, r.B.IOPS), fmtBand(r.IOPS.Band))
 			if !r.IOPS.Real {
-				s = fmt.Sprintf("%d (mean latency %s", r.QD, relDelta(r.A.Lat.MeanNs, r.B.Lat.MeanNs))
+				s = fmt.Sprintf("%d (mean latency %s, beyond its %s)", r.QD, relDelta(r.A.Lat.MeanNs, r.B.Lat.MeanNs), fmtBand(r.Lat.Band))
 			}
-			real = append(real, s+fmt.Sprintf(", beyond ±%.1f%%)", r.IOPS.Band*100))
+			differ = append(differ, s)
 		case verdictWithin:
 			within = append(within, fmt.Sprint(r.QD))
 		case verdictLeftOut:
@@ -207,8 +210,8 @@ func deltaSummary(rows []deltaRow) string {
 		}
 	}
 	var parts []string
-	if len(real) > 0 {
-		parts = append(parts, "B differs from A beyond both runs' noise at QD "+joinAnd(real))
+	if len(differ) > 0 {
+		parts = append(parts, "B differs from A beyond both runs' noise at QD "+joinAnd(differ))
 	}
 	if len(within) > 0 {
 		parts = append(parts, "within it at QD "+joinAnd(within))
@@ -216,7 +219,7 @@ func deltaSummary(rows []deltaRow) string {
 	for _, why := range unknownOrder {
 		parts = append(parts, "not judged at QD "+joinAnd(unknown[why])+" ("+why+")")
 	}
-	if len(real) == 0 && len(within) > 0 {
+	if len(differ) == 0 && len(within) > 0 {
 		parts[0] = "B is within both runs' noise of A at QD " + joinAnd(within)
 	}
 	s := strings.Join(parts, "; ") + "."

@@ -458,7 +458,7 @@ func TestCompareOneVerdictPerQD(t *testing.T) {
 			t.Errorf("QD %d: a 2× difference or a latency ×1.5 reads %q:\n%s", q, r.verdict, out)
 		}
 	}
-	if !strings.Contains(strings.Join(strings.Fields(out), " "), "QD 1 (mean latency +50.0%, beyond ±") {
+	if !strings.Contains(strings.Join(strings.Fields(out), " "), "QD 1 (mean latency +50.0%, beyond its ±") {
 		t.Errorf("the latency difference at QD 1 is not named:\n%s", out)
 	}
 }
