@@ -4,7 +4,6 @@ package guard
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -88,12 +87,7 @@ func TestOverlayTopByRoot(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	cmd := exec.Command("mount", "-t", "overlay", "overlay", "-o", "lowerdir=../../layers/l,upperdir=../../layers/u,workdir=../../layers/w", merged)
-	cmd.Dir = from
-	if out, err := cmd.CombinedOutput(); err != nil {
-		looptest.Skipf(t, "cannot mount overlayfs here: %v: %s", err, out)
-	}
-	t.Cleanup(func() { exec.Command("umount", merged).Run() })
+	looptest.MountOverlay(t, from, "../../layers/l", "../../layers/u", "../../layers/w", merged)
 	mounts, err := Checker{}.mounts()
 	if err != nil {
 		t.Fatal(err)

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -121,24 +120,6 @@ func TestStackLoopOverPartitions(t *testing.T) {
 	}
 }
 
-// overlay mounts an overlay at base/merged whose layer options are typed
-// relative to from (as people type them), and unmounts it at cleanup.
-func overlay(t *testing.T, from, lower, upper, work, merged string) {
-	t.Helper()
-	cmd := exec.Command("mount", "-t", "overlay", "overlay", "-o", "lowerdir="+lower+",upperdir="+upper+",workdir="+work, merged)
-	cmd.Dir = from
-	if out, err := cmd.CombinedOutput(); err != nil {
-		looptest.Skipf(t, "cannot mount overlayfs here: %v: %s", err, out)
-	}
-	t.Cleanup(func() {
-		c := exec.Command("umount", merged)
-		c.Dir = from
-		if out, err := c.CombinedOutput(); err != nil {
-			t.Errorf("umount %s: %v: %s", merged, err, out)
-		}
-	})
-}
-
 func mkdirs(t *testing.T, dirs ...string) {
 	t.Helper()
 	for _, d := range dirs {
@@ -173,7 +154,7 @@ func TestStackOverlayRelativeLayers(t *testing.T) {
 	writeFile(t, filepath.Join(lower, "img"), 16<<20)
 	looptest.RunTool(t, "", "mkfs.ext4", "-q", "-F", filepath.Join(lower, "img"))
 	writeFile(t, filepath.Join(lower, "plain"), 1<<20)
-	overlay(t, base, "lower", "upper", "work", "merged")
+	looptest.MountOverlay(t, base, "lower", "upper", "work", "merged")
 	// A write open through the merged path copies the image up.
 	f, err := os.OpenFile(filepath.Join(merged, "img"), os.O_WRONLY, 0)
 	if err != nil {
@@ -218,7 +199,7 @@ func TestStackOverlayRelativeLayers(t *testing.T) {
 		writeFile(t, p, 1<<20)
 		sums[p] = looptest.FileSum(t, p)
 	}
-	overlay(t, filepath.Join(base, "a", "sub"), "../../layers/l", "../../layers/u", "../../layers/w", "../../m/merged2")
+	looptest.MountOverlay(t, filepath.Join(base, "a", "sub"), "../../layers/l", "../../layers/u", "../../layers/w", "../../m/merged2")
 	refusedBusy(t, inUpper, allow, "upper layer "+filepath.Join(layers, "u"))
 	refusedBusy(t, inLower, allow, "lower layer "+filepath.Join(layers, "l"))
 	if err := guard.Check(guard.Target{Path: beside, Write: true, End: 1 << 20}, allow); err != nil {

@@ -189,3 +189,24 @@ func ExclusivelyHeld(t testing.TB, dev string) bool {
 	t.Fatalf("open %s O_EXCL: %v", dev, err)
 	return false
 }
+
+// MountOverlay mounts an overlay at merged with the layer directories
+// spelled as given (relative ones relative to from, as a user typing the
+// mount command in from would), and unmounts it in t.Cleanup (from that
+// directory too). It skips (fails under Strict) where overlayfs cannot be
+// mounted.
+func MountOverlay(t testing.TB, from, lower, upper, work, merged string) {
+	t.Helper()
+	cmd := exec.Command("mount", "-t", "overlay", "overlay", "-o", "lowerdir="+lower+",upperdir="+upper+",workdir="+work, merged)
+	cmd.Dir = from
+	if out, err := cmd.CombinedOutput(); err != nil {
+		Skipf(t, "cannot mount overlayfs here: %v: %s", err, out)
+	}
+	t.Cleanup(func() {
+		c := exec.Command("umount", merged)
+		c.Dir = from
+		if out, err := c.CombinedOutput(); err != nil {
+			t.Errorf("umount %s: %v: %s", merged, err, out)
+		}
+	})
+}
