@@ -43,8 +43,16 @@ func ReadClients(spec string) ([]string, error) {
 		if len(items) == 0 {
 			return nil, fmt.Errorf("fio clients %s: no hosts in the file", spec)
 		}
+		for i, it := range items { // fio's own line: host,port
+			if h, p, ok := strings.Cut(it, ","); ok && isPort(strings.TrimSpace(p)) {
+				items[i] = hostPort(strings.TrimSpace(h), strings.TrimSpace(p))
+			}
+		}
 	} else {
-		items = strings.Split(spec, ",")
+		var err error
+		if items, err = splitClients(spec); err != nil {
+			return nil, err
+		}
 	}
 	out := make([]string, 0, len(items))
 	for _, it := range items {
@@ -60,6 +68,49 @@ func ReadClients(spec string) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// splitClients splits a comma-separated list of hosts. fio spells a
+// server with its port "host,port" (its --client=127.0.0.1,18765): a
+// number alone after a host without a port is that host's port, so
+// "127.0.0.1,18765" is one server, not two. A number anywhere else is
+// refused: it names no host.
+func splitClients(spec string) ([]string, error) {
+	var out []string
+	for _, it := range strings.Split(spec, ",") {
+		it = strings.TrimSpace(it)
+		if !isPort(it) {
+			out = append(out, it)
+			continue
+		}
+		if len(out) == 0 {
+			return nil, fmt.Errorf("fio clients: %q is a port with no host before it; write host:port (or fio's host,port)", it)
+		}
+		prev := out[len(out)-1]
+		if _, p, err := SplitClient(prev); err != nil || p != 0 {
+			return nil, fmt.Errorf("fio clients: %q follows %q, which has a port already; write host:port for each server", it, prev)
+		}
+		out[len(out)-1] = hostPort(prev, it)
+	}
+	return out, nil
+}
+
+// isPort reports whether s is all digits (a port, never a host name).
+func isPort(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// hostPort joins a host (an IPv6 address bracketed) and a port.
+func hostPort(h, p string) string {
+	return net.JoinHostPort(strings.Trim(h, "[]"), p)
 }
 
 // SplitClient reads "host", "host:port", "[v6]:port" or "v6"; port 0 means default.

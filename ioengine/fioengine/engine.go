@@ -186,6 +186,12 @@ func (e *Engine) Run(ctx context.Context, w ioengine.Workload, ctl ioengine.Cont
 	if ctx.Err() != nil {
 		return st, fmt.Errorf("fio run interrupted: %w", ctx.Err())
 	}
+	if st.All.TotalIOs == 0 {
+		// fio reports a job that could not do a single I/O (a device it
+		// could not open or write on a server) with zeros: that is an
+		// error, never a measurement of 0 IOPS.
+		return nil, fmt.Errorf("fio did no I/O on %s%s%s", w.Filename, errnoOf(st), firstLines(stderr, 3))
+	}
 	if runErr != nil {
 		return st, fmt.Errorf("fio exited with an error: %w%s", runErr, firstLines(stderr, 3))
 	}
@@ -363,4 +369,12 @@ func firstLines(b []byte, n int) string {
 		return ""
 	}
 	return ": " + strings.Join(keep, "; ")
+}
+
+// errnoOf is " (EBUSY)": the error fio's job reported, or "".
+func errnoOf(st *ioengine.Stats) string {
+	if len(st.Errors) == 0 {
+		return ""
+	}
+	return " (" + st.Errors[0].Errno + ")"
 }

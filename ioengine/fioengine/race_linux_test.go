@@ -10,12 +10,15 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"golang.org/x/sys/unix"
 
+	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/guard"
 	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/ioengine/fioengine"
@@ -116,4 +119,26 @@ func sum(t *testing.T, f *os.File) [32]byte {
 	var s [32]byte
 	copy(s[:], h.Sum(nil))
 	return s
+}
+
+// TestNoIOIsAnError: a job that cannot do one I/O on a fio server (there a
+// write to /proc/version fails with EPERM, the way a device in use fails)
+// is an error naming the target and fio's errno, never figures of 0 IOPS.
+// The server is reached by fio's own host,port spelling.
+func TestNoIOIsAnError(t *testing.T) {
+	needFio(t)
+	port := freePort(t)
+	startServer(t, port)
+	clients, err := fio.ReadClients("127.0.0.1," + strconv.Itoa(port))
+	if err != nil || len(clients) != 1 {
+		t.Fatalf("fio's host,port read as %q, %v; want one server", clients, err)
+	}
+	e := fioengine.NewEngine(fioengine.Options{Clients: clients, IOEngine: "psync"})
+	w := ioengine.Workload{Filename: "/proc/version", Size: 1 << 20, RW: ioengine.Write, BS: 4096, IODepth: 1, NumJobs: 1,
+		Permit: guard.Permit{Unchecked: true}}
+	st, err := e.Run(context.Background(), w, ioengine.Control{Runtime: 500 * time.Millisecond})
+	if err == nil || !strings.Contains(err.Error(), "did no I/O on /proc/version") || st != nil {
+		t.Fatalf("a job that did no I/O: stats %+v, err %v; want no stats and an error naming the target", st, err)
+	}
+	t.Log(err)
 }
