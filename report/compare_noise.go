@@ -60,9 +60,12 @@ func plural(n int) string {
 }
 
 // leftOutWhy says why the analysis of st's run left it out ("" when it
-// did not): it ran on burst credits, or above the level that lasted.
+// did not): it ran on burst credits, or above the level that lasted, or
+// its source did not say its iodepth.
 func leftOutWhy(st sweep.Step) string {
 	switch {
+	case st.IODepthUnknown:
+		return "did not say its iodepth"
 	case st.Time != nil && st.Time.OnCreditsSec > 0:
 		return "ran on burst credits"
 	case st.Time != nil && st.Time.AboveControl:
@@ -235,8 +238,8 @@ var noiseNote = fmt.Sprintf("A difference is real only beyond both runs' noise: 
 	"floor and no cap; mean latency is judged with the same relative noise (one fact with IOPS, by Little's Law), "+
 	"p99 is shown, not judged. Verdict ≈: within the noise. ?: a step with fewer than %d slices (or slices "+
 	"worth fewer than 2 independent ones) has no known noise, so the difference is shown, not judged. "+
-	"%s after the QD, left out: a step one run's analysis left out (it ran on burst credits, or above the level "+
-	"that lasted), shown, not judged.",
+	"%s after the QD, left out: a step one run's analysis left out (it ran on burst credits, above the level "+
+	"that lasted, or without a known iodepth), shown, not judged.",
 	littleslaw.CompareConfidence*100, littleslaw.MinAutocorrSamples,
 	littleslaw.StudentQuantile((1+littleslaw.CompareConfidence)/2, 2),
 	littleslaw.StudentQuantile((1+littleslaw.CompareConfidence)/2, 10),

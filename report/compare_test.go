@@ -224,11 +224,6 @@ func randCurve(rng *rand.Rand) func(q int) float64 {
 //     "real" (each row's noise column is wider than its difference); the
 //     rule this replaced capped the band at 10% and called them real;
 //   - slices spreading 2%, 3 to 20 a step, and B 30% off A: always real;
-//   - a step one run's analysis left out (on burst credits, above the
-//     level that lasted): marked †, "left out", never in the verdict,
-//     though B is twice A there;
-//   - a step with fewer than 3 slices: "?", never real, though B is half
-//     again A;
 //   - the verdicts do not depend on which run is A.
 func TestCompareNoiseProperties(t *testing.T) {
 	rng := rand.New(rand.NewPCG(32, 55))
@@ -274,9 +269,11 @@ func TestCompareNoiseProperties(t *testing.T) {
 }
 
 // TestCompareLeavesOutWhatTheAnalysisLeftOut: a step either run's
-// analysis left out is shown with its deltas, marked † with its legend,
-// and judged neither real nor within noise, however far apart the runs
-// are there; a step whose noise is unknown is "?" and never real.
+// analysis left out (on burst credits, above the level that lasted,
+// iodepth unknown) is shown with its deltas, marked † with its legend,
+// and judged neither real nor within noise, though B is twice A there; a
+// step with fewer than 3 slices is "?" and never real, though B is half
+// again A; the verdicts do not depend on which run is A.
 func TestCompareLeavesOutWhatTheAnalysisLeftOut(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 32))
 	qds := []int{1, 2, 4, 8, 16, 32, 64, 128, 256}
@@ -314,9 +311,13 @@ func TestCompareLeavesOutWhatTheAnalysisLeftOut(t *testing.T) {
 			for j := range st.Steps {
 				q := st.Steps[j].QD
 				if out[q] == map[*sweep.Result]string{a: "A", b: "B"}[st] {
-					st.Steps[j].Time = &littleslaw.StepTime{OnCreditsSec: float64(rng.IntN(2)) * 30, AboveControl: rng.IntN(2) == 0}
-					if st.Steps[j].Time.OnCreditsSec == 0 {
-						st.Steps[j].Time.AboveControl = true
+					switch rng.IntN(3) {
+					case 0:
+						st.Steps[j].Time = &littleslaw.StepTime{OnCreditsSec: 30}
+					case 1:
+						st.Steps[j].Time = &littleslaw.StepTime{AboveControl: true}
+					default:
+						st.Steps[j].IODepthUnknown = true // an import that did not say it
 					}
 				}
 			}
