@@ -269,13 +269,16 @@ func TestRunnableCommandsParse(t *testing.T) {
 // TestReadmeExplainClaims: what the README says `explain` concludes for
 // the sample fio files is what it concludes: each verdict, and the depth
 // it gives the 80,000 IOPS target (the QD 16 run's own, which met it).
+// The four runs together are one curve, answered once, as import fio and
+// advise --from answer them.
 func TestReadmeExplainClaims(t *testing.T) {
+	t.Run("one curve", readmeExplainCurveClaims)
 	readme, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	flat := strings.Join(strings.Fields(string(readme)), " ")
-	for _, claim := range []string{"It calls the QD 1 run depth-bound", "QD 16 and QD 64 runs device-bound",
+	for _, claim := range []string{"it calls the QD 1 run depth-bound", "QD 16 and QD 64 runs device-bound",
 		"5.3× and 14.4× the fastest I/O", "that target takes the 16 it had"} {
 		if !strings.Contains(flat, claim) {
 			t.Fatalf("README no longer says %q: update this test with it", claim)
@@ -382,4 +385,69 @@ func percent(cell string) float64 {
 		return math.NaN()
 	}
 	return v
+}
+
+// readmeExplainCurveClaims: explain of the four sample runs answers 90,000
+// IOPS once, from their curve, with the figures the README quotes, and
+// import fio + advise --from of the same files gives the same answer.
+func readmeExplainCurveClaims(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat := strings.Join(strings.Fields(string(readme)), " ")
+	for _, claim := range []string{"90,000 IOPS needs 40.9 in flight at 454 µs", "Use iodepth 41 × numjobs 1", "QD 64 gave 18% more"} {
+		if !strings.Contains(flat, claim) {
+			t.Fatalf("README no longer says %q: update this test with it", claim)
+		}
+	}
+	files := []string{"fio/fio-qd1.json", "fio/fio-qd4.json", "fio/fio-qd16.json", "fio/fio-qd64.json"}
+	out, err := exec.Command(qdsweepBinary(t), append([]string{"explain", "--target-iops", "90000"}, files...)...).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(out)
+	if n := strings.Count(text, "90,000 IOPS needs"); n != 1 || !strings.Contains(text, "90,000 IOPS needs 40.9 in flight at 454 µs") ||
+		!strings.Contains(text, "Use iodepth 41 × numjobs 1") || !strings.Contains(text, "the deeper QD 64 run gave 94.9k IOPS, 18% more") {
+		t.Errorf("explain of the four runs answers 90,000 IOPS %d times, or not as the README says:\n%s", n, text)
+	}
+	dir := t.TempDir()
+	if out, err := exec.Command(qdsweepBinary(t), append([]string{"import", "fio", "--output", filepath.Join(dir, "imp")}, files...)...).CombinedOutput(); err != nil {
+		t.Fatalf("import fio: %v\n%s", err, out)
+	}
+	adv, err := exec.Command(qdsweepBinary(t), "advise", "--from", filepath.Join(dir, "imp"), "--target-iops", "90000").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{"90,000 IOPS needs 40.9 in flight at 454 µs", "Use iodepth 41 × numjobs 1"} {
+		if !strings.Contains(string(adv), line) {
+			t.Errorf("advise --from the imported runs lacks %q:\n%s", line, adv)
+		}
+	}
+}
+
+// TestReadmeCloudClaims: the latency range the README quotes for
+// Hyperdisk Balanced is the preset's, and advise --cloud says it.
+func TestReadmeCloudClaims(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat := strings.Join(strings.Fields(string(readme)), " ")
+	if !strings.Contains(flat, "Hyperdisk Balanced: 1 ms, so 160 in flight, over 1–2 ms 160–320") ||
+		!strings.Contains(flat, "at 2 ms, the top of that range") {
+		t.Fatal("README no longer states Hyperdisk Balanced's planning range as this test checks: update it")
+	}
+	p, err := littleslaw.LookupPreset("gcp-hyperdisk-balanced")
+	if err != nil || p.TypicalLatNs != 1e6 || p.LatLowNs != 1e6 || littleslaw.GCPTableLatNs != 2e6 || p.LatHighNs != littleslaw.GCPTableLatNs {
+		t.Fatalf("preset %+v (%v): the README says 1 ms typical, 1–2 ms, and the table at the range's top", p, err)
+	}
+	out, err := exec.Command(qdsweepBinary(t), "advise", "--cloud", "gcp-hyperdisk-balanced", "--target-iops", "160000").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	flatOut := strings.Join(strings.Fields(string(out)), " ")
+	if !strings.Contains(flatOut, "needs 160 I/Os in flight") || !strings.Contains(flatOut, "planning range of 1 ms–2 ms, 160–320") {
+		t.Errorf("advise --cloud:\n%s", out)
+	}
 }

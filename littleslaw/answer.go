@@ -6,8 +6,6 @@ type DepthSource string
 
 // Depth sources, in the order AnswerDepth considers them.
 const (
-	// DepthTarget: the depth a reachable target needs.
-	DepthTarget DepthSource = "target"
 	// DepthSaturation: the saturation QD, where more depth adds latency only.
 	DepthSaturation DepthSource = "saturation"
 	// DepthDeepest: the deepest measured QD of a curve that did not
@@ -20,23 +18,21 @@ const (
 )
 
 // DepthSources lists every DepthSource.
-var DepthSources = []DepthSource{DepthTarget, DepthSaturation, DepthDeepest, DepthSLO}
+var DepthSources = []DepthSource{DepthSaturation, DepthDeepest, DepthSLO}
 
-// AnswerDepth is the one depth every answer read from this curve rests on
-// (the advice without a target, the settings for an application): the
-// depth a reachable target needs, else the saturation QD, else the deepest
-// measured QD (a lower bound), and never deeper than the deepest measured
-// QD meeting the latency objective when one was asked. It is 0 without
-// points.
+// AnswerDepth is the curve's useful parallelism, the one depth the advice
+// without a target and the settings for an application rest on: the
+// saturation QD, else the deepest measured QD (a lower bound), and never
+// deeper than the deepest measured QD meeting the latency objective when
+// one was asked. A target is answered apart (Analysis.Target): the depth
+// it needs, said to conflict with the objective when deeper. It is 0
+// without points.
 func (a Analysis) AnswerDepth() (float64, DepthSource) {
 	if len(a.Points) == 0 {
 		return 0, ""
 	}
 	qd, from := a.Points[len(a.Points)-1].QD, DepthDeepest
-	switch {
-	case a.Target != nil && a.Target.Reachable:
-		qd, from = a.Target.QD, DepthTarget
-	case a.Saturation.Found:
+	if a.Saturation.Found {
 		qd, from = a.Saturation.QD, DepthSaturation
 	}
 	if lim, ok := a.sloLimit(); ok && qd > lim {

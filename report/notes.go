@@ -252,8 +252,6 @@ func settingValue(s littleslaw.Setting) string {
 func settingFormula(s littleslaw.Setting) string {
 	qd := "saturation QD"
 	switch {
-	case s.DepthFrom == littleslaw.DepthTarget:
-		qd = "target QD"
 	case s.DepthFrom == littleslaw.DepthSLO && s.SLO != nil:
 		qd = fmt.Sprintf("%s ≤ %s QD", s.SLO.Stat, FormatLatency(s.SLO.LimitNs))
 	case s.LowerBound:
