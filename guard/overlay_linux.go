@@ -29,9 +29,10 @@ type overlayMount struct {
 	dev      uint64 // the overlay's own device number
 	opts     overlayOpts
 	layers   []ovlLayer
-	missing  []string // layers that could not be found ("lower layer \"l2\"")
-	verified bool     // the top layer was found through the mount
-	root     fid      // the root's real directory as the overlay encodes it
+	missing  []string   // layers that could not be found ("lower layer \"l2\"")
+	guessed  []ovlLayer // unverified: directories the spellings lead to here
+	verified bool       // the top layer was found through the mount
+	root     fid        // the root's real directory as the overlay encodes it
 	rootIno  uint64
 }
 
@@ -59,6 +60,7 @@ func resolveOverlay(m mountEntry, cwd string) overlayMount {
 	if unix.Stat(m.point, &st) != nil || devNumber(uint64(st.Dev)) != m.dev {
 		// Hidden under another mount, or gone: nothing to ask.
 		o.missing = o.spellings()
+		o.guess(m.point)
 		return o
 	}
 	o.dev, o.rootIno = uint64(st.Dev), st.Ino
@@ -79,7 +81,22 @@ func resolveOverlay(m mountEntry, cwd string) overlayMount {
 		}
 	}
 	o.missing = o.spellings()
+	o.guess(m.point)
 	return o
+}
+
+// guess takes, for an overlay whose top layer could not be shown to be
+// its root, each spelling that leads to a directory here (an absolute one
+// as it is, a relative one from the mount point's parent) as a layer it
+// may be: refusing a file there is the safe mistake.
+func (o *overlayMount) guess(point string) {
+	for _, l := range o.opts.all() {
+		p := join(filepath.Dir(point), l.spelled)
+		var st unix.Stat_t
+		if unix.Stat(p, &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR && (o.dev == 0 || uint64(st.Dev) != o.dev) {
+			o.guessed = append(o.guessed, ovlLayer{role: l.role, path: p, id: FileID{Dev: uint64(st.Dev), Ino: st.Ino}})
+		}
+	}
 }
 
 // layerBases lists where a relative layer spelling may have been typed.
@@ -138,27 +155,33 @@ func (o *overlayMount) place(base string) {
 		}
 		o.layers = append(o.layers, ovlLayer{role: role, path: p, id: FileID{Dev: uint64(st.Dev), Ino: st.Ino}})
 	}
-	if o.opts.upper != "" {
-		add("upper", o.opts.upper)
+	for _, l := range o.opts.all() {
+		add(l.role, l.spelled)
 	}
-	if o.opts.work != "" {
-		add("work", o.opts.work)
+}
+
+// spelledLayer is one layer as an overlay's options spell it.
+type spelledLayer struct{ role, spelled string }
+
+// all lists the layers the options spell: upper, work, then each lower.
+func (o overlayOpts) all() []spelledLayer {
+	var out []spelledLayer
+	if o.upper != "" {
+		out = append(out, spelledLayer{"upper", o.upper})
 	}
-	for _, l := range o.opts.lowers {
-		add("lower", l)
+	if o.work != "" {
+		out = append(out, spelledLayer{"work", o.work})
 	}
+	for _, l := range o.lowers {
+		out = append(out, spelledLayer{"lower", l})
+	}
+	return out
 }
 
 func (o *overlayMount) spellings() []string {
 	var s []string
-	if o.opts.upper != "" {
-		s = append(s, fmt.Sprintf("upper layer %q", o.opts.upper))
-	}
-	if o.opts.work != "" {
-		s = append(s, fmt.Sprintf("work layer %q", o.opts.work))
-	}
-	for _, l := range o.opts.lowers {
-		s = append(s, fmt.Sprintf("lower layer %q", l))
+	for _, l := range o.opts.all() {
+		s = append(s, fmt.Sprintf("%s layer %q", l.role, l.spelled))
 	}
 	if len(s) == 0 {
 		s = []string{"layers (none in its options)"}
@@ -188,6 +211,11 @@ func (o *overlayMount) layerOf(dir string, id FileID) string {
 		return ""
 	}
 	if !o.verified {
+		for _, l := range o.guessed {
+			if ancestors[l.id] {
+				return fmt.Sprintf("may be in the %s layer of the overlay mounted at %s (its options spell it %s, which cannot be shown to be that layer)", l.role, o.point, l.path)
+			}
+		}
 		if o.findTop(dir) {
 			// The kernel found the top layer on this filesystem and
 			// the others were placed from it: look again.
