@@ -73,7 +73,10 @@ type Permit struct {
 	AllowWriteDevice bool
 	// DestroyData (--destroy-data=/dev/X) names the target device a second time,
 	// confirming that its partitions or data may be overwritten. It needs
-	// AllowWriteDevice as well, and never overrides a held device.
+	// AllowWriteDevice as well, and never overrides a held device. For a
+	// target on fio servers it lists HOST:PATH for every server, comma-
+	// separated: the user's word that nothing there uses the target, which
+	// this host cannot see (the fio engine's remote guard).
 	DestroyData string
 	// Ours lists the files qdsweep created itself (scratch files, targets it
 	// laid out), by device and inode: such a file may be written without
