@@ -330,7 +330,11 @@ func explainSentences(j ExplainedJob) []string {
 func verdictSentence(e littleslaw.Explanation) string {
 	var why []string
 	for _, x := range e.Evidence {
-		if w := evidenceText(x); w != "" && (x.Says == e.Verdict || x.Says == "") {
+		w := evidenceText(x)
+		if x.Kind == littleslaw.EvidenceMissing {
+			w = missingText(e.Evidence)
+		}
+		if w != "" && (x.Says == e.Verdict || x.Says == "") {
 			why = append(why, w)
 		}
 	}
@@ -344,8 +348,45 @@ func verdictSentence(e littleslaw.Explanation) string {
 	case littleslaw.VerdictDeviceBound:
 		return "Device-bound" + because + ". The device (or the volume's limit) served what it could: more depth adds latency, not throughput."
 	}
-	return "Depth-bound or device-bound cannot be told from one run" + because +
-		". Sweep it (qdsweep sweep, or fio at several iodepths given together to explain), or give the unqueued latency with --base-latency."
+	next := ". Sweep it (qdsweep sweep, or fio at several iodepths given together to explain), or give the unqueued latency with --base-latency."
+	if hasEvidence(e.Evidence, littleslaw.EvidenceBaseLatency) {
+		next = ". Sweep it (qdsweep sweep, or fio at several iodepths given together to explain)."
+	}
+	return "Depth-bound or device-bound cannot be told from one run" + because + next
+}
+
+// hasEvidence reports whether ev holds a fact of kind k.
+func hasEvidence(ev []littleslaw.ExplainEvidence, k littleslaw.EvidenceKind) bool {
+	for _, x := range ev {
+		if x.Kind == k {
+			return true
+		}
+	}
+	return false
+}
+
+// missingText says what the run lacked to tell depth-bound from
+// device-bound: only the facts it did not hold, and a latency ratio it held
+// that fell between the thresholds.
+func missingText(ev []littleslaw.ExplainEvidence) string {
+	var parts []string
+	for _, x := range ev {
+		if x.Kind == littleslaw.EvidenceBaseLatency {
+			parts = append(parts, fmt.Sprintf("%.2f× the unqueued latency lies between nothing waiting (up to 1.5×) and I/Os queueing (2.5× or more)", x.Ratio))
+		}
+	}
+	if len(parts) == 0 {
+		parts = append(parts, "no unqueued latency")
+	}
+	if !hasEvidence(ev, littleslaw.EvidenceCurve) && !hasEvidence(ev, littleslaw.EvidenceDeeperGain) {
+		parts = append(parts, "no run at another depth")
+	}
+	if hasEvidence(ev, littleslaw.EvidenceMinLatency) {
+		parts = append(parts, "a latency spread that settles nothing")
+	} else {
+		parts = append(parts, "no fastest I/O")
+	}
+	return joinAnd(parts)
 }
 
 // evidenceText is one fact of the verdict in words ("" for none).

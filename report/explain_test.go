@@ -169,3 +169,22 @@ func TestExplainSequential1M(t *testing.T) {
 		t.Errorf("1 MiB sequential:\n%s", text)
 	}
 }
+
+// A run whose verdict one run cannot settle never asks for what it was
+// given: with --base-latency (1.31 ms against 850 µs, 1.54×, between the
+// thresholds) it names that ratio, not "no unqueued latency", and does not
+// ask for --base-latency again.
+func TestExplainUndeterminedNamesOnlyWhatIsMissing(t *testing.T) {
+	outs := networkDisk()
+	outs[0].Jobs[0].Read.Lat.MinNs = 0 // no fastest I/O in this output
+	text, jobs := explainText(t, outs, report.ExplainOptions{TargetIOPS: 160000, BaseLatNs: 850e3})
+	flat := strings.Join(strings.Fields(text), " ")
+	if jobs[0].Explanation.Verdict != littleslaw.VerdictUndetermined || strings.Contains(flat, "no unqueued latency") ||
+		strings.Contains(flat, "--base-latency") || !strings.Contains(flat, "1.54× the unqueued latency lies between") {
+		t.Errorf("with --base-latency 850us:\n%s", text)
+	}
+	text, _ = explainText(t, outs, report.ExplainOptions{TargetIOPS: 160000})
+	if flat := strings.Join(strings.Fields(text), " "); !strings.Contains(flat, "no unqueued latency") || !strings.Contains(flat, "--base-latency") {
+		t.Errorf("without a base latency:\n%s", text)
+	}
+}
