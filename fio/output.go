@@ -1,6 +1,7 @@
 package fio
 
 import (
+	"slices"
 	"sort"
 )
 
@@ -295,7 +296,10 @@ func (j Job) Summary() Summary {
 
 // mergeLats is the latency of several directions as one: min and max of
 // all, sample counts summed, and percentiles from the merged histograms
-// when every direction has one (else none: they cannot be merged).
+// when every direction has one; else, when every direction has its
+// percentiles and sample count (fio's JSON of a mixed job), those of the
+// mixture: the level at which the directions' distributions, weighted by
+// their I/Os, reach each percentile (mixturePercentiles).
 func mergeLats(ls []LatStat) LatStat {
 	switch len(ls) {
 	case 0:
@@ -318,8 +322,86 @@ func mergeLats(ls []LatStat) LatStat {
 				out.Percentiles = append(out.Percentiles, Percentile{Pct: p.Pct, Ns: v})
 			}
 		}
+		return out
+	}
+	out.Percentiles = mixturePercentiles(ls)
+	return out
+}
+
+// mixturePercentiles are the percentiles of the I/Os of several
+// directions together, from each direction's percentiles and I/O count,
+// where those pin them down. A direction's share of I/Os at or under a
+// latency lies between the highest of its percentiles at or under it and
+// the lowest at or over it (fio's percentiles are all that is known of
+// its distribution); weighted by the directions' I/Os, the lowest and
+// highest share bound each percentile of the mixture from both sides.
+// A percentile is given, as its upper bound, when its two bounds are
+// within 5% of each other (fio's own histogram buckets are within about
+// 3%), and left out when they are not (a tail the directions' coarse
+// percentiles do not fix). Against the merged json+ histograms of a fio
+// 3.33 randrw job (242 reads, 270 writes): p50 4,704 ns exact, 4,768 here;
+// p90 120,320 both; p99 (285 µs exact, bounds 0.2 to 3.7 ms) left out.
+// Nil when a direction has no percentiles or no count.
+func mixturePercentiles(ls []LatStat) []Percentile {
+	var total float64
+	var xs []float64
+	for _, l := range ls {
+		if len(l.Percentiles) == 0 || l.N <= 0 {
+			return nil
+		}
+		total += float64(l.N)
+		for _, p := range l.Percentiles {
+			xs = append(xs, p.Ns)
+		}
+		xs = append(xs, l.MinNs, l.MaxNs)
+	}
+	slices.Sort(xs)
+	first := func(pct float64, high bool) float64 {
+		for _, x := range xs {
+			share := 0.0
+			for _, l := range ls {
+				lo, hi := shareBounds(l, x)
+				if high {
+					lo = hi
+				}
+				share += float64(l.N) / total * lo
+			}
+			if share >= pct-1e-9 {
+				return x
+			}
+		}
+		return xs[len(xs)-1]
+	}
+	var out []Percentile
+	for _, p := range ls[0].Percentiles {
+		upper, lower := first(p.Pct, false), first(p.Pct, true)
+		if lower >= upper/1.05 {
+			out = append(out, Percentile{Pct: p.Pct, Ns: upper})
+		}
 	}
 	return out
+}
+
+// shareBounds bounds the percent of l's I/Os at or under x ns: the
+// highest of its percentiles at or under x (0 below its min, 100 from its
+// max on), and the lowest over it.
+func shareBounds(l LatStat, x float64) (lo, hi float64) {
+	if x >= l.MaxNs {
+		return 100, 100
+	}
+	if x < l.MinNs {
+		return 0, 0
+	}
+	hi = 100
+	for _, p := range l.Percentiles {
+		if p.Ns <= x {
+			lo = max(lo, p.Pct)
+		}
+		if p.Ns > x {
+			hi = min(hi, p.Pct) // at most this just above x, so at x
+		}
+	}
+	return lo, hi
 }
 
 // Final returns the reports that are not interim --status-interval snapshots.
