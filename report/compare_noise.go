@@ -14,8 +14,8 @@ import (
 // standard error of a step's mean IOPS over its per-slice IOPS, with no
 // floor and no cap. A step that recorded too few slices has no known noise,
 // and no difference is called real against it; a step one run's analysis
-// left out (it ran on burst credits, or above the level that lasted) is
-// shown, marked, and not judged.
+// left out (it ran on burst credits, above the level that lasted, or
+// without a known iodepth) is shown, marked, and not judged.
 
 // stepNoise is the noise of st's mean IOPS from its own samples: the
 // slices of its series (a partial last slice, shorter than half the
