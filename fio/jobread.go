@@ -262,6 +262,17 @@ func (jf JobFile) Waves() []int {
 	})
 }
 
+// OrdersJobs reports whether fio option name only orders or groups a job
+// file's jobs (stonewall, wait_for, new_group): Groups and Waves read it;
+// in a run of one job it changes nothing.
+func OrdersJobs(name string) bool {
+	switch OptionName(name) {
+	case "stonewall", "wait_for", "new_group":
+		return true
+	}
+	return false
+}
+
 // number numbers the jobs: a job for which starts says so of its scoped
 // options (the last one of each name deciding) begins the next number.
 func (jf JobFile) number(starts func(Option) bool) []int {

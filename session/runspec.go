@@ -214,9 +214,7 @@ func specOf(engine string, run fioadapt.JobRun, several bool) (RunSpec, error) {
 		}
 	}
 	if several {
-		r.Ignored = slices.DeleteFunc(slices.Clone(r.Ignored), func(o string) bool {
-			return o == "stonewall" || o == "wait_for_previous" || o == "wait_for" || o == "new_group"
-		})
+		r.Ignored = slices.DeleteFunc(slices.Clone(r.Ignored), fio.OrdersJobs)
 	}
 	if n := report.IgnoredNote(r.Ignored, r.Batching); n != "" {
 		spec.notes = append(spec.notes, n)
