@@ -76,6 +76,10 @@ type ExplainInput struct {
 	// Curve holds other runs of the same rw and block size at other depths
 	// (this run may be among them): several files read as a curve.
 	Curve []Point
+	// CurveUnsaturated is set when those runs, read as one curve, found no
+	// saturation: no run may then be called device-bound, which the curve
+	// contradicts (a deeper run tells).
+	CurveUnsaturated bool
 }
 
 // Explanation is Little's Law applied to one job.

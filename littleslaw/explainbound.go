@@ -37,6 +37,10 @@ const (
 	// gain, a fraction): the device had more to give, so this run was not
 	// device-bound, whatever its latency says.
 	EvidenceDeeperGain EvidenceKind = "deeper-gain"
+	// EvidenceCurveUnsaturated: the runs read as one curve found no
+	// saturation up to the deepest (QD): this run's own evidence of a
+	// device limit is not enough to call it device-bound.
+	EvidenceCurveUnsaturated EvidenceKind = "curve-unsaturated"
 	// EvidenceMissing: nothing in the run tells depth-bound from
 	// device-bound: no base latency, no other depth, latency spread
 	// inconclusive.
@@ -135,6 +139,15 @@ func judgeBound(in ExplainInput, e Explanation) (string, []ExplainEvidence) {
 		ev = append(ev, ExplainEvidence{Kind: EvidenceDepthDist, Share: sh, QD: float64(max(in.IODepth, 1))})
 	}
 	for _, x := range ev {
+		if x.Says == VerdictDeviceBound && in.CurveUnsaturated {
+			// The curve of these runs says more depth still gave more: no
+			// run of it is device-bound on its own evidence.
+			deepest := qd
+			for _, p := range in.Curve {
+				deepest = max(deepest, p.QD)
+			}
+			return VerdictUndetermined, append(ev, ExplainEvidence{Kind: EvidenceCurveUnsaturated, QD: deepest})
+		}
 		if x.Says != "" {
 			return x.Says, ev
 		}

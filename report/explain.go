@@ -28,6 +28,8 @@ type ExplainOptions struct {
 	// were answered once from their curve (ExplainCurve): their jobs get
 	// no target answer of their own.
 	Curved map[string]bool
+	// Unsaturated names the answered curves that found no saturation.
+	Unsaturated map[string]bool
 }
 
 // ExplainCurve is one workload of several runs (different depths of one
@@ -124,7 +126,7 @@ func ExplainFio(outs []fio.Output, o ExplainOptions) []ExplainedJob {
 				TargetIOPS:  target, TargetShare: j.CloneOf,
 				MaxIODepth: o.MaxIODepth, MaxJobs: o.MaxJobs,
 				LatMinNs: s.Lat.MinNs, LatP50Ns: p50, LatP99Ns: e.P99Ns, BaseLatNs: o.BaseLatNs,
-				DepthDist: j.IODepthDist, Curve: curves[fioadapt.CurveKey(j)],
+				DepthDist: j.IODepthDist, Curve: curves[fioadapt.CurveKey(j)], CurveUnsaturated: o.Unsaturated[fioadapt.CurveKey(j)],
 			})
 			e.Notes = explainNotes(j, e)
 			ex = append(ex, e)
@@ -334,7 +336,7 @@ func verdictSentence(e littleslaw.Explanation) string {
 		if x.Kind == littleslaw.EvidenceMissing {
 			w = missingText(e.Evidence)
 		}
-		if w != "" && (x.Says == e.Verdict || x.Says == "") {
+		if w != "" && (x.Says == e.Verdict || x.Says == "" || e.Verdict == littleslaw.VerdictUndetermined) {
 			why = append(why, w)
 		}
 	}
@@ -349,7 +351,10 @@ func verdictSentence(e littleslaw.Explanation) string {
 		return "Device-bound" + because + ". The device (or the volume's limit) served what it could: more depth adds latency, not throughput."
 	}
 	next := ". Sweep it (qdsweep sweep, or fio at several iodepths given together to explain), or give the unqueued latency with --base-latency."
-	if hasEvidence(e.Evidence, littleslaw.EvidenceBaseLatency) {
+	switch {
+	case hasEvidence(e.Evidence, littleslaw.EvidenceCurveUnsaturated):
+		next = ". A run deeper than the deepest of them tells."
+	case hasEvidence(e.Evidence, littleslaw.EvidenceBaseLatency):
 		next = ". Sweep it (qdsweep sweep, or fio at several iodepths given together to explain)."
 	}
 	return "Depth-bound or device-bound cannot be told from one run" + because + next
@@ -421,6 +426,8 @@ func evidenceText(x littleslaw.ExplainEvidence) string {
 			return fmt.Sprintf("fio saw %.0f%% of I/Os submitted with 1 in flight", x.Share)
 		}
 		return fmt.Sprintf("fio saw %.0f%% of I/Os submitted with %s–%s in flight", x.Share, FormatQD(x.QD), FormatQD(2*x.QD-1))
+	case littleslaw.EvidenceCurveUnsaturated:
+		return fmt.Sprintf("but these runs together show no saturation up to QD %s (see the curve below), so the limit is not proven", FormatQD(x.QD))
 	case littleslaw.EvidenceMissing:
 		return "no unqueued latency, no run at another depth, and a latency spread that settles nothing"
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/qdsweep/qdsweep/fio"
+	"github.com/qdsweep/qdsweep/fioadapt"
 	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/report"
 )
@@ -186,5 +187,26 @@ func TestExplainUndeterminedNamesOnlyWhatIsMissing(t *testing.T) {
 	text, _ = explainText(t, outs, report.ExplainOptions{TargetIOPS: 160000})
 	if flat := strings.Join(strings.Fields(text), " "); !strings.Contains(flat, "no unqueued latency") || !strings.Contains(flat, "--base-latency") {
 		t.Errorf("without a base latency:\n%s", text)
+	}
+}
+
+// Read as one curve that never saturated, no run of it is device-bound on
+// its own evidence: the QD 64 sample run, device-bound alone (IOPS grew as
+// depth^0.12 from QD 16, latency 14× the fastest I/O), is undetermined beside
+// a curve whose IOPS still rose at QD 64, and names what would tell.
+func TestExplainCurveUnsaturatedNoDeviceBound(t *testing.T) {
+	var all []fio.Output
+	for _, n := range []string{"fio-qd1.json", "fio-qd4.json", "fio-qd16.json", "fio-qd64.json"} {
+		outs, err := fio.ReadOutput(filepath.Join("..", "examples", "fio", n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, outs...)
+	}
+	key := fioadapt.CurveKey(fio.Final(all)[0].Jobs[0])
+	text, jobs := explainText(t, all, report.ExplainOptions{Curved: map[string]bool{key: true}, Unsaturated: map[string]bool{key: true}})
+	v := jobs[3].Explanation
+	if v.Verdict != littleslaw.VerdictUndetermined || !strings.Contains(strings.Join(strings.Fields(text), " "), "no saturation up to QD 64") {
+		t.Errorf("QD 64 beside an unsaturated curve: %+v\n%s", v, text)
 	}
 }

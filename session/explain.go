@@ -17,7 +17,7 @@ import (
 // answers' notes.
 func ExplainFio(outs []fio.Output, o report.ExplainOptions, source string) report.ExplainDoc {
 	var doc report.ExplainDoc
-	o.Curved = map[string]bool{}
+	o.Curved, o.Unsaturated = map[string]bool{}, map[string]bool{}
 	for _, g := range fioadapt.CurveGroups(outs) {
 		if len(g.Depths) < 2 {
 			continue
@@ -28,6 +28,7 @@ func ExplainFio(outs []fio.Output, o report.ExplainOptions, source string) repor
 		}
 		doc.Curves = append(doc.Curves, c)
 		o.Curved[g.Key] = true
+		o.Unsaturated[g.Key] = c.Advice.Analysis != nil && !c.Advice.Analysis.Saturation.Found
 	}
 	doc.Jobs = report.ExplainFio(outs, o)
 	return doc
