@@ -171,6 +171,9 @@ func (o *Sweep) measure(ctx context.Context, eng ioengine.Engine, probe sweep.Pr
 	if held != nil {
 		cfg.Workload.Held = held
 	}
+	if err := o.holdIdentity(held, r); err != nil {
+		return err
+	}
 	runErr := sweep.RunAll(ctx, cfg, r, o.Refine, o.Control)
 	prog.Clear()
 	switch {
@@ -240,8 +243,45 @@ func (o *Sweep) result(engine, fallback string) (*sweep.Result, error) {
 			*m = *prevMeta
 			return r, UsageErr(err)
 		}
+		if err := o.checkResumedTarget(prevMeta.TargetID); err != nil {
+			*m = *prevMeta
+			return r, err
+		}
 	}
 	return r, nil
+}
+
+// checkResumedTarget refuses, before anything is written, a resume whose
+// target path leads to another file than the one recorded (was), or to
+// none. A scratch file is laid out anew each time: nothing to compare.
+func (o *Sweep) checkResumedTarget(was *sweep.TargetID) error {
+	if was == nil || o.Scratch || !o.Engine.Local() {
+		return nil
+	}
+	now, err := targetIdentity(o.Workload.Filename)
+	if err != nil {
+		return Usagef("--resume: the sweep's target %s cannot be read now (%v); resume only onto the file it measured, or start a new sweep", o.Workload.Filename, err)
+	}
+	return sameTarget(o.Workload.Filename, was, now)
+}
+
+// holdIdentity records the held target's identity in r (a new sweep), or
+// proves it the one a resumed sweep recorded.
+func (o *Sweep) holdIdentity(held *guard.Held, r *sweep.Result) error {
+	if held == nil || o.Scratch {
+		return nil
+	}
+	id, err := heldIdentity(held)
+	if err != nil {
+		return fmt.Errorf("identity of %s: %w", o.Workload.Filename, err)
+	}
+	if o.Prev != nil && !o.Scratch {
+		if err := sameTarget(o.Workload.Filename, o.Prev.Meta.TargetID, id); err != nil {
+			return err
+		}
+	}
+	r.Meta.TargetID = id
+	return nil
 }
 
 // layOutTarget lays out the scratch file, or a named target that does

@@ -30,14 +30,17 @@ type Result struct {
 
 // Meta describes where, when and how a result was measured.
 type Meta struct {
-	Tool      string      `json:"tool"`    // "qdsweep"
-	Version   string      `json:"version"` // tool version
-	Start     time.Time   `json:"start"`
-	End       time.Time   `json:"end"`
-	Hostname  string      `json:"hostname"`
-	Kernel    string      `json:"kernel"`
-	CPUs      int         `json:"cpus"`
-	Target    string      `json:"target"` // path measured
+	Tool     string    `json:"tool"`    // "qdsweep"
+	Version  string    `json:"version"` // tool version
+	Start    time.Time `json:"start"`
+	End      time.Time `json:"end"`
+	Hostname string    `json:"hostname"`
+	Kernel   string    `json:"kernel"`
+	CPUs     int       `json:"cpus"`
+	Target   string    `json:"target"` // path measured
+	// TargetID is the identity of the file or device measured, taken from
+	// the descriptor the sweep held: a resume onto another file is refused.
+	TargetID  *TargetID   `json:"target_id,omitempty"`
 	Device    *DeviceInfo `json:"device,omitempty"`
 	DeviceOff string      `json:"device_off,omitempty"` // why Device is nil on a measured target (DeviceProbe.Off)
 	// FSType and FSClass are the mount the target lives on, from the mount
@@ -58,6 +61,15 @@ type Meta struct {
 	// SteadyPrecision is the steady criterion's other rule: a step ended
 	// once its mean IOPS was known to within this fraction (0: not used).
 	SteadyPrecision float64 `json:"steady_precision,omitempty"`
+}
+
+// TargetID is a measured target's identity: a file's device and inode, or
+// a block device's number, and its size in bytes.
+type TargetID struct {
+	Dev  uint64 `json:"dev,omitempty"`  // a file's filesystem device
+	Ino  uint64 `json:"ino,omitempty"`  // a file's inode
+	Rdev uint64 `json:"rdev,omitempty"` // a block device's number
+	Size int64  `json:"size_bytes"`
 }
 
 // Workload is the fixed part of the sweep's workload (what does not vary by step).

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -498,5 +499,56 @@ func TestSweepSimSpec(t *testing.T) {
 	code, _, stderr = runSweep(t, dir, "--resume", "a", "--sim=latency=2ms", "--output-format=json")
 	if code != 2 || !strings.Contains(stderr, "resume") || !strings.Contains(stderr, "latency=2ms") {
 		t.Errorf("resume with another --sim: exit %d: %s", code, stderr)
+	}
+}
+
+// TestResumeRefusesAnotherTarget: a sweep records the identity of the
+// file it holds (device, inode, size); when the file at its path is
+// replaced before --resume (another file renamed over it), the resume is
+// refused in one line, exit 2, before anything is written: the new file
+// keeps every byte, even with --allow-write, and results.json is as it
+// was (the old code wrote the new file and merged two targets' steps).
+func TestResumeRefusesAnotherTarget(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"--filename=t.dat", "--size=4m", "--rw=randwrite", "--iodepth", "1:64", "--runtime", "300ms", "--ramp_time", "0", "--ss=0", "--output", "res"}
+	if code, stderr := interruptSweep(t, dir, args...); code != 130 {
+		t.Fatalf("exit %d, want 130; stderr %s", code, stderr)
+	}
+	r, err := sweep.Read(filepath.Join(dir, "res"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(filepath.Join(dir, "t.dat"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := fi.Sys().(*syscall.Stat_t)
+	if id := r.Meta.TargetID; id == nil || id.Ino != st.Ino || id.Dev != uint64(st.Dev) || id.Size != fi.Size() {
+		t.Fatalf("recorded target %+v, want inode %d on %d, %d bytes", r.Meta.TargetID, st.Ino, st.Dev, fi.Size())
+	}
+	other := filepath.Join(dir, "other")
+	if err := os.WriteFile(other, bytes.Repeat([]byte("another file "), int(fi.Size())/13+1)[:fi.Size()], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(other, filepath.Join(dir, "t.dat")); err != nil {
+		t.Fatal(err)
+	}
+	sum := func(p string) [32]byte {
+		b, err := os.ReadFile(filepath.Join(dir, p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sha256.Sum256(b)
+	}
+	target, results := sum("t.dat"), sum("res/results.json")
+	code, _, stderr := runSweep(t, dir, "--resume", "res", "--allow-write", "-q")
+	if code != 2 || !strings.Contains(stderr, "not the file the sweep measured") || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("resume onto a replaced target: exit %d, %q; want 2 and one line", code, stderr)
+	}
+	if sum("t.dat") != target {
+		t.Error("the file put in the target's place was written")
+	}
+	if sum("res/results.json") != results {
+		t.Error("results.json changed on a refused resume")
 	}
 }

@@ -11,7 +11,7 @@ import (
 // Open opens dir for writing through guard.OpenOut, failing t on a refusal.
 func Open(t testing.TB, dir string) *guard.Out {
 	t.Helper()
-	out, err := guard.OpenOut(dir, guard.OutOptions{})
+	out, err := guard.OpenOut(dir, guard.OutOptions{Renders: dir}) // its own results, written again
 	if err != nil {
 		t.Fatal(err)
 	}
