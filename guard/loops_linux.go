@@ -128,21 +128,3 @@ func underMount(path, mp string) bool {
 	}
 	return path == mp || strings.HasPrefix(path, strings.TrimSuffix(mp, "/")+"/")
 }
-
-// loopBacking returns the name of a loop device that reads file fi (found
-// at path), or "": by name, inode, file handle or overlay layer, as
-// StackOf matches them.
-func (c Checker) loopBacking(path string, fi os.FileInfo) string {
-	mounts, _ := c.mounts()
-	var ovls []overlayMount
-	fids := fileFids(path)
-	for _, l := range c.loopDevs() {
-		if ovls == nil {
-			ovls = c.overlays(mounts)
-		}
-		if l.overFile(path, fi, fids, ovls) {
-			return l.name
-		}
-	}
-	return ""
-}
