@@ -323,9 +323,41 @@ func (d *jsonDir) dir() *Dir {
 		}
 	}
 	if out.TotalIOs == 0 && out.IOPS > 0 && out.RuntimeMs > 0 {
-		out.TotalIOs = int64(math.Round(out.IOPS * float64(out.RuntimeMs) / 1e3)) // fio 2.0 has no total_ios
+		// fio ≤ 2.1 has no total_ios.
+		out.TotalIOs = wholeBlocks(out)
+		if out.TotalIOs == 0 {
+			out.TotalIOs = int64(math.Round(out.IOPS * float64(out.RuntimeMs) / 1e3))
+		}
 	}
 	return out
+}
+
+// wholeBlocks is the I/O count of a direction fio ≤ 2.1 reported without
+// one (nor the job's options): IOBytes ÷ bs for the one block size, a
+// multiple of 512 that divides IOBytes, whose I/O count over the runtime
+// rounds to the IOPS fio printed (a whole number there); 0 when none or
+// more than one fits. 44,920 KiB in 2,127,550 ms at 5 IOPS: 4 KiB (4,608
+// also gives 5 IOPS but does not divide the bytes).
+func wholeBlocks(d *Dir) int64 {
+	secs := float64(d.RuntimeMs) / 1e3
+	if d.IOPS < 1 || d.IOBytes <= 0 || secs <= 0 {
+		return 0
+	}
+	lo := float64(d.IOBytes) / ((d.IOPS + 0.5) * secs) * 0.999
+	hi := float64(d.IOBytes) / ((d.IOPS - 0.5) * secs) * 1.001
+	found := int64(0)
+	for bs := max(int64(math.Ceil(lo/512))*512, 512); float64(bs) <= hi && bs <= 256<<20; bs += 512 {
+		if d.IOBytes%bs == 0 {
+			if found != 0 {
+				return 0 // two sizes fit: neither is known
+			}
+			found = bs
+		}
+	}
+	if found == 0 {
+		return 0
+	}
+	return d.IOBytes / found
 }
 
 // stat converts one latency block (values × unit give ns); percentile keys
