@@ -232,3 +232,34 @@ func ExampleStackOf() {
 	fmt.Println(st.Layers[0].What, st.Layers[0].Path == path, st.Busy())
 	// Output: target true <nil>
 }
+
+// TestStackFileByAnyName: the image of a mounted loop device is refused
+// by every name that reaches its inode: a hard link, a file bind-mounted
+// over another, the same path under /proc/self/root, a symlink. The image
+// keeps every byte.
+func TestStackFileByAnyName(t *testing.T) {
+	looptest.RequireRootTools(t, "mkfs.ext4", "mount", "umount")
+	dir := t.TempDir()
+	img := filepath.Join(dir, "disk.img")
+	writeFile(t, img, 16<<20)
+	looptest.RunTool(t, "", "mkfs.ext4", "-q", "-F", img)
+	dev := looptest.AttachLoop(t, img, false)
+	looptest.Mount(t, dev)
+	hard, bound, link := filepath.Join(dir, "hard"), filepath.Join(dir, "bound"), filepath.Join(dir, "link")
+	if err := os.Link(img, hard); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, bound, 16<<20)
+	looptest.RunTool(t, "", "mount", "--bind", img, bound)
+	t.Cleanup(func() { looptest.RunTool(t, "", "umount", bound) })
+	if err := os.Symlink(img, link); err != nil {
+		t.Fatal(err)
+	}
+	before := looptest.FileSum(t, img)
+	for _, p := range []string{img, hard, bound, "/proc/self/root" + img, link} {
+		refusedBusy(t, p, guard.Permit{AllowWrite: true}, "backs loop device "+dev)
+	}
+	if after := looptest.FileSum(t, img); after != before {
+		t.Errorf("the image changed: sha256 %s → %s", before, after)
+	}
+}
