@@ -192,43 +192,8 @@ func WriteAdvice(w io.Writer, d AdviceDoc) error {
 	if a := d.Analysis; a != nil {
 		writeAdviceAnalysis(&b, a)
 	}
-	switch d.From {
-	case littleslaw.AdviceFromTarget:
-		if d.TargetBW > 0 {
-			say("%s MiB/s at %s per I/O is %s IOPS.", FormatCount(d.TargetBW/(1<<20)), units.FioSize(d.BS), FormatCount(d.TargetIOPS))
-		}
-		if d.Analysis == nil {
-			rangeNote := ""
-			if d.QDHigh > 0 && d.Cloud != nil {
-				rangeNote = fmt.Sprintf("; over %s's planning range of %s–%s, %s–%s", d.Cloud.Title,
-					FormatLatency(d.LatLowNs), FormatLatency(d.LatHighNs), fmtOneDecimal(d.QDLow), fmtOneDecimal(d.QDHigh))
-			}
-			say("%s IOPS at %s per I/O needs %s I/Os in flight (QD = IOPS × latency)%s.",
-				FormatCount(d.TargetIOPS), FormatLatency(d.LatencyNs), fmtOneDecimal(d.NaiveQD), rangeNote)
-		} else {
-			say("%s", sentence(capitalize(d.Note)))
-		}
-		switch {
-		case d.Reachable:
-			say("Use %s.", adviceSplitText(d))
-		case d.Target != nil && d.Target.Reason == littleslaw.TargetNotReached && !d.Target.Sustained:
-			say("At least %s is needed: the deepest measured depth fell short.", adviceSplitFloorText(d))
-		default:
-			say("The most it delivers, %s IOPS, needs %s.", FormatCount(d.ReachableIOPS), adviceSplitText(d))
-		}
-	case littleslaw.AdviceFromDeepest:
-		say("Keep at least %s I/Os in flight (%s); the sweep never saturated, so the useful depth may lie deeper.",
-			FormatCount(d.QueueDepth), adviceSplitText(d))
-	case littleslaw.AdviceFromSLO:
-		if s := d.SLO; s != nil && s.Met {
-			say("Keep at most %s I/Os in flight, the deepest measured QD meeting %s ≤ %s: %s.",
-				FormatCount(d.QueueDepth), s.Stat, FormatLatency(s.LimitNs), adviceSplitText(d))
-		} else if s != nil {
-			say("No measured depth meets %s ≤ %s; the shallowest, %s I/Os in flight, comes closest: %s.",
-				s.Stat, FormatLatency(s.LimitNs), FormatCount(d.QueueDepth), adviceSplitText(d))
-		}
-	default:
-		say("Keep about %s I/Os in flight: %s.", FormatCount(d.QueueDepth), adviceSplitText(d))
+	for _, line := range adviceDepthText(d) {
+		say("%s", line)
 	}
 	// Caveats once per output: those the target's sentence said are not
 	// repeated, nor those said here under the settings.
@@ -315,6 +280,52 @@ func adviceSplitText(d AdviceDoc) string {
 		s += "; " + r
 	}
 	return s
+}
+
+// adviceDepthText is the advice's depth in sentences: a target's answer
+// and the split to use, or the depth to keep without a target.
+func adviceDepthText(d AdviceDoc) []string {
+	var out []string
+	say := func(format string, a ...any) { out = append(out, fmt.Sprintf(format, a...)) }
+	switch d.From {
+	case littleslaw.AdviceFromTarget:
+		if d.TargetBW > 0 {
+			say("%s MiB/s at %s per I/O is %s IOPS.", FormatCount(d.TargetBW/(1<<20)), units.FioSize(d.BS), FormatCount(d.TargetIOPS))
+		}
+		if d.Analysis == nil {
+			rangeNote := ""
+			if d.QDHigh > 0 && d.Cloud != nil {
+				rangeNote = fmt.Sprintf("; over %s's planning range of %s–%s, %s–%s", d.Cloud.Title,
+					FormatLatency(d.LatLowNs), FormatLatency(d.LatHighNs), fmtOneDecimal(d.QDLow), fmtOneDecimal(d.QDHigh))
+			}
+			say("%s IOPS at %s per I/O needs %s I/Os in flight (QD = IOPS × latency)%s.",
+				FormatCount(d.TargetIOPS), FormatLatency(d.LatencyNs), fmtOneDecimal(d.NaiveQD), rangeNote)
+		} else {
+			say("%s", sentence(capitalize(d.Note)))
+		}
+		switch {
+		case d.Reachable:
+			say("Use %s.", adviceSplitText(d))
+		case d.Target != nil && d.Target.Reason == littleslaw.TargetNotReached && !d.Target.Sustained:
+			say("At least %s is needed: the deepest measured depth fell short.", adviceSplitFloorText(d))
+		default:
+			say("The most it delivers, %s IOPS, needs %s.", FormatCount(d.ReachableIOPS), adviceSplitText(d))
+		}
+	case littleslaw.AdviceFromDeepest:
+		say("Keep at least %s I/Os in flight (%s); the sweep never saturated, so the useful depth may lie deeper.",
+			FormatCount(d.QueueDepth), adviceSplitText(d))
+	case littleslaw.AdviceFromSLO:
+		if s := d.SLO; s != nil && s.Met {
+			say("Keep at most %s I/Os in flight, the deepest measured QD meeting %s ≤ %s: %s.",
+				FormatCount(d.QueueDepth), s.Stat, FormatLatency(s.LimitNs), adviceSplitText(d))
+		} else if s != nil {
+			say("No measured depth meets %s ≤ %s; the shallowest, %s I/Os in flight, comes closest: %s.",
+				s.Stat, FormatLatency(s.LimitNs), FormatCount(d.QueueDepth), adviceSplitText(d))
+		}
+	default:
+		say("Keep about %s I/Os in flight: %s.", FormatCount(d.QueueDepth), adviceSplitText(d))
+	}
+	return out
 }
 
 // adviceSplitFloorText words the least split beyond the deepest measured
