@@ -410,3 +410,47 @@ func disagreements(as []answer) []string {
 	}
 	return bad
 }
+
+// TestExplainGroupsWorkloads: outputs of two workloads (random reads and
+// random writes, each at two depths) and a lone run of a third are two
+// curves, each answered once, and a run of its own; a lone run keeps its
+// own target answer, the curves' runs do not.
+func TestExplainGroupsWorkloads(t *testing.T) {
+	soft := func(qd float64) float64 { return 100000 * qd / (qd + 16) }
+	var outs []fio.Output
+	add := func(rw string, qd int, engine string) {
+		x := soft(float64(qd))
+		lat := float64(qd) / x * 1e9
+		n := int64(x * 3)
+		dir := &fio.Dir{IOPS: x, BWBytes: x * 4096, TotalIOs: n, IOBytes: n * 4096, RuntimeMs: 3000,
+			Lat: fio.LatStat{MeanNs: lat, MinNs: lat / 3, N: n}}
+		j := fio.Job{Name: fmt.Sprintf("%s-qd%d", rw, qd), RW: rw, BS: 4096, IOEngine: engine, IODepth: qd, IODepthFrom: "options",
+			NumJobs: 1, NumJobsFrom: "options", Options: map[string]string{"filename": "/data/f", "rw": rw, "iodepth": fmt.Sprint(qd)}}
+		if rw == "randwrite" {
+			j.Write = dir
+		} else {
+			j.Read = dir
+		}
+		outs = append(outs, fio.Output{Format: "json", FioVersion: "fio-3.33", Timestamp: int64(len(outs) + 1), Jobs: []fio.Job{j}})
+	}
+	add("randread", 1, "io_uring")
+	add("randwrite", 4, "libaio")
+	add("randread", 32, "libaio") // io_uring and libaio keep the same queue: one curve
+	add("randwrite", 64, "io_uring")
+	add("read", 8, "io_uring")
+	doc := session.ExplainFio(outs, report.ExplainOptions{TargetIOPS: 50000, MaxIODepth: 256, MaxJobs: 2}, "gen")
+	if len(doc.Curves) != 2 || doc.Curves[0].RW != "randread" || doc.Curves[1].RW != "randwrite" {
+		t.Fatalf("curves %+v, want randread and randwrite", doc.Curves)
+	}
+	for _, c := range doc.Curves {
+		if tg := c.Advice.Target; tg == nil || !tg.Reachable || len(c.Jobs) != 2 {
+			t.Errorf("%s: %d runs, target %+v", c.RW, len(c.Jobs), tg)
+		}
+	}
+	for _, j := range doc.Jobs {
+		onCurve := j.RW != "read"
+		if j.OnCurve != onCurve || (j.Explanation.Target != nil) == onCurve {
+			t.Errorf("%s: on a curve %v, own target %v", j.Name, j.OnCurve, j.Explanation.Target != nil)
+		}
+	}
+}
