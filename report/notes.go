@@ -213,7 +213,7 @@ func sloConflictNote(t littleslaw.TargetResult) string {
 	case !t.SLOConflict:
 		return ""
 	case t.SLOQD > 0:
-		return fmt.Sprintf("; the latency objective holds only up to QD %g: the target and the objective conflict, so the settings keep to QD %g", t.SLOQD, t.SLOQD)
+		return fmt.Sprintf("; the latency objective holds only up to QD %g: the target and the objective conflict (settings, when asked for, keep to QD %g)", t.SLOQD, t.SLOQD)
 	}
 	return "; no measured depth meets the latency objective: the target and the objective conflict"
 }
