@@ -309,7 +309,7 @@ func adviceDepthText(d AdviceDoc) []string {
 		case d.Target != nil && d.Target.Reason == littleslaw.TargetNotReached && !d.Target.Sustained:
 			say("At least %s is needed: the deepest measured depth fell short.", adviceSplitFloorText(d))
 		default:
-			say("The most it delivers, %s IOPS, needs %s.", FormatCount(d.ReachableIOPS), adviceSplitText(d))
+			say("More depth than its saturation QD adds latency only: use %s.", adviceSplitText(d))
 		}
 	case littleslaw.AdviceFromDeepest:
 		say("Keep at least %s I/Os in flight (%s); the sweep never saturated, so the useful depth may lie deeper.",

@@ -176,17 +176,19 @@ func targetNote(t littleslaw.TargetResult) string {
 	case littleslaw.TargetSaturated:
 		if t.Sustained {
 			return fmt.Sprintf("%s IOPS is not reachable: the device sustains %s IOPS (steps that ran faster did not last); the limit is the device or the volume, not the queue depth",
-				FormatCount(t.TargetIOPS), FormatCount(t.ReachableIOPS)) + sloConflictNote(t)
+				FormatCount(t.TargetIOPS), FormatIOPS(t.ReachableIOPS)) + sloConflictNote(t)
 		}
-		return fmt.Sprintf("%s IOPS is not reachable: it saturates at %s IOPS (at QD %g); the limit is the device or the VM, not the queue depth",
-			FormatCount(t.TargetIOPS), FormatCount(t.ReachableIOPS), t.QD) + sloConflictNote(t)
+		// The figures of the rows they name: the saturation QD, and the most
+		// measured at its own QD (a deeper step may add a little).
+		return fmt.Sprintf("%s IOPS is not reachable: it saturates from QD %g, and the most measured is %s IOPS (at QD %g); the limit is the device or the VM, not the queue depth",
+			FormatCount(t.TargetIOPS), t.QD, FormatIOPS(t.ReachableIOPS), t.MaxIOPSQD) + sloConflictNote(t)
 	case littleslaw.TargetNotReached:
 		if t.Sustained {
 			return fmt.Sprintf("%s IOPS is not reachable: the device sustains %s IOPS (steps that ran faster did not last)",
-				FormatCount(t.TargetIOPS), FormatCount(t.ReachableIOPS)) + sloConflictNote(t)
+				FormatCount(t.TargetIOPS), FormatIOPS(t.ReachableIOPS)) + sloConflictNote(t)
 		}
 		s := fmt.Sprintf("%s IOPS was not reached: the most measured was %s IOPS at QD %g, without saturating; more than QD %g is needed: sweep deeper",
-			FormatCount(t.TargetIOPS), FormatCount(t.MaxIOPS), t.MaxIOPSQD, t.MaxIOPSQD)
+			FormatCount(t.TargetIOPS), FormatIOPS(t.MaxIOPS), t.MaxIOPSQD, t.MaxIOPSQD)
 		if t.ModelName != "" {
 			s += fmt.Sprintf(" (the %s fit suggests about QD %.0f)", t.ModelName, t.ModelQD)
 		}
@@ -199,7 +201,7 @@ func targetNote(t littleslaw.TargetResult) string {
 			s += "; " + noHeadroomNote(t)
 		}
 		if t.Sustained {
-			s += fmt.Sprintf("; that is what the device sustains (%s IOPS): no headroom", FormatCount(t.MaxIOPS))
+			s += fmt.Sprintf("; that is what the device sustains (%s IOPS): no headroom", FormatIOPS(t.MaxIOPS))
 		}
 		return s + sloConflictNote(t)
 	}
@@ -220,7 +222,7 @@ func sloConflictNote(t littleslaw.TargetResult) string {
 
 // noHeadroomNote says a reachable target is the most measured.
 func noHeadroomNote(t littleslaw.TargetResult) string {
-	return fmt.Sprintf("that is the most measured (%s IOPS at QD %g): no headroom", FormatCount(t.MaxIOPS), t.MaxIOPSQD)
+	return fmt.Sprintf("that is the most measured (%s IOPS at QD %g): no headroom", FormatIOPS(t.MaxIOPS), t.MaxIOPSQD)
 }
 
 // splitLimitNote warns, after a "; ", when a target's split needs more jobs

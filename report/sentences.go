@@ -293,9 +293,9 @@ func targetSentence(t *littleslaw.TargetResult, r0 float64) string {
 		switch {
 		case t.MaxIOPS > 0 && t.TargetIOPS > t.MaxIOPS:
 			s += fmt.Sprintf(". Reachable only within measurement noise: the most measured was %s IOPS at QD %s, %.1f%% under it; no headroom.",
-				FormatCount(t.MaxIOPS), FormatQD(t.MaxIOPSQD), 100*(1-t.MaxIOPS/t.TargetIOPS))
+				FormatIOPS(t.MaxIOPS), FormatQD(t.MaxIOPSQD), 100*(1-t.MaxIOPS/t.TargetIOPS))
 		case t.NoHeadroom:
-			s += fmt.Sprintf(". Reachable, with no headroom: the most measured was %s IOPS at QD %s.", FormatCount(t.MaxIOPS), FormatQD(t.MaxIOPSQD))
+			s += fmt.Sprintf(". Reachable, with no headroom: the most measured was %s IOPS at QD %s.", FormatIOPS(t.MaxIOPS), FormatQD(t.MaxIOPSQD))
 		default:
 			s += ". Reachable."
 		}
@@ -303,7 +303,7 @@ func targetSentence(t *littleslaw.TargetResult, r0 float64) string {
 			s += " " + sentence(capitalize(splitLimitWarning(*t)))
 		}
 		if t.Sustained {
-			s += fmt.Sprintf(" That is what the device sustains (%s IOPS), below what earlier steps measured: no headroom.", FormatCount(t.MaxIOPS))
+			s += fmt.Sprintf(" That is what the device sustains (%s IOPS), below what earlier steps measured: no headroom.", FormatIOPS(t.MaxIOPS))
 		}
 		if c := sloConflictNote(*t); c != "" {
 			s += " " + sentence(capitalize(strings.TrimPrefix(c, "; ")))
