@@ -23,9 +23,6 @@ type fioOption struct {
 	Engines []string // the engines that define it ("" for fio's own)
 }
 
-// fioVersion is the fio whose options fioOptions lists.
-const fioVersion = "fio-3.33"
-
 // fioOptions are every option fio 3.33 knows, in fio's order.
 var fioOptions = []fioOption{
 	{Name: "description", Kind: fioOptValue},

@@ -196,6 +196,9 @@ func TestSafetyPartitionedLoop(t *testing.T) {
 			want: guard.ErrDestroyMismatch},
 		{name: "ext4 partition, --destroy-data", g: guard.Permit{AllowWriteDevice: true, DestroyData: p2}},
 	})
+	if after := looptest.FileSum(t, img); after != before {
+		t.Errorf("device contents changed: sha256 %s → %s", before, after)
+	}
 
 	// A mounted partition makes the partition and its whole disk busy.
 	dir := looptest.Mount(t, p2)

@@ -246,7 +246,7 @@ func (r *workloadRun) measure(ctx context.Context) (*runWindow, error) {
 // result) and merges their figures into the run's Stats.
 func (r *workloadRun) finish(win *runWindow, runErr error, fallback string) (*Stats, error) {
 	w, grace := &r.w, r.w.IOTimeout+time.Second
-	got, jobErr, buffers, pending := collectResults(r.results, r.jobs, r.running, grace)
+	got, buffers, pending, jobErr := collectResults(r.results, r.jobs, r.running, grace)
 	if pending == 0 {
 		r.closeFiles() // a job stuck in a syscall keeps its files; leave them open then
 	}
@@ -396,7 +396,7 @@ func collectReady(ready <-chan jobReady, jobs int, engine string, short *Shortfa
 // many did not finish by then. buffers is how the jobs used their buffers
 // (the first that was not "registered", if any); jobErr the first job's
 // error.
-func collectResults(results chan jobResult, jobs, running int, grace time.Duration) (got []meter, jobErr error, buffers string, pending int) {
+func collectResults(results chan jobResult, jobs, running int, grace time.Duration) (got []meter, buffers string, pending int, jobErr error) {
 	got = make([]meter, jobs)
 	collect := func(r jobResult) {
 		got[r.idx] = r.m
@@ -420,10 +420,10 @@ func collectResults(results chan jobResult, jobs, running int, grace time.Durati
 			collect(r)
 			pending--
 		case <-timer.C:
-			return got, jobErr, buffers, pending
+			return got, buffers, pending, jobErr
 		}
 	}
-	return got, jobErr, buffers, 0
+	return got, buffers, 0, jobErr
 }
 
 // openJobFiles returns each job's descriptors and the bytes of its region

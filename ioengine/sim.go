@@ -485,7 +485,7 @@ func (e *simEngine) Run(ctx context.Context, w Workload, ctl Control) (*Stats, e
 	if r.rampEnd == 0 {
 		r.startWindow(0, ctl)
 	}
-	end := r.winEnd
+	var end int64 // the window's end, in virtual time: set as the loop stops
 	var runErr error
 	for {
 		now := int64(time.Since(start))

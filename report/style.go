@@ -45,7 +45,6 @@ func seriesColor(i int) color.RGBA { return palette[i%len(palette)] }
 
 var (
 	guideGrey   = color.RGBA{0x55, 0x55, 0x55, 0xFF} // legend samples of styles
-	gridGrey    = color.RGBA{0xE3, 0xE3, 0xE3, 0xFF}
 	targetRed   = color.RGBA{0xB0, 0x00, 0x20, 0xFF} // target and SLO lines
 	simulatedFg = color.RGBA{0xB0, 0x00, 0x20, 0xFF}
 )

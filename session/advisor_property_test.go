@@ -107,10 +107,8 @@ func (q question) String() string {
 // the mean and p99 (met in the middle, and met nowhere), and each consumer.
 func questions(s shape) []question {
 	xmax := 0.0
-	var p99s []float64
 	for _, p := range s.pts {
 		xmax = math.Max(xmax, p.IOPS)
-		p99s = append(p99s, p.P99Ns)
 	}
 	mid := s.pts[len(s.pts)/2]
 	slos := []*littleslaw.SLO{nil,
