@@ -103,3 +103,23 @@ func ReadLog(path string) ([]LogEntry, error) {
 	}
 	return es, nil
 }
+
+// LogPath is the name fio gives a log: prefix_kind.N.log for job N
+// (1-based, counting every numjobs clone), or prefix_kind.log when
+// per_job_logs=0.
+func LogPath(prefix string, kind LogKind, job int, perJob bool) string {
+	if !perJob {
+		return prefix + "_" + string(kind) + ".log"
+	}
+	return fmt.Sprintf("%s_%s.%d.log", prefix, kind, job)
+}
+
+// WriteLog writes entries as fio 3.33 writes a log: "time, value,
+// direction, bs, offset" per line.
+func WriteLog(w io.Writer, entries []LogEntry) error {
+	bw := bufio.NewWriter(w)
+	for _, e := range entries {
+		fmt.Fprintf(bw, "%d, %d, %d, %d, %d\n", e.TimeMs, e.Value, e.Dir, e.BS, e.Offset)
+	}
+	return bw.Flush()
+}

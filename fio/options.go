@@ -103,8 +103,7 @@ func init() {
 	// fio's reporting and logging.
 	set(Ignored, true, "lat_percentiles", "clat_percentiles", "slat_percentiles",
 		"disable_lat", "disable_clat", "disable_slat", "disable_bw_measurement", "gtod_reduce",
-		"log_avg_msec", "log_hist_msec", "log_max_value", "log_offset", "log_compression", "per_job_logs",
-		"write_bw_log", "write_lat_log", "write_iops_log", "write_hist_log", "unified_rw_reporting",
+		"log_hist_msec", "log_max_value", "log_compression", "write_hist_log", "unified_rw_reporting",
 		"eta", "eta_newline", "eta-newline", "eta_interval", "output", "output-format", "status-interval", "terse-version",
 		"unit_base", "significant_figures", "warnings-fatal", "max-jobs", "showcmd", "debug", "idle-prof",
 		"bandwidth-log", "append-terse", "inplace", "aux-path", "log_prio", "log_unix_epoch", "log_alternate_epoch",
@@ -329,6 +328,12 @@ var RunOptions = []OptionDoc{
 	{Name: "continue_on_error", Default: "none", Help: "io or all: count I/O errors instead of ending the run"},
 	{Name: "percentile_list", Help: "completion-latency percentiles to report, colon-separated (at most 20)"},
 	{Name: "group_reporting", Switch: true, Help: "report a group's jobs together, as fio"},
+	{Name: "write_iops_log", Help: "write fio's IOPS log PREFIX_iops.N.log (with --log_avg_msec: each window's mean)"},
+	{Name: "write_bw_log", Help: "write fio's bandwidth log PREFIX_bw.N.log, KiB/s (with --log_avg_msec)"},
+	{Name: "write_lat_log", Help: "write fio's latency logs PREFIX_clat.N.log and PREFIX_lat.N.log, ns (with --log_avg_msec; one direction)"},
+	{Name: "log_avg_msec", Default: "0", Help: "the logs' window, ms: each line is a window's mean (qdsweep writes averaged logs only)"},
+	{Name: "per_job_logs", Default: "1", Help: "0: one log per kind, without the job number"},
+	{Name: "log_offset", Default: "0", Help: "accepted: averaged logs carry offset 0, as fio's"},
 	{Name: "allow_file_create", Default: "1", Help: "1: a missing file is laid out, as fio; 0 (fio then refuses a missing file) is refused"},
 	{Name: "kb_base", Default: "1024", Help: "1024: k, m, g are powers of 1024 and KiB, MiB, GiB powers of 1000 (fio's quirk); 1000: the other way round"},
 }

@@ -80,7 +80,21 @@ type JobRun struct {
 	// lists these ("job options", "global options"), and nothing else.
 	JobOptions    map[string]string `json:"-"`
 	GlobalOptions map[string]string `json:"-"`
+	// Logs are fio's per-window logs the job asks for.
+	Logs JobLogs `json:"logs,omitzero"`
 }
+
+// JobLogs are fio's logs of one job: write_iops_log, write_bw_log and
+// write_lat_log's prefixes ("" when not asked for), each line the mean of
+// a log_avg_msec window.
+type JobLogs struct {
+	IOPS, BW, Lat string
+	AvgMs         int64
+	PerJob        bool // per_job_logs: the job's number in the names
+}
+
+// Any reports whether a log is asked for.
+func (l JobLogs) Any() bool { return l.IOPS != "" || l.BW != "" || l.Lat != "" }
 
 // optionsAsGiven is opts by fio's name, each value as written, the last
 // one given winning.
@@ -171,7 +185,7 @@ func (c *jobConv) sizeOrPercent(o fio.Option, label string) (n int64, pct float6
 // convertJob maps one job's options (later ones win) onto a workload.
 func convertJob(name string, opts []fio.Option) (JobRun, []fio.Option, error) {
 	c := &jobConv{kbBase: fio.KBBase, run: JobRun{Name: name, Workload: ioengine.Workload{RW: ioengine.Read, BS: 4096, IODepth: 1, NumJobs: 1, Invalidate: true},
-		Loops: 1, RandRepeat: true, Set: map[string]bool{}}}
+		Loops: 1, RandRepeat: true, Set: map[string]bool{}, Logs: JobLogs{PerJob: true}}}
 	for _, o := range opts {
 		key := fio.OptionName(o.Key)
 		c.run.Set[key] = true
@@ -192,6 +206,9 @@ func convertJob(name string, opts []fio.Option) (JobRun, []fio.Option, error) {
 		return JobRun{}, nil, err
 	}
 	c.finish()
+	if err := c.checkLogs(); err != nil {
+		return JobRun{}, nil, err
+	}
 	return c.run, c.unsupported, nil
 }
 
@@ -378,6 +395,16 @@ func init() {
 		"rate_process": convRateProcess,
 		"do_verify":    func(*jobConv, string, fio.Option) error { return nil }, // without verify= there is nothing to verify
 		"ioengine":     convIOEngine,
+		"write_iops_log": convLog,
+		"write_bw_log":   convLog,
+		"write_lat_log":  convLog,
+		"log_avg_msec": func(c *jobConv, _ string, o fio.Option) (err error) {
+			n, err := optInteger(o)
+			c.run.Logs.AvgMs = int64(n)
+			return err
+		},
+		"per_job_logs": func(c *jobConv, _ string, o fio.Option) (err error) { c.run.Logs.PerJob, err = optBool(o); return err },
+		"log_offset":   func(_ *jobConv, _ string, o fio.Option) error { _, err := optBool(o); return err },
 		"allow_file_create": func(c *jobConv, _ string, o fio.Option) error {
 			if b, err := optBool(o); err != nil || !b {
 				return errors.Join(err, c.refuse(o)) // 0: fio would not lay out a missing file; qdsweep does
@@ -419,6 +446,24 @@ func convUring(c *jobConv, key string, o fio.Option) error {
 		return err
 	}
 	return c.run.Workload.Uring.SetOption(key, n)
+}
+
+// convLog reads write_iops_log, write_bw_log or write_lat_log: the
+// logs' prefix (given alone: the job's name, as fio).
+func convLog(c *jobConv, key string, o fio.Option) error {
+	p := o.Value
+	if p == "" {
+		p = c.run.Name
+	}
+	switch key {
+	case "write_iops_log":
+		c.run.Logs.IOPS = p
+	case "write_bw_log":
+		c.run.Logs.BW = p
+	default:
+		c.run.Logs.Lat = p
+	}
+	return nil
 }
 
 func convName(c *jobConv, _ string, o fio.Option) error {
@@ -690,6 +735,26 @@ func (c *jobConv) finish() {
 	run.Ignored = dedupSorted(run.Ignored)
 	run.Batching = dedupSorted(run.Batching)
 	run.Unchecked = dedupSorted(run.Unchecked)
+}
+
+// checkLogs says what of fio's logs qdsweep cannot write as fio would:
+// a log of every I/O (no log_avg_msec: qdsweep keeps windows, not I/Os),
+// a log per numjobs clone (qdsweep keeps one series per job), and the
+// latency of each direction of a mixed job (the series' latency is both
+// directions').
+func (c *jobConv) checkLogs() error {
+	l, w := c.run.Logs, c.run.Workload
+	switch {
+	case !l.Any():
+		return nil
+	case l.AvgMs <= 0:
+		return fmt.Errorf("write_*_log without log_avg_msec: fio logs every I/O, qdsweep each window's mean; add log_avg_msec=N (ms)")
+	case w.NumJobs > 1:
+		return fmt.Errorf("write_*_log with numjobs=%d: fio writes a log per clone, qdsweep keeps one series per job; write a section per clone", w.NumJobs)
+	case l.Lat != "" && w.RW.IsRead() && w.RW.IsWrite():
+		return fmt.Errorf("write_lat_log on a job that reads and writes: fio logs each direction's latency, qdsweep's series holds both together; drop write_lat_log or split the job")
+	}
+	return nil
 }
 
 // jobFiles names a job's files as fio does: filename= split at ':' under

@@ -77,6 +77,10 @@ func (r *Run) Execute(ctx context.Context) (err error) {
 			err = werr
 		}
 	}()
+	logs, logOut, win, err := r.checkLogs(jobs, files)
+	if err != nil {
+		return err
+	}
 	cleanup, err := r.layOutJobs(ctx, errw, jobs)
 	defer cleanup()
 	if err != nil {
@@ -85,12 +89,18 @@ func (r *Run) Execute(ctx context.Context) (err error) {
 	sayJobNotes(errw, jobs)
 	for _, j := range jobs {
 		j.ctl, j.disks = runControl(j.spec, j.es, j.w, j.t, r.LogEvery)
+		if win > 0 {
+			j.ctl.SeriesInterval = win // fio's logs' window
+		}
 		// The engine runs the write guard again on what it opens: the
 		// files laid out here are qdsweep's own.
 		j.w.Permit = r.Permit
 		j.w.Permit.Ours = append(j.w.Permit.Ours, j.ours...)
 	}
 	if err := runGroups(ctx, jobs); err != nil {
+		return err
+	}
+	if err := writeRunLogs(logs, logOut); err != nil {
 		return err
 	}
 	if len(jobs) == 1 && jobs[0].st != nil && jobs[0].err != nil && format == report.RunNormal && r.Output == "" {
