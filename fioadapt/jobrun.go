@@ -392,9 +392,9 @@ func init() {
 			c.run.Workload.Invalidate, err = optBool(o)
 			return err
 		},
-		"rate_process": convRateProcess,
-		"do_verify":    func(*jobConv, string, fio.Option) error { return nil }, // without verify= there is nothing to verify
-		"ioengine":     convIOEngine,
+		"rate_process":   convRateProcess,
+		"do_verify":      func(*jobConv, string, fio.Option) error { return nil }, // without verify= there is nothing to verify
+		"ioengine":       convIOEngine,
 		"write_iops_log": convLog,
 		"write_bw_log":   convLog,
 		"write_lat_log":  convLog,
