@@ -62,6 +62,9 @@ type adviseFlags struct {
 }
 
 func adviseAction(c *cli.Context) error {
+	if err := session.CheckInput("--from", c.String("from")); err != nil {
+		return err // a named pipe would block the read
+	}
 	if c.String("for") == seastarFor {
 		return adviseSeastar(c)
 	}

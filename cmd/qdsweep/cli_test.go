@@ -268,6 +268,8 @@ func cliCases() []cliCase {
 		args("named pipe", "diagnose", "{fx}/fifo"),
 		args("named pipe", "explain", "{fx}/fifo"),
 		args("named pipe", "import", "fio", "--output=imp", "{fx}/fifo"),
+		args("named pipe", "advise", "--from={fx}/fifo"),
+		args("named pipe", "advise", "--from={fx}/fifo", "--for=seastar"),
 		args("--overwrite", "report", "--output={fx}/res2", "{res}"),
 		args("--overwrite", "compare", "--output={res}", "{res}", "{fx}/res2"),
 		args("randwrite-4096-iodepth1-numjobs1.fio", append(append([]string{"sweep"}, sweepCheap...), "--jobfile={fx}/randwrite-4096-iodepth1-numjobs1.fio", "--filename=t.dat", "--emit-fio-jobs={fx}", "--overwrite")...),
