@@ -11,7 +11,7 @@ import (
 )
 
 var (
-	reJSONStart  = regexp.MustCompile(`(?m)^\{\s*$`)
+	reJSONStart  = regexp.MustCompile(`(?m)^\{\s*(?:$|"fio version")`) // fio's own layout, or the document on one line (jq -c)
 	reTerseStart = regexp.MustCompile(`(?m)^([2-9];(fio|qdsweep)-|2;[^;\n]*;\d+;\d+;\d+;\d+;\d+;\d+;)`)
 	reNormalJob  = regexp.MustCompile(`(?m)\(groupid=\d+, jobs=\d+\): err=`)
 )
