@@ -72,12 +72,20 @@ var syncEngines = map[string]bool{
 }
 
 // IsSyncEngine reports whether fio's ioengine name is synchronous (one I/O in
-// flight per job, iodepth > 1 is ignored). "" is fio's default, psync.
+// flight per job, iodepth > 1 is ignored). "" names no engine and is not
+// synchronous: for the engine fio runs when a job names none, ask
+// IsSyncEngine(EngineUsed(name)).
 func IsSyncEngine(name string) bool {
-	if name == "" {
-		return true
-	}
 	return syncEngines[name]
+}
+
+// EngineUsed is the engine fio runs a job on whose ioengine= is name: name,
+// or psync, fio's default, when the job names none ("").
+func EngineUsed(name string) string {
+	if name == "" {
+		return "psync"
+	}
+	return name
 }
 
 // deriveFromOptions fills RW, BS, IOEngine, IODepth and NumJobs from the

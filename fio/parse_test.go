@@ -373,3 +373,26 @@ func TestHeaderBlockSizeUnits(t *testing.T) {
 		}
 	}
 }
+
+// An ioengine= that names no engine is not synchronous by itself; the engine
+// fio runs for it, psync, is.
+func TestSyncEngineAndEngineUsed(t *testing.T) {
+	for _, c := range []struct {
+		name, used     string
+		sync, usedSync bool
+	}{
+		{"", "psync", false, true},
+		{"psync", "psync", true, true},
+		{"pvsync2", "pvsync2", true, true},
+		{"libaio", "libaio", false, false},
+		{"io_uring", "io_uring", false, false},
+	} {
+		if got := fio.IsSyncEngine(c.name); got != c.sync {
+			t.Errorf("IsSyncEngine(%q) = %v, want %v", c.name, got, c.sync)
+		}
+		used := fio.EngineUsed(c.name)
+		if used != c.used || fio.IsSyncEngine(used) != c.usedSync {
+			t.Errorf("EngineUsed(%q) = %q (synchronous %v), want %q (%v)", c.name, used, fio.IsSyncEngine(used), c.used, c.usedSync)
+		}
+	}
+}

@@ -26,7 +26,7 @@ type CurveGroup struct {
 // queue) and host. Jobs of one key at different depths are one curve.
 func CurveKey(j fio.Job) string {
 	class := "async"
-	if j.IOEngine == "" || fio.IsSyncEngine(j.IOEngine) {
+	if fio.IsSyncEngine(fio.EngineUsed(j.IOEngine)) {
 		class = "sync"
 	}
 	return fmt.Sprintf("%s|%d|%s|%s|%s|%d", j.RW, j.BS, j.Options["filename"], class, j.Host, j.Port)
@@ -35,7 +35,7 @@ func CurveKey(j fio.Job) string {
 // JobDepth is the depth job j kept, as a curve's point: iodepth × numjobs
 // (numjobs alone for a synchronous engine).
 func JobDepth(j fio.Job) float64 {
-	if j.IOEngine == "" || fio.IsSyncEngine(j.IOEngine) {
+	if fio.IsSyncEngine(fio.EngineUsed(j.IOEngine)) {
 		return float64(max(j.NumJobs, 1))
 	}
 	return float64(max(j.IODepth, 1) * max(j.NumJobs, 1))

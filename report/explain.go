@@ -122,7 +122,7 @@ func ExplainFio(outs []fio.Output, o ExplainOptions) []ExplainedJob {
 			}
 			e.Explanation = littleslaw.Explain(littleslaw.ExplainInput{
 				IOPS: s.IOPS, LatMeanNs: s.LatMeanNs, IODepth: j.IODepth, NumJobs: j.NumJobs,
-				Synchronous: fio.IsSyncEngine(j.IOEngine) && j.IOEngine != "",
+				Synchronous: fio.IsSyncEngine(j.IOEngine), // not when the output names no engine
 				TargetIOPS:  target, TargetShare: j.CloneOf,
 				MaxIODepth: o.MaxIODepth, MaxJobs: o.MaxJobs,
 				LatMinNs: s.Lat.MinNs, LatP50Ns: p50, LatP99Ns: e.P99Ns, BaseLatNs: o.BaseLatNs,

@@ -186,9 +186,11 @@ func fioReportOf(format string, j RunJob, w ioengine.Workload, st *ioengine.Stat
 		}
 		given, ok := j.JobOptions["ioengine"]
 		if !ok {
-			given, ok = j.GlobalOptions["ioengine"]
+			given = j.GlobalOptions["ioengine"]
 		}
-		if !ok && eng != "psync" || ok && given != eng && !(fio.IsSyncEngine(given) && eng == "psync") {
+		given = fio.EngineUsed(given)
+		// A synchronous engine run as psync (sync, pvsync) is no change to say.
+		if given != eng && !(fio.IsSyncEngine(given) && eng == "psync") {
 			// The engine that ran is not the one the options name (qdsweep's
 			// sim or fio, io_uring's fallback): said, so readers see it.
 			r.Job.Options["ioengine"] = eng

@@ -22,7 +22,7 @@ func (r *Result) Diagnose(o littleslaw.Options) []littleslaw.Finding {
 			RW:          c.RW,
 			BS:          c.BS,
 			Engine:      r.Meta.Engine,
-			Synchronous: r.Meta.Engine != "" && fio.IsSyncEngine(r.Meta.Engine),
+			Synchronous: fio.IsSyncEngine(r.Meta.Engine),
 			Direct:      r.Meta.Workload.Direct,
 			PollThreads: strings.Contains(r.Meta.Workload.IOUring, "sqthread_poll=1"),
 		}
