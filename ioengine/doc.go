@@ -1,0 +1,51 @@
+// Package ioengine runs one workload against a file or block device and
+// measures it as fio would: Engine.Run takes a Workload (fio's rw, bs,
+// iodepth, numjobs and target) and a Control (ramp, runtime, live samples,
+// time series) and returns Stats whose IOPS, mean latency and mean I/Os in
+// flight close Little's Law over the measured window.
+//
+// The engines are io_uring, libaio and psync (New: the kernel's, on Linux,
+// where io_uring falls back to libaio when the kernel refuses it), sim (NewSim:
+// a remote disk simulated in virtual time, touching no file, on any system)
+// and fio (package fioengine: the installed binary). Validate refuses a
+// workload an engine cannot run before anything is opened, in one line
+// naming the flag to change. Only this package's Linux files make system
+// calls or use unsafe.
+//
+// A kernel engine's run, from the top (runWorkload):
+//
+//   - Jobs. openRun validates the workload and opens its target past the
+//     write guard; startJobs starts one goroutine per job, locked to an OS
+//     thread of its own, with one more P per job while the run lasts, so
+//     that a job blocked in the kernel keeps its I/Os in flight. Jobs a
+//     limit would refuse (threads, open files, locked memory, AIO events)
+//     are not started; the others run, and Stats.Shortfall says why fewer
+//     I/Os were in flight than asked.
+//   - Rings. Each job builds its loop on its own thread: an io_uring ring
+//     (liburing-named primitives over kernel structures laid out by hand and
+//     checked as the package compiles), a libaio context, or one
+//     pread/pwrite at a time. Buffers live in an arena mapped outside the Go
+//     heap. A loop keeps iodepth I/Os in flight and, as fio does, submits
+//     each completion's replacement in a call of its own, batching only when
+//     the target completes I/Os inside the submitting call (tmpfs, cached
+//     pages).
+//   - Pacing. The coordinator (pace) publishes the phase (ramp, measure,
+//     stop), opens and closes the window, calls OnSample and ticks the
+//     series, and ends a run whose device completes nothing for
+//     Workload.IOTimeout while I/Os are outstanding (ErrStalled). A job
+//     with a rate (Workload.RateIOPS) holds each I/O until it is due,
+//     outside its latency, as fio's rate_iops does.
+//   - Meter. Each job counts its own I/Os in a meter no other goroutine
+//     touches (no lock or atomic per I/O): counts and latency histograms per
+//     direction, and the area under its in-flight count, the window's edges
+//     included, so that the time counted belongs to the I/Os counted. Once
+//     per batch it publishes the few totals the coordinator reads.
+//   - Merge. finish collects the meters and mergeStats adds them up over the
+//     coordinator's one window: IOPS is every job's I/Os over it and the
+//     in-flight mean their time in flight over it, so IOPS × mean latency is
+//     the in-flight mean. Stats.PerJob keeps each job's own figures when
+//     Control.PerJob asks; MergeGroup adds up runs that ran as one group.
+//
+// LayOut and Scratch create the files a run needs and remove only the files
+// they created (by inode, never another process's file at the same path).
+package ioengine
