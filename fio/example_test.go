@@ -28,3 +28,34 @@ deep: (groupid=0, jobs=1): err= 0: pid=8009: Mon Nov 30 02:37:07 2026
 		j.Name, j.RW, j.IOEngine, j.IODepth, s.IOPS, s.LatMeanNs/1e3, s.IOPS*s.LatMeanNs/1e9)
 	// Output: deep: randread libaio iodepth=32, 87786 IOPS at 363.88 µs, 31.9 in flight
 }
+
+// ParseJobFile reads a job file as fio does: [global] options apply to the
+// jobs whose sections follow them (Scoped), and values may hold arithmetic.
+func ExampleParseJobFile() {
+	jf, err := fio.ParseJobFile(strings.NewReader(`; one workload at two depths
+[global]
+rw=randread
+bs=4k
+ioengine=libaio
+
+[qd1]
+iodepth=1
+
+[qd32]
+iodepth=(16*2)
+`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for i, j := range jf.Jobs {
+		var opts []string
+		for _, o := range jf.Scoped(i) {
+			opts = append(opts, o.Key+"="+o.Value)
+		}
+		fmt.Printf("%s: %s\n", j.Name, strings.Join(opts, " "))
+	}
+	// Output:
+	// qd1: rw=randread bs=4k ioengine=libaio iodepth=1
+	// qd32: rw=randread bs=4k ioengine=libaio iodepth=32
+}
