@@ -32,3 +32,31 @@ func ExampleTable() {
 	//
 	// No analysis in this result.
 }
+
+// ProgressLines writes again the lines a sweep printed as each step
+// finished: the curve once, a line a step, and the steps an early stop
+// skipped at the end of the curve as one.
+func ExampleProgressLines() {
+	step := func(qd int, iops float64, skipped string) sweep.Step {
+		s := sweep.Step{RW: "randread", BS: 4096, IODepth: qd, NumJobs: 1, QD: qd, Skipped: skipped}
+		if skipped == "" {
+			s.IOPS, s.Lat.MeanNs, s.RuntimeNs, s.Steady = iops, float64(qd)/iops*1e9, 10e9, true
+		}
+		return s
+	}
+	const early = "early stop: QD 32, 64 added < 5% IOPS at ≥ 1.8× latency (--full runs all)"
+	r := &sweep.Result{
+		Plan: sweep.Plan{RW: []string{"randread"}, BS: []int64{4096}, IODepth: []int{1, 8, 32, 64, 128, 256}, NumJobs: []int{1}},
+		Steps: []sweep.Step{step(1, 14800, ""), step(8, 102000, ""), step(32, 104000, ""), step(64, 105000, ""),
+			step(128, 0, early), step(256, 0, early)},
+	}
+	report.ProgressLines(os.Stdout, r)
+	// Output:
+	// randread 4k:
+	// step 1/6  QD 1 (1×1)  14.8k IOPS  67.6 µs mean  ran 10.0 s, steady
+	// step 2/6  QD 8 (8×1)  102k IOPS  78.4 µs mean  ran 10.0 s, steady
+	// step 3/6  QD 32 (32×1)  104k IOPS  308 µs mean  ran 10.0 s, steady
+	// step 4/6  QD 64 (64×1)  105k IOPS  610 µs mean  ran 10.0 s, steady
+	// steps 5–6/6  QD 128–256  skipped: early stop: QD 32, 64 added < 5% IOPS at ≥
+	//   1.8× latency (--full runs all)
+}
