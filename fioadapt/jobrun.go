@@ -80,8 +80,10 @@ type JobRun struct {
 	// lists these ("job options", "global options"), and nothing else.
 	JobOptions    map[string]string `json:"-"`
 	GlobalOptions map[string]string `json:"-"`
-	// Logs are fio's per-window logs the job asks for.
-	Logs JobLogs `json:"logs,omitzero"`
+	// Logs are fio's per-window logs the job asks for; LogsIgnored says
+	// why those it asks for are not written (LogsPerIO …; "": all are).
+	Logs        JobLogs `json:"logs,omitzero"`
+	LogsIgnored string  `json:"logs_ignored,omitempty"`
 }
 
 // JobLogs are fio's logs of one job: write_iops_log, write_bw_log and
@@ -206,9 +208,7 @@ func convertJob(name string, opts []fio.Option) (JobRun, []fio.Option, error) {
 		return JobRun{}, nil, err
 	}
 	c.finish()
-	if err := c.checkLogs(); err != nil {
-		return JobRun{}, nil, err
-	}
+	c.checkLogs()
 	return c.run, c.unsupported, nil
 }
 
@@ -217,6 +217,9 @@ func convertJob(name string, opts []fio.Option) (JobRun, []fio.Option, error) {
 // is judged with the engine it runs on (fio's default psync, or the one
 // qdsweep's --ioengine picks: fio's io_uring under --ioengine=fio).
 func (c *jobConv) checkEngineOptions() error {
+	if c.engine != "" && c.run.IOEngine == "" {
+		c.refuse(c.engineOpt) // the job's engine (a [global] one it sets again is not)
+	}
 	engine := c.engine
 	if engine == "" {
 		engine = "psync" // fio's default
@@ -224,6 +227,9 @@ func (c *jobConv) checkEngineOptions() error {
 	for _, o := range c.engineOpts {
 		engines := fio.OptionEngines(o.Key)
 		switch {
+		case !slices.Contains(engines, engine) && slices.ContainsFunc(c.enginesNamed, func(e string) bool { return slices.Contains(engines, e) }):
+			// Set under an engine a [global] named and the job then left:
+			// fio took it there, and the job's engine does not read it.
 		case !slices.Contains(engines, engine):
 			return fmt.Errorf("%s: an option of fio's %s engine, and the job's ioengine is %s (fio refuses it too); set ioengine=%s or drop %s",
 				label(o), strings.Join(engines, " or "), engine, engines[0], o.Key)
@@ -252,6 +258,8 @@ type jobConv struct {
 	uringOpt            *fio.Option  // the first of io_uring's options the job sets
 	kbBase              int          // fio's kb_base so far: how the sizes after it read
 	engine              string       // the ioengine= the job names, as written ("": fio's default, psync)
+	enginesNamed        []string     // every ioengine= the job's options name, in order
+	engineOpt           fio.Option   // the last ioengine= that names an engine qdsweep does not run
 	engineOpts          []fio.Option // options that an engine adds, other than io_uring's that qdsweep runs
 }
 
@@ -307,7 +315,14 @@ func optBool(o fio.Option) (bool, error) {
 }
 
 func optDuration(o fio.Option) (time.Duration, error) {
-	d, err := units.ParseDuration(o.Value)
+	v := strings.TrimSpace(o.Value)
+	if days, ok := strings.CutSuffix(v, "d"); ok {
+		// fio's days ("365d"), which Go's durations lack.
+		if n, err := strconv.ParseFloat(days, 64); err == nil && n >= 0 && n < 1e5 {
+			return time.Duration(n * 24 * float64(time.Hour)), nil
+		}
+	}
+	d, err := units.ParseDuration(v)
 	if err != nil {
 		return 0, fmt.Errorf("%s: %w", label(o), err)
 	}
@@ -668,13 +683,14 @@ func convRateProcess(c *jobConv, _ string, o fio.Option) error {
 
 func convIOEngine(c *jobConv, _ string, o fio.Option) error {
 	c.engine, c.run.IOEngine = o.Value, ""
+	c.enginesNamed = append(c.enginesNamed, o.Value)
 	switch o.Value {
 	case "io_uring", "libaio", "psync":
 		c.run.IOEngine = o.Value
 	case "sync", "pvsync":
 		c.run.IOEngine = "psync" // one synchronous I/O at a time per job, as psync
 	default:
-		return c.refuse(o)
+		c.engineOpt = o // refused if the job keeps it (checkEngineOptions)
 	}
 	return nil
 }
@@ -737,25 +753,31 @@ func (c *jobConv) finish() {
 	run.Unchecked = dedupSorted(run.Unchecked)
 }
 
-// checkLogs says what of fio's logs qdsweep cannot write as fio would:
-// a log of every I/O (no log_avg_msec: qdsweep keeps windows, not I/Os),
-// a log per numjobs clone (qdsweep keeps one series per job), and the
-// latency of each direction of a mixed job (the series' latency is both
-// directions').
-func (c *jobConv) checkLogs() error {
-	l, w := c.run.Logs, c.run.Workload
+// checkLogs drops the logs qdsweep cannot write as fio would, and says
+// why in LogsIgnored: a log of every I/O (no log_avg_msec: qdsweep keeps
+// windows, not I/Os), a log per numjobs clone (qdsweep keeps one series
+// per job), and the latency of each direction of a mixed job (the
+// series' latency is both directions'; its IOPS and bandwidth logs are
+// written). fio runs such a job, and so does qdsweep, without them.
+func (c *jobConv) checkLogs() {
+	l, w := &c.run.Logs, c.run.Workload
 	switch {
 	case !l.Any():
-		return nil
 	case l.AvgMs <= 0:
-		return fmt.Errorf("write_*_log without log_avg_msec: fio logs every I/O, qdsweep each window's mean; add log_avg_msec=N (ms)")
+		*l, c.run.LogsIgnored = JobLogs{}, LogsPerIO
 	case w.NumJobs > 1:
-		return fmt.Errorf("write_*_log with numjobs=%d: fio writes a log per clone, qdsweep keeps one series per job; write a section per clone", w.NumJobs)
+		*l, c.run.LogsIgnored = JobLogs{}, LogsPerClone
 	case l.Lat != "" && w.RW.IsRead() && w.RW.IsWrite():
-		return fmt.Errorf("write_lat_log on a job that reads and writes: fio logs each direction's latency, qdsweep's series holds both together; drop write_lat_log or split the job")
+		l.Lat, c.run.LogsIgnored = "", LogsMixedLat
 	}
-	return nil
 }
+
+// Why fio's logs a job asks for are not written (JobRun.LogsIgnored).
+const (
+	LogsPerIO    = "per-io"    // no log_avg_msec: fio logs every I/O
+	LogsPerClone = "per-clone" // numjobs > 1: fio logs each clone
+	LogsMixedLat = "mixed-lat" // write_lat_log on a job that reads and writes
+)
 
 // jobFiles names a job's files as fio does: filename= split at ':' under
 // directory, shared by every clone; without filename, one file per clone

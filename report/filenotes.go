@@ -95,3 +95,17 @@ func NoTelemetryNote(err error) string { return fmt.Sprintf("qdsweep: no device 
 func UncheckedNote(names []string) string {
 	return fmt.Sprintf("--%s not checked: fio fails a job whose rate falls below it; qdsweep runs the job and reports its rates", strings.Join(names, ", --"))
 }
+
+// LogsIgnoredNote says why fio's logs a job asks for are not written
+// (fioadapt's LogsPerIO, LogsPerClone, LogsMixedLat).
+func LogsIgnoredNote(why string) string {
+	switch why {
+	case "per-io":
+		return "fio's logs not written: without --log_avg_msec fio logs every I/O, and qdsweep keeps each window's mean; add --log_avg_msec=N"
+	case "per-clone":
+		return "fio's logs not written: with numjobs > 1 fio writes a log per clone, and qdsweep keeps one series per job; write a section per clone"
+	case "mixed-lat":
+		return "fio's latency logs not written: fio logs each direction's latency, and qdsweep's series holds both together (the IOPS and bandwidth logs are written)"
+	}
+	return ""
+}

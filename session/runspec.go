@@ -222,6 +222,9 @@ func specOf(engine string, run fioadapt.JobRun, several bool) (RunSpec, error) {
 	if len(r.Unchecked) > 0 {
 		spec.notes = append(spec.notes, report.UncheckedNote(r.Unchecked))
 	}
+	if n := report.LogsIgnoredNote(r.LogsIgnored); n != "" {
+		spec.notes = append(spec.notes, n)
+	}
 	return spec, nil
 }
 
