@@ -1,0 +1,79 @@
+package fio_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/qdsweep/qdsweep/fio"
+)
+
+// TestParseSizeKBBase: fio's units as fio 3.33 reads them (checked with
+// fio itself by the differential test in cmd/qdsweep): under kb_base=1024
+// k and m are powers of 1024 and KiB, MiB powers of 1000 (fio's quirk),
+// under 1000 the other way round.
+func TestParseSizeKBBase(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		base int
+		want int64
+	}{
+		{"4k", 1024, 4096}, {"4KiB", 1024, 4000}, {"1MiB", 1024, 1000000}, {"1m", 1024, 1 << 20}, {"1kb", 1024, 1024},
+		{"4k", 1000, 4000}, {"4KiB", 1000, 4096}, {"1m", 1000, 1000000}, {"1g", 1000, 1e9}, {"1GiB", 1000, 1 << 30},
+		{"512", 1024, 512}, {"1.5k", 1024, 1536},
+	} {
+		if got, err := fio.ParseSize(c.in, c.base); err != nil || got != c.want {
+			t.Errorf("%s under kb_base=%d: %d (%v), want %d", c.in, c.base, got, err, c.want)
+		}
+	}
+	if _, err := fio.ParseSize("4q", 1024); err == nil {
+		t.Error("4q: no error")
+	}
+}
+
+// TestJobFileScopingAndGroups: a [global] applies to the sections after
+// it only, a [global] name= names no job, kb_base is read first in its
+// section, a value ends at ; or #, new_group and stonewall start a
+// reporting group, wait_for keeps it, stonewall and wait_for wait.
+func TestJobFileScopingAndGroups(t *testing.T) {
+	jf, err := fio.ParseJobFile(strings.NewReader(`[a]
+bs=4k;x
+[global]
+name=g
+bs=8k # eight
+[b]
+size=1m
+kb_base=1000
+[c]
+new_group
+[d]
+wait_for=a
+[e]
+stonewall
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	val := func(i int, key string) string {
+		v := ""
+		for _, o := range jf.Scoped(i) {
+			if o.Key == key {
+				v = o.Value
+			}
+		}
+		return v
+	}
+	if val(0, "bs") != "4k" || val(1, "bs") != "8k" || val(1, "name") != "" {
+		t.Errorf("a's bs %q, b's %q and name %q; want 4k, 8k and none", val(0, "bs"), val(1, "bs"), val(1, "name"))
+	}
+	if b := jf.Jobs[1].Options; b[0].Key != "kb_base" {
+		t.Errorf("[b] %v: kb_base not first", b)
+	}
+	if g, w := jf.Groups(), jf.Waves(); !slices.Equal(g, []int{0, 0, 1, 1, 2}) || !slices.Equal(w, []int{0, 0, 0, 1, 2}) {
+		t.Errorf("groups %v (want 0 0 1 1 2), waves %v (want 0 0 0 1 2)", g, w)
+	}
+	withCmd := jf.WithDefaults([]fio.Option{{Key: "bs", Value: "16k"}, {Key: "iodepth", Value: "4"}})
+	if v := withCmd.Scoped(0); v[0].Value != "16k" || v[len(v)-1].Value != "4k" {
+		t.Errorf("command line then job: %v; the job's own bs is last (wins)", v)
+	}
+}
