@@ -114,4 +114,24 @@ func TestEveryNoteHasWords(t *testing.T) {
 		return noticeText(littleslaw.Notice{Kind: littleslaw.NoticeKind(v), Count: 2, QD: 16}, &littleslaw.Analysis{})
 	})
 	check("CaveatKind", func(v string) string { return CaveatText(littleslaw.CaveatKind(v)) })
+	// Each depth an answer rests on is named in the settings' formulas, and
+	// each kind of advice without a target says its depth.
+	slo := &littleslaw.SLO{Stat: "p99", LimitNs: 1e6}
+	seen := map[string]littleslaw.DepthSource{}
+	for _, v := range littleslawConsts(t, "DepthSource") {
+		s := settingFormula(littleslaw.Setting{Rule: littleslaw.SettingWorkers, SaturationQD: 16, DepthFrom: littleslaw.DepthSource(v),
+			SLO: slo, LowerBound: v == string(littleslaw.DepthDeepest)})
+		if bad(s, v) {
+			t.Errorf("DepthSource %q: %q", v, s)
+		}
+		if o, dup := seen[s]; dup {
+			t.Errorf("DepthSources %q and %q read the same: %q", o, v, s)
+		}
+		seen[s] = littleslaw.DepthSource(v)
+	}
+	check("AdviceFrom", func(v string) string {
+		d := AdviceDoc{From: littleslaw.AdviceFrom(v), QueueDepth: 16, IODepth: 16, NumJobs: 1, Target: &littleslaw.TargetResult{},
+			SLO: &littleslaw.SLOResult{Met: true, Stat: "p99", LimitNs: 1e6, QD: 16}}
+		return strings.Join(adviceDepthText(d), " ")
+	})
 }
