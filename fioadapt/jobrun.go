@@ -220,10 +220,7 @@ func (c *jobConv) checkEngineOptions() error {
 	if c.engine != "" && c.run.IOEngine == "" {
 		c.refuse(c.engineOpt) // the job's engine (a [global] one it sets again is not)
 	}
-	engine := c.engine
-	if engine == "" {
-		engine = "psync" // fio's default
-	}
+	engine := fio.EngineUsed(c.engine)
 	for _, o := range c.engineOpts {
 		engines := fio.OptionEngines(o.Key)
 		switch {
