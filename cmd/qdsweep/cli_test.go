@@ -125,6 +125,8 @@ func cliCases() []cliCase {
 		"--quiet=x", "--target-iops=abc", "--target-iops=-5", "--slo=p99", "--slo=p98=5ms", "--slo=p99=abc",
 		"--chart-format=gif", "--size=1q", "--offset=-1", "--rwmixread=101", "--direct=2", "--runtime=-5",
 		"--ramp_time=zz", "--ioengine=foo", "--randseed=x", "--io_timeout=x", "--output-format=xml",
+		// A NaN passes every range check false: each float flag refuses it, and ±Inf.
+		"--ss=NaN", "--ss=Inf", "--mean-precision=NaN", "--mean-precision=-Inf", "--target-iops=NaN", "--target-iops=Inf",
 	} {
 		cs = append(cs, cmd("sweep", sweepCheap, fv))
 	}
@@ -143,6 +145,8 @@ func cliCases() []cliCase {
 		cmd("sweep", append(append([]string{}, sweepCheap...), "--ioengine=libaio"), "--sim=latency=1ms", "--sim", "--ioengine=libaio"),
 		cmd("sweep", append(append([]string{}, sweepCheap...), "--sim_iops=5"), "--sim=latency=1ms", "--sim_iops", "--sim"),
 		cmd("run", runCheap, "--sim=jitter=3", "--sim", "jitter"),
+		cmd("sweep", sweepCheap, "--sim=jitter=NaN", "--sim", "jitter"),
+		cmd("sweep", sweepCheap, "--sim=iops=Inf", "--sim", "iops"),
 		cmd("sweep", sweepCheap, "--filename={fx}/missing/dir/file", "-filename"),
 		cmd("sweep", sweepCheap, "--output={fx}/bad.json/sub", "-output"),
 		cmd("sweep", sweepCheap, "--output={fx}/missing/a/b", "-output", "{fx}/missing/a"),
