@@ -18,8 +18,8 @@
 //     write guard; startJobs starts one goroutine per job, locked to an OS
 //     thread of its own, with one more P per job while the run lasts, so
 //     that a job blocked in the kernel keeps its I/Os in flight. Jobs a
-//     limit would refuse (threads, open files, locked memory, AIO events)
-//     are not started; the others run, and Stats.Shortfall says why fewer
+//     limit would refuse (threads, open files, memory, AIO events) are
+//     not started; the others run, and Stats.Shortfall says why fewer
 //     I/Os were in flight than asked.
 //   - Rings. Each job builds its loop on its own thread: an io_uring ring
 //     (liburing-named primitives over kernel structures laid out by hand and
@@ -29,9 +29,9 @@
 //     each completion's replacement in a call of its own, batching only when
 //     the target completes I/Os inside the submitting call (tmpfs, cached
 //     pages).
-//   - Pacing. The coordinator (pace) publishes the phase (ramp, measure,
-//     stop), opens and closes the window, calls OnSample and ticks the
-//     series, and ends a run whose device completes nothing for
+//   - Pacing. The coordinator (measure, pace) publishes the phase (ramp,
+//     measure, stop), opens and closes the window, calls OnSample and ticks
+//     the series, and ends a run whose device completes nothing for
 //     Workload.IOTimeout while I/Os are outstanding (ErrStalled). A job
 //     with a rate (Workload.RateIOPS) holds each I/O until it is due,
 //     outside its latency, as fio's rate_iops does.
