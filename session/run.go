@@ -206,7 +206,14 @@ func (r *Run) output(files []string) (io.Writer, func() error, error) {
 	var buf bytes.Buffer
 	flush := func() error {
 		if err := guard.WriteFile(path, buf.Bytes(), oo); err != nil {
-			return fmt.Errorf("writing results: %w", OutErr(err))
+			// Checked before the run, yet refused now (the disk filled, the
+			// directory went): the figures go to standard output rather
+			// than nowhere.
+			// A runtime failure (exit 1), not a usage error: the run is done.
+			if _, werr := r.Stdout.Write(buf.Bytes()); werr == nil && buf.Len() > 0 {
+				return fmt.Errorf("writing results: %w; they were written to standard output instead", err)
+			}
+			return fmt.Errorf("writing results: %w", err)
 		}
 		return nil
 	}

@@ -164,3 +164,48 @@ func sumOf(t *testing.T, f *os.File) string {
 	t.Helper()
 	return looptest.FileSum(t, "/proc/self/fd/"+strconv.Itoa(int(f.Fd())))
 }
+
+// TestRunKeepsFiguresWhenOutputGoes: --output is checked before the run
+// measures; when its directory is removed while the run measures, the
+// figures are written to standard output (exit 1, one line saying so)
+// rather than lost.
+func TestRunKeepsFiguresWhenOutputGoes(t *testing.T) {
+	dir := t.TempDir()
+	outDir := filepath.Join(dir, "out")
+	if err := os.Mkdir(outDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c := exec.Command(bin, "run", "--filename=t.dat", "--size=1m", "--rw=read", "--time_based", "--runtime=3s",
+		"--output-format=qdsweep-json", "--output="+filepath.Join(outDir, "run.json"))
+	c.Dir = dir
+	var stdout, stderr bytes.Buffer
+	c.Stdout, c.Stderr = &stdout, &stderr
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// The target is laid out after every check passed: then the
+	// directory goes.
+	for i := 0; i < 6000; i++ {
+		if _, err := os.Stat(filepath.Join(dir, "t.dat")); err == nil {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := os.RemoveAll(outDir); err != nil {
+		t.Fatal(err)
+	}
+	err := c.Wait()
+	var ee *exec.ExitError
+	if err == nil {
+		if _, serr := os.Stat(filepath.Join(outDir, "run.json")); serr != nil {
+			t.Fatalf("exit 0 and no results file: %s", stderr.String())
+		}
+		t.Skip("the run ended before its output directory was removed")
+	}
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(stderr.String(), "standard output") {
+		t.Fatalf("exit %v, stderr %q; want 1 and a line saying the figures went to standard output", err, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), `"iops"`) && !strings.Contains(stdout.String(), "iops") {
+		t.Fatalf("stdout holds no figures: %.300s", stdout.String())
+	}
+}
