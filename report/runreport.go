@@ -62,10 +62,11 @@ func WriteRun(out, errw io.Writer, format string, j RunJob) error {
 	return nil
 }
 
-// WriteRuns writes the figures of a run of several jobs: normal and terse
-// one block or line per job in order (a block headed by the job's name and
-// group, as fio's, and fio's group line under a group of several), json
-// one document listing each job's (with its name and group), fio-json and
+// WriteRuns writes the figures of a run of several jobs: normal in fio's
+// layout (fio.WriteNormal: a block per job, a status per group), qdsweep's
+// text a block per job headed by its name and group with a group line
+// under a group of several, terse a line per job, json (qdsweep's own) one
+// document listing each job's (with its name and group), fio-json and
 // json+ one fio document with every job. A group that asks for
 // group_reporting is one job (GroupReported). Each job's in-flight
 // shortfall, and CPU shared between jobs, are said on errw.

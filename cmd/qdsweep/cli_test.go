@@ -86,7 +86,7 @@ func cliCases() []cliCase {
 		"--offset=-1", "--offset=z", "--offset_increment=z", "--offset_increment=-4k",
 		"--rwmixread=101", "--rwmixread=-1", "--rwmixread=x",
 		"--direct=2", "--direct=x",
-		"--runtime=abc", "--runtime=-5", "--runtime=1d", "--ramp_time=zz", "--ramp_time=-1s",
+		"--runtime=abc", "--runtime=-5", "--runtime=1x", "--ramp_time=zz", "--ramp_time=-1s",
 		"--ioengine=foo", "--ioengine=fiox",
 		"--randseed=x", "--randseed=-1",
 		"--io_timeout=x", "--io_timeout=-1s",
