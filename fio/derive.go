@@ -5,8 +5,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-
-	"github.com/qdsweep/qdsweep/units"
 )
 
 // depthBuckets are fio's IO depth buckets, shallow to deep.
@@ -92,13 +90,22 @@ func EngineUsed(name string) string {
 // job's Options and, failing that, from its IO depths distribution.
 // grouped says whether the entry aggregates all numjobs processes.
 func (j *Job) deriveFromOptions(grouped bool) {
-	o := j.Options
-	if v := firstOpt(o, "rw", "readwrite"); v != "" && j.RW == "" {
+	o := map[string]string{} // by fio's name: an alias written is its option
+	for k, v := range j.Options {
+		if _, ok := o[OptionName(k)]; !ok || k == OptionName(k) {
+			o[OptionName(k)] = v
+		}
+	}
+	if v := o["rw"]; v != "" && j.RW == "" {
 		j.RW = strings.SplitN(v, ":", 2)[0]
 	}
-	if v := firstOpt(o, "bs", "blocksize"); v != "" && j.BS == 0 {
-		if n, err := units.ParseSize(strings.SplitN(v, ",", 2)[0]); err == nil {
-			j.BS = n
+	kb := KBBase
+	if b, err := ParseKBBase(o["kb_base"]); err == nil {
+		kb = b
+	}
+	if v := o["bs"]; v != "" && j.BS == 0 {
+		if n, err := ParseSize(strings.SplitN(v, ",", 2)[0], kb); err == nil {
+			j.BS = n // as fio read it: bs=4KiB is 4,000 bytes under its default kb_base
 		}
 	}
 	if v := o["ioengine"]; v != "" && j.IOEngine == "" {
@@ -172,16 +179,6 @@ func busiestDepth(dist map[string]float64) int {
 func isGrouped(o map[string]string) bool {
 	v, ok := o["group_reporting"]
 	return ok && v != "0"
-}
-
-// firstOpt returns the first non-empty option among names.
-func firstOpt(o map[string]string, names ...string) string {
-	for _, n := range names {
-		if v := o[n]; v != "" {
-			return v
-		}
-	}
-	return ""
 }
 
 // finite replaces NaN and infinities by 0 so that bad input never poisons sums.

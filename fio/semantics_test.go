@@ -77,3 +77,24 @@ stonewall
 		t.Errorf("command line then job: %v; the job's own bs is last (wins)", v)
 	}
 }
+
+// TestJSONOptionsReadAsFio: a fio JSON's job options are read as fio read
+// them: aliases are their options, bs in fio's units under the job's
+// kb_base (4KiB is 4,000 bytes by default, 4,096 under kb_base=1000).
+func TestJSONOptionsReadAsFio(t *testing.T) {
+	for _, c := range []struct {
+		opts string
+		bs   int64
+	}{{`"readwrite" : "randread", "blocksize" : "4KiB"`, 4000}, {`"rw" : "randread", "bs" : "4KiB", "kb_base" : "1000"`, 4096}} {
+		doc := `{"fio version" : "fio-3.33", "jobs" : [{"jobname" : "j", "groupid" : 0, "error" : 0, "job options" : {` + c.opts + `},
+  "read" : {"io_bytes" : 4096000, "bw_bytes" : 409600, "iops" : 100.0, "runtime" : 10000, "total_ios" : 1000,
+  "clat_ns" : {"min" : 1000, "max" : 9000, "mean" : 5000.0, "stddev" : 10.0, "N" : 1000}}}]}`
+		outs, err := fio.ParseJSON(strings.NewReader(doc))
+		if err != nil || len(outs) != 1 || len(outs[0].Jobs) != 1 {
+			t.Fatalf("%s: %v", c.opts, err)
+		}
+		if j := outs[0].Jobs[0]; j.RW != "randread" || j.BS != c.bs {
+			t.Errorf("%s: rw %q bs %d, want randread %d", c.opts, j.RW, j.BS, c.bs)
+		}
+	}
+}
