@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -30,8 +32,10 @@ import (
 //     storage stack (a file backing a loop device, a swap file);
 //   - another run's results directory is written into only with
 //     --overwrite (OutOptions.Renders names the one a command renders);
-//   - the directory is proved to be the one checked (same device and
-//     inode) before every rename.
+//   - the directory is held by a descriptor from the check on (os.Root):
+//     every file is created, checked and renamed relative to it, never by
+//     a path that could lead elsewhere since, and the path is proved to
+//     lead to it still (same device and inode) before every write.
 
 // ManifestFile lists, one name a line, the files qdsweep wrote into a
 // directory: what a later run may replace there without --overwrite.
@@ -65,6 +69,7 @@ type Out struct {
 	id      os.FileInfo
 	protect []os.FileInfo
 	created bool
+	root    *os.Root        // the directory checked, held open for writing
 	ours    map[string]bool // the manifest: names qdsweep wrote
 	wrote   []string        // names written by this process
 }
@@ -106,6 +111,13 @@ func openOut(dir string, o OutOptions, open bool) (*Out, error) {
 		if err := d.create(open); err != nil {
 			return nil, err
 		}
+		if !open {
+			return d, nil
+		}
+		if err := d.openRoot(); err != nil {
+			os.Remove(dir)
+			return nil, err
+		}
 		return d, nil
 	case err != nil:
 		return nil, d.refuse("%v; name a directory you can write", unwrapPath(err))
@@ -138,7 +150,29 @@ func openOut(dir string, o OutOptions, open bool) (*Out, error) {
 	if !open {
 		return nil, nil
 	}
+	if err := d.openRoot(); err != nil {
+		return nil, err
+	}
 	return d, nil
+}
+
+// openRoot holds the checked directory by a descriptor, proved to be the
+// one checked: the writes go there whatever is renamed in its place.
+func (d *Out) openRoot() error {
+	if d.root != nil {
+		return nil
+	}
+	root, err := os.OpenRoot(d.dir)
+	if err != nil {
+		return d.refuse("%v; name a directory you can write", unwrapPath(err))
+	}
+	fi, err := root.Stat(".")
+	if err != nil || d.id == nil || !os.SameFile(fi, d.id) {
+		root.Close()
+		return d.refuse("%s changed while it was checked; nothing was written", d.dir)
+	}
+	d.root = root
+	return nil
 }
 
 // Path is the path of name inside the directory.
@@ -176,8 +210,11 @@ func (d *Out) Abandon() {
 		return
 	}
 	for _, n := range d.wrote {
-		if fi, err := os.Lstat(d.Path(n)); err == nil && fi.Mode().IsRegular() {
-			os.Remove(d.Path(n))
+		if d.root == nil {
+			break
+		}
+		if fi, err := d.root.Lstat(n); err == nil && fi.Mode().IsRegular() {
+			d.root.Remove(n)
 		}
 	}
 	d.wrote = nil
@@ -419,20 +456,22 @@ func (d *Out) write(name string, data []byte) error {
 	if !d.sameDir() {
 		return d.refuse("%s was replaced while qdsweep wrote into it; nothing more was written", d.dir)
 	}
-	path := d.Path(name)
-	if err := d.checkName(path); err != nil {
+	if err := d.openRoot(); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(d.dir, "."+name+".tmp*")
+	path := d.Path(name)
+	if err := d.checkHeld(name); err != nil {
+		return err
+	}
+	f, tmp, err := d.createTemp(name)
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	tmp := f.Name()
-	partial.add(tmp)
-	defer partial.remove(tmp)
+	partial.add(d.Path(tmp))
+	defer partial.remove(d.Path(tmp))
 	fail := func(err error) error {
 		f.Close()
-		os.Remove(tmp)
+		d.root.Remove(tmp)
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if _, err := f.Write(data); err != nil {
@@ -445,30 +484,55 @@ func (d *Out) write(name string, data []byte) error {
 		return fail(err)
 	}
 	if err := f.Close(); err != nil {
-		os.Remove(tmp)
+		d.root.Remove(tmp)
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	// Checked again just before the rename: what is at the name now is
 	// what gets replaced (a rename never writes through it).
-	if err := d.checkName(path); err != nil {
-		os.Remove(tmp)
+	if err := d.checkHeld(name); err != nil {
+		d.root.Remove(tmp)
 		return err
 	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
+	if err := d.root.Rename(tmp, name); err != nil {
+		d.root.Remove(tmp)
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if dir, err := os.Open(d.dir); err == nil {
+	if dir, err := d.root.Open("."); err == nil {
 		_ = dir.Sync() // best effort: makes the rename durable
 		dir.Close()
 	}
 	return nil
 }
 
+// createTemp creates a new temporary file for name in the held directory
+// (".NAME.tmpNNNN", O_EXCL, mode 0600 until it is whole).
+func (d *Out) createTemp(name string) (*os.File, string, error) {
+	for range 1000 {
+		tmp := "." + name + ".tmp" + strconv.FormatUint(rand.Uint64()%1e10, 10)
+		f, err := d.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return f, tmp, err
+	}
+	return nil, "", fmt.Errorf("no free temporary name for %s", name)
+}
+
+// checkHeld is checkName for name in the held directory.
+func (d *Out) checkHeld(name string) error {
+	fi, err := d.root.Lstat(name)
+	return d.checkInfo(d.Path(name), fi, err)
+}
+
 // checkName refuses what must not be replaced at path: anything but a
 // regular file, or a file the run reads or measures.
 func (d *Out) checkName(path string) error {
 	fi, err := os.Lstat(path)
+	return d.checkInfo(path, fi, err)
+}
+
+// checkInfo is checkName on what Lstat said of path (fi, err).
+func (d *Out) checkInfo(path string, fi os.FileInfo, err error) error {
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}

@@ -4,11 +4,13 @@ package guard_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/qdsweep/qdsweep/guard"
 	"github.com/qdsweep/qdsweep/internal/looptest"
@@ -368,4 +370,47 @@ func TestCheckOutFileBeforeTheRun(t *testing.T) {
 	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
 		t.Errorf("the checks left files: %v", ents)
 	}
+}
+
+// TestOutKeepsItsDirectory: the output directory is held by a descriptor
+// from its check on. While its path and a symbolic link to another
+// directory swap places every 3 ms (renameat2 RENAME_EXCHANGE), writes
+// of 1 MiB each (until 20 have landed, or 600 tries) either land in the
+// directory checked or are refused; not one file appears in the other
+// directory.
+func TestOutKeepsItsDirectory(t *testing.T) {
+	base := t.TempDir()
+	out, other, link := filepath.Join(base, "out"), filepath.Join(base, "other"), filepath.Join(base, "link")
+	must(t, os.Mkdir(other, 0o755))
+	must(t, os.Symlink(other, link))
+	o, err := guard.OpenOut(out, guard.OutOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			unix.Renameat2(unix.AT_FDCWD, out, unix.AT_FDCWD, link, unix.RENAME_EXCHANGE)
+			time.Sleep(3 * time.Millisecond)
+		}
+	}()
+	wrote, data := 0, make([]byte, 1<<20)
+	for i := 0; i < 600 && wrote < 20; i++ {
+		if o.WriteFile(fmt.Sprintf("f%d.json", i), data) == nil {
+			wrote++
+		}
+	}
+	close(stop)
+	<-done
+	if ents, _ := os.ReadDir(other); len(ents) > 0 {
+		t.Fatalf("%d files written into the other directory (%s …); %d writes in all", len(ents), ents[0].Name(), wrote)
+	}
+	t.Logf("%d writes landed in the directory checked, the rest refused; none elsewhere", wrote)
 }
