@@ -283,7 +283,7 @@ func (m *meter) endBatch(t int64, n int) {
 		m.depths = [DepthBuckets]int64{}
 		m.submits, m.completes = [DepthBuckets]int64{}, [DepthBuckets]int64{}
 		if m.ser != nil {
-			m.ser.reset()
+			m.ser.reset(m.inflight)
 		}
 	}
 	if m.measuring && m.ser != nil {

@@ -103,6 +103,9 @@ type seriesJob struct {
 	last int64
 	hist ivHist
 	cuts []ivCut
+	// open is how many of the window's I/Os the job had in flight when
+	// its window opened (at its first reap after the coordinator's start).
+	open int64
 }
 
 // record adds one completion's latency to the current interval.
@@ -130,8 +133,10 @@ func (s *seriesJob) cut(m *meter, t, k int64, final bool) {
 	s.cuts = append(s.cuts, c)
 }
 
-// reset forgets everything cut so far (the measured window begins).
-func (s *seriesJob) reset() {
+// reset forgets everything cut so far: the measured window begins with
+// inflight of its I/Os in flight.
+func (s *seriesJob) reset(inflight int64) {
+	s.open = inflight
 	s.cuts = s.cuts[:0]
 	s.last = s.tick.Load()
 	clear(s.hist[:])
@@ -141,8 +146,19 @@ func (s *seriesJob) reset() {
 type ivPiece struct {
 	dt, area   float64
 	ios, bytes [2]float64
-	last       int64 // time of its last cut
-	cut        bool
+	end        int64 // where the job's share of the slice ends
+	set        bool  // the job has a share (a cut, or time spread over it)
+}
+
+// ivAcc is one slice of the run: its jobs' shares summed.
+type ivAcc struct {
+	ios, bytes [2]float64 // per second, summed over jobs
+	area       float64    // mean in flight, summed over jobs
+	latSum     int64
+	count      int64
+	bins       []ivBin
+	endSum     float64 // Σ over the jobs of where their shares of the slice end
+	ends       int
 }
 
 // spreadSkipped gives the slices after prevK and before k, which a job's
@@ -156,6 +172,7 @@ func spreadSkipped(own []ivPiece, ticks []int64, prevK, k int, t0, t1 int64, inf
 		if hi := min(t1, ticks[i+1]); hi > from {
 			own[i].dt += float64(hi - from)
 			own[i].area += inflight * float64(hi-from)
+			own[i].end, own[i].set = hi, true
 			from = hi
 		}
 	}
@@ -164,35 +181,34 @@ func spreadSkipped(own []ivPiece, ticks []int64, prevK, k int, t0, t1 int64, inf
 
 // mergeSeries turns the jobs' cuts into the run's intervals. ticks[k] is
 // the coordinator's time (ns since the origin) of tick k (ticks[0]: the
-// window start); end is the end of the longest job window; a tail shorter
-// than half of interval joins the slice before it. A job's cut lands at its
-// first completion after a tick, so each job's share of a slice runs
-// between its own cuts: its rates and in-flight mean are its totals over
-// that span (never above its depth; a slice in two pieces, a joined tail,
-// over both) and are summed over jobs; a slice's bounds are the jobs' mean
-// cut times, so slices are contiguous, count every I/O once and, for one
-// job, sum exactly to the run.
+// window start); end is the end of the longest job window. A job's cut
+// lands at its first completion after a tick, so each job's share of a
+// slice runs between its own cuts: its rates and in-flight mean are its
+// totals over that span (never above its depth; a slice in two pieces, a
+// joined tail, over both) and are summed over jobs. Every job's share
+// begins at the window's start (before its first reap, the I/Os it had in
+// flight when its window opened) and each slice's bounds are the mean over
+// all jobs of where their shares end, so slices are contiguous, in order,
+// count every I/O once and, for one job, sum exactly to the run. A tail
+// shorter than half of interval in the jobs' time (the coordinator's last
+// tick came as the window ended, or the jobs reaped nothing after it) joins
+// the slice before it.
 func mergeSeries(jobs []*seriesJob, winStarts []int64, ticks []int64, end int64, interval time.Duration) []Interval {
 	if len(ticks) == 0 {
 		return nil
 	}
 	n := len(ticks)
-	if n > 1 && end-ticks[n-1] < int64(interval)/2 {
+	for n > 1 && mergeSlices(jobs, winStarts, ticks, end, n, false)[n-1].DurNs < int64(interval)/2 {
 		n--
 	}
-	if n <= 0 {
-		return nil
-	}
-	type acc struct {
-		ios, bytes [2]float64 // per second, summed over jobs
-		area       float64    // mean in flight, summed over jobs
-		latSum     int64
-		count      int64
-		bins       []ivBin
-		endSum     float64 // Σ of the jobs' last cut times in the slice
-		ends       int
-	}
-	accs := make([]acc, n)
+	return mergeSlices(jobs, winStarts, ticks, end, n, true)
+}
+
+// mergeSlices is mergeSeries over the first n ticks' slices (cuts of later
+// ticks fall in the last); without full, only their bounds and counts (no
+// latency percentiles, nothing allocated per slice).
+func mergeSlices(jobs []*seriesJob, winStarts []int64, ticks []int64, end int64, n int, full bool) []Interval {
+	accs := make([]ivAcc, n)
 	own := make([]ivPiece, n)
 	var startSum float64
 	starts := 0
@@ -200,52 +216,8 @@ func mergeSeries(jobs []*seriesJob, winStarts []int64, ticks []int64, end int64,
 		if sj == nil {
 			continue
 		}
-		clear(own)
-		startSum += float64(winStarts[j])
+		startSum += float64(addJobSlices(accs, own, sj, winStarts[j], ticks, full))
 		starts++
-		prev, prevK := ivCut{t: winStarts[j]}, -1
-		for _, c := range sj.cuts {
-			k := int(c.tick) - 1 // tick k closes slice k-1
-			if c.final {
-				k = n - 1
-			}
-			if k < 0 || k >= n {
-				continue
-			}
-			a, p := &accs[k], &own[k]
-			if dt := float64(c.t - prev.t); dt > 0 {
-				area := float64(c.area - prev.area)
-				from := spreadSkipped(own, ticks, prevK, k, prev.t, c.t, area/dt)
-				rest := float64(c.t - from)
-				p.dt += rest
-				for d := 0; d < 2; d++ {
-					p.ios[d] += float64(c.ios[d] - prev.ios[d])
-					p.bytes[d] += float64(c.bytes[d] - prev.bytes[d])
-				}
-				p.area += area * rest / dt
-			}
-			prevK = k
-			p.last, p.cut = c.t, true
-			a.latSum += c.latSum - prev.latSum
-			a.count += c.ios[0] + c.ios[1] - prev.ios[0] - prev.ios[1]
-			a.bins = append(a.bins, c.bins...)
-			prev = c
-		}
-		for k := range own {
-			p, a := &own[k], &accs[k]
-			if p.cut {
-				a.endSum += float64(p.last)
-				a.ends++
-			}
-			if p.dt <= 0 {
-				continue
-			}
-			for d := 0; d < 2; d++ {
-				a.ios[d] += p.ios[d] / p.dt * 1e9
-				a.bytes[d] += p.bytes[d] / p.dt * 1e9
-			}
-			a.area += p.area / p.dt
-		}
 	}
 	origin := ticks[0]
 	if starts > 0 {
@@ -265,7 +237,7 @@ func mergeSeries(jobs []*seriesJob, winStarts []int64, ticks []int64, end int64,
 		to = max(to, from)
 		iv := Interval{StartNs: from - origin, DurNs: to - from, IOs: a.count,
 			ReadIOPS: a.ios[0], WriteIOPS: a.ios[1], ReadBWBytes: a.bytes[0], WriteBWBytes: a.bytes[1], InflightMean: a.area}
-		if a.count > 0 {
+		if a.count > 0 && full {
 			iv.LatMeanNs = float64(a.latSum) / float64(a.count)
 			iv.LatP99Ns = ivQuantile(mergeBins(a.bins), 0.99)
 		}
@@ -273,6 +245,68 @@ func mergeSeries(jobs []*seriesJob, winStarts []int64, ticks []int64, end int64,
 		from = to
 	}
 	return out
+}
+
+// addJobSlices adds one job's shares of the len(accs) slices (own is
+// scratch of the same length), with the latency bins of its cuts when
+// bins is set, and returns where its share begins: the
+// window's start, or its own when that came first (it reaped between the
+// phase change and the coordinator's reading of the time). Before its
+// window opened (its first reap after the start, late when its thread or
+// its I/Os were held up), the job had the I/Os it then had in flight: that
+// time joins the span to its first cut.
+func addJobSlices(accs []ivAcc, own []ivPiece, sj *seriesJob, winStart int64, ticks []int64, bins bool) int64 {
+	n := len(accs)
+	clear(own)
+	begin := min(winStart, ticks[0])
+	prev, prevK := ivCut{t: begin, area: -sj.open * (winStart - begin)}, -1
+	for _, c := range sj.cuts {
+		k := int(c.tick) - 1 // tick k closes slice k-1
+		if c.final || k >= n {
+			k = n - 1
+		}
+		if k < 0 {
+			continue
+		}
+		a, p := &accs[k], &own[k]
+		if dt := float64(c.t - prev.t); dt > 0 {
+			area := float64(c.area - prev.area)
+			from := spreadSkipped(own, ticks, prevK, k, prev.t, c.t, area/dt)
+			rest := float64(c.t - from)
+			p.dt += rest
+			for d := 0; d < 2; d++ {
+				p.ios[d] += float64(c.ios[d] - prev.ios[d])
+				p.bytes[d] += float64(c.bytes[d] - prev.bytes[d])
+			}
+			p.area += area * rest / dt
+		}
+		prevK = k
+		p.end, p.set = c.t, true
+		a.latSum += c.latSum - prev.latSum
+		a.count += c.ios[0] + c.ios[1] - prev.ios[0] - prev.ios[1]
+		if bins {
+			a.bins = append(a.bins, c.bins...)
+		}
+		prev = c
+	}
+	at := begin
+	for k := range own {
+		p, a := &own[k], &accs[k]
+		if p.set {
+			at = max(at, p.end)
+		}
+		a.endSum += float64(at)
+		a.ends++
+		if p.dt <= 0 {
+			continue
+		}
+		for d := 0; d < 2; d++ {
+			a.ios[d] += p.ios[d] / p.dt * 1e9
+			a.bytes[d] += p.bytes[d] / p.dt * 1e9
+		}
+		a.area += p.area / p.dt
+	}
+	return begin
 }
 
 // mergeBins adds up bins of equal slots.
