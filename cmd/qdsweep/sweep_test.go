@@ -522,9 +522,9 @@ func TestResumeRefusesAnotherTarget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := fi.Sys().(*syscall.Stat_t)
-	if id := r.Meta.TargetID; id == nil || id.Ino != st.Ino || id.Dev != uint64(st.Dev) || id.Size != fi.Size() {
-		t.Fatalf("recorded target %+v, want inode %d on %d, %d bytes", r.Meta.TargetID, st.Ino, st.Dev, fi.Size())
+	ino, dev := fileID(t, fi)
+	if id := r.Meta.TargetID; id == nil || id.Ino != ino || id.Dev != dev || id.Size != fi.Size() {
+		t.Fatalf("recorded target %+v, want inode %d on %d, %d bytes", r.Meta.TargetID, ino, dev, fi.Size())
 	}
 	other := filepath.Join(dir, "other")
 	if err := os.WriteFile(other, bytes.Repeat([]byte("another file "), int(fi.Size())/13+1)[:fi.Size()], 0o644); err != nil {
