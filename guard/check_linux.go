@@ -84,7 +84,7 @@ func checkKind(path string, write bool) error {
 		return nil
 	}
 	if write || fi.Mode()&(os.ModeNamedPipe|os.ModeSocket) != 0 {
-		return refuse(nil, "%s is %s, neither a regular file nor a block device; name a file or a block device", path, kindOf(fi.Mode()))
+		return refuse(nil, "%s is %s, neither a regular file nor a block device; name a file or a block device", path, FileKind(fi.Mode()))
 	}
 	return nil
 }

@@ -65,7 +65,7 @@ func (c Checker) Hold(t Target, p Permit) (*Held, error) {
 		return h, nil
 	}
 	if !p.Unchecked && t.Write && !fi.Mode().IsRegular() && !h.block {
-		return nil, refuse(nil, "%s is %s, neither a regular file nor a block device; refusing to write to it", t.Path, kindOf(fi.Mode()))
+		return nil, refuse(nil, "%s is %s, neither a regular file nor a block device; refusing to write to it", t.Path, FileKind(fi.Mode()))
 	}
 	h.fd, err = unix.Open(t.Path, flags, 0)
 	if err != nil {

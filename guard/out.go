@@ -540,7 +540,7 @@ func (d *Out) checkInfo(path string, fi os.FileInfo, err error) error {
 		return d.refuse("%v", unwrapPath(err))
 	}
 	if !fi.Mode().IsRegular() {
-		return d.refuse("%s is %s, not a regular file; qdsweep replaces only files; name another path", path, kindOf(fi.Mode()))
+		return d.refuse("%s is %s, not a regular file; qdsweep replaces only files; name another path", path, FileKind(fi.Mode()))
 	}
 	for _, p := range d.protect {
 		if os.SameFile(fi, p) {
@@ -585,8 +585,9 @@ func (d *Out) manifest() []byte {
 	return b.Bytes()
 }
 
-// kindOf names a file type for messages.
-func kindOf(m fs.FileMode) string {
+// FileKind names a file type for messages: "a named pipe", "a block
+// device", … ("a special file" for any other that is not regular).
+func FileKind(m fs.FileMode) string {
 	switch {
 	case m&fs.ModeSymlink != 0:
 		return "a symbolic link"

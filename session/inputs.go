@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"github.com/qdsweep/qdsweep/guard"
 	"io"
 	"io/fs"
 	"os"
@@ -38,12 +39,12 @@ func CheckInput(flag, path string) error {
 	if fi.IsDir() {
 		rj := filepath.Join(path, sweep.ResultsJSON)
 		if ri, err := os.Stat(rj); err == nil && !ri.Mode().IsRegular() {
-			return Usagef("%s: %s is %s, not a file; name a results directory whose results.json is a regular file", strings.TrimSpace(flag+" "+path), rj, kindOf(ri.Mode()))
+			return Usagef("%s: %s is %s, not a file; name a results directory whose results.json is a regular file", strings.TrimSpace(flag+" "+path), rj, guard.FileKind(ri.Mode()))
 		}
 		return nil
 	}
 	if !fi.Mode().IsRegular() {
-		return Usagef("%s is %s, not a regular file; qdsweep reads inputs from files: save it to a file first", strings.TrimSpace(flag+" "+path), kindOf(fi.Mode()))
+		return Usagef("%s is %s, not a regular file; qdsweep reads inputs from files: save it to a file first", strings.TrimSpace(flag+" "+path), guard.FileKind(fi.Mode()))
 	}
 	return nil
 }
@@ -163,7 +164,7 @@ func (req RunRequest) Inputs() ([]string, error) {
 			continue
 		}
 		if !fi.Mode().IsRegular() {
-			return nil, Usagef("run: %s is %s, not a job file; name a regular file", a, kindOf(fi.Mode()))
+			return nil, Usagef("run: %s is %s, not a job file; name a regular file", a, guard.FileKind(fi.Mode()))
 		}
 		fs, err := JobFileInputs("run", a)
 		if err != nil {
@@ -172,21 +173,4 @@ func (req RunRequest) Inputs() ([]string, error) {
 		files = append(files, fs...)
 	}
 	return files, nil
-}
-
-// kindOf names a file type for messages.
-func kindOf(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a block device"
-	case m.IsDir():
-		return "a directory"
-	}
-	return "a special file"
 }
