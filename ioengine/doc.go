@@ -12,39 +12,48 @@
 // naming the flag to change. Only this package's Linux files make system
 // calls or use unsafe.
 //
-// A kernel engine's run, from the top (runWorkload):
+// A kernel engine's run, from the top (runWorkload, runner.go), each part
+// in a file of its own:
 //
-//   - Jobs. openRun validates the workload and opens its target past the
-//     write guard; startJobs starts one goroutine per job, locked to an OS
-//     thread of its own, with one more P per job while the run lasts, so
-//     that a job blocked in the kernel keeps its I/Os in flight. Jobs a
-//     limit would refuse (threads, open files, memory, AIO events) are
-//     not started; the others run, and Stats.Shortfall says why fewer
-//     I/Os were in flight than asked.
+//   - Jobs (runner.go, job.go). openRun validates the workload (validate.go)
+//     and opens its target past the write guard; startJobs starts one
+//     goroutine per job, locked to an OS thread of its own, with one more P
+//     per job while the run lasts (procs.go), so that a job blocked in the
+//     kernel keeps its I/Os in flight. Jobs a limit would refuse (threads,
+//     open files, memory, AIO events; limits.go) are not started; the
+//     others run, and Stats.Shortfall says why fewer I/Os were in flight
+//     than asked. A job draws its offsets from offsets.go.
 //   - Rings. Each job builds its loop on its own thread: an io_uring ring
-//     (liburing-named primitives over kernel structures laid out by hand and
-//     checked as the package compiles), a libaio context, or one
-//     pread/pwrite at a time. Buffers live in an arena mapped outside the Go
-//     heap. A loop keeps iodepth I/Os in flight and, as fio does, submits
-//     each completion's replacement in a call of its own, batching only when
+//     (uring_ring.go: setup, mapping, get_sqe, flush, peek and advance of
+//     the CQ, enter and register, named after liburing's primitives, over
+//     kernel structures laid out by hand in uring_abi.go and checked as the
+//     package compiles in abi_layout.go; uring.go: the job loop on it), a
+//     libaio context (aio.go), or one pread/pwrite at a time (psync.go).
+//     Buffers live in an arena mapped outside the Go heap (arena.go). A
+//     loop keeps iodepth I/Os in flight and, as fio does, submits each
+//     completion's replacement in a call of its own, batching only when
 //     the target completes I/Os inside the submitting call (tmpfs, cached
 //     pages).
-//   - Pacing. The coordinator (measure, pace) publishes the phase (ramp,
-//     measure, stop), opens and closes the window, calls OnSample and ticks
-//     the series, and ends a run whose device completes nothing for
-//     Workload.IOTimeout while I/Os are outstanding (ErrStalled). A job
+//   - Pacing (pace.go). The coordinator (measure, pace) publishes the phase
+//     (ramp, measure, stop), opens and closes the window, calls OnSample
+//     and ticks the series, and ends a run whose device completes nothing
+//     for Workload.IOTimeout while I/Os are outstanding (ErrStalled). A job
 //     with a rate (Workload.RateIOPS) holds each I/O until it is due,
-//     outside its latency, as fio's rate_iops does.
-//   - Meter. Each job counts its own I/Os in a meter no other goroutine
-//     touches (no lock or atomic per I/O): counts and latency histograms per
-//     direction, and the area under its in-flight count, the window's edges
-//     included, so that the time counted belongs to the I/Os counted. Once
-//     per batch it publishes the few totals the coordinator reads.
-//   - Merge. finish collects the meters and mergeStats adds them up over the
-//     coordinator's one window: IOPS is every job's I/Os over it and the
-//     in-flight mean their time in flight over it, so IOPS × mean latency is
-//     the in-flight mean. Stats.PerJob keeps each job's own figures when
-//     Control.PerJob asks; MergeGroup adds up runs that ran as one group.
+//     outside its latency, as fio's rate_iops does (job.go's pacer).
+//   - Meter (meter.go, series.go). Each job counts its own I/Os in a meter
+//     no other goroutine touches (no lock or atomic per I/O): counts and
+//     latency histograms per direction, and the area under its in-flight
+//     count, the window's edges included, so that the time counted belongs
+//     to the I/Os counted. Once per batch it publishes the few totals the
+//     coordinator reads.
+//   - Merge (merge.go). finish (runner.go) collects the meters and
+//     mergeStats adds them up over the coordinator's one window: IOPS is
+//     every job's I/Os over it and the in-flight mean their time in flight
+//     over it, so IOPS × mean latency is the in-flight mean; shortfallOf
+//     says why fewer were in flight than asked. series.go merges the jobs.
+//     time series the same way. Stats.PerJob keeps each job's own figures
+//     when Control.PerJob asks; MergeGroup (group.go) adds up runs that ran
+//     as one group.
 //
 // LayOut and Scratch create the files a run needs and remove only the files
 // they created (by inode, never another process's file at the same path).
