@@ -158,7 +158,7 @@ func (a *aioLoop) submit(j *job, n int) (int, error) {
 	t0 := m.c.now()
 	k := 0
 	for ; k < n; k++ {
-		if j.left == 0 || j.pace.on && j.dueIn(t0) > 0 {
+		if !j.mayIssue(t0, j.depth-len(a.free)+k) {
 			break
 		}
 		slot := a.free[len(a.free)-1-k]
@@ -221,8 +221,8 @@ func (a *aioLoop) run(j *job) error {
 			inflight += n
 		}
 		if inflight == 0 {
-			if j.pace.on && a.canSubmit(m, fatal) && j.waitDue() {
-				continue // paced: nothing in flight until the next I/O is due
+			if j.rest(a.canSubmit(m, fatal)) {
+				continue // paced, thought, or drained for the latency target's next window
 			}
 			return fatal
 		}

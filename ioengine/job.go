@@ -3,6 +3,8 @@
 package ioengine
 
 import (
+	"math"
+	"math/rand/v2"
 	"runtime"
 	"time"
 
@@ -36,6 +38,9 @@ type job struct {
 	fewThreads bool
 	// pace holds the job to Workload.RateIOPS.
 	pace pacer
+	// gate holds it to thinktime, the latency target and the rate floors
+	// (nil when the workload sets none).
+	gate *gate
 	// peeked is the next I/O, drawn early to learn its direction (its
 	// due time depends on it); valid when hasPeek.
 	peekDir  int
@@ -56,6 +61,10 @@ type pacer struct {
 	on       bool
 	interval [2]int64 // ns between two I/Os of a direction; 0: no cap
 	next     [2]int64 // event time, ns
+	// poisson draws each gap from an exponential distribution of mean
+	// interval (fio's rate_process=poisson), from rng[d].
+	poisson bool
+	rng     [2]*rand.Rand
 }
 
 // newPacer returns the pacer of a workload's per-job rates (I/Os per second
@@ -69,6 +78,27 @@ func newPacer(rate [2]float64) pacer {
 		}
 	}
 	return p
+}
+
+// newPoissonPacer returns newPacer's pacer drawing its gaps as fio's
+// rate_process=poisson does, from streams seeded by seed and the job.
+func newPoissonPacer(rate [2]float64, seed uint64, job int) pacer {
+	p := newPacer(rate)
+	p.poisson = true
+	for d := range p.rng {
+		p.rng[d] = rand.New(rand.NewPCG(seed, uint64(job)<<8|uint64(d)|0x9e3779b97f4a7c15))
+	}
+	return p
+}
+
+// gap is the time from one due time of direction d to the next: the
+// interval, or under poisson an exponential draw of mean interval (fio's
+// usec_for_io: (1e6/iops) × −ln U).
+func (p *pacer) gap(d int) int64 {
+	if !p.poisson {
+		return p.interval[d]
+	}
+	return int64(float64(p.interval[d]) * -math.Log(1-p.rng[d].Float64()))
 }
 
 // begin sets the job's first due time, event time t.
@@ -89,7 +119,10 @@ func (j *job) nextIO() (dir, fd int, off int64) {
 	dir = j.peekIO()
 	j.hasPeek = false
 	if j.pace.on {
-		j.pace.next[dir] += j.pace.interval[dir]
+		j.pace.next[dir] += j.pace.gap(dir)
+	}
+	if j.gate != nil {
+		j.gate.issued++
 	}
 	if j.left > 0 {
 		j.left--
@@ -98,6 +131,25 @@ func (j *job) nextIO() (dir, fd int, off int64) {
 		}
 	}
 	return dir, j.fds[j.peekFile], j.peekOff
+}
+
+// mayIssue reports whether the job may issue its next I/O at event time t
+// with busy of its I/Os in flight: it has I/Os left, the next is due
+// (RateIOPS), and the gate lets it (thinktime, the latency target's
+// depth). A gate that ends the job (its search settled, a floor not met)
+// ends its submissions.
+func (j *job) mayIssue(t int64, busy int) bool {
+	if j.left == 0 || j.pace.on && j.dueIn(t) > 0 {
+		return false
+	}
+	if j.gate == nil {
+		return true
+	}
+	ok := j.gate.allow(&j.m, t, busy)
+	if j.gate.ended || j.gate.err != nil {
+		j.m.done = true // the loops submit no more and drain what is in flight
+	}
+	return ok
 }
 
 // dueIn returns how long, ns, until the next I/O may be issued at event

@@ -9,14 +9,24 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// anyHeld reports whether a job held an I/O back for its rate.
-func anyHeld(got []meter) bool {
+// heldCause is the pacing that held the jobs' I/Os back, the cause of a
+// shortfall it explains: the latency target's depth, thinktime, the rate
+// cap; "" when none did.
+func heldCause(got []meter, w *Workload) ShortfallCause {
+	var held, thought bool
 	for i := range got {
-		if got[i].held > 0 {
-			return true
-		}
+		held = held || got[i].held > 0
+		thought = thought || got[i].thought > 0
 	}
-	return false
+	switch {
+	case w.LatTarget.On():
+		return ShortfallLatencyTarget
+	case thought:
+		return ShortfallThink
+	case held:
+		return ShortfallRate
+	}
+	return ""
 }
 
 // perJobStats is each job's own figures (Stats.PerJob): over its own
@@ -43,7 +53,7 @@ func perJobStats(got []meter, st *Stats, engine, fallback string, w *Workload, w
 // shortfallOf returns the run's shortfall, or nil when it kept at least
 // ShortfallFraction of iodepth × numjobs in flight. limit is set when some
 // jobs could not start; sched covers the job threads over the window.
-func shortfallOf(st *Stats, w *Workload, running int, limit *Shortfall, sched schedTotals, held bool) *Shortfall {
+func shortfallOf(st *Stats, w *Workload, running int, limit *Shortfall, sched schedTotals, held ShortfallCause) *Shortfall {
 	qd := w.QD()
 	if st.Runtime <= 0 || st.InflightMean >= ShortfallFraction*float64(qd) {
 		return nil
@@ -52,8 +62,8 @@ func shortfallOf(st *Stats, w *Workload, running int, limit *Shortfall, sched sc
 	switch {
 	case limit != nil && running < w.NumJobs:
 		*sf = *limit
-	case held:
-		sf.Cause = ShortfallRate
+	case held != "":
+		sf.Cause = held
 	case st.Sync != nil && st.Sync.TotalIOs > 0:
 		sf.Cause, sf.SyncData = ShortfallSync, w.SyncData
 	}
@@ -124,6 +134,9 @@ func mergeStats(ms []meter, engine, fallback string, w *Workload, window time.Du
 			allHist.Merge(dm.hist)
 		}
 		st.ShortIOs += m.shortIOs
+		if m.g != nil && m.g.lt.On() {
+			st.LatencyDepth = m.g.qd
+		}
 		for b := range m.depths {
 			st.IODepths[b] += m.depths[b]
 			st.Submits[b] += m.submits[b]

@@ -139,6 +139,10 @@ type meter struct {
 	// sync counts the window's syncs (Workload.SyncEvery; bytes unused);
 	// its hist is nil when the workload does not sync.
 	sync dirMeter
+	// g is the job's gate (nil: none), told of every whole completion.
+	g *gate
+	// thought counts the window's thinks (Workload.Think).
+	thought int64
 	// held counts the times, in the window, that the job had a free slot
 	// and held its next I/O back because it was not yet due (RateIOPS).
 	held int64
@@ -224,6 +228,9 @@ func (m *meter) reaped(t int64) {
 
 // record counts one completed I/O of dir with latency lat ns.
 func (m *meter) record(dir int, lat, bytes int64) {
+	if m.g != nil {
+		m.g.done(dir, lat, bytes)
+	}
 	if !m.measuring {
 		if !m.done {
 			m.rampIOs[dir]++

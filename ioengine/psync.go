@@ -39,6 +39,12 @@ func (p *psyncLoop) run(j *job) error {
 		if j.pace.on && !j.waitDue() {
 			break
 		}
+		if j.gate != nil && !j.mayIssue(c.now(), 0) {
+			if j.gate.held() && !j.idle() {
+				break
+			}
+			continue // thought: look again (the window may have ended)
+		}
 		dir, fd, off := j.nextIO()
 		if dir == dirWrite && j.verify {
 			stamp(buf, off)

@@ -141,11 +141,16 @@ func (r *workloadRun) startJobs(newLoop newLoopFunc) error {
 	cpu0 := currentCPU()
 	for i := 0; i < r.jobs; i++ {
 		j := &job{idx: i, cpu0: cpu0, w: w, fds: r.jobFDs[i], depth: w.IODepth, bs: w.BS, verify: w.Verify, fewThreads: r.limited, pace: newPacer(w.RateIOPS), left: -1}
+		if w.Poisson {
+			j.pace = newPoissonPacer(w.RateIOPS, w.RandSeed, i)
+		}
 		if ctl.IOsPerJob > 0 {
 			j.left = ctl.IOsPerJob
 		}
 		j.gen = newOffsetGen(w, w.Offset+int64(i)*w.OffsetIncrement, r.sizes, i)
 		j.m = newMeter(r.c, &r.pubs[i], w.ContinueOnError)
+		j.gate = newGate(w, w.IODepth)
+		j.m.g = j.gate
 		if w.SyncEvery > 0 {
 			j.m.sync.hist = hdrhistogram.New(histMinNs, histMaxNs, histSigFigs)
 		}
@@ -185,10 +190,16 @@ func (r *workloadRun) runJob(j *job, newLoop newLoopFunc) {
 	t := c.now()
 	j.m.start(t)
 	j.pace.begin(t)
+	if j.gate != nil {
+		j.gate.begin(t)
+	}
 	err = loop.run(j)
+	if err == nil && j.gate != nil {
+		err = j.gate.err // a floor not met, a latency target missed at depth 1
+	}
 	j.m.finish(c.now())
 	loop.close(c.phase.Load() == phaseAbort)
-	r.results <- jobResult{idx: j.idx, m: j.m, buffers: j.buffers, err: err, spent: j.left == 0}
+	r.results <- jobResult{idx: j.idx, m: j.m, buffers: j.buffers, err: err, spent: j.left == 0 || j.gate != nil && j.gate.ended}
 }
 
 // finish collects the jobs (those that ended early already sent their
@@ -213,7 +224,7 @@ func (r *workloadRun) finish(win *runWindow, runErr error, fallback string) (*St
 	if win.started {
 		st.CPU = CPU{UsrS: tvSeconds(win.ru1.Utime) - tvSeconds(win.ru0.Utime), SysS: tvSeconds(win.ru1.Stime) - tvSeconds(win.ru0.Stime)}
 	}
-	st.Shortfall = shortfallOf(st, w, r.running, r.short, win.sched1.sub(win.sched0), anyHeld(got))
+	st.Shortfall = shortfallOf(st, w, r.running, r.short, win.sched1.sub(win.sched0), heldCause(got, w))
 	if r.ctl.PerJob && len(got) > 1 {
 		st.PerJob = perJobStats(got, st, r.engine, fallback, w, window)
 	}

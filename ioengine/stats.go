@@ -95,6 +95,10 @@ type Stats struct {
 	// Shortfall, when set, says that the run kept fewer than
 	// ShortfallFraction × iodepth × numjobs I/Os in flight, and why.
 	Shortfall *Shortfall `json:"inflight_shortfall,omitempty"`
+	// LatencyDepth is the queue depth the latency target's search
+	// (Workload.LatTarget) ended at, fio's latency_depth: the last job's,
+	// as fio reports a group; 0 without a target.
+	LatencyDepth int `json:"latency_depth,omitempty"`
 	// PerJob holds each job's own figures, in job order, when
 	// Control.PerJob asked for them and the run had several jobs: each
 	// over its own window, its CPU its share of the process's by I/O count
@@ -133,6 +137,13 @@ const (
 	// ShortfallRate: the jobs held I/Os back to keep to Workload.RateIOPS
 	// (fio's rate_iops): the cap, not the machine, set the depth.
 	ShortfallRate ShortfallCause = "rate"
+	// ShortfallThink: the jobs paused with nothing in flight between
+	// their I/Os (Workload.Think, fio's thinktime).
+	ShortfallThink ShortfallCause = "think"
+	// ShortfallLatencyTarget: the jobs searched for the deepest queue
+	// within their latency target (Workload.LatTarget), below iodepth
+	// while they did, and settled at Stats.LatencyDepth.
+	ShortfallLatencyTarget ShortfallCause = "latency_target"
 	// ShortfallSync: the jobs spent part of the window in fsync or
 	// fdatasync (Workload.SyncEvery), with no I/O in flight meanwhile.
 	ShortfallSync ShortfallCause = "sync"

@@ -300,7 +300,7 @@ func (u *uringLoop) prep(j *job, n int, t0 int64) int {
 	r := u.r
 	k := 0
 	for ; k < n; k++ {
-		if j.left == 0 || j.pace.on && j.dueIn(t0) > 0 {
+		if !j.mayIssue(t0, j.depth-len(u.free)) {
 			break
 		}
 		slot := u.free[len(u.free)-1]
@@ -393,8 +393,8 @@ func (u *uringLoop) run(j *job) error {
 			inflight += k
 		}
 		if inflight == 0 {
-			if j.pace.on && u.canSubmit(m, fatal) && j.waitDue() {
-				continue // paced: nothing in flight until the next I/O is due
+			if j.rest(u.canSubmit(m, fatal)) {
+				continue // paced, thought, or drained for the latency target's next window
 			}
 			return fatal
 		}

@@ -45,6 +45,19 @@ type Workload struct {
 	// each on their own (fio's rate_iops; 0: no cap). A job ahead of its
 	// rate waits before it issues its next I/O; the wait is not latency.
 	RateIOPS [2]float64
+	// Poisson is fio's rate_process=poisson: the gaps between a job's due
+	// times under RateIOPS are drawn from an exponential distribution of
+	// mean 1/rate (fio's usec_for_io), per direction from RandSeed, so the
+	// arrivals are a Poisson process whatever the device does; as with the
+	// linear rate, a job behind its arrivals issues at once, and an I/O's
+	// latency starts when it is issued, as fio's.
+	Poisson bool
+	// Think is fio's thinktime family (ThinkTime); RateMin its rate_min,
+	// rate_iops_min and rate_cycle (RateFloor); LatTarget its
+	// latency_target family (LatencyTarget).
+	Think     ThinkTime
+	RateMin   RateFloor
+	LatTarget LatencyTarget
 	// SyncEvery is fio's fsync=N / fdatasync=N: each job syncs the file it
 	// wrote after every SyncEvery writes (0: never); SyncData picks
 	// fdatasync over fsync. The sync's time is not a write's latency: it is

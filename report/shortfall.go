@@ -29,6 +29,12 @@ func ShortfallNote(sf *ioengine.Shortfall) string {
 	case ioengine.ShortfallRate:
 		return fmt.Sprintf("%s: the rate cap (--rate_iops) held I/Os back, as fio does; the figures hold for %s in flight at the capped rate, not for the configured depth.",
 			had, FormatInflight(sf.InflightMean))
+	case ioengine.ShortfallThink:
+		return fmt.Sprintf("%s: each job paused between its I/Os with nothing in flight (--thinktime), as fio does; the figures hold for %s in flight, not for the configured depth.",
+			had, FormatInflight(sf.InflightMean))
+	case ioengine.ShortfallLatencyTarget:
+		return fmt.Sprintf("%s: each job searched for the deepest queue within its latency target (--latency_target), as fio does, below the configured depth while it did; the figures hold for %s in flight.",
+			had, FormatInflight(sf.InflightMean))
 	case ioengine.ShortfallSync:
 		return fmt.Sprintf("%s: each job waited in %s after its writes, with nothing in flight, as fio does; the figures hold for %s in flight, not for the configured depth.",
 			had, SyncCall(sf.SyncData), FormatInflight(sf.InflightMean))
