@@ -15,7 +15,20 @@ import (
 // reads: fio's disk_util counts them, and a file on no block device has none.
 func TestDiskWatch(t *testing.T) {
 	looptest.RequireRootTools(t)
-	dev := looptest.AttachLoop(t, looptest.MakeImage(t, 8<<20), false)
+	diskWatch(t, looptest.AttachLoop(t, looptest.MakeImage(t, 8<<20), false))
+	if got := fioadapt.NewDiskWatch([]string{"/dev/shm"}).Utils(); got != nil {
+		t.Errorf("a tmpfs path: %+v, want none", got)
+	}
+}
+
+// TestDiskWatchZram: the same on a zram device, whose driver keeps its
+// /sys/block counters itself.
+func TestDiskWatchZram(t *testing.T) {
+	diskWatch(t, looptest.Zram(t, 8<<20))
+}
+
+func diskWatch(t *testing.T, dev string) {
+	t.Helper()
 	dw := fioadapt.NewDiskWatch([]string{dev})
 	eng, _, err := ioengine.New(ioengine.EnginePsync)
 	if err != nil {
@@ -28,9 +41,6 @@ func TestDiskWatch(t *testing.T) {
 	}
 	us := dw.Utils()
 	if len(us) != 1 || us[0].ReadIOs < st.All.TotalIOs/2 || us[0].ReadIOs > st.All.TotalIOs+8 {
-		t.Fatalf("disk_util %+v for %d reads", us, st.All.TotalIOs)
-	}
-	if got := fioadapt.NewDiskWatch([]string{"/dev/shm"}).Utils(); got != nil {
-		t.Errorf("a tmpfs path: %+v, want none", got)
+		t.Fatalf("%s: disk_util %+v for %d reads", dev, us, st.All.TotalIOs)
 	}
 }

@@ -67,18 +67,10 @@ func checkGuard(t *testing.T, path string, cases []guardCase) {
 
 const safetyUUID = "0b1c2d3e-4f50-6172-8394-a5b6c7d8e9fa"
 
-func TestSafetyExt4Loop(t *testing.T) {
-	looptest.RequireRootTools(t, "mkfs.ext4")
-	img := looptest.MakeImage(t, 16<<20)
-	looptest.RunTool(t, "", "mkfs.ext4", "-q", "-F", "-U", safetyUUID, "-L", "qdsafety", img)
-	dev := looptest.AttachLoop(t, img, false)
-	link := filepath.Join(t.TempDir(), "by-id")
-	if err := os.Symlink(dev, link); err != nil {
-		t.Fatal(err)
-	}
-	before := looptest.FileSum(t, img)
-
-	checkGuard(t, dev, []guardCase{
+// ext4Cases are the answers for a whole device dev holding an ext4
+// filesystem made with -U safetyUUID -L qdsafety; link is a symlink to dev.
+func ext4Cases(dev, link string) []guardCase {
+	return []guardCase{
 		{name: "no flags", want: guard.ErrWriteRefused, notWant: []error{guard.ErrHasSignature},
 			msg: []string{dev, "--allow-write-device"}},
 		{name: "--allow-write is for files", g: guard.Permit{AllowWrite: true}, want: guard.ErrWriteRefused,
@@ -90,11 +82,36 @@ func TestSafetyExt4Loop(t *testing.T) {
 			msg: []string{"--allow-write-device"}},
 		{name: "--destroy-data names another device", g: guard.Permit{AllowWriteDevice: true, DestroyData: "/dev/null"},
 			want: guard.ErrDestroyMismatch, msg: []string{"--destroy-data=/dev/null", dev}},
-		{name: "--destroy-data names the backing file", g: guard.Permit{AllowWriteDevice: true, DestroyData: img},
-			want: guard.ErrDestroyMismatch},
 		{name: "--destroy-data same device", g: guard.Permit{AllowWriteDevice: true, DestroyData: dev}},
 		{name: "--destroy-data through a symlink", g: guard.Permit{AllowWriteDevice: true, DestroyData: link}},
-	})
+	}
+}
+
+// blankCases are the answers for a whole device dev that holds nothing.
+func blankCases(dev string) []guardCase {
+	return []guardCase{
+		{name: "no flags", want: guard.ErrWriteRefused,
+			notWant: []error{guard.ErrHasSignature, guard.ErrDeviceBusy, guard.ErrHasPartitions},
+			msg:     []string{"--allow-write-device"}},
+		{name: "--allow-write-device", g: guard.Permit{AllowWriteDevice: true}},
+		{name: "--allow-write-device --destroy-data", g: guard.Permit{AllowWriteDevice: true, DestroyData: dev}},
+	}
+}
+
+func TestSafetyExt4Loop(t *testing.T) {
+	looptest.RequireRootTools(t, "mkfs.ext4")
+	img := looptest.MakeImage(t, 16<<20)
+	looptest.RunTool(t, "", "mkfs.ext4", "-q", "-F", "-U", safetyUUID, "-L", "qdsafety", img)
+	dev := looptest.AttachLoop(t, img, false)
+	link := filepath.Join(t.TempDir(), "by-id")
+	if err := os.Symlink(dev, link); err != nil {
+		t.Fatal(err)
+	}
+	before := looptest.FileSum(t, img)
+
+	checkGuard(t, dev, append(ext4Cases(dev, link),
+		guardCase{name: "--destroy-data names the backing file", g: guard.Permit{AllowWriteDevice: true, DestroyData: img},
+			want: guard.ErrDestroyMismatch}))
 	// The same answers through a symlink to the device (like /dev/disk/by-id/…).
 	checkGuard(t, link, []guardCase{
 		{name: "symlink, --allow-write-device", g: guard.Permit{AllowWriteDevice: true}, want: guard.ErrHasSignature},
@@ -114,13 +131,7 @@ func TestSafetyBlankLoop(t *testing.T) {
 	img := looptest.MakeImage(t, 8<<20)
 	dev := looptest.AttachLoop(t, img, false)
 	before := looptest.FileSum(t, img)
-	checkGuard(t, dev, []guardCase{
-		{name: "no flags", want: guard.ErrWriteRefused,
-			notWant: []error{guard.ErrHasSignature, guard.ErrDeviceBusy, guard.ErrHasPartitions},
-			msg:     []string{"--allow-write-device"}},
-		{name: "--allow-write-device", g: guard.Permit{AllowWriteDevice: true}},
-		{name: "--allow-write-device --destroy-data", g: guard.Permit{AllowWriteDevice: true, DestroyData: dev}},
-	})
+	checkGuard(t, dev, blankCases(dev))
 	if after := looptest.FileSum(t, img); after != before {
 		t.Errorf("device contents changed: sha256 %s → %s", before, after)
 	}

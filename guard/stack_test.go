@@ -46,13 +46,8 @@ func refusedBusy(t *testing.T, path string, p guard.Permit, msg ...string) {
 // mount the same stack over a blank image is writable, and a lower device
 // claimed exclusively elsewhere refuses it again.
 func TestStackLoopOverMountedLoop(t *testing.T) {
-	looptest.RequireRootTools(t, "mkfs.ext4", "mount", "umount")
-	img := looptest.MakeImage(t, 32<<20)
-	looptest.RunTool(t, "", "mkfs.ext4", "-q", "-F", img)
-	lower := looptest.AttachLoop(t, img, false)
-	dir := looptest.Mount(t, lower)
+	img, lower, upper, dir := looptest.LoopOverMountedLoop(t)
 	before := looptest.FileSum(t, img)
-	upper := looptest.AttachLoop(t, lower, false)
 	refusedBusy(t, upper, guard.Permit{AllowWriteDevice: true, DestroyData: upper}, lower, "mounted at "+dir)
 	top := looptest.AttachLoop(t, upper, false)
 	refusedBusy(t, top, guard.Permit{AllowWriteDevice: true, DestroyData: top}, lower, "mounted at "+dir)

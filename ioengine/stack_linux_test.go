@@ -18,12 +18,7 @@ import (
 // refuses before any I/O, and the mounted filesystem's image keeps every
 // byte (the row that destroyed an ext4: losetup B A while A is mounted).
 func TestEnginesRefuseLoopOverMountedLoop(t *testing.T) {
-	looptest.RequireRootTools(t, "mkfs.ext4", "mount", "umount")
-	img := looptest.MakeImage(t, 32<<20)
-	looptest.RunTool(t, "", "mkfs.ext4", "-q", "-F", img)
-	lower := looptest.AttachLoop(t, img, false)
-	looptest.Mount(t, lower)
-	upper := looptest.AttachLoop(t, lower, false)
+	img, lower, upper, _ := looptest.LoopOverMountedLoop(t)
 	before := looptest.FileSum(t, img)
 	for _, name := range []string{ioengine.EngineIOUring, ioengine.EngineLibaio, ioengine.EnginePsync} {
 		eng, _, err := ioengine.New(name)

@@ -13,13 +13,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
-
-	"golang.org/x/sys/unix"
 
 	"github.com/qdsweep/qdsweep/internal/looptest"
 )
@@ -108,61 +104,21 @@ func raceOnce(t *testing.T) {
 	t.Helper()
 	dir := t.TempDir()
 	tgt, vic := filepath.Join(dir, "target"), filepath.Join(dir, "victim")
-	b := make([]byte, 8<<20)
-	rand.Read(b)
-	if err := os.WriteFile(vic, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	looptest.RandomFile(t, vic, 8<<20)
 	victim, err := os.Open(vic)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer victim.Close()
-	before := sumOf(t, victim)
-
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	swaps := 0
-	go func() {
-		defer wg.Done()
-		for { // from the moment the sweep has laid out its target
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			if _, err := os.Stat(tgt); err == nil {
-				break
-			}
-			time.Sleep(time.Millisecond)
-		}
-		tick := time.NewTicker(2 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-tick.C:
-				if unix.Renameat2(unix.AT_FDCWD, tgt, unix.AT_FDCWD, vic, unix.RENAME_EXCHANGE) == nil {
-					swaps++
-				}
-			}
-		}
-	}()
+	before := looptest.SumOf(t, victim)
+	stop := looptest.SwapNames(tgt, vic, 2*time.Millisecond) // from the moment the sweep has laid out its target
 	code, stderr := runBin(t, dir, "sweep", "--ioengine=fio", "--filename="+tgt, "--rw=write", "--bs=64k", "--size=8m",
 		"--iodepth=1,2,4", "--runtime=300ms", "--ramp_time=0", "--ss=0", "--output=res", "--quiet")
-	close(stop)
-	wg.Wait()
-	if after := sumOf(t, victim); after != before {
+	swaps := stop()
+	if after := looptest.SumOf(t, victim); after != before {
 		t.Fatalf("the victim changed during a fio write sweep (exit %d, %d swaps): %s", code, swaps, stderr)
 	}
 	t.Logf("exit %d after %d swaps; the victim unchanged: %s", code, swaps, firstLines(stderr, 1))
-}
-
-func sumOf(t *testing.T, f *os.File) string {
-	t.Helper()
-	return looptest.FileSum(t, "/proc/self/fd/"+strconv.Itoa(int(f.Fd())))
 }
 
 // TestRunKeepsFiguresWhenOutputGoes: --output is checked before the run

@@ -4,22 +4,17 @@ package fioengine_test
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/sha256"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/guard"
+	"github.com/qdsweep/qdsweep/internal/looptest"
 	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/ioengine/fioengine"
 )
@@ -37,11 +32,7 @@ func TestFioWritesOnlyTheHeldFile(t *testing.T) {
 	tgt, vic := filepath.Join(dir, "target"), filepath.Join(dir, "victim")
 	const size = 4 << 20
 	for _, p := range []string{tgt, vic} {
-		b := make([]byte, size)
-		rand.Read(b)
-		if err := os.WriteFile(p, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		looptest.RandomFile(t, p, size)
 	}
 	victim, err := os.Open(vic) // the victim's inode, whatever its name becomes
 	if err != nil {
@@ -53,7 +44,7 @@ func TestFioWritesOnlyTheHeldFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer target.Close()
-	vicSum, tgtSum := sum(t, victim), sum(t, target)
+	vicSum, tgtSum := looptest.SumOf(t, victim), looptest.SumOf(t, target)
 
 	w := ioengine.Workload{Filename: tgt, Size: size, RW: ioengine.Write, BS: 64 << 10, IODepth: 1, NumJobs: 1,
 		Permit: guard.Permit{AllowWrite: true}}
@@ -64,25 +55,7 @@ func TestFioWritesOnlyTheHeldFile(t *testing.T) {
 	defer held.Close()
 	w.Held = held
 
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		tick := time.NewTicker(2 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-tick.C:
-				if err := unix.Renameat2(unix.AT_FDCWD, tgt, unix.AT_FDCWD, vic, unix.RENAME_EXCHANGE); err != nil {
-					t.Error(err)
-					return
-				}
-			}
-		}
-	}()
+	stop := looptest.SwapNames(tgt, vic, 2*time.Millisecond)
 	e := fioengine.NewEngine(fioengine.Options{IOEngine: "psync"})
 	ran, refused := 0, 0
 	for i := 0; i < 60 && ran < 3; i++ {
@@ -96,29 +69,17 @@ func TestFioWritesOnlyTheHeldFile(t *testing.T) {
 			t.Fatalf("run %d: %v", i, err)
 		}
 	}
-	close(stop)
-	wg.Wait()
+	swaps := stop()
 	if ran == 0 {
 		t.Fatalf("no fio run started in 60 tries (%d refused as swapped)", refused)
 	}
-	if got := sum(t, victim); got != vicSum {
+	if got := looptest.SumOf(t, victim); got != vicSum {
 		t.Fatalf("the victim changed while fio wrote the held target (%d runs, %d refused)", ran, refused)
 	}
-	if sum(t, target) == tgtSum {
+	if looptest.SumOf(t, target) == tgtSum {
 		t.Errorf("the held target is unchanged after %d fio write runs", ran)
 	}
-	t.Logf("%d fio runs wrote the held file, %d refused as swapped; the victim unchanged", ran, refused)
-}
-
-func sum(t *testing.T, f *os.File) [32]byte {
-	t.Helper()
-	h := sha256.New()
-	if _, err := io.Copy(h, io.NewSectionReader(f, 0, 1<<40)); err != nil {
-		t.Fatal(err)
-	}
-	var s [32]byte
-	copy(s[:], h.Sum(nil))
-	return s
+	t.Logf("%d fio runs wrote the held file, %d refused as swapped, %d swaps; the victim unchanged", ran, refused, swaps)
 }
 
 // TestNoIOIsAnError: a job that cannot do one I/O on a fio server (there a

@@ -19,12 +19,7 @@ import (
 // before fio starts; the mounted filesystem's image keeps every byte.
 func TestFioRefusesLoopOverMountedLoop(t *testing.T) {
 	needFio(t)
-	looptest.RequireRootTools(t, "mkfs.ext4", "mount", "umount")
-	img := looptest.MakeImage(t, 32<<20)
-	looptest.RunTool(t, "", "mkfs.ext4", "-q", "-F", img)
-	lower := looptest.AttachLoop(t, img, false)
-	looptest.Mount(t, lower)
-	upper := looptest.AttachLoop(t, lower, false)
+	img, lower, upper, _ := looptest.LoopOverMountedLoop(t)
 	before := looptest.FileSum(t, img)
 	w := ioengine.Workload{Filename: upper, Size: 4 << 20, RW: ioengine.Write, BS: 64 << 10, IODepth: 1, NumJobs: 1, Direct: true,
 		Permit: guard.Permit{AllowWriteDevice: true, DestroyData: upper}}
