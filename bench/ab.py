@@ -34,7 +34,7 @@ def timed(argv):
     return json.loads(out[out.index("{"):]), cpu
 
 def qdsweep(binary, eng, qd, nj):
-    d, cpu = timed([binary, "run", "--ramp_time=0"] + common(eng, qd, nj))
+    d, cpu = timed([binary, "run", "--ramp_time=0"] + common(eng, qd, nj) + ["--output-format=qdsweep-json"])
     return d["iops"], d["inflight_mean"], cpu / d["total_ios"] * 1e6, d["lat_ns"]["mean"] / 1e3
 
 def fio(eng, qd, nj):
