@@ -162,17 +162,18 @@ func (a *aioLoop) submit(j *job, n int) (int, error) {
 			break
 		}
 		slot := a.free[len(a.free)-1-k]
-		dir, fd, off := j.nextIO()
+		dir, fd, off, size := j.nextIO()
 		s := &a.slots[slot]
-		s.start, s.off, s.dir = t0, off, int32(dir)
+		s.start, s.off, s.dir, s.n = t0, off, int32(dir), size
 		cb := &a.iocbs[slot]
 		cb.offset = off
+		cb.nbytes = uint64(size)
 		cb.fildes = uint32(fd)
 		cb.opcode = aioCmdPread
 		if dir == dirWrite {
 			cb.opcode = aioCmdPwrite
 			if j.verify {
-				stamp(a.ar.buf(int(slot)), off)
+				stamp(a.ar.buf(int(slot))[:size], off)
 			}
 		}
 		a.ptrs[k] = uint64(uintptr(unsafe.Pointer(cb)))
@@ -286,14 +287,13 @@ func (a *aioLoop) wait(j *job, fatal error) (int, error) {
 // meanwhile; *fatal takes the first I/O failure that ends the job.
 func (a *aioLoop) complete(j *job, got int, t1 int64, fatal *error) (added int, err error) {
 	m := &j.m
-	bs := j.bs
 	done := 0 // completions handled since the last endBatch
 	for i := 0; i < got; i++ {
 		ev := &a.events[i]
 		slot := uint32(ev.data)
 		s := &a.slots[slot]
 		m.retire(s.start)
-		if e := a.record(j, ev, s, slot, t1, bs); e != nil && *fatal == nil {
+		if e := a.record(j, ev, s, slot, t1); e != nil && *fatal == nil {
 			*fatal = e
 		}
 		a.free = append(a.free, slot)
@@ -323,14 +323,14 @@ func (a *aioLoop) complete(j *job, got int, t1 int64, fatal *error) (added int, 
 
 // record counts one completion: a whole transfer (a read checked against
 // its stamp when verifying) or a failure; the error ends the job.
-func (a *aioLoop) record(j *job, ev *aioEvent, s *uringSlot, slot uint32, t1, bs int64) error {
+func (a *aioLoop) record(j *job, ev *aioEvent, s *uringSlot, slot uint32, t1 int64) error {
 	m := &j.m
-	if ev.res != bs {
-		return m.ioFailed(int(s.dir), s.off, ev.res, bs)
+	if ev.res != s.n {
+		return m.ioFailed(int(s.dir), s.off, ev.res, s.n)
 	}
-	if j.verify && s.dir == dirRead && !stamped(a.ar.buf(int(slot)), s.off) {
+	if j.verify && s.dir == dirRead && !stamped(a.ar.buf(int(slot))[:s.n], s.off) {
 		return m.verifyFailed(s.off)
 	}
-	m.record(int(s.dir), t1-s.start, bs)
+	m.record(int(s.dir), t1-s.start, s.n)
 	return nil
 }

@@ -100,7 +100,7 @@ func TestOffsetGen(t *testing.T) {
 			seen := map[int64]bool{}
 			next := [2]int64{c.start, c.start} // expected sequential offset per direction
 			for i := 0; i < int(blocks)*50; i++ {
-				dir, _, off := g.next()
+				dir, _, off, _ := g.next()
 				if off < c.start || off+c.bs > c.start+c.size || (off-c.start)%c.bs != 0 {
 					t.Fatalf("offset %d outside [%d,%d) or unaligned to %d", off, c.start, c.start+c.size, c.bs)
 				}

@@ -21,7 +21,7 @@ type job struct {
 	w      *Workload
 	fds    []int // the job's files' descriptors, indexed as offsetGen's files
 	depth  int
-	bs     int64
+	bs     int64 // bytes of each I/O buffer: the largest I/O (Workload.MaxBS)
 	gen    offsetGen
 	m      meter
 	verify bool
@@ -46,6 +46,7 @@ type job struct {
 	peekDir  int
 	peekFile int
 	peekOff  int64
+	peekLen  int64
 	hasPeek  bool
 	// left is how many I/Os the job may still issue (Control.IOsPerJob);
 	// -1: no count. Taking the last one ends the job's submissions.
@@ -107,15 +108,15 @@ func (p *pacer) begin(t int64) { p.next = [2]int64{t, t} }
 // peekIO returns the next I/O's direction without taking it.
 func (j *job) peekIO() (dir int) {
 	if !j.hasPeek {
-		j.peekDir, j.peekFile, j.peekOff = j.gen.next()
+		j.peekDir, j.peekFile, j.peekOff, j.peekLen = j.gen.next()
 		j.hasPeek = true
 	}
 	return j.peekDir
 }
 
-// nextIO takes the next I/O: its direction, the descriptor of its file and
-// its offset; it counts the I/O against the rate.
-func (j *job) nextIO() (dir, fd int, off int64) {
+// nextIO takes the next I/O: its direction, the descriptor of its file, its
+// offset and its size; it counts the I/O against the rate.
+func (j *job) nextIO() (dir, fd int, off, n int64) {
 	dir = j.peekIO()
 	j.hasPeek = false
 	if j.pace.on {
@@ -130,7 +131,7 @@ func (j *job) nextIO() (dir, fd int, off int64) {
 			j.m.done = true // the loops submit no more and drain what is in flight
 		}
 	}
-	return dir, j.fds[j.peekFile], j.peekOff
+	return dir, j.fds[j.peekFile], j.peekOff, j.peekLen
 }
 
 // mayIssue reports whether the job may issue its next I/O at event time t

@@ -73,14 +73,15 @@ func (c *coord) rampCut(t int64, pubs []jobPub) {
 }
 
 // rampIntervals is the ramp's series as Intervals marked Ramp, their start
-// relative to the window's (negative: before it); nil without slices.
-func (c *coord) rampIntervals(bs int64) []Interval {
+// relative to the window's (negative: before it), bs the mean I/O size of
+// reads and writes; nil without slices.
+func (c *coord) rampIntervals(bs [2]float64) []Interval {
 	var out []Interval
 	for _, r := range c.ramp {
 		d := float64(r.t1-r.t0) / 1e9
 		iv := Interval{StartNs: r.t0 - c.windowStart, DurNs: r.t1 - r.t0, IOs: r.reads + r.writes, Ramp: true,
 			ReadIOPS: float64(r.reads) / d, WriteIOPS: float64(r.writes) / d,
-			ReadBWBytes: float64(r.reads*bs) / d, WriteBWBytes: float64(r.writes*bs) / d}
+			ReadBWBytes: float64(r.reads) * bs[0] / d, WriteBWBytes: float64(r.writes) * bs[1] / d}
 		if iv.IOs > 0 {
 			iv.LatMeanNs = float64(r.latSum) / float64(iv.IOs)
 		}

@@ -2,7 +2,11 @@
 
 package ioengine
 
-import "math/bits"
+import (
+	"math"
+	"math/bits"
+	"sync"
+)
 
 // rng is splitmix64: fast, 64-bit state, good enough for offsets and mixes.
 type rng struct{ s uint64 }
@@ -27,50 +31,115 @@ func (r *rng) below(n uint64) uint64 {
 	return hi
 }
 
-// offsetGen yields each job's I/O directions, files and offsets: random
-// offsets are uniform over the job's region of the file and bs-aligned;
-// sequential ones wrap around at the end of the region, one cursor per file
+// u32 returns a uniform 32-bit value, as fio's __rand of a 32-bit
+// tausworthe state: fio's distributions scale it by 2³²−1 or 2³².
+func (r *rng) u32() uint64 { return r.next() >> 32 }
+
+// frand32Max is fio's FRAND32_MAX.
+const frand32Max = 1<<32 - 1
+
+// offsetGen yields each job's I/O directions, files, offsets and sizes, as
+// fio's get_next_offset and get_next_buflen do (without fio's random map,
+// as with its norandommap): random offsets are drawn by the distribution
+// over the job's region of the file, in units of the direction's smallest
+// block size; sequential ones follow the direction's last I/O (plus the
+// skip) and wrap around at the end of the region, one position per file
 // and direction. With several files (fio's filename=a:b) the I/Os go to
 // each file in turn, one at a time (fio's file_service_type=roundrobin).
 type offsetGen struct {
 	regions []genRegion // one per file
-	bs      int64
 	random  bool
 	mix     uint64 // percent of reads
 	reads   bool   // pattern reads
 	writes  bool   // pattern writes
 	rng     rng
 	turn    int // the file of the next I/O
+	// lo and hi are each direction's smallest and largest I/O size; lo is
+	// also the unit of its random offsets (fio's blockalign).
+	lo, hi [2]int64
+	split  [2][]BSShare
+	// seqPerc is the percent of random I/Os that are sequential (100 −
+	// percentage_random).
+	seqPerc [2]uint64
+	skip    int64
+	every   int // a new random offset every n-th I/O (1: each)
+	count   int // I/Os until the next random offset
+	dist    Distribution
+	zones   [2][]zoneIndex // zoned: the zone of each percent of the I/Os
+	zipf    zipfConsts
 }
 
 // genRegion is a job's region of one file.
 type genRegion struct {
-	start   int64 // bytes, first offset of the region
-	blocks  uint64
-	seqNext [2]int64 // next sequential block index per direction
+	start  int64     // bytes, first offset of the region
+	size   int64     // bytes
+	blocks [2]uint64 // random offsets per direction: the region in units of lo
+	pos    [2]int64  // next sequential offset per direction, from start
+	// nranges and randOff are fio's zipf, pareto and normal state of the
+	// file: the ranks over the region and the offset added to each.
+	nranges uint64
+	randOff uint64
 }
+
+// zoneIndex is fio's zone_split_index: a zone's start and end, in
+// percent (zoned) or bytes (zoned_abs) of the region.
+type zoneIndex struct{ from, to int64 }
 
 // newOffsetGen returns job's generator over one region per file: starting
 // at start (bytes) and sizes[f] bytes long in file f.
 func newOffsetGen(w *Workload, start int64, sizes []int64, job int) offsetGen {
+	s := w.Shape
 	g := offsetGen{
 		regions: make([]genRegion, len(sizes)),
-		bs:      w.BS,
 		random:  w.RW.IsRandom(),
 		mix:     uint64(w.RWMixRead),
 		reads:   w.RW.IsRead(),
 		writes:  w.RW.IsWrite(),
 		rng:     newRNG(w.RandSeed, job),
+		split:   s.BSSplit,
+		skip:    s.Skip,
+		every:   max(s.RandomEvery, 1),
+		dist:    s.Dist,
 	}
+	g.count = g.every
+	for d := range 2 {
+		g.lo[d], g.hi[d] = s.BSBounds(d, w.BS)
+		g.seqPerc[d] = uint64(s.Sequential[d])
+		g.zones[d] = zoneTable(s.Dist.Zones[d])
+	}
+	rangeSize := min(g.lo[0], g.lo[1])
 	for f, size := range sizes {
-		g.regions[f] = genRegion{start: start, blocks: uint64(size / w.BS)}
+		r := genRegion{start: start, size: size}
+		for d := range 2 {
+			r.blocks[d] = uint64(size / g.lo[d])
+		}
+		r.nranges = uint64((size + rangeSize - 1) / rangeSize)
+		g.regions[f] = g.initDist(r)
 	}
 	return g
 }
 
+// zoneTable is fio's zone index of zones: entry v−1 is the zone fio picks
+// when it draws v in 1..100.
+func zoneTable(zs []Zone) []zoneIndex {
+	if len(zs) == 0 {
+		return nil
+	}
+	t := make([]zoneIndex, 0, 100)
+	var prev int64
+	for _, z := range zs {
+		size := z.Size + int64(z.SizePerc) // one of them is set
+		for range z.Access {
+			t = append(t, zoneIndex{prev, prev + size})
+		}
+		prev += size
+	}
+	return t
+}
+
 // next returns the direction (dirRead or dirWrite), the file (an index
-// into the job's files) and the offset of the next I/O.
-func (g *offsetGen) next() (dir, file int, off int64) {
+// into the job's files), the offset and the size of the next I/O.
+func (g *offsetGen) next() (dir, file int, off, n int64) {
 	switch {
 	case g.reads && g.writes:
 		if g.rng.below(100) >= g.mix {
@@ -84,16 +153,244 @@ func (g *offsetGen) next() (dir, file int, off int64) {
 		g.turn = (g.turn + 1) % len(g.regions)
 	}
 	r := &g.regions[file]
-	var blk uint64
-	if g.random {
-		blk = g.rng.below(r.blocks)
-	} else {
-		blk = uint64(r.seqNext[dir])
-		if blk+1 >= r.blocks {
-			r.seqNext[dir] = 0
-		} else {
-			r.seqNext[dir] = int64(blk + 1)
+	rel := g.offset(r, dir)
+	n = g.lo[dir]
+	if g.hi[dir] != n {
+		n = g.size(dir, rel, r.size)
+	}
+	r.pos[dir] = rel + n
+	return dir, file, r.start + rel, n
+}
+
+// offset is the next offset of direction dir in r, from r's start: fio's
+// get_next_block with rw_sequencer=sequential.
+func (g *offsetGen) offset(r *genRegion, dir int) int64 {
+	if !g.random {
+		return g.seq(r, dir)
+	}
+	if g.every > 1 {
+		if g.count--; g.count > 0 {
+			return g.seq(r, dir)
+		}
+		g.count = g.every
+	}
+	if g.seqPerc[dir] > 0 && g.rng.below(100) < g.seqPerc[dir] {
+		return g.seq(r, dir)
+	}
+	return g.rand(r, dir)
+}
+
+// seq is the sequential offset after dir's last I/O in r, skip bytes
+// further on (fio's ddir_seq_add, not before the first), from the start
+// again where the smallest I/O would not fit.
+func (g *offsetGen) seq(r *genRegion, dir int) int64 {
+	p := r.pos[dir]
+	if p > 0 && g.skip > 0 {
+		p += g.skip
+	}
+	if p+g.lo[dir] > r.size {
+		p = 0
+	}
+	return p
+}
+
+// rand is a random offset of direction dir in r, by the distribution.
+func (g *offsetGen) rand(r *genRegion, dir int) int64 {
+	unit := g.lo[dir]
+	switch g.dist.Kind {
+	case DistZoned, DistZonedAbs:
+		if t := g.zones[dir]; t != nil {
+			return int64(g.zoned(r, dir, t)) * unit
+		}
+	case DistZipf, DistPareto, DistNormal:
+		// fio's ranks cover the region in the smaller direction's unit: an
+		// offset whose I/O would not fit is drawn again, as fio's job
+		// starts over on the file then.
+		for range 64 {
+			if off := int64(g.rank(r)) * unit; off+unit <= r.size {
+				return off
+			}
 		}
 	}
-	return dir, file, r.start + int64(blk)*g.bs
+	return int64(g.rng.below(r.blocks[dir])) * unit
+}
+
+// zoned is fio's __get_next_rand_offset_zoned(_abs): a zone by the
+// percent drawn, then a uniform block within it.
+func (g *offsetGen) zoned(r *genRegion, dir int, t []zoneIndex) uint64 {
+	z := t[g.rng.below(uint64(len(t)))]
+	lastb := r.blocks[dir]
+	var from, n uint64
+	if g.dist.Kind == DistZonedAbs {
+		// Validate keeps the zones within the region, as fio's job fails otherwise.
+		from, n = uint64(z.from/g.lo[dir]), uint64((z.to-z.from)/g.lo[dir])
+	} else {
+		from = uint64(z.from) * lastb / 100
+		n = lastb * uint64(z.to-z.from) / 100
+	}
+	if n == 0 {
+		return from
+	}
+	return from + g.rng.below(n)
+}
+
+// goldenRatio64 is fio's GOLDEN_RATIO_64: its __hash_u64 multiplies a rank
+// by it, scattering the hot ranks over the file.
+const goldenRatio64 = 0x61C8864680B583EB
+
+// zipfMaxGen caps the terms of fio's zipf normalisation (ZIPF_MAX_GEN).
+const zipfMaxGen = 10_000_000
+
+// zipfConsts are fio's zipf constants of the region's ranks.
+type zipfConsts struct{ zetan, zeta2, alpha, eta float64 }
+
+// zetanMemo holds zipf's normalisation per rank count and theta: up to ten
+// million terms, computed once for all of a run's jobs.
+var zetanMemo sync.Map
+
+type zetanKey struct {
+	n     uint64
+	theta float64
+}
+
+func zetan(n uint64, theta float64) float64 {
+	k := zetanKey{n, theta}
+	if v, ok := zetanMemo.Load(k); ok {
+		return v.(float64)
+	}
+	z := 0.0
+	for i := range min(n, zipfMaxGen) {
+		z += math.Pow(1/float64(i+1), theta)
+	}
+	zetanMemo.Store(k, z)
+	return z
+}
+
+// initDist sets r's distribution state as fio's zipf_init, pareto_init and
+// gauss_init do; fio draws the offset of an uncentred zipf or pareto from
+// the job's seed, so each job has its own hot ranks.
+func (g *offsetGen) initDist(r genRegion) genRegion {
+	d := g.dist
+	switch d.Kind {
+	case DistZipf, DistPareto:
+		r.randOff = g.rng.u32()
+		if d.HasCenter {
+			r.randOff = uint64(float64(r.nranges) * d.Center)
+		}
+	case DistNormal:
+		if d.HasCenter {
+			r.randOff = uint64(int64(float64(r.nranges) * (d.Center - 0.5)))
+		}
+	default:
+		return r
+	}
+	if d.Kind == DistZipf {
+		n := float64(r.nranges)
+		z := zipfConsts{zetan: zetan(r.nranges, d.Value), zeta2: 1 + math.Pow(0.5, d.Value), alpha: 1 / (1 - d.Value)}
+		z.eta = (1 - math.Pow(2/n, 1-d.Value)) / (1 - z.zeta2/z.zetan)
+		g.zipf = z // the regions of a job's files share a size
+	}
+	return r
+}
+
+// rank is the next block of r by fio's zipf_next, pareto_next or
+// gauss_next, hashed and offset as fio's are.
+func (g *offsetGen) rank(r *genRegion) uint64 {
+	var v uint64
+	switch g.dist.Kind {
+	case DistZipf:
+		v = g.zipfRank(r.nranges)
+	case DistPareto:
+		u := float64(g.rng.u32()) / frand32Max
+		v = toU64(float64(r.nranges-1) * math.Pow(u, math.Log(g.dist.Value)/math.Log(1-g.dist.Value)))
+	case DistNormal:
+		v = g.gaussRank(r.nranges)
+	}
+	return (v*goldenRatio64 + r.randOff) % r.nranges
+}
+
+func (g *offsetGen) zipfRank(n uint64) uint64 {
+	z := &g.zipf
+	u := float64(g.rng.u32()) / frand32Max
+	x := u * z.zetan
+	switch {
+	case x < 1:
+		return 0
+	case x < 1+math.Pow(0.5, g.dist.Value):
+		return 1
+	}
+	return toU64(float64(n) * math.Pow(z.eta*u-z.eta+1, z.alpha))
+}
+
+// gaussRank is fio's gauss_next before its hash: the mean of twelve
+// uniform ranks, moved by a uniform deviation of stddev ranks.
+func (g *offsetGen) gaussRank(n uint64) uint64 {
+	var sum uint64
+	for range 12 {
+		sum += g.rng.u32() % (n + 1)
+	}
+	sum = (sum + 11) / 12
+	var stddev uint32
+	if g.dist.Value != 0 {
+		stddev = uint32(math.Ceil(float64(n) * g.dist.Value / 100))
+		if uint64(stddev) > n/2 {
+			stddev = uint32(n / 2)
+		}
+	}
+	if stddev == 0 {
+		return sum
+	}
+	vr := int32(float64(stddev) * (float64(g.rng.u32()) / (frand32Max + 1.0)))
+	dev := vr - int32(stddev/2)
+	for uint64(int64(dev))+sum >= n {
+		dev /= 2
+	}
+	return sum + uint64(int64(dev))
+}
+
+// toU64 converts a non-negative rank, saturating where C's conversion
+// would be undefined.
+func toU64(x float64) uint64 {
+	switch {
+	case !(x > 0):
+		return 0
+	case x >= 1<<64:
+		return math.MaxUint64
+	}
+	return uint64(x)
+}
+
+// size is the size of an I/O of direction dir at rel in a region of size
+// bytes: fio's get_next_buflen, drawn again until it fits.
+func (g *offsetGen) size(dir int, rel, size int64) int64 {
+	lo, hi := g.lo[dir], g.hi[dir]
+	for range 64 {
+		r := g.rng.u32()
+		var n int64
+		if sp := g.split[dir]; len(sp) > 0 {
+			perc := uint64(0)
+			for _, e := range sp {
+				if e.Perc == 0 {
+					continue
+				}
+				n = e.BS
+				perc += uint64(e.Perc)
+				if r/perc <= frand32Max/100 && rel+n <= size {
+					break
+				}
+			}
+		} else {
+			n = lo + int64(float64(hi)*(float64(r)/(frand32Max+1.0)))
+		}
+		if lo&(lo-1) == 0 {
+			n &^= lo - 1
+		} else {
+			n -= n % lo
+		}
+		n = min(n, hi)
+		if rel+n <= size {
+			return n
+		}
+	}
+	return lo // only a split that gives no share to what fits (fio would spin)
 }

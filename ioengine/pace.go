@@ -155,10 +155,10 @@ func pace(ctx context.Context, w *Workload, ctl Control, c *coord, pubs []jobPub
 				s.IOs += pubs[i].ios.Load()
 				s.LatSumNs += pubs[i].latSum.Load()
 			}
-			// Every I/O moves BS bytes: counted from IOs, the sample's
-			// bytes agree with its I/Os even when a job publishes between
-			// the loads.
-			s.Bytes = s.IOs * w.BS
+			// Every I/O moves BS bytes (a mix of sizes: their mean):
+			// counted from IOs, the sample's bytes agree with its I/Os
+			// even when a job publishes between the loads.
+			s.Bytes = int64(float64(s.IOs) * w.MeanBSMix())
 			if ctl.OnSample(s) {
 				return nil
 			}

@@ -33,8 +33,7 @@ func (p *psyncLoop) close(abandoned bool) {
 func (p *psyncLoop) run(j *job) error {
 	m := &j.m
 	c := m.c
-	buf := p.ar.buf(0)
-	bs := j.bs
+	whole := p.ar.buf(0)
 	for !m.done {
 		if j.pace.on && !j.waitDue() {
 			break
@@ -45,7 +44,8 @@ func (p *psyncLoop) run(j *job) error {
 			}
 			continue // thought: look again (the window may have ended)
 		}
-		dir, fd, off := j.nextIO()
+		dir, fd, off, bs := j.nextIO()
+		buf := whole[:bs]
 		if dir == dirWrite && j.verify {
 			stamp(buf, off)
 		}

@@ -140,7 +140,7 @@ func (r *workloadRun) startJobs(newLoop newLoopFunc) error {
 	r.begin = make(chan struct{})
 	cpu0 := currentCPU()
 	for i := 0; i < r.jobs; i++ {
-		j := &job{idx: i, cpu0: cpu0, w: w, fds: r.jobFDs[i], depth: w.IODepth, bs: w.BS, verify: w.Verify, fewThreads: r.limited, pace: newPacer(w.RateIOPS), left: -1}
+		j := &job{idx: i, cpu0: cpu0, w: w, fds: r.jobFDs[i], depth: w.IODepth, bs: w.MaxBS(), verify: w.Verify, fewThreads: r.limited, pace: newPacer(w.RateIOPS), left: -1}
 		if w.Poisson {
 			j.pace = newPoissonPacer(w.RateIOPS, w.RandSeed, i)
 		}
@@ -220,7 +220,7 @@ func (r *workloadRun) finish(win *runWindow, runErr error, fallback string) (*St
 	st := mergeStats(got, r.engine, fallback, w, window)
 	st.Buffers = buffers
 	st.Series = r.c.ser.merge(got)
-	st.Ramp = r.c.rampIntervals(w.BS)
+	st.Ramp = r.c.rampIntervals([2]float64{w.MeanBS(0), w.MeanBS(1)})
 	if win.started {
 		st.CPU = CPU{UsrS: tvSeconds(win.ru1.Utime) - tvSeconds(win.ru0.Utime), SysS: tvSeconds(win.ru1.Stime) - tvSeconds(win.ru0.Stime)}
 	}

@@ -23,6 +23,7 @@ const waitSlice = 250 * time.Millisecond
 type uringSlot struct {
 	start int64 // event time of submission, ns
 	off   int64
+	n     int64 // bytes
 	dir   int32
 }
 
@@ -46,6 +47,9 @@ type uringLoop struct {
 	// the block size, or (READV/WRITEV) its iovec and 1.
 	addrs  []uint64
 	sqeLen uint32
+	// iovs are the slots' iovecs when SQEs name them (READV/WRITEV), each
+	// I/O's size set in its own.
+	iovs []iovec
 	// fixedFiles: SQEs name the job's files by their index in the
 	// registered set (IOSQE_FIXED_FILE), not by descriptor.
 	fixedFiles bool
@@ -200,7 +204,7 @@ func (u *uringLoop) setUp(j *job, iovs []iovec, tmpfs, badRegister bool) error {
 	}
 	if o.NonVectored == Off && !u.fixed {
 		// fio's nonvectored=0: one iovec per I/O (READ_FIXED takes none).
-		u.opRead, u.opWr, u.sqeLen = uringOpReadv, uringOpWritev, 1
+		u.opRead, u.opWr, u.sqeLen, u.iovs = uringOpReadv, uringOpWritev, 1, iovs
 		for i := range iovs {
 			u.addrs[i] = uint64(uintptr(unsafe.Pointer(&iovs[i])))
 		}
@@ -305,18 +309,22 @@ func (u *uringLoop) prep(j *job, n int, t0 int64) int {
 		}
 		slot := u.free[len(u.free)-1]
 		u.free = u.free[:len(u.free)-1]
-		dir, fd, off := j.nextIO()
+		dir, fd, off, size := j.nextIO()
 		s := &u.slots[slot]
-		s.start, s.off, s.dir = t0, off, int32(dir)
+		s.start, s.off, s.dir, s.n = t0, off, int32(dir), size
 		op := u.opRead
 		if dir == dirWrite {
 			op = u.opWr
 			if j.verify {
-				stamp(u.ar.buf(int(slot)), off)
+				stamp(u.ar.buf(int(slot))[:size], off)
 			}
 		}
+		sqeLen := uint32(size)
+		if u.iovs != nil {
+			sqeLen, u.iovs[slot].len = u.sqeLen, uintptr(size)
+		}
 		sqe := r.getSQE()
-		*sqe = uringSQE{opcode: op, fd: int32(fd), off: uint64(off), addr: u.addrs[slot], len: u.sqeLen, userData: uint64(slot)}
+		*sqe = uringSQE{opcode: op, fd: int32(fd), off: uint64(off), addr: u.addrs[slot], len: sqeLen, userData: uint64(slot)}
 		if u.fixed {
 			sqe.bufIndex = slot
 		}
@@ -336,14 +344,14 @@ func (u *uringLoop) complete(j *job, cqe *uringCQE, t1 int64) error {
 	s := &u.slots[slot]
 	m.retire(s.start)
 	var err error
-	if int64(cqe.res) == j.bs {
-		if j.verify && s.dir == dirRead && !stamped(u.ar.buf(int(slot)), s.off) {
+	if int64(cqe.res) == s.n {
+		if j.verify && s.dir == dirRead && !stamped(u.ar.buf(int(slot))[:s.n], s.off) {
 			err = m.verifyFailed(s.off)
 		} else {
-			m.record(int(s.dir), t1-s.start, j.bs)
+			m.record(int(s.dir), t1-s.start, s.n)
 		}
 	} else {
-		err = m.ioFailed(int(s.dir), s.off, int64(cqe.res), j.bs)
+		err = m.ioFailed(int(s.dir), s.off, int64(cqe.res), s.n)
 	}
 	u.free = append(u.free, slot)
 	return err

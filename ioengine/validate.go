@@ -30,6 +30,9 @@ func Validate(w Workload, engine string) error {
 		if w.BS > w.Size {
 			return badf("--bs: %d bytes is larger than --size (%d bytes); use a smaller --bs or a larger --size", w.BS, w.Size)
 		}
+		if w.MinBS() != w.MaxBS() {
+			return badf("--bssplit/--bsrange: the sim engine models one block size; drop them or use a kernel engine")
+		}
 		return nil
 	}
 	if len(w.Files) > 1 {
@@ -63,6 +66,9 @@ func validateShape(w Workload, engine string) error {
 	}
 	if w.BS > 1<<30 {
 		return badf("--bs: %d bytes is over 1 GiB; use e.g. --bs=1m", w.BS)
+	}
+	if err := w.Shape.validate(w); err != nil {
+		return err
 	}
 	if w.IODepth < 1 || w.IODepth > MaxIODepth {
 		return badf("--iodepth: %d is out of range; use 1..%d, e.g. --iodepth=32", w.IODepth, MaxIODepth)
@@ -220,8 +226,10 @@ func validateTarget(w Workload) error {
 		if err != nil {
 			return badf("--filename: %v", err)
 		}
-		if w.BS%int64(align) != 0 {
-			return badf("--bs: %d bytes is not a multiple of the logical block size (%d bytes) of %s, which --direct=1 needs; use e.g. --bs=4k or --direct=0", w.BS, align, w.Filename)
+		for _, bs := range w.blockSizes() {
+			if bs%int64(align) != 0 {
+				return badf("--bs: %d bytes is not a multiple of the logical block size (%d bytes) of %s, which --direct=1 needs; use e.g. --bs=4k or --direct=0", bs, align, w.Filename)
+			}
 		}
 		if w.Offset%int64(align) != 0 || w.OffsetIncrement%int64(align) != 0 {
 			return badf("--offset/--offset_increment: not multiples of the logical block size (%d bytes), which --direct=1 needs; use e.g. --offset=1m", align)
@@ -231,10 +239,7 @@ func validateTarget(w Workload) error {
 		if w.Size == 0 {
 			return badf("--size: 0 bytes and %s does not exist; use e.g. --size=1g", w.Filename)
 		}
-		if w.BS > w.Size {
-			return badf("--bs: %d bytes is larger than --size (%d bytes); use a smaller --bs or a larger --size", w.BS, w.Size)
-		}
-		return nil
+		return w.fitsRegion(w.FileSize())
 	}
 	total, err := targetSize(w.Filename)
 	if err != nil {
@@ -244,8 +249,17 @@ func validateTarget(w Workload) error {
 	if err != nil {
 		return err
 	}
-	if w.BS > size {
-		return badf("--bs: %d bytes is larger than the region (%d bytes); use a smaller --bs or a larger --size", w.BS, size)
+	return w.fitsRegion(size)
+}
+
+// fitsRegion checks that w's largest I/O and its zoned_abs zones fit in a
+// region of size bytes.
+func (w Workload) fitsRegion(size int64) error {
+	if bs := w.MaxBS(); bs > size {
+		return badf("--bs: %d bytes is larger than the region (%d bytes); use a smaller --bs or a larger --size", bs, size)
+	}
+	if end := w.Shape.Dist.zonesEnd(); w.Shape.Dist.Kind == DistZonedAbs && end > size {
+		return badf("--random_distribution: the zoned_abs zones end at %d bytes, past the region's %d bytes (fio's job fails there); use smaller zones or a larger --size", end, size)
 	}
 	return nil
 }

@@ -93,6 +93,11 @@ type Workload struct {
 	// sweep (guard.Hold): the run uses that open file (a block device stays
 	// claimed with O_EXCL) instead of opening Filename again.
 	Held *guard.Held
+	// Shape is how each I/O's size and offset are drawn beyond BS and RW
+	// (fio's bssplit, bsrange, random_distribution, percentage_random,
+	// rw=read:<skip>); its zero value is fio's default. With a mix of
+	// sizes, BS is the smallest (MinBS) and buffers hold MaxBS bytes.
+	Shape Shape
 	// Uring holds fio's io_uring engine options; the zero value leaves the
 	// ring's setup to qdsweep. Other engines refuse them (Validate).
 	Uring UringOptions
