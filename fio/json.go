@@ -53,6 +53,7 @@ type jsonJob struct {
 	LatencyTarget     float64            `json:"latency_target"`
 	LatencyPercentile float64            `json:"latency_percentile"`
 	LatencyWindow     float64            `json:"latency_window"`
+	Steadystate       *jsonSteady        `json:"steadystate,omitempty"`
 	Hostname          string             `json:"hostname,omitempty"`
 	Port              float64            `json:"port,omitempty"`
 }
@@ -282,6 +283,7 @@ func (jj jsonJob) job(global map[string]string) Job {
 		Ctx: int64(finite(jj.Ctx)), IODepthDist: jj.IODepthLevel, IODepthSubmit: jj.IODepthSubmit, IODepthComplete: jj.IODepthComplete,
 	}
 	j.Read, j.Write, j.Trim = jj.Read.dir(), jj.Write.dir(), jj.Trim.dir()
+	j.Steady = steadyOf(jj.Steadystate)
 	if jj.Mixed != nil && j.Read == nil && j.Write == nil {
 		j.Read = jj.Mixed.dir()
 	}

@@ -84,7 +84,9 @@ func writeNormalJob(w *bufio.Writer, r Report) {
 		}
 	}
 	fmt.Fprintf(w, "     issued rwts: total=%d,%d,%d,0 short=0,0,0,0 dropped=0,0,0,0\n", n[0], n[1], n[2])
-	fmt.Fprintf(w, "     latency   : target=0, window=0, percentile=100.00%%, depth=%d\n\n", j.IODepth)
+	fmt.Fprintf(w, "     latency   : target=0, window=0, percentile=100.00%%, depth=%d\n", j.IODepth)
+	writeNormalSteady(w, j.Steady)
+	fmt.Fprintln(w)
 }
 
 // writeNormalDir writes one direction: its summary line, clat and lat,

@@ -76,6 +76,8 @@ type Job struct {
 	// bucket "0","4","8","16","32","64",">=64" (1–4 I/Os is "4").
 	IODepthSubmit   map[string]float64 `json:"iodepth_submit,omitempty"`
 	IODepthComplete map[string]float64 `json:"iodepth_complete,omitempty"`
+	// Steady is the job's steady-state test (fio's ss=), nil without one.
+	Steady *SteadyState `json:"steadystate,omitempty"`
 }
 
 // Dir is one direction's figures (read, write or trim).

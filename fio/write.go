@@ -279,6 +279,7 @@ func jobJSON(r Report, first map[string]any) (jsonJob, map[string]any) {
 		LatencyUs:    latBuckets(LatBucketsUs, r.LatUs, ""),
 		LatencyMs:    latBuckets(LatBucketsMs[:len(LatBucketsMs)-1], r.LatMs, ""),
 		LatencyDepth: float64(j.IODepth), LatencyPercentile: 100,
+		Steadystate: steadyJSON(j.Steady),
 	}
 	if r.LatMs != nil {
 		job.LatencyMs[">=2000"] = r.LatMs[len(r.LatMs)-1]

@@ -84,6 +84,9 @@ type JobRun struct {
 	// why those it asks for are not written (LogsPerIO …; "": all are).
 	Logs        JobLogs `json:"logs,omitzero"`
 	LogsIgnored string  `json:"logs_ignored,omitempty"`
+	// Steady is fio's steady-state test (steadystate=, ss_dur, ss_ramp):
+	// the job ends once it holds. Dur 0: none.
+	Steady fio.SteadySpec `json:"steadystate,omitzero"`
 }
 
 // JobLogs are fio's logs of one job: write_iops_log, write_bw_log and
@@ -209,6 +212,7 @@ func convertJob(name string, opts []fio.Option) (JobRun, []fio.Option, error) {
 	}
 	c.finish()
 	c.checkLogs()
+	c.checkSteady()
 	return c.run, c.unsupported, nil
 }
 
@@ -258,6 +262,7 @@ type jobConv struct {
 	enginesNamed        []string     // every ioengine= the job's options name, in order
 	engineOpt           fio.Option   // the last ioengine= that names an engine qdsweep does not run
 	engineOpts          []fio.Option // options that an engine adds, other than io_uring's that qdsweep runs
+	steadyOpt           *fio.Option  // the steadystate= the job sets (nil: fio's default criterion)
 }
 
 // refuse records o as an option qdsweep does not run.
@@ -404,12 +409,15 @@ func init() {
 			c.run.Workload.Invalidate, err = optBool(o)
 			return err
 		},
-		"rate_process":   convRateProcess,
-		"do_verify":      func(*jobConv, string, fio.Option) error { return nil }, // without verify= there is nothing to verify
-		"ioengine":       convIOEngine,
-		"write_iops_log": convLog,
-		"write_bw_log":   convLog,
-		"write_lat_log":  convLog,
+		"rate_process":          convRateProcess,
+		"steadystate":           convSteady,
+		"steadystate_duration":  convSteady,
+		"steadystate_ramp_time": convSteady,
+		"do_verify":             func(*jobConv, string, fio.Option) error { return nil }, // without verify= there is nothing to verify
+		"ioengine":              convIOEngine,
+		"write_iops_log":        convLog,
+		"write_bw_log":          convLog,
+		"write_lat_log":         convLog,
 		"log_avg_msec": func(c *jobConv, _ string, o fio.Option) (err error) {
 			n, err := optInteger(o)
 			c.run.Logs.AvgMs = int64(n)
@@ -622,6 +630,47 @@ func convPercentiles(c *jobConv, _ string, o fio.Option) error {
 	}
 	sort.Float64s(c.run.Percentiles)
 	return nil
+}
+
+// convSteady reads fio's steady-state options: the criterion and its
+// limit (steadystate=, fio's iops_slope:0.01% when only ss_dur is set),
+// the window in whole seconds (fio drops a part second) and the ramp.
+func convSteady(c *jobConv, key string, o fio.Option) (err error) {
+	s := &c.run.Steady
+	switch key {
+	case "steadystate":
+		c.steadyOpt = &o
+		if *s, err = fio.ParseSteadyCriterion(*s, o.Value, c.kbBase); err != nil {
+			return fmt.Errorf("%s: %w", label(o), err)
+		}
+	case "steadystate_duration":
+		s.Dur, err = optDuration(o)
+		s.Dur = s.Dur.Truncate(time.Second)
+	default:
+		s.Ramp, err = optDuration(o)
+	}
+	return err
+}
+
+// checkSteady applies fio's default criterion to a window set without
+// one, and refuses a test fio would make on each numjobs clone apart
+// (no group_reporting): qdsweep tests a job's clones together.
+func (c *jobConv) checkSteady() {
+	s := &c.run.Steady
+	if s.Dur <= 0 {
+		*s = fio.SteadySpec{}
+		return
+	}
+	if c.steadyOpt == nil {
+		s.BW, s.Slope, s.Pct, s.Limit = fio.DefaultSteady.BW, fio.DefaultSteady.Slope, fio.DefaultSteady.Pct, fio.DefaultSteady.Limit
+	}
+	if c.run.Workload.NumJobs > 1 && !c.run.GroupReporting {
+		o := fio.Option{Key: "steadystate", Value: s.Name() + " per clone (numjobs without group_reporting)"}
+		if c.steadyOpt != nil {
+			o = *c.steadyOpt
+		}
+		c.refuse(o)
+	}
 }
 
 func convVerify(c *jobConv, _ string, o fio.Option) error {

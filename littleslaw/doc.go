@@ -18,6 +18,7 @@
 //	one job explained                   explain.go          report/explain.go
 //	advise's depth and split            advice.go           report/advise.go
 //	cloud presets and their limits      presets.go          report/notes.go (PresetExcessText), report/advise.go
+//	fio's steady-state test (ss=)       fiosteady.go        fio/steady.go (fio's JSON object and normal line)
 //
 // The JSON text fields of these types (Finding.Summary, Knee.Note,
 // Analysis.Warnings, …) are filled by report.Annotate, so results.json keeps

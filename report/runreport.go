@@ -22,8 +22,9 @@ type RunJob struct {
 	// alike (iodepth, bs) is reported as one.
 	GroupReporting bool
 	Workload       ioengine.Workload
-	Stats          *ioengine.Stats // nil when the job did not run
-	Disks          []fio.DiskUtil  // fio's disk_util over the window
+	Stats          *ioengine.Stats  // nil when the job did not run
+	Disks          []fio.DiskUtil   // fio's disk_util over the window
+	Steady         *fio.SteadyState // fio's steady-state test, nil without one
 	Err            error
 	CPUShared      bool // its CPU is its share of the process's (RunGroups)
 	// The run's settings fio's report shapes carry.
@@ -198,6 +199,7 @@ func fioReportOf(format string, j RunJob, w ioengine.Workload, st *ioengine.Stat
 		}
 	}
 	r.Disks = j.Disks
+	r.Job.Steady = j.Steady
 	r.Plus = format == RunJSONPlus
 	r.Job.GroupID = j.Group
 	return r

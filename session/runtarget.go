@@ -26,6 +26,7 @@ type runJob struct {
 	ours   []guard.FileID // files this run laid out for the job
 	ctl    ioengine.Control
 	disks  *fioadapt.DiskWatch
+	steady *steadyWatch // fio's steady-state test (nil without one)
 	st     *ioengine.Stats
 	err    error
 	// fsyncFailed: the job's end_fsync failed, which ends the command

@@ -8,10 +8,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/qdsweep/qdsweep/fio"
+	"github.com/qdsweep/qdsweep/littleslaw"
 )
 
 // fioDiffCase is one job file or command line run under fio 3.33 and
@@ -31,6 +34,11 @@ type fioDiffCase struct {
 	// intended is a difference listed as intended, with its reason: the
 	// case then checks that qdsweep differs as said (refuses).
 	intended string
+	// steady: a steady-state job (ss=), which ends when its test holds:
+	// each job's "steadystate" object is compared (criterion, window,
+	// attained), and each one's criterion is recomputed from its own
+	// samples, not the I/O counts, which depend on when it ended.
+	steady bool
 }
 
 // fioDiffCases are the cases of issue 34 and one per kind of option in
@@ -104,6 +112,13 @@ var fioDiffCases = []fioDiffCase{
 		args: []string{"--name=a", "--filename=f", "--size=512k", "--runtime=365d"}},
 	{name: "a log of every I/O: the job runs, without it", existing: map[string]int64{"f": 4 << 20},
 		args: []string{"--name=a", "--filename=f", "--size=512k", "--write_iops_log=x"}},
+	{name: "steady state: iops mean deviation, attained", existing: map[string]int64{"f": 4 << 20}, steady: true,
+		args: []string{"--name=a", "--filename=f", "--rw=randread", "--time_based", "--runtime=30", "--ss=iops:50%", "--ss_dur=3"}},
+	{name: "steady state: bw slope after ss_ramp, group of two, attained", existing: map[string]int64{"f": 4 << 20}, steady: true,
+		args: []string{"--name=a", "--filename=f", "--rw=read", "--bs=64k", "--numjobs=2", "--group_reporting", "--time_based", "--runtime=30",
+			"--steadystate=bw_slope:40%", "--ss_dur=4", "--ss_ramp=1"}},
+	{name: "steady state: the window never fills", existing: map[string]int64{"f": 4 << 20}, steady: true,
+		args: []string{"--name=a", "--filename=f", "--rw=randread", "--time_based", "--runtime=2", "--ss_dur=30"}},
 	{name: "refused: thinktime", parseOnly: true, args: []string{"--name=a", "--filename=f", "--size=1m", "--thinktime=10"},
 		intended: "qdsweep does not run think time between I/Os: refused, with the option named"},
 	{name: "an engine's option under another engine", parseOnly: true, args: []string{"--name=a", "--filename=f", "--size=1m", "--nfs_url=nfs://h/x"}},
@@ -143,6 +158,10 @@ func TestFioDifferential(t *testing.T) {
 			stdout, stderr, code := runQdsweep(t, qdDir, append(append([]string{"run"}, tc.args...), "--output-format=json")...)
 			if code != 0 {
 				t.Fatalf("qdsweep run %s: exit %d: %s\nfio did:\n%s", strings.Join(tc.args, " "), code, stderr, strings.Join(want, "\n"))
+			}
+			if tc.steady {
+				compareSteady(t, out, []byte(stdout))
+				return
 			}
 			got := diffJobs(t, "qdsweep", []byte(stdout))
 			if tc.mixed {
@@ -326,4 +345,95 @@ func sideBySide(fio, qd []string) string {
 		fmt.Fprintf(&b, "%-55s %s %s\n", l, mark, r)
 	}
 	return b.String()
+}
+
+// compareSteady compares fio's and qdsweep's steady-state objects, job by
+// job: the criterion as written, the window and whether it was attained
+// must agree, and each one's criterion must be what littleslaw.FioSteady
+// computes from that output's own samples (fio's arithmetic, the same
+// samples, the same value).
+func compareSteady(t *testing.T, fioOut, qdOut []byte) {
+	t.Helper()
+	want, got := steadyOf(t, "fio", fioOut), steadyOf(t, "qdsweep", qdOut)
+	if len(want) != len(got) {
+		t.Fatalf("fio has %d jobs with steadystate, qdsweep %d", len(want), len(got))
+	}
+	for i := range want {
+		w, g := want[i], got[i]
+		t.Logf("fio: %s; qdsweep: %s", w.line(), g.line())
+		if w.SS != g.SS || w.Duration != g.Duration || w.Attained != g.Attained {
+			t.Errorf("fio: %s\nqdsweep: %s", w.line(), g.line())
+		}
+		for _, s := range []fioSteadyJSON{w, g} {
+			if c := s.recomputed(t); c != s.Criterion {
+				t.Errorf("%s: criterion %s, recomputed from its own samples %s", s.who, s.Criterion, c)
+			}
+		}
+	}
+}
+
+// fioSteadyJSON is fio's "steadystate" object of a job.
+type fioSteadyJSON struct {
+	who       string
+	SS        string `json:"ss"`
+	Duration  int    `json:"duration"`
+	Attained  int    `json:"attained"`
+	Criterion string `json:"criterion"`
+	Data      struct {
+		IOPS []uint64 `json:"iops"`
+		BW   []uint64 `json:"bw"`
+	} `json:"data"`
+}
+
+func (s fioSteadyJSON) line() string {
+	return fmt.Sprintf("ss=%s duration=%d attained=%d criterion=%s iops=%v", s.SS, s.Duration, s.Attained, s.Criterion, s.Data.IOPS)
+}
+
+// recomputed is the criterion littleslaw computes from the object's own
+// window, written as fio writes it; "0.000000" (fio's) while the window
+// holds a sample not taken.
+func (s fioSteadyJSON) recomputed(t *testing.T) string {
+	spec, err := fio.ParseSteadyCriterion(fio.SteadySpec{}, s.SS, 1024)
+	if err != nil {
+		t.Fatalf("%s: ss %q: %v", s.who, s.SS, err)
+	}
+	test := littleslaw.FioSteady{BW: spec.BW, Slope: spec.Slope, Pct: spec.Pct, Limit: spec.Limit, Dur: s.Duration}
+	window := s.Data.IOPS
+	if spec.BW {
+		window = s.Data.BW
+	}
+	c := 0.0
+	if s.Attained == 1 || !slices.Contains(window, 0) {
+		c = test.Check(window).Criterion
+	}
+	pct := ""
+	if spec.Pct {
+		pct = "%"
+	}
+	return strconv.FormatFloat(float64(float32(c)), 'f', 6, 64) + pct
+}
+
+// steadyOf is each job's steadystate object of a fio JSON document.
+func steadyOf(t *testing.T, who string, out []byte) []fioSteadyJSON {
+	t.Helper()
+	if i := bytes.IndexByte(out, '{'); i > 0 {
+		out = out[i:]
+	}
+	var doc struct {
+		Jobs []struct {
+			Steady *fioSteadyJSON `json:"steadystate"`
+		} `json:"jobs"`
+	}
+	if err := json.NewDecoder(bytes.NewReader(out)).Decode(&doc); err != nil {
+		t.Fatalf("%s's JSON: %v\n%s", who, err, out)
+	}
+	var ss []fioSteadyJSON
+	for _, j := range doc.Jobs {
+		if j.Steady == nil {
+			t.Fatalf("%s: a job without steadystate\n%s", who, out)
+		}
+		j.Steady.who = who
+		ss = append(ss, *j.Steady)
+	}
+	return ss
 }
