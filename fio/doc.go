@@ -5,7 +5,7 @@
 // does with each; derives a job's shape from its options; and reads fio
 // client/server host lists and fio's logs. It imports no engine and does no
 // I/O of its own: package fioadapt maps fio's jobs and results onto qdsweep's
-// workloads and stats, and ioengine/fioengine runs the fio binary.
+// workloads and stats, and fioadapt/fioengine runs the fio binary.
 //
 // Units follow fio's JSON: latencies in nanoseconds, bandwidth in bytes per
 // second, runtimes in milliseconds, CPU in percent.

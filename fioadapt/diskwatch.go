@@ -1,8 +1,8 @@
 package fioadapt
 
 import (
+	"github.com/qdsweep/qdsweep/device"
 	"github.com/qdsweep/qdsweep/fio"
-	"github.com/qdsweep/qdsweep/ioengine/device"
 )
 
 // DiskWatch reads the counters of the block devices behind a run's files

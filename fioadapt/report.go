@@ -8,9 +8,9 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/qdsweep/qdsweep/device"
 	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/ioengine"
-	"github.com/qdsweep/qdsweep/ioengine/device"
 )
 
 // ReportFromStats describes a qdsweep run in fio's terms. qdsweep times

@@ -11,10 +11,10 @@ import (
 
 	"github.com/prometheus/procfs/blockdevice"
 
+	"github.com/qdsweep/qdsweep/device"
 	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/fioadapt"
 	"github.com/qdsweep/qdsweep/ioengine"
-	"github.com/qdsweep/qdsweep/ioengine/device"
 )
 
 // TestDiskUtilRoundTrip: the disk utilisation qdsweep measures is written

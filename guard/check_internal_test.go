@@ -12,8 +12,8 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/qdsweep/qdsweep/device"
 	"github.com/qdsweep/qdsweep/internal/looptest"
-	"github.com/qdsweep/qdsweep/ioengine/device"
 )
 
 func TestParseMountinfo(t *testing.T) {

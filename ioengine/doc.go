@@ -7,7 +7,7 @@
 // The engines are io_uring, libaio and psync (New: the kernel's, on Linux,
 // where io_uring falls back to libaio when the kernel refuses it), sim (NewSim:
 // a remote disk simulated in virtual time, touching no file, on any system)
-// and fio (package fioengine: the installed binary). Validate refuses a
+// and fio (package fioadapt/fioengine: the installed binary). Validate refuses a
 // workload an engine cannot run before anything is opened, in one line
 // naming the flag to change. Only this package's Linux files make system
 // calls or use unsafe.

@@ -9,7 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/qdsweep/qdsweep/ioengine/device"
+	"github.com/qdsweep/qdsweep/device"
 	"golang.org/x/sys/unix"
 )
 

@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/qdsweep/qdsweep/device"
 	"github.com/qdsweep/qdsweep/guard"
 	"github.com/qdsweep/qdsweep/internal/looptest"
 	"github.com/qdsweep/qdsweep/ioengine"
-	"github.com/qdsweep/qdsweep/ioengine/device"
 )
 
 // TestEnginesOnZram: every kernel engine on a zram device (a block device

@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/qdsweep/qdsweep/device"
 	"github.com/qdsweep/qdsweep/guard"
-	"github.com/qdsweep/qdsweep/ioengine/device"
 	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/report"
 	"github.com/qdsweep/qdsweep/sweep"

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/qdsweep/qdsweep/fioadapt/fioengine"
 	"github.com/qdsweep/qdsweep/ioengine"
-	"github.com/qdsweep/qdsweep/ioengine/fioengine"
 )
 
 // Engine is the engine a session runs, checked before anything is created

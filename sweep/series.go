@@ -9,8 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/qdsweep/qdsweep/device"
 	"github.com/qdsweep/qdsweep/ioengine"
-	"github.com/qdsweep/qdsweep/ioengine/device"
 	"github.com/qdsweep/qdsweep/littleslaw"
 )
 

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/qdsweep/qdsweep/ioengine/device"
+	"github.com/qdsweep/qdsweep/device"
 )
 
 // DeviceProbe is the Probe that samples /proc/diskstats for the target's

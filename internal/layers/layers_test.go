@@ -1,11 +1,15 @@
-// Package layers_test holds the project's layering to what its package docs
-// say: the pure packages import none of the engine's.
+// Package layers_test holds the project's layering: every package of the
+// module, from the bottom up, with the packages of the module it may
+// import, and CONTRIBUTING's map of them, checked against that list.
 package layers_test
 
 import (
+	"bufio"
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -15,37 +19,181 @@ import (
 
 const module = "github.com/qdsweep/qdsweep/"
 
-// allowed lists, for each package that promises to stay pure, the
-// project's packages it may import (test files aside).
-var allowed = map[string][]string{
-	"units":      {},
-	"littleslaw": {},                             // pure math
-	"fio":        {"units", "internal/textsafe"}, // a format package: no engine
-	"guard":      {"ioengine/device"},            // below the engines
-	"fioadapt":   {"fio", "ioengine", "ioengine/device", "units"},
+// layer is one package and the packages of this module it may import
+// outside its tests.
+type layer struct {
+	pkg string
+	may []string
 }
 
-func TestPurePackagesImportNoEngine(t *testing.T) {
-	for pkg, ok := range allowed {
-		files, err := filepath.Glob(filepath.Join("..", "..", pkg, "*.go"))
-		if err != nil || len(files) == 0 {
-			t.Fatalf("%s: no Go files (%v)", pkg, err)
+// layers is every package of the module from the bottom up: a package may
+// import only packages listed before it, and of those only the ones it
+// names. CONTRIBUTING.md's table lists the same packages (internal/ and
+// examples aside) in the same order with the same imports.
+var layers = []layer{
+	// The bottom: units, device facts, text safety, test helpers.
+	{"units", nil},
+	{"device", nil},
+	{"internal/textsafe", nil},
+	{"internal/looptest", nil},
+	{"internal/srcconst", nil},
+	// Write safety, then the engine.
+	{"guard", []string{"device"}},
+	{"internal/outtest", []string{"guard"}},
+	{"ioengine", []string{"device", "guard", "units"}},
+	// fio's formats; the math.
+	{"fio", []string{"internal/textsafe", "units"}},
+	{"littleslaw", nil},
+	{"internal/curvetest", []string{"littleslaw"}},
+	// The sweep, then every fio conversion, then words, then a run from
+	// start to end, then the command line.
+	{"sweep", []string{"device", "fio", "fioadapt", "guard", "internal/textsafe", "ioengine", "littleslaw", "units"}},
+	{"fioadapt", []string{"device", "fio", "ioengine", "units"}},
+	{"fioadapt/fioengine", []string{"fio", "fioadapt", "guard", "ioengine"}},
+	{"report", []string{"fio", "fioadapt", "guard", "ioengine", "littleslaw", "sweep", "units"}},
+	{"session", []string{"device", "fio", "fioadapt", "fioadapt/fioengine", "guard", "ioengine", "littleslaw", "report", "sweep", "units"}},
+	{"cmd/qdsweep", []string{"fio", "fioadapt/fioengine", "guard", "ioengine", "littleslaw", "report", "session", "sweep", "units"}},
+	// Tests only.
+	{"examples", nil},
+	{"internal/layers", nil},
+}
+
+// upward lists the imports the layers allow against their order, until
+// their code moves: each is named where it is allowed above.
+var upward = map[string]bool{"sweep fioadapt": true}
+
+// TestLayersInOrder holds the list itself: each package once, each import
+// it allows listed before it.
+func TestLayersInOrder(t *testing.T) {
+	seen := map[string]bool{}
+	for _, l := range layers {
+		if seen[l.pkg] {
+			t.Errorf("%s is listed twice", l.pkg)
 		}
-		fset := token.NewFileSet()
-		for _, f := range files {
-			if strings.HasSuffix(f, "_test.go") {
-				continue
+		for _, m := range l.may {
+			if !seen[m] && !upward[l.pkg+" "+m] {
+				t.Errorf("%s may import %s, which is not below it", l.pkg, m)
 			}
-			af, err := parser.ParseFile(fset, f, nil, parser.ImportsOnly)
-			if err != nil {
-				t.Fatal(err)
+		}
+		seen[l.pkg] = true
+	}
+}
+
+// TestEveryPackageImportsOnlyItsLayers reads every Go file of the module
+// (test files aside, every build tag included) and fails on an import of
+// the module's own that its package's layer does not allow, and on a
+// package the list does not name.
+func TestEveryPackageImportsOnlyItsLayers(t *testing.T) {
+	may := map[string][]string{}
+	for _, l := range layers {
+		may[l.pkg] = l.may
+	}
+	root := filepath.Join("..", "..")
+	found := map[string]bool{}
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if n := d.Name(); path != root && (strings.HasPrefix(n, ".") || n == "testdata") {
+				return filepath.SkipDir
 			}
-			for _, imp := range af.Imports {
-				path, _ := strconv.Unquote(imp.Path.Value)
-				if rest, own := strings.CutPrefix(path, module); own && !slices.Contains(ok, rest) {
-					t.Errorf("%s imports %s; it may import only %v of this project", f, rest, ok)
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(path))
+		pkg := filepath.ToSlash(rel)
+		found[pkg] = true
+		if strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		ok, listed := may[pkg]
+		if !listed {
+			return nil // reported once below
+		}
+		af, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		for _, imp := range af.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if rest, own := strings.CutPrefix(p, module); own && !slices.Contains(ok, rest) {
+				t.Errorf("%s imports %s; package %s may import only %v of this module (internal/layers lists the order)", path, rest, pkg, ok)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for pkg := range found {
+		if _, listed := may[pkg]; !listed {
+			t.Errorf("package %s is not in internal/layers' list: add it where it belongs, with what it may import", pkg)
+		}
+	}
+	for pkg := range may {
+		if !found[pkg] {
+			t.Errorf("internal/layers lists %s, which has no Go files", pkg)
+		}
+	}
+}
+
+// TestContributingMapIsTheLayers reads CONTRIBUTING.md's table of the
+// packages: the same packages as the list (internal/ and examples aside),
+// in the same order, each with the imports the list allows.
+func TestContributingMapIsTheLayers(t *testing.T) {
+	f, err := os.Open(filepath.Join("..", "..", "CONTRIBUTING.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	type row struct {
+		pkg     string
+		imports []string
+	}
+	var got []row
+	sc := bufio.NewScanner(f)
+	in := false
+	for sc.Scan() {
+		if h, ok := strings.CutPrefix(sc.Text(), "## "); ok {
+			in = strings.HasPrefix(h, "The packages")
+		}
+		cells := strings.Split(sc.Text(), "|")
+		if !in || len(cells) < 5 || !strings.HasPrefix(strings.TrimSpace(cells[1]), "`") {
+			continue
+		}
+		r := row{pkg: strings.Trim(strings.TrimSpace(cells[1]), "`")}
+		for _, m := range strings.Split(cells[2], ",") {
+			if m = strings.Trim(strings.TrimSpace(m), "`"); m != "" {
+				r.imports = append(r.imports, m)
+			}
+		}
+		got = append(got, r)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	var want []row
+	for _, l := range layers {
+		if !strings.HasPrefix(l.pkg, "internal/") && l.pkg != "examples" {
+			var im []string
+			for _, m := range l.may {
+				if !strings.HasPrefix(m, "internal/") {
+					im = append(im, m)
 				}
 			}
+			want = append(want, row{l.pkg, im})
+		}
+	}
+	if len(got) != len(want) {
+		t.Fatalf("CONTRIBUTING.md's table has %d packages, the layers %d: %v", len(got), len(want), got)
+	}
+	for i := range want {
+		if got[i].pkg != want[i].pkg || !slices.Equal(got[i].imports, want[i].imports) {
+			t.Errorf("CONTRIBUTING.md's row %d is %s importing %v; the layers say %s importing %v", i+1, got[i].pkg, got[i].imports, want[i].pkg, want[i].imports)
 		}
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/prometheus/procfs"
-	"github.com/qdsweep/qdsweep/ioengine/device"
+	"github.com/qdsweep/qdsweep/device"
 )
 
 func TestCPURate(t *testing.T) {

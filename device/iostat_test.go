@@ -17,8 +17,8 @@ import (
 	"unsafe"
 
 	"github.com/prometheus/procfs/blockdevice"
+	"github.com/qdsweep/qdsweep/device"
 	"github.com/qdsweep/qdsweep/internal/looptest"
-	"github.com/qdsweep/qdsweep/ioengine/device"
 	"golang.org/x/sys/unix"
 )
 

@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/qdsweep/qdsweep/fioadapt/fioengine"
 	"github.com/qdsweep/qdsweep/guard"
 	"github.com/qdsweep/qdsweep/internal/looptest"
 	"github.com/qdsweep/qdsweep/ioengine"
-	"github.com/qdsweep/qdsweep/ioengine/fioengine"
 )
 
 // TestFioRefusesLoopOverMountedLoop: the fio engine, asked with every flag

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/qdsweep/qdsweep/ioengine/device"
+	"github.com/qdsweep/qdsweep/device"
 )
 
 func TestClassifyFSType(t *testing.T) {

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/qdsweep/qdsweep/fioadapt/fioengine"
 	"github.com/qdsweep/qdsweep/ioengine"
-	"github.com/qdsweep/qdsweep/ioengine/fioengine"
 )
 
 // ioURingDisabledEnv is set by the CI script while it holds

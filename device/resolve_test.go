@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/qdsweep/qdsweep/ioengine/device"
+	"github.com/qdsweep/qdsweep/device"
 	"golang.org/x/sys/unix"
 )
 
