@@ -96,23 +96,23 @@ func (j *Job) deriveFromOptions(grouped bool) {
 			o[OptionName(k)] = v
 		}
 	}
-	if v := o["rw"]; v != "" && j.RW == "" {
+	if v := o[OptRW]; v != "" && j.RW == "" {
 		j.RW = strings.SplitN(v, ":", 2)[0]
 	}
 	kb := KBBase
-	if b, err := ParseKBBase(o["kb_base"]); err == nil {
+	if b, err := ParseKBBase(o[OptKBBase]); err == nil {
 		kb = b
 	}
-	if v := o["bs"]; v != "" && j.BS == 0 {
+	if v := o[OptBS]; v != "" && j.BS == 0 {
 		if n, err := ParseSize(strings.SplitN(v, ",", 2)[0], kb); err == nil {
 			j.BS = n // as fio read it: bs=4KiB is 4,000 bytes under its default kb_base
 		}
 	}
-	if v := o["ioengine"]; v != "" && j.IOEngine == "" {
+	if v := o[OptIOEngine]; v != "" && j.IOEngine == "" {
 		j.IOEngine = v
 	}
 	if j.IODepth == 0 {
-		if v, ok := o["iodepth"]; ok {
+		if v, ok := o[OptIODepth]; ok {
 			n, err := strconv.Atoi(strings.TrimSpace(v))
 			if err != nil || n < 1 || n > MaxIODepth {
 				j.bad = fmt.Sprintf("iodepth=%s is not a whole number from 1 to %d", v, MaxIODepth)
@@ -121,18 +121,18 @@ func (j *Job) deriveFromOptions(grouped bool) {
 			}
 		}
 	}
-	if v, ok := o["numjobs"]; ok {
+	if v, ok := o[OptNumJobs]; ok {
 		if n, err := strconv.Atoi(strings.TrimSpace(v)); err != nil || n < 1 || n > MaxIODepth {
 			j.bad = fmt.Sprintf("numjobs=%s is not a whole number from 1 to %d", v, MaxIODepth)
 		}
 	}
 	if j.NumJobs == 0 {
-		n, err := strconv.Atoi(o["numjobs"])
+		n, err := strconv.Atoi(o[OptNumJobs])
 		switch {
 		case err == nil && n > 0 && grouped:
 			j.NumJobs, j.NumJobsFrom = n, "options"
 		case err == nil && n > 0:
-			j.NumJobs, j.NumJobsFrom, j.CloneOf = 1, "one clone of numjobs="+o["numjobs"], n
+			j.NumJobs, j.NumJobsFrom, j.CloneOf = 1, "one clone of numjobs="+o[OptNumJobs], n
 		}
 	}
 	j.fillDefaults(true)
@@ -177,7 +177,7 @@ func busiestDepth(dist map[string]float64) int {
 
 // isGrouped reports whether group_reporting is on in options.
 func isGrouped(o map[string]string) bool {
-	v, ok := o["group_reporting"]
+	v, ok := o[OptGroupReporting]
 	return ok && v != "0"
 }
 

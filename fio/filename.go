@@ -16,7 +16,7 @@ func EscapeFilename(name string) (string, error) {
 	if name == "" {
 		return "", fmt.Errorf("fio job: no filename")
 	}
-	if err := CheckValue("filename", name); err != nil {
+	if err := CheckValue(OptFilename, name); err != nil {
 		return "", err
 	}
 	if i := strings.IndexAny(name, ";#$"); i >= 0 {

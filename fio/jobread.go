@@ -40,7 +40,7 @@ func (jf JobFile) Scoped(i int) []Option {
 	n := max(len(jf.Global)-js.LaterGlobals, 0)
 	out := make([]Option, 0, n+len(js.Options))
 	for _, o := range jf.Global[:n] {
-		if OptionName(o.Key) != "name" {
+		if OptionName(o.Key) != OptName {
 			out = append(out, o)
 		}
 	}
@@ -70,7 +70,7 @@ func firstOfBatch(opts []Option, from int) {
 // its section.
 func readsFirst(key string) bool {
 	k := OptionName(key)
-	return k == "kb_base" || k == "unit_base"
+	return k == OptKBBase || k == OptUnitBase
 }
 
 func cmpBool(a, b bool) int {
@@ -239,7 +239,7 @@ var ErrNotFio = errors.New("not fio options")
 func (jf JobFile) Groups() []int {
 	return jf.number(func(o Option) bool {
 		switch OptionName(o.Key) {
-		case "stonewall", "new_group":
+		case OptStonewall, OptNewGroup:
 			return switchOn(o.Value)
 		}
 		return false
@@ -253,9 +253,9 @@ func (jf JobFile) Groups() []int {
 func (jf JobFile) Waves() []int {
 	return jf.number(func(o Option) bool {
 		switch OptionName(o.Key) {
-		case "stonewall":
+		case OptStonewall:
 			return switchOn(o.Value)
-		case "wait_for":
+		case OptWaitFor:
 			return o.Value != ""
 		}
 		return false
@@ -267,7 +267,7 @@ func (jf JobFile) Waves() []int {
 // in a run of one job it changes nothing.
 func OrdersJobs(name string) bool {
 	switch OptionName(name) {
-	case "stonewall", "wait_for", "new_group":
+	case OptStonewall, OptWaitFor, OptNewGroup:
 		return true
 	}
 	return false

@@ -293,10 +293,10 @@ func (jj jsonJob) job(global map[string]string) Job {
 	if rt := j.Summary().RuntimeMs; rt > 0 && j.RuntimeMs > 0 {
 		covered = int(math.Round(float64(j.RuntimeMs) / float64(rt)))
 	}
-	n, _ := strconv.Atoi(opts["numjobs"])
+	n, _ := strconv.Atoi(opts[OptNumJobs])
 	grouped := isGrouped(opts) || (n > 1 && covered == n)
 	j.deriveFromOptions(grouped)
-	if _, set := opts["numjobs"]; !set && j.NumJobsFrom == "default" && covered > 1 {
+	if _, set := opts[OptNumJobs]; !set && j.NumJobsFrom == "default" && covered > 1 {
 		j.NumJobs, j.NumJobsFrom = covered, "job_runtime / runtime"
 	}
 	return j

@@ -222,12 +222,12 @@ func (p *normalParser) flush() {
 			h = first.Options
 		}
 		j.Options = h
-		j.RW = h["rw"]
-		j.IOEngine = h["ioengine"]
-		if bs := h["bs"]; bs != "" {
+		j.RW = h[OptRW]
+		j.IOEngine = h[OptIOEngine]
+		if bs := h[OptBS]; bs != "" {
 			j.BS = parseHeaderBS(bs)
 		}
-		if d, err := strconv.Atoi(h["iodepth"]); err == nil && d > 0 {
+		if d, err := strconv.Atoi(h[OptIODepth]); err == nil && d > 0 {
 			j.IODepth, j.IODepthFrom = d, "header"
 		}
 		j.fillDefaults(false)
@@ -411,7 +411,7 @@ func headerOptions(s string) map[string]string {
 			continue
 		}
 		k = strings.TrimSpace(k)
-		if k == "bs" {
+		if k == OptBS {
 			v = strings.TrimPrefix(v, "(R) ")
 		}
 		if _, seen := o[k]; !seen {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/xrash/smetrics"
@@ -48,11 +49,9 @@ var options = map[string]optionInfo{}
 // engineOf lists, for each option an engine adds, the engines that add it.
 var engineOf = map[string][]string{}
 
-// aliases are fio's other spellings of an option, mapped to its name.
-var aliases = map[string]string{
-	"readwrite": "rw", "blocksize": "bs", "io_limit": "io_size",
-	"iodepth_batch": "iodepth_batch_submit", "iodepth_batch_complete": "iodepth_batch_complete_min",
-}
+// aliases are fio's other spellings of an option (fioOptions' Aliases),
+// mapped to its name.
+var aliases = map[string]string{}
 
 func init() {
 	// Every option fio knows: its aliases, and those qdsweep does not list
@@ -65,9 +64,6 @@ func init() {
 			engineOf[o.Name] = o.Engines
 		case fioOptDeprecated:
 			options[o.Name] = optionInfo{value: true, handling: Ignored} // fio warns and ignores it
-		}
-		if _, flipped := aliases[o.Name]; flipped {
-			continue // qdsweep names this pair the other way round
 		}
 		for _, a := range o.Aliases {
 			if _, ok := aliases[a]; !ok && a != o.Name {
@@ -111,7 +107,7 @@ func init() {
 		"log_hist_coarseness", "bwavgtime", "iopsavgtime", "block_error_percentiles", "stats")
 	set(Ignored, false, "thread", "stonewall", "new_group", "minimal", "showcmd")
 	// Submission and completion batching.
-	set(Batching, true, "iodepth_batch_submit", "iodepth_batch_complete_min", "iodepth_batch_complete_max",
+	set(Batching, true, "iodepth_batch", "iodepth_batch_complete_min", "iodepth_batch_complete_max",
 		"iodepth_low")
 	// Workload options qdsweep does not run.
 	set(Unchecked, true, "rate_min", "rate_iops_min", "rate_cycle")
@@ -132,6 +128,106 @@ func init() {
 		"size_increment", "io_size_increment", "trim_backlog", "replay_redirect", "read_iolog", "write_iolog",
 		"iolog", "replay_no_stall", "job_start_clock_id", "disk_util", "clat_prio", "rwmix_read_before_write")
 }
+
+// OptionKey is a fio option's name as code outside this table names it.
+// Code that reads, writes or refuses a fio option names it by one of the
+// constants below, each a row of fioOptions (TestOptionKeysAreRows), and
+// never spells it out (TestNoOptionNameOutsideTable).
+type OptionKey = string
+
+// The fio options that code outside the table names.
+const (
+	OptAllowFileCreate     OptionKey = "allow_file_create"
+	OptBS                  OptionKey = "bs"
+	OptBSRange             OptionKey = "bsrange"
+	OptBuffered            OptionKey = "buffered"
+	OptContinueOnError     OptionKey = "continue_on_error"
+	OptDirect              OptionKey = "direct"
+	OptDirectory           OptionKey = "directory"
+	OptDoVerify            OptionKey = "do_verify"
+	OptEndFsync            OptionKey = "end_fsync"
+	OptFDataSync           OptionKey = "fdatasync"
+	OptFilename            OptionKey = "filename"
+	OptFileSize            OptionKey = "filesize"
+	OptFSync               OptionKey = "fsync"
+	OptGroupReporting      OptionKey = "group_reporting"
+	OptInvalidate          OptionKey = "invalidate"
+	OptIOSize              OptionKey = "io_size"
+	OptIODepth             OptionKey = "iodepth"
+	OptIOEngine            OptionKey = "ioengine"
+	OptKBBase              OptionKey = "kb_base"
+	OptLogAvgMsec          OptionKey = "log_avg_msec"
+	OptLogOffset           OptionKey = "log_offset"
+	OptLoops               OptionKey = "loops"
+	OptMaxLatency          OptionKey = "max_latency"
+	OptName                OptionKey = "name"
+	OptNewGroup            OptionKey = "new_group"
+	OptNoRandomMap         OptionKey = "norandommap"
+	OptNrFiles             OptionKey = "nrfiles"
+	OptNumberIOs           OptionKey = "number_ios"
+	OptNumJobs             OptionKey = "numjobs"
+	OptOffset              OptionKey = "offset"
+	OptOffsetIncrement     OptionKey = "offset_increment"
+	OptPerJobLogs          OptionKey = "per_job_logs"
+	OptPercentileList      OptionKey = "percentile_list"
+	OptRampTime            OptionKey = "ramp_time"
+	OptRandRepeat          OptionKey = "randrepeat"
+	OptReadOnly            OptionKey = "readonly"
+	OptRandSeed            OptionKey = "randseed"
+	OptRate                OptionKey = "rate"
+	OptRateIOPS            OptionKey = "rate_iops"
+	OptRateProcess         OptionKey = "rate_process"
+	OptRuntime             OptionKey = "runtime"
+	OptRW                  OptionKey = "rw"
+	OptRWMixRead           OptionKey = "rwmixread"
+	OptRWMixWrite          OptionKey = "rwmixwrite"
+	OptSize                OptionKey = "size"
+	OptSqthreadPollCPU     OptionKey = "sqthread_poll_cpu"
+	OptSS                  OptionKey = "ss"
+	OptSSDur               OptionKey = "ss_dur"
+	OptSteadyState         OptionKey = "steadystate"
+	OptSteadyStateDuration OptionKey = "steadystate_duration"
+	OptSteadyStateRampTime OptionKey = "steadystate_ramp_time"
+	OptStartDelay          OptionKey = "startdelay"
+	OptStonewall           OptionKey = "stonewall"
+	OptSync                OptionKey = "sync"
+	OptTimeBased           OptionKey = "time_based"
+	OptUnitBase            OptionKey = "unit_base"
+	OptVerify              OptionKey = "verify"
+	OptWaitFor             OptionKey = "wait_for"
+	OptWriteBWLog          OptionKey = "write_bw_log"
+	OptWriteIOPSLog        OptionKey = "write_iops_log"
+	OptWriteLatLog         OptionKey = "write_lat_log"
+)
+
+// rwValues are fio's rw= values (fio --cmdhelp=rw), each mapped to the
+// name fio reports it by: readwrite is rw.
+var rwValues = map[string]string{
+	"read": "read", "write": "write", "trim": "trim", "randread": "randread", "randwrite": "randwrite",
+	"randtrim": "randtrim", "rw": "rw", "readwrite": "rw", "randrw": "randrw", "trimwrite": "trimwrite",
+	"randtrimwrite": "randtrimwrite",
+}
+
+// RWValue returns fio's name for rw value v ("readwrite" is "rw"); ok is
+// false when fio has no such value.
+func RWValue(v string) (name string, ok bool) {
+	name, ok = rwValues[v]
+	return name, ok
+}
+
+// RWValueNames are fio's rw= values, sorted.
+func RWValueNames() []string {
+	out := make([]string, 0, len(rwValues))
+	for v := range rwValues {
+		out = append(out, v)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// DefaultRWMixRead is fio's rwmixread when a mixed job sets neither
+// rwmixread nor rwmixwrite.
+const DefaultRWMixRead = 50
 
 // MaxPercentiles is the most percentiles percentile_list may name (fio's limit).
 const MaxPercentiles = 20
@@ -187,6 +283,23 @@ func OptionEngines(name string) []string {
 // command-line argument as its value ("--name VALUE").
 func OptionTakesValue(name string) bool {
 	return options[OptionName(name)].value
+}
+
+// OptionNamesInOrder returns fio's options in fio's own order (fio
+// --cmdhelp), then those of fio's command line qdsweep runs (readonly).
+func OptionNamesInOrder() []string {
+	out := make([]string, 0, len(fioOptions)+1)
+	seen := map[string]bool{}
+	for _, o := range fioOptions {
+		out = append(out, o.Name)
+		seen[o.Name] = true
+	}
+	for _, d := range RunOptions {
+		if !seen[d.Name] {
+			out = append(out, d.Name)
+		}
+	}
+	return out
 }
 
 // OptionNames returns every fio option name qdsweep knows, sorted.
@@ -304,8 +417,8 @@ var RunOptions = []OptionDoc{
 	{Name: "io_size", Help: "bytes each job transfers before it ends (default --size)"},
 	{Name: "offset", Default: "0", Help: "start of the region, bytes"},
 	{Name: "offset_increment", Default: "0", Help: "job i starts at offset + i*offset_increment, bytes"},
-	{Name: "rwmixread", Default: "50", Help: "percent of reads for rw/randrw"},
-	{Name: "rwmixwrite", Default: "50", Help: "percent of writes for rw/randrw (100 - rwmixread)"},
+	{Name: "rwmixread", Default: strconv.Itoa(DefaultRWMixRead), Help: "percent of reads for rw/randrw"},
+	{Name: "rwmixwrite", Default: strconv.Itoa(100 - DefaultRWMixRead), Help: "percent of writes for rw/randrw (100 - rwmixread)"},
 	{Name: "runtime", Help: "longest run (fio's seconds, or 1m, 500ms); without --time_based the run ends sooner when its bytes are done"},
 	{Name: "time_based", Switch: true, Help: "run for --runtime whatever --size (without it a job ends after io_size × loops bytes)"},
 	{Name: "ramp_time", Default: "0", Help: "warm-up before measuring"},

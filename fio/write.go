@@ -258,7 +258,7 @@ func jobJSON(r Report, first map[string]any) (jsonJob, map[string]any) {
 			continue
 		}
 		switch k {
-		case "name", "rw", "bs", "iodepth", "numjobs", "rwmixread", "size", "filename":
+		case OptName, OptRW, OptBS, OptIODepth, OptNumJobs, OptRWMixRead, OptSize, OptFilename:
 			jobOpts[k] = v
 		default:
 			if g, ok := first[k]; first != nil && (!ok || g != v) {

@@ -29,7 +29,7 @@ func CurveKey(j fio.Job) string {
 	if fio.IsSyncEngine(fio.EngineUsed(j.IOEngine)) {
 		class = "sync"
 	}
-	return fmt.Sprintf("%s|%d|%s|%s|%s|%d", j.RW, j.BS, j.Options["filename"], class, j.Host, j.Port)
+	return fmt.Sprintf("%s|%d|%s|%s|%s|%d", j.RW, j.BS, j.Options[fio.OptFilename], class, j.Host, j.Port)
 }
 
 // JobDepth is the depth job j kept, as a curve's point: iodepth × numjobs

@@ -11,7 +11,7 @@ import (
 func TestHandlersAreTheRunOptions(t *testing.T) {
 	run := runOptionNames()
 	for n := range run {
-		if jobOptions[n] == nil {
+		if jobOptions[n].apply == nil {
 			t.Errorf("%s is run (fio.RunOptions) but the job reader has no handler for it", n)
 		}
 	}

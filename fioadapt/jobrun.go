@@ -175,7 +175,7 @@ func dedupSorted(s []string) []string {
 func (c *jobConv) sizeOrPercent(o fio.Option, label string) (n int64, pct float64, err error) {
 	if v, ok := strings.CutSuffix(strings.TrimSpace(o.Value), "%"); ok {
 		p, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-		if err != nil || p < 0 || p > 100 || p == 0 && o.Key != "offset" {
+		if err != nil || p < 0 || p > 100 || p == 0 && o.Key != fio.OptOffset {
 			return 0, 0, fmt.Errorf("%s: a percentage of the target is from 0 to 100%%", label)
 		}
 		return 0, p, nil
@@ -199,7 +199,7 @@ func convertJob(name string, opts []fio.Option) (JobRun, []fio.Option, error) {
 			if isUringOption(key) && c.uringOpt == nil {
 				c.uringOpt = &o
 			}
-			err = h(c, key, o)
+			err = h.apply(c, key, o)
 		} else {
 			err = c.other(key, o)
 		}
@@ -343,104 +343,200 @@ func optPercent(o fio.Option) (int, error) {
 // jobOptionHandler applies one option (key: fio's name for it) to c.
 type jobOptionHandler func(c *jobConv, key string, o fio.Option) error
 
+// handler is what qdsweep does with one fio option it runs (a row of
+// fio's table that is Honoured): apply reads the option into the job being
+// converted; render, where set, writes it back from a workload (the job
+// files qdsweep writes for fio, fio's "job options" of a run no job file
+// describes): the value, and false when the workload leaves fio's default.
+type handler struct {
+	apply  jobOptionHandler
+	render func(wl ioengine.Workload) (string, bool)
+}
+
 // jobOptions are the options qdsweep runs, by fio's name; the rest are
 // ignored or refused as the option table says (jobConv.other).
-var jobOptions map[string]jobOptionHandler
+var jobOptions map[string]handler
 
 func init() {
-	jobOptions = map[string]jobOptionHandler{
-		"name":      convName,
-		"filename":  func(c *jobConv, _ string, o fio.Option) error { c.filename = o.Value; return nil },
-		"directory": convDirectory,
-		"size": func(c *jobConv, _ string, o fio.Option) (err error) {
+	jobOptions = map[string]handler{
+		fio.OptName:      {apply: convName},
+		fio.OptFilename:  {apply: func(c *jobConv, _ string, o fio.Option) error { c.filename = o.Value; return nil }},
+		fio.OptDirectory: {apply: convDirectory},
+		fio.OptSize: {apply: func(c *jobConv, _ string, o fio.Option) (err error) {
 			c.run.Workload.Size, c.run.SizePercent, err = c.sizeOrPercent(o, label(o))
 			return err
-		},
-		"filesize": convFileSize,
-		"io_size":  func(c *jobConv, _ string, o fio.Option) (err error) { c.ioSize, err = c.size(o); return err },
-		"nrfiles":  convNrFiles,
-		"offset": func(c *jobConv, _ string, o fio.Option) (err error) {
+		}},
+		fio.OptFileSize: {apply: convFileSize},
+		fio.OptIOSize:   {apply: func(c *jobConv, _ string, o fio.Option) (err error) { c.ioSize, err = c.size(o); return err }},
+		fio.OptNrFiles:  {apply: convNrFiles},
+		fio.OptOffset: {apply: func(c *jobConv, _ string, o fio.Option) (err error) {
 			c.run.Workload.Offset, c.run.OffsetPercent, err = c.sizeOrPercent(o, label(o))
 			return err
-		},
-		"offset_increment": func(c *jobConv, _ string, o fio.Option) (err error) {
+		}},
+		fio.OptOffsetIncrement: {apply: func(c *jobConv, _ string, o fio.Option) (err error) {
 			c.run.Workload.OffsetIncrement, err = c.size(o)
 			return err
-		},
-		"rw":         convRW,
-		"rwmixread":  convMix,
-		"rwmixwrite": convMix,
-		"bs":         convBS,
-		"bsrange":    convBS,
-		"iodepth":    convIODepth,
-		"numjobs": func(c *jobConv, _ string, o fio.Option) (err error) {
+		}},
+		fio.OptRW:         {apply: convRW},
+		fio.OptRWMixRead:  {apply: convMix},
+		fio.OptRWMixWrite: {apply: convMix},
+		fio.OptBS:         {apply: convBS},
+		fio.OptBSRange:    {apply: convBS},
+		fio.OptIODepth:    {apply: convIODepth},
+		fio.OptNumJobs: {apply: func(c *jobConv, _ string, o fio.Option) (err error) {
 			c.run.Workload.NumJobs, err = optPositive(o)
 			return err
-		},
-		"direct": func(c *jobConv, _ string, o fio.Option) (err error) {
+		}},
+		fio.OptDirect: {apply: func(c *jobConv, _ string, o fio.Option) (err error) {
 			c.run.Workload.Direct, err = optBool(o)
 			return err
-		},
-		"buffered":          convBuffered,
-		"randseed":          convRandSeed,
-		"randrepeat":        func(c *jobConv, _ string, o fio.Option) (err error) { c.run.RandRepeat, err = optBool(o); return err },
-		"continue_on_error": convContinueOnError,
-		"runtime":           func(c *jobConv, _ string, o fio.Option) (err error) { c.run.Runtime, err = optDuration(o); return err },
-		"ramp_time":         func(c *jobConv, _ string, o fio.Option) (err error) { c.run.Ramp, err = optDuration(o); return err },
-		"time_based":        func(c *jobConv, _ string, o fio.Option) (err error) { c.run.TimeBased, err = optBool(o); return err },
-		"loops":             func(c *jobConv, _ string, o fio.Option) (err error) { c.run.Loops, err = optPositive(o); return err },
-		"group_reporting": func(c *jobConv, _ string, o fio.Option) (err error) {
+		}},
+		fio.OptBuffered:        {apply: convBuffered},
+		fio.OptRandSeed:        {apply: convRandSeed},
+		fio.OptRandRepeat:      {apply: func(c *jobConv, _ string, o fio.Option) (err error) { c.run.RandRepeat, err = optBool(o); return err }},
+		fio.OptContinueOnError: {apply: convContinueOnError},
+		fio.OptRuntime:         {apply: func(c *jobConv, _ string, o fio.Option) (err error) { c.run.Runtime, err = optDuration(o); return err }},
+		fio.OptRampTime:        {apply: func(c *jobConv, _ string, o fio.Option) (err error) { c.run.Ramp, err = optDuration(o); return err }},
+		fio.OptTimeBased:       {apply: func(c *jobConv, _ string, o fio.Option) (err error) { c.run.TimeBased, err = optBool(o); return err }},
+		fio.OptLoops:           {apply: func(c *jobConv, _ string, o fio.Option) (err error) { c.run.Loops, err = optPositive(o); return err }},
+		fio.OptGroupReporting: {apply: func(c *jobConv, _ string, o fio.Option) (err error) {
 			c.run.GroupReporting, err = optBool(o)
 			return err
-		},
-		"number_ios":      func(c *jobConv, _ string, o fio.Option) (err error) { c.run.NumberIOs, err = c.size(o); return err },
-		"startdelay":      convStartDelay,
-		"percentile_list": convPercentiles,
-		"end_fsync":       func(c *jobConv, _ string, o fio.Option) (err error) { c.run.EndFsync, err = optBool(o); return err },
-		"readonly":        func(c *jobConv, _ string, o fio.Option) (err error) { c.run.ReadOnly, err = optBool(o); return err },
-		"norandommap":     func(c *jobConv, _ string, o fio.Option) (err error) { c.run.NoRandomMap, err = optBool(o); return err },
-		"verify":          convVerify,
-		"rate_iops":       convRate,
-		"rate":            convRate,
-		"fsync":           convSync,
-		"fdatasync":       convSync,
-		"sync":            convOpenSync,
-		"invalidate": func(c *jobConv, _ string, o fio.Option) (err error) {
+		}},
+		fio.OptNumberIOs:      {apply: func(c *jobConv, _ string, o fio.Option) (err error) { c.run.NumberIOs, err = c.size(o); return err }},
+		fio.OptStartDelay:     {apply: convStartDelay},
+		fio.OptPercentileList: {apply: convPercentiles},
+		fio.OptEndFsync:       {apply: func(c *jobConv, _ string, o fio.Option) (err error) { c.run.EndFsync, err = optBool(o); return err }},
+		fio.OptReadOnly:       {apply: func(c *jobConv, _ string, o fio.Option) (err error) { c.run.ReadOnly, err = optBool(o); return err }},
+		fio.OptNoRandomMap:    {apply: func(c *jobConv, _ string, o fio.Option) (err error) { c.run.NoRandomMap, err = optBool(o); return err }},
+		fio.OptVerify:         {apply: convVerify},
+		fio.OptRateIOPS:       {apply: convRate},
+		fio.OptRate:           {apply: convRate},
+		fio.OptFSync:          {apply: convSync},
+		fio.OptFDataSync:      {apply: convSync},
+		fio.OptSync:           {apply: convOpenSync},
+		fio.OptInvalidate: {apply: func(c *jobConv, _ string, o fio.Option) (err error) {
 			c.run.Workload.Invalidate, err = optBool(o)
 			return err
-		},
-		"rate_process":          convRateProcess,
-		"steadystate":           convSteady,
-		"steadystate_duration":  convSteady,
-		"steadystate_ramp_time": convSteady,
-		"do_verify":             func(*jobConv, string, fio.Option) error { return nil }, // without verify= there is nothing to verify
-		"ioengine":              convIOEngine,
-		"write_iops_log":        convLog,
-		"write_bw_log":          convLog,
-		"write_lat_log":         convLog,
-		"log_avg_msec": func(c *jobConv, _ string, o fio.Option) (err error) {
+		}},
+		fio.OptRateProcess:         {apply: convRateProcess},
+		fio.OptSteadyState:         {apply: convSteady},
+		fio.OptSteadyStateDuration: {apply: convSteady},
+		fio.OptSteadyStateRampTime: {apply: convSteady},
+		fio.OptDoVerify:            {apply: func(*jobConv, string, fio.Option) error { return nil }}, // without verify= there is nothing to verify
+		fio.OptIOEngine:            {apply: convIOEngine},
+		fio.OptWriteIOPSLog:        {apply: convLog},
+		fio.OptWriteBWLog:          {apply: convLog},
+		fio.OptWriteLatLog:         {apply: convLog},
+		fio.OptLogAvgMsec: {apply: func(c *jobConv, _ string, o fio.Option) (err error) {
 			n, err := optInteger(o)
 			c.run.Logs.AvgMs = int64(n)
 			return err
-		},
-		"per_job_logs": func(c *jobConv, _ string, o fio.Option) (err error) { c.run.Logs.PerJob, err = optBool(o); return err },
-		"log_offset":   func(_ *jobConv, _ string, o fio.Option) error { _, err := optBool(o); return err },
-		"allow_file_create": func(c *jobConv, _ string, o fio.Option) error {
+		}},
+		fio.OptPerJobLogs: {apply: func(c *jobConv, _ string, o fio.Option) (err error) { c.run.Logs.PerJob, err = optBool(o); return err }},
+		fio.OptLogOffset:  {apply: func(_ *jobConv, _ string, o fio.Option) error { _, err := optBool(o); return err }},
+		fio.OptAllowFileCreate: {apply: func(c *jobConv, _ string, o fio.Option) error {
 			if b, err := optBool(o); err != nil || !b {
 				return errors.Join(err, c.refuse(o)) // 0: fio would not lay out a missing file; qdsweep does
 			}
 			return nil // fio's default
-		},
-		"kb_base": func(c *jobConv, _ string, o fio.Option) (err error) {
+		}},
+		fio.OptKBBase: {apply: func(c *jobConv, _ string, o fio.Option) (err error) {
 			if c.kbBase, err = fio.ParseKBBase(o.Value); err != nil {
 				return fmt.Errorf("%s: %w", label(o), err)
 			}
 			return nil
-		},
+		}},
 	}
 	for _, name := range fio.UringOptionNames() {
-		jobOptions[name] = convUring
+		jobOptions[name] = handler{apply: convUring, render: renderUring(name)}
 	}
+	for key, render := range renders {
+		h := jobOptions[key]
+		h.render = render
+		jobOptions[key] = h
+	}
+}
+
+// renders write a workload's options back as fio reads them (handler's
+// render), for the options a workload holds.
+var renders = map[string]func(wl ioengine.Workload) (string, bool){
+	fio.OptFilename: renderFilename,
+	fio.OptSize:     func(wl ioengine.Workload) (string, bool) { return strconv.FormatInt(wl.Size, 10), wl.Size > 0 },
+	fio.OptOffset:   func(wl ioengine.Workload) (string, bool) { return strconv.FormatInt(wl.Offset, 10), wl.Offset > 0 },
+	fio.OptOffsetIncrement: func(wl ioengine.Workload) (string, bool) {
+		return strconv.FormatInt(wl.OffsetIncrement, 10), wl.OffsetIncrement > 0
+	},
+	fio.OptRW:        func(wl ioengine.Workload) (string, bool) { return string(wl.RW), true },
+	fio.OptRWMixRead: func(wl ioengine.Workload) (string, bool) { return strconv.Itoa(wl.RWMixRead), wl.RW.Mixed() },
+	fio.OptBS:        func(wl ioengine.Workload) (string, bool) { return strconv.FormatInt(wl.BS, 10), true },
+	fio.OptIODepth:   func(wl ioengine.Workload) (string, bool) { return strconv.Itoa(wl.IODepth), true },
+	fio.OptNumJobs:   func(wl ioengine.Workload) (string, bool) { return strconv.Itoa(wl.NumJobs), true },
+	fio.OptDirect:    func(wl ioengine.Workload) (string, bool) { return boolOpt(wl.Direct), true },
+	fio.OptRandSeed: func(wl ioengine.Workload) (string, bool) {
+		return strconv.FormatUint(wl.RandSeed, 10), wl.RandSeed != 0
+	},
+	// fio drops the files' cached pages first unless told not to;
+	// qdsweep's sweeps keep them, as its own engines do.
+	fio.OptInvalidate:      func(wl ioengine.Workload) (string, bool) { return "0", !wl.Invalidate },
+	fio.OptContinueOnError: func(wl ioengine.Workload) (string, bool) { return "io", wl.ContinueOnError },
+	fio.OptFSync: func(wl ioengine.Workload) (string, bool) {
+		return strconv.Itoa(wl.SyncEvery), wl.SyncEvery > 0 && !wl.SyncData
+	},
+	fio.OptFDataSync: func(wl ioengine.Workload) (string, bool) {
+		return strconv.Itoa(wl.SyncEvery), wl.SyncEvery > 0 && wl.SyncData
+	},
+	fio.OptSync: func(wl ioengine.Workload) (string, bool) { return wl.OpenSync, wl.OpenSync != "" },
+	fio.OptRateIOPS: func(wl ioengine.Workload) (string, bool) {
+		r := wl.RateIOPS
+		return rateValue(r[0]) + "," + rateValue(r[1]), r != [2]float64{}
+	},
+}
+
+// renderFilename is fio's filename= of wl: its files joined with ':',
+// each with fio's escapes (JobOptions refuses a name fio would misread).
+func renderFilename(wl ioengine.Workload) (string, bool) {
+	files := wl.Files
+	if len(files) < 2 {
+		files = []string{wl.Filename}
+	}
+	names := make([]string, len(files))
+	for i, f := range files {
+		names[i], _ = fio.EscapeFilename(f)
+		if names[i] == "" {
+			names[i] = f
+		}
+	}
+	return strings.Join(names, ":"), wl.Filename != ""
+}
+
+// renderUring renders one of fio's io_uring options, as
+// ioengine.UringOptions.FioOptions gives it.
+func renderUring(name string) func(wl ioengine.Workload) (string, bool) {
+	return func(wl ioengine.Workload) (string, bool) {
+		for _, kv := range wl.Uring.FioOptions() {
+			if kv[0] == name {
+				return kv[1], true
+			}
+		}
+		return "", false
+	}
+}
+
+// rendered are wl's options, each as its handler renders it, in the order
+// of fio's table; skip names those the caller writes elsewhere.
+func rendered(wl ioengine.Workload, skip ...string) [][2]string {
+	var out [][2]string
+	for _, name := range fio.OptionNamesInOrder() {
+		h := jobOptions[name]
+		if h.render == nil || slices.Contains(skip, name) {
+			continue
+		}
+		if v, ok := h.render(wl); ok {
+			out = append(out, [2]string{name, v})
+		}
+	}
+	return out
 }
 
 // isUringOption reports whether key is one of fio's io_uring options qdsweep runs.
@@ -453,7 +549,7 @@ func isUringOption(key string) bool { return slices.Contains(fio.UringOptionName
 func convUring(c *jobConv, key string, o fio.Option) error {
 	var n int
 	var err error
-	if key == "sqthread_poll_cpu" {
+	if key == fio.OptSqthreadPollCPU {
 		n, err = optInteger(o)
 	} else {
 		var b bool
@@ -476,9 +572,9 @@ func convLog(c *jobConv, key string, o fio.Option) error {
 		p = c.run.Name
 	}
 	switch key {
-	case "write_iops_log":
+	case fio.OptWriteIOPSLog:
 		c.run.Logs.IOPS = p
-	case "write_bw_log":
+	case fio.OptWriteBWLog:
 		c.run.Logs.BW = p
 	default:
 		c.run.Logs.Lat = p
@@ -518,25 +614,20 @@ func convNrFiles(c *jobConv, _ string, o fio.Option) error {
 }
 
 func convRW(c *jobConv, _ string, o fio.Option) error {
-	switch ioengine.RW(o.Value) {
-	case ioengine.Read, ioengine.Write, ioengine.RandRead, ioengine.RandWrite, ioengine.ReadWrite, ioengine.RandRW:
-		c.run.Workload.RW = ioengine.RW(o.Value)
-	case "readwrite":
-		c.run.Workload.RW = ioengine.ReadWrite
-	default:
-		base, _, _ := strings.Cut(o.Value, ":")
-		switch base {
-		case "read", "write", "randread", "randwrite", "rw", "readwrite", "randrw", "trim", "randtrim", "trimwrite", "randtrimwrite":
-			return c.refuse(o) // fio's, with a modifier (read:8k) or trimming: not run here
-		}
-		return fmt.Errorf("%s: fio's rw is read, write, randread, randwrite, rw (readwrite), randrw, trim, randtrim or trimwrite", label(o))
+	if name, ok := fio.RWValue(o.Value); ok && ioengine.RW(name).Valid() {
+		c.run.Workload.RW = ioengine.RW(name)
+		return nil
 	}
-	return nil
+	base, _, _ := strings.Cut(o.Value, ":")
+	if _, ok := fio.RWValue(base); ok {
+		return c.refuse(o) // fio's, with a modifier (read:8k) or trimming: not run here
+	}
+	return fmt.Errorf("%s: fio's rw is one of %s", label(o), strings.Join(fio.RWValueNames(), ", "))
 }
 
 func convMix(c *jobConv, key string, o fio.Option) error {
 	n, err := optPercent(o)
-	if key == "rwmixwrite" {
+	if key == fio.OptRWMixWrite {
 		n = 100 - n
 	}
 	c.run.Workload.RWMixRead, c.mixSet = n, true
@@ -681,11 +772,11 @@ func convVerify(c *jobConv, _ string, o fio.Option) error {
 }
 
 func convRate(c *jobConv, key string, o fio.Option) error {
-	r, err := rates(o, key == "rate", c.kbBase)
+	r, err := rates(o, key == fio.OptRate, c.kbBase)
 	switch {
 	case err != nil:
 		return err
-	case key == "rate":
+	case key == fio.OptRate:
 		c.rateBytes = r
 	default:
 		c.rateIOPS = r
@@ -702,7 +793,7 @@ func convSync(c *jobConv, key string, o fio.Option) error {
 		return fmt.Errorf("%s: fsync and fdatasync both set; keep one", label(o))
 	}
 	wl := &c.run.Workload
-	c.syncKey, wl.SyncEvery, wl.SyncData = key, n, key == "fdatasync"
+	c.syncKey, wl.SyncEvery, wl.SyncData = key, n, key == fio.OptFDataSync
 	return nil
 }
 
@@ -751,11 +842,11 @@ func (c *jobConv) other(key string, o fio.Option) error {
 				return err
 			}
 		}
-		c.run.Ignored = append(c.run.Ignored, key)
+		c.run.Ignored = append(c.run.Ignored, o.Key) // as the job spells it
 	case fio.Batching:
-		c.run.Batching = append(c.run.Batching, key)
+		c.run.Batching = append(c.run.Batching, o.Key)
 	case fio.Unchecked:
-		c.run.Unchecked = append(c.run.Unchecked, key)
+		c.run.Unchecked = append(c.run.Unchecked, o.Key)
 	default:
 		if len(fio.OptionEngines(key)) > 0 {
 			c.engineOpts = append(c.engineOpts, o) // judged with the job's engine (checkEngineOptions)
@@ -770,8 +861,8 @@ func (c *jobConv) other(key string, o fio.Option) error {
 // rate caps per direction, the size, I/O size and files.
 func (c *jobConv) finish() {
 	run, wl := &c.run, &c.run.Workload
-	if !c.mixSet && (wl.RW == ioengine.ReadWrite || wl.RW == ioengine.RandRW) {
-		wl.RWMixRead = 50 // fio's default
+	if !c.mixSet && wl.RW.Mixed() {
+		wl.RWMixRead = fio.DefaultRWMixRead
 	}
 	for d := range wl.RateIOPS {
 		// rate= is bytes per second: I/Os of bs bytes. With both set fio

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/qdsweep/qdsweep/fio"
@@ -74,9 +73,7 @@ func JobOptions(wl ioengine.Workload, runtime, ramp time.Duration, engine string
 	if wl.BS <= 0 || wl.IODepth <= 0 || wl.NumJobs <= 0 {
 		return OptionSet{}, fmt.Errorf("fio job: bs %d, iodepth %d, numjobs %d must be positive", wl.BS, wl.IODepth, wl.NumJobs)
 	}
-	switch wl.RW {
-	case ioengine.Read, ioengine.Write, ioengine.RandRead, ioengine.RandWrite, ioengine.ReadWrite, ioengine.RandRW:
-	default:
+	if !wl.RW.Valid() {
 		return OptionSet{}, fmt.Errorf("fio job: unknown rw %q", wl.RW)
 	}
 	if engine == "" {
@@ -84,71 +81,32 @@ func JobOptions(wl ioengine.Workload, runtime, ramp time.Duration, engine string
 	}
 	var s OptionSet
 	g := func(k, v string) { s.Global = append(s.Global, [2]string{k, v}) }
-	j := func(k, v string) { s.Job = append(s.Job, [2]string{k, v}) }
-	g("ioengine", engine)
-	g("direct", boolOpt(wl.Direct))
-	g("time_based", "1")
-	g("runtime", fioDuration(runtime))
+	g(fio.OptIOEngine, engine)
+	direct, _ := jobOptions[fio.OptDirect].render(wl)
+	g(fio.OptDirect, direct)
+	g(fio.OptTimeBased, "1")
+	g(fio.OptRuntime, fioDuration(runtime))
 	if ramp > 0 {
-		g("ramp_time", fioDuration(ramp))
+		g(fio.OptRampTime, fioDuration(ramp))
 	}
-	g("group_reporting", "1")
-	if wl.RandSeed != 0 {
-		g("randseed", strconv.FormatUint(wl.RandSeed, 10))
+	g(fio.OptGroupReporting, "1")
+	if v, ok := jobOptions[fio.OptRandSeed].render(wl); ok {
+		g(fio.OptRandSeed, v)
 	}
 	// No do_verify=0: without verify= fio verifies nothing anyway, and
 	// fio 3.33 ends a size-based write whose io_size exceeds its size after
 	// one pass over the region when do_verify=0 is given (256 writes where
 	// 768 were due for size=1m io_size=3m).
-	name, err := fio.EscapeFilename(wl.Filename)
-	if err != nil {
-		return OptionSet{}, err
-	}
-	if len(wl.Files) > 1 {
-		// fio's own list: every job over all the files, size split between them.
-		names := make([]string, len(wl.Files))
-		for i, f := range wl.Files {
-			if names[i], err = fio.EscapeFilename(f); err != nil {
-				return OptionSet{}, err
-			}
+	for _, f := range append([]string{wl.Filename}, wl.Files...) {
+		if _, err := fio.EscapeFilename(f); err != nil {
+			return OptionSet{}, err
 		}
-		name = strings.Join(names, ":")
 	}
-	j("filename", name)
-	if wl.Size > 0 {
-		j("size", strconv.FormatInt(wl.Size, 10))
-	}
-	if wl.Offset > 0 {
-		j("offset", strconv.FormatInt(wl.Offset, 10))
-	}
-	if wl.OffsetIncrement > 0 {
-		j("offset_increment", strconv.FormatInt(wl.OffsetIncrement, 10))
-	}
-	j("rw", string(wl.RW))
-	if wl.RW == ioengine.ReadWrite || wl.RW == ioengine.RandRW {
-		j("rwmixread", strconv.Itoa(wl.RWMixRead))
-	}
-	j("bs", strconv.FormatInt(wl.BS, 10))
-	j("iodepth", strconv.Itoa(wl.IODepth))
-	j("numjobs", strconv.Itoa(wl.NumJobs))
-	if wl.ContinueOnError {
-		j("continue_on_error", "io")
-	}
-	if !wl.Invalidate {
-		// fio drops the files' cached pages first unless told not to;
-		// qdsweep's sweeps keep them, as its own engines do.
-		j("invalidate", "0")
-	}
-	for _, kv := range paceAndSyncOptions(wl) {
-		j(kv[0], kv[1])
-	}
-	if wl.Uring.Set() && engine != "io_uring" {
+	if wl.Uring.Set() && engine != ioengine.EngineIOUring {
 		return OptionSet{}, fmt.Errorf("%w: %s: options of fio's io_uring engine, and this fio job runs ioengine=%s; with --ioengine=fio add --fio-arg=--ioengine=io_uring, or drop them",
 			ioengine.ErrBadWorkload, wl.Uring, engine)
 	}
-	for _, kv := range wl.Uring.FioOptions() {
-		j(kv[0], kv[1])
-	}
+	s.Job = rendered(wl, fio.OptDirect, fio.OptRandSeed)
 	for _, kv := range append(append([][2]string{}, s.Global...), s.Job...) {
 		if err := fio.CheckValue(kv[0], kv[1]); err != nil {
 			return OptionSet{}, err
@@ -184,25 +142,4 @@ func rateValue(r float64) string {
 		return ""
 	}
 	return strconv.FormatInt(max(int64(r+0.5), 1), 10)
-}
-
-// paceAndSyncOptions are fio's options for a workload's syncs and rate
-// caps, in the order job files give them: fsync or fdatasync, sync,
-// rate_iops. None when the workload has neither.
-func paceAndSyncOptions(w ioengine.Workload) [][2]string {
-	var out [][2]string
-	if w.SyncEvery > 0 {
-		key := "fsync"
-		if w.SyncData {
-			key = "fdatasync"
-		}
-		out = append(out, [2]string{key, strconv.Itoa(w.SyncEvery)})
-	}
-	if w.OpenSync != "" {
-		out = append(out, [2]string{"sync", w.OpenSync})
-	}
-	if r := w.RateIOPS; r != [2]float64{} {
-		out = append(out, [2]string{"rate_iops", rateValue(r[0]) + "," + rateValue(r[1])})
-	}
-	return out
 }

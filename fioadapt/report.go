@@ -2,8 +2,6 @@ package fioadapt
 
 import (
 	"math"
-	"strconv"
-	"strings"
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
@@ -27,33 +25,16 @@ func ReportFromStats(name string, w ioengine.Workload, ioEngine string, runtime,
 	}
 	j := fio.Job{Name: name, RW: string(w.RW), BS: w.BS, IOEngine: ioEngine, IODepth: w.IODepth, IODepthFrom: "options",
 		NumJobs: w.NumJobs, NumJobsFrom: "options", RuntimeMs: st.Runtime.Milliseconds()}
-	j.Options = map[string]string{
-		"name": name, "rw": string(w.RW), "bs": strconv.FormatInt(w.BS, 10), "iodepth": strconv.Itoa(w.IODepth),
-		"numjobs": strconv.Itoa(w.NumJobs), "ioengine": ioEngine, "direct": boolOpt(w.Direct),
-		"filename": w.Filename, "group_reporting": "1",
-	}
-	if w.Size > 0 {
-		j.Options["size"] = strconv.FormatInt(w.Size, 10)
-	}
-	if len(w.Files) > 1 {
-		names := make([]string, len(w.Files))
-		for i, f := range w.Files {
-			names[i] = strings.ReplaceAll(f, ":", `\:`)
-		}
-		j.Options["filename"] = strings.Join(names, ":")
-	}
-	if w.RW == ioengine.ReadWrite || w.RW == ioengine.RandRW {
-		j.Options["rwmixread"] = strconv.Itoa(w.RWMixRead)
+	j.Options = map[string]string{fio.OptName: name, fio.OptIOEngine: ioEngine, fio.OptGroupReporting: "1"}
+	for _, kv := range rendered(w) {
+		j.Options[kv[0]] = kv[1]
 	}
 	if timeBased {
-		j.Options["time_based"] = "1"
-		j.Options["runtime"] = fioDuration(runtime)
+		j.Options[fio.OptTimeBased] = "1"
+		j.Options[fio.OptRuntime] = fioDuration(runtime)
 	}
 	if ramp > 0 {
-		j.Options["ramp_time"] = fioDuration(ramp)
-	}
-	for _, kv := range append(paceAndSyncOptions(w), w.Uring.FioOptions()...) {
-		j.Options[kv[0]] = kv[1]
+		j.Options[fio.OptRampTime] = fioDuration(ramp)
 	}
 	if len(st.Errors) > 0 {
 		j.Error = 5 // EIO: fio's err= is an errno; the errors themselves are in qdsweep's JSON
@@ -76,9 +57,6 @@ func ReportFromStats(name string, w ioengine.Workload, ioEngine string, runtime,
 			j.Write = dirFromStats(&st.All, ms, pcts)
 		}
 		samplesOf(j.Write, st.Series, func(iv ioengine.Interval) (float64, float64) { return iv.WriteIOPS, iv.WriteBWBytes })
-	}
-	for _, kv := range paceAndSyncOptions(w) {
-		j.Options[kv[0]] = kv[1]
 	}
 	j.IODepthDist = fio.DepthPercents(st.IODepths[:])
 	j.IODepthSubmit, j.IODepthComplete = fio.BatchPercents(st.Submits[:]), fio.BatchPercents(st.Completes[:])

@@ -245,6 +245,23 @@ func (w Workload) GuardTarget(path string, writes bool, jobs int) guard.Target {
 		End: guard.Region(w.Offset, w.FileSize(), w.OffsetIncrement, max(jobs, w.NumJobs))}
 }
 
+// RWs are the patterns qdsweep's engines run, in the order fio lists them.
+var RWs = []RW{Read, Write, RandRead, RandWrite, ReadWrite, RandRW}
+
+// Valid reports whether r is one of RWs.
+func (r RW) Valid() bool {
+	for _, v := range RWs {
+		if r == v {
+			return true
+		}
+	}
+	return false
+}
+
+// Mixed reports whether the pattern mixes reads and writes (rw, randrw),
+// the patterns rwmixread splits.
+func (r RW) Mixed() bool { return r == ReadWrite || r == RandRW }
+
 // IsWrite reports whether the pattern writes.
 func (r RW) IsWrite() bool {
 	return r == Write || r == RandWrite || r == ReadWrite || r == RandRW

@@ -166,7 +166,7 @@ func fioReportsOf(format string, j RunJob) []fio.Report {
 	for i := range st.PerJob {
 		rs[i] = fioReportOf(format, j, w1, &st.PerJob[i])
 		if !rs[i].Given {
-			rs[i].Job.Options["group_reporting"] = "0"
+			rs[i].Job.Options[fio.OptGroupReporting] = "0"
 		}
 	}
 	return rs
@@ -186,16 +186,16 @@ func fioReportOf(format string, j RunJob, w ioengine.Workload, st *ioengine.Stat
 		for k, v := range j.JobOptions {
 			r.Job.Options[k] = v
 		}
-		given, ok := j.JobOptions["ioengine"]
+		given, ok := j.JobOptions[fio.OptIOEngine]
 		if !ok {
-			given = j.GlobalOptions["ioengine"]
+			given = j.GlobalOptions[fio.OptIOEngine]
 		}
 		given = fio.EngineUsed(given)
 		// A synchronous engine run as psync (sync, pvsync) is no change to say.
 		if given != eng && !(fio.IsSyncEngine(given) && eng == "psync") {
 			// The engine that ran is not the one the options name (qdsweep's
 			// sim or fio, io_uring's fallback): said, so readers see it.
-			r.Job.Options["ioengine"] = eng
+			r.Job.Options[fio.OptIOEngine] = eng
 		}
 	}
 	r.Disks = j.Disks

@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/qdsweep/qdsweep/fio"
+	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/sweep"
 )
 
@@ -295,8 +297,7 @@ func wrap(text string, width int) string {
 // readwrite, randreadwrite), the only case where rwmixread matters.
 func hasMixed(r *sweep.Result) bool {
 	for _, st := range r.Steps {
-		switch st.RW {
-		case "rw", "randrw", "readwrite", "randreadwrite":
+		if name, _ := fio.RWValue(st.RW); ioengine.RW(name).Mixed() {
 			return true
 		}
 	}

@@ -73,26 +73,26 @@ func (j *JobFile) ApplyShared(g Given, w *ioengine.Workload) {
 		return
 	}
 	jw := j.Run.Workload
-	if j.from(g, "filename", "filename") {
+	if j.from(g, fio.OptFilename, fio.OptFilename) {
 		w.Filename = jw.Filename
 	}
-	if j.from(g, "size", "size") {
+	if j.from(g, fio.OptSize, fio.OptSize) {
 		w.Size = jw.Size
-	} else if !g.IsSet("size") && w.Filename != "" {
+	} else if !g.IsSet(fio.OptSize) && w.Filename != "" {
 		if _, err := os.Stat(w.Filename); err == nil {
 			w.Size = 0 // an existing file or device is covered whole
 		}
 	}
-	if j.from(g, "offset", "offset") {
+	if j.from(g, fio.OptOffset, fio.OptOffset) {
 		w.Offset = jw.Offset
 	}
-	if j.from(g, "offset_increment", "offset_increment") {
+	if j.from(g, fio.OptOffsetIncrement, fio.OptOffsetIncrement) {
 		w.OffsetIncrement = jw.OffsetIncrement
 	}
-	if j.from(g, "rwmixread", "rwmixread", "rwmixwrite") {
+	if j.from(g, fio.OptRWMixRead, fio.OptRWMixRead, fio.OptRWMixWrite) {
 		w.RWMixRead = jw.RWMixRead
 	}
-	if j.defines(g, "direct") {
+	if j.defines(g, fio.OptDirect) {
 		w.Direct = jw.Direct
 	}
 	uringGiven := false
@@ -102,10 +102,10 @@ func (j *JobFile) ApplyShared(g Given, w *ioengine.Workload) {
 	if !uringGiven {
 		w.Uring = jw.Uring
 	}
-	if j.from(g, "randseed", "randseed") {
+	if j.from(g, fio.OptRandSeed, fio.OptRandSeed) {
 		w.RandSeed = jw.RandSeed
 	}
-	if j.from(g, "continue_on_error", "continue_on_error") {
+	if j.from(g, fio.OptContinueOnError, fio.OptContinueOnError) {
 		w.ContinueOnError = jw.ContinueOnError
 	}
 }
@@ -113,7 +113,7 @@ func (j *JobFile) ApplyShared(g Given, w *ioengine.Workload) {
 // RW is the pattern to sweep: the flag's value, or the job file's when the
 // flag was not given.
 func (j *JobFile) RW(g Given, flag string) string {
-	if j.defines(g, "rw") {
+	if j.defines(g, fio.OptRW) {
 		return string(j.Run.Workload.RW)
 	}
 	return flag
@@ -121,7 +121,7 @@ func (j *JobFile) RW(g Given, flag string) string {
 
 // BS is the block size's text: the flag's, or the job file's bytes.
 func (j *JobFile) BS(g Given, flag string) string {
-	if j.defines(g, "bs") {
+	if j.defines(g, fio.OptBS) {
 		return strconv.FormatInt(j.Run.Workload.BS, 10)
 	}
 	return flag
@@ -129,7 +129,7 @@ func (j *JobFile) BS(g Given, flag string) string {
 
 // NumJobs is --numjobs's text, or the job file's.
 func (j *JobFile) NumJobs(g Given, flag string) string {
-	if j.defines(g, "numjobs") {
+	if j.defines(g, fio.OptNumJobs) {
 		return strconv.Itoa(j.Run.Workload.NumJobs)
 	}
 	return flag
@@ -138,7 +138,7 @@ func (j *JobFile) NumJobs(g Given, flag string) string {
 // IOEngine is the engine named on the command line (name; given: it was),
 // or the job file's when none was.
 func (j *JobFile) IOEngine(name string, given bool) string {
-	if j.Has("ioengine") && !given && j.Run.IOEngine != "" {
+	if j.Has(fio.OptIOEngine) && !given && j.Run.IOEngine != "" {
 		return j.Run.IOEngine
 	}
 	return name

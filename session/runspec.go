@@ -184,7 +184,7 @@ func specOf(engine string, run fioadapt.JobRun, several bool) (RunSpec, error) {
 	if spec.engine == "" {
 		spec.engine = ioengine.EnginePsync // fio's default
 	}
-	if len(spec.files) > 1 && r.Set["filename"] {
+	if len(spec.files) > 1 && r.Set[fio.OptFilename] {
 		// fio's filename=a:b: every job spreads its I/Os over the files.
 		r.Workload.Files = spec.files
 	} else if len(spec.files) > 1 {
@@ -203,7 +203,7 @@ func specOf(engine string, run fioadapt.JobRun, several bool) (RunSpec, error) {
 		spec.notes = append(spec.notes, report.PsyncDepthNote(r.Workload.IODepth))
 		r.Workload.IODepth = 1
 	}
-	if !r.RandRepeat && !r.Set["randseed"] {
+	if !r.RandRepeat && !r.Set[fio.OptRandSeed] {
 		r.Workload.RandSeed = uint64(time.Now().UnixNano()) // randrepeat=0: new offsets every run
 	}
 	spec.runtime = r.Runtime

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/fioadapt"
 	"github.com/qdsweep/qdsweep/guard"
 	"github.com/qdsweep/qdsweep/ioengine"
@@ -58,22 +59,22 @@ func (o *Sweep) KeepPrevious(g Given, engineGiven bool) (ramp, runtime time.Dura
 			o.EngineName = ioengine.EngineIOUring // fall back again, the same way
 		}
 	}
-	if !g.IsSet("filename") {
+	if !g.IsSet(fio.OptFilename) {
 		o.Workload.Filename = p.Meta.Target
 		if filepath.Base(p.Meta.Target) == ScratchName {
 			o.Workload.Filename = ""
 		}
 	}
-	if !g.IsSet("size") { // 0: the whole existing file, as it was
+	if !g.IsSet(fio.OptSize) { // 0: the whole existing file, as it was
 		o.Workload.Size = p.Meta.Workload.Size
 	}
-	if !g.IsSet("direct") {
+	if !g.IsSet(fio.OptDirect) {
 		o.Workload.Direct = p.Meta.Workload.Direct
 	}
 	if u, err := ioengine.ParseUringOptions(p.Meta.Workload.IOUring); err == nil && !o.Workload.Uring.Set() {
 		o.Workload.Uring = u
 	}
-	if !g.IsSet("rwmixread") && p.Meta.Workload.RWMixRead > 0 {
+	if !g.IsSet(fio.OptRWMixRead) && p.Meta.Workload.RWMixRead > 0 {
 		o.Workload.RWMixRead = p.Meta.Workload.RWMixRead
 	}
 	return time.Duration(p.Meta.Workload.RampNs), time.Duration(p.Meta.Workload.RuntimeNs)
@@ -86,7 +87,7 @@ func (o *Sweep) KeepPrevious(g Given, engineGiven bool) (ramp, runtime time.Dura
 func (o *Sweep) SetTarget(g Given, jf *JobFile, defaultSize int64) {
 	if o.Engine.Remote() {
 		o.Plan.Hosts = len(o.Engine.Clients) // a fleet: QD = hosts × iodepth × numjobs
-		if o.Workload.Size == 0 && !g.IsSet("size") && !jf.Has("size") {
+		if o.Workload.Size == 0 && !g.IsSet(fio.OptSize) && !jf.Has(fio.OptSize) {
 			// The target lives on the servers: a file here of the same name
 			// says nothing about theirs. The documented default applies.
 			o.Workload.Size = defaultSize

@@ -3,6 +3,7 @@ package sweep
 import (
 	"encoding/csv"
 	"fmt"
+	"github.com/qdsweep/qdsweep/fio"
 	"io"
 	"strconv"
 )
@@ -16,7 +17,7 @@ import (
 // left_out why the analysis leaves the step out ("on-credits",
 // "above-control" or empty).
 var CSVHeader = []string{
-	"rw", "bs", "iodepth", "numjobs", "qd", "iops", "bw_bytes",
+	fio.OptRW, fio.OptBS, fio.OptIODepth, fio.OptNumJobs, "qd", "iops", "bw_bytes",
 	"lat_mean_ns", "lat_min_ns", "lat_p50_ns", "lat_p90_ns", "lat_p99_ns", "lat_p999_ns", "lat_max_ns",
 	"inflight_mean", "little_error", "steady", "runtime_ns", "usr_s", "sys_s", "io_errors", "failed", "skipped",
 	"not_steady", "iops_cv", "refined", "hosts", "shortfall",

@@ -49,13 +49,13 @@ func FromFio(outs []fio.Output) (*Result, error) {
 			}
 			r.Steps = append(r.Steps, st)
 			engines[g.main.IOEngine] = true
-			if f := g.main.Options["filename"]; f != "" {
+			if f := g.main.Options[fio.OptFilename]; f != "" {
 				targets[f] = true
 			}
-			if v, ok := g.main.Options["direct"]; ok && v != "0" {
+			if v, ok := g.main.Options[fio.OptDirect]; ok && v != "0" {
 				r.Meta.Workload.Direct = true
 			}
-			if v := g.main.Options["rwmixread"]; v != "" {
+			if v := g.main.Options[fio.OptRWMixRead]; v != "" {
 				fmt.Sscan(v, &r.Meta.Workload.RWMixRead)
 			}
 			r.Meta.Workload.RuntimeNs = max(r.Meta.Workload.RuntimeNs, st.RuntimeNs)
@@ -261,7 +261,7 @@ func stepFromFio(g fioGroup) (Step, error) {
 	if st.RW == "" {
 		switch {
 		case st.Read != nil && st.Write != nil:
-			st.RW = "rw"
+			st.RW = fio.OptRW
 		case st.Write != nil:
 			st.RW = "write"
 		default:

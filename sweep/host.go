@@ -33,7 +33,7 @@ func MetaFor(m *Meta, plan Plan, w ioengine.Workload, engine, fallback string, s
 	m.Simulated = sim != nil
 	m.Workload = Workload{Size: w.Size, Direct: w.Direct, RampNs: int64(ramp), RuntimeNs: int64(runtime), IOUring: w.Uring.String()}
 	for _, rw := range plan.RW {
-		if rw == string(ioengine.ReadWrite) || rw == string(ioengine.RandRW) {
+		if ioengine.RW(rw).Mixed() {
 			m.Workload.RWMixRead = w.RWMixRead
 		}
 	}

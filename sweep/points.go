@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"github.com/qdsweep/qdsweep/fio"
 	"io"
 	"math"
 	"os"
@@ -42,8 +43,8 @@ type pointColumn struct {
 // pointColumns lists the columns parsePointsCSV knows. Latencies are read
 // from *_us columns (microseconds) or from the *_ns columns results.csv has.
 var pointColumns = []pointColumn{
-	{[]string{"iodepth"}, 1, func(p *littleslaw.Point, v float64) { p.IODepth = int(v) }},
-	{[]string{"numjobs"}, 1, func(p *littleslaw.Point, v float64) { p.NumJobs = int(v) }},
+	{[]string{fio.OptIODepth}, 1, func(p *littleslaw.Point, v float64) { p.IODepth = int(v) }},
+	{[]string{fio.OptNumJobs}, 1, func(p *littleslaw.Point, v float64) { p.NumJobs = int(v) }},
 	{[]string{"qd"}, 1, func(p *littleslaw.Point, v float64) { p.QD = v }},
 	{[]string{"iops"}, 1, func(p *littleslaw.Point, v float64) { p.IOPS = v }},
 	{[]string{"bw_bytes"}, 1, func(p *littleslaw.Point, v float64) { p.BWBytes = v }},
@@ -129,8 +130,8 @@ func readPointsHeader(cr *csv.Reader) (map[string]int, error) {
 	if !has("lat_mean_us") && !has("lat_mean_ns") {
 		missing = append(missing, "lat_mean_us")
 	}
-	if !has("iodepth") && !has("qd") {
-		missing = append(missing, "iodepth")
+	if !has(fio.OptIODepth) && !has("qd") {
+		missing = append(missing, fio.OptIODepth)
 	}
 	if len(missing) > 0 {
 		return nil, fmt.Errorf("%w: line 1: missing column(s) %s (want a header such as iodepth,numjobs,iops,lat_mean_us)",
@@ -229,7 +230,7 @@ func pointCell(cell, name string, line int) (float64, error) {
 	if v < 0 {
 		return 0, fmt.Errorf("%w: line %d: column %s: %q must not be negative", ErrPointsCSV, line, name, cell)
 	}
-	if (name == "iodepth" || name == "numjobs") && (v != math.Trunc(v) || v > 1<<20) {
+	if (name == fio.OptIODepth || name == fio.OptNumJobs) && (v != math.Trunc(v) || v > 1<<20) {
 		return 0, fmt.Errorf("%w: line %d: column %s: %q must be a whole number", ErrPointsCSV, line, name, cell)
 	}
 	return v, nil

@@ -3,6 +3,7 @@ package sweep
 import (
 	"encoding/csv"
 	"fmt"
+	"github.com/qdsweep/qdsweep/fio"
 	"io"
 	"math"
 	"strconv"
@@ -276,7 +277,7 @@ func sustainedPoint(s Step, p *littleslaw.Point) bool {
 // slices come first, marked 1 in "ramp", their t_ns negative (before the
 // window) and no sweep_t_ns.
 var SeriesCSVHeader = []string{
-	"rw", "bs", "iodepth", "numjobs", "qd", "t_ns", "sweep_t_ns", "dur_ns", "ios",
+	fio.OptRW, fio.OptBS, fio.OptIODepth, fio.OptNumJobs, "qd", "t_ns", "sweep_t_ns", "dur_ns", "ios",
 	"r_iops", "w_iops", "r_bw_bytes", "w_bw_bytes", "lat_mean_ns", "lat_p99_ns", "inflight_mean",
 	"dev_r_s", "dev_w_s", "dev_rMB_s", "dev_wMB_s", "dev_r_await", "dev_w_await", "dev_aqu_sz", "dev_util",
 	"ramp",

@@ -3,6 +3,7 @@ package sweep
 import (
 	"errors"
 	"fmt"
+	"github.com/qdsweep/qdsweep/fio"
 	"strconv"
 	"strings"
 
@@ -149,12 +150,9 @@ func ParseRWList(s string) ([]ioengine.RW, error) {
 	var out []ioengine.RW
 	seen := map[ioengine.RW]bool{}
 	for _, f := range strings.Split(s, ",") {
-		rw := ioengine.RW(strings.ToLower(strings.TrimSpace(f)))
-		switch rw {
-		case ioengine.Read, ioengine.Write, ioengine.RandRead, ioengine.RandWrite, ioengine.ReadWrite, ioengine.RandRW:
-		case "readwrite":
-			rw = ioengine.ReadWrite
-		default:
+		name, _ := fio.RWValue(strings.ToLower(strings.TrimSpace(f)))
+		rw := ioengine.RW(name)
+		if !rw.Valid() {
 			return nil, specErr("rw list %q: unknown pattern %q (use read, write, randread, randwrite, rw, randrw)", s, strings.TrimSpace(f))
 		}
 		if seen[rw] {

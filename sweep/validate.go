@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"fmt"
+	"github.com/qdsweep/qdsweep/fio"
 	"math"
 )
 
@@ -16,10 +17,10 @@ func (r *Result) validate() error {
 			return fmt.Errorf("%s is %d; a step's qd is at least 1", field("qd"), s.QD)
 		}
 		if s.IODepth < 1 || s.NumJobs < 1 {
-			return fmt.Errorf("%s × %s is %d × %d; each is at least 1", field("iodepth"), field("numjobs"), s.IODepth, s.NumJobs)
+			return fmt.Errorf("%s × %s is %d × %d; each is at least 1", field(fio.OptIODepth), field(fio.OptNumJobs), s.IODepth, s.NumJobs)
 		}
 		if s.BS < 0 {
-			return fmt.Errorf("%s is %d; a block size is not negative", field("bs"), s.BS)
+			return fmt.Errorf("%s is %d; a block size is not negative", field(fio.OptBS), s.BS)
 		}
 		for name, v := range map[string]float64{"iops": s.IOPS, "bw_bytes": s.BWBytes, "lat_ns.mean": s.Lat.MeanNs, "inflight_mean": s.InflightMean} {
 			if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {

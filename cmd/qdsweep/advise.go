@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/session"
 	"github.com/qdsweep/qdsweep/units"
 
@@ -27,8 +28,8 @@ func adviseCommand() *cli.Command {
 		Flags: []cli.Flag{
 			targetIOPSFlag("target I/Os per second, e.g. 160000 or 160k"),
 			&cli.StringFlag{Name: "target-bw", Usage: "target throughput per second, e.g. 1200MiB (converted at --bs)"},
-			&cli.StringFlag{Name: "bs", Usage: "block size for --target-bw and to pick a curve from --from (default 4k)"},
-			&cli.StringFlag{Name: "rw", Usage: "pick the curve of this rw from --from"},
+			&cli.StringFlag{Name: fio.OptBS, Usage: "block size for --target-bw and to pick a curve from --from (default 4k)"},
+			&cli.StringFlag{Name: fio.OptRW, Usage: "pick the curve of this rw from --from"},
 			&cli.StringFlag{Name: "latency", Usage: "mean latency per I/O with a unit, e.g. 2ms or 800us"},
 			&cli.StringFlag{Name: "cloud", Usage: "cloud volume preset: " + strings.Join(littleslaw.PresetNames(), ", ")},
 			&cli.BoolFlag{Name: "table", Usage: "print GCP's Hyperdisk queue-depth table, regenerated from Little's Law"},
@@ -112,7 +113,7 @@ func parseAdviseFlags(c *cli.Context) (adviseFlags, error) {
 		return f, err
 	}
 	f.bs = 4096
-	if s := c.String("bs"); s != "" {
+	if s := c.String(fio.OptBS); s != "" {
 		if f.bs, err = units.ParseSize(s); err != nil || f.bs <= 0 {
 			return f, usagef("--bs %q: use a positive size such as 4k or 16k", s)
 		}
@@ -147,7 +148,7 @@ func parseAdviseFlags(c *cli.Context) (adviseFlags, error) {
 	if f.forWhat, err = settingsFor(c); err != nil {
 		return f, err
 	}
-	f.table, f.from, f.rw = c.Bool("table"), c.String("from"), c.String("rw")
+	f.table, f.from, f.rw = c.Bool("table"), c.String("from"), c.String(fio.OptRW)
 	if err := checkAdviseConflicts(c, f); err != nil {
 		return f, err
 	}
@@ -177,10 +178,8 @@ func parseAdviseFlags(c *cli.Context) (adviseFlags, error) {
 // checkAdviseConflicts refuses flags that do not go together or would be
 // silently ignored: --table answers alone, --rw picks a curve of --from.
 func checkAdviseConflicts(c *cli.Context, f adviseFlags) error {
-	if c.IsSet("rw") {
-		switch ioengine.RW(f.rw) {
-		case ioengine.Read, ioengine.Write, ioengine.RandRead, ioengine.RandWrite, ioengine.ReadWrite, ioengine.RandRW:
-		default:
+	if c.IsSet(fio.OptRW) {
+		if !ioengine.RW(f.rw).Valid() {
 			return usagef("--rw: unknown pattern %q; use read, write, randread, randwrite, rw or randrw", f.rw)
 		}
 		if f.from == "" {
@@ -188,7 +187,7 @@ func checkAdviseConflicts(c *cli.Context, f adviseFlags) error {
 		}
 	}
 	if f.table {
-		for _, other := range []string{"from", "target-iops", "target-bw", "latency", "cloud", "latency-slo", "for", "rw", "bs"} {
+		for _, other := range []string{"from", "target-iops", "target-bw", "latency", "cloud", "latency-slo", "for", fio.OptRW, fio.OptBS} {
 			if c.IsSet(other) {
 				return usagef("--table prints the fixed GCP table (16 KiB at 2 ms) and takes no --%s; drop one of them", other)
 			}

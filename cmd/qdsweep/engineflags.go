@@ -74,7 +74,7 @@ func ioengineFlag(c *cli.Context) (name string, set bool) {
 	if c.IsSet("sim") {
 		return engineSim, true
 	}
-	return c.String("ioengine"), c.IsSet("ioengine")
+	return c.String(fio.OptIOEngine), c.IsSet(fio.OptIOEngine)
 }
 
 // uringFlags are fio's io_uring options as sweep's flags.
@@ -131,7 +131,7 @@ func engineFromFlags(c *cli.Context, cmd, name string, prev *sweep.Result) (sess
 		return e, usagef("--ioengine: unknown engine %q; use io_uring, libaio, psync, sim or fio", name)
 	}
 	if c.IsSet("sim") {
-		if n := c.String("ioengine"); c.IsSet("ioengine") && n != engineSim {
+		if n := c.String(fio.OptIOEngine); c.IsSet(fio.OptIOEngine) && n != engineSim {
 			return e, usagef("--sim runs the simulated device and --ioengine=%s a real one; drop one of them", n)
 		}
 		name = engineSim
@@ -162,7 +162,7 @@ func engineFromFlags(c *cli.Context, cmd, name string, prev *sweep.Result) (sess
 		if err != nil {
 			return e, err
 		}
-		if prev != nil && prev.Meta.Workload.Sim != "" && !anySet(c, append(simFlagNames, "sim", "randseed")...) {
+		if prev != nil && prev.Meta.Workload.Sim != "" && !anySet(c, append(simFlagNames, "sim", fio.OptRandSeed)...) {
 			if cfg, err = ioengine.ParseSimConfig(prev.Meta.Workload.Sim); err != nil {
 				return e, usagef("--resume: %v", err)
 			}
@@ -184,7 +184,7 @@ func engineFromFlags(c *cli.Context, cmd, name string, prev *sweep.Result) (sess
 			if err != nil {
 				return e, usagef("--fio-clients: %v", err)
 			}
-			if cmd != "run" && !c.IsSet("filename") && !c.IsSet("jobfile") { // run checks its fio options itself
+			if cmd != "run" && !c.IsSet(fio.OptFilename) && !c.IsSet("jobfile") { // run checks its fio options itself
 				return e, usagef("--fio-clients: name the target on the servers with --filename (nothing is laid out on them)")
 			}
 			o.Clients, e.Clients = clients, clients
@@ -216,7 +216,7 @@ func simFromFlags(c *cli.Context) (ioengine.SimConfig, error) {
 		return cfg, usagef("%s: %v; use e.g. --sim=latency=1ms,iops=20000", flags, err)
 	}
 	if !strings.Contains(spec, "seed=") {
-		cfg.Seed = c.Uint64("randseed")
+		cfg.Seed = c.Uint64(fio.OptRandSeed)
 	}
 	return cfg, nil
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/report"
 	"github.com/qdsweep/qdsweep/session"
@@ -27,24 +28,24 @@ const (
 // are the command's defaults, shown in its help.
 func workloadFlags(rampDef, runtimeDef string) []cli.Flag {
 	fs := []cli.Flag{
-		&cli.StringFlag{Name: "filename", Usage: "file or block device to measure (default: create, lay out and remove ./qdsweep.scratch)"},
-		&cli.StringFlag{Name: "size", Value: "1g", Usage: "bytes of the region each job covers (fio suffixes: 4k, 1m, 1g); unset with an existing --filename: the whole file/device"},
-		&cli.StringFlag{Name: "offset", Value: "0", Usage: "start of the region, bytes (fio suffixes)"},
-		&cli.StringFlag{Name: "offset_increment", Value: "0", Usage: "job i starts at offset + i*offset_increment, bytes"},
-		&cli.IntFlag{Name: "rwmixread", Value: 50, Usage: "percent of reads for rw/randrw (0..100)"},
-		&cli.IntFlag{Name: "direct", Value: 1, Usage: "1: O_DIRECT (bypass the page cache), 0: buffered"},
-		&cli.StringFlag{Name: "runtime", DefaultText: runtimeDef, Usage: "measured window (Go duration or fio's plain seconds)"},
-		&cli.StringFlag{Name: "ramp_time", DefaultText: rampDef, Usage: "warm-up before measuring (Go duration or fio's plain seconds)"},
-		&cli.StringFlag{Name: "ioengine", Value: ioengine.EngineIOUring, Usage: "io_uring, libaio, psync (io_uring falls back to libaio when unavailable), sim (a simulated device, no I/O) or fio (runs the installed fio)"},
-		&cli.Uint64Flag{Name: "randseed", Value: 0, Usage: "seed of the random offset generators"},
-		&cli.BoolFlag{Name: "continue_on_error", Usage: "count I/O errors instead of ending the run"},
+		&cli.StringFlag{Name: fio.OptFilename, Usage: "file or block device to measure (default: create, lay out and remove ./qdsweep.scratch)"},
+		&cli.StringFlag{Name: fio.OptSize, Value: "1g", Usage: "bytes of the region each job covers (fio suffixes: 4k, 1m, 1g); unset with an existing --filename: the whole file/device"},
+		&cli.StringFlag{Name: fio.OptOffset, Value: "0", Usage: "start of the region, bytes (fio suffixes)"},
+		&cli.StringFlag{Name: fio.OptOffsetIncrement, Value: "0", Usage: "job i starts at offset + i*offset_increment, bytes"},
+		&cli.IntFlag{Name: fio.OptRWMixRead, Value: fio.DefaultRWMixRead, Usage: "percent of reads for rw/randrw (0..100)"},
+		&cli.IntFlag{Name: fio.OptDirect, Value: 1, Usage: "1: O_DIRECT (bypass the page cache), 0: buffered"},
+		&cli.StringFlag{Name: fio.OptRuntime, DefaultText: runtimeDef, Usage: "measured window (Go duration or fio's plain seconds)"},
+		&cli.StringFlag{Name: fio.OptRampTime, DefaultText: rampDef, Usage: "warm-up before measuring (Go duration or fio's plain seconds)"},
+		&cli.StringFlag{Name: fio.OptIOEngine, Value: ioengine.EngineIOUring, Usage: "io_uring, libaio, psync (io_uring falls back to libaio when unavailable), sim (a simulated device, no I/O) or fio (runs the installed fio)"},
+		&cli.Uint64Flag{Name: fio.OptRandSeed, Value: 0, Usage: "seed of the random offset generators"},
+		&cli.BoolFlag{Name: fio.OptContinueOnError, Usage: "count I/O errors instead of ending the run"},
 		&cli.StringFlag{Name: "io_timeout", Value: "30s", Usage: "an I/O outstanding this long ends the run with an error"},
 		&cli.StringFlag{Name: "output-format", Value: formatNormal, Usage: "normal, json or terse"},
 		jobFileFlag(),
 		// Accepted for fio compatibility; they change nothing here.
-		&cli.StringFlag{Name: "name", Usage: "job name (accepted for fio compatibility, ignored)"},
-		&cli.BoolFlag{Name: "time_based", Usage: "accepted for fio compatibility: runs are always time based"},
-		&cli.BoolFlag{Name: "group_reporting", Usage: "accepted for fio compatibility: jobs are always reported together"},
+		&cli.StringFlag{Name: fio.OptName, Usage: "job name (accepted for fio compatibility, ignored)"},
+		&cli.BoolFlag{Name: fio.OptTimeBased, Usage: "accepted for fio compatibility: runs are always time based"},
+		&cli.BoolFlag{Name: fio.OptGroupReporting, Usage: "accepted for fio compatibility: jobs are always reported together"},
 	}
 	fs = append(fs, uringFlags()...)
 	fs = append(fs, writeGuardFlags()...)
@@ -59,33 +60,33 @@ func workloadFlags(rampDef, runtimeDef string) []cli.Flag {
 func workloadFromFlags(c *cli.Context, j *session.JobFile) (ioengine.Workload, error) {
 	var w ioengine.Workload
 	var err error
-	w.Filename = c.String("filename")
-	if w.Size, err = sizeFlag(c, "size"); err != nil {
+	w.Filename = c.String(fio.OptFilename)
+	if w.Size, err = sizeFlag(c, fio.OptSize); err != nil {
 		return w, err
 	}
-	if !c.IsSet("size") && w.Filename != "" {
+	if !c.IsSet(fio.OptSize) && w.Filename != "" {
 		if _, serr := os.Stat(w.Filename); serr == nil {
 			w.Size = 0 // as fio: an existing file or device is covered whole
 		}
 	}
-	if w.Offset, err = sizeFlag(c, "offset"); err != nil {
+	if w.Offset, err = sizeFlag(c, fio.OptOffset); err != nil {
 		return w, err
 	}
-	if w.OffsetIncrement, err = sizeFlag(c, "offset_increment"); err != nil {
+	if w.OffsetIncrement, err = sizeFlag(c, fio.OptOffsetIncrement); err != nil {
 		return w, err
 	}
-	w.RWMixRead = c.Int("rwmixread")
+	w.RWMixRead = c.Int(fio.OptRWMixRead)
 	if w.RWMixRead < 0 || w.RWMixRead > 100 {
 		return w, usagef("--rwmixread: %d is out of range; use a percentage 0..100, e.g. --rwmixread=70", w.RWMixRead)
 	}
-	switch d := c.Int("direct"); d {
+	switch d := c.Int(fio.OptDirect); d {
 	case 0, 1:
 		w.Direct = d == 1
 	default:
 		return w, usagef("--direct: %d is not 0 or 1; use --direct=1 (O_DIRECT) or --direct=0 (buffered)", d)
 	}
-	w.RandSeed = c.Uint64("randseed")
-	w.ContinueOnError = c.Bool("continue_on_error")
+	w.RandSeed = c.Uint64(fio.OptRandSeed)
+	w.ContinueOnError = c.Bool(fio.OptContinueOnError)
 	if w.IOTimeout, err = durationFlag(c, "io_timeout", 30*time.Second); err != nil {
 		return w, err
 	}
@@ -128,10 +129,10 @@ func outputFormat(c *cli.Context) string { return c.String("output-format") }
 // phasesFromFlags reads --ramp_time and --runtime with the command's own
 // defaults (run: 1s ramp, 5s runtime).
 func phasesFromFlags(c *cli.Context, defRamp, defRuntime time.Duration) (ramp, runtime time.Duration, err error) {
-	if ramp, err = durationFlag(c, "ramp_time", defRamp); err != nil {
+	if ramp, err = durationFlag(c, fio.OptRampTime, defRamp); err != nil {
 		return 0, 0, err
 	}
-	if runtime, err = durationFlag(c, "runtime", defRuntime); err != nil {
+	if runtime, err = durationFlag(c, fio.OptRuntime, defRuntime); err != nil {
 		return 0, 0, err
 	}
 	if runtime <= 0 {

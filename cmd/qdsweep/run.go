@@ -97,7 +97,7 @@ func runEntry(c *cli.Context) error {
 	}
 	inner := &cli.Command{
 		Name:  "run",
-		Flags: append(runOwnFlags(), &cli.StringFlag{Name: "ioengine", Hidden: true}),
+		Flags: append(runOwnFlags(), &cli.StringFlag{Name: fio.OptIOEngine, Hidden: true}),
 		Action: func(c *cli.Context) error {
 			return runAction(c, fioArgs)
 		},

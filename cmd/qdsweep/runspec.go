@@ -30,7 +30,7 @@ func splitRunArgs(raw []string) (own, fioArgs []string, err error) {
 		}
 		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		takes, isOwn := ownValue[name]
-		if name == "ioengine" {
+		if name == fio.OptIOEngine {
 			v := val
 			if !hasVal && i+1 < len(raw) {
 				v = raw[i+1]

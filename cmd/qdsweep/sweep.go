@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/session"
 	"github.com/qdsweep/qdsweep/sweep"
 	"github.com/urfave/cli/v2"
@@ -8,16 +9,16 @@ import (
 
 func sweepCommand() *cli.Command {
 	flags := []cli.Flag{
-		&cli.StringFlag{Name: "rw", Value: "randread", Usage: "I/O pattern, or a list giving one curve each (read,randread)"},
-		&cli.StringFlag{Name: "bs", Value: "4k", Usage: "block size, or a list giving one curve each (4k,16k,64k,1m)"},
-		&cli.StringFlag{Name: "iodepth", Value: "1:256", Usage: "I/Os in flight per job: list (1,2,4,8), doubling range (1:256) or range with factor (1:256:x4)"},
-		&cli.StringFlag{Name: "numjobs", Value: "1", Usage: "parallel jobs: list, range or one value like --iodepth"},
+		&cli.StringFlag{Name: fio.OptRW, Value: "randread", Usage: "I/O pattern, or a list giving one curve each (read,randread)"},
+		&cli.StringFlag{Name: fio.OptBS, Value: "4k", Usage: "block size, or a list giving one curve each (4k,16k,64k,1m)"},
+		&cli.StringFlag{Name: fio.OptIODepth, Value: "1:256", Usage: "I/Os in flight per job: list (1,2,4,8), doubling range (1:256) or range with factor (1:256:x4)"},
+		&cli.StringFlag{Name: fio.OptNumJobs, Value: "1", Usage: "parallel jobs: list, range or one value like --iodepth"},
 		&cli.BoolFlag{Name: "full", Usage: "run the whole grid: no early stop, and grids over 10,000 steps allowed"},
-		&cli.StringFlag{Name: "ss", Value: "2%", Usage: "steady state: a step ends once IOPS drifts less than this share of its mean per second (fio's ss=iops_slope); 0 turns it off"},
-		&cli.StringFlag{Name: "ss_dur", Value: "2s", Usage: "window the steady-state slope is fitted over"},
+		&cli.StringFlag{Name: fio.OptSS, Value: "2%", Usage: "steady state: a step ends once IOPS drifts less than this share of its mean per second (fio's ss=iops_slope); 0 turns it off"},
+		&cli.StringFlag{Name: fio.OptSSDur, Value: "2s", Usage: "window the steady-state slope is fitted over"},
 		&cli.StringFlag{Name: "mean-precision", Value: "2%", Usage: "a step also ends, from 1 s on, once its mean IOPS is known to within this (standard error) and IOPS shows no drift; 0 leaves only --ss"},
 		&cli.StringFlag{Name: "ss_interval", Value: "250ms", Usage: "IOPS sampling period for steady state and progress"},
-		&cli.StringFlag{Name: "max_latency", Value: "2s", Usage: "stop a curve once a step's p99 latency exceeds this (0: no limit)"},
+		&cli.StringFlag{Name: fio.OptMaxLatency, Value: "2s", Usage: "stop a curve once a step's p99 latency exceeds this (0: no limit)"},
 		&cli.StringFlag{Name: "output", Aliases: []string{"out", "o"}, Usage: "results directory to create (default ./qdsweep-YYYYMMDD-HHMMSS)"},
 		overwriteFlag(),
 		&cli.BoolFlag{Name: "control", Value: true, Usage: "measure the best step again at the end: a level that did not last (burst credits, a throttle, a neighbour) is found and left out of the sizing"},

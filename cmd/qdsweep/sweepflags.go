@@ -3,6 +3,7 @@ package main
 import (
 	"time"
 
+	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/guard"
 	"github.com/qdsweep/qdsweep/report"
 	"github.com/qdsweep/qdsweep/session"
@@ -41,10 +42,10 @@ func sweepOptions(c *cli.Context) (*session.Sweep, error) {
 	name, given := ioengineFlag(c)
 	o.EngineName = jf.IOEngine(name, given)
 	defRamp, defRuntime := o.KeepPrevious(c, given)
-	if jf.Has("ramp_time") {
+	if jf.Has(fio.OptRampTime) {
 		defRamp = jf.Run.Ramp
 	}
-	if jf.Has("runtime") && jf.Run.Runtime > 0 {
+	if jf.Has(fio.OptRuntime) && jf.Run.Runtime > 0 {
 		defRuntime = jf.Run.Runtime
 	}
 	if o.Ramp, o.Runtime, err = phasesFromFlags(c, defRamp, defRuntime); err != nil {
@@ -53,7 +54,7 @@ func sweepOptions(c *cli.Context) (*session.Sweep, error) {
 	if o.Engine, err = engineFromFlags(c, "sweep", o.EngineName, o.Prev); err != nil {
 		return o, err
 	}
-	defSize, err := sizeFlag(c, "size")
+	defSize, err := sizeFlag(c, fio.OptSize)
 	if err != nil {
 		return o, err
 	}
@@ -66,7 +67,7 @@ func sweepOptions(c *cli.Context) (*session.Sweep, error) {
 		return o, err
 	}
 	o.Stop = sweep.DefaultEarlyStop
-	if o.Stop.MaxP99, err = durationFlag(c, "max_latency", 2*time.Second); err != nil {
+	if o.Stop.MaxP99, err = durationFlag(c, fio.OptMaxLatency, 2*time.Second); err != nil {
 		return o, err
 	}
 	if err := sweepOutputs(c, o, inputs); err != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/session"
 	"github.com/qdsweep/qdsweep/sweep"
 	"github.com/qdsweep/qdsweep/units"
@@ -22,15 +23,15 @@ func planFromFlags(c *cli.Context, prev *sweep.Result, jf *session.JobFile) (swe
 		p = prev.Plan
 	}
 	fresh := prev == nil
-	if fresh || c.IsSet("rw") {
-		rw, err := sweep.ParseRWList(jf.RW(c, c.String("rw")))
+	if fresh || c.IsSet(fio.OptRW) {
+		rw, err := sweep.ParseRWList(jf.RW(c, c.String(fio.OptRW)))
 		if err != nil {
 			return p, usagef("--rw: %v", err)
 		}
 		p.RW = sweep.NewPlan(rw, nil, nil, nil, false).RW
 	}
-	if fresh || c.IsSet("bs") {
-		bs, err := sweep.ParseSizeList(jf.BS(c, c.String("bs")))
+	if fresh || c.IsSet(fio.OptBS) {
+		bs, err := sweep.ParseSizeList(jf.BS(c, c.String(fio.OptBS)))
 		if err != nil {
 			return p, usagef("--bs: %v", err)
 		}
@@ -40,7 +41,7 @@ func planFromFlags(c *cli.Context, prev *sweep.Result, jf *session.JobFile) (swe
 		name string
 		dst  *[]int
 		text string
-	}{{"iodepth", &p.IODepth, c.String("iodepth")}, {"numjobs", &p.NumJobs, jf.NumJobs(c, c.String("numjobs"))}} {
+	}{{fio.OptIODepth, &p.IODepth, c.String(fio.OptIODepth)}, {fio.OptNumJobs, &p.NumJobs, jf.NumJobs(c, c.String(fio.OptNumJobs))}} {
 		if fresh || c.IsSet(f.name) {
 			v, err := sweep.ParseIntSpec(f.text)
 			if err != nil {
@@ -85,13 +86,13 @@ func planWords(p sweep.Plan) string {
 // steadyFromFlags reads --ss (percent per second), --ss_dur and --ss_interval.
 func steadyFromFlags(c *cli.Context) (sweep.SteadyConfig, error) {
 	var s sweep.SteadyConfig
-	txt := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(c.String("ss")), "%"))
+	txt := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(c.String(fio.OptSS)), "%"))
 	pct, err := strconv.ParseFloat(txt, 64)
 	if err != nil || !finite(pct) || pct < 0 || pct > 100 {
-		return s, usagef("--ss: %q is not a percentage per second; use e.g. --ss=2%% or --ss=0 to turn steady state off", c.String("ss"))
+		return s, usagef("--ss: %q is not a percentage per second; use e.g. --ss=2%% or --ss=0 to turn steady state off", c.String(fio.OptSS))
 	}
 	s.Limit = pct / 100
-	if s.Window, err = durationFlag(c, "ss_dur", sweep.DefaultSteady.Window); err != nil {
+	if s.Window, err = durationFlag(c, fio.OptSSDur, sweep.DefaultSteady.Window); err != nil {
 		return s, err
 	}
 	if s.Interval, err = durationFlag(c, "ss_interval", sweep.DefaultSteady.Interval); err != nil {

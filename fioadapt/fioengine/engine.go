@@ -203,7 +203,7 @@ func (e *Engine) Run(ctx context.Context, w ioengine.Workload, ctl ioengine.Cont
 // it is "forever". end_fsync is set whatever the end.
 func (e *Engine) sizeBased(opts fioadapt.OptionSet) fioadapt.OptionSet {
 	if e.opt.EndFsync {
-		opts.Job = append(opts.Job, [2]string{"end_fsync", "1"})
+		opts.Job = append(opts.Job, [2]string{fio.OptEndFsync, "1"})
 	}
 	if e.opt.IOSize <= 0 {
 		return opts
@@ -211,15 +211,15 @@ func (e *Engine) sizeBased(opts fioadapt.OptionSet) fioadapt.OptionSet {
 	var g [][2]string
 	for _, kv := range opts.Global {
 		switch kv[0] {
-		case "time_based":
+		case fio.OptTimeBased:
 			continue
 		}
 		g = append(g, kv)
 	}
 	opts.Global = g
-	opts.Job = append(opts.Job, [2]string{"io_size", strconv.FormatInt(e.opt.IOSize, 10)})
+	opts.Job = append(opts.Job, [2]string{fio.OptIOSize, strconv.FormatInt(e.opt.IOSize, 10)})
 	if e.opt.NumberIOs > 0 {
-		opts.Job = append(opts.Job, [2]string{"number_ios", strconv.FormatInt(e.opt.NumberIOs, 10)})
+		opts.Job = append(opts.Job, [2]string{fio.OptNumberIOs, strconv.FormatInt(e.opt.NumberIOs, 10)})
 	}
 	return opts
 }
@@ -230,7 +230,7 @@ func ioengineArg(args []string) string {
 	v := ""
 	for i, a := range args {
 		k, val, ok := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if k != "ioengine" || !strings.HasPrefix(a, "-") {
+		if k != fio.OptIOEngine || !strings.HasPrefix(a, "-") {
 			continue
 		}
 		if !ok && i+1 < len(args) {
@@ -246,7 +246,7 @@ func withoutIOEngine(args []string) []string {
 	var out []string
 	for i := 0; i < len(args); i++ {
 		k, _, ok := strings.Cut(strings.TrimLeft(args[i], "-"), "=")
-		if k == "ioengine" && strings.HasPrefix(args[i], "-") {
+		if k == fio.OptIOEngine && strings.HasPrefix(args[i], "-") {
 			if !ok {
 				i++
 			}

@@ -1,6 +1,7 @@
 package fioengine
 
 import (
+	"github.com/qdsweep/qdsweep/fio"
 	"os"
 	"slices"
 	"strconv"
@@ -86,7 +87,7 @@ func (h *heldFiles) rename(job [][2]string) [][2]string {
 	}
 	out := slices.Clone(job)
 	for i, kv := range out {
-		if kv[0] == "filename" {
+		if kv[0] == fio.OptFilename {
 			out[i][1] = strings.Join(names, ":")
 		}
 	}
