@@ -68,7 +68,7 @@ func TestNoOptionNameOutsideTable(t *testing.T) {
 		}
 	}
 	seen, used := 0, map[string]bool{}
-	for _, dir := range []string{"fio", "fioadapt", "session", "cmd/qdsweep", "sweep", "report", "ioengine/fioengine"} {
+	for _, dir := range []string{"fio", "fioadapt", "session", "cmd/qdsweep", "sweep", "report", "fioadapt/fioengine"} {
 		files, err := filepath.Glob(filepath.Join("..", dir, "*.go"))
 		if err != nil || len(files) == 0 {
 			t.Fatalf("%s: no Go files (%v)", dir, err)
