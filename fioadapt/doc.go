@@ -7,6 +7,7 @@
 //	Stats → fio's report        report.go   ReportFromStats, DiskUtilOf
 //	fio's results → Stats       stats.go    LatencyOf, DirStats
 //	fio's logs → series         series.go   LogSeries, StatusSeries
+//	fio's jobs → Little's Law   explain.go  ExplainFio (each job, and the curve of its runs)
 //
 // Package fio stays a pure format package; every place qdsweep turns one
 // side into the other goes through here.

@@ -8,29 +8,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/fioadapt"
 	"github.com/qdsweep/qdsweep/littleslaw"
 )
 
 // ExplainSchema names the JSON document WriteExplainJSON writes.
 const ExplainSchema = "qdsweep/explain/v1"
-
-// ExplainOptions tunes ExplainFio.
-type ExplainOptions struct {
-	TargetIOPS float64 // I/Os per second wanted (0: none)
-	MaxIODepth int     // per-job iodepth limit for suggestions (0: littleslaw.ExplainMaxIODepth, 256)
-	MaxJobs    int     // job limit for suggestions (0: none)
-	// BaseLatNs is the unqueued (QD 1) mean latency the user knows, ns
-	// (0: unknown): it tells a depth-bound run from a device-bound one.
-	BaseLatNs float64
-	// Curved names the workloads (fioadapt.CurveKey) whose several runs
-	// were answered once from their curve (ExplainCurve): their jobs get
-	// no target answer of their own.
-	Curved map[string]bool
-	// Unsaturated names the answered curves that found no saturation.
-	Unsaturated map[string]bool
-}
 
 // ExplainCurve is one workload of several runs (different depths of one
 // rw, block size, target, engine class and host) read as one curve and
@@ -49,144 +32,46 @@ type ExplainCurve struct {
 // ExplainDoc is what explain answers: each job with Little's Law applied
 // to it, and each curve of several runs answered once.
 type ExplainDoc struct {
-	Jobs   []ExplainedJob `json:"jobs"`
-	Curves []ExplainCurve `json:"curves,omitempty"`
-}
-
-// ExplainedJob is one fio job with Little's Law applied to it.
-type ExplainedJob struct {
-	Name        string  `json:"name"`
-	Host        string  `json:"host,omitempty"` // fio server of a client/server run
-	RW          string  `json:"rw,omitempty"`
-	BS          int64   `json:"bs,omitempty"` // bytes
-	IOEngine    string  `json:"ioengine,omitempty"`
-	IODepth     int     `json:"iodepth"`
-	IODepthFrom string  `json:"iodepth_from"`
-	NumJobs     int     `json:"numjobs"`
-	NumJobsFrom string  `json:"numjobs_from"`
-	IOPS        float64 `json:"iops"`        // I/Os per second, all directions
-	BWBytes     float64 `json:"bw_bytes"`    // bytes per second
-	LatMeanNs   float64 `json:"lat_mean_ns"` // mean total latency
-	LatFrom     string  `json:"lat_from"`    // "lat" or "clat+slat"
-	P99Ns       float64 `json:"p99_ns,omitempty"`
-	// P99ReadNs and P99WriteNs are each direction's own p99 when the job
-	// did both and its p99 over both is not known (no json+ histogram).
-	P99ReadNs  float64 `json:"p99_read_ns,omitempty"`
-	P99WriteNs float64 `json:"p99_write_ns,omitempty"`
-	UsrCPU     float64 `json:"usr_cpu"` // percent
-	SysCPU     float64 `json:"sys_cpu"` // percent
-	Error      int     `json:"error,omitempty"`
-	// Explanation is littleslaw.Explain's verdict.
-	Explanation littleslaw.Explanation `json:"explanation"`
-	// OnCurve is set when the job is one run of a curve answered once
-	// (ExplainDoc.Curves): its target is answered there.
-	OnCurve bool     `json:"on_curve,omitempty"`
-	Notes   []string `json:"notes,omitempty"`
-}
-
-// ExplainFio explains every job of the final (not interim) fio reports.
-// Jobs that did no I/O are skipped.
-func ExplainFio(outs []fio.Output, o ExplainOptions) []ExplainedJob {
-	var ex []ExplainedJob
-	curves := explainCurves(outs)
-	for _, out := range fio.Final(outs) {
-		for _, j := range out.Jobs {
-			s := j.Summary()
-			if s.IOPS <= 0 {
-				continue
-			}
-			e := ExplainedJob{Name: j.Name, RW: j.RW, BS: j.BS, IOEngine: j.IOEngine,
-				IODepth: j.IODepth, IODepthFrom: j.IODepthFrom, NumJobs: j.NumJobs, NumJobsFrom: j.NumJobsFrom,
-				IOPS: s.IOPS, BWBytes: s.BWBytes, LatMeanNs: s.LatMeanNs, LatFrom: s.LatFrom,
-				UsrCPU: j.UsrCPU, SysCPU: j.SysCPU, Error: j.Error}
-			if j.Host != "" {
-				e.Host = j.Host
-				if j.Port != 0 {
-					e.Host += ":" + strconv.Itoa(j.Port)
-				}
-			}
-			if j.AllClients {
-				e.Host = "" // the name says it
-			}
-			e.P99Ns, _ = s.Lat.At(99)
-			if e.P99Ns == 0 && j.Read != nil && j.Write != nil {
-				rl, _ := j.Read.TotalLat()
-				wl, _ := j.Write.TotalLat()
-				e.P99ReadNs, _ = rl.At(99)
-				e.P99WriteNs, _ = wl.At(99)
-			}
-			p50, _ := s.Lat.At(50)
-			target := o.TargetIOPS
-			if e.OnCurve = o.Curved[fioadapt.CurveKey(j)]; e.OnCurve {
-				target = 0 // the curve answers it, once
-			}
-			e.Explanation = littleslaw.Explain(littleslaw.ExplainInput{
-				IOPS: s.IOPS, LatMeanNs: s.LatMeanNs, IODepth: j.IODepth, NumJobs: j.NumJobs,
-				Synchronous: fio.IsSyncEngine(j.IOEngine), // not when the output names no engine
-				TargetIOPS:  target, TargetShare: j.CloneOf,
-				MaxIODepth: o.MaxIODepth, MaxJobs: o.MaxJobs,
-				LatMinNs: s.Lat.MinNs, LatP50Ns: p50, LatP99Ns: e.P99Ns, BaseLatNs: o.BaseLatNs,
-				DepthDist: j.IODepthDist, Curve: curves[fioadapt.CurveKey(j)], CurveUnsaturated: o.Unsaturated[fioadapt.CurveKey(j)],
-			})
-			e.Notes = explainNotes(j, e)
-			ex = append(ex, e)
-		}
-	}
-	return ex
-}
-
-// explainCurves reads the final reports' jobs as curves, one per
-// fioadapt.CurveKey, when they hold at least two depths: several files (or
-// jobs) at several iodepths are a sweep. Each point is a job's effective
-// depth (fioadapt.JobDepth), IOPS and mean latency: the evidence each run's
-// verdict weighs against the others.
-func explainCurves(outs []fio.Output) map[string][]littleslaw.Point {
-	out := map[string][]littleslaw.Point{}
-	for _, g := range fioadapt.CurveGroups(outs) {
-		if len(g.Depths) < 2 {
-			continue
-		}
-		for _, o := range g.Outputs {
-			for _, j := range o.Jobs {
-				s := j.Summary()
-				if s.IOPS <= 0 || s.LatMeanNs <= 0 || j.AllClients || j.CloneOf > 1 {
-					continue
-				}
-				out[g.Key] = append(out[g.Key], littleslaw.Point{QD: fioadapt.JobDepth(j), IOPS: s.IOPS, LatMeanNs: s.LatMeanNs})
-			}
-		}
-	}
-	return out
+	Jobs   []fioadapt.ExplainedJob `json:"jobs"`
+	Curves []ExplainCurve          `json:"curves,omitempty"`
 }
 
 // explainNotes says where uncertain inputs came from.
-func explainNotes(j fio.Job, e ExplainedJob) []string {
+func explainNotes(e fioadapt.ExplainedJob) []string {
 	var n []string
-	switch j.IODepthFrom {
+	switch e.IODepthFrom {
 	case "iodepth distribution":
-		n = append(n, fmt.Sprintf("iodepth is not in this output; %d is the busiest bucket of fio's IO depths, which rounds the setting down to a power of two.", j.IODepth))
+		n = append(n, fmt.Sprintf("iodepth is not in this output; %d is the busiest bucket of fio's IO depths, which rounds the setting down to a power of two.", e.IODepth))
 	case "default":
 		n = append(n, "iodepth is not among the job's options: fio's default of 1.")
 	}
-	if c := j.CloneOf; c > 1 {
+	if c := e.CloneOf; c > 1 {
 		n = append(n, fmt.Sprintf("This is one clone of numjobs=%d, reported separately; run with group_reporting to see the %d jobs as one.", c, c))
 	}
-	if j.IOEngine == "" {
+	if e.IOEngine == "" {
 		n = append(n, "The ioengine is not in this output (fio's default is psync, which is synchronous).")
 	}
 	if e.LatFrom == "clat+slat" {
 		n = append(n, "Latency is clat + slat: fio did not report total latency.")
 	}
-	if j.Error != 0 {
-		n = append(n, fmt.Sprintf("fio reported error %d for this job: its figures may be cut short.", j.Error))
+	if e.Error != 0 {
+		n = append(n, fmt.Sprintf("fio reported error %d for this job: its figures may be cut short.", e.Error))
 	}
 	return n
 }
 
+// explainedJSON is a job as explain's JSON writes it: its figures and
+// verdict, then the notes on where uncertain inputs came from.
+type explainedJSON struct {
+	fioadapt.ExplainedJob
+	Notes []string `json:"notes,omitempty"`
+}
+
 // WriteExplainJSON writes the explanations as one JSON document.
 func WriteExplainJSON(w io.Writer, doc ExplainDoc) error {
-	jobs := append([]ExplainedJob{}, doc.Jobs...)
-	for i := range jobs {
+	jobs := make([]explainedJSON, len(doc.Jobs))
+	for i, j := range doc.Jobs {
+		jobs[i] = explainedJSON{ExplainedJob: j, Notes: explainNotes(j)}
 		if t := jobs[i].Explanation.Target; t != nil {
 			c := *t
 			c.Note = explainTargetNote(c)
@@ -196,9 +81,9 @@ func WriteExplainJSON(w io.Writer, doc ExplainDoc) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(struct {
-		Schema string         `json:"schema"`
-		Jobs   []ExplainedJob `json:"jobs"`
-		Curves []ExplainCurve `json:"curves,omitempty"`
+		Schema string          `json:"schema"`
+		Jobs   []explainedJSON `json:"jobs"`
+		Curves []ExplainCurve  `json:"curves,omitempty"`
 	}{ExplainSchema, jobs, doc.Curves}); err != nil {
 		return fmt.Errorf("write explain JSON: %w", err)
 	}
@@ -254,7 +139,7 @@ func explainCurveHeading(c ExplainCurve) string {
 }
 
 // explainHeading names the job and its configuration.
-func explainHeading(j ExplainedJob) string {
+func explainHeading(j fioadapt.ExplainedJob) string {
 	var parts []string
 	if j.RW != "" {
 		parts = append(parts, j.RW)
@@ -278,13 +163,13 @@ func explainHeading(j ExplainedJob) string {
 }
 
 // explainSentences is the reasoning for one job, in order.
-func explainSentences(j ExplainedJob) []string {
+func explainSentences(j fioadapt.ExplainedJob) []string {
 	e := j.Explanation
 	var s []string
 	if e.Verdict == littleslaw.VerdictLatencyNotMeasured {
 		s = append(s, fmt.Sprintf("It achieved %s IOPS (%s MiB/s); fio measured no latency (gtod_reduce=1 or disable_lat=1), so Little's Law cannot say how many I/Os were in flight or what a deeper queue would give. Rerun without gtod_reduce to explain it.",
 			FormatIOPS(j.IOPS), FormatMiBps(j.BWBytes)))
-		return append(s, j.Notes...)
+		return append(s, explainNotes(j)...)
 	}
 	lat := FormatLatency(j.LatMeanNs)
 	lat = nb(lat)
@@ -303,7 +188,7 @@ func explainSentences(j ExplainedJob) []string {
 		if t := e.Target; t != nil {
 			s = append(s, targetExplain(t, e, j.IOEngine))
 		}
-		return append(s, j.Notes...)
+		return append(s, explainNotes(j)...)
 	}
 	s = append(s, fmt.Sprintf("By Little's Law that is %s × %s = %s I/Os in flight on average, against %d configured (%s full).",
 		FormatIOPS(j.IOPS), lat, fmtInflight(e.InflightMean), e.EffectiveQD, fmtFill(e.Fill)))
@@ -325,7 +210,7 @@ func explainSentences(j ExplainedJob) []string {
 	if t := e.Target; t != nil {
 		s = append(s, targetExplain(t, e, j.IOEngine))
 	}
-	return append(s, j.Notes...)
+	return append(s, explainNotes(j)...)
 }
 
 // verdictSentence says what bounds the run and the evidence for it.

@@ -31,9 +31,9 @@ func oneJobNumjobs1() []fio.Output {
 	return o
 }
 
-func explainText(t *testing.T, outs []fio.Output, o report.ExplainOptions) (string, []report.ExplainedJob) {
+func explainText(t *testing.T, outs []fio.Output, o fioadapt.ExplainOptions) (string, []fioadapt.ExplainedJob) {
 	t.Helper()
-	jobs := report.ExplainFio(outs, o)
+	jobs := fioadapt.ExplainFio(outs, o)
 	var b bytes.Buffer
 	if err := report.WriteExplain(&b, report.ExplainDoc{Jobs: jobs}); err != nil {
 		t.Fatal(err)
@@ -86,7 +86,7 @@ func TestExplainFio(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			text, jobs := explainText(t, tt.outs, report.ExplainOptions{TargetIOPS: tt.target})
+			text, jobs := explainText(t, tt.outs, fioadapt.ExplainOptions{TargetIOPS: tt.target})
 			for _, bad := range tt.not {
 				if strings.Contains(strings.Join(strings.Fields(text), " "), bad) {
 					t.Errorf("text says %q:\n%s", bad, text)
@@ -109,8 +109,8 @@ func TestExplainFio(t *testing.T) {
 				t.Fatal(err)
 			}
 			var doc struct {
-				Schema string                `json:"schema"`
-				Jobs   []report.ExplainedJob `json:"jobs"`
+				Schema string                  `json:"schema"`
+				Jobs   []fioadapt.ExplainedJob `json:"jobs"`
 			}
 			if err := json.Unmarshal(b.Bytes(), &doc); err != nil || doc.Schema != report.ExplainSchema || len(doc.Jobs) != tt.jobs {
 				t.Errorf("JSON %v schema %q jobs %d", err, doc.Schema, len(doc.Jobs))
@@ -133,12 +133,12 @@ func TestExplainExampleRuns(t *testing.T) {
 		}
 		all = append(all, outs...)
 	}
-	text, jobs := explainText(t, all[3:], report.ExplainOptions{TargetIOPS: 160000})
+	text, jobs := explainText(t, all[3:], fioadapt.ExplainOptions{TargetIOPS: 160000})
 	if len(jobs) != 1 || jobs[0].Explanation.Verdict != littleslaw.VerdictDeviceBound || !strings.Contains(text, "likely beyond this device") ||
 		strings.Contains(text, "not reachable") {
 		t.Errorf("QD 64 alone:\n%s", text)
 	}
-	text, jobs = explainText(t, all, report.ExplainOptions{TargetIOPS: 60000})
+	text, jobs = explainText(t, all, fioadapt.ExplainOptions{TargetIOPS: 60000})
 	if len(jobs) != 4 {
 		t.Fatalf("%d jobs", len(jobs))
 	}
@@ -165,7 +165,7 @@ func TestExplainSequential1M(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	text, jobs := explainText(t, outs, report.ExplainOptions{})
+	text, jobs := explainText(t, outs, fioadapt.ExplainOptions{})
 	if len(jobs) != 1 || jobs[0].Explanation.Verdict == littleslaw.VerdictDepthBound {
 		t.Errorf("1 MiB sequential:\n%s", text)
 	}
@@ -178,13 +178,13 @@ func TestExplainSequential1M(t *testing.T) {
 func TestExplainUndeterminedNamesOnlyWhatIsMissing(t *testing.T) {
 	outs := networkDisk()
 	outs[0].Jobs[0].Read.Lat.MinNs = 0 // no fastest I/O in this output
-	text, jobs := explainText(t, outs, report.ExplainOptions{TargetIOPS: 160000, BaseLatNs: 850e3})
+	text, jobs := explainText(t, outs, fioadapt.ExplainOptions{TargetIOPS: 160000, BaseLatNs: 850e3})
 	flat := strings.Join(strings.Fields(text), " ")
 	if jobs[0].Explanation.Verdict != littleslaw.VerdictUndetermined || strings.Contains(flat, "no unqueued latency") ||
 		strings.Contains(flat, "--base-latency") || !strings.Contains(flat, "1.54× the unqueued latency lies between") {
 		t.Errorf("with --base-latency 850us:\n%s", text)
 	}
-	text, _ = explainText(t, outs, report.ExplainOptions{TargetIOPS: 160000})
+	text, _ = explainText(t, outs, fioadapt.ExplainOptions{TargetIOPS: 160000})
 	if flat := strings.Join(strings.Fields(text), " "); !strings.Contains(flat, "no unqueued latency") || !strings.Contains(flat, "--base-latency") {
 		t.Errorf("without a base latency:\n%s", text)
 	}
@@ -204,7 +204,7 @@ func TestExplainCurveUnsaturatedNoDeviceBound(t *testing.T) {
 		all = append(all, outs...)
 	}
 	key := fioadapt.CurveKey(fio.Final(all)[0].Jobs[0])
-	text, jobs := explainText(t, all, report.ExplainOptions{Curved: map[string]bool{key: true}, Unsaturated: map[string]bool{key: true}})
+	text, jobs := explainText(t, all, fioadapt.ExplainOptions{Curved: map[string]bool{key: true}, Unsaturated: map[string]bool{key: true}})
 	v := jobs[3].Explanation
 	if v.Verdict != littleslaw.VerdictUndetermined || !strings.Contains(strings.Join(strings.Fields(text), " "), "no saturation up to QD 64") {
 		t.Errorf("QD 64 beside an unsaturated curve: %+v\n%s", v, text)

@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/qdsweep/qdsweep/fio"
+	"github.com/qdsweep/qdsweep/fioadapt"
 	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/littleslaw"
-	"github.com/qdsweep/qdsweep/report"
 	"github.com/qdsweep/qdsweep/session"
 	"github.com/qdsweep/qdsweep/sweep"
 )
@@ -210,7 +210,7 @@ func explainDoor(s shape, q question) (answer, bool) {
 		}}})
 		outs[i].Timestamp = int64(1000 + i)
 	}
-	doc := session.ExplainFio(outs, report.ExplainOptions{TargetIOPS: q.target, MaxIODepth: 256, MaxJobs: 2}, "gen")
+	doc := session.ExplainFio(outs, fioadapt.ExplainOptions{TargetIOPS: q.target, MaxIODepth: 256, MaxJobs: 2}, "gen")
 	if len(s.pts) < 2 {
 		return answer{}, false
 	}
@@ -436,7 +436,7 @@ func TestExplainGroupsWorkloads(t *testing.T) {
 	add("randread", 32, "libaio") // io_uring and libaio keep the same queue: one curve
 	add("randwrite", 64, "io_uring")
 	add("read", 8, "io_uring")
-	doc := session.ExplainFio(outs, report.ExplainOptions{TargetIOPS: 50000, MaxIODepth: 256, MaxJobs: 2}, "gen")
+	doc := session.ExplainFio(outs, fioadapt.ExplainOptions{TargetIOPS: 50000, MaxIODepth: 256, MaxJobs: 2}, "gen")
 	if len(doc.Curves) != 2 || doc.Curves[0].RW != "randread" || doc.Curves[1].RW != "randwrite" {
 		t.Fatalf("curves %+v, want randread and randwrite", doc.Curves)
 	}

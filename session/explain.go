@@ -15,7 +15,7 @@ import (
 // curve, by the one advisor — exactly the answer `import fio` of those
 // runs and then `advise --from` give. source names the inputs in the
 // answers' notes.
-func ExplainFio(outs []fio.Output, o report.ExplainOptions, source string) report.ExplainDoc {
+func ExplainFio(outs []fio.Output, o fioadapt.ExplainOptions, source string) report.ExplainDoc {
 	var doc report.ExplainDoc
 	o.Curved, o.Unsaturated = map[string]bool{}, map[string]bool{}
 	for _, g := range fioadapt.CurveGroups(outs) {
@@ -30,13 +30,13 @@ func ExplainFio(outs []fio.Output, o report.ExplainOptions, source string) repor
 		o.Curved[g.Key] = true
 		o.Unsaturated[g.Key] = c.Advice.Analysis != nil && !c.Advice.Analysis.Saturation.Found
 	}
-	doc.Jobs = report.ExplainFio(outs, o)
+	doc.Jobs = fioadapt.ExplainFio(outs, o)
 	return doc
 }
 
 // explainCurve answers one workload's runs as a curve: the runs imported as
 // a sweep's result, analysed and advised on as advise --from does.
-func explainCurve(g fioadapt.CurveGroup, o report.ExplainOptions, source string) (report.ExplainCurve, bool) {
+func explainCurve(g fioadapt.CurveGroup, o fioadapt.ExplainOptions, source string) (report.ExplainCurve, bool) {
 	r, err := sweep.FromFio(g.Outputs)
 	if err != nil {
 		return report.ExplainCurve{}, false

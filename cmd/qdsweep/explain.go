@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/qdsweep/qdsweep/fioadapt"
 	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/report"
 	"github.com/qdsweep/qdsweep/session"
@@ -37,7 +38,7 @@ func explainAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	o := report.ExplainOptions{MaxIODepth: c.Int("max-iodepth"), MaxJobs: c.Int("max-jobs")}
+	o := fioadapt.ExplainOptions{MaxIODepth: c.Int("max-iodepth"), MaxJobs: c.Int("max-jobs")}
 	if !c.IsSet("max-jobs") {
 		// The same limits advise splits with.
 		_, o.MaxJobs = littleslaw.Options{MaxIODepth: o.MaxIODepth, CPUs: runtime.NumCPU()}.Limits()

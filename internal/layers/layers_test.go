@@ -48,11 +48,11 @@ var layers = []layer{
 	// The sweep, then every fio conversion, then words, then a run from
 	// start to end, then the command line.
 	{"sweep", []string{"device", "fio", "fioadapt", "guard", "internal/textsafe", "ioengine", "littleslaw", "units"}},
-	{"fioadapt", []string{"device", "fio", "ioengine", "units"}},
+	{"fioadapt", []string{"device", "fio", "ioengine", "littleslaw", "units"}},
 	{"fioadapt/fioengine", []string{"fio", "fioadapt", "guard", "ioengine"}},
 	{"report", []string{"fio", "fioadapt", "guard", "ioengine", "littleslaw", "sweep", "units"}},
 	{"session", []string{"device", "fio", "fioadapt", "fioadapt/fioengine", "guard", "ioengine", "littleslaw", "report", "sweep", "units"}},
-	{"cmd/qdsweep", []string{"fio", "fioadapt/fioengine", "guard", "ioengine", "littleslaw", "report", "session", "sweep", "units"}},
+	{"cmd/qdsweep", []string{"fio", "fioadapt", "fioadapt/fioengine", "guard", "ioengine", "littleslaw", "report", "session", "sweep", "units"}},
 	// Tests only.
 	{"examples", nil},
 	{"internal/layers", nil},
