@@ -35,6 +35,13 @@ type Control struct {
 	// window from one goroutine with cumulative figures; returning true ends
 	// the measured window now (e.g. steady state reached).
 	OnSample func(Sample) bool
+	// OnRampSample, when set with RampSampleInterval > 0, is called every
+	// RampSampleInterval of the ramp from one goroutine with the ramp's
+	// cumulative figures (Elapsed since the ramp began, its completions
+	// and their latency, the I/Os in flight now); returning true ends the
+	// ramp now and opens the window. Ramp stays the ramp's longest.
+	RampSampleInterval time.Duration
+	OnRampSample       func(Sample) bool
 	// OnWindowStart and OnWindowEnd, when set, are called right when the
 	// measured window begins (after the ramp) and ends, before in-flight
 	// I/Os are drained: device telemetry samples there.
@@ -55,4 +62,5 @@ type Sample struct {
 	IOs      int64         // I/Os completed in the window, all directions
 	Bytes    int64         // bytes transferred in the window
 	LatSumNs int64         // sum of per-I/O latencies in the window, ns
+	Inflight int64         // I/Os in flight at the sample (as the jobs last published)
 }

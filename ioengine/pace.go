@@ -82,21 +82,8 @@ func pace(ctx context.Context, w *Workload, ctl Control, c *coord, pubs []jobPub
 	watch = min(max(watch, 5*time.Millisecond), 100*time.Millisecond)
 	watchdog := time.NewTicker(watch)
 	defer watchdog.Stop()
-	var rampT *time.Timer
-	var rampC, rampTickC <-chan time.Time
-	if !*started {
-		rampT = time.NewTimer(ctl.Ramp)
-		defer rampT.Stop()
-		rampC = rampT.C
-		if ctl.SeriesInterval > 0 {
-			// The ramp in slices too: a level that falls before the
-			// window (burst credits spent) shows there.
-			tick := time.NewTicker(ctl.SeriesInterval)
-			defer tick.Stop()
-			rampTickC = tick.C
-			c.rampCut(c.now(), pubs)
-		}
-	}
+	ramp := newRampClock(ctl, c, pubs, *started)
+	defer ramp.stop()
 	var runC <-chan time.Time
 	var sampleC <-chan time.Time
 	var runT *time.Timer
@@ -127,21 +114,27 @@ func pace(ctx context.Context, w *Workload, ctl Control, c *coord, pubs []jobPub
 		armWindow()
 	}
 	winStart := c.now()
+	endRamp := func() {
+		if ramp.tick != nil {
+			c.rampCut(c.now(), pubs)
+		}
+		ramp.end, ramp.tick, ramp.sample = nil, nil, nil
+		startWindow()
+		winStart = c.now()
+		armWindow()
+	}
 	for {
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("run interrupted: %w", ctx.Err())
-		case <-rampTickC:
+		case <-ramp.tick:
 			c.rampCut(c.now(), pubs)
-		case <-rampC:
-			if rampTickC != nil {
-				c.rampCut(c.now(), pubs)
-				rampTickC = nil
+		case <-ramp.sample:
+			if ctl.OnRampSample(rampSample(c.now()-ramp.start, pubs)) {
+				endRamp()
 			}
-			startWindow()
-			winStart = c.now()
-			rampC = nil
-			armWindow()
+		case <-ramp.end:
+			endRamp()
 		case <-runC:
 			return nil
 		case <-c.ser.C():
@@ -154,6 +147,7 @@ func pace(ctx context.Context, w *Workload, ctl Control, c *coord, pubs []jobPub
 			for i := range pubs {
 				s.IOs += pubs[i].ios.Load()
 				s.LatSumNs += pubs[i].latSum.Load()
+				s.Inflight += pubs[i].inflight.Load()
 			}
 			// Every I/O moves BS bytes (a mix of sizes: their mean):
 			// counted from IOs, the sample's bytes agree with its I/Os
@@ -183,4 +177,52 @@ func pace(ctx context.Context, w *Workload, ctl Control, c *coord, pubs []jobPub
 			}
 		}
 	}
+}
+
+// rampClock is the ramp's timers: its end (Control.Ramp), its series'
+// ticks (Control.SeriesInterval: the ramp in slices too, so a level that
+// falls before the window, burst credits spent, shows there) and its
+// samples (Control.OnRampSample). Without a ramp (started) all are nil.
+type rampClock struct {
+	end, tick, sample <-chan time.Time
+	start             int64
+	stops             []func()
+}
+
+func newRampClock(ctl Control, c *coord, pubs []jobPub, started bool) *rampClock {
+	r := &rampClock{start: c.now()}
+	if started {
+		return r
+	}
+	t := time.NewTimer(ctl.Ramp)
+	r.end, r.stops = t.C, append(r.stops, func() { t.Stop() })
+	if ctl.RampSampleInterval > 0 && ctl.OnRampSample != nil {
+		tick := time.NewTicker(ctl.RampSampleInterval)
+		r.sample, r.stops = tick.C, append(r.stops, tick.Stop)
+	}
+	if ctl.SeriesInterval > 0 {
+		tick := time.NewTicker(ctl.SeriesInterval)
+		r.tick, r.stops = tick.C, append(r.stops, tick.Stop)
+		c.rampCut(c.now(), pubs)
+	}
+	return r
+}
+
+func (r *rampClock) stop() {
+	for _, f := range r.stops {
+		f()
+	}
+}
+
+// rampSample is the ramp's figures so far (Control.OnRampSample): its
+// completions and their latency since it began, elapsed ago, and the I/Os
+// in flight now, as the jobs last published them.
+func rampSample(elapsed int64, pubs []jobPub) Sample {
+	s := Sample{Elapsed: time.Duration(elapsed)}
+	for i := range pubs {
+		s.IOs += pubs[i].rampReads.Load() + pubs[i].rampWrites.Load()
+		s.LatSumNs += pubs[i].rampLatSum.Load()
+		s.Inflight += pubs[i].inflight.Load()
+	}
+	return s
 }

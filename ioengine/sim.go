@@ -348,6 +348,9 @@ type simRun struct {
 	rampCutAt   int64
 	nextRampCut int64
 	ramp        []Interval
+	// The ramp's completions and their latency since it began, and the
+	// next OnRampSample (Control.RampSampleInterval).
+	rampAllIOs, rampAllLat, nextRampSample int64
 }
 
 // cutRamp closes a slice of the ramp at virtual time t.
@@ -381,7 +384,7 @@ func (r *simRun) until(limit int64, ctl Control) (end int64, stop bool) {
 		}
 		milestone := min(r.nextSample, r.nextSeries, r.winEnd)
 		if !r.measuring {
-			milestone = min(r.rampEnd, r.nextRampCut)
+			milestone = min(r.rampEnd, r.nextRampCut, r.nextRampSample)
 		}
 		if milestone > t {
 			if t >= limit {
@@ -392,6 +395,12 @@ func (r *simRun) until(limit int64, ctl Control) (end int64, stop bool) {
 		}
 		r.advance(milestone)
 		switch {
+		case !r.measuring && milestone == r.nextRampSample && milestone < r.rampEnd:
+			r.nextRampSample += int64(ctl.RampSampleInterval)
+			s := Sample{Elapsed: time.Duration(milestone), IOs: r.rampAllIOs, LatSumNs: r.rampAllLat, Inflight: int64(r.inflight)}
+			if ctl.OnRampSample(s) {
+				r.endRampAt(milestone, ctl)
+			}
 		case !r.measuring && milestone < r.rampEnd:
 			r.cutRamp(milestone)
 			r.nextRampCut += r.ser.interval
@@ -421,7 +430,7 @@ func (r *simRun) until(limit int64, ctl Control) (end int64, stop bool) {
 func (r *simRun) wake() int64 {
 	wake := min(r.nextSample, r.nextSeries, r.winEnd)
 	if !r.measuring {
-		wake = min(r.rampEnd, r.nextRampCut)
+		wake = min(r.rampEnd, r.nextRampCut, r.nextRampSample)
 	}
 	if len(r.queue) > 0 {
 		wake = min(wake, r.queue[0].done)
@@ -473,14 +482,14 @@ func (e *simEngine) Run(ctx context.Context, w Workload, ctl Control) (*Stats, e
 	cpu0 := simCPU()
 	start := time.Now()
 	r.rampEnd = int64(ctl.Ramp)
-	r.winEnd = r.rampEnd + int64(ctl.Runtime)
 	r.nextSample, r.nextSeries, r.nextRampCut = int64(math.MaxInt64), int64(math.MaxInt64), int64(math.MaxInt64)
-	if ctl.SampleInterval > 0 && ctl.OnSample != nil {
-		r.nextSample = r.rampEnd + int64(ctl.SampleInterval)
-	}
+	r.nextRampSample = int64(math.MaxInt64)
+	r.setMilestones(ctl)
 	if r.ser != nil {
-		r.nextSeries = r.rampEnd + r.ser.interval
 		r.nextRampCut = r.ser.interval // the ramp in slices too (Stats.Ramp)
+	}
+	if ctl.RampSampleInterval > 0 && ctl.OnRampSample != nil {
+		r.nextRampSample = int64(ctl.RampSampleInterval)
 	}
 	if r.rampEnd == 0 {
 		r.startWindow(0, ctl)
@@ -600,6 +609,8 @@ func (r *simRun) complete(io simIO) {
 		}
 		r.rampIOs[k]++
 		r.rampLat += io.done - io.submit
+		r.rampAllIOs++
+		r.rampAllLat += io.done - io.submit
 	}
 	if r.measuring {
 		lat := io.done - io.submit
@@ -620,6 +631,29 @@ func (r *simRun) complete(io simIO) {
 	r.submit(io.done)
 }
 
+// setMilestones sets the window's end, its next sample and series cut
+// from the ramp's end.
+func (r *simRun) setMilestones(ctl Control) {
+	r.winEnd = r.rampEnd + int64(ctl.Runtime)
+	if ctl.SampleInterval > 0 && ctl.OnSample != nil {
+		r.nextSample = r.rampEnd + int64(ctl.SampleInterval)
+	}
+	if r.ser != nil {
+		r.nextSeries = r.rampEnd + r.ser.interval
+	}
+}
+
+// endRampAt ends the ramp at virtual time t, before its longest
+// (Control.OnRampSample said so), and opens the window.
+func (r *simRun) endRampAt(t int64, ctl Control) {
+	r.rampEnd = t
+	r.setMilestones(ctl)
+	if r.ser != nil {
+		r.cutRamp(t)
+	}
+	r.startWindow(t, ctl)
+}
+
 func (r *simRun) startWindow(t int64, ctl Control) {
 	r.measuring, r.winStart, r.lastChange = true, t, t
 	if r.ser != nil {
@@ -636,6 +670,7 @@ func (r *simRun) sample(t int64) Sample {
 		IOs:      r.all.ios,
 		Bytes:    r.all.bytes,
 		LatSumNs: int64(r.all.latSum),
+		Inflight: int64(r.inflight),
 	}
 }
 

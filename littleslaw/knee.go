@@ -14,6 +14,12 @@ const (
 	SaturationLatGrowth = 1.8
 )
 
+// LatGrowthNeed is the latency ratio the saturation rule asks of a step
+// ratio times deeper than the one before it: SaturationLatGrowth per
+// doubling, the same fraction of ratio (Little's Law's growth at
+// saturation) for other ratios.
+func LatGrowthNeed(ratio float64) float64 { return SaturationLatGrowth / 2 * ratio }
+
 // saturationKnee applies KneeSaturation to pts (sorted by QD, one per QD).
 func saturationKnee(pts []Point, xmax float64) Knee {
 	k := Knee{Kind: KneeSaturation}
@@ -26,7 +32,7 @@ func saturationKnee(pts []Point, xmax float64) Knee {
 		if p.IOPS < (1-SaturationWithin)*xmax {
 			continue
 		}
-		need := 0.9 * q.QD / p.QD
+		need := LatGrowthNeed(q.QD / p.QD)
 		if q.IOPS < (1+SaturationGain)*p.IOPS && q.LatMeanNs >= need*p.LatMeanNs {
 			k.Found, k.QD, k.IOPS, k.LatNsMean = true, p.QD, p.IOPS, p.LatMeanNs
 			k.Reason, k.NextQD, k.NextGain, k.NextLatRatio = KneeConfirmed, q.QD, q.IOPS/p.IOPS-1, q.LatMeanNs/p.LatMeanNs

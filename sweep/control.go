@@ -84,7 +84,7 @@ func RunControl(ctx context.Context, cfg Config, r *Result) error {
 	c := cfg
 	c.Runtime = min(cfg.Runtime, ControlRuntime)
 	g := GridStep{RW: ioengine.RW(was.RW), BS: was.BS, IODepth: was.IODepth, NumJobs: was.NumJobs}
-	s, err := runStep(ctx, c, g, Live{Index: len(r.Steps) + 1, Total: len(r.Steps) + 1, Step: g}, func(time.Duration) time.Duration { return 0 })
+	s, err := runStep(ctx, c, g, nil, Live{Index: len(r.Steps) + 1, Total: len(r.Steps) + 1, Step: g}, func(time.Duration) time.Duration { return 0 })
 	if err != nil {
 		return fmt.Errorf("control step %s: %w", g, err)
 	}

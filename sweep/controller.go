@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/qdsweep/qdsweep/guard"
+	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/units"
 
 	"github.com/qdsweep/qdsweep/ioengine"
@@ -115,7 +116,7 @@ func Run(ctx context.Context, cfg Config, r *Result) error {
 		} else {
 			t0 := time.Now()
 			var err error
-			s, err = runStep(ctx, cfg, g, Live{Index: i + 1, Total: len(grid), Step: g}, func(elapsed time.Duration) time.Duration {
+			s, err = runStep(ctx, cfg, g, prevEstimate(r.Steps, g), Live{Index: i + 1, Total: len(grid), Step: g}, func(elapsed time.Duration) time.Duration {
 				return eta(cfg, spent+time.Since(t0), ran+1, len(grid)-i-1, elapsed)
 			})
 			if ctx.Err() != nil {
@@ -197,6 +198,26 @@ func measured(steps []Step, g GridStep) []Step {
 	return out
 }
 
+// prevEstimate is the step the settling rule judges g against: the
+// deepest measured step of g's curve shallower than g (nil: none).
+func prevEstimate(steps []Step, g GridStep) *littleslaw.StepEstimate {
+	var p *Step
+	for _, s := range measured(steps, g) {
+		if s.QD < g.QD() && s.IOPS > 0 && (p == nil || s.QD > p.QD) {
+			p = &s
+		}
+	}
+	if p == nil {
+		return nil
+	}
+	e := &littleslaw.StepEstimate{QD: float64(p.QD), IOPS: p.IOPS, LatNs: p.Lat.MeanNs, IOPSErr: p.IOPSUncertainty()}
+	e.LatErr = e.IOPSErr
+	if st := p.Settle; st != nil {
+		e.IOPSErr, e.LatErr, e.N = st.IOPSErr, st.LatErr, st.N
+	}
+	return e
+}
+
 func stepOf(g GridStep) Step {
 	return Step{RW: string(g.RW), BS: g.BS, IODepth: g.IODepth, NumJobs: g.NumJobs, QD: g.QD(), Errors: []ioengine.IOError{}}
 }
@@ -207,11 +228,15 @@ func skippedStep(g GridStep, reason string) Step {
 	return s
 }
 
-// runStep measures one grid step.
-func runStep(ctx context.Context, cfg Config, g GridStep, live Live, etaFn func(time.Duration) time.Duration) (Step, error) {
+// runStep measures one grid step;
+// before is the step before it on its curve, which the settling rule judges
+// it against (nil: none).
+func runStep(ctx context.Context, cfg Config, g GridStep, before *littleslaw.StepEstimate, live Live, etaFn func(time.Duration) time.Duration) (Step, error) {
 	w := cfg.Workload
 	w.RW, w.BS, w.IODepth, w.NumJobs = g.RW, g.BS, g.IODepth, g.NumJobs
 	det := NewSteadyDetector(cfg.Steady)
+	det.Against(g.QD(), before)
+	ramp := &rampDetector{qd: g.QD()}
 	interval := cfg.Steady.Interval
 	if interval <= 0 {
 		interval = DefaultSteady.Interval
@@ -257,6 +282,9 @@ func runStep(ctx context.Context, cfg Config, g GridStep, live Live, etaFn func(
 		ctl.OnWindowStart = p.WindowStart
 		ctl.OnWindowEnd = p.WindowEnd
 	}
+	if cfg.Steady.Settles() && cfg.Steady.RampInterval > 0 && cfg.Ramp > 0 {
+		ctl.RampSampleInterval, ctl.OnRampSample = cfg.Steady.RampInterval, ramp.Add
+	}
 	series := withSeries(cfg, &ctl)
 	if err := w.Held.Recheck(); err != nil {
 		return Step{}, fmt.Errorf("%s: %w", g, err)
@@ -272,6 +300,13 @@ func runStep(ctx context.Context, cfg Config, g GridStep, live Live, etaFn func(
 	s.Series = series(st)
 	s.Steady = det.Attained()
 	s.NotSteady, s.SteadyDrift, s.IOPSCV = det.Why(), det.Drift(), det.CV()
+	if st, ok := det.Settle(); ok {
+		s.Settle = &st
+	}
+	s.RampNs, s.RampEnd = int64(cfg.Ramp), RampEndTime
+	if ramp.ended > 0 {
+		s.RampNs, s.RampEnd = int64(ramp.ended), RampEndFull
+	}
 	if p := cfg.Probe; p != nil {
 		s.Device, s.HostCPU = p.Collect()
 	}

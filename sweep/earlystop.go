@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/qdsweep/qdsweep/littleslaw"
 )
 
 // EarlyStop decides when the deeper steps of a curve are not worth running.
@@ -20,9 +22,11 @@ type EarlyStop struct {
 	MaxP99 time.Duration
 }
 
-// DefaultEarlyStop is the controller's default: two flat steps (< 5 % more
-// IOPS, ≥ 1.8× the mean latency) or a p99 above 2 s.
-var DefaultEarlyStop = EarlyStop{FlatGain: 0.05, LatRise: 1.8, FlatSteps: 2, MaxP99: 2 * time.Second}
+// DefaultEarlyStop is the controller's default: two flat steps (IOPS up
+// by under the knee's littleslaw.SaturationGain, 5 %, at its
+// littleslaw.SaturationLatGrowth, 1.8×, the mean latency or more) or a
+// p99 above 2 s.
+var DefaultEarlyStop = EarlyStop{FlatGain: littleslaw.SaturationGain, LatRise: littleslaw.SaturationLatGrowth, FlatSteps: 2, MaxP99: 2 * time.Second}
 
 // Reason returns why the steps after curve's last should be skipped, or ""
 // to go on. curve holds the curve's measured steps (not skipped or failed) in

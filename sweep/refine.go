@@ -110,7 +110,7 @@ func RunRefine(ctx context.Context, cfg Config, r *Result, rf Refine) error {
 				if q := float64(g.QD()); q <= lo || q >= hi || hasQD(cur.Steps, g.QD()) {
 					break // the split rounded onto a measured depth
 				}
-				s, err := runStep(ctx, cfg, g, Live{Index: len(r.Steps) + 1, Total: len(r.Steps) + 1, Step: g},
+				s, err := runStep(ctx, cfg, g, nil, Live{Index: len(r.Steps) + 1, Total: len(r.Steps) + 1, Step: g},
 					func(time.Duration) time.Duration { return 0 })
 				if ctx.Err() != nil {
 					r.Interrupted = true

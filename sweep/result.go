@@ -179,6 +179,16 @@ type Step struct {
 	// for (RefineKnee, RefineTarget, RefineSLO): a depth between two grid
 	// steps, not part of the plan's grid. "" for grid steps.
 	Refined string `json:"refined,omitempty"`
+	// Settle is the settling rule's verdict over the step's samples at
+	// its end (littleslaw.Settle: what it was judged against, the
+	// confidence, whether and how it settled); nil when the rule was off
+	// (--ss=0, --mean-precision=0) or the step came from elsewhere.
+	Settle *littleslaw.Settle `json:"settle,omitempty"`
+	// RampNs is how long the step's ramp ran and RampEnd why it ended
+	// (RampEndFull: its queue was full and latency had stopped climbing;
+	// RampEndTime: Workload.RampNs ran out); 0 and "" when unknown.
+	RampNs  int64  `json:"ramp_ns,omitempty"`
+	RampEnd string `json:"ramp_end,omitempty"`
 	// Shortfall, when set, says the step kept fewer than
 	// ioengine.ShortfallFraction × QD I/Os in flight, and why.
 	Shortfall *ioengine.Shortfall `json:"inflight_shortfall,omitempty"`

@@ -16,23 +16,38 @@ import (
 // their mean: the step is steady when |slope| ≤ Limit × mean, i.e. when IOPS
 // drifts by less than Limit (a fraction, 0.02 = 2 %) of its mean per second.
 //
-// Precision, when > 0, ends a step sooner: from MinWindow on, the step is
-// steady as soon as the mean of all its samples is known to within
-// Precision (the standard error of the mean, littleslaw.MeanUncertainty,
-// as a fraction of it) and the samples show no drift: their slope is
-// within Limit per second, or within two standard errors of none.
+// Precision, when > 0, ends a step sooner by the settling rule
+// (littleslaw.Settle): from MinWindow on, with samples that show no drift
+// (their slope within Limit per second, or within two standard errors of
+// none), the step is steady as soon as the decisions that rest on it are
+// settled at littleslaw.SettleConfidence (its gain over the curve's
+// previous step clear of the knee's thresholds, and its mean IOPS known to
+// within the curve's interpolation error there), or its mean is known to
+// within Precision (the standard error of the mean,
+// littleslaw.MeanUncertainty, as a fraction of it), whichever comes first.
+//
+// With Limit > 0 and Precision > 0 the ramp ends early too, at most Ramp
+// after it began: once the queue is full and latency stopped climbing
+// (littleslaw.RampFull), judged every RampInterval.
 type SteadyConfig struct {
 	Interval  time.Duration // sampling period (fio's ss_interval)
 	Window    time.Duration // span the slope is fitted over (fio's ss_dur)
 	Limit     float64       // largest |slope| / mean, per second; ≤ 0 disables detection
 	Precision float64       // standard error of the step's mean IOPS, a fraction, that ends it (0: only the slope rule)
 	MinWindow time.Duration // shortest span judged by Precision
+	// RampInterval is how often the ramp is judged (0: the ramp runs its
+	// whole length).
+	RampInterval time.Duration
 }
 
-// DefaultSteady is the default criterion: 250 ms samples, a 2 s window,
-// 2 %/s; or, from 1 s on, the mean known to ±2 % and no drift.
-var DefaultSteady = SteadyConfig{Interval: 250 * time.Millisecond, Window: 2 * time.Second, Limit: 0.02,
-	Precision: 0.02, MinWindow: time.Second}
+// DefaultSteady is the default criterion: 100 ms samples, a 2 s window,
+// 2 %/s; or, from 0.5 s on and without drift, the step's decisions
+// settled at 95 % or its mean known to ±2 %; the ramp judged every 10 ms.
+var DefaultSteady = SteadyConfig{Interval: 100 * time.Millisecond, Window: 2 * time.Second, Limit: 0.02,
+	Precision: 0.02, MinWindow: 500 * time.Millisecond, RampInterval: 10 * time.Millisecond}
+
+// Settles reports whether c's settling rule and early ramp end are on.
+func (c SteadyConfig) Settles() bool { return c.Limit > 0 && c.Precision > 0 }
 
 // Slots is the number of samples the window holds (≥ 2).
 func (c SteadyConfig) Slots() int {
@@ -54,12 +69,25 @@ type SteadyDetector struct {
 	fitted   bool      // slope and mean hold a fit
 	attained bool
 	// all and allX are every per-interval IOPS of the step and its time,
-	// for the Precision rule.
-	all, allX []float64
+	// lats every interval's mean latency, for the settling rule.
+	all, allX, lats []float64
+	lat             latSum
+	qd              float64
+	prevStep        *littleslaw.StepEstimate
+	settle          littleslaw.Settle // the settling rule's last verdict
 }
+
+// latSum is the cumulative latency sum and I/Os of the last sample.
+type latSum struct{ ns, ios int64 }
 
 // NewSteadyDetector returns a detector for c.
 func NewSteadyDetector(c SteadyConfig) *SteadyDetector { return &SteadyDetector{cfg: c} }
+
+// Against sets the step's depth and the step before it on its curve
+// (nil: none), which the settling rule judges it against.
+func (d *SteadyDetector) Against(qd int, prev *littleslaw.StepEstimate) {
+	d.qd, d.prevStep = float64(qd), prev
+}
 
 // Add feeds one cumulative sample (as given to Control.OnSample) and reports
 // whether steady state is reached. Samples must come in time order.
@@ -78,6 +106,10 @@ func (d *SteadyDetector) Add(s ioengine.Sample) bool {
 		d.x = d.x[len(d.x)-n:]
 	}
 	d.all, d.allX = append(d.all, iops), append(d.allX, mid)
+	if n := s.IOs - d.lat.ios; n > 0 {
+		d.lats = append(d.lats, float64(s.LatSumNs-d.lat.ns)/float64(n))
+	}
+	d.lat = latSum{ns: s.LatSumNs, ios: s.IOs}
 	if len(d.ring) >= d.cfg.Slots() {
 		d.slope, d.mean = LeastSquaresSlope(d.x, d.ring)
 		d.fitted = true
@@ -89,15 +121,17 @@ func (d *SteadyDetector) Add(s ioengine.Sample) bool {
 	return d.attained
 }
 
-// meanKnown is the Precision rule at elapsed: the step's mean known to
-// within Precision and no drift its samples can show. It keeps the fit of
-// all the step's samples when it holds.
+// meanKnown is the settling rule at elapsed: the step's decisions settled
+// or its mean known to within Precision (littleslaw.SettleStep), and no
+// drift its samples can show. It keeps the fit of all the step's samples
+// when it holds.
 func (d *SteadyDetector) meanKnown(elapsed time.Duration) bool {
 	c := d.cfg
-	if c.Limit <= 0 || c.Precision <= 0 || elapsed < c.MinWindow || len(d.all) < 3 {
+	if !c.Settles() || elapsed < c.MinWindow || len(d.all) < 3 {
 		return false
 	}
-	if u := littleslaw.MeanUncertainty(d.all); u > c.Precision {
+	d.settle = littleslaw.SettleStep(d.prevStep, d.Estimate(), c.Precision)
+	if !d.settle.Settled {
 		return false
 	}
 	slope, mean, se := slopeSE(d.allX, d.all)
@@ -106,6 +140,33 @@ func (d *SteadyDetector) meanKnown(elapsed time.Duration) bool {
 	}
 	d.slope, d.mean, d.fitted = slope, mean, true
 	return true
+}
+
+// Estimate is the step as measured so far: its mean IOPS and latency with
+// their standard errors (littleslaw.MeanUncertainty of the per-interval
+// figures) over its intervals.
+func (d *SteadyDetector) Estimate() littleslaw.StepEstimate {
+	e := littleslaw.StepEstimate{QD: d.qd, N: len(d.all), IOPSErr: littleslaw.MeanUncertainty(d.all), LatErr: littleslaw.MeanUncertainty(d.lats)}
+	for _, v := range d.all {
+		e.IOPS += v
+	}
+	if e.N > 0 {
+		e.IOPS /= float64(e.N)
+	}
+	if d.lat.ios > 0 {
+		e.LatNs = float64(d.lat.ns) / float64(d.lat.ios)
+	}
+	return e
+}
+
+// Settle returns the settling rule's verdict over all the step's samples
+// (at its end: the judgement that ended it, when it did); ok is false when
+// the rule is off.
+func (d *SteadyDetector) Settle() (s littleslaw.Settle, ok bool) {
+	if !d.cfg.Settles() {
+		return s, false
+	}
+	return littleslaw.SettleStep(d.prevStep, d.Estimate(), d.cfg.Precision), true
 }
 
 // slopeSE is LeastSquaresSlope with the standard error of the slope (the
@@ -217,4 +278,39 @@ func LeastSquaresSlope(x, y []float64) (slope, meanY float64) {
 		return 0, my
 	}
 	return sxy / sxx, my
+}
+
+// Why a step's ramp ended (Step.RampEnd).
+const (
+	RampEndFull = "full" // the queue was full and latency had stopped climbing (littleslaw.RampFull)
+	RampEndTime = "time" // the ramp ran its whole length (--ramp_time)
+)
+
+// rampDetector ends a step's ramp (ioengine.Control.OnRampSample) once
+// littleslaw.RampFull holds of its last two slices: the ramp's cumulative
+// samples cut into slices of at least littleslaw.RampMinIOs completions.
+type rampDetector struct {
+	qd         int
+	mark       ioengine.Sample // where the last slice ended
+	prev, last littleslaw.RampSlice
+	slices     int
+	ended      time.Duration // when the rule held (0: it did not)
+}
+
+// Add feeds one cumulative ramp sample and reports whether the ramp may end.
+func (r *rampDetector) Add(s ioengine.Sample) bool {
+	if r.ended > 0 {
+		return true
+	}
+	n := s.IOs - r.mark.IOs
+	if n < littleslaw.RampMinIOs(r.qd) {
+		return false
+	}
+	r.prev, r.last = r.last, littleslaw.RampSlice{IOs: n, LatSumNs: s.LatSumNs - r.mark.LatSumNs, Inflight: s.Inflight}
+	r.mark = s
+	if r.slices++; r.slices >= 2 && littleslaw.RampFull(r.prev, r.last, r.qd) {
+		r.ended = max(s.Elapsed, 1)
+		return true
+	}
+	return false
 }

@@ -17,7 +17,7 @@ func sweepCommand() *cli.Command {
 		&cli.StringFlag{Name: fio.OptSS, Value: "2%", Usage: "steady state: a step ends once IOPS drifts less than this share of its mean per second (fio's ss=iops_slope); 0 turns it off"},
 		&cli.StringFlag{Name: fio.OptSSDur, Value: "2s", Usage: "window the steady-state slope is fitted over"},
 		&cli.StringFlag{Name: "mean-precision", Value: "2%", Usage: "a step also ends, from 1 s on, once its mean IOPS is known to within this (standard error) and IOPS shows no drift; 0 leaves only --ss"},
-		&cli.StringFlag{Name: "ss_interval", Value: "250ms", Usage: "IOPS sampling period for steady state and progress"},
+		&cli.StringFlag{Name: "ss_interval", Value: sweep.DefaultSteady.Interval.String(), Usage: "IOPS sampling period for steady state and progress"},
 		&cli.StringFlag{Name: fio.OptMaxLatency, Value: "2s", Usage: "stop a curve once a step's p99 latency exceeds this (0: no limit)"},
 		&cli.StringFlag{Name: "output", Aliases: []string{"out", "o"}, Usage: "results directory to create (default ./qdsweep-YYYYMMDD-HHMMSS)"},
 		overwriteFlag(),

@@ -1,0 +1,166 @@
+package littleslaw
+
+import "math"
+
+// SettleConfidence is the two-sided confidence at which a step's decision
+// counts as settled (Settle): its figures' intervals at Student's t for the
+// step's samples, TQuantile(n−1), clear of the knee's thresholds.
+const SettleConfidence = 0.95
+
+// StepEstimate is a step as it is being measured: its depth, its mean IOPS
+// and mean latency so far with their standard errors (fractions of the
+// means, MeanUncertainty over its per-interval figures) and how many
+// intervals they rest on.
+type StepEstimate struct {
+	QD      float64
+	IOPS    float64
+	IOPSErr float64 // standard error of the mean IOPS, a fraction of it
+	LatNs   float64
+	LatErr  float64 // standard error of the mean latency, a fraction of it
+	N       int     // intervals
+}
+
+// Settle is the settling rule applied to one step against the step before
+// it on its curve (nil for a curve's first step).
+//
+// The knee (saturationKnee) decides each pair of neighbouring steps: the
+// deeper one adds under SaturationGain IOPS at LatGrowthNeed times the
+// latency or more. The pair's decision is settled when the gain's
+// interval (Gain ± T × GainErr) lies on one side of SaturationGain and
+// the gain alone decides (above it: the pair is not flat), or the latency
+// ratio's interval lies below LatNeed (latency did not grow enough), or
+// both lie clear of their thresholds. A settled decision still needs the
+// step's mean known to within the curve's own interpolation error
+// between the two steps (Interp, a quarter of the rise in ln IOPS: the
+// most a log-log chord strays from a concave curve that flattens within
+// the span), at the same confidence: IOPSErr ≤ Need = max(Precision,
+// Interp / T). Without a decision, or on a curve's first step, a step
+// needs IOPSErr ≤ Precision (the old rule, which also ends any step).
+type Settle struct {
+	Confidence float64 `json:"confidence"` // SettleConfidence
+	T          float64 `json:"t"`          // Student's t quantile for the step's intervals
+	N          int     `json:"n"`          // the step's intervals
+	IOPSErr    float64 `json:"iops_err"`   // standard error of the step's mean IOPS, a fraction
+	LatErr     float64 `json:"lat_err"`    // and of its mean latency
+	Precision  float64 `json:"precision"`  // the standard error that ends any step (--mean-precision)
+	Need       float64 `json:"need"`       // the standard error the step's decisions needed
+	// PrevQD is the step before on the curve (0: none); Gain its IOPS
+	// gain to this step and GainErr that gain's standard error;
+	// LatRatio this step's mean latency over the previous one's, LatNeed
+	// what the knee asks of it, LatRatioErr its standard error (a
+	// fraction of it).
+	PrevQD      float64 `json:"prev_qd,omitempty"`
+	Gain        float64 `json:"gain,omitempty"`
+	GainErr     float64 `json:"gain_err,omitempty"`
+	GainLimit   float64 `json:"gain_limit,omitempty"` // SaturationGain
+	LatRatio    float64 `json:"lat_ratio,omitempty"`
+	LatRatioErr float64 `json:"lat_ratio_err,omitempty"`
+	LatNeed     float64 `json:"lat_need,omitempty"`
+	Interp      float64 `json:"interp,omitempty"` // the curve's interpolation error between the two steps
+	// Decided: the pair's knee decision is settled at Confidence.
+	Decided bool `json:"decided"`
+	// Settled: the step may end (by "decision" or "precision").
+	Settled bool   `json:"settled"`
+	By      string `json:"by,omitempty"`
+}
+
+// Ways a step settles (Settle.By).
+const (
+	SettledByDecision  = "decision"
+	SettledByPrecision = "precision"
+)
+
+// SettleStep applies the settling rule (Settle) to cur against prev, the
+// step before it on its curve (nil: none), with precision the standard
+// error that ends any step (≤ 0: only decisions end it).
+func SettleStep(prev *StepEstimate, cur StepEstimate, precision float64) Settle {
+	s := Settle{Confidence: SettleConfidence, N: cur.N, IOPSErr: cur.IOPSErr, LatErr: cur.LatErr, Precision: max(0, precision), Need: max(0, precision)}
+	if cur.N < 3 || cur.IOPS <= 0 {
+		return s
+	}
+	s.T = TQuantile(cur.N - 1)
+	if prev != nil && prev.IOPS > 0 && prev.QD > 0 && cur.QD > prev.QD {
+		s.decide(*prev, cur)
+	}
+	switch {
+	case s.Decided && cur.IOPSErr <= s.Need:
+		s.Settled, s.By = true, SettledByDecision
+	case precision > 0 && cur.IOPSErr <= precision:
+		s.Settled, s.By = true, SettledByPrecision
+	}
+	return s
+}
+
+// decide fills the pair's figures and whether its decision is settled.
+func (s *Settle) decide(p, q StepEstimate) {
+	s.PrevQD, s.GainLimit = p.QD, SaturationGain
+	s.Gain = q.IOPS/p.IOPS - 1
+	s.GainErr = (1 + s.Gain) * math.Hypot(p.IOPSErr, q.IOPSErr)
+	gainClear := math.Abs(s.Gain-SaturationGain) >= s.T*s.GainErr
+	latClear := false
+	if p.LatNs > 0 && q.LatNs > 0 {
+		s.LatRatio, s.LatNeed = q.LatNs/p.LatNs, LatGrowthNeed(q.QD/p.QD)
+		s.LatRatioErr = math.Hypot(p.LatErr, q.LatErr)
+		latClear = math.Abs(math.Log(s.LatRatio/s.LatNeed)) >= s.T*s.LatRatioErr
+	}
+	s.Decided = gainClear && s.Gain >= SaturationGain ||
+		latClear && s.LatRatio < s.LatNeed ||
+		gainClear && latClear
+	s.Interp = math.Abs(math.Log(q.IOPS/p.IOPS)) / 4
+	if s.Decided {
+		s.Need = max(s.Need, s.Interp/s.T)
+	}
+}
+
+// TQuantile is Student's t quantile for a two-sided SettleConfidence
+// (95 %: the 97.5th percentile) with df degrees of freedom (df < 1 counts
+// as 1).
+func TQuantile(df int) float64 {
+	t975 := [...]float64{12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+		2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+		2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042}
+	switch {
+	case df < 1:
+		return t975[0]
+	case df <= len(t975):
+		return t975[df-1]
+	}
+	// Beyond 30: the normal quantile with the first term of the
+	// Cornish–Fisher expansion, within 0.001 of the table's values.
+	const z = 1.959964
+	return z + (z*z*z+z)/(4*float64(df))
+}
+
+// RampSlice is a span of a step's ramp: its completions, their summed
+// latency, and the I/Os in flight at its end.
+type RampSlice struct {
+	IOs, LatSumNs, Inflight int64
+}
+
+// RampMinIOs is the fewest completions a ramp slice of a queue qd deep
+// must hold for its mean latency to be compared: every I/O slot turned
+// over twice, and at least 64.
+func RampMinIOs(qd int) int64 { return max(64, 2*int64(qd)) }
+
+// RampLatRise is how much a ramp slice's mean latency may exceed the one
+// before it and still count as no longer climbing: SaturationGain, the
+// change the knee resolves.
+const RampLatRise = SaturationGain
+
+// RampFull reports whether a ramp of a queue qd deep has done its work:
+// the queue is full at last's end (at most max(1, qd/8) short of qd: the
+// jobs count what is in flight between a reap and the resubmission of
+// what it reaped), and latency has stopped climbing (the mean latency of
+// last, within RampLatRise of prev's or below it, each holding
+// RampMinIOs completions).
+func RampFull(prev, last RampSlice, qd int) bool {
+	if qd < 1 || last.Inflight < int64(qd-max(1, qd/8)) {
+		return false
+	}
+	if least := RampMinIOs(qd); prev.IOs < least || last.IOs < least {
+		return false
+	}
+	lp := float64(prev.LatSumNs) / float64(prev.IOs)
+	ll := float64(last.LatSumNs) / float64(last.IOs)
+	return ll <= lp*(1+RampLatRise)
+}

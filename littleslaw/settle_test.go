@@ -1,0 +1,116 @@
+package littleslaw
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+func TestTQuantile(t *testing.T) {
+	for _, c := range []struct {
+		df   int
+		want float64
+	}{{0, 12.706}, {1, 12.706}, {4, 2.776}, {30, 2.042}, {40, 2.021}, {120, 1.980}, {1 << 20, 1.960}} {
+		if got := TQuantile(c.df); math.Abs(got-c.want) > 0.002 {
+			t.Errorf("TQuantile(%d) = %.4f, want %.3f", c.df, got, c.want)
+		}
+	}
+}
+
+// pairSaturated is the knee's verdict on a pair of neighbouring steps.
+func pairSaturated(p, q StepEstimate) bool {
+	return q.IOPS < (1+SaturationGain)*p.IOPS && q.LatNs >= LatGrowthNeed(q.QD/p.QD)*p.LatNs
+}
+
+// TestSettleDecidedHoldsOverTheInterval: whenever SettleStep calls a
+// pair's decision settled, the knee gives the same verdict at every corner
+// of the figures' intervals (mean ± T standard errors), and a step settled
+// by its decision has its mean known to within Need, never tighter than
+// Precision asks.
+func TestSettleDecidedHoldsOverTheInterval(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	decided := 0
+	for range 20000 {
+		p := StepEstimate{QD: 8, IOPS: 10000, LatNs: 800e3, IOPSErr: rng.Float64() * 0.1, LatErr: rng.Float64() * 0.1, N: 5}
+		q := StepEstimate{QD: 16, IOPS: p.IOPS * (0.9 + rng.Float64()*0.5), LatNs: p.LatNs * (1 + rng.Float64()*1.5),
+			IOPSErr: rng.Float64() * 0.1, LatErr: rng.Float64() * 0.1, N: 3 + rng.IntN(30)}
+		s := SettleStep(&p, q, 0.02)
+		if s.Settled && s.By == SettledByDecision && s.IOPSErr > s.Need {
+			t.Fatalf("settled by decision with error %.3f over need %.3f", s.IOPSErr, s.Need)
+		}
+		if s.Need < 0.02 {
+			t.Fatalf("need %.4f tighter than the precision 0.02", s.Need)
+		}
+		if !s.Decided {
+			continue
+		}
+		decided++
+		want := pairSaturated(p, q)
+		gs := (1 + s.Gain) * math.Hypot(p.IOPSErr, q.IOPSErr) * s.T
+		ls := s.LatRatioErr * s.T
+		for _, dg := range []float64{-1, 1} {
+			for _, dl := range []float64{-1, 1} {
+				qq := q
+				qq.IOPS = p.IOPS * (1 + s.Gain + dg*gs)
+				qq.LatNs = p.LatNs * s.LatRatio * math.Exp(dl*ls)
+				if pairSaturated(p, qq) != want {
+					t.Fatalf("decided pair %+v → %+v flips at gain %+.0fσ, latency %+.0fσ: %+v", p, q, dg, dl, s)
+				}
+			}
+		}
+	}
+	if decided < 1000 {
+		t.Fatalf("only %d of 20000 pairs decided", decided)
+	}
+}
+
+func TestSettleStepRules(t *testing.T) {
+	p := StepEstimate{QD: 1, IOPS: 18000, LatNs: 53e3, IOPSErr: 0.01, LatErr: 0.01, N: 5}
+	// QD 1 → 2 gains 70 %: far from 5 %, settled with its mean known to 4 %.
+	q := StepEstimate{QD: 2, IOPS: 30600, LatNs: 62e3, IOPSErr: 0.04, LatErr: 0.04, N: 5}
+	if s := SettleStep(&p, q, 0.02); !s.Settled || s.By != SettledByDecision || s.Need < 0.04 {
+		t.Errorf("a 70%% gain known to 4%%: %+v", s)
+	}
+	// A 6 % gain known to 4 % at about the latency growth the knee asks
+	// decides nothing: only the precision rule can end it.
+	q.IOPS, q.LatNs = p.IOPS*1.06, p.LatNs*LatGrowthNeed(2)
+	if s := SettleStep(&p, q, 0.02); s.Settled || s.Decided {
+		t.Errorf("a 6%% gain known to 4%%: %+v", s)
+	}
+	q.IOPSErr = 0.015
+	if s := SettleStep(&p, q, 0.02); !s.Settled || s.By != SettledByPrecision {
+		t.Errorf("a 6%% gain known to 1.5%%: %+v", s)
+	}
+	// A curve's first step: the precision rule only.
+	if s := SettleStep(nil, q, 0.02); !s.Settled || s.By != SettledByPrecision || s.PrevQD != 0 {
+		t.Errorf("first step: %+v", s)
+	}
+	// Fewer than three intervals: nothing is judged.
+	q.N = 2
+	if s := SettleStep(&p, q, 0.02); s.Settled {
+		t.Errorf("two intervals: %+v", s)
+	}
+}
+
+func TestRampFull(t *testing.T) {
+	slice := func(ios int64, latUs float64, inflight int64) RampSlice {
+		return RampSlice{IOs: ios, LatSumNs: int64(float64(ios) * latUs * 1e3), Inflight: inflight}
+	}
+	for _, c := range []struct {
+		name       string
+		prev, last RampSlice
+		qd         int
+		want       bool
+	}{
+		{"full and flat", slice(500, 100, 32), slice(500, 103, 31), 32, true},
+		{"latency still climbing", slice(500, 100, 32), slice(500, 120, 32), 32, false},
+		{"queue not full", slice(500, 100, 32), slice(500, 100, 20), 32, false},
+		{"too few completions", slice(500, 100, 32), slice(40, 100, 32), 32, false},
+		{"QD 1 between a reap and its resubmission", slice(64, 50, 0), slice(64, 50, 0), 1, true},
+		{"latency falling", slice(600, 300, 256), slice(600, 200, 250), 256, true},
+	} {
+		if got := RampFull(c.prev, c.last, c.qd); got != c.want {
+			t.Errorf("%s: RampFull = %v, want %v", c.name, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,136 @@
+package sweep_test
+
+import (
+	"context"
+	"math"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/qdsweep/qdsweep/littleslaw"
+	"github.com/qdsweep/qdsweep/sweep"
+)
+
+// answer is what a sweep's user acts on: the saturation depth, the depth
+// for three targets and the diagnosis's verdicts.
+type answer struct {
+	satQD   float64
+	targets [3]float64
+	rules   []string
+	ios     float64 // I/Os the sweep issued in its windows (IOPS × runtime)
+	steps   int
+}
+
+// sweepAnswer runs plan's grid with the control step, as the default sweep
+// does, and reads its answer at targets.
+func sweepAnswer(t *testing.T, cfg sweep.Config, p sweep.Plan, targets [3]float64) (answer, *sweep.Result) {
+	t.Helper()
+	r := sweep.NewResult(sweep.Meta{Simulated: true}, p)
+	if err := sweep.RunAll(context.Background(), cfg, r, sweep.Refine{}, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Analyze(littleslaw.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	a := r.Analysis[0].Analysis
+	ans := answer{satQD: a.Saturation.QD}
+	for i, tg := range targets {
+		ans.targets[i] = a.TargetFor(tg, littleslaw.Options{}).QD
+	}
+	for _, f := range r.Diagnosis {
+		ans.rules = append(ans.rules, string(f.Rule))
+	}
+	slices.Sort(ans.rules)
+	for _, s := range r.Steps {
+		if s.Measured() {
+			ans.ios += s.IOPS * float64(s.RuntimeNs) / 1e9
+			ans.steps++
+		}
+	}
+	return ans, r
+}
+
+// depthsAgree is the agreement the benchmark holds too: two depths for one
+// target differ by at most 1 I/O or 20 %, whichever is more.
+func depthsAgree(a, b float64) bool {
+	return math.Abs(a-b) <= max(1, 0.2*max(a, b))
+}
+
+// TestSettlingAgreesWithFixedSteps: on the simulator's shapes (a cap, a
+// soft knee, a burst that runs out), the default sweep's steps, which end
+// once their decisions are settled and ramp until the queue is full, give
+// the answer of a sweep of fixed steps (0.5 s ramps, 1 s windows) over the
+// same grid: the same
+// saturation depth, the depth for three targets within 20 % (or 1 I/O),
+// the same diagnosis, with fewer I/Os (the burst aside, whose credits
+// refill with wall time). Every settled step records the
+// rule that ended it at 95 %.
+func TestSettlingAgreesWithFixedSteps(t *testing.T) {
+	shapes := []struct {
+		name    string
+		sim     ioengine.SimConfig
+		targets [3]float64
+	}{
+		{"cap", ioengine.SimConfig{Latency: time.Millisecond, Jitter: 0.05, IOPS: 20000, Seed: 7}, [3]float64{3000, 10000, 18000}},
+		{"soft-knee", ioengine.SimConfig{Latency: time.Millisecond, Jitter: 0.5, Channels: 24, Seed: 7}, [3]float64{3000, 10000, 18000}},
+		// A burst the sweep's own I/O spends early (credits carried from
+		// step to step), so both sweeps see it end at the same step.
+		{"burst", ioengine.SimConfig{Latency: time.Millisecond, Jitter: 0.05, IOPS: 6000, BurstIOPS: 20000, BurstCredits: 500, BurstCarry: true, Seed: 7},
+			[3]float64{1500, 3000, 5000}},
+	}
+	grid := plan([]int{1, 2, 4, 8, 16, 32, 64, 128, 256}, false)
+	for _, sh := range shapes {
+		t.Run(sh.name, func(t *testing.T) {
+			t.Parallel()
+			settled := sweep.Config{Engine: ioengine.NewSim(sh.sim), Workload: ioengine.Workload{RandSeed: 1},
+				Ramp: 500 * time.Millisecond, Runtime: 3 * time.Second, Steady: sweep.DefaultSteady, Stop: sweep.DefaultEarlyStop}
+			fixed := settled
+			fixed.Engine = ioengine.NewSim(sh.sim) // its own credits
+			fixed.Runtime = time.Second
+			fixed.Steady = sweep.SteadyConfig{Interval: sweep.DefaultSteady.Interval, Window: sweep.DefaultSteady.Window} // off
+			got, r := sweepAnswer(t, settled, grid, sh.targets)
+			want, _ := sweepAnswer(t, fixed, grid, sh.targets)
+			if got.satQD != want.satQD {
+				t.Errorf("saturation at QD %g, fixed steps at QD %g", got.satQD, want.satQD)
+			}
+			for i := range got.targets {
+				if !depthsAgree(got.targets[i], want.targets[i]) {
+					t.Errorf("target %g IOPS: depth %g, fixed steps %g", sh.targets[i], got.targets[i], want.targets[i])
+				}
+			}
+			if !slices.Equal(got.rules, want.rules) {
+				t.Errorf("diagnosis %v, fixed steps %v", got.rules, want.rules)
+			}
+			// A burst's credits refill with wall time between steps, so
+			// what a sweep issues there depends on when the burst ran out.
+			if sh.sim.BurstIOPS == 0 && got.ios >= want.ios {
+				t.Errorf("issued %.0f I/Os in its windows, fixed steps %.0f", got.ios, want.ios)
+			}
+			full := 0
+			for _, s := range r.Steps {
+				if !s.Measured() {
+					continue
+				}
+				if s.RampEnd == sweep.RampEndFull {
+					full++
+				}
+				st := s.Settle
+				if st == nil || st.Confidence != littleslaw.SettleConfidence {
+					t.Fatalf("QD %d: settle %+v", s.QD, st)
+				}
+				if st.Settled && st.IOPSErr > st.Need {
+					t.Errorf("QD %d settled by %s with its mean known to %.3f, needing %.3f", s.QD, st.By, st.IOPSErr, st.Need)
+				}
+				if s.RampEnd == "" || s.RampNs <= 0 || s.RampNs > int64(settled.Ramp) {
+					t.Errorf("QD %d: ramp %v ended by %q", s.QD, time.Duration(s.RampNs), s.RampEnd)
+				}
+			}
+			if full == 0 {
+				t.Errorf("no ramp ended on a full queue")
+			}
+			t.Logf("%s: settled %d steps, %.0f I/Os; fixed %d steps, %.0f I/Os; saturation QD %g; targets %v vs %v; %v",
+				sh.name, got.steps, got.ios, want.steps, want.ios, got.satQD, got.targets, want.targets, got.rules)
+		})
+	}
+}
