@@ -53,6 +53,9 @@ type LogEntry struct {
 	Dir    int
 	BS     int64
 	Offset int64
+	// HexPrio writes the last column as fio's log_prio does: the I/O's
+	// priority in hex (0x0000 for fio's averaged entries).
+	HexPrio bool
 }
 
 // ParseLog reads a fio log: "time, value, direction, bs, offset[, prio]"
@@ -73,7 +76,12 @@ func ParseLog(r io.Reader) ([]LogEntry, error) {
 		}
 		var v [5]int64
 		for i := 0; i < len(f) && i < 5; i++ {
-			n, err := strconv.ParseInt(strings.TrimSpace(f[i]), 10, 64)
+			s := strings.TrimSpace(f[i])
+			base := 10
+			if h, ok := strings.CutPrefix(s, "0x"); ok && i == 4 {
+				s, base = h, 16 // log_prio's priority
+			}
+			n, err := strconv.ParseInt(s, base, 64)
 			if err != nil {
 				return nil, fmt.Errorf("fio log line %d: field %d: %w", line, i+1, err)
 			}
@@ -119,6 +127,10 @@ func LogPath(prefix string, kind LogKind, job int, perJob bool) string {
 func WriteLog(w io.Writer, entries []LogEntry) error {
 	bw := bufio.NewWriter(w)
 	for _, e := range entries {
+		if e.HexPrio {
+			fmt.Fprintf(bw, "%d, %d, %d, %d, 0x%04x\n", e.TimeMs, e.Value, e.Dir, e.BS, e.Offset)
+			continue
+		}
 		fmt.Fprintf(bw, "%d, %d, %d, %d, %d\n", e.TimeMs, e.Value, e.Dir, e.BS, e.Offset)
 	}
 	return bw.Flush()

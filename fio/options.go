@@ -102,7 +102,7 @@ func init() {
 		"log_hist_msec", "log_max_value", "log_compression", "write_hist_log", "unified_rw_reporting",
 		"eta", "eta_newline", "eta-newline", "eta_interval", "output", "output-format", "status-interval", "terse-version",
 		"unit_base", "significant_figures", "warnings-fatal", "max-jobs", "showcmd", "debug", "idle-prof",
-		"bandwidth-log", "append-terse", "inplace", "aux-path", "log_prio", "log_unix_epoch", "log_alternate_epoch",
+		"bandwidth-log", "append-terse", "inplace", "aux-path", "log_unix_epoch", "log_alternate_epoch",
 		"log_alternate_epoch_clock_id", "log_entries", "log_store_compressed", "log_compression_cpus",
 		"log_hist_coarseness", "bwavgtime", "iopsavgtime", "block_error_percentiles", "stats")
 	set(Ignored, false, "thread", "stonewall", "new_group", "minimal", "showcmd")
@@ -111,8 +111,7 @@ func init() {
 		"iodepth_low")
 	// Workload options qdsweep does not run.
 	set(Unchecked, true, "rate_min", "rate_iops_min", "rate_cycle")
-	set(Unsupported, true, "thinktime", "thinktime_blocks", "thinktime_spin", "bssplit",
-		"random_distribution", "percentage_random", "random_generator", "zonemode", "zonesize", "zonerange",
+	set(Unsupported, true, "thinktime", "thinktime_blocks", "thinktime_spin", "zonemode", "zonesize", "zonerange",
 		"zoneskip", "write_barrier", "buffer_compress_percentage",
 		"buffer_compress_chunk", "buffer_pattern", "dedupe_percentage", "refill_buffers", "zero_buffers",
 		"scramble_buffers", "fill_device", "fill_fs", "unlink", "unlink_each_loop", "cpus_allowed", "cpumask",
@@ -140,6 +139,7 @@ const (
 	OptAllowFileCreate     OptionKey = "allow_file_create"
 	OptBS                  OptionKey = "bs"
 	OptBSRange             OptionKey = "bsrange"
+	OptBSSplit             OptionKey = "bssplit"
 	OptBuffered            OptionKey = "buffered"
 	OptContinueOnError     OptionKey = "continue_on_error"
 	OptDirect              OptionKey = "direct"
@@ -158,6 +158,7 @@ const (
 	OptKBBase              OptionKey = "kb_base"
 	OptLogAvgMsec          OptionKey = "log_avg_msec"
 	OptLogOffset           OptionKey = "log_offset"
+	OptLogPrio             OptionKey = "log_prio"
 	OptLoops               OptionKey = "loops"
 	OptMaxLatency          OptionKey = "max_latency"
 	OptName                OptionKey = "name"
@@ -170,8 +171,11 @@ const (
 	OptOffsetIncrement     OptionKey = "offset_increment"
 	OptPerJobLogs          OptionKey = "per_job_logs"
 	OptPercentileList      OptionKey = "percentile_list"
+	OptPercentageRandom    OptionKey = "percentage_random"
 	OptRampTime            OptionKey = "ramp_time"
 	OptRandRepeat          OptionKey = "randrepeat"
+	OptRandomDistribution  OptionKey = "random_distribution"
+	OptRandomGenerator     OptionKey = "random_generator"
 	OptReadOnly            OptionKey = "readonly"
 	OptRandSeed            OptionKey = "randseed"
 	OptRate                OptionKey = "rate"
@@ -402,9 +406,13 @@ var RunOptions = []OptionDoc{
 	{Name: "filename", Help: "file or block device (default: ./qdsweep.scratch, laid out and removed); fio's a:b list spreads each job's I/Os over the files in turn (\\: escapes a colon in a name)"},
 	{Name: "directory", Help: "directory of the job's file"},
 	{Name: "nrfiles", Default: "1", Help: "files per job: only 1"},
-	{Name: "rw", Default: "read", Help: "read, write, randread, randwrite, rw or randrw (also spelled --readwrite)"},
-	{Name: "bs", Default: "4k", Help: "bytes per I/O (fio suffixes: 4k, 128k, 1m; also spelled --blocksize)"},
-	{Name: "bsrange", Help: "a block size range whose ends are equal (4k-4k): one block size"},
+	{Name: "rw", Default: "read", Help: "read, write, randread, randwrite, rw or randrw (also spelled --readwrite); read:8k skips 8k after each I/O (read:-8k reads backwards), randread:4 draws a new random offset every 4th I/O, as fio"},
+	{Name: "bs", Default: "4k", Help: "bytes per I/O (fio suffixes: 4k, 128k, 1m; also spelled --blocksize); 8k,32k: reads 8k, writes 32k"},
+	{Name: "bsrange", Help: "block sizes min-max, per direction (4k-64k,8k-8k): each I/O's size drawn as fio draws it (also spelled --blocksize_range)"},
+	{Name: "bssplit", Help: "shares of block sizes, as fio: 4k/50:64k/50 for reads and writes, 4k/50:64k/50,8k/100 reads then writes; buffers hold the largest"},
+	{Name: "random_distribution", Default: "random", Help: "where random offsets fall, by fio's formulas: random, zipf:θ, pareto:h, normal:σ (each [:centre 0..1]), zoned:60/10:40/90 (access%/size%), zoned_abs:60/1g:40/9g"},
+	{Name: "percentage_random", Default: "100", Help: "percent of a random job's I/Os at random offsets, the rest following the one before (reads,writes)"},
+	{Name: "random_generator", Default: "tausworthe", Help: "tausworthe or tausworthe64: offsets drawn with repeats by qdsweep's generator, to the same distributions; lfsr is refused"},
 	{Name: "iodepth", Default: "1", Help: "I/Os in flight per job (psync does one at a time whatever the iodepth, as in fio)"},
 	{Name: "numjobs", Default: "1", Help: "parallel jobs"},
 	{Name: "ioengine", Default: "psync", Help: "psync (also sync, pvsync), libaio or io_uring (falls back to libaio when unavailable); " +
@@ -450,7 +458,8 @@ var RunOptions = []OptionDoc{
 	{Name: "log_avg_msec", Default: "0", Help: "the logs' window, ms: each line is a window's mean (qdsweep writes averaged logs only)"},
 	{Name: "per_job_logs", Default: "1", Help: "0: one log per kind, without the job number"},
 	{Name: "log_offset", Default: "0", Help: "accepted: averaged logs carry offset 0, as fio's"},
-	{Name: "allow_file_create", Default: "1", Help: "1: a missing file is laid out, as fio; 0 (fio then refuses a missing file) is refused"},
+	{Name: "allow_file_create", Default: "1", Help: "1: a missing file is laid out, as fio; 0: a missing file is refused, as fio"},
+	{Name: "log_prio", Switch: true, Help: "the logs' last column is the I/O's priority in hex (0x0000 for averaged lines), as fio"},
 	{Name: "kb_base", Default: "1024", Help: "1024: k, m, g are powers of 1024 and KiB, MiB, GiB powers of 1000 (fio's quirk); 1000: the other way round"},
 }
 

@@ -1,7 +1,6 @@
 package fioadapt
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -46,6 +45,9 @@ type JobRun struct {
 	// repeats either way, as fio with norandommap; it changes only where a
 	// size-based random job ends (IOsPerJob).
 	NoRandomMap bool `json:"norandommap,omitempty"`
+	// NoCreate is fio's allow_file_create=0: a job file that does not
+	// exist is refused, not laid out.
+	NoCreate bool `json:"no_create,omitempty"`
 	// RandRepeat is false when randrepeat=0: offsets differ run to run.
 	RandRepeat bool `json:"randrepeat"`
 	// Directory is fio's directory= ("" when not set).
@@ -96,6 +98,7 @@ type JobLogs struct {
 	IOPS, BW, Lat string
 	AvgMs         int64
 	PerJob        bool // per_job_logs: the job's number in the names
+	Prio          bool // log_prio: the last column is the I/O's priority, in hex
 }
 
 // Any reports whether a log is asked for.
@@ -254,15 +257,17 @@ type jobConv struct {
 	mixSet              bool
 	filename            string
 	fileSize, ioSize    int64
-	rateIOPS, rateBytes [2]float64   // per direction: rate_iops, rate (bytes/s)
-	syncKey             string       // fsync or fdatasync, whichever is set
-	uringOpt            *fio.Option  // the first of io_uring's options the job sets
-	kbBase              int          // fio's kb_base so far: how the sizes after it read
-	engine              string       // the ioengine= the job names, as written ("": fio's default, psync)
-	enginesNamed        []string     // every ioengine= the job's options name, in order
-	engineOpt           fio.Option   // the last ioengine= that names an engine qdsweep does not run
-	engineOpts          []fio.Option // options that an engine adds, other than io_uring's that qdsweep runs
-	steadyOpt           *fio.Option  // the steadystate= the job sets (nil: fio's default criterion)
+	rateIOPS, rateBytes [2]float64            // per direction: rate_iops, rate (bytes/s)
+	bs                  [2][2]int64           // per direction: bs or bsrange, smallest and largest (0: fio's 4k)
+	split               [2][]ioengine.BSShare // per direction: bssplit
+	syncKey             string                // fsync or fdatasync, whichever is set
+	uringOpt            *fio.Option           // the first of io_uring's options the job sets
+	kbBase              int                   // fio's kb_base so far: how the sizes after it read
+	engine              string                // the ioengine= the job names, as written ("": fio's default, psync)
+	enginesNamed        []string              // every ioengine= the job's options name, in order
+	engineOpt           fio.Option            // the last ioengine= that names an engine qdsweep does not run
+	engineOpts          []fio.Option          // options that an engine adds, other than io_uring's that qdsweep runs
+	steadyOpt           *fio.Option           // the steadystate= the job sets (nil: fio's default criterion)
 }
 
 // refuse records o as an option qdsweep does not run.
@@ -377,12 +382,17 @@ func init() {
 			c.run.Workload.OffsetIncrement, err = c.size(o)
 			return err
 		}},
-		fio.OptRW:         {apply: convRW},
-		fio.OptRWMixRead:  {apply: convMix},
-		fio.OptRWMixWrite: {apply: convMix},
-		fio.OptBS:         {apply: convBS},
-		fio.OptBSRange:    {apply: convBS},
-		fio.OptIODepth:    {apply: convIODepth},
+		fio.OptRW:                 {apply: convRW},
+		fio.OptRWMixRead:          {apply: convMix},
+		fio.OptRWMixWrite:         {apply: convMix},
+		fio.OptBS:                 {apply: convBS},
+		fio.OptBSRange:            {apply: convBS},
+		fio.OptBSSplit:            {apply: convBSSplit},
+		fio.OptRandomDistribution: {apply: convDistribution},
+		fio.OptPercentageRandom:   {apply: convPercentRandom},
+		fio.OptRandomGenerator:    {apply: convRandomGenerator},
+		fio.OptLogPrio:            {apply: func(c *jobConv, _ string, o fio.Option) (err error) { c.run.Logs.Prio, err = optBool(o); return err }},
+		fio.OptIODepth:            {apply: convIODepth},
 		fio.OptNumJobs: {apply: func(c *jobConv, _ string, o fio.Option) (err error) {
 			c.run.Workload.NumJobs, err = optPositive(o)
 			return err
@@ -435,11 +445,10 @@ func init() {
 		}},
 		fio.OptPerJobLogs: {apply: func(c *jobConv, _ string, o fio.Option) (err error) { c.run.Logs.PerJob, err = optBool(o); return err }},
 		fio.OptLogOffset:  {apply: func(_ *jobConv, _ string, o fio.Option) error { _, err := optBool(o); return err }},
-		fio.OptAllowFileCreate: {apply: func(c *jobConv, _ string, o fio.Option) error {
-			if b, err := optBool(o); err != nil || !b {
-				return errors.Join(err, c.refuse(o)) // 0: fio would not lay out a missing file; qdsweep does
-			}
-			return nil // fio's default
+		fio.OptAllowFileCreate: {apply: func(c *jobConv, _ string, o fio.Option) (err error) {
+			c.run.NoCreate, err = optBool(o)
+			c.run.NoCreate = !c.run.NoCreate
+			return err
 		}},
 		fio.OptKBBase: {apply: func(c *jobConv, _ string, o fio.Option) (err error) {
 			if c.kbBase, err = fio.ParseKBBase(o.Value); err != nil {
@@ -467,12 +476,16 @@ var renders = map[string]func(wl ioengine.Workload) (string, bool){
 	fio.OptOffsetIncrement: func(wl ioengine.Workload) (string, bool) {
 		return strconv.FormatInt(wl.OffsetIncrement, 10), wl.OffsetIncrement > 0
 	},
-	fio.OptRW:        func(wl ioengine.Workload) (string, bool) { return string(wl.RW), true },
-	fio.OptRWMixRead: func(wl ioengine.Workload) (string, bool) { return strconv.Itoa(wl.RWMixRead), wl.RW.Mixed() },
-	fio.OptBS:        func(wl ioengine.Workload) (string, bool) { return strconv.FormatInt(wl.BS, 10), true },
-	fio.OptIODepth:   func(wl ioengine.Workload) (string, bool) { return strconv.Itoa(wl.IODepth), true },
-	fio.OptNumJobs:   func(wl ioengine.Workload) (string, bool) { return strconv.Itoa(wl.NumJobs), true },
-	fio.OptDirect:    func(wl ioengine.Workload) (string, bool) { return boolOpt(wl.Direct), true },
+	fio.OptRW:                 func(wl ioengine.Workload) (string, bool) { return string(wl.RW) + wl.Shape.RWSuffix(), true },
+	fio.OptRWMixRead:          func(wl ioengine.Workload) (string, bool) { return strconv.Itoa(wl.RWMixRead), wl.RW.Mixed() },
+	fio.OptBS:                 func(wl ioengine.Workload) (string, bool) { return strconv.FormatInt(wl.BS, 10), true },
+	fio.OptBSRange:            renderShape(fio.OptBSRange),
+	fio.OptBSSplit:            renderShape(fio.OptBSSplit),
+	fio.OptRandomDistribution: renderShape(fio.OptRandomDistribution),
+	fio.OptPercentageRandom:   renderShape(fio.OptPercentageRandom),
+	fio.OptIODepth:            func(wl ioengine.Workload) (string, bool) { return strconv.Itoa(wl.IODepth), true },
+	fio.OptNumJobs:            func(wl ioengine.Workload) (string, bool) { return strconv.Itoa(wl.NumJobs), true },
+	fio.OptDirect:             func(wl ioengine.Workload) (string, bool) { return boolOpt(wl.Direct), true },
 	fio.OptRandSeed: func(wl ioengine.Workload) (string, bool) {
 		return strconv.FormatUint(wl.RandSeed, 10), wl.RandSeed != 0
 	},
@@ -508,6 +521,19 @@ func renderFilename(wl ioengine.Workload) (string, bool) {
 		}
 	}
 	return strings.Join(names, ":"), wl.Filename != ""
+}
+
+// renderShape renders one of fio's shape options (bssplit,
+// random_distribution …), as ioengine.Shape.FioOptions gives it.
+func renderShape(name string) func(wl ioengine.Workload) (string, bool) {
+	return func(wl ioengine.Workload) (string, bool) {
+		for _, kv := range wl.Shape.FioOptions() {
+			if kv[0] == name {
+				return kv[1], true
+			}
+		}
+		return "", false
+	}
 }
 
 // renderUring renders one of fio's io_uring options, as
@@ -614,15 +640,20 @@ func convNrFiles(c *jobConv, _ string, o fio.Option) error {
 }
 
 func convRW(c *jobConv, _ string, o fio.Option) error {
-	if name, ok := fio.RWValue(o.Value); ok && ioengine.RW(name).Valid() {
-		c.run.Workload.RW = ioengine.RW(name)
-		return nil
+	base, suffix, hasSuffix := strings.Cut(o.Value, ":")
+	name, ok := fio.RWValue(base)
+	if !ok {
+		return fmt.Errorf("%s: fio's rw is one of %s", label(o), strings.Join(fio.RWValueNames(), ", "))
 	}
-	base, _, _ := strings.Cut(o.Value, ":")
-	if _, ok := fio.RWValue(base); ok {
-		return c.refuse(o) // fio's, with a modifier (read:8k) or trimming: not run here
+	if !ioengine.RW(name).Valid() {
+		return c.refuse(o) // fio's trimming: not run here
 	}
-	return fmt.Errorf("%s: fio's rw is one of %s", label(o), strings.Join(fio.RWValueNames(), ", "))
+	c.run.Workload.RW = ioengine.RW(name)
+	c.run.Workload.Shape.Skip, c.run.Workload.Shape.RandomEvery = 0, 0
+	if hasSuffix {
+		return c.rwSuffix(o, suffix) // read:8k skips, randread:4 draws every 4th offset
+	}
+	return nil
 }
 
 func convMix(c *jobConv, key string, o fio.Option) error {
@@ -632,37 +663,6 @@ func convMix(c *jobConv, key string, o fio.Option) error {
 	}
 	c.run.Workload.RWMixRead, c.mixSet = n, true
 	return err
-}
-
-// convBS reads bs (and bsrange): one size, or fio's per-direction
-// ("4k,4k") and ranged ("4k-4k") forms when every size they name is the
-// same; sizes that differ between directions or within a range are
-// refused (qdsweep runs one block size).
-func convBS(c *jobConv, _ string, o fio.Option) (err error) {
-	if strings.Contains(o.Value, ":") {
-		return c.refuse(o)
-	}
-	var bs int64
-	for _, dir := range strings.Split(o.Value, ",") {
-		for _, part := range strings.Split(dir, "-") {
-			if strings.TrimSpace(part) == "" && strings.Contains(o.Value, ",") {
-				continue // "4k," leaves a direction at the others' size
-			}
-			n, err := c.size(fio.Option{Key: o.Key, Value: part, Line: o.Line})
-			if err != nil {
-				return err
-			}
-			if bs != 0 && n != bs {
-				return c.refuse(o) // per-direction or ranged sizes
-			}
-			bs = n
-		}
-	}
-	if bs < 1 {
-		return fmt.Errorf("%s: must be at least 1 byte", label(o))
-	}
-	c.run.Workload.BS = bs
-	return nil
 }
 
 func convIODepth(c *jobConv, _ string, o fio.Option) (err error) {
@@ -861,6 +861,7 @@ func (c *jobConv) other(key string, o fio.Option) error {
 // rate caps per direction, the size, I/O size and files.
 func (c *jobConv) finish() {
 	run, wl := &c.run, &c.run.Workload
+	c.finishShape()
 	if !c.mixSet && wl.RW.Mixed() {
 		wl.RWMixRead = fio.DefaultRWMixRead
 	}
@@ -868,7 +869,7 @@ func (c *jobConv) finish() {
 		// rate= is bytes per second: I/Os of bs bytes. With both set fio
 		// keeps to the lower.
 		r := c.rateIOPS[d]
-		if b := c.rateBytes[d] / float64(wl.BS); b > 0 && (r == 0 || b < r) {
+		if b := c.rateBytes[d] / wl.MeanBS(d); b > 0 && (r == 0 || b < r) {
 			r = b
 		}
 		wl.RateIOPS[d] = r

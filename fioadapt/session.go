@@ -144,18 +144,14 @@ func fsyncFile(path string) error {
 // when that block still fits in the file (sequential, or random with
 // norandommap: fio's random map holds whole blocks only); number_ios caps
 // each loop's count, as in fio. At least one I/O.
+//
+// A job whose I/O sizes vary (bssplit, bsrange) ends by its bytes
+// (BytesPerJob); its count is number_ios's cap alone (0: none).
 func IOsPerJob(run JobRun, w ioengine.Workload, existingSize int64) int64 {
 	loops := int64(max(run.Loops, 1))
-	perJob := run.IOSize
-	region := existingSize - w.Offset - int64(w.NumJobs-1)*w.OffsetIncrement
-	switch {
-	case len(w.Files) > 1:
-		region = listBytes(w)
-	case w.Size > 0:
-		region = w.Size // a default size (the simulator's): the region it stands for
-	}
-	if perJob == 0 {
-		perJob = max(region, w.BS) * loops
+	perJob, region := jobBytes(run, w, existingSize)
+	if w.MinBS() != w.MaxBS() {
+		return max(run.NumberIOs*loops, 0)
 	}
 	n := perJob / w.BS
 	if perJob%w.BS != 0 && len(w.Files) <= 1 && (!w.RW.IsRandom() || run.NoRandomMap) &&
@@ -167,6 +163,35 @@ func IOsPerJob(run JobRun, w ioengine.Workload, existingSize int64) int64 {
 		n = min(n, run.NumberIOs*loops)
 	}
 	return n
+}
+
+// BytesPerJob is fio's size-based end of a job whose I/O sizes vary, as
+// the engine's Control.BytesPerJob: io_size × loops bytes (the region's
+// when io_size is not set), as IOsPerJob counts them; 0 for a job of one
+// block size, which IOsPerJob ends.
+func BytesPerJob(run JobRun, w ioengine.Workload, existingSize int64) int64 {
+	if w.MinBS() == w.MaxBS() {
+		return 0
+	}
+	n, _ := jobBytes(run, w, existingSize)
+	return n
+}
+
+// jobBytes is the bytes each job transfers in a size-based run and the
+// region it covers (see IOsPerJob).
+func jobBytes(run JobRun, w ioengine.Workload, existingSize int64) (perJob, region int64) {
+	perJob = run.IOSize
+	region = existingSize - w.Offset - int64(w.NumJobs-1)*w.OffsetIncrement
+	switch {
+	case len(w.Files) > 1:
+		region = listBytes(w)
+	case w.Size > 0:
+		region = w.Size // a default size (the simulator's): the region it stands for
+	}
+	if perJob == 0 {
+		perJob = max(region, w.BS) * int64(max(run.Loops, 1))
+	}
+	return perJob, region
 }
 
 // listBytes is the bytes a file list's jobs cover: each file from the

@@ -26,6 +26,12 @@ type Control struct {
 	// ends when they have completed; the run ends when every job has, or at
 	// Runtime if sooner. 0: the jobs run until the window ends.
 	IOsPerJob int64
+	// BytesPerJob, when > 0, is fio's size-based end of a job whose I/O
+	// sizes vary (Workload.Shape): each job issues I/Os until they add up
+	// to this many bytes (the last may go past), and ends as with
+	// IOsPerJob; with both, whichever comes first. The simulator, which
+	// runs one size, takes IOsPerJob only.
+	BytesPerJob int64
 	// PerJob asks for each job's own figures beside the merged ones
 	// (Stats.PerJob), as fio reports numjobs clones without
 	// group_reporting. Engines that do not run jobs apart ignore it.

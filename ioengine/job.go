@@ -51,6 +51,10 @@ type job struct {
 	// left is how many I/Os the job may still issue (Control.IOsPerJob);
 	// -1: no count. Taking the last one ends the job's submissions.
 	left int64
+	// leftBytes is how many bytes the job may still issue
+	// (Control.BytesPerJob; 0: no budget): the I/O that uses them up is
+	// its last, and left drops to 0.
+	leftBytes int64
 }
 
 // pacer holds a job to a rate per direction (fio's rate_iops, with fio's
@@ -124,6 +128,11 @@ func (j *job) nextIO() (dir, fd int, off, n int64) {
 	}
 	if j.gate != nil {
 		j.gate.issued++
+	}
+	if j.leftBytes > 0 {
+		if j.leftBytes -= j.peekLen; j.leftBytes <= 0 {
+			j.left = 1 // this I/O is the last
+		}
 	}
 	if j.left > 0 {
 		j.left--

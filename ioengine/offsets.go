@@ -181,14 +181,21 @@ func (g *offsetGen) offset(r *genRegion, dir int) int64 {
 }
 
 // seq is the sequential offset after dir's last I/O in r, skip bytes
-// further on (fio's ddir_seq_add, not before the first), from the start
-// again where the smallest I/O would not fit.
+// further on (fio's ddir_seq_add, not before the first I/O nor after one
+// at the start): past the end, from the start again; before the start
+// (a backward skip), skip bytes before the end, as fio wraps them.
 func (g *offsetGen) seq(r *genRegion, dir int) int64 {
 	p := r.pos[dir]
-	if p > 0 && g.skip > 0 {
+	if p > 0 && g.skip != 0 {
 		p += g.skip
+		if p < 0 || p >= r.size {
+			p = 0
+			if g.skip < 0 {
+				p = r.size + g.skip
+			}
+		}
 	}
-	if p+g.lo[dir] > r.size {
+	if p < 0 || p+g.lo[dir] > r.size {
 		p = 0
 	}
 	return p

@@ -147,6 +147,7 @@ func (r *workloadRun) startJobs(newLoop newLoopFunc) error {
 		if ctl.IOsPerJob > 0 {
 			j.left = ctl.IOsPerJob
 		}
+		j.leftBytes = ctl.BytesPerJob
 		j.gen = newOffsetGen(w, w.Offset+int64(i)*w.OffsetIncrement, r.sizes, i)
 		j.m = newMeter(r.c, &r.pubs[i], w.ContinueOnError)
 		j.gate = newGate(w, w.IODepth)

@@ -28,7 +28,7 @@ type Shape struct {
 	// [1]: 100 − fio's percentage_random (zero: all random).
 	Sequential [2]int
 	// Skip is fio's rw=read:<size>: bytes skipped after each sequential
-	// I/O (fio's ddir_seq_add; 0: none).
+	// I/O (fio's ddir_seq_add; 0: none; negative: backwards, read:-8k).
 	Skip int64
 	// RandomEvery is fio's rw=randread:<n>: a random job draws a new
 	// random offset every n-th I/O and continues sequentially in between
@@ -181,9 +181,6 @@ func (s Shape) validate(w Workload) error {
 			return badf("--percentage_random: %d is out of range; use a percentage 0..100, e.g. --percentage_random=90", 100-s.Sequential[d])
 		}
 	}
-	if s.Skip < 0 {
-		return badf("--rw: a skip of %d bytes; use a size, e.g. --rw=read:8k", s.Skip)
-	}
 	if s.RandomEvery < 0 {
 		return badf("--rw: a new random offset every %d I/Os; use a count, e.g. --rw=randread:4", s.RandomEvery)
 	}
@@ -305,7 +302,7 @@ func (s Shape) FioOptions() [][2]string {
 // skip, ":<n>" for a new random offset every n I/Os, else "".
 func (s Shape) RWSuffix() string {
 	switch {
-	case s.Skip > 0:
+	case s.Skip != 0:
 		return ":" + strconv.FormatInt(s.Skip, 10)
 	case s.RandomEvery > 1:
 		return ":" + strconv.Itoa(s.RandomEvery)

@@ -319,3 +319,28 @@ func TestMixedSizesRun(t *testing.T) {
 		})
 	}
 }
+
+// TestSkipsAsFio: fio's rw=<pattern>:<skip> issues the same offsets in the
+// same order, through the region's end and back.
+func TestSkipsAsFio(t *testing.T) {
+	const size = 64 << 10
+	for _, c := range []struct {
+		rw   string
+		bs   int64
+		skip int64
+		w    RW
+	}{{"read:8k", 4096, 8192, Read}, {"read:-8k", 4096, -8192, Read}, {"write:12k", 8192, 12288, Write}, {"read:-4k", 4096, -4096, Read}} {
+		t.Run(c.rw, func(t *testing.T) {
+			t.Parallel()
+			fio := fioIOs(t, size, 100, "--rw="+c.rw, "--bs="+strconv.FormatInt(c.bs, 10))
+			w := Workload{RW: c.w, BS: c.bs, Shape: Shape{Skip: c.skip}}
+			qd := genIOs(w, size, len(fio))
+			for i := range fio {
+				if fio[i] != qd[i] {
+					t.Fatalf("I/O %d: fio %+v, qdsweep %+v", i, fio[i], qd[i])
+				}
+			}
+			t.Logf("%d I/Os alike, first %v", len(fio), fio[:4])
+		})
+	}
+}

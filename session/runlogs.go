@@ -94,7 +94,11 @@ func writeRunLogs(logs []runLog, oo guard.OutOptions) error {
 			continue
 		}
 		var b bytes.Buffer
-		if err := fio.WriteLog(&b, logEntries(l.kind, l.job.w.RW, l.job.st.Series)); err != nil {
+		entries := logEntries(l.kind, l.job.w.RW, l.job.st.Series)
+		for i := range entries {
+			entries[i].HexPrio = l.job.spec.run.Logs.Prio
+		}
+		if err := fio.WriteLog(&b, entries); err != nil {
 			return err
 		}
 		if err := guard.WriteFile(l.path, b.Bytes(), oo); err != nil {

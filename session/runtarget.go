@@ -165,6 +165,9 @@ func runTargets(w *ioengine.Workload, es Engine, run fioadapt.JobRun) (runTarget
 			t.missing = append(t.missing, f)
 		}
 	}
+	if run.NoCreate && len(t.missing) > 0 && !t.temporary {
+		return t, Usagef("allow_file_create=0: %s does not exist and the job forbids creating it (fio refuses it too: file creation disallowed); create it first or drop allow_file_create=0", t.missing[0])
+	}
 	if err := resolvePercents(run, w, t.missing, t.existingSize); err != nil {
 		return t, err
 	}
@@ -197,7 +200,7 @@ func checkRunTargets(es Engine, w ioengine.Workload, t runTarget, permit guard.P
 		}
 	}
 	if es.Sim == nil {
-		return CheckRunLimits(w.NumJobs, w.IODepth, w.BS)
+		return CheckRunLimits(w.NumJobs, w.IODepth, w.MaxBS())
 	}
 	return nil
 }
@@ -251,6 +254,7 @@ func runControl(spec RunSpec, es Engine, w ioengine.Workload, t runTarget, logEv
 	}
 	if !spec.run.TimeBased && es.Fio == nil {
 		ctl.IOsPerJob = fioadapt.IOsPerJob(spec.run, w, t.existingSize)
+		ctl.BytesPerJob = fioadapt.BytesPerJob(spec.run, w, t.existingSize)
 	}
 	// fio reports numjobs clones apart unless group_reporting; the fio
 	// engine always groups, the simulator has no jobs apart.

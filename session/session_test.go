@@ -92,9 +92,9 @@ func TestRunSession(t *testing.T) {
 	if fi, err := os.Stat(target); err != nil || fi.Size() != 4<<20 {
 		t.Errorf("the named target is kept at its size: %v", err)
 	}
-	_, err = session.RunSpecs(session.RunRequest{FioArgs: []string{"--rw=randread", "--bssplit=4k/50:8k/50"}})
+	_, err = session.RunSpecs(session.RunRequest{FioArgs: []string{"--rw=randread", "--fill_device=1"}})
 	var ue session.UsageError
-	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "bssplit") {
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "fill_device") {
 		t.Errorf("an option qdsweep does not run: %v, want a usage error naming it", err)
 	}
 }

@@ -1,0 +1,312 @@
+package fioadapt
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/qdsweep/qdsweep/fio"
+	"github.com/qdsweep/qdsweep/ioengine"
+)
+
+// perDirection splits a value fio gives per direction ("reads,writes"): a
+// value not followed by a comma applies to the directions after it, and
+// an empty one leaves its direction as it was (set false).
+func perDirection(v string) (parts [2]string, set [2]bool) {
+	fs := strings.Split(v, ",")
+	parts[0] = fs[0]
+	parts[1] = fs[0]
+	if len(fs) > 1 {
+		parts[1] = fs[1]
+	}
+	for d := range parts {
+		parts[d] = strings.TrimSpace(parts[d])
+		set[d] = parts[d] != ""
+	}
+	return parts, set
+}
+
+// convBS reads bs and bsrange (blocksize_range): one size or a range
+// (4k-64k) per direction (8k,32k: reads 8k, writes 32k).
+func convBS(c *jobConv, key string, o fio.Option) error {
+	if strings.Contains(o.Value, ":") {
+		return fmt.Errorf("%s: a block size is one size, or a range min-max; use bssplit=4k/50:64k/50 for shares of sizes", label(o))
+	}
+	if strings.TrimSpace(o.Value) == "" {
+		_, err := c.size(o) // fio refuses an empty size too
+		return err
+	}
+	parts, set := perDirection(o.Value)
+	for d := range parts {
+		if !set[d] {
+			continue
+		}
+		lo, hi, isRange := strings.Cut(parts[d], "-")
+		if isRange && key == fio.OptBS {
+			return fmt.Errorf("%s: bs is one size per direction; use bsrange=%s for a range", label(o), parts[d])
+		}
+		if !isRange {
+			hi = lo
+		}
+		var r [2]int64
+		for i, s := range []string{lo, hi} {
+			n, err := c.size(fio.Option{Key: o.Key, Value: s, Line: o.Line})
+			if err != nil {
+				return err
+			}
+			if n < 1 {
+				return fmt.Errorf("%s: must be at least 1 byte", label(o))
+			}
+			r[i] = n
+		}
+		if r[1] < r[0] {
+			r[0], r[1] = r[1], r[0] // fio takes a range either way round
+		}
+		c.bs[d] = r
+	}
+	return nil
+}
+
+// convBSSplit reads bssplit: per direction, sizes with their percent of
+// the I/Os (4k/50:64k/50,8k/100), as fio's bssplit_ddir reads them: a
+// percent over 100 is 100, a size without one (or with 0) shares what the
+// others leave.
+func convBSSplit(c *jobConv, _ string, o fio.Option) error {
+	parts, set := perDirection(o.Value)
+	for d := range parts {
+		if !set[d] {
+			c.split[d] = nil
+			continue
+		}
+		sp, err := c.parseSplit(o, parts[d])
+		if err != nil {
+			return err
+		}
+		c.split[d] = sp
+	}
+	return nil
+}
+
+func (c *jobConv) parseSplit(o fio.Option, v string) ([]ioengine.BSShare, error) {
+	var sp []ioengine.BSShare
+	total, missing := 0, 0
+	for _, e := range strings.Split(v, ":") {
+		if e == "" {
+			break // fio stops at an empty entry
+		}
+		bs, perc, hasPerc := strings.Cut(e, "/")
+		n, err := c.size(fio.Option{Key: o.Key, Value: bs, Line: o.Line})
+		if err != nil {
+			return nil, err
+		}
+		p := -1
+		if hasPerc {
+			if p = cAtoi(perc); p > 100 {
+				p = 100
+			} else if p <= 0 {
+				p = -1
+			}
+		}
+		if p < 0 {
+			missing++
+		} else {
+			total += p
+		}
+		sp = append(sp, ioengine.BSShare{BS: n, Perc: p})
+	}
+	if len(sp) == 0 {
+		return nil, fmt.Errorf("%s: no block sizes; use e.g. bssplit=4k/50:64k/50", label(o))
+	}
+	if missing > 0 && total > 100 {
+		return nil, fmt.Errorf("%s: the percents add to %d, more than 100, before the sizes without one; make them add to 100 at most", label(o), total)
+	}
+	for i := range sp {
+		if sp[i].Perc < 0 {
+			sp[i].Perc = (100 - total) / missing
+			if missing == 1 && len(sp) == 1 {
+				sp[i].Perc = 100
+			}
+		}
+	}
+	ioengine.SortBSSplit(sp)
+	return sp, nil
+}
+
+// cAtoi is C's atoi: the leading digits (after an optional sign) of s, 0
+// when there are none.
+func cAtoi(s string) int {
+	s = strings.TrimSpace(s)
+	i := 0
+	if i < len(s) && (s[i] == '-' || s[i] == '+') {
+		i++
+	}
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	n, _ := strconv.Atoi(s[:i])
+	return n
+}
+
+// convDistribution reads random_distribution: random, zipf[:θ[:centre]],
+// pareto[:h[:centre]], normal[:deviation[:centre]] (fio's defaults θ 1.1,
+// h 0.2, deviation 0), or zoned / zoned_abs with access/size zones per
+// direction (zoned:60/10:40/90, zoned_abs:70/1g:30/8g).
+func convDistribution(c *jobConv, _ string, o fio.Option) error {
+	v := strings.TrimSpace(o.Value)
+	name, rest, hasRest := strings.Cut(v, ":")
+	d := ioengine.Distribution{Kind: ioengine.DistKind(name)}
+	switch d.Kind {
+	case "random":
+		d.Kind = ioengine.DistRandom
+	case ioengine.DistZipf, ioengine.DistPareto, ioengine.DistNormal:
+		d.Value = map[ioengine.DistKind]float64{ioengine.DistZipf: 1.1, ioengine.DistPareto: 0.2}[d.Kind]
+		if hasRest {
+			val, centre, hasCentre := strings.Cut(rest, ":")
+			var err error
+			if d.Value, err = strconv.ParseFloat(strings.TrimSpace(val), 64); err != nil {
+				return fmt.Errorf("%s: %q is not a number; use e.g. zipf:1.2", label(o), val)
+			}
+			if hasCentre {
+				if d.Center, err = strconv.ParseFloat(strings.TrimSpace(centre), 64); err != nil {
+					return fmt.Errorf("%s: the centre %q is not a number 0..1; use e.g. zipf:1.2:0.25", label(o), centre)
+				}
+				d.HasCenter = true
+			}
+		}
+	case ioengine.DistZoned, ioengine.DistZonedAbs:
+		parts, set := perDirection(rest)
+		for dir := range parts {
+			if !set[dir] {
+				continue
+			}
+			zs, err := c.parseZones(o, parts[dir], d.Kind == ioengine.DistZonedAbs)
+			if err != nil {
+				return err
+			}
+			d.Zones[dir] = zs
+		}
+	default:
+		return fmt.Errorf("%s: fio's random_distribution is random, zipf, pareto, normal, zoned or zoned_abs", label(o))
+	}
+	c.run.Workload.Shape.Dist = d
+	return nil
+}
+
+// parseZones reads one direction's zones as fio's zone_split_ddir does:
+// access/size pairs, a size missing (or 0, for zoned) sharing what the
+// others leave of 100%.
+func (c *jobConv) parseZones(o fio.Option, v string, abs bool) ([]ioengine.Zone, error) {
+	var zs []ioengine.Zone
+	sizes, missing := 0, 0
+	for _, e := range strings.Split(v, ":") {
+		if e == "" {
+			break
+		}
+		acc, size, hasSize := strings.Cut(e, "/")
+		z := ioengine.Zone{Access: cAtoi(acc), SizePerc: -1}
+		switch {
+		case abs:
+			z.SizePerc = 0
+			if hasSize {
+				n, err := c.size(fio.Option{Key: o.Key, Value: size, Line: o.Line})
+				if err != nil {
+					return nil, err
+				}
+				z.Size = n
+			}
+		case hasSize && cAtoi(size) > 0:
+			z.SizePerc = min(cAtoi(size), 100)
+			sizes += z.SizePerc
+		default:
+			missing++
+		}
+		zs = append(zs, z)
+	}
+	for i := range zs {
+		if zs[i].SizePerc < 0 {
+			zs[i].SizePerc = max(100-sizes, 0) / missing
+		}
+	}
+	if len(zs) == 0 {
+		return nil, fmt.Errorf("%s: no zones; use e.g. zoned:60/10:40/90", label(o))
+	}
+	return zs, nil
+}
+
+// convPercentRandom reads percentage_random (reads, writes).
+func convPercentRandom(c *jobConv, _ string, o fio.Option) error {
+	parts, set := perDirection(o.Value)
+	for d := range parts {
+		if !set[d] {
+			continue
+		}
+		n, err := optPercent(fio.Option{Key: o.Key, Value: parts[d], Line: o.Line})
+		if err != nil {
+			return err
+		}
+		c.run.Workload.Shape.Sequential[d] = 100 - n
+	}
+	return nil
+}
+
+// convRandomGenerator reads random_generator: tausworthe and tausworthe64
+// draw offsets with repeats, as qdsweep's generator does (their streams
+// differ; their distributions do not); lfsr, which never repeats an
+// offset, is not run.
+func convRandomGenerator(c *jobConv, _ string, o fio.Option) error {
+	switch strings.TrimSpace(o.Value) {
+	case "tausworthe", "tausworthe64":
+		return nil
+	case "lfsr":
+		return c.refuse(o)
+	}
+	return fmt.Errorf("%s: fio's random_generator is tausworthe, lfsr or tausworthe64", label(o))
+}
+
+// rwSuffix applies rw's ":<n>" suffix: for a random pattern a new random
+// offset every n I/Os (C's atoi, as fio), else bytes skipped after each
+// I/O (negative: backwards).
+func (c *jobConv) rwSuffix(o fio.Option, suffix string) error {
+	s := &c.run.Workload.Shape
+	s.Skip, s.RandomEvery = 0, 0
+	suffix = strings.TrimSpace(suffix)
+	if c.run.Workload.RW.IsRandom() {
+		s.RandomEvery = cAtoi(suffix)
+		return nil
+	}
+	neg := strings.HasPrefix(suffix, "-")
+	n, err := c.size(fio.Option{Key: o.Key, Value: strings.TrimPrefix(suffix, "-"), Line: o.Line})
+	if err != nil {
+		return err
+	}
+	if neg {
+		n = -n
+	}
+	s.Skip = n
+	return nil
+}
+
+// finishShape sets the workload's block sizes: BS is the smallest size of
+// the directions the pattern uses (fio's bs when all are one size), and
+// Shape the ranges and splits when the sizes vary.
+func (c *jobConv) finishShape() {
+	wl := &c.run.Workload
+	var r [2][2]int64
+	for d := range r {
+		r[d] = c.bs[d]
+		if r[d][0] == 0 {
+			r[d] = [2]int64{4096, 4096} // fio's default
+		}
+	}
+	wl.Shape.BSSplit = c.split
+	uses := [2]bool{wl.RW.IsRead(), wl.RW.IsWrite()}
+	wl.BS = 0
+	for d := range r {
+		if lo, _ := (ioengine.Shape{BSSplit: c.split, BSRange: r}).BSBounds(d, 0); uses[d] && (wl.BS == 0 || lo < wl.BS) {
+			wl.BS = lo
+		}
+	}
+	if r[0] != r[1] || r[0][0] != r[0][1] {
+		wl.Shape.BSRange = r
+	}
+}
