@@ -247,19 +247,41 @@ func (jf JobFile) Groups() []int {
 }
 
 // Waves returns, for each job of jf in order, the wave it runs in: jobs
-// of a wave run together, waves one after another. A stonewall waits for
-// every job before it; wait_for=NAME is run as waiting for every job
-// before it too (fio waits for NAME alone); new_group does not wait.
+// of a wave start together, waves one after another. A stonewall waits
+// for every job before it; new_group does not wait; wait_for=NAME holds
+// its job alone until NAME ends (WaitFor), the jobs after it start with
+// the wave, as in fio.
 func (jf JobFile) Waves() []int {
 	return jf.number(func(o Option) bool {
-		switch OptionName(o.Key) {
-		case OptStonewall:
-			return switchOn(o.Value)
-		case OptWaitFor:
-			return o.Value != ""
-		}
-		return false
+		return OptionName(o.Key) == OptStonewall && switchOn(o.Value)
 	})
+}
+
+// WaitFor returns, for each job in order, the earlier jobs it waits for as
+// fio's wait_for= makes it (indices; nil when none). names are the jobs'
+// names and waitFor each job's wait_for value ("" when unset). As fio, a
+// job waits for every earlier job of that name, and a name that is no
+// earlier job's, or the job's own, is refused (fio: "waitee job NAME
+// unknown", "a job cannot wait for itself").
+func WaitFor(names, waitFor []string) ([][]int, error) {
+	out := make([][]int, len(names))
+	for i, w := range waitFor {
+		if w == "" {
+			continue
+		}
+		if w == names[i] {
+			return nil, fmt.Errorf("job %s: wait_for=%s: a job cannot wait for itself (fio refuses it too)", names[i], w)
+		}
+		for k := 0; k < i; k++ {
+			if names[k] == w {
+				out[i] = append(out[i], k)
+			}
+		}
+		if out[i] == nil {
+			return nil, fmt.Errorf("job %s: wait_for=%s: no job before it is named %s (fio refuses it too: waitee job unknown); name an earlier job", names[i], w, w)
+		}
+	}
+	return out, nil
 }
 
 // OrdersJobs reports whether fio option name only orders or groups a job

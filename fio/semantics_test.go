@@ -34,7 +34,8 @@ func TestParseSizeKBBase(t *testing.T) {
 // TestJobFileScopingAndGroups: a [global] applies to the sections after
 // it only, a [global] name= names no job, kb_base is read first in its
 // section, a value ends at ; or #, new_group and stonewall start a
-// reporting group, wait_for keeps it, stonewall and wait_for wait.
+// reporting group, wait_for keeps it, stonewall starts a wave (wait_for
+// holds its job alone: WaitFor).
 func TestJobFileScopingAndGroups(t *testing.T) {
 	jf, err := fio.ParseJobFile(strings.NewReader(`[a]
 bs=4k;x
@@ -69,8 +70,8 @@ stonewall
 	if b := jf.Jobs[1].Options; b[0].Key != "kb_base" {
 		t.Errorf("[b] %v: kb_base not first", b)
 	}
-	if g, w := jf.Groups(), jf.Waves(); !slices.Equal(g, []int{0, 0, 1, 1, 2}) || !slices.Equal(w, []int{0, 0, 0, 1, 2}) {
-		t.Errorf("groups %v (want 0 0 1 1 2), waves %v (want 0 0 0 1 2)", g, w)
+	if g, w := jf.Groups(), jf.Waves(); !slices.Equal(g, []int{0, 0, 1, 1, 2}) || !slices.Equal(w, []int{0, 0, 0, 0, 1}) {
+		t.Errorf("groups %v (want 0 0 1 1 2), waves %v (want 0 0 0 0 1)", g, w)
 	}
 	withCmd := jf.WithDefaults([]fio.Option{{Key: "bs", Value: "16k"}, {Key: "iodepth", Value: "4"}})
 	if v := withCmd.Scoped(0); v[0].Value != "16k" || v[len(v)-1].Value != "4k" {
@@ -95,6 +96,28 @@ func TestJSONOptionsReadAsFio(t *testing.T) {
 		}
 		if j := outs[0].Jobs[0]; j.RW != "randread" || j.BS != c.bs {
 			t.Errorf("%s: rw %q bs %d, want randread %d", c.opts, j.RW, j.BS, c.bs)
+		}
+	}
+}
+
+// TestWaitFor: a job waits for every earlier job of the name (fio's
+// waitee_running), none other; a later or unknown name and the job's own
+// are refused, as fio 3.33 refuses them.
+func TestWaitFor(t *testing.T) {
+	w, err := fio.WaitFor([]string{"a", "b", "c", "a", "d"}, []string{"", "", "a", "", "a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(w) != 5 || w[0] != nil || w[1] != nil || !slices.Equal(w[2], []int{0}) || w[3] != nil || !slices.Equal(w[4], []int{0, 3}) {
+		t.Errorf("waits %v; want [] [] [0] [] [0 3]", w)
+	}
+	for _, bad := range [][2][]string{
+		{{"a", "b"}, {"b", ""}},  // a later job
+		{{"a", "b"}, {"", "zz"}}, // no such job
+		{{"a", "b"}, {"", "b"}},  // itself
+	} {
+		if _, err := fio.WaitFor(bad[0], bad[1]); err == nil || !strings.Contains(err.Error(), "wait_for=") {
+			t.Errorf("names %v wait_for %v: %v; want wait_for refused", bad[0], bad[1], err)
 		}
 	}
 }

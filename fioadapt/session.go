@@ -15,7 +15,12 @@ import (
 // Job is one job of a fio job file (or command line) run on one of
 // qdsweep's engines: RunGroups runs it as fio would.
 type Job struct {
-	Group      int           // jobs of a group run together, groups one after another
+	Group int // jobs of a group run together, groups one after another
+	// WaitFor are the jobs (indices into RunGroups' jobs, in this group or
+	// an earlier one) this job waits for before it starts, as fio's
+	// wait_for holds a job until the job it names ends; the group's other
+	// jobs do not wait.
+	WaitFor    []int
 	StartDelay time.Duration // fio's startdelay
 	// EndFsync is fio's end_fsync on a local file the job writes: the
 	// file is flushed to stable storage when the job ends.
@@ -35,8 +40,8 @@ type Job struct {
 }
 
 // RunGroups runs the jobs' groups one after another and the jobs of a
-// group together, as fio runs a job file; each job waits its startdelay
-// first. The CPU time of a group's jobs, which ran together and each
+// group together, as fio runs a job file; each job waits for its WaitFor
+// jobs to end, then its startdelay. The CPU time of a group's jobs, which ran together and each
 // measured the whole process's, is split between them by their I/O counts
 // (the CPU is the longest measurement's: the jobs' windows overlap). A
 // job's result and error stay with it; the error returned is one that ends
@@ -44,10 +49,14 @@ type Job struct {
 // (ioengine.ErrBadWorkload) or a failed end_fsync. An interrupted run
 // starts no later group.
 func RunGroups(ctx context.Context, jobs []*Job) error {
+	done := make([]chan struct{}, len(jobs))
+	for i := range done {
+		done[i] = make(chan struct{})
+	}
 	for g := 0; ; g++ {
 		var wg sync.WaitGroup
 		n := 0
-		for _, j := range jobs {
+		for i, j := range jobs {
 			if j.Group != g {
 				continue
 			}
@@ -55,6 +64,10 @@ func RunGroups(ctx context.Context, jobs []*Job) error {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
+				defer close(done[i])
+				for _, k := range j.WaitFor {
+					<-done[k] // an earlier job: closed when it ends, run or not
+				}
 				j.execute(ctx)
 			}()
 		}

@@ -15,7 +15,8 @@ import (
 
 // TestRunGroups runs real psync jobs as a job file's groups: group 1 starts
 // after group 0's jobs end, a group's jobs share the process's CPU, a
-// startdelay is waited, and a refused workload ends the run.
+// startdelay is waited, wait_for holds its job alone until its waitee
+// ends, and a refused workload ends the run.
 func TestRunGroups(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "groups.dat")
 	if err := os.WriteFile(path, make([]byte, 1<<20), 0o644); err != nil {
@@ -52,6 +53,30 @@ func TestRunGroups(t *testing.T) {
 	}
 	if !jobs[0].CPUShared || !jobs[1].CPUShared || jobs[2].CPUShared {
 		t.Errorf("CPU shared: %v %v %v; want the two jobs of group 0", jobs[0].CPUShared, jobs[1].CPUShared, jobs[2].CPUShared)
+	}
+
+	// wait_for: job 8 waits for job 6 alone; job 7, after it in the file,
+	// starts with the group (fio 3.33 starts it at once). Job 6 ends only
+	// once job 7 has begun, so a job 7 held behind job 6 fails the test.
+	j6, j7, j8 := job(6, 0, 0), job(7, 0, 0), job(8, 0, 0)
+	j8.WaitFor = []int{0}
+	began7 := make(chan struct{})
+	j7.Control.OnWindowStart = func() { close(began7) }
+	j6.Control.OnWindowEnd = func() {
+		select {
+		case <-began7:
+		case <-time.After(20 * time.Second):
+			t.Error("the job after a wait_for job did not start while the waitee ran")
+		}
+		mu.Lock()
+		ends[6] = time.Now()
+		mu.Unlock()
+	}
+	if err := fioadapt.RunGroups(context.Background(), []*fioadapt.Job{j6, j8, j7}); err != nil {
+		t.Fatal(err)
+	}
+	if !starts[8].After(ends[6]) {
+		t.Errorf("the wait_for job began at %v, before its waitee ended (%v)", starts[8], ends[6])
 	}
 
 	// A workload the engine refuses ends the run before the next group.

@@ -178,7 +178,7 @@ func sayJobNotes(errw io.Writer, jobs []*runJob) {
 func runGroups(ctx context.Context, jobs []*runJob) error {
 	fjs := make([]*fioadapt.Job, len(jobs))
 	for i, j := range jobs {
-		fjs[i] = &fioadapt.Job{Group: j.spec.wave, StartDelay: j.spec.run.StartDelay, EndFsync: j.spec.run.EndFsync && j.es.Local(),
+		fjs[i] = &fioadapt.Job{Group: j.spec.wave, WaitFor: j.spec.waitFor, StartDelay: j.spec.run.StartDelay, EndFsync: j.spec.run.EndFsync && j.es.Local(),
 			Engine: j.eng, Workload: j.w, Control: j.ctl}
 	}
 	err := fioadapt.RunGroups(ctx, fjs)

@@ -18,6 +18,7 @@ type RunSpec struct {
 	run     fioadapt.JobRun
 	group   int           // the job's reporting group (fio's groupid)
 	wave    int           // the job's wave: waves run one after another, a wave's jobs together
+	waitFor []int         // the earlier jobs fio's wait_for holds this one for (indices into the specs)
 	files   []string      // the job's files (one per clone when --name names them)
 	engine  string        // io_uring, libaio, psync, sim or fio
 	runtime time.Duration // the measured window's cap (RunForever: none)
@@ -92,19 +93,42 @@ func RunSpecs(req RunRequest) ([]RunSpec, error) {
 	if err := checkSections(req.Sections, sectionNames); err != nil {
 		return nil, err
 	}
+	waits, err := waitsOf(runs)
+	if err != nil {
+		return nil, err
+	}
 	specs := make([]RunSpec, len(runs))
 	for i, r := range runs {
 		spec, err := specOf(req.Engine, r, len(runs) > 1)
 		if err != nil {
 			return nil, err
 		}
-		spec.group, spec.wave = groups[i], waves[i]
+		spec.group, spec.wave, spec.waitFor = groups[i], waves[i], waits[i]
 		if i == 0 {
 			spec.notes = append(notes, spec.notes...)
 		}
 		specs[i] = spec
 	}
 	return specs, nil
+}
+
+// waitsOf is, for each run, the earlier runs its wait_for (its own, else
+// its [global]'s or the command line's) holds it for, as fio reads it.
+func waitsOf(runs []fioadapt.JobRun) ([][]int, error) {
+	names, waitFor := make([]string, len(runs)), make([]string, len(runs))
+	for i, r := range runs {
+		names[i] = r.Name
+		w, ok := r.JobOptions[fio.OptWaitFor]
+		if !ok {
+			w = r.GlobalOptions[fio.OptWaitFor]
+		}
+		waitFor[i] = w
+	}
+	waits, err := fio.WaitFor(names, waitFor)
+	if err != nil {
+		return nil, Usagef("run: %v", err)
+	}
+	return waits, nil
 }
 
 // commandLineRuns is the jobs of a command line (--name starts each), their
