@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/ioengine"
 )
 
@@ -170,6 +171,11 @@ func IOsPerJob(run JobRun, w ioengine.Workload, existingSize int64) int64 {
 	if perJob%w.BS != 0 && len(w.Files) <= 1 && (!w.RW.IsRandom() || run.NoRandomMap) &&
 		w.Offset+(region+w.BS-1)/w.BS*w.BS <= existingSize {
 		n++ // the part block fio issues whole
+	}
+	if s := w.Shape.Skip; s > 0 && !run.Set[fio.OptIOSize] {
+		// A pass with forward skips ends where the next offset is past the
+		// region, and without io_size fio ends the loop there too.
+		n = min(n, ((region-w.BS)/(w.BS+s)+1)*loops)
 	}
 	n = max(n, 1)
 	if run.NumberIOs > 0 {

@@ -34,6 +34,10 @@ type fioDiffCase struct {
 	// intended is a difference listed as intended, with its reason: the
 	// case then checks that qdsweep differs as said (refuses).
 	intended string
+	// sizesDrawn: the job draws each I/O's size (bssplit, bsrange), in
+	// fio from its own random stream: the I/O counts differ run to run,
+	// the bytes (the job's size) do not; the bytes are compared.
+	sizesDrawn bool
 	// steady: a steady-state job (ss=), which ends when its test holds:
 	// each job's "steadystate" object is compared (criterion, window,
 	// attained), and each one's criterion is recomputed from its own
@@ -125,6 +129,19 @@ var fioDiffCases = []fioDiffCase{
 			"--steadystate=bw_slope:40%", "--ss_dur=4", "--ss_ramp=1"}},
 	{name: "steady state: the window never fills", existing: map[string]int64{"f": 4 << 20}, steady: true,
 		args: []string{"--name=a", "--filename=f", "--rw=randread", "--time_based", "--runtime=2", "--ss_dur=30"}},
+	{name: "skips: read:8k ends each loop's pass at the region's end, read:-8k wraps", existing: map[string]int64{"f": 4 << 20},
+		args: []string{"--name=a", "--filename=f", "--size=1m", "--rw=read:8k", "--loops=2", "--name=b", "--filename=f", "--size=1m", "--rw=read:-8k",
+			"--name=c", "--filename=f", "--size=1m", "--rw=read:8k", "--io_size=512k"}},
+	{name: "bssplit, sequential: each pass ends at the region's end", existing: map[string]int64{"f": 4 << 20}, sizesDrawn: true,
+		args: []string{"--name=a", "--filename=f", "--size=1m", "--rw=read", "--bssplit=4k/50:16k/30:64k", "--loops=2"}},
+	{name: "random_distribution: zipf, pareto, normal, zoned, zoned_abs", existing: map[string]int64{"f": 4 << 20},
+		args: []string{"--name=a", "--filename=f", "--size=1m", "--rw=randread", "--random_distribution=zipf:1.2",
+			"--name=b", "--filename=f", "--size=1m", "--rw=randread", "--random_distribution=pareto:0.3", "--bs=8k",
+			"--name=c", "--filename=f", "--size=1m", "--rw=randread", "--random_distribution=normal:10:0.3",
+			"--name=d", "--filename=f", "--size=2m", "--rw=randread", "--random_distribution=zoned:60/10:40/90", "--random_generator=tausworthe64",
+			"--name=e", "--filename=f", "--size=2m", "--rw=randread", "--random_distribution=zoned_abs:70/1m:30/1m"}},
+	{name: "allow_file_create=0 runs on an existing file", existing: map[string]int64{"f": 4 << 20},
+		args: []string{"--name=a", "--filename=f", "--size=512k", "--allow_file_create=0"}},
 	{name: "refused: thinktime", parseOnly: true, args: []string{"--name=a", "--filename=f", "--size=1m", "--thinktime=10"},
 		intended: "qdsweep does not run think time between I/Os: refused, with the option named"},
 	{name: "an engine's option under another engine", parseOnly: true, args: []string{"--name=a", "--filename=f", "--size=1m", "--nfs_url=nfs://h/x"}},
@@ -173,6 +190,9 @@ func TestFioDifferential(t *testing.T) {
 			if tc.mixed {
 				want, got = totalsOnly(want), totalsOnly(got)
 			}
+			if tc.sizesDrawn {
+				want, got = bytesOnly(want), bytesOnly(got)
+			}
 			if strings.Join(want, "\n") != strings.Join(got, "\n") {
 				t.Errorf("%s\n%s", strings.Join(tc.args, " "), sideBySide(want, got))
 			}
@@ -198,6 +218,9 @@ func compareNormal(t *testing.T, tc fioDiffCase, fioBin string) {
 	want, got := normalJobs(t, "fio", out), normalJobs(t, "qdsweep", []byte(stdout))
 	if tc.mixed {
 		want, got = totalsOnly(want), totalsOnly(got)
+	}
+	if tc.sizesDrawn {
+		want, got = bytesOnly(want), bytesOnly(got)
 	}
 	if strings.Join(want, "\n") != strings.Join(got, "\n") {
 		t.Errorf("normal output, %s\n%s\n%s", strings.Join(tc.args, " "), sideBySide(want, got), stdout)
@@ -328,6 +351,21 @@ func totalsOnly(lines []string) []string {
 		head, rest, _ := strings.Cut(l, " read ")
 		fmt.Sscanf(rest, "%d I/Os %d B, write %d I/Os %d B", &rIOs, &rB, &wIOs, &wB)
 		out[i] = fmt.Sprintf("%s %d I/Os %d B", head, rIOs+wIOs, rB+wB)
+	}
+	return out
+}
+
+// bytesOnly is each job line without its I/O counts.
+func bytesOnly(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		f := strings.Fields(l)
+		for k := range f {
+			if k+1 < len(f) && f[k+1] == "I/Os" {
+				f[k] = "-"
+			}
+		}
+		out[i] = strings.Join(f, " ")
 	}
 	return out
 }
