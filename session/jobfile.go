@@ -108,6 +108,9 @@ func (j *JobFile) ApplyShared(g Given, w *ioengine.Workload) {
 	if j.from(g, fio.OptContinueOnError, fio.OptContinueOnError) {
 		w.ContinueOnError = jw.ContinueOnError
 	}
+	// The job's shapes (bssplit, bsrange, random_distribution …), which
+	// sweep has no flags of its own for; each step keeps them.
+	w.Shape = jw.Shape
 }
 
 // RW is the pattern to sweep: the flag's value, or the job file's when the
