@@ -26,7 +26,21 @@ func TestSweepHoldsDeviceAgainstMount(t *testing.T) {
 	looptest.RequireRootTools(t, "mkfs.ext4")
 	img := looptest.MakeImage(t, 64<<20)
 	looptest.RunTool(t, "", "mkfs.ext4", "-q", "-F", img)
-	dev := looptest.AttachLoop(t, img, false)
+	holdsAgainstMount(t, looptest.AttachLoop(t, img, false))
+}
+
+// TestSweepHoldsZramAgainstMount: the same on a zram device holding ext4.
+func TestSweepHoldsZramAgainstMount(t *testing.T) {
+	looptest.RequireRootTools(t, "mkfs.ext4")
+	dev := looptest.Zram(t, 64<<20)
+	looptest.RunTool(t, "", "mkfs.ext4", "-q", "-F", dev)
+	holdsAgainstMount(t, dev)
+}
+
+// holdsAgainstMount runs a write sweep over the upper half of dev (64 MiB,
+// holding ext4) and checks every mount of dev during it fails with EBUSY.
+func holdsAgainstMount(t *testing.T, dev string) {
+	t.Helper()
 	dir := t.TempDir()
 	mount := func() error { return unix.Mount(dev, dir, "ext4", unix.MS_RDONLY, "") }
 	// Mountable before the sweep (so EBUSY later is the hold, nothing else).
