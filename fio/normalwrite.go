@@ -32,9 +32,16 @@ func WriteNormal(w io.Writer, rs []Report) error {
 		if i > 0 && rs[i-1].Job.Name == j.Name && rs[i-1].Job.GroupID == j.GroupID {
 			continue // a clone reported apart: its header was said
 		}
-		bs := strconv.FormatInt(j.BS, 10) + "B-" + strconv.FormatInt(j.BS, 10) + "B"
+		var bs [2]string
+		for d := range bs {
+			lo, hi := j.BS, j.BS
+			if b := j.BSBounds[d]; b[0] > 0 {
+				lo, hi = b[0], b[1]
+			}
+			bs[d] = strconv.FormatInt(lo, 10) + "B-" + strconv.FormatInt(hi, 10) + "B"
+		}
 		fmt.Fprintf(bw, "%s: (g=%d): rw=%s, bs=(R) %s, (W) %s, (T) %s, ioengine=%s, iodepth=%d\n",
-			j.Name, j.GroupID, j.RW, bs, bs, bs, j.IOEngine, j.IODepth)
+			j.Name, j.GroupID, j.RW, bs[0], bs[1], bs[1], j.IOEngine, j.IODepth)
 		if j.NumJobs > 1 || i+1 < len(rs) && rs[i+1].Job.Name == j.Name && rs[i+1].Job.GroupID == j.GroupID {
 			fmt.Fprintln(bw, "...") // fio's mark for a job's further clones
 		}

@@ -42,6 +42,10 @@ type Job struct {
 	Options  map[string]string `json:"options,omitempty"`
 	RW       string            `json:"rw,omitempty"`       // fio rw=, "" when unknown
 	BS       int64             `json:"bs,omitempty"`       // bytes per I/O, 0 when unknown
+	// BSBounds are the smallest and largest I/O of reads [0] and writes
+	// [1] when they vary (bssplit, bsrange, bs=8k,32k), as fio's header
+	// gives them; zero: BS for both.
+	BSBounds [2][2]int64 `json:"-"`
 	IOEngine string            `json:"ioengine,omitempty"` // "" when unknown (fio's default is psync)
 	IODepth  int               `json:"iodepth"`            // configured iodepth per job; 0 when unknown
 	// IODepthFrom says where IODepth came from: "options", "header",

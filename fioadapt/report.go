@@ -25,6 +25,11 @@ func ReportFromStats(name string, w ioengine.Workload, ioEngine string, runtime,
 	}
 	j := fio.Job{Name: name, RW: string(w.RW), BS: w.BS, IOEngine: ioEngine, IODepth: w.IODepth, IODepthFrom: "options",
 		NumJobs: w.NumJobs, NumJobsFrom: "options", RuntimeMs: st.Runtime.Milliseconds()}
+	if w.MinBS() != w.MaxBS() {
+		for d := range j.BSBounds {
+			j.BSBounds[d][0], j.BSBounds[d][1] = w.Shape.BSBounds(d, w.BS)
+		}
+	}
 	j.Options = map[string]string{fio.OptName: name, fio.OptIOEngine: ioEngine, fio.OptGroupReporting: "1"}
 	for _, kv := range rendered(w) {
 		j.Options[kv[0]] = kv[1]
