@@ -8,6 +8,7 @@
 //	fio's results → Stats       stats.go    LatencyOf, DirStats
 //	fio's logs → series         series.go   LogSeries, StatusSeries
 //	fio's jobs → Little's Law   explain.go  ExplainFio (each job, and the curve of its runs)
+//	fio's results → a sweep     fioimport.go, fioseries.go  ImportResult, AttachSeries
 //
 // Package fio stays a pure format package; every place qdsweep turns one
 // side into the other goes through here.

@@ -7,7 +7,6 @@ import (
 	"github.com/qdsweep/qdsweep/fioadapt"
 	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/report"
-	"github.com/qdsweep/qdsweep/sweep"
 )
 
 // ExplainFio explains fio outputs: every job by Little's Law, and every
@@ -37,7 +36,7 @@ func ExplainFio(outs []fio.Output, o fioadapt.ExplainOptions, source string) rep
 // explainCurve answers one workload's runs as a curve: the runs imported as
 // a sweep's result, analysed and advised on as advise --from does.
 func explainCurve(g fioadapt.CurveGroup, o fioadapt.ExplainOptions, source string) (report.ExplainCurve, bool) {
-	r, err := sweep.FromFio(g.Outputs)
+	r, err := fioadapt.ImportResult(g.Outputs)
 	if err != nil {
 		return report.ExplainCurve{}, false
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/qdsweep/qdsweep/fio"
-	"github.com/qdsweep/qdsweep/sweep"
+	"github.com/qdsweep/qdsweep/fioadapt"
 )
 
 // SplitFioLogArgs separates fio's per-interval logs (NAME_iops.N.log,
@@ -25,8 +25,8 @@ func SplitFioLogArgs(args []string) (outputs, logs []string) {
 // FioRuns reads each output file as one run and gives it the logs whose
 // prefix is the file's name without extension or its job's name; with one
 // output file, every log is its.
-func FioRuns(cmd string, outputs, logs []string) ([]sweep.FioRun, error) {
-	runs := make([]sweep.FioRun, len(outputs))
+func FioRuns(cmd string, outputs, logs []string) ([]fioadapt.FioRun, error) {
+	runs := make([]fioadapt.FioRun, len(outputs))
 	names := make([]map[string]bool, len(outputs))
 	for i, path := range outputs {
 		outs, err := ReadFioOutputs(cmd, []string{path})

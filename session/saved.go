@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/qdsweep/qdsweep/fio"
+	"github.com/qdsweep/qdsweep/fioadapt"
 	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/report"
 	"github.com/qdsweep/qdsweep/sweep"
@@ -118,7 +119,7 @@ func ImportFio(cmd string, paths []string, target float64, version string) (*swe
 	if err != nil {
 		return nil, err
 	}
-	r, err := sweep.FromFio(outs)
+	r, err := fioadapt.ImportResult(outs)
 	if err != nil {
 		return nil, Usagef("%v", err)
 	}
@@ -126,7 +127,7 @@ func ImportFio(cmd string, paths []string, target float64, version string) (*swe
 	if err != nil {
 		return nil, err
 	}
-	r.AttachFioSeries(runs, 0)
+	fioadapt.AttachSeries(r, runs, 0)
 	r.Meta.Version = version
 	if err := r.Analyze(littleslaw.Options{TargetIOPS: target}); err != nil {
 		return nil, fmt.Errorf("%s: analyse: %w", cmd, err)

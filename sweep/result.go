@@ -263,3 +263,25 @@ func (s Step) IOPSUncertainty() float64 {
 	}
 	return 0
 }
+
+// SourceFioImport is Meta.Source of a result made from fio outputs.
+const SourceFioImport = "fio-import"
+
+// Series sources of an imported step.
+const (
+	SeriesFioLogs   = "fio-logs"   // --write_iops_log / --write_lat_log
+	SeriesFioStatus = "fio-status" // --status-interval reports
+)
+
+// HostSteps converts an engine's per-host figures (multi-host fio runs)
+// into Step.Hosts; nil stays nil.
+func HostSteps(hs []ioengine.HostStats) []HostStep {
+	if hs == nil {
+		return nil
+	}
+	out := make([]HostStep, len(hs))
+	for i, h := range hs {
+		out[i] = HostStep{Host: h.Host, IOPS: h.IOPS, BWBytes: h.BWBytes, Lat: h.Lat}
+	}
+	return out
+}

@@ -12,7 +12,6 @@ import (
 
 	"github.com/qdsweep/qdsweep/internal/outtest"
 
-	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/sweep"
@@ -118,48 +117,5 @@ func TestSeriesFindsThrottle(t *testing.T) {
 	}
 	if ct := r.Analysis[0].Time; ct == nil || !within(ct.RuntimeSec, 1.2, 0.1) {
 		t.Errorf("runtime guidance %+v, want three 0.4 s periods", ct)
-	}
-}
-
-// TestAttachFioSeries: an imported fio run keeps its iops and latency logs
-// as the step's series, or its --status-interval reports without logs.
-func TestAttachFioSeries(t *testing.T) {
-	dir := filepath.Join("..", "fio", "testdata", "logs")
-	outs, err := fio.ReadOutput(filepath.Join(dir, "qd4.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	iops, err := fio.ReadLog(filepath.Join(dir, "qd4_iops.1.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lat, err := fio.ReadLog(filepath.Join(dir, "qd4_lat.1.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range []struct {
-		run    sweep.FioRun
-		source string
-		n      int
-	}{
-		{sweep.FioRun{Outputs: outs, IOPSLogs: [][]fio.LogEntry{iops}, LatLogs: [][]fio.LogEntry{lat}}, sweep.SeriesFioLogs, 7},
-		{sweep.FioRun{Outputs: outs}, sweep.SeriesFioStatus, 3},
-	} {
-		r, err := sweep.FromFio(outs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := r.AttachFioSeries([]sweep.FioRun{tc.run}, 0); got != 1 {
-			t.Fatalf("%s: %d steps got a series", tc.source, got)
-		}
-		s := r.Steps[0].Series
-		if s.Source != tc.source || len(s.Points) != tc.n {
-			t.Errorf("series from %s with %d slices, want %s with %d", s.Source, len(s.Points), tc.source, tc.n)
-		}
-		for _, p := range s.Points {
-			if p.IOPS() <= 0 || !within(p.ReadBWBytes, p.ReadIOPS*4096, 0.01) /* fio counts io_bytes and total_ios a few I/Os apart */ || p.LatMeanNs <= 0 {
-				t.Errorf("%s slice %+v", tc.source, p.Interval)
-			}
-		}
 	}
 }

@@ -1,11 +1,11 @@
-package sweep
+package fioadapt
 
 import (
 	"time"
 
 	"github.com/qdsweep/qdsweep/fio"
-	"github.com/qdsweep/qdsweep/fioadapt"
 	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/qdsweep/qdsweep/sweep"
 )
 
 // FioRun is one fio output file with the per-interval logs that belong to
@@ -16,18 +16,12 @@ type FioRun struct {
 	LatLogs  [][]fio.LogEntry
 }
 
-// Series sources of an imported step.
-const (
-	SeriesFioLogs   = "fio-logs"   // --write_iops_log / --write_lat_log
-	SeriesFioStatus = "fio-status" // --status-interval reports
-)
-
-// AttachFioSeries gives r's steps (made by FromFio) the series of the runs
+// AttachSeries gives r's steps (made by ImportResult) the series of the runs
 // they came from: from the run's logs when it has some and one job, else
 // from its --status-interval reports. Slices of per-I/O logs are interval
 // long (0: 250 ms). A slice without bandwidth gets IOPS × the step's block
 // size. It returns how many steps got a series.
-func (r *Result) AttachFioSeries(runs []FioRun, interval time.Duration) int {
+func AttachSeries(r *sweep.Result, runs []FioRun, interval time.Duration) int {
 	n := 0
 	for _, run := range runs {
 		for _, o := range fio.Final(run.Outputs) {
@@ -35,18 +29,18 @@ func (r *Result) AttachFioSeries(runs []FioRun, interval time.Duration) int {
 				if j.AllClients {
 					continue
 				}
-				one, err := FromFio([]fio.Output{{Format: o.Format, Jobs: []fio.Job{j}}})
+				one, err := ImportResult([]fio.Output{{Format: o.Format, Jobs: []fio.Job{j}}})
 				if err != nil || len(one.Steps) != 1 {
 					continue
 				}
 				key := one.Steps[0]
 				var ivs []ioengine.Interval
-				src := SeriesFioLogs
+				src := sweep.SeriesFioLogs
 				if (len(run.IOPSLogs) > 0 || len(run.LatLogs) > 0) && countJobs(run.Outputs) == 1 {
-					ivs = fioadapt.LogSeries(run.IOPSLogs, run.LatLogs, interval)
+					ivs = LogSeries(run.IOPSLogs, run.LatLogs, interval)
 				}
 				if len(ivs) == 0 {
-					ivs, src = fioadapt.StatusSeries(run.Outputs, j.Name), SeriesFioStatus
+					ivs, src = StatusSeries(run.Outputs, j.Name), sweep.SeriesFioStatus
 				}
 				if len(ivs) == 0 {
 					continue
@@ -79,8 +73,8 @@ func countJobs(outs []fio.Output) int {
 	return n
 }
 
-func fioSeries(ivs []ioengine.Interval, src string, bs int64) *Series {
-	s := &Series{Source: src, Points: make([]SeriesPoint, len(ivs))}
+func fioSeries(ivs []ioengine.Interval, src string, bs int64) *sweep.Series {
+	s := &sweep.Series{Source: src, Points: make([]sweep.SeriesPoint, len(ivs))}
 	for i, iv := range ivs {
 		if iv.ReadBWBytes == 0 && iv.WriteBWBytes == 0 && bs > 0 {
 			iv.ReadBWBytes, iv.WriteBWBytes = iv.ReadIOPS*float64(bs), iv.WriteIOPS*float64(bs)

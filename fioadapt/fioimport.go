@@ -1,4 +1,4 @@
-package sweep
+package fioadapt
 
 import (
 	"errors"
@@ -9,26 +9,23 @@ import (
 	"time"
 
 	"github.com/qdsweep/qdsweep/fio"
-	"github.com/qdsweep/qdsweep/fioadapt"
 	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/qdsweep/qdsweep/sweep"
 )
 
-// SourceFioImport is Meta.Source of a result made from fio outputs.
-const SourceFioImport = "fio-import"
-
-// Errors of FromFio when no step can be analysed.
+// Errors of ImportResult when no step can be analysed.
 var (
-	// ErrFioNoIO: no job did any I/O.
-	ErrFioNoIO = errors.New("no job did any I/O")
-	// ErrFioNoLatency: the jobs did I/O but fio measured no latency
+	// ErrNoIO: no job did any I/O.
+	ErrNoIO = errors.New("no job did any I/O")
+	// ErrNoLatency: the jobs did I/O but fio measured no latency
 	// (gtod_reduce=1, disable_lat=1).
-	ErrFioNoLatency = errors.New("fio measured no latency in these outputs (gtod_reduce=1 or disable_lat=1): Little's Law needs it; rerun fio without them")
-	// ErrFioNoIODepth: the outputs do not say any job's iodepth.
-	ErrFioNoIODepth = errors.New("these outputs do not say the iodepth (no job header line, no IO depths): give fio's whole output, or its JSON")
+	ErrNoLatency = errors.New("fio measured no latency in these outputs (gtod_reduce=1 or disable_lat=1): Little's Law needs it; rerun fio without them")
+	// ErrNoIODepth: the outputs do not say any job's iodepth.
+	ErrNoIODepth = errors.New("these outputs do not say the iodepth (no job header line, no IO depths): give fio's whole output, or its JSON")
 )
 
-// FromFio turns fio reports (one point per job, or per group of clones)
-// into a Result: one step per job with QD = iodepth × numjobs, steps
+// ImportResult turns fio reports (one point per job, or per group of clones)
+// into a sweep.Result: one step per job with QD = iodepth × numjobs, steps
 // grouped by rw and bs and ordered by QD. Interim --status-interval
 // reports are left out. Clones fio listed separately (numjobs without
 // group_reporting) are merged into one step: IOPS and bandwidth summed,
@@ -36,8 +33,8 @@ var (
 // client/server report the "All clients" aggregate is the step and each
 // client becomes one of its Hosts. fio does not measure the mean in flight,
 // so InflightMean stays 0 (unknown).
-func FromFio(outs []fio.Output) (*Result, error) {
-	r := &Result{Schema: Schema, Meta: Meta{Tool: "qdsweep", Source: SourceFioImport}}
+func ImportResult(outs []fio.Output) (*sweep.Result, error) {
+	r := &sweep.Result{Schema: sweep.Schema, Meta: sweep.Meta{Tool: "qdsweep", Source: sweep.SourceFioImport}}
 	engines := map[string]bool{}
 	targets := map[string]bool{}
 	var first, last int64
@@ -68,7 +65,7 @@ func FromFio(outs []fio.Output) (*Result, error) {
 		}
 	}
 	if len(r.Steps) == 0 {
-		return nil, fmt.Errorf("fio import: %w", ErrFioNoIO)
+		return nil, fmt.Errorf("fio import: %w", ErrNoIO)
 	}
 	usable, noLat := 0, 0
 	for _, st := range r.Steps {
@@ -83,9 +80,9 @@ func FromFio(outs []fio.Output) (*Result, error) {
 	switch {
 	case usable > 0:
 	case noLat > 0:
-		return nil, fmt.Errorf("fio import: %w", ErrFioNoLatency)
+		return nil, fmt.Errorf("fio import: %w", ErrNoLatency)
 	default:
-		return nil, fmt.Errorf("fio import: %w", ErrFioNoIODepth)
+		return nil, fmt.Errorf("fio import: %w", ErrNoIODepth)
 	}
 	sort.SliceStable(r.Steps, func(a, b int) bool {
 		x, y := r.Steps[a], r.Steps[b]
@@ -201,9 +198,9 @@ func fioIOPSNoise(read, write []*fio.Dir) (cv float64, samples int64) {
 	return d.IOPSStddev / d.IOPSMean, d.IOPSSamples
 }
 
-func stepFromFio(g fioGroup) (Step, error) {
+func stepFromFio(g fioGroup) (sweep.Step, error) {
 	j := g.main
-	st := Step{RW: j.RW, BS: j.BS, IODepth: j.IODepth, NumJobs: j.NumJobs, IODepthUnknown: j.IODepthFrom == "unknown"}
+	st := sweep.Step{RW: j.RW, BS: j.BS, IODepth: j.IODepth, NumJobs: j.NumJobs, IODepthUnknown: j.IODepthFrom == "unknown"}
 	measured := false
 	jobs := g.clones
 	if len(jobs) == 0 {
@@ -227,7 +224,7 @@ func stepFromFio(g fioGroup) (Step, error) {
 		ios += s.TotalIOs
 		latSum += s.LatMeanNs * float64(s.TotalIOs)
 		runtimeMs = max(runtimeMs, s.RuntimeMs)
-		worst := fioadapt.LatencyOf(s.Lat)
+		worst := LatencyOf(s.Lat)
 		if i == 0 || worst.P99Ns > st.Lat.P99Ns {
 			st.Lat = worst
 		}
@@ -284,7 +281,7 @@ func stepFromFio(g fioGroup) (Step, error) {
 		if c.Port != 0 {
 			host = fmt.Sprintf("%s:%d", c.Host, c.Port)
 		}
-		st.Hosts = append(st.Hosts, HostStep{Host: host, IOPS: s.IOPS, BWBytes: s.BWBytes, Lat: fioadapt.LatencyOf(s.Lat)})
+		st.Hosts = append(st.Hosts, sweep.HostStep{Host: host, IOPS: s.IOPS, BWBytes: s.BWBytes, Lat: LatencyOf(s.Lat)})
 	}
 	return st, nil
 }
@@ -294,7 +291,7 @@ func stepFromFio(g fioGroup) (Step, error) {
 // clone (or, for a client/server aggregate, of every client) merged; each
 // direction's own from its merged histograms. fio's "All clients" and the
 // busiest direction alone are not the step's percentiles.
-func binsPercentiles(st *Step, jobs, clients []fio.Job) {
+func binsPercentiles(st *sweep.Step, jobs, clients []fio.Job) {
 	if len(clients) > 0 {
 		jobs = clients
 	}
@@ -340,13 +337,13 @@ func mergeDirs(ds []*fio.Dir) *ioengine.DirStats {
 	if len(ds) == 0 {
 		return nil
 	}
-	out := fioadapt.DirStats(*ds[0])
+	out := DirStats(*ds[0])
 	if len(ds) == 1 {
 		return out
 	}
 	latSum := out.Lat.MeanNs * float64(out.TotalIOs)
 	for _, d := range ds[1:] {
-		s := fioadapt.DirStats(*d)
+		s := DirStats(*d)
 		out.TotalIOs += s.TotalIOs
 		out.Bytes += s.Bytes
 		out.IOPS += s.IOPS
@@ -366,12 +363,12 @@ func mergeDirs(ds []*fio.Dir) *ioengine.DirStats {
 }
 
 // planOf lists the distinct values the steps cover, sorted.
-func planOf(steps []Step) Plan {
+func planOf(steps []sweep.Step) sweep.Plan {
 	rws, bss, ds, js := map[string]bool{}, map[int64]bool{}, map[int]bool{}, map[int]bool{}
 	for _, s := range steps {
 		rws[s.RW], bss[s.BS], ds[s.IODepth], js[s.NumJobs] = true, true, true, true
 	}
-	var p Plan
+	var p sweep.Plan
 	for k := range rws {
 		p.RW = append(p.RW, k)
 	}
@@ -404,17 +401,4 @@ func joinKeys(m map[string]bool, def string) string {
 	}
 	sort.Strings(ks)
 	return strings.Join(ks, ",")
-}
-
-// HostSteps converts an engine's per-host figures (multi-host fio runs)
-// into Step.Hosts; nil stays nil.
-func HostSteps(hs []ioengine.HostStats) []HostStep {
-	if hs == nil {
-		return nil
-	}
-	out := make([]HostStep, len(hs))
-	for i, h := range hs {
-		out[i] = HostStep{Host: h.Host, IOPS: h.IOPS, BWBytes: h.BWBytes, Lat: h.Lat}
-	}
-	return out
 }

@@ -1,10 +1,11 @@
-package sweep_test
+package fioadapt_test
 
 import (
 	"math"
 	"path/filepath"
 	"testing"
 
+	"github.com/qdsweep/qdsweep/fioadapt"
 	"github.com/qdsweep/qdsweep/internal/outtest"
 
 	"github.com/qdsweep/qdsweep/fio"
@@ -25,7 +26,7 @@ func readFio(t *testing.T, names ...string) []fio.Output {
 	return outs
 }
 
-func TestFromFio(t *testing.T) {
+func TestImportResult(t *testing.T) {
 	type point struct {
 		iodepth, numjobs int
 		iops, latMeanNs  float64
@@ -57,7 +58,7 @@ func TestFromFio(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r, err := sweep.FromFio(readFio(t, tt.files...))
+			r, err := fioadapt.ImportResult(readFio(t, tt.files...))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -104,8 +105,8 @@ func TestFromFio(t *testing.T) {
 	}
 }
 
-func TestFromFioHostsAndMixed(t *testing.T) {
-	r, err := sweep.FromFio(readFio(t, "clientserver-json.json"))
+func TestImportResultHostsAndMixed(t *testing.T) {
+	r, err := fioadapt.ImportResult(readFio(t, "clientserver-json.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +114,7 @@ func TestFromFioHostsAndMixed(t *testing.T) {
 	if h[0].Host != "127.0.0.1:8766" || h[1].Host != "127.0.0.1:8767" || h[0].IOPS != 31591.408591 || h[1].IOPS != 31547.452547 {
 		t.Errorf("hosts %+v", h)
 	}
-	r, err = sweep.FromFio(readFio(t, "randrw-iouring-latpct.json"))
+	r, err = fioadapt.ImportResult(readFio(t, "randrw-iouring-latpct.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +126,7 @@ func TestFromFioHostsAndMixed(t *testing.T) {
 	if len(hs) != 1 || hs[0].Host != "a:8765" || hs[0].IOPS != 10 || hs[0].Lat.MeanNs != 5 || sweep.HostSteps(nil) != nil {
 		t.Errorf("HostSteps %+v", hs)
 	}
-	if _, err := sweep.FromFio(nil); err == nil {
+	if _, err := fioadapt.ImportResult(nil); err == nil {
 		t.Error("no outputs: no error")
 	}
 }
@@ -133,12 +134,12 @@ func TestFromFioHostsAndMixed(t *testing.T) {
 // TestFromFioIOPSNoise: an imported step's noise is fio's own IOPS spread
 // (iops_stddev ÷ iops_mean over iops_samples) when one job's one direction
 // is the step, and none is made up otherwise (jobs merged, < 3 samples).
-func TestFromFioIOPSNoise(t *testing.T) {
+func TestImportResultIOPSNoise(t *testing.T) {
 	outs, err := fio.ReadOutput(filepath.Join("..", "examples", "fio", "fio-qd16.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := sweep.FromFio(outs)
+	r, err := fioadapt.ImportResult(outs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +153,7 @@ func TestFromFioIOPSNoise(t *testing.T) {
 		t.Fatalf("uncertainty %v, want %v (3 samples count as one independent one)", u, wantCV)
 	}
 	for _, f := range []string{"randwrite-libaio-nj2-json.json", "point-randread-qd32.json"} {
-		r, err := sweep.FromFio(readFio(t, f))
+		r, err := fioadapt.ImportResult(readFio(t, f))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -161,3 +162,48 @@ func TestFromFioIOPSNoise(t *testing.T) {
 		}
 	}
 }
+
+// TestAttachSeries: an imported fio run keeps its iops and latency logs
+// as the step's series, or its --status-interval reports without logs.
+func TestAttachSeries(t *testing.T) {
+	dir := filepath.Join("..", "fio", "testdata", "logs")
+	outs, err := fio.ReadOutput(filepath.Join(dir, "qd4.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	iops, err := fio.ReadLog(filepath.Join(dir, "qd4_iops.1.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lat, err := fio.ReadLog(filepath.Join(dir, "qd4_lat.1.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		run    fioadapt.FioRun
+		source string
+		n      int
+	}{
+		{fioadapt.FioRun{Outputs: outs, IOPSLogs: [][]fio.LogEntry{iops}, LatLogs: [][]fio.LogEntry{lat}}, sweep.SeriesFioLogs, 7},
+		{fioadapt.FioRun{Outputs: outs}, sweep.SeriesFioStatus, 3},
+	} {
+		r, err := fioadapt.ImportResult(outs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fioadapt.AttachSeries(r, []fioadapt.FioRun{tc.run}, 0); got != 1 {
+			t.Fatalf("%s: %d steps got a series", tc.source, got)
+		}
+		s := r.Steps[0].Series
+		if s.Source != tc.source || len(s.Points) != tc.n {
+			t.Errorf("series from %s with %d slices, want %s with %d", s.Source, len(s.Points), tc.source, tc.n)
+		}
+		for _, p := range s.Points {
+			if p.IOPS() <= 0 || !within(p.ReadBWBytes, p.ReadIOPS*4096, 0.01) /* fio counts io_bytes and total_ios a few I/Os apart */ || p.LatMeanNs <= 0 {
+				t.Errorf("%s slice %+v", tc.source, p.Interval)
+			}
+		}
+	}
+}
+
+func within(got, want, tol float64) bool { return math.Abs(got-want) <= tol*math.Abs(want) }
