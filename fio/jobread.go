@@ -123,6 +123,7 @@ func ParseJobFile(r io.Reader) (JobFile, error) { return parseJobFile(r, ".", 0)
 
 func parseJobFile(r io.Reader, dir string, depth int) (JobFile, error) {
 	var jf JobFile
+	var unset error // the first option a variable left empty
 	sc := bufio.NewScanner(io.LimitReader(r, 16<<20))
 	line := 0
 	section := -2 // -2: none yet, -1: [global], else index into jf.Jobs
@@ -204,8 +205,12 @@ func parseJobFile(r io.Reader, dir string, depth int) (JobFile, error) {
 		raw := strings.TrimSpace(v)
 		v = expandVars(raw)
 		if v == "" && raw != "" && takesValue(k) {
-			// fio fails such an option too ("failed parsing bs=${X}"); say why.
-			return JobFile{}, fmt.Errorf("line %d: %s=%s is empty once its variables are expanded (unset in the environment?)", line, k, raw)
+			// fio fails such an option too ("failed parsing bs=${X}"); say
+			// why, after reading the rest (ErrUnsetVar).
+			if unset == nil {
+				unset = &unsetVarError{fmt.Sprintf("line %d: %s=%s is empty once its variables are expanded (unset in the environment?)", line, k, raw)}
+			}
+			continue
 		}
 		if n, ok, err := evalArithmetic(v); err != nil {
 			return JobFile{}, fmt.Errorf("line %d: %s: %w", line, k, err)
@@ -224,8 +229,20 @@ func parseJobFile(r io.Reader, dir string, depth int) (JobFile, error) {
 	if len(jf.Jobs) == 0 && depth == 0 {
 		return JobFile{}, fmt.Errorf("no [job] section")
 	}
-	return jf, nil
+	return jf, unset
 }
+
+// ErrUnsetVar is wrapped when an option's value is empty once its
+// variables are expanded. The JobFile returned with it holds the rest of
+// the file (that option left out), so a caller can name another reason
+// first: the variable is the reason only when nothing else refuses it.
+var ErrUnsetVar = errors.New("a variable is unset")
+
+// unsetVarError is ErrUnsetVar naming the option.
+type unsetVarError struct{ msg string }
+
+func (e *unsetVarError) Error() string        { return e.msg }
+func (e *unsetVarError) Is(target error) bool { return target == ErrUnsetVar }
 
 // ErrNotFio is wrapped by fioadapt.Runs' error when a job sets an option fio does
 // not have (fio refuses such a job too).

@@ -41,6 +41,7 @@ const (
 type optionInfo struct {
 	value    bool
 	handling Handling
+	viaFio   bool // fio may run it under the write guard when qdsweep does not (viaFioOptions)
 }
 
 // options is the fio vocabulary qdsweep knows, by fio's option name.
@@ -126,6 +127,11 @@ func init() {
 		"error_dump", "create_serialize", "create_fsync", "end_fsync_on_close", "fsync_on_close", "pre_read",
 		"size_increment", "io_size_increment", "trim_backlog", "replay_redirect", "read_iolog", "write_iolog",
 		"iolog", "replay_no_stall", "job_start_clock_id", "disk_util", "clat_prio", "rwmix_read_before_write")
+	for _, n := range viaFioOptions {
+		o := options[n]
+		o.viaFio = true
+		options[n] = o
+	}
 }
 
 // OptionKey is a fio option's name as code outside this table names it.
@@ -232,6 +238,71 @@ func RWValueNames() []string {
 // DefaultRWMixRead is fio's rwmixread when a mixed job sets neither
 // rwmixread nor rwmixwrite.
 const DefaultRWMixRead = 50
+
+// viaFioOptions are the options fio itself may run for a job qdsweep
+// does not run natively (an allow-list): each shapes, paces, verifies or
+// places the job's I/O on the files the write guard checked, or its
+// process on the CPUs, and names no other file, no command and no system
+// setting. Whatever value of them qdsweep does not run (bs=4k,8k, rw=read:8k,
+// verify=crc32c) fio runs. An engine's options go with their engine
+// (FioEngines). Not here, so refused however fio would run them: files
+// fio would create, name or remove (nrfiles, filename_format, opendir,
+// unlink, directory lists, filesize ranges, fill_device, the iologs,
+// verify_dump, verify_state_*), commands (exec_prerun, exec_postrun),
+// system settings (ioscheduler, cgroup, uid, gid), and the rest.
+var viaFioOptions = []string{
+	// sizes, directions, offsets and their order
+	"bs", "bsrange", "bssplit", "ba", "bs_unaligned", "bs_is_seq_rand", "rw", "rw_sequencer", "offset_align",
+	"random_distribution", "percentage_random", "random_generator", "softrandommap", "startdelay", "file_append", "lockfile", "file_service_type", "openfiles",
+	"zonemode", "zonesize", "zonecapacity", "zonerange", "zoneskip", "read_beyond_wp", "max_open_zones",
+	"job_max_open_zones", "ignore_zone_limits", "zone_reset_threshold", "zone_reset_frequency",
+	// pacing and submission
+	"thinktime", "thinktime_spin", "thinktime_blocks", "thinktime_blocks_type", "thinktime_iotime",
+	"rate_process", "rate_ignore_thinktime", "io_submit_mode", "serialize_overlap", "exit_what",
+	"latency_target", "latency_window", "latency_percentile", "latency_run", "max_latency",
+	"steadystate", "steadystate_duration", "steadystate_ramp_time", "flow", "flow_id", "flow_sleep",
+	// data and verification
+	"buffer_compress_percentage", "buffer_compress_chunk", "buffer_pattern", "dedupe_percentage",
+	"dedupe_mode", "dedupe_working_set_percentage", "dedupe_global", "refill_buffers", "zero_buffers",
+	"scramble_buffers", "verify", "verify_only", "verify_interval", "verify_offset", "verify_pattern",
+	"verify_fatal", "verify_async", "verify_async_cpus", "verify_backlog", "verify_backlog_batch",
+	"experimental_verify", "trim_percentage", "trim_verify_zero", "trim_backlog", "trim_backlog_batch",
+	// syncing, caching and errors on the job's files
+	"write_barrier", "sync_file_range", "fsync_on_close", "create_serialize", "create_fsync", "pre_read",
+	"atomic", "write_hint", "ignore_error", "error_dump",
+	"allow_file_create",
+	// CPUs, priorities and memory (mem and iomem without a backing file: CheckViaFio)
+	"cpus_allowed", "cpumask", "cpus_allowed_policy", "numa_cpu_nodes", "numa_mem_policy", "nice", "prio",
+	"prioclass", "gtod_cpu", "mem", "iomem_align", "hugepage-size", "lockmem", "disk_util",
+}
+
+// OptionViaFio reports whether fio itself may run option name for a job
+// qdsweep does not run natively (viaFioOptions; an alias is resolved
+// first). An engine's option is judged with its engine instead.
+func OptionViaFio(name string) bool { return options[OptionName(name)].viaFio }
+
+// CheckViaFio checks the value of an option fio runs for qdsweep: a
+// memory type must have no backing file (mem=mmap:/path names one).
+func CheckViaFio(name, value string) error {
+	switch n := OptionName(name); n {
+	case "mem":
+		if !slices.Contains(passMems, value) {
+			return fmt.Errorf("%s=%s: the memory type may be one of %s, without a backing file", n, value, strings.Join(passMems, ", "))
+		}
+	}
+	return nil
+}
+
+// FioEngines are the fio engines fio may run for a job qdsweep runs
+// through it (an allow-list of fio 3.33's): each reads and writes only
+// the job's files, which it opens as the write guard checked them. fio's
+// other engines run commands (exec), create, stat, truncate or delete
+// files (filecreate, filestat, filedelete, dircreate, dirstat, dirdelete,
+// ftruncate, e4defrag), reach other machines or devices the guard does
+// not check (net, rdma, nbd, http, rbd, sg, io_uring_cmd …), load code
+// (external) or do no I/O (cpuio).
+var FioEngines = []string{"io_uring", "libaio", "psync", "sync", "pvsync", "pvsync2", "vsync", "posixaio",
+	"mmap", "splice", "null", "falloc"}
 
 // MaxPercentiles is the most percentiles percentile_list may name (fio's limit).
 const MaxPercentiles = 20

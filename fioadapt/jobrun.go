@@ -89,6 +89,14 @@ type JobRun struct {
 	// Steady is fio's steady-state test (steadystate=, ss_dur, ss_ramp):
 	// the job ends once it holds. Dur 0: none.
 	Steady fio.SteadySpec `json:"steadystate,omitzero"`
+	// Unsupported are the options (ioengine= among them) qdsweep does not
+	// run natively, as written, in the job's order; EngineOptions the
+	// options of the job's engine when qdsweep does not run that engine.
+	// A run that goes through fio hands fio both (session decides).
+	Unsupported   []fio.Option `json:"-"`
+	EngineOptions []fio.Option `json:"-"`
+	// Engine is the engine fio runs the job on (fio.EngineUsed of its ioengine=).
+	Engine string `json:"-"`
 }
 
 // JobLogs are fio's logs of one job: write_iops_log, write_bw_log and
@@ -216,6 +224,7 @@ func convertJob(name string, opts []fio.Option) (JobRun, []fio.Option, error) {
 	c.finish()
 	c.checkLogs()
 	c.checkSteady()
+	c.run.Unsupported, c.run.Engine = c.unsupported, fio.EngineUsed(c.engine)
 	return c.run, c.unsupported, nil
 }
 
@@ -239,8 +248,11 @@ func (c *jobConv) checkEngineOptions() error {
 				label(o), strings.Join(engines, " or "), engine, engines[0], o.Key)
 		case c.run.IOEngine != "":
 			c.refuse(o) // an option of an engine qdsweep runs, which qdsweep does not run
+		default:
+			// The job's engine is not one qdsweep runs: it says so for its
+			// options, which go with it to fio.
+			c.run.EngineOptions = append(c.run.EngineOptions, o)
 		}
-		// else the job's engine is refused, which says it for its options
 	}
 	if c.uringOpt == nil || c.run.IOEngine == "io_uring" || c.run.IOEngine == "" {
 		return nil
@@ -646,7 +658,11 @@ func convRW(c *jobConv, _ string, o fio.Option) error {
 		return fmt.Errorf("%s: fio's rw is one of %s", label(o), strings.Join(fio.RWValueNames(), ", "))
 	}
 	if !ioengine.RW(name).Valid() {
-		return c.refuse(o) // fio's trimming: not run here
+		// fio's trimming: not run here. The workload keeps a write's
+		// direction (a trim discards data, as a write overwrites it), so
+		// the write guard judges the job as fio would run it.
+		c.run.Workload.RW = trimAsWrite[name]
+		return c.refuse(o)
 	}
 	c.run.Workload.RW = ioengine.RW(name)
 	c.run.Workload.Shape.Skip, c.run.Workload.Shape.RandomEvery = 0, 0
@@ -655,6 +671,11 @@ func convRW(c *jobConv, _ string, o fio.Option) error {
 	}
 	return nil
 }
+
+// trimAsWrite is the direction the write guard judges each of fio's
+// trimming rw= values by: a trim discards data, as a write overwrites it.
+var trimAsWrite = map[string]ioengine.RW{"trim": ioengine.Write, "trimwrite": ioengine.Write,
+	"randtrim": ioengine.RandWrite, "randtrimwrite": ioengine.RandWrite}
 
 func convMix(c *jobConv, key string, o fio.Option) error {
 	n, err := optPercent(o)
@@ -824,7 +845,7 @@ func convIOEngine(c *jobConv, _ string, o fio.Option) error {
 	switch o.Value {
 	case "io_uring", "libaio", "psync":
 		c.run.IOEngine = o.Value
-	case "sync", "pvsync":
+	case "sync", "pvsync", "pvsync2":
 		c.run.IOEngine = "psync" // one synchronous I/O at a time per job, as psync
 	default:
 		c.engineOpt = o // refused if the job keeps it (checkEngineOptions)

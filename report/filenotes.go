@@ -109,3 +109,10 @@ func LogsIgnoredNote(why string) string {
 	}
 	return ""
 }
+
+// ViaFioNote is said of a job file (or command line) qdsweep runs through
+// fio: the options (and engine) qdsweep does not run natively, which fio
+// runs, under the same write guard, its figures in qdsweep's reports.
+func ViaFioNote(what []string) string {
+	return "runs through fio, under the same write guard and reports: qdsweep does not run " + strings.Join(what, ", ") + " natively"
+}

@@ -23,6 +23,10 @@ type RunSpec struct {
 	engine  string        // io_uring, libaio, psync, sim or fio
 	runtime time.Duration // the measured window's cap (RunForever: none)
 	notes   []string      // said on stderr before the run
+	// viaFio: fio runs the job, qdsweep not running all of it natively
+	// (routeRuns), on fioEngine with the options qdsweep hands it.
+	viaFio    bool
+	fioEngine string
 }
 
 // RunRequest is what a run's command line names: fio's options, and the
@@ -66,19 +70,27 @@ func RunSpecs(req RunRequest) ([]RunSpec, error) {
 	}
 	var runs []fioadapt.JobRun
 	var groups, waves []int
+	var routes []route        // each job's
 	var sectionNames []string // every section of the job files
 	if len(jobFiles) == 0 {
-		if runs, groups, waves, err = commandLineRuns(cmdline); err != nil {
+		rt := routeNative
+		if runs, groups, waves, rt, err = commandLineRuns(cmdline, req.Engine, &notes); err != nil {
 			return nil, err
+		}
+		for range runs {
+			routes = append(routes, rt)
 		}
 	}
 	for _, path := range jobFiles {
 		if len(cmdline.Jobs) > 0 {
 			return nil, Usagef("--jobfile %s: --name on the command line starts another job; qdsweep runs the file's jobs or the command line's: drop --name", path)
 		}
-		fr, fg, fw, err := jobFileRuns(path, cmdline.Global, req.Sections, &sectionNames)
+		fr, fg, fw, rt, err := jobFileRuns(path, cmdline.Global, req, &sectionNames, &notes)
 		if err != nil {
 			return nil, err
+		}
+		for range fr {
+			routes = append(routes, rt)
 		}
 		nextG, nextW := 0, 0
 		if len(groups) > 0 {
@@ -99,11 +111,21 @@ func RunSpecs(req RunRequest) ([]RunSpec, error) {
 	}
 	specs := make([]RunSpec, len(runs))
 	for i, r := range runs {
-		spec, err := specOf(req.Engine, r, len(runs) > 1)
+		engine := req.Engine
+		if routes[i] == routeFio {
+			engine = ioengine.EngineFio
+		}
+		spec, err := specOf(engine, r, len(runs) > 1)
 		if err != nil {
 			return nil, err
 		}
 		spec.group, spec.wave, spec.waitFor = groups[i], waves[i], waits[i]
+		if routes[i] == routeFio {
+			spec.viaFio, spec.fioEngine = true, r.Engine
+			if req.Engine != "" && req.Engine != ioengine.EngineFio {
+				spec.fioEngine = req.Engine // the command line's, for every job
+			}
+		}
 		if i == 0 {
 			spec.notes = append(notes, spec.notes...)
 		}
@@ -132,55 +154,65 @@ func waitsOf(runs []fioadapt.JobRun) ([][]int, error) {
 }
 
 // commandLineRuns is the jobs of a command line (--name starts each), their
-// groups and waves.
-func commandLineRuns(jf fio.JobFile) ([]fioadapt.JobRun, []int, []int, error) {
+// groups and waves, and how they run (routeRuns; its note joins notes).
+func commandLineRuns(jf fio.JobFile, engine string, notes *[]string) ([]fioadapt.JobRun, []int, []int, route, error) {
 	if len(jf.Jobs) == 0 {
 		jf.Jobs = []fio.JobSpec{{Options: jf.Global}}
 		jf.Global = nil
 	}
 	runs, err := fioadapt.Runs(jf)
-	if errors.Is(err, fio.ErrUnsupported) {
-		return nil, nil, nil, Usagef("run: %v; qdsweep does not run these: drop them or run the command with fio itself", OneLine(err))
+	if err != nil && !errors.Is(err, fio.ErrUnsupported) {
+		return nil, nil, nil, 0, Usagef("run: %v", OneLine(err))
 	}
+	rt, note, err := routeRuns(runs, nil, engine, "run")
 	if err != nil {
-		return nil, nil, nil, Usagef("run: %v", OneLine(err))
+		return nil, nil, nil, 0, err
 	}
-	return runs, jf.Groups(), jf.Waves(), nil
+	if note != "" {
+		*notes = append(*notes, note)
+	}
+	return runs, jf.Groups(), jf.Waves(), rt, nil
 }
 
 // jobFileRuns reads one job file: its jobs (those sections names, when
 // given), the command line's options as defaults the file's [global]
 // sections and jobs may set again (as fio reads them), their groups and
-// waves. Every problem is a usage error naming the file.
-func jobFileRuns(path string, cmdline []fio.Option, sections []string, names *[]string) (runs []fioadapt.JobRun, groups, waves []int, err error) {
+// waves, and how they run (routeRuns; its note joins notes). Every problem
+// is a usage error naming the file.
+func jobFileRuns(path string, cmdline []fio.Option, req RunRequest, names, notes *[]string) (runs []fioadapt.JobRun, groups, waves []int, rt route, err error) {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return nil, nil, nil, Usagef("--jobfile %s: is a directory; name a fio job file", path)
+		return nil, nil, nil, 0, Usagef("--jobfile %s: is a directory; name a fio job file", path)
 	}
-	file, err := fio.ReadJobFile(path)
-	if err != nil {
-		return nil, nil, nil, Usagef("--jobfile %s: %v", path, OneLine(err))
+	file, unset := fio.ReadJobFile(path)
+	if unset != nil && !errors.Is(unset, fio.ErrUnsetVar) {
+		return nil, nil, nil, 0, Usagef("--jobfile %s: %v", path, OneLine(unset))
 	}
 	if len(file.Jobs) == 0 {
-		return nil, nil, nil, Usagef("--jobfile %s: holds no job section; add one, e.g. [job1]", path)
+		return nil, nil, nil, 0, Usagef("--jobfile %s: holds no job section; add one, e.g. [job1]", path)
 	}
+	sections := req.Sections
 	for _, j := range file.Jobs {
 		*names = append(*names, j.Name)
 	}
 	if len(sections) > 0 {
 		file.Jobs = slices.DeleteFunc(file.Jobs, func(j fio.JobSpec) bool { return !slices.Contains(sections, j.Name) })
 		if len(file.Jobs) == 0 {
-			return nil, nil, nil, nil
+			return nil, nil, nil, 0, nil
 		}
 	}
 	file = file.WithDefaults(cmdline)
 	runs, err = fioadapt.Runs(file)
-	if errors.Is(err, fio.ErrUnsupported) {
-		return nil, nil, nil, Usagef("--jobfile %s: %v; qdsweep does not run these: drop them or run the command with fio itself", path, OneLine(err))
+	if err != nil && !errors.Is(err, fio.ErrUnsupported) {
+		return nil, nil, nil, 0, Usagef("--jobfile %s: %v", path, OneLine(err))
 	}
+	rt, note, err := routeRuns(runs, unset, req.Engine, "--jobfile "+path)
 	if err != nil {
-		return nil, nil, nil, Usagef("--jobfile %s: %v", path, OneLine(err))
+		return nil, nil, nil, 0, err
 	}
-	return runs, file.Groups(), file.Waves(), nil
+	if note != "" {
+		*notes = append(*notes, note)
+	}
+	return runs, file.Groups(), file.Waves(), rt, nil
 }
 
 // checkSections fails when --section names a section none of the job

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/qdsweep/qdsweep/fioadapt"
@@ -109,11 +110,14 @@ func configureFioEngine(es Engine, spec *RunSpec) {
 	if es.Fio == nil {
 		return
 	}
-	if len(spec.run.Batching)+len(spec.run.Ignored) > 0 {
-		// fio itself honours them: hand them over.
-		spec.notes = nil
+	if n := report.IgnoredNote(spec.run.Ignored, spec.run.Batching); n != "" {
+		// fio itself honours them: no note says they are ignored.
+		spec.notes = slices.DeleteFunc(spec.notes, func(s string) bool { return s == n })
 	}
 	es.Fio.IOEngine = ioengine.EnginePsync // fio's default, unless --fio-arg names one
+	if spec.viaFio {
+		es.Fio.IOEngine, es.Fio.JobOptions = spec.fioEngine, viaFioOptions(spec.run)
+	}
 	if !spec.run.TimeBased {
 		es.Fio.IOSize = spec.run.IOSize
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -92,9 +93,18 @@ func TestRunSession(t *testing.T) {
 	if fi, err := os.Stat(target); err != nil || fi.Size() != 4<<20 {
 		t.Errorf("the named target is kept at its size: %v", err)
 	}
-	_, err = session.RunSpecs(session.RunRequest{FioArgs: []string{"--rw=randread", "--fill_device=1"}})
+	// An option qdsweep does not run natively runs through fio, when fio
+	// is installed; without fio the refusal names it and says to install fio.
+	_, err = session.RunSpecs(session.RunRequest{FioArgs: []string{"--rw=randread", "--buffer_compress_percentage=50"}})
 	var ue session.UsageError
+	if _, lookErr := exec.LookPath("fio"); lookErr == nil && err != nil {
+		t.Errorf("an option fio runs, fio installed: %v, want the job run through fio", err)
+	} else if lookErr != nil && (!errors.As(err, &ue) || !strings.Contains(err.Error(), "buffer_compress_percentage") || !strings.Contains(err.Error(), "install fio")) {
+		t.Errorf("an option fio runs, fio not installed: %v, want a usage error naming it and fio", err)
+	}
+	// One fio may not run either (it fills the file system) is refused, named.
+	_, err = session.RunSpecs(session.RunRequest{FioArgs: []string{"--rw=randread", "--fill_device=1"}})
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "fill_device") {
-		t.Errorf("an option qdsweep does not run: %v, want a usage error naming it", err)
+		t.Errorf("an option qdsweep does not run, nor fio under it: %v, want a usage error naming it", err)
 	}
 }

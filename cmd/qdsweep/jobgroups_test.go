@@ -138,8 +138,10 @@ func TestRunJobFileRefusesWithReasons(t *testing.T) {
 		{"size-based with number_ios", "[j]\nfilename=f\nsize=1m\nnumber_ios=10\n", ""},
 		{"wait_for", "[a]\nfilename=f\nsize=1m\nnumber_ios=5\n[b]\nwait_for=a\nfilename=f\nsize=1m\nnumber_ios=5\n", ""},
 		{"zones", "[j]\nfilename=f\nsize=8z\n", "zones (z)"},
-		{"engine", "[j]\nfilename=f\nsize=1m\nioengine=null\n", "ioengine=null"},
-		{"two sizes", "[j]\nfilename=f\nsize=1m\nbs=4k,8k\n", "bs=4k,8k"},
+		{"engine that runs commands", "[j]\nfilename=f\nsize=1m\nioengine=exec\n", "ioengine=exec"},
+		{"engine before an unset variable", "[j]\nfilename=f\nsize=1m\nbs=${QDSWEEP_TEST_UNSET}\nioengine=filedelete\n", "ioengine=filedelete"},
+		{"an unset variable when nothing else refuses", "[j]\nfilename=f\nsize=1m\nbs=${QDSWEEP_TEST_UNSET}\nthinktime=10\n", "QDSWEEP_TEST_UNSET"},
+		{"an option that removes the file", "[j]\nfilename=f\nsize=1m\nunlink=1\nbs=4k,8k\n", "unlink=1"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -46,7 +46,8 @@ func TestParseOnlyAgreesWithFio(t *testing.T) {
 			cmd.Stderr = &stderr
 			qErr := cmd.Run()
 			qOK := qErr == nil
-			refusedAsUnsupported := strings.Contains(stderr.String(), "qdsweep does not run these")
+			refusedAsUnsupported := strings.Contains(stderr.String(), "qdsweep does not run these") ||
+				strings.Contains(stderr.String(), "nor fio under qdsweep runs these") || strings.Contains(stderr.String(), "qdsweep runs no other fio engine")
 			if !qOK {
 				if ee, ok := qErr.(*exec.ExitError); !ok || ee.ExitCode() != 2 || strings.Count(strings.TrimSpace(stderr.String()), "\n") != 0 {
 					t.Fatalf("qdsweep: %v, %q; want exit 2 and one line", qErr, stderr.String())

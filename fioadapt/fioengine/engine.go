@@ -42,6 +42,10 @@ type Options struct {
 	NumberIOs int64
 	// EndFsync is fio's end_fsync: the written file flushed when the job ends.
 	EndFsync bool
+	// JobOptions are options of the job fio runs as written, after its
+	// workload's: what qdsweep hands fio for a job it does not run
+	// natively (each one fio's option table lets fio run: fio.OptionViaFio).
+	JobOptions [][2]string
 	// KillWait is how long fio gets to print its results after an interrupt
 	// before its process group is killed (0: 5 s).
 	KillWait time.Duration
@@ -79,6 +83,14 @@ func NewEngine(o Options) ioengine.Engine {
 	return &Engine{opt: o}
 }
 
+// Installed says whether fio can be run: nil, or ErrNotFound naming why.
+func Installed() error {
+	if _, err := exec.LookPath("fio"); err != nil {
+		return fmt.Errorf("%w (%v)", ErrNotFound, err)
+	}
+	return nil
+}
+
 // Name is "fio".
 func (e *Engine) Name() string { return ioengine.EngineFio }
 
@@ -106,6 +118,7 @@ func (e *Engine) Run(ctx context.Context, w ioengine.Workload, ctl ioengine.Cont
 		return nil, err
 	}
 	opts = e.sizeBased(opts)
+	opts.Job = append(opts.Job, e.opt.JobOptions...)
 	if err := CheckExtraArgs(e.opt.ExtraArgs); err != nil {
 		return nil, err
 	}

@@ -1,0 +1,183 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/qdsweep/qdsweep/fio"
+)
+
+// corpusEnv names a directory of fio's example job files (fio's
+// examples/*.fio) for TestFioExamples.
+const corpusEnv = "QDSWEEP_FIO_EXAMPLES"
+
+// corpusFileSize is each scratch file's size: the target a rewritten job
+// file runs on in place of its device or file.
+const corpusFileSize = 16 << 20
+
+// rewriteExample rewrites a fio job file to run here, briefly: every file
+// it names becomes a scratch file of dir (laid out at corpusFileSize
+// bytes, in place of a device), its directory dir, its runtime 1 s, sizes
+// above corpusFileSize that size, and no ramp or start delay. Options
+// that name a variable (${VAR}) are left alone. It returns the text and
+// the scratch files to lay out.
+func rewriteExample(text, dir string) (string, []string) {
+	var out strings.Builder
+	fmt.Fprintf(&out, "[global]\nruntime=1\nsize=%d\ndirectory=%s\n", corpusFileSize, dir)
+	names := map[string]string{}
+	var files []string
+	sc := bufio.NewScanner(strings.NewReader(text))
+	for sc.Scan() {
+		line := sc.Text()
+		key, val, ok := strings.Cut(strings.TrimSpace(line), "=")
+		key, val = strings.TrimSpace(key), strings.TrimSpace(val)
+		if !ok || strings.Contains(val, "${") || strings.HasPrefix(key, ";") || strings.HasPrefix(key, "#") {
+			out.WriteString(line + "\n")
+			continue
+		}
+		if v, _, cut := strings.Cut(val, ";"); cut {
+			val = strings.TrimSpace(v)
+		}
+		switch fio.OptionName(key) {
+		case "filename":
+			var parts []string
+			for _, f := range fio.SplitFilenames(val) {
+				if names[f] == "" {
+					names[f] = fmt.Sprintf("file%d", len(names))
+					files = append(files, filepath.Join(dir, names[f]))
+				}
+				parts = append(parts, names[f])
+			}
+			line = "filename=" + strings.Join(parts, ":")
+		case "directory":
+			line = "directory=" + dir
+		case "runtime":
+			line = "runtime=1"
+		case "ramp_time", "startdelay":
+			line = key + "=0"
+		case "size", "io_size", "filesize":
+			if n, err := fio.ParseSize(val, fio.KBBase); err != nil || n > corpusFileSize {
+				if !strings.HasSuffix(val, "%") {
+					line = fmt.Sprintf("%s=%d", key, corpusFileSize)
+				}
+			}
+		}
+		out.WriteString(line + "\n")
+	}
+	return out.String(), files
+}
+
+// corpusResult is what fio and qdsweep did with one example.
+type corpusResult struct {
+	name     string
+	fioOK    bool
+	fioErr   string
+	qdCode   int
+	how      string // native, fio, refused
+	reason   string // qdsweep's first line on stderr when it refused
+	qdStderr string
+}
+
+// runCorpusExample rewrites one example twice (a directory for fio, one
+// for qdsweep) and runs it under each.
+func runCorpusExample(t *testing.T, fioBin, path string) corpusResult {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := corpusResult{name: filepath.Base(path)}
+	run := func(bin string, args ...string) (string, string, int) {
+		dir := t.TempDir()
+		text, files := rewriteExample(string(b), dir)
+		for _, f := range files {
+			if err := os.WriteFile(f, make([]byte, corpusFileSize), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		job := filepath.Join(dir, "job.fio")
+		if err := os.WriteFile(job, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, bin, append(args, job)...)
+		cmd.Dir = dir
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+		cmd.WaitDelay = 5 * time.Second
+		var stdout, stderr strings.Builder
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		code := 0
+		if err != nil {
+			code = -1
+			if ee, ok := err.(*exec.ExitError); ok {
+				code = ee.ExitCode()
+			}
+		}
+		return stdout.String(), stderr.String(), code
+	}
+	_, fe, fc := run(fioBin, "--output-format=json")
+	r.fioOK = fc == 0
+	r.fioErr = firstLine(fe)
+	_, qe, qc := run(runBinary(t), "run", "--allow-write", "--output-format=json")
+	r.qdCode, r.qdStderr = qc, qe
+	switch {
+	case qc == 0 && strings.Contains(qe, "through fio"):
+		r.how = "fio"
+	case qc == 0:
+		r.how = "native"
+	default:
+		r.how, r.reason = "refused", firstLine(qe)
+	}
+	return r
+}
+
+func firstLine(s string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			return l
+		}
+	}
+	return ""
+}
+
+// TestFioExamples runs fio's example job files, rewritten to scratch
+// files, under fio and under qdsweep run.
+func TestFioExamples(t *testing.T) {
+	dir := os.Getenv(corpusEnv)
+	if dir == "" {
+		t.Skipf("%s names no directory of fio's example job files", corpusEnv)
+	}
+	fioBin, err := exec.LookPath("fio")
+	if err != nil {
+		t.Skip("fio is not installed")
+	}
+	paths, _ := filepath.Glob(filepath.Join(dir, "*.fio"))
+	sort.Strings(paths)
+	var results []corpusResult
+	for _, p := range paths {
+		start := time.Now()
+		r := runCorpusExample(t, fioBin, p)
+		results = append(results, r)
+		t.Logf("%-40s %4.1fs fio=%-5v qdsweep=%-7s %s | %s", r.name, time.Since(start).Seconds(), r.fioOK, r.how, r.reason, r.fioErr)
+	}
+	counts := map[string]int{}
+	fioRuns := 0
+	for _, r := range results {
+		if r.fioOK {
+			fioRuns++
+			counts[r.how]++
+		}
+	}
+	t.Logf("%d files; fio runs %d; of those qdsweep: native %d, through fio %d, refused %d", len(results), fioRuns, counts["native"], counts["fio"], counts["refused"])
+}

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestRunThroughFio: a job file with options qdsweep does not run natively
+// (compressible, scrambled buffers) runs through fio, one line naming them,
+// its figures in qdsweep's report; without fio the refusal names them and
+// says to install fio, in one line, exit 2, nothing written.
+func TestRunThroughFio(t *testing.T) {
+	const file = "[j]\nfilename=f\nsize=1m\nbuffer_compress_percentage=50\nscramble_buffers=1\nrw=randwrite\nruntime=300ms\ntime_based\n"
+	t.Run("fio installed", func(t *testing.T) {
+		if _, err := exec.LookPath("fio"); err != nil {
+			t.Skip("fio is not installed (CI installs it)")
+		}
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "j.fio"), []byte(file), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		stdout, stderr, code := runQdsweep(t, dir, "run", "j.fio", "--output-format=json")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		var note string
+		for _, l := range strings.Split(stderr, "\n") {
+			if strings.Contains(l, "through fio") {
+				note = l
+			}
+		}
+		if !strings.Contains(note, "buffer_compress_percentage=50 (line 4)") || !strings.Contains(note, "scramble_buffers=1 (line 5)") {
+			t.Fatalf("want one line naming what sent the job to fio; stderr:\n%s", stderr)
+		}
+		var doc struct {
+			Jobs []struct {
+				Write struct {
+					TotalIOs int64 `json:"total_ios"`
+				} `json:"write"`
+			} `json:"jobs"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &doc); err != nil || len(doc.Jobs) != 1 || doc.Jobs[0].Write.TotalIOs <= 0 {
+			t.Fatalf("fio's JSON as qdsweep writes it: %v\n%s", err, stdout)
+		}
+	})
+	t.Run("fio missing", func(t *testing.T) {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "j.fio"), []byte(file), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(runBinary(t), "run", "j.fio")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "PATH="+t.TempDir()) // no fio there
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		ee, ok := err.(*exec.ExitError)
+		line := strings.TrimSpace(stderr.String())
+		if !ok || ee.ExitCode() != 2 || strings.Contains(line, "\n") || !strings.Contains(line, "buffer_compress_percentage=50") ||
+			!strings.Contains(line, "scramble_buffers=1") || !strings.Contains(line, "install fio") {
+			t.Fatalf("exit %v, %q; want exit 2 and one line naming the options and how to install fio", err, line)
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) != 1 || stdout.Len() > 0 {
+			t.Fatalf("a refused run wrote: %v, %q", entries, stdout.String())
+		}
+	})
+}

@@ -1,0 +1,107 @@
+package session
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/qdsweep/qdsweep/fio"
+	"github.com/qdsweep/qdsweep/fioadapt"
+	"github.com/qdsweep/qdsweep/fioadapt/fioengine"
+	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/qdsweep/qdsweep/report"
+)
+
+// route is how a job file's (or command line's) jobs run.
+type route int
+
+const (
+	routeNative route = iota // qdsweep's own engines
+	routeFio                 // fio runs them, under the write guard
+)
+
+// routeRuns is the one place that decides how a run's jobs run: natively
+// when qdsweep runs every option of every job; through fio when fio
+// itself may run what qdsweep does not (fio's option table: the options
+// fio.OptionViaFio allows, an engine of fio.FioEngines with its options)
+// and fio is installed; else refused, in one line naming what decides it:
+// the engine, then other options fio may not run here, then, only when
+// nothing else refuses the jobs, a variable left unset (unset: the
+// parser's fio.ErrUnsetVar, or nil), then fio missing. engine is the
+// engine the command line names for every job ("": each job's own).
+// where begins the message ("run" or "--jobfile PATH").
+func routeRuns(runs []fioadapt.JobRun, unset error, engine, where string) (route, string, error) {
+	var via, refused, refusedEngines []string
+	for _, r := range runs {
+		for _, o := range r.Unsupported {
+			if fio.OptionName(o.Key) == fio.OptIOEngine {
+				if !slices.Contains(fio.FioEngines, o.Value) {
+					refusedEngines = append(refusedEngines, fio.DescribeOption(o))
+				} else {
+					via = append(via, fio.DescribeOption(o))
+				}
+				continue
+			}
+			if why := viaFioRefusal(r, o); why != "" {
+				refused = append(refused, fio.DescribeOption(o)+" ("+why+")")
+				continue
+			}
+			via = append(via, fio.DescribeOption(o))
+		}
+	}
+	switch {
+	case len(refusedEngines) > 0:
+		return 0, "", Usagef("%s: %s: qdsweep runs no other fio engine than %s (each reads and writes only the job's own files, as the write guard checked them)",
+			where, strings.Join(dedup(refusedEngines), ", "), strings.Join(fio.FioEngines, ", "))
+	case len(refused) > 0:
+		return 0, "", Usagef("%s: %s: neither qdsweep nor fio under qdsweep runs these; drop them or run the job file with fio itself", where, strings.Join(dedup(refused), ", "))
+	case unset != nil:
+		return 0, "", Usagef("%s: %v", where, OneLine(unset))
+	case len(via) == 0:
+		return routeNative, "", nil
+	case engine == ioengine.EngineSim:
+		return 0, "", Usagef("%s: %s: the simulated device runs only what qdsweep runs natively; drop them or --ioengine=sim", where, strings.Join(dedup(via), ", "))
+	}
+	if err := fioengine.Installed(); err != nil {
+		return 0, "", Usagef("%s: %s: qdsweep does not run these natively, and fio, which would run them, is not installed: install fio (e.g. apt-get install fio) or drop them", where, strings.Join(dedup(via), ", "))
+	}
+	return routeFio, report.ViaFioNote(dedup(via)), nil
+}
+
+// viaFioRefusal is why fio may not run option o of job r for qdsweep
+// ("" when it may): not an option the table lets fio run, or a value
+// naming a file.
+func viaFioRefusal(r fioadapt.JobRun, o fio.Option) string {
+	if engines := fio.OptionEngines(o.Key); len(engines) > 0 {
+		if slices.Contains(fio.FioEngines, r.Engine) {
+			return "" // an option of the job's engine, which fio runs
+		}
+		return "an option of fio's " + r.Engine + " engine"
+	}
+	if !fio.OptionViaFio(o.Key) {
+		return "it names, creates or removes other files, runs a command or changes the system"
+	}
+	if err := fio.CheckViaFio(o.Key, o.Value); err != nil {
+		return err.Error()
+	}
+	return ""
+}
+
+// viaFioOptions are the options a job that runs through fio hands fio, as
+// written, after those of its workload: what qdsweep does not run natively
+// (its engine aside: fioengine.Options.IOEngine) and its engine's options.
+func viaFioOptions(r fioadapt.JobRun) [][2]string {
+	var out [][2]string
+	for _, o := range append(slices.Clone(r.Unsupported), r.EngineOptions...) {
+		if fio.OptionName(o.Key) != fio.OptIOEngine {
+			out = append(out, [2]string{fio.OptionName(o.Key), o.Value})
+		}
+	}
+	return out
+}
+
+// dedup sorts s and drops repeats.
+func dedup(s []string) []string {
+	s = slices.Clone(s)
+	slices.Sort(s)
+	return slices.Compact(s)
+}
