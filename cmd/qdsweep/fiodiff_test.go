@@ -142,7 +142,7 @@ var fioDiffCases = []fioDiffCase{
 			"--name=e", "--filename=f", "--size=2m", "--rw=randread", "--random_distribution=zoned_abs:70/1m:30/1m"}},
 	{name: "allow_file_create=0 runs on an existing file", existing: map[string]int64{"f": 4 << 20},
 		args: []string{"--name=a", "--filename=f", "--size=512k", "--allow_file_create=0"}},
-	{name: "thinktime: run through fio", parseOnly: true, args: []string{"--name=a", "--filename=f", "--size=1m", "--thinktime=10"}},
+	{name: "thinktime runs (natively, or through fio)", parseOnly: true, args: []string{"--name=a", "--filename=f", "--size=1m", "--thinktime=10"}},
 	{name: "refused: an engine that deletes files", parseOnly: true, args: []string{"--name=a", "--filename=f", "--size=1m", "--ioengine=filedelete"},
 		intended: "fio's engines that run commands or create or delete files are refused, the engine named"},
 	{name: "an engine's option under another engine", parseOnly: true, args: []string{"--name=a", "--filename=f", "--size=1m", "--nfs_url=nfs://h/x"}},
