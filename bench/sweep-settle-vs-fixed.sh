@@ -54,7 +54,7 @@ depths() {
 	local out=() d
 	for t in "$2" "$3" "$4"; do
 		d=$("$BIN" advise --from "$1" --target-iops "$t" --output-format=json 2>/dev/null |
-			python3 -c 'import json,sys; print("%g" % json.load(sys.stdin).get("queue_depth", 0))')
+			python3 -c 'import json,sys; print("%g" % json.load(sys.stdin).get("queue_depth", 0))' 2>/dev/null) || d=-
 		out+=("$d")
 	done
 	echo "${out[@]}"
@@ -64,7 +64,11 @@ agree() { # satA satB rulesA rulesB "dA…" "dB…" → yes/no
 import sys
 sa, sb, ra, rb, da, db = sys.argv[1:]
 ok = sa == sb and ra == rb
-for x, y in zip(map(float, da.split()), map(float, db.split())):
+for x, y in zip(da.split(), db.split()):
+    if "-" in (x, y):
+        ok = ok and x == y
+        continue
+    x, y = float(x), float(y)
     ok = ok and abs(x - y) <= max(1, 0.2 * max(x, y))
 print("yes" if ok else "no")
 PY

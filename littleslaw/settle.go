@@ -57,6 +57,11 @@ type Settle struct {
 	LatRatioErr float64 `json:"lat_ratio_err,omitempty"`
 	LatNeed     float64 `json:"lat_need,omitempty"`
 	Interp      float64 `json:"interp,omitempty"` // the curve's interpolation error between the two steps
+	// GainClear: Gain ± T × GainErr lies on one side of GainLimit;
+	// LatClear: LatRatio's interval (T × LatRatioErr, in ln) on one side
+	// of LatNeed.
+	GainClear bool `json:"gain_clear,omitempty"`
+	LatClear  bool `json:"lat_clear,omitempty"`
 	// Decided: the pair's knee decision is settled at Confidence.
 	Decided bool `json:"decided"`
 	// Settled: the step may end (by "decision" or "precision").
@@ -96,16 +101,15 @@ func (s *Settle) decide(p, q StepEstimate) {
 	s.PrevQD, s.GainLimit = p.QD, SaturationGain
 	s.Gain = q.IOPS/p.IOPS - 1
 	s.GainErr = (1 + s.Gain) * math.Hypot(p.IOPSErr, q.IOPSErr)
-	gainClear := math.Abs(s.Gain-SaturationGain) >= s.T*s.GainErr
-	latClear := false
+	s.GainClear = math.Abs(s.Gain-SaturationGain) >= s.T*s.GainErr
 	if p.LatNs > 0 && q.LatNs > 0 {
 		s.LatRatio, s.LatNeed = q.LatNs/p.LatNs, LatGrowthNeed(q.QD/p.QD)
 		s.LatRatioErr = math.Hypot(p.LatErr, q.LatErr)
-		latClear = math.Abs(math.Log(s.LatRatio/s.LatNeed)) >= s.T*s.LatRatioErr
+		s.LatClear = math.Abs(math.Log(s.LatRatio/s.LatNeed)) >= s.T*s.LatRatioErr
 	}
-	s.Decided = gainClear && s.Gain >= SaturationGain ||
-		latClear && s.LatRatio < s.LatNeed ||
-		gainClear && latClear
+	s.Decided = s.GainClear && s.Gain >= SaturationGain ||
+		s.LatClear && s.LatRatio < s.LatNeed ||
+		s.GainClear && s.LatClear
 	s.Interp = math.Abs(math.Log(q.IOPS/p.IOPS)) / 4
 	if s.Decided {
 		s.Need = max(s.Need, s.Interp/s.T)

@@ -54,7 +54,11 @@ func ProgressStep(w io.Writer, r *sweep.Result, s sweep.Step, curve string) stri
 		if s.Steady {
 			ran = fmt.Sprintf("ran %.1f s, steady", time.Duration(s.RuntimeNs).Seconds())
 		}
-		fmt.Fprintf(w, "%s  %s IOPS  %s mean  %s\n", g, FormatIOPS(s.IOPS), FormatLatency(s.Lat.MeanNs), ran)
+		line := fmt.Sprintf("%s  %s IOPS  %s mean  %s", g, FormatIOPS(s.IOPS), FormatLatency(s.Lat.MeanNs), ran)
+		if why := SettleWords(s); s.Steady && why != "" {
+			line = WrapHanging(why+")", 80, line+" (", "  ")
+		}
+		fmt.Fprintln(w, line)
 	}
 	return curve
 }

@@ -1,9 +1,11 @@
 package report
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/sweep"
 )
 
@@ -87,4 +89,37 @@ func SteadyWords(st sweep.Step) string {
 		return "not steady: off"
 	}
 	return "not steady"
+}
+
+// SettleWords says how a steady step settled (littleslaw.Settle), for its
+// progress line: the clause of the knee's decision that settled it
+// ("IOPS +99.0% ±1.4% over QD 2, clear of 5% at 95%"), or "mean known to
+// ±1.8%" when its precision did; "" when the step records neither.
+func SettleWords(st sweep.Step) string {
+	s := st.Settle
+	if s == nil || !s.Settled {
+		return ""
+	}
+	if s.By != littleslaw.SettledByDecision {
+		return fmt.Sprintf("mean known to ±%.1f%%", s.IOPSErr*100)
+	}
+	at := fmt.Sprintf(" at %.0f%%", s.Confidence*100)
+	gain := fmt.Sprintf("IOPS %s ±%.1f%% over QD %g, %s %.0f%%", fmtPct(s.Gain), s.T*s.GainErr*100, s.PrevQD,
+		side(s.Gain >= s.GainLimit, "clear of", "under"), s.GainLimit*100)
+	lat := fmt.Sprintf("latency ×%.2f QD %g's, %s ×%.2f", s.LatRatio, s.PrevQD, side(s.LatRatio >= s.LatNeed, "at or over", "under"), s.LatNeed)
+	switch {
+	case s.GainClear && s.Gain >= s.GainLimit:
+		return gain + at
+	case s.LatClear && s.LatRatio < s.LatNeed:
+		return lat + at
+	}
+	return gain + "; " + lat + at
+}
+
+// side picks the words for which side of a threshold a figure lies.
+func side(above bool, over, under string) string {
+	if above {
+		return over
+	}
+	return under
 }

@@ -14,11 +14,12 @@ import (
 	"github.com/qdsweep/qdsweep/sweep"
 )
 
-// Defaults of a sweep, chosen so the default sweep (9 steps and the 1 GiB
-// scratch layout) takes about 30 s on a busy 2-core VM: each step ramps
-// 0.5 s, then ends once IOPS is steady over the 2 s window or after 3 s at
-// most (measured: 31 s with most steps ending at 3 s on a shared disk,
-// against 39 s with a 5 s runtime).
+// Defaults of a sweep: each step's ramp runs until its queue is full and
+// latency stopped climbing, 0.5 s at most, and its window until its
+// decision is settled (sweep.SteadyConfig), 3 s at most. (With fixed 0.5 s
+// ramps and only the ±2 % rule, the default sweep took 25–28 s on a quiet
+// disk, most steps ending at 3 s on a shared one; bench/RESULTS.md has the
+// default sweep's time now.)
 const (
 	SweepDefaultRamp    = 500 * time.Millisecond
 	SweepDefaultRuntime = 3 * time.Second

@@ -16,7 +16,7 @@ func sweepCommand() *cli.Command {
 		&cli.BoolFlag{Name: "full", Usage: "run the whole grid: no early stop, and grids over 10,000 steps allowed"},
 		&cli.StringFlag{Name: fio.OptSS, Value: "2%", Usage: "steady state: a step ends once IOPS drifts less than this share of its mean per second (fio's ss=iops_slope); 0 turns it off"},
 		&cli.StringFlag{Name: fio.OptSSDur, Value: "2s", Usage: "window the steady-state slope is fitted over"},
-		&cli.StringFlag{Name: "mean-precision", Value: "2%", Usage: "a step also ends, from 1 s on, once its mean IOPS is known to within this (standard error) and IOPS shows no drift; 0 leaves only --ss"},
+		&cli.StringFlag{Name: "mean-precision", Value: "2%", Usage: "a step also ends, from 0.5 s on and while IOPS shows no drift, once its mean IOPS is known to within this (standard error) or sooner once its gain over the step before is clear of the knee's thresholds at 95%; 0 leaves only --ss (and fixed ramps)"},
 		&cli.StringFlag{Name: "ss_interval", Value: sweep.DefaultSteady.Interval.String(), Usage: "IOPS sampling period for steady state and progress"},
 		&cli.StringFlag{Name: fio.OptMaxLatency, Value: "2s", Usage: "stop a curve once a step's p99 latency exceeds this (0: no limit)"},
 		&cli.StringFlag{Name: "output", Aliases: []string{"out", "o"}, Usage: "results directory to create (default ./qdsweep-YYYYMMDD-HHMMSS)"},
@@ -41,10 +41,12 @@ func sweepCommand() *cli.Command {
 		Description: "With no flags it lays out a 1 GiB scratch file ./" + session.ScratchName + ", sweeps 4k random reads over iodepth\n" +
 			"1, 2, 4 … 256 with one job, prints the table and recommendation, writes a results directory and\n" +
 			"removes the scratch file. A --filename that does not exist is laid out and kept, as fio does.\n" +
-			"Each step ramps --ramp_time (default 0.5 s), then measures until IOPS is steady (--ss: drifting\n" +
-			"under 2% of its mean per second over the last --ss_dur 2 s, sampled every --ss_interval 250 ms)\n" +
-			"or --runtime (default 3 s) ends: the default sweep takes about 30 s. For long fio-like steps use\n" +
-			"e.g. --runtime=30 --ss=0. Ctrl-C stops and keeps what was measured; --resume DIR continues.\n" +
+			"Each step ramps until its queue is full and latency stopped climbing (at most --ramp_time, default\n" +
+			"0.5 s), then measures until its decision is settled (its gain over the step before clear of the\n" +
+			"knee's 5% and 1.8× at 95%), its mean is known to --mean-precision, IOPS is steady (--ss: drifting\n" +
+			"under 2% of its mean per second over the last --ss_dur 2 s, sampled every --ss_interval 100 ms)\n" +
+			"or --runtime (default 3 s) ends. For fixed fio-like steps use e.g. --runtime=30 --ss=0.\n" +
+			"Ctrl-C stops and keeps what was measured; --resume DIR continues.\n" +
 			"Write patterns over existing data need --allow-write (a file) or --allow-write-device\n" +
 			"[--destroy-data=/dev/X] (a block device), checked for every --rw before anything runs.\n" +
 			"--ioengine=fio runs the installed fio for each step (with --fio-clients on fio servers, whose\n" +
