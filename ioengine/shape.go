@@ -298,6 +298,20 @@ func (s Shape) FioOptions() [][2]string {
 	return out
 }
 
+// String is s as fio's options, "bssplit=4096/50:65536/50
+// random_distribution=zipf:1.2" ("" for fio's defaults), with rw's suffix
+// as "rw=…:8192".
+func (s Shape) String() string {
+	var parts []string
+	for _, kv := range s.FioOptions() {
+		parts = append(parts, kv[0]+"="+kv[1])
+	}
+	if x := s.RWSuffix(); x != "" {
+		parts = append(parts, "rw=…"+x)
+	}
+	return strings.Join(parts, " ")
+}
+
 // RWSuffix is the suffix of fio's rw= that s implies: ":<bytes>" for a
 // skip, ":<n>" for a new random offset every n I/Os, else "".
 func (s Shape) RWSuffix() string {

@@ -114,6 +114,9 @@ func workloadWords(r *sweep.Result) string {
 	if r.Meta.Workload.RWMixRead > 0 && hasMixed(r) {
 		out += fmt.Sprintf(", %d%% reads", r.Meta.Workload.RWMixRead)
 	}
+	if s := r.Meta.Workload.Shape; s != "" {
+		out += ", " + s
+	}
 	if r.Meta.Workload.Direct {
 		out += ", direct"
 	}

@@ -31,7 +31,7 @@ func MetaFor(m *Meta, plan Plan, w ioengine.Workload, engine, fallback string, s
 	m.Engine, m.EngineFallbackReason = engine, fallback
 	m.Target = w.Filename
 	m.Simulated = sim != nil
-	m.Workload = Workload{Size: w.Size, Direct: w.Direct, RampNs: int64(ramp), RuntimeNs: int64(runtime), IOUring: w.Uring.String()}
+	m.Workload = Workload{Size: w.Size, Direct: w.Direct, RampNs: int64(ramp), RuntimeNs: int64(runtime), IOUring: w.Uring.String(), Shape: w.Shape.String()}
 	for _, rw := range plan.RW {
 		if ioengine.RW(rw).Mixed() {
 			m.Workload.RWMixRead = w.RWMixRead

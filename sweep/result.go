@@ -85,6 +85,10 @@ type Workload struct {
 	// IOUring is fio's io_uring options the sweep ran with, as fio spells
 	// them ("fixedbufs=1 sqthread_poll=1"; "" for qdsweep's own setup).
 	IOUring string `json:"io_uring,omitempty"`
+	// Shape is how the steps drew their block sizes and offsets beyond bs
+	// and rw, as fio's options ("bssplit=4096/50:65536/50
+	// random_distribution=zipf:1.2"; "" for fio's defaults).
+	Shape string `json:"shape,omitempty"`
 }
 
 // DeviceInfo holds the block device's queue facts (filled by device telemetry).

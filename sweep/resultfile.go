@@ -127,6 +127,8 @@ func CheckResume(prev, next Meta) error {
 		return diff("--size", units.FioSize(prev.Workload.Size), units.FioSize(next.Workload.Size))
 	case prev.Workload.IOUring != next.Workload.IOUring:
 		return diff("io_uring options", quoteOr(prev.Workload.IOUring), quoteOr(next.Workload.IOUring))
+	case prev.Workload.Shape != next.Workload.Shape:
+		return diff("block sizes and offsets", quoteOr(prev.Workload.Shape), quoteOr(next.Workload.Shape))
 	case prev.Workload.RWMixRead != next.Workload.RWMixRead:
 		return diff("--rwmixread", fmt.Sprint(prev.Workload.RWMixRead), fmt.Sprint(next.Workload.RWMixRead))
 	}
