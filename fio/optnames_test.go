@@ -9,14 +9,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/qdsweep/qdsweep/internal/srcconst"
+	"github.com/qdsweep/qdsweep/internal/typedconsts"
 )
 
 // TestOptionKeysAreRows holds every OptionKey constant to a row of the
 // table: fio's name of an option, or an alias of one where a flag is
 // spelled as fio's alias (--ss), never a name fio lacks.
 func TestOptionKeysAreRows(t *testing.T) {
-	cs, err := srcconst.OfType(".", "OptionKey")
+	cs, err := typedconsts.OfType(".", "OptionKey")
 	if err != nil {
 		t.Fatal(err)
 	}

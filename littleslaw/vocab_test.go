@@ -5,13 +5,13 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/qdsweep/qdsweep/internal/srcconst"
+	"github.com/qdsweep/qdsweep/internal/typedconsts"
 )
 
 // constsOfType lists the package's constants declared with type typ.
 func constsOfType(t *testing.T, typ string) []string {
 	t.Helper()
-	cs, err := srcconst.OfType(".", typ)
+	cs, err := typedconsts.OfType(".", typ)
 	if err != nil {
 		t.Fatal(err)
 	}

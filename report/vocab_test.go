@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/qdsweep/qdsweep/internal/srcconst"
+	"github.com/qdsweep/qdsweep/internal/typedconsts"
 	"github.com/qdsweep/qdsweep/littleslaw"
 )
 
@@ -68,7 +68,7 @@ func TestEveryValueHasWords(t *testing.T) {
 // declared in package littleslaw (read from its source).
 func littleslawConsts(t *testing.T, typ string) []string {
 	t.Helper()
-	cs, err := srcconst.OfType(filepath.Join("..", "littleslaw"), typ)
+	cs, err := typedconsts.OfType(filepath.Join("..", "littleslaw"), typ)
 	if err != nil || len(cs) == 0 {
 		t.Fatalf("constants of type %s in littleslaw: %d, %v", typ, len(cs), err)
 	}

@@ -36,7 +36,7 @@ var layers = []layer{
 	{"device", nil},
 	{"internal/textsafe", nil},
 	{"internal/looptest", nil},
-	{"internal/srcconst", nil},
+	{"internal/typedconsts", nil},
 	// Write safety, then the engine.
 	{"guard", []string{"device"}},
 	{"internal/outtest", []string{"guard"}},

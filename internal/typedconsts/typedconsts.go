@@ -1,7 +1,7 @@
-// Package srcconst reads a package's constants of one type from its
+// Package typedconsts reads a package's constants of one type from its
 // source, for tests that check a vocabulary is closed: every value of an
 // enum-like string type has its list entry and its words.
-package srcconst
+package typedconsts
 
 import (
 	"go/ast"
