@@ -35,63 +35,47 @@ type Signature struct {
 	Offset int64
 }
 
+// sigNames is how a message names each type (blkid's TYPE) whose name is
+// not its own: a proper name, or none where Kind says it all ("an LVM2
+// physical volume", not "an LVM2_member LVM2 physical volume").
+var sigNames = map[string]string{
+	"gpt":               "GPT",
+	"dos":               "DOS/MBR",
+	"LVM2_member":       "",
+	"crypto_LUKS":       "",
+	"zfs_member":        "",
+	"linux_raid_member": "",
+	"ntfs":              "NTFS",
+	"vfat":              "FAT",
+	"xfs":               "XFS",
+	"btrfs":             "Btrfs",
+	"iso9660":           "ISO 9660",
+	"jbd":               "ext3/4",
+	"swap":              "",
+	"exfat":             "exFAT",
+	"f2fs":              "F2FS",
+	"squashfs":          "SquashFS",
+	"bcache":            "",
+	"udf":               "UDF",
+	"nilfs2":            "NILFS2",
+	"jfs":               "JFS",
+	"reiserfs":          "ReiserFS",
+	"reiser4":           "Reiser4",
+	"hfsplus":           "HFS+",
+	"apfs":              "APFS",
+	"vdo":               "",
+	"BitLocker":         "",
+	"oracleasm":         "",
+}
+
 // String describes the signature for a message, e.g.
 // "an ext4 filesystem (UUID 0b1c…, label data)" or
 // "a GPT partition table with 2 entries".
 func (s Signature) String() string {
 	var b strings.Builder
 	name := s.Type
-	switch s.Type {
-	case "gpt":
-		name = "GPT"
-	case "dos":
-		name = "DOS/MBR"
-	case "LVM2_member":
-		name = ""
-	case "crypto_LUKS":
-		name = ""
-	case "zfs_member":
-		name = ""
-	case "linux_raid_member":
-		name = ""
-	case "ntfs":
-		name = "NTFS"
-	case "vfat":
-		name = "FAT"
-	case "xfs":
-		name = "XFS"
-	case "btrfs":
-		name = "Btrfs"
-	case "iso9660":
-		name = "ISO 9660"
-	case "jbd":
-		name = "ext3/4"
-	case "swap":
-		name = ""
-	case "exfat":
-		name = "exFAT"
-	case "f2fs":
-		name = "F2FS"
-	case "squashfs":
-		name = "SquashFS"
-	case "bcache":
-		name = ""
-	case "udf":
-		name = "UDF"
-	case "nilfs2":
-		name = "NILFS2"
-	case "jfs":
-		name = "JFS"
-	case "reiserfs":
-		name = "ReiserFS"
-	case "reiser4":
-		name = "Reiser4"
-	case "hfsplus":
-		name = "HFS+"
-	case "apfs":
-		name = "APFS"
-	case "vdo", "BitLocker", "oracleasm":
-		name = ""
+	if n, ok := sigNames[s.Type]; ok {
+		name = n
 	}
 	phrase := strings.TrimSpace(name + " " + s.Kind)
 	b.WriteString(sigArticle(phrase))
