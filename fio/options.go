@@ -117,8 +117,8 @@ func init() {
 		"buffer_compress_chunk", "buffer_pattern", "dedupe_percentage", "refill_buffers", "zero_buffers",
 		"scramble_buffers", "fill_device", "fill_fs", "unlink", "unlink_each_loop", "cpus_allowed", "cpumask",
 		"cpus_allowed_policy", "numa_cpu_nodes", "numa_mem_policy", "nice", "prio", "prioclass",
-		"cmdprio_percentage", "verify_pattern", "verify_interval", "verify_offset", "verify_backlog",
-		"verify_async", "verify_fatal", "verify_only", "experimental_verify", "trim_percentage",
+		"cmdprio_percentage", "verify_offset", "verify_backlog",
+		"verify_async", "experimental_verify", "trim_percentage",
 		"file_service_type", "openfiles", "filename_format", "lockfile", "pre_read", "iomem",
 		"mem", "iomem_align", "ba", "blockalign", "bs_unaligned", "rw_sequencer", "offset_align",
 		"ioscheduler", "latency_target", "latency_window",
@@ -204,6 +204,10 @@ const (
 	OptTimeBased           OptionKey = "time_based"
 	OptUnitBase            OptionKey = "unit_base"
 	OptVerify              OptionKey = "verify"
+	OptVerifyFatal         OptionKey = "verify_fatal"
+	OptVerifyInterval      OptionKey = "verify_interval"
+	OptVerifyOnly          OptionKey = "verify_only"
+	OptVerifyPattern       OptionKey = "verify_pattern"
 	OptWaitFor             OptionKey = "wait_for"
 	OptWriteBWLog          OptionKey = "write_bw_log"
 	OptWriteIOPSLog        OptionKey = "write_iops_log"
@@ -515,8 +519,12 @@ var RunOptions = []OptionDoc{
 	{Name: "randrepeat", Default: "1", Help: "0: different random offsets every run"},
 	{Name: "norandommap", Switch: true, Help: "accepted: qdsweep always draws random offsets with repeats, as fio with norandommap"},
 	{Name: "readonly", Switch: true, Help: "refuse a workload that writes"},
-	{Name: "verify", Help: "0 or null only: qdsweep does not verify written data"},
-	{Name: "do_verify", Help: "accepted: nothing to verify without --verify"},
+	{Name: "verify", Help: "crc32c (crc32c-intel), md5, meta or pattern: every block carries fio's verify header and checksum, on disk as fio writes them; reads are checked, and a job that writes reads its blocks back when it ends"},
+	{Name: "do_verify", Default: "1", Help: "0: a job that writes with --verify does not read its blocks back"},
+	{Name: "verify_only", Switch: true, Help: "write nothing: only read back and check what an earlier run (fio's or qdsweep's) wrote"},
+	{Name: "verify_pattern", Help: "the data of every block, hexadecimal (0xdeadbeef) or quoted ('abc'); alone: fio's header then the pattern"},
+	{Name: "verify_interval", Help: "a verify header every this many bytes of an I/O (default: the smallest block size)"},
+	{Name: "verify_fatal", Switch: true, Help: "accepted: a verify failure ends the job, as fio's does"},
 	{Name: "steadystate", Default: "iops_slope:0.01%", Help: "end the job at steady state: iops, iops_slope, bw or bw_slope, ':' and the limit (% of the mean with %), as fio (also spelled --ss)"},
 	{Name: "steadystate_duration", Default: "0", Help: "the steady-state window, whole seconds, one sample a second (also --ss_dur; 0: no test)"},
 	{Name: "steadystate_ramp_time", Default: "0", Help: "time into the job before steady-state samples begin (also --ss_ramp)"},

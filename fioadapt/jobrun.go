@@ -97,6 +97,19 @@ type JobRun struct {
 	EngineOptions []fio.Option `json:"-"`
 	// Engine is the engine fio runs the job on (fio.EngineUsed of its ioengine=).
 	Engine string `json:"-"`
+	// NoVerifyPass is do_verify=0: a job that writes with verify= does not
+	// read its blocks back when it ends. VerifyOnly is verify_only: it
+	// writes nothing and only reads back what an earlier run wrote.
+	NoVerifyPass bool `json:"no_verify_pass,omitempty"`
+	VerifyOnly   bool `json:"verify_only,omitempty"`
+}
+
+// VerifyPass reports whether the job reads back what it wrote when it
+// ends (fio's verify phase): a size-based job that writes with verify=,
+// unless do_verify=0; always with verify_only.
+func (r JobRun) VerifyPass() bool {
+	w := r.Workload
+	return w.FioVerify.Kind != "" && w.RW.IsWrite() && !r.TimeBased && (r.VerifyOnly || !r.NoVerifyPass)
 }
 
 // JobLogs are fio's logs of one job: write_iops_log, write_bw_log and
@@ -200,11 +213,12 @@ func (c *jobConv) sizeOrPercent(o fio.Option, label string) (n int64, pct float6
 
 // convertJob maps one job's options (later ones win) onto a workload.
 func convertJob(name string, opts []fio.Option) (JobRun, []fio.Option, error) {
-	c := &jobConv{kbBase: fio.KBBase, run: JobRun{Name: name, Workload: ioengine.Workload{RW: ioengine.Read, BS: 4096, IODepth: 1, NumJobs: 1, Invalidate: true},
+	c := &jobConv{kbBase: fio.KBBase, given: map[string]fio.Option{}, run: JobRun{Name: name, Workload: ioengine.Workload{RW: ioengine.Read, BS: 4096, IODepth: 1, NumJobs: 1, Invalidate: true},
 		Loops: 1, RandRepeat: true, Set: map[string]bool{}, Logs: JobLogs{PerJob: true}}}
 	for _, o := range opts {
 		key := fio.OptionName(o.Key)
 		c.run.Set[key] = true
+		c.given[key] = o
 		var err error
 		if h, ok := jobOptions[key]; ok {
 			if isUringOption(key) && c.uringOpt == nil {
@@ -224,6 +238,7 @@ func convertJob(name string, opts []fio.Option) (JobRun, []fio.Option, error) {
 	c.finish()
 	c.checkLogs()
 	c.checkSteady()
+	c.checkVerify()
 	c.run.Unsupported, c.run.Engine = c.unsupported, fio.EngineUsed(c.engine)
 	return c.run, c.unsupported, nil
 }
@@ -280,6 +295,8 @@ type jobConv struct {
 	engineOpt           fio.Option            // the last ioengine= that names an engine qdsweep does not run
 	engineOpts          []fio.Option          // options that an engine adds, other than io_uring's that qdsweep runs
 	steadyOpt           *fio.Option           // the steadystate= the job sets (nil: fio's default criterion)
+	given               map[string]fio.Option // each option by fio's name, the last given
+	verifySet           bool                  // verify= was given (verify_pattern then keeps its kind)
 }
 
 // refuse records o as an option qdsweep does not run.
@@ -445,11 +462,22 @@ func init() {
 		fio.OptSteadyState:         {apply: convSteady},
 		fio.OptSteadyStateDuration: {apply: convSteady},
 		fio.OptSteadyStateRampTime: {apply: convSteady},
-		fio.OptDoVerify:            {apply: func(*jobConv, string, fio.Option) error { return nil }}, // without verify= there is nothing to verify
-		fio.OptIOEngine:            {apply: convIOEngine},
-		fio.OptWriteIOPSLog:        {apply: convLog},
-		fio.OptWriteBWLog:          {apply: convLog},
-		fio.OptWriteLatLog:         {apply: convLog},
+		fio.OptDoVerify: {apply: func(c *jobConv, _ string, o fio.Option) (err error) {
+			v, err := optBool(o)
+			c.run.NoVerifyPass = !v
+			return err
+		}},
+		fio.OptVerifyOnly:    {apply: func(c *jobConv, _ string, o fio.Option) (err error) { c.run.VerifyOnly, err = optBool(o); return err }},
+		fio.OptVerifyFatal:   {apply: func(_ *jobConv, _ string, o fio.Option) error { _, err := optBool(o); return err }}, // a failure ends the job either way
+		fio.OptVerifyPattern: {apply: convVerifyPattern},
+		fio.OptVerifyInterval: {apply: func(c *jobConv, _ string, o fio.Option) (err error) {
+			c.run.Workload.FioVerify.Interval, err = c.size(o)
+			return err
+		}},
+		fio.OptIOEngine:     {apply: convIOEngine},
+		fio.OptWriteIOPSLog: {apply: convLog},
+		fio.OptWriteBWLog:   {apply: convLog},
+		fio.OptWriteLatLog:  {apply: convLog},
 		fio.OptLogAvgMsec: {apply: func(c *jobConv, _ string, o fio.Option) (err error) {
 			n, err := optInteger(o)
 			c.run.Logs.AvgMs = int64(n)
@@ -777,17 +805,37 @@ func (c *jobConv) checkSteady() {
 		s.BW, s.Slope, s.Pct, s.Limit = fio.DefaultSteady.BW, fio.DefaultSteady.Slope, fio.DefaultSteady.Pct, fio.DefaultSteady.Limit
 	}
 	if c.run.Workload.NumJobs > 1 && !c.run.GroupReporting {
-		o := fio.Option{Key: "steadystate", Value: s.Name() + " per clone (numjobs without group_reporting)"}
-		if c.steadyOpt != nil {
-			o = *c.steadyOpt
-		}
-		c.refuse(o)
+		c.refuse(c.given[fio.OptSteadyStateDuration]) // fio tests each clone apart
 	}
 }
 
+// convVerify reads fio's verify=: crc32c (crc32c-intel), md5, meta and
+// pattern run; 0 and null verify nothing; fio's other checksums are refused.
 func convVerify(c *jobConv, _ string, o fio.Option) error {
-	if v := strings.ToLower(o.Value); v != "0" && v != "null" && v != "" {
+	v := &c.run.Workload.FioVerify
+	c.verifySet = true
+	switch k := strings.ToLower(strings.TrimSpace(o.Value)); k {
+	case "0", "null", "", "none":
+		v.Kind = ""
+	case "crc32c", "crc32c-intel":
+		v.Kind = ioengine.VerifyCRC32C
+	case ioengine.VerifyMD5, ioengine.VerifyPattern, ioengine.VerifyMeta:
+		v.Kind = k
+	default:
 		return c.refuse(o)
+	}
+	return nil
+}
+
+// convVerifyPattern reads verify_pattern: the data of every block; without
+// verify= it verifies the header and the pattern (fio's VERIFY_PATTERN).
+func convVerifyPattern(c *jobConv, _ string, o fio.Option) (err error) {
+	v := &c.run.Workload.FioVerify
+	if v.Pattern, err = fio.ParseVerifyPattern(o.Value); err != nil {
+		return fmt.Errorf("%s: %w", label(o), err)
+	}
+	if !c.verifySet {
+		v.Kind = ioengine.VerifyMeta
 	}
 	return nil
 }
@@ -1003,4 +1051,21 @@ func rates(o fio.Option, bytes bool, kbBase int) ([2]float64, error) {
 		r[d] = float64(n)
 	}
 	return r, nil
+}
+
+// checkVerify refuses what qdsweep's verify phase cannot read back as
+// fio does: a job that both reads and writes (fio verifies only the
+// blocks it wrote), random writes without fio's random map (blocks written
+// twice or never), and verify_only without verify=.
+func (c *jobConv) checkVerify() {
+	r, v := &c.run, c.run.Workload.FioVerify
+	switch {
+	case r.VerifyOnly && (v.Kind == "" || r.TimeBased || !r.Workload.RW.IsWrite()):
+		c.refuse(c.given[fio.OptVerifyOnly]) // fio's verify_only of a job without a verify phase
+	case v.Kind == "":
+	case r.Workload.RW == ioengine.ReadWrite || r.Workload.RW == ioengine.RandRW:
+		c.refuse(c.given[fio.OptVerify]) // fio verifies the blocks a mixed job wrote, qdsweep's pass the region
+	case r.Workload.RW.IsRandom() && r.Workload.RW.IsWrite() && r.NoRandomMap && r.VerifyPass():
+		c.refuse(c.given[fio.OptVerify]) // blocks written twice: fio checks the last of each
+	}
 }

@@ -83,12 +83,12 @@ func TestParseArgsVendorCommands(t *testing.T) {
 
 // TestParseArgsRefusesAllAtOnce: every unsupported option is named in one error.
 func TestParseArgsRefusesAllAtOnce(t *testing.T) {
-	_, err := runOf(t, "--name=x --thinktime=500 --fill_device=1 --verify=md5 --rw=trim --bogus_opt=1 --iodpth=4")
+	_, err := runOf(t, "--name=x --thinktime=500 --fill_device=1 --verify=sha256 --rw=trim --bogus_opt=1 --iodpth=4")
 	// Options fio does not have come first: fio refuses them too.
 	if !errors.Is(err, fio.ErrNotFio) || errors.Is(err, fio.ErrUnsupported) {
 		t.Fatalf("want ErrNotFio, got %v", err)
 	}
-	for _, want := range []string{"--thinktime=500", "--fill_device=1", "--verify=md5", "--rw=trim",
+	for _, want := range []string{"--thinktime=500", "--fill_device=1", "--verify=sha256", "--rw=trim",
 		"not fio options: --bogus_opt=1, --iodpth=4 (did you mean --iodepth?)"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error lacks %q: %v", want, err)

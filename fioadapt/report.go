@@ -49,7 +49,7 @@ func ReportFromStats(name string, w ioengine.Workload, ioEngine string, runtime,
 		j.SysCPU = st.CPU.SysS / secs * 100
 	}
 	ms := st.Runtime.Milliseconds()
-	if w.RW.IsRead() {
+	if w.RW.IsRead() || st.Read != nil { // a write job's verify phase reads
 		j.Read = dirFromStats(st.Read, ms, pcts)
 		if j.Read == nil && !w.RW.IsWrite() {
 			j.Read = dirFromStats(&st.All, ms, pcts)

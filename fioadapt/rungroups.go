@@ -26,9 +26,14 @@ type Job struct {
 	// EndFsync is fio's end_fsync on a local file the job writes: the
 	// file is flushed to stable storage when the job ends.
 	EndFsync bool
-	Engine   ioengine.Engine
-	Workload ioengine.Workload
-	Control  ioengine.Control
+	// VerifyPass reads back and checks what the job wrote when it ends
+	// (fio's verify phase, JobRun.VerifyPass); VerifyOnly skips the
+	// writing and runs only that.
+	VerifyPass, VerifyOnly bool
+	written                *ioengine.WrittenBlocks // the blocks the random writes wrote (writeMap)
+	Engine                 ioengine.Engine
+	Workload               ioengine.Workload
+	Control                ioengine.Control
 
 	Stats *ioengine.Stats
 	Err   error
@@ -117,7 +122,15 @@ func (j *Job) execute(ctx context.Context) {
 	if j.Err = startDelay(ctx, j.StartDelay); j.Err != nil {
 		return
 	}
+	if j.VerifyOnly {
+		j.Stats, j.Err = j.verifyPass(ctx, nil)
+		return
+	}
+	j.writeMap()
 	j.Stats, j.Err = j.Engine.Run(ctx, j.Workload, j.Control)
+	if j.Err == nil && j.VerifyPass {
+		j.Stats, j.Err = j.verifyPass(ctx, j.Stats)
+	}
 	if j.Err == nil && j.EndFsync && j.Workload.RW.IsWrite() {
 		if err := fsyncFile(j.Workload.Filename); err != nil {
 			j.Err, j.FsyncFailed = fmt.Errorf("end_fsync: %w", err), true

@@ -172,8 +172,8 @@ func (a *aioLoop) submit(j *job, n int) (int, error) {
 		cb.opcode = aioCmdPread
 		if dir == dirWrite {
 			cb.opcode = aioCmdPwrite
-			if j.verify {
-				stamp(a.ar.buf(int(slot))[:size], off)
+			if j.verify != nil {
+				j.verify.fill(a.ar.buf(int(slot))[:size], off)
 			}
 		}
 		a.ptrs[k] = uint64(uintptr(unsafe.Pointer(cb)))
@@ -328,8 +328,8 @@ func (a *aioLoop) record(j *job, ev *aioEvent, s *uringSlot, slot uint32, t1 int
 	if ev.res != s.n {
 		return m.ioFailed(int(s.dir), s.off, ev.res, s.n)
 	}
-	if j.verify && s.dir == dirRead && !stamped(a.ar.buf(int(slot))[:s.n], s.off) {
-		return m.verifyFailed(s.off)
+	if bad, verr := j.verifyRead(int(s.dir), a.ar.buf(int(slot))[:s.n], s.off); bad {
+		return verr
 	}
 	m.record(int(s.dir), t1-s.start, s.n)
 	return nil

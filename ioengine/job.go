@@ -24,7 +24,7 @@ type job struct {
 	bs     int64 // bytes of each I/O buffer: the largest I/O (Workload.MaxBS)
 	gen    offsetGen
 	m      meter
-	verify bool
+	verify verifier // stamps writes and checks reads (nil: no verify)
 	// buffers says how the engine uses its buffers ("registered",
 	// "unregistered: <why>"); set by newLoop.
 	buffers string

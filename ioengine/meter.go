@@ -383,22 +383,23 @@ func (m *meter) ioFailed(dir int, off int64, res int64, want int64) error {
 
 var errShortIO = errors.New("short transfer")
 
-// verifyFailed counts a read whose data lacks its stamp (Workload.Verify).
-func (m *meter) verifyFailed(off int64) error {
+// verifyFailed counts a read whose data lacks its stamp (Workload.Verify,
+// FioVerify): the block at off, for cause.
+func (m *meter) verifyFailed(off int64, cause error) error {
 	for i := range m.errs {
 		if m.errs[i].Errno == "verify" {
 			m.errs[i].Count++
 			if m.cont {
 				return nil
 			}
-			return &IOFailure{Op: "read", Offset: off, Errno: "verify", Count: m.errs[i].Count, Err: errVerify}
+			return &IOFailure{Op: "read", Offset: off, Errno: "verify", Count: m.errs[i].Count, Err: cause}
 		}
 	}
 	m.errs = append(m.errs, IOError{Errno: "verify", Op: "read", FirstOffset: off, Count: 1})
 	if m.cont {
 		return nil
 	}
-	return &IOFailure{Op: "read", Offset: off, Errno: "verify", Count: 1, Err: errVerify}
+	return &IOFailure{Op: "read", Offset: off, Errno: "verify", Count: 1, Err: cause}
 }
 
 // heldBack records that a free slot waited for the next I/O to be due.

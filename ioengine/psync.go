@@ -46,8 +46,8 @@ func (p *psyncLoop) run(j *job) error {
 		}
 		dir, fd, off, bs := j.nextIO()
 		buf := whole[:bs]
-		if dir == dirWrite && j.verify {
-			stamp(buf, off)
+		if dir == dirWrite && j.verify != nil {
+			j.verify.fill(buf, off)
 		}
 		t0 := c.now()
 		m.submitted(t0, 1)
@@ -78,10 +78,12 @@ func (p *psyncLoop) run(j *job) error {
 			fatal = m.ioFailed(dir, off, res, bs)
 		case int64(n) != bs:
 			fatal = m.ioFailed(dir, off, int64(n), bs)
-		case j.verify && dir == dirRead && !stamped(buf, off):
-			fatal = m.verifyFailed(off)
 		default:
-			m.record(dir, t1-t0, bs)
+			if bad, verr := j.verifyRead(dir, buf, off); bad {
+				fatal = verr
+			} else {
+				m.record(dir, t1-t0, bs)
+			}
 		}
 		m.endBatch(t1, 1)
 		if fatal == nil && err == nil && int64(n) == bs && dir == dirWrite && j.w.SyncEvery > 0 {

@@ -140,7 +140,7 @@ func (r *workloadRun) startJobs(newLoop newLoopFunc) error {
 	r.begin = make(chan struct{})
 	cpu0 := currentCPU()
 	for i := 0; i < r.jobs; i++ {
-		j := &job{idx: i, cpu0: cpu0, w: w, fds: r.jobFDs[i], depth: w.IODepth, bs: w.MaxBS(), verify: w.Verify, fewThreads: r.limited, pace: newPacer(w.RateIOPS), left: -1}
+		j := &job{idx: i, cpu0: cpu0, w: w, fds: r.jobFDs[i], depth: w.IODepth, bs: w.MaxBS(), verify: newVerifier(w, i), fewThreads: r.limited, pace: newPacer(w.RateIOPS), left: -1}
 		if w.Poisson {
 			j.pace = newPoissonPacer(w.RateIOPS, w.RandSeed, i)
 		}

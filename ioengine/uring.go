@@ -315,8 +315,8 @@ func (u *uringLoop) prep(j *job, n int, t0 int64) int {
 		op := u.opRead
 		if dir == dirWrite {
 			op = u.opWr
-			if j.verify {
-				stamp(u.ar.buf(int(slot))[:size], off)
+			if j.verify != nil {
+				j.verify.fill(u.ar.buf(int(slot))[:size], off)
 			}
 		}
 		sqeLen := uint32(size)
@@ -345,8 +345,8 @@ func (u *uringLoop) complete(j *job, cqe *uringCQE, t1 int64) error {
 	m.retire(s.start)
 	var err error
 	if int64(cqe.res) == s.n {
-		if j.verify && s.dir == dirRead && !stamped(u.ar.buf(int(slot))[:s.n], s.off) {
-			err = m.verifyFailed(s.off)
+		if bad, verr := j.verifyRead(int(s.dir), u.ar.buf(int(slot))[:s.n], s.off); bad {
+			err = verr
 		} else {
 			m.record(int(s.dir), t1-s.start, s.n)
 		}

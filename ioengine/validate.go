@@ -18,7 +18,7 @@ import (
 // change and how. A missing file in an existing directory is accepted (the
 // caller may create it); its size checks are then skipped.
 func Validate(w Workload, engine string) error {
-	for _, check := range []func(Workload, string) error{validateShape, validatePacing, validatePacingFamily, validateRegion, validateUring} {
+	for _, check := range []func(Workload, string) error{validateShape, validatePacing, validatePacingFamily, validateRegion, validateUring, validateVerify} {
 		if err := check(w, engine); err != nil {
 			return err
 		}

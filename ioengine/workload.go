@@ -41,6 +41,13 @@ type Workload struct {
 	// each 8-byte little-endian word holds its own byte offset in the file.
 	// A read whose data differs is counted as an error "verify".
 	Verify bool
+	// FioVerify is fio's verify= (crc32c, md5, pattern, verify_pattern,
+	// verify_interval): every write carries fio's verify header and
+	// checksum, every read is checked against them, on disk as fio writes
+	// them. A read that fails is an error "verify" naming the block's
+	// offset. The zero value verifies nothing; Verify and FioVerify are
+	// not set together.
+	FioVerify FioVerify
 	// RateIOPS caps each job's I/Os per second, reads [0] and writes [1]
 	// each on their own (fio's rate_iops; 0: no cap). A job ahead of its
 	// rate waits before it issues its next I/O; the wait is not latency.

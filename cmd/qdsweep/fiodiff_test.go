@@ -145,6 +145,15 @@ var fioDiffCases = []fioDiffCase{
 	{name: "thinktime runs (natively, or through fio)", parseOnly: true, args: []string{"--name=a", "--filename=f", "--size=1m", "--thinktime=10"}},
 	{name: "refused: an engine that deletes files", parseOnly: true, args: []string{"--name=a", "--filename=f", "--size=1m", "--ioengine=filedelete"},
 		intended: "fio's engines that run commands or create or delete files are refused, the engine named"},
+	{name: "verify=crc32c: writes, then reads every block back", args: []string{"--name=a", "--filename=new", "--size=1m", "--rw=write", "--verify=crc32c"}},
+	{name: "verify=md5, random writes of 8k, crc32c-intel spelling elsewhere", existing: map[string]int64{"f": 4 << 20},
+		args: []string{"--name=a", "--filename=f", "--size=1m", "--bs=8k", "--rw=randwrite", "--verify=md5", "--allow-write",
+			"--name=b", "--filename=f", "--offset=2m", "--size=512k", "--rw=write", "--verify=crc32c-intel", "--verify_interval=1k"}},
+	{name: "verify=pattern and verify_pattern alone (header, then the pattern)", existing: map[string]int64{"f": 4 << 20},
+		jobs: map[string]string{"p.fio": "[global]\nfilename=f\nsize=512k\nrw=write\n[p]\nverify=pattern\nverify_pattern=0xdeadbeef\n[h]\nstonewall\nverify_pattern=\"qdsweep\"\n"},
+		args: []string{"p.fio", "--allow-write"}},
+	{name: "do_verify=0: the writes only", args: []string{"--name=a", "--filename=new", "--size=512k", "--rw=write", "--verify=md5", "--do_verify=0"}},
+	{name: "verify=sha256 (through fio)", parseOnly: true, args: []string{"--name=a", "--filename=f", "--size=1m", "--rw=write", "--verify=sha256"}},
 	{name: "an engine's option under another engine", parseOnly: true, args: []string{"--name=a", "--filename=f", "--size=1m", "--nfs_url=nfs://h/x"}},
 	{name: "an engine qdsweep does not run, with its options: through fio", parseOnly: true, args: []string{"--name=a", "--filename=f", "--size=1m", "--ioengine=mmap", "--thp=1"}},
 	{name: "not a fio option", parseOnly: true, args: []string{"--name=a", "--filename=f", "--size=1m", "--iodpth=4"}},
@@ -480,4 +489,67 @@ func steadyOf(t *testing.T, who string, out []byte) []fioSteadyJSON {
 		ss = append(ss, *j.Steady)
 	}
 	return ss
+}
+
+// TestFioVerifyCrossRead writes a file with one tool and checks it with
+// the other's verify_only, for each kind qdsweep verifies; then flips one
+// byte and has both name the block that holds it.
+func TestFioVerifyCrossRead(t *testing.T) {
+	fioBin, err := exec.LookPath("fio")
+	if err != nil {
+		t.Skip("fio is not installed: this test checks qdsweep's verify blocks against fio 3.33's (CI installs it)")
+	}
+	qd := func(dir string, args ...string) (string, error) {
+		stdout, stderr, code := runQdsweep(t, dir, append(append([]string{"run"}, args...), "--allow-write")...)
+		if code != 0 {
+			return stdout + stderr, fmt.Errorf("exit %d", code)
+		}
+		return stdout + stderr, nil
+	}
+	fioRun := func(dir string, args ...string) (string, error) {
+		out, err := runIn(dir, fioBin, args...)
+		return string(out), err
+	}
+	tools := map[string]func(string, ...string) (string, error){"fio": fioRun, "qdsweep": qd}
+	for _, kind := range [][]string{{"--verify=crc32c"}, {"--verify=md5"}, {"--verify=pattern", "--verify_pattern=0x5ca1ab1e"},
+		{"--verify_pattern=0x0102"}} {
+		for _, pair := range [][2]string{{"fio", "qdsweep"}, {"qdsweep", "fio"}} {
+			t.Run(pair[0]+" writes, "+pair[1]+" verifies, "+strings.Join(kind, " "), func(t *testing.T) {
+				t.Parallel()
+				dir := t.TempDir()
+				// fio's random map writes every block once; qdsweep's random
+				// offsets repeat (fio's norandommap), so it writes in order
+				// for fio to find every block.
+				rw := map[string]string{"fio": "--rw=randwrite", "qdsweep": "--rw=write"}[pair[0]]
+				job := append([]string{"--name=v", "--filename=f", "--size=256k", "--bs=8k", rw}, kind...)
+				if out, err := tools[pair[0]](dir, append(job, "--do_verify=0")...); err != nil {
+					t.Fatalf("%s writes: %v\n%s", pair[0], err, out)
+				}
+				if out, err := tools[pair[1]](dir, append(job, "--verify_only")...); err != nil {
+					t.Fatalf("%s verifies what %s wrote: %v\n%s", pair[1], pair[0], err, out)
+				}
+				const bad = 13*8192 + 1000 // in the 8k block at 106496
+				f, err := os.OpenFile(filepath.Join(dir, "f"), os.O_RDWR, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				b := []byte{0}
+				if _, err := f.ReadAt(b, bad); err != nil {
+					t.Fatal(err)
+				}
+				b[0] ^= 0x5a
+				if _, err := f.WriteAt(b, bad); err != nil {
+					t.Fatal(err)
+				}
+				f.Close()
+				const want = "offset 106496"
+				for _, who := range pair {
+					out, err := tools[who](dir, append(job, "--verify_only")...)
+					if err == nil || !strings.Contains(out, want) {
+						t.Errorf("%s after a byte flipped at %d: %v, want a failure naming %q:\n%s", who, bad, err, want, out)
+					}
+				}
+			})
+		}
+	}
 }
