@@ -120,7 +120,7 @@ func init() {
 		"cmdprio_percentage", "verify_offset", "verify_backlog",
 		"verify_async", "experimental_verify", "trim_percentage",
 		"file_service_type", "openfiles", "filename_format", "lockfile", "pre_read", "iomem",
-		"mem", "iomem_align", "ba", "blockalign", "bs_unaligned", "rw_sequencer", "offset_align",
+		"mem", "iomem_align", "bs_unaligned", "rw_sequencer", "offset_align",
 		"ioscheduler", "latency_target", "latency_window",
 		"latency_percentile", "max_latency", "flow", "flow_id", "exec_prerun", "exec_postrun", "io_submit_mode",
 		"serialize_overlap", "uncached", "sync_file_range", "atomic", "nowait", "ignore_error",
@@ -145,6 +145,7 @@ const (
 	OptAllowFileCreate     OptionKey = "allow_file_create"
 	OptBS                  OptionKey = "bs"
 	OptBSRange             OptionKey = "bsrange"
+	OptBlockAlign          OptionKey = "ba"
 	OptBSSplit             OptionKey = "bssplit"
 	OptBuffered            OptionKey = "buffered"
 	OptContinueOnError     OptionKey = "continue_on_error"
@@ -484,6 +485,7 @@ var RunOptions = []OptionDoc{
 	{Name: "rw", Default: "read", Help: "read, write, randread, randwrite, rw or randrw (also spelled --readwrite); read:8k skips 8k after each I/O (read:-8k reads backwards), randread:4 draws a new random offset every 4th I/O, as fio"},
 	{Name: "bs", Default: "4k", Help: "bytes per I/O (fio suffixes: 4k, 128k, 1m; also spelled --blocksize); 8k,32k: reads 8k, writes 32k"},
 	{Name: "bsrange", Help: "block sizes min-max, per direction (4k-64k,8k-8k): each I/O's size drawn as fio draws it (also spelled --blocksize_range)"},
+	{Name: "ba", Help: "random offsets are multiples of this, per direction (fio's blockalign; default: the smallest block size)"},
 	{Name: "bssplit", Help: "shares of block sizes, as fio: 4k/50:64k/50 for reads and writes, 4k/50:64k/50,8k/100 reads then writes; buffers hold the largest"},
 	{Name: "random_distribution", Default: "random", Help: "where random offsets fall, by fio's formulas: random, zipf:θ, pareto:h, normal:σ (each [:centre 0..1]), zoned:60/10:40/90 (access%/size%), zoned_abs:60/1g:40/9g"},
 	{Name: "percentage_random", Default: "100", Help: "percent of a random job's I/Os at random offsets, the rest following the one before (reads,writes)"},

@@ -67,6 +67,26 @@ func convBS(c *jobConv, key string, o fio.Option) error {
 	return nil
 }
 
+// convBlockAlign reads ba (blockalign): per direction, the unit of
+// random offsets.
+func convBlockAlign(c *jobConv, _ string, o fio.Option) error {
+	parts, set := perDirection(o.Value)
+	for d := range parts {
+		if !set[d] {
+			continue
+		}
+		n, err := c.size(fio.Option{Key: o.Key, Value: parts[d], Line: o.Line})
+		if err != nil {
+			return err
+		}
+		if n < 1 {
+			return fmt.Errorf("%s: must be at least 1 byte", label(o))
+		}
+		c.run.Workload.Shape.Align[d] = n
+	}
+	return nil
+}
+
 // convBSSplit reads bssplit: per direction, sizes with their percent of
 // the I/Os (4k/50:64k/50,8k/100), as fio's bssplit_ddir reads them: a
 // percent over 100 is 100, a size without one (or with 0) shares what the

@@ -46,6 +46,8 @@ func TestShapeOptions(t *testing.T) {
 		{"--rw=read:-8k", 4096, ioengine.Shape{Skip: -8192}},
 		{"--rw=randread:4", 4096, ioengine.Shape{RandomEvery: 4}},
 		{"--rw=randread --random_generator=tausworthe64", 4096, ioengine.Shape{}},
+		{"--rw=randread --bssplit=512/50:4k/50 --blockalign=4k", 512, ioengine.Shape{Align: [2]int64{4096, 4096},
+			BSSplit: [2][]ioengine.BSShare{{sh(512, 50), sh(4096, 50)}, {sh(512, 50), sh(4096, 50)}}}},
 	}
 	for _, c := range cases {
 		t.Run(c.cmd, func(t *testing.T) {

@@ -54,10 +54,10 @@ type offsetGen struct {
 	writes  bool   // pattern writes
 	rng     rng
 	turn    int // the file of the next I/O
-	// lo and hi are each direction's smallest and largest I/O size; lo is
-	// also the unit of its random offsets (fio's blockalign).
-	lo, hi [2]int64
-	split  [2][]BSShare
+	// lo and hi are each direction's smallest and largest I/O size; unit
+	// is the unit of its random offsets (fio's blockalign: lo unless set).
+	lo, hi, unit [2]int64
+	split        [2][]BSShare
 	// seqPerc is the percent of random I/Os that are sequential (100 −
 	// percentage_random).
 	seqPerc [2]uint64
@@ -104,6 +104,10 @@ func newOffsetGen(w *Workload, start int64, sizes []int64, job int) offsetGen {
 	g.count = g.every
 	for d := range 2 {
 		g.lo[d], g.hi[d] = s.BSBounds(d, w.BS)
+		g.unit[d] = g.lo[d]
+		if s.Align[d] > 0 {
+			g.unit[d] = s.Align[d]
+		}
 		g.seqPerc[d] = uint64(s.Sequential[d])
 		g.zones[d] = zoneTable(s.Dist.Zones[d])
 	}
@@ -111,7 +115,9 @@ func newOffsetGen(w *Workload, start int64, sizes []int64, job int) offsetGen {
 	for f, size := range sizes {
 		r := genRegion{start: start, size: size}
 		for d := range 2 {
-			r.blocks[d] = uint64(size / g.lo[d])
+			// fio's last_block: the region less what the smallest I/O
+			// needs beyond an aligned start, in units.
+			r.blocks[d] = uint64(max(size-max(g.lo[d]-g.unit[d], 0), 0) / g.unit[d])
 		}
 		r.nranges = uint64((size + rangeSize - 1) / rangeSize)
 		g.regions[f] = g.initDist(r)
@@ -203,7 +209,7 @@ func (g *offsetGen) seq(r *genRegion, dir int) int64 {
 
 // rand is a random offset of direction dir in r, by the distribution.
 func (g *offsetGen) rand(r *genRegion, dir int) int64 {
-	unit := g.lo[dir]
+	unit := g.unit[dir]
 	switch g.dist.Kind {
 	case DistZoned, DistZonedAbs:
 		if t := g.zones[dir]; t != nil {
@@ -214,7 +220,7 @@ func (g *offsetGen) rand(r *genRegion, dir int) int64 {
 		// offset whose I/O would not fit is drawn again, as fio's job
 		// starts over on the file then.
 		for range 64 {
-			if off := int64(g.rank(r)) * unit; off+unit <= r.size {
+			if off := int64(g.rank(r)) * unit; off+g.lo[dir] <= r.size {
 				return off
 			}
 		}
@@ -230,7 +236,7 @@ func (g *offsetGen) zoned(r *genRegion, dir int, t []zoneIndex) uint64 {
 	var from, n uint64
 	if g.dist.Kind == DistZonedAbs {
 		// Validate keeps the zones within the region, as fio's job fails otherwise.
-		from, n = uint64(z.from/g.lo[dir]), uint64((z.to-z.from)/g.lo[dir])
+		from, n = uint64(z.from/g.unit[dir]), uint64((z.to-z.from)/g.unit[dir])
 	} else {
 		from = uint64(z.from) * lastb / 100
 		n = lastb * uint64(z.to-z.from) / 100

@@ -21,6 +21,9 @@ type Shape struct {
 	// each I/O's size is min + max × U(0,1) rounded down to a multiple of
 	// min, at most max, as fio draws it. Zero: BS.
 	BSRange [2][2]int64
+	// Align is fio's blockalign (ba), reads [0] and writes [1]: random
+	// offsets are multiples of it. Zero: the direction's smallest size.
+	Align [2]int64
 	// Dist is fio's random_distribution.
 	Dist Distribution
 	// Sequential is the percent of a random job's I/Os that continue
@@ -79,7 +82,7 @@ type Zone struct {
 
 // IsSet reports whether s differs from fio's defaults.
 func (s Shape) IsSet() bool {
-	return len(s.BSSplit[0])+len(s.BSSplit[1]) > 0 || s.BSRange != [2][2]int64{} || s.Dist.Kind != DistRandom ||
+	return len(s.BSSplit[0])+len(s.BSSplit[1]) > 0 || s.Align != [2]int64{} || s.BSRange != [2][2]int64{} || s.Dist.Kind != DistRandom ||
 		s.Sequential != [2]int{} || s.Skip != 0 || s.RandomEvery > 1
 }
 
@@ -177,6 +180,9 @@ func (s Shape) validate(w Workload) error {
 		if err := s.validateBS(d); err != nil {
 			return err
 		}
+		if a := s.Align[d]; a < 0 || a > 1<<30 {
+			return badf("--blockalign: %d bytes; use a size up to 1 GiB, e.g. --blockalign=4k", a)
+		}
 		if s.Sequential[d] < 0 || s.Sequential[d] > 100 {
 			return badf("--percentage_random: %d is out of range; use a percentage 0..100, e.g. --percentage_random=90", 100-s.Sequential[d])
 		}
@@ -271,6 +277,9 @@ func (w Workload) blockSizes() []int64 {
 		if r := w.Shape.BSRange[d]; r[0] > 0 {
 			out = append(out, r[0], r[1])
 		}
+		if a := w.Shape.Align[d]; a > 0 {
+			out = append(out, a)
+		}
 	}
 	return out
 }
@@ -288,6 +297,9 @@ func (s Shape) FioOptions() [][2]string {
 		out = append(out, [2]string{"bsrange", perDir(s.BSRange, func(r [2]int64) string {
 			return strconv.FormatInt(r[0], 10) + "-" + strconv.FormatInt(r[1], 10)
 		})})
+	}
+	if s.Align != [2]int64{} {
+		out = append(out, [2]string{"ba", perDir(s.Align, func(a int64) string { return strconv.FormatInt(a, 10) })})
 	}
 	if v := s.Dist.String(); v != "" {
 		out = append(out, [2]string{"random_distribution", v})

@@ -185,6 +185,11 @@ func TestShapesAsFio(t *testing.T) {
 			Workload{RW: RandRead, BS: 4096, Shape: Shape{Dist: Distribution{Kind: DistZoned, Zones: bothDirs([]Zone{{60, 10, 0}, {30, 20, 0}, {8, 30, 0}, {2, 40, 0}})}}}, placed(bucket)},
 		{"zoned_abs", []string{"--rw=randread", "--bs=4k", "--random_distribution=zoned_abs:70/1m:30/8m"},
 			Workload{RW: RandRead, BS: 4096, Shape: Shape{Dist: Distribution{Kind: DistZonedAbs, Zones: bothDirs([]Zone{{70, 0, 1 << 20}, {30, 0, 8 << 20}})}}}, placed(bucket)},
+		{"jesd219: bssplit from 512, blockalign 4k, zoned", []string{"--rw=randread", "--norandommap", "--blockalign=4k",
+			"--bssplit=512/4:1024/1:1536/1:2048/1:2560/1:3072/1:3584/1:4k/67:8k/10:16k/7:32k/3:64k/3", "--random_distribution=zoned:50/5:30/15:20/80"},
+			Workload{RW: RandRead, BS: 512, Shape: Shape{Align: [2]int64{4096, 4096}, BSSplit: split([]BSShare{{512, 4}, {1024, 1}, {1536, 1}, {2048, 1}, {2560, 1},
+				{3072, 1}, {3584, 1}, {4096, 67}, {8192, 10}, {16384, 7}, {32768, 3}, {65536, 3}}),
+				Dist: Distribution{Kind: DistZoned, Zones: bothDirs([]Zone{{50, 5, 0}, {30, 15, 0}, {20, 80, 0}})}}}, alignedSizes(4096)},
 		{"percentage_random", []string{"--rw=randread", "--bs=4k", "--percentage_random=60", "--norandommap"},
 			Workload{RW: RandRead, BS: 4096, Shape: Shape{Sequential: [2]int{40, 40}}}, followers},
 		{"randread-every-4", []string{"--rw=randread:4", "--bs=4k", "--norandommap"},
@@ -342,5 +347,20 @@ func TestSkipsAsFio(t *testing.T) {
 			}
 			t.Logf("%d I/Os alike, first %v", len(fio), fio[:4])
 		})
+	}
+}
+
+// alignedSizes checks sizes and where I/Os fall, and that every offset is
+// a multiple of align in both.
+func alignedSizes(align int64) func(t *testing.T, fio, qd []ioRec) {
+	return func(t *testing.T, fio, qd []ioRec) {
+		sizesAndBuckets(t, fio, qd)
+		for name, ios := range map[string][]ioRec{"fio": fio, "qdsweep": qd} {
+			for _, r := range ios {
+				if r.off%align != 0 {
+					t.Fatalf("%s: offset %d is not a multiple of %d", name, r.off, align)
+				}
+			}
+		}
 	}
 }
