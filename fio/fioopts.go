@@ -9,10 +9,11 @@ package fio
 type fioOptionKind int
 
 const (
-	fioOptValue      fioOptionKind = iota // takes a value
-	fioOptSwitch                          // a switch: no value, or 0/1
-	fioOptEngine                          // an engine's option (its type is the engine's)
-	fioOptDeprecated                      // fio says it is deprecated and ignores it
+	fioOptValue          fioOptionKind = iota // takes a value
+	fioOptSwitch                              // a switch: no value, or 0/1
+	fioOptEngine                              // an engine's option (its type is the engine's)
+	fioOptDeprecated                          // fio says it is deprecated and fails to parse it (the job is dropped)
+	fioOptSoftDeprecated                      // fio says it is deprecated and ignores it
 )
 
 // fioOption is one option fio 3.33 knows.
@@ -321,9 +322,9 @@ var fioOptions = []fioOption{
 	{Name: "verify_async_cpus", Kind: fioOptValue},
 	{Name: "percentage_sequential", Kind: fioOptDeprecated},
 	{Name: "rwmixcycle", Kind: fioOptDeprecated},
-	{Name: "flow_watermark", Kind: fioOptDeprecated},
-	{Name: "verifysort", Kind: fioOptDeprecated},
-	{Name: "verifysort_nr", Kind: fioOptDeprecated},
+	{Name: "flow_watermark", Kind: fioOptSoftDeprecated},
+	{Name: "verifysort", Kind: fioOptSoftDeprecated},
+	{Name: "verifysort_nr", Kind: fioOptSoftDeprecated},
 	{Name: "http_host", Kind: fioOptEngine, Engines: []string{"http"}},
 	{Name: "http_user", Kind: fioOptEngine, Engines: []string{"http"}},
 	{Name: "http_pass", Kind: fioOptEngine, Engines: []string{"http"}},

@@ -64,6 +64,10 @@ func init() {
 		case fioOptEngine:
 			engineOf[o.Name] = o.Engines
 		case fioOptDeprecated:
+			// fio 3.33 says it is deprecated and fails to parse it: the job
+			// is refused there too.
+			options[o.Name] = optionInfo{value: true, handling: Unsupported}
+		case fioOptSoftDeprecated:
 			options[o.Name] = optionInfo{value: true, handling: Ignored} // fio warns and ignores it
 		}
 		for _, a := range o.Aliases {
@@ -351,6 +355,20 @@ func OptionName(name string) string {
 // resolved first).
 func OptionHandling(name string) Handling {
 	return options[OptionName(name)].handling
+}
+
+// OptionKind says how fio reads option name (an alias is resolved
+// first): "value", "switch", "engine" (an engine's option), "deprecated"
+// (fio 3.33 refuses it), "soft-deprecated" (fio warns and ignores it), or
+// "" when fio has no such option.
+func OptionKind(name string) string {
+	name = OptionName(name)
+	for _, o := range fioOptions {
+		if o.Name == name {
+			return [...]string{fioOptValue: "value", fioOptSwitch: "switch", fioOptEngine: "engine", fioOptDeprecated: "deprecated", fioOptSoftDeprecated: "soft-deprecated"}[o.Kind]
+		}
+	}
+	return ""
 }
 
 // OptionEngines names the fio engines that add option name (nil for

@@ -31,7 +31,7 @@ func TestEngineAndHiddenOptionsKnown(t *testing.T) {
 		}
 	}
 	for name, h := range map[string]fio.Handling{"ratemin": fio.Unchecked, "log_prio": fio.Honoured, "kb_base": fio.Honoured,
-		"allow_file_create": fio.Honoured, "write_iops_log": fio.Honoured, "rwmixcycle": fio.Ignored} {
+		"allow_file_create": fio.Honoured, "write_iops_log": fio.Honoured, "rwmixcycle": fio.Unsupported} {
 		if got := fio.OptionHandling(name); got != h {
 			t.Errorf("%s: handling %d, want %d", name, got, h)
 		}

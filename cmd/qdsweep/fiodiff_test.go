@@ -154,9 +154,74 @@ var fioDiffCases = []fioDiffCase{
 		args: []string{"p.fio", "--allow-write"}},
 	{name: "do_verify=0: the writes only", args: []string{"--name=a", "--filename=new", "--size=512k", "--rw=write", "--verify=md5", "--do_verify=0"}},
 	{name: "verify=sha256 (through fio)", parseOnly: true, args: []string{"--name=a", "--filename=f", "--size=1m", "--rw=write", "--verify=sha256"}},
+	{name: "switches: alone, =1 and =0", existing: map[string]int64{"f": 4 << 20},
+		args: []string{"--name=a", "--filename=f", "--size=512k", "--rw=randread", "--norandommap", "--randrepeat=0", "--time_based=0", "--end_fsync=1"}},
+	{name: "deprecated: fio 3.33 fails to parse it, both refuse", parseOnly: true,
+		args: []string{"--name=a", "--filename=f", "--size=512k", "--rwmixcycle=10"}},
+	{name: "softly deprecated: fio warns and runs the job", existing: map[string]int64{"f": 4 << 20},
+		args: []string{"--name=a", "--filename=f", "--size=512k", "--verifysort=1", "--flow_watermark=10"}},
+	{name: "an engine's option of an engine qdsweep runs: through fio", parseOnly: true,
+		args: []string{"--name=a", "--filename=f", "--size=1m", "--ioengine=libaio", "--cmdprio_percentage=10"}},
 	{name: "an engine's option under another engine", parseOnly: true, args: []string{"--name=a", "--filename=f", "--size=1m", "--nfs_url=nfs://h/x"}},
 	{name: "an engine qdsweep does not run, with its options: through fio", parseOnly: true, args: []string{"--name=a", "--filename=f", "--size=1m", "--ioengine=mmap", "--thp=1"}},
 	{name: "not a fio option", parseOnly: true, args: []string{"--name=a", "--filename=f", "--size=1m", "--iodpth=4"}},
+}
+
+// TestFioDiffCoversEveryKind: the cases set an option of every kind fio
+// reads (a value, a switch, an engine's, a deprecated one, a softly
+// deprecated one) and of every
+// handling the table gives (run, ignored, batching, unchecked, refused,
+// unknown), read from their command lines and job files.
+func TestFioDiffCoversEveryKind(t *testing.T) {
+	seen := map[string]string{}
+	for _, tc := range fioDiffCases {
+		var keys []string
+		for _, a := range withoutQdsweepFlags(tc.args) {
+			if k, ok := strings.CutPrefix(a, "--"); ok {
+				k, _, _ = strings.Cut(k, "=")
+				keys = append(keys, k)
+			}
+		}
+		for _, text := range tc.jobs {
+			for _, line := range strings.Split(text, "\n") {
+				if k, _, _ := strings.Cut(strings.TrimSpace(line), "="); k != "" && !strings.HasPrefix(k, "[") && !strings.HasPrefix(k, ";") {
+					keys = append(keys, k)
+				}
+			}
+		}
+		for _, k := range keys {
+			for _, what := range []string{"kind " + fio.OptionKind(k), "handling " + handlingName(fio.OptionHandling(k))} {
+				if seen[what] == "" {
+					seen[what] = tc.name + ": " + k
+				}
+			}
+		}
+	}
+	for _, want := range []string{"kind value", "kind switch", "kind engine", "kind deprecated", "kind soft-deprecated", "kind ", /* none: not fio's */
+		"handling run", "handling ignored", "handling batching", "handling unchecked", "handling refused", "handling unknown"} {
+		if seen[want] == "" {
+			t.Errorf("no case sets an option of %s", want)
+		} else {
+			t.Logf("%-20s %s", want, seen[want])
+		}
+	}
+}
+
+// handlingName names a handling for TestFioDiffCoversEveryKind.
+func handlingName(h fio.Handling) string {
+	switch h {
+	case fio.Honoured:
+		return "run"
+	case fio.Ignored:
+		return "ignored"
+	case fio.Batching:
+		return "batching"
+	case fio.Unchecked:
+		return "unchecked"
+	case fio.Unsupported:
+		return "refused"
+	}
+	return "unknown"
 }
 
 // TestFioDifferential runs every case under fio 3.33 and under qdsweep
