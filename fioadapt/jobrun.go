@@ -1,6 +1,7 @@
 package fioadapt
 
 import (
+	"encoding/hex"
 	"fmt"
 	"slices"
 	"sort"
@@ -449,12 +450,15 @@ func init() {
 		fio.OptEndFsync:       {apply: func(c *jobConv, _ string, o fio.Option) (err error) { c.run.EndFsync, err = optBool(o); return err }},
 		fio.OptReadOnly:       {apply: func(c *jobConv, _ string, o fio.Option) (err error) { c.run.ReadOnly, err = optBool(o); return err }},
 		fio.OptNoRandomMap:    {apply: func(c *jobConv, _ string, o fio.Option) (err error) { c.run.NoRandomMap, err = optBool(o); return err }},
-		fio.OptVerify:         {apply: convVerify},
-		fio.OptRateIOPS:       {apply: convRate},
-		fio.OptRate:           {apply: convRate},
-		fio.OptFSync:          {apply: convSync},
-		fio.OptFDataSync:      {apply: convSync},
-		fio.OptSync:           {apply: convOpenSync},
+		fio.OptVerify: {apply: convVerify, render: func(wl ioengine.Workload) (string, bool) {
+			// verify_pattern alone is fio's header and pattern: its own row says it
+			return wl.FioVerify.Kind, wl.FioVerify.Kind != "" && wl.FioVerify.Kind != ioengine.VerifyMeta
+		}},
+		fio.OptRateIOPS:  {apply: convRate},
+		fio.OptRate:      {apply: convRate},
+		fio.OptFSync:     {apply: convSync},
+		fio.OptFDataSync: {apply: convSync},
+		fio.OptSync:      {apply: convOpenSync},
 		fio.OptInvalidate: {apply: func(c *jobConv, _ string, o fio.Option) (err error) {
 			c.run.Workload.Invalidate, err = optBool(o)
 			return err
@@ -468,12 +472,16 @@ func init() {
 			c.run.NoVerifyPass = !v
 			return err
 		}},
-		fio.OptVerifyOnly:    {apply: func(c *jobConv, _ string, o fio.Option) (err error) { c.run.VerifyOnly, err = optBool(o); return err }},
-		fio.OptVerifyFatal:   {apply: func(_ *jobConv, _ string, o fio.Option) error { _, err := optBool(o); return err }}, // a failure ends the job either way
-		fio.OptVerifyPattern: {apply: convVerifyPattern},
+		fio.OptVerifyOnly:  {apply: func(c *jobConv, _ string, o fio.Option) (err error) { c.run.VerifyOnly, err = optBool(o); return err }},
+		fio.OptVerifyFatal: {apply: func(_ *jobConv, _ string, o fio.Option) error { _, err := optBool(o); return err }}, // a failure ends the job either way
+		fio.OptVerifyPattern: {apply: convVerifyPattern, render: func(wl ioengine.Workload) (string, bool) {
+			return "0x" + hex.EncodeToString(wl.FioVerify.Pattern), len(wl.FioVerify.Pattern) > 0
+		}},
 		fio.OptVerifyInterval: {apply: func(c *jobConv, _ string, o fio.Option) (err error) {
 			c.run.Workload.FioVerify.Interval, err = c.size(o)
 			return err
+		}, render: func(wl ioengine.Workload) (string, bool) {
+			return strconv.FormatInt(wl.FioVerify.Interval, 10), wl.FioVerify.Interval > 0
 		}},
 		fio.OptIOEngine:     {apply: convIOEngine},
 		fio.OptWriteIOPSLog: {apply: convLog},
