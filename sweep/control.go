@@ -111,7 +111,7 @@ func (r *Result) markAboveControl() {
 	}
 	for i := range r.Steps {
 		s := &r.Steps[i]
-		if s.RW != c.RW || s.BS != c.BS || !s.Analysable() || s.IOPS <= c.IOPS*(1+littleslaw.PlateauBand) {
+		if !s.ranAbove(c.RW, c.BS, c.IOPS) {
 			continue
 		}
 		if s.Time == nil {
@@ -138,11 +138,28 @@ func (r *Result) controlFinding() *littleslaw.Finding {
 	f := &littleslaw.Finding{Rule: littleslaw.RuleNotStationary, Reason: reason, RW: c.RW, BS: c.BS, Figures: fig,
 		Facts: []littleslaw.Fact{fig}, Evidence: []string{}}
 	for _, s := range r.Steps {
-		if s.RW == c.RW && s.BS == c.BS && s.Time != nil && s.Time.AboveControl {
+		if s.Time != nil && s.Time.AboveControl && s.ranAbove(c.RW, c.BS, c.IOPS) {
 			f.Facts = append(f.Facts, littleslaw.Fact{Kind: littleslaw.FactAboveControl, QD: float64(s.QD), IOPS: s.IOPS, ToIOPS: c.IOPS})
 		}
 	}
 	return f
+}
+
+// ranAbove reports whether step s is of the curve (rw, bs) and ran above
+// level (IOPS) by more than the plateau band: a step the level that lasted
+// leaves out. The one test both marks a step and names it in the finding
+// that quotes the level, so a finding never quotes a level a step it lists
+// did not run above.
+func (s Step) ranAbove(rw string, bs int64, level float64) bool {
+	return s.RW == rw && s.BS == bs && s.Analysable() && s.IOPS > level*(1+littleslaw.PlateauBand)
+}
+
+// controlChanged reports whether the control step found curve (rw, bs)
+// changed; its finding then speaks for the curve, and a ramp's fall on it
+// neither marks steps nor finds anything of its own.
+func (r *Result) controlChanged(rw string, bs int64) bool {
+	c := r.Control
+	return c != nil && c.Change != "" && c.RW == rw && c.BS == bs
 }
 
 // rampFallBand is how far above its window's IOPS a step's ramp must have
@@ -213,7 +230,7 @@ func (r *Result) markAboveRamp() {
 	for _, f := range r.RampFalls() {
 		for i := range r.Steps {
 			s := &r.Steps[i]
-			if s.RW != f.RW || s.BS != f.BS || !s.Analysable() || s.IOPS <= f.IOPS*(1+littleslaw.PlateauBand) {
+			if r.controlChanged(f.RW, f.BS) || !s.ranAbove(f.RW, f.BS, f.IOPS) {
 				continue
 			}
 			if s.Time == nil {
@@ -229,7 +246,7 @@ func (r *Result) markAboveRamp() {
 func (r *Result) rampFindings() []littleslaw.Finding {
 	var out []littleslaw.Finding
 	for _, f := range r.RampFalls() {
-		if c := r.Control; c != nil && c.Change != "" && c.RW == f.RW && c.BS == f.BS {
+		if r.controlChanged(f.RW, f.BS) {
 			continue
 		}
 		fig := littleslaw.Fact{Kind: littleslaw.FactRampFell, QD: float64(f.QD), IOPS: f.PeakIOPS, ToIOPS: f.IOPS,
@@ -237,7 +254,7 @@ func (r *Result) rampFindings() []littleslaw.Finding {
 		fd := littleslaw.Finding{Rule: littleslaw.RuleNotStationary, Reason: littleslaw.ReasonRampFell, RW: f.RW, BS: f.BS,
 			Figures: fig, Facts: []littleslaw.Fact{fig}, Evidence: []string{}}
 		for _, s := range r.Steps {
-			if s.RW == f.RW && s.BS == f.BS && s.Time != nil && s.Time.AboveControl {
+			if s.Time != nil && s.Time.AboveControl && s.ranAbove(f.RW, f.BS, f.IOPS) {
 				fd.Facts = append(fd.Facts, littleslaw.Fact{Kind: littleslaw.FactAboveControl, QD: float64(s.QD), IOPS: s.IOPS, ToIOPS: f.IOPS})
 			}
 		}

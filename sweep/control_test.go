@@ -67,6 +67,7 @@ func TestControlFindsCreditsSpentBetweenSteps(t *testing.T) {
 	if !found {
 		t.Error("no not-stationary finding")
 	}
+	checkLeftOutNamed(t, r)
 }
 
 // TestControlHeldOnASteadyDevice: on a device whose level does not change,
@@ -133,5 +134,54 @@ func TestRampFindsCreditsSpentInARamp(t *testing.T) {
 	}
 	if !found {
 		t.Error("no not-stationary finding for QD 16's ramp")
+	}
+	checkLeftOutNamed(t, r)
+
+	// A control step that fell to a level above the ramp's (here 3,000,
+	// between QD 4's 2,000 and QD 8's 4,000) speaks for the curve: only
+	// the steps above its level are left out and named, never QD 4
+	// "above the 3,000 that lasted".
+	best := r.Steps[0]
+	for _, s := range r.Steps {
+		if s.IOPS > best.IOPS {
+			best = s
+		}
+	}
+	ctl := best
+	ctl.IOPS = 3000
+	r.Control = &sweep.ControlStep{Step: ctl, WasIOPS: best.IOPS, WasLatNs: best.Lat.MeanNs, Band: 0.05, Change: sweep.ControlFell}
+	if err := r.Analyze(littleslaw.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	checkLeftOutNamed(t, r)
+	for _, s := range r.Steps {
+		if left := s.Time != nil && s.Time.AboveControl; left != (s.IOPS > 3000*(1+littleslaw.PlateauBand)) {
+			t.Errorf("QD %d (%.0f IOPS) beside a control that fell to 3,000: left out %v", s.QD, s.IOPS, left)
+		}
+	}
+}
+
+// checkLeftOutNamed holds what a reader checks in a not-stationary
+// finding: every step it names as above the level that lasted ran above
+// the level it quotes (by more than the plateau band), and every step left
+// out of the analysis is named by a finding.
+func checkLeftOutNamed(t *testing.T, r *sweep.Result) {
+	t.Helper()
+	named := map[int]bool{}
+	for _, f := range r.Diagnose(littleslaw.Options{}) {
+		for _, x := range f.Facts {
+			if x.Kind != littleslaw.FactAboveControl {
+				continue
+			}
+			named[int(x.QD)] = true
+			if x.IOPS <= x.ToIOPS*(1+littleslaw.PlateauBand) {
+				t.Errorf("QD %g ran at %.0f IOPS, named above the %.0f IOPS that lasted", x.QD, x.IOPS, x.ToIOPS)
+			}
+		}
+	}
+	for _, s := range r.Steps {
+		if s.Time != nil && s.Time.AboveControl && !named[s.QD] {
+			t.Errorf("QD %d (%.0f IOPS) left out of the analysis, named by no finding", s.QD, s.IOPS)
+		}
 	}
 }
