@@ -284,6 +284,10 @@ func (jj jsonJob) job(global map[string]string) Job {
 	}
 	j.Read, j.Write, j.Trim = jj.Read.dir(), jj.Write.dir(), jj.Trim.dir()
 	j.Steady = steadyOf(jj.Steadystate)
+	if t := finite(jj.LatencyTarget); t > 0 {
+		j.LatTarget = &LatTarget{TargetNs: int64(t), WindowUs: int64(finite(jj.LatencyWindow)),
+			Percentile: finite(jj.LatencyPercentile), Depth: int(finite(jj.LatencyDepth))}
+	}
 	if jj.Mixed != nil && j.Read == nil && j.Write == nil {
 		j.Read = jj.Mixed.dir()
 	}

@@ -91,7 +91,11 @@ func writeNormalJob(w *bufio.Writer, r Report) {
 		}
 	}
 	fmt.Fprintf(w, "     issued rwts: total=%d,%d,%d,0 short=0,0,0,0 dropped=0,0,0,0\n", n[0], n[1], n[2])
-	fmt.Fprintf(w, "     latency   : target=0, window=0, percentile=100.00%%, depth=%d\n", j.IODepth)
+	lt := LatTarget{Percentile: 100, Depth: j.IODepth}
+	if j.LatTarget != nil {
+		lt = *j.LatTarget
+	}
+	fmt.Fprintf(w, "     latency   : target=%d, window=%d, percentile=%.2f%%, depth=%d\n", lt.TargetNs, lt.WindowUs, lt.Percentile, lt.Depth)
 	writeNormalSteady(w, j.Steady)
 	fmt.Fprintln(w)
 }

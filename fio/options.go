@@ -115,8 +115,7 @@ func init() {
 	set(Batching, true, "iodepth_batch", "iodepth_batch_complete_min", "iodepth_batch_complete_max",
 		"iodepth_low")
 	// Workload options qdsweep does not run.
-	set(Unchecked, true, "rate_min", "rate_iops_min", "rate_cycle")
-	set(Unsupported, true, "thinktime", "thinktime_blocks", "thinktime_spin", "zonemode", "zonesize", "zonerange",
+	set(Unsupported, true, "zonemode", "zonesize", "zonerange",
 		"zoneskip", "write_barrier", "buffer_compress_percentage",
 		"buffer_compress_chunk", "buffer_pattern", "dedupe_percentage", "refill_buffers", "zero_buffers",
 		"scramble_buffers", "fill_device", "fill_fs", "unlink", "unlink_each_loop", "cpus_allowed", "cpumask",
@@ -125,8 +124,7 @@ func init() {
 		"verify_async", "experimental_verify", "trim_percentage",
 		"file_service_type", "openfiles", "filename_format", "lockfile", "pre_read", "iomem",
 		"mem", "iomem_align", "bs_unaligned", "rw_sequencer", "offset_align",
-		"ioscheduler", "latency_target", "latency_window",
-		"latency_percentile", "max_latency", "flow", "flow_id", "exec_prerun", "exec_postrun", "io_submit_mode",
+		"ioscheduler", "max_latency", "flow", "flow_id", "exec_prerun", "exec_postrun", "io_submit_mode",
 		"serialize_overlap", "uncached", "sync_file_range", "atomic", "nowait", "ignore_error",
 		"error_dump", "create_serialize", "create_fsync", "end_fsync_on_close", "fsync_on_close", "pre_read",
 		"size_increment", "io_size_increment", "trim_backlog", "replay_redirect", "read_iolog", "write_iolog",
@@ -192,6 +190,18 @@ const (
 	OptRate                OptionKey = "rate"
 	OptRateIOPS            OptionKey = "rate_iops"
 	OptRateProcess         OptionKey = "rate_process"
+	OptRateMin             OptionKey = "rate_min"
+	OptRateIOPSMin         OptionKey = "rate_iops_min"
+	OptRateCycle           OptionKey = "rate_cycle"
+	OptThinkTime           OptionKey = "thinktime"
+	OptThinkTimeSpin       OptionKey = "thinktime_spin"
+	OptThinkTimeBlocks     OptionKey = "thinktime_blocks"
+	OptThinkTimeBlocksType OptionKey = "thinktime_blocks_type"
+	OptThinkTimeIOTime     OptionKey = "thinktime_iotime"
+	OptLatencyTarget       OptionKey = "latency_target"
+	OptLatencyWindow       OptionKey = "latency_window"
+	OptLatencyPercentile   OptionKey = "latency_percentile"
+	OptLatencyRun          OptionKey = "latency_run"
 	OptRuntime             OptionKey = "runtime"
 	OptRW                  OptionKey = "rw"
 	OptRWMixRead           OptionKey = "rwmixread"
@@ -530,7 +540,19 @@ var RunOptions = []OptionDoc{
 	{Name: "startdelay", Default: "0", Help: "wait this long before starting"},
 	{Name: "rate_iops", Help: "cap each job's IOPS (read,write), as fio paces them"},
 	{Name: "rate", Help: "cap each job's bandwidth, bytes per second (read,write)"},
-	{Name: "rate_process", Default: "linear", Help: "linear only: I/Os evenly spaced"},
+	{Name: "rate_process", Default: "linear", Help: "linear: I/Os evenly spaced; poisson: exponential gaps around the rate (open-loop arrivals), as fio"},
+	{Name: "rate_min", Help: "fail a job whose bandwidth over --rate_cycle falls below this, bytes per second (read,write), as fio"},
+	{Name: "rate_iops_min", Help: "fail a job whose IOPS over --rate_cycle fall below this (read,write), as fio"},
+	{Name: "rate_cycle", Default: "1000", Help: "the window of --rate_min and --rate_iops_min, ms (after fio's 2 s of settling)"},
+	{Name: "thinktime", Default: "0", Help: "pause this long (µs, or 2ms) with nothing in flight after every --thinktime_blocks I/Os, as fio"},
+	{Name: "thinktime_spin", Default: "0", Help: "spin for this part of --thinktime instead of sleeping (µs)"},
+	{Name: "thinktime_blocks", Default: "1", Help: "I/Os between two pauses of --thinktime"},
+	{Name: "thinktime_blocks_type", Default: "complete", Help: "complete or issue: what --thinktime_blocks counts"},
+	{Name: "thinktime_iotime", Default: "0", Help: "pause after this long issuing I/O (seconds, or 500ms) instead of a block count"},
+	{Name: "latency_target", Help: "search the deepest queue up to --iodepth whose I/Os meet this latency (µs, or 2ms), as fio"},
+	{Name: "latency_window", Default: "0", Help: "the stretch of I/O each depth of --latency_target is judged over (µs, or 1s)"},
+	{Name: "latency_percentile", Default: "100", Help: "the percent of I/Os that must meet --latency_target"},
+	{Name: "latency_run", Default: "0", Help: "1: keep adjusting the depth until the run ends (0: end once it settles)"},
 	{Name: "fsync", Default: "0", Help: "fsync the file after this many writes"},
 	{Name: "fdatasync", Default: "0", Help: "fdatasync the file after this many writes"},
 	{Name: "sync", Default: "none", Help: "sync or dsync: open the file O_SYNC or O_DSYNC"},

@@ -30,7 +30,7 @@ func TestEngineAndHiddenOptionsKnown(t *testing.T) {
 			t.Errorf("%s: engines %v, want %q", name, engines, engine)
 		}
 	}
-	for name, h := range map[string]fio.Handling{"ratemin": fio.Unchecked, "log_prio": fio.Honoured, "kb_base": fio.Honoured,
+	for name, h := range map[string]fio.Handling{"ratemin": fio.Honoured, "thinktime": fio.Honoured, "latency_target": fio.Honoured, "log_prio": fio.Honoured, "kb_base": fio.Honoured,
 		"allow_file_create": fio.Honoured, "write_iops_log": fio.Honoured, "rwmixcycle": fio.Unsupported} {
 		if got := fio.OptionHandling(name); got != h {
 			t.Errorf("%s: handling %d, want %d", name, got, h)

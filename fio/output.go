@@ -82,6 +82,20 @@ type Job struct {
 	IODepthComplete map[string]float64 `json:"iodepth_complete,omitempty"`
 	// Steady is the job's steady-state test (fio's ss=), nil without one.
 	Steady *SteadyState `json:"steadystate,omitempty"`
+	// LatTarget is fio's latency_target report; nil for a job without a
+	// target, which fio reports as target 0 at its iodepth.
+	LatTarget *LatTarget `json:"latency_target,omitempty"`
+}
+
+// LatTarget is fio's report of a job's latency_target search, in fio's
+// units: its JSON's latency_target (ns), latency_window (µs),
+// latency_percentile and latency_depth (the depth the search ended at),
+// and its normal output's "latency : target=…, depth=N" line.
+type LatTarget struct {
+	TargetNs   int64   `json:"target_ns"`
+	WindowUs   int64   `json:"window_us"`
+	Percentile float64 `json:"percentile"`
+	Depth      int     `json:"depth"`
 }
 
 // Dir is one direction's figures (read, write or trim).

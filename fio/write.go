@@ -284,5 +284,9 @@ func jobJSON(r Report, first map[string]any) (jsonJob, map[string]any) {
 	if r.LatMs != nil {
 		job.LatencyMs[">=2000"] = r.LatMs[len(r.LatMs)-1]
 	}
+	if t := j.LatTarget; t != nil {
+		job.LatencyDepth, job.LatencyTarget = float64(t.Depth), float64(t.TargetNs)
+		job.LatencyPercentile, job.LatencyWindow = t.Percentile, float64(t.WindowUs)
+	}
 	return job, global
 }

@@ -115,8 +115,8 @@ func TestJobFileErrors(t *testing.T) {
 		{name: "no job", in: "[global]\nrw=read\n", want: "no [job]"},
 		{name: "bad header", in: "[job\n", want: "line 1"},
 		{name: "bad size", in: "[j]\nfilename=/x\nbs=4q\n", want: "line 3"},
-		{name: "unsupported listed together", in: "[global]\nverify=sha256\n[j]\nfilename=/x\nthinktime=100\nioengine=mmap\nfill_device=1\n",
-			want: "fill_device=1 (line 7), ioengine=mmap (line 6), thinktime=100 (line 5), verify=sha256 (line 2)", unsupported: true},
+		{name: "unsupported listed together", in: "[global]\nverify=sha256\n[j]\nfilename=/x\nmax_latency=100\nioengine=mmap\nfill_device=1\n",
+			want: "fill_device=1 (line 7), ioengine=mmap (line 6), max_latency=100 (line 5), verify=sha256 (line 2)", unsupported: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -3,6 +3,7 @@ package fioadapt
 import (
 	"encoding/hex"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -236,12 +237,32 @@ func convertJob(name string, opts []fio.Option) (JobRun, []fio.Option, error) {
 	if err := c.checkEngineOptions(); err != nil {
 		return JobRun{}, nil, err
 	}
+	if err := c.checkRates(); err != nil {
+		return JobRun{}, nil, err
+	}
 	c.finish()
 	c.checkLogs()
 	c.checkSteady()
 	c.checkVerify()
 	c.run.Unsupported, c.run.Engine = c.unsupported, fio.EngineUsed(c.engine)
 	return c.run, c.unsupported, nil
+}
+
+// checkRates refuses what fio 3.33 refuses of a job's rates before it
+// runs: rate with rate_iops, rate_min with rate_iops_min ("mutually
+// exclusive"), and a floor above its direction's cap ("minimum rate
+// exceeds rate").
+func (c *jobConv) checkRates() error {
+	f := c.run.Workload.RateMin
+	if c.rateBytes != [2]float64{} && c.rateIOPS != [2]float64{} || f.Bytes != [2]float64{} && f.IOPS != [2]float64{} {
+		return fmt.Errorf("job %s: rate and rate_iops (or rate_min and rate_iops_min) are mutually exclusive, as in fio; keep one of each pair", c.run.Name)
+	}
+	for d, dir := range []string{"reads", "writes"} {
+		if c.rateBytes[d] > 0 && c.rateBytes[d] < f.Bytes[d] || c.rateIOPS[d] > 0 && c.rateIOPS[d] < f.IOPS[d] {
+			return fmt.Errorf("job %s: the minimum rate of %s exceeds their rate, which fio refuses; lower rate_min/rate_iops_min or raise rate/rate_iops", c.run.Name, dir)
+		}
+	}
+	return nil
 }
 
 // checkEngineOptions refuses io_uring's options in a job whose ioengine=
@@ -463,7 +484,23 @@ func init() {
 			c.run.Workload.Invalidate, err = optBool(o)
 			return err
 		}},
-		fio.OptRateProcess:         {apply: convRateProcess},
+		fio.OptRateProcess: {apply: convRateProcess},
+		fio.OptRateMin:     {apply: convRateFloor},
+		fio.OptRateIOPSMin: {apply: convRateFloor},
+		fio.OptRateCycle: {apply: func(c *jobConv, _ string, o fio.Option) error {
+			n, err := optInteger(o) // fio's milliseconds
+			c.run.Workload.RateMin.Cycle = time.Duration(n) * time.Millisecond
+			return err
+		}},
+		fio.OptThinkTime:           {apply: convThink},
+		fio.OptThinkTimeSpin:       {apply: convThink},
+		fio.OptThinkTimeBlocks:     {apply: convThink},
+		fio.OptThinkTimeBlocksType: {apply: convThink},
+		fio.OptThinkTimeIOTime:     {apply: convThink},
+		fio.OptLatencyTarget:       {apply: convLatencyTarget},
+		fio.OptLatencyWindow:       {apply: convLatencyTarget},
+		fio.OptLatencyPercentile:   {apply: convLatencyTarget},
+		fio.OptLatencyRun:          {apply: convLatencyTarget},
 		fio.OptSteadyState:         {apply: convSteady},
 		fio.OptSteadyStateDuration: {apply: convSteady},
 		fio.OptSteadyStateRampTime: {apply: convSteady},
@@ -554,7 +591,35 @@ var renders = map[string]func(wl ioengine.Workload) (string, bool){
 		r := wl.RateIOPS
 		return rateValue(r[0]) + "," + rateValue(r[1]), r != [2]float64{}
 	},
+	fio.OptRateProcess: func(wl ioengine.Workload) (string, bool) { return "poisson", wl.Poisson },
+	fio.OptRateMin: func(wl ioengine.Workload) (string, bool) {
+		r := wl.RateMin.Bytes
+		return rateValue(r[0]) + "," + rateValue(r[1]), r != [2]float64{}
+	},
+	fio.OptRateIOPSMin: func(wl ioengine.Workload) (string, bool) {
+		r := wl.RateMin.IOPS
+		return rateValue(r[0]) + "," + rateValue(r[1]), r != [2]float64{}
+	},
+	fio.OptRateCycle: func(wl ioengine.Workload) (string, bool) {
+		return strconv.FormatInt(wl.RateMin.Cycle.Milliseconds(), 10), wl.RateMin.Cycle > 0
+	},
+	fio.OptThinkTime:     func(wl ioengine.Workload) (string, bool) { return micros(wl.Think.Time), wl.Think.On() },
+	fio.OptThinkTimeSpin: func(wl ioengine.Workload) (string, bool) { return micros(wl.Think.Spin), wl.Think.Spin > 0 },
+	fio.OptThinkTimeBlocks: func(wl ioengine.Workload) (string, bool) {
+		return strconv.Itoa(max(wl.Think.Blocks, 1)), wl.Think.BlocksSet || wl.Think.Blocks > 1
+	},
+	fio.OptThinkTimeBlocksType: func(wl ioengine.Workload) (string, bool) { return "issue", wl.Think.Issued },
+	fio.OptThinkTimeIOTime:     func(wl ioengine.Workload) (string, bool) { return micros(wl.Think.IOTime) + "us", wl.Think.IOTime > 0 },
+	fio.OptLatencyTarget:       func(wl ioengine.Workload) (string, bool) { return micros(wl.LatTarget.Target), wl.LatTarget.On() },
+	fio.OptLatencyWindow:       func(wl ioengine.Workload) (string, bool) { return micros(wl.LatTarget.Window), wl.LatTarget.On() },
+	fio.OptLatencyPercentile: func(wl ioengine.Workload) (string, bool) {
+		return strconv.FormatFloat(wl.LatTarget.Percentile, 'f', -1, 64), wl.LatTarget.On() && wl.LatTarget.Percentile > 0
+	},
+	fio.OptLatencyRun: func(wl ioengine.Workload) (string, bool) { return "1", wl.LatTarget.On() && wl.LatTarget.Run },
 }
+
+// micros is d in fio's microseconds, the unit of its time options.
+func micros(d time.Duration) string { return strconv.FormatInt(d.Microseconds(), 10) }
 
 // renderFilename is fio's filename= of wl: its files joined with ':',
 // each with fio's escapes (JobOptions refuses a name fio would misread).
@@ -891,10 +956,96 @@ func convOpenSync(c *jobConv, _ string, o fio.Option) error {
 }
 
 func convRateProcess(c *jobConv, _ string, o fio.Option) error {
-	if v := strings.ToLower(strings.TrimSpace(o.Value)); v != "linear" {
-		return c.refuse(o) // poisson arrivals
+	switch strings.ToLower(strings.TrimSpace(o.Value)) {
+	case "linear":
+		c.run.Workload.Poisson = false
+	case "poisson":
+		c.run.Workload.Poisson = true
+	default:
+		return fmt.Errorf("%s: use linear or poisson", label(o))
 	}
 	return nil
+}
+
+// convRateFloor reads fio's rate_min (bytes per second) and rate_iops_min,
+// per direction as rate and rate_iops.
+func convRateFloor(c *jobConv, key string, o fio.Option) error {
+	r, err := rates(o, key == fio.OptRateMin, c.kbBase)
+	if key == fio.OptRateMin {
+		c.run.Workload.RateMin.Bytes = r
+	} else {
+		c.run.Workload.RateMin.IOPS = r
+	}
+	return err
+}
+
+// convThink reads fio's thinktime family: times in microseconds unless a
+// unit says otherwise (thinktime_iotime in seconds), blocks a count.
+func convThink(c *jobConv, key string, o fio.Option) (err error) {
+	th := &c.run.Workload.Think
+	switch key {
+	case fio.OptThinkTime:
+		th.Time, err = optTime(o, time.Microsecond)
+	case fio.OptThinkTimeSpin:
+		th.Spin, err = optTime(o, time.Microsecond)
+	case fio.OptThinkTimeIOTime:
+		th.IOTime, err = optTime(o, time.Second)
+	case fio.OptThinkTimeBlocks:
+		th.Blocks, err = optPositive(o)
+		th.BlocksSet = true
+	case fio.OptThinkTimeBlocksType:
+		switch strings.ToLower(strings.TrimSpace(o.Value)) {
+		case "complete":
+			th.Issued = false
+		case "issue":
+			th.Issued = true
+		default:
+			err = fmt.Errorf("%s: use complete or issue", label(o))
+		}
+	}
+	return err
+}
+
+// convLatencyTarget reads fio's latency_target family: the target and
+// window in microseconds unless a unit says otherwise, the percentile
+// 0..100 (fio's default 100), latency_run a switch.
+func convLatencyTarget(c *jobConv, key string, o fio.Option) (err error) {
+	lt := &c.run.Workload.LatTarget
+	switch key {
+	case fio.OptLatencyTarget:
+		lt.Target, err = optTime(o, time.Microsecond)
+	case fio.OptLatencyWindow:
+		lt.Window, err = optTime(o, time.Microsecond)
+	case fio.OptLatencyRun:
+		lt.Run, err = optBool(o)
+	case fio.OptLatencyPercentile:
+		p, perr := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(o.Value, "%")), 64)
+		if perr != nil || !(p >= 0 && p <= 100) {
+			return fmt.Errorf("%s: a percentage 0..100, e.g. 99.9", label(o))
+		}
+		lt.Percentile = p
+	}
+	return err
+}
+
+// optTime reads one of fio's time options: a plain number is in unit
+// (fio's microseconds, or seconds for the few it marks so), a suffix
+// (us, ms, s, m, h, d) says its own.
+func optTime(o fio.Option, unit time.Duration) (time.Duration, error) {
+	v := strings.TrimSpace(o.Value)
+	if n, err := strconv.ParseUint(v, 10, 63); err == nil {
+		if n > uint64(math.MaxInt64/int64(unit)) {
+			return 0, fmt.Errorf("%s: too long", label(o))
+		}
+		return time.Duration(n) * unit, nil
+	}
+	for _, s := range [][2]string{{"usec", "us"}, {"msec", "ms"}, {"sec", "s"}, {"min", "m"}} {
+		if base, ok := strings.CutSuffix(v, s[0]); ok {
+			v = base + s[1]
+			break
+		}
+	}
+	return optDuration(fio.Option{Key: o.Key, Value: v, Line: o.Line})
 }
 
 func convIOEngine(c *jobConv, _ string, o fio.Option) error {
@@ -945,10 +1096,10 @@ func (c *jobConv) finish() {
 		wl.RWMixRead = fio.DefaultRWMixRead
 	}
 	for d := range wl.RateIOPS {
-		// rate= is bytes per second: I/Os of bs bytes. With both set fio
-		// keeps to the lower.
+		// rate= is bytes per second: I/Os of bs bytes (never with
+		// rate_iops: checkRates).
 		r := c.rateIOPS[d]
-		if b := c.rateBytes[d] / wl.MeanBS(d); b > 0 && (r == 0 || b < r) {
+		if b := c.rateBytes[d] / wl.MeanBS(d); b > 0 {
 			r = b
 		}
 		wl.RateIOPS[d] = r

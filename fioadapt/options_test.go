@@ -83,12 +83,12 @@ func TestParseArgsVendorCommands(t *testing.T) {
 
 // TestParseArgsRefusesAllAtOnce: every unsupported option is named in one error.
 func TestParseArgsRefusesAllAtOnce(t *testing.T) {
-	_, err := runOf(t, "--name=x --thinktime=500 --fill_device=1 --verify=sha256 --rw=trim --bogus_opt=1 --iodpth=4")
+	_, err := runOf(t, "--name=x --max_latency=500 --fill_device=1 --verify=sha256 --rw=trim --bogus_opt=1 --iodpth=4")
 	// Options fio does not have come first: fio refuses them too.
 	if !errors.Is(err, fio.ErrNotFio) || errors.Is(err, fio.ErrUnsupported) {
 		t.Fatalf("want ErrNotFio, got %v", err)
 	}
-	for _, want := range []string{"--thinktime=500", "--fill_device=1", "--verify=sha256", "--rw=trim",
+	for _, want := range []string{"--max_latency=500", "--fill_device=1", "--verify=sha256", "--rw=trim",
 		"not fio options: --bogus_opt=1, --iodpth=4 (did you mean --iodepth?)"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error lacks %q: %v", want, err)
@@ -164,8 +164,6 @@ func TestRates(t *testing.T) {
 		{"--rate_iops=500,100,7", [2]float64{500, 100}},
 		{"--bs=8k --rate=4m", [2]float64{512, 512}},
 		{"--rate=1m,2m", [2]float64{256, 512}},
-		{"--rate_iops=100 --rate=1m", [2]float64{100, 100}},
-		{"--rate_iops=1000 --rate=1m", [2]float64{256, 256}},
 		{"--rate_iops=50 --rate_process=linear", [2]float64{50, 50}},
 		{"--rate_iops=0", [2]float64{0, 0}},
 	} {
@@ -178,13 +176,64 @@ func TestRates(t *testing.T) {
 			t.Errorf("%s: RateIOPS %v, want %v", c.cmdline, r.Workload.RateIOPS, c.want)
 		}
 	}
+	// fio 3.33 refuses these when it runs the job (fixup_options).
+	for _, bad := range []string{"--rate_iops=100 --rate=1m", "--rate_min=1k --rate_iops_min=1", "--rate_iops=50 --rate_iops_min=100", "--rate=1m,1m --rate_min=,2m"} {
+		if _, err := runOf(t, "--name=x "+bad); err == nil || !strings.Contains(err.Error(), "fio") {
+			t.Errorf("%s: err %v, want it refused as fio refuses it", bad, err)
+		}
+	}
 	for _, bad := range []string{"--rate_iops=fast", "--rate_iops=1,2,3,4", "--rate=-5"} {
 		if _, err := runOf(t, "--name=x "+bad); err == nil || !strings.Contains(err.Error(), strings.SplitN(bad, "=", 2)[0]) {
 			t.Errorf("%s: err %v, want one naming the option", bad, err)
 		}
 	}
-	if _, err := runOf(t, "--name=x --rate_iops=50 --rate_process=poisson"); !errors.Is(err, fio.ErrUnsupported) || !strings.Contains(err.Error(), "rate_process=poisson") {
-		t.Errorf("rate_process=poisson: err %v, want it refused", err)
+	r, err := runOf(t, "--name=x --rate_iops=50 --rate_process=poisson")
+	if err != nil || !r.Workload.Poisson || r.Workload.RateIOPS != [2]float64{50, 50} {
+		t.Errorf("rate_process=poisson: %+v, %v; want poisson arrivals at 50 I/Os per second", r.Workload, err)
+	}
+	if _, err := runOf(t, "--name=x --rate_iops=50 --rate_process=bursty"); err == nil || !strings.Contains(err.Error(), "rate_process=bursty") {
+		t.Errorf("rate_process=bursty: err %v, want one naming the option", err)
+	}
+}
+
+// TestPacingOptions reads fio's thinktime, rate floor and latency_target
+// options in fio's units (µs unless a unit is given; thinktime_iotime in
+// seconds, rate_cycle in ms) and writes them back for fio the same.
+func TestPacingOptions(t *testing.T) {
+	r, err := runOf(t, "--name=x --thinktime=2000 --thinktime_spin=1ms --thinktime_blocks=4 --thinktime_blocks_type=issue --thinktime_iotime=2 "+
+		"--ratemin=1m,2m --rate_cycle=500 --latency_target=500ms --latency_window=5000000 --latency_percentile=99.9 --latency_run=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := r.Workload
+	want := ioengine.Workload{
+		Think:     ioengine.ThinkTime{Time: 2 * time.Millisecond, Spin: time.Millisecond, Blocks: 4, BlocksSet: true, Issued: true, IOTime: 2 * time.Second},
+		RateMin:   ioengine.RateFloor{Bytes: [2]float64{1 << 20, 2 << 20}, Cycle: 500 * time.Millisecond},
+		LatTarget: ioengine.LatencyTarget{Target: 500 * time.Millisecond, Window: 5 * time.Second, Percentile: 99.9, Run: true},
+	}
+	if w.Think != want.Think || w.RateMin != want.RateMin || w.LatTarget != want.LatTarget {
+		t.Errorf("read %+v %+v %+v\nwant %+v %+v %+v", w.Think, w.RateMin, w.LatTarget, want.Think, want.RateMin, want.LatTarget)
+	}
+	w.Filename, w.BS, w.IODepth, w.NumJobs, w.RW = "f", 4096, 1, 1, ioengine.RandRead
+	set, err := fioadapt.JobOptions(w, time.Second, 0, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, kv := range append(set.Global, set.Job...) {
+		got[kv[0]] = kv[1]
+	}
+	for k, v := range map[string]string{"thinktime": "2000", "thinktime_spin": "1000", "thinktime_blocks": "4", "thinktime_blocks_type": "issue",
+		"thinktime_iotime": "2000000us", "rate_min": "1048576,2097152", "rate_cycle": "500",
+		"latency_target": "500000", "latency_window": "5000000", "latency_percentile": "99.9", "latency_run": "1"} {
+		if got[k] != v {
+			t.Errorf("fio's %s=%q, want %q", k, got[k], v)
+		}
+	}
+	for _, bad := range []string{"--thinktime_blocks_type=sometimes", "--latency_percentile=101", "--thinktime=-1", "--rate_cycle=soon"} {
+		if _, err := runOf(t, "--name=x --thinktime=10 "+bad); err == nil || !strings.Contains(err.Error(), strings.SplitN(bad, "=", 2)[0]) {
+			t.Errorf("%s: err %v, want one naming the option", bad, err)
+		}
 	}
 }
 

@@ -63,6 +63,13 @@ func ReportFromStats(name string, w ioengine.Workload, ioEngine string, runtime,
 		}
 		samplesOf(j.Write, st.Series, func(iv ioengine.Interval) (float64, float64) { return iv.WriteIOPS, iv.WriteBWBytes })
 	}
+	if lt := w.LatTarget; lt.On() {
+		j.LatTarget = &fio.LatTarget{TargetNs: lt.Target.Nanoseconds(), WindowUs: lt.Window.Microseconds(),
+			Percentile: lt.Percentile, Depth: st.LatencyDepth}
+		if lt.Percentile == 0 {
+			j.LatTarget.Percentile = 100 // fio's default
+		}
+	}
 	j.IODepthDist = fio.DepthPercents(st.IODepths[:])
 	j.IODepthSubmit, j.IODepthComplete = fio.BatchPercents(st.Submits[:]), fio.BatchPercents(st.Completes[:])
 	r := fio.Report{Job: j, Time: time.Now(), Sync: dirFromStats(st.Sync, ms, pcts)}

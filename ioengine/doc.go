@@ -39,7 +39,11 @@
 //     and ticks the series, and ends a run whose device completes nothing
 //     for Workload.IOTimeout while I/Os are outstanding (ErrStalled). A job
 //     with a rate (Workload.RateIOPS) holds each I/O until it is due,
-//     outside its latency, as fio's rate_iops does (job.go's pacer).
+//     outside its latency, as fio's rate_iops does (job.go's pacer; its
+//     gaps exponential under Workload.Poisson, fio's rate_process=poisson).
+//     A job's gate (gate.go) holds it to fio's thinktime, latency_target
+//     search and rate floors (Workload.Think, LatTarget, RateMin; their
+//     types and checks in pacing.go): the loops ask it before each I/O.
 //   - Meter (meter.go, series.go). Each job counts its own I/Os in a meter
 //     no other goroutine touches (no lock or atomic per I/O): counts and
 //     latency histograms per direction, and the area under its in-flight

@@ -60,6 +60,9 @@ type Control struct {
 	// at the end of each interval k (0, 1, …) of the series, e.g. to sample
 	// device counters beside it.
 	OnInterval func(k int)
+	// issueTrace, when set (by this package's tests), takes the event time
+	// of every I/O the first job issues, ns.
+	issueTrace *[]int64
 }
 
 // Sample is a cumulative snapshot of the measured window so far.

@@ -45,6 +45,7 @@ type gate struct {
 	quiesce                   bool // drain before the next window
 	endRun                    bool // the depth settled: one more window, then end
 	ended                     bool // the job ends (the search is over)
+	final                     bool // the final window's figures started afresh (meter.open)
 
 	err error // a floor not met, a latency over a 100th-percentile target at depth 1
 }
@@ -113,7 +114,7 @@ func (g *gate) allow(m *meter, t int64, busy int) bool {
 			return false
 		}
 	}
-	if g.lt.On() && m.measuring {
+	if g.lt.On() && m.measuring && !g.quiesce { // a draining job judges no window (fio quiesces at once)
 		g.checkWindow(t)
 		if g.ended {
 			return false
@@ -266,6 +267,12 @@ func (j *job) idle() bool {
 	if g.quiesce {
 		g.quiesce = false
 		g.newWindow(t)
+		if g.endRun && !g.final && m.measuring {
+			// fio's final window at the settled depth: the job's
+			// figures start again here (reset_all_stats).
+			g.final = true
+			m.open(t)
+		}
 	}
 	if !g.thinking {
 		return true

@@ -41,6 +41,8 @@ type job struct {
 	// gate holds it to thinktime, the latency target and the rate floors
 	// (nil when the workload sets none).
 	gate *gate
+	// trace takes the event time of each I/O issued (Control.issueTrace).
+	trace *[]int64
 	// peeked is the next I/O, drawn early to learn its direction (its
 	// due time depends on it); valid when hasPeek.
 	peekDir  int
@@ -133,6 +135,9 @@ func (j *job) nextIO() (dir, fd int, off, n int64) {
 		if j.leftBytes -= j.peekLen; j.leftBytes <= 0 {
 			j.left = 1 // this I/O is the last
 		}
+	}
+	if j.trace != nil {
+		*j.trace = append(*j.trace, j.m.c.now())
 	}
 	if j.left > 0 {
 		j.left--

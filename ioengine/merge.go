@@ -9,6 +9,23 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// finalWindow is, when every job ended its latency target's search with
+// a final window whose figures started afresh (fio reports only that
+// window), the longest of those windows; 0 otherwise.
+func finalWindow(got []meter, w *Workload) time.Duration {
+	if !w.LatTarget.On() || w.LatTarget.Run || len(got) == 0 {
+		return 0
+	}
+	var d int64
+	for i := range got {
+		if g := got[i].g; g == nil || !g.final || got[i].winEnd <= got[i].winStart {
+			return 0
+		}
+		d = max(d, got[i].winEnd-got[i].winStart)
+	}
+	return time.Duration(d)
+}
+
 // heldCause is the pacing that held the jobs' I/Os back, the cause of a
 // shortfall it explains: the latency target's depth, thinktime, the rate
 // cap; "" when none did.

@@ -273,30 +273,42 @@ func (m *meter) endBatch(t int64, n int) {
 		m.measuring = false
 		m.done = true
 	case p == phaseMeasure && !m.measuring && !m.done:
-		m.measuring = true
-		m.winStart = t
-		m.area = 0
-		m.areaIn = m.inflight*t - m.startSum
-		for i := range m.dir {
-			d := &m.dir[i]
-			d.ios, d.bytes, d.latSum = 0, 0, 0
-			d.hist.Reset()
-		}
-		if m.sync.hist != nil {
-			m.sync.ios, m.sync.latSum = 0, 0
-			m.sync.hist.Reset()
-		}
-		m.errs = m.errs[:0]
-		m.shortIOs = 0
-		m.depths = [DepthBuckets]int64{}
-		m.submits, m.completes = [DepthBuckets]int64{}, [DepthBuckets]int64{}
-		if m.ser != nil {
-			m.ser.reset(m.inflight)
-		}
+		m.open(t)
 	}
 	if m.measuring && m.ser != nil {
 		m.ser.maybeCut(m, t)
 	}
+	m.publish(t)
+}
+
+// open starts the job's measured window at event time t, its figures
+// from zero: when the run's window opens, and again for a latency
+// target's final window (gate.idle), as fio resets a job's figures there.
+func (m *meter) open(t int64) {
+	m.measuring = true
+	m.winStart = t
+	m.area = 0
+	m.areaIn = m.inflight*t - m.startSum
+	for i := range m.dir {
+		d := &m.dir[i]
+		d.ios, d.bytes, d.latSum = 0, 0, 0
+		d.hist.Reset()
+	}
+	if m.sync.hist != nil {
+		m.sync.ios, m.sync.latSum = 0, 0
+		m.sync.hist.Reset()
+	}
+	m.errs = m.errs[:0]
+	m.shortIOs = 0
+	m.depths = [DepthBuckets]int64{}
+	m.submits, m.completes = [DepthBuckets]int64{}, [DepthBuckets]int64{}
+	if m.ser != nil {
+		m.ser.reset(m.inflight)
+	}
+}
+
+// publish stores the job's figures for the coordinator at event time t.
+func (m *meter) publish(t int64) {
 	if !m.measuring && !m.done {
 		m.pub.rampReads.Store(m.rampIOs[dirRead])
 		m.pub.rampWrites.Store(m.rampIOs[dirWrite])

@@ -151,6 +151,9 @@ func (r *workloadRun) startJobs(newLoop newLoopFunc) error {
 		j.gen = newOffsetGen(w, w.Offset+int64(i)*w.OffsetIncrement, r.sizes, i)
 		j.m = newMeter(r.c, &r.pubs[i], w.ContinueOnError)
 		j.gate = newGate(w, w.IODepth)
+		if i == 0 {
+			j.trace = ctl.issueTrace
+		}
 		j.m.g = j.gate
 		if w.SyncEvery > 0 {
 			j.m.sync.hist = hdrhistogram.New(histMinNs, histMaxNs, histSigFigs)
@@ -217,6 +220,9 @@ func (r *workloadRun) finish(win *runWindow, runErr error, fallback string) (*St
 	var window time.Duration
 	if win.started {
 		window = time.Duration(win.end - win.start)
+	}
+	if d := finalWindow(got, w); d > 0 {
+		window = d
 	}
 	st := mergeStats(got, r.engine, fallback, w, window)
 	st.Buffers = buffers

@@ -180,6 +180,14 @@ func fioReportOf(format string, j RunJob, w ioengine.Workload, st *ioengine.Stat
 	}
 	r := fioadapt.ReportFromStats(j.fioName(), w, eng, j.Runtime, j.Ramp, j.TimeBased, j.Percentiles, st)
 	r.Version = j.Version
+	var floor *ioengine.FloorError
+	var lat *ioengine.LatencyTargetError
+	switch {
+	case errors.As(j.Err, &floor):
+		r.Job.Error = 5 // fio's EIO of check_min_rate
+	case errors.As(j.Err, &lat):
+		r.Job.Error = 110 // fio's ETIMEDOUT of a latency over the target
+	}
 	if j.JobOptions != nil {
 		r.Given, r.GlobalOptions = true, j.GlobalOptions
 		r.Job.Options = make(map[string]string, len(j.JobOptions)+1)

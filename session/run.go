@@ -184,6 +184,11 @@ func runGroups(ctx context.Context, jobs []*runJob) error {
 	err := fioadapt.RunGroups(ctx, fjs)
 	for i, j := range jobs {
 		j.st, j.err, j.fsyncFailed, j.cpuShared = fjs[i].Stats, fjs[i].Err, fjs[i].FsyncFailed, fjs[i].CPUShared
+		var floor *ioengine.FloorError
+		var lat *ioengine.LatencyTargetError
+		if errors.As(j.err, &floor) || errors.As(j.err, &lat) {
+			j.err = fmt.Errorf("%s: %w", j.spec.run.Name, j.err) // as fio names the job that failed its floor or target
+		}
 	}
 	if errors.Is(err, ioengine.ErrBadWorkload) {
 		return UsageErr(err)

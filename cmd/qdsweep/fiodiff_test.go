@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -43,6 +44,12 @@ type fioDiffCase struct {
 	// attained), and each one's criterion is recomputed from its own
 	// samples, not the I/O counts, which depend on when it ended.
 	steady bool
+	// pacing: "latency", a latency_target job, whose I/O counts depend
+	// on when its search settled: each job's latency_target report
+	// (depth, target, window, percentile) is compared; "floor", a job
+	// below its rate floor: both must fail it, naming the floor (fio's
+	// words) with the job's error 5 (EIO) in their JSON.
+	pacing string
 }
 
 // fioDiffCases are the cases of issue 34 and one per kind of option in
@@ -99,8 +106,21 @@ var fioDiffCases = []fioDiffCase{
 		args: []string{"--name=a", "--filename=f", "--size=512k", "--description=x", "--lat_percentiles=1", "--log_prio=1", "--allow_file_create=1", "--thread"}},
 	{name: "batching", existing: map[string]int64{"f": 4 << 20},
 		args: []string{"--name=a", "--filename=f", "--size=512k", "--iodepth_batch_submit=4", "--iodepth_low=1"}},
-	{name: "unchecked floor: ratemin runs", existing: map[string]int64{"f": 4 << 20},
+	{name: "a floor the job keeps above: ratemin runs", existing: map[string]int64{"f": 4 << 20},
 		args: []string{"--name=a", "--filename=f", "--size=512k", "--ratemin=1k"}},
+	{name: "a floor the job falls below: thinktime=20ms under rate_iops_min=100 fails after 3 s", existing: map[string]int64{"f": 4 << 20}, pacing: "floor",
+		args: []string{"--name=a", "--filename=f", "--size=1m", "--thinktime=20000", "--rate_iops_min=100", "--time_based", "--runtime=10"}},
+	{name: "thinktime: size-based, the same I/Os", existing: map[string]int64{"f": 4 << 20},
+		args: []string{"--name=a", "--filename=f", "--size=256k", "--thinktime=100", "--thinktime_blocks=4", "--thinktime_spin=20",
+			"--name=b", "--filename=f", "--size=256k", "--ioengine=libaio", "--iodepth=4", "--thinktime=200", "--thinktime_blocks=2", "--thinktime_blocks_type=issue"}},
+	{name: "rate_process=poisson: size-based, the same I/Os", existing: map[string]int64{"f": 4 << 20},
+		args: []string{"--name=a", "--filename=f", "--size=256k", "--rate_iops=2000", "--rate_process=poisson", "--ioengine=io_uring", "--iodepth=4"}},
+	{name: "latency_target every I/O meets: the depth settles at iodepth", existing: map[string]int64{"f": 4 << 20}, pacing: "latency",
+		args: []string{"--name=a", "--filename=f", "--size=4m", "--rw=randread", "--ioengine=libaio", "--iodepth=8", "--direct=1",
+			"--latency_target=10s", "--latency_window=50ms", "--latency_percentile=99", "--time_based", "--runtime=5"}},
+	{name: "latency_target no I/O meets: the depth stays at 1", existing: map[string]int64{"f": 4 << 20}, pacing: "latency",
+		args: []string{"--name=a", "--filename=f", "--size=4m", "--rw=randread", "--ioengine=libaio", "--iodepth=8", "--direct=1",
+			"--latency_target=1", "--latency_window=50ms", "--latency_percentile=50", "--time_based", "--runtime=1"}},
 	{name: "aliases: readwrite, blocksize, io_limit, fileoffset, nr_files", existing: map[string]int64{"f": 4 << 20},
 		args: []string{"--name=a", "--filename=f", "--readwrite=read", "--blocksize=8k", "--size=2m", "--io_limit=256k", "--fileoffset=1m", "--nr_files=1"}},
 	{name: "size and offset as a share of the file", existing: map[string]int64{"f": 4 << 20},
@@ -246,6 +266,10 @@ func TestFioDifferential(t *testing.T) {
 				compareParseOnly(t, tc, fioBin, fioDir, qdDir)
 				return
 			}
+			if tc.pacing == "floor" {
+				compareFloor(t, tc, fioBin, fioDir, qdDir)
+				return
+			}
 			fioArgs := withoutQdsweepFlags(tc.args)
 			out, err := runIn(fioDir, fioBin, append(fioArgs, "--output-format=json")...)
 			if err != nil {
@@ -258,6 +282,10 @@ func TestFioDifferential(t *testing.T) {
 			}
 			if tc.steady {
 				compareSteady(t, out, []byte(stdout))
+				return
+			}
+			if tc.pacing == "latency" {
+				compareLatTarget(t, out, []byte(stdout))
 				return
 			}
 			got := diffJobs(t, "qdsweep", []byte(stdout))
@@ -617,4 +645,78 @@ func TestFioVerifyCrossRead(t *testing.T) {
 			})
 		}
 	}
+}
+
+// latTargetOf is each job's latency_target report in fio's JSON.
+func latTargetOf(t *testing.T, who string, out []byte) []string {
+	t.Helper()
+	var doc struct {
+		Jobs []struct {
+			Name       string  `json:"jobname"`
+			Depth      int     `json:"latency_depth"`
+			Target     int64   `json:"latency_target"`
+			Window     int64   `json:"latency_window"`
+			Percentile float64 `json:"latency_percentile"`
+		} `json:"jobs"`
+	}
+	if err := json.Unmarshal(jsonPart(out), &doc); err != nil {
+		t.Fatalf("%s's JSON: %v\n%s", who, err, out)
+	}
+	var lines []string
+	for _, j := range doc.Jobs {
+		lines = append(lines, fmt.Sprintf("%s: depth=%d target=%d ns window=%d us percentile=%g", j.Name, j.Depth, j.Target, j.Window, j.Percentile))
+	}
+	return lines
+}
+
+// compareLatTarget compares each job's latency_target report, the depth
+// its search ended at first.
+func compareLatTarget(t *testing.T, fioOut, qdOut []byte) {
+	t.Helper()
+	want, got := latTargetOf(t, "fio", fioOut), latTargetOf(t, "qdsweep", qdOut)
+	t.Logf("fio: %v; qdsweep: %v", want, got)
+	if strings.Join(want, "\n") != strings.Join(got, "\n") {
+		t.Errorf("latency_target reports differ\n%s", sideBySide(want, got))
+	}
+}
+
+// compareFloor runs a job that falls below its rate floor under both:
+// each must fail (exit 1), say fio's "rate_iops_min=N not met, got M IOPS"
+// naming the job, and report the job's error 5 in its JSON.
+func compareFloor(t *testing.T, tc fioDiffCase, fioBin, fioDir, qdDir string) {
+	t.Helper()
+	fioArgs := append(withoutQdsweepFlags(tc.args), "--output-format=json")
+	fioOut, fioErr := runIn(fioDir, fioBin, fioArgs...)
+	stdout, stderr, code := runQdsweep(t, qdDir, append(append([]string{"run"}, tc.args...), "--output-format=json")...)
+	floor := regexp.MustCompile(`a: (job 0: )?rate_iops_min=100 not met, got (\d+) IOPS`)
+	fm, qm := floor.FindSubmatch(fioOut), floor.FindStringSubmatch(stderr)
+	t.Logf("fio: %v, %q; qdsweep: exit %d, %q", fioErr, fm, code, qm)
+	if fioErr == nil || fm == nil {
+		t.Fatalf("fio did not fail the floor: %v\n%s", fioErr, fioOut)
+	}
+	if code != 1 || qm == nil {
+		t.Fatalf("qdsweep: exit %d, want 1 with fio's words for the floor\n%s", code, stderr)
+	}
+	for _, s := range []struct {
+		who string
+		out []byte
+	}{{"fio", fioOut}, {"qdsweep", []byte(stdout)}} {
+		var doc struct {
+			Jobs []struct {
+				Error int `json:"error"`
+			} `json:"jobs"`
+		}
+		if err := json.NewDecoder(bytes.NewReader(jsonPart(s.out))).Decode(&doc); err != nil || len(doc.Jobs) != 1 || doc.Jobs[0].Error != 5 {
+			t.Errorf("%s's JSON: %v, %+v; want one job with error 5 (EIO)", s.who, err, doc.Jobs)
+		}
+	}
+}
+
+// jsonPart is out from its first '{' on: fio prints its error lines
+// first (and its standard error follows the document).
+func jsonPart(out []byte) []byte {
+	if i := bytes.IndexByte(out, '{'); i >= 0 {
+		return out[i:]
+	}
+	return out
 }
