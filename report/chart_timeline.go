@@ -69,38 +69,13 @@ func timelineOf(r *sweep.Result, in chartInput) (*timelineFigure, error) {
 	if len(steps) == 0 {
 		return nil, nil
 	}
-	multi := false
-	for _, ts := range steps {
-		if ts.step.RW != steps[0].step.RW || ts.step.BS != steps[0].step.BS {
-			multi = true
-		}
-	}
 	top := newPlot("", "IOPS")
 	top.Y.Tick.Marker = iopsTicks{}
 	bot := newPlot("measured time, s (steps end to end; ramps left out)", "latency (log)")
 	bot.Y.Tick.Marker = latLogTicks{}
-
-	yMax, latMin, latMax := 0.0, math.Inf(1), math.Inf(-1)
-	var iopsLines, meanLines, p99Lines []plotter.XYs
-	var bursts []float64
-	for _, ts := range steps {
-		io, mean, p99 := stepLines(ts, &yMax, &latMin, &latMax)
-		iopsLines, meanLines, p99Lines = append(iopsLines, io), append(meanLines, mean), append(p99Lines, p99)
-		if b := ts.step.Time.Find(littleslaw.TimeBurst); b != nil {
-			bursts = append(bursts, ts.from+b.BurstSec)
-		}
-	}
-	if yMax <= 0 {
-		yMax = 1
-	}
-	if math.IsInf(latMin, 1) {
-		latMin, latMax = 1e3, 1e6
-	}
-	yTop := yMax * 1.18 // room for the QD labels
-	if multi {
-		yTop = yMax * 1.3 // and a row for the curve names
-	}
-	loLat, hiLat := math.Log10(latMin)-0.15, math.Log10(latMax)+0.15
+	sc := timelineScaleOf(steps)
+	multi, yMax, yTop, loLat, hiLat := sc.multi, sc.yMax, sc.yTop, sc.loLat, sc.hiLat
+	iopsLines, meanLines, p99Lines, bursts := sc.iops, sc.mean, sc.p99, sc.bursts
 
 	total := steps[len(steps)-1].to
 	lx, lt, err := shadeSteps(top, bot, steps, multi, yMax, yTop, loLat, hiLat)
@@ -119,22 +94,6 @@ func timelineOf(r *sweep.Result, in chartInput) (*timelineFigure, error) {
 
 	l := newLegend()
 	col := seriesColor(0)
-	addLines := func(pl *plot.Plot, lines []plotter.XYs, style draw.LineStyle) (*plotter.Line, error) {
-		var last *plotter.Line
-		for _, xy := range lines {
-			if len(xy) == 0 {
-				continue
-			}
-			ln, err := plotter.NewLine(xy)
-			if err != nil {
-				return nil, err
-			}
-			ln.LineStyle = style
-			pl.Add(ln)
-			last = ln
-		}
-		return last, nil
-	}
 	ioLn, err := addLines(top, iopsLines, draw.LineStyle{Color: col, Width: vg.Points(1.6)})
 	if err != nil {
 		return nil, err
@@ -157,21 +116,9 @@ func timelineOf(r *sweep.Result, in chartInput) (*timelineFigure, error) {
 	if p99Ln != nil {
 		l.Add("p99 latency", p99Ln)
 	}
-	var burstLn *plotter.Line
-	for _, x := range bursts {
-		for _, pl := range []*plot.Plot{top, bot} {
-			lo, hi := 0.0, yTop
-			if pl == bot {
-				lo, hi = loLat, hiLat
-			}
-			ln, err := plotter.NewLine(plotter.XYs{{X: x, Y: lo}, {X: x, Y: hi}})
-			if err != nil {
-				return nil, err
-			}
-			ln.LineStyle = draw.LineStyle{Color: burstMark, Width: vg.Points(1.2), Dashes: dashXmax}
-			pl.Add(ln)
-			burstLn = ln
-		}
+	burstLn, err := burstMarks(top, bot, bursts, yTop, loLat, hiLat)
+	if err != nil {
+		return nil, err
 	}
 	if burstLn != nil {
 		l.Add("burst credits run out", burstLn)
@@ -192,6 +139,88 @@ func timelineOf(r *sweep.Result, in chartInput) (*timelineFigure, error) {
 	f := &timelineFigure{Title: "IOPS and latency over time, step by step", Subtitle: sub, Simulated: in.Simulated,
 		IOPS: top, Lat: bot, Legend: l}
 	return f, nil
+}
+
+// timelineScale is what the timeline draws and the ranges its plots
+// span: each step's IOPS, mean and p99 lines, the times burst credits ran
+// out, the highest IOPS with room above it, and the latencies' log range.
+type timelineScale struct {
+	multi                    bool // steps of several curves (rw or bs)
+	iops, mean, p99          []plotter.XYs
+	bursts                   []float64
+	yMax, yTop, loLat, hiLat float64
+}
+
+// timelineScaleOf reads the timeline's lines and ranges from its steps.
+func timelineScaleOf(steps []timelineStep) timelineScale {
+	var sc timelineScale
+	for _, ts := range steps {
+		if ts.step.RW != steps[0].step.RW || ts.step.BS != steps[0].step.BS {
+			sc.multi = true
+		}
+	}
+	yMax, latMin, latMax := 0.0, math.Inf(1), math.Inf(-1)
+	for _, ts := range steps {
+		io, mean, p99 := stepLines(ts, &yMax, &latMin, &latMax)
+		sc.iops, sc.mean, sc.p99 = append(sc.iops, io), append(sc.mean, mean), append(sc.p99, p99)
+		if b := ts.step.Time.Find(littleslaw.TimeBurst); b != nil {
+			sc.bursts = append(sc.bursts, ts.from+b.BurstSec)
+		}
+	}
+	if yMax <= 0 {
+		yMax = 1
+	}
+	if math.IsInf(latMin, 1) {
+		latMin, latMax = 1e3, 1e6
+	}
+	sc.yMax, sc.yTop = yMax, yMax*1.18 // room for the QD labels
+	if sc.multi {
+		sc.yTop = yMax * 1.3 // and a row for the curve names
+	}
+	sc.loLat, sc.hiLat = math.Log10(latMin)-0.15, math.Log10(latMax)+0.15
+	return sc
+}
+
+// addLines adds each non-empty line of lines to pl in style; it returns
+// the last one added (nil when none), for the legend.
+func addLines(pl *plot.Plot, lines []plotter.XYs, style draw.LineStyle) (*plotter.Line, error) {
+	var last *plotter.Line
+	for _, xy := range lines {
+		if len(xy) == 0 {
+			continue
+		}
+		ln, err := plotter.NewLine(xy)
+		if err != nil {
+			return nil, err
+		}
+		ln.LineStyle = style
+		pl.Add(ln)
+		last = ln
+	}
+	return last, nil
+}
+
+// burstMarks draws a dashed vertical line across both plots at each time
+// burst credits ran out; it returns the last one drawn (nil when none),
+// for the legend.
+func burstMarks(top, bot *plot.Plot, bursts []float64, yTop, loLat, hiLat float64) (*plotter.Line, error) {
+	var burstLn *plotter.Line
+	for _, x := range bursts {
+		for _, pl := range []*plot.Plot{top, bot} {
+			lo, hi := 0.0, yTop
+			if pl == bot {
+				lo, hi = loLat, hiLat
+			}
+			ln, err := plotter.NewLine(plotter.XYs{{X: x, Y: lo}, {X: x, Y: hi}})
+			if err != nil {
+				return nil, err
+			}
+			ln.LineStyle = draw.LineStyle{Color: burstMark, Width: vg.Points(1.2), Dashes: dashXmax}
+			pl.Add(ln)
+			burstLn = ln
+		}
+	}
+	return burstLn, nil
 }
 
 // stepLines draws one step's IOPS, mean and p99 latency (log) as levels,
