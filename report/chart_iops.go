@@ -323,28 +323,11 @@ func throughputPanel(in chartInput, mt metric, idx []int, l *keyedLegend, keys *
 		}
 		p.Add(ln, sc)
 		l.Add(s.Name, ln, sc)
-		rs, err := refinedMarks(s, func(st sweep.Step) float64 {
-			if st.IOPS <= 0 {
-				return math.NaN()
-			}
-			return st.IOPS * per
-		}, col)
+		sMax, err := addThroughputMarks(p, s, per, col, keys)
 		if err != nil {
 			return nil, nil, err
 		}
-		if rs != nil {
-			p.Add(rs)
-			keys.refined = true
-		}
-		spts, err := addSustained(p, s, func(st sweep.Step, v littleslaw.Sustained) (float64, float64) {
-			return math.Log2(float64(st.QD)), v.IOPS * per
-		}, func(st sweep.Step) (float64, float64) { return math.Log2(float64(st.QD)), st.IOPS * per }, col, keys)
-		if err != nil {
-			return nil, nil, err
-		}
-		for _, q := range spts {
-			yMax = math.Max(yMax, q.Y)
-		}
+		yMax = math.Max(yMax, sMax)
 		switch grade {
 		case fitBand:
 			keys.band = true
@@ -364,15 +347,9 @@ func throughputPanel(in chartInput, mt metric, idx []int, l *keyedLegend, keys *
 	if math.IsInf(qdMax, -1) {
 		return nil, nil, nil
 	}
-	if t := in.TargetIOPS; t > 0 && (bs > 0 || mt.Name == iopsMetric.Name) {
-		y := t * mt.Per(bs)
-		p.Add(hline(y, targetRed, dashTarget, vg.Points(2)))
+	if y, ok := addTargetLine(p, in.TargetIOPS, mt, bs, keys); ok {
 		roofs = append(roofs, y)
 		yMax = math.Max(yMax, y)
-		keys.target = "target " + FormatIOPS(t) + " IOPS"
-		if mt.Name != iopsMetric.Name {
-			keys.target += " = " + mt.Fmt(y)
-		}
 	}
 	setLog2Range(&p.X, qdMin, qdMax)
 	for _, y := range roofs {
@@ -381,6 +358,51 @@ func throughputPanel(in chartInput, mt metric, idx []int, l *keyedLegend, keys *
 	p.Add(m)
 	p.Y.Min, p.Y.Max = 0, yMax*1.1
 	return p, m, nil
+}
+
+// addThroughputMarks adds a series' refined steps and its sustained
+// levels to p; it returns the highest sustained value drawn (0: none).
+func addThroughputMarks(p *plot.Plot, s series, per float64, col color.Color, keys *styleKeys) (float64, error) {
+	rs, err := refinedMarks(s, func(st sweep.Step) float64 {
+		if st.IOPS <= 0 {
+			return math.NaN()
+		}
+		return st.IOPS * per
+	}, col)
+	if err != nil {
+		return 0, err
+	}
+	if rs != nil {
+		p.Add(rs)
+		keys.refined = true
+	}
+	spts, err := addSustained(p, s, func(st sweep.Step, v littleslaw.Sustained) (float64, float64) {
+		return math.Log2(float64(st.QD)), v.IOPS * per
+	}, func(st sweep.Step) (float64, float64) { return math.Log2(float64(st.QD)), st.IOPS * per }, col, keys)
+	if err != nil {
+		return 0, err
+	}
+	yMax := 0.0
+	for _, q := range spts {
+		yMax = math.Max(yMax, q.Y)
+	}
+	return yMax, nil
+}
+
+// addTargetLine draws the target IOPS (in the panel's metric) across p
+// when there is one and the panel's series share a block size or count
+// IOPS; it returns the line's height.
+func addTargetLine(p *plot.Plot, t float64, mt metric, bs int64, keys *styleKeys) (float64, bool) {
+	if t <= 0 || (bs <= 0 && mt.Name != iopsMetric.Name) {
+		return 0, false
+	}
+	y := t * mt.Per(bs)
+	p.Add(hline(y, targetRed, dashTarget, vg.Points(2)))
+	keys.target = "target " + FormatIOPS(t) + " IOPS"
+	if mt.Name != iopsMetric.Name {
+		keys.target += " = " + mt.Fmt(y)
+	}
+	return y, true
 }
 
 // polyline converts chart points into a polyline for label placement.
