@@ -74,10 +74,6 @@ func latencyFigure(in chartInput) (*figure, error) {
 	l := newKeyedLegend()
 	qdMin, qdMax := math.Inf(1), math.Inf(-1)
 	yMin, yMax := math.Inf(1), 0.0
-	type r0Key struct {
-		label string
-		col   color.Color
-	}
 	var r0s []r0Key // the 2 × R0 lines drawn, for the legend
 	stats := latStats
 	if len(in.Series) > 2 { // 4 lines per curve would be unreadable: keep mean and p99
@@ -133,6 +129,28 @@ func latencyFigure(in chartInput) (*figure, error) {
 	if math.IsInf(qdMax, -1) {
 		return nil, ErrNoSteps
 	}
+	latencyKeys(&l, stats, statDrawn, refined, r0s, r0Style)
+	if in.SLO != nil && in.SLO.LimitNs > 0 {
+		y := math.Log10(in.SLO.LimitNs)
+		p.Add(hline(y, targetRed, dashTarget, vg.Points(2)))
+		yMin, yMax = math.Min(yMin, y), math.Max(yMax, y)
+		l.Add("SLO "+statName(in.SLO.Stat)+" ≤ "+FormatLatency(in.SLO.LimitNs), lineThumb(targetRed, dashTarget, 2))
+	}
+	setLog2Range(&p.X, qdMin, qdMax)
+	f := &figure{Title: "Latency vs queue depth", Subtitle: in.Subtitle, Simulated: in.Simulated, Plot: p, Legend: l.Legend, Keys: l.Names}
+	p.Y.Min, p.Y.Max = latLogRange(yMin, yMax)
+	return f, nil
+}
+
+// r0Key is a 2 × R0 line drawn, for the legend: its words and colour.
+type r0Key struct {
+	label string
+	col   color.Color
+}
+
+// latencyKeys adds the latency chart's keys to l: the statistics drawn,
+// the refined steps, the statistics hidden and the 2 × R0 lines.
+func latencyKeys(l *keyedLegend, stats []latStat, statDrawn map[string]bool, refined bool, r0s []r0Key, r0Style func(color.Color) (draw.LineStyle, float64)) {
 	for _, st := range stats {
 		if statDrawn[st.name] {
 			l.Add(st.name, lineThumb(guideGrey, st.dashes, st.width))
@@ -158,16 +176,6 @@ func latencyFigure(in chartInput) (*figure, error) {
 		sty, _ := r0Style(guideGrey)
 		l.Add("2 × R0 (ticks at the right edge)", thumbOf(sty))
 	}
-	if in.SLO != nil && in.SLO.LimitNs > 0 {
-		y := math.Log10(in.SLO.LimitNs)
-		p.Add(hline(y, targetRed, dashTarget, vg.Points(2)))
-		yMin, yMax = math.Min(yMin, y), math.Max(yMax, y)
-		l.Add("SLO "+statName(in.SLO.Stat)+" ≤ "+FormatLatency(in.SLO.LimitNs), lineThumb(targetRed, dashTarget, 2))
-	}
-	setLog2Range(&p.X, qdMin, qdMax)
-	f := &figure{Title: "Latency vs queue depth", Subtitle: in.Subtitle, Simulated: in.Simulated, Plot: p, Legend: l.Legend, Keys: l.Names}
-	p.Y.Min, p.Y.Max = latLogRange(yMin, yMax)
-	return f, nil
 }
 
 // statName spells a latency statistic for people: "p999" → "p99.9".
