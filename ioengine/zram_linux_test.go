@@ -76,6 +76,9 @@ func TestEnginesOnZram(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if strings.Contains(st.Buffers, "tmpfs") {
+			t.Errorf("%s: buffers on %s: %q; a block device is no tmpfs (its node's fstatfs names /dev's)", name, dev, st.Buffers)
+		}
 		if got := int64(b.Stats.ReadIOs - a.Stats.ReadIOs); st.All.TotalIOs == 0 || got < st.All.TotalIOs {
 			t.Errorf("%s: %s's stat counted %d reads, the engine measured %d in its window", name, d.Name, got, st.All.TotalIOs)
 		}
