@@ -80,41 +80,7 @@ func (m *marks) Plot(c draw.Canvas, p *plot.Plot) {
 		if k.Label == "" {
 			continue
 		}
-		// The label as given, then its short form, then that in small type.
-		type try struct {
-			text string
-			ts   text.Style
-			gap  vg.Length
-		}
-		tries := []try{{k.Label, textStyle(tickSize, true, k.Color), glyphRadius + vg.Points(3)}}
-		if k.Small {
-			tries = []try{{k.Label, textStyle(tickSize-1, false, k.Color), vg.Points(5)}}
-		}
-		if k.Short != "" {
-			tries = append(tries, try{k.Short, tries[0].ts, tries[0].gap}, try{k.Short, textStyle(tickSize-1, false, k.Color), tries[0].gap})
-		}
-		var ts text.Style
-		label := k.Label
-		best, found, far := vg.Rectangle{}, false, false
-	search:
-		for _, tr := range tries {
-			w, h := tr.ts.Width(tr.text), tr.ts.Height(tr.text)
-			for si, step := range []vg.Length{1, 1.6, 2.4, 3.4, 4.6, 6, 8} {
-				for _, off := range labelOffsets(w, h, tr.gap*step) {
-					r := vg.Rectangle{Min: vg.Point{X: pt.X + off.X, Y: pt.Y + off.Y}}
-					r.Max = vg.Point{X: r.Min.X + w, Y: r.Min.Y + h}
-					if !inside(r, c.Rectangle) {
-						continue
-					}
-					clear := grow(r, lineClearance)
-					if countOverlaps(grow(r, 2), labels) > 0 || countOverlaps(r, pts) > 0 || countCrossings(clear, segs) > 0 {
-						continue
-					}
-					best, found, far, ts, label = r, true, si > 0, tr.ts, tr.text
-					break search
-				}
-			}
-		}
+		best, ts, label, far, found := placeLabel(k, pt, c.Rectangle, labels, pts, segs)
 		if !found {
 			m.Dropped = append(m.Dropped, k.Label)
 			continue
@@ -135,6 +101,47 @@ func (m *marks) Plot(c draw.Canvas, p *plot.Plot) {
 		c.Fill(halo.Path())
 		c.FillText(ts, best.Min, label)
 	}
+}
+
+// placeLabel finds where mark k's label, at pt, fits inside area without
+// touching the labels placed, the points or the lines: the label as given,
+// then its short form, then that in small type, each ever farther out; far
+// says it sits away from its point (a leader line joins them).
+func placeLabel(k mark, pt vg.Point, area vg.Rectangle, labels, pts []vg.Rectangle, segs [][2]vg.Point) (best vg.Rectangle, ts text.Style, label string, far, found bool) {
+	// The label as given, then its short form, then that in small type.
+	type try struct {
+		text string
+		ts   text.Style
+		gap  vg.Length
+	}
+	tries := []try{{k.Label, textStyle(tickSize, true, k.Color), glyphRadius + vg.Points(3)}}
+	if k.Small {
+		tries = []try{{k.Label, textStyle(tickSize-1, false, k.Color), vg.Points(5)}}
+	}
+	if k.Short != "" {
+		tries = append(tries, try{k.Short, tries[0].ts, tries[0].gap}, try{k.Short, textStyle(tickSize-1, false, k.Color), tries[0].gap})
+	}
+	label = k.Label
+search:
+	for _, tr := range tries {
+		w, h := tr.ts.Width(tr.text), tr.ts.Height(tr.text)
+		for si, step := range []vg.Length{1, 1.6, 2.4, 3.4, 4.6, 6, 8} {
+			for _, off := range labelOffsets(w, h, tr.gap*step) {
+				r := vg.Rectangle{Min: vg.Point{X: pt.X + off.X, Y: pt.Y + off.Y}}
+				r.Max = vg.Point{X: r.Min.X + w, Y: r.Min.Y + h}
+				if !inside(r, area) {
+					continue
+				}
+				clear := grow(r, lineClearance)
+				if countOverlaps(grow(r, 2), labels) > 0 || countOverlaps(r, pts) > 0 || countCrossings(clear, segs) > 0 {
+					continue
+				}
+				best, found, far, ts, label = r, true, si > 0, tr.ts, tr.text
+				break search
+			}
+		}
+	}
+	return best, ts, label, far, found
 }
 
 // grow returns r widened by d on every side.
