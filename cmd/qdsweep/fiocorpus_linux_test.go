@@ -107,7 +107,8 @@ func runCorpusExample(t *testing.T, fioBin, path string) corpusResult {
 		dir := t.TempDir()
 		text, files := rewriteExample(string(b), dir)
 		for _, f := range files {
-			if err := os.WriteFile(f, make([]byte, corpusFileSize), 0o644); err != nil {
+			// Room for a region of corpusFileSize after an offset.
+			if err := os.WriteFile(f, make([]byte, 2*corpusFileSize), 0o644); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -144,8 +145,10 @@ func runCorpusExample(t *testing.T, fioBin, path string) corpusResult {
 		r.how = "fio"
 	case qc == 0:
 		r.how = "native"
-	default:
+	case qc == 2:
 		r.how, r.reason = "refused", firstLine(qe)
+	default:
+		r.how, r.reason = "failed", firstLine(qe) // ran and failed (or hung, as fio's offload does, and was killed)
 	}
 	return r
 }
@@ -205,7 +208,9 @@ func TestFioExamples(t *testing.T) {
 			t.Errorf("%s: refused with exit %d in %q; want exit 2 and one line", r.name, r.qdCode, r.qdStderr)
 		case r.how == "refused" && r.fioOK && !refusedForSafety(r.reason):
 			t.Errorf("%s: fio runs it, and qdsweep refuses it for no engine or option fio may not run here: %s", r.name, r.reason)
+		case r.how == "failed" && r.fioOK:
+			t.Errorf("%s: fio runs it, and qdsweep failed (exit %d): %s", r.name, r.qdCode, r.qdStderr)
 		}
 	}
-	t.Logf("%d files; fio runs %d; of those qdsweep: native %d, through fio %d, refused %d", len(results), fioRuns, counts["native"], counts["fio"], counts["refused"])
+	t.Logf("%d files; fio runs %d; of those qdsweep: native %d, through fio %d, refused %d, failed %d", len(results), fioRuns, counts["native"], counts["fio"], counts["refused"], counts["failed"])
 }
