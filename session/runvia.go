@@ -56,6 +56,11 @@ func routeRuns(runs []fioadapt.JobRun, unset error, engine, where string) (route
 		return 0, "", Usagef("%s: %s: neither qdsweep nor fio under qdsweep runs these; drop them or run the job file with fio itself", where, strings.Join(dedup(refused), ", "))
 	case unset != nil:
 		return 0, "", Usagef("%s: %v", where, OneLine(unset))
+	case (len(via) > 0 || engine == ioengine.EngineFio) && steadyJob(runs):
+		// fio would run the test, but its result is not read back: the
+		// report would say "not attained" of a test fio made.
+		return 0, "", Usagef("%s: steadystate: qdsweep runs fio's steady-state test natively only, and %s runs through fio; drop steadystate, or run the job file with fio itself",
+			where, strings.Join(append(dedup(via), "--ioengine=fio")[:max(len(via), 1)], ", "))
 	case len(via) == 0:
 		return routeNative, "", nil
 	case engine == ioengine.EngineSim:
@@ -65,6 +70,11 @@ func routeRuns(runs []fioadapt.JobRun, unset error, engine, where string) (route
 		return 0, "", Usagef("%s: %s: qdsweep does not run these natively, and fio, which would run them, is not installed: install fio (e.g. apt-get install fio) or drop them", where, strings.Join(dedup(via), ", "))
 	}
 	return routeFio, report.ViaFioNote(dedup(via)), nil
+}
+
+// steadyJob reports whether a job of runs asks for fio's steady-state test.
+func steadyJob(runs []fioadapt.JobRun) bool {
+	return slices.ContainsFunc(runs, func(r fioadapt.JobRun) bool { return r.Steady.Dur > 0 })
 }
 
 // viaFioRefusal is why fio may not run option o of job r for qdsweep
