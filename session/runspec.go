@@ -49,21 +49,9 @@ func RunSpecs(req RunRequest) ([]RunSpec, error) {
 	if err != nil {
 		return nil, Usagef("run: %v", err)
 	}
-	var jobFiles []string
-	if req.JobFile != "" {
-		jobFiles = append(jobFiles, req.JobFile)
-	}
-	for i, a := range rest {
-		fi, statErr := os.Stat(a)
-		switch {
-		case i == 0 && a == "fio" && statErr != nil && len(fioArgs) > 0 && fioArgs[0] == "fio":
-			// "qdsweep run fio --name=…": the word fio left in a pasted command.
-			notes = append(notes, report.FioWordNote)
-		case statErr == nil && fi.Mode().IsRegular():
-			jobFiles = append(jobFiles, a) // a job file, as in `fio job.fio`
-		default:
-			return nil, Usagef("run: unexpected argument %q; options take the form --name=value (e.g. --filename=%s), a job file must exist", a, a)
-		}
+	jobFiles, err := jobFilesOf(req.JobFile, rest, fioArgs, &notes)
+	if err != nil {
+		return nil, err
 	}
 	if len(jobFiles) == 0 && len(req.Sections) > 0 {
 		return nil, Usagef("--section picks sections of a job file: name one (qdsweep run job.fio --section=NAME)")
@@ -132,6 +120,30 @@ func RunSpecs(req RunRequest) ([]RunSpec, error) {
 		specs[i] = spec
 	}
 	return specs, nil
+}
+
+// jobFilesOf are the job files a run names: --jobfile's, then the
+// arguments that are regular files (as in `fio job.fio`); the word fio
+// left first in a pasted command adds a note; any other argument is
+// refused.
+func jobFilesOf(jobFile string, rest, fioArgs []string, notes *[]string) ([]string, error) {
+	var jobFiles []string
+	if jobFile != "" {
+		jobFiles = append(jobFiles, jobFile)
+	}
+	for i, a := range rest {
+		fi, statErr := os.Stat(a)
+		switch {
+		case i == 0 && a == "fio" && statErr != nil && len(fioArgs) > 0 && fioArgs[0] == "fio":
+			// "qdsweep run fio --name=…": the word fio left in a pasted command.
+			*notes = append(*notes, report.FioWordNote)
+		case statErr == nil && fi.Mode().IsRegular():
+			jobFiles = append(jobFiles, a) // a job file, as in `fio job.fio`
+		default:
+			return nil, Usagef("run: unexpected argument %q; options take the form --name=value (e.g. --filename=%s), a job file must exist", a, a)
+		}
+	}
+	return jobFiles, nil
 }
 
 // waitsOf is, for each run, the earlier runs its wait_for (its own, else
