@@ -217,8 +217,9 @@ func TestFioDiffCoversEveryKind(t *testing.T) {
 			}
 		}
 	}
+	// No option is fio.Unchecked any more: the rate floors run natively.
 	for _, want := range []string{"kind value", "kind switch", "kind engine", "kind deprecated", "kind soft-deprecated", "kind ", /* none: not fio's */
-		"handling run", "handling ignored", "handling batching", "handling unchecked", "handling refused", "handling unknown"} {
+		"handling run", "handling ignored", "handling batching", "handling refused", "handling unknown"} {
 		if seen[want] == "" {
 			t.Errorf("no case sets an option of %s", want)
 		} else {
