@@ -29,11 +29,6 @@ const (
 	// Unsupported: the option changes the workload in a way qdsweep does
 	// not run; a command or job file that sets it is refused.
 	Unsupported
-	// Unchecked: a floor fio checks while a job runs (rate_min,
-	// rate_iops_min over rate_cycle), failing the job that falls below
-	// it. qdsweep runs the job, does not check the floor, and says so;
-	// the rates it reports show whether the job kept above it.
-	Unchecked
 )
 
 // optionInfo is one fio option: whether it takes a value on fio's command

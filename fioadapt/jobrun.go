@@ -65,9 +65,6 @@ type JobRun struct {
 	// grouping); Batching the submission-batching options ignored.
 	Ignored  []string `json:"ignored,omitempty"`
 	Batching []string `json:"batching,omitempty"`
-	// Unchecked names the floors fio checks while a job runs (rate_min,
-	// rate_iops_min) that the job sets: run, not checked (fio.Unchecked).
-	Unchecked []string `json:"unchecked,omitempty"`
 	// SizePercent and OffsetPercent are fio's size=N% and offset=N%: a share
 	// of the target's own size, resolved by whoever knows it (0: not set).
 	SizePercent   float64 `json:"size_percent,omitempty"`
@@ -1075,8 +1072,6 @@ func (c *jobConv) other(key string, o fio.Option) error {
 		c.run.Ignored = append(c.run.Ignored, o.Key) // as the job spells it
 	case fio.Batching:
 		c.run.Batching = append(c.run.Batching, o.Key)
-	case fio.Unchecked:
-		c.run.Unchecked = append(c.run.Unchecked, o.Key)
 	default:
 		if len(fio.OptionEngines(key)) > 0 {
 			c.engineOpts = append(c.engineOpts, o) // judged with the job's engine (checkEngineOptions)
@@ -1118,7 +1113,6 @@ func (c *jobConv) finish() {
 	}
 	run.Ignored = dedupSorted(run.Ignored)
 	run.Batching = dedupSorted(run.Batching)
-	run.Unchecked = dedupSorted(run.Unchecked)
 }
 
 // checkLogs drops the logs qdsweep cannot write as fio would, and says

@@ -89,13 +89,6 @@ func PartialNote(dir string) string {
 // NoTelemetryNote says a sweep reads no device counters, and why.
 func NoTelemetryNote(err error) string { return fmt.Sprintf("qdsweep: no device telemetry: %v", err) }
 
-// UncheckedNote says that the floors fio checks while a job runs
-// (rate_min, rate_iops_min) are not checked: the job runs, and its rates
-// show whether it kept above them.
-func UncheckedNote(names []string) string {
-	return fmt.Sprintf("--%s not checked: fio fails a job whose rate falls below it; qdsweep runs the job and reports its rates", strings.Join(names, ", --"))
-}
-
 // LogsIgnoredNote says why fio's logs a job asks for are not written
 // (fioadapt's LogsPerIO, LogsPerClone, LogsMixedLat).
 func LogsIgnoredNote(why string) string {

@@ -287,9 +287,6 @@ func specOf(engine string, run fioadapt.JobRun, several bool) (RunSpec, error) {
 	if n := report.IgnoredNote(r.Ignored, r.Batching); n != "" {
 		spec.notes = append(spec.notes, n)
 	}
-	if len(r.Unchecked) > 0 {
-		spec.notes = append(spec.notes, report.UncheckedNote(r.Unchecked))
-	}
 	if n := report.LogsIgnoredNote(r.LogsIgnored); n != "" {
 		spec.notes = append(spec.notes, n)
 	}

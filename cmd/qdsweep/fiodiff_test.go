@@ -53,7 +53,7 @@ type fioDiffCase struct {
 }
 
 // fioDiffCases are the cases of issue 34 and one per kind of option in
-// the option table (run, ignored, batching, unchecked, refused, an
+// the option table (run, ignored, batching, refused, an
 // engine's, unknown).
 var fioDiffCases = []fioDiffCase{
 	{name: "global after a job leaves it alone", existing: map[string]int64{"f": 4 << 20},
@@ -190,7 +190,7 @@ var fioDiffCases = []fioDiffCase{
 // TestFioDiffCoversEveryKind: the cases set an option of every kind fio
 // reads (a value, a switch, an engine's, a deprecated one, a softly
 // deprecated one) and of every
-// handling the table gives (run, ignored, batching, unchecked, refused,
+// handling the table gives (run, ignored, batching, refused,
 // unknown), read from their command lines and job files.
 func TestFioDiffCoversEveryKind(t *testing.T) {
 	seen := map[string]string{}
@@ -217,7 +217,6 @@ func TestFioDiffCoversEveryKind(t *testing.T) {
 			}
 		}
 	}
-	// No option is fio.Unchecked any more: the rate floors run natively.
 	for _, want := range []string{"kind value", "kind switch", "kind engine", "kind deprecated", "kind soft-deprecated", "kind ", /* none: not fio's */
 		"handling run", "handling ignored", "handling batching", "handling refused", "handling unknown"} {
 		if seen[want] == "" {
@@ -237,8 +236,6 @@ func handlingName(h fio.Handling) string {
 		return "ignored"
 	case fio.Batching:
 		return "batching"
-	case fio.Unchecked:
-		return "unchecked"
 	case fio.Unsupported:
 		return "refused"
 	}
