@@ -143,3 +143,21 @@ func rateValue(r float64) string {
 	}
 	return strconv.FormatInt(max(int64(r+0.5), 1), 10)
 }
+
+// SteadyOptions are s as fio's options (steadystate, ss_dur, ss_ramp),
+// for a job fio runs with the steady-state test qdsweep read from it;
+// none without a test (Dur 0).
+func SteadyOptions(s fio.SteadySpec) [][2]string {
+	if s.Dur <= 0 {
+		return nil
+	}
+	limit := strconv.FormatFloat(s.Limit, 'f', -1, 64)
+	if s.Pct {
+		limit += "%"
+	}
+	out := [][2]string{{fio.OptSteadyState, s.Name() + ":" + limit}, {fio.OptSteadyStateDuration, fioDuration(s.Dur)}}
+	if s.Ramp > 0 {
+		out = append(out, [2]string{fio.OptSteadyStateRampTime, fioDuration(s.Ramp)})
+	}
+	return out
+}

@@ -89,7 +89,9 @@ func (r *Run) Execute(ctx context.Context) (err error) {
 	sayJobNotes(errw, jobs)
 	for _, j := range jobs {
 		j.ctl, j.disks = runControl(j.spec, j.es, j.w, j.t, r.LogEvery)
-		j.steady = watchSteady(&j.ctl, j.spec.run.Steady)
+		if j.es.Fio == nil { // fio runs its own test (fioSteady)
+			j.steady = watchSteady(&j.ctl, j.spec.run.Steady)
+		}
 		if win > 0 {
 			j.ctl.SeriesInterval = win // fio's logs' window
 		}
@@ -140,9 +142,18 @@ func reportRunJobs(out, errw io.Writer, format string, jobs []*runJob) error {
 // reported is the job as run's reports see it.
 func (j *runJob) reported() report.RunJob {
 	return report.RunJob{Name: j.spec.run.Name, Group: j.spec.group, Prefix: j.prefix, GroupReporting: j.spec.run.GroupReporting,
-		Workload: j.w, Stats: j.st, Disks: j.disks.Utils(), Steady: j.steady.result(), Err: j.err, CPUShared: j.cpuShared,
+		Workload: j.w, Stats: j.st, Disks: j.disks.Utils(), Steady: j.steadyResult(), Err: j.err, CPUShared: j.cpuShared,
 		Runtime: j.spec.runtime, Ramp: j.spec.run.Ramp, TimeBased: j.spec.run.TimeBased, Percentiles: j.spec.run.Percentiles,
 		Version: fio.WriterVersion(j.version), JobOptions: j.spec.run.JobOptions, GlobalOptions: j.spec.run.GlobalOptions}
+}
+
+// steadyResult is the job's steady-state test: fio's when fio ran the job,
+// else the native test's (nil without one).
+func (j *runJob) steadyResult() *fio.SteadyState {
+	if j.fioSteady != nil {
+		return j.fioSteady
+	}
+	return j.steady.result()
 }
 
 // sayJobNotes says on errw what each job's engine fell back from and the

@@ -8,9 +8,9 @@ import (
 	"slices"
 	"time"
 
+	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/fioadapt"
 	"github.com/qdsweep/qdsweep/guard"
-
 	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/report"
 )
@@ -27,9 +27,12 @@ type runJob struct {
 	ours   []guard.FileID // files this run laid out for the job
 	ctl    ioengine.Control
 	disks  *fioadapt.DiskWatch
-	steady *steadyWatch // fio's steady-state test (nil without one)
-	st     *ioengine.Stats
-	err    error
+	steady *steadyWatch // fio's steady-state test run natively (nil without one)
+	// fioSteady is the steady-state test fio ran and reported, for a job
+	// fio runs (nil otherwise).
+	fioSteady *fio.SteadyState
+	st        *ioengine.Stats
+	err       error
 	// fsyncFailed: the job's end_fsync failed, which ends the command
 	// without a report (as a single run always did).
 	fsyncFailed bool
@@ -52,6 +55,9 @@ func (r *Run) prepareJob(ctx context.Context, spec RunSpec, several bool) (*runJ
 		return nil, err
 	}
 	configureFioEngine(es, &j.spec)
+	if es.Fio != nil && j.spec.run.Steady.Dur > 0 {
+		es.Fio.Steady = func(s *fio.SteadyState) { j.fioSteady = fioSteadyOf(s, j.spec.run.Steady) }
+	}
 	j.es = es
 	if j.t, err = runTargets(&j.w, es, j.spec.run); err != nil {
 		return nil, err
@@ -118,6 +124,8 @@ func configureFioEngine(es Engine, spec *RunSpec) {
 	if spec.viaFio {
 		es.Fio.IOEngine, es.Fio.JobOptions = spec.fioEngine, viaFioOptions(spec.run)
 	}
+	// fio runs the steady-state test itself: qdsweep reads its result back.
+	es.Fio.JobOptions = append(es.Fio.JobOptions, fioadapt.SteadyOptions(spec.run.Steady)...)
 	if !spec.run.TimeBased {
 		es.Fio.IOSize = spec.run.IOSize
 	}
@@ -264,4 +272,18 @@ func runControl(spec RunSpec, es Engine, w ioengine.Workload, t runTarget, logEv
 	// engine always groups, the simulator has no jobs apart.
 	ctl.PerJob = w.NumJobs > 1 && !spec.run.GroupReporting && es.Fio == nil && es.Sim == nil
 	return ctl, disks
+}
+
+// fioSteadyOf is fio's steady-state result with the test the job asked for
+// (fio's JSON carries neither ss_ramp nor a bandwidth limit's exact bytes);
+// a job fio ended before reporting a test has one not attained, its window
+// empty.
+func fioSteadyOf(s *fio.SteadyState, spec fio.SteadySpec) *fio.SteadyState {
+	if s == nil {
+		n := int(spec.Dur / time.Second)
+		return &fio.SteadyState{Spec: spec, IOPS: make([]uint64, n), BW: make([]uint64, n)}
+	}
+	r := *s
+	r.Spec = spec
+	return &r
 }

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -56,11 +57,11 @@ func routeRuns(runs []fioadapt.JobRun, unset error, engine, where string) (route
 		return 0, "", Usagef("%s: %s: neither qdsweep nor fio under qdsweep runs these; drop them or run the job file with fio itself", where, strings.Join(dedup(refused), ", "))
 	case unset != nil:
 		return 0, "", Usagef("%s: %v", where, OneLine(unset))
-	case (len(via) > 0 || engine == ioengine.EngineFio) && steadyJob(runs):
-		// fio would run the test, but its result is not read back: the
-		// report would say "not attained" of a test fio made.
-		return 0, "", Usagef("%s: steadystate: qdsweep runs fio's steady-state test natively only, and %s runs through fio; drop steadystate, or run the job file with fio itself",
-			where, strings.Join(append(dedup(via), "--ioengine=fio")[:max(len(via), 1)], ", "))
+	case (len(via) > 0 || engine == ioengine.EngineFio) && cloneSteady(runs) != "":
+		// fio, given group_reporting as every job qdsweep hands it, would
+		// test the clones together, where the job file asks a test each.
+		return 0, "", Usagef("%s: %s and no group_reporting: fio tests each clone apart, and qdsweep reports a job's clones as one; add group_reporting (one test of the clones together) or run the job file with fio itself",
+			where, cloneSteady(runs))
 	case len(via) == 0:
 		return routeNative, "", nil
 	case engine == ioengine.EngineSim:
@@ -72,9 +73,15 @@ func routeRuns(runs []fioadapt.JobRun, unset error, engine, where string) (route
 	return routeFio, report.ViaFioNote(dedup(via)), nil
 }
 
-// steadyJob reports whether a job of runs asks for fio's steady-state test.
-func steadyJob(runs []fioadapt.JobRun) bool {
-	return slices.ContainsFunc(runs, func(r fioadapt.JobRun) bool { return r.Steady.Dur > 0 })
+// cloneSteady names a job of runs that asks fio to test each of its
+// numjobs clones apart (steadystate without group_reporting), or "".
+func cloneSteady(runs []fioadapt.JobRun) string {
+	for _, r := range runs {
+		if r.Steady.Dur > 0 && r.Workload.NumJobs > 1 && !r.GroupReporting {
+			return fmt.Sprintf("job %s: steadystate with numjobs=%d", r.Name, r.Workload.NumJobs)
+		}
+	}
+	return ""
 }
 
 // viaFioRefusal is why fio may not run option o of job r for qdsweep

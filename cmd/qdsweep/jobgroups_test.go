@@ -142,7 +142,7 @@ func TestRunJobFileRefusesWithReasons(t *testing.T) {
 		{"engine before an unset variable", "[j]\nfilename=f\nsize=1m\nbs=${QDSWEEP_TEST_UNSET}\nioengine=filedelete\n", "ioengine=filedelete"},
 		{"an unset variable when nothing else refuses", "[j]\nfilename=f\nsize=1m\nbs=${QDSWEEP_TEST_UNSET}\nthinktime=10\n", "QDSWEEP_TEST_UNSET"},
 		{"an option that removes the file", "[j]\nfilename=f\nsize=1m\nunlink=1\nbs=4k,8k\n", "unlink=1"},
-		{"steady state where fio would run the job", "[j]\nfilename=f\nsize=1m\nioengine=posixaio\nsteadystate=iops:5%\nss_dur=2\n", "steadystate"},
+		{"steady state of each clone apart", "[j]\nfilename=f\nsize=1m\nioengine=posixaio\nnumjobs=2\nsteadystate=iops:5%\nss_dur=2\n", "steadystate with numjobs=2 and no group_reporting"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

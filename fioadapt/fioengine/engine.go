@@ -46,6 +46,10 @@ type Options struct {
 	// workload's: what qdsweep hands fio for a job it does not run
 	// natively (each one fio's option table lets fio run: fio.OptionViaFio).
 	JobOptions [][2]string
+	// Steady, when set, is given the job's steady-state test as fio
+	// reported it (fio's "steadystate" object; nil when fio reported none),
+	// for a job that hands fio steadystate= among JobOptions.
+	Steady func(*fio.SteadyState)
 	// KillWait is how long fio gets to print its results after an interrupt
 	// before its process group is killed (0: 5 s).
 	KillWait time.Duration
@@ -193,6 +197,9 @@ func (e *Engine) Run(ctx context.Context, w ioengine.Workload, ctl ioengine.Cont
 	st, err := statsOf(final[len(final)-1], w, e.opt.Clients)
 	if err != nil {
 		return nil, err
+	}
+	if e.opt.Steady != nil {
+		e.opt.Steady(steadyOf(final[len(final)-1]))
 	}
 	st.FioIOEngine = ioeng
 	st.FallbackReason = fallback

@@ -175,3 +175,14 @@ func clientName(j fio.Job, clients []string) string {
 	}
 	return net.JoinHostPort(j.Host, strconv.Itoa(j.Port))
 }
+
+// steadyOf is the steady-state test of fio's report of one run: its first
+// job's with one (the run's jobs are one group, reported together), or nil.
+func steadyOf(o fio.Output) *fio.SteadyState {
+	for i := range o.Jobs {
+		if o.Jobs[i].Steady != nil {
+			return o.Jobs[i].Steady
+		}
+	}
+	return nil
+}
