@@ -47,27 +47,3 @@ func (a *Analysis) AddCaveats(ks ...CaveatKind) {
 		}
 	}
 }
-
-// FindingCaveat is the caveat a diagnosis finding puts on the answers read
-// from its curve ("" when it puts none).
-func FindingCaveat(f Finding) CaveatKind {
-	switch f.Rule {
-	case RuleContended:
-		return CaveatContended
-	case RuleInconclusive:
-		return CaveatInconclusive
-	case RuleCPUBound:
-		return CaveatCPUBound
-	case RuleCache:
-		if f.Reason == ReasonNoDevice {
-			return "" // a network or memory filesystem measured as such: its own figures
-		}
-		return CaveatCache
-	}
-	for _, x := range f.Facts {
-		if x.Kind == FactSharedBytes || x.Kind == FactSharedIOPS {
-			return CaveatContended
-		}
-	}
-	return ""
-}

@@ -1,5 +1,6 @@
 // Package littleslaw is pure math over measured points (queue depth, IOPS,
-// latency): Little's Law, curve fits, knees, recommendations and diagnosis.
+// latency): Little's Law, curve fits, knees and recommendations; package
+// diagnosis reads the same points for what limits them.
 // It does no I/O, no printing and never reads the clock, and it writes no
 // sentences: every result carries typed kinds, reasons and the numbers
 // behind them, and package report words them.
@@ -14,7 +15,6 @@
 //	latency SLO                         slo.go, sloeval.go  report/notes.go (sloNote), report/sentences.go
 //	application settings                settings.go         report/notes.go (settingFormula)
 //	analysis caveats (Notices)          analyze.go          report/notes.go (noticeText)
-//	diagnosis (Findings, Facts)         diagnosis.go        report/findings.go
 //	one job explained                   explain.go          report/explain.go
 //	advise's depth and split            advice.go           report/advise.go
 //	cloud presets and their limits      presets.go          report/notes.go (PresetExcessText), report/advise.go

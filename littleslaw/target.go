@@ -39,7 +39,7 @@ func (a Analysis) TargetFor(t float64, o Options) TargetResult {
 		xmax = a.SustainedIOPS
 	}
 	r := targetOnCurve(a.Points, t, a.BaseLatencyNs, xmax, xmaxQD, a.Saturation, a.Model, o)
-	r.Sustained = held && t > xmax*(1-reachSlack)
+	r.Sustained = held && t > xmax*(1-ReachSlack)
 	if held && !r.Reachable {
 		r.MaxIOPS = a.MaxIOPS
 	}
@@ -49,10 +49,10 @@ func (a Analysis) TargetFor(t float64, o Options) TargetResult {
 // targetOnCurve answers "what QD for T IOPS" from the measured curve.
 func targetOnCurve(pts []Point, t, r0, xmax, xmaxQD float64, sat Knee, m *Model, o Options) TargetResult {
 	r := TargetResult{TargetIOPS: t, NaiveQD: QueueDepth(t, r0), MaxIOPS: xmax, MaxIOPSQD: xmaxQD}
-	// A target within reachSlack of the measured maximum is reached: the
+	// A target within ReachSlack of the measured maximum is reached: the
 	// difference is measurement noise (a device capped at exactly T measures
 	// a hair under T).
-	atLimit := t > xmax && t <= xmax*(1+reachSlack)
+	atLimit := t > xmax && t <= xmax*(1+ReachSlack)
 	if t > xmax && !atLimit {
 		r.ReachableIOPS = xmax
 		if sat.Found {
@@ -76,7 +76,7 @@ func targetOnCurve(pts []Point, t, r0, xmax, xmaxQD float64, sat Knee, m *Model,
 	// in-flight figure and the configured QD is it rounded up to a whole I/O
 	// (divided by the queue fill when the queue was not kept full).
 	op, _ := NewCurve(pts).For(min(t, xmax))
-	// A target within reachSlack above the most measured is read at that
+	// A target within ReachSlack above the most measured is read at that
 	// point: its latency, and t × that latency in flight, so the triple
 	// quoted closes Little's Law for t itself.
 	r.LatencyNs, r.Inflight = op.LatencyNs, QueueDepth(t, op.LatencyNs)
@@ -88,13 +88,13 @@ func targetOnCurve(pts []Point, t, r0, xmax, xmaxQD float64, sat Knee, m *Model,
 	r.setSplit(CeilQD(qd), o)
 	r.Reason = TargetReachable
 	r.limitSplit(o)
-	r.NoHeadroom = atLimit || t >= xmax*(1-reachSlack)
+	r.NoHeadroom = atLimit || t >= xmax*(1-ReachSlack)
 	return r
 }
 
-// reachSlack is the relative distance below a target within which the
+// ReachSlack is the relative distance below a target within which the
 // measured maximum still counts as reaching it.
-const reachSlack = 0.01
+const ReachSlack = 0.01
 
 // modelQDFor inverts m by bisection: the smallest QD ≤ limit where the
 // model reaches t IOPS.

@@ -255,25 +255,3 @@ type Notice struct {
 	// Error is a fit's relative RMS error (NoticeNoModelFits), a fraction.
 	Error float64 `json:"error,omitempty"`
 }
-
-// Finding is one diagnosis verdict about one curve (RW, BS) or about all
-// the block sizes of one rw (BS 0): its rule, the variant that applied, the
-// figures its verdict and next step quote and the facts behind it.
-type Finding struct {
-	// Rule is the verdict: depth-bound, queue-not-reaching-device,
-	// device-cap, cpu-bound, cache, healthy, contended or inconclusive.
-	Rule   Rule   `json:"rule"`
-	Reason Reason `json:"reason,omitempty"`
-	RW     string `json:"rw,omitempty"` // the curve's fio rw
-	BS     int64  `json:"bs,omitempty"` // the curve's block size, bytes (0: every size of RW)
-	// Figures are the numbers the verdict and the next step quote.
-	Figures Fact `json:"figures"`
-	// Facts are the evidence, one measured fact each.
-	Facts []Fact `json:"facts"`
-	// Summary, Evidence and Next are the verdict, the facts and the next
-	// step in words, written by report.Annotate for readers of
-	// results.json; littleslaw leaves them empty.
-	Summary  string   `json:"summary"`
-	Evidence []string `json:"evidence"`
-	Next     string   `json:"next"`
-}

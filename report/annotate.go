@@ -3,6 +3,8 @@ package report
 import (
 	"strings"
 
+	"github.com/qdsweep/qdsweep/diagnosis"
+
 	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/sweep"
 )
@@ -78,7 +80,7 @@ func withCaveats(s, bound string, ks []littleslaw.CaveatKind, skip littleslaw.Ca
 
 // AnnotateFindings writes the words of each finding into its Summary,
 // Evidence and Next.
-func AnnotateFindings(fs []littleslaw.Finding) {
+func AnnotateFindings(fs []diagnosis.Finding) {
 	for i := range fs {
 		f := &fs[i]
 		f.Summary, f.Evidence, f.Next = FindingSummary(*f), FindingEvidence(*f), FindingNext(*f)

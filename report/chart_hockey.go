@@ -7,6 +7,8 @@ import (
 
 	"math"
 
+	"github.com/qdsweep/qdsweep/diagnosis"
+
 	"github.com/qdsweep/qdsweep/littleslaw"
 
 	"gonum.org/v1/plot"
@@ -100,7 +102,7 @@ func (h *hockey) addSeries(in chartInput, mt metric, i int, s series) error {
 		sp.GlyphStyle.Shape = draw.RingGlyph{}
 		h.p.Add(lp, sp)
 	}
-	spts, err := addSustained(h.p, s, func(_ sweep.Step, v littleslaw.Sustained) (float64, float64) {
+	spts, err := addSustained(h.p, s, func(_ sweep.Step, v diagnosis.Sustained) (float64, float64) {
 		return v.IOPS * per, math.Log10(v.LatMeanNs)
 	}, func(st sweep.Step) (float64, float64) { return st.IOPS * per, math.Log10(st.Lat.MeanNs) }, col, h.keys)
 	if err != nil {

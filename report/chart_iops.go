@@ -5,6 +5,8 @@ import (
 	"image/color"
 	"math"
 
+	"github.com/qdsweep/qdsweep/diagnosis"
+
 	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/sweep"
 	"gonum.org/v1/plot"
@@ -148,7 +150,7 @@ var sustainedGlyph = draw.PyramidGlyph{}
 // sustainedMarks marks the sustained levels of s's steps that the analysis
 // uses in place of their means, at xy(step, level); nil when none. The
 // knee marks then sit on a drawn point.
-func sustainedMarks(s series, xy func(sweep.Step, littleslaw.Sustained) (float64, float64), col color.Color) (*plotter.Scatter, plotter.XYs, error) {
+func sustainedMarks(s series, xy func(sweep.Step, diagnosis.Sustained) (float64, float64), col color.Color) (*plotter.Scatter, plotter.XYs, error) {
 	var pts plotter.XYs
 	for _, st := range s.measuredSteps() {
 		if v, ok := st.SustainedLevel(); ok {
@@ -170,7 +172,7 @@ func sustainedMarks(s series, xy func(sweep.Step, littleslaw.Sustained) (float64
 
 // addSustained adds s's sustained-level marks (sustainedMarks) to p and
 // its legend key to keys, and returns the points for the axis ranges.
-func addSustained(p *plot.Plot, s series, xy func(sweep.Step, littleslaw.Sustained) (float64, float64), at func(sweep.Step) (float64, float64), col color.Color, keys *styleKeys) (plotter.XYs, error) {
+func addSustained(p *plot.Plot, s series, xy func(sweep.Step, diagnosis.Sustained) (float64, float64), at func(sweep.Step) (float64, float64), col color.Color, keys *styleKeys) (plotter.XYs, error) {
 	if err := addLeftOut(p, s, at, col, keys); err != nil {
 		return nil, err
 	}
@@ -376,7 +378,7 @@ func addThroughputMarks(p *plot.Plot, s series, per float64, col color.Color, ke
 		p.Add(rs)
 		keys.refined = true
 	}
-	spts, err := addSustained(p, s, func(st sweep.Step, v littleslaw.Sustained) (float64, float64) {
+	spts, err := addSustained(p, s, func(st sweep.Step, v diagnosis.Sustained) (float64, float64) {
 		return math.Log2(float64(st.QD)), v.IOPS * per
 	}, func(st sweep.Step) (float64, float64) { return math.Log2(float64(st.QD)), st.IOPS * per }, col, keys)
 	if err != nil {

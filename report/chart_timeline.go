@@ -6,7 +6,8 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/qdsweep/qdsweep/littleslaw"
+	"github.com/qdsweep/qdsweep/diagnosis"
+
 	"github.com/qdsweep/qdsweep/sweep"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -163,7 +164,7 @@ func timelineScaleOf(steps []timelineStep) timelineScale {
 	for _, ts := range steps {
 		io, mean, p99 := stepLines(ts, &yMax, &latMin, &latMax)
 		sc.iops, sc.mean, sc.p99 = append(sc.iops, io), append(sc.mean, mean), append(sc.p99, p99)
-		if b := ts.step.Time.Find(littleslaw.TimeBurst); b != nil {
+		if b := ts.step.Time.Find(diagnosis.TimeBurst); b != nil {
 			sc.bursts = append(sc.bursts, ts.from+b.BurstSec)
 		}
 	}

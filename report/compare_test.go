@@ -14,6 +14,8 @@ import (
 	"github.com/qdsweep/qdsweep/internal/outtest"
 	"github.com/qdsweep/qdsweep/ioengine"
 
+	"github.com/qdsweep/qdsweep/diagnosis"
+
 	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/report"
 	"github.com/qdsweep/qdsweep/sweep"
@@ -313,9 +315,9 @@ func TestCompareLeavesOutWhatTheAnalysisLeftOut(t *testing.T) {
 				if out[q] == map[*sweep.Result]string{a: "A", b: "B"}[st] {
 					switch rng.IntN(3) {
 					case 0:
-						st.Steps[j].Time = &littleslaw.StepTime{OnCreditsSec: 30}
+						st.Steps[j].Time = &diagnosis.StepTime{OnCreditsSec: 30}
 					case 1:
-						st.Steps[j].Time = &littleslaw.StepTime{AboveControl: true}
+						st.Steps[j].Time = &diagnosis.StepTime{AboveControl: true}
 					default:
 						st.Steps[j].IODepthUnknown = true // an import that did not say it
 					}
@@ -477,7 +479,7 @@ func TestCompareLeftOutByTheAnalysis(t *testing.T) {
 	spec := func(int) sliceSpec { return sliceSpec{k: 8, spread: 0.02, exact: true} }
 	a := noisyRun(rng, qds, law, spec)
 	b := noisyRun(rng, qds, func(q int) float64 {
-		if law(q) > 40000*(1+littleslaw.PlateauBand) {
+		if law(q) > 40000*(1+diagnosis.PlateauBand) {
 			return 2 * law(q)
 		}
 		return law(q)
@@ -495,7 +497,7 @@ func TestCompareLeftOutByTheAnalysis(t *testing.T) {
 	for _, st := range a.Steps {
 		r := rows[st.QD]
 		above := st.Time != nil && st.Time.AboveControl
-		if above != (law(st.QD) > 40000*(1+littleslaw.PlateauBand)) {
+		if above != (law(st.QD) > 40000*(1+diagnosis.PlateauBand)) {
 			t.Fatalf("QD %d: analysis left it out %v at %.0f IOPS against a control of 40k", st.QD, above, st.IOPS)
 		}
 		switch {

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/qdsweep/qdsweep/diagnosis"
 	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/report"
@@ -256,7 +257,7 @@ func TestNoContradictions(t *testing.T) {
 						}
 						// One interpolation: the diagnosis and the target
 						// answer state the same depth for the same target.
-						if tg := a.Target; f.Reason == littleslaw.ReasonBelowTarget && tg != nil && tg.Reachable && f.Figures.ToQD != tg.QD {
+						if tg := a.Target; f.Reason == diagnosis.ReasonBelowTarget && tg != nil && tg.Reachable && f.Figures.ToQD != tg.QD {
 							t.Errorf("diagnosis says QD %g for %g IOPS, the target answer %g", f.Figures.ToQD, tg.TargetIOPS, tg.QD)
 						}
 					}

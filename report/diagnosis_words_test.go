@@ -6,13 +6,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/qdsweep/qdsweep/diagnosis"
 	"github.com/qdsweep/qdsweep/internal/curvetest"
 	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/report"
 )
 
 // findingText is a finding as report words it: verdict, facts, next step.
-func findingText(f littleslaw.Finding) string {
+func findingText(f diagnosis.Finding) string {
 	return report.FindingSummary(f) + "\n" + strings.Join(report.FindingEvidence(f), "\n") + "\n" + report.FindingNext(f) + "\n"
 }
 
@@ -56,133 +57,133 @@ func TestDiagnoseWords(t *testing.T) {
 
 	tests := []struct {
 		name      string
-		in        littleslaw.DiagnoseInput
-		wantRules []littleslaw.Rule
+		in        diagnosis.DiagnoseInput
+		wantRules []diagnosis.Rule
 		wantIn    []string // substrings of summaries + next steps
 	}{
 		{
 			name: "cloud volume short of its target at QD 32",
-			in: littleslaw.DiagnoseInput{TargetIOPS: 160000, Curves: []littleslaw.DiagnoseCurve{{
+			in: diagnosis.DiagnoseInput{TargetIOPS: 160000, Curves: []diagnosis.DiagnoseCurve{{
 				RW: "randread", BS: k4, Engine: "io_uring", Direct: true,
 				Points: cloud, Telemetry: curvetest.DeviceLike(cloud, 0.97, 15),
 			}}},
-			wantRules: []littleslaw.Rule{littleslaw.RuleDepthBound},
+			wantRules: []diagnosis.Rule{diagnosis.RuleDepthBound},
 			wantIn:    []string{"randread 4k: latency stays near R0", "≈ 213", "iodepth 213 × numjobs 1"},
 		},
 		{
 			name: "rising curve without a target",
-			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
+			in: diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{{
 				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, Points: cloud,
 			}}},
-			wantRules: []littleslaw.Rule{littleslaw.RuleDepthBound},
+			wantRules: []diagnosis.Rule{diagnosis.RuleDepthBound},
 			wantIn:    []string{"extend the sweep past QD 32 (e.g. to 128)"},
 		},
 		{
 			name: "psync ignores iodepth",
-			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
+			in: diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{{
 				RW: "randread", BS: k4, Engine: "psync", Synchronous: true, Direct: true,
 				Points: psync, Telemetry: curvetest.DeviceLike(psync, 1.0/32, 10),
 			}}},
-			wantRules: []littleslaw.Rule{littleslaw.RuleQueueNotFull},
+			wantRules: []diagnosis.Rule{diagnosis.RuleQueueNotFull},
 			wantIn:    []string{"psync engine is synchronous", "iodepth 32 adds nothing", "numjobs"},
 		},
 		{
 			name: "libaio without direct=1 behaves synchronously",
-			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
+			in: diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{{
 				RW: "randwrite", BS: k4, Engine: "libaio", Direct: false, Points: buffered,
 			}}},
-			wantRules: []littleslaw.Rule{littleslaw.RuleQueueNotFull},
+			wantRules: []diagnosis.Rule{diagnosis.RuleQueueNotFull},
 			wantIn:    []string{"behaved synchronously", "direct=1"},
 		},
 		{
 			name: "nr_requests caps the device queue",
-			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
+			in: diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{{
 				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, NrRequests: 64, HWQueues: 1,
 				Points: tagLimited, Telemetry: tagTel,
 			}}},
-			wantRules: []littleslaw.Rule{littleslaw.RuleQueueNotFull},
+			wantRules: []diagnosis.Rule{diagnosis.RuleQueueNotFull},
 			wantIn:    []string{"nr_requests 64 × 1 hardware queues", "more jobs"},
 		},
 		{
 			name: "one submitting core tops out",
-			in: littleslaw.DiagnoseInput{CPUs: 2, Curves: []littleslaw.DiagnoseCurve{{
+			in: diagnosis.DiagnoseInput{CPUs: 2, Curves: []diagnosis.DiagnoseCurve{{
 				RW: "randread", BS: k4, Engine: "libaio", Direct: true, Points: cpuTop, Telemetry: cpuTel,
 			}}},
-			wantRules: []littleslaw.Rule{littleslaw.RuleQueueNotFull, littleslaw.RuleCPUBound},
+			wantRules: []diagnosis.Rule{diagnosis.RuleQueueNotFull, diagnosis.RuleCPUBound},
 			wantIn: []string{"CPU-bound", "use io_uring",
 				"qdsweep used 99% of a core with 1 job (one submitting thread, at most one core), so the submitter was nearly saturated (99%)"},
 		},
 		{
 			name: "page cache serves buffered reads",
-			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
+			in: diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{{
 				RW: "randread", BS: k4, Engine: "io_uring", Direct: false, Points: pageCache, Telemetry: pcTel,
 			}}},
-			wantRules: []littleslaw.Rule{littleslaw.RuleCache},
+			wantRules: []diagnosis.Rule{diagnosis.RuleCache},
 			wantIn:    []string{"page cache", "0% of the bytes reached it"},
 		},
 		{
 			name: "tmpfs target",
-			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
+			in: diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{{
 				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, NoDevice: "/dev/shm/x is on tmpfs: no block device",
 				Points: nvme,
 			}}},
-			wantRules: []littleslaw.Rule{littleslaw.RuleCache},
+			wantRules: []diagnosis.Rule{diagnosis.RuleCache},
 			wantIn:    []string{"no block device", "tmpfs"},
 		},
 		{
 			name: "provisioned IOPS cap",
-			in: littleslaw.DiagnoseInput{TargetIOPS: 40000, Curves: []littleslaw.DiagnoseCurve{{
+			in: diagnosis.DiagnoseInput{TargetIOPS: 40000, Curves: []diagnosis.DiagnoseCurve{{
 				RW: "randread", BS: k4, Engine: "io_uring", Direct: true,
 				Points: capped, Telemetry: curvetest.DeviceLike(capped, 0.98, 12),
 			}}},
 			// device-cap already says the device saturated: no healthy beside it.
-			wantRules: []littleslaw.Rule{littleslaw.RuleDeviceCap},
+			wantRules: []diagnosis.Rule{diagnosis.RuleDeviceCap},
 			wantIn:    []string{"IOPS flat at 24.5k", "from QD 32", "target 40k IOPS is above the cap", "provisioned"},
 		},
 		{
 			name: "local device saturating smoothly",
-			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
+			in: diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{{
 				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, Points: nvme, Telemetry: curvetest.DeviceLike(nvme, 0.95, 40),
 			}}},
-			wantRules: []littleslaw.Rule{littleslaw.RuleHealthy},
+			wantRules: []diagnosis.Rule{diagnosis.RuleHealthy},
 			wantIn:    []string{"randread 4k: the device saturates at QD 128", "121.6 in flight at the device"},
 		},
 		{
 			name: "still climbing with latency growth",
-			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
+			in: diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{{
 				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, Points: climbing,
 			}}},
-			wantRules: []littleslaw.Rule{littleslaw.RuleInconclusive},
+			wantRules: []diagnosis.Rule{diagnosis.RuleInconclusive},
 			wantIn:    []string{"extend the sweep past QD 16"},
 		},
 		{
 			name:      "no measured steps",
-			in:        littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{RW: "read"}}},
-			wantRules: []littleslaw.Rule{littleslaw.RuleInconclusive},
+			in:        diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{{RW: "read"}}},
+			wantRules: []diagnosis.Rule{diagnosis.RuleInconclusive},
 		},
 		{
 			name: "IOPS cap across block sizes",
-			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{
+			in: diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{
 				{RW: "randread", BS: k4, Direct: true, Points: curvetest.CurveOf(256, k4, curvetest.Throttled(1e6, 25000), nil)},
 				{RW: "randread", BS: k64, Direct: true, Points: curvetest.CurveOf(256, k64, curvetest.Throttled(1.2e6, 25000), nil)},
 			}},
-			wantRules: []littleslaw.Rule{littleslaw.RuleDeviceCap, littleslaw.RuleDeviceCap, littleslaw.RuleDeviceCap},
+			wantRules: []diagnosis.Rule{diagnosis.RuleDeviceCap, diagnosis.RuleDeviceCap, diagnosis.RuleDeviceCap},
 			wantIn:    []string{"randread: IOPS-bound"},
 		},
 		{
 			name: "throughput cap across block sizes",
-			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{
+			in: diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{
 				{RW: "read", BS: 16384, Direct: true, Points: curvetest.CurveOf(256, 16384, curvetest.Throttled(1e6, 15000), nil)},
 				{RW: "read", BS: k64, Direct: true, Points: curvetest.CurveOf(256, k64, curvetest.Throttled(1.2e6, 3750), nil)},
 			}},
-			wantRules: []littleslaw.Rule{littleslaw.RuleDeviceCap, littleslaw.RuleDeviceCap, littleslaw.RuleDeviceCap},
+			wantRules: []diagnosis.Rule{diagnosis.RuleDeviceCap, diagnosis.RuleDeviceCap, diagnosis.RuleDeviceCap},
 			wantIn:    []string{"read: throughput-bound: MiB/s stays at about 230 MiB/s"},
 		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := littleslaw.Diagnose(tc.in)
-			var rules []littleslaw.Rule
+			got := diagnosis.Diagnose(tc.in)
+			var rules []diagnosis.Rule
 			var text strings.Builder
 			for _, f := range got {
 				rules = append(rules, f.Rule)
@@ -215,7 +216,7 @@ func TestDiagnoseSharedDeviceWords(t *testing.T) {
 		x := 400000 * qd / (qd + 8)
 		return x, qd / x * 1e9
 	}, nil)
-	other := func(pts []littleslaw.Point) []littleslaw.StepTelemetry {
+	other := func(pts []littleslaw.Point) []diagnosis.StepTelemetry {
 		tel := curvetest.DeviceLike(pts, 0.97, 10)
 		for i := range tel {
 			tel[i].DeviceIOPS += 75000
@@ -236,24 +237,24 @@ func TestDiagnoseSharedDeviceWords(t *testing.T) {
 	tests := []struct {
 		name   string
 		pts    []littleslaw.Point
-		tel    []littleslaw.StepTelemetry
-		rules  []littleslaw.Rule
+		tel    []diagnosis.StepTelemetry
+		rules  []diagnosis.Rule
 		want   []string
 		absent []string
 	}{
-		{"rising curve", climbing, other(climbing), []littleslaw.Rule{littleslaw.RuleDepthBound},
+		{"rising curve", climbing, other(climbing), []diagnosis.Rule{diagnosis.RuleDepthBound},
 			[]string{"other I/O shared the device", "QD 1: the device moved 299 MiB/s, this sweep 6.4 MiB/s"}, nil},
-		{"saturating curve", saturating, other(saturating), []littleslaw.Rule{littleslaw.RuleContended},
+		{"saturating curve", saturating, other(saturating), []diagnosis.Rule{diagnosis.RuleContended},
 			[]string{"randread 4k: the device saturates at QD", "other I/O shared the device", "measure again"}, []string{"healthy"}},
-		{"split requests are not other I/O", split, splitTel, []littleslaw.Rule{littleslaw.RuleDeviceCap},
+		{"split requests are not other I/O", split, splitTel, []diagnosis.Rule{diagnosis.RuleDeviceCap},
 			[]string{"randread 4k: IOPS flat at 1.16k–1.19k"}, []string{"shared", "contended", "healthy"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := littleslaw.Diagnose(littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
+			got := diagnosis.Diagnose(diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{{
 				RW: "randread", BS: 4096, Direct: true, Points: tt.pts, Telemetry: tt.tel,
 			}}})
-			var rules []littleslaw.Rule
+			var rules []diagnosis.Rule
 			var text strings.Builder
 			for _, f := range got {
 				rules = append(rules, f.Rule)
@@ -284,27 +285,27 @@ func TestDiagnoseCPUEvidenceWords(t *testing.T) {
 		jobs, cpu int
 		self      float64 // percent of one core
 		hostBusy  float64
-		rule      littleslaw.Rule
+		rule      diagnosis.Rule
 		want      string
 	}{
-		{"one job past one core", 1, 2, 169, 97, littleslaw.RuleCPUBound,
+		{"one job past one core", 1, 2, 169, 97, diagnosis.RuleCPUBound,
 			"qdsweep used 1.69 cores with 1 job (one submitting thread, at most one core), so the submitter was saturated (CPU beyond that is kernel and runtime work on its behalf)"},
-		{"four jobs on two CPUs", 4, 2, 190, 50, littleslaw.RuleCPUBound,
+		{"four jobs on two CPUs", 4, 2, 190, 50, diagnosis.RuleCPUBound,
 			"qdsweep used 1.90 cores with 4 jobs (one submitting thread each, at most 2 cores: the machine has 2 CPUs), so the submitters were nearly saturated (95%)"},
-		{"busy host, idle submitter", 1, 2, 19, 97, littleslaw.RuleCPUBound,
+		{"busy host, idle submitter", 1, 2, 19, 97, diagnosis.RuleCPUBound,
 			"qdsweep used 19% of a core with 1 job (one submitting thread, at most one core), so qdsweep's own CPU was not the limit"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var pts []littleslaw.Point
-			var tel []littleslaw.StepTelemetry
+			var tel []diagnosis.StepTelemetry
 			for qd := 1; qd <= 64; qd *= 2 {
 				x := 100000 * float64(qd) / (float64(qd) + 4)
 				pts = append(pts, littleslaw.Point{QD: float64(qd * tt.jobs), IODepth: qd, NumJobs: tt.jobs, IOPS: x, BWBytes: x * 4096,
 					LatMeanNs: float64(qd*tt.jobs) / x * 1e9})
-				tel = append(tel, littleslaw.StepTelemetry{CPUKnown: true, SelfCPUPct: tt.self, HostBusyPct: tt.hostBusy})
+				tel = append(tel, diagnosis.StepTelemetry{CPUKnown: true, SelfCPUPct: tt.self, HostBusyPct: tt.hostBusy})
 			}
-			got := littleslaw.Diagnose(littleslaw.DiagnoseInput{CPUs: tt.cpu, Curves: []littleslaw.DiagnoseCurve{{
+			got := diagnosis.Diagnose(diagnosis.DiagnoseInput{CPUs: tt.cpu, Curves: []diagnosis.DiagnoseCurve{{
 				RW: "randread", BS: 4096, Engine: "io_uring", Direct: true, Points: pts, Telemetry: tel}}})
 			var text strings.Builder
 			found := false

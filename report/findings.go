@@ -4,17 +4,19 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/qdsweep/qdsweep/diagnosis"
+
 	"github.com/qdsweep/qdsweep/littleslaw"
 )
 
 // The words of a diagnosis: one function per part of a finding (the
 // verdict, one fact, the next step), each a switch with one case per
-// littleslaw reason or fact kind. The numbers come from littleslaw's
-// Finding, computed in littleslaw/diagnosis.go.
+// diagnosis reason or fact kind. The numbers come from the
+// diagnosis.Finding that diagnosis/rules.go computes.
 
 // findingCurve names the curve a finding is about: "randread 4k", "randread"
 // for a verdict across block sizes, "" when unknown.
-func findingCurve(f littleslaw.Finding) string {
+func findingCurve(f diagnosis.Finding) string {
 	switch {
 	case f.RW == "":
 		return ""
@@ -26,7 +28,7 @@ func findingCurve(f littleslaw.Finding) string {
 
 // FindingSummary is the verdict of f in words, led by the curve it is
 // about: "randread 4k: IOPS flat at 95.2k (up to 372 MiB/s) from QD 64 …".
-func FindingSummary(f littleslaw.Finding) string {
+func FindingSummary(f diagnosis.Finding) string {
 	if c := findingCurve(f); c != "" {
 		return c + ": " + findingVerdict(f)
 	}
@@ -34,7 +36,7 @@ func FindingSummary(f littleslaw.Finding) string {
 }
 
 // findingVerdict is the verdict of f without the curve.
-func findingVerdict(f littleslaw.Finding) string {
+func findingVerdict(f diagnosis.Finding) string {
 	if v, ok := timeVerdict(f); ok {
 		return v
 	}
@@ -43,45 +45,45 @@ func findingVerdict(f littleslaw.Finding) string {
 	}
 	g := f.Figures
 	switch f.Reason {
-	case littleslaw.ReasonNetworkFS, littleslaw.ReasonFUSEFS, littleslaw.ReasonRemoteFS:
+	case diagnosis.ReasonNetworkFS, diagnosis.ReasonFUSEFS, diagnosis.ReasonRemoteFS:
 		return networkFSVerdict(f)
-	case littleslaw.ReasonSyncEngine:
+	case diagnosis.ReasonSyncEngine:
 		return fmt.Sprintf("the %s engine is synchronous: each job keeps one I/O in flight, so iodepth %d adds nothing", engineOr(g.Engine), g.IODepth)
-	case littleslaw.ReasonBehavedSync:
+	case diagnosis.ReasonBehavedSync:
 		s := fmt.Sprintf("each job kept about one I/O in flight: the %s engine behaved synchronously", engineOr(g.Engine))
 		if g.Buffered {
 			s += " (buffered I/O: libaio and io_uring block in submission without direct=1)"
 		}
 		return s
-	case littleslaw.ReasonSubmitterCPU:
+	case diagnosis.ReasonSubmitterCPU:
 		if g.HostBusy {
 			return "the host's busy CPUs held I/Os back from the device, so the queue there stayed short of the QD"
 		}
 		return "the submitter is CPU-bound and cannot keep the queue full"
-	case littleslaw.ReasonNrRequests:
+	case diagnosis.ReasonNrRequests:
 		return fmt.Sprintf("the device queue holds at most %d requests (nr_requests %d × %d hardware queues): the rest wait above it", g.Count, g.NrRequests, g.HWQueues)
-	case littleslaw.ReasonOneJob:
+	case diagnosis.ReasonOneJob:
 		return fmt.Sprintf("the submitter did not keep the queue depth in flight: one job at iodepth %d is too few jobs", g.IODepth)
-	case littleslaw.ReasonBelowTarget, littleslaw.ReasonRising:
+	case diagnosis.ReasonBelowTarget, diagnosis.ReasonRising:
 		return "latency stays near R0 and IOPS still grow with the queue; the device was not saturated by QD " + FormatQD(g.QD)
-	case littleslaw.ReasonPlateau:
+	case diagnosis.ReasonPlateau:
 		level := FormatIOPS(g.ToIOPS)
 		if lo := FormatIOPS(g.IOPS); lo != level {
 			level = lo + "–" + level
 		}
 		return fmt.Sprintf("IOPS flat at %s (up to %s) from QD %s while latency grows in proportion to the queue",
 			level, fmtMiBpsUnit(g.BWBytes), FormatQD(g.QD))
-	case littleslaw.ReasonThroughputCap:
+	case diagnosis.ReasonThroughputCap:
 		return fmt.Sprintf("throughput-bound: MiB/s stays at about %s whatever the block size", fmtMiBpsUnit(g.BWBytes))
-	case littleslaw.ReasonIOPSCap:
+	case diagnosis.ReasonIOPSCap:
 		return fmt.Sprintf("IOPS-bound: IOPS stay at about %s whatever the block size", FormatIOPS(g.IOPS))
-	case littleslaw.ReasonSaturated:
+	case diagnosis.ReasonSaturated:
 		s := fmt.Sprintf("the device saturates at QD %s with the queue full at %s", FormatQD(g.QD), inflightWhere(g.AtDevice))
-		if f.Rule == littleslaw.RuleContended {
+		if f.Rule == diagnosis.RuleContended {
 			s += ", but other I/O shared the device during the sweep, so the ceiling and latencies are not this workload's alone"
 		}
 		return s
-	case littleslaw.ReasonSaturatedUnclear:
+	case diagnosis.ReasonSaturatedUnclear:
 		return fmt.Sprintf("the curve saturates (at %s IOPS from QD %s) but no rule tells which limit it met: device, volume or VM", FormatIOPS(g.IOPS), FormatQD(g.QD))
 	}
 	return string(f.Rule)
@@ -94,58 +96,58 @@ const (
 )
 
 // fixedVerdict are the verdicts that depend on nothing but the reason.
-var fixedVerdict = map[littleslaw.Reason]string{
-	littleslaw.ReasonNoSteps:           "no measured steps",
-	littleslaw.ReasonNoDevice:          "the target has no block device: these figures are not a device's",
-	littleslaw.ReasonPageCache:         "I/Os were served without device I/O, most likely by the page cache: direct=0 lets reads hit memory and writes land in dirty pages",
-	littleslaw.ReasonUnwritten:         "I/Os were served without device I/O, most likely by reads of never-written (unwritten or sparse) extents, which the filesystem answers with zeros, or a host cache",
-	littleslaw.ReasonHostCache:         "I/Os were served without device I/O, most likely by a cache in front of the device (host or hypervisor cache)",
-	littleslaw.ReasonSelfCPU:           "the measuring process is CPU-bound: IOPS here are the CPU's limit, not the device's",
-	littleslaw.ReasonHostBusy:          "the host's CPUs were busy: the submitter was starved and IOPS here are not the device's",
-	littleslaw.ReasonSubmitterCPUCores: "the submitters are CPU-bound and cannot keep the queue full",
-	littleslaw.ReasonJobsLimited:       "some jobs could not start (a system limit refused them), so fewer I/Os were in flight than the QD",
-	littleslaw.ReasonJobsCPU:           "the jobs' threads were CPU-bound (running or waiting for a CPU): the CPU, not the device, set the pace",
-	littleslaw.ReasonManyJobs:          verdictSubmitter,
-	littleslaw.ReasonBuffered:          "I/Os wait above the device: buffered I/O lets the page cache decide what reaches the disk",
-	littleslaw.ReasonAboveDevice:       "I/Os spend most of their time above the device (filesystem, I/O scheduler or completion reaping)",
-	littleslaw.ReasonSubmitter:         verdictSubmitter,
-	littleslaw.ReasonMixedCap:          "neither IOPS nor MiB/s is constant across block sizes",
-	littleslaw.ReasonOneStep:           verdictNoRule,
-	littleslaw.ReasonEarlyStopped:      "no rule fits the measured steps, and the sweep stopped early after flat ones",
-	littleslaw.ReasonNotFlat:           verdictNoRule,
+var fixedVerdict = map[diagnosis.Reason]string{
+	diagnosis.ReasonNoSteps:           "no measured steps",
+	diagnosis.ReasonNoDevice:          "the target has no block device: these figures are not a device's",
+	diagnosis.ReasonPageCache:         "I/Os were served without device I/O, most likely by the page cache: direct=0 lets reads hit memory and writes land in dirty pages",
+	diagnosis.ReasonUnwritten:         "I/Os were served without device I/O, most likely by reads of never-written (unwritten or sparse) extents, which the filesystem answers with zeros, or a host cache",
+	diagnosis.ReasonHostCache:         "I/Os were served without device I/O, most likely by a cache in front of the device (host or hypervisor cache)",
+	diagnosis.ReasonSelfCPU:           "the measuring process is CPU-bound: IOPS here are the CPU's limit, not the device's",
+	diagnosis.ReasonHostBusy:          "the host's CPUs were busy: the submitter was starved and IOPS here are not the device's",
+	diagnosis.ReasonSubmitterCPUCores: "the submitters are CPU-bound and cannot keep the queue full",
+	diagnosis.ReasonJobsLimited:       "some jobs could not start (a system limit refused them), so fewer I/Os were in flight than the QD",
+	diagnosis.ReasonJobsCPU:           "the jobs' threads were CPU-bound (running or waiting for a CPU): the CPU, not the device, set the pace",
+	diagnosis.ReasonManyJobs:          verdictSubmitter,
+	diagnosis.ReasonBuffered:          "I/Os wait above the device: buffered I/O lets the page cache decide what reaches the disk",
+	diagnosis.ReasonAboveDevice:       "I/Os spend most of their time above the device (filesystem, I/O scheduler or completion reaping)",
+	diagnosis.ReasonSubmitter:         verdictSubmitter,
+	diagnosis.ReasonMixedCap:          "neither IOPS nor MiB/s is constant across block sizes",
+	diagnosis.ReasonOneStep:           verdictNoRule,
+	diagnosis.ReasonEarlyStopped:      "no rule fits the measured steps, and the sweep stopped early after flat ones",
+	diagnosis.ReasonNotFlat:           verdictNoRule,
 }
 
 // FindingNext is the next step f advises, in words.
-func FindingNext(f littleslaw.Finding) string {
+func FindingNext(f diagnosis.Finding) string {
 	if v, ok := timeNext(f); ok {
 		return v
 	}
 	g := f.Figures
-	if f.Rule == littleslaw.RuleContended {
+	if f.Rule == diagnosis.RuleContended {
 		return "measure again while nothing else uses the device (or on a volume of its own) before sizing from this curve"
 	}
 	if v, ok := fixedNext[f.Reason]; ok {
 		return v
 	}
 	switch f.Reason {
-	case littleslaw.ReasonSelfCPU, littleslaw.ReasonHostBusy:
+	case diagnosis.ReasonSelfCPU, diagnosis.ReasonHostBusy:
 		return cpuNext(f)
-	case littleslaw.ReasonSubmitterCPU:
+	case diagnosis.ReasonSubmitterCPU:
 		if g.HostBusy {
 			return "run on a quieter host: other work held the CPUs"
 		}
 		return "spread the depth over more jobs (numjobs up to the CPU count)"
-	case littleslaw.ReasonBelowTarget:
+	case diagnosis.ReasonBelowTarget:
 		return fmt.Sprintf("raise the queue depth: QD = target × latency = %s × %s ≈ %s (iodepth %d × numjobs %d)",
 			FormatIOPS(g.TargetIOPS), FormatLatency(g.LatNs), FormatQD(g.ToQD), g.IODepth, g.NumJobs)
-	case littleslaw.ReasonRising:
+	case diagnosis.ReasonRising:
 		return fmt.Sprintf("extend the sweep past QD %s (e.g. to %s) to find where it saturates", FormatQD(g.QD), FormatQD(g.ToQD))
-	case littleslaw.ReasonPlateau:
+	case diagnosis.ReasonPlateau:
 		return fmt.Sprintf("compare %s IOPS and %s with the volume's provisioned IOPS/throughput and the VM's per-instance disk limits; "+
 			"queue deeper than QD %s only adds latency", FormatIOPS(g.ToIOPS), fmtMiBpsUnit(g.BWBytes), FormatQD(g.QD))
-	case littleslaw.ReasonSaturated:
+	case diagnosis.ReasonSaturated:
 		return fmt.Sprintf("size from this curve: QD %s is where more depth stops paying (see advise for a target or SLO)", FormatQD(g.QD))
-	case littleslaw.ReasonNotFlat:
+	case diagnosis.ReasonNotFlat:
 		return "near the knee but not flat: extend the sweep past QD " + FormatQD(g.QD)
 	}
 	return ""
@@ -159,37 +161,37 @@ const (
 )
 
 // fixedNext are the next steps that depend on nothing but the reason.
-var fixedNext = map[littleslaw.Reason]string{
-	littleslaw.ReasonNoSteps:           "run the sweep again: every step failed or was skipped",
-	littleslaw.ReasonNetworkFS:         nextOtherFS,
-	littleslaw.ReasonFUSEFS:            nextOtherFS,
-	littleslaw.ReasonRemoteFS:          nextOtherFS,
-	littleslaw.ReasonNoDevice:          "measure a file on (or the block device of) the volume you mean to size",
-	littleslaw.ReasonPageCache:         nextCache,
-	littleslaw.ReasonUnwritten:         nextCache,
-	littleslaw.ReasonHostCache:         nextCache,
-	littleslaw.ReasonSyncEngine:        "use io_uring or libaio with direct=1, or raise numjobs to the queue depth you want",
-	littleslaw.ReasonBehavedSync:       "use direct=1 so submissions do not block, or raise numjobs",
-	littleslaw.ReasonSubmitterCPUCores: "more jobs will not help (there are as many as CPUs): use fewer, deeper jobs or a faster CPU",
-	littleslaw.ReasonJobsLimited:       "raise the limit the step's in-flight shortfall names, or lower numjobs",
-	littleslaw.ReasonJobsCPU:           "measure on a quieter machine; on tmpfs or cached data the CPU is the device",
-	littleslaw.ReasonManyJobs:          "check qdsweep's CPU use and the step's in-flight shortfall",
-	littleslaw.ReasonNrRequests:        "spread the depth over more jobs on more CPUs (more hardware queues) or raise nr_requests",
-	littleslaw.ReasonBuffered:          "use direct=1 to measure the device",
-	littleslaw.ReasonAboveDevice:       "measure the block device itself with direct=1, try scheduler none, and check qdsweep's CPU",
-	littleslaw.ReasonSubmitter:         nextSubmitter,
-	littleslaw.ReasonOneJob:            nextSubmitter,
-	littleslaw.ReasonThroughputCap:     "the limit is bandwidth: compare with the volume's and the VM's MiB/s limits; smaller blocks buy IOPS, not MiB/s",
-	littleslaw.ReasonIOPSCap:           "the limit is IOPS: compare with the volume's provisioned IOPS; larger blocks buy MiB/s at the same IOPS",
-	littleslaw.ReasonMixedCap:          "the cap mixes an IOPS and a throughput limit: check both against the volume's and the VM's limits",
-	littleslaw.ReasonOneStep:           "sweep more queue depths (powers of two up to 4× the expected knee)",
-	littleslaw.ReasonSaturatedUnclear:  "compare the plateau with the volume's provisioned IOPS/throughput and the VM's per-instance disk limits",
-	littleslaw.ReasonEarlyStopped:      "rerun with --full to measure the steps the early stop skipped",
+var fixedNext = map[diagnosis.Reason]string{
+	diagnosis.ReasonNoSteps:           "run the sweep again: every step failed or was skipped",
+	diagnosis.ReasonNetworkFS:         nextOtherFS,
+	diagnosis.ReasonFUSEFS:            nextOtherFS,
+	diagnosis.ReasonRemoteFS:          nextOtherFS,
+	diagnosis.ReasonNoDevice:          "measure a file on (or the block device of) the volume you mean to size",
+	diagnosis.ReasonPageCache:         nextCache,
+	diagnosis.ReasonUnwritten:         nextCache,
+	diagnosis.ReasonHostCache:         nextCache,
+	diagnosis.ReasonSyncEngine:        "use io_uring or libaio with direct=1, or raise numjobs to the queue depth you want",
+	diagnosis.ReasonBehavedSync:       "use direct=1 so submissions do not block, or raise numjobs",
+	diagnosis.ReasonSubmitterCPUCores: "more jobs will not help (there are as many as CPUs): use fewer, deeper jobs or a faster CPU",
+	diagnosis.ReasonJobsLimited:       "raise the limit the step's in-flight shortfall names, or lower numjobs",
+	diagnosis.ReasonJobsCPU:           "measure on a quieter machine; on tmpfs or cached data the CPU is the device",
+	diagnosis.ReasonManyJobs:          "check qdsweep's CPU use and the step's in-flight shortfall",
+	diagnosis.ReasonNrRequests:        "spread the depth over more jobs on more CPUs (more hardware queues) or raise nr_requests",
+	diagnosis.ReasonBuffered:          "use direct=1 to measure the device",
+	diagnosis.ReasonAboveDevice:       "measure the block device itself with direct=1, try scheduler none, and check qdsweep's CPU",
+	diagnosis.ReasonSubmitter:         nextSubmitter,
+	diagnosis.ReasonOneJob:            nextSubmitter,
+	diagnosis.ReasonThroughputCap:     "the limit is bandwidth: compare with the volume's and the VM's MiB/s limits; smaller blocks buy IOPS, not MiB/s",
+	diagnosis.ReasonIOPSCap:           "the limit is IOPS: compare with the volume's provisioned IOPS; larger blocks buy MiB/s at the same IOPS",
+	diagnosis.ReasonMixedCap:          "the cap mixes an IOPS and a throughput limit: check both against the volume's and the VM's limits",
+	diagnosis.ReasonOneStep:           "sweep more queue depths (powers of two up to 4× the expected knee)",
+	diagnosis.ReasonSaturatedUnclear:  "compare the plateau with the volume's provisioned IOPS/throughput and the VM's per-instance disk limits",
+	diagnosis.ReasonEarlyStopped:      "rerun with --full to measure the steps the early stop skipped",
 }
 
 // cpuNext is the next step of a finding that the CPU set the pace:
 // qdsweep's own (ReasonSelfCPU) or the host's (ReasonHostBusy).
-func cpuNext(f littleslaw.Finding) string {
+func cpuNext(f diagnosis.Finding) string {
 	g := f.Figures
 	next := "spread the load over more jobs (numjobs up to the CPU count)"
 	switch {
@@ -202,7 +204,7 @@ func cpuNext(f littleslaw.Finding) string {
 	default:
 		next += ", and use io_uring with direct=1 and registered buffers"
 	}
-	if f.Reason == littleslaw.ReasonHostBusy {
+	if f.Reason == diagnosis.ReasonHostBusy {
 		// qdsweep's own CPU was not the limit: other work held the CPUs.
 		next = "run on a quieter host (other work held the CPUs); if qdsweep's CPU limits it there, " + next
 	} else if g.HostBusy {
@@ -212,7 +214,7 @@ func cpuNext(f littleslaw.Finding) string {
 }
 
 // FindingEvidence is f's facts in words, one line each.
-func FindingEvidence(f littleslaw.Finding) []string {
+func FindingEvidence(f diagnosis.Finding) []string {
 	out := make([]string, 0, len(f.Facts))
 	for _, x := range f.Facts {
 		out = append(out, factText(x))
@@ -221,7 +223,7 @@ func FindingEvidence(f littleslaw.Finding) []string {
 }
 
 // factText words one fact of a finding.
-func factText(x littleslaw.Fact) string {
+func factText(x diagnosis.Fact) string {
 	if v, ok := timeFactText(x); ok {
 		return v
 	}
@@ -229,45 +231,45 @@ func factText(x littleslaw.Fact) string {
 		return v
 	}
 	switch x.Kind {
-	case littleslaw.FactNoSteps:
+	case diagnosis.FactNoSteps:
 		return fmt.Sprintf("%d points, none with a queue depth, IOPS and latency", x.Count)
-	case littleslaw.FactPoint:
+	case diagnosis.FactPoint:
 		return fmt.Sprintf("QD %s: %s IOPS at %s mean latency", FormatQD(x.QD), FormatIOPS(x.IOPS), FormatLatency(x.LatNs))
-	case littleslaw.FactLatencyAt:
+	case diagnosis.FactLatencyAt:
 		return fmt.Sprintf("mean latency %s at QD %s", FormatLatency(x.LatNs), FormatQD(x.QD))
-	case littleslaw.FactIOPSLatency:
+	case diagnosis.FactIOPSLatency:
 		return fmt.Sprintf("%s IOPS at %s mean latency", FormatIOPS(x.IOPS), FormatLatency(x.LatNs))
-	case littleslaw.FactInflight:
+	case diagnosis.FactInflight:
 		return fmt.Sprintf("QD %s (%s): %.1f in flight at %s (%.0f%% of the QD)",
 			FormatQD(x.QD), splitWords(x.IODepth, x.NumJobs), x.Inflight, inflightWhere(x.AtDevice), x.Fill*100)
-	case littleslaw.FactGrowth:
+	case diagnosis.FactGrowth:
 		return fmt.Sprintf("QD %s → %s: IOPS %s → %s (×%.1f) while mean latency %s → %s (×%.2f, R0 %s)",
 			FormatQD(x.QD), FormatQD(x.ToQD), FormatIOPS(x.IOPS), FormatIOPS(x.ToIOPS), x.Ratio,
 			FormatLatency(x.LatNs), FormatLatency(x.ToLatNs), x.LatRatio, FormatLatency(x.R0Ns))
-	case littleslaw.FactTargetShort:
+	case diagnosis.FactTargetShort:
 		return fmt.Sprintf("target %s IOPS; best measured %s IOPS (%.0f%%)", FormatIOPS(x.TargetIOPS), FormatIOPS(x.IOPS), x.Share*100)
-	case littleslaw.FactPlateau:
+	case diagnosis.FactPlateau:
 		return fmt.Sprintf("QD %s → %s: IOPS %s → %s (%+.1f%%), %s → %s",
 			FormatQD(x.QD), FormatQD(x.ToQD), FormatIOPS(x.IOPS), FormatIOPS(x.ToIOPS), (x.Ratio-1)*100, fmtMiBpsUnit(x.BWBytes), fmtMiBpsUnit(x.ToBWBytes))
-	case littleslaw.FactPlateauLatency:
+	case diagnosis.FactPlateauLatency:
 		return fmt.Sprintf("mean latency %s → %s (×%.1f for ×%.0f QD); Little's Law QD / IOPS = %s at QD %s",
 			FormatLatency(x.LatNs), FormatLatency(x.ToLatNs), x.LatRatio, x.QDRatio, FormatLatency(x.LittleLatNs), FormatQD(x.ToQD))
-	case littleslaw.FactTargetAbove:
+	case diagnosis.FactTargetAbove:
 		return fmt.Sprintf("target %s IOPS is above the cap: no queue depth reaches it", FormatIOPS(x.TargetIOPS))
-	case littleslaw.FactSaturates:
+	case diagnosis.FactSaturates:
 		return fmt.Sprintf("saturates at %s IOPS from QD %s (%s), mean latency %s (R0 %s)",
 			FormatIOPS(x.IOPS), FormatQD(x.QD), splitWords(x.IODepth, x.NumJobs), FormatLatency(x.LatNs), FormatLatency(x.R0Ns))
-	case littleslaw.FactDeepest:
+	case diagnosis.FactDeepest:
 		return fmt.Sprintf("%d measured steps; deepest QD %s: %s IOPS at %s (R0 %s)",
 			x.Count, FormatQD(x.QD), FormatIOPS(x.IOPS), FormatLatency(x.LatNs), FormatLatency(x.R0Ns))
-	case littleslaw.FactLastStep:
+	case diagnosis.FactLastStep:
 		if x.QD > 0 && x.ToQD > 0 && x.Ratio > 0 {
 			return fmt.Sprintf("last step QD %s → %s: IOPS ×%.2f, latency ×%.2f", FormatQD(x.QD), FormatQD(x.ToQD), x.Ratio, x.LatRatio)
 		}
 		return fmt.Sprintf("last step: IOPS gained %.0f%% of the QD growth, latency ×%.2f", x.Growth*100, x.LatRatio)
-	case littleslaw.FactCapAtBS:
+	case diagnosis.FactCapAtBS:
 		return fmt.Sprintf("bs %s: %s IOPS, %s", fmtBS(x.BS), FormatIOPS(x.IOPS), fmtMiBpsUnit(x.BWBytes))
-	case littleslaw.FactCapSpread:
+	case diagnosis.FactCapSpread:
 		return fmt.Sprintf("spread across sizes (max/min − 1): IOPS %.0f%%, MiB/s %.0f%%", x.Ratio*100, x.BWRatio*100)
 	}
 	return string(x.Kind)
@@ -275,42 +277,42 @@ func factText(x littleslaw.Fact) string {
 
 // deviceFactText words the facts measured beside the curve: the device's
 // queue and bytes, caches, the filesystem, CPU use; ok is false for the others.
-func deviceFactText(x littleslaw.Fact) (string, bool) {
+func deviceFactText(x diagnosis.Fact) (string, bool) {
 	s := deviceFactWords(x)
 	return s, s != ""
 }
 
 // deviceFactWords is deviceFactText's sentence ("" for other facts).
-func deviceFactWords(x littleslaw.Fact) string {
+func deviceFactWords(x diagnosis.Fact) string {
 	switch x.Kind {
-	case littleslaw.FactSharedBytes:
+	case diagnosis.FactSharedBytes:
 		return fmt.Sprintf("QD %s: the device moved %s, this sweep %s (%.1f×): other I/O shared the device, so these latencies are contended",
 			FormatQD(x.QD), fmtMiBpsUnit(x.DeviceBWBytes), fmtMiBpsUnit(x.BWBytes), x.Ratio)
-	case littleslaw.FactSharedIOPS:
+	case diagnosis.FactSharedIOPS:
 		return fmt.Sprintf("QD %s: the device served %s IOPS, this sweep %s (%.1f×): other I/O shared the device, so these latencies are contended",
 			FormatQD(x.QD), FormatIOPS(x.DeviceIOPS), FormatIOPS(x.IOPS), x.Ratio)
-	case littleslaw.FactNoDevice:
+	case diagnosis.FactNoDevice:
 		return "target: " + x.Detail
-	case littleslaw.FactFSType:
+	case diagnosis.FactFSType:
 		return "filesystem: " + x.Detail + " (from the mount table)"
-	case littleslaw.FactCacheShare:
+	case diagnosis.FactCacheShare:
 		return fmt.Sprintf("QD %s: the engine did %s IOPS (%s), the device %s (%s): %.0f%% of the bytes reached it",
 			FormatQD(x.QD), FormatIOPS(x.IOPS), fmtMiBpsUnit(x.BWBytes), FormatIOPS(x.DeviceIOPS), fmtMiBpsUnit(x.DeviceBWBytes), x.Share*100)
-	case littleslaw.FactCacheMedian:
+	case diagnosis.FactCacheMedian:
 		return fmt.Sprintf("median share over %d steps: %.0f%%", x.Count, x.Share*100)
-	case littleslaw.FactCPU:
+	case diagnosis.FactCPU:
 		return cpuText(x)
-	case littleslaw.FactHostBusy:
+	case diagnosis.FactHostBusy:
 		return fmt.Sprintf("host CPU busy %.0f%% (user + system + softirq)", x.HostBusyPct)
-	case littleslaw.FactDeviceQueue:
+	case diagnosis.FactDeviceQueue:
 		return fmt.Sprintf("device: aqu-sz %.1f of QD %s, %%util %.0f", x.AquSz, FormatQD(x.QD), x.UtilPct)
-	case littleslaw.FactDeviceAt:
+	case diagnosis.FactDeviceAt:
 		return fmt.Sprintf("device at QD %s: aqu-sz %.1f, %%util %.0f, await %.2f ms", FormatQD(x.QD), x.AquSz, x.UtilPct, x.AwaitMs)
-	case littleslaw.FactInflightAt:
+	case diagnosis.FactInflightAt:
 		return fmt.Sprintf("%.1f in flight at %s for QD %s", x.Inflight, inflightWhere(x.AtDevice), FormatQD(x.QD))
-	case littleslaw.FactNoTelemetry:
+	case diagnosis.FactNoTelemetry:
 		return "no device telemetry: queue fill taken from the engine"
-	case littleslaw.FactEngineInflight:
+	case diagnosis.FactEngineInflight:
 		return fmt.Sprintf("engine in flight %.1f (IOPS × mean latency %.1f)", x.Inflight, x.LittleInflight)
 	}
 	return ""
@@ -319,7 +321,7 @@ func deviceFactWords(x littleslaw.Fact) string {
 // cpuText words the measuring process's CPU use: SelfCPUPct is percent of
 // one core (so 169 is 1.69 cores), Cores how many cores its jobs can keep
 // busy (one per job, at most the CPU count).
-func cpuText(x littleslaw.Fact) string {
+func cpuText(x diagnosis.Fact) string {
 	jobs := max(x.NumJobs, 1)
 	used := fmt.Sprintf("%.0f%% of a core", x.SelfCPUPct)
 	if x.SelfCPUPct >= 100 {
@@ -347,9 +349,9 @@ func cpuText(x littleslaw.Fact) string {
 		s += ")"
 	}
 	switch x.Reason {
-	case littleslaw.CPUSaturated:
+	case diagnosis.CPUSaturated:
 		return s + ", so " + who + " saturated (CPU beyond that is kernel and runtime work on " + whose + " behalf)"
-	case littleslaw.CPUNearlySaturated:
+	case diagnosis.CPUNearlySaturated:
 		return s + fmt.Sprintf(", so %s nearly saturated (%.0f%%)", who, x.Busy*100)
 	}
 	if jobs > 1 {
@@ -389,14 +391,14 @@ func fmtMiBpsUnit(bytesPerSec float64) string { return FormatMiBps(bytesPerSec) 
 // way the curve's analysis a does not bear out: a was made without a
 // target (the finding is older than it), or x says the target is not
 // reached where a's target answer reaches it.
-func contradictsTarget(x littleslaw.Fact, a *littleslaw.Analysis) bool {
-	if a == nil || (x.Kind != littleslaw.FactTargetShort && x.Kind != littleslaw.FactTargetAbove) {
+func contradictsTarget(x diagnosis.Fact, a *littleslaw.Analysis) bool {
+	if a == nil || (x.Kind != diagnosis.FactTargetShort && x.Kind != diagnosis.FactTargetAbove) {
 		return false
 	}
 	if a.Target == nil {
 		return true
 	}
-	return a.Target.Reachable && x.Kind == littleslaw.FactTargetAbove
+	return a.Target.Reachable && x.Kind == diagnosis.FactTargetAbove
 }
 
 // CountNoun words a count with its noun: "1 job", "4 jobs", "2 cores".
@@ -410,13 +412,13 @@ func CountNoun(n float64, singular, plural string) string {
 }
 
 // networkFSVerdict says what a network or FUSE filesystem's latency means.
-func networkFSVerdict(f littleslaw.Finding) string {
+func networkFSVerdict(f diagnosis.Finding) string {
 	g := f.Figures
 	what := "a network filesystem"
 	switch f.Reason {
-	case littleslaw.ReasonFUSEFS:
+	case diagnosis.ReasonFUSEFS:
 		what = "a FUSE filesystem"
-	case littleslaw.ReasonRemoteFS:
+	case diagnosis.ReasonRemoteFS:
 		what = "a filesystem without a block device"
 	}
 	if g.Detail != "" {

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/qdsweep/qdsweep/diagnosis"
+
 	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/sweep"
 )
@@ -102,8 +104,8 @@ func TestCompareChartsNameInputs(t *testing.T) {
 	for i := range b.Steps {
 		b.Steps[i].Steady = false
 	}
-	a.Diagnosis = []littleslaw.Finding{{Rule: littleslaw.RuleContended}}
-	b.Diagnosis = []littleslaw.Finding{{Rule: littleslaw.RuleInconclusive}}
+	a.Diagnosis = []diagnosis.Finding{{Rule: diagnosis.RuleContended}}
+	b.Diagnosis = []diagnosis.Finding{{Rule: diagnosis.RuleInconclusive}}
 	in := compareChartInput([]Input{{Name: "disk", Result: a}, {Name: "fio", Result: b}}, Options{})
 	want := "A = disk: 2026-11-30 04:13 UTC · io_uring · /dev/nvme0n2 · steady 4 of 5 steps · contended\n" +
 		"B = fio: 2026-11-30 04:15 UTC · fio (io_uring) · fio.scratch · steady not recorded · inconclusive"

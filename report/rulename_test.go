@@ -4,7 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/qdsweep/qdsweep/littleslaw"
+	"github.com/qdsweep/qdsweep/diagnosis"
+
 	"github.com/qdsweep/qdsweep/report"
 )
 
@@ -12,13 +13,13 @@ import (
 // "Diagnosis (RULE): VERDICT", so a verdict that opens with its rule's name
 // ("warm-up: at QD 2 …", "noisy: at QD 8 …") says it twice.
 func TestVerdictsDoNotRepeatTheRule(t *testing.T) {
-	fig := littleslaw.Fact{QD: 8, IOPS: 8000, ToIOPS: 2000, Ratio: 4, Seconds: 0.7, LatNs: 1.5e5, ToLatNs: 7e4}
-	for _, f := range []littleslaw.Finding{
-		{Rule: littleslaw.RuleBurst, Reason: littleslaw.ReasonBurstSpent, Figures: fig},
-		{Rule: littleslaw.RuleThrottle, Reason: littleslaw.ReasonThrottled, Figures: fig},
-		{Rule: littleslaw.RuleWarmup, Reason: littleslaw.ReasonWarmup, Figures: fig},
-		{Rule: littleslaw.RuleCacheFill, Reason: littleslaw.ReasonCacheFill, Figures: fig},
-		{Rule: littleslaw.RuleNoisy, Reason: littleslaw.ReasonNoisy, Figures: fig},
+	fig := diagnosis.Fact{QD: 8, IOPS: 8000, ToIOPS: 2000, Ratio: 4, Seconds: 0.7, LatNs: 1.5e5, ToLatNs: 7e4}
+	for _, f := range []diagnosis.Finding{
+		{Rule: diagnosis.RuleBurst, Reason: diagnosis.ReasonBurstSpent, Figures: fig},
+		{Rule: diagnosis.RuleThrottle, Reason: diagnosis.ReasonThrottled, Figures: fig},
+		{Rule: diagnosis.RuleWarmup, Reason: diagnosis.ReasonWarmup, Figures: fig},
+		{Rule: diagnosis.RuleCacheFill, Reason: diagnosis.ReasonCacheFill, Figures: fig},
+		{Rule: diagnosis.RuleNoisy, Reason: diagnosis.ReasonNoisy, Figures: fig},
 	} {
 		v := strings.ToLower(report.FindingSummary(f))
 		rule := string(f.Rule)

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 
+	"github.com/qdsweep/qdsweep/diagnosis"
+
 	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/sweep"
 )
@@ -349,7 +351,7 @@ func sloSentence(r *littleslaw.SLOResult) string {
 // (curve; a finding across block sizes names its rw when the caller gives
 // none). Facts about a target that contradict the curve's own target
 // answer a (nil when unknown) are left out.
-func findingPara(f littleslaw.Finding, curve string, a *littleslaw.Analysis) para {
+func findingPara(f diagnosis.Finding, curve string, a *littleslaw.Analysis) para {
 	if curve == "" && a == nil {
 		curve = findingCurve(f)
 	}

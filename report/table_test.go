@@ -7,6 +7,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/qdsweep/qdsweep/diagnosis"
+
 	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/report"
 	"github.com/qdsweep/qdsweep/sweep"
@@ -64,9 +66,9 @@ func TestTable(t *testing.T) {
 			name: "diagnosis",
 			r: func() *sweep.Result {
 				r := oneCurve(littleslaw.Options{})
-				r.Diagnosis = []littleslaw.Finding{{Rule: "device-cap", Reason: littleslaw.ReasonPlateau, RW: "randread", BS: 4096,
-					Figures: littleslaw.Fact{IOPS: 91000, ToIOPS: 91000, BWBytes: 91000 * 4096, QD: 64},
-					Facts:   []littleslaw.Fact{{Kind: littleslaw.FactDeviceQueue, AquSz: 62, QD: 64, UtilPct: 100}}}}
+				r.Diagnosis = []diagnosis.Finding{{Rule: "device-cap", Reason: diagnosis.ReasonPlateau, RW: "randread", BS: 4096,
+					Figures: diagnosis.Fact{IOPS: 91000, ToIOPS: 91000, BWBytes: 91000 * 4096, QD: 64},
+					Facts:   []diagnosis.Fact{{Kind: diagnosis.FactDeviceQueue, AquSz: 62, QD: 64, UtilPct: 100}}}}
 				return r
 			},
 			want: []string{"Diagnosis (device-cap): IOPS flat at 91k (up to 355 MiB/s) from QD 64 while",
@@ -76,11 +78,11 @@ func TestTable(t *testing.T) {
 			name: "reachable target says so once, with Little's Law beside it",
 			r: func() *sweep.Result {
 				r := oneCurve(littleslaw.Options{TargetIOPS: 50000})
-				r.Diagnosis = []littleslaw.Finding{{Rule: "device-cap", Reason: littleslaw.ReasonPlateau, RW: "randread", BS: 4096,
-					Figures: littleslaw.Fact{IOPS: 91000, ToIOPS: 91000, BWBytes: 91000 * 4096, QD: 64},
-					Facts: []littleslaw.Fact{{Kind: littleslaw.FactDeviceQueue, AquSz: 62, QD: 64, UtilPct: 100},
-						{Kind: littleslaw.FactTargetAbove, TargetIOPS: 50000},
-						{Kind: littleslaw.FactNoDevice, Detail: "/dev/shm/x is on tmpfs: no block device"}}}}
+				r.Diagnosis = []diagnosis.Finding{{Rule: "device-cap", Reason: diagnosis.ReasonPlateau, RW: "randread", BS: 4096,
+					Figures: diagnosis.Fact{IOPS: 91000, ToIOPS: 91000, BWBytes: 91000 * 4096, QD: 64},
+					Facts: []diagnosis.Fact{{Kind: diagnosis.FactDeviceQueue, AquSz: 62, QD: 64, UtilPct: 100},
+						{Kind: diagnosis.FactTargetAbove, TargetIOPS: 50000},
+						{Kind: diagnosis.FactNoDevice, Detail: "/dev/shm/x is on tmpfs: no block device"}}}}
 				return r
 			},
 			o:       report.Options{TargetIOPS: 50000},

@@ -7,39 +7,39 @@ import (
 	"strings"
 	"time"
 
+	"github.com/qdsweep/qdsweep/diagnosis"
 	"github.com/qdsweep/qdsweep/ioengine"
-	"github.com/qdsweep/qdsweep/littleslaw"
 )
 
 // The words of the time findings (burst credits, periodic throttling,
 // warm-up, cache fill, noisy neighbours): verdicts, next steps, evidence.
 
 // timeVerdict is the verdict of a time finding; ok is false for other findings.
-func timeVerdict(f littleslaw.Finding) (string, bool) {
+func timeVerdict(f diagnosis.Finding) (string, bool) {
 	g := f.Figures
 	switch f.Reason {
-	case littleslaw.ReasonControlFell:
+	case diagnosis.ReasonControlFell:
 		return fmt.Sprintf("the device did not hold still: QD %s, measured again at the end of the sweep, gave %s IOPS at %s, %.0f%% under the %s IOPS it gave first (beyond the ±%.0f%% noise band); burst credits spent, a throttle that began or a neighbour that arrived; it sustains %s IOPS, and the steps above that are left out of the analysis",
 			FormatQD(g.QD), FormatIOPS(g.ToIOPS), FormatLatency(g.ToLatNs), -g.Ratio*100, FormatIOPS(g.IOPS), g.Share*100, FormatIOPS(g.ToIOPS)), true
-	case littleslaw.ReasonControlRose:
+	case diagnosis.ReasonControlRose:
 		return fmt.Sprintf("the device did not hold still: QD %s, measured again at the end of the sweep, gave %s IOPS at %s, %.0f%% over the %s IOPS it gave first (beyond the ±%.0f%% noise band); a warm-up, a cache or a neighbour that left during the sweep",
 			FormatQD(g.QD), FormatIOPS(g.ToIOPS), FormatLatency(g.ToLatNs), g.Ratio*100, FormatIOPS(g.IOPS), g.Share*100), true
-	case littleslaw.ReasonRampFell:
+	case diagnosis.ReasonRampFell:
 		return fmt.Sprintf("the device did not hold still: during QD %s's ramp IOPS fell from %s to %s (%.0f%%), the level its window measured, before the step was measured; burst credits spent, a throttle that began or a neighbour that arrived; it sustains %s IOPS, and the steps above that are left out of the analysis",
 			FormatQD(g.QD), FormatIOPS(g.IOPS), FormatIOPS(g.ToIOPS), g.Ratio*100, FormatIOPS(g.ToIOPS)), true
-	case littleslaw.ReasonBurstSpent:
+	case diagnosis.ReasonBurstSpent:
 		return fmt.Sprintf("burst credits ran out: at QD %s IOPS fell from %s to %s (÷%.1f) after %s at the same queue; what it sustains is %s IOPS",
 			FormatQD(g.QD), FormatIOPS(g.IOPS), FormatIOPS(g.ToIOPS), g.Ratio, fmtSec(g.Seconds), FormatIOPS(g.ToIOPS)), true
-	case littleslaw.ReasonThrottled:
+	case diagnosis.ReasonThrottled:
 		return fmt.Sprintf("IOPS is throttled in windows: at QD %s it cycles every %s between %s and %s IOPS",
 			FormatQD(g.QD), fmtSec(g.Seconds), FormatIOPS(g.IOPS), FormatIOPS(g.ToIOPS)), true
-	case littleslaw.ReasonWarmup:
+	case diagnosis.ReasonWarmup:
 		return fmt.Sprintf("the device warmed up: at QD %s mean latency fell from %s to a %s plateau by %s",
 			FormatQD(g.QD), FormatLatency(g.LatNs), FormatLatency(g.ToLatNs), fmtSec(g.Seconds)), true
-	case littleslaw.ReasonCacheFill:
+	case diagnosis.ReasonCacheFill:
 		return fmt.Sprintf("a cache filled: at QD %s mean latency rose from %s to a %s plateau by %s",
 			FormatQD(g.QD), FormatLatency(g.LatNs), FormatLatency(g.ToLatNs), fmtSec(g.Seconds)), true
-	case littleslaw.ReasonNoisy:
+	case diagnosis.ReasonNoisy:
 		return fmt.Sprintf("IOPS was noisy: at QD %s it varied between %s and %s (σ %.0f%% of the mean) with no period or trend, as when other tenants share the hardware",
 			FormatQD(g.QD), FormatIOPS(g.IOPS), FormatIOPS(g.ToIOPS), g.Ratio*100), true
 	}
@@ -47,58 +47,58 @@ func timeVerdict(f littleslaw.Finding) (string, bool) {
 }
 
 // timeNext is the next step of a time finding.
-func timeNext(f littleslaw.Finding) (string, bool) {
+func timeNext(f diagnosis.Finding) (string, bool) {
 	g := f.Figures
 	run := ""
 	if g.ToSeconds > 0 {
 		run = fmt.Sprintf("; run each step at least %s (%s)", fmtSec(g.ToSeconds), runtimeFlag(g.ToSeconds))
 	}
 	switch f.Reason {
-	case littleslaw.ReasonControlFell:
+	case diagnosis.ReasonControlFell:
 		return "size from the sustained level (the analysis does); to see when the level changed, sweep again with longer steps (--runtime) and read the timeline", true
-	case littleslaw.ReasonControlRose:
+	case diagnosis.ReasonControlRose:
 		return "sweep again after a warm-up run (or with a longer --ramp_time) before sizing from these figures", true
-	case littleslaw.ReasonRampFell:
+	case diagnosis.ReasonRampFell:
 		return "size from the sustained level (the analysis does); the ramp's slices (results-series.csv, ramp = 1) show the fall; sweep again with longer steps (--runtime) to see how long the higher level lasts", true
-	case littleslaw.ReasonBurstSpent:
+	case diagnosis.ReasonBurstSpent:
 		return "size from the sustained level (the analysis does); buy for the burst only if the load is as short as the burst" + run, true
-	case littleslaw.ReasonThrottled:
+	case diagnosis.ReasonThrottled:
 		return fmt.Sprintf("average over whole periods: set --ss_dur to a multiple of the period (e.g. --ss_dur=%s)%s", ssDurFor(g.Seconds), run), true
-	case littleslaw.ReasonWarmup, littleslaw.ReasonCacheFill:
+	case diagnosis.ReasonWarmup, diagnosis.ReasonCacheFill:
 		return "size from the plateau (the analysis does); raise --ramp_time past it to leave the transient out" + run, true
-	case littleslaw.ReasonNoisy:
+	case diagnosis.ReasonNoisy:
 		return "repeat the sweep at another time or on a dedicated volume before sizing from these figures", true
 	}
 	return "", false
 }
 
 // timeFactText words one fact of a time finding.
-func timeFactText(x littleslaw.Fact) (string, bool) {
+func timeFactText(x diagnosis.Fact) (string, bool) {
 	switch x.Kind {
-	case littleslaw.FactBurstLevel:
+	case diagnosis.FactBurstLevel:
 		return fmt.Sprintf("QD %s: %s IOPS at %s mean with %.1f in flight until %s", FormatQD(x.QD), FormatIOPS(x.IOPS), FormatLatency(x.LatNs), x.Inflight, fmtSec(x.Seconds)), true
-	case littleslaw.FactSustainedLevel:
+	case diagnosis.FactSustainedLevel:
 		return fmt.Sprintf("QD %s: %s IOPS at %s mean with %.1f in flight after it", FormatQD(x.QD), FormatIOPS(x.IOPS), FormatLatency(x.LatNs), x.Inflight), true
-	case littleslaw.FactCredits:
+	case diagnosis.FactCredits:
 		return fmt.Sprintf("about %s I/Os of burst credit (the burst's excess over the sustained level × %s)", FormatCount(float64(x.Count)), fmtSec(x.Seconds)), true
-	case littleslaw.FactOnCredits:
+	case diagnosis.FactOnCredits:
 		return fmt.Sprintf("QD %s ran at %s IOPS, above the sustained %s, for its whole step: on credits, which last about %s at that rate; left out of the analysis",
 			FormatQD(x.QD), FormatIOPS(x.IOPS), FormatIOPS(x.ToIOPS), fmtSec(x.Seconds)), true
-	case littleslaw.FactPeriod:
+	case diagnosis.FactPeriod:
 		return fmt.Sprintf("QD %s: period %s (autocorrelation %.2f), cycle %s → %s IOPS", FormatQD(x.QD), fmtSec(x.Seconds), x.Ratio, FormatIOPS(x.IOPS), FormatIOPS(x.ToIOPS)), true
-	case littleslaw.FactTransient:
+	case diagnosis.FactTransient:
 		return fmt.Sprintf("QD %s: mean latency %s → %s, settled at %s", FormatQD(x.QD), FormatLatency(x.LatNs), FormatLatency(x.ToLatNs), fmtSec(x.Seconds)), true
-	case littleslaw.FactSpread:
+	case diagnosis.FactSpread:
 		return fmt.Sprintf("QD %s: IOPS %s–%s, σ %.0f%% of the mean, highest autocorrelation %.2f", FormatQD(x.QD), FormatIOPS(x.IOPS), FormatIOPS(x.ToIOPS), x.Ratio*100, x.Share), true
-	case littleslaw.FactControl:
+	case diagnosis.FactControl:
 		return fmt.Sprintf("QD %s: %s IOPS at %s mean during the sweep, %s IOPS at %s mean at its end (%+.0f%%)",
 			FormatQD(x.QD), FormatIOPS(x.IOPS), FormatLatency(x.LatNs), FormatIOPS(x.ToIOPS), FormatLatency(x.ToLatNs), x.Ratio*100), true
-	case littleslaw.FactRampFell:
+	case diagnosis.FactRampFell:
 		return fmt.Sprintf("QD %s: its ramp ran at up to %s IOPS until %s before its window, which measured %s IOPS at %s mean",
 			FormatQD(x.QD), FormatIOPS(x.IOPS), fmtSec(-x.Seconds), FormatIOPS(x.ToIOPS), FormatLatency(x.ToLatNs)), true
-	case littleslaw.FactAboveControl:
+	case diagnosis.FactAboveControl:
 		return fmt.Sprintf("QD %s ran at %s IOPS, above the %s IOPS that lasted: left out of the analysis", FormatQD(x.QD), FormatIOPS(x.IOPS), FormatIOPS(x.ToIOPS)), true
-	case littleslaw.FactRuntime:
+	case diagnosis.FactRuntime:
 		return fmt.Sprintf("steps ran up to %s; the sustained level needs %s", fmtSec(x.ToSeconds), fmtSec(x.Seconds)), true
 	}
 	return "", false
@@ -115,22 +115,22 @@ func ssDurFor(p float64) string {
 // one paragraph per time finding with its next step; nothing when the
 // series showed nothing.
 func WriteRunTime(w io.Writer, qd int, series []ioengine.Interval) error {
-	samples := make([]littleslaw.TimeSample, len(series))
+	samples := make([]diagnosis.TimeSample, len(series))
 	var ios, dur float64
 	for i, p := range series {
-		samples[i] = littleslaw.TimeSample{TSec: float64(p.StartNs) / 1e9, DurSec: float64(p.DurNs) / 1e9, IOs: float64(p.IOs),
+		samples[i] = diagnosis.TimeSample{TSec: float64(p.StartNs) / 1e9, DurSec: float64(p.DurNs) / 1e9, IOs: float64(p.IOs),
 			IOPS: p.IOPS(), BWBytes: p.BWBytes(), LatMeanNs: p.LatMeanNs, P99Ns: float64(p.LatP99Ns), Inflight: p.InflightMean}
 		ios += float64(p.IOs)
 		dur += float64(p.DurNs) / 1e9
 	}
-	st := littleslaw.AnalyzeTime(samples, littleslaw.SteadyCriterion{}, false)
+	st := diagnosis.AnalyzeTime(samples, diagnosis.SteadyCriterion{}, false)
 	if st == nil || dur <= 0 {
 		return nil
 	}
 	q := []float64{float64(qd)}
-	ct := littleslaw.CurveTimeOf(q, []float64{ios / dur}, []float64{dur}, []*littleslaw.StepTime{st}, 0)
+	ct := diagnosis.CurveTimeOf(q, []float64{ios / dur}, []float64{dur}, []*diagnosis.StepTime{st}, 0)
 	var b strings.Builder
-	for _, f := range littleslaw.TimeFindings("", 0, q, []*littleslaw.StepTime{st}, ct) {
+	for _, f := range diagnosis.TimeFindings("", 0, q, []*diagnosis.StepTime{st}, ct) {
 		sayIndent(&b, "", sentence(capitalize(findingVerdict(f))))
 		sayIndent(&b, "  ", "Next: "+sentence(FindingNext(f)))
 	}

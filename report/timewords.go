@@ -5,7 +5,8 @@ import (
 	"math"
 	"strings"
 
-	"github.com/qdsweep/qdsweep/littleslaw"
+	"github.com/qdsweep/qdsweep/diagnosis"
+
 	"github.com/qdsweep/qdsweep/sweep"
 )
 
@@ -15,7 +16,7 @@ import (
 // steady.
 
 // curveTime returns the time summary of the curve rw × bs in r, or nil.
-func curveTime(r *sweep.Result, rw string, bs int64) *littleslaw.CurveTime {
+func curveTime(r *sweep.Result, rw string, bs int64) *diagnosis.CurveTime {
 	for i := range r.Analysis {
 		if a := &r.Analysis[i]; a.RW == rw && a.BS == bs {
 			return a.Time
@@ -55,7 +56,7 @@ func qdList(qds []float64) string {
 
 // timeKeyParas are the caveats that travel with a curve's saturation,
 // target and SLO answers (rankKey): the burst and the steps left out.
-func timeKeyParas(curve string, ct *littleslaw.CurveTime) []para {
+func timeKeyParas(curve string, ct *diagnosis.CurveTime) []para {
 	if ct == nil {
 		return nil
 	}
@@ -80,14 +81,14 @@ func timeKeyParas(curve string, ct *littleslaw.CurveTime) []para {
 }
 
 // timeDetailParas word the other patterns and the runtime guidance.
-func timeDetailParas(curve string, r *sweep.Result, rw string, bs int64, ct *littleslaw.CurveTime) []para {
+func timeDetailParas(curve string, r *sweep.Result, rw string, bs int64, ct *diagnosis.CurveTime) []para {
 	var out []para
 	add := func(rank int, text string) { out = append(out, para{Curve: curve, Text: text, Rank: rank}) }
 	if ct != nil {
 		if ct.RuntimeSec > ct.RanSec+0.05 {
 			why := "to see the sustained level"
 			if ct.ThrottlePeriodSec > 0 && ct.Burst == nil {
-				why = fmt.Sprintf("to hold %d whole throttle periods of %s", littleslaw.ThrottlePeriods, fmtSec(ct.ThrottlePeriodSec))
+				why = fmt.Sprintf("to hold %d whole throttle periods of %s", diagnosis.ThrottlePeriods, fmtSec(ct.ThrottlePeriodSec))
 			}
 			add(rankKey, fmt.Sprintf("Steps ran up to %s; each needs at least %s %s: sweep again with %s.",
 				fmtSec(ct.RanSec), fmtSec(ct.RuntimeSec), why, runtimeFlag(ct.RuntimeSec)))
@@ -99,7 +100,7 @@ func timeDetailParas(curve string, r *sweep.Result, rw string, bs int64, ct *lit
 		}
 		// Only where the series explains more than the steady column does.
 		w := s.Time.Steady
-		if w.Cause == "" && !(w.Attained && w.CV > littleslaw.NoisyCV) {
+		if w.Cause == "" && !(w.Attained && w.CV > diagnosis.NoisyCV) {
 			continue
 		}
 		if w := steadySentence(float64(s.QD), w); w != "" {
@@ -110,13 +111,13 @@ func timeDetailParas(curve string, r *sweep.Result, rw string, bs int64, ct *lit
 }
 
 // steadySentence says why a step was or was not steady.
-func steadySentence(qd float64, w *littleslaw.SteadyWhy) string {
+func steadySentence(qd float64, w *diagnosis.SteadyWhy) string {
 	slope := fmt.Sprintf("%+.1f%%/s", w.SlopePerSec*100)
 	limit := fmt.Sprintf("%.1f%%/s", w.Limit*100)
 	if w.Attained {
 		s := fmt.Sprintf("QD %s steady after %s: IOPS drifted %s over the last %s (limit %s)",
 			FormatQD(qd), fmtSec(w.RanSec), slope, fmtSec(w.WindowSec), limit)
-		if w.CV > littleslaw.NoisyCV {
+		if w.CV > diagnosis.NoisyCV {
 			s += fmt.Sprintf(", but swung by σ %.0f%% of its mean inside that window: the flat slope may be where the window fell; a longer --ss_dur judges better", w.CV*100)
 		}
 		return s + "."
@@ -124,13 +125,13 @@ func steadySentence(qd float64, w *littleslaw.SteadyWhy) string {
 	s := fmt.Sprintf("QD %s not steady after %s: IOPS drifted %s over the last %s (limit %s)",
 		FormatQD(qd), fmtSec(w.RanSec), slope, fmtSec(w.WindowSec), limit)
 	switch w.Cause {
-	case littleslaw.TimeBurst:
+	case diagnosis.TimeBurst:
 		s += "; burst credits ran out inside that window"
-	case littleslaw.TimeThrottle:
+	case diagnosis.TimeThrottle:
 		s += fmt.Sprintf("; the window spans %.1f throttle periods, so the slope sees part of a cycle", w.WholePeriods)
-	case littleslaw.TimeWarmup, littleslaw.TimeCacheFill:
+	case diagnosis.TimeWarmup, diagnosis.TimeCacheFill:
 		s += "; latency was still settling to its plateau"
-	case littleslaw.TimeNoisy:
+	case diagnosis.TimeNoisy:
 		s += "; IOPS varied without a pattern"
 	default:
 		if w.Samples < 2 {

@@ -5,29 +5,30 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/qdsweep/qdsweep/diagnosis"
 	"github.com/qdsweep/qdsweep/internal/typedconsts"
 	"github.com/qdsweep/qdsweep/littleslaw"
 )
 
 // ruleOf is a rule a reason belongs to, for building findings in tests.
-func ruleOf(r littleslaw.Reason) littleslaw.Rule {
+func ruleOf(r diagnosis.Reason) diagnosis.Rule {
 	switch r {
-	case littleslaw.ReasonNetworkFS, littleslaw.ReasonFUSEFS, littleslaw.ReasonRemoteFS:
-		return littleslaw.RuleNetworkFS
-	case littleslaw.ReasonBurstSpent:
-		return littleslaw.RuleBurst
-	case littleslaw.ReasonControlFell, littleslaw.ReasonControlRose, littleslaw.ReasonRampFell:
-		return littleslaw.RuleNotStationary
-	case littleslaw.ReasonThrottled:
-		return littleslaw.RuleThrottle
-	case littleslaw.ReasonWarmup:
-		return littleslaw.RuleWarmup
-	case littleslaw.ReasonCacheFill:
-		return littleslaw.RuleCacheFill
-	case littleslaw.ReasonNoisy:
-		return littleslaw.RuleNoisy
+	case diagnosis.ReasonNetworkFS, diagnosis.ReasonFUSEFS, diagnosis.ReasonRemoteFS:
+		return diagnosis.RuleNetworkFS
+	case diagnosis.ReasonBurstSpent:
+		return diagnosis.RuleBurst
+	case diagnosis.ReasonControlFell, diagnosis.ReasonControlRose, diagnosis.ReasonRampFell:
+		return diagnosis.RuleNotStationary
+	case diagnosis.ReasonThrottled:
+		return diagnosis.RuleThrottle
+	case diagnosis.ReasonWarmup:
+		return diagnosis.RuleWarmup
+	case diagnosis.ReasonCacheFill:
+		return diagnosis.RuleCacheFill
+	case diagnosis.ReasonNoisy:
+		return diagnosis.RuleNoisy
 	}
-	return littleslaw.RuleInconclusive
+	return diagnosis.RuleInconclusive
 }
 
 // TestEveryValueHasWords: every reason a finding can carry has a verdict
@@ -37,10 +38,10 @@ func TestEveryValueHasWords(t *testing.T) {
 	bad := func(s, code string) bool {
 		return strings.TrimSpace(s) == "" || s == code || strings.Contains(s, "%!")
 	}
-	fig := littleslaw.Fact{QD: 16, ToQD: 32, IODepth: 16, NumJobs: 1, IOPS: 1000, ToIOPS: 900, LatNs: 1e6, ToLatNs: 2e6, Count: 2,
+	fig := diagnosis.Fact{QD: 16, ToQD: 32, IODepth: 16, NumJobs: 1, IOPS: 1000, ToIOPS: 900, LatNs: 1e6, ToLatNs: 2e6, Count: 2,
 		TargetIOPS: 2000, Engine: "io_uring", Seconds: 3, ToSeconds: 5, Ratio: 1.5}
-	for _, r := range littleslaw.Reasons() {
-		f := littleslaw.Finding{Rule: ruleOf(r), Reason: r, RW: "randread", Figures: fig}
+	for _, r := range diagnosis.Reasons() {
+		f := diagnosis.Finding{Rule: ruleOf(r), Reason: r, RW: "randread", Figures: fig}
 		if v := findingVerdict(f); bad(v, string(f.Rule)) || bad(v, string(r)) {
 			t.Errorf("reason %s: verdict %q", r, v)
 		}
@@ -48,16 +49,16 @@ func TestEveryValueHasWords(t *testing.T) {
 			t.Errorf("reason %s: next step %q", r, n)
 		}
 	}
-	for _, k := range littleslaw.FactKinds() {
+	for _, k := range diagnosis.FactKinds() {
 		x := fig
-		x.Kind, x.Reason = k, littleslaw.CPUSaturated
+		x.Kind, x.Reason = k, diagnosis.CPUSaturated
 		if s := factText(x); bad(s, string(k)) {
 			t.Errorf("fact %s: %q", k, s)
 		}
 	}
-	for _, g := range littleslaw.CPUGrades() {
+	for _, g := range diagnosis.CPUGrades() {
 		x := fig
-		x.Kind, x.Reason, x.Cores, x.SelfCPUPct = littleslaw.FactCPU, g, 1, 100
+		x.Kind, x.Reason, x.Cores, x.SelfCPUPct = diagnosis.FactCPU, g, 1, 100
 		if s := factText(x); bad(s, string(g)) {
 			t.Errorf("CPU grade %s: %q", g, s)
 		}

@@ -1,6 +1,9 @@
 package sweep
 
-import "github.com/qdsweep/qdsweep/littleslaw"
+import (
+	"github.com/qdsweep/qdsweep/diagnosis"
+	"github.com/qdsweep/qdsweep/littleslaw"
+)
 
 // attachCaveats carries what weakens each curve's answers into its
 // analysis (and so into its target, SLO and settings): the diagnosis
@@ -11,7 +14,7 @@ func (r *Result) attachCaveats() {
 		ca := &r.Analysis[i]
 		for _, f := range r.Diagnosis {
 			if f.RW == ca.RW && (f.BS == ca.BS || f.BS == 0) {
-				ca.Analysis.AddCaveats(littleslaw.FindingCaveat(f))
+				ca.Analysis.AddCaveats(diagnosis.FindingCaveat(f))
 			}
 		}
 		for _, s := range r.Steps {

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/qdsweep/qdsweep/diagnosis"
 	"github.com/qdsweep/qdsweep/internal/looptest"
 	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/littleslaw"
@@ -122,10 +123,10 @@ func TestSeriesUnderKernelThrottle(t *testing.T) {
 		if l := float64(ios) / dur * latIOs / float64(ios) / 1e9; math.Abs(l-area/dur)/(area/dur) > 0.2 {
 			t.Errorf("QD %d: over the series IOPS × latency %.2f, in flight %.2f", s.QD, l, area/dur)
 		}
-		if f := s.Time.Find(littleslaw.TimeNoisy); f != nil {
+		if f := s.Time.Find(diagnosis.TimeNoisy); f != nil {
 			t.Logf("QD %d: slices vary by σ %.0f%% (kernel dispatch slices)", s.QD, f.CV*100)
 		}
-		if s.Time.Has(littleslaw.TimeBurst) {
+		if s.Time.Has(diagnosis.TimeBurst) {
 			t.Errorf("QD %d: a burst found under a flat kernel limit: %+v", s.QD, s.Time.Findings)
 		}
 	}

@@ -6,8 +6,8 @@ import (
 	"math"
 	"time"
 
+	"github.com/qdsweep/qdsweep/diagnosis"
 	"github.com/qdsweep/qdsweep/ioengine"
-	"github.com/qdsweep/qdsweep/littleslaw"
 )
 
 // ControlStep is an early step of a sweep measured again at its end. A
@@ -115,7 +115,7 @@ func (r *Result) markAboveControl() {
 			continue
 		}
 		if s.Time == nil {
-			s.Time = &littleslaw.StepTime{}
+			s.Time = &diagnosis.StepTime{}
 		}
 		s.Time.AboveControl = true
 	}
@@ -124,22 +124,22 @@ func (r *Result) markAboveControl() {
 // controlFinding is the diagnosis of a control step that disagreed with
 // its first measurement (nil when it held): what changed, by how much, and
 // the steps left out.
-func (r *Result) controlFinding() *littleslaw.Finding {
+func (r *Result) controlFinding() *diagnosis.Finding {
 	c := r.Control
 	if c == nil || c.Change == "" {
 		return nil
 	}
-	reason := littleslaw.ReasonControlFell
+	reason := diagnosis.ReasonControlFell
 	if c.Change == ControlRose {
-		reason = littleslaw.ReasonControlRose
+		reason = diagnosis.ReasonControlRose
 	}
-	fig := littleslaw.Fact{Kind: littleslaw.FactControl, QD: float64(c.QD), IOPS: c.WasIOPS, LatNs: c.WasLatNs,
+	fig := diagnosis.Fact{Kind: diagnosis.FactControl, QD: float64(c.QD), IOPS: c.WasIOPS, LatNs: c.WasLatNs,
 		ToIOPS: c.IOPS, ToLatNs: c.Lat.MeanNs, Ratio: c.IOPS/c.WasIOPS - 1, Share: c.Band}
-	f := &littleslaw.Finding{Rule: littleslaw.RuleNotStationary, Reason: reason, RW: c.RW, BS: c.BS, Figures: fig,
-		Facts: []littleslaw.Fact{fig}, Evidence: []string{}}
+	f := &diagnosis.Finding{Rule: diagnosis.RuleNotStationary, Reason: reason, RW: c.RW, BS: c.BS, Figures: fig,
+		Facts: []diagnosis.Fact{fig}, Evidence: []string{}}
 	for _, s := range r.Steps {
 		if s.Time != nil && s.Time.AboveControl && s.ranAbove(c.RW, c.BS, c.IOPS) {
-			f.Facts = append(f.Facts, littleslaw.Fact{Kind: littleslaw.FactAboveControl, QD: float64(s.QD), IOPS: s.IOPS, ToIOPS: c.IOPS})
+			f.Facts = append(f.Facts, diagnosis.Fact{Kind: diagnosis.FactAboveControl, QD: float64(s.QD), IOPS: s.IOPS, ToIOPS: c.IOPS})
 		}
 	}
 	return f
@@ -151,7 +151,7 @@ func (r *Result) controlFinding() *littleslaw.Finding {
 // that quotes the level, so a finding never quotes a level a step it lists
 // did not run above.
 func (s Step) ranAbove(rw string, bs int64, level float64) bool {
-	return s.RW == rw && s.BS == bs && s.Analysable() && s.IOPS > level*(1+littleslaw.PlateauBand)
+	return s.RW == rw && s.BS == bs && s.Analysable() && s.IOPS > level*(1+diagnosis.PlateauBand)
 }
 
 // controlChanged reports whether the control step found curve (rw, bs)
@@ -194,7 +194,7 @@ func (r *Result) RampFalls() []RampFall {
 			if !s.Analysable() || s.Series == nil {
 				continue
 			}
-			if f, ok := rampFallOf(s); ok && highest > s.IOPS*(1+littleslaw.PlateauBand) {
+			if f, ok := rampFallOf(s); ok && highest > s.IOPS*(1+diagnosis.PlateauBand) {
 				out = append(out, f)
 				break
 			}
@@ -220,7 +220,7 @@ func rampFallOf(s Step) (RampFall, bool) {
 			f.FellSec = float64(iv.StartNs+iv.DurNs) / 1e9
 		}
 	}
-	return f, f.PeakIOPS >= s.IOPS*(1+rampFallBand) && last <= s.IOPS*(1+littleslaw.PlateauBand)
+	return f, f.PeakIOPS >= s.IOPS*(1+rampFallBand) && last <= s.IOPS*(1+diagnosis.PlateauBand)
 }
 
 // markAboveRamp marks, on a curve whose level fell during a step's ramp,
@@ -234,7 +234,7 @@ func (r *Result) markAboveRamp() {
 				continue
 			}
 			if s.Time == nil {
-				s.Time = &littleslaw.StepTime{}
+				s.Time = &diagnosis.StepTime{}
 			}
 			s.Time.AboveControl = true
 		}
@@ -243,19 +243,19 @@ func (r *Result) markAboveRamp() {
 
 // rampFindings are the diagnoses of levels that fell during a ramp, for
 // curves the control step did not already find changed.
-func (r *Result) rampFindings() []littleslaw.Finding {
-	var out []littleslaw.Finding
+func (r *Result) rampFindings() []diagnosis.Finding {
+	var out []diagnosis.Finding
 	for _, f := range r.RampFalls() {
 		if r.controlChanged(f.RW, f.BS) {
 			continue
 		}
-		fig := littleslaw.Fact{Kind: littleslaw.FactRampFell, QD: float64(f.QD), IOPS: f.PeakIOPS, ToIOPS: f.IOPS,
+		fig := diagnosis.Fact{Kind: diagnosis.FactRampFell, QD: float64(f.QD), IOPS: f.PeakIOPS, ToIOPS: f.IOPS,
 			ToLatNs: f.LatNs, Ratio: f.IOPS/f.PeakIOPS - 1, Seconds: f.FellSec}
-		fd := littleslaw.Finding{Rule: littleslaw.RuleNotStationary, Reason: littleslaw.ReasonRampFell, RW: f.RW, BS: f.BS,
-			Figures: fig, Facts: []littleslaw.Fact{fig}, Evidence: []string{}}
+		fd := diagnosis.Finding{Rule: diagnosis.RuleNotStationary, Reason: diagnosis.ReasonRampFell, RW: f.RW, BS: f.BS,
+			Figures: fig, Facts: []diagnosis.Fact{fig}, Evidence: []string{}}
 		for _, s := range r.Steps {
 			if s.Time != nil && s.Time.AboveControl && s.ranAbove(f.RW, f.BS, f.IOPS) {
-				fd.Facts = append(fd.Facts, littleslaw.Fact{Kind: littleslaw.FactAboveControl, QD: float64(s.QD), IOPS: s.IOPS, ToIOPS: f.IOPS})
+				fd.Facts = append(fd.Facts, diagnosis.Fact{Kind: diagnosis.FactAboveControl, QD: float64(s.QD), IOPS: s.IOPS, ToIOPS: f.IOPS})
 			}
 		}
 		out = append(out, fd)

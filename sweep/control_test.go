@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/qdsweep/qdsweep/diagnosis"
 	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/sweep"
@@ -43,7 +44,7 @@ func TestControlFindsCreditsSpentBetweenSteps(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := r.Analysis[0].Analysis
-	if a.MaxIOPS > 1500*(1+littleslaw.PlateauBand)*1.05 {
+	if a.MaxIOPS > 1500*(1+diagnosis.PlateauBand)*1.05 {
 		t.Errorf("analysis max %.0f IOPS: the steps above the sustained 1,500 should be left out", a.MaxIOPS)
 	}
 	if a.Target == nil || a.Target.Reachable {
@@ -59,10 +60,10 @@ func TestControlFindsCreditsSpentBetweenSteps(t *testing.T) {
 	}
 	var found bool
 	for _, f := range r.Diagnose(littleslaw.Options{}) {
-		if f.Rule == littleslaw.RuleHealthy {
+		if f.Rule == diagnosis.RuleHealthy {
 			t.Errorf("diagnosis says healthy beside a level that did not last: %+v", f)
 		}
-		found = found || f.Rule == littleslaw.RuleNotStationary && f.Reason == littleslaw.ReasonControlFell
+		found = found || f.Rule == diagnosis.RuleNotStationary && f.Reason == diagnosis.ReasonControlFell
 	}
 	if !found {
 		t.Error("no not-stationary finding")
@@ -127,10 +128,10 @@ func TestRampFindsCreditsSpentInARamp(t *testing.T) {
 	}
 	var found bool
 	for _, f := range r.Diagnose(littleslaw.Options{}) {
-		if f.Rule == littleslaw.RuleHealthy {
+		if f.Rule == diagnosis.RuleHealthy {
 			t.Errorf("diagnosis says healthy beside a level that did not last: %+v", f)
 		}
-		found = found || f.Rule == littleslaw.RuleNotStationary && f.Reason == littleslaw.ReasonRampFell && f.Figures.QD == 16
+		found = found || f.Rule == diagnosis.RuleNotStationary && f.Reason == diagnosis.ReasonRampFell && f.Figures.QD == 16
 	}
 	if !found {
 		t.Error("no not-stationary finding for QD 16's ramp")
@@ -155,7 +156,7 @@ func TestRampFindsCreditsSpentInARamp(t *testing.T) {
 	}
 	checkLeftOutNamed(t, r)
 	for _, s := range r.Steps {
-		if left := s.Time != nil && s.Time.AboveControl; left != (s.IOPS > 3000*(1+littleslaw.PlateauBand)) {
+		if left := s.Time != nil && s.Time.AboveControl; left != (s.IOPS > 3000*(1+diagnosis.PlateauBand)) {
 			t.Errorf("QD %d (%.0f IOPS) beside a control that fell to 3,000: left out %v", s.QD, s.IOPS, left)
 		}
 	}
@@ -170,11 +171,11 @@ func checkLeftOutNamed(t *testing.T, r *sweep.Result) {
 	named := map[int]bool{}
 	for _, f := range r.Diagnose(littleslaw.Options{}) {
 		for _, x := range f.Facts {
-			if x.Kind != littleslaw.FactAboveControl {
+			if x.Kind != diagnosis.FactAboveControl {
 				continue
 			}
 			named[int(x.QD)] = true
-			if x.IOPS <= x.ToIOPS*(1+littleslaw.PlateauBand) {
+			if x.IOPS <= x.ToIOPS*(1+diagnosis.PlateauBand) {
 				t.Errorf("QD %g ran at %.0f IOPS, named above the %.0f IOPS that lasted", x.QD, x.IOPS, x.ToIOPS)
 			}
 		}

@@ -3,22 +3,23 @@ package sweep
 import (
 	"strings"
 
+	"github.com/qdsweep/qdsweep/diagnosis"
 	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/littleslaw"
 )
 
-// Diagnose applies littleslaw's bottleneck rules to r's curves with their
-// device and CPU telemetry and returns the findings (it does not store them;
-// callers set r.Diagnosis). o.TargetIOPS is the load the sweep was for
+// Diagnose applies package diagnosis's bottleneck rules to r's curves with
+// their device and CPU telemetry and returns the findings (it does not store
+// them; callers set r.Diagnosis). o.TargetIOPS is the load the sweep was for
 // (0: none); o.CPUs defaults to Meta.CPUs. r.Analysis is used when present.
-func (r *Result) Diagnose(o littleslaw.Options) []littleslaw.Finding {
+func (r *Result) Diagnose(o littleslaw.Options) []diagnosis.Finding {
 	cpus := o.CPUs
 	if cpus == 0 {
 		cpus = r.Meta.CPUs
 	}
-	in := littleslaw.DiagnoseInput{TargetIOPS: o.TargetIOPS, CPUs: cpus}
+	in := diagnosis.DiagnoseInput{TargetIOPS: o.TargetIOPS, CPUs: cpus}
 	for _, c := range r.Curves() {
-		dc := littleslaw.DiagnoseCurve{
+		dc := diagnosis.DiagnoseCurve{
 			RW:          c.RW,
 			BS:          c.BS,
 			Engine:      r.Meta.Engine,
@@ -48,7 +49,7 @@ func (r *Result) Diagnose(o littleslaw.Options) []littleslaw.Finding {
 		}
 		in.Curves = append(in.Curves, dc)
 	}
-	out := append(littleslaw.Diagnose(in), r.timeFindings()...)
+	out := append(diagnosis.Diagnose(in), r.timeFindings()...)
 	changed := r.rampFindings()
 	if f := r.controlFinding(); f != nil {
 		changed = append(changed, *f)
@@ -58,7 +59,7 @@ func (r *Result) Diagnose(o littleslaw.Options) []littleslaw.Finding {
 		// shape: the finding says what changed.
 		kept := out[:0]
 		for _, x := range out {
-			if x.Rule != littleslaw.RuleHealthy || x.RW != f.RW || x.BS != f.BS {
+			if x.Rule != diagnosis.RuleHealthy || x.RW != f.RW || x.BS != f.BS {
 				kept = append(kept, x)
 			}
 		}
@@ -70,8 +71,8 @@ func (r *Result) Diagnose(o littleslaw.Options) []littleslaw.Finding {
 // stepTelemetry converts a step's device and CPU figures for the rules.
 // Without host CPU figures the engine's own CPU time over the window stands
 // in for the process's share.
-func stepTelemetry(s Step) littleslaw.StepTelemetry {
-	var t littleslaw.StepTelemetry
+func stepTelemetry(s Step) diagnosis.StepTelemetry {
+	var t diagnosis.StepTelemetry
 	if d := s.Device; d != nil {
 		ios := d.ReadsPerSec + d.WritesPerSec
 		t.DeviceKnown = true

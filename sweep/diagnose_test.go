@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/qdsweep/qdsweep/diagnosis"
 	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/sweep"
@@ -59,8 +60,8 @@ func TestResultDiagnose(t *testing.T) {
 		s.CPU = ioengine.CPU{UsrS: 0.3, SysS: 0.68}
 	}
 
-	hasFact := func(k littleslaw.FactKind, ok func(littleslaw.Fact) bool) func([]littleslaw.Finding) bool {
-		return func(fs []littleslaw.Finding) bool {
+	hasFact := func(k diagnosis.FactKind, ok func(diagnosis.Fact) bool) func([]diagnosis.Finding) bool {
+		return func(fs []diagnosis.Finding) bool {
 			for _, f := range fs {
 				for _, x := range f.Facts {
 					if x.Kind == k && ok(x) {
@@ -75,28 +76,28 @@ func TestResultDiagnose(t *testing.T) {
 		name string
 		r    *sweep.Result
 		o    littleslaw.Options
-		want []littleslaw.Rule
+		want []diagnosis.Rule
 		// says checks the numbers the findings carry.
-		says func([]littleslaw.Finding) bool
+		says func([]diagnosis.Finding) bool
 	}{
-		{"provisioned cap", capped, littleslaw.Options{}, []littleslaw.Rule{littleslaw.RuleDeviceCap}, func(fs []littleslaw.Finding) bool {
+		{"provisioned cap", capped, littleslaw.Options{}, []diagnosis.Rule{diagnosis.RuleDeviceCap}, func(fs []diagnosis.Finding) bool {
 			g := fs[0].Figures
-			return fs[0].Reason == littleslaw.ReasonPlateau && fs[0].RW == "randread" && fs[0].BS == 4096 && math.Round(g.ToIOPS/100) == 245
+			return fs[0].Reason == diagnosis.ReasonPlateau && fs[0].RW == "randread" && fs[0].BS == 4096 && math.Round(g.ToIOPS/100) == 245
 		}},
-		{"short of target", capped, littleslaw.Options{TargetIOPS: 50000}, []littleslaw.Rule{littleslaw.RuleDeviceCap},
-			hasFact(littleslaw.FactTargetAbove, func(x littleslaw.Fact) bool { return x.TargetIOPS == 50000 })},
-		{"tmpfs", onTmpfs, littleslaw.Options{}, []littleslaw.Rule{littleslaw.RuleCache},
-			hasFact(littleslaw.FactNoDevice, func(x littleslaw.Fact) bool { return x.Detail == onTmpfs.Meta.DeviceOff })},
-		{"psync", psync, littleslaw.Options{}, []littleslaw.Rule{littleslaw.RuleQueueNotFull}, func(fs []littleslaw.Finding) bool {
-			return fs[0].Reason == littleslaw.ReasonSyncEngine && fs[0].Figures.Engine == "psync"
+		{"short of target", capped, littleslaw.Options{TargetIOPS: 50000}, []diagnosis.Rule{diagnosis.RuleDeviceCap},
+			hasFact(diagnosis.FactTargetAbove, func(x diagnosis.Fact) bool { return x.TargetIOPS == 50000 })},
+		{"tmpfs", onTmpfs, littleslaw.Options{}, []diagnosis.Rule{diagnosis.RuleCache},
+			hasFact(diagnosis.FactNoDevice, func(x diagnosis.Fact) bool { return x.Detail == onTmpfs.Meta.DeviceOff })},
+		{"psync", psync, littleslaw.Options{}, []diagnosis.Rule{diagnosis.RuleQueueNotFull}, func(fs []diagnosis.Finding) bool {
+			return fs[0].Reason == diagnosis.ReasonSyncEngine && fs[0].Figures.Engine == "psync"
 		}},
-		{"cpu from engine", cpuOnly, littleslaw.Options{}, []littleslaw.Rule{littleslaw.RuleQueueNotFull, littleslaw.RuleCPUBound},
-			hasFact(littleslaw.FactCPU, func(x littleslaw.Fact) bool { return math.Round(x.SelfCPUPct) == 98 })},
+		{"cpu from engine", cpuOnly, littleslaw.Options{}, []diagnosis.Rule{diagnosis.RuleQueueNotFull, diagnosis.RuleCPUBound},
+			hasFact(diagnosis.FactCPU, func(x diagnosis.Fact) bool { return math.Round(x.SelfCPUPct) == 98 })},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			got := tc.r.Diagnose(tc.o)
-			var rules []littleslaw.Rule
+			var rules []diagnosis.Rule
 			for _, f := range got {
 				rules = append(rules, f.Rule)
 			}

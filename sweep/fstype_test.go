@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/qdsweep/qdsweep/diagnosis"
+
 	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/report"
 	"github.com/qdsweep/qdsweep/sweep"
@@ -54,11 +56,11 @@ func TestProbeFSTypeAndDiagnosis(t *testing.T) {
 	if err := r.Analyze(littleslaw.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	if len(r.Diagnosis) == 0 || r.Diagnosis[0].Rule != littleslaw.RuleNetworkFS {
+	if len(r.Diagnosis) == 0 || r.Diagnosis[0].Rule != diagnosis.RuleNetworkFS {
 		t.Fatalf("diagnosis %+v, want network-filesystem first", r.Diagnosis)
 	}
 	for _, f := range r.Diagnosis {
-		if f.Rule == littleslaw.RuleCache {
+		if f.Rule == diagnosis.RuleCache {
 			t.Errorf("cache finding on a FUSE filesystem: %+v", f)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/qdsweep/qdsweep/diagnosis"
 	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/littleslaw"
 )
@@ -17,12 +18,12 @@ const Schema = "qdsweep/v1"
 // results.json holds, what `import fio` produces and what report, compare,
 // advise --from and diagnose read. Fields are only ever added.
 type Result struct {
-	Schema    string               `json:"schema"`
-	Meta      Meta                 `json:"meta"`
-	Plan      Plan                 `json:"plan"`
-	Steps     []Step               `json:"steps"`
-	Analysis  []CurveAnalysis      `json:"analysis,omitempty"`
-	Diagnosis []littleslaw.Finding `json:"diagnosis,omitempty"`
+	Schema    string              `json:"schema"`
+	Meta      Meta                `json:"meta"`
+	Plan      Plan                `json:"plan"`
+	Steps     []Step              `json:"steps"`
+	Analysis  []CurveAnalysis     `json:"analysis,omitempty"`
+	Diagnosis []diagnosis.Finding `json:"diagnosis,omitempty"`
 	// Control is an early step measured again at the end (RunControl).
 	Control     *ControlStep `json:"control,omitempty"`
 	Interrupted bool         `json:"interrupted"`
@@ -177,8 +178,8 @@ type Step struct {
 	Hosts []HostStep `json:"hosts,omitempty"`
 	// Series is the measured window in slices (see series.go); Time is
 	// what the time rules read from it (filled by Result.Analyze).
-	Series *Series              `json:"series,omitempty"`
-	Time   *littleslaw.StepTime `json:"time,omitempty"`
+	Series *Series             `json:"series,omitempty"`
+	Time   *diagnosis.StepTime `json:"time,omitempty"`
 	// Refined names the boundary a step of the refine pass was measured
 	// for (RefineKnee, RefineTarget, RefineSLO): a depth between two grid
 	// steps, not part of the plan's grid. "" for grid steps.
@@ -237,7 +238,7 @@ type CurveAnalysis struct {
 	Analysis littleslaw.Analysis `json:"analysis"`
 	// Time sums up what the steps' series showed (burst, throttle, …);
 	// nil when they showed nothing or had no series.
-	Time *littleslaw.CurveTime `json:"time,omitempty"`
+	Time *diagnosis.CurveTime `json:"time,omitempty"`
 }
 
 // IOPSUncertainty is the standard error of the step's mean IOPS, a

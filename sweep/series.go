@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/qdsweep/qdsweep/device"
+	"github.com/qdsweep/qdsweep/diagnosis"
 	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/littleslaw"
 )
@@ -163,13 +164,13 @@ func withSeries(cfg Config, ctl *ioengine.Control) func(*ioengine.Stats) *Series
 }
 
 // TimeSamples converts the step's series for littleslaw's time rules.
-func (s Step) TimeSamples() []littleslaw.TimeSample {
+func (s Step) TimeSamples() []diagnosis.TimeSample {
 	if s.Series == nil {
 		return nil
 	}
-	out := make([]littleslaw.TimeSample, len(s.Series.Points))
+	out := make([]diagnosis.TimeSample, len(s.Series.Points))
 	for i, p := range s.Series.Points {
-		out[i] = littleslaw.TimeSample{
+		out[i] = diagnosis.TimeSample{
 			TSec: float64(p.StartNs) / 1e9, DurSec: float64(p.DurNs) / 1e9, IOs: float64(p.IOs),
 			IOPS: p.IOPS(), BWBytes: p.BWBytes(), LatMeanNs: p.LatMeanNs, P99Ns: float64(p.LatP99Ns),
 			Inflight: p.InflightMean,
@@ -181,12 +182,12 @@ func (s Step) TimeSamples() []littleslaw.TimeSample {
 // AnalyzeTime fills every measured step's Time from its series under the
 // steady-state criterion recorded in Meta (nil when it has no series).
 func (r *Result) AnalyzeTime() {
-	ss := littleslaw.SteadyCriterion{WindowSec: float64(r.Meta.SteadyWindowNs) / 1e9, Limit: r.Meta.SteadyLimit}
+	ss := diagnosis.SteadyCriterion{WindowSec: float64(r.Meta.SteadyWindowNs) / 1e9, Limit: r.Meta.SteadyLimit}
 	for i := range r.Steps {
 		s := &r.Steps[i]
 		s.Time = nil
 		if s.Series != nil && s.Skipped == "" && s.Failed == "" {
-			s.Time = littleslaw.AnalyzeTime(s.TimeSamples(), ss, s.Steady)
+			s.Time = diagnosis.AnalyzeTime(s.TimeSamples(), ss, s.Steady)
 		}
 	}
 	r.markAboveControl()
@@ -202,7 +203,7 @@ func (r *Result) AnalyzeTime() {
 				s := &r.Steps[i]
 				if s.RW == c.RW && s.BS == c.BS && float64(s.QD) == oc.QD && s.Analysable() {
 					if s.Time == nil {
-						s.Time = &littleslaw.StepTime{}
+						s.Time = &diagnosis.StepTime{}
 					}
 					s.Time.OnCreditsSec = oc.Sec
 				}
@@ -212,9 +213,9 @@ func (r *Result) AnalyzeTime() {
 }
 
 // curveTime sums up the time findings of c's measured steps.
-func (r *Result) curveTime(c Curve) *littleslaw.CurveTime {
+func (r *Result) curveTime(c Curve) *diagnosis.CurveTime {
 	var qd, iops, ran []float64
-	var times []*littleslaw.StepTime
+	var times []*diagnosis.StepTime
 	for _, s := range c.Steps {
 		if !s.Analysable() {
 			continue
@@ -224,13 +225,13 @@ func (r *Result) curveTime(c Curve) *littleslaw.CurveTime {
 		ran = append(ran, float64(s.RuntimeNs)/1e9)
 		times = append(times, s.Time)
 	}
-	return littleslaw.CurveTimeOf(qd, iops, ran, times, float64(r.Meta.SteadyWindowNs)/1e9)
+	return diagnosis.CurveTimeOf(qd, iops, ran, times, float64(r.Meta.SteadyWindowNs)/1e9)
 }
 
 // SustainedLevel is the level the analysis uses for s in place of its
 // mean, when its series showed one that differs (a burst spent, a
 // warm-up): ok is false when the analysis uses the step's mean.
-func (s Step) SustainedLevel() (lvl littleslaw.Sustained, ok bool) {
+func (s Step) SustainedLevel() (lvl diagnosis.Sustained, ok bool) {
 	if s.Time == nil || s.Time.Sustained == nil || s.Time.OnCreditsSec > 0 || s.Time.AboveControl {
 		return lvl, false
 	}
@@ -343,27 +344,27 @@ func (r *Result) hasSeries() bool {
 
 // timeFindings are the diagnosis findings of the steps' series, per curve
 // (the steps' Time when analysed, else computed here without storing).
-func (r *Result) timeFindings() []littleslaw.Finding {
-	ss := littleslaw.SteadyCriterion{WindowSec: float64(r.Meta.SteadyWindowNs) / 1e9, Limit: r.Meta.SteadyLimit}
-	var out []littleslaw.Finding
+func (r *Result) timeFindings() []diagnosis.Finding {
+	ss := diagnosis.SteadyCriterion{WindowSec: float64(r.Meta.SteadyWindowNs) / 1e9, Limit: r.Meta.SteadyLimit}
+	var out []diagnosis.Finding
 	for _, c := range r.Curves() {
 		var qd, iops, ran []float64
-		var times []*littleslaw.StepTime
+		var times []*diagnosis.StepTime
 		for _, s := range c.Steps {
 			if !s.Analysable() {
 				continue
 			}
 			t := s.Time
 			if t == nil && s.Series != nil {
-				t = littleslaw.AnalyzeTime(s.TimeSamples(), ss, s.Steady)
+				t = diagnosis.AnalyzeTime(s.TimeSamples(), ss, s.Steady)
 			}
 			qd = append(qd, float64(s.QD))
 			iops = append(iops, s.IOPS)
 			ran = append(ran, float64(s.RuntimeNs)/1e9)
 			times = append(times, t)
 		}
-		ct := littleslaw.CurveTimeOf(qd, iops, ran, times, ss.WindowSec)
-		out = append(out, littleslaw.TimeFindings(c.RW, c.BS, qd, times, ct)...)
+		ct := diagnosis.CurveTimeOf(qd, iops, ran, times, ss.WindowSec)
+		out = append(out, diagnosis.TimeFindings(c.RW, c.BS, qd, times, ct)...)
 	}
 	return out
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/qdsweep/qdsweep/internal/outtest"
 
+	"github.com/qdsweep/qdsweep/diagnosis"
 	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/sweep"
@@ -46,7 +47,7 @@ func TestSeriesFindsBurstCredits(t *testing.T) {
 		if s.Series == nil || len(s.Series.Points) != 30 {
 			t.Fatalf("QD %d: series %+v, want 30 slices of 50 ms", s.QD, s.Series)
 		}
-		b := s.Time.Find(littleslaw.TimeBurst)
+		b := s.Time.Find(diagnosis.TimeBurst)
 		if s.QD == 2 {
 			if b != nil {
 				t.Errorf("QD 2 runs at the baseline, yet a burst was found: %+v", b)
@@ -93,7 +94,7 @@ func TestSeriesFindsBurstCredits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if back.Steps[1].Series == nil || len(back.Steps[1].Series.Points) != 30 || back.Steps[1].Time.Find(littleslaw.TimeBurst) == nil {
+	if back.Steps[1].Series == nil || len(back.Steps[1].Series.Points) != 30 || back.Steps[1].Time.Find(diagnosis.TimeBurst) == nil {
 		t.Errorf("results.json lost the series or the finding")
 	}
 }
@@ -104,7 +105,7 @@ func TestSeriesFindsThrottle(t *testing.T) {
 	sim := ioengine.SimConfig{Latency: time.Millisecond, ThrottlePeriod: 400 * time.Millisecond, ThrottleIOPS: 2000, Seed: 1}
 	r := runSeriesSweep(t, sim, []int{8}, 2400*time.Millisecond, sweep.SteadyConfig{Interval: 50 * time.Millisecond, Window: 500 * time.Millisecond, Limit: 0.005})
 	s := r.Steps[0]
-	th := s.Time.Find(littleslaw.TimeThrottle)
+	th := s.Time.Find(diagnosis.TimeThrottle)
 	if th == nil {
 		t.Fatalf("no throttle found: %+v", s.Time)
 	}
@@ -112,7 +113,7 @@ func TestSeriesFindsThrottle(t *testing.T) {
 		t.Errorf("throttle period %.3f s, mean %.0f, peak %.0f; want 0.4 s, 2000, 8000", th.PeriodSec, th.MeanIOPS, th.PeakIOPS)
 	}
 	w := s.Time.Steady
-	if w == nil || w.Cause != littleslaw.TimeThrottle || !within(w.WholePeriods, 1.25, 0.1) {
+	if w == nil || w.Cause != diagnosis.TimeThrottle || !within(w.WholePeriods, 1.25, 0.1) {
 		t.Errorf("steady reason %+v, want the throttle over 1.25 periods", w)
 	}
 	if ct := r.Analysis[0].Time; ct == nil || !within(ct.RuntimeSec, 1.2, 0.1) {

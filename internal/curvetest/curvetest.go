@@ -6,6 +6,8 @@ package curvetest
 import (
 	"math"
 
+	"github.com/qdsweep/qdsweep/diagnosis"
+
 	"github.com/qdsweep/qdsweep/littleslaw"
 )
 
@@ -28,10 +30,10 @@ func CurveOf(maxQD int, bs float64, model func(qd float64) (iops, latNs float64)
 
 // DeviceLike returns telemetry where the device sees what the engine did,
 // with aqu-sz at fill × QD and the given self CPU (percent).
-func DeviceLike(pts []littleslaw.Point, fill, selfCPU float64) []littleslaw.StepTelemetry {
-	tel := make([]littleslaw.StepTelemetry, len(pts))
+func DeviceLike(pts []littleslaw.Point, fill, selfCPU float64) []diagnosis.StepTelemetry {
+	tel := make([]diagnosis.StepTelemetry, len(pts))
 	for i, p := range pts {
-		tel[i] = littleslaw.StepTelemetry{
+		tel[i] = diagnosis.StepTelemetry{
 			DeviceKnown: true, DeviceIOPS: p.IOPS, DeviceBWBytes: p.BWBytes,
 			AquSz: fill * p.QD, UtilPct: math.Min(100, 100*fill*p.QD), AwaitMs: p.LatMeanNs / 1e6,
 			CPUKnown: true, SelfCPUPct: selfCPU, HostBusyPct: selfCPU / 2,

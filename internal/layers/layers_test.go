@@ -41,16 +41,17 @@ var layers = []layer{
 	{"guard", []string{"device"}},
 	{"internal/outtest", []string{"guard"}},
 	{"ioengine", []string{"device", "guard", "units"}},
-	// fio's formats; the math.
+	// fio's formats; the math, then the diagnosis over it.
 	{"fio", []string{"internal/textsafe", "units"}},
 	{"littleslaw", nil},
-	{"internal/curvetest", []string{"littleslaw"}},
+	{"diagnosis", []string{"littleslaw"}},
+	{"internal/curvetest", []string{"diagnosis", "littleslaw"}},
 	// The sweep, then every fio conversion, then words, then a run from
 	// start to end, then the command line.
-	{"sweep", []string{"device", "fio", "guard", "internal/textsafe", "ioengine", "littleslaw", "units"}},
+	{"sweep", []string{"device", "diagnosis", "fio", "guard", "internal/textsafe", "ioengine", "littleslaw", "units"}},
 	{"fioadapt", []string{"device", "fio", "ioengine", "littleslaw", "sweep", "units"}},
 	{"fioadapt/fioengine", []string{"fio", "fioadapt", "guard", "ioengine"}},
-	{"report", []string{"fio", "fioadapt", "guard", "ioengine", "littleslaw", "sweep", "units"}},
+	{"report", []string{"diagnosis", "fio", "fioadapt", "guard", "ioengine", "littleslaw", "sweep", "units"}},
 	{"session", []string{"device", "fio", "fioadapt", "fioadapt/fioengine", "guard", "ioengine", "littleslaw", "report", "sweep", "units"}},
 	{"cmd/qdsweep", []string{"fio", "fioadapt", "fioadapt/fioengine", "guard", "ioengine", "littleslaw", "report", "session", "sweep", "units"}},
 	// Tests only.

@@ -1,7 +1,9 @@
-package littleslaw_test
+package diagnosis_test
 
 import (
 	"fmt"
+
+	"github.com/qdsweep/qdsweep/diagnosis"
 
 	"github.com/qdsweep/qdsweep/littleslaw"
 )
@@ -13,9 +15,9 @@ func ExampleDiagnose() {
 	for qd := 1.0; qd <= 32; qd *= 2 {
 		pts = append(pts, littleslaw.Point{QD: qd, IODepth: int(qd), NumJobs: 1, IOPS: qd / 1.3e-3, LatMeanNs: 1.3e6})
 	}
-	findings := littleslaw.Diagnose(littleslaw.DiagnoseInput{
+	findings := diagnosis.Diagnose(diagnosis.DiagnoseInput{
 		TargetIOPS: 160000,
-		Curves:     []littleslaw.DiagnoseCurve{{RW: "randread", Direct: true, Points: pts}},
+		Curves:     []diagnosis.DiagnoseCurve{{RW: "randread", Direct: true, Points: pts}},
 	})
 	for _, f := range findings {
 		g := f.Figures

@@ -1,4 +1,6 @@
-package littleslaw
+package diagnosis
+
+import "github.com/qdsweep/qdsweep/littleslaw"
 
 // Fact is one measured fact behind a Finding (or, as Finding.Figures, the
 // numbers its verdict quotes). Kind says which fields are set (see the
@@ -74,4 +76,50 @@ type Fact struct {
 	ToSeconds float64 `json:"to_s,omitempty"`
 	// Detail is outside text quoted as is (why the target has no device).
 	Detail string `json:"detail,omitempty"`
+}
+
+// Finding is one diagnosis verdict about one curve (RW, BS) or about all
+// the block sizes of one rw (BS 0): its rule, the variant that applied, the
+// figures its verdict and next step quote and the facts behind it.
+type Finding struct {
+	// Rule is the verdict: depth-bound, queue-not-reaching-device,
+	// device-cap, cpu-bound, cache, healthy, contended or inconclusive.
+	Rule   Rule   `json:"rule"`
+	Reason Reason `json:"reason,omitempty"`
+	RW     string `json:"rw,omitempty"` // the curve's fio rw
+	BS     int64  `json:"bs,omitempty"` // the curve's block size, bytes (0: every size of RW)
+	// Figures are the numbers the verdict and the next step quote.
+	Figures Fact `json:"figures"`
+	// Facts are the evidence, one measured fact each.
+	Facts []Fact `json:"facts"`
+	// Summary, Evidence and Next are the verdict, the facts and the next
+	// step in words, written by report.Annotate for readers of
+	// results.json; diagnosis leaves them empty.
+	Summary  string   `json:"summary"`
+	Evidence []string `json:"evidence"`
+	Next     string   `json:"next"`
+}
+
+// FindingCaveat is the caveat a diagnosis finding puts on the answers read
+// from its curve ("" when it puts none).
+func FindingCaveat(f Finding) littleslaw.CaveatKind {
+	switch f.Rule {
+	case RuleContended:
+		return littleslaw.CaveatContended
+	case RuleInconclusive:
+		return littleslaw.CaveatInconclusive
+	case RuleCPUBound:
+		return littleslaw.CaveatCPUBound
+	case RuleCache:
+		if f.Reason == ReasonNoDevice {
+			return "" // a network or memory filesystem measured as such: its own figures
+		}
+		return littleslaw.CaveatCache
+	}
+	for _, x := range f.Facts {
+		if x.Kind == FactSharedBytes || x.Kind == FactSharedIOPS {
+			return littleslaw.CaveatContended
+		}
+	}
+	return ""
 }

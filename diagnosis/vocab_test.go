@@ -1,4 +1,4 @@
-package littleslaw
+package diagnosis
 
 import (
 	"slices"

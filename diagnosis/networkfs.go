@@ -1,4 +1,4 @@
-package littleslaw
+package diagnosis
 
 // RuleNetworkFS is the finding that the target lives on a network or FUSE
 // filesystem (or on no block device at latencies no cache has): its

@@ -1,17 +1,19 @@
-package littleslaw
+package diagnosis
 
 import (
 	"math"
 	"sort"
 	"strings"
+
+	"github.com/qdsweep/qdsweep/littleslaw"
 )
 
 // Thresholds of the rules.
 const (
-	diagNearR0        = 1.5      // latency within 1.5 × R0 counts as "near R0"
-	diagFlat          = 0.05     // IOPS within 5% counts as flat
-	diagQueueShort    = FillFlag // in flight below half the QD: the queue is not full
-	diagQueueFull     = FullFill // in flight at 80% of the QD or more: the queue is full
+	diagNearR0        = 1.5                 // latency within 1.5 × R0 counts as "near R0"
+	diagFlat          = 0.05                // IOPS within 5% counts as flat
+	diagQueueShort    = littleslaw.FillFlag // in flight below half the QD: the queue is not full
+	diagQueueFull     = littleslaw.FullFill // in flight at 80% of the QD or more: the queue is full
 	diagCPUBusy       = CPUBusyShare
 	diagHostBusyPct   = 90  // host CPU busy percent that starves the submitter
 	diagCacheShare    = 0.5 // device saw under half the engine's bytes: cache
@@ -55,11 +57,11 @@ type DiagnoseCurve struct {
 	FSClass string
 	// Points are the measured steps; Telemetry, when set, holds one entry
 	// per point (same order).
-	Points    []Point
+	Points    []littleslaw.Point
 	Telemetry []StepTelemetry
 	// Analysis is the curve's analysis when already computed (nil: the
 	// rules use the points alone).
-	Analysis *Analysis
+	Analysis *littleslaw.Analysis
 	// NrRequests and HWQueues are the device's request limit per hardware
 	// queue and its number of hardware queues (0: unknown).
 	NrRequests int
@@ -103,7 +105,7 @@ func Diagnose(in DiagnoseInput) []Finding {
 // diagCurve is one curve prepared for the rules.
 type diagCurve struct {
 	DiagnoseCurve
-	pts  []Point
+	pts  []littleslaw.Point
 	tel  []StepTelemetry // same length as pts; zero entries when unknown
 	r0   float64         // base latency, ns
 	xmax float64         // highest IOPS
@@ -376,7 +378,7 @@ func (d *diagCurve) cpuBound() *Finding {
 // jobs can keep busy (a job is one submitting thread, so one core per job,
 // at most the CPU count). The process may use more than its jobs' cores:
 // the kernel and runtime work done on its behalf is counted too.
-func cpuFact(p Point, selfPct, cores float64) Fact {
+func cpuFact(p littleslaw.Point, selfPct, cores float64) Fact {
 	busy := selfPct / 100 / cores
 	grade := CPUNotLimit
 	switch {
@@ -492,13 +494,13 @@ func (d *diagCurve) depthBound(target float64) *Finding {
 		// (so this agrees with the target answer); beyond the deepest step,
 		// Little's Law at the deepest step's latency.
 		lat := last.LatMeanNs
-		qd := CeilQD(QueueDepth(target, lat))
-		if op, ok := NewCurve(d.pts).For(target); ok {
-			lat, qd = op.LatencyNs, CeilQD(op.QD)
+		qd := littleslaw.CeilQD(littleslaw.QueueDepth(target, lat))
+		if op, ok := littleslaw.NewCurve(d.pts).For(target); ok {
+			lat, qd = op.LatencyNs, littleslaw.CeilQD(op.QD)
 		}
 		ev = append(ev, Fact{Kind: FactTargetShort, TargetIOPS: target, IOPS: d.xmax, Share: d.xmax / target})
-		md, mj := Options{CPUs: d.cpus}.Limits()
-		s := SplitFor(qd, md, mj).Best
+		md, mj := littleslaw.Options{CPUs: d.cpus}.Limits()
+		s := littleslaw.SplitFor(qd, md, mj).Best
 		return ptr(d.finding(RuleDepthBound, ReasonBelowTarget, Fact{QD: last.QD, TargetIOPS: target, LatNs: lat,
 			ToQD: float64(qd), IODepth: s.IODepth, NumJobs: s.NumJobs}, ev...))
 	}
@@ -564,7 +566,7 @@ func (d *diagCurve) deviceCap(target float64) (*Finding, *diagCap) {
 	if t := d.tel[len(d.pts)-1]; t.DeviceKnown {
 		ev = append(ev, Fact{Kind: FactDeviceAt, QD: z.QD, AquSz: t.AquSz, UtilPct: t.UtilPct, AwaitMs: t.AwaitMs})
 	}
-	if target > 0 && d.xmax*(1+reachSlack) < target {
+	if target > 0 && d.xmax*(1+littleslaw.ReachSlack) < target {
 		ev = append(ev, Fact{Kind: FactTargetAbove, TargetIOPS: target})
 	}
 	fig := Fact{IOPS: a.IOPS, ToIOPS: d.xmax, BWBytes: bw, QD: a.QD}

@@ -1,10 +1,11 @@
-package littleslaw_test
+package diagnosis_test
 
 import (
 	"math"
 	"reflect"
 	"testing"
 
+	"github.com/qdsweep/qdsweep/diagnosis"
 	"github.com/qdsweep/qdsweep/internal/curvetest"
 	"github.com/qdsweep/qdsweep/littleslaw"
 )
@@ -19,7 +20,7 @@ func TestDiagnose(t *testing.T) {
 	limited := curvetest.CurveOf(32, k4, func(float64) (float64, float64) { return 5200, 190e3 }, func(float64) float64 { return 1 })
 	cpuShort := curvetest.CurveOf(32, k4, func(float64) (float64, float64) { return 5200, 190e3 }, func(float64) float64 { return 1 })
 	for i := range limited {
-		limited[i].Shortfall, cpuShort[i].Shortfall = littleslaw.ShortfallLimit, littleslaw.ShortfallCPU
+		limited[i].Shortfall, cpuShort[i].Shortfall = diagnosis.ShortfallLimit, diagnosis.ShortfallCPU
 	}
 	tagLimited := curvetest.CurveOf(1024, k4, curvetest.Throttled(100e3, 1e9), nil)
 	for i := range tagLimited {
@@ -53,150 +54,150 @@ func TestDiagnose(t *testing.T) {
 
 	tests := []struct {
 		name        string
-		in          littleslaw.DiagnoseInput
-		wantRules   []littleslaw.Rule
-		wantReasons []littleslaw.Reason
+		in          diagnosis.DiagnoseInput
+		wantRules   []diagnosis.Rule
+		wantReasons []diagnosis.Reason
 	}{
 		{
 			name: "cloud volume short of its target at QD 32",
-			in: littleslaw.DiagnoseInput{TargetIOPS: 160000, Curves: []littleslaw.DiagnoseCurve{{
+			in: diagnosis.DiagnoseInput{TargetIOPS: 160000, Curves: []diagnosis.DiagnoseCurve{{
 				RW: "randread", BS: k4, Engine: "io_uring", Direct: true,
 				Points: cloud, Telemetry: curvetest.DeviceLike(cloud, 0.97, 15),
 			}}},
-			wantRules:   []littleslaw.Rule{littleslaw.RuleDepthBound},
-			wantReasons: []littleslaw.Reason{littleslaw.ReasonBelowTarget},
+			wantRules:   []diagnosis.Rule{diagnosis.RuleDepthBound},
+			wantReasons: []diagnosis.Reason{diagnosis.ReasonBelowTarget},
 		},
 		{
 			name: "rising curve without a target",
-			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
+			in: diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{{
 				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, Points: cloud,
 			}}},
-			wantRules:   []littleslaw.Rule{littleslaw.RuleDepthBound},
-			wantReasons: []littleslaw.Reason{littleslaw.ReasonRising},
+			wantRules:   []diagnosis.Rule{diagnosis.RuleDepthBound},
+			wantReasons: []diagnosis.Reason{diagnosis.ReasonRising},
 		},
 		{
 			name: "psync ignores iodepth",
-			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
+			in: diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{{
 				RW: "randread", BS: k4, Engine: "psync", Synchronous: true, Direct: true,
 				Points: psync, Telemetry: curvetest.DeviceLike(psync, 1.0/32, 10),
 			}}},
-			wantRules:   []littleslaw.Rule{littleslaw.RuleQueueNotFull},
-			wantReasons: []littleslaw.Reason{littleslaw.ReasonSyncEngine},
+			wantRules:   []diagnosis.Rule{diagnosis.RuleQueueNotFull},
+			wantReasons: []diagnosis.Reason{diagnosis.ReasonSyncEngine},
 		},
 		{
 			name: "libaio without direct=1 behaves synchronously",
-			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
+			in: diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{{
 				RW: "randwrite", BS: k4, Engine: "libaio", Direct: false, Points: buffered,
 			}}},
-			wantRules:   []littleslaw.Rule{littleslaw.RuleQueueNotFull},
-			wantReasons: []littleslaw.Reason{littleslaw.ReasonBehavedSync},
+			wantRules:   []diagnosis.Rule{diagnosis.RuleQueueNotFull},
+			wantReasons: []diagnosis.Reason{diagnosis.ReasonBehavedSync},
 		},
 		{
 			name: "a limit stopped jobs: the engine's shortfall says so, not 'behaved synchronously'",
-			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
+			in: diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{{
 				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, Points: limited,
 			}}},
-			wantRules:   []littleslaw.Rule{littleslaw.RuleQueueNotFull},
-			wantReasons: []littleslaw.Reason{littleslaw.ReasonJobsLimited},
+			wantRules:   []diagnosis.Rule{diagnosis.RuleQueueNotFull},
+			wantReasons: []diagnosis.Reason{diagnosis.ReasonJobsLimited},
 		},
 		{
 			name: "CPU-bound jobs: the engine's shortfall says so",
-			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
+			in: diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{{
 				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, Points: cpuShort,
 			}}},
-			wantRules:   []littleslaw.Rule{littleslaw.RuleQueueNotFull},
-			wantReasons: []littleslaw.Reason{littleslaw.ReasonJobsCPU},
+			wantRules:   []diagnosis.Rule{diagnosis.RuleQueueNotFull},
+			wantReasons: []diagnosis.Reason{diagnosis.ReasonJobsCPU},
 		},
 		{
 			name: "nr_requests caps the device queue",
-			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
+			in: diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{{
 				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, NrRequests: 64, HWQueues: 1,
 				Points: tagLimited, Telemetry: tagTel,
 			}}},
-			wantRules:   []littleslaw.Rule{littleslaw.RuleQueueNotFull},
-			wantReasons: []littleslaw.Reason{littleslaw.ReasonNrRequests},
+			wantRules:   []diagnosis.Rule{diagnosis.RuleQueueNotFull},
+			wantReasons: []diagnosis.Reason{diagnosis.ReasonNrRequests},
 		},
 		{
 			name: "one submitting core tops out",
-			in: littleslaw.DiagnoseInput{CPUs: 2, Curves: []littleslaw.DiagnoseCurve{{
+			in: diagnosis.DiagnoseInput{CPUs: 2, Curves: []diagnosis.DiagnoseCurve{{
 				RW: "randread", BS: k4, Engine: "libaio", Direct: true, Points: cpuTop, Telemetry: cpuTel,
 			}}},
-			wantRules:   []littleslaw.Rule{littleslaw.RuleQueueNotFull, littleslaw.RuleCPUBound},
-			wantReasons: []littleslaw.Reason{littleslaw.ReasonSubmitterCPU, littleslaw.ReasonSelfCPU},
+			wantRules:   []diagnosis.Rule{diagnosis.RuleQueueNotFull, diagnosis.RuleCPUBound},
+			wantReasons: []diagnosis.Reason{diagnosis.ReasonSubmitterCPU, diagnosis.ReasonSelfCPU},
 		},
 		{
 			name: "page cache serves buffered reads",
-			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
+			in: diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{{
 				RW: "randread", BS: k4, Engine: "io_uring", Direct: false, Points: pageCache, Telemetry: pcTel,
 			}}},
-			wantRules:   []littleslaw.Rule{littleslaw.RuleCache},
-			wantReasons: []littleslaw.Reason{littleslaw.ReasonPageCache},
+			wantRules:   []diagnosis.Rule{diagnosis.RuleCache},
+			wantReasons: []diagnosis.Reason{diagnosis.ReasonPageCache},
 		},
 		{
 			name: "tmpfs target",
-			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
+			in: diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{{
 				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, NoDevice: "/dev/shm/x is on tmpfs: no block device",
 				Points: nvme,
 			}}},
-			wantRules:   []littleslaw.Rule{littleslaw.RuleCache},
-			wantReasons: []littleslaw.Reason{littleslaw.ReasonNoDevice},
+			wantRules:   []diagnosis.Rule{diagnosis.RuleCache},
+			wantReasons: []diagnosis.Reason{diagnosis.ReasonNoDevice},
 		},
 		{
 			name: "provisioned IOPS cap",
-			in: littleslaw.DiagnoseInput{TargetIOPS: 40000, Curves: []littleslaw.DiagnoseCurve{{
+			in: diagnosis.DiagnoseInput{TargetIOPS: 40000, Curves: []diagnosis.DiagnoseCurve{{
 				RW: "randread", BS: k4, Engine: "io_uring", Direct: true,
 				Points: capped, Telemetry: curvetest.DeviceLike(capped, 0.98, 12),
 			}}},
 			// device-cap already says the device saturated: no healthy beside it.
-			wantRules:   []littleslaw.Rule{littleslaw.RuleDeviceCap},
-			wantReasons: []littleslaw.Reason{littleslaw.ReasonPlateau},
+			wantRules:   []diagnosis.Rule{diagnosis.RuleDeviceCap},
+			wantReasons: []diagnosis.Reason{diagnosis.ReasonPlateau},
 		},
 		{
 			name: "local device saturating smoothly",
-			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
+			in: diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{{
 				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, Points: nvme, Telemetry: curvetest.DeviceLike(nvme, 0.95, 40),
 			}}},
-			wantRules:   []littleslaw.Rule{littleslaw.RuleHealthy},
-			wantReasons: []littleslaw.Reason{littleslaw.ReasonSaturated},
+			wantRules:   []diagnosis.Rule{diagnosis.RuleHealthy},
+			wantReasons: []diagnosis.Reason{diagnosis.ReasonSaturated},
 		},
 		{
 			name: "still climbing with latency growth",
-			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
+			in: diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{{
 				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, Points: climbing,
 			}}},
-			wantRules:   []littleslaw.Rule{littleslaw.RuleInconclusive},
-			wantReasons: []littleslaw.Reason{littleslaw.ReasonNotFlat},
+			wantRules:   []diagnosis.Rule{diagnosis.RuleInconclusive},
+			wantReasons: []diagnosis.Reason{diagnosis.ReasonNotFlat},
 		},
 		{
 			name:        "no measured steps",
-			in:          littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{RW: "read"}}},
-			wantRules:   []littleslaw.Rule{littleslaw.RuleInconclusive},
-			wantReasons: []littleslaw.Reason{littleslaw.ReasonNoSteps},
+			in:          diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{{RW: "read"}}},
+			wantRules:   []diagnosis.Rule{diagnosis.RuleInconclusive},
+			wantReasons: []diagnosis.Reason{diagnosis.ReasonNoSteps},
 		},
 		{
 			name: "IOPS cap across block sizes",
-			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{
+			in: diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{
 				{RW: "randread", BS: k4, Direct: true, Points: curvetest.CurveOf(256, k4, curvetest.Throttled(1e6, 25000), nil)},
 				{RW: "randread", BS: k64, Direct: true, Points: curvetest.CurveOf(256, k64, curvetest.Throttled(1.2e6, 25000), nil)},
 			}},
-			wantRules:   []littleslaw.Rule{littleslaw.RuleDeviceCap, littleslaw.RuleDeviceCap, littleslaw.RuleDeviceCap},
-			wantReasons: []littleslaw.Reason{littleslaw.ReasonPlateau, littleslaw.ReasonPlateau, littleslaw.ReasonIOPSCap},
+			wantRules:   []diagnosis.Rule{diagnosis.RuleDeviceCap, diagnosis.RuleDeviceCap, diagnosis.RuleDeviceCap},
+			wantReasons: []diagnosis.Reason{diagnosis.ReasonPlateau, diagnosis.ReasonPlateau, diagnosis.ReasonIOPSCap},
 		},
 		{
 			name: "throughput cap across block sizes",
-			in: littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{
+			in: diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{
 				{RW: "read", BS: 16384, Direct: true, Points: curvetest.CurveOf(256, 16384, curvetest.Throttled(1e6, 15000), nil)},
 				{RW: "read", BS: k64, Direct: true, Points: curvetest.CurveOf(256, k64, curvetest.Throttled(1.2e6, 3750), nil)},
 			}},
-			wantRules:   []littleslaw.Rule{littleslaw.RuleDeviceCap, littleslaw.RuleDeviceCap, littleslaw.RuleDeviceCap},
-			wantReasons: []littleslaw.Reason{littleslaw.ReasonPlateau, littleslaw.ReasonPlateau, littleslaw.ReasonThroughputCap},
+			wantRules:   []diagnosis.Rule{diagnosis.RuleDeviceCap, diagnosis.RuleDeviceCap, diagnosis.RuleDeviceCap},
+			wantReasons: []diagnosis.Reason{diagnosis.ReasonPlateau, diagnosis.ReasonPlateau, diagnosis.ReasonThroughputCap},
 		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := littleslaw.Diagnose(tc.in)
-			var rules []littleslaw.Rule
-			var reasons []littleslaw.Reason
+			got := diagnosis.Diagnose(tc.in)
+			var rules []diagnosis.Rule
+			var reasons []diagnosis.Reason
 			for _, f := range got {
 				rules = append(rules, f.Rule)
 				reasons = append(reasons, f.Reason)
@@ -215,7 +216,7 @@ func TestDiagnose(t *testing.T) {
 // 160k IOPS at 1.33 ms needs QD 213, one job of iodepth 213.
 func TestDiagnoseFigures(t *testing.T) {
 	cloud := curvetest.CurveOf(32, 4096, curvetest.Throttled(1.3e6, 1e9), nil)
-	got := littleslaw.Diagnose(littleslaw.DiagnoseInput{TargetIOPS: 160000, Curves: []littleslaw.DiagnoseCurve{{
+	got := diagnosis.Diagnose(diagnosis.DiagnoseInput{TargetIOPS: 160000, Curves: []diagnosis.DiagnoseCurve{{
 		RW: "randread", BS: 4096, Engine: "io_uring", Direct: true, Points: cloud,
 	}}})
 	if len(got) != 1 {
@@ -239,8 +240,8 @@ func TestDiagnoseTolerates(t *testing.T) {
 		{QD: 1, IOPS: math.NaN(), LatMeanNs: 1e6},
 		{QD: 2, IOPS: 80, LatMeanNs: 25e6},
 	}
-	got := littleslaw.Diagnose(littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{
-		{Points: pts, Telemetry: []littleslaw.StepTelemetry{{DeviceKnown: true}}},
+	got := diagnosis.Diagnose(diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{
+		{Points: pts, Telemetry: []diagnosis.StepTelemetry{{DeviceKnown: true}}},
 	}})
 	if len(got) == 0 {
 		t.Fatal("no finding")
@@ -256,7 +257,7 @@ func TestDiagnoseSharedDevice(t *testing.T) {
 		x := 400000 * qd / (qd + 8)
 		return x, qd / x * 1e9
 	}, nil)
-	other := func(pts []littleslaw.Point) []littleslaw.StepTelemetry {
+	other := func(pts []littleslaw.Point) []diagnosis.StepTelemetry {
 		tel := curvetest.DeviceLike(pts, 0.97, 10)
 		for i := range tel {
 			tel[i].DeviceIOPS += 75000
@@ -277,25 +278,25 @@ func TestDiagnoseSharedDevice(t *testing.T) {
 	tests := []struct {
 		name   string
 		pts    []littleslaw.Point
-		tel    []littleslaw.StepTelemetry
-		rules  []littleslaw.Rule
+		tel    []diagnosis.StepTelemetry
+		rules  []diagnosis.Rule
 		shared bool // a shared-device fact is among the evidence
 	}{
-		{"rising curve", climbing, other(climbing), []littleslaw.Rule{littleslaw.RuleDepthBound}, true},
-		{"saturating curve", saturating, other(saturating), []littleslaw.Rule{littleslaw.RuleContended}, true},
-		{"split requests are not other I/O", split, splitTel, []littleslaw.Rule{littleslaw.RuleDeviceCap}, false},
+		{"rising curve", climbing, other(climbing), []diagnosis.Rule{diagnosis.RuleDepthBound}, true},
+		{"saturating curve", saturating, other(saturating), []diagnosis.Rule{diagnosis.RuleContended}, true},
+		{"split requests are not other I/O", split, splitTel, []diagnosis.Rule{diagnosis.RuleDeviceCap}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := littleslaw.Diagnose(littleslaw.DiagnoseInput{Curves: []littleslaw.DiagnoseCurve{{
+			got := diagnosis.Diagnose(diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{{
 				RW: "randread", BS: 4096, Direct: true, Points: tt.pts, Telemetry: tt.tel,
 			}}})
-			var rules []littleslaw.Rule
+			var rules []diagnosis.Rule
 			shared := false
 			for _, f := range got {
 				rules = append(rules, f.Rule)
 				for _, x := range f.Facts {
-					shared = shared || x.Kind == littleslaw.FactSharedBytes || x.Kind == littleslaw.FactSharedIOPS
+					shared = shared || x.Kind == diagnosis.FactSharedBytes || x.Kind == diagnosis.FactSharedIOPS
 				}
 			}
 			if !reflect.DeepEqual(rules, tt.rules) || shared != tt.shared {
@@ -316,8 +317,8 @@ func FuzzDiagnose(f *testing.F) {
 			{QD: q2, IODepth: int(math.Min(math.Abs(q2), 1e6)), NumJobs: 1, IOPS: x2, BWBytes: x2 * 4096, LatMeanNs: r2},
 			{QD: q2 * 2, NumJobs: 0, IOPS: x2, LatMeanNs: r2 * 2},
 		}
-		tel := []littleslaw.StepTelemetry{{DeviceKnown: true, DeviceIOPS: x1 / 2, AquSz: aqu, CPUKnown: true, SelfCPUPct: self}}
-		got := littleslaw.Diagnose(littleslaw.DiagnoseInput{TargetIOPS: target, CPUs: 2, Curves: []littleslaw.DiagnoseCurve{
+		tel := []diagnosis.StepTelemetry{{DeviceKnown: true, DeviceIOPS: x1 / 2, AquSz: aqu, CPUKnown: true, SelfCPUPct: self}}
+		got := diagnosis.Diagnose(diagnosis.DiagnoseInput{TargetIOPS: target, CPUs: 2, Curves: []diagnosis.DiagnoseCurve{
 			{RW: "randread", BS: 4096, Direct: direct, Points: pts, Telemetry: tel},
 			{RW: "randread", BS: 65536, Direct: direct, Points: pts, NrRequests: 64},
 		}})
@@ -335,30 +336,30 @@ func TestDiagnoseCPUGrade(t *testing.T) {
 		jobs, cpu int
 		self      float64 // percent of one core
 		hostBusy  float64
-		rule      littleslaw.Rule
-		want      littleslaw.Reason
+		rule      diagnosis.Rule
+		want      diagnosis.Reason
 		cores     float64
 	}{
-		{"one job past one core", 1, 2, 169, 97, littleslaw.RuleCPUBound, littleslaw.CPUSaturated, 1},
-		{"four jobs on two CPUs", 4, 2, 190, 50, littleslaw.RuleCPUBound, littleslaw.CPUNearlySaturated, 2},
-		{"busy host, idle submitter", 1, 2, 19, 97, littleslaw.RuleCPUBound, littleslaw.CPUNotLimit, 1},
+		{"one job past one core", 1, 2, 169, 97, diagnosis.RuleCPUBound, diagnosis.CPUSaturated, 1},
+		{"four jobs on two CPUs", 4, 2, 190, 50, diagnosis.RuleCPUBound, diagnosis.CPUNearlySaturated, 2},
+		{"busy host, idle submitter", 1, 2, 19, 97, diagnosis.RuleCPUBound, diagnosis.CPUNotLimit, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var pts []littleslaw.Point
-			var tel []littleslaw.StepTelemetry
+			var tel []diagnosis.StepTelemetry
 			for qd := 1; qd <= 64; qd *= 2 {
 				x := 100000 * float64(qd) / (float64(qd) + 4)
 				pts = append(pts, littleslaw.Point{QD: float64(qd * tt.jobs), IODepth: qd, NumJobs: tt.jobs, IOPS: x, BWBytes: x * 4096,
 					LatMeanNs: float64(qd*tt.jobs) / x * 1e9})
-				tel = append(tel, littleslaw.StepTelemetry{CPUKnown: true, SelfCPUPct: tt.self, HostBusyPct: tt.hostBusy})
+				tel = append(tel, diagnosis.StepTelemetry{CPUKnown: true, SelfCPUPct: tt.self, HostBusyPct: tt.hostBusy})
 			}
-			got := littleslaw.Diagnose(littleslaw.DiagnoseInput{CPUs: tt.cpu, Curves: []littleslaw.DiagnoseCurve{{
+			got := diagnosis.Diagnose(diagnosis.DiagnoseInput{CPUs: tt.cpu, Curves: []diagnosis.DiagnoseCurve{{
 				RW: "randread", BS: 4096, Engine: "io_uring", Direct: true, Points: pts, Telemetry: tel}}})
 			found := false
 			for _, f := range got {
 				for _, x := range f.Facts {
-					if f.Rule == tt.rule && x.Kind == littleslaw.FactCPU {
+					if f.Rule == tt.rule && x.Kind == diagnosis.FactCPU {
 						found = true
 						if x.Reason != tt.want || x.Cores != tt.cores || x.SelfCPUPct != tt.self {
 							t.Errorf("cpu fact %+v, want grade %s on %g cores", x, tt.want, tt.cores)
