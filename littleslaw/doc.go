@@ -20,6 +20,9 @@
 //	cloud presets and their limits      presets.go          report/notes.go (PresetExcessText), report/advise.go
 //	fio's steady-state test (ss=)       fiosteady.go        fio/steady.go (fio's JSON object and normal line)
 //
+// The cloud presets are data: presets.json, one row per volume type with
+// the vendor page its limits come from and the figures that page states.
+//
 // The JSON text fields of these types (Finding.Summary, Knee.Note,
 // Analysis.Warnings, …) are filled by report.Annotate, so results.json keeps
 // carrying sentences for its readers.

@@ -1,6 +1,9 @@
 package littleslaw
 
 import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -44,73 +47,60 @@ const (
 	ms  = 1e6 // nanoseconds per millisecond
 )
 
-// presets are the published per-volume limits, each from its vendor page:
-//   - GCP Hyperdisk Balanced: https://cloud.google.com/compute/docs/disks/hd-types/hyperdisk-balanced
-//     (up to 160,000 IOPS and 2,400 MiB/s per volume, sub-millisecond design).
-//   - GCP Hyperdisk Extreme: https://cloud.google.com/compute/docs/disks/hd-types/hyperdisk-extreme
-//     (up to 350,000 IOPS; 250 MiB/s per 1,000 IOPS up to 5,000 MiB/s).
-//   - GCP Hyperdisk Throughput: https://cloud.google.com/compute/docs/disks/hd-types/hyperdisk-throughput
-//     (up to 2,400 MiB/s; IOPS 4 per MiB/s, so ≤ 9,600; 10–30 ms reads).
-//   - GCP Hyperdisk ML: https://cloud.google.com/compute/docs/disks/hd-types/hyperdisk-ml
-//     (up to 1,200,000 MiB/s; 16 IOPS per MiB/s, so ≤ 19,200,000; read-only multi-attach).
-//   - AWS gp3 and io2 Block Express: https://docs.aws.amazon.com/ebs/latest/userguide/ebs-volume-types.html
-//     (gp3 3,000–16,000 IOPS, 125–1,000 MiB/s; io2 up to 256,000 IOPS, 4,000 MiB/s,
-//     sub-millisecond); queue guidance "one per 1,000 IOPS" in
-//     https://docs.aws.amazon.com/ebs/latest/userguide/ebs-io-characteristics.html.
-//   - Azure Premium SSD v2 and Ultra Disk: https://learn.microsoft.com/azure/virtual-machines/disks-types
-//     (Premium SSD v2 ≤ 80,000 IOPS, 1,200 MB/s; Ultra ≤ 400,000 IOPS, 10,000 MB/s).
+// presetsJSON is the table of presets: each volume type's published
+// per-volume limits, the vendor page they come from (doc), the figures
+// that page states (source), and a planning latency range in
+// milliseconds with where it comes from. Typical latencies follow the
+// vendors' wording (sub-millisecond → 1 ms or 0.5 ms; GCP's queue-depth
+// guidance → 2 ms, a slight overestimate). Bandwidths are in MiB/s
+// (max_bw_mib_s) or, as Azure states them, MB/s (max_bw_mb_s).
 //
-// Typical latencies follow the vendors' wording (sub-millisecond → 1 ms,
-// GCP's queue-depth guidance → 2 ms is a slight overestimate).
-var presets = []Preset{
-	{Name: "gcp-hyperdisk-balanced", Vendor: "gcp", Title: "Hyperdisk Balanced",
-		Doc:     "https://cloud.google.com/compute/docs/disks/hd-types/hyperdisk-balanced",
-		MaxIOPS: 160000, MaxBWBytes: 2400 * mib, TypicalLatNs: 1 * ms,
-		LatLowNs: 1 * ms, LatHighNs: 2 * ms,
-		LatSource: "sub-millisecond by design, per the vendor page; GCP's Hyperdisk queue-depth guidance plans with 2 ms, a slight overestimate",
-		Note:      "3,000 IOPS and 140 MiB/s are included; the VM's own limits apply too"},
-	{Name: "gcp-hyperdisk-extreme", Vendor: "gcp", Title: "Hyperdisk Extreme",
-		Doc:     "https://cloud.google.com/compute/docs/disks/hd-types/hyperdisk-extreme",
-		MaxIOPS: 350000, MaxBWBytes: 5000 * mib, TypicalLatNs: 0.5 * ms,
-		LatLowNs: 0.5 * ms, LatHighNs: 2 * ms,
-		LatSource: "sub-millisecond by design, per the vendor page; GCP's Hyperdisk queue-depth guidance plans with 2 ms, a slight overestimate",
-		Note:      "throughput is 250 MiB/s per 1,000 provisioned IOPS, up to 5,000 MiB/s"},
-	{Name: "gcp-hyperdisk-throughput", Vendor: "gcp", Title: "Hyperdisk Throughput",
-		Doc:     "https://cloud.google.com/compute/docs/disks/hd-types/hyperdisk-throughput",
-		MaxIOPS: 9600, MaxBWBytes: 2400 * mib, TypicalLatNs: 20 * ms,
-		LatLowNs: 10 * ms, LatHighNs: 30 * ms,
-		LatSource: "reads take 10–30 ms, per the vendor page",
-		Note:      "IOPS follow throughput at 4 IOPS per MiB/s; reads take 10–30 ms"},
-	{Name: "gcp-hyperdisk-ml", Vendor: "gcp", Title: "Hyperdisk ML",
-		Doc:     "https://cloud.google.com/compute/docs/disks/hd-types/hyperdisk-ml",
-		MaxIOPS: 19200000, MaxBWBytes: 1200000 * mib, TypicalLatNs: 2 * ms,
-		LatLowNs: 2 * ms, LatHighNs: 2 * ms,
-		LatSource: "GCP's Hyperdisk queue-depth guidance plans with 2 ms",
-		Note:      "IOPS follow throughput at 16 IOPS per MiB/s; read-only when multi-attached; per-VM limits are far lower"},
-	{Name: "aws-gp3", Vendor: "aws", Title: "EBS General Purpose SSD (gp3)",
-		Doc:     "https://docs.aws.amazon.com/ebs/latest/userguide/general-purpose.html",
-		MaxIOPS: 16000, MaxBWBytes: 1000 * mib, TypicalLatNs: 1 * ms,
-		LatLowNs: 1 * ms, LatHighNs: 1 * ms,
-		LatSource: "a planning figure: AWS states no latency for gp3; its queue guidance (1 per 1,000 IOPS) implies 1 ms",
-		Note:      "3,000 IOPS and 125 MiB/s baseline; AWS advises a queue length of 1 per 1,000 IOPS"},
-	{Name: "aws-io2", Vendor: "aws", Title: "EBS Provisioned IOPS SSD (io2 Block Express)",
-		Doc:     "https://docs.aws.amazon.com/ebs/latest/userguide/provisioned-iops.html",
-		MaxIOPS: 256000, MaxBWBytes: 4000 * mib, TypicalLatNs: 0.5 * ms,
-		LatLowNs: 0.5 * ms, LatHighNs: 1 * ms,
-		LatSource: "sub-millisecond, per the vendor page",
-		Note:      "sub-millisecond for 16 KiB I/O; the instance's EBS limits apply too"},
-	{Name: "azure-premium-v2", Vendor: "azure", Title: "Premium SSD v2",
-		Doc:     "https://learn.microsoft.com/azure/virtual-machines/disks-types#premium-ssd-v2",
-		MaxIOPS: 80000, MaxBWBytes: 1200 * mb, TypicalLatNs: 1 * ms,
-		LatLowNs: 1 * ms, LatHighNs: 1 * ms,
-		LatSource: "a planning figure on the slow side of the vendor's description",
-		Note:      "3,000 IOPS and 125 MB/s baseline; the VM's uncached limits apply too"},
-	{Name: "azure-ultra", Vendor: "azure", Title: "Ultra Disk",
-		Doc:     "https://learn.microsoft.com/azure/virtual-machines/disks-types#ultra-disks",
-		MaxIOPS: 400000, MaxBWBytes: 10000 * mb, TypicalLatNs: 0.5 * ms,
-		LatLowNs: 0.5 * ms, LatHighNs: 1 * ms,
-		LatSource: "sub-millisecond, per the vendor page",
-		Note:      "sub-millisecond; the VM's uncached limits apply too"},
+//go:embed presets.json
+var presetsJSON []byte
+
+// presetRow is one row of presets.json.
+type presetRow struct {
+	Name      string  `json:"name"`
+	Vendor    string  `json:"vendor"`
+	Title     string  `json:"title"`
+	Doc       string  `json:"doc"`
+	Source    string  `json:"source"`
+	MaxIOPS   float64 `json:"max_iops"`
+	MaxBWMiBs float64 `json:"max_bw_mib_s"`
+	MaxBWMBs  float64 `json:"max_bw_mb_s"`
+	LatMs     struct {
+		Typical float64 `json:"typical"`
+		Low     float64 `json:"low"`
+		High    float64 `json:"high"`
+	} `json:"lat_ms"`
+	LatSource string `json:"lat_source"`
+	Note      string `json:"note"`
+}
+
+// presets are the rows of presets.json as Presets, in the file's order.
+var presets = presetsOf(presetsJSON)
+
+// presetsOf reads the table; the table is part of the program, so a row
+// it cannot read, or one without its source, is a bug and panics (a test
+// loads it).
+func presetsOf(data []byte) []Preset {
+	var rows []presetRow
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&rows); err != nil {
+		panic("littleslaw: presets.json: " + err.Error())
+	}
+	out := make([]Preset, 0, len(rows))
+	for _, r := range rows {
+		if r.Name == "" || r.Doc == "" || r.Source == "" || r.LatSource == "" || r.MaxIOPS <= 0 || (r.MaxBWMiBs > 0) == (r.MaxBWMBs > 0) {
+			panic("littleslaw: presets.json: row " + r.Name + " lacks its name, doc, source, latency source, IOPS or one bandwidth")
+		}
+		out = append(out, Preset{Name: r.Name, Vendor: r.Vendor, Title: r.Title, Doc: r.Doc,
+			MaxIOPS: r.MaxIOPS, MaxBWBytes: r.MaxBWMiBs*mib + r.MaxBWMBs*mb,
+			TypicalLatNs: r.LatMs.Typical * ms, LatLowNs: r.LatMs.Low * ms, LatHighNs: r.LatMs.High * ms,
+			LatSource: r.LatSource, Note: r.Note})
+	}
+	return out
 }
 
 // Presets returns the known cloud volume presets, sorted by name.
