@@ -50,9 +50,33 @@ var engineOf = map[string][]string{}
 var aliases = map[string]string{}
 
 func init() {
-	// Every option fio knows: its aliases, and those qdsweep does not list
-	// below are refused as options it does not run (never "not a fio
-	// option"). The sets below then say what qdsweep does with the rest.
+	readFioOptions()
+	// The workload qdsweep runs.
+	for _, d := range RunOptions {
+		setHandling(Honoured, !d.Switch, d.Name)
+	}
+	for _, o := range UringOptions {
+		setHandling(Honoured, !o.Switch, o.Name)
+		passable[o.Name] = passBool // tunes how fio submits and reaps
+		if o.CPU {
+			passable[o.Name] = passWord
+		}
+	}
+	for _, h := range handlings {
+		setHandling(h.handling, h.value, h.names...)
+	}
+	for _, n := range viaFioOptions {
+		o := options[n]
+		o.viaFio = true
+		options[n] = o
+	}
+}
+
+// readFioOptions lists every option fio knows, with its aliases: those
+// qdsweep does not list (RunOptions, UringOptions, handlings) are refused
+// as options it does not run (never "not a fio option"); the others then
+// say what qdsweep does with them.
+func readFioOptions() {
 	for _, o := range fioOptions {
 		options[o.Name] = optionInfo{value: o.Kind != fioOptSwitch, handling: Unsupported}
 		switch o.Kind {
@@ -71,46 +95,46 @@ func init() {
 			}
 		}
 	}
-	set := func(h Handling, value bool, names ...string) {
-		for _, n := range names {
-			options[n] = optionInfo{value: value, handling: h}
-		}
+}
+
+// setHandling gives names their handling; value says whether each takes a value.
+func setHandling(h Handling, value bool, names ...string) {
+	for _, n := range names {
+		options[n] = optionInfo{value: value, handling: h}
 	}
-	// The workload qdsweep runs.
-	for _, d := range RunOptions {
-		set(Honoured, !d.Switch, d.Name)
-	}
-	for _, o := range UringOptions {
-		set(Honoured, !o.Switch, o.Name)
-		passable[o.Name] = passBool // tunes how fio submits and reaps
-		if o.CPU {
-			passable[o.Name] = passWord
-		}
-	}
+}
+
+// handlings is what qdsweep does with the options it neither runs nor
+// refuses by fio's own table, applied in order (a later row wins).
+var handlings = []struct {
+	handling Handling
+	value    bool
+	names    []string
+}{
 	// Naming, grouping and threads: nothing a single qdsweep job changes.
-	set(Ignored, true, "description", "stonewall", "wait_for_previous", "wait_for", "new_group", "thread",
+	{Ignored, true, []string{"description", "stonewall", "wait_for_previous", "wait_for", "new_group", "thread",
 		"exitall", "clocksource", "allrandrepeat", "fadvise_hint", "fallocate", "create_on_open",
-		"allow_mounted_write", "overwrite")
-	set(Ignored, false, "exitall_on_error")
+		"allow_mounted_write", "overwrite"}},
+	{Ignored, false, []string{"exitall_on_error"}},
 	// fio's profiles' options: nothing without fio's --profile.
-	set(Ignored, true, "block", "numruns", "dir", "threads", "device-names", "load", "test-duration",
-		"threads-per-queue", "read-req-num-512-blocks", "large-block-op-kbytes")
-	set(Ignored, false, "prep")
+	{Ignored, true, []string{"block", "numruns", "dir", "threads", "device-names", "load", "test-duration",
+		"threads-per-queue", "read-req-num-512-blocks", "large-block-op-kbytes"}},
+	{Ignored, false, []string{"prep"}},
 	// fio's reporting and logging.
-	set(Ignored, true, "lat_percentiles", "clat_percentiles", "slat_percentiles",
+	{Ignored, true, []string{"lat_percentiles", "clat_percentiles", "slat_percentiles",
 		"disable_lat", "disable_clat", "disable_slat", "disable_bw_measurement", "gtod_reduce",
 		"log_hist_msec", "log_max_value", "log_compression", "write_hist_log", "unified_rw_reporting",
 		"eta", "eta_newline", "eta-newline", "eta_interval", "output", "output-format", "status-interval", "terse-version",
 		"unit_base", "significant_figures", "warnings-fatal", "max-jobs", "showcmd", "debug", "idle-prof",
 		"bandwidth-log", "append-terse", "inplace", "aux-path", "log_unix_epoch", "log_alternate_epoch",
 		"log_alternate_epoch_clock_id", "log_entries", "log_store_compressed", "log_compression_cpus",
-		"log_hist_coarseness", "bwavgtime", "iopsavgtime", "block_error_percentiles", "stats")
-	set(Ignored, false, "thread", "stonewall", "new_group", "minimal", "showcmd")
+		"log_hist_coarseness", "bwavgtime", "iopsavgtime", "block_error_percentiles", "stats"}},
+	{Ignored, false, []string{"thread", "stonewall", "new_group", "minimal", "showcmd"}},
 	// Submission and completion batching.
-	set(Batching, true, "iodepth_batch", "iodepth_batch_complete_min", "iodepth_batch_complete_max",
-		"iodepth_low")
+	{Batching, true, []string{"iodepth_batch", "iodepth_batch_complete_min", "iodepth_batch_complete_max",
+		"iodepth_low"}},
 	// Workload options qdsweep does not run.
-	set(Unsupported, true, "zonemode", "zonesize", "zonerange",
+	{Unsupported, true, []string{"zonemode", "zonesize", "zonerange",
 		"zoneskip", "write_barrier", "buffer_compress_percentage",
 		"buffer_compress_chunk", "buffer_pattern", "dedupe_percentage", "refill_buffers", "zero_buffers",
 		"scramble_buffers", "fill_device", "fill_fs", "unlink", "unlink_each_loop", "cpus_allowed", "cpumask",
@@ -123,12 +147,7 @@ func init() {
 		"serialize_overlap", "uncached", "sync_file_range", "atomic", "nowait", "ignore_error",
 		"error_dump", "create_serialize", "create_fsync", "end_fsync_on_close", "fsync_on_close", "pre_read",
 		"size_increment", "io_size_increment", "trim_backlog", "replay_redirect", "read_iolog", "write_iolog",
-		"iolog", "replay_no_stall", "job_start_clock_id", "disk_util", "clat_prio", "rwmix_read_before_write")
-	for _, n := range viaFioOptions {
-		o := options[n]
-		o.viaFio = true
-		options[n] = o
-	}
+		"iolog", "replay_no_stall", "job_start_clock_id", "disk_util", "clat_prio", "rwmix_read_before_write"}},
 }
 
 // OptionKey is a fio option's name as code outside this table names it.
