@@ -3,6 +3,7 @@ package fioadapt
 import (
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -411,7 +412,24 @@ type handler struct {
 var jobOptions map[string]handler
 
 func init() {
-	jobOptions = map[string]handler{
+	jobOptions = map[string]handler{}
+	for _, group := range []map[string]handler{fileHandlers(), ioHandlers(), verifyLogHandlers()} {
+		maps.Copy(jobOptions, group)
+	}
+	for _, name := range fio.UringOptionNames() {
+		jobOptions[name] = handler{apply: convUring, render: renderUring(name)}
+	}
+	for key, render := range renders {
+		h := jobOptions[key]
+		h.render = render
+		jobOptions[key] = h
+	}
+}
+
+// fileHandlers convert the options that name the files and the region
+// of them a job covers.
+func fileHandlers() map[string]handler {
+	return map[string]handler{
 		fio.OptName:      {apply: convName},
 		fio.OptFilename:  {apply: func(c *jobConv, _ string, o fio.Option) error { c.filename = o.Value; return nil }},
 		fio.OptDirectory: {apply: convDirectory},
@@ -430,6 +448,13 @@ func init() {
 			c.run.Workload.OffsetIncrement, err = c.size(o)
 			return err
 		}},
+	}
+}
+
+// ioHandlers convert the options that shape the I/O: its pattern, sizes,
+// depth, length, rates, think time, latency target and steadiness.
+func ioHandlers() map[string]handler {
+	return map[string]handler{
 		fio.OptRW:                 {apply: convRW},
 		fio.OptRWMixRead:          {apply: convMix},
 		fio.OptRWMixWrite:         {apply: convMix},
@@ -501,6 +526,13 @@ func init() {
 		fio.OptSteadyState:         {apply: convSteady},
 		fio.OptSteadyStateDuration: {apply: convSteady},
 		fio.OptSteadyStateRampTime: {apply: convSteady},
+	}
+}
+
+// verifyLogHandlers convert verification, the engine, the logs, file
+// creation and the unit base.
+func verifyLogHandlers() map[string]handler {
+	return map[string]handler{
 		fio.OptDoVerify: {apply: func(c *jobConv, _ string, o fio.Option) (err error) {
 			v, err := optBool(o)
 			c.run.NoVerifyPass = !v
@@ -539,14 +571,6 @@ func init() {
 			}
 			return nil
 		}},
-	}
-	for _, name := range fio.UringOptionNames() {
-		jobOptions[name] = handler{apply: convUring, render: renderUring(name)}
-	}
-	for key, render := range renders {
-		h := jobOptions[key]
-		h.render = render
-		jobOptions[key] = h
 	}
 }
 
