@@ -121,115 +121,158 @@ const maxIncludeDepth = 8
 // Options before any section are an error, as in fio.
 func ParseJobFile(r io.Reader) (JobFile, error) { return parseJobFile(r, ".", 0) }
 
+// parseJobFile reads one job file, or one included depth deep, whose
+// includes are relative to dir.
 func parseJobFile(r io.Reader, dir string, depth int) (JobFile, error) {
-	var jf JobFile
-	var unset error // the first option a variable left empty
+	jr := &jobReader{dir: dir, depth: depth, section: noSection}
 	sc := bufio.NewScanner(io.LimitReader(r, 16<<20))
-	line := 0
-	section := -2 // -2: none yet, -1: [global], else index into jf.Jobs
-	batch := 0    // where the [global] section being read starts in jf.Global
-	endSection := func() {
-		switch {
-		case section == -1:
-			firstOfBatch(jf.Global, batch)
-		case section >= 0:
-			firstOfBatch(jf.Jobs[section].Options, 0)
-		}
-	}
-	add := func(o Option) {
-		if section == -1 {
-			jf.Global = append(jf.Global, o)
-		} else {
-			jf.Jobs[section].Options = append(jf.Jobs[section].Options, o)
-		}
-	}
 	for sc.Scan() {
-		line++
-		t := strings.TrimSpace(sc.Text())
-		t = stripComment(t)
+		jr.line++
+		t := stripComment(strings.TrimSpace(sc.Text()))
 		if t == "" {
 			continue
 		}
+		var err error
 		if inc, ok := strings.CutPrefix(t, "include "); ok {
-			// fio's include: the file's options go where the line stands.
-			if depth >= maxIncludeDepth {
-				return JobFile{}, fmt.Errorf("line %d: include nested deeper than %d files", line, maxIncludeDepth)
-			}
-			if section == -2 {
-				return JobFile{}, fmt.Errorf("line %d: include outside a [section]", line)
-			}
-			p := strings.TrimSpace(expandVars(inc))
-			if !filepath.IsAbs(p) {
-				p = filepath.Join(dir, p)
-			}
-			f, err := os.Open(p)
-			if err != nil {
-				return JobFile{}, fmt.Errorf("line %d: include: %w", line, err)
-			}
-			sub, err := parseJobFile(io.MultiReader(strings.NewReader("[global]\n"), f), filepath.Dir(p), depth+1)
-			f.Close()
-			if err != nil {
-				return JobFile{}, fmt.Errorf("line %d: include %s: %w", line, p, err)
-			}
-			if len(sub.Jobs) > 0 {
-				return JobFile{}, fmt.Errorf("line %d: include %s holds job sections; an included file holds options only", line, p)
-			}
-			for _, o := range sub.Global {
-				o.Line = line
-				add(o)
-			}
-			continue
+			err = jr.include(inc)
+		} else if t[0] == '[' {
+			err = jr.header(t)
+		} else {
+			err = jr.option(t)
 		}
-		if t[0] == '[' {
-			if !strings.HasSuffix(t, "]") || len(t) < 3 {
-				return JobFile{}, fmt.Errorf("line %d: section header %q is not [name]", line, t)
-			}
-			name := strings.TrimSpace(t[1 : len(t)-1])
-			endSection()
-			if name == "global" {
-				section, batch = -1, len(jf.Global)
-				continue
-			}
-			jf.Jobs = append(jf.Jobs, JobSpec{Name: name, Line: line, LaterGlobals: -len(jf.Global)})
-			section = len(jf.Jobs) - 1
-			continue
+		if err != nil {
+			return JobFile{}, err
 		}
-		if section == -2 {
-			return JobFile{}, fmt.Errorf("line %d: option %q outside a [section]", line, t)
-		}
-		k, v, _ := strings.Cut(t, "=")
-		k = strings.TrimSpace(k)
-		if k == "" {
-			return JobFile{}, fmt.Errorf("line %d: option without a name", line)
-		}
-		raw := strings.TrimSpace(v)
-		v = expandVars(raw)
-		if v == "" && raw != "" && takesValue(k) {
-			// fio fails such an option too ("failed parsing bs=${X}"); say
-			// why, after reading the rest (ErrUnsetVar).
-			if unset == nil {
-				unset = &unsetVarError{fmt.Sprintf("line %d: %s=%s is empty once its variables are expanded (unset in the environment?)", line, k, raw)}
-			}
-			continue
-		}
-		if n, ok, err := evalArithmetic(v); err != nil {
-			return JobFile{}, fmt.Errorf("line %d: %s: %w", line, k, err)
-		} else if ok {
-			v = n
-		}
-		add(Option{Key: k, Value: v, Line: line})
 	}
 	if err := sc.Err(); err != nil {
 		return JobFile{}, fmt.Errorf("read fio job file: %w", err)
 	}
-	endSection()
+	jr.endSection()
+	jf := jr.jf
 	for i := range jf.Jobs {
 		jf.Jobs[i].LaterGlobals += len(jf.Global) // the globals written after the section
 	}
 	if len(jf.Jobs) == 0 && depth == 0 {
 		return JobFile{}, fmt.Errorf("no [job] section")
 	}
-	return jf, unset
+	return jf, jr.unset
+}
+
+// Sections of a job file being read: jobReader.section is one of these or
+// the index of a job in JobFile.Jobs.
+const (
+	noSection     = -2 // none yet
+	globalSection = -1 // [global]
+)
+
+// jobReader is one job file being read, line by line.
+type jobReader struct {
+	jf      JobFile
+	dir     string // the file's directory, for relative includes
+	depth   int    // how many includes deep
+	unset   error  // the first option a variable left empty
+	line    int
+	section int // noSection, globalSection, else index into jf.Jobs
+	batch   int // where the [global] section being read starts in jf.Global
+}
+
+// endSection closes the section being read.
+func (jr *jobReader) endSection() {
+	switch {
+	case jr.section == globalSection:
+		firstOfBatch(jr.jf.Global, jr.batch)
+	case jr.section >= 0:
+		firstOfBatch(jr.jf.Jobs[jr.section].Options, 0)
+	}
+}
+
+// add puts o in the section being read.
+func (jr *jobReader) add(o Option) {
+	if jr.section == globalSection {
+		jr.jf.Global = append(jr.jf.Global, o)
+	} else {
+		jr.jf.Jobs[jr.section].Options = append(jr.jf.Jobs[jr.section].Options, o)
+	}
+}
+
+// include reads fio's include: the file's options go where the line
+// stands.
+func (jr *jobReader) include(inc string) error {
+	line := jr.line
+	if jr.depth >= maxIncludeDepth {
+		return fmt.Errorf("line %d: include nested deeper than %d files", line, maxIncludeDepth)
+	}
+	if jr.section == noSection {
+		return fmt.Errorf("line %d: include outside a [section]", line)
+	}
+	p := strings.TrimSpace(expandVars(inc))
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(jr.dir, p)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return fmt.Errorf("line %d: include: %w", line, err)
+	}
+	sub, err := parseJobFile(io.MultiReader(strings.NewReader("[global]\n"), f), filepath.Dir(p), jr.depth+1)
+	f.Close()
+	if err != nil {
+		return fmt.Errorf("line %d: include %s: %w", line, p, err)
+	}
+	if len(sub.Jobs) > 0 {
+		return fmt.Errorf("line %d: include %s holds job sections; an included file holds options only", line, p)
+	}
+	for _, o := range sub.Global {
+		o.Line = line
+		jr.add(o)
+	}
+	return nil
+}
+
+// header starts the section a [name] line opens.
+func (jr *jobReader) header(t string) error {
+	if !strings.HasSuffix(t, "]") || len(t) < 3 {
+		return fmt.Errorf("line %d: section header %q is not [name]", jr.line, t)
+	}
+	name := strings.TrimSpace(t[1 : len(t)-1])
+	jr.endSection()
+	if name == "global" {
+		jr.section, jr.batch = globalSection, len(jr.jf.Global)
+		return nil
+	}
+	jr.jf.Jobs = append(jr.jf.Jobs, JobSpec{Name: name, Line: jr.line, LaterGlobals: -len(jr.jf.Global)})
+	jr.section = len(jr.jf.Jobs) - 1
+	return nil
+}
+
+// option reads a key=value line: its variables expanded, its arithmetic
+// evaluated.
+func (jr *jobReader) option(t string) error {
+	line := jr.line
+	if jr.section == noSection {
+		return fmt.Errorf("line %d: option %q outside a [section]", line, t)
+	}
+	k, v, _ := strings.Cut(t, "=")
+	k = strings.TrimSpace(k)
+	if k == "" {
+		return fmt.Errorf("line %d: option without a name", line)
+	}
+	raw := strings.TrimSpace(v)
+	v = expandVars(raw)
+	if v == "" && raw != "" && takesValue(k) {
+		// fio fails such an option too ("failed parsing bs=${X}"); say
+		// why, after reading the rest (ErrUnsetVar).
+		if jr.unset == nil {
+			jr.unset = &unsetVarError{fmt.Sprintf("line %d: %s=%s is empty once its variables are expanded (unset in the environment?)", line, k, raw)}
+		}
+		return nil
+	}
+	if n, ok, err := evalArithmetic(v); err != nil {
+		return fmt.Errorf("line %d: %s: %w", line, k, err)
+	} else if ok {
+		v = n
+	}
+	jr.add(Option{Key: k, Value: v, Line: line})
+	return nil
 }
 
 // ErrUnsetVar is wrapped when an option's value is empty once its
