@@ -70,18 +70,9 @@ func NewResult(meta Meta, plan Plan) *Result {
 // r.Interrupted and returns an error wrapping ctx.Err(). r.Meta.End is set on
 // return.
 func Run(ctx context.Context, cfg Config, r *Result) error {
-	if cfg.Engine == nil {
-		return errors.New("sweep: no engine")
-	}
-	if err := r.Plan.Validate(); err != nil {
-		return fmt.Errorf("sweep: %w", err)
-	}
-	if cfg.Runtime <= 0 {
-		return errors.New("sweep: runtime must be > 0")
-	}
-	stop := cfg.Stop
-	if r.Plan.Full {
-		stop = EarlyStop{MaxP99: stop.MaxP99}
+	stop, err := checkRun(cfg, r.Plan)
+	if err != nil {
+		return err
 	}
 	held, err := holdTarget(cfg, r.Plan) // the write guard, held for the whole sweep
 	if err != nil {
@@ -98,67 +89,102 @@ func Run(ctx context.Context, cfg Config, r *Result) error {
 	}
 	recordSeriesSettings(cfg, r)
 	r.Interrupted = false
-	grid := r.Plan.Grid()
-	ran, failed := 0, 0
-	var firstFail string
-	var spent time.Duration // wall time of the steps run so far
-	for i, g := range grid {
+	gr := &gridRun{cfg: cfg, r: r, grid: r.Plan.Grid()}
+	for i, g := range gr.grid {
 		if hasStep(r.Steps, g) {
 			continue
 		}
 		if err := ctx.Err(); err != nil {
 			r.Interrupted = true
-			return fmt.Errorf("sweep interrupted before step %d/%d: %w", i+1, len(grid), err)
+			return fmt.Errorf("sweep interrupted before step %d/%d: %w", i+1, len(gr.grid), err)
 		}
 		var s Step
 		if reason := stop.Reason(measured(r.Steps, g)); reason != "" {
 			s = skippedStep(g, reason)
-		} else {
-			t0 := time.Now()
-			var err error
-			s, err = runStep(ctx, cfg, g, prevEstimate(r.Steps, g), Live{Index: i + 1, Total: len(grid), Step: g}, func(elapsed time.Duration) time.Duration {
-				return eta(cfg, spent+time.Since(t0), ran+1, len(grid)-i-1, elapsed)
-			})
-			if ctx.Err() != nil {
-				r.Interrupted = true
-				return fmt.Errorf("sweep interrupted at step %d/%d (%s): %w", i+1, len(grid), g, ctx.Err())
-			}
-			if errors.Is(err, guard.ErrTargetChanged) {
-				// Not a failed step: the target is no longer what was checked.
-				s = stepOf(g)
-				s.Failed = err.Error()
-				r.Steps = append(r.Steps, s)
-				r.Meta.End = time.Now()
-				if cfg.OnStep != nil {
-					_ = cfg.OnStep(r, s)
-				}
-				return fmt.Errorf("sweep stopped at step %d/%d: %w", i+1, len(grid), err)
-			}
-			if err != nil {
-				s = stepOf(g)
-				s.Failed = err.Error()
-				failed++
-				if firstFail == "" {
-					firstFail = s.Failed
-				}
-			}
-			ran++
-			spent += time.Since(t0)
+		} else if s, err = gr.measure(ctx, i, g); err != nil {
+			return err
 		}
 		r.Steps = append(r.Steps, s)
 		r.Meta.End = time.Now()
 		// Once a curve stops, all its deeper steps are skipped: report them as one batch.
-		batching := s.Skipped != "" && i+1 < len(grid) && grid[i+1].Curve(s.RW, s.BS)
+		batching := s.Skipped != "" && i+1 < len(gr.grid) && gr.grid[i+1].Curve(s.RW, s.BS)
 		if cfg.OnStep != nil && !batching {
 			if err := cfg.OnStep(r, s); err != nil {
-				return fmt.Errorf("sweep: after step %d/%d: %w", i+1, len(grid), err)
+				return fmt.Errorf("sweep: after step %d/%d: %w", i+1, len(gr.grid), err)
 			}
 		}
 	}
-	if ran > 0 && failed == ran {
-		return fmt.Errorf("sweep: %w: %s", ErrAllFailed, firstFail)
+	if gr.ran > 0 && gr.failed == gr.ran {
+		return fmt.Errorf("sweep: %w: %s", ErrAllFailed, gr.firstFail)
 	}
 	return nil
+}
+
+// checkRun refuses a sweep that cannot start and returns the early-stop
+// rule it runs with (only the p99 limit when the plan asks for every step).
+func checkRun(cfg Config, p Plan) (EarlyStop, error) {
+	if cfg.Engine == nil {
+		return EarlyStop{}, errors.New("sweep: no engine")
+	}
+	if err := p.Validate(); err != nil {
+		return EarlyStop{}, fmt.Errorf("sweep: %w", err)
+	}
+	if cfg.Runtime <= 0 {
+		return EarlyStop{}, errors.New("sweep: runtime must be > 0")
+	}
+	stop := cfg.Stop
+	if p.Full {
+		stop = EarlyStop{MaxP99: stop.MaxP99}
+	}
+	return stop, nil
+}
+
+// gridRun is a sweep's walk over its grid: what it has run so far.
+type gridRun struct {
+	cfg       Config
+	r         *Result
+	grid      []GridStep
+	ran       int
+	failed    int
+	firstFail string        // the first failed step's error
+	spent     time.Duration // wall time of the steps run so far
+}
+
+// measure runs grid step i. A step that fails is returned with its error
+// in Failed; the error returned ends the sweep: interrupted, or the target
+// no longer what was checked (that step is recorded and reported first).
+func (gr *gridRun) measure(ctx context.Context, i int, g GridStep) (Step, error) {
+	cfg, r, n := gr.cfg, gr.r, len(gr.grid)
+	t0 := time.Now()
+	s, err := runStep(ctx, cfg, g, prevEstimate(r.Steps, g), Live{Index: i + 1, Total: n, Step: g}, func(elapsed time.Duration) time.Duration {
+		return eta(cfg, gr.spent+time.Since(t0), gr.ran+1, n-i-1, elapsed)
+	})
+	if ctx.Err() != nil {
+		r.Interrupted = true
+		return Step{}, fmt.Errorf("sweep interrupted at step %d/%d (%s): %w", i+1, n, g, ctx.Err())
+	}
+	if errors.Is(err, guard.ErrTargetChanged) {
+		// Not a failed step: the target is no longer what was checked.
+		s = stepOf(g)
+		s.Failed = err.Error()
+		r.Steps = append(r.Steps, s)
+		r.Meta.End = time.Now()
+		if cfg.OnStep != nil {
+			_ = cfg.OnStep(r, s)
+		}
+		return Step{}, fmt.Errorf("sweep stopped at step %d/%d: %w", i+1, n, err)
+	}
+	if err != nil {
+		s = stepOf(g)
+		s.Failed = err.Error()
+		gr.failed++
+		if gr.firstFail == "" {
+			gr.firstFail = s.Failed
+		}
+	}
+	gr.ran++
+	gr.spent += time.Since(t0)
+	return s, nil
 }
 
 // String names a grid step as "randread 4k 32×1".
@@ -263,16 +289,7 @@ func runStep(ctx context.Context, cfg Config, g GridStep, before *littleslaw.Ste
 			}
 			reached := det.Add(s)
 			if cfg.OnLive != nil {
-				l := live
-				l.Elapsed = s.Elapsed
-				if dt := s.Elapsed - prev.Elapsed; dt > 0 {
-					l.IOPS = float64(s.IOs-prev.IOs) / dt.Seconds()
-				}
-				if s.IOs > 0 {
-					l.LatMean = time.Duration(s.LatSumNs / s.IOs)
-				}
-				l.ETA = etaFn(s.Elapsed)
-				cfg.OnLive(l)
+				cfg.OnLive(liveOf(live, prev, s, etaFn))
 			}
 			prev = s
 			return reached
@@ -298,19 +315,41 @@ func runStep(ctx context.Context, cfg Config, g GridStep, before *littleslaw.Ste
 	}
 	s := StepFromStats(g, st)
 	s.Series = series(st)
+	recordSteadiness(&s, det, ramp, cfg.Ramp)
+	if p := cfg.Probe; p != nil {
+		s.Device, s.HostCPU = p.Collect()
+	}
+	return s, nil
+}
+
+// liveOf is the live view of a step at sample s: the IOPS since the
+// sample before (prev), the mean latency so far and the sweep's ETA.
+func liveOf(live Live, prev, s ioengine.Sample, etaFn func(time.Duration) time.Duration) Live {
+	l := live
+	l.Elapsed = s.Elapsed
+	if dt := s.Elapsed - prev.Elapsed; dt > 0 {
+		l.IOPS = float64(s.IOs-prev.IOs) / dt.Seconds()
+	}
+	if s.IOs > 0 {
+		l.LatMean = time.Duration(s.LatSumNs / s.IOs)
+	}
+	l.ETA = etaFn(s.Elapsed)
+	return l
+}
+
+// recordSteadiness puts what the steadiness test and the ramp found into
+// s: whether the step held steady and why not, its settling, and how its
+// ramp ended (at rampTime, or early when the ramp rule held).
+func recordSteadiness(s *Step, det *SteadyDetector, ramp *rampDetector, rampTime time.Duration) {
 	s.Steady = det.Attained()
 	s.NotSteady, s.SteadyDrift, s.IOPSCV = det.Why(), det.Drift(), det.CV()
 	if st, ok := det.Settle(); ok {
 		s.Settle = &st
 	}
-	s.RampNs, s.RampEnd = int64(cfg.Ramp), RampEndTime
+	s.RampNs, s.RampEnd = int64(rampTime), RampEndTime
 	if ramp.ended > 0 {
 		s.RampNs, s.RampEnd = int64(ramp.ended), RampEndFull
 	}
-	if p := cfg.Probe; p != nil {
-		s.Device, s.HostCPU = p.Collect()
-	}
-	return s, nil
 }
 
 // StepFromStats fills a Step of grid point g from an engine's Stats,
