@@ -71,23 +71,7 @@ func RunRefine(ctx context.Context, cfg Config, r *Result, rf Refine) error {
 		cfg.Workload.Held = held
 	}
 	defer func() { r.Meta.End = time.Now() }()
-	type boundary struct {
-		name string
-		find func(pts []littleslaw.Point) (lo, hi float64, ok bool)
-	}
-	var bs []boundary
-	if rf.Knee {
-		bs = append(bs, boundary{RefineKnee, kneeBracket})
-	}
-	if rf.TargetIOPS > 0 {
-		t := rf.TargetIOPS
-		bs = append(bs, boundary{RefineTarget, func(pts []littleslaw.Point) (float64, float64, bool) { return targetBracket(pts, t) }})
-	}
-	if rf.SLO != nil {
-		s := *rf.SLO
-		bs = append(bs, boundary{RefineSLO, func(pts []littleslaw.Point) (float64, float64, bool) { return sloBracket(pts, s) }})
-	}
-	maxDepth, maxJobs := slices.Max(r.Plan.IODepth), slices.Max(r.Plan.NumJobs)
+	bs := boundariesOf(rf)
 	for _, c := range r.Curves() {
 		for _, b := range bs {
 			for n := 0; n < steps; n++ {
@@ -95,20 +79,9 @@ func RunRefine(ctx context.Context, cfg Config, r *Result, rf Refine) error {
 					r.Interrupted = true
 					return fmt.Errorf("refine interrupted: %w", err)
 				}
-				cur := curveOf(r, c.RW, c.BS)
-				lo, hi, ok := b.find(cur.Points())
+				g, ok := nextRefineStep(r, c.RW, c.BS, b)
 				if !ok {
 					break
-				}
-				qd, ok := bisectQD(lo, hi)
-				if !ok {
-					break
-				}
-				hosts := max(r.Plan.Hosts, 1) // a fleet's QD is spread over its hosts
-				sa := littleslaw.SplitFor((qd+hosts-1)/hosts, maxDepth, maxJobs)
-				g := GridStep{RW: ioengine.RW(c.RW), BS: c.BS, IODepth: sa.Best.IODepth, NumJobs: sa.Best.NumJobs, Hosts: r.Plan.Hosts}
-				if q := float64(g.QD()); q <= lo || q >= hi || hasQD(cur.Steps, g.QD()) {
-					break // the split rounded onto a measured depth
 				}
 				s, err := runStep(ctx, cfg, g, nil, Live{Index: len(r.Steps) + 1, Total: len(r.Steps) + 1, Step: g},
 					func(time.Duration) time.Duration { return 0 })
@@ -136,6 +109,56 @@ func RunRefine(ctx context.Context, cfg Config, r *Result, rf Refine) error {
 		}
 	}
 	return nil
+}
+
+// boundary is one boundary refinement looks for: its name (Step.Refined)
+// and how to find the two measured depths that bracket it on a curve.
+type boundary struct {
+	name string
+	find func(pts []littleslaw.Point) (lo, hi float64, ok bool)
+}
+
+// boundariesOf lists the boundaries rf asks for: the knee, the target,
+// the SLO, in that order.
+func boundariesOf(rf Refine) []boundary {
+	var bs []boundary
+	if rf.Knee {
+		bs = append(bs, boundary{RefineKnee, kneeBracket})
+	}
+	if rf.TargetIOPS > 0 {
+		t := rf.TargetIOPS
+		bs = append(bs, boundary{RefineTarget, func(pts []littleslaw.Point) (float64, float64, bool) { return targetBracket(pts, t) }})
+	}
+	if rf.SLO != nil {
+		s := *rf.SLO
+		bs = append(bs, boundary{RefineSLO, func(pts []littleslaw.Point) (float64, float64, bool) { return sloBracket(pts, s) }})
+	}
+	return bs
+}
+
+// nextRefineStep is the step that halves the bracket around b on the
+// curve rw × bs: its depth split into iodepth × numjobs within the plan's
+// largest, spread over the fleet's hosts. false when there is none: no
+// bracket, nothing between its ends, or the split rounds onto a depth
+// already measured.
+func nextRefineStep(r *Result, rw string, bs int64, b boundary) (GridStep, bool) {
+	cur := curveOf(r, rw, bs)
+	lo, hi, ok := b.find(cur.Points())
+	if !ok {
+		return GridStep{}, false
+	}
+	qd, ok := bisectQD(lo, hi)
+	if !ok {
+		return GridStep{}, false
+	}
+	maxDepth, maxJobs := slices.Max(r.Plan.IODepth), slices.Max(r.Plan.NumJobs)
+	hosts := max(r.Plan.Hosts, 1) // a fleet's QD is spread over its hosts
+	sa := littleslaw.SplitFor((qd+hosts-1)/hosts, maxDepth, maxJobs)
+	g := GridStep{RW: ioengine.RW(rw), BS: bs, IODepth: sa.Best.IODepth, NumJobs: sa.Best.NumJobs, Hosts: r.Plan.Hosts}
+	if q := float64(g.QD()); q <= lo || q >= hi || hasQD(cur.Steps, g.QD()) {
+		return GridStep{}, false // the split rounded onto a measured depth
+	}
+	return g, true
 }
 
 // curveOf returns r's curve rw × bs as it stands.
