@@ -56,6 +56,9 @@ type LogEntry struct {
 	// HexPrio writes the last column as fio's log_prio does: the I/O's
 	// priority in hex (0x0000 for fio's averaged entries).
 	HexPrio bool
+	// WithOffset writes the offset column, as fio's log_offset does;
+	// without it fio 3.33 writes none.
+	WithOffset bool
 }
 
 // ParseLog reads a fio log: "time, value, direction, bs, offset[, prio]"
@@ -122,16 +125,23 @@ func LogPath(prefix string, kind LogKind, job int, perJob bool) string {
 	return fmt.Sprintf("%s_%s.%d.log", prefix, kind, job)
 }
 
-// WriteLog writes entries as fio 3.33 writes a log: "time, value,
-// direction, bs, offset" per line.
+// WriteLog writes entries as fio 3.33 writes a log (flush_samples):
+// "time, value, direction, bs, priority" per line, "time, value,
+// direction, bs, offset, priority" with WithOffset. The priority is 0
+// (qdsweep sets none, and fio writes 0 on averaged lines), in hex with
+// HexPrio.
 func WriteLog(w io.Writer, entries []LogEntry) error {
 	bw := bufio.NewWriter(w)
 	for _, e := range entries {
+		fmt.Fprintf(bw, "%d, %d, %d, %d, ", e.TimeMs, e.Value, e.Dir, e.BS)
+		if e.WithOffset {
+			fmt.Fprintf(bw, "%d, ", e.Offset)
+		}
 		if e.HexPrio {
-			fmt.Fprintf(bw, "%d, %d, %d, %d, 0x%04x\n", e.TimeMs, e.Value, e.Dir, e.BS, e.Offset)
+			bw.WriteString("0x0000\n")
 			continue
 		}
-		fmt.Fprintf(bw, "%d, %d, %d, %d, %d\n", e.TimeMs, e.Value, e.Dir, e.BS, e.Offset)
+		bw.WriteString("0\n")
 	}
 	return bw.Flush()
 }

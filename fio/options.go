@@ -123,12 +123,12 @@ var handlings = []struct {
 	// fio's reporting and logging.
 	{Ignored, true, []string{"lat_percentiles", "clat_percentiles", "slat_percentiles",
 		"disable_lat", "disable_clat", "disable_slat", "disable_bw_measurement", "gtod_reduce",
-		"log_hist_msec", "log_max_value", "log_compression", "write_hist_log", "unified_rw_reporting",
+		"log_max_value", "log_compression", "unified_rw_reporting",
 		"eta", "eta_newline", "eta-newline", "eta_interval", "output", "output-format", "status-interval", "terse-version",
 		"unit_base", "significant_figures", "warnings-fatal", "max-jobs", "showcmd", "debug", "idle-prof",
 		"bandwidth-log", "append-terse", "inplace", "aux-path", "log_unix_epoch", "log_alternate_epoch",
 		"log_alternate_epoch_clock_id", "log_entries", "log_store_compressed", "log_compression_cpus",
-		"log_hist_coarseness", "bwavgtime", "iopsavgtime", "block_error_percentiles", "stats"}},
+		"bwavgtime", "iopsavgtime", "block_error_percentiles", "stats"}},
 	{Ignored, false, []string{"thread", "stonewall", "new_group", "minimal", "showcmd"}},
 	// Submission and completion batching.
 	{Batching, true, []string{"iodepth_batch", "iodepth_batch_complete_min", "iodepth_batch_complete_max",
@@ -180,6 +180,8 @@ const (
 	OptIOEngine            OptionKey = "ioengine"
 	OptKBBase              OptionKey = "kb_base"
 	OptLogAvgMsec          OptionKey = "log_avg_msec"
+	OptLogHistCoarseness   OptionKey = "log_hist_coarseness"
+	OptLogHistMsec         OptionKey = "log_hist_msec"
 	OptLogOffset           OptionKey = "log_offset"
 	OptLogPrio             OptionKey = "log_prio"
 	OptLoops               OptionKey = "loops"
@@ -239,6 +241,7 @@ const (
 	OptVerifyPattern       OptionKey = "verify_pattern"
 	OptWaitFor             OptionKey = "wait_for"
 	OptWriteBWLog          OptionKey = "write_bw_log"
+	OptWriteHistLog        OptionKey = "write_hist_log"
 	OptWriteIOPSLog        OptionKey = "write_iops_log"
 	OptWriteLatLog         OptionKey = "write_lat_log"
 )
@@ -591,8 +594,11 @@ var RunOptions = []OptionDoc{
 	{Name: "write_bw_log", Help: "write fio's bandwidth log PREFIX_bw.N.log, KiB/s (with --log_avg_msec)"},
 	{Name: "write_lat_log", Help: "write fio's latency logs PREFIX_clat.N.log and PREFIX_lat.N.log, ns (with --log_avg_msec; one direction)"},
 	{Name: "log_avg_msec", Default: "0", Help: "the logs' window, ms: each line is a window's mean (qdsweep writes averaged logs only)"},
-	{Name: "per_job_logs", Default: "1", Help: "0: one log per kind, without the job number"},
-	{Name: "log_offset", Default: "0", Help: "accepted: averaged logs carry offset 0, as fio's"},
+	{Name: "write_hist_log", Help: "write fio's completion-latency histogram log PREFIX_clat_hist.N.log (with --log_hist_msec: each window's completions in fio's 1856 bins)"},
+	{Name: "log_hist_msec", Default: "0", Help: "the histogram log's window, ms (0: no histogram log)"},
+	{Name: "log_hist_coarseness", Default: "0", Help: "0 to 6: the histogram log sums 2^N of fio's bins at a time; from 2 on its counts are exact, below 2 each of qdsweep's latency buckets (16 to a power of two) lands in fio's bin of its middle"},
+	{Name: "per_job_logs", Default: "1", Help: "0: one log per kind, without the job number, every job's lines in it"},
+	{Name: "log_offset", Default: "0", Help: "1: an offset column before the last, as fio (0 in averaged logs)"},
 	{Name: "allow_file_create", Default: "1", Help: "1: a missing file is laid out, as fio; 0: a missing file is refused, as fio"},
 	{Name: "log_prio", Switch: true, Help: "the logs' last column is the I/O's priority in hex (0x0000 for averaged lines), as fio"},
 	{Name: "kb_base", Default: "1024", Help: "1024: k, m, g are powers of 1024 and KiB, MiB, GiB powers of 1000 (fio's quirk); 1000: the other way round"},

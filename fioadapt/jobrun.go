@@ -114,16 +114,25 @@ func (r JobRun) VerifyPass() bool {
 
 // JobLogs are fio's logs of one job: write_iops_log, write_bw_log and
 // write_lat_log's prefixes ("" when not asked for), each line the mean of
-// a log_avg_msec window.
+// a log_avg_msec window, and write_hist_log's, each line a log_hist_msec
+// window's completion latencies in fio's bins.
 type JobLogs struct {
 	IOPS, BW, Lat string
 	AvgMs         int64
+	Hist          string
+	HistMs        int64
+	HistCoarse    int  // log_hist_coarseness: 2^HistCoarse of fio's bins to a count
 	PerJob        bool // per_job_logs: the job's number in the names
 	Prio          bool // log_prio: the last column is the I/O's priority, in hex
+	Offset        bool // log_offset: an offset column before the priority
 }
 
 // Any reports whether a log is asked for.
-func (l JobLogs) Any() bool { return l.IOPS != "" || l.BW != "" || l.Lat != "" }
+func (l JobLogs) Any() bool { return l.Averaged() || l.Hist != "" }
+
+// Averaged reports whether an averaged log (IOPS, bandwidth, latency) is
+// asked for.
+func (l JobLogs) Averaged() bool { return l.IOPS != "" || l.BW != "" || l.Lat != "" }
 
 // optionsAsGiven is opts by fio's name, each value as written, the last
 // one given winning.
@@ -553,13 +562,26 @@ func verifyLogHandlers() map[string]handler {
 		fio.OptWriteIOPSLog: {apply: convLog},
 		fio.OptWriteBWLog:   {apply: convLog},
 		fio.OptWriteLatLog:  {apply: convLog},
+		fio.OptWriteHistLog: {apply: convLog},
+		fio.OptLogHistMsec: {apply: func(c *jobConv, _ string, o fio.Option) (err error) {
+			n, err := optInteger(o)
+			c.run.Logs.HistMs = int64(n)
+			return err
+		}},
+		fio.OptLogHistCoarseness: {apply: func(c *jobConv, _ string, o fio.Option) (err error) {
+			c.run.Logs.HistCoarse, err = optInteger(o)
+			if err == nil && (c.run.Logs.HistCoarse < 0 || c.run.Logs.HistCoarse > fio.MaxHistCoarseness) {
+				err = fmt.Errorf("want 0 to %d (fio's bins summed 2^N at a time)", fio.MaxHistCoarseness)
+			}
+			return err
+		}},
 		fio.OptLogAvgMsec: {apply: func(c *jobConv, _ string, o fio.Option) (err error) {
 			n, err := optInteger(o)
 			c.run.Logs.AvgMs = int64(n)
 			return err
 		}},
 		fio.OptPerJobLogs: {apply: func(c *jobConv, _ string, o fio.Option) (err error) { c.run.Logs.PerJob, err = optBool(o); return err }},
-		fio.OptLogOffset:  {apply: func(_ *jobConv, _ string, o fio.Option) error { _, err := optBool(o); return err }},
+		fio.OptLogOffset:  {apply: func(c *jobConv, _ string, o fio.Option) (err error) { c.run.Logs.Offset, err = optBool(o); return err }},
 		fio.OptAllowFileCreate: {apply: func(c *jobConv, _ string, o fio.Option) (err error) {
 			c.run.NoCreate, err = optBool(o)
 			c.run.NoCreate = !c.run.NoCreate
@@ -726,7 +748,8 @@ func convUring(c *jobConv, key string, o fio.Option) error {
 	return c.run.Workload.Uring.SetOption(key, n)
 }
 
-// convLog reads write_iops_log, write_bw_log or write_lat_log: the
+// convLog reads write_iops_log, write_bw_log, write_lat_log or
+// write_hist_log: the
 // logs' prefix (given alone: the job's name, as fio).
 func convLog(c *jobConv, key string, o fio.Option) error {
 	p := o.Value
@@ -738,6 +761,8 @@ func convLog(c *jobConv, key string, o fio.Option) error {
 		c.run.Logs.IOPS = p
 	case fio.OptWriteBWLog:
 		c.run.Logs.BW = p
+	case fio.OptWriteHistLog:
+		c.run.Logs.Hist = p
 	default:
 		c.run.Logs.Lat = p
 	}
@@ -1140,19 +1165,17 @@ func (c *jobConv) finish() {
 }
 
 // checkLogs drops the logs qdsweep cannot write as fio would, and says
-// why in LogsIgnored: a log of every I/O (no log_avg_msec: qdsweep keeps
-// windows, not I/Os), a log per numjobs clone (qdsweep keeps one series
-// per job), and the latency of each direction of a mixed job (the
-// series' latency is both directions'; its IOPS and bandwidth logs are
-// written). fio runs such a job, and so does qdsweep, without them.
+// why in LogsIgnored: averaged logs of every I/O (no log_avg_msec: qdsweep
+// keeps windows, not I/Os; a histogram log is still written), and the
+// latency of each direction of a mixed job (the series' mean latency is
+// both directions'; its IOPS, bandwidth and histogram logs are written).
+// fio runs such a job, and so does qdsweep, without them.
 func (c *jobConv) checkLogs() {
 	l, w := &c.run.Logs, c.run.Workload
 	switch {
-	case !l.Any():
+	case !l.Averaged():
 	case l.AvgMs <= 0:
-		*l, c.run.LogsIgnored = JobLogs{}, LogsPerIO
-	case w.NumJobs > 1:
-		*l, c.run.LogsIgnored = JobLogs{}, LogsPerClone
+		l.IOPS, l.BW, l.Lat, c.run.LogsIgnored = "", "", "", LogsPerIO
 	case l.Lat != "" && w.RW.IsRead() && w.RW.IsWrite():
 		l.Lat, c.run.LogsIgnored = "", LogsMixedLat
 	}
@@ -1161,7 +1184,7 @@ func (c *jobConv) checkLogs() {
 // Why fio's logs a job asks for are not written (JobRun.LogsIgnored).
 const (
 	LogsPerIO    = "per-io"    // no log_avg_msec: fio logs every I/O
-	LogsPerClone = "per-clone" // numjobs > 1: fio logs each clone
+	LogsPerClone = "per-clone" // numjobs > 1 on an engine without a series per clone (the simulator, fio)
 	LogsMixedLat = "mixed-lat" // write_lat_log on a job that reads and writes
 )
 

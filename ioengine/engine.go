@@ -56,6 +56,12 @@ type Control struct {
 	// SeriesInterval, when > 0, makes the run record Stats.Series: one
 	// Interval per SeriesInterval of the measured window.
 	SeriesInterval time.Duration
+	// SeriesBins keeps each slice's latency histogram per direction
+	// (Interval.Bins), e.g. for fio's histogram logs.
+	SeriesBins bool
+	// SeriesPerJob asks, beside Stats.Series, for each job's own series
+	// (Stats.JobSeries), e.g. for fio's logs of each numjobs clone.
+	SeriesPerJob bool
 	// OnInterval, when set with SeriesInterval, is called from one goroutine
 	// at the end of each interval k (0, 1, …) of the series, e.g. to sample
 	// device counters beside it.

@@ -45,6 +45,43 @@ func ivValue(i int) int64 {
 	return lo + (int64(1)<<(e-ivSubBits))/2
 }
 
+// ivRange is slot i's range of latencies, [lo, hi) ns.
+func ivRange(i int) (lo, hi int64) {
+	switch {
+	case i == ivHistSlots-1:
+		return 1 << (ivMaxExp + 1), math.MaxInt64 // every longer latency
+	case i < ivSub:
+		return int64(i), int64(i) + 1
+	}
+	e := i/ivSub + ivSubBits - 1
+	sub := int64(i % ivSub)
+	lo = (ivSub + sub) << (e - ivSubBits)
+	return lo, lo + int64(1)<<(e-ivSubBits)
+}
+
+// LatBin is one non-empty bucket of a slice's latency histogram
+// (Interval.Bins): Count completions took from LoNs up to, not including,
+// HiNs. Buckets are 16 to a power of two (1 ns wide below 32 ns) up to
+// 2^42 ns; one more, from there to math.MaxInt64, holds every longer
+// latency.
+type LatBin struct {
+	LoNs, HiNs int64
+	Count      int64
+}
+
+// latBins are bins (merged, in slot order) as LatBins.
+func latBins(bins []ivBin) []LatBin {
+	if len(bins) == 0 {
+		return nil
+	}
+	out := make([]LatBin, len(bins))
+	for i, b := range bins {
+		lo, hi := ivRange(int(b.slot))
+		out[i] = LatBin{LoNs: lo, HiNs: hi, Count: int64(b.count)}
+	}
+	return out
+}
+
 // ivBin is one non-empty slot of an interval's histogram.
 type ivBin struct {
 	slot  uint16
@@ -82,4 +119,18 @@ func ivQuantile(bins []ivBin, q float64) int64 {
 		}
 	}
 	return ivValue(int(bins[len(bins)-1].slot))
+}
+
+// mergeBins adds up bins of equal slots.
+func mergeBins(bins []ivBin) []ivBin {
+	sort.Slice(bins, func(i, j int) bool { return bins[i].slot < bins[j].slot })
+	out := bins[:0]
+	for _, b := range bins {
+		if len(out) > 0 && out[len(out)-1].slot == b.slot {
+			out[len(out)-1].count += b.count
+			continue
+		}
+		out = append(out, b)
+	}
+	return out
 }

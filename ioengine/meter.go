@@ -244,7 +244,7 @@ func (m *meter) record(dir int, lat, bytes int64) {
 	d.bytes += bytes
 	d.latSum += lat
 	if m.ser != nil {
-		m.ser.record(lat)
+		m.ser.record(dir, lat)
 	}
 	if lat < histMinNs {
 		lat = histMinNs

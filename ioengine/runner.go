@@ -226,7 +226,7 @@ func (r *workloadRun) finish(win *runWindow, runErr error, fallback string) (*St
 	}
 	st := mergeStats(got, r.engine, fallback, w, window)
 	st.Buffers = buffers
-	st.Series = r.c.ser.merge(got)
+	st.Series, st.JobSeries = r.c.ser.merge(got)
 	st.Ramp = r.c.rampIntervals([2]float64{w.MeanBS(0), w.MeanBS(1)})
 	if win.started {
 		st.CPU = CPU{UsrS: tvSeconds(win.ru1.Utime) - tvSeconds(win.ru0.Utime), SysS: tvSeconds(win.ru1.Stime) - tvSeconds(win.ru0.Stime)}

@@ -3,7 +3,7 @@
 package ioengine
 
 import (
-	"sort"
+	"slices"
 	"sync/atomic"
 	"time"
 )
@@ -15,8 +15,8 @@ type ivCut struct {
 	t          int64 // event time of the cut, ns since the run's origin
 	ios, bytes [2]int64
 	latSum     int64
-	area       int64 // ∫ inflight dt since the window began, ns × I/Os
-	bins       []ivBin
+	area       int64      // ∫ inflight dt since the window began, ns × I/Os
+	bins       [2][]ivBin // per direction
 	final      bool
 }
 
@@ -24,6 +24,8 @@ type ivCut struct {
 // interval of the measured window; jobs read the tick once per reap batch.
 type seriesClock struct {
 	interval time.Duration
+	bins     bool // keep each slice's latency bins (Control.SeriesBins)
+	perJob   bool // each job's own series too (Control.SeriesPerJob)
 	tick     atomic.Int64
 	times    []int64 // coordinator time of tick k (times[0]: window start), ns since the origin
 	ticker   *time.Ticker
@@ -34,7 +36,7 @@ func newSeriesClock(ctl Control) *seriesClock {
 	if ctl.SeriesInterval <= 0 {
 		return nil
 	}
-	return &seriesClock{interval: ctl.SeriesInterval}
+	return &seriesClock{interval: ctl.SeriesInterval, bins: ctl.SeriesBins, perJob: ctl.SeriesPerJob}
 }
 
 // job returns the cutter of one more job (nil without a series).
@@ -74,10 +76,12 @@ func (c *seriesClock) stop() {
 	}
 }
 
-// merge adds each job's end-of-window cut and returns the run's intervals.
-func (c *seriesClock) merge(ms []meter) []Interval {
+// merge adds each job's end-of-window cut and returns the run's
+// intervals, and with perJob each job's own (nil for a job without a
+// series).
+func (c *seriesClock) merge(ms []meter) (all []Interval, perJob [][]Interval) {
 	if c == nil || len(c.times) == 0 {
-		return nil
+		return nil, nil
 	}
 	// Only the jobs handed back are read: a job abandoned in a syscall
 	// still owns its cutter.
@@ -93,7 +97,16 @@ func (c *seriesClock) merge(ms []meter) []Interval {
 		end = max(end, m.winEnd)
 		m.ser.cut(m, m.winEnd, 0, true)
 	}
-	return mergeSeries(jobs, starts, c.times, end, c.interval)
+	all = mergeSeries(jobs, starts, c.times, end, c.interval, c.bins)
+	if c.perJob && len(jobs) > 1 {
+		perJob = make([][]Interval, len(jobs))
+		for i, j := range jobs {
+			if j != nil {
+				perJob[i] = mergeSeries(jobs[i:i+1], starts[i:i+1], c.times, end, c.interval, c.bins)
+			}
+		}
+	}
+	return all, perJob
 }
 
 // seriesJob is the part of a meter that cuts its series: it lives in the
@@ -101,15 +114,16 @@ func (c *seriesClock) merge(ms []meter) []Interval {
 type seriesJob struct {
 	tick *atomic.Int64
 	last int64
-	hist ivHist
+	hist [2]ivHist // per direction
 	cuts []ivCut
 	// open is how many of the window's I/Os the job had in flight when
 	// its window opened (at its first reap after the coordinator's start).
 	open int64
 }
 
-// record adds one completion's latency to the current interval.
-func (s *seriesJob) record(lat int64) { s.hist[ivSlot(lat)]++ }
+// record adds one completion's latency (direction dir) to the current
+// interval.
+func (s *seriesJob) record(dir int, lat int64) { s.hist[dir][ivSlot(lat)]++ }
 
 // maybeCut cuts the series when the coordinator has ticked since the last
 // cut. Called once per reap batch by the meter while measuring.
@@ -129,7 +143,7 @@ func (s *seriesJob) cut(m *meter, t, k int64, final bool) {
 	for d := range m.dir {
 		c.ios[d], c.bytes[d] = m.dir[d].ios, m.dir[d].bytes
 	}
-	c.bins = s.hist.sparse()
+	c.bins = [2][]ivBin{s.hist[0].sparse(), s.hist[1].sparse()}
 	s.cuts = append(s.cuts, c)
 }
 
@@ -139,7 +153,8 @@ func (s *seriesJob) reset(inflight int64) {
 	s.open = inflight
 	s.cuts = s.cuts[:0]
 	s.last = s.tick.Load()
-	clear(s.hist[:])
+	clear(s.hist[0][:])
+	clear(s.hist[1][:])
 }
 
 // ivPiece is a job's share of one slice, possibly in more than one piece.
@@ -156,7 +171,7 @@ type ivAcc struct {
 	area       float64    // mean in flight, summed over jobs
 	latSum     int64
 	count      int64
-	bins       []ivBin
+	bins       [2][]ivBin
 	endSum     float64 // Σ over the jobs of where their shares of the slice end
 	ends       int
 }
@@ -193,21 +208,23 @@ func spreadSkipped(own []ivPiece, ticks []int64, prevK, k int, t0, t1 int64, inf
 // shorter than half of interval in the jobs' time (the coordinator's last
 // tick came as the window ended, or the jobs reaped nothing after it) joins
 // the slice before it.
-func mergeSeries(jobs []*seriesJob, winStarts []int64, ticks []int64, end int64, interval time.Duration) []Interval {
+// With bins, each slice keeps its latency bins (Interval.Bins).
+func mergeSeries(jobs []*seriesJob, winStarts []int64, ticks []int64, end int64, interval time.Duration, bins bool) []Interval {
 	if len(ticks) == 0 {
 		return nil
 	}
 	n := len(ticks)
-	for n > 1 && mergeSlices(jobs, winStarts, ticks, end, n, false)[n-1].DurNs < int64(interval)/2 {
+	for n > 1 && mergeSlices(jobs, winStarts, ticks, end, n, false, false)[n-1].DurNs < int64(interval)/2 {
 		n--
 	}
-	return mergeSlices(jobs, winStarts, ticks, end, n, true)
+	return mergeSlices(jobs, winStarts, ticks, end, n, true, bins)
 }
 
 // mergeSlices is mergeSeries over the first n ticks' slices (cuts of later
 // ticks fall in the last); without full, only their bounds and counts (no
-// latency percentiles, nothing allocated per slice).
-func mergeSlices(jobs []*seriesJob, winStarts []int64, ticks []int64, end int64, n int, full bool) []Interval {
+// latency percentiles, nothing allocated per slice); with bins, each
+// slice's latency bins per direction.
+func mergeSlices(jobs []*seriesJob, winStarts []int64, ticks []int64, end int64, n int, full, bins bool) []Interval {
 	accs := make([]ivAcc, n)
 	own := make([]ivPiece, n)
 	var startSum float64
@@ -239,7 +256,10 @@ func mergeSlices(jobs []*seriesJob, winStarts []int64, ticks []int64, end int64,
 			ReadIOPS: a.ios[0], WriteIOPS: a.ios[1], ReadBWBytes: a.bytes[0], WriteBWBytes: a.bytes[1], InflightMean: a.area}
 		if a.count > 0 && full {
 			iv.LatMeanNs = float64(a.latSum) / float64(a.count)
-			iv.LatP99Ns = ivQuantile(mergeBins(a.bins), 0.99)
+			if bins {
+				iv.Bins = [2][]LatBin{latBins(mergeBins(slices.Clone(a.bins[0]))), latBins(mergeBins(slices.Clone(a.bins[1])))}
+			}
+			iv.LatP99Ns = ivQuantile(append(a.bins[0], a.bins[1]...), 0.99)
 		}
 		out[k] = iv
 		from = to
@@ -285,7 +305,8 @@ func addJobSlices(accs []ivAcc, own []ivPiece, sj *seriesJob, winStart int64, ti
 		a.latSum += c.latSum - prev.latSum
 		a.count += c.ios[0] + c.ios[1] - prev.ios[0] - prev.ios[1]
 		if bins {
-			a.bins = append(a.bins, c.bins...)
+			a.bins[0] = append(a.bins[0], c.bins[0]...)
+			a.bins[1] = append(a.bins[1], c.bins[1]...)
 		}
 		prev = c
 	}
@@ -307,18 +328,4 @@ func addJobSlices(accs []ivAcc, own []ivPiece, sj *seriesJob, winStart int64, ti
 		a.area += p.area / p.dt
 	}
 	return begin
-}
-
-// mergeBins adds up bins of equal slots.
-func mergeBins(bins []ivBin) []ivBin {
-	sort.Slice(bins, func(i, j int) bool { return bins[i].slot < bins[j].slot })
-	out := bins[:0]
-	for _, b := range bins {
-		if len(out) > 0 && out[len(out)-1].slot == b.slot {
-			out[len(out)-1].count += b.count
-			continue
-		}
-		out = append(out, b)
-	}
-	return out
 }

@@ -24,7 +24,7 @@ func TestSeriesSliceWithoutCompletion(t *testing.T) {
 	}
 	job := &seriesJob{cuts: []ivCut{cut(1, 260*ms, 40, false), cut(3, 760*ms, 120, false), cut(3, 1000*ms, 160, true)}}
 	ticks := []int64{0, 250 * ms, 500 * ms, 750 * ms}
-	ivs := mergeSeries([]*seriesJob{job}, []int64{0}, ticks, 1000*ms, 250*time.Millisecond)
+	ivs := mergeSeries([]*seriesJob{job}, []int64{0}, ticks, 1000*ms, 250*time.Millisecond, false)
 	if len(ivs) != 4 {
 		t.Fatalf("%d slices, want 4: %+v", len(ivs), ivs)
 	}
@@ -126,7 +126,7 @@ func TestSeriesSlicesUnderStalls(t *testing.T) {
 				end = max(end, j.cuts[len(j.cuts)-1].t)
 				want += cs[len(cs)-1].ios
 			}
-			ivs := mergeSeries(jobs, starts, tc.ticks, end, 50*time.Millisecond)
+			ivs := mergeSeries(jobs, starts, tc.ticks, end, 50*time.Millisecond, false)
 			if len(ivs) != tc.slices {
 				t.Errorf("%d slices, want %d", len(ivs), tc.slices)
 			}

@@ -462,7 +462,7 @@ func (e *simEngine) Run(ctx context.Context, w Workload, ctl Control) (*Stats, e
 		credits: e.startCredits(),
 	}
 	if ctl.SeriesInterval > 0 {
-		r.ser = &simSeries{interval: int64(ctl.SeriesInterval)}
+		r.ser = &simSeries{interval: int64(ctl.SeriesInterval), bins: ctl.SeriesBins}
 	}
 	for range e.cfg.Channels {
 		r.channels = append(r.channels, 0)
@@ -701,8 +701,9 @@ type simSeries struct {
 	start      int64 // virtual ns the current slice began
 	ios, bytes [2]int64
 	latSum     int64
-	area       float64 // I/O·ns
-	hist       ivHist
+	area       float64   // I/O·ns
+	hist       [2]ivHist // per direction
+	bins       bool      // keep each slice's bins (Control.SeriesBins)
 	out        []Interval
 	winStart   int64
 }
@@ -715,7 +716,7 @@ func (s *simSeries) record(lat, bs int64, write bool) {
 	s.ios[d]++
 	s.bytes[d] += bs
 	s.latSum += lat
-	s.hist[ivSlot(lat)]++
+	s.hist[d][ivSlot(lat)]++
 }
 
 // close ends the current slice at virtual time t.
@@ -731,7 +732,11 @@ func (s *simSeries) close(t int64) {
 	}
 	if n := s.ios[0] + s.ios[1]; n > 0 {
 		iv.LatMeanNs = float64(s.latSum) / float64(n)
-		iv.LatP99Ns = ivQuantile(s.hist.sparse(), 0.99)
+		r, w := s.hist[0].sparse(), s.hist[1].sparse()
+		if s.bins {
+			iv.Bins = [2][]LatBin{latBins(r), latBins(w)}
+		}
+		iv.LatP99Ns = ivQuantile(append(r, w...), 0.99)
 	}
 	s.out = append(s.out, iv)
 	s.start, s.ios, s.bytes, s.latSum, s.area = t, [2]int64{}, [2]int64{}, 0, 0

@@ -88,6 +88,10 @@ type Stats struct {
 	// Series holds the measured window in slices of Control.SeriesInterval
 	// (nil when none was asked for or the engine cannot slice its window).
 	Series []Interval `json:"series,omitempty"`
+	// JobSeries holds each job's own series, in job order, when
+	// Control.SeriesPerJob asked for them and the run had several jobs
+	// (nil for a job without one); results.json does not keep them.
+	JobSeries [][]Interval `json:"-"`
 	// Ramp holds the ramp in slices of Control.SeriesInterval (Interval.Ramp
 	// set, StartNs negative), so a level that changed before the window is
 	// seen; nil without a ramp or a series.

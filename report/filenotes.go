@@ -94,13 +94,19 @@ func NoTelemetryNote(err error) string { return fmt.Sprintf("qdsweep: no device 
 func LogsIgnoredNote(why string) string {
 	switch why {
 	case "per-io":
-		return "fio's logs not written: without --log_avg_msec fio logs every I/O, and qdsweep keeps each window's mean; add --log_avg_msec=N"
+		return "fio's IOPS, bandwidth and latency logs not written: without --log_avg_msec fio logs every I/O, and qdsweep keeps each window's mean; add --log_avg_msec=N"
 	case "per-clone":
-		return "fio's logs not written: with numjobs > 1 fio writes a log per clone, and qdsweep keeps one series per job; write a section per clone"
+		return "fio's logs not written: with numjobs > 1 fio writes a log per clone, and this engine keeps one series per job; write a section per clone, or run on a local engine"
 	case "mixed-lat":
 		return "fio's latency logs not written: fio logs each direction's latency, and qdsweep's series holds both together (the IOPS and bandwidth logs are written)"
 	}
 	return ""
+}
+
+// HistBinsNote says a histogram log's counts are in fio's bin of their
+// bucket's middle (fioadapt.HistCounts) where a bucket spans several.
+func HistBinsNote() string {
+	return "fio's histogram log: qdsweep's latency buckets (16 to a power of two) span 4 of fio's bins (64 to a power of two), so each count is in fio's bin of its bucket's middle, within 3 % of its latency; --log_hist_coarseness=2 or more makes every count exact"
 }
 
 // ViaFioNote is said of a job file (or command line) qdsweep runs through

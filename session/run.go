@@ -93,7 +93,9 @@ func (r *Run) Execute(ctx context.Context) (err error) {
 			j.steady = watchSteady(&j.ctl, j.spec.run.Steady)
 		}
 		if win > 0 {
-			j.ctl.SeriesInterval = win // fio's logs' window
+			j.ctl.SeriesInterval = win // fio's logs' windows, a whole number of slices each
+			j.ctl.SeriesBins = j.spec.run.Logs.Hist != ""
+			j.ctl.SeriesPerJob = j.w.NumJobs > 1 && j.spec.run.Logs.Any()
 		}
 		// The engine runs the write guard again on what it opens: the
 		// files laid out here are qdsweep's own.
@@ -103,8 +105,12 @@ func (r *Run) Execute(ctx context.Context) (err error) {
 	if err := runGroups(ctx, jobs); err != nil {
 		return err
 	}
-	if err := writeRunLogs(logs, logOut); err != nil {
+	exact, err := writeRunLogs(logs, logOut)
+	if err != nil {
 		return err
+	}
+	if !exact {
+		fmt.Fprintln(errw, report.HistBinsNote())
 	}
 	if len(jobs) == 1 && jobs[0].st != nil && jobs[0].err != nil && format == report.RunNormal && r.Output == "" {
 		out = errw // a run that failed part-way: its figures beside its error

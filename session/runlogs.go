@@ -8,68 +8,107 @@ import (
 	"time"
 
 	"github.com/qdsweep/qdsweep/fio"
+	"github.com/qdsweep/qdsweep/fioadapt"
 	"github.com/qdsweep/qdsweep/guard"
 	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/qdsweep/qdsweep/report"
 )
 
-// runLog is one of fio's logs a run writes: its file and the job's series
-// it comes from.
+// runLog is one of fio's logs a run writes: its file, the job's series it
+// comes from (clone ≥ 0: that numjobs clone's own, Stats.JobSeries), and
+// how many of the series' slices make one of its windows.
 type runLog struct {
-	path string
-	kind fio.LogKind
-	job  *runJob
+	path  string
+	kind  fio.LogKind
+	job   *runJob
+	clone int
+	every int
 }
 
 // runLogs are the logs the jobs ask for (write_iops_log, write_bw_log,
-// write_lat_log), named as fio names them: job N counts every job's
-// numjobs clones before it, from 1.
-func runLogs(jobs []*runJob) []runLog {
+// write_lat_log, write_hist_log), named as fio names them: one per
+// numjobs clone, job N counting every job's clones before it, from 1 (with
+// per_job_logs=0, every clone's lines in one file, in job order); slice is
+// the series' interval.
+func runLogs(jobs []*runJob, slice time.Duration) []runLog {
 	var out []runLog
 	n := 1
 	for _, j := range jobs {
 		l := j.spec.run.Logs
-		for _, k := range []struct {
-			prefix string
-			kinds  []fio.LogKind
-		}{{l.IOPS, []fio.LogKind{fio.LogIOPS}}, {l.BW, []fio.LogKind{fio.LogBW}}, {l.Lat, []fio.LogKind{fio.LogClat, fio.LogLat}}} {
-			for _, kind := range k.kinds {
-				if k.prefix != "" {
-					out = append(out, runLog{path: fio.LogPath(k.prefix, kind, n, l.PerJob), kind: kind, job: j})
+		avg, hist := 1, 1
+		if slice > 0 {
+			avg = int(time.Duration(l.AvgMs) * time.Millisecond / slice)
+			hist = int(time.Duration(l.HistMs) * time.Millisecond / slice)
+		}
+		clones := max(j.w.NumJobs, 1)
+		for c := range clones {
+			clone := c
+			if clones == 1 {
+				clone = -1 // the job's series is the clone's
+			}
+			for _, k := range []struct {
+				prefix string
+				kinds  []fio.LogKind
+				every  int
+			}{{l.IOPS, []fio.LogKind{fio.LogIOPS}, avg}, {l.BW, []fio.LogKind{fio.LogBW}, avg},
+				{l.Lat, []fio.LogKind{fio.LogClat, fio.LogLat}, avg}, {l.Hist, []fio.LogKind{fio.LogClatHist}, hist}} {
+				for _, kind := range k.kinds {
+					if k.prefix != "" {
+						out = append(out, runLog{path: fio.LogPath(k.prefix, kind, n+c, l.PerJob), kind: kind, job: j, clone: clone, every: k.every})
+					}
 				}
 			}
 		}
-		n += max(j.w.NumJobs, 1)
+		n += clones
 	}
 	return out
 }
 
-// logWindow is the series interval the jobs' logs ask for (0: none); a
-// run's jobs share one (log_avg_msec).
-func logWindow(jobs []*runJob) (time.Duration, error) {
-	var win time.Duration
+// logWindow is the series interval the jobs' logs ask for (0: none): the
+// greatest common divisor of their windows (log_avg_msec of averaged
+// logs, log_hist_msec of histogram logs), so every log's window is a
+// whole number of slices.
+func logWindow(jobs []*runJob) time.Duration {
+	var ms int64
 	for _, j := range jobs {
-		if l := j.spec.run.Logs; l.Any() {
-			d := time.Duration(l.AvgMs) * time.Millisecond
-			if win != 0 && d != win {
-				return 0, Usagef("log_avg_msec differs between jobs (%v, %v): qdsweep keeps one window for a run's logs; give every job the same", win, d)
-			}
-			win = d
+		l := j.spec.run.Logs
+		if l.Averaged() {
+			ms = gcd(ms, l.AvgMs)
+		}
+		if l.Hist != "" && l.HistMs > 0 {
+			ms = gcd(ms, l.HistMs)
 		}
 	}
-	return win, nil
+	return time.Duration(ms) * time.Millisecond
+}
+
+func gcd(a, b int64) int64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// perCloneLogs drops the logs of a job with numjobs > 1 whose engine
+// keeps no series per clone (the simulator, fio), and says why.
+func perCloneLogs(jobs []*runJob) {
+	for _, j := range jobs {
+		if j.w.NumJobs > 1 && j.spec.run.Logs.Any() && (j.es.Sim != nil || j.es.Fio != nil) {
+			j.spec.run.Logs = fioadapt.JobLogs{}
+			j.spec.notes = append(j.spec.notes, report.LogsIgnoredNote(fioadapt.LogsPerClone))
+		}
+	}
 }
 
 // checkLogs is the run's logs, checked by the one writer before anything
 // is written (never a file the run reads or measures: files, the job file,
-// its inputs), how they are written, and their window.
+// its inputs), how they are written, and their series' interval.
 func (r *Run) checkLogs(jobs []*runJob, files []string) ([]runLog, guard.OutOptions, time.Duration, error) {
-	logs := runLogs(jobs)
+	perCloneLogs(jobs)
+	win := logWindow(jobs)
+	logs := runLogs(jobs, win)
 	oo := guard.OutOptions{Flag: "--write_*_log", Overwrite: r.Overwrite, Protect: append(append(slices.Clone(files), r.JobFile), r.Inputs...)}
-	win, err := logWindow(jobs)
-	if err == nil {
-		err = checkRunLogs(logs, oo)
-	}
-	return logs, oo, win, err
+	return logs, oo, win, checkRunLogs(logs, oo)
 }
 
 // checkRunLogs runs the one writer's checks on every log before the run.
@@ -83,29 +122,64 @@ func checkRunLogs(logs []runLog, oo guard.OutOptions) error {
 }
 
 // writeRunLogs writes each log from its job's series through the one
-// writer: a line per window and direction the job does, at the window's
-// end (ms since the measured window began), the window's mean: IOPS,
-// KiB/s, or latency in ns (qdsweep times an I/O from submission to
-// completion: fio's lat, written as clat too), bs and offset 0 as fio
-// writes averaged logs.
-func writeRunLogs(logs []runLog, oo guard.OutOptions) error {
+// writer, a file once with every line it holds (per_job_logs=0: each
+// clone's in turn): averaged logs a line per window and direction the job
+// does, at the window's end (ms since the measured window began), the
+// window's mean: IOPS, KiB/s, or latency in ns (qdsweep times an I/O from
+// submission to completion: fio's lat, written as clat too), bs 0 (and
+// offset 0) as fio writes averaged logs; histogram logs as
+// fioadapt.HistLog. It returns whether every histogram count lies in
+// its own bin of fio's (fioadapt.HistCounts).
+func writeRunLogs(logs []runLog, oo guard.OutOptions) (exact bool, err error) {
+	exact = true
+	var order []string
+	files := map[string]*bytes.Buffer{}
 	for _, l := range logs {
-		if l.job.st == nil {
-			continue
+		b := files[l.path]
+		if b == nil {
+			b = &bytes.Buffer{}
+			files[l.path] = b
+			order = append(order, l.path)
 		}
-		var b bytes.Buffer
-		entries := logEntries(l.kind, l.job.w.RW, l.job.st.Series)
-		for i := range entries {
-			entries[i].HexPrio = l.job.spec.run.Logs.Prio
+		ok, err := writeRunLog(b, l)
+		if err != nil {
+			return exact, err
 		}
-		if err := fio.WriteLog(&b, entries); err != nil {
-			return err
-		}
-		if err := guard.WriteFile(l.path, b.Bytes(), oo); err != nil {
-			return fmt.Errorf("writing fio's log: %w", OutErr(err))
+		exact = exact && ok
+	}
+	for _, p := range order {
+		if err := guard.WriteFile(p, files[p].Bytes(), oo); err != nil {
+			return exact, fmt.Errorf("writing fio's log: %w", OutErr(err))
 		}
 	}
-	return nil
+	return exact, nil
+}
+
+// writeRunLog adds one log's lines to b.
+func writeRunLog(b *bytes.Buffer, l runLog) (exact bool, err error) {
+	st, logs := l.job.st, l.job.spec.run.Logs
+	if st == nil {
+		return true, nil
+	}
+	series := st.Series
+	if l.clone >= 0 {
+		series = nil
+		if l.clone < len(st.JobSeries) {
+			series = st.JobSeries[l.clone]
+		}
+	}
+	if l.kind == fio.LogClatHist {
+		if logs.HistMs <= 0 {
+			return true, nil // fio writes the file, empty, without log_hist_msec
+		}
+		entries, exact := fioadapt.HistLog(ioengine.Coarsen(series, l.every), l.job.w, logs.HistCoarse)
+		return exact, fio.WriteHistLog(b, entries, logs.HistCoarse)
+	}
+	entries := logEntries(l.kind, l.job.w.RW, ioengine.Coarsen(series, l.every))
+	for i := range entries {
+		entries[i].HexPrio, entries[i].WithOffset = logs.Prio, logs.Offset
+	}
+	return true, fio.WriteLog(b, entries)
 }
 
 // logEntries is one log's lines from a series.

@@ -1,0 +1,244 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/qdsweep/qdsweep/fio"
+)
+
+// logsJob is a job file with fio's logs: job a's two clones and job b
+// (fio's logs 1, 2 and 3), 256 reads of 4 KiB each at 1,000 IOPS,
+// averaged and histogram logs every 50 ms, and extra lines.
+func logsJob(extra ...string) string {
+	return "[global]\nfilename=f\nsize=1m\nbs=4k\nrw=randread\nrate_iops=1000\n" +
+		"write_iops_log=q\nwrite_hist_log=q\nlog_avg_msec=50\nlog_hist_msec=50\n" +
+		strings.Join(extra, "\n") + "\n[a]\nnumjobs=2\n[b]\n"
+}
+
+// runLogsJob runs job under cmd (qdsweep run, or fio) in a new directory
+// and returns it.
+func runLogsJob(t *testing.T, job string, fioBin string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "f"), make([]byte, 4<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "j.fio"), []byte(job), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if fioBin != "" {
+		if out, err := runIn(dir, fioBin, "--output-format=terse", "j.fio"); err != nil {
+			t.Fatalf("fio: %v\n%s", err, out)
+		}
+		return dir
+	}
+	if _, stderr, code := runQdsweep(t, dir, "run", "--output-format=terse", "j.fio"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	return dir
+}
+
+var histLogRE = regexp.MustCompile(`^.+_clat_hist(\.\d+)?\.log$`)
+
+// allLogNames are the fio logs in dir, histogram logs too, sorted.
+func allLogNames(t *testing.T, dir string) []string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := logNames(t, dir)
+	for _, e := range ents {
+		if histLogRE.MatchString(e.Name()) {
+			out = append(out, e.Name())
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// logShape is a log's lines and the columns of each (the set of counts).
+func logShape(t *testing.T, path string) (lines int, cols []int) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+		if l == "" {
+			continue
+		}
+		lines++
+		if n := len(strings.Split(l, ",")); !slices.Contains(cols, n) {
+			cols = append(cols, n)
+		}
+	}
+	return lines, cols
+}
+
+// histTotal is the completions a histogram log counts, checking each
+// line's bins (PlatNR >> coarseness) and block size, and with ordered
+// that its times never go back (one clone's log).
+func histTotal(t *testing.T, path string, coarseness int, ordered bool) uint64 {
+	t.Helper()
+	es, err := fio.ReadHistLog(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum uint64
+	for i, e := range es {
+		if len(e.Counts) != fio.PlatNR>>coarseness || e.BS != 4096 || e.Dir != 0 || ordered && i > 0 && e.TimeMs < es[i-1].TimeMs {
+			t.Errorf("%s line %d: %d bins (want %d), bs %d, direction %d, %d ms", filepath.Base(path), i+1, len(e.Counts), fio.PlatNR>>coarseness, e.BS, e.Dir, e.TimeMs)
+		}
+		for _, n := range e.Counts {
+			sum += n
+		}
+	}
+	return sum
+}
+
+// TestRunWritesFioLogsPerJob: numjobs=2 and a second job write fio's logs
+// 1, 2 and 3, named as fio 3.33 names them for the same job file (with
+// per_job_logs=0 one file each); every line has fio's columns (log_offset
+// adds one); each histogram log has 1856 >> log_hist_coarseness bins a
+// line and counts every read of its clone (fio's stops at its last
+// window, so at most as many); fio's own fio2gnuplot reads the logs.
+func TestRunWritesFioLogsPerJob(t *testing.T) {
+	fioBin, _ := exec.LookPath("fio")
+	for _, c := range []struct {
+		extra      []string
+		coarseness int
+	}{
+		{nil, 0},
+		{[]string{"log_offset=1", "log_hist_coarseness=2"}, 2},
+		{[]string{"per_job_logs=0", "log_prio=1", "log_hist_coarseness=6"}, 6},
+	} {
+		job := logsJob(c.extra...)
+		q := runLogsJob(t, job, "")
+		names := allLogNames(t, q)
+		perJob := !slices.Contains(c.extra, "per_job_logs=0")
+		want := []string{"q_clat_hist.1.log", "q_clat_hist.2.log", "q_clat_hist.3.log", "q_iops.1.log", "q_iops.2.log", "q_iops.3.log"}
+		if !perJob {
+			want = []string{"q_clat_hist.log", "q_iops.log"}
+		}
+		if !slices.Equal(names, want) {
+			t.Fatalf("%v: logs %v, want %v", c.extra, names, want)
+		}
+		var fdir string
+		if fioBin != "" {
+			fdir = runLogsJob(t, job, fioBin)
+			if fn := allLogNames(t, fdir); !slices.Equal(fn, names) {
+				t.Errorf("%v: qdsweep wrote %v, fio %v", c.extra, names, fn)
+			}
+		}
+		for _, n := range names {
+			lines, cols := logShape(t, filepath.Join(q, n))
+			wantCols := 5
+			switch {
+			case histLogRE.MatchString(n):
+				wantCols = 3 + fio.PlatNR>>c.coarseness
+				total := histTotal(t, filepath.Join(q, n), c.coarseness, perJob)
+				reads := uint64(256) // the clone's
+				if !perJob {
+					reads *= 3 // every clone's in one file
+				}
+				if total != reads {
+					t.Errorf("%v %s: %d completions counted, want %d", c.extra, n, total, reads)
+				}
+			case slices.Contains(c.extra, "log_offset=1"):
+				wantCols = 6
+			}
+			if !slices.Equal(cols, []int{wantCols}) || lines < 2 {
+				t.Errorf("%v %s: %d lines of %v columns, want lines of %d", c.extra, n, lines, cols, wantCols)
+			}
+			if fdir == "" {
+				continue
+			}
+			flines, fcols := logShape(t, filepath.Join(fdir, n))
+			if !slices.Equal(fcols, cols) {
+				t.Errorf("%v %s: fio's %v columns, qdsweep's %v", c.extra, n, fcols, cols)
+			}
+			if histLogRE.MatchString(n) {
+				if ft, qt := histTotal(t, filepath.Join(fdir, n), c.coarseness, perJob), histTotal(t, filepath.Join(q, n), c.coarseness, perJob); ft > qt {
+					t.Errorf("%v %s: fio counts %d completions, qdsweep %d", c.extra, n, ft, qt)
+				}
+			}
+			t.Logf("%v %s: fio %d lines, qdsweep %d", c.extra, n, flines, lines)
+		}
+		if g, err := exec.LookPath("fio2gnuplot"); err == nil {
+			out, err := runIn(q, g, "-p", "q_iops*.log", "-d", filepath.Join(q, "g"))
+			avg, rerr := os.ReadFile(filepath.Join(q, "g", "q_iops.average"))
+			if err != nil || rerr != nil || !strings.Contains(string(avg), "from q_iops.") {
+				t.Errorf("fio2gnuplot: %v %v, average file %q\n%s", err, rerr, avg, out)
+			}
+		}
+	}
+}
+
+// TestFioPlotScripts: fio's fio_generate_plots draws qdsweep's logs, and
+// fio_jsonplus_clat2csv reads run's json+ output: its completion-latency
+// bins count every read.
+func TestFioPlotScripts(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 not installed: fio's scripts need it")
+	}
+	dir := runLogsJob(t, logsJob("write_bw_log=q", "write_lat_log=q"), "")
+	t.Run("fio_generate_plots", func(t *testing.T) {
+		s, err := exec.LookPath("fio_generate_plots")
+		if err != nil {
+			t.Skip("fio_generate_plots not installed (fio's tools)")
+		}
+		if _, err := exec.LookPath("gnuplot"); err != nil {
+			t.Skip("gnuplot not installed: fio_generate_plots draws with it")
+		}
+		if out, err := runIn(dir, s, "q"); err != nil {
+			t.Fatalf("fio_generate_plots: %v\n%s", err, out)
+		}
+		svgs, _ := filepath.Glob(filepath.Join(dir, "q-*.svg"))
+		if len(svgs) == 0 {
+			t.Error("fio_generate_plots drew nothing from qdsweep's logs")
+		}
+	})
+	t.Run("fio_jsonplus_clat2csv", func(t *testing.T) {
+		s, err := exec.LookPath("fio_jsonplus_clat2csv")
+		if err != nil {
+			t.Skip("fio_jsonplus_clat2csv not installed (fio's tools)")
+		}
+		d := t.TempDir()
+		if err := os.WriteFile(filepath.Join(d, "f"), make([]byte, 4<<20), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, stderr, code := runQdsweep(t, d, "run", "--name=a", "--filename=f", "--size=1m", "--bs=4k", "--rw=randread", "--output-format=json+")
+		if code != 0 || !json.Valid([]byte(out)) {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		if err := os.WriteFile(filepath.Join(d, "o.json"), []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if b, err := runIn(d, s, "o.json", "clat"); err != nil {
+			t.Fatalf("fio_jsonplus_clat2csv: %v\n%s", err, b)
+		}
+		csv, err := os.ReadFile(filepath.Join(d, "clat_job0"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(string(csv)), "\n")
+		head := strings.Split(lines[0], ", ")
+		col := slices.Index(head, "read_clat_ns_cumulative")
+		last := strings.Split(lines[len(lines)-1], ", ")
+		if col < 0 || col >= len(last) {
+			t.Fatalf("no read_clat_ns_cumulative column in %q", lines[0])
+		}
+		if n, err := strconv.Atoi(strings.TrimSpace(last[col])); err != nil || n != 256 {
+			t.Errorf("fio_jsonplus_clat2csv counts %q reads (%v), want %d", last[col], err, 256)
+		}
+	})
+}
