@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/qdsweep/qdsweep/fioadapt/fioengine"
 	"github.com/qdsweep/qdsweep/guard"
 )
 
@@ -38,6 +39,7 @@ func onHardExit(fn func()) func() {
 }
 
 func runHardExit() {
+	fioengine.StopAll() // fio and its jobs do not outlive qdsweep
 	hardExit.Lock()
 	defer hardExit.Unlock()
 	for _, fn := range hardExit.fns {

@@ -294,15 +294,16 @@ func (e *Engine) execWith(ctx context.Context, bin string, args []string, files 
 		return interruptGroup(cmd.Process.Pid)
 	}
 	cmd.WaitDelay = e.opt.KillWait
-	if err := cmd.Start(); err != nil {
+	mark := markRun(cmd)
+	if err := startRun(cmd, mark); err != nil {
 		return nil, nil, fmt.Errorf("start fio: %w", err)
 	}
-	pgid := cmd.Process.Pid
 	win := startWindowTimers(ctl)
 	err := cmd.Wait()
 	win.stop()
-	// Leave nothing of the group behind (helpers fio forked).
-	killGroup(pgid)
+	// Leave nothing of the run behind: helpers fio forked, and its jobs,
+	// each in a session of its own.
+	endRun(mark)
 	return stdout.Bytes(), stderr.Bytes(), err
 }
 
