@@ -84,34 +84,13 @@ func pace(ctx context.Context, w *Workload, ctl Control, c *coord, pubs []jobPub
 	defer watchdog.Stop()
 	ramp := newRampClock(ctl, c, pubs, *started)
 	defer ramp.stop()
-	var runC <-chan time.Time
-	var sampleC <-chan time.Time
-	var runT *time.Timer
-	var sampleT *time.Ticker
-	armWindow := func() {
-		// The series starts where the window did (the phase change), not
-		// later: jobs count I/Os from then, and a coordinator that waited
-		// for a CPU in between would otherwise squeeze them into a shorter
-		// first slice.
-		c.ser.start(c.windowStart)
-		runT = time.NewTimer(ctl.Runtime)
-		runC = runT.C
-		if ctl.SampleInterval > 0 && ctl.OnSample != nil {
-			sampleT = time.NewTicker(ctl.SampleInterval)
-			sampleC = sampleT.C
-		}
-	}
+	var win windowClock
 	defer func() {
-		if runT != nil {
-			runT.Stop()
-		}
-		if sampleT != nil {
-			sampleT.Stop()
-		}
+		win.stop()
 		c.ser.stop()
 	}()
 	if *started {
-		armWindow()
+		win.arm(c, ctl)
 	}
 	winStart := c.now()
 	endRamp := func() {
@@ -121,7 +100,7 @@ func pace(ctx context.Context, w *Workload, ctl Control, c *coord, pubs []jobPub
 		ramp.end, ramp.tick, ramp.sample = nil, nil, nil
 		startWindow()
 		winStart = c.now()
-		armWindow()
+		win.arm(c, ctl)
 	}
 	for {
 		select {
@@ -135,25 +114,15 @@ func pace(ctx context.Context, w *Workload, ctl Control, c *coord, pubs []jobPub
 			}
 		case <-ramp.end:
 			endRamp()
-		case <-runC:
+		case <-win.runC:
 			return nil
 		case <-c.ser.C():
 			c.ser.tickAt(c.now())
 			if ctl.OnInterval != nil {
 				ctl.OnInterval(len(c.ser.times) - 2)
 			}
-		case <-sampleC:
-			s := Sample{Elapsed: time.Duration(c.now() - winStart)}
-			for i := range pubs {
-				s.IOs += pubs[i].ios.Load()
-				s.LatSumNs += pubs[i].latSum.Load()
-				s.Inflight += pubs[i].inflight.Load()
-			}
-			// Every I/O moves BS bytes (a mix of sizes: their mean):
-			// counted from IOs, the sample's bytes agree with its I/Os
-			// even when a job publishes between the loads.
-			s.Bytes = int64(float64(s.IOs) * w.MeanBSMix())
-			if ctl.OnSample(s) {
+		case <-win.sampleC:
+			if ctl.OnSample(sampleOf(w, pubs, time.Duration(c.now()-winStart))) {
 				return nil
 			}
 		case r := <-results:
@@ -166,17 +135,74 @@ func pace(ctx context.Context, w *Workload, ctl Control, c *coord, pubs []jobPub
 			results <- r
 			return errJobEnded
 		case <-watchdog.C:
-			now := c.now()
-			for i := range pubs {
-				n := pubs[i].inflight.Load()
-				last := pubs[i].lastProgress.Load()
-				if n > 0 && last > 0 && time.Duration(now-last) > w.IOTimeout {
-					return fmt.Errorf("job %d: no I/O completed for %v with %d outstanding on %s (raise --io_timeout if the device is just slow): %w",
-						i, time.Duration(now-last).Round(time.Millisecond), n, w.Filename, ErrStalled)
-				}
+			if err := stalled(w, pubs, c.now()); err != nil {
+				return err
 			}
 		}
 	}
+}
+
+// windowClock is the measured window's clocks: its end (runC) and the
+// samples the control asks for (sampleC); nil channels until it is armed.
+type windowClock struct {
+	runC, sampleC <-chan time.Time
+	run           *time.Timer
+	sample        *time.Ticker
+}
+
+// arm starts the window's clocks and the time series.
+func (wc *windowClock) arm(c *coord, ctl Control) {
+	// The series starts where the window did (the phase change), not
+	// later: jobs count I/Os from then, and a coordinator that waited for
+	// a CPU in between would otherwise squeeze them into a shorter first
+	// slice.
+	c.ser.start(c.windowStart)
+	wc.run = time.NewTimer(ctl.Runtime)
+	wc.runC = wc.run.C
+	if ctl.SampleInterval > 0 && ctl.OnSample != nil {
+		wc.sample = time.NewTicker(ctl.SampleInterval)
+		wc.sampleC = wc.sample.C
+	}
+}
+
+// stop stops the clocks armed.
+func (wc *windowClock) stop() {
+	if wc.run != nil {
+		wc.run.Stop()
+	}
+	if wc.sample != nil {
+		wc.sample.Stop()
+	}
+}
+
+// sampleOf is the jobs' cumulative counts, elapsed into the window.
+func sampleOf(w *Workload, pubs []jobPub, elapsed time.Duration) Sample {
+	s := Sample{Elapsed: elapsed}
+	for i := range pubs {
+		s.IOs += pubs[i].ios.Load()
+		s.LatSumNs += pubs[i].latSum.Load()
+		s.Inflight += pubs[i].inflight.Load()
+	}
+	// Every I/O moves BS bytes (a mix of sizes: their mean): counted from
+	// IOs, the sample's bytes agree with its I/Os even when a job publishes
+	// between the loads.
+	s.Bytes = int64(float64(s.IOs) * w.MeanBSMix())
+	return s
+}
+
+// stalled is the watchdog's verdict at now: an error wrapping ErrStalled
+// for the first job with I/O outstanding and none completed for longer
+// than w.IOTimeout, nil when every job is moving.
+func stalled(w *Workload, pubs []jobPub, now int64) error {
+	for i := range pubs {
+		n := pubs[i].inflight.Load()
+		last := pubs[i].lastProgress.Load()
+		if n > 0 && last > 0 && time.Duration(now-last) > w.IOTimeout {
+			return fmt.Errorf("job %d: no I/O completed for %v with %d outstanding on %s (raise --io_timeout if the device is just slow): %w",
+				i, time.Duration(now-last).Round(time.Millisecond), n, w.Filename, ErrStalled)
+		}
+	}
+	return nil
 }
 
 // rampClock is the ramp's timers: its end (Control.Ramp), its series'
