@@ -118,89 +118,109 @@ func tvSeconds(tv unix.Timeval) float64 { return float64(tv.Sec) + float64(tv.Us
 // window of its own.)
 func mergeStats(ms []meter, engine, fallback string, w *Workload, window time.Duration) *Stats {
 	st := &Stats{Engine: engine, FallbackReason: fallback, Errors: []IOError{}}
-	var dirs [2]DirStats
-	var dirHist [2]*hdrhistogram.Histogram
-	var dirLatSum [2]int64
+	dirs := [2]dirSum{newDirSum(), newDirSum()}
 	allHist := hdrhistogram.New(histMinNs, histMaxNs, histSigFigs)
-	for d := range dirHist {
-		dirHist[d] = hdrhistogram.New(histMinNs, histMaxNs, histSigFigs)
+	var syncs *dirSum
+	if w.SyncEvery > 0 {
+		s := newDirSum()
+		syncs = &s
 	}
 	var areaSum int64
-	var syncs *DirStats
-	var syncHist *hdrhistogram.Histogram
-	var syncLatSum int64
-	if w.SyncEvery > 0 {
-		syncs, syncHist = &DirStats{}, hdrhistogram.New(histMinNs, histMaxNs, histSigFigs)
-	}
-	for _, m := range ms {
+	for i := range ms {
+		m := &ms[i]
 		if m.dir[0].hist == nil { // job never started
 			continue
 		}
 		areaSum += m.windowArea()
 		if syncs != nil && m.sync.hist != nil {
-			syncs.TotalIOs += m.sync.ios
-			syncLatSum += m.sync.latSum
-			syncHist.Merge(m.sync.hist)
+			syncs.add(&m.sync)
 		}
 		for d := range m.dir {
-			dm := &m.dir[d]
-			dirs[d].TotalIOs += dm.ios
-			dirs[d].Bytes += dm.bytes
-			dirLatSum[d] += dm.latSum
-			dirHist[d].Merge(dm.hist)
-			allHist.Merge(dm.hist)
+			dirs[d].add(&m.dir[d])
+			allHist.Merge(m.dir[d].hist)
 		}
-		st.ShortIOs += m.shortIOs
-		if m.g != nil && m.g.lt.On() {
-			st.LatencyDepth = m.g.qd
-		}
-		for b := range m.depths {
-			st.IODepths[b] += m.depths[b]
-			st.Submits[b] += m.submits[b]
-			st.Completes[b] += m.completes[b]
-		}
-		for _, e := range m.errs {
-			st.Errors = mergeIOError(st.Errors, e)
-		}
+		mergeCounts(st, m)
 	}
 	st.Runtime = window
 	win := float64(window)
 	if win > 0 {
-		for d := range dirs {
-			dirs[d].IOPS = float64(dirs[d].TotalIOs) / (win / 1e9)
-			dirs[d].BWBytes = float64(dirs[d].Bytes) / (win / 1e9)
-		}
 		st.InflightMean = float64(areaSum) / win
 	}
+	var ds [2]DirStats
 	for d := range dirs {
-		dirs[d].Lat = latencyOf(dirHist[d], dirLatSum[d], dirs[d].TotalIOs)
-		dirs[d].Hist = dirHist[d]
+		ds[d] = dirs[d].finish(win)
 	}
 	st.All = DirStats{
-		TotalIOs: dirs[0].TotalIOs + dirs[1].TotalIOs,
-		Bytes:    dirs[0].Bytes + dirs[1].Bytes,
-		IOPS:     dirs[0].IOPS + dirs[1].IOPS,
-		BWBytes:  dirs[0].BWBytes + dirs[1].BWBytes,
-		Lat:      latencyOf(allHist, dirLatSum[0]+dirLatSum[1], dirs[0].TotalIOs+dirs[1].TotalIOs),
+		TotalIOs: ds[0].TotalIOs + ds[1].TotalIOs,
+		Bytes:    ds[0].Bytes + ds[1].Bytes,
+		IOPS:     ds[0].IOPS + ds[1].IOPS,
+		BWBytes:  ds[0].BWBytes + ds[1].BWBytes,
+		Lat:      latencyOf(allHist, dirs[0].latSum+dirs[1].latSum, ds[0].TotalIOs+ds[1].TotalIOs),
 		Hist:     allHist,
 	}
 	if w.RW.IsRead() {
-		r := dirs[dirRead]
+		r := ds[dirRead]
 		st.Read = &r
 	}
 	if w.RW.IsWrite() {
-		wr := dirs[dirWrite]
+		wr := ds[dirWrite]
 		st.Write = &wr
 	}
 	if syncs != nil {
-		if win > 0 {
-			syncs.IOPS = float64(syncs.TotalIOs) / (win / 1e9)
-		}
-		syncs.Lat = latencyOf(syncHist, syncLatSum, syncs.TotalIOs)
-		syncs.Hist = syncHist
-		st.Sync = syncs
+		s := syncs.finish(win)
+		st.Sync = &s
 	}
 	return st
+}
+
+// dirSum sums the meters of one direction (or of the syncs) over the jobs.
+type dirSum struct {
+	s      DirStats
+	hist   *hdrhistogram.Histogram
+	latSum int64
+}
+
+func newDirSum() dirSum {
+	return dirSum{hist: hdrhistogram.New(histMinNs, histMaxNs, histSigFigs)}
+}
+
+// add adds one job's meter of the direction.
+func (d *dirSum) add(dm *dirMeter) {
+	d.s.TotalIOs += dm.ios
+	d.s.Bytes += dm.bytes
+	d.latSum += dm.latSum
+	d.hist.Merge(dm.hist)
+}
+
+// finish is the direction's statistics over a window of win nanoseconds
+// (0: rates unknown).
+func (d *dirSum) finish(win float64) DirStats {
+	s := d.s
+	if win > 0 {
+		s.IOPS = float64(s.TotalIOs) / (win / 1e9)
+		s.BWBytes = float64(s.Bytes) / (win / 1e9)
+	}
+	s.Lat = latencyOf(d.hist, d.latSum, s.TotalIOs)
+	s.Hist = d.hist
+	return s
+}
+
+// mergeCounts adds one job's counts that are not per direction: short
+// I/Os, the depth histograms, its errors, and the depth a latency target
+// settled on.
+func mergeCounts(st *Stats, m *meter) {
+	st.ShortIOs += m.shortIOs
+	if m.g != nil && m.g.lt.On() {
+		st.LatencyDepth = m.g.qd
+	}
+	for b := range m.depths {
+		st.IODepths[b] += m.depths[b]
+		st.Submits[b] += m.submits[b]
+		st.Completes[b] += m.completes[b]
+	}
+	for _, e := range m.errs {
+		st.Errors = mergeIOError(st.Errors, e)
+	}
 }
 
 // latencyOf summarises a histogram; the mean is the exact sum over count.
