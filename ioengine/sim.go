@@ -440,17 +440,47 @@ func (r *simRun) wake() int64 {
 
 // Run simulates w under ctl in real time. The workload's Filename is ignored.
 func (e *simEngine) Run(ctx context.Context, w Workload, ctl Control) (*Stats, error) {
-	if err := e.cfg.validate(); err != nil {
+	if err := e.check(w, ctl); err != nil {
 		return nil, err
+	}
+	r := e.newRun(w, ctl)
+	cpu0 := simCPU()
+	start := time.Now()
+	r.arm(ctl)
+	end, runErr := r.loop(ctx, ctl, start)
+	if r.measuring && ctl.OnWindowEnd != nil {
+		ctl.OnWindowEnd()
+	}
+	if e.cfg.BurstCarry {
+		e.keepCredits(r.credits)
+	}
+	cpu1 := simCPU()
+	st := r.stats(end, CPU{UsrS: cpu1.UsrS - cpu0.UsrS, SysS: cpu1.SysS - cpu0.SysS})
+	if r.ser != nil && r.measuring {
+		st.Series = r.ser.finish(end)
+	}
+	st.Ramp = r.ramp
+	return st, runErr
+}
+
+// check refuses a run the simulated device cannot model.
+func (e *simEngine) check(w Workload, ctl Control) error {
+	if err := e.cfg.validate(); err != nil {
+		return err
 	}
 	switch {
 	case w.BS <= 0:
-		return nil, fmt.Errorf("sim: bs %d must be > 0", w.BS)
+		return fmt.Errorf("sim: bs %d must be > 0", w.BS)
 	case w.IODepth < 1 || w.NumJobs < 1:
-		return nil, fmt.Errorf("sim: iodepth %d and numjobs %d must be ≥ 1", w.IODepth, w.NumJobs)
+		return fmt.Errorf("sim: iodepth %d and numjobs %d must be ≥ 1", w.IODepth, w.NumJobs)
 	case ctl.Runtime <= 0:
-		return nil, errors.New("sim: runtime must be > 0")
+		return errors.New("sim: runtime must be > 0")
 	}
+	return nil
+}
+
+// newRun is a run of w on the device, its queue filled at time 0.
+func (e *simEngine) newRun(w Workload, ctl Control) *simRun {
 	seed := e.cfg.Seed
 	if seed == 0 {
 		seed = w.RandSeed
@@ -478,9 +508,12 @@ func (e *simEngine) Run(ctx context.Context, w Workload, ctl Control) (*Stats, e
 		r.submit(0)
 		r.inflight++
 	}
+	return r
+}
 
-	cpu0 := simCPU()
-	start := time.Now()
+// arm sets the run's milestones: the ramp's end, its slices and samples,
+// and the window when there is no ramp.
+func (r *simRun) arm(ctl Control) {
 	r.rampEnd = int64(ctl.Ramp)
 	r.nextSample, r.nextSeries, r.nextRampCut = int64(math.MaxInt64), int64(math.MaxInt64), int64(math.MaxInt64)
 	r.nextRampSample = int64(math.MaxInt64)
@@ -494,21 +527,23 @@ func (e *simEngine) Run(ctx context.Context, w Workload, ctl Control) (*Stats, e
 	if r.rampEnd == 0 {
 		r.startWindow(0, ctl)
 	}
-	var end int64 // the window's end, in virtual time: set as the loop stops
-	var runErr error
+}
+
+// loop advances virtual time with the wall clock from start until the run
+// stops; it returns the window's end in virtual time, and ctx's error
+// wrapped when it ended the run.
+func (r *simRun) loop(ctx context.Context, ctl Control, start time.Time) (end int64, err error) {
 	for {
 		now := int64(time.Since(start))
 		if t, stop := r.until(min(now, r.winEnd), ctl); stop {
-			end = t
-			break
+			return t, nil
 		}
 		if err := ctx.Err(); err != nil {
 			end = max(r.winStart, min(now, r.winEnd))
 			if r.measuring {
 				r.advance(end)
 			}
-			runErr = fmt.Errorf("sim run: %w", err)
-			break
+			return end, fmt.Errorf("sim run: %w", err)
 		}
 		t := time.NewTimer(max(simBatch, time.Duration(r.wake()-now)))
 		select {
@@ -517,19 +552,6 @@ func (e *simEngine) Run(ctx context.Context, w Workload, ctl Control) (*Stats, e
 		case <-t.C:
 		}
 	}
-	if r.measuring && ctl.OnWindowEnd != nil {
-		ctl.OnWindowEnd()
-	}
-	if e.cfg.BurstCarry {
-		e.keepCredits(r.credits)
-	}
-	cpu1 := simCPU()
-	st := r.stats(end, CPU{UsrS: cpu1.UsrS - cpu0.UsrS, SysS: cpu1.SysS - cpu0.SysS})
-	if r.ser != nil && r.measuring {
-		st.Series = r.ser.finish(end)
-	}
-	st.Ramp = r.ramp
-	return st, runErr
 }
 
 // submit queues one I/O issued at virtual time t.
