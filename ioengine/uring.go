@@ -378,8 +378,7 @@ func (u *uringLoop) run(j *job) error {
 	m := &j.m
 	c := m.c
 	r := u.r
-	inflight, pending := 0, 0
-	var fatal error
+	var f uringFlight
 	// Waits are bounded (an abort or a stall is noticed within waitSlice)
 	// by a timer that completes into the ring every waitSlice, rather than
 	// by a timeout on each wait: the kernel arms an hrtimer per timed wait,
@@ -390,91 +389,114 @@ func (u *uringLoop) run(j *job) error {
 	if err != nil {
 		return err
 	}
-	rearm := false
+	f.timer = timer
 	for {
 		t0 := c.now()
-		if rearm && pending == 0 {
+		if f.rearm && f.pending == 0 {
 			if err := u.armTimer(); err != nil {
 				return err
 			}
-			rearm = false
+			f.rearm = false
 		}
 		// SQEs the kernel did not take last time (EAGAIN, EBUSY) enter
 		// flight with this call: their latency starts now too (none: a
 		// no-op).
-		u.restamp(pending, t0)
-		if u.canSubmit(m, fatal) {
+		u.restamp(f.pending, t0)
+		if u.canSubmit(m, f.fatal) {
 			k := u.prep(j, len(u.free), t0)
-			pending += k
-			inflight += k
+			f.pending += k
+			f.inflight += k
 		}
-		if inflight == 0 {
-			if j.rest(u.canSubmit(m, fatal)) {
+		if f.inflight == 0 {
+			if j.rest(u.canSubmit(m, f.fatal)) {
 				continue // paced, thought, or drained for the latency target's next window
 			}
-			return fatal
+			return f.fatal
 		}
 		if j.pace.on && u.ts != nil {
-			u.pacedWait(j, u.canSubmit(m, fatal))
+			u.pacedWait(j, u.canSubmit(m, f.fatal))
 		}
-		n, err := r.enter(uint32(pending), 1, uringEnterGetEvents, waitArg)
+		n, err := r.enter(uint32(f.pending), 1, uringEnterGetEvents, waitArg)
 		if n > 0 {
 			m.submitted(t0, n)
-			pending -= n
+			f.pending -= n
 		}
 		if err != nil && enterFailed(err) { // the nil test stays inline on the hot path
 			return fmt.Errorf("io_uring_enter: %w", err)
 		}
 		t1 := c.now()
 		head, tail := r.peekCQ()
-		if err := u.stalled(j, head, tail, t1, inflight); err != nil {
+		if err := u.stalled(j, head, tail, t1, f.inflight); err != nil {
 			return err
 		}
 		m.reaped(t1)
-		done := 0 // completions handled since the last endBatch
-		for head != tail {
-			if r.cqe(head).userData == timerTag {
-				head++
-				rearm = timer
-				continue
-			}
-			if e := u.complete(j, r.cqe(head), t1); e != nil && fatal == nil {
-				fatal = e
-			}
-			head++
-			inflight--
-			done++
-			// The last visible completion's replacement goes with the
-			// next blocking enter, which submits and waits in one call.
-			streaming := head != tail && u.stream.on() && pending == 0
-			if streaming {
-				r.cqAdvanceTo(head)
-				m.midBatch(t1, done) // may end submission: check canSubmit after
-				done = 0
-			}
-			if streaming && u.canSubmit(m, fatal) && j.dueIn(c.now()) <= 0 {
-				// Submit the replacement now; the same call flushes
-				// completions that arrived meanwhile.
-				k, left, newTail, err := u.streamSubmit(j, tail)
-				if err != nil {
-					return err
-				}
-				inflight += k
-				pending += left
-				tail = newTail
-				t1 = c.now()
-				m.reaped(t1)
-			}
+		done, t1, err := u.reap(j, &f, head, tail, t1)
+		if err != nil {
+			return err
 		}
-		r.cqAdvanceTo(head)
 		if done > 0 {
 			m.endBatch(t1, done)
 		}
 		j.maybeYield(t1)
 		if c.phase.Load() == phaseAbort {
-			return fatal
+			return f.fatal
 		}
 	}
+}
+
+// uringFlight is a job's I/O on its ring: in flight (submitted or
+// prepared), prepared and not yet taken by the kernel (pending), the
+// first error that ends the job (fatal), and whether the ring's timer
+// fired and must be armed again (rearm; timer: the job has one).
+type uringFlight struct {
+	inflight, pending int
+	fatal             error
+	rearm, timer      bool
+}
+
+// reap handles the completions visible from head to tail (t1: when they
+// were reaped) and advances the ring past them: each completes its I/O,
+// the ring's timer asks for a rearm, and when streaming the replacement
+// of a completion is submitted at once. It returns the completions handled
+// since the last midBatch and the time of the last reap.
+func (u *uringLoop) reap(j *job, f *uringFlight, head, tail uint32, t1 int64) (done int, _ int64, err error) {
+	m, r := &j.m, u.r
+	for head != tail {
+		if r.cqe(head).userData == timerTag {
+			head++
+			f.rearm = f.timer
+			continue
+		}
+		if e := u.complete(j, r.cqe(head), t1); e != nil && f.fatal == nil {
+			f.fatal = e
+		}
+		head++
+		f.inflight--
+		done++
+		// The last visible completion's replacement goes with the
+		// next blocking enter, which submits and waits in one call.
+		streaming := head != tail && u.stream.on() && f.pending == 0
+		if streaming {
+			r.cqAdvanceTo(head)
+			m.midBatch(t1, done) // may end submission: check canSubmit after
+			done = 0
+		}
+		if streaming && u.canSubmit(m, f.fatal) && j.dueIn(m.c.now()) <= 0 {
+			// Submit the replacement now; the same call flushes
+			// completions that arrived meanwhile.
+			k, left, newTail, err := u.streamSubmit(j, tail)
+			if err != nil {
+				return done, t1, err
+			}
+			f.inflight += k
+			f.pending += left
+			tail = newTail
+			t1 = m.c.now()
+			m.reaped(t1)
+		}
+	}
+	r.cqAdvanceTo(head)
+	return done, t1, nil
 }
 
 // canSubmit reports whether the job may submit another I/O: the window has
