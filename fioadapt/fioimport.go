@@ -67,8 +67,28 @@ func ImportResult(outs []fio.Output) (*sweep.Result, error) {
 	if len(r.Steps) == 0 {
 		return nil, fmt.Errorf("fio import: %w", ErrNoIO)
 	}
+	if err := checkUsable(r.Steps); err != nil {
+		return nil, err
+	}
+	sortSteps(r.Steps)
+	r.Meta.Engine = joinKeys(engines, "fio")
+	r.Meta.Target = joinKeys(targets, "")
+	if last > 0 {
+		r.Meta.End = time.Unix(last, 0).UTC()
+		r.Meta.Start = time.Unix(first, 0).UTC().Add(-time.Duration(r.Meta.Workload.RuntimeNs))
+	}
+	r.Plan = planOf(r.Steps)
+	if hosts := fleetOf(r.Steps); hosts > 1 {
+		r.Plan.Hosts = hosts
+	}
+	return r, nil
+}
+
+// checkUsable refuses an import with no step Little's Law can read: none
+// measured latency (ErrNoLatency), or none says its iodepth (ErrNoIODepth).
+func checkUsable(steps []sweep.Step) error {
 	usable, noLat := 0, 0
-	for _, st := range r.Steps {
+	for _, st := range steps {
 		switch {
 		case st.Failed != "":
 		case st.LatNotMeasured:
@@ -79,13 +99,19 @@ func ImportResult(outs []fio.Output) (*sweep.Result, error) {
 	}
 	switch {
 	case usable > 0:
+		return nil
 	case noLat > 0:
-		return nil, fmt.Errorf("fio import: %w", ErrNoLatency)
+		return fmt.Errorf("fio import: %w", ErrNoLatency)
 	default:
-		return nil, fmt.Errorf("fio import: %w", ErrNoIODepth)
+		return fmt.Errorf("fio import: %w", ErrNoIODepth)
 	}
-	sort.SliceStable(r.Steps, func(a, b int) bool {
-		x, y := r.Steps[a], r.Steps[b]
+}
+
+// sortSteps orders imported steps as a sweep runs them: by rw, block
+// size, queue depth, then iodepth.
+func sortSteps(steps []sweep.Step) {
+	sort.SliceStable(steps, func(a, b int) bool {
+		x, y := steps[a], steps[b]
 		if x.RW != y.RW {
 			return x.RW < y.RW
 		}
@@ -97,25 +123,18 @@ func ImportResult(outs []fio.Output) (*sweep.Result, error) {
 		}
 		return x.IODepth < y.IODepth
 	})
-	r.Meta.Engine = joinKeys(engines, "fio")
-	r.Meta.Target = joinKeys(targets, "")
-	if last > 0 {
-		r.Meta.End = time.Unix(last, 0).UTC()
-		r.Meta.Start = time.Unix(first, 0).UTC().Add(-time.Duration(r.Meta.Workload.RuntimeNs))
-	}
-	r.Plan = planOf(r.Steps)
-	// Client/server reports of one fleet size: the plan runs on that many hosts.
-	hosts := len(r.Steps[0].Hosts)
-	for _, st := range r.Steps {
+}
+
+// fleetOf is the number of hosts when every step is a client/server
+// report of one fleet size (each step's QD spread over them), else 0.
+func fleetOf(steps []sweep.Step) int {
+	hosts := len(steps[0].Hosts)
+	for _, st := range steps {
 		if len(st.Hosts) != hosts || st.QD != hosts*st.IODepth*st.NumJobs {
-			hosts = 0
-			break
+			return 0
 		}
 	}
-	if hosts > 1 {
-		r.Plan.Hosts = hosts
-	}
-	return r, nil
+	return hosts
 }
 
 // fioGroup is one step's jobs: a job, its separately listed clones, or an
@@ -256,14 +275,7 @@ func stepFromFio(g fioGroup) (sweep.Step, error) {
 	st.IOPSCV, st.IOPSSamples = fioIOPSNoise(read, write)
 	st.Read, st.Write = mergeDirs(read), mergeDirs(write)
 	if st.RW == "" {
-		switch {
-		case st.Read != nil && st.Write != nil:
-			st.RW = fio.OptRW
-		case st.Write != nil:
-			st.RW = "write"
-		default:
-			st.RW = "read"
-		}
+		st.RW = rwOf(st.Read, st.Write)
 	}
 	if st.BS == 0 {
 		st.BS = blockSizeOf(append(read, write...), ios)
@@ -275,15 +287,36 @@ func stepFromFio(g fioGroup) (sweep.Step, error) {
 		st.QD = n * st.IODepth * st.NumJobs
 	}
 	st.RuntimeNs = runtimeMs * int64(time.Millisecond)
-	for _, c := range g.clients {
+	st.Hosts = hostsOf(g.clients)
+	return st, nil
+}
+
+// rwOf is the rw of a job that did not say it, from the directions it
+// did I/O in.
+func rwOf(read, write *ioengine.DirStats) string {
+	switch {
+	case read != nil && write != nil:
+		return fio.OptRW
+	case write != nil:
+		return "write"
+	default:
+		return "read"
+	}
+}
+
+// hostsOf is each client's figures of a client/server report (none for
+// a local run).
+func hostsOf(clients []fio.Job) []sweep.HostStep {
+	var hs []sweep.HostStep
+	for _, c := range clients {
 		s := c.Summary()
 		host := c.Host
 		if c.Port != 0 {
 			host = fmt.Sprintf("%s:%d", c.Host, c.Port)
 		}
-		st.Hosts = append(st.Hosts, sweep.HostStep{Host: host, IOPS: s.IOPS, BWBytes: s.BWBytes, Lat: LatencyOf(s.Lat)})
+		hs = append(hs, sweep.HostStep{Host: host, IOPS: s.IOPS, BWBytes: s.BWBytes, Lat: LatencyOf(s.Lat)})
 	}
-	return st, nil
+	return hs
 }
 
 // binsPercentiles replaces the step's percentiles, min and max by those of
