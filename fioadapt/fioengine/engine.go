@@ -100,23 +100,11 @@ func (e *Engine) Name() string { return ioengine.EngineFio }
 
 // Run executes fio once for w and converts its JSON report.
 func (e *Engine) Run(ctx context.Context, w ioengine.Workload, ctl ioengine.Control) (*ioengine.Stats, error) {
-	bin, err := exec.LookPath(e.opt.Binary)
+	bin, err := e.check(w)
 	if err != nil {
-		return nil, fmt.Errorf("%w (%s: %v)", ErrNotFound, e.opt.Binary, err)
+		return nil, err
 	}
-	if len(w.JobFiles) > 0 {
-		return nil, fmt.Errorf("fio engine: one file per job is not supported; name one shared file with --filename")
-	}
-	if w.Verify {
-		return nil, fmt.Errorf("fio engine: data verification is not supported; drop --verify or use --ioengine=io_uring")
-	}
-	ioeng, fallback := e.opt.IOEngine, ""
-	if ioeng == ioengine.EngineIOUring && len(e.opt.Clients) == 0 {
-		// Probe as the native engines do; fio itself would just fail.
-		if _, reason, err := ioengine.New(ioengine.EngineIOUring); err == nil && reason != "" {
-			ioeng, fallback = ioengine.EngineLibaio, reason
-		}
-	}
+	ioeng, fallback := e.ioEngine()
 	opts, err := fioadapt.JobOptions(w, ctl.Runtime, ctl.Ramp, ioeng)
 	if err != nil {
 		return nil, err
@@ -126,13 +114,8 @@ func (e *Engine) Run(ctx context.Context, w ioengine.Workload, ctl ioengine.Cont
 	if err := CheckExtraArgs(e.opt.ExtraArgs); err != nil {
 		return nil, err
 	}
-	if len(e.opt.Clients) == 0 {
-		// fio would create a missing file; an Engine lays nothing out.
-		for _, f := range w.Targets() {
-			if _, err := os.Stat(f); err != nil {
-				return nil, fmt.Errorf("fio target: %w", err)
-			}
-		}
+	if err := e.targetsExist(w); err != nil {
+		return nil, err
 	}
 	if err := e.checkRemote(ctx, bin, w); err != nil { // the write guard for fio servers
 		return nil, err
@@ -160,38 +143,16 @@ func (e *Engine) Run(ctx context.Context, w ioengine.Workload, ctl ioengine.Cont
 			return nil, fmt.Errorf("fio client job file: %w", err)
 		}
 		defer os.RemoveAll(dir)
-		path := filepath.Join(dir, fioadapt.JobName(w)+".fio")
-		var buf bytes.Buffer
-		if err := fioadapt.WriteOptions(&buf, w, opts); err != nil {
+		more, err := e.clientArgs(dir, w, opts)
+		if err != nil {
 			return nil, err
 		}
-		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-			return nil, fmt.Errorf("fio client job file: %w", err)
-		}
-		// A host-list file sends the job to every server; with several
-		// --client arguments before one job file, fio may run it on the
-		// last server only.
-		var hosts strings.Builder
-		for _, c := range e.opt.Clients {
-			hosts.WriteString(fio.ClientArg(c) + "\n")
-		}
-		list := filepath.Join(dir, "hosts.list")
-		if err := os.WriteFile(list, []byte(hosts.String()), 0o644); err != nil {
-			return nil, fmt.Errorf("fio client host list: %w", err)
-		}
-		args = append(args, "--client="+list, path)
+		args = append(args, more...)
 	}
 	stdout, stderr, runErr := e.execWith(ctx, bin, args, fds.files, ctl)
 	outs, perr := fio.ParseJSON(bytes.NewReader(stdout))
 	if perr != nil {
-		msg := firstLines(stderr, 3)
-		if ctx.Err() != nil {
-			return nil, fmt.Errorf("fio run interrupted before it reported: %w", ctx.Err())
-		}
-		if runErr != nil {
-			return nil, fmt.Errorf("fio %s: %w%s", strings.Join(args, " "), runErr, msg)
-		}
-		return nil, fmt.Errorf("fio output: %w%s", perr, msg)
+		return nil, notReported(ctx, args, runErr, perr, stderr)
 	}
 	final := fio.Final(outs)
 	st, err := statsOf(final[len(final)-1], w, e.opt.Clients)
@@ -216,6 +177,87 @@ func (e *Engine) Run(ctx context.Context, w ioengine.Workload, ctl ioengine.Cont
 		return st, fmt.Errorf("fio exited with an error: %w%s", runErr, firstLines(stderr, 3))
 	}
 	return st, nil
+}
+
+// check finds fio and refuses what the fio engine does not run.
+func (e *Engine) check(w ioengine.Workload) (bin string, err error) {
+	bin, err = exec.LookPath(e.opt.Binary)
+	if err != nil {
+		return "", fmt.Errorf("%w (%s: %v)", ErrNotFound, e.opt.Binary, err)
+	}
+	if len(w.JobFiles) > 0 {
+		return "", fmt.Errorf("fio engine: one file per job is not supported; name one shared file with --filename")
+	}
+	if w.Verify {
+		return "", fmt.Errorf("fio engine: data verification is not supported; drop --verify or use --ioengine=io_uring")
+	}
+	return bin, nil
+}
+
+// targetsExist refuses a local run whose targets are missing: fio would
+// create a missing file, and an Engine lays nothing out.
+func (e *Engine) targetsExist(w ioengine.Workload) error {
+	if len(e.opt.Clients) > 0 {
+		return nil
+	}
+	for _, f := range w.Targets() {
+		if _, err := os.Stat(f); err != nil {
+			return fmt.Errorf("fio target: %w", err)
+		}
+	}
+	return nil
+}
+
+// ioEngine is the ioengine fio runs with, and why it is not the one asked
+// for ("" when it is): io_uring is probed as the native engines do, and
+// libaio taken when it is missing; fio itself would just fail.
+func (e *Engine) ioEngine() (ioeng, fallback string) {
+	ioeng = e.opt.IOEngine
+	if ioeng == ioengine.EngineIOUring && len(e.opt.Clients) == 0 {
+		if _, reason, err := ioengine.New(ioengine.EngineIOUring); err == nil && reason != "" {
+			return ioengine.EngineLibaio, reason
+		}
+	}
+	return ioeng, ""
+}
+
+// clientArgs writes the job file and the host list for fio servers into
+// dir and returns the arguments that send the job to every server.
+func (e *Engine) clientArgs(dir string, w ioengine.Workload, opts fioadapt.OptionSet) ([]string, error) {
+	path := filepath.Join(dir, fioadapt.JobName(w)+".fio")
+	var buf bytes.Buffer
+	if err := fioadapt.WriteOptions(&buf, w, opts); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		return nil, fmt.Errorf("fio client job file: %w", err)
+	}
+	// A host-list file sends the job to every server; with several
+	// --client arguments before one job file, fio may run it on the last
+	// server only.
+	var hosts strings.Builder
+	for _, c := range e.opt.Clients {
+		hosts.WriteString(fio.ClientArg(c) + "\n")
+	}
+	list := filepath.Join(dir, "hosts.list")
+	if err := os.WriteFile(list, []byte(hosts.String()), 0o644); err != nil {
+		return nil, fmt.Errorf("fio client host list: %w", err)
+	}
+	return []string{"--client=" + list, path}, nil
+}
+
+// notReported is the error of a fio run whose output does not parse
+// (perr): interrupted, fio's own failure with its command line, or the
+// output; each with the first lines fio wrote to stderr.
+func notReported(ctx context.Context, args []string, runErr, perr error, stderr []byte) error {
+	msg := firstLines(stderr, 3)
+	if ctx.Err() != nil {
+		return fmt.Errorf("fio run interrupted before it reported: %w", ctx.Err())
+	}
+	if runErr != nil {
+		return fmt.Errorf("fio %s: %w%s", strings.Join(args, " "), runErr, msg)
+	}
+	return fmt.Errorf("fio output: %w%s", perr, msg)
 }
 
 // sizeBased turns the options into a size-based job when Options.IOSize
