@@ -202,6 +202,8 @@ const (
 	OptRandomDistribution  OptionKey = "random_distribution"
 	OptRandomGenerator     OptionKey = "random_generator"
 	OptReadOnly            OptionKey = "readonly"
+	OptReadBeyondWP        OptionKey = "read_beyond_wp"
+	OptZoneMode            OptionKey = "zonemode"
 	OptRandSeed            OptionKey = "randseed"
 	OptRate                OptionKey = "rate"
 	OptRateIOPS            OptionKey = "rate_iops"
@@ -318,9 +320,15 @@ var viaFioOptions = []string{
 func OptionViaFio(name string) bool { return options[OptionName(name)].viaFio }
 
 // CheckViaFio checks the value of an option fio runs for qdsweep: a
-// memory type must have no backing file (mem=mmap:/path names one).
+// memory type must have no backing file (mem=mmap:/path names one), and
+// io_submit_mode=offload is refused: fio 3.33 hangs as the job starts,
+// its submit workers' start racing their state (fixed in fio 3.42).
 func CheckViaFio(name, value string) error {
 	switch n := OptionName(name); n {
+	case "io_submit_mode":
+		if strings.EqualFold(strings.TrimSpace(value), "offload") {
+			return fmt.Errorf("fio 3.33 hangs as such a job starts, its submit workers' start racing their state; fio's default, inline, submits from the job itself")
+		}
 	case "mem":
 		if !slices.Contains(passMems, value) {
 			return fmt.Errorf("%s=%s: the memory type may be one of %s, without a backing file", n, value, strings.Join(passMems, ", "))

@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 
@@ -57,6 +58,8 @@ func routeRuns(runs []fioadapt.JobRun, unset error, engine, where string) (route
 		return 0, "", Usagef("%s: %s: neither qdsweep nor fio under qdsweep runs these; drop them or run the job file with fio itself", where, strings.Join(dedup(refused), ", "))
 	case unset != nil:
 		return 0, "", Usagef("%s: %v", where, OneLine(unset))
+	case zbdReadsNothing(runs) != "":
+		return 0, "", Usagef("%s: %s", where, zbdReadsNothing(runs))
 	case (len(via) > 0 || engine == ioengine.EngineFio) && cloneSteady(runs) != "":
 		// fio, given group_reporting as every job qdsweep hands it, would
 		// test the clones together, where the job file asks a test each.
@@ -80,6 +83,35 @@ func cloneSteady(runs []fioadapt.JobRun) string {
 		if r.Steady.Dur > 0 && r.Workload.NumJobs > 1 && !r.GroupReporting {
 			return fmt.Sprintf("job %s: steadystate with numjobs=%d", r.Name, r.Workload.NumJobs)
 		}
+	}
+	return ""
+}
+
+// zbdReadsNothing says why fio would do no I/O for a job of runs, or "":
+// zonemode=zbd over files that are not block devices, where fio's zones
+// all start empty, and a job that only reads with read_beyond_wp=0
+// (fio's default), which reads only what was written in a zone.
+func zbdReadsNothing(runs []fioadapt.JobRun) string {
+	for _, r := range runs {
+		var zbd, beyond bool
+		for _, o := range r.Unsupported {
+			switch fio.OptionName(o.Key) {
+			case fio.OptZoneMode:
+				zbd = strings.EqualFold(strings.TrimSpace(o.Value), "zbd")
+			case fio.OptReadBeyondWP:
+				beyond = o.Value == "" || strings.TrimSpace(o.Value) != "0"
+			}
+		}
+		if !zbd || beyond || r.Workload.RW.IsWrite() {
+			continue
+		}
+		for _, f := range r.Workload.Targets() {
+			if fi, err := os.Stat(f); err == nil && fi.Mode()&os.ModeDevice != 0 {
+				return ""
+			}
+		}
+		return fmt.Sprintf("job %s: %s=zbd, rw=%s with %s=0: fio reads only data written in a zone, and the zones of a file that is not a zoned block device all start empty, so fio would do no I/O; add %s=1, write the zones first, or run it on a zoned block device",
+			r.Name, fio.OptZoneMode, r.Workload.RW, fio.OptReadBeyondWP, fio.OptReadBeyondWP)
 	}
 	return ""
 }

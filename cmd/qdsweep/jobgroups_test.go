@@ -142,6 +142,9 @@ func TestRunJobFileRefusesWithReasons(t *testing.T) {
 		{"engine before an unset variable", "[j]\nfilename=f\nsize=1m\nbs=${QDSWEEP_TEST_UNSET}\nioengine=filedelete\n", "ioengine=filedelete"},
 		{"an unset variable when nothing else refuses", "[j]\nfilename=f\nsize=1m\nbs=${QDSWEEP_TEST_UNSET}\nthinktime=10\n", "QDSWEEP_TEST_UNSET"},
 		{"an option that removes the file", "[j]\nfilename=f\nsize=1m\nunlink=1\nbs=4k,8k\n", "unlink=1"},
+		{"offload submission, which fio 3.33 hangs on", "[j]\nfilename=f\nsize=1m\nioengine=libaio\nio_submit_mode=offload\nrate_iops=100\n", "io_submit_mode=offload (line 5) (fio 3.33 hangs"},
+		{"zoned reads of a file whose zones are empty", "[j]\nfilename=f\nsize=1m\nrw=read\nzonemode=zbd\nzonesize=256k\n", "zonemode=zbd, rw=read with read_beyond_wp=0"},
+		{"zoned reads beyond the write pointer", "[j]\nfilename=f\nsize=1m\nrw=read\nzonemode=zbd\nzonesize=256k\nread_beyond_wp=1\n", ""},
 		{"steady state of each clone apart", "[j]\nfilename=f\nsize=1m\nioengine=posixaio\nnumjobs=2\nsteadystate=iops:5%\nss_dur=2\n", "steadystate with numjobs=2 and no group_reporting"},
 	}
 	for _, tc := range cases {

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/qdsweep/qdsweep/fio"
@@ -53,6 +54,9 @@ type Options struct {
 	// KillWait is how long fio gets to print its results after an interrupt
 	// before its process group is killed (0: 5 s).
 	KillWait time.Duration
+	// HangGrace is how long past its ramp and runtime a run may go on
+	// before fio is taken for hung and stopped (0: hangGrace's).
+	HangGrace time.Duration
 }
 
 // Engine runs the installed fio binary as an ioengine.Engine.
@@ -326,6 +330,8 @@ func (e *Engine) exec(ctx context.Context, bin string, args []string, ctl ioengi
 
 // execWith is exec with files inherited by fio as descriptors 3, 4, ….
 func (e *Engine) execWith(ctx context.Context, bin string, args []string, files []*os.File, ctl ioengine.Control) ([]byte, []byte, error) {
+	ctx, hung := watchdog(ctx, ctl, e.opt.HangGrace)
+	defer hung.stop()
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.ExtraFiles = files
 	var stdout, stderr bytes.Buffer
@@ -346,7 +352,49 @@ func (e *Engine) execWith(ctx context.Context, bin string, args []string, files 
 	// Leave nothing of the run behind: helpers fio forked, and its jobs,
 	// each in a session of its own.
 	endRun(mark)
+	if hung.fired() {
+		return nil, nil, fmt.Errorf("fio was still running %s after the job's ramp and runtime (%s) should have ended it, and was stopped: fio hung", hung.grace, ctl.Ramp+ctl.Runtime)
+	}
 	return stdout.Bytes(), stderr.Bytes(), err
+}
+
+// hangGrace is how long past a run's ramp and runtime fio may take to end
+// (its end_fsync, a verify pass, its report) before it is taken for hung:
+// at least a minute, or the runtime again.
+func hangGrace(runtime time.Duration) time.Duration { return max(time.Minute, runtime) }
+
+// hangWatch ends a fio run that goes on past its time (hangGrace after its
+// ramp and runtime): fio 3.33 can hang before its job starts.
+type hangWatch struct {
+	grace  time.Duration
+	t      *time.Timer
+	cancel context.CancelFunc
+	hit    atomic.Bool
+}
+
+// watchdog returns ctx, cancelled when the run outlives its time (never
+// for a run without a runtime: one that runs until its bytes are done).
+func watchdog(ctx context.Context, ctl ioengine.Control, grace time.Duration) (context.Context, *hangWatch) {
+	if grace <= 0 {
+		grace = hangGrace(ctl.Runtime)
+	}
+	w := &hangWatch{grace: grace}
+	if ctl.Runtime <= 0 || ctl.Runtime > 30*24*time.Hour {
+		return ctx, w
+	}
+	ctx, w.cancel = context.WithCancel(ctx)
+	w.t = time.AfterFunc(ctl.Ramp+ctl.Runtime+w.grace, func() { w.hit.Store(true); w.cancel() })
+	return ctx, w
+}
+
+// fired says whether the run outlived its time.
+func (w *hangWatch) fired() bool { return w.hit.Load() }
+
+func (w *hangWatch) stop() {
+	if w.t != nil {
+		w.t.Stop()
+		w.cancel()
+	}
 }
 
 // windowTimers calls the Control's window hooks on a timer.
