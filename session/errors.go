@@ -50,10 +50,6 @@ func OpenOut(dir string, o guard.OutOptions) (*guard.Out, error) {
 	return out, OutErr(err)
 }
 
-// Given tells which flags the command line gave (by name): a setting not
-// given yields to a job file's or a resumed sweep's.
-type Given interface{ IsSet(name string) bool }
-
 // HardExit registers fn to run if the process is forced to exit and
 // returns its removal (the command line's signal handling).
 type HardExit func(fn func()) (remove func())

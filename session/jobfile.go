@@ -53,59 +53,55 @@ func (j *JobFile) Has(names ...string) bool {
 	return false
 }
 
-// from reports whether the value of flag comes from the job file: the file
-// sets one of opts and the flag was not given.
-func (j *JobFile) from(g Given, flag string, opts ...string) bool {
-	return j.Has(opts...) && !g.IsSet(flag)
+// from reports whether the value of field f comes from the job file: the
+// file sets one of opts and the request did not give f.
+func (j *JobFile) from(g Fields, f Field, opts ...string) bool {
+	return j.Has(opts...) && !g.Has(f)
 }
 
-// defines reports whether the job file decides flag, set or not: the
+// defines reports whether the job file decides field f, set or not: the
 // options that describe a fio job take fio's defaults when the file omits
-// them (rw=read, bs=4k, iodepth=1, numjobs=1, direct=0), unless the flag is given.
-func (j *JobFile) defines(g Given, flag string) bool {
-	return j != nil && !g.IsSet(flag)
+// them (rw=read, bs=4k, iodepth=1, numjobs=1, direct=0), unless f is given.
+func (j *JobFile) defines(g Fields, f Field) bool {
+	return j != nil && !g.Has(f)
 }
 
 // ApplyShared copies what the job file sets onto the shared workload
-// fields, except where a flag was given.
-func (j *JobFile) ApplyShared(g Given, w *ioengine.Workload) {
+// fields, except where the request gave one (g).
+func (j *JobFile) ApplyShared(g Fields, w *ioengine.Workload) {
 	if j == nil {
 		return
 	}
 	jw := j.Run.Workload
-	if j.from(g, fio.OptFilename, fio.OptFilename) {
+	if j.from(g, FieldFilename, fio.OptFilename) {
 		w.Filename = jw.Filename
 	}
-	if j.from(g, fio.OptSize, fio.OptSize) {
+	if j.from(g, FieldSize, fio.OptSize) {
 		w.Size = jw.Size
-	} else if !g.IsSet(fio.OptSize) && w.Filename != "" {
+	} else if !g.Has(FieldSize) && w.Filename != "" {
 		if _, err := os.Stat(w.Filename); err == nil {
 			w.Size = 0 // an existing file or device is covered whole
 		}
 	}
-	if j.from(g, fio.OptOffset, fio.OptOffset) {
+	if j.from(g, FieldOffset, fio.OptOffset) {
 		w.Offset = jw.Offset
 	}
-	if j.from(g, fio.OptOffsetIncrement, fio.OptOffsetIncrement) {
+	if j.from(g, FieldOffsetIncrement, fio.OptOffsetIncrement) {
 		w.OffsetIncrement = jw.OffsetIncrement
 	}
-	if j.from(g, fio.OptRWMixRead, fio.OptRWMixRead, fio.OptRWMixWrite) {
+	if j.from(g, FieldRWMixRead, fio.OptRWMixRead, fio.OptRWMixWrite) {
 		w.RWMixRead = jw.RWMixRead
 	}
-	if j.defines(g, fio.OptDirect) {
+	if j.defines(g, FieldDirect) {
 		w.Direct = jw.Direct
 	}
-	uringGiven := false
-	for _, n := range fio.UringOptionNames() {
-		uringGiven = uringGiven || g.IsSet(n)
-	}
-	if !uringGiven {
+	if !g.Has(FieldUring) {
 		w.Uring = jw.Uring
 	}
-	if j.from(g, fio.OptRandSeed, fio.OptRandSeed) {
+	if j.from(g, FieldRandSeed, fio.OptRandSeed) {
 		w.RandSeed = jw.RandSeed
 	}
-	if j.from(g, fio.OptContinueOnError, fio.OptContinueOnError) {
+	if j.from(g, FieldContinueOnError, fio.OptContinueOnError) {
 		w.ContinueOnError = jw.ContinueOnError
 	}
 	// The job's shapes (bssplit, bsrange, random_distribution …), which
@@ -113,33 +109,33 @@ func (j *JobFile) ApplyShared(g Given, w *ioengine.Workload) {
 	w.Shape = jw.Shape
 }
 
-// RW is the pattern to sweep: the flag's value, or the job file's when the
-// flag was not given.
-func (j *JobFile) RW(g Given, flag string) string {
-	if j.defines(g, fio.OptRW) {
+// RW is the pattern to sweep: the request's (given), or the job file's
+// when the request gave none.
+func (j *JobFile) RW(g Fields, given string) string {
+	if j.defines(g, FieldRW) {
 		return string(j.Run.Workload.RW)
 	}
-	return flag
+	return given
 }
 
-// BS is the block size's text: the flag's, or the job file's bytes.
-func (j *JobFile) BS(g Given, flag string) string {
-	if j.defines(g, fio.OptBS) {
+// BS is the block size's text: the request's, or the job file's bytes.
+func (j *JobFile) BS(g Fields, given string) string {
+	if j.defines(g, FieldBS) {
 		return strconv.FormatInt(j.Run.Workload.BS, 10)
 	}
-	return flag
+	return given
 }
 
-// NumJobs is --numjobs's text, or the job file's.
-func (j *JobFile) NumJobs(g Given, flag string) string {
-	if j.defines(g, fio.OptNumJobs) {
+// NumJobs is the request's numjobs text, or the job file's.
+func (j *JobFile) NumJobs(g Fields, given string) string {
+	if j.defines(g, FieldNumJobs) {
 		return strconv.Itoa(j.Run.Workload.NumJobs)
 	}
-	return flag
+	return given
 }
 
-// IOEngine is the engine named on the command line (name; given: it was),
-// or the job file's when none was.
+// IOEngine is the engine the request names (name; given: it was), or the
+// job file's when none was.
 func (j *JobFile) IOEngine(name string, given bool) string {
 	if j.Has(fio.OptIOEngine) && !given && j.Run.IOEngine != "" {
 		return j.Run.IOEngine

@@ -42,10 +42,11 @@ type Run struct {
 	// Inputs are the other files the run reads (RunRequest.Inputs: job
 	// files named on their own, included files): never replaced by Output.
 	Inputs []string
-	// EngineFor sets up the engine a job names (with the command line's
-	// engine settings).
-	EngineFor func(name string) (Engine, error)
-	Version   string // qdsweep's, in the reports
+	// Engines are the engine settings given (Set) with which the engine a
+	// job names is set up.
+	Engines EngineRequest
+	Set     Fields
+	Version string // qdsweep's, in the reports
 
 	Stdout, Stderr io.Writer
 	OnHardExit     HardExit

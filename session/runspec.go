@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"errors"
 	"os"
 	"slices"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/fioadapt"
+	"github.com/qdsweep/qdsweep/guard"
 	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/report"
 )
@@ -29,13 +31,53 @@ type RunSpec struct {
 	fioEngine string
 }
 
-// RunRequest is what a run's command line names: fio's options, and the
-// job files and sections to run.
+// RunRequest is everything a run's command line says: fio's options, the
+// job files and sections to run, the engine's settings, how the figures
+// are reported and where, and Set: which of its settings were given.
+// RunJobs runs it.
 type RunRequest struct {
-	FioArgs  []string // fio's options and arguments, as fio takes them
-	JobFile  string   // --jobfile ("": none)
-	Sections []string // --section
-	Engine   string   // the engine --ioengine or --sim names for every job ("": each job's own)
+	Set       Fields
+	FioArgs   []string // fio's options and arguments, as fio takes them
+	JobFile   string   // --jobfile ("": none)
+	Sections  []string // --section
+	ParseOnly bool     // read and check the jobs, run nothing
+	// Engines are the engine's settings; when one is named (FieldEngine,
+	// FieldSim) every job runs on it, else each job on its own.
+	Engines   EngineRequest
+	Permit    guard.Permit // what may be written over
+	IOTimeout time.Duration
+	LogEvery  time.Duration // series interval (< 0: off)
+	Format    string        // report.RunNormal (""), RunJSON, RunTerse, RunFioJSON or RunJSONPlus
+	Output    string        // file for the figures ("": Stdout)
+	Overwrite bool          // Output may replace a file qdsweep did not write
+	Version   string
+	Out
+}
+
+// engine is the engine the request names for every job ("": each job's own).
+func (req RunRequest) engine() string {
+	if name, given := req.Engines.name(req.Set); given {
+		return name
+	}
+	return ""
+}
+
+// RunJobs reads and checks the jobs req names, every one before any file
+// is created, and runs them (unless ParseOnly).
+func RunJobs(ctx context.Context, req RunRequest) error {
+	inputs, err := req.Inputs() // before any is opened: a named pipe would block
+	if err != nil {
+		return err
+	}
+	specs, err := RunSpecs(req)
+	if err != nil || req.ParseOnly {
+		return err
+	}
+	req.commit()
+	r := &Run{Specs: specs, Permit: req.Permit, IOTimeout: req.IOTimeout, LogEvery: req.LogEvery, Format: req.Format,
+		Output: req.Output, Overwrite: req.Overwrite, JobFile: req.JobFile, Inputs: inputs, Version: req.Version,
+		Stdout: req.Stdout, Stderr: req.Stderr, OnHardExit: req.OnHardExit, Engines: req.Engines, Set: req.Set}
+	return r.Execute(ctx)
 }
 
 // RunSpecs reads fio's options from the command line (and job files) with
@@ -62,7 +104,7 @@ func RunSpecs(req RunRequest) ([]RunSpec, error) {
 	var sectionNames []string // every section of the job files
 	if len(jobFiles) == 0 {
 		rt := routeNative
-		if runs, groups, waves, rt, err = commandLineRuns(cmdline, req.Engine, &notes); err != nil {
+		if runs, groups, waves, rt, err = commandLineRuns(cmdline, req.engine(), &notes); err != nil {
 			return nil, err
 		}
 		for range runs {
@@ -99,7 +141,7 @@ func RunSpecs(req RunRequest) ([]RunSpec, error) {
 	}
 	specs := make([]RunSpec, len(runs))
 	for i, r := range runs {
-		engine := req.Engine
+		engine := req.engine()
 		if routes[i] == routeFio {
 			engine = ioengine.EngineFio
 		}
@@ -110,8 +152,8 @@ func RunSpecs(req RunRequest) ([]RunSpec, error) {
 		spec.group, spec.wave, spec.waitFor = groups[i], waves[i], waits[i]
 		if routes[i] == routeFio {
 			spec.viaFio, spec.fioEngine = true, r.Engine
-			if req.Engine != "" && req.Engine != ioengine.EngineFio {
-				spec.fioEngine = req.Engine // the command line's, for every job
+			if e := req.engine(); e != "" && e != ioengine.EngineFio {
+				spec.fioEngine = e // the command line's, for every job
 			}
 		}
 		if i == 0 {
@@ -217,7 +259,7 @@ func jobFileRuns(path string, cmdline []fio.Option, req RunRequest, names, notes
 	if err != nil && !errors.Is(err, fio.ErrUnsupported) {
 		return nil, nil, nil, 0, Usagef("--jobfile %s: %v", path, OneLine(err))
 	}
-	rt, note, err := routeRuns(runs, unset, req.Engine, "--jobfile "+path)
+	rt, note, err := routeRuns(runs, unset, req.engine(), "--jobfile "+path)
 	if err != nil {
 		return nil, nil, nil, 0, err
 	}

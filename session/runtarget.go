@@ -50,7 +50,7 @@ func (r *Run) prepareJob(ctx context.Context, spec RunSpec, several bool) (*runJ
 		j.prefix = fmt.Sprintf("job [%s]: ", spec.run.Name)
 	}
 	j.w.IOTimeout = r.IOTimeout
-	es, err := r.EngineFor(spec.engine)
+	es, err := r.Engines.engine(r.Set, spec.engine, true, nil)
 	if err != nil {
 		return nil, err
 	}

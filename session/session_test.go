@@ -79,7 +79,7 @@ func TestRunSession(t *testing.T) {
 	var out, errw bytes.Buffer
 	r := &session.Run{Specs: specs, Format: report.RunJSON, IOTimeout: 30 * time.Second, LogEvery: -1, Version: "test",
 		Stdout: &out, Stderr: &errw,
-		EngineFor: func(name string) (session.Engine, error) { return session.Engine{Name: name}, nil }}
+	}
 	if err := r.Execute(context.Background()); err != nil {
 		t.Fatalf("%v\n%s", err, errw.String())
 	}

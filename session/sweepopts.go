@@ -46,10 +46,10 @@ func (o *Sweep) Resume(dir, output string) error {
 	return nil
 }
 
-// KeepPrevious gives a resumed sweep its settings back where the command
-// line gave none (g; engineGiven: --ioengine or --sim), and returns the
-// ramp and runtime defaults (the sweep's, or the resumed one's).
-func (o *Sweep) KeepPrevious(g Given, engineGiven bool) (ramp, runtime time.Duration) {
+// KeepPrevious gives a resumed sweep its settings back where the request
+// gave none (g; engineGiven: the engine was named), and returns the ramp
+// and runtime defaults (the sweep's, or the resumed one's).
+func (o *Sweep) KeepPrevious(g Fields, engineGiven bool) (ramp, runtime time.Duration) {
 	p := o.Prev
 	if p == nil {
 		return SweepDefaultRamp, SweepDefaultRuntime
@@ -60,22 +60,22 @@ func (o *Sweep) KeepPrevious(g Given, engineGiven bool) (ramp, runtime time.Dura
 			o.EngineName = ioengine.EngineIOUring // fall back again, the same way
 		}
 	}
-	if !g.IsSet(fio.OptFilename) {
+	if !g.Has(FieldFilename) {
 		o.Workload.Filename = p.Meta.Target
 		if filepath.Base(p.Meta.Target) == ScratchName {
 			o.Workload.Filename = ""
 		}
 	}
-	if !g.IsSet(fio.OptSize) { // 0: the whole existing file, as it was
+	if !g.Has(FieldSize) { // 0: the whole existing file, as it was
 		o.Workload.Size = p.Meta.Workload.Size
 	}
-	if !g.IsSet(fio.OptDirect) {
+	if !g.Has(FieldDirect) {
 		o.Workload.Direct = p.Meta.Workload.Direct
 	}
 	if u, err := ioengine.ParseUringOptions(p.Meta.Workload.IOUring); err == nil && !o.Workload.Uring.Set() {
 		o.Workload.Uring = u
 	}
-	if !g.IsSet(fio.OptRWMixRead) && p.Meta.Workload.RWMixRead > 0 {
+	if !g.Has(FieldRWMixRead) && p.Meta.Workload.RWMixRead > 0 {
 		o.Workload.RWMixRead = p.Meta.Workload.RWMixRead
 	}
 	return time.Duration(p.Meta.Workload.RampNs), time.Duration(p.Meta.Workload.RuntimeNs)
@@ -83,12 +83,12 @@ func (o *Sweep) KeepPrevious(g Given, engineGiven bool) (ramp, runtime time.Dura
 
 // SetTarget applies the fleet rule and the scratch file once the engine is
 // set: a fleet's QD counts its hosts, and its target takes the documented
-// size (defaultSize) when neither --size nor the job file (jf) gives one; a
+// size (defaultSize) when neither the request nor the job file (jf) gives one; a
 // local sweep without a target lays out the scratch file.
-func (o *Sweep) SetTarget(g Given, jf *JobFile, defaultSize int64) {
+func (o *Sweep) SetTarget(g Fields, jf *JobFile, defaultSize int64) {
 	if o.Engine.Remote() {
 		o.Plan.Hosts = len(o.Engine.Clients) // a fleet: QD = hosts × iodepth × numjobs
-		if o.Workload.Size == 0 && !g.IsSet(fio.OptSize) && !jf.Has(fio.OptSize) {
+		if o.Workload.Size == 0 && !g.Has(FieldSize) && !jf.Has(fio.OptSize) {
 			// The target lives on the servers: a file here of the same name
 			// says nothing about theirs. The documented default applies.
 			o.Workload.Size = defaultSize

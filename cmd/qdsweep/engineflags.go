@@ -1,15 +1,12 @@
 package main
 
 import (
-	"os/exec"
 	"strconv"
 	"strings"
 
 	"github.com/qdsweep/qdsweep/fio"
-	"github.com/qdsweep/qdsweep/fioadapt/fioengine"
 	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/session"
-	"github.com/qdsweep/qdsweep/sweep"
 	"github.com/urfave/cli/v2"
 )
 
@@ -22,9 +19,6 @@ const (
 // simFlagNames are the flags of the simulated device.
 var simFlagNames = []string{"sim_latency", "sim_jitter", "sim_channels", "sim_iops", "sim_bw",
 	"sim_burst_iops", "sim_burst_credits", "sim_burst_carry", "sim_throttle_period", "sim_throttle_iops"}
-
-// fioFlagNames are the flags of the fio engine.
-var fioFlagNames = []string{"fio-arg", "fio-clients"}
 
 // simFlags are the flags of the simulated device: --sim, and the older
 // --sim_* flags (one per key), hidden, kept so scripts that use them still
@@ -66,15 +60,6 @@ func simUsage() string {
 	}
 	return "run a simulated device, no I/O (--ioengine=sim), as comma-separated key=value over " +
 		ioengine.DefaultSim.Spec() + ". " + strings.Join(keys, "; ")
-}
-
-// ioengineFlag is the engine the command line names: --ioengine, or sim
-// when --sim is given; set says whether either was.
-func ioengineFlag(c *cli.Context) (name string, set bool) {
-	if c.IsSet("sim") {
-		return engineSim, true
-	}
-	return c.String(fio.OptIOEngine), c.IsSet(fio.OptIOEngine)
 }
 
 // uringFlags are fio's io_uring options as sweep's flags.
@@ -120,112 +105,25 @@ func fioFlags() []cli.Flag {
 	}
 }
 
-// engineFromFlags reads --ioengine and the engine's own flags. It refuses
-// an engine's flags given without that engine, and a missing fio binary.
-// Nothing is opened or created.
-func engineFromFlags(c *cli.Context, cmd, name string, prev *sweep.Result) (session.Engine, error) {
-	e := session.Engine{Name: name}
-	switch name {
-	case ioengine.EngineIOUring, ioengine.EngineLibaio, ioengine.EnginePsync, engineSim, engineFio:
-	default:
-		return e, usagef("--ioengine: unknown engine %q; use io_uring, libaio, psync, sim or fio", name)
-	}
-	if c.IsSet("sim") {
-		if n := c.String(fio.OptIOEngine); c.IsSet(fio.OptIOEngine) && n != engineSim {
-			return e, usagef("--sim runs the simulated device and --ioengine=%s a real one; drop one of them", n)
-		}
-		name = engineSim
-		e.Name = name
-		for _, n := range simFlagNames {
-			if c.IsSet(n) {
-				return e, usagef("--%s and --sim both set the simulated device; put its setting in --sim (see --help) and drop --%s", n, n)
-			}
-		}
-	}
-	if name != engineSim {
-		for _, n := range simFlagNames {
-			if c.IsSet(n) {
-				return e, usagef("--%s applies only with --ioengine=sim; add --ioengine=sim or drop --%s", n, n)
-			}
-		}
-	}
-	if name != engineFio {
-		for _, n := range fioFlagNames {
-			if c.IsSet(n) {
-				return e, usagef("--%s applies only with --ioengine=fio; add --ioengine=fio or drop --%s", n, n)
-			}
-		}
-	}
-	switch name {
-	case engineSim:
-		cfg, err := simFromFlags(c)
-		if err != nil {
-			return e, err
-		}
-		if prev != nil && prev.Meta.Workload.Sim != "" && !anySet(c, append(simFlagNames, "sim", fio.OptRandSeed)...) {
-			if cfg, err = ioengine.ParseSimConfig(prev.Meta.Workload.Sim); err != nil {
-				return e, usagef("--resume: %v", err)
-			}
-		}
-		e.Sim = &cfg
-	case engineFio:
-		o := fioengine.Options{ExtraArgs: c.StringSlice("fio-arg")}
-		if err := fioengine.CheckExtraArgs(o.ExtraArgs); err != nil {
-			return e, usageErr(err)
-		}
-		if _, err := exec.LookPath("fio"); err != nil {
-			return e, usagef("--ioengine=fio: %v", fioengine.ErrNotFound)
-		}
-		if spec := c.String("fio-clients"); c.IsSet("fio-clients") {
-			if len(spec) > 1 && spec[0] == '@' {
-				spec = spec[1:]
-			}
-			clients, err := fio.ReadClients(spec)
-			if err != nil {
-				return e, usagef("--fio-clients: %v", err)
-			}
-			if cmd != "run" && !c.IsSet(fio.OptFilename) && !c.IsSet("jobfile") { // run checks its fio options itself
-				return e, usagef("--fio-clients: name the target on the servers with --filename (nothing is laid out on them)")
-			}
-			o.Clients, e.Clients = clients, clients
-		}
-		e.Fio = &o
-	}
-	return e, nil
-}
-
-// simFromFlags reads --sim, or the older --sim_* flags (each the key of
-// its name); an error names the flags given.
-func simFromFlags(c *cli.Context) (ioengine.SimConfig, error) {
-	spec, flags := c.String("sim"), "--sim"
-	if !c.IsSet("sim") {
-		var kv, names []string
-		for _, n := range simFlagNames {
-			if c.IsSet(n) {
-				v := c.String(n)
-				if n == "sim_burst_carry" {
-					v = strconv.FormatBool(c.Bool(n))
-				}
-				kv, names = append(kv, strings.TrimPrefix(n, "sim_")+"="+v), append(names, "--"+n)
-			}
-		}
-		spec, flags = strings.Join(kv, ","), strings.Join(names, ", ")
-	}
-	cfg, err := ioengine.ParseSimSpec(spec)
-	if err != nil {
-		return cfg, usagef("%s: %v; use e.g. --sim=latency=1ms,iops=20000", flags, err)
-	}
-	if !strings.Contains(spec, "seed=") {
-		cfg.Seed = c.Uint64(fio.OptRandSeed)
-	}
-	return cfg, nil
-}
-
-func anySet(c *cli.Context, names ...string) bool {
-	for _, n := range names {
+// engineFromFlags reads --ioengine, --sim (or the older --sim_* flags),
+// --randseed and the fio engine's flags into the request's engine
+// settings; session checks them once the engine is known.
+func engineFromFlags(c *cli.Context) session.EngineRequest {
+	e := session.EngineRequest{Name: c.String(fio.OptIOEngine), Sim: c.String("sim"), Seed: c.Uint64(fio.OptRandSeed),
+		FioArgs: c.StringSlice("fio-arg"), FioClients: c.String("fio-clients")}
+	var kv []string
+	for _, n := range simFlagNames {
 		if c.IsSet(n) {
-			return true
+			v := c.String(n)
+			if n == "sim_burst_carry" {
+				v = strconv.FormatBool(c.Bool(n))
+			}
+			k := strings.TrimPrefix(n, "sim_")
+			kv, e.SimKeys = append(kv, k+"="+v), append(e.SimKeys, k)
 		}
 	}
-	return false
+	if !c.IsSet("sim") {
+		e.Sim = strings.Join(kv, ",")
+	}
+	return e
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"time"
 
 	"github.com/qdsweep/qdsweep/fio"
@@ -54,20 +53,15 @@ func workloadFlags(rampDef, runtimeDef string) []cli.Flag {
 }
 
 // workloadFromFlags fills the fields of a Workload that the shared flags
-// carry, and those a --jobfile sets where no flag was given (j may be nil).
-// The caller fills RW, BS, IODepth and NumJobs. Errors are usage errors
-// (exit 2) naming the flag and an example of a good value.
-func workloadFromFlags(c *cli.Context, j *session.JobFile) (ioengine.Workload, error) {
+// carry (size: the flag's, or its default). The caller fills RW, BS,
+// IODepth and NumJobs. Errors are usage errors (exit 2) naming the flag
+// and an example of a good value.
+func workloadFromFlags(c *cli.Context) (ioengine.Workload, error) {
 	var w ioengine.Workload
 	var err error
 	w.Filename = c.String(fio.OptFilename)
 	if w.Size, err = sizeFlag(c, fio.OptSize); err != nil {
 		return w, err
-	}
-	if !c.IsSet(fio.OptSize) && w.Filename != "" {
-		if _, serr := os.Stat(w.Filename); serr == nil {
-			w.Size = 0 // as fio: an existing file or device is covered whole
-		}
 	}
 	if w.Offset, err = sizeFlag(c, fio.OptOffset); err != nil {
 		return w, err
@@ -93,11 +87,8 @@ func workloadFromFlags(c *cli.Context, j *session.JobFile) (ioengine.Workload, e
 	if f := c.String("output-format"); f != formatNormal && f != formatJSON && f != formatTerse {
 		return w, usagef("--output-format: unknown format %q; use normal, json or terse", f)
 	}
-	if w.Uring, err = uringFromFlags(c); err != nil {
-		return w, err
-	}
-	j.ApplyShared(c, &w)
-	return w, nil
+	w.Uring, err = uringFromFlags(c)
+	return w, err
 }
 
 // sizeFlag parses a size flag with fio's suffixes; the error is a usage error.
@@ -126,19 +117,25 @@ func durationFlag(c *cli.Context, name string, def time.Duration) (time.Duration
 // outputFormat returns the chosen --output-format (already validated by workloadFromFlags).
 func outputFormat(c *cli.Context) string { return c.String("output-format") }
 
-// phasesFromFlags reads --ramp_time and --runtime with the command's own
-// defaults (run: 1s ramp, 5s runtime).
-func phasesFromFlags(c *cli.Context, defRamp, defRuntime time.Duration) (ramp, runtime time.Duration, err error) {
-	if ramp, err = durationFlag(c, fio.OptRampTime, defRamp); err != nil {
-		return 0, 0, err
+// phasesFromFlags reads --ramp_time and --runtime into ramp and runtime,
+// each given (in set) when it has a value.
+func phasesFromFlags(c *cli.Context, set *session.Fields, ramp, runtime *time.Duration) error {
+	for _, p := range []struct {
+		name  string
+		field session.Field
+		dst   *time.Duration
+	}{{fio.OptRampTime, session.FieldRamp, ramp}, {fio.OptRuntime, session.FieldRuntime, runtime}} {
+		if c.String(p.name) == "" {
+			continue
+		}
+		d, err := durationFlag(c, p.name, 0)
+		if err != nil {
+			return err
+		}
+		*p.dst = d
+		set.Add(p.field)
 	}
-	if runtime, err = durationFlag(c, fio.OptRuntime, defRuntime); err != nil {
-		return 0, 0, err
-	}
-	if runtime <= 0 {
-		return 0, 0, usagef("--runtime: must be positive; use e.g. --runtime=30 (seconds) or 10s")
-	}
-	return ramp, runtime, nil
+	return nil
 }
 
 // jobFileFlag is --jobfile, shared by run and sweep.

@@ -128,34 +128,21 @@ func runAction(c *cli.Context, fioArgs []string) error {
 	if c.NArg() > 0 {
 		return usagef("run: unexpected argument %q; flags take the form --name=value (e.g. --filename=%s)", c.Args().First(), c.Args().First())
 	}
-	req := session.RunRequest{FioArgs: fioArgs, JobFile: c.String("jobfile"), Sections: c.StringSlice("section")}
-	if e, set := ioengineFlag(c); set {
-		req.Engine = e
-	}
-	inputs, err := req.Inputs() // before any is opened: a named pipe would block
-	if err != nil {
+	req := session.RunRequest{Set: fieldsGiven(c), FioArgs: fioArgs, JobFile: c.String("jobfile"), Sections: c.StringSlice("section"),
+		ParseOnly: c.Bool("parse-only"), Engines: engineFromFlags(c), Permit: writeGuardFromFlags(c), Output: c.String("output"),
+		Overwrite: c.Bool("overwrite"), Version: version,
+		Out: session.Out{Stdout: c.App.Writer, Stderr: c.App.ErrWriter, OnHardExit: onHardExit, OnCommit: stopOnItsOwn}}
+	var err error
+	if req.IOTimeout, err = durationFlag(c, "io_timeout", 30*time.Second); err != nil {
 		return err
 	}
-	specs, err := session.RunSpecs(req)
-	if err != nil || c.Bool("parse-only") {
+	if req.Format, err = runFormat(c); err != nil {
 		return err
 	}
-	// From here the run ends its own work on the first signal and keeps
-	// what it measured; until here a signal ends it at once.
-	stopsOnItsOwn.Store(true)
-	r := &session.Run{Specs: specs, Permit: writeGuardFromFlags(c), Output: c.String("output"), Overwrite: c.Bool("overwrite"),
-		JobFile: c.String("jobfile"), Inputs: inputs, Version: version, Stdout: c.App.Writer, Stderr: c.App.ErrWriter, OnHardExit: onHardExit,
-		EngineFor: func(name string) (session.Engine, error) { return engineFromFlags(c, "run", name, nil) }}
-	if r.IOTimeout, err = durationFlag(c, "io_timeout", 30*time.Second); err != nil {
+	if req.LogEvery, err = logIntervalFromFlags(c); err != nil {
 		return err
 	}
-	if r.Format, err = runFormat(c); err != nil {
-		return err
-	}
-	if r.LogEvery, err = logIntervalFromFlags(c); err != nil {
-		return err
-	}
-	return r.Execute(c.Context)
+	return session.RunJobs(c.Context, req)
 }
 
 // runFormat reads run's --output-format: fio's names mean fio's formats

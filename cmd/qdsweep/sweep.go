@@ -60,15 +60,9 @@ func sweepAction(c *cli.Context) error {
 	if c.Args().Len() > 0 {
 		return usagef("sweep: unexpected argument %q; all settings are flags (see qdsweep sweep --help)", c.Args().First())
 	}
-	o, err := sweepOptions(c)
+	req, err := sweepRequest(c)
 	if err != nil {
 		return err
 	}
-	// From here the sweep ends its own work on the first signal and keeps
-	// what it measured; while it reads its inputs a signal ends it at once.
-	stopsOnItsOwn.Store(true)
-	if err := c.Context.Err(); err != nil {
-		return errInterrupted
-	}
-	return o.Run(c.Context)
+	return session.RunSweep(c.Context, req)
 }

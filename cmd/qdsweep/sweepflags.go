@@ -4,134 +4,89 @@ import (
 	"time"
 
 	"github.com/qdsweep/qdsweep/fio"
-	"github.com/qdsweep/qdsweep/guard"
-	"github.com/qdsweep/qdsweep/report"
 	"github.com/qdsweep/qdsweep/session"
-	"github.com/qdsweep/qdsweep/sweep"
 	"github.com/urfave/cli/v2"
 )
 
-// sweepOptions reads and checks every flag into a sweep session; errors
-// are usage errors.
-func sweepOptions(c *cli.Context) (*session.Sweep, error) {
-	o := &session.Sweep{Version: version, Stdout: c.App.Writer, Stderr: c.App.ErrWriter, OnHardExit: onHardExit}
-	output := ""
-	if c.IsSet("output") {
-		output = c.String("output")
+// requestFields maps the flags of sweep and run to the settings of a
+// request, for its Set: which the user gave. (--ramp_time and --runtime
+// count as given only with a value: see phasesFromFlags.)
+func requestFields() map[string]session.Field {
+	m := map[string]session.Field{
+		fio.OptRW: session.FieldRW, fio.OptBS: session.FieldBS, fio.OptIODepth: session.FieldIODepth,
+		fio.OptNumJobs: session.FieldNumJobs, "full": session.FieldFull,
+		fio.OptFilename: session.FieldFilename, fio.OptSize: session.FieldSize, fio.OptOffset: session.FieldOffset,
+		fio.OptOffsetIncrement: session.FieldOffsetIncrement, fio.OptRWMixRead: session.FieldRWMixRead,
+		fio.OptDirect: session.FieldDirect, fio.OptRandSeed: session.FieldRandSeed,
+		fio.OptContinueOnError: session.FieldContinueOnError,
+		fio.OptIOEngine:        session.FieldEngine, "sim": session.FieldSim,
+		"fio-arg": session.FieldFioArgs, "fio-clients": session.FieldFioClients,
+		"jobfile": session.FieldJobFile, "output": session.FieldOutput, "emit-fio-jobs": session.FieldEmitJobs,
+		"refine": session.FieldRefine,
 	}
-	if err := o.Resume(c.String("resume"), output); err != nil {
-		return o, err
+	for _, n := range fio.UringOptionNames() {
+		m[n] = session.FieldUring
 	}
-	var jf *session.JobFile
-	var inputs []string // never outputs
-	var err error
-	if c.IsSet("jobfile") {
-		if inputs, err = session.JobFileInputs("--jobfile", c.String("jobfile")); err != nil {
-			return o, err
-		}
-		if jf, err = session.ReadSweepJobFile(c.String("jobfile")); err != nil {
-			return o, err
-		}
+	for _, n := range simFlagNames {
+		m[n] = session.FieldSimKeys
 	}
-	if o.Plan, err = planFromFlags(c, o.Prev, jf); err != nil {
-		return o, err
-	}
-	if o.Workload, err = workloadFromFlags(c, jf); err != nil {
-		return o, err
-	}
-	name, given := ioengineFlag(c)
-	o.EngineName = jf.IOEngine(name, given)
-	defRamp, defRuntime := o.KeepPrevious(c, given)
-	if jf.Has(fio.OptRampTime) {
-		defRamp = jf.Run.Ramp
-	}
-	if jf.Has(fio.OptRuntime) && jf.Run.Runtime > 0 {
-		defRuntime = jf.Run.Runtime
-	}
-	if o.Ramp, o.Runtime, err = phasesFromFlags(c, defRamp, defRuntime); err != nil {
-		return o, err
-	}
-	if o.Engine, err = engineFromFlags(c, "sweep", o.EngineName, o.Prev); err != nil {
-		return o, err
-	}
-	defSize, err := sizeFlag(c, fio.OptSize)
-	if err != nil {
-		return o, err
-	}
-	o.SetTarget(c, jf, defSize)
-	o.Workload.Permit = writeGuardFromFlags(c)
-	if o.Steady, err = steadyFromFlags(c); err != nil {
-		return o, err
-	}
-	if o.LogEvery, err = logIntervalFromFlags(c); err != nil {
-		return o, err
-	}
-	o.Stop = sweep.DefaultEarlyStop
-	if o.Stop.MaxP99, err = durationFlag(c, fio.OptMaxLatency, 2*time.Second); err != nil {
-		return o, err
-	}
-	if err := sweepOutputs(c, o, inputs); err != nil {
-		return o, err
-	}
-	o.Control = c.Bool("control")
-	o.JSON = outputFormat(c) == formatJSON
-	o.Quiet = c.Bool("quiet")
-	return o, sweepAnalysis(c, o)
+	return m
 }
 
-// sweepOutputs reads where the sweep writes: its results directory and
-// the --emit-fio-jobs directory; neither replaces the target or an input.
-func sweepOutputs(c *cli.Context, o *session.Sweep, inputs []string) error {
-	protect := append([]string{o.Workload.Filename}, inputs...)
-	if o.OutDir == "" {
-		var err error
-		if o.OutDir, err = session.ResultsDir(c.String("output"), outOptions(c, "output", protect...)); err != nil {
-			return err
+// fieldsGiven is the set of the request's settings the command line gave.
+func fieldsGiven(c *cli.Context) session.Fields {
+	var s session.Fields
+	for name, f := range requestFields() {
+		if c.IsSet(name) {
+			s.Add(f)
 		}
 	}
-	o.OutOpts = outOptions(c, "output", protect...)
-	if o.Prev != nil {
-		o.OutOpts.Overwrite = true // its own directory, results and all
-	}
-	if o.JobsDir = c.String("emit-fio-jobs"); c.IsSet("emit-fio-jobs") {
-		o.JobsOut = outOptions(c, "emit-fio-jobs", protect...)
-		if err := guard.CheckOut(o.JobsDir, o.JobsOut); err != nil {
-			return outErr(err)
-		}
-	}
-	return nil
+	return s
 }
 
-// sweepAnalysis reads what the analysis and the report are asked: the target,
-// the latency objective, refinement and the chart format.
-func sweepAnalysis(c *cli.Context, o *session.Sweep) error {
+// sweepRequest reads every flag into a sweep's request; errors are usage
+// errors.
+func sweepRequest(c *cli.Context) (session.SweepRequest, error) {
+	req := session.SweepRequest{Set: fieldsGiven(c), Resume: c.String("resume"), Output: c.String("output"),
+		JobFile: c.String("jobfile"), RW: c.String(fio.OptRW), BS: c.String(fio.OptBS),
+		IODepth: c.String(fio.OptIODepth), NumJobs: c.String(fio.OptNumJobs), Full: c.Bool("full"),
+		Overwrite: c.Bool("overwrite"), EmitJobs: c.String("emit-fio-jobs"), Control: c.Bool("control"),
+		Quiet: c.Bool("quiet"), Refine: c.Bool("refine"), RefineSteps: c.Int("refine-steps"),
+		ChartFormat: c.String("chart-format"), Version: version,
+		Out: session.Out{Stdout: c.App.Writer, Stderr: c.App.ErrWriter, OnHardExit: onHardExit, OnCommit: stopOnItsOwn}}
 	var err error
-	if o.Analyze.TargetIOPS, err = targetIOPS(c); err != nil {
-		return err
+	if req.Workload, err = workloadFromFlags(c); err != nil {
+		return req, err
+	}
+	if err := phasesFromFlags(c, &req.Set, &req.Ramp, &req.Runtime); err != nil {
+		return req, err
+	}
+	req.Engine = engineFromFlags(c)
+	req.Workload.Permit = writeGuardFromFlags(c)
+	if req.Steady, err = steadyFromFlags(c); err != nil {
+		return req, err
+	}
+	if req.LogEvery, err = logIntervalFromFlags(c); err != nil {
+		return req, err
+	}
+	if req.MaxP99, err = durationFlag(c, fio.OptMaxLatency, 2*time.Second); err != nil {
+		return req, err
+	}
+	req.JSON = outputFormat(c) == formatJSON
+	if req.Analyze.TargetIOPS, err = targetIOPS(c); err != nil {
+		return req, err
 	}
 	sloFlag := "latency-slo"
 	if c.IsSet("slo") {
 		if c.IsSet("latency-slo") {
-			return usagef("--slo is the old name of --latency-slo; give only --latency-slo")
+			return req, usagef("--slo is the old name of --latency-slo; give only --latency-slo")
 		}
 		sloFlag = "slo"
 	}
-	if o.Analyze.SLO, err = latencySLO(c, sloFlag); err != nil {
-		return err
-	}
-	o.Report = report.Options{TargetIOPS: o.Analyze.TargetIOPS, SLO: o.Analyze.SLO, ChartFormat: c.String("chart-format")}
-	refine := o.Analyze.TargetIOPS > 0 || o.Analyze.SLO != nil
-	if c.IsSet("refine") {
-		refine = c.Bool("refine")
-	}
-	if refine {
-		o.Refine = sweep.Refine{Knee: true, TargetIOPS: o.Analyze.TargetIOPS, SLO: o.Analyze.SLO, Steps: c.Int("refine-steps")}
-	}
-	if n := c.Int("refine-steps"); n < 1 || n > 16 {
-		return usagef("--refine-steps: %d; use 1 to 16", n)
-	}
-	if f := o.Report.ChartFormat; f != "png" && f != "svg" {
-		return usagef("--chart-format: %q; use png or svg", f)
-	}
-	return nil
+	req.Analyze.SLO, err = latencySLO(c, sloFlag)
+	return req, err
 }
+
+// stopOnItsOwn marks that the command ends its own work on the first
+// signal and keeps what it measured; until then a signal ends it at once.
+func stopOnItsOwn() { stopsOnItsOwn.Store(true) }

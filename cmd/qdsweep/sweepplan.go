@@ -1,87 +1,15 @@
 package main
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/qdsweep/qdsweep/fio"
-	"github.com/qdsweep/qdsweep/session"
 	"github.com/qdsweep/qdsweep/sweep"
-	"github.com/qdsweep/qdsweep/units"
 	"github.com/urfave/cli/v2"
 )
-
-// planFromFlags builds the plan from --rw --bs --iodepth --numjobs --full.
-// When resuming, unset flags take the resumed plan's values and the result
-// must equal it.
-func planFromFlags(c *cli.Context, prev *sweep.Result, jf *session.JobFile) (sweep.Plan, error) {
-	var p sweep.Plan
-	if prev != nil {
-		p = prev.Plan
-	}
-	fresh := prev == nil
-	if fresh || c.IsSet(fio.OptRW) {
-		rw, err := sweep.ParseRWList(jf.RW(c, c.String(fio.OptRW)))
-		if err != nil {
-			return p, usagef("--rw: %v", err)
-		}
-		p.RW = sweep.NewPlan(rw, nil, nil, nil, false).RW
-	}
-	if fresh || c.IsSet(fio.OptBS) {
-		bs, err := sweep.ParseSizeList(jf.BS(c, c.String(fio.OptBS)))
-		if err != nil {
-			return p, usagef("--bs: %v", err)
-		}
-		p.BS = bs
-	}
-	for _, f := range []struct {
-		name string
-		dst  *[]int
-		text string
-	}{{fio.OptIODepth, &p.IODepth, c.String(fio.OptIODepth)}, {fio.OptNumJobs, &p.NumJobs, jf.NumJobs(c, c.String(fio.OptNumJobs))}} {
-		if fresh || c.IsSet(f.name) {
-			v, err := sweep.ParseIntSpec(f.text)
-			if err != nil {
-				return p, usagef("--%s: %v", f.name, err)
-			}
-			*f.dst = v
-		}
-	}
-	if fresh || c.IsSet("full") {
-		p.Full = c.Bool("full")
-	}
-	if err := p.Validate(); err != nil {
-		return p, usagef("%v", err)
-	}
-	if prev != nil && !p.Equal(prev.Plan) {
-		return p, usagef("--resume: the plan given (%s) differs from the sweep's (%s); drop the plan flags to continue it, or start a new sweep",
-			planWords(p), planWords(prev.Plan))
-	}
-	return p, nil
-}
-
-// planWords renders a plan as flags.
-func planWords(p sweep.Plan) string {
-	ints := func(v []int) string {
-		s := make([]string, len(v))
-		for i, x := range v {
-			s[i] = strconv.Itoa(x)
-		}
-		return strings.Join(s, ",")
-	}
-	bs := make([]string, len(p.BS))
-	for i, b := range p.BS {
-		bs[i] = units.FioSize(b)
-	}
-	s := fmt.Sprintf("--rw %s --bs %s --iodepth %s --numjobs %s", strings.Join(p.RW, ","), strings.Join(bs, ","), ints(p.IODepth), ints(p.NumJobs))
-	if p.Full {
-		s += " --full"
-	}
-	return s
-}
 
 // steadyFromFlags reads --ss (percent per second), --ss_dur and --ss_interval.
 func steadyFromFlags(c *cli.Context) (sweep.SteadyConfig, error) {
