@@ -2,7 +2,6 @@ package session
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -323,36 +322,11 @@ func (o *Sweep) finish(saver *resultSaver, r *sweep.Result, runErr error) error 
 		return fmt.Errorf("analyse: %w", err)
 	}
 	report.Annotate(r)
-	if err := saver.save(r); err != nil {
+	p := publication{out: saver.out, saver: saver, result: r, opts: o.Report, partial: true, noTable: runErr != nil,
+		results: filepath.Join(o.OutDir, sweep.ResultsJSON), json: o.JSON, quiet: o.Quiet, filesErr: "write charts",
+		stdout: o.Stdout, stderr: o.Stderr}
+	if err := p.publish(); err != nil {
 		return err
-	}
-	human := o.Stdout
-	if o.JSON {
-		human = o.Stderr
-	}
-	if o.Quiet {
-		human = io.Discard
-	}
-	if runErr == nil {
-		if err := report.Table(human, r, o.Report); err != nil {
-			return err
-		}
-	}
-	files, err := report.WriteAll(saver.out, r, o.Report)
-	if err != nil && !errors.Is(err, report.ErrNoSteps) {
-		return fmt.Errorf("write charts: %w", err)
-	}
-	notes := o.Stderr
-	if o.Quiet {
-		notes = io.Discard
-	}
-	report.WriteWritten(human, notes, files, filepath.Join(o.OutDir, sweep.ResultsJSON))
-	if o.JSON {
-		enc := json.NewEncoder(o.Stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(r); err != nil {
-			return fmt.Errorf("write JSON: %w", err)
-		}
 	}
 	return runErr
 }

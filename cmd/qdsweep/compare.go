@@ -1,9 +1,6 @@
 package main
 
 import (
-	"fmt"
-
-	"github.com/qdsweep/qdsweep/report"
 	"github.com/qdsweep/qdsweep/session"
 	"github.com/urfave/cli/v2"
 )
@@ -32,26 +29,6 @@ func compareAction(c *cli.Context) error {
 	if o.out == "" {
 		return usagef("compare needs --output DIR for compare.md and the charts, e.g. --output before-vs-after")
 	}
-	names := session.InputNames(o.args)
-	ins := make([]report.Input, len(o.args))
-	for i, p := range o.args {
-		r, err := session.ReadAnalysed(p, o.analyze)
-		if err != nil {
-			return err
-		}
-		ins[i] = report.Input{Name: names[i], Result: r}
-	}
-	out, err := openOut(o.out, outOptions(c, "output", session.ResultInputs(o.args...)...))
-	if err != nil {
-		return err
-	}
-	files, err := report.WriteCompare(out, ins, o.report)
-	if err != nil {
-		return fmt.Errorf("compare: %w", err)
-	}
-	if err := report.CompareTable(c.App.Writer, ins, o.report); err != nil {
-		return err
-	}
-	report.WriteWritten(c.App.Writer, c.App.ErrWriter, files, "")
-	return nil
+	return session.RunCompare(session.CompareRequest{Paths: o.args, Output: o.out, Overwrite: c.Bool("overwrite"),
+		Analyze: o.analyze, Report: o.report, Out: session.Out{Stdout: c.App.Writer, Stderr: c.App.ErrWriter}})
 }

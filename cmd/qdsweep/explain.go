@@ -2,13 +2,11 @@ package main
 
 import (
 	"runtime"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/qdsweep/qdsweep/fioadapt"
 	"github.com/qdsweep/qdsweep/littleslaw"
-	"github.com/qdsweep/qdsweep/report"
 	"github.com/qdsweep/qdsweep/session"
 )
 
@@ -57,13 +55,6 @@ func explainAction(c *cli.Context) error {
 	if o.MaxJobs < 0 {
 		return usagef("--max-jobs: %d; use 1 or more, e.g. --max-jobs=8", o.MaxJobs)
 	}
-	outs, err := session.ReadFioOutputs("explain", c.Args().Slice())
-	if err != nil {
-		return err
-	}
-	doc := session.ExplainFio(outs, o, strings.Join(c.Args().Slice(), ", "))
-	if asJSON {
-		return report.WriteExplainJSON(c.App.Writer, doc)
-	}
-	return report.WriteExplain(c.App.Writer, doc)
+	return session.RunExplain(session.ExplainRequest{Paths: c.Args().Slice(), Explain: o, JSON: asJSON,
+		Out: session.Out{Stdout: c.App.Writer, Stderr: c.App.ErrWriter}})
 }

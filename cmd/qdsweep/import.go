@@ -1,14 +1,10 @@
 package main
 
 import (
-	"fmt"
-	"path/filepath"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/qdsweep/qdsweep/report"
 	"github.com/qdsweep/qdsweep/session"
-	"github.com/qdsweep/qdsweep/sweep"
 )
 
 func importCommand() *cli.Command {
@@ -40,35 +36,7 @@ func importFioAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	dir, err := session.ResultsDir(c.String("output"), outOptions(c, "output", c.Args().Slice()...))
-	if err != nil {
-		return err
-	}
-	r, err := session.ImportFio("import fio", c.Args().Slice(), target, version)
-	if err != nil {
-		return err
-	}
-	out, err := openOut(dir, outOptions(c, "output", c.Args().Slice()...))
-	if err != nil {
-		return err
-	}
-	if err := sweep.Write(out, r); err != nil {
-		out.Abandon()
-		return fmt.Errorf("import fio: %w", outErr(err))
-	}
-	ro := report.Options{TargetIOPS: target, Width: writerWidth(c.App.Writer)}
-	files, err := report.WriteAll(out, r, ro)
-	if err != nil {
-		return fmt.Errorf("import fio: report: %w", err)
-	}
-	if c.Bool("quiet") {
-		return nil
-	}
-	w := c.App.Writer
-	report.WriteImported(w, len(r.Steps), len(r.Curves()), r.Meta.Engine, c.NArg(), dir)
-	if err := report.Table(w, r, ro); err != nil {
-		return err
-	}
-	report.WriteWritten(w, c.App.ErrWriter, files, filepath.Join(dir, sweep.ResultsJSON))
-	return nil
+	return session.RunImport(session.ImportRequest{Paths: c.Args().Slice(), Output: c.String("output"), Overwrite: c.Bool("overwrite"),
+		Report: report.Options{TargetIOPS: target, Width: writerWidth(c.App.Writer)}, Quiet: c.Bool("quiet"), Version: version,
+		Out: session.Out{Stdout: c.App.Writer, Stderr: c.App.ErrWriter}})
 }

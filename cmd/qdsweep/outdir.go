@@ -2,7 +2,6 @@ package main
 
 import (
 	"github.com/qdsweep/qdsweep/guard"
-	"github.com/qdsweep/qdsweep/session"
 	"github.com/urfave/cli/v2"
 )
 
@@ -18,9 +17,3 @@ func overwriteFlag() cli.Flag {
 func outOptions(c *cli.Context, flag string, protect ...string) guard.OutOptions {
 	return guard.OutOptions{Flag: "--" + flag, Overwrite: c.Bool("overwrite"), Protect: protect}
 }
-
-// openOut opens dir through the one writer; a refusal is a usage error.
-var openOut = session.OpenOut
-
-// outErr makes a refusal of an output path a usage error (exit 2).
-var outErr = session.OutErr

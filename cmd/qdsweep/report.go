@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/qdsweep/qdsweep/session"
@@ -82,29 +81,6 @@ func reportAction(c *cli.Context) error {
 	if len(o.args) != 1 {
 		return usagef("report needs one results directory or results.json, e.g. qdsweep report qdsweep-20261130-101500 (got %d arguments)", len(o.args))
 	}
-	r, err := session.ReadAnalysed(o.args[0], o.analyze)
-	if err != nil {
-		return err
-	}
-	if o.out == "" {
-		o.out = session.ResultDir(o.args[0])
-	}
-	// The results file read is never replaced; report's own files in the
-	// results directory (summary.md, charts) are.
-	oo := outOptions(c, "output", session.ResultInputs(o.args[0])...)
-	oo.Renders = o.args[0] // its own directory; another run's needs --overwrite
-	out, err := openOut(o.out, oo)
-	if err != nil {
-		return err
-	}
-	files, err := report.WriteAll(out, r, o.report)
-	if err != nil {
-		return fmt.Errorf("report: %w", err)
-	}
-	w := c.App.Writer
-	if err := report.Table(w, r, o.report); err != nil {
-		return err
-	}
-	report.WriteWritten(w, c.App.ErrWriter, files, "")
-	return nil
+	return session.RunReport(session.ReportRequest{Path: o.args[0], Output: o.out, Overwrite: c.Bool("overwrite"),
+		Analyze: o.analyze, Report: o.report, Out: session.Out{Stdout: c.App.Writer, Stderr: c.App.ErrWriter}})
 }
