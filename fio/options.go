@@ -202,6 +202,8 @@ const (
 	OptRandomDistribution  OptionKey = "random_distribution"
 	OptRandomGenerator     OptionKey = "random_generator"
 	OptReadOnly            OptionKey = "readonly"
+	OptExitAll             OptionKey = "exitall"
+	OptExitWhat            OptionKey = "exit_what"
 	OptReadBeyondWP        OptionKey = "read_beyond_wp"
 	OptZoneMode            OptionKey = "zonemode"
 	OptRandSeed            OptionKey = "randseed"

@@ -58,6 +58,9 @@ func routeRuns(runs []fioadapt.JobRun, unset error, engine, where string) (route
 		return 0, "", Usagef("%s: %s: neither qdsweep nor fio under qdsweep runs these; drop them or run the job file with fio itself", where, strings.Join(dedup(refused), ", "))
 	case unset != nil:
 		return 0, "", Usagef("%s: %v", where, OneLine(unset))
+	case len(runs) > 1 && exitAll(runs) != "":
+		return 0, "", Usagef("%s: %s: qdsweep runs each job apart (natively, or fio once per job), so one job's end would not stop the others as fio's exitall does; drop it, or run the job file with fio itself",
+			where, exitAll(runs))
 	case zbdReadsNothing(runs) != "":
 		return 0, "", Usagef("%s: %s", where, zbdReadsNothing(runs))
 	case (len(via) > 0 || engine == ioengine.EngineFio) && cloneSteady(runs) != "":
@@ -83,6 +86,28 @@ func cloneSteady(runs []fioadapt.JobRun) string {
 		if r.Steady.Dur > 0 && r.Workload.NumJobs > 1 && !r.GroupReporting {
 			return fmt.Sprintf("job %s: steadystate with numjobs=%d", r.Name, r.Workload.NumJobs)
 		}
+	}
+	return ""
+}
+
+// exitAll is fio's exitall (with its exit_what) as a job of runs sets it,
+// or "" when none does.
+func exitAll(runs []fioadapt.JobRun) string {
+	for _, r := range runs {
+		v, ok := r.JobOptions[fio.OptExitAll]
+		if !ok {
+			v, ok = r.GlobalOptions[fio.OptExitAll]
+		}
+		if !ok || strings.TrimSpace(v) == "0" {
+			continue
+		}
+		s := fio.OptExitAll
+		if w, ok := r.JobOptions[fio.OptExitWhat]; ok {
+			s += ", " + fio.OptExitWhat + "=" + w
+		} else if w, ok := r.GlobalOptions[fio.OptExitWhat]; ok {
+			s += ", " + fio.OptExitWhat + "=" + w
+		}
+		return "job " + r.Name + ": " + s
 	}
 	return ""
 }
