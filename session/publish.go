@@ -20,14 +20,16 @@ import (
 // writer, then the table, the list of what was written and the JSON
 // document printed. Every word and chart comes from package report.
 type publication struct {
-	out      *guard.Out     // the directory written (nil: none)
-	saver    *resultSaver   // saves result as results.json first (nil: not saved)
-	result   *sweep.Result  // the result published
-	compared []report.Input // compare's results, published instead of result
-	explain  *report.ExplainDoc
-	opts     report.Options
-	dir      string // the results directory, named by an import's first line
-	imported int    // fio files imported (import's first line; 0: not an import)
+	out       *guard.Out      // the directory written (nil: none)
+	saver     *resultSaver    // saves result as results.json first (nil: not saved)
+	result    *sweep.Result   // the result published
+	compared  []report.Input  // compare's results, published instead of result
+	doc       *document       // a document published instead (explain, advise, diagnose)
+	runs      []report.RunJob // run's jobs, published instead, in runFormat
+	runFormat string
+	opts      report.Options
+	dir       string // the results directory, named by an import's first line
+	imported  int    // fio files imported (import's first line; 0: not an import)
 	// partial: a sweep's result, which may hold no measured step yet;
 	// noTable: one whose run failed, printed without its table.
 	partial, noTable bool
@@ -41,11 +43,19 @@ type publication struct {
 
 // publish writes and prints the publication.
 func (p publication) publish() error {
-	if p.explain != nil {
-		if p.json {
-			return report.WriteExplainJSON(p.stdout, *p.explain)
+	switch {
+	case p.doc != nil:
+		if !p.json {
+			return p.doc.words(p.stdout)
 		}
-		return report.WriteExplain(p.stdout, *p.explain)
+		for _, w := range p.doc.warnings {
+			fmt.Fprintln(p.stderr, w)
+		}
+		return p.doc.json(p.stdout)
+	case len(p.runs) == 1:
+		return report.WriteRun(p.stdout, p.stderr, p.runFormat, p.runs[0])
+	case p.runs != nil:
+		return report.WriteRuns(p.stdout, p.stderr, p.runFormat, p.runs)
 	}
 	if err := p.save(); err != nil {
 		return err
@@ -73,6 +83,13 @@ func (p publication) publish() error {
 		}
 	}
 	return nil
+}
+
+// document is an answer printed whole, as words or as JSON (the
+// warnings then said on Stderr).
+type document struct {
+	words, json func(io.Writer) error
+	warnings    []string
 }
 
 // save writes results.json.
@@ -215,5 +232,75 @@ func RunExplain(req ExplainRequest) error {
 		return err
 	}
 	doc := ExplainFio(outs, req.Explain, strings.Join(req.Paths, ", "))
-	return publication{explain: &doc, json: req.JSON, stdout: req.Stdout, stderr: req.Stderr}.publish()
+	return publication{doc: &document{
+		words: func(w io.Writer) error { return report.WriteExplain(w, doc) },
+		json:  func(w io.Writer) error { return report.WriteExplainJSON(w, doc) },
+	}, json: req.JSON, stdout: req.Stdout, stderr: req.Stderr}.publish()
+}
+
+// DiagnoseRequest asks what limited a saved sweep.
+type DiagnoseRequest struct {
+	Path       string // results directory or results.json
+	TargetIOPS float64
+	JSON       bool
+	Width      int // of the words
+	Out
+}
+
+// RunDiagnose diagnoses the saved sweep req names. A result the analysis
+// cannot read is diagnosed without it, said on Stderr.
+func RunDiagnose(req DiagnoseRequest) error {
+	o := littleslaw.Options{TargetIOPS: req.TargetIOPS}
+	r, err := ReadSaved(req.Path)
+	if err != nil {
+		return err
+	}
+	if err := r.Analyze(o); err != nil {
+		if errors.Is(err, littleslaw.ErrBadOptions) {
+			return Usagef("%v", err)
+		}
+		fmt.Fprintf(req.Stderr, "qdsweep: diagnosing without the analysis: %v\n", err)
+		r.Analysis = nil
+	}
+	findings := r.Diagnose(o)
+	return publication{doc: &document{
+		words: func(w io.Writer) error { return report.WriteFindings(w, findings, req.Width) },
+		json:  func(w io.Writer) error { return report.WriteDiagnoseJSON(w, req.Path, o.TargetIOPS, findings) },
+	}, json: req.JSON, stdout: req.Stdout, stderr: req.Stderr}.publish()
+}
+
+// AdviseRequest asks for queue depth and iodepth × numjobs: from numbers
+// (Input), from measured data (From), or GCP's table (Table).
+type AdviseRequest struct {
+	Input littleslaw.AdviceInput
+	From  string // results.json, a results directory or a points CSV ("": none)
+	RW    string // the curve of From to advise from ("": the first)
+	Table bool
+	JSON  bool
+	Out
+}
+
+// RunAdvise advises as req asks.
+func RunAdvise(req AdviseRequest) error {
+	if req.Table {
+		return report.WriteAdviceTable(req.Stdout, req.JSON)
+	}
+	var doc report.AdviceDoc
+	if req.From != "" {
+		var err error
+		if doc, err = AdviseFromData(req.From, req.RW, req.Input.BSSet, req.Input); err != nil {
+			return err
+		}
+	} else {
+		doc = report.NewAdviceDoc(littleslaw.AdviseNumbers(req.Input), "", nil, nil)
+	}
+	warnings := make([]string, len(doc.Warnings))
+	for i, w := range doc.Warnings {
+		warnings[i] = "qdsweep advise: warning: " + w
+	}
+	return publication{doc: &document{
+		words:    func(w io.Writer) error { return report.WriteAdvice(w, doc) },
+		json:     func(w io.Writer) error { return report.WriteAdviceJSON(w, doc) },
+		warnings: warnings,
+	}, json: req.JSON, stdout: req.Stdout, stderr: req.Stderr}.publish()
 }

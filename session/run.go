@@ -131,13 +131,7 @@ func reportRunJobs(out, errw io.Writer, format string, jobs []*runJob) error {
 			firstErr = j.err
 		}
 	}
-	var err error
-	if len(jobs) == 1 {
-		err = report.WriteRun(out, errw, format, rjs[0])
-	} else {
-		err = report.WriteRuns(out, errw, format, rjs)
-	}
-	if err != nil {
+	if err := (publication{runs: rjs, runFormat: format, stdout: out, stderr: errw}).publish(); err != nil {
 		return err
 	}
 	if errors.Is(firstErr, context.Canceled) {

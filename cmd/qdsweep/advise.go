@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"runtime"
 	"slices"
 	"strings"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/littleslaw"
-	"github.com/qdsweep/qdsweep/report"
 	"github.com/urfave/cli/v2"
 )
 
@@ -73,24 +71,8 @@ func adviseAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if f.table {
-		return report.WriteAdviceTable(c.App.Writer, f.json)
-	}
-	var doc report.AdviceDoc
-	if f.from != "" {
-		if doc, err = session.AdviseFromData(f.from, f.rw, f.bsSet, f.input()); err != nil {
-			return err
-		}
-	} else {
-		doc = report.NewAdviceDoc(littleslaw.AdviseNumbers(f.input()), "", nil, nil)
-	}
-	if f.json {
-		for _, w := range doc.Warnings {
-			fmt.Fprintln(c.App.ErrWriter, "qdsweep advise: warning: "+w)
-		}
-		return report.WriteAdviceJSON(c.App.Writer, doc)
-	}
-	return report.WriteAdvice(c.App.Writer, doc)
+	return session.RunAdvise(session.AdviseRequest{Input: f.input(), From: f.from, RW: f.rw, Table: f.table, JSON: f.json,
+		Out: session.Out{Stdout: c.App.Writer, Stderr: c.App.ErrWriter}})
 }
 
 // input is what the flags ask of littleslaw's advice.

@@ -1,10 +1,6 @@
 package main
 
 import (
-	"errors"
-	"fmt"
-
-	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/report"
 	"github.com/qdsweep/qdsweep/session"
 	"github.com/urfave/cli/v2"
@@ -36,24 +32,10 @@ func diagnoseAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	var o littleslaw.Options
-	if o.TargetIOPS, err = targetIOPS(c); err != nil {
-		return err
-	}
-	r, err := session.ReadSaved(paths[0])
+	target, err := targetIOPS(c)
 	if err != nil {
 		return err
 	}
-	if err := r.Analyze(o); err != nil {
-		if errors.Is(err, littleslaw.ErrBadOptions) {
-			return usagef("%v", err)
-		}
-		fmt.Fprintf(c.App.ErrWriter, "qdsweep: diagnosing without the analysis: %v\n", err)
-		r.Analysis = nil
-	}
-	findings := r.Diagnose(o)
-	if asJSON {
-		return report.WriteDiagnoseJSON(c.App.Writer, paths[0], o.TargetIOPS, findings)
-	}
-	return report.WriteFindings(c.App.Writer, findings, writerWidth(c.App.Writer))
+	return session.RunDiagnose(session.DiagnoseRequest{Path: paths[0], TargetIOPS: target, JSON: asJSON, Width: writerWidth(c.App.Writer),
+		Out: session.Out{Stdout: c.App.Writer, Stderr: c.App.ErrWriter}})
 }

@@ -2,7 +2,7 @@ package main_test
 
 // The outputs of a fixed set of commands whose answers do not depend on a
 // measurement (help, report, import, compare, explain, diagnose and advise
-// of committed results and fio outputs, job files emitted, refusals), byte
+// of committed results, fio outputs and numbers, job files emitted, refusals), byte
 // for byte: stdout, stderr, the exit status and every file written with
 // its SHA-256. They hold the command line's mapping and the publish step
 // still: a change of any of them shows here. go test ./cmd/qdsweep -run
@@ -54,6 +54,9 @@ var goldenCases = []struct {
 	{"explain-json", "", []string{"explain", "--output-format=json", "--target-iops", "100k", "fio-qd64.json"}},
 	{"explain-stdin", "fio-qd1.json", []string{"explain", "-", "--base-latency", "40us"}},
 	{"diagnose", "", []string{"diagnose", "res1"}},
+	{"diagnose-json", "", []string{"diagnose", "res1", "--output-format=json", "--target-iops", "40k"}},
+	{"advise-numbers", "", []string{"advise", "--target-iops", "160000", "--latency", "2ms", "--cpus", "2"}},
+	{"advise-table-json", "", []string{"advise", "--table", "--output-format=json"}},
 	{"advise-from", "", []string{"advise", "--from", "res1", "--target-iops", "30k", "--cpus", "2", "--max-jobs", "2"}},
 	{"sweep-bad-rw", "", []string{"sweep", "--rw", "bogus", "--sim=latency=1ms"}},
 	{"sweep-sim-no-engine", "", []string{"sweep", "--sim_latency=1ms"}},
