@@ -1166,18 +1166,11 @@ func (c *jobConv) finish() {
 
 // checkLogs drops the logs qdsweep cannot write as fio would, and says
 // why in LogsIgnored: averaged logs of every I/O (no log_avg_msec: qdsweep
-// keeps windows, not I/Os; a histogram log is still written), and the
-// latency of each direction of a mixed job (the series' mean latency is
-// both directions'; its IOPS, bandwidth and histogram logs are written).
-// fio runs such a job, and so does qdsweep, without them.
+// keeps windows, not I/Os; a histogram log is still written). fio runs
+// such a job, and so does qdsweep, without them.
 func (c *jobConv) checkLogs() {
-	l, w := &c.run.Logs, c.run.Workload
-	switch {
-	case !l.Averaged():
-	case l.AvgMs <= 0:
+	if l := &c.run.Logs; l.Averaged() && l.AvgMs <= 0 {
 		l.IOPS, l.BW, l.Lat, c.run.LogsIgnored = "", "", "", LogsPerIO
-	case l.Lat != "" && w.RW.IsRead() && w.RW.IsWrite():
-		l.Lat, c.run.LogsIgnored = "", LogsMixedLat
 	}
 }
 
@@ -1185,7 +1178,6 @@ func (c *jobConv) checkLogs() {
 const (
 	LogsPerIO    = "per-io"    // no log_avg_msec: fio logs every I/O
 	LogsPerClone = "per-clone" // numjobs > 1 on an engine without a series per clone (the simulator, fio)
-	LogsMixedLat = "mixed-lat" // write_lat_log on a job that reads and writes
 )
 
 // jobFiles names a job's files as fio does: filename= split at ':' under

@@ -56,8 +56,9 @@ type Control struct {
 	// SeriesInterval, when > 0, makes the run record Stats.Series: one
 	// Interval per SeriesInterval of the measured window.
 	SeriesInterval time.Duration
-	// SeriesBins keeps each slice's latency histogram per direction
-	// (Interval.Bins), e.g. for fio's histogram logs.
+	// SeriesBins keeps each slice's latency histogram and mean latency
+	// per direction (Interval.Bins, DirLatMeanNs), e.g. for fio's
+	// histogram logs and each direction's latency log.
 	SeriesBins bool
 	// SeriesPerJob asks, beside Stats.Series, for each job's own series
 	// (Stats.JobSeries), e.g. for fio's logs of each numjobs clone.

@@ -28,6 +28,9 @@ type Interval struct {
 	// write), in LatBins' buckets, when Control.SeriesBins asked for
 	// them; results.json does not keep them.
 	Bins [2][]LatBin `json:"-"`
+	// DirLatMeanNs is the mean latency of the slice's reads and of its
+	// writes (0 for a direction without completions), with Bins.
+	DirLatMeanNs [2]float64 `json:"-"`
 	// Ramp marks a slice of the ramp (before the measured window, StartNs
 	// negative): IOPS, bandwidth and mean latency only.
 	Ramp bool `json:"ramp,omitempty"`
@@ -58,6 +61,7 @@ func Coarsen(series []Interval, k int) []Interval {
 func joinSlices(ivs []Interval) Interval {
 	j := Interval{StartNs: ivs[0].StartNs}
 	var latSum, rIOs, wIOs, rB, wB, area float64
+	var dirLat, dirN [2]float64 // Σ latency and completions per direction, from each slice's mean and bins
 	var bins [2][]LatBin
 	for _, iv := range ivs {
 		dt := float64(iv.DurNs) / 1e9
@@ -68,6 +72,12 @@ func joinSlices(ivs []Interval) Interval {
 		rB, wB = rB+iv.ReadBWBytes*dt, wB+iv.WriteBWBytes*dt
 		area += iv.InflightMean * dt
 		for d, bs := range iv.Bins {
+			var n int64
+			for _, b := range bs {
+				n += b.Count
+			}
+			dirLat[d] += iv.DirLatMeanNs[d] * float64(n)
+			dirN[d] += float64(n)
 			bins[d] = append(bins[d], bs...)
 		}
 	}
@@ -76,6 +86,11 @@ func joinSlices(ivs []Interval) Interval {
 	}
 	if j.IOs > 0 {
 		j.LatMeanNs = latSum / float64(j.IOs)
+	}
+	for d, n := range dirN {
+		if n > 0 {
+			j.DirLatMeanNs[d] = dirLat[d] / n
+		}
 	}
 	if len(bins[0])+len(bins[1]) > 0 {
 		j.Bins = [2][]LatBin{sumLatBins(bins[0]), sumLatBins(bins[1])}
@@ -98,6 +113,18 @@ func sumLatBins(bins []LatBin) []LatBin {
 			continue
 		}
 		out = append(out, b)
+	}
+	return out
+}
+
+// dirMeans is each direction's mean latency from its sum and count (0
+// without completions).
+func dirMeans(sum, n [2]int64) [2]float64 {
+	var out [2]float64
+	for d := range out {
+		if n[d] > 0 {
+			out[d] = float64(sum[d]) / float64(n[d])
+		}
 	}
 	return out
 }

@@ -14,7 +14,7 @@ type ivCut struct {
 	tick       int64 // coordinator tick the cut answers
 	t          int64 // event time of the cut, ns since the run's origin
 	ios, bytes [2]int64
-	latSum     int64
+	latSum     [2]int64   // per direction
 	area       int64      // ∫ inflight dt since the window began, ns × I/Os
 	bins       [2][]ivBin // per direction
 	final      bool
@@ -135,7 +135,7 @@ func (s *seriesJob) maybeCut(m *meter, t int64) {
 }
 
 func (s *seriesJob) cut(m *meter, t, k int64, final bool) {
-	c := ivCut{tick: k, t: t, latSum: m.dir[0].latSum + m.dir[1].latSum, final: final}
+	c := ivCut{tick: k, t: t, latSum: [2]int64{m.dir[0].latSum, m.dir[1].latSum}, final: final}
 	c.area = m.area
 	if m.measuring {
 		c.area += m.inflight * (t - m.tLast)
@@ -169,7 +169,8 @@ type ivPiece struct {
 type ivAcc struct {
 	ios, bytes [2]float64 // per second, summed over jobs
 	area       float64    // mean in flight, summed over jobs
-	latSum     int64
+	latSum     [2]int64   // per direction
+	dirCount   [2]int64
 	count      int64
 	bins       [2][]ivBin
 	endSum     float64 // Σ over the jobs of where their shares of the slice end
@@ -255,8 +256,9 @@ func mergeSlices(jobs []*seriesJob, winStarts []int64, ticks []int64, end int64,
 		iv := Interval{StartNs: from - origin, DurNs: to - from, IOs: a.count,
 			ReadIOPS: a.ios[0], WriteIOPS: a.ios[1], ReadBWBytes: a.bytes[0], WriteBWBytes: a.bytes[1], InflightMean: a.area}
 		if a.count > 0 && full {
-			iv.LatMeanNs = float64(a.latSum) / float64(a.count)
+			iv.LatMeanNs = float64(a.latSum[0]+a.latSum[1]) / float64(a.count)
 			if bins {
+				iv.DirLatMeanNs = dirMeans(a.latSum, a.dirCount)
 				iv.Bins = [2][]LatBin{latBins(mergeBins(slices.Clone(a.bins[0]))), latBins(mergeBins(slices.Clone(a.bins[1])))}
 			}
 			iv.LatP99Ns = ivQuantile(append(a.bins[0], a.bins[1]...), 0.99)
@@ -302,7 +304,10 @@ func addJobSlices(accs []ivAcc, own []ivPiece, sj *seriesJob, winStart int64, ti
 		}
 		prevK = k
 		p.end, p.set = c.t, true
-		a.latSum += c.latSum - prev.latSum
+		for d := range a.latSum {
+			a.latSum[d] += c.latSum[d] - prev.latSum[d]
+			a.dirCount[d] += c.ios[d] - prev.ios[d]
+		}
 		a.count += c.ios[0] + c.ios[1] - prev.ios[0] - prev.ios[1]
 		if bins {
 			a.bins[0] = append(a.bins[0], c.bins[0]...)

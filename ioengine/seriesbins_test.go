@@ -4,6 +4,7 @@ package ioengine_test
 
 import (
 	"context"
+	"math"
 	"path/filepath"
 	"testing"
 	"time"
@@ -14,9 +15,10 @@ import (
 
 // TestSeriesBins: with SeriesBins each slice's latency buckets count, per
 // direction, every read and every write of the run once, each in a
-// bucket that holds a latency the run saw (between its min and max); with
-// SeriesPerJob each job's own series counts its I/Os and together they
-// count the run's; Coarsen keeps the time, the I/Os and the buckets.
+// bucket that holds a latency the run saw (between its min and max), and
+// each direction's mean latency, weighted by its completions, is the
+// slice's; with SeriesPerJob each job's own series counts its I/Os and
+// together they count the run's; Coarsen keeps the time, the I/Os and the buckets.
 func TestSeriesBins(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "bins")
 	if err := ioengine.CreateScratch(context.Background(), path, 16<<20); err != nil {
@@ -32,6 +34,15 @@ func TestSeriesBins(t *testing.T) {
 		for _, iv := range series {
 			ios += iv.IOs
 			dur += iv.DurNs
+			var n [2]int64
+			for d, bs := range iv.Bins {
+				for _, b := range bs {
+					n[d] += b.Count
+				}
+			}
+			if iv.IOs > 0 && math.Abs(iv.DirLatMeanNs[0]*float64(n[0])+iv.DirLatMeanNs[1]*float64(n[1])-iv.LatMeanNs*float64(iv.IOs)) > 1e-6*iv.LatMeanNs*float64(iv.IOs) {
+				t.Errorf("slice at %d ns: reads' mean %.0f ns × %d and writes' %.0f × %d are not the slice's %.0f × %d", iv.StartNs, iv.DirLatMeanNs[0], n[0], iv.DirLatMeanNs[1], n[1], iv.LatMeanNs, iv.IOs)
+			}
 			for d, bs := range iv.Bins {
 				for _, b := range bs {
 					dirs[d] += b.Count

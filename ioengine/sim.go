@@ -722,7 +722,7 @@ type simSeries struct {
 	interval   int64 // ns
 	start      int64 // virtual ns the current slice began
 	ios, bytes [2]int64
-	latSum     int64
+	latSum     [2]int64  // per direction
 	area       float64   // I/O·ns
 	hist       [2]ivHist // per direction
 	bins       bool      // keep each slice's bins (Control.SeriesBins)
@@ -737,7 +737,7 @@ func (s *simSeries) record(lat, bs int64, write bool) {
 	}
 	s.ios[d]++
 	s.bytes[d] += bs
-	s.latSum += lat
+	s.latSum[d] += lat
 	s.hist[d][ivSlot(lat)]++
 }
 
@@ -753,15 +753,16 @@ func (s *simSeries) close(t int64) {
 		iv.InflightMean = s.area / dt
 	}
 	if n := s.ios[0] + s.ios[1]; n > 0 {
-		iv.LatMeanNs = float64(s.latSum) / float64(n)
+		iv.LatMeanNs = float64(s.latSum[0]+s.latSum[1]) / float64(n)
 		r, w := s.hist[0].sparse(), s.hist[1].sparse()
 		if s.bins {
+			iv.DirLatMeanNs = dirMeans(s.latSum, s.ios)
 			iv.Bins = [2][]LatBin{latBins(r), latBins(w)}
 		}
 		iv.LatP99Ns = ivQuantile(append(r, w...), 0.99)
 	}
 	s.out = append(s.out, iv)
-	s.start, s.ios, s.bytes, s.latSum, s.area = t, [2]int64{}, [2]int64{}, 0, 0
+	s.start, s.ios, s.bytes, s.latSum, s.area = t, [2]int64{}, [2]int64{}, [2]int64{}, 0
 }
 
 // finish closes the last slice at end (a tail shorter than half an

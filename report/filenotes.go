@@ -90,15 +90,13 @@ func PartialNote(dir string) string {
 func NoTelemetryNote(err error) string { return fmt.Sprintf("qdsweep: no device telemetry: %v", err) }
 
 // LogsIgnoredNote says why fio's logs a job asks for are not written
-// (fioadapt's LogsPerIO, LogsPerClone, LogsMixedLat).
+// (fioadapt's LogsPerIO, LogsPerClone).
 func LogsIgnoredNote(why string) string {
 	switch why {
 	case "per-io":
 		return "fio's IOPS, bandwidth and latency logs not written: without --log_avg_msec fio logs every I/O, and qdsweep keeps each window's mean; add --log_avg_msec=N"
 	case "per-clone":
 		return "fio's logs not written: with numjobs > 1 fio writes a log per clone, and this engine keeps one series per job; write a section per clone, or run on a local engine"
-	case "mixed-lat":
-		return "fio's latency logs not written: fio logs each direction's latency, and qdsweep's series holds both together (the IOPS and bandwidth logs are written)"
 	}
 	return ""
 }

@@ -95,7 +95,8 @@ func (r *Run) Execute(ctx context.Context) (err error) {
 		}
 		if win > 0 {
 			j.ctl.SeriesInterval = win // fio's logs' windows, a whole number of slices each
-			j.ctl.SeriesBins = j.spec.run.Logs.Hist != ""
+			l := j.spec.run.Logs
+			j.ctl.SeriesBins = l.Hist != "" || l.Lat != "" && j.w.RW.IsRead() && j.w.RW.IsWrite() // each direction's latency
 			j.ctl.SeriesPerJob = j.w.NumJobs > 1 && j.spec.run.Logs.Any()
 		}
 		// The engine runs the write guard again on what it opens: the

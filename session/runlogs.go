@@ -126,7 +126,8 @@ func checkRunLogs(logs []runLog, oo guard.OutOptions) error {
 // clone's in turn): averaged logs a line per window and direction the job
 // does, at the window's end (ms since the measured window began), the
 // window's mean: IOPS, KiB/s, or latency in ns (qdsweep times an I/O from
-// submission to completion: fio's lat, written as clat too), bs 0 (and
+// submission to completion: fio's lat, written as clat too; each
+// direction's own in a job that reads and writes), bs 0 (and
 // offset 0) as fio writes averaged logs; histogram logs as
 // fioadapt.HistLog. It returns whether every histogram count lies in
 // its own bin of fio's (fioadapt.HistCounts).
@@ -185,6 +186,7 @@ func writeRunLog(b *bytes.Buffer, l runLog) (exact bool, err error) {
 // logEntries is one log's lines from a series.
 func logEntries(kind fio.LogKind, rw ioengine.RW, series []ioengine.Interval) []fio.LogEntry {
 	var out []fio.LogEntry
+	mixed := rw.IsRead() && rw.IsWrite()
 	for _, iv := range series {
 		t := (iv.StartNs + iv.DurNs) / 1e6
 		for dir, does := range []bool{rw.IsRead(), rw.IsWrite()} {
@@ -197,11 +199,14 @@ func logEntries(kind fio.LogKind, rw ioengine.RW, series []ioengine.Interval) []
 				v = []float64{iv.ReadIOPS, iv.WriteIOPS}[dir]
 			case fio.LogBW:
 				v = []float64{iv.ReadBWBytes, iv.WriteBWBytes}[dir] / 1024
-			default:
-				if iv.IOs == 0 {
+			case fio.LogClat, fio.LogLat:
+				if iv.IOs == 0 || mixed && []float64{iv.ReadIOPS, iv.WriteIOPS}[dir] == 0 {
 					continue // no completion: no latency
 				}
 				v = iv.LatMeanNs
+				if mixed {
+					v = iv.DirLatMeanNs[dir]
+				}
 			}
 			out = append(out, fio.LogEntry{TimeMs: t, Value: int64(math.Round(v)), Dir: dir})
 		}

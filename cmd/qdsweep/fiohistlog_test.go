@@ -246,11 +246,12 @@ func TestFioPlotScripts(t *testing.T) {
 // TestRunHistLogMixedWindows: a job that reads and writes with a
 // histogram window (100 ms) twice its averaged logs' (50 ms) writes both
 // as fio names them, the histogram log a line per window and direction
-// (929 columns at coarseness 1, fio's too) counting every I/O once, and
-// the IOPS log twice as many windows.
+// (929 columns at coarseness 1, fio's too) counting every I/O once, the
+// IOPS log twice as many windows, and the latency logs each direction's
+// own mean, as fio's.
 func TestRunHistLogMixedWindows(t *testing.T) {
 	args := []string{"--name=a", "--filename=f", "--size=1m", "--bs=4k", "--rw=randrw", "--rate_iops=500,500",
-		"--write_hist_log=q", "--log_hist_msec=100", "--write_iops_log=q", "--log_avg_msec=50", "--log_hist_coarseness=1"}
+		"--write_hist_log=q", "--log_hist_msec=100", "--write_iops_log=q", "--log_avg_msec=50", "--log_hist_coarseness=1", "--write_lat_log=q"}
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "f"), make([]byte, 4<<20), 0o644); err != nil {
 		t.Fatal(err)
@@ -259,7 +260,7 @@ func TestRunHistLogMixedWindows(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	names := allLogNames(t, dir)
-	if want := []string{"q_clat_hist.1.log", "q_iops.1.log"}; !slices.Equal(names, want) {
+	if want := []string{"q_clat.1.log", "q_clat_hist.1.log", "q_iops.1.log", "q_lat.1.log"}; !slices.Equal(names, want) {
 		t.Fatalf("logs %v, want %v", names, want)
 	}
 	hist, err := fio.ReadHistLog(filepath.Join(dir, "q_clat_hist.1.log"))
@@ -277,6 +278,20 @@ func TestRunHistLogMixedWindows(t *testing.T) {
 	if dirs[0]+dirs[1] != 256 || dirs[0] == 0 || dirs[1] == 0 || iopsLines < len(hist)*2-4 || !slices.Equal(cols, []int{3 + fio.PlatNR/2}) {
 		t.Errorf("histogram log: %d lines of %v columns, %v reads and writes; IOPS log %d lines", len(hist), cols, dirs, iopsLines)
 	}
+	lat, err := fio.ReadLog(filepath.Join(dir, "q_clat.1.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var latDirs [2]int
+	for _, e := range lat {
+		if e.Value <= 0 {
+			t.Errorf("latency log: %+v", e)
+		}
+		latDirs[e.Dir]++
+	}
+	if latDirs[0] == 0 || latDirs[1] == 0 {
+		t.Errorf("latency log: %v lines of reads and writes, want both", latDirs)
+	}
 	fioBin, err := exec.LookPath("fio")
 	if err != nil {
 		return
@@ -289,7 +304,8 @@ func TestRunHistLogMixedWindows(t *testing.T) {
 		t.Fatalf("fio: %v\n%s", err, out)
 	}
 	flines, fcols := logShape(t, filepath.Join(fdir, "q_clat_hist.1.log"))
-	if fn := allLogNames(t, fdir); !slices.Equal(fn, names) || !slices.Equal(fcols, cols) {
+	fn := slices.DeleteFunc(allLogNames(t, fdir), func(n string) bool { return n == "q_slat.1.log" }) // fio's, empty for psync
+	if !slices.Equal(fn, names) || !slices.Equal(fcols, cols) {
 		t.Errorf("fio wrote %v, its histogram log %v columns; qdsweep %v, %v", fn, fcols, names, cols)
 	}
 	t.Logf("histogram log: fio %d lines, qdsweep %d", flines, len(hist))
