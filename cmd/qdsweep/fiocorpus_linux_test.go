@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -126,6 +127,9 @@ func runCorpusExample(t *testing.T, fioBin, path string) corpusResult {
 		var stdout, stderr strings.Builder
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		err := cmd.Run()
+		// fio's jobs each start a session of their own, outside the group
+		// killed above: a hung fio's are found by the job file they run.
+		killNaming(job)
 		code := 0
 		if err != nil {
 			code = -1
@@ -151,6 +155,21 @@ func runCorpusExample(t *testing.T, fioBin, path string) corpusResult {
 		r.how, r.reason = "failed", firstLine(qe) // ran and failed (or hung, as fio's offload does, and was killed)
 	}
 	return r
+}
+
+// killNaming kills every process whose command line names path.
+func killNaming(path string) {
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err == nil && strings.Contains(string(cmdline), path) {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
 }
 
 // refusedForSafety reports whether a refusal names an engine qdsweep does
