@@ -64,6 +64,11 @@ type Settle struct {
 	LatClear  bool `json:"lat_clear,omitempty"`
 	// Decided: the pair's knee decision is settled at Confidence.
 	Decided bool `json:"decided"`
+	// Rising: settled by the gain alone, wholly above GainLimit (Gain −
+	// T × GainErr ≥ GainLimit): the curve still rises at this step and no
+	// knee can be at it, so the sweep may end the step from a shorter
+	// span (sweep's MinRising).
+	Rising bool `json:"rising,omitempty"`
 	// Settled: the step may end (by "decision" or "precision").
 	Settled bool   `json:"settled"`
 	By      string `json:"by,omitempty"`
@@ -90,6 +95,7 @@ func SettleStep(prev *StepEstimate, cur StepEstimate, precision float64) Settle 
 	switch {
 	case s.Decided && cur.IOPSErr <= s.Need:
 		s.Settled, s.By = true, SettledByDecision
+		s.Rising = s.GainClear && s.Gain >= s.GainLimit
 	case precision > 0 && cur.IOPSErr <= precision:
 		s.Settled, s.By = true, SettledByPrecision
 	}

@@ -38,6 +38,9 @@ func TestSettleDecidedHoldsOverTheInterval(t *testing.T) {
 		if s.Settled && s.By == SettledByDecision && s.IOPSErr > s.Need {
 			t.Fatalf("settled by decision with error %.3f over need %.3f", s.IOPSErr, s.Need)
 		}
+		if s.Rising && (!s.Settled || s.Gain-s.T*s.GainErr < SaturationGain) {
+			t.Fatalf("rising with gain %.3f ± %.3f × %.3f: %+v", s.Gain, s.T, s.GainErr, s)
+		}
 		if s.Need < 0.02 {
 			t.Fatalf("need %.4f tighter than the precision 0.02", s.Need)
 		}

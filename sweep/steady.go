@@ -25,6 +25,9 @@ import (
 // within the curve's interpolation error there), or its mean is known to
 // within Precision (the standard error of the mean,
 // littleslaw.MeanUncertainty, as a fraction of it), whichever comes first.
+// A step whose gain over the previous one is settled wholly above the
+// knee's 5 % (littleslaw.Settle.Rising: the curve still rises there, and
+// no knee can be at it) may end from MinRising on instead.
 //
 // With Limit > 0 and Precision > 0 the ramp ends early too, at most Ramp
 // after it began: once the queue is full and latency stopped climbing
@@ -35,6 +38,9 @@ type SteadyConfig struct {
 	Limit     float64       // largest |slope| / mean, per second; ≤ 0 disables detection
 	Precision float64       // standard error of the step's mean IOPS, a fraction, that ends it (0: only the slope rule)
 	MinWindow time.Duration // shortest span judged by Precision
+	// MinRising is the shortest span of a step settled on a rising curve
+	// (0: MinWindow).
+	MinRising time.Duration
 	// RampInterval is how often the ramp is judged (0: the ramp runs its
 	// whole length).
 	RampInterval time.Duration
@@ -42,9 +48,10 @@ type SteadyConfig struct {
 
 // DefaultSteady is the default criterion: 100 ms samples, a 2 s window,
 // 2 %/s; or, from 0.5 s on and without drift, the step's decisions
-// settled at 95 % or its mean known to ±2 %; the ramp judged every 10 ms.
+// settled at 95 % or its mean known to ±2 %, and from 0.3 s (three
+// samples) on a step settled on a rising curve; the ramp judged every 10 ms.
 var DefaultSteady = SteadyConfig{Interval: 100 * time.Millisecond, Window: 2 * time.Second, Limit: 0.02,
-	Precision: 0.02, MinWindow: 500 * time.Millisecond, RampInterval: 10 * time.Millisecond}
+	Precision: 0.02, MinWindow: 500 * time.Millisecond, MinRising: 300 * time.Millisecond, RampInterval: 10 * time.Millisecond}
 
 // Settles reports whether c's settling rule and early ramp end are on.
 func (c SteadyConfig) Settles() bool { return c.Limit > 0 && c.Precision > 0 }
@@ -127,11 +134,15 @@ func (d *SteadyDetector) Add(s ioengine.Sample) bool {
 // when it holds.
 func (d *SteadyDetector) meanKnown(elapsed time.Duration) bool {
 	c := d.cfg
-	if !c.Settles() || elapsed < c.MinWindow || len(d.all) < 3 {
+	earliest := c.MinWindow
+	if c.MinRising > 0 {
+		earliest = min(earliest, c.MinRising)
+	}
+	if !c.Settles() || elapsed < earliest || len(d.all) < 3 {
 		return false
 	}
 	d.settle = littleslaw.SettleStep(d.prevStep, d.Estimate(), c.Precision)
-	if !d.settle.Settled {
+	if !d.settle.Settled || elapsed < c.MinWindow && !d.settle.Rising {
 		return false
 	}
 	slope, mean, se := slopeSE(d.allX, d.all)

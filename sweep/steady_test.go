@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/sweep"
 )
 
@@ -142,5 +143,40 @@ func TestSteadyMeanKnown(t *testing.T) {
 	cfg.Precision = 0
 	if k, _ := feed(func(k int) float64 { return 10000 }); k != 8 {
 		t.Errorf("slope rule alone: steady at sample %d, want 8 (2 s)", k)
+	}
+}
+
+// TestSteadyRising: a step whose gain over the step before is settled
+// wholly above the knee's 5 % ends from MinRising on (its third sample
+// here); one whose gain is near 5 % waits for MinWindow at the least, and
+// with MinRising 0 so does the rising one.
+func TestSteadyRising(t *testing.T) {
+	cfg := sweep.SteadyConfig{Interval: 100 * time.Millisecond, Window: 2 * time.Second, Limit: 0.02, Precision: 0.02,
+		MinWindow: 500 * time.Millisecond, MinRising: 300 * time.Millisecond}
+	prev := &littleslaw.StepEstimate{QD: 4, IOPS: 10000, IOPSErr: 0.005, LatNs: 400e3, LatErr: 0.005, N: 5}
+	feed := func(cfg sweep.SteadyConfig, mean float64) (int, littleslaw.Settle) {
+		d := sweep.NewSteadyDetector(cfg)
+		d.Against(8, prev)
+		var s ioengine.Sample
+		for k := 1; k <= 30; k++ {
+			s.Elapsed += cfg.Interval
+			s.IOs += int64(mean * (1 + 0.003*float64(k%2*2-1)) * cfg.Interval.Seconds())
+			s.LatSumNs = s.IOs * int64(8/mean*1e9)
+			if d.Add(s) {
+				st, _ := d.Settle()
+				return k, st
+			}
+		}
+		return 0, littleslaw.Settle{}
+	}
+	if k, st := feed(cfg, 16000); k != 3 || !st.Rising || st.By != littleslaw.SettledByDecision {
+		t.Errorf("a 60%% gain: steady at sample %d, settle %+v (want sample 3, rising)", k, st)
+	}
+	if k, st := feed(cfg, 10400); k < 5 || st.Rising {
+		t.Errorf("a 4%% gain: steady at sample %d, settle %+v (want sample 5 or later, not rising)", k, st)
+	}
+	cfg.MinRising = 0
+	if k, _ := feed(cfg, 16000); k != 5 {
+		t.Errorf("a 60%% gain without MinRising: steady at sample %d, want 5", k)
 	}
 }
