@@ -2,95 +2,195 @@
 # sweep-settle-vs-fixed.sh — the default `qdsweep sweep` (steps that end once
 # their decisions are settled, ramps that end once the queue is full) against
 # a sweep of fixed steps over the same grid (--ss=0: 0.5 s ramps, 3 s
-# windows), alternating, in a scratch directory on the disk under test.
-# Prints per pair each one's wall time, the I/Os it issued (ramps, windows and
-# the control step, from results.json's slices), its saturation QD, the depth
-# it advises for three targets (a quarter, half and three quarters of the
-# fixed sweep's highest IOPS) and its diagnosis, and whether they agree
-# (the same saturation QD and diagnosis, depths within 1 I/O or 20 %).
+# windows), in alternating pairs (default first in odd pairs, fixed first in
+# even ones, so that neither always runs on a disk the other just warmed), in
+# a scratch directory on the disk under test. Both lay out and remove their
+# own 1 GiB scratch file, as the default sweep does.
 #
-# Usage: bench/sweep-settle-vs-fixed.sh [-p PAIRS] [-d DIR] [-b QDSWEEP]
+# Prints Markdown ready for bench/RESULTS.md:
+#   - per pair and sweep: its wall time, the time between its first step's
+#     start and its last step's end (results.json's meta), the I/Os it issued
+#     (ramps, windows and the control step, from results.json's slices), its
+#     saturation QD, the depth `qdsweep advise` gives for three targets (a
+#     quarter, half and three quarters of the fixed sweep's highest IOPS), its
+#     diagnosis, whether the pair agrees (the same saturation QD and
+#     diagnosis, depths within 1 I/O or 20 %) and the load average as it
+#     started;
+#   - medians of the wall times and I/Os, and how many pairs agree;
+#   - per default sweep, where its time went: each step's window and ramp
+#     (ms) and what ended it (settle.by: d decision, p precision, – the
+#     slope rule or --runtime; r: the curve still rising, settled from 0.3 s).
+#
+# Usage: bench/sweep-settle-vs-fixed.sh [-p PAIRS] [-d DIR] [-b QDSWEEP] [-S SIMSPEC] [-k]
+#   -p  pairs (default 5)
+#   -d  directory on the disk under test (default .): the sweeps run there
+#   -b  qdsweep binary (default: built from this checkout into a temp dir)
+#   -S  run both on the simulator instead (--sim=SIMSPEC, e.g. latency=1ms,iops=20000):
+#       a check of the script, not a measurement of a disk
+#   -k  keep the results directories (their path is printed at the end)
 set -euo pipefail
 PAIRS=5
 DIR=.
 BIN=
-while getopts "p:d:b:h" opt; do
+SIM=
+KEEP=0
+while getopts "p:d:b:S:kh" opt; do
 	case $opt in
 	p) PAIRS=$OPTARG ;;
 	d) DIR=$OPTARG ;;
 	b) BIN=$OPTARG ;;
-	*) sed -n '2,12p' "$0"; exit 2 ;;
+	S) SIM=$OPTARG ;;
+	k) KEEP=1 ;;
+	*) sed -n '2,30p' "$0"; exit 2 ;;
 	esac
 done
+command -v python3 >/dev/null || { echo "sweep-settle-vs-fixed: python3 is not installed" >&2; exit 1; }
+[ -d "$DIR" ] || { echo "sweep-settle-vs-fixed: -d $DIR is not a directory" >&2; exit 2; }
+case $PAIRS in '' | *[!0-9]* | 0) echo "sweep-settle-vs-fixed: -p $PAIRS is not a positive count" >&2; exit 2 ;; esac
 TMP=$(mktemp -d)
 WORK=$(mktemp -d "$DIR/qdsweep-settle.XXXXXX")
-trap 'rm -rf "$TMP" "$WORK"' EXIT
+cleanup() {
+	rm -rf "$WORK"
+	if [ "$KEEP" = 1 ]; then
+		echo "results kept in $TMP" >&2
+	else
+		rm -rf "$TMP"
+	fi
+}
+trap cleanup EXIT
 if [ -z "$BIN" ]; then
 	here=$(cd "$(dirname "$0")/.." && pwd)
 	(cd "$here" && go build -o "$TMP/qdsweep" ./cmd/qdsweep)
 	BIN="$TMP/qdsweep"
 fi
+common=()
+[ -n "$SIM" ] && common=(--sim="$SIM")
+
 echo "Linux $(uname -r), $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) at start, $(date -u +%Y-%m-%dT%H:%MZ)."
+echo "Target: $([ -n "$SIM" ] && echo "the simulator (--sim=$SIM)" || echo "a scratch file in $(cd "$DIR" && pwd) ($(df --output=source "$DIR" | tail -1))")."
 echo
-echo "| pair | sweep | wall s | I/Os issued | saturation QD | depths for 25/50/75 % | diagnosis | agrees |"
-echo "|---:|---|---:|---:|---:|---|---|---|"
-# summary DIR → "IOS SATQD MAXIOPS RULES"
-summary() {
-	python3 - "$1/results.json" <<'PY'
-import json, sys
-r = json.load(open(sys.argv[1]))
-steps = [s for s in r["steps"] if s.get("series")]
-if r.get("control") and r["control"].get("series"):
-    steps.append(r["control"])
-ios = sum(iv["ios"] for s in steps for part in ("ramp", "points") for iv in (s["series"].get(part) or []))
-a = r["analysis"][0]["analysis"]
-sat = a["saturation"]
-rules = ",".join(sorted(d["rule"] for d in r.get("diagnosis") or [])) or "-"
-print(ios, "%g" % sat["qd"] if sat.get("found") else "none", "%.0f" % a.get("max_iops", 0), rules)
-PY
-}
-# depths DIR T1 T2 T3 → "d1 d2 d3"
-depths() {
-	local out=() d
-	for t in "$2" "$3" "$4"; do
-		d=$("$BIN" advise --from "$1" --target-iops "$t" --output-format=json 2>/dev/null |
-			python3 -c 'import json,sys; print("%g" % json.load(sys.stdin).get("queue_depth", 0))' 2>/dev/null) || d=-
-		out+=("$d")
-	done
-	echo "${out[@]}"
-}
-agree() { # satA satB rulesA rulesB "dA…" "dB…" → yes/no
-	python3 - "$@" <<'PY'
-import sys
-sa, sb, ra, rb, da, db = sys.argv[1:]
-ok = sa == sb and ra == rb
-for x, y in zip(da.split(), db.split()):
-    if "-" in (x, y):
-        ok = ok and x == y
-        continue
-    x, y = float(x), float(y)
-    ok = ok and abs(x - y) <= max(1, 0.2 * max(x, y))
-print("yes" if ok else "no")
-PY
+
+# run KIND I: one sweep, its results in $TMP/KIND.I, its wall time and load in $TMP/KIND.I.meta
+run() {
+	local kind=$1 i=$2 args=()
+	[ "$kind" = fixed ] && args=(--ss=0 --runtime=3 --ramp_time=0.5)
+	local out="$TMP/$kind.$i" load t0 t1
+	load=$(cut -d' ' -f1 /proc/loadavg)
+	t0=$(date +%s.%N)
+	if ! (cd "$WORK" && "$BIN" sweep "${common[@]}" "${args[@]}" --output "$out" >"$out.log" 2>&1); then
+		echo "sweep-settle-vs-fixed: the $kind sweep of pair $i failed:" >&2
+		tail -5 "$out.log" >&2
+		exit 1
+	fi
+	t1=$(date +%s.%N)
+	echo "$t0 $t1 $load" >"$out.meta"
 }
 for i in $(seq 1 "$PAIRS"); do
-	for kind in settled fixed; do
-		out="$TMP/$kind$i"
-		args=()
-		[ "$kind" = fixed ] && args=(--ss=0 --runtime=3 --ramp_time=0.5)
-		t0=$(date +%s.%N)
-		(cd "$WORK" && "$BIN" sweep "${args[@]}" --output "$out" >/dev/null 2>&1)
-		t1=$(date +%s.%N)
-		eval "wall_$kind=$(python3 -c "print('%.1f' % ($t1 - $t0))")"
-		read -r ios sat maxiops rules < <(summary "$out")
-		eval "ios_$kind=$ios sat_$kind=$sat max_$kind=$maxiops rules_$kind=$rules"
+	if [ $((i % 2)) = 1 ]; then order="settled fixed"; else order="fixed settled"; fi
+	for kind in $order; do
+		run "$kind" "$i"
+		echo "pair $i: $kind sweep done ($(cut -d' ' -f1,2 "$TMP/$kind.$i.meta" | awk '{printf "%.1f s", $2-$1}'))" >&2
 	done
-	read -r t1 t2 t3 < <(python3 -c "m=$max_fixed; print(round(m/4), round(m/2), round(3*m/4))")
-	dS=$(depths "$TMP/settled$i" "$t1" "$t2" "$t3")
-	dF=$(depths "$TMP/fixed$i" "$t1" "$t2" "$t3")
-	ok=$(agree "$sat_settled" "$sat_fixed" "$rules_settled" "$rules_fixed" "$dS" "$dF")
-	echo "| $i | default | $wall_settled | $ios_settled | $sat_settled | $dS (of $t1 $t2 $t3 IOPS) | $rules_settled | $ok |"
-	echo "| $i | fixed 3 s | $wall_fixed | $ios_fixed | $sat_fixed | $dF | $rules_fixed | |"
 done
+
+python3 - "$BIN" "$TMP" "$PAIRS" <<'PY'
+import datetime, json, statistics, subprocess, sys
+
+qd_bin, tmp, pairs = sys.argv[1], sys.argv[2], int(sys.argv[3])
+
+def stamp(s):
+    # RFC 3339 with nanoseconds: keep microseconds for fromisoformat.
+    head, _, frac = s.rstrip("Z").partition(".")
+    return datetime.datetime.fromisoformat(head + "." + (frac + "000000")[:6]).replace(tzinfo=datetime.timezone.utc).timestamp()
+
+def load(kind, i):
+    d = f"{tmp}/{kind}.{i}"
+    r = json.load(open(f"{d}/results.json"))
+    t0, t1, la = (float(x) for x in open(d + ".meta").read().split())
+    steps = [s for s in r["steps"] if s.get("series")]
+    runs = steps + ([r["control"]] if r.get("control") and r["control"].get("series") else [])
+    ios = sum(iv["ios"] for s in runs for part in ("ramp", "points") for iv in (s["series"].get(part) or []))
+    a = r["analysis"][0]["analysis"]
+    sat = a.get("saturation") or {}
+    rules = ",".join(sorted(d["rule"] for d in r.get("diagnosis") or [])) or "–"
+    m = r["meta"]
+    return dict(dir=d, wall=t1 - t0, steps_s=stamp(m["end"]) - stamp(m["start"]), ios=ios,
+                sat="%g" % sat["qd"] if sat.get("found") else "none", max_iops=a.get("max_iops", 0),
+                rules=rules, load=la, r=r)
+
+def advise(d, target):
+    p = subprocess.run([qd_bin, "advise", "--from", d, "--target-iops", str(target), "--output-format=json"],
+                       capture_output=True, text=True)
+    try:
+        q = json.loads(p.stdout).get("queue_depth")
+    except ValueError:
+        return "–"
+    return "%g" % q if q else "–"
+
+def agree(a, b):
+    if a["sat"] != b["sat"] or a["rules"] != b["rules"]:
+        return False
+    for x, y in zip(a["depths"], b["depths"]):
+        if "–" in (x, y):
+            if x != y:
+                return False
+            continue
+        x, y = float(x), float(y)
+        if abs(x - y) > max(1, 0.2 * max(x, y)):
+            return False
+    return True
+
+rows, agreed = [], 0
+for i in range(1, pairs + 1):
+    s, f = load("settled", i), load("fixed", i)
+    targets = [round(f["max_iops"] * k / 4) for k in (1, 2, 3)]
+    for x in (s, f):
+        x["depths"] = [advise(x["dir"], t) for t in targets]
+    ok = agree(s, f)
+    agreed += ok
+    rows.append((i, s, f, targets, ok))
+
+print("| pair | sweep | wall s | steps s | I/Os issued | saturation QD | depths for 25/50/75 % of the fixed sweep's highest IOPS | diagnosis | agrees | load |")
+print("|---:|---|---:|---:|---:|---:|---|---|---|---:|")
+for i, s, f, targets, ok in rows:
+    for x, name in ((s, "default"), (f, "fixed 3 s")):
+        depths = " ".join(x["depths"]) + (f" (of {' '.join(str(t) for t in targets)} IOPS)" if x is s else "")
+        agrees = ("yes" if ok else "no") if x is s else ""
+        print(f"| {i} | {name} | {x['wall']:.1f} | {x['steps_s']:.1f} | {x['ios']:,} | {x['sat']} | {depths} | {x['rules']} | {agrees} | {x['load']:.2f} |")
+print()
+med = lambda xs: statistics.median(xs)
+S = [s for _, s, _, _, _ in rows]
+F = [f for _, _, f, _, _ in rows]
+print(f"Medians of the {pairs}: default {med([x['wall'] for x in S]):.1f} s wall ({min(x['wall'] for x in S):.1f}–{max(x['wall'] for x in S):.1f}), "
+      f"{med([x['steps_s'] for x in S]):.1f} s of steps, {med([x['ios'] for x in S]):,.0f} I/Os; "
+      f"fixed 3 s steps {med([x['wall'] for x in F]):.1f} s wall ({min(x['wall'] for x in F):.1f}–{max(x['wall'] for x in F):.1f}), "
+      f"{med([x['steps_s'] for x in F]):.1f} s of steps, {med([x['ios'] for x in F]):,.0f} I/Os. "
+      f"The pairs agree on saturation QD, the three depths and the diagnosis in {agreed} of {pairs}.")
+print()
+print("Where each default sweep's time went: per step, its window and ramp in ms and what ended it")
+print("(d: its decision, settled at 95 %; r: the same, the curve still rising, from 0.3 s; p: its mean")
+print("known to ±2 %; –: the slope rule or --runtime); C is the control step.")
+print()
+width = max(len([s for s in x["r"]["steps"] if s.get("series")]) for x in S)
+qds = []
+for x in S:
+    for s in x["r"]["steps"]:
+        if s.get("series") and s["qd"] not in qds:
+            qds.append(s["qd"])
+qds.sort()
+print("| pair | " + " | ".join(f"QD {q}" for q in qds) + " | C | steps + ramps s |")
+print("|---:|" + "---|" * (len(qds) + 2))
+def cell(s):
+    st = s.get("settle") or {}
+    by = {"decision": "r" if st.get("rising") else "d", "precision": "p"}.get(st.get("by"), "–")
+    return f"{s.get('runtime_ns', 0) / 1e6:.0f}+{s.get('ramp_ns', 0) / 1e6:.0f} {by}"
+for i, x in enumerate(S, 1):
+    by_qd = {s["qd"]: s for s in x["r"]["steps"] if s.get("series")}
+    c = x["r"].get("control") or {}
+    runs = list(by_qd.values()) + ([c] if c.get("series") else [])
+    total = sum(s.get("runtime_ns", 0) + s.get("ramp_ns", 0) for s in runs) / 1e9
+    print(f"| {i} | " + " | ".join(cell(by_qd[q]) if q in by_qd else "" for q in qds) +
+          f" | {cell(c) if c.get('series') else ''} | {total:.1f} |")
+PY
 echo
 echo "Load average $(cut -d' ' -f1-3 /proc/loadavg) at the end, $(date -u +%Y-%m-%dT%H:%MZ)."
