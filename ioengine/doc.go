@@ -32,8 +32,10 @@
 //     Buffers live in an arena mapped outside the Go heap (arena.go). A
 //     loop keeps iodepth I/Os in flight and, as fio does, submits each
 //     completion's replacement in a call of its own, batching only when
-//     the target completes I/Os inside the submitting call (tmpfs, cached
-//     pages).
+//     the target completes I/Os inside the submitting call (cached pages)
+//     or an io_uring job's I/O is done by io-wq workers (iowq.go: zram,
+//     tmpfs), which its first completions show; such a job then waits for
+//     several completions at a time and, shallow, runs beside its workers.
 //   - Pacing (pace.go). The coordinator (measure, pace) publishes the phase
 //     (ramp, measure, stop), opens and closes the window, calls OnSample
 //     and ticks the series, and ends a run whose device completes nothing

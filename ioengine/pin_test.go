@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/qdsweep/qdsweep/internal/looptest"
 	"github.com/qdsweep/qdsweep/ioengine"
 	"golang.org/x/sys/unix"
 )
@@ -39,17 +40,23 @@ func threadCPUs(t *testing.T) map[string][]string {
 	return out
 }
 
-// TestUringPinsBesideWorkersOnTmpfs: on tmpfs, where every read goes to an
-// io_uring worker, a shallow job runs on one CPU with its workers (the
-// kernel's own account, /proc/self/task), and once the run ends every
-// thread of the process may use every CPU again.
-func TestUringPinsBesideWorkersOnTmpfs(t *testing.T) {
+// TestUringPinsBesideWorkers: where every read goes to an io_uring worker
+// (tmpfs and zram with O_DIRECT), a shallow job runs on one CPU with its
+// workers (the kernel's own account, /proc/self/task); where reads
+// complete without one (cached pages of a file in the test's directory,
+// buffered: not tmpfs, whose reads go to a worker even then), the job that was
+// pinned for its first I/Os is free again by the window; once the run
+// ends every thread of the process may use every CPU again.
+func TestUringPinsBesideWorkers(t *testing.T) {
 	if _, reason, err := ioengine.New("io_uring"); err != nil || reason != "" {
 		t.Skipf("io_uring is not available here: %v %s", err, reason)
 	}
 	var allowed unix.CPUSet
 	if err := unix.SchedGetaffinity(0, &allowed); err != nil {
 		t.Fatal(err)
+	}
+	if allowed.Count() < 2 {
+		t.Skip("one CPU: nothing to pin")
 	}
 	d, err := os.MkdirTemp("/dev/shm", "qdsweep-test-")
 	if err != nil {
@@ -60,35 +67,59 @@ func TestUringPinsBesideWorkersOnTmpfs(t *testing.T) {
 	if err := os.WriteFile(path, stampedBytes(4<<20), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	before := threadCPUs(t)["ioengine.test"]
-	var during map[string][]string
-	w := ioengine.Workload{Filename: path, RW: ioengine.RandRead, BS: 4096, IODepth: 2, NumJobs: 1, Direct: true, Verify: true}
-	st, err := mustEngine(t, "io_uring").Run(context.Background(), w, ioengine.Control{Ramp: 100 * time.Millisecond, Runtime: 300 * time.Millisecond,
-		OnWindowStart: func() { during = threadCPUs(t) }})
-	if err != nil || st.All.TotalIOs == 0 || len(st.Errors) != 0 {
-		t.Fatalf("run: %v, %d I/Os, errors %+v", err, st.All.TotalIOs, st.Errors)
+	cases := []struct {
+		name       string
+		file       func(t *testing.T) string
+		direct     bool
+		wantPinned bool
+	}{
+		{"tmpfs direct", func(*testing.T) string { return path }, true, true},
+		{"cached pages", func(t *testing.T) string {
+			p := filepath.Join(t.TempDir(), "f")
+			if err := os.WriteFile(p, stampedBytes(4<<20), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return p
+		}, false, false},
+		{"zram direct", func(t *testing.T) string { return looptest.Zram(t, 16<<20) }, true, true},
+		{"loop device direct", func(t *testing.T) string {
+			// Its image in memory: a loop device's requests go to the
+			// loop driver's own worker, never to io_uring's.
+			looptest.RequireRootTools(t, "losetup")
+			img := filepath.Join(d, "img")
+			if err := os.WriteFile(img, stampedBytes(16<<20), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return looptest.AttachLoopWith(t, img, "--direct-io=on")
+		}, true, false},
 	}
-	single := func(list string) bool { return !strings.ContainsAny(list, ",-") }
-	if allowed.Count() >= 2 {
-		pinnedJob, pinnedWorker := false, false
-		for comm, lists := range during {
-			for _, l := range lists {
-				if single(l) && comm == "ioengine.test" {
-					pinnedJob = true
-				}
-				if single(l) && strings.HasPrefix(comm, "iou-wrk") {
-					pinnedWorker = true
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			file := c.file(t)
+			var during map[string][]string
+			w := ioengine.Workload{Filename: file, RW: ioengine.RandRead, BS: 4096, IODepth: 2, NumJobs: 1, Direct: c.direct}
+			st, err := mustEngine(t, "io_uring").Run(context.Background(), w, ioengine.Control{Ramp: 100 * time.Millisecond, Runtime: 300 * time.Millisecond,
+				OnWindowStart: func() { during = threadCPUs(t) }})
+			if err != nil || st.All.TotalIOs == 0 || len(st.Errors) != 0 {
+				t.Fatalf("run: %v, %d I/Os, errors %+v", err, st.All.TotalIOs, st.Errors)
+			}
+			pinnedJob, pinnedWorker := false, false
+			for comm, lists := range during {
+				for _, l := range lists {
+					pinnedJob = pinnedJob || single(l) && comm == "ioengine.test"
+					pinnedWorker = pinnedWorker || single(l) && strings.HasPrefix(comm, "iou-wrk")
 				}
 			}
-		}
-		if !pinnedJob || !pinnedWorker {
-			t.Errorf("during the run, a job thread pinned %v, an io_uring worker pinned %v: %v", pinnedJob, pinnedWorker, during)
-		}
-	}
-	after := threadCPUs(t)["ioengine.test"]
-	for _, l := range after {
-		if allowed.Count() >= 2 && single(l) {
-			t.Errorf("a thread is still pinned to CPU %s after the run (before: %v)", l, before)
-		}
+			if pinnedJob != c.wantPinned || c.wantPinned && !pinnedWorker {
+				t.Errorf("during the run, a job thread pinned %v, an io_uring worker pinned %v (want pinned: %v): %v", pinnedJob, pinnedWorker, c.wantPinned, during)
+			}
+			for _, l := range threadCPUs(t)["ioengine.test"] {
+				if single(l) {
+					t.Errorf("a thread is still pinned to CPU %s after the run", l)
+				}
+			}
+		})
 	}
 }
+
+func single(list string) bool { return !strings.ContainsAny(list, ",-") }
