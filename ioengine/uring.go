@@ -95,7 +95,10 @@ const pinMaxDepth = 4
 // Kernels without IORING_REGISTER_IOWQ_AFF (before 5.14) leave both free.
 func (u *uringLoop) pinBesideWorkers(j *job) {
 	var allowed unix.CPUSet
-	if unix.SchedGetaffinity(0, &allowed) != nil || allowed.Count() < 2 {
+	// A paced job (rate) is not pinned: its pace, not the CPU, sets its
+	// IOPS, and pinned for its first I/Os (before probeIOWQ looks) on a
+	// busy CPU it woke late and caught up in bursts.
+	if j.pace.on || unix.SchedGetaffinity(0, &allowed) != nil || allowed.Count() < 2 {
 		return
 	}
 	if j.w.NumJobs < allowed.Count() && j.depth > pinMaxDepth {
