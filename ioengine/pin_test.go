@@ -96,9 +96,11 @@ func TestUringPinsBesideWorkers(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			file := c.file(t)
+			// As the window opens: the job has looked at its workers at its
+			// 64th completion, well within a 300 ms ramp.
 			var during map[string][]string
 			w := ioengine.Workload{Filename: file, RW: ioengine.RandRead, BS: 4096, IODepth: 2, NumJobs: 1, Direct: c.direct}
-			st, err := mustEngine(t, "io_uring").Run(context.Background(), w, ioengine.Control{Ramp: 100 * time.Millisecond, Runtime: 300 * time.Millisecond,
+			st, err := mustEngine(t, "io_uring").Run(context.Background(), w, ioengine.Control{Ramp: 300 * time.Millisecond, Runtime: 300 * time.Millisecond,
 				OnWindowStart: func() { during = threadCPUs(t) }})
 			if err != nil || st.All.TotalIOs == 0 || len(st.Errors) != 0 {
 				t.Fatalf("run: %v, %d I/Os, errors %+v", err, st.All.TotalIOs, st.Errors)
