@@ -2,6 +2,7 @@ package fio
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -275,10 +276,6 @@ func RWValueNames() []string {
 	return out
 }
 
-// DefaultRWMixRead is fio's rwmixread when a mixed job sets neither
-// rwmixread nor rwmixwrite.
-const DefaultRWMixRead = 50
-
 // viaFioOptions are the options fio itself may run for a job qdsweep
 // does not run natively (an allow-list): each shapes, paces, verifies or
 // places the job's I/O on the files the write guard checked, or its
@@ -520,13 +517,92 @@ var passable = map[string]passRule{
 	"ioengine": passEngine, "mem": passMem, "iomem": passMem,
 }
 
-// OptionDoc is one fio option qdsweep runs, as run's help shows it: fio's
-// default ("" when it has none worth showing), and what it does here.
+// OptionDoc is one fio option qdsweep runs: fio's default ("" when it has
+// none worth showing), the values fio accepts, and what it does here, as
+// run's and sweep's help and the manual show it.
 type OptionDoc struct {
 	Name    string
 	Switch  bool // fio reads it as a switch (no value, or 0/1); else it takes a value
 	Default string
-	Help    string
+	// Range is the numbers fio accepts (fio --cmdhelp's "range", where fio
+	// refuses a value outside it); nil: none checked here.
+	Range *Range
+	Help  string
+}
+
+// Range is the numbers fio accepts for an option: Min to Max, or from
+// Min up when Max is NoMax.
+type Range struct{ Min, Max float64 }
+
+// NoMax is a Range without an upper bound.
+const NoMax = math.MaxFloat64
+
+func between(lo, hi float64) *Range { return &Range{lo, hi} }
+func atLeast(lo float64) *Range     { return &Range{lo, NoMax} }
+
+// String is the range as an error names it: "0..100", "at least 80".
+func (r Range) String() string {
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	if r.Max == NoMax {
+		return "at least " + f(r.Min)
+	}
+	return f(r.Min) + ".." + f(r.Max)
+}
+
+// Holds reports whether v is within r.
+func (r Range) Holds(v float64) bool { return v >= r.Min && v <= r.Max }
+
+// OptionRow returns the row of fio option name (an alias is resolved
+// first) among the options qdsweep runs.
+func OptionRow(name string) (OptionDoc, bool) {
+	name = OptionName(name)
+	for _, d := range RunOptions {
+		if d.Name == name {
+			return d, true
+		}
+	}
+	return OptionDoc{}, false
+}
+
+// DefaultInt is the row's Default as a whole number (0 when it is not one).
+func (d OptionDoc) DefaultInt() int {
+	n, _ := strconv.Atoi(d.Default)
+	return n
+}
+
+// Row is OptionRow without ok: the zero row for an option qdsweep does not run.
+func Row(name string) OptionDoc {
+	d, _ := OptionRow(name)
+	return d
+}
+
+// CheckRange refuses a value of option name outside its row's Range, as
+// fio refuses it: each comma-separated part (one per direction) that is a
+// number, or a size with fio's suffixes, is checked; parts that are
+// neither are left to the option's own reader.
+func CheckRange(name, value string) error {
+	d, ok := OptionRow(name)
+	if !ok || d.Range == nil {
+		return nil
+	}
+	for _, part := range strings.Split(value, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		v, err := strconv.ParseFloat(part, 64)
+		if err != nil {
+			n, serr := ParseSize(part, KBBase)
+			if serr != nil {
+				continue
+			}
+			v = float64(n)
+		}
+		if !d.Range.Holds(v) {
+			return fmt.Errorf("%s is out of range: fio's %s takes %s", part, d.Name, d.Range)
+		}
+	}
+	return nil
 }
 
 // RunOptions are the fio options qdsweep runs (fio's io_uring options
@@ -538,27 +614,27 @@ var RunOptions = []OptionDoc{
 	{Name: "directory", Help: "directory of the job's file"},
 	{Name: "nrfiles", Default: "1", Help: "files per job: only 1"},
 	{Name: "rw", Default: "read", Help: "read, write, randread, randwrite, rw or randrw (also spelled --readwrite); read:8k skips 8k after each I/O (read:-8k reads backwards), randread:4 draws a new random offset every 4th I/O, as fio"},
-	{Name: "bs", Default: "4k", Help: "bytes per I/O (fio suffixes: 4k, 128k, 1m; also spelled --blocksize); 8k,32k: reads 8k, writes 32k"},
+	{Name: "bs", Default: "4k", Help: "bytes per I/O (fio suffixes: 4k, 128k, 1m; also spelled --blocksize); 8k,32k: reads 8k, writes 32k", Range: atLeast(1)},
 	{Name: "bsrange", Help: "block sizes min-max, per direction (4k-64k,8k-8k): each I/O's size drawn as fio draws it (also spelled --blocksize_range)"},
-	{Name: "ba", Help: "random offsets are multiples of this, per direction (fio's blockalign; default: the smallest block size)"},
+	{Name: "ba", Help: "random offsets are multiples of this, per direction (fio's blockalign; default: the smallest block size)", Range: atLeast(1)},
 	{Name: "bssplit", Help: "shares of block sizes, as fio: 4k/50:64k/50 for reads and writes, 4k/50:64k/50,8k/100 reads then writes; buffers hold the largest"},
 	{Name: "random_distribution", Default: "random", Help: "where random offsets fall, by fio's formulas: random, zipf:θ, pareto:h, normal:σ (each [:centre 0..1]), zoned:60/10:40/90 (access%/size%), zoned_abs:60/1g:40/9g"},
-	{Name: "percentage_random", Default: "100", Help: "percent of a random job's I/Os at random offsets, the rest following the one before (reads,writes)"},
+	{Name: "percentage_random", Default: "100", Help: "percent of a random job's I/Os at random offsets, the rest following the one before (reads,writes)", Range: between(0, 100)},
 	{Name: "random_generator", Default: "tausworthe", Help: "tausworthe or tausworthe64: offsets drawn with repeats by qdsweep's generator, to the same distributions; lfsr is refused"},
-	{Name: "iodepth", Default: "1", Help: "I/Os in flight per job (psync does one at a time whatever the iodepth, as in fio)"},
+	{Name: "iodepth", Default: "1", Help: "I/Os in flight per job (psync does one at a time whatever the iodepth, as in fio)", Range: atLeast(1)},
 	{Name: "numjobs", Default: "1", Help: "parallel jobs"},
 	{Name: "ioengine", Default: "psync", Help: "psync (also sync, pvsync), libaio or io_uring (falls back to libaio when unavailable); " +
 		"sim: a simulated device; fio: the installed fio"},
-	{Name: "direct", Default: "0", Help: "1: O_DIRECT (bypass the page cache), 0: buffered"},
-	{Name: "buffered", Default: "1", Help: "the opposite of --direct"},
-	{Name: "invalidate", Default: "1", Help: "drop the file's cached pages before a buffered run"},
+	{Name: "direct", Default: "0", Help: "1: O_DIRECT (bypass the page cache), 0: buffered", Range: between(0, 1)},
+	{Name: "buffered", Default: "1", Help: "the opposite of --direct", Range: between(0, 1)},
+	{Name: "invalidate", Default: "1", Help: "drop the file's cached pages before a buffered run", Range: between(0, 1)},
 	{Name: "size", Help: "bytes each job covers (default: the whole existing file or device, else 1g is laid out)"},
-	{Name: "filesize", Help: "the job's file size, when --size is not given"},
+	{Name: "filesize", Help: "the job's file size, when --size is not given", Range: atLeast(1)},
 	{Name: "io_size", Help: "bytes each job transfers before it ends (default --size)"},
 	{Name: "offset", Default: "0", Help: "start of the region, bytes"},
 	{Name: "offset_increment", Default: "0", Help: "job i starts at offset + i*offset_increment, bytes"},
-	{Name: "rwmixread", Default: strconv.Itoa(DefaultRWMixRead), Help: "percent of reads for rw/randrw"},
-	{Name: "rwmixwrite", Default: strconv.Itoa(100 - DefaultRWMixRead), Help: "percent of writes for rw/randrw (100 - rwmixread)"},
+	{Name: "rwmixread", Default: "50", Help: "percent of reads for rw/randrw", Range: between(0, 100)},
+	{Name: "rwmixwrite", Default: "50", Help: "percent of writes for rw/randrw (100 - rwmixread)", Range: between(0, 100)},
 	{Name: "runtime", Help: "longest run (fio's seconds, or 1m, 500ms); without --time_based the run ends sooner when its bytes are done"},
 	{Name: "time_based", Switch: true, Help: "run for --runtime whatever --size (without it a job ends after io_size × loops bytes)"},
 	{Name: "ramp_time", Default: "0", Help: "warm-up before measuring"},
@@ -578,22 +654,22 @@ var RunOptions = []OptionDoc{
 	{Name: "thinktime_iotime", Default: "0", Help: "pause after this long issuing I/O (seconds, or 500ms) instead of a block count"},
 	{Name: "latency_target", Help: "search the deepest queue up to --iodepth whose I/Os meet this latency (µs, or 2ms), as fio"},
 	{Name: "latency_window", Default: "0", Help: "the stretch of I/O each depth of --latency_target is judged over (µs, or 1s)"},
-	{Name: "latency_percentile", Default: "100", Help: "the percent of I/Os that must meet --latency_target"},
-	{Name: "latency_run", Default: "0", Help: "1: keep adjusting the depth until the run ends (0: end once it settles)"},
+	{Name: "latency_percentile", Default: "100", Help: "the percent of I/Os that must meet --latency_target", Range: between(0, 100)},
+	{Name: "latency_run", Default: "0", Help: "1: keep adjusting the depth until the run ends (0: end once it settles)", Range: between(0, 1)},
 	{Name: "fsync", Default: "0", Help: "fsync the file after this many writes"},
 	{Name: "fdatasync", Default: "0", Help: "fdatasync the file after this many writes"},
 	{Name: "sync", Default: "none", Help: "sync or dsync: open the file O_SYNC or O_DSYNC"},
-	{Name: "end_fsync", Default: "0", Help: "1: fsync the file when the job ends"},
+	{Name: "end_fsync", Default: "0", Help: "1: fsync the file when the job ends", Range: between(0, 1)},
 	{Name: "randseed", Help: "seed of the random offsets"},
-	{Name: "randrepeat", Default: "1", Help: "0: different random offsets every run"},
+	{Name: "randrepeat", Default: "1", Help: "0: different random offsets every run", Range: between(0, 1)},
 	{Name: "norandommap", Switch: true, Help: "accepted: qdsweep always draws random offsets with repeats, as fio with norandommap"},
 	{Name: "readonly", Switch: true, Help: "refuse a workload that writes"},
 	{Name: "verify", Help: "crc32c (crc32c-intel), md5, meta or pattern: every block carries fio's verify header and checksum, on disk as fio writes them; reads are checked, and a job that writes reads its blocks back when it ends"},
-	{Name: "do_verify", Default: "1", Help: "0: a job that writes with --verify does not read its blocks back"},
+	{Name: "do_verify", Default: "1", Help: "0: a job that writes with --verify does not read its blocks back", Range: between(0, 1)},
 	{Name: "verify_only", Switch: true, Help: "write nothing: only read back and check what an earlier run (fio's or qdsweep's) wrote"},
 	{Name: "verify_pattern", Help: "the data of every block, hexadecimal (0xdeadbeef) or quoted ('abc'); alone: fio's header then the pattern"},
-	{Name: "verify_interval", Help: "a verify header every this many bytes of an I/O (default: the smallest block size)"},
-	{Name: "verify_fatal", Switch: true, Help: "accepted: a verify failure ends the job, as fio's does"},
+	{Name: "verify_interval", Help: "a verify header every this many bytes of an I/O (default: the smallest block size)", Range: atLeast(80)},
+	{Name: "verify_fatal", Switch: true, Help: "accepted: a verify failure ends the job, as fio's does", Range: between(0, 1)},
 	{Name: "steadystate", Default: "iops_slope:0.01%", Help: "end the job at steady state: iops, iops_slope, bw or bw_slope, ':' and the limit (% of the mean with %), as fio (also spelled --ss)"},
 	{Name: "steadystate_duration", Default: "0", Help: "the steady-state window, whole seconds, one sample a second (also --ss_dur; 0: no test)"},
 	{Name: "steadystate_ramp_time", Default: "0", Help: "time into the job before steady-state samples begin (also --ss_ramp)"},
@@ -607,10 +683,10 @@ var RunOptions = []OptionDoc{
 	{Name: "write_hist_log", Help: "write fio's completion-latency histogram log PREFIX_clat_hist.N.log (with --log_hist_msec: each window's completions in fio's 1856 bins)"},
 	{Name: "log_hist_msec", Default: "0", Help: "the histogram log's window, ms (0: no histogram log)"},
 	{Name: "log_hist_coarseness", Default: "0", Help: "0 to 6: the histogram log sums 2^N of fio's bins at a time; from 2 on its counts are exact, below 2 each of qdsweep's latency buckets (16 to a power of two) lands in fio's bin of its middle"},
-	{Name: "per_job_logs", Default: "1", Help: "0: one log per kind, without the job number, every job's lines in it"},
-	{Name: "log_offset", Default: "0", Help: "1: an offset column before the last, as fio (0 in averaged logs)"},
-	{Name: "allow_file_create", Default: "1", Help: "1: a missing file is laid out, as fio; 0: a missing file is refused, as fio"},
-	{Name: "log_prio", Switch: true, Help: "the logs' last column is the I/O's priority in hex (0x0000 for averaged lines), as fio"},
+	{Name: "per_job_logs", Default: "1", Help: "0: one log per kind, without the job number, every job's lines in it", Range: between(0, 1)},
+	{Name: "log_offset", Default: "0", Help: "1: an offset column before the last, as fio (0 in averaged logs)", Range: between(0, 1)},
+	{Name: "allow_file_create", Default: "1", Help: "1: a missing file is laid out, as fio; 0: a missing file is refused, as fio", Range: between(0, 1)},
+	{Name: "log_prio", Switch: true, Help: "the logs' last column is the I/O's priority in hex (0x0000 for averaged lines), as fio", Range: between(0, 1)},
 	{Name: "kb_base", Default: "1024", Help: "1024: k, m, g are powers of 1024 and KiB, MiB, GiB powers of 1000 (fio's quirk); 1000: the other way round"},
 }
 

@@ -222,8 +222,10 @@ func (c *jobConv) sizeOrPercent(o fio.Option, label string) (n int64, pct float6
 
 // convertJob maps one job's options (later ones win) onto a workload.
 func convertJob(name string, opts []fio.Option) (JobRun, []fio.Option, error) {
-	c := &jobConv{kbBase: fio.KBBase, given: map[string]fio.Option{}, run: JobRun{Name: name, Workload: ioengine.Workload{RW: ioengine.Read, BS: 4096, IODepth: 1, NumJobs: 1, Invalidate: true},
-		Loops: 1, RandRepeat: true, Set: map[string]bool{}, Logs: JobLogs{PerJob: true}}}
+	c := &jobConv{kbBase: fio.KBBase, given: map[string]fio.Option{}, run: JobRun{Name: name, Set: map[string]bool{}}}
+	if err := c.applyDefaults(); err != nil {
+		return JobRun{}, nil, err
+	}
 	for _, o := range opts {
 		key := fio.OptionName(o.Key)
 		c.run.Set[key] = true
@@ -232,6 +234,9 @@ func convertJob(name string, opts []fio.Option) (JobRun, []fio.Option, error) {
 		if h, ok := jobOptions[key]; ok {
 			if isUringOption(key) && c.uringOpt == nil {
 				c.uringOpt = &o
+			}
+			if err = fio.CheckRange(key, o.Value); err != nil {
+				return JobRun{}, nil, fmt.Errorf("%s: %w", label(o), err)
 			}
 			err = h.apply(c, key, o)
 		} else {
@@ -253,6 +258,24 @@ func convertJob(name string, opts []fio.Option) (JobRun, []fio.Option, error) {
 	c.checkVerify()
 	c.run.Unsupported, c.run.Engine = c.unsupported, fio.EngineUsed(c.engine)
 	return c.run, c.unsupported, nil
+}
+
+// startDefaults are the options a job starts from at fio's default, the
+// table's Default applied through each one's handler; fio's other defaults
+// are a zero field, or applied where the whole job decides (finish).
+var startDefaults = []fio.OptionKey{fio.OptRW, fio.OptBS, fio.OptIODepth, fio.OptNumJobs, fio.OptDirect,
+	fio.OptInvalidate, fio.OptLoops, fio.OptRandRepeat, fio.OptPerJobLogs}
+
+// applyDefaults sets the startDefaults as the option table gives them.
+func (c *jobConv) applyDefaults() error {
+	for _, key := range startDefaults {
+		d, _ := fio.OptionRow(key)
+		if err := jobOptions[key].apply(c, key, fio.Option{Key: key, Value: d.Default}); err != nil {
+			return fmt.Errorf("fio's default %s=%s: %w", key, d.Default, err) // a broken table
+		}
+	}
+	c.finishShape() // bs's default is the workload's block size until the job sets one
+	return nil
 }
 
 // checkRates refuses what fio 3.33 refuses of a job's rates before it
@@ -314,7 +337,7 @@ type jobConv struct {
 	filename            string
 	fileSize, ioSize    int64
 	rateIOPS, rateBytes [2]float64            // per direction: rate_iops, rate (bytes/s)
-	bs                  [2][2]int64           // per direction: bs or bsrange, smallest and largest (0: fio's 4k)
+	bs                  [2][2]int64           // per direction: bs or bsrange, smallest and largest (fio's default first)
 	split               [2][]ioengine.BSShare // per direction: bssplit
 	syncKey             string                // fsync or fdatasync, whichever is set
 	uringOpt            *fio.Option           // the first of io_uring's options the job sets
@@ -1137,7 +1160,7 @@ func (c *jobConv) finish() {
 	run, wl := &c.run, &c.run.Workload
 	c.finishShape()
 	if !c.mixSet && wl.RW.Mixed() {
-		wl.RWMixRead = fio.DefaultRWMixRead
+		wl.RWMixRead = fio.Row(fio.OptRWMixRead).DefaultInt()
 	}
 	for d := range wl.RateIOPS {
 		// rate= is bytes per second: I/Os of bs bytes (never with

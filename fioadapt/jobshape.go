@@ -311,13 +311,7 @@ func (c *jobConv) rwSuffix(o fio.Option, suffix string) error {
 // Shape the ranges and splits when the sizes vary.
 func (c *jobConv) finishShape() {
 	wl := &c.run.Workload
-	var r [2][2]int64
-	for d := range r {
-		r[d] = c.bs[d]
-		if r[d][0] == 0 {
-			r[d] = [2]int64{4096, 4096} // fio's default
-		}
-	}
+	r := c.bs // fio's default bs until the job sets one (applyDefaults)
 	wl.Shape.BSSplit = c.split
 	uses := [2]bool{wl.RW.IsRead(), wl.RW.IsWrite()}
 	wl.BS = 0

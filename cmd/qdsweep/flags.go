@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/qdsweep/qdsweep/fio"
@@ -31,7 +32,7 @@ func workloadFlags(rampDef, runtimeDef string) []cli.Flag {
 		&cli.StringFlag{Name: fio.OptSize, Value: "1g", Usage: "bytes of the region each job covers (fio suffixes: 4k, 1m, 1g); unset with an existing --filename: the whole file/device"},
 		&cli.StringFlag{Name: fio.OptOffset, Value: "0", Usage: "start of the region, bytes (fio suffixes)"},
 		&cli.StringFlag{Name: fio.OptOffsetIncrement, Value: "0", Usage: "job i starts at offset + i*offset_increment, bytes"},
-		&cli.IntFlag{Name: fio.OptRWMixRead, Value: fio.DefaultRWMixRead, Usage: "percent of reads for rw/randrw (0..100)"},
+		&cli.IntFlag{Name: fio.OptRWMixRead, Value: fio.Row(fio.OptRWMixRead).DefaultInt(), Usage: "percent of reads for rw/randrw (0..100)"},
 		&cli.IntFlag{Name: fio.OptDirect, Value: 1, Usage: "1: O_DIRECT (bypass the page cache), 0: buffered"},
 		&cli.StringFlag{Name: fio.OptRuntime, DefaultText: runtimeDef, Usage: "measured window (Go duration or fio's plain seconds)"},
 		&cli.StringFlag{Name: fio.OptRampTime, DefaultText: rampDef, Usage: "warm-up before measuring (Go duration or fio's plain seconds)"},
@@ -69,16 +70,13 @@ func workloadFromFlags(c *cli.Context) (ioengine.Workload, error) {
 	if w.OffsetIncrement, err = sizeFlag(c, fio.OptOffsetIncrement); err != nil {
 		return w, err
 	}
+	for _, name := range []string{fio.OptRWMixRead, fio.OptDirect} {
+		if err := fio.CheckRange(name, strconv.Itoa(c.Int(name))); err != nil {
+			return w, usagef("--%s=%d: %v", name, c.Int(name), err)
+		}
+	}
 	w.RWMixRead = c.Int(fio.OptRWMixRead)
-	if w.RWMixRead < 0 || w.RWMixRead > 100 {
-		return w, usagef("--rwmixread: %d is out of range; use a percentage 0..100, e.g. --rwmixread=70", w.RWMixRead)
-	}
-	switch d := c.Int(fio.OptDirect); d {
-	case 0, 1:
-		w.Direct = d == 1
-	default:
-		return w, usagef("--direct: %d is not 0 or 1; use --direct=1 (O_DIRECT) or --direct=0 (buffered)", d)
-	}
+	w.Direct = c.Int(fio.OptDirect) == 1
 	w.RandSeed = c.Uint64(fio.OptRandSeed)
 	w.ContinueOnError = c.Bool(fio.OptContinueOnError)
 	if w.IOTimeout, err = durationFlag(c, "io_timeout", 30*time.Second); err != nil {
