@@ -82,6 +82,10 @@ type JobRun struct {
 	// lists these ("job options", "global options"), and nothing else.
 	JobOptions    map[string]string `json:"-"`
 	GlobalOptions map[string]string `json:"-"`
+	// Given are the options the job was converted from, as written, in the
+	// order applied ([global]'s then the job's): AsGiven writes their
+	// values back where they mean what the workload does.
+	Given []fio.Option `json:"-"`
 	// Logs are fio's per-window logs the job asks for; LogsIgnored says
 	// why those it asks for are not written (LogsPerIO …; "": all are).
 	Logs        JobLogs `json:"logs,omitzero"`
@@ -167,6 +171,7 @@ func Runs(jf fio.JobFile) ([]JobRun, error) {
 			}
 		}
 		run.JobOptions, run.GlobalOptions = optionsAsGiven(js.Options), optionsAsGiven(jf.Global)
+		run.Given = jf.Scoped(i)
 		runs = append(runs, run)
 	}
 	if len(unknown) > 0 {
@@ -437,6 +442,10 @@ type jobOptionHandler func(c *jobConv, key string, o fio.Option) error
 type handler struct {
 	apply  jobOptionHandler
 	render func(wl ioengine.Workload) (string, bool)
+	// as names the option whose render says what this one sets, when this
+	// one has none of its own (rwmixwrite=30 is rendered rwmixread=70):
+	// AsGiven writes the user's spelling in its place.
+	as fio.OptionKey
 }
 
 // jobOptions are the options qdsweep runs, by fio's name; the rest are
@@ -489,7 +498,7 @@ func ioHandlers() map[string]handler {
 	return map[string]handler{
 		fio.OptRW:                 {apply: convRW},
 		fio.OptRWMixRead:          {apply: convMix},
-		fio.OptRWMixWrite:         {apply: convMix},
+		fio.OptRWMixWrite:         {apply: convMix, as: fio.OptRWMixRead},
 		fio.OptBS:                 {apply: convBS},
 		fio.OptBSRange:            {apply: convBS},
 		fio.OptBSSplit:            {apply: convBSSplit},
@@ -507,7 +516,7 @@ func ioHandlers() map[string]handler {
 			c.run.Workload.Direct, err = optBool(o)
 			return err
 		}},
-		fio.OptBuffered:        {apply: convBuffered},
+		fio.OptBuffered:        {apply: convBuffered, as: fio.OptDirect},
 		fio.OptRandSeed:        {apply: convRandSeed},
 		fio.OptRandRepeat:      {apply: func(c *jobConv, _ string, o fio.Option) (err error) { c.run.RandRepeat, err = optBool(o); return err }},
 		fio.OptContinueOnError: {apply: convContinueOnError},

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"time"
 
@@ -160,4 +161,61 @@ func SteadyOptions(s fio.SteadySpec) [][2]string {
 		out = append(out, [2]string{fio.OptSteadyStateRampTime, fioDuration(s.Ramp)})
 	}
 	return out
+}
+
+// AsGiven returns opts (JobOptions' rendering of a workload) with the
+// values of given (the options the workload was converted from, as the
+// user wrote them: Runs' JobRun.Given) in place of their rendering, so a
+// job file says bs=4k and rwmixwrite=30 where the user did, not bs=4096
+// and rwmixread=70. A value is put back only where the job file, read
+// through the same handlers, still renders every option as before: a
+// step of a sweep at another bs, or a size under another kb_base, keeps
+// the rendered value.
+func AsGiven(opts OptionSet, given []fio.Option) OptionSet {
+	want, ok := meaning(opts)
+	if !ok || len(given) == 0 {
+		return opts
+	}
+	for _, sec := range []*[][2]string{&opts.Global, &opts.Job} {
+		for i, kv := range *sec {
+			g, ok := lastGiven(given, kv[0])
+			if !ok || jobOptions[kv[0]].render == nil {
+				continue
+			}
+			trial := slices.Clone(*sec)
+			trial[i] = [2]string{fio.OptionName(g.Key), g.Value}
+			orig := *sec
+			*sec = trial
+			if got, ok := meaning(opts); !ok || !slices.Equal(got, want) {
+				*sec = orig
+			}
+		}
+	}
+	return opts
+}
+
+// lastGiven is the last of given that sets option name, itself or as
+// another option that name's rendering stands for (handler.as).
+func lastGiven(given []fio.Option, name string) (fio.Option, bool) {
+	var out fio.Option
+	found := false
+	for _, g := range given {
+		if k := fio.OptionName(g.Key); k == name || jobOptions[k].as == name {
+			out, found = g, true
+		}
+	}
+	return out, found
+}
+
+// meaning is what a job of opts runs, as the handlers render it back.
+func meaning(opts OptionSet) ([][2]string, bool) {
+	var jo []fio.Option
+	for _, kv := range append(slices.Clone(opts.Global), opts.Job...) {
+		jo = append(jo, fio.Option{Key: kv[0], Value: kv[1]})
+	}
+	run, _, err := convertJob("", jo)
+	if err != nil {
+		return nil, false
+	}
+	return rendered(run.Workload), true
 }

@@ -130,6 +130,7 @@ func configureFioEngine(es Engine, spec *RunSpec) {
 		es.Fio.IOSize = spec.run.IOSize
 	}
 	es.Fio.EndFsync = spec.run.EndFsync
+	es.Fio.Given = spec.run.Given
 	if n := spec.run.NumberIOs; n > 0 && !spec.run.TimeBased {
 		// io_size holds every loop's bytes, so fio runs one loop: its cap is every loop's.
 		es.Fio.NumberIOs = n * int64(max(spec.run.Loops, 1))

@@ -51,6 +51,10 @@ type Options struct {
 	// reported it (fio's "steadystate" object; nil when fio reported none),
 	// for a job that hands fio steadystate= among JobOptions.
 	Steady func(*fio.SteadyState)
+	// Given are the options the workload was converted from, as the user
+	// wrote them (fioadapt.JobRun.Given): fio gets their values where they
+	// mean what the workload does (fioadapt.AsGiven), bs=4k as 4k.
+	Given []fio.Option
 	// KillWait is how long fio gets to print its results after an interrupt
 	// before its process group is killed (0: 5 s).
 	KillWait time.Duration
@@ -113,7 +117,7 @@ func (e *Engine) Run(ctx context.Context, w ioengine.Workload, ctl ioengine.Cont
 	if err != nil {
 		return nil, err
 	}
-	opts = e.sizeBased(opts)
+	opts = e.sizeBased(fioadapt.AsGiven(opts, e.opt.Given))
 	opts.Job = append(opts.Job, e.opt.JobOptions...)
 	if err := CheckExtraArgs(e.opt.ExtraArgs); err != nil {
 		return nil, err
