@@ -55,6 +55,9 @@ func init() {
 	// The workload qdsweep runs.
 	for _, d := range RunOptions {
 		setHandling(Honoured, !d.Switch, d.Name)
+		if d.pass != passNone {
+			passable[d.Name] = d.pass
+		}
 	}
 	for _, o := range UringOptions {
 		setHandling(Honoured, !o.Switch, o.Name)
@@ -495,26 +498,24 @@ func levenshtein(a, b string) int { return smetrics.WagnerFischer(a, b, 1, 1, 1)
 // no file, region, direction, job or command. This is an allow-list: a
 // name not here is refused, an abbreviation too (fio's getopt would take a
 // unique prefix of any of its options, the dangerous ones included). The
-// value, when the option takes one, is checked by its rule.
+// value, when the option takes one, is checked by its rule. The rows of
+// RunOptions and UringOptions say their own rule (pass), added by init;
+// the options below are those qdsweep does not run itself.
 var passable = map[string]passRule{
 	// switches: "--name" or "--name=0|1"
-	"thread": passBool, "group_reporting": passBool, "gtod_reduce": passBool, "disable_lat": passBool,
+	"thread": passBool, "gtod_reduce": passBool, "disable_lat": passBool,
 	"disable_clat": passBool, "disable_slat": passBool, "disable_bw_measurement": passBool,
 	"clat_percentiles": passBool, "lat_percentiles": passBool, "slat_percentiles": passBool,
-	"norandommap": passBool, "randrepeat": passBool, "allrandrepeat": passBool, "refill_buffers": passBool,
-	"scramble_buffers": passBool, "zero_buffers": passBool, "invalidate": passBool,
-	"stats": passBool, "unified_rw_reporting": passBool, "cpus_allowed_policy": passWord,
+	"allrandrepeat": passBool, "refill_buffers": passBool,
+	"scramble_buffers": passBool, "zero_buffers": passBool, "stats": passBool, "unified_rw_reporting": passBool, "cpus_allowed_policy": passWord,
 	// numbers, lists and words that name no file
 	"iodepth_batch_submit": passWord, "iodepth_batch": passWord, "iodepth_batch_complete_min": passWord,
 	"iodepth_batch_complete": passWord, "iodepth_batch_complete_max": passWord, "iodepth_low": passWord,
 	"cpus_allowed": passWord, "cpumask": passWord, "nice": passWord, "prio": passWord, "prioclass": passWord,
-	"random_generator": passWord, "random_distribution": passWord,
-	"percentile_list": passWord, "clocksource": passWord, "buffer_compress_percentage": passWord,
-	"buffer_compress_chunk": passWord, "dedupe_percentage": passWord, "percentage_random": passWord,
-	"thinktime": passWord, "thinktime_blocks": passWord, "thinktime_spin": passWord, "rate_process": passWord,
-	"iomem_align": passWord, "mem_align": passWord, "kb_base": passWord, "unit_base": passWord,
+	"clocksource": passWord, "buffer_compress_percentage": passWord,
+	"buffer_compress_chunk": passWord, "dedupe_percentage": passWord, "iomem_align": passWord, "mem_align": passWord, "unit_base": passWord,
 	// enumerations: only values that open no file of their own
-	"ioengine": passEngine, "mem": passMem, "iomem": passMem,
+	"mem": passMem, "iomem": passMem,
 }
 
 // OptionDoc is one fio option qdsweep runs: fio's default ("" when it has
@@ -528,6 +529,21 @@ type OptionDoc struct {
 	// refuses a value outside it); nil: none checked here.
 	Range *Range
 	Help  string
+	// pass is how a --fio-arg of it is checked before fio gets it as
+	// given (passNone: refused; passable).
+	pass passRule
+	// SweepHelp is the help of sweep's flag of this name where it differs
+	// from Help: sweep takes a list, has its own default, or accepts the
+	// option and ignores it ("": Help, where sweep has such a flag).
+	SweepHelp string
+}
+
+// SweepUsage is the help of sweep's flag for the row: SweepHelp, else Help.
+func (d OptionDoc) SweepUsage() string {
+	if d.SweepHelp != "" {
+		return d.SweepHelp
+	}
+	return d.Help
 }
 
 // Range is the numbers fio accepts for an option: Min to Max, or from
@@ -609,47 +625,47 @@ func CheckRange(name, value string) error {
 // aside: UringOptions), in the order run's help lists them: the option
 // table's Honoured entries and run's flags are made from this list.
 var RunOptions = []OptionDoc{
-	{Name: "name", Help: "job name; without --filename the job's file is <directory>/<name>.<job>.0, as fio names it (laid out if missing and kept)"},
-	{Name: "filename", Help: "file or block device (default: ./qdsweep.scratch, laid out and removed); fio's a:b list spreads each job's I/Os over the files in turn (\\: escapes a colon in a name)"},
+	{Name: "name", Help: "job name; without --filename the job's file is <directory>/<name>.<job>.0, as fio names it (laid out if missing and kept)", SweepHelp: "job name (accepted for fio compatibility, ignored)"},
+	{Name: "filename", Help: "file or block device (default: ./qdsweep.scratch, laid out and removed); fio's a:b list spreads each job's I/Os over the files in turn (\\: escapes a colon in a name)", SweepHelp: "file or block device to measure (default: create, lay out and remove ./qdsweep.scratch)"},
 	{Name: "directory", Help: "directory of the job's file"},
 	{Name: "nrfiles", Default: "1", Help: "files per job: only 1"},
-	{Name: "rw", Default: "read", Help: "read, write, randread, randwrite, rw or randrw (also spelled --readwrite); read:8k skips 8k after each I/O (read:-8k reads backwards), randread:4 draws a new random offset every 4th I/O, as fio"},
-	{Name: "bs", Default: "4k", Help: "bytes per I/O (fio suffixes: 4k, 128k, 1m; also spelled --blocksize); 8k,32k: reads 8k, writes 32k", Range: atLeast(1)},
+	{Name: "rw", Default: "read", Help: "read, write, randread, randwrite, rw or randrw (also spelled --readwrite); read:8k skips 8k after each I/O (read:-8k reads backwards), randread:4 draws a new random offset every 4th I/O, as fio", SweepHelp: "I/O pattern, or a list giving one curve each (read,randread)"},
+	{Name: "bs", Default: "4k", Help: "bytes per I/O (fio suffixes: 4k, 128k, 1m; also spelled --blocksize); 8k,32k: reads 8k, writes 32k", Range: atLeast(1), SweepHelp: "block size, or a list giving one curve each (4k,16k,64k,1m)"},
 	{Name: "bsrange", Help: "block sizes min-max, per direction (4k-64k,8k-8k): each I/O's size drawn as fio draws it (also spelled --blocksize_range)"},
 	{Name: "ba", Help: "random offsets are multiples of this, per direction (fio's blockalign; default: the smallest block size)", Range: atLeast(1)},
 	{Name: "bssplit", Help: "shares of block sizes, as fio: 4k/50:64k/50 for reads and writes, 4k/50:64k/50,8k/100 reads then writes; buffers hold the largest"},
-	{Name: "random_distribution", Default: "random", Help: "where random offsets fall, by fio's formulas: random, zipf:θ, pareto:h, normal:σ (each [:centre 0..1]), zoned:60/10:40/90 (access%/size%), zoned_abs:60/1g:40/9g"},
-	{Name: "percentage_random", Default: "100", Help: "percent of a random job's I/Os at random offsets, the rest following the one before (reads,writes)", Range: between(0, 100)},
-	{Name: "random_generator", Default: "tausworthe", Help: "tausworthe or tausworthe64: offsets drawn with repeats by qdsweep's generator, to the same distributions; lfsr is refused"},
-	{Name: "iodepth", Default: "1", Help: "I/Os in flight per job (psync does one at a time whatever the iodepth, as in fio)", Range: atLeast(1)},
-	{Name: "numjobs", Default: "1", Help: "parallel jobs"},
+	{Name: "random_distribution", Default: "random", Help: "where random offsets fall, by fio's formulas: random, zipf:θ, pareto:h, normal:σ (each [:centre 0..1]), zoned:60/10:40/90 (access%/size%), zoned_abs:60/1g:40/9g", pass: passWord},
+	{Name: "percentage_random", Default: "100", Help: "percent of a random job's I/Os at random offsets, the rest following the one before (reads,writes)", Range: between(0, 100), pass: passWord},
+	{Name: "random_generator", Default: "tausworthe", Help: "tausworthe or tausworthe64: offsets drawn with repeats by qdsweep's generator, to the same distributions; lfsr is refused", pass: passWord},
+	{Name: "iodepth", Default: "1", Help: "I/Os in flight per job (psync does one at a time whatever the iodepth, as in fio)", Range: atLeast(1), SweepHelp: "I/Os in flight per job: list (1,2,4,8), doubling range (1:256) or range with factor (1:256:x4)"},
+	{Name: "numjobs", Default: "1", Help: "parallel jobs", SweepHelp: "parallel jobs: list, range or one value like --iodepth"},
 	{Name: "ioengine", Default: "psync", Help: "psync (also sync, pvsync), libaio or io_uring (falls back to libaio when unavailable); " +
-		"sim: a simulated device; fio: the installed fio"},
+		"sim: a simulated device; fio: the installed fio", SweepHelp: "io_uring, libaio, psync (io_uring falls back to libaio when unavailable), sim (a simulated device, no I/O) or fio (runs the installed fio)", pass: passEngine},
 	{Name: "direct", Default: "0", Help: "1: O_DIRECT (bypass the page cache), 0: buffered", Range: between(0, 1)},
 	{Name: "buffered", Default: "1", Help: "the opposite of --direct", Range: between(0, 1)},
-	{Name: "invalidate", Default: "1", Help: "drop the file's cached pages before a buffered run", Range: between(0, 1)},
-	{Name: "size", Help: "bytes each job covers (default: the whole existing file or device, else 1g is laid out)"},
+	{Name: "invalidate", Default: "1", Help: "drop the file's cached pages before a buffered run", Range: between(0, 1), pass: passBool},
+	{Name: "size", Help: "bytes each job covers (default: the whole existing file or device, else 1g is laid out)", SweepHelp: "bytes of the region each job covers (fio suffixes: 4k, 1m, 1g); unset with an existing --filename: the whole file/device"},
 	{Name: "filesize", Help: "the job's file size, when --size is not given", Range: atLeast(1)},
 	{Name: "io_size", Help: "bytes each job transfers before it ends (default --size)"},
 	{Name: "offset", Default: "0", Help: "start of the region, bytes"},
 	{Name: "offset_increment", Default: "0", Help: "job i starts at offset + i*offset_increment, bytes"},
 	{Name: "rwmixread", Default: "50", Help: "percent of reads for rw/randrw", Range: between(0, 100)},
 	{Name: "rwmixwrite", Default: "50", Help: "percent of writes for rw/randrw (100 - rwmixread)", Range: between(0, 100)},
-	{Name: "runtime", Help: "longest run (fio's seconds, or 1m, 500ms); without --time_based the run ends sooner when its bytes are done"},
-	{Name: "time_based", Switch: true, Help: "run for --runtime whatever --size (without it a job ends after io_size × loops bytes)"},
-	{Name: "ramp_time", Default: "0", Help: "warm-up before measuring"},
+	{Name: "runtime", Help: "longest run (fio's seconds, or 1m, 500ms); without --time_based the run ends sooner when its bytes are done", SweepHelp: "measured window (Go duration or fio's plain seconds)"},
+	{Name: "time_based", Switch: true, Help: "run for --runtime whatever --size (without it a job ends after io_size × loops bytes)", SweepHelp: "accepted for fio compatibility: runs are always time based"},
+	{Name: "ramp_time", Default: "0", Help: "warm-up before measuring", SweepHelp: "warm-up before measuring (Go duration or fio's plain seconds)"},
 	{Name: "loops", Default: "1", Help: "passes over the region of a size-based run"},
 	{Name: "number_ios", Help: "caps each loop of a size-based job at this many I/Os (a --time_based job ignores it, as fio does)"},
 	{Name: "startdelay", Default: "0", Help: "wait this long before starting"},
 	{Name: "rate_iops", Help: "cap each job's IOPS (read,write), as fio paces them"},
 	{Name: "rate", Help: "cap each job's bandwidth, bytes per second (read,write)"},
-	{Name: "rate_process", Default: "linear", Help: "linear: I/Os evenly spaced; poisson: exponential gaps around the rate (open-loop arrivals), as fio"},
+	{Name: "rate_process", Default: "linear", Help: "linear: I/Os evenly spaced; poisson: exponential gaps around the rate (open-loop arrivals), as fio", pass: passWord},
 	{Name: "rate_min", Help: "fail a job whose bandwidth over --rate_cycle falls below this, bytes per second (read,write), as fio"},
 	{Name: "rate_iops_min", Help: "fail a job whose IOPS over --rate_cycle fall below this (read,write), as fio"},
 	{Name: "rate_cycle", Default: "1000", Help: "the window of --rate_min and --rate_iops_min, ms (after fio's 2 s of settling)"},
-	{Name: "thinktime", Default: "0", Help: "pause this long (µs, or 2ms) with nothing in flight after every --thinktime_blocks I/Os, as fio"},
-	{Name: "thinktime_spin", Default: "0", Help: "spin for this part of --thinktime instead of sleeping (µs)"},
-	{Name: "thinktime_blocks", Default: "1", Help: "I/Os between two pauses of --thinktime"},
+	{Name: "thinktime", Default: "0", Help: "pause this long (µs, or 2ms) with nothing in flight after every --thinktime_blocks I/Os, as fio", pass: passWord},
+	{Name: "thinktime_spin", Default: "0", Help: "spin for this part of --thinktime instead of sleeping (µs)", pass: passWord},
+	{Name: "thinktime_blocks", Default: "1", Help: "I/Os between two pauses of --thinktime", pass: passWord},
 	{Name: "thinktime_blocks_type", Default: "complete", Help: "complete or issue: what --thinktime_blocks counts"},
 	{Name: "thinktime_iotime", Default: "0", Help: "pause after this long issuing I/O (seconds, or 500ms) instead of a block count"},
 	{Name: "latency_target", Help: "search the deepest queue up to --iodepth whose I/Os meet this latency (µs, or 2ms), as fio"},
@@ -661,8 +677,8 @@ var RunOptions = []OptionDoc{
 	{Name: "sync", Default: "none", Help: "sync or dsync: open the file O_SYNC or O_DSYNC"},
 	{Name: "end_fsync", Default: "0", Help: "1: fsync the file when the job ends", Range: between(0, 1)},
 	{Name: "randseed", Help: "seed of the random offsets"},
-	{Name: "randrepeat", Default: "1", Help: "0: different random offsets every run", Range: between(0, 1)},
-	{Name: "norandommap", Switch: true, Help: "accepted: qdsweep always draws random offsets with repeats, as fio with norandommap"},
+	{Name: "randrepeat", Default: "1", Help: "0: different random offsets every run", Range: between(0, 1), pass: passBool},
+	{Name: "norandommap", Switch: true, Help: "accepted: qdsweep always draws random offsets with repeats, as fio with norandommap", pass: passBool},
 	{Name: "readonly", Switch: true, Help: "refuse a workload that writes"},
 	{Name: "verify", Help: "crc32c (crc32c-intel), md5, meta or pattern: every block carries fio's verify header and checksum, on disk as fio writes them; reads are checked, and a job that writes reads its blocks back when it ends"},
 	{Name: "do_verify", Default: "1", Help: "0: a job that writes with --verify does not read its blocks back", Range: between(0, 1)},
@@ -673,9 +689,9 @@ var RunOptions = []OptionDoc{
 	{Name: "steadystate", Default: "iops_slope:0.01%", Help: "end the job at steady state: iops, iops_slope, bw or bw_slope, ':' and the limit (% of the mean with %), as fio (also spelled --ss)"},
 	{Name: "steadystate_duration", Default: "0", Help: "the steady-state window, whole seconds, one sample a second (also --ss_dur; 0: no test)"},
 	{Name: "steadystate_ramp_time", Default: "0", Help: "time into the job before steady-state samples begin (also --ss_ramp)"},
-	{Name: "continue_on_error", Default: "none", Help: "io or all: count I/O errors instead of ending the run"},
-	{Name: "percentile_list", Help: "completion-latency percentiles to report, colon-separated (at most 20)"},
-	{Name: "group_reporting", Switch: true, Help: "report a group's jobs together, as fio"},
+	{Name: "continue_on_error", Default: "none", Help: "io or all: count I/O errors instead of ending the run", SweepHelp: "count I/O errors instead of ending the run"},
+	{Name: "percentile_list", Help: "completion-latency percentiles to report, colon-separated (at most 20)", pass: passWord},
+	{Name: "group_reporting", Switch: true, Help: "report a group's jobs together, as fio", SweepHelp: "accepted for fio compatibility: jobs are always reported together", pass: passBool},
 	{Name: "write_iops_log", Help: "write fio's IOPS log PREFIX_iops.N.log (with --log_avg_msec: each window's mean)"},
 	{Name: "write_bw_log", Help: "write fio's bandwidth log PREFIX_bw.N.log, KiB/s (with --log_avg_msec)"},
 	{Name: "write_lat_log", Help: "write fio's latency logs PREFIX_clat.N.log and PREFIX_lat.N.log, ns (with --log_avg_msec; one direction)"},
@@ -687,7 +703,7 @@ var RunOptions = []OptionDoc{
 	{Name: "log_offset", Default: "0", Help: "1: an offset column before the last, as fio (0 in averaged logs)", Range: between(0, 1)},
 	{Name: "allow_file_create", Default: "1", Help: "1: a missing file is laid out, as fio; 0: a missing file is refused, as fio", Range: between(0, 1)},
 	{Name: "log_prio", Switch: true, Help: "the logs' last column is the I/O's priority in hex (0x0000 for averaged lines), as fio", Range: between(0, 1)},
-	{Name: "kb_base", Default: "1024", Help: "1024: k, m, g are powers of 1024 and KiB, MiB, GiB powers of 1000 (fio's quirk); 1000: the other way round"},
+	{Name: "kb_base", Default: "1024", Help: "1024: k, m, g are powers of 1024 and KiB, MiB, GiB powers of 1000 (fio's quirk); 1000: the other way round", pass: passWord},
 }
 
 // UringOption is one of fio's io_uring options qdsweep runs: run's command
@@ -723,7 +739,8 @@ func UringOptionNames() []string {
 type passRule int
 
 const (
-	passBool   passRule = iota // no value, or 0/1
+	passNone   passRule = iota // not passed to fio as given
+	passBool                   // no value, or 0/1
 	passWord                   // a value of digits, letters and , . : % - _ (no path)
 	passEngine                 // an engine that opens the target as the write guard checked it
 	passMem                    // a memory type without a backing file

@@ -28,24 +28,24 @@ const (
 // are the command's defaults, shown in its help.
 func workloadFlags(rampDef, runtimeDef string) []cli.Flag {
 	fs := []cli.Flag{
-		&cli.StringFlag{Name: fio.OptFilename, Usage: "file or block device to measure (default: create, lay out and remove ./qdsweep.scratch)"},
-		&cli.StringFlag{Name: fio.OptSize, Value: "1g", Usage: "bytes of the region each job covers (fio suffixes: 4k, 1m, 1g); unset with an existing --filename: the whole file/device"},
-		&cli.StringFlag{Name: fio.OptOffset, Value: "0", Usage: "start of the region, bytes (fio suffixes)"},
-		&cli.StringFlag{Name: fio.OptOffsetIncrement, Value: "0", Usage: "job i starts at offset + i*offset_increment, bytes"},
-		&cli.IntFlag{Name: fio.OptRWMixRead, Value: fio.Row(fio.OptRWMixRead).DefaultInt(), Usage: "percent of reads for rw/randrw (0..100)"},
-		&cli.IntFlag{Name: fio.OptDirect, Value: 1, Usage: "1: O_DIRECT (bypass the page cache), 0: buffered"},
-		&cli.StringFlag{Name: fio.OptRuntime, DefaultText: runtimeDef, Usage: "measured window (Go duration or fio's plain seconds)"},
-		&cli.StringFlag{Name: fio.OptRampTime, DefaultText: rampDef, Usage: "warm-up before measuring (Go duration or fio's plain seconds)"},
-		&cli.StringFlag{Name: fio.OptIOEngine, Value: ioengine.EngineIOUring, Usage: "io_uring, libaio, psync (io_uring falls back to libaio when unavailable), sim (a simulated device, no I/O) or fio (runs the installed fio)"},
-		&cli.Uint64Flag{Name: fio.OptRandSeed, Value: 0, Usage: "seed of the random offset generators"},
-		&cli.BoolFlag{Name: fio.OptContinueOnError, Usage: "count I/O errors instead of ending the run"},
+		&cli.StringFlag{Name: fio.OptFilename, Usage: fio.Row(fio.OptFilename).SweepUsage()},
+		&cli.StringFlag{Name: fio.OptSize, Value: "1g", Usage: fio.Row(fio.OptSize).SweepUsage()},
+		&cli.StringFlag{Name: fio.OptOffset, Value: "0", Usage: fio.Row(fio.OptOffset).SweepUsage()},
+		&cli.StringFlag{Name: fio.OptOffsetIncrement, Value: "0", Usage: fio.Row(fio.OptOffsetIncrement).SweepUsage()},
+		&cli.IntFlag{Name: fio.OptRWMixRead, Value: fio.Row(fio.OptRWMixRead).DefaultInt(), Usage: fio.Row(fio.OptRWMixRead).SweepUsage()},
+		&cli.IntFlag{Name: fio.OptDirect, Value: 1, Usage: fio.Row(fio.OptDirect).SweepUsage()},
+		&cli.StringFlag{Name: fio.OptRuntime, DefaultText: runtimeDef, Usage: fio.Row(fio.OptRuntime).SweepUsage()},
+		&cli.StringFlag{Name: fio.OptRampTime, DefaultText: rampDef, Usage: fio.Row(fio.OptRampTime).SweepUsage()},
+		&cli.StringFlag{Name: fio.OptIOEngine, Value: ioengine.EngineIOUring, Usage: fio.Row(fio.OptIOEngine).SweepUsage()},
+		&cli.Uint64Flag{Name: fio.OptRandSeed, Value: 0, Usage: fio.Row(fio.OptRandSeed).SweepUsage()},
+		&cli.BoolFlag{Name: fio.OptContinueOnError, Usage: fio.Row(fio.OptContinueOnError).SweepUsage()},
 		&cli.StringFlag{Name: "io_timeout", Value: "30s", Usage: "an I/O outstanding this long ends the run with an error"},
 		&cli.StringFlag{Name: "output-format", Value: formatNormal, Usage: "normal, json or terse"},
 		jobFileFlag(),
 		// Accepted for fio compatibility; they change nothing here.
-		&cli.StringFlag{Name: fio.OptName, Usage: "job name (accepted for fio compatibility, ignored)"},
-		&cli.BoolFlag{Name: fio.OptTimeBased, Usage: "accepted for fio compatibility: runs are always time based"},
-		&cli.BoolFlag{Name: fio.OptGroupReporting, Usage: "accepted for fio compatibility: jobs are always reported together"},
+		&cli.StringFlag{Name: fio.OptName, Usage: fio.Row(fio.OptName).SweepUsage()},
+		&cli.BoolFlag{Name: fio.OptTimeBased, Usage: fio.Row(fio.OptTimeBased).SweepUsage()},
+		&cli.BoolFlag{Name: fio.OptGroupReporting, Usage: fio.Row(fio.OptGroupReporting).SweepUsage()},
 	}
 	fs = append(fs, uringFlags()...)
 	fs = append(fs, writeGuardFlags()...)

@@ -9,10 +9,10 @@ import (
 
 func sweepCommand() *cli.Command {
 	flags := []cli.Flag{
-		&cli.StringFlag{Name: fio.OptRW, Value: "randread", Usage: "I/O pattern, or a list giving one curve each (read,randread)"},
-		&cli.StringFlag{Name: fio.OptBS, Value: "4k", Usage: "block size, or a list giving one curve each (4k,16k,64k,1m)"},
-		&cli.StringFlag{Name: fio.OptIODepth, Value: "1:256", Usage: "I/Os in flight per job: list (1,2,4,8), doubling range (1:256) or range with factor (1:256:x4)"},
-		&cli.StringFlag{Name: fio.OptNumJobs, Value: "1", Usage: "parallel jobs: list, range or one value like --iodepth"},
+		&cli.StringFlag{Name: fio.OptRW, Value: "randread", Usage: fio.Row(fio.OptRW).SweepUsage()},
+		&cli.StringFlag{Name: fio.OptBS, Value: "4k", Usage: fio.Row(fio.OptBS).SweepUsage()},
+		&cli.StringFlag{Name: fio.OptIODepth, Value: "1:256", Usage: fio.Row(fio.OptIODepth).SweepUsage()},
+		&cli.StringFlag{Name: fio.OptNumJobs, Value: "1", Usage: fio.Row(fio.OptNumJobs).SweepUsage()},
 		&cli.BoolFlag{Name: "full", Usage: "run the whole grid: no early stop, and grids over 10,000 steps allowed"},
 		&cli.StringFlag{Name: fio.OptSS, Value: "2%", Usage: "steady state: a step ends once IOPS drifts less than this share of its mean per second (fio's ss=iops_slope); 0 turns it off"},
 		&cli.StringFlag{Name: fio.OptSSDur, Value: "2s", Usage: "window the steady-state slope is fitted over"},
