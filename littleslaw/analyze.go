@@ -62,6 +62,7 @@ func Analyze(points []Point, o Options) (Analysis, error) {
 		}
 	}
 
+	a.Load = loadCurve(pts)
 	a.Saturation = saturationKnee(pts, a.MaxIOPS)
 	a.Efficient = efficientKnee(pts)
 	a.Kneedle = kneedleKnee(pts)

@@ -13,6 +13,7 @@
 //	Little's-Law step checks            check.go            report/notes.go (checkNote)
 //	target → QD and split               target.go, split.go report/notes.go (targetNote), report/sentences.go
 //	latency SLO                         slo.go, sloeval.go  report/notes.go (sloNote), report/sentences.go
+//	offered loads (open loop), depths   load.go             report/load.go
 //	application settings                settings.go         report/notes.go (settingFormula)
 //	analysis caveats (Notices)          analyze.go          report/notes.go (noticeText)
 //	one job explained                   explain.go          report/explain.go

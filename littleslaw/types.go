@@ -13,6 +13,14 @@ type Point struct {
 	P99Ns        float64 `json:"p99_ns"`        // 0 when unknown
 	P999Ns       float64 `json:"p999_ns"`       // 0 when unknown
 	InflightMean float64 `json:"inflight_mean"` // measured time-weighted in-flight mean (0 when unknown)
+	// OfferedIOPS is the arrival rate offered to an open-loop step (fio's
+	// rate_process=poisson at a rate), I/Os per second; 0 for a step that
+	// kept its queue full (closed loop). An open-loop point's QD is the I/Os
+	// it kept in flight (its InflightMean, else IOPS × mean latency).
+	OfferedIOPS float64 `json:"offered_iops,omitempty"`
+	// IOs is how many I/Os the point's window completed (0: unknown): the
+	// count KeptUp judges an open-loop point's scatter by.
+	IOs float64 `json:"ios,omitempty"`
 	// Shortfall is the engine's measured cause of an in-flight mean below
 	// the QD: "limit" (jobs could not start), "cpu" (the jobs' threads were
 	// CPU-bound), "unexplained"; "" when none was reported.
@@ -88,13 +96,16 @@ type StepCheck struct {
 
 // SLOResult is the deepest measured QD meeting a latency objective.
 type SLOResult struct {
-	Stat    string    `json:"stat"`     // mean, p50, p90, p99, p999
-	LimitNs float64   `json:"limit_ns"` // objective
-	Met     bool      `json:"met"`      // some measured QD meets it
-	QD      float64   `json:"qd"`
-	IOPS    float64   `json:"iops"`
-	LatNs   float64   `json:"lat_ns"` // the stat's value at QD
-	Reason  SLOReason `json:"reason,omitempty"`
+	Stat    string  `json:"stat"`     // mean, p50, p90, p99, p999
+	LimitNs float64 `json:"limit_ns"` // objective
+	Met     bool    `json:"met"`      // some measured QD meets it
+	QD      float64 `json:"qd"`
+	IOPS    float64 `json:"iops"`
+	LatNs   float64 `json:"lat_ns"` // the stat's value at QD
+	// OfferedIOPS is the offered load at QD of an open-loop curve: the
+	// highest load meeting the objective (0: a closed-loop curve).
+	OfferedIOPS float64   `json:"offered_iops,omitempty"`
+	Reason      SLOReason `json:"reason,omitempty"`
 	// Breaks is the step named beside the answer: the shallowest step over
 	// the limit when none meets it, else the first deeper step that breaks it.
 	Breaks *SLOStep `json:"breaks,omitempty"`
@@ -112,6 +123,13 @@ type SLOResult struct {
 type SLOStep struct {
 	QD    float64 `json:"qd"`
 	LatNs float64 `json:"lat_ns"` // the statistic's value, ns
+	// OfferedIOPS and IOPS are an open-loop step's offered and achieved
+	// loads (0: closed loop); Behind is set when it fell behind the load
+	// offered (KeptUp false), which breaks the objective whatever its
+	// latency: the arrivals it did not issue waited uncounted.
+	OfferedIOPS float64 `json:"offered_iops,omitempty"`
+	IOPS        float64 `json:"iops,omitempty"`
+	Behind      bool    `json:"behind,omitempty"`
 }
 
 // Split is an iodepth × numjobs decomposition of a queue depth, per host
@@ -219,6 +237,9 @@ type Analysis struct {
 	Target        *TargetResult `json:"target,omitempty"`
 	SLO           *SLOResult    `json:"slo,omitempty"`
 	Settings      []Setting     `json:"settings,omitempty"`
+	// Load is the curve over offered loads of an open-loop sweep (nil: the
+	// curve is over queue depths).
+	Load *LoadCurve `json:"load,omitempty"`
 	// Notices are what the analysis could not tell or had to caveat.
 	Notices []Notice `json:"notices,omitempty"`
 	// EarlyStopped is set by the caller when the sweep skipped the curve's

@@ -235,6 +235,12 @@ func writeAdviceAnalysis(b *strings.Builder, a *littleslaw.Analysis) {
 	if len(pts) == 0 {
 		return
 	}
+	if a.Load != nil { // a curve over offered loads: its own sentences
+		for _, p := range loadParas("", a) {
+			say("%s", p.Text)
+		}
+		return
+	}
 	say("%d points, QD %s to %s. Base latency %s at QD %s; highest %s IOPS at QD %s.",
 		len(pts), FormatQD(pts[0].QD), FormatQD(pts[len(pts)-1].QD), FormatLatency(a.BaseLatencyNs), FormatQD(pts[0].QD), FormatIOPS(a.MaxIOPS), FormatQD(a.MaxIOPSQD))
 	// The sweep's own sentence: one wording, one number format.
@@ -315,7 +321,10 @@ func adviceDepthText(d AdviceDoc) []string {
 		say("Keep at least %s I/Os in flight (%s); the sweep never saturated, so the useful depth may lie deeper.",
 			FormatCount(d.QueueDepth), adviceSplitText(d))
 	case littleslaw.AdviceFromSLO:
-		if s := d.SLO; s != nil && s.Met {
+		if s := d.SLO; s != nil && s.Met && s.OfferedIOPS > 0 {
+			say("Keep at least %s I/Os in flight, what the highest offered load meeting %s ≤ %s (%s IOPS) keeps by Little's Law: %s.",
+				FormatCount(d.QueueDepth), s.Stat, FormatLatency(s.LimitNs), FormatIOPS(s.OfferedIOPS), adviceSplitText(d))
+		} else if s != nil && s.Met {
 			say("Keep at most %s I/Os in flight, the deepest measured QD meeting %s ≤ %s: %s.",
 				FormatCount(d.QueueDepth), s.Stat, FormatLatency(s.LimitNs), adviceSplitText(d))
 		} else if s != nil {

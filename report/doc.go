@@ -13,6 +13,7 @@
 //	knee rules and notes, Little's-Law checks, SLO and
 //	target answers, analysis caveats, settings, presets  notes.go
 //	the analysis paragraphs (terminal, Markdown, panel)   sentences.go
+//	an open-loop curve's paragraphs (offered loads)       load.go
 //	terminal table                                        table.go
 //	summary.md                                            markdown.go
 //	advise's text and JSON (qdsweep/advise/v1)            advise.go

@@ -129,6 +129,12 @@ func noticeText(n littleslaw.Notice, a *littleslaw.Analysis) string {
 // sloNote is the caveat of an SLO answer in words ("" when none).
 func sloNote(r littleslaw.SLOResult) string {
 	step := func(s littleslaw.SLOStep) string {
+		if s.OfferedIOPS > 0 && s.Behind {
+			return fmt.Sprintf("%s IOPS offered (behind: %s achieved)", FormatIOPS(s.OfferedIOPS), FormatIOPS(s.IOPS))
+		}
+		if s.OfferedIOPS > 0 {
+			return fmt.Sprintf("%s IOPS offered (%s %s)", FormatIOPS(s.OfferedIOPS), r.Stat, FormatLatency(s.LatNs))
+		}
 		return fmt.Sprintf("QD %g (%s %s)", s.QD, r.Stat, FormatLatency(s.LatNs))
 	}
 	var parts []string
@@ -162,6 +168,9 @@ func sloNote(r littleslaw.SLOResult) string {
 // sloNotMetDetail says how far the shallowest step misses an objective
 // no step meets.
 func sloNotMetDetail(r littleslaw.SLOResult) string {
+	if r.Breaks.OfferedIOPS > 0 {
+		return loadBreakWords(*r.Breaks, r.Stat, "even the lowest load, ")
+	}
 	return fmt.Sprintf("even QD %g has %s %s > %s", r.Breaks.QD, r.Stat, FormatLatency(r.Breaks.LatNs), FormatLatency(r.LimitNs))
 }
 

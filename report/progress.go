@@ -16,8 +16,12 @@ import (
 // ProgressLive is the live line of a running step: its place in the plan,
 // its figures so far and the time left.
 func ProgressLive(l sweep.Live) string {
-	return fmt.Sprintf("step %d/%d  %s %s QD %d (%d×%d)  %s IOPS  %s mean  at %.1f s  ETA %s",
-		l.Index, l.Total, l.Step.RW, units.FioSize(l.Step.BS), l.Step.QD(), l.Step.IODepth, l.Step.NumJobs,
+	at := fmt.Sprintf("QD %d (%d×%d)", l.Step.QD(), l.Step.IODepth, l.Step.NumJobs)
+	if l.Step.RateIOPS > 0 {
+		at = fmt.Sprintf("%s offered (%d×%d)", FormatIOPS(l.Step.RateIOPS), l.Step.IODepth, l.Step.NumJobs)
+	}
+	return fmt.Sprintf("step %d/%d  %s %s %s  %s IOPS  %s mean  at %.1f s  ETA %s",
+		l.Index, l.Total, l.Step.RW, units.FioSize(l.Step.BS), at,
 		FormatIOPS(l.IOPS), FormatLatency(float64(l.LatMean)), l.Elapsed.Seconds(), progressClock(l.ETA))
 }
 
@@ -34,6 +38,9 @@ func ProgressStep(w io.Writer, r *sweep.Result, s sweep.Step, curve string) stri
 		curve = c
 	}
 	g := fmt.Sprintf("step %d/%d  QD %d (%d×%d)", i, n, s.QD, s.IODepth, s.NumJobs)
+	if s.OfferedIOPS > 0 {
+		g = fmt.Sprintf("step %d/%d  %s offered (%d×%d)", i, n, FormatIOPS(s.OfferedIOPS), s.IODepth, s.NumJobs)
+	}
 	if s.Refined != "" {
 		g = fmt.Sprintf("refine %s  QD %d (%d×%d)", s.Refined, s.QD, s.IODepth, s.NumJobs)
 	}

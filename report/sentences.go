@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/qdsweep/qdsweep/diagnosis"
@@ -95,6 +96,9 @@ func countPrimary(ss []series) int {
 
 // curveParas states one curve's analysis in a few ranked sentences.
 func curveParas(curve string, a *littleslaw.Analysis) []para {
+	if a.Load != nil {
+		return append(loadParas(curve, a), checkParas(curve, a, modelNotices...)...)
+	}
 	var out []para
 	add := func(rank int, text string) { out = append(out, para{Curve: curve, Text: text, Rank: rank}) }
 	add(rankKey, saturationSentence(a))
@@ -121,6 +125,10 @@ func curveParas(curve string, a *littleslaw.Analysis) []para {
 	}
 	return append(out, checkParas(curve, a)...)
 }
+
+// modelNotices are the notices about fits and the points they want: a
+// curve over offered loads is read for its loads, not fitted (loadParas).
+var modelNotices = []littleslaw.NoticeKind{littleslaw.NoticeNoModelFits, littleslaw.NoticeFitBelow, littleslaw.NoticeFewPoints, littleslaw.NoticeTwoPoints, littleslaw.NoticeSettingsDeep}
 
 // efficientSentence names the best IOPS per latency.
 func efficientSentence(k littleslaw.Knee) string {
@@ -162,7 +170,7 @@ func modelSentence(a *littleslaw.Analysis) string {
 }
 
 // checkParas are a curve's flagged Little's-Law checks and its notices.
-func checkParas(curve string, a *littleslaw.Analysis) []para {
+func checkParas(curve string, a *littleslaw.Analysis, skip ...littleslaw.NoticeKind) []para {
 	var out []para
 	add := func(rank int, text string) { out = append(out, para{Curve: curve, Text: text, Rank: rank}) }
 	for _, c := range a.Checks {
@@ -180,7 +188,7 @@ func checkParas(curve string, a *littleslaw.Analysis) []para {
 		add(rankDetail, s+".")
 	}
 	for _, n := range a.Notices {
-		if n.Kind != littleslaw.NoticeCheck { // the check's own sentence says it
+		if n.Kind != littleslaw.NoticeCheck && !slices.Contains(skip, n.Kind) { // the check's own sentence says it
 			add(rankDetail, "Warning: "+sentence(noticeText(n, a)))
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/qdsweep/qdsweep/fio"
@@ -147,7 +148,11 @@ var devCols = []struct {
 func writeStepRows(w io.Writer, steps []sweep.Step, o Options, simulated, steadyKnown bool) {
 	var h []string
 	fleet := isFleet(steps)
-	for i, c := range stepCols {
+	cols := slices.Clone(stepCols)
+	if openLoop(steps) {
+		cols[0].head, cols[0].width = "offered", 7 // the load offered, I/Os per second; QD is the depth×jobs cap
+	}
+	for i, c := range cols {
 		if i == 1 && fleet {
 			c.head = "hosts×d×j" // QD is the fleet's: hosts × iodepth × numjobs
 		}
@@ -161,6 +166,9 @@ func writeStepRows(w io.Writer, steps []sweep.Step, o Options, simulated, steady
 	fmt.Fprintln(w, strings.Join(h, " "))
 	for _, st := range steps {
 		qd := fmt.Sprint(st.QD)
+		if st.OfferedIOPS > 0 {
+			qd = FormatIOPS(st.OfferedIOPS)
+		}
 		if st.Refined != "" {
 			qd += refinedMark
 		}
@@ -176,7 +184,7 @@ func writeStepRows(w io.Writer, steps []sweep.Step, o Options, simulated, steady
 			case st.Failed != "":
 				why = "failed: " + st.Failed
 			}
-			line := pad(cells[0], stepCols[0].width) + " " + pad(cells[1], stepCols[1].width) + "  " + why
+			line := pad(cells[0], cols[0].width) + " " + pad(cells[1], cols[1].width) + "  " + why
 			fmt.Fprintln(w, truncate(line, o.Width))
 			continue
 		}
@@ -197,13 +205,23 @@ func writeStepRows(w io.Writer, steps []sweep.Step, o Options, simulated, steady
 			cells[6], cells[7] = "-", "-"
 		}
 		for i := range cells {
-			cells[i] = pad(cells[i], stepCols[i].width)
+			cells[i] = pad(cells[i], cols[i].width)
 		}
 		if o.DeviceStats {
 			cells = append(cells, deviceCells(st.Device)...)
 		}
 		fmt.Fprintln(w, strings.Join(cells, " "))
 	}
+}
+
+// openLoop reports whether steps were offered loads (an open-loop sweep).
+func openLoop(steps []sweep.Step) bool {
+	for _, s := range steps {
+		if s.OfferedIOPS > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // deviceCells formats a step's device figures, "-" when absent.

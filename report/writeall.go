@@ -99,6 +99,7 @@ var chartKinds = []chartKind{
 	{Name: ChartLatency, Build: latencyFigure, OnDashboard: always},
 	{Name: ChartHockey, Build: hockeyFigure, OnDashboard: notThroughput},
 	{Name: ChartHockeyBW, Build: hockeyBWFigure, When: throughput, OnDashboard: throughput},
+	{Name: ChartLoad, Build: loadFigure, When: openLoopInput, OnDashboard: openLoopInput},
 }
 
 // renderCharts renders every chart in's result gets, the timeline tl

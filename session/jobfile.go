@@ -2,11 +2,13 @@ package session
 
 import (
 	"os"
+	"slices"
 	"strconv"
 
 	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/fioadapt"
 	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/qdsweep/qdsweep/sweep"
 )
 
 // JobFile is the one job of a sweep's --jobfile, with the options it sets.
@@ -142,3 +144,60 @@ func (j *JobFile) IOEngine(name string, given bool) string {
 	}
 	return name
 }
+
+// Poisson reports whether the sweep's arrivals are Poisson: --rate_process
+// (process, when given) or the job file's rate_process.
+func (j *JobFile) Poisson(g Fields, process string) bool {
+	if j.from(g, FieldRateProcess, fio.OptRateProcess) {
+		return j.Run.Workload.Poisson
+	}
+	return process == "poisson"
+}
+
+// SweepRates reads the offered loads of an open-loop sweep: --rate_iops's
+// list (rateText) when given; else, when the arrivals are Poisson
+// (--rate_process, or the job file's), sweep.DefaultRateFractions and the
+// job file's own load (its rate_iops over its jobs, total) when it sets
+// one. None (nil, nil): a sweep over depths.
+func SweepRates(g Fields, j *JobFile, rateText, process string) (rates, fractions []float64, err error) {
+	if process != "linear" && process != "poisson" {
+		return nil, nil, Usagef("--%s: %q; use linear or poisson", fio.OptRateProcess, process)
+	}
+	if g.Has(FieldRateIOPS) {
+		if rates, fractions, err = sweep.ParseRateList(rateText); err != nil {
+			return nil, nil, Usagef("--%s: %v", fio.OptRateIOPS, err)
+		}
+		return rates, fractions, nil
+	}
+	if !j.Poisson(g, process) {
+		return nil, nil, nil
+	}
+	if j.Has(fio.OptRateIOPS) {
+		w := j.Run.Workload
+		r := 0.0
+		if w.RW.IsRead() {
+			r += w.RateIOPS[0]
+		}
+		if w.RW.IsWrite() {
+			r += w.RateIOPS[1]
+		}
+		if r *= float64(max(w.NumJobs, 1)); r > 0 {
+			rates = []float64{r}
+		}
+	}
+	return rates, slices.Clone(sweep.DefaultRateFractions), nil
+}
+
+// OpenLoopIODepth is the iodepth an open-loop sweep runs at when
+// --iodepth is not given: the job file's, else OpenLoopDefaultIODepth.
+func OpenLoopIODepth(j *JobFile) int {
+	if j.Has(fio.OptIODepth) && j.Run.Workload.IODepth > 0 {
+		return j.Run.Workload.IODepth
+	}
+	return OpenLoopDefaultIODepth
+}
+
+// OpenLoopDefaultIODepth is the most in flight per job of an open-loop
+// sweep without --iodepth or a job file's: deep enough that arrivals
+// rarely wait for a slot below the device's saturation.
+const OpenLoopDefaultIODepth = 64

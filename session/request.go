@@ -49,6 +49,8 @@ const (
 	FieldOutput
 	FieldEmitJobs
 	FieldRefine
+	FieldRateIOPS    // --rate_iops: the offered loads of an open-loop sweep
+	FieldRateProcess // --rate_process
 )
 
 // Fields is a set of Field.
@@ -100,6 +102,9 @@ type SweepRequest struct {
 
 	RW, BS, IODepth, NumJobs string // the plan, as lists
 	Full                     bool
+	// RateIOPS and RateProcess are the offered loads (a list) and how
+	// they arrive (linear, poisson) of a sweep over loads.
+	RateIOPS, RateProcess string
 
 	// Workload holds the shared settings: filename, size (given, or its
 	// default), offsets, rwmixread, direct, seed, continue_on_error,
@@ -171,6 +176,7 @@ func NewSweep(req SweepRequest) (*Sweep, error) {
 		o.Workload.Size = 0 // as fio: an existing file or device is covered whole
 	}
 	jf.ApplyShared(g, &o.Workload)
+	o.Workload.Poisson = jf.Poisson(g, req.RateProcess)
 	name, given := req.Engine.name(g)
 	o.EngineName = jf.IOEngine(name, given)
 	defRamp, defRuntime := o.KeepPrevious(g, given)
@@ -289,6 +295,15 @@ func planOf(req SweepRequest, prev *sweep.Result, jf *JobFile) (sweep.Plan, erro
 	}
 	if fresh || g.Has(FieldFull) {
 		p.Full = req.Full
+	}
+	if fresh || g.Has(FieldRateIOPS, FieldRateProcess) {
+		var err error
+		if p.Rates, p.RateFractions, err = SweepRates(g, jf, req.RateIOPS, req.RateProcess); err != nil {
+			return p, err
+		}
+		if p.OpenLoop() && !g.Has(FieldIODepth) {
+			p.IODepth = []int{OpenLoopIODepth(jf)}
+		}
 	}
 	if err := p.Validate(); err != nil {
 		return p, Usagef("%v", err)

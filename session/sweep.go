@@ -203,6 +203,9 @@ func (o *Sweep) checkPlan() ([]ioengine.RW, ioengine.Workload, error) {
 			w := o.Workload
 			w.RW, w.BS = ioengine.RW(rw), bs
 			w.IODepth, w.NumJobs = o.Plan.IODepth[len(o.Plan.IODepth)-1], o.Plan.NumJobs[len(o.Plan.NumJobs)-1]
+			if o.Plan.OpenLoop() { // each step is offered its load; any rate stands for them here
+				w.RateIOPS = sweep.RatesPerJob(float64(w.NumJobs), w.RW, w.RWMixRead, w.NumJobs)
+			}
 			if err := o.Engine.Validate(w); err != nil {
 				return nil, ioengine.Workload{}, err
 			}

@@ -72,12 +72,8 @@ func (c Curve) Points() []littleslaw.Point {
 		if !s.Analysable() {
 			continue
 		}
-		qd := s.QD
-		if qd == 0 {
-			qd = s.IODepth * s.NumJobs
-		}
 		pts = append(pts, littleslaw.Point{
-			QD: float64(qd), IODepth: s.IODepth, NumJobs: s.NumJobs,
+			QD: pointQD(s), OfferedIOPS: s.OfferedIOPS, IOs: s.IOPS * float64(s.RuntimeNs) / 1e9, IODepth: s.IODepth, NumJobs: s.NumJobs,
 			IOPS: s.IOPS, BWBytes: s.BWBytes,
 			LatMeanNs: s.Lat.MeanNs,
 			P50Ns:     float64(s.Lat.P50Ns), P90Ns: float64(s.Lat.P90Ns),
@@ -87,9 +83,27 @@ func (c Curve) Points() []littleslaw.Point {
 		})
 		if !sustainedPoint(s, &pts[len(pts)-1]) {
 			pts = pts[:len(pts)-1]
+		} else if p := &pts[len(pts)-1]; p.OfferedIOPS > 0 && p.InflightMean > 0 {
+			p.QD = p.InflightMean // the sustained level's in-flight
 		}
 	}
 	return pts
+}
+
+// pointQD is the depth s stands at on its curve: its iodepth × numjobs,
+// or for a step offered a load (open loop) the I/Os it kept in flight,
+// the engine's mean (else IOPS × mean latency, Little's Law).
+func pointQD(s Step) float64 {
+	if s.OfferedIOPS > 0 {
+		if s.InflightMean > 0 {
+			return s.InflightMean
+		}
+		return littleslaw.QueueDepth(s.IOPS, s.Lat.MeanNs)
+	}
+	if s.QD == 0 {
+		return float64(s.IODepth * s.NumJobs)
+	}
+	return float64(s.QD)
 }
 
 // shortfallCause is the cause of s's in-flight shortfall, "" when none.

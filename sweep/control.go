@@ -83,7 +83,7 @@ func RunControl(ctx context.Context, cfg Config, r *Result) error {
 	}
 	c := cfg
 	c.Runtime = min(cfg.Runtime, ControlRuntime)
-	g := GridStep{RW: ioengine.RW(was.RW), BS: was.BS, IODepth: was.IODepth, NumJobs: was.NumJobs}
+	g := GridStep{RW: ioengine.RW(was.RW), BS: was.BS, IODepth: was.IODepth, NumJobs: was.NumJobs, RateIOPS: was.OfferedIOPS}
 	s, err := runStep(ctx, c, g, nil, Live{Index: len(r.Steps) + 1, Total: len(r.Steps) + 1, Step: g}, func(time.Duration) time.Duration { return 0 })
 	if err != nil {
 		return fmt.Errorf("control step %s: %w", g, err)
@@ -271,7 +271,7 @@ func RunAll(ctx context.Context, cfg Config, r *Result, rf Refine, control bool)
 	if err := Run(ctx, cfg, r); err != nil {
 		return err
 	}
-	if rf.Active() {
+	if rf.Active() && !r.Plan.OpenLoop() { // refinement picks depths between steps; loads have none
 		if err := RunRefine(ctx, cfg, r, rf); err != nil {
 			return err
 		}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"slices"
 	"time"
 
 	"github.com/qdsweep/qdsweep/guard"
@@ -89,6 +91,9 @@ func Run(ctx context.Context, cfg Config, r *Result) error {
 	}
 	recordSeriesSettings(cfg, r)
 	r.Interrupted = false
+	if err := runCapacity(ctx, cfg, r); err != nil {
+		return err
+	}
 	gr := &gridRun{cfg: cfg, r: r, grid: r.Plan.Grid()}
 	for i, g := range gr.grid {
 		if hasStep(r.Steps, g) {
@@ -187,9 +192,42 @@ func (gr *gridRun) measure(ctx context.Context, i int, g GridStep) (Step, error)
 	return s, nil
 }
 
-// String names a grid step as "randread 4k 32×1".
+// runCapacity measures, for a plan of offered loads given as fractions,
+// the closed-loop step at its iodepth × numjobs (Result.Capacity) and adds
+// the fractions of its IOPS to Plan.Rates, whole I/Os per second.
+func runCapacity(ctx context.Context, cfg Config, r *Result) error {
+	p := &r.Plan
+	if len(p.RateFractions) == 0 || r.Capacity != nil {
+		return nil
+	}
+	g := GridStep{RW: ioengine.RW(p.RW[0]), BS: p.BS[0], IODepth: p.IODepth[0], NumJobs: p.NumJobs[0], Hosts: p.Hosts}
+	s, err := runStep(ctx, cfg, g, nil, Live{Index: 1, Total: p.Size() + 1, Step: g}, func(time.Duration) time.Duration { return 0 })
+	if err != nil {
+		if ctx.Err() != nil {
+			r.Interrupted = true
+		}
+		return fmt.Errorf("sweep: the closed-loop step the offered loads are fractions of, %s: %w", g, err)
+	}
+	if s.IOPS <= 0 {
+		return fmt.Errorf("sweep: the closed-loop step %s did no I/O: no load to offer fractions of", g)
+	}
+	r.Capacity = &s
+	for _, f := range p.RateFractions {
+		p.Rates = append(p.Rates, math.Max(1, math.Round(f*s.IOPS)))
+	}
+	slices.Sort(p.Rates)
+	p.Rates = slices.Compact(p.Rates)
+	return nil
+}
+
+// String names a grid step as "randread 4k 32×1" (with its offered load,
+// "randread 4k 32×1 at 2000 IOPS").
 func (g GridStep) String() string {
-	return fmt.Sprintf("%s %s %d×%d", g.RW, units.FioSize(g.BS), g.IODepth, g.NumJobs)
+	s := fmt.Sprintf("%s %s %d×%d", g.RW, units.FioSize(g.BS), g.IODepth, g.NumJobs)
+	if g.RateIOPS > 0 {
+		s += fmt.Sprintf(" at %.0f IOPS", g.RateIOPS)
+	}
+	return s
 }
 
 // eta estimates the time left: the remaining steps at the mean wall time of
@@ -245,7 +283,7 @@ func prevEstimate(steps []Step, g GridStep) *littleslaw.StepEstimate {
 }
 
 func stepOf(g GridStep) Step {
-	return Step{RW: string(g.RW), BS: g.BS, IODepth: g.IODepth, NumJobs: g.NumJobs, QD: g.QD(), Errors: []ioengine.IOError{}}
+	return Step{RW: string(g.RW), BS: g.BS, IODepth: g.IODepth, NumJobs: g.NumJobs, QD: g.QD(), OfferedIOPS: g.RateIOPS, Errors: []ioengine.IOError{}}
 }
 
 func skippedStep(g GridStep, reason string) Step {
@@ -260,6 +298,11 @@ func skippedStep(g GridStep, reason string) Step {
 func runStep(ctx context.Context, cfg Config, g GridStep, before *littleslaw.StepEstimate, live Live, etaFn func(time.Duration) time.Duration) (Step, error) {
 	w := cfg.Workload
 	w.RW, w.BS, w.IODepth, w.NumJobs = g.RW, g.BS, g.IODepth, g.NumJobs
+	if g.RateIOPS > 0 {
+		w.RateIOPS = RatesPerJob(g.RateIOPS, g.RW, w.RWMixRead, g.NumJobs)
+	} else {
+		w.Poisson = false // a closed-loop step: no arrivals to draw
+	}
 	det := NewSteadyDetector(cfg.Steady)
 	det.Against(g.QD(), before)
 	ramp := &rampDetector{qd: g.QD()}
@@ -288,6 +331,11 @@ func runStep(ctx context.Context, cfg Config, g GridStep, before *littleslaw.Ste
 				}
 			}
 			reached := det.Add(s)
+			if g.RateIOPS > 0 {
+				// Offered a load, a step's IOPS is the load: its steadiness
+				// says nothing of the device, and its window runs whole.
+				reached = false
+			}
 			if cfg.OnLive != nil {
 				cfg.OnLive(liveOf(live, prev, s, etaFn))
 			}
@@ -372,5 +420,10 @@ func StepFromStats(g GridStep, st *ioengine.Stats) Step {
 	}
 	s.Hosts = HostSteps(st.Hosts)
 	s.Shortfall = st.Shortfall
+	if g.RateIOPS > 0 && st.Shortfall != nil && st.Shortfall.Cause == ioengine.ShortfallRate {
+		// Offered a load, a step keeps in flight what its arrivals need:
+		// that is its measurement (Little's Law), not a queue held short.
+		s.Shortfall = nil
+	}
 	return s
 }

@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 
@@ -18,6 +19,9 @@ type GridStep struct {
 	IODepth int   // per host
 	NumJobs int   // per host
 	Hosts   int   // hosts running the step at once (0 or 1: one)
+	// RateIOPS is the load offered to the step, total I/Os per second
+	// (Plan.Rates; 0: none, a step over depths).
+	RateIOPS float64
 }
 
 // QD is the total queue depth IODepth × NumJobs, × Hosts for a fleet.
@@ -28,7 +32,8 @@ func (g GridStep) Curve(rw string, bs int64) bool { return string(g.RW) == rw &&
 
 // Matches reports whether s was recorded for g.
 func (g GridStep) Matches(s Step) bool {
-	return s.RW == string(g.RW) && s.BS == g.BS && s.IODepth == g.IODepth && s.NumJobs == g.NumJobs
+	return s.RW == string(g.RW) && s.BS == g.BS && s.IODepth == g.IODepth && s.NumJobs == g.NumJobs &&
+		s.OfferedIOPS == g.RateIOPS
 }
 
 // NewPlan builds a plan from parsed lists.
@@ -42,7 +47,11 @@ func NewPlan(rw []ioengine.RW, bs []int64, iodepth, numjobs []int, full bool) Pl
 
 // Size is the number of steps in the grid.
 func (p Plan) Size() int {
-	return len(p.RW) * len(p.BS) * len(p.IODepth) * len(p.NumJobs)
+	n := len(p.RW) * len(p.BS) * len(p.IODepth) * len(p.NumJobs)
+	if k := max(len(p.Rates), len(p.RateFractions)); k > 0 {
+		n *= k
+	}
+	return n
 }
 
 // Validate checks that every list is non-empty and valid and that the grid
@@ -68,6 +77,9 @@ func (p Plan) Validate() error {
 			return fmt.Errorf("%w: iodepth/numjobs %d out of range 1..%d", ErrBadSpec, v, maxSpecValue)
 		}
 	}
+	if err := p.validateRates(); err != nil {
+		return err
+	}
 	if n := p.Size(); n > MaxSteps && !p.Full {
 		return fmt.Errorf("%w: the grid has %d steps, more than %d (narrow --iodepth/--numjobs/--bs/--rw or pass --full)", ErrBadSpec, n, MaxSteps)
 	}
@@ -77,7 +89,8 @@ func (p Plan) Validate() error {
 // Equal reports whether two plans run the same grid.
 func (p Plan) Equal(o Plan) bool {
 	return slices.Equal(p.RW, o.RW) && slices.Equal(p.BS, o.BS) && slices.Equal(p.IODepth, o.IODepth) &&
-		slices.Equal(p.NumJobs, o.NumJobs) && p.Full == o.Full && max(p.Hosts, 1) == max(o.Hosts, 1)
+		slices.Equal(p.NumJobs, o.NumJobs) && p.Full == o.Full && max(p.Hosts, 1) == max(o.Hosts, 1) &&
+		slices.Equal(p.RateFractions, o.RateFractions) && (len(p.RateFractions) > 0 || slices.Equal(p.Rates, o.Rates))
 }
 
 // Grid lists the plan's steps in run order: curve by curve (rw in the order
@@ -101,9 +114,62 @@ func (p Plan) Grid() []GridStep {
 	for _, rw := range p.RW {
 		for _, bs := range p.BS {
 			for _, pr := range pairs {
-				out = append(out, GridStep{RW: ioengine.RW(rw), BS: bs, IODepth: pr.d, NumJobs: pr.j, Hosts: p.Hosts})
+				g := GridStep{RW: ioengine.RW(rw), BS: bs, IODepth: pr.d, NumJobs: pr.j, Hosts: p.Hosts}
+				if len(p.Rates) == 0 {
+					out = append(out, g)
+				}
+				for _, r := range p.Rates {
+					g.RateIOPS = r
+					out = append(out, g)
+				}
 			}
 		}
 	}
 	return out
+}
+
+// validateRates checks an open-loop plan: rates finite, > 0 and
+// ascending, at one iodepth and one numjobs (the most in flight, which
+// every offered load shares).
+func (p Plan) validateRates() error {
+	if len(p.Rates) == 0 && len(p.RateFractions) == 0 {
+		return nil
+	}
+	if len(p.IODepth) != 1 || len(p.NumJobs) != 1 {
+		return fmt.Errorf("%w: a sweep over offered loads runs at one iodepth and one numjobs (the most in flight); give e.g. --iodepth=64 --numjobs=1", ErrBadSpec)
+	}
+	if len(p.RateFractions) > 0 && (len(p.RW) != 1 || len(p.BS) != 1) {
+		return fmt.Errorf("%w: offered loads in %% are shares of one curve's closed-loop IOPS; give one --rw and one --bs, or the loads in I/Os per second", ErrBadSpec)
+	}
+	for _, l := range [][]float64{p.Rates, p.RateFractions} {
+		for i, r := range l {
+			if !(r > 0) || math.IsInf(r, 0) {
+				return fmt.Errorf("%w: offered load %g is not a rate; use I/Os per second or per cent of the closed-loop IOPS, e.g. --rate_iops=1000,2000,4000 or --rate_iops=25%%,50%%,90%%", ErrBadSpec, r)
+			}
+			if i > 0 && r <= l[i-1] {
+				return fmt.Errorf("%w: offered loads must rise: %g after %g; list them ascending, e.g. --rate_iops=1000,2000,4000", ErrBadSpec, r, l[i-1])
+			}
+		}
+	}
+	return nil
+}
+
+// OpenLoop reports whether the plan sweeps offered loads, not depths.
+func (p Plan) OpenLoop() bool { return len(p.Rates) > 0 || len(p.RateFractions) > 0 }
+
+// RatesPerJob splits a step's offered load, total I/Os per second over
+// numjobs jobs, into each job's rate per direction (reads [0], writes
+// [1]): all of it to the direction rw does, split by rwmixread for a
+// mixed pattern, as fio's rate_iops caps each direction on its own.
+func RatesPerJob(rate float64, rw ioengine.RW, rwmixread, numjobs int) [2]float64 {
+	per := rate / float64(max(numjobs, 1))
+	switch {
+	case rw.Mixed():
+		f := float64(rwmixread) / 100
+		return [2]float64{per * f, per * (1 - f)}
+	case rw.IsWrite():
+		return [2]float64{0, per}
+	default:
+		return [2]float64{per, 0}
+	}
 }

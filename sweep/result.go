@@ -25,8 +25,12 @@ type Result struct {
 	Analysis  []CurveAnalysis     `json:"analysis,omitempty"`
 	Diagnosis []diagnosis.Finding `json:"diagnosis,omitempty"`
 	// Control is an early step measured again at the end (RunControl).
-	Control     *ControlStep `json:"control,omitempty"`
-	Interrupted bool         `json:"interrupted"`
+	Control *ControlStep `json:"control,omitempty"`
+	// Capacity is the closed-loop step an open-loop sweep measured first,
+	// at the plan's iodepth × numjobs, whose IOPS Plan.RateFractions are
+	// fractions of (nil: none measured).
+	Capacity    *Step `json:"capacity,omitempty"`
+	Interrupted bool  `json:"interrupted"`
 }
 
 // Meta describes where, when and how a result was measured.
@@ -122,15 +126,28 @@ type Plan struct {
 	// client/server fleets; 0 or 1: one host). IODepth and NumJobs are per
 	// host; a step's QD is Hosts × iodepth × numjobs, the fleet's.
 	Hosts int `json:"hosts,omitempty"`
+	// Rates are the offered loads of an open-loop sweep, total I/Os per
+	// second (per host), ascending: the grid runs each rw × bs at each
+	// rate, at its one iodepth × numjobs, the workload's arrivals paced to
+	// it (Poisson under rate_process=poisson). Empty: a sweep over depths.
+	Rates []float64 `json:"rate_iops,omitempty"`
+	// RateFractions are offered loads as fractions of the IOPS a
+	// closed-loop step at the plan's iodepth × numjobs measures first
+	// (Result.Capacity): Run adds them to Rates, in whole I/Os per second.
+	RateFractions []float64 `json:"rate_fractions,omitempty"`
 }
 
 // Step is one measured (or skipped) point of the grid.
 type Step struct {
-	RW           string             `json:"rw"`
-	BS           int64              `json:"bs"` // bytes
-	IODepth      int                `json:"iodepth"`
-	NumJobs      int                `json:"numjobs"`
-	QD           int                `json:"qd"` // iodepth × numjobs (× hosts of a fleet: Plan.Hosts)
+	RW      string `json:"rw"`
+	BS      int64  `json:"bs"` // bytes
+	IODepth int    `json:"iodepth"`
+	NumJobs int    `json:"numjobs"`
+	QD      int    `json:"qd"` // iodepth × numjobs (× hosts of a fleet: Plan.Hosts)
+	// OfferedIOPS is the load offered to a step of an open-loop sweep
+	// (Plan.Rates), I/Os per second; IOPS is what was achieved and QD the
+	// most that could be in flight. 0: a step over depths.
+	OfferedIOPS  float64            `json:"offered_iops,omitempty"`
 	IOPS         float64            `json:"iops"`
 	BWBytes      float64            `json:"bw_bytes"` // bytes per second
 	Lat          ioengine.Latency   `json:"lat_ns"`

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/qdsweep/qdsweep/fio"
+	"math"
 	"strconv"
 	"strings"
 
@@ -162,4 +163,52 @@ func ParseRWList(s string) ([]ioengine.RW, error) {
 		out = append(out, rw)
 	}
 	return out, nil
+}
+
+// DefaultRateFractions are the offered loads of an open-loop sweep given
+// none: shares of the closed-loop IOPS at its depth, one past it.
+var DefaultRateFractions = []float64{0.1, 0.25, 0.5, 0.75, 0.9, 1.1}
+
+// ParseRateList parses the offered loads of an open-loop sweep: a
+// comma-separated list of I/Os per second (2000, 2k) and shares of the
+// closed-loop IOPS (50%), each kind ascending. It returns the rates and
+// the fractions.
+func ParseRateList(s string) (rates, fractions []float64, err error) {
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			return nil, nil, specErr("empty item in %q", s)
+		}
+		if pct, ok := strings.CutSuffix(f, "%"); ok {
+			v, err := strconv.ParseFloat(strings.TrimSpace(pct), 64)
+			if err != nil || !(v > 0) || math.IsInf(v, 0) {
+				return nil, nil, specErr("%q is not a share of the closed-loop IOPS; use e.g. 50%%", f)
+			}
+			fractions = append(fractions, v/100)
+			continue
+		}
+		mult := 1.0
+		switch {
+		case strings.HasSuffix(f, "k"), strings.HasSuffix(f, "K"):
+			mult, f = 1e3, f[:len(f)-1]
+		case strings.HasSuffix(f, "m"), strings.HasSuffix(f, "M"):
+			mult, f = 1e6, f[:len(f)-1]
+		}
+		v, err := strconv.ParseFloat(f, 64)
+		if err != nil || !(v > 0) || math.IsInf(v, 0) {
+			return nil, nil, specErr("%q is not I/Os per second; use e.g. 2000, 2k or 50%%", f)
+		}
+		rates = append(rates, v*mult)
+	}
+	return rates, fractions, nil
+}
+
+// RateFractionsText renders fractions as --rate_iops's percentages
+// (10%,25%,50%).
+func RateFractionsText(fs []float64) string {
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = strconv.FormatFloat(f*100, 'f', -1, 64) + "%"
+	}
+	return strings.Join(out, ",")
 }

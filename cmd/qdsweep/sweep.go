@@ -30,6 +30,8 @@ func sweepCommand() *cli.Command {
 		&cli.StringFlag{Name: "chart-format", Value: "png", Usage: "png or svg"},
 		&cli.BoolFlag{Name: "refine", Usage: "after the grid, measure depths between the grid steps around the saturation knee, the --target-iops depth and the --latency-slo boundary", DefaultText: "on with --target-iops or --latency-slo, else off"},
 		&cli.IntFlag{Name: "refine-steps", Value: sweep.DefaultRefineSteps, Usage: "most extra steps per refined boundary"},
+		&cli.StringFlag{Name: fio.OptRateIOPS, Usage: "sweep offered loads instead of depths, at the one --iodepth × --numjobs: total I/Os per second (1000,2000,4k) or shares of the closed-loop IOPS measured first (25%,50%,90%); each step reports latency against the load offered and the depth it needs (IOPS × latency)"},
+		&cli.StringFlag{Name: fio.OptRateProcess, Value: "linear", Usage: "how the offered load arrives, as fio: linear (evenly spaced) or poisson (exponential gaps: open-loop arrivals); poisson without --rate_iops offers " + sweep.RateFractionsText(sweep.DefaultRateFractions)},
 	}
 	flags = append(flags, workloadFlags(session.SweepDefaultRamp.String(), session.SweepDefaultRuntime.String()+", or sooner once steady")...)
 	flags = append(flags, logIntervalFlag())

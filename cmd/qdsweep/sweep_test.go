@@ -19,6 +19,7 @@ import (
 
 	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/fioadapt"
+	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/session"
 	"github.com/qdsweep/qdsweep/sweep"
 )
@@ -86,6 +87,11 @@ func TestSweepBadInput(t *testing.T) {
 		{"output is a file", []string{"--output", "foreign/file"}, "is not a directory"},
 		{"missing resume dir", []string{"--resume", "nothing-here"}, "--resume"},
 		{"argument", []string{"now"}, "unexpected argument"},
+		{"falling loads", []string{"--rate_iops", "2k,1k"}, "must rise"},
+		{"bad load", []string{"--rate_iops", "lots"}, "--rate_iops"},
+		{"bad rate_process", []string{"--rate_process", "bursty"}, "--rate_process"},
+		{"loads over depths", []string{"--rate_iops", "1000", "--iodepth", "1,2"}, "one iodepth"},
+		{"shares of two curves", []string{"--rate_iops", "50%", "--rw", "read,randread"}, "one --rw"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -550,5 +556,85 @@ func TestResumeRefusesAnotherTarget(t *testing.T) {
 	}
 	if sum("res/results.json") != results {
 		t.Error("results.json changed on a refused resume")
+	}
+}
+
+// TestSweepJobFileShapesCurveAndAdvice sweeps a job file of mixed block
+// sizes (bssplit) over a hot spot (zipf): every step runs the job's
+// shapes, recorded in results.json, and the curve is analysed and advised
+// on as any other: its points, its knee sentence, and advise's depth.
+func TestSweepJobFileShapesCurveAndAdvice(t *testing.T) {
+	dir := t.TempDir()
+	job := filepath.Join(dir, "shapes.fio")
+	if err := os.WriteFile(job, []byte("[db]\nrw=randread\nbssplit=4k/70:64k/30\nrandom_distribution=zipf:1.2\nsize=16m\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runSweep(t, dir, "--jobfile="+job, "--filename=data", "--iodepth=1,2,4,8",
+		"--ramp_time=0", "--runtime=300ms", "--ss=0", "--control=false", "--output=res")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	r, err := sweep.Read(filepath.Join(dir, "res"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := r.Meta.Workload.Shape; !strings.Contains(s, "bssplit") || !strings.Contains(s, "zipf") {
+		t.Errorf("results.json workload.shape %q: want the job's bssplit and zipf", s)
+	}
+	if len(r.Analysis) != 1 || len(r.Analysis[0].Analysis.Points) != 4 {
+		t.Fatalf("analysis %+v: want one curve of 4 points", r.Analysis)
+	}
+	if !strings.Contains(stdout, "Saturates at") && !strings.Contains(stdout, "No saturation") {
+		t.Errorf("no knee sentence in the sweep's output:\n%s", stdout)
+	}
+	out, _, code2 := runMain(t, "advise", "--from", filepath.Join(dir, "res"), "--output-format=json")
+	if code2 != 0 {
+		t.Fatalf("advise: exit %d", code2)
+	}
+	var adv struct {
+		QueueDepth float64 `json:"queue_depth"`
+		IODepth    int     `json:"iodepth"`
+		NumJobs    int     `json:"numjobs"`
+	}
+	if err := json.Unmarshal([]byte(out), &adv); err != nil {
+		t.Fatalf("advise JSON: %v\n%s", err, out)
+	}
+	if adv.QueueDepth <= 0 || adv.IODepth*max(adv.NumJobs, 1) < littleslaw.CeilQD(adv.QueueDepth) {
+		t.Errorf("advice %+v: no depth for the shaped curve", adv)
+	}
+}
+
+// TestSweepOpenLoopCLI sweeps Poisson arrivals at two offered loads from
+// the command line: results.json records each step's offered and achieved
+// rate, latency and in-flight, the analysis its load curve, and the
+// latency-vs-offered-load chart is written.
+func TestSweepOpenLoopCLI(t *testing.T) {
+	dir := t.TempDir()
+	code, stdout, stderr := runSweep(t, dir, "--filename=data", "--size=8m", "--direct=0", "--rate_process=poisson",
+		"--rate_iops=100,200", "--iodepth=8", "--ramp_time=0", "--runtime=500ms", "--control=false",
+		"--latency-slo=mean=1s", "--output=res")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	r, err := sweep.Read(filepath.Join(dir, "res"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(r.Plan.Rates, []float64{100, 200}) || len(r.Steps) != 2 {
+		t.Fatalf("plan %+v, %d steps", r.Plan, len(r.Steps))
+	}
+	for i, s := range r.Steps {
+		if s.OfferedIOPS != r.Plan.Rates[i] || s.IOPS <= 0 || s.Lat.P99Ns <= 0 || s.InflightMean <= 0 || s.QD != 8 {
+			t.Errorf("step %d: offered %v, achieved %v, p99 %v, in flight %v, QD %d", i, s.OfferedIOPS, s.IOPS, s.Lat.P99Ns, s.InflightMean, s.QD)
+		}
+	}
+	if len(r.Analysis) != 1 || r.Analysis[0].Analysis.Load == nil || len(r.Analysis[0].Analysis.Load.Steps) != 2 {
+		t.Fatalf("analysis %+v: want a load curve of 2 loads", r.Analysis)
+	}
+	if !strings.Contains(stdout, "offered") || !strings.Contains(stdout, "In flight each offered load keeps") {
+		t.Errorf("the table and sentences do not speak of the loads:\n%s", stdout)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "res", "latency-vs-offered-load.png")); err != nil {
+		t.Error(err)
 	}
 }

@@ -22,7 +22,7 @@ func requestFields() map[string]session.Field {
 		fio.OptIOEngine:        session.FieldEngine, "sim": session.FieldSim,
 		"fio-arg": session.FieldFioArgs, "fio-clients": session.FieldFioClients,
 		"jobfile": session.FieldJobFile, "output": session.FieldOutput, "emit-fio-jobs": session.FieldEmitJobs,
-		"refine": session.FieldRefine,
+		"refine": session.FieldRefine, fio.OptRateIOPS: session.FieldRateIOPS, fio.OptRateProcess: session.FieldRateProcess,
 	}
 	for _, n := range fio.UringOptionNames() {
 		m[n] = session.FieldUring
@@ -53,6 +53,7 @@ func sweepRequest(c *cli.Context) (session.SweepRequest, error) {
 		Overwrite: c.Bool("overwrite"), EmitJobs: c.String("emit-fio-jobs"), Control: c.Bool("control"),
 		Quiet: c.Bool("quiet"), Refine: c.Bool("refine"), RefineSteps: c.Int("refine-steps"),
 		ChartFormat: c.String("chart-format"), Version: version,
+		RateIOPS: c.String(fio.OptRateIOPS), RateProcess: c.String(fio.OptRateProcess),
 		Out: session.Out{Stdout: c.App.Writer, Stderr: c.App.ErrWriter, OnHardExit: onHardExit, OnCommit: stopOnItsOwn}}
 	var err error
 	if req.Workload, err = workloadFromFlags(c); err != nil {

@@ -1,0 +1,79 @@
+package littleslaw_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/qdsweep/qdsweep/littleslaw"
+)
+
+// openLoopCurve is a generated open-loop curve: loads offered up to past
+// a capacity, each achieving the load (or the capacity, past it) with an
+// M/M/1-like mean latency, the in-flight Little's Law gives, and noise.
+func openLoopCurve(rng *rand.Rand) []littleslaw.Point {
+	capacity := 1000 + rng.Float64()*100000
+	base := 50e3 + rng.Float64()*2e6 // ns
+	var pts []littleslaw.Point
+	for _, f := range []float64{0.1, 0.25, 0.5, 0.75, 0.9, 1.1, 1.3} {
+		offered := math.Round(f * capacity)
+		iops := math.Min(offered, capacity) * (1 + 0.02*(rng.Float64()-0.5))
+		rho := math.Min(iops/capacity, 0.97)
+		lat := base / (1 - rho) * (1 + 0.3*rng.Float64())
+		in := iops * lat / 1e9
+		pts = append(pts, littleslaw.Point{QD: in, IOPS: iops, LatMeanNs: lat, P99Ns: 4 * lat, InflightMean: in, OfferedIOPS: offered, IOs: iops * 3})
+	}
+	return pts
+}
+
+// TestLoadCurveAnswer holds the one advisor to an open-loop curve over
+// generated curves: the latency objective's answer is the highest load
+// offered that kept up and met it, the depth the advice gives is the
+// I/Os Little's Law says that load keeps (achieved IOPS × mean latency)
+// or less where the curve saturates first, and each load's depth is its in-flight rounded up.
+func TestLoadCurveAnswer(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	for k := range 60 {
+		pts := openLoopCurve(rng)
+		limit := pts[rng.IntN(len(pts))].P99Ns * (0.8 + 0.4*rng.Float64())
+		slo := littleslaw.SLO{Stat: "p99", LimitNs: limit}
+		a, err := littleslaw.Analyze(pts, littleslaw.Options{SLO: &slo})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want *littleslaw.Point
+		for i, p := range pts {
+			if p.P99Ns <= limit && littleslaw.KeptUp(p) && (want == nil || p.OfferedIOPS > want.OfferedIOPS) {
+				want = &pts[i]
+			}
+		}
+		if a.Load == nil || len(a.Load.Steps) != len(pts) {
+			t.Fatalf("curve %d: load curve %+v", k, a.Load)
+		}
+		for _, s := range a.Load.Steps {
+			if s.Depth != littleslaw.CeilQD(s.IOPS*s.LatMeanNs/1e9) {
+				t.Errorf("curve %d: load %.0f: depth %d for %.2f in flight", k, s.OfferedIOPS, s.Depth, s.Inflight)
+			}
+		}
+		if want == nil {
+			if a.SLO.Met {
+				t.Errorf("curve %d: met at %+v; no load kept up under %.0f ns", k, a.SLO, limit)
+			}
+			continue
+		}
+		if !a.SLO.Met || a.SLO.OfferedIOPS != want.OfferedIOPS {
+			t.Fatalf("curve %d: SLO answer %+v; want %.0f offered", k, a.SLO, want.OfferedIOPS)
+		}
+		adv := littleslaw.AdviseCurve(a, 4096, littleslaw.AdviceInput{Options: littleslaw.Options{SLO: &slo}})
+		in := want.IOPS * want.LatMeanNs / 1e9
+		if adv.From == littleslaw.AdviceFromSLO && (math.Abs(adv.QueueDepth-in) > 1e-9*in ||
+			adv.Split.IODepth*adv.Split.NumJobs < littleslaw.CeilQD(in)) {
+			t.Errorf("curve %d: advice %v in flight (split %+v) for %.0f offered; Little's Law gives %.3f", k, adv.QueueDepth, adv.Split, want.OfferedIOPS, in)
+		}
+		// Short of the objective's load, the advice stops where depth stops
+		// paying (saturation): never deeper than that load keeps.
+		if adv.From != littleslaw.AdviceFromSLO && adv.QueueDepth > in*(1+1e-9) {
+			t.Errorf("curve %d: advice from %s at %v in flight, deeper than the %.3f the highest load meeting the objective keeps", k, adv.From, adv.QueueDepth, in)
+		}
+	}
+}

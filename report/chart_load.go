@@ -1,0 +1,109 @@
+package report
+
+import (
+	"math"
+	"sort"
+
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// ChartLoad is the chart of an open-loop sweep: latency against the load
+// offered.
+const ChartLoad = "latency-vs-offered-load"
+
+// openLoopInput reports whether in's steps were offered loads.
+func openLoopInput(in chartInput) bool {
+	for _, s := range in.Series {
+		if openLoop(s.Steps) {
+			return true
+		}
+	}
+	return false
+}
+
+// loadFigure is mean and p99 latency (log y) against the load offered
+// (IOPS, linear x), one colour per curve; a load the device fell behind
+// of (littleslaw.KeptUp) is drawn as a cross, and the SLO as a line.
+func loadFigure(in chartInput) (*figure, error) {
+	p := newPlot("offered load (arrivals, IOPS)", "latency (log scale)")
+	p.X.Tick.Marker, p.Y.Tick.Marker = iopsTicks{}, latLogTicks{}
+	p.Add(plotter.NewGrid())
+	l := newKeyedLegend()
+	xMax, yMin, yMax := 0.0, math.Inf(1), 0.0
+	behind := false
+	for i, s := range in.Series {
+		col := seriesColor(i)
+		if s.Analysis == nil || s.Analysis.Load == nil {
+			continue
+		}
+		steps := s.Analysis.Load.Steps
+		sort.SliceStable(steps, func(a, b int) bool { return steps[a].OfferedIOPS < steps[b].OfferedIOPS })
+		for _, st := range []struct {
+			name   string
+			dashes []vg.Length
+			get    func(int) float64
+		}{
+			{"mean", nil, func(k int) float64 { return steps[k].LatMeanNs }},
+			{"p99", dashP99, func(k int) float64 { return steps[k].P99Ns }},
+		} {
+			var pts, late plotter.XYs
+			for k := range steps {
+				y := st.get(k)
+				if y <= 0 {
+					continue
+				}
+				xy := plotter.XY{X: steps[k].OfferedIOPS, Y: math.Log10(y)}
+				pts = append(pts, xy)
+				if !steps[k].KeptUp {
+					late = append(late, xy)
+				}
+				xMax, yMin, yMax = math.Max(xMax, xy.X), math.Min(yMin, xy.Y), math.Max(yMax, xy.Y)
+			}
+			if len(pts) == 0 {
+				continue
+			}
+			ln, err := plotter.NewLine(pts)
+			if err != nil {
+				return nil, err
+			}
+			ln.LineStyle = draw.LineStyle{Color: col, Width: vg.Points(2), Dashes: st.dashes}
+			sc, err := plotter.NewScatter(pts)
+			if err != nil {
+				return nil, err
+			}
+			sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(3), Shape: draw.CircleGlyph{}}
+			p.Add(ln, sc)
+			if st.name == "mean" {
+				l.Add(s.Name, ln, sc)
+			}
+			if len(late) > 0 {
+				x, err := plotter.NewScatter(late)
+				if err != nil {
+					return nil, err
+				}
+				x.GlyphStyle = draw.GlyphStyle{Color: targetRed, Radius: vg.Points(6), Shape: draw.CrossGlyph{}}
+				p.Add(x)
+				behind = true
+			}
+		}
+	}
+	if xMax == 0 {
+		return nil, ErrNoSteps
+	}
+	l.Add("mean", lineThumb(guideGrey, nil, 2))
+	l.Add("p99", lineThumb(guideGrey, dashP99, 2))
+	if behind {
+		l.Add("fell behind the load offered", glyphThumb(targetRed, draw.CrossGlyph{}))
+	}
+	if in.SLO != nil && in.SLO.LimitNs > 0 {
+		y := math.Log10(in.SLO.LimitNs)
+		p.Add(hline(y, targetRed, dashTarget, vg.Points(2)))
+		yMin, yMax = math.Min(yMin, y), math.Max(yMax, y)
+		l.Add("SLO "+statName(in.SLO.Stat)+" ≤ "+FormatLatency(in.SLO.LimitNs), lineThumb(targetRed, dashTarget, 2))
+	}
+	p.X.Min, p.X.Max = 0, xMax*1.05
+	p.Y.Min, p.Y.Max = latLogRange(yMin, yMax)
+	return &figure{Title: "Latency vs offered load (open loop)", Subtitle: in.Subtitle, Simulated: in.Simulated, Plot: p, Legend: l.Legend, Keys: l.Names}, nil
+}

@@ -1,0 +1,119 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/qdsweep/qdsweep/littleslaw"
+)
+
+// The words of an open-loop curve (littleslaw.LoadCurve): latency against
+// the load offered, and the depth Little's Law reads off each load.
+
+// loadParas states an open-loop curve's analysis: what it kept up with,
+// the latency objective's answer as a load, and each load's depth.
+func loadParas(curve string, a *littleslaw.Analysis) []para {
+	var out []para
+	add := func(rank int, text string) { out = append(out, para{Curve: curve, Text: text, Rank: rank}) }
+	add(rankKey, loadSentence(a.Load))
+	if slo := a.SLO; slo != nil {
+		add(rankKey, loadSLOSentence(slo, a.Load))
+	}
+	if t := a.Target; t != nil {
+		add(rankKey, targetSentence(t, a.BaseLatencyNs))
+	}
+	var cav []string
+	for _, k := range a.Caveats {
+		if k != littleslaw.CaveatUnsaturated { // a load curve is not read for saturation
+			cav = append(cav, CaveatText(k))
+		}
+	}
+	if len(cav) > 0 {
+		add(rankKey, "Caveat: "+sentence(strings.Join(cav, "; ")))
+	}
+	add(rankDetail, loadDepthsSentence(a.Load))
+	return out
+}
+
+// loadStepWords is one load's figures: "23.2k IOPS offered (23.4k
+// achieved, 1.05 ms mean: 24.5 in flight)".
+func loadStepWords(s littleslaw.LoadStep) string {
+	return fmt.Sprintf("%s IOPS offered (%s achieved, %s mean: %.1f in flight)",
+		FormatIOPS(s.OfferedIOPS), FormatIOPS(s.IOPS), FormatLatency(s.LatMeanNs), s.Inflight)
+}
+
+// loadAt is the step of c offered load offered (false: none).
+func loadAt(c *littleslaw.LoadCurve, offered float64) (littleslaw.LoadStep, bool) {
+	for _, s := range c.Steps {
+		if s.OfferedIOPS == offered {
+			return s, true
+		}
+	}
+	return littleslaw.LoadStep{}, false
+}
+
+// loadSentence says up to which offered load the device kept up, and
+// from which it fell behind.
+func loadSentence(c *littleslaw.LoadCurve) string {
+	s := "Open loop (arrivals at a rate, whatever completes): "
+	kept, ok := loadAt(c, c.MaxKeptUp)
+	switch {
+	case !ok:
+		s += fmt.Sprintf("fell behind every load offered, from %s IOPS", FormatIOPS(c.Steps[0].OfferedIOPS))
+	default:
+		s += "kept up to " + loadStepWords(kept)
+	}
+	if b, ok := loadAt(c, c.FirstBehind); ok && c.MaxKeptUp > 0 {
+		s += fmt.Sprintf("; fell behind at %s IOPS offered (%s achieved, %.0f%% short): arrivals queued for a free slot",
+			FormatIOPS(b.OfferedIOPS), FormatIOPS(b.IOPS), (1-b.IOPS/b.OfferedIOPS)*100)
+	}
+	return s + "."
+}
+
+// loadDepthsSentence lists the depth each load needs by Little's Law.
+func loadDepthsSentence(c *littleslaw.LoadCurve) string {
+	var parts []string
+	for _, s := range c.Steps {
+		w := fmt.Sprintf("%s → %.1f", FormatIOPS(s.OfferedIOPS), s.Inflight)
+		if !s.KeptUp {
+			w += " (behind)"
+		}
+		parts = append(parts, w)
+	}
+	return "In flight each offered load keeps (Little's Law: achieved IOPS × mean latency): " + strings.Join(parts, ", ") + "."
+}
+
+// loadSLOSentence is the latency objective's answer on a load curve: the
+// highest offered load meeting it and the depth that load needs.
+func loadSLOSentence(r *littleslaw.SLOResult, c *littleslaw.LoadCurve) string {
+	obj := fmt.Sprintf("%s ≤ %s", r.Stat, FormatLatency(r.LimitNs))
+	if !r.Met {
+		s := fmt.Sprintf("No offered load meets %s", obj)
+		if r.Breaks != nil {
+			s += ": " + loadBreakWords(*r.Breaks, r.Stat, "even the lowest, ")
+		}
+		return s + "."
+	}
+	s := fmt.Sprintf("Highest offered load meeting %s: %s IOPS (%s achieved, %s %s)",
+		obj, FormatIOPS(r.OfferedIOPS), FormatIOPS(r.IOPS), r.Stat, FormatLatency(r.LatNs))
+	if st, ok := loadAt(c, r.OfferedIOPS); ok {
+		s += fmt.Sprintf("; it keeps %.1f I/Os in flight (%s IOPS × %s mean): a queue depth of at least %d",
+			st.Inflight, FormatIOPS(st.IOPS), FormatLatency(st.LatMeanNs), st.Depth)
+	}
+	if r.Reason == littleslaw.SLOBrokenDeeper && r.Breaks != nil {
+		s += "; " + loadBreakWords(*r.Breaks, r.Stat, "the next, ")
+	}
+	if r.Reason == littleslaw.SLOMetEverywhere || r.Reason == littleslaw.SLOMetAtDeepest {
+		s += "; met at the highest load offered: the limit may lie higher"
+	}
+	return s + "."
+}
+
+// loadBreakWords says how a load breaks an objective: over the limit, or
+// behind the load offered.
+func loadBreakWords(b littleslaw.SLOStep, stat, which string) string {
+	if b.Behind {
+		return fmt.Sprintf("%s%s IOPS offered, fell behind (%s achieved)", which, FormatIOPS(b.OfferedIOPS), FormatIOPS(b.IOPS))
+	}
+	return fmt.Sprintf("%s%s IOPS offered, has %s %s", which, FormatIOPS(b.OfferedIOPS), stat, FormatLatency(b.LatNs))
+}

@@ -1,0 +1,156 @@
+package sweep_test
+
+import (
+	"context"
+	"math"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/qdsweep/qdsweep/littleslaw"
+	"github.com/qdsweep/qdsweep/sweep"
+)
+
+// openLoopConfig is a real engine over a laid-out temp file, with Poisson
+// arrivals.
+func openLoopConfig(t *testing.T, runtime time.Duration) sweep.Config {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "target")
+	const size = 32 << 20
+	if err := ioengine.CreateScratch(context.Background(), path, size); err != nil {
+		t.Fatal(err)
+	}
+	eng, _, err := ioengine.New(ioengine.EngineIOUring)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sweep.Config{
+		Engine: eng,
+		// Buffered reads of the file just laid out: the page cache serves
+		// them, so no neighbour's I/O on a shared disk stalls the loads.
+		Workload: ioengine.Workload{Filename: path, Size: size, RandSeed: 7, Poisson: true},
+		Ramp:     50 * time.Millisecond,
+		Runtime:  runtime,
+		Steady:   sweep.SteadyConfig{Interval: 50 * time.Millisecond, Window: 150 * time.Millisecond, Limit: 0.02},
+		Stop:     sweep.DefaultEarlyStop,
+	}
+}
+
+// TestOpenLoopSweepOverOfferedLoads sweeps Poisson arrivals at three loads
+// far below what a cached scratch file serves, and holds each step to its
+// load: offered loads rise in run order, no step achieves more than it was
+// offered (beyond the 4σ scatter of a Poisson count), the lowest keeps up
+// with it, the I/Os in flight are IOPS × mean latency (Little's Law),
+// which the analysis reads as the depth each load needs, and the latency
+// objective's answer is the highest load that kept up and met it.
+func TestOpenLoopSweepOverOfferedLoads(t *testing.T) {
+	cfg := openLoopConfig(t, time.Second)
+	p := plan([]int{16}, true)
+	p.Rates = []float64{150, 300, 600}
+	r := sweep.NewResult(sweep.Meta{Engine: cfg.Engine.Name()}, p)
+	if err := sweep.Run(context.Background(), cfg, r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Steps) != len(p.Rates) {
+		t.Fatalf("%d steps for %d loads", len(r.Steps), len(p.Rates))
+	}
+	prev := 0.0
+	for i, s := range r.Steps {
+		t.Logf("offered %.0f: achieved %.1f IOPS, mean %.0f µs, p99 %d µs, in flight %.3f (IOPS×lat %.3f) over %v",
+			s.OfferedIOPS, s.IOPS, s.Lat.MeanNs/1e3, s.Lat.P99Ns/1e3, s.InflightMean, s.IOPS*s.Lat.MeanNs/1e9, time.Duration(s.RuntimeNs))
+		if s.Failed != "" || !s.Measured() {
+			t.Fatalf("step %d: %+v", i, s)
+		}
+		if s.OfferedIOPS != p.Rates[i] || s.OfferedIOPS <= prev {
+			t.Errorf("step %d offered %.0f after %.0f; the plan's loads are %v", i, s.OfferedIOPS, prev, p.Rates)
+		}
+		prev = s.OfferedIOPS
+		// A Poisson count over the window scatters by its square root.
+		n := s.OfferedIOPS * time.Duration(s.RuntimeNs).Seconds()
+		tol := 4 * math.Sqrt(n) / n
+		if got := s.IOPS / s.OfferedIOPS; got-1 > tol {
+			t.Errorf("offered %.0f: achieved %.1f IOPS, %.1f%% over (allowed %.1f%%, 4σ of a Poisson count of %.0f)",
+				s.OfferedIOPS, s.IOPS, (got-1)*100, tol*100, n)
+		}
+		if math.Abs(s.LittleError) > 0.02 {
+			t.Errorf("offered %.0f: in flight %.3f vs IOPS × latency %.3f: Little's Law open by %.1f%%",
+				s.OfferedIOPS, s.InflightMean, s.IOPS*s.Lat.MeanNs/1e9, s.LittleError*100)
+		}
+	}
+	checkLoadAnalysis(t, r)
+}
+
+// checkLoadAnalysis holds r's analysis to its open-loop steps: one load
+// step per step, each keeping up as its point says, its depth its
+// in-flight by Little's Law, and the objective's answer (a mean of 1 s)
+// the highest load that kept up and met it.
+func checkLoadAnalysis(t *testing.T, r *sweep.Result) {
+	t.Helper()
+	p := r.Plan
+	slo := littleslaw.SLO{Stat: "mean", LimitNs: float64(time.Second)}
+	if err := r.Analyze(littleslaw.Options{SLO: &slo}); err != nil {
+		t.Fatal(err)
+	}
+	a := r.Analysis[0].Analysis
+	if a.Load == nil || len(a.Load.Steps) != len(p.Rates) {
+		t.Fatalf("load curve %+v", a.Load)
+	}
+	if !a.Load.Steps[0].KeptUp {
+		t.Errorf("the lowest load, %.0f offered, fell behind: %+v", a.Load.Steps[0].OfferedIOPS, a.Load.Steps[0])
+	}
+	pts := r.Curves()[0].Points()
+	want := 0.0 // the highest load that kept up and met the objective
+	for i, ls := range a.Load.Steps {
+		s := r.Steps[i]
+		if ls.KeptUp != littleslaw.KeptUp(pts[i]) {
+			t.Errorf("load step %d: kept up %v, the point says %v", i, ls.KeptUp, littleslaw.KeptUp(pts[i]))
+		}
+		if ls.KeptUp && ls.LatMeanNs <= float64(time.Second) {
+			want = ls.OfferedIOPS
+		}
+		if ls.OfferedIOPS != s.OfferedIOPS || ls.Depth != littleslaw.CeilQD(ls.Inflight) ||
+			math.Abs(ls.Inflight-littleslaw.QueueDepth(s.IOPS, s.Lat.MeanNs)) > 1e-9*ls.Inflight {
+			t.Errorf("load step %d: %+v for step %+v", i, ls, s)
+		}
+	}
+	if a.SLO == nil || !a.SLO.Met || a.SLO.OfferedIOPS != want {
+		t.Fatalf("SLO answer %+v; want the highest load that kept up, %.0f offered", a.SLO, want)
+	}
+	for _, s := range r.Steps {
+		if s.OfferedIOPS == want && a.SLO.QD != s.InflightMean {
+			t.Errorf("SLO answer at %.3f in flight; the load's step kept %.3f", a.SLO.QD, s.InflightMean)
+		}
+	}
+	qd, from := a.AnswerDepth()
+	if from != littleslaw.DepthSaturation && from != littleslaw.DepthDeepest && from != littleslaw.DepthSLO || qd <= 0 {
+		t.Errorf("answer depth %v from %q", qd, from)
+	}
+}
+
+// TestOpenLoopFractionsOfCapacity offers loads as shares of the
+// closed-loop IOPS measured first at the plan's depth: the step measured
+// is kept (Result.Capacity) and the loads are its shares in whole IOPS.
+func TestOpenLoopFractionsOfCapacity(t *testing.T) {
+	cfg := openLoopConfig(t, 300*time.Millisecond)
+	p := plan([]int{4}, true)
+	p.RateFractions = []float64{0.05, 0.1}
+	r := sweep.NewResult(sweep.Meta{Engine: cfg.Engine.Name()}, p)
+	if err := sweep.Run(context.Background(), cfg, r); err != nil {
+		t.Fatal(err)
+	}
+	c := r.Capacity
+	if c == nil || c.IOPS <= 0 || c.OfferedIOPS != 0 || c.QD != 4 {
+		t.Fatalf("capacity step %+v", c)
+	}
+	if len(r.Plan.Rates) != 2 || len(r.Steps) != 2 {
+		t.Fatalf("rates %v, %d steps", r.Plan.Rates, len(r.Steps))
+	}
+	for i, f := range p.RateFractions {
+		want := math.Max(1, math.Round(f*c.IOPS))
+		if r.Plan.Rates[i] != want || r.Steps[i].OfferedIOPS != want {
+			t.Errorf("load %d: %v offered, step %v; want %.0f (%.0f%% of %.0f IOPS)", i, r.Plan.Rates[i], r.Steps[i].OfferedIOPS, want, f*100, c.IOPS)
+		}
+	}
+	t.Logf("capacity %.0f IOPS at QD 4; loads %v; achieved %.0f, %.0f", c.IOPS, r.Plan.Rates, r.Steps[0].IOPS, r.Steps[1].IOPS)
+}
