@@ -53,19 +53,22 @@ func loadAt(c *littleslaw.LoadCurve, offered float64) (littleslaw.LoadStep, bool
 }
 
 // loadSentence says up to which offered load the device kept up, and
-// from which it fell behind.
+// which loads it fell behind.
 func loadSentence(c *littleslaw.LoadCurve) string {
 	s := "Open loop (arrivals at a rate, whatever completes): "
-	kept, ok := loadAt(c, c.MaxKeptUp)
-	switch {
-	case !ok:
-		s += fmt.Sprintf("fell behind every load offered, from %s IOPS", FormatIOPS(c.Steps[0].OfferedIOPS))
-	default:
+	if kept, ok := loadAt(c, c.MaxKeptUp); ok {
 		s += "kept up to " + loadStepWords(kept)
+	} else {
+		s += "kept up with no load offered"
 	}
-	if b, ok := loadAt(c, c.FirstBehind); ok && c.MaxKeptUp > 0 {
-		s += fmt.Sprintf("; fell behind at %s IOPS offered (%s achieved, %.0f%% short): arrivals queued for a free slot",
-			FormatIOPS(b.OfferedIOPS), FormatIOPS(b.IOPS), (1-b.IOPS/b.OfferedIOPS)*100)
+	var behind []string
+	for _, st := range c.Steps {
+		if !st.KeptUp {
+			behind = append(behind, fmt.Sprintf("%s (%s achieved)", FormatIOPS(st.OfferedIOPS), FormatIOPS(st.IOPS)))
+		}
+	}
+	if len(behind) > 0 {
+		s += "; fell behind, its arrivals queueing for a free slot, at " + joinAnd(behind) + " IOPS offered"
 	}
 	return s + "."
 }

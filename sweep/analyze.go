@@ -81,10 +81,8 @@ func (c Curve) Points() []littleslaw.Point {
 			InflightMean: s.InflightMean,
 			Shortfall:    shortfallCause(s),
 		})
-		if !sustainedPoint(s, &pts[len(pts)-1]) {
-			pts = pts[:len(pts)-1]
-		} else if p := &pts[len(pts)-1]; p.OfferedIOPS > 0 && p.InflightMean > 0 {
-			p.QD = p.InflightMean // the sustained level's in-flight
+		if s.OfferedIOPS == 0 && !sustainedPoint(s, &pts[len(pts)-1]) {
+			pts = pts[:len(pts)-1] // an offered load is measured whole: its rate is the load's
 		}
 	}
 	return pts
@@ -131,7 +129,9 @@ func (r *Result) Analyze(o littleslaw.Options) error {
 	for _, c := range r.Curves() {
 		co := o
 		co.BS = c.BS
-		co.SustainedIOPS = r.sustainedLevel(c.RW, c.BS)
+		if !r.Plan.OpenLoop() { // loads offered are no level that fell (AnalyzeTime)
+			co.SustainedIOPS = r.sustainedLevel(c.RW, c.BS)
+		}
 		a, err := littleslaw.Analyze(c.Points(), co)
 		if err != nil && !errors.Is(err, littleslaw.ErrTooFewPoints) {
 			return fmt.Errorf("analyze %s bs=%d: %w", c.RW, c.BS, err)

@@ -190,6 +190,11 @@ func (r *Result) AnalyzeTime() {
 			s.Time = diagnosis.AnalyzeTime(s.TimeSamples(), ss, s.Steady)
 		}
 	}
+	if r.Plan.OpenLoop() {
+		// Offered loads: each step's rate is its load, so a step below
+		// another is no level that fell, and none ran on credits.
+		return
+	}
 	r.markAboveControl()
 	r.markAboveRamp()
 	// Steps above a curve's sustained level that never fell ran on credits.
@@ -214,6 +219,9 @@ func (r *Result) AnalyzeTime() {
 
 // curveTime sums up the time findings of c's measured steps.
 func (r *Result) curveTime(c Curve) *diagnosis.CurveTime {
+	if r.Plan.OpenLoop() {
+		return nil // a curve over offered loads: its steps' rates are the loads, no level across them
+	}
 	var qd, iops, ran []float64
 	var times []*diagnosis.StepTime
 	for _, s := range c.Steps {
@@ -232,8 +240,8 @@ func (r *Result) curveTime(c Curve) *diagnosis.CurveTime {
 // mean, when its series showed one that differs (a burst spent, a
 // warm-up): ok is false when the analysis uses the step's mean.
 func (s Step) SustainedLevel() (lvl diagnosis.Sustained, ok bool) {
-	if s.Time == nil || s.Time.Sustained == nil || s.Time.OnCreditsSec > 0 || s.Time.AboveControl {
-		return lvl, false
+	if s.Time == nil || s.Time.Sustained == nil || s.Time.OnCreditsSec > 0 || s.Time.AboveControl || s.OfferedIOPS > 0 {
+		return lvl, false // an offered load is measured whole (Curve.Points)
 	}
 	v := *s.Time.Sustained
 	if v.IOPS <= 0 || v.LatMeanNs <= 0 || s.IOPS <= 0 || math.Abs(v.IOPS/s.IOPS-1) < 0.01 && math.Abs(v.LatMeanNs/s.Lat.MeanNs-1) < 0.01 {
