@@ -1,8 +1,12 @@
 package report
 
 import (
+	"image/color"
 	"math"
+	"slices"
 	"sort"
+
+	"gonum.org/v1/plot"
 
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -31,64 +35,16 @@ func loadFigure(in chartInput) (*figure, error) {
 	p.X.Tick.Marker, p.Y.Tick.Marker = iopsTicks{}, latLogTicks{}
 	p.Add(plotter.NewGrid())
 	l := newKeyedLegend()
-	xMax, yMin, yMax := 0.0, math.Inf(1), 0.0
-	behind := false
+	ext := &loadExtent{yMin: math.Inf(1)}
 	for i, s := range in.Series {
-		col := seriesColor(i)
 		if s.Analysis == nil || s.Analysis.Load == nil {
 			continue
 		}
-		steps := s.Analysis.Load.Steps
-		sort.SliceStable(steps, func(a, b int) bool { return steps[a].OfferedIOPS < steps[b].OfferedIOPS })
-		for _, st := range []struct {
-			name   string
-			dashes []vg.Length
-			get    func(int) float64
-		}{
-			{"mean", nil, func(k int) float64 { return steps[k].LatMeanNs }},
-			{"p99", dashP99, func(k int) float64 { return steps[k].P99Ns }},
-		} {
-			var pts, late plotter.XYs
-			for k := range steps {
-				y := st.get(k)
-				if y <= 0 {
-					continue
-				}
-				xy := plotter.XY{X: steps[k].OfferedIOPS, Y: math.Log10(y)}
-				pts = append(pts, xy)
-				if !steps[k].KeptUp {
-					late = append(late, xy)
-				}
-				xMax, yMin, yMax = math.Max(xMax, xy.X), math.Min(yMin, xy.Y), math.Max(yMax, xy.Y)
-			}
-			if len(pts) == 0 {
-				continue
-			}
-			ln, err := plotter.NewLine(pts)
-			if err != nil {
-				return nil, err
-			}
-			ln.LineStyle = draw.LineStyle{Color: col, Width: vg.Points(2), Dashes: st.dashes}
-			sc, err := plotter.NewScatter(pts)
-			if err != nil {
-				return nil, err
-			}
-			sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(3), Shape: draw.CircleGlyph{}}
-			p.Add(ln, sc)
-			if st.name == "mean" {
-				l.Add(s.Name, ln, sc)
-			}
-			if len(late) > 0 {
-				x, err := plotter.NewScatter(late)
-				if err != nil {
-					return nil, err
-				}
-				x.GlyphStyle = draw.GlyphStyle{Color: targetRed, Radius: vg.Points(6), Shape: draw.CrossGlyph{}}
-				p.Add(x)
-				behind = true
-			}
+		if err := addLoadLines(p, &l, seriesColor(i), s, ext); err != nil {
+			return nil, err
 		}
 	}
+	xMax, yMin, yMax, behind := ext.xMax, ext.yMin, ext.yMax, ext.behind
 	if xMax == 0 {
 		return nil, ErrNoSteps
 	}
@@ -106,4 +62,67 @@ func loadFigure(in chartInput) (*figure, error) {
 	p.X.Min, p.X.Max = 0, xMax*1.05
 	p.Y.Min, p.Y.Max = latLogRange(yMin, yMax)
 	return &figure{Title: "Latency vs offered load (open loop)", Subtitle: in.Subtitle, Simulated: in.Simulated, Plot: p, Legend: l.Legend, Keys: l.Names}, nil
+}
+
+// loadExtent is what the load chart's lines reach: the highest load, the
+// latencies' range (log10 ns) and whether a load fell behind.
+type loadExtent struct {
+	xMax, yMin, yMax float64
+	behind           bool
+}
+
+// addLoadLines draws series s's mean and p99 latency against the load
+// offered in col, a cross on each load it fell behind of, and widens ext.
+func addLoadLines(p *plot.Plot, l *keyedLegend, col color.Color, s series, ext *loadExtent) error {
+	steps := slices.Clone(s.Analysis.Load.Steps)
+	sort.SliceStable(steps, func(a, b int) bool { return steps[a].OfferedIOPS < steps[b].OfferedIOPS })
+	for _, st := range []struct {
+		name   string
+		dashes []vg.Length
+		get    func(int) float64
+	}{
+		{"mean", nil, func(k int) float64 { return steps[k].LatMeanNs }},
+		{"p99", dashP99, func(k int) float64 { return steps[k].P99Ns }},
+	} {
+		var pts, late plotter.XYs
+		for k := range steps {
+			y := st.get(k)
+			if y <= 0 {
+				continue
+			}
+			xy := plotter.XY{X: steps[k].OfferedIOPS, Y: math.Log10(y)}
+			pts = append(pts, xy)
+			if !steps[k].KeptUp {
+				late = append(late, xy)
+			}
+			ext.xMax, ext.yMin, ext.yMax = math.Max(ext.xMax, xy.X), math.Min(ext.yMin, xy.Y), math.Max(ext.yMax, xy.Y)
+		}
+		if len(pts) == 0 {
+			continue
+		}
+		ln, err := plotter.NewLine(pts)
+		if err != nil {
+			return err
+		}
+		ln.LineStyle = draw.LineStyle{Color: col, Width: vg.Points(2), Dashes: st.dashes}
+		sc, err := plotter.NewScatter(pts)
+		if err != nil {
+			return err
+		}
+		sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(3), Shape: draw.CircleGlyph{}}
+		p.Add(ln, sc)
+		if st.name == "mean" {
+			l.Add(s.Name, ln, sc)
+		}
+		if len(late) > 0 {
+			x, err := plotter.NewScatter(late)
+			if err != nil {
+				return err
+			}
+			x.GlyphStyle = draw.GlyphStyle{Color: targetRed, Radius: vg.Points(6), Shape: draw.CrossGlyph{}}
+			p.Add(x)
+			ext.behind = true
+		}
+	}
+	return nil
 }
