@@ -73,7 +73,7 @@ func (c Curve) Points() []littleslaw.Point {
 			continue
 		}
 		pts = append(pts, littleslaw.Point{
-			QD: pointQD(s), OfferedIOPS: s.OfferedIOPS, IOs: s.IOPS * float64(s.RuntimeNs) / 1e9, IODepth: s.IODepth, NumJobs: s.NumJobs,
+			QD: pointQD(s), OfferedIOPS: s.OfferedIOPS, IOs: openLoopIOs(s), IODepth: s.IODepth, NumJobs: s.NumJobs,
 			IOPS: s.IOPS, BWBytes: s.BWBytes,
 			LatMeanNs: s.Lat.MeanNs,
 			P50Ns:     float64(s.Lat.P50Ns), P90Ns: float64(s.Lat.P90Ns),
@@ -86,6 +86,15 @@ func (c Curve) Points() []littleslaw.Point {
 		}
 	}
 	return pts
+}
+
+// openLoopIOs is the I/Os an open-loop step completed over its window
+// (Point.IOs); 0 for a step over depths.
+func openLoopIOs(s Step) float64 {
+	if s.OfferedIOPS <= 0 {
+		return 0
+	}
+	return s.IOPS * float64(s.RuntimeNs) / 1e9
 }
 
 // pointQD is the depth s stands at on its curve: its iodepth × numjobs,

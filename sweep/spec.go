@@ -208,7 +208,7 @@ func ParseRateList(s string) (rates, fractions []float64, err error) {
 func RateFractionsText(fs []float64) string {
 	out := make([]string, len(fs))
 	for i, f := range fs {
-		out[i] = strconv.FormatFloat(f*100, 'f', -1, 64) + "%"
+		out[i] = strconv.FormatFloat(math.Round(f*1e4)/100, 'f', -1, 64) + "%"
 	}
 	return strings.Join(out, ",")
 }
