@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/littleslaw"
@@ -110,8 +111,12 @@ var fioDiffCases = []fioDiffCase{
 		args: []string{"--name=a", "--filename=f", "--size=512k", "--ratemin=1k"}},
 	{name: "a floor the job falls below: thinktime=20ms under rate_iops_min=100 fails after 3 s", existing: map[string]int64{"f": 4 << 20}, pacing: "floor",
 		args: []string{"--name=a", "--filename=f", "--size=1m", "--thinktime=20000", "--rate_iops_min=100", "--time_based", "--runtime=10"}},
+	// thinktime_spin well below thinktime: fio 3.33 sleeps thinktime less
+	// the time its spin took, unsigned, so a spin preempted past thinktime
+	// (a busy machine) makes it sleep for ever (100 µs and 20 µs hung 8
+	// runs in 12 beside other work; 5 ms and 20 µs none in 15).
 	{name: "thinktime: size-based, the same I/Os", existing: map[string]int64{"f": 4 << 20},
-		args: []string{"--name=a", "--filename=f", "--size=256k", "--thinktime=100", "--thinktime_blocks=4", "--thinktime_spin=20",
+		args: []string{"--name=a", "--filename=f", "--size=256k", "--thinktime=5000", "--thinktime_blocks=4", "--thinktime_spin=20",
 			"--name=b", "--filename=f", "--size=256k", "--ioengine=libaio", "--iodepth=4", "--thinktime=200", "--thinktime_blocks=2", "--thinktime_blocks_type=issue"}},
 	{name: "rate_process=poisson: size-based, the same I/Os", existing: map[string]int64{"f": 4 << 20},
 		args: []string{"--name=a", "--filename=f", "--size=256k", "--rate_iops=2000", "--rate_process=poisson", "--ioengine=io_uring", "--iodepth=4"}},
@@ -383,17 +388,65 @@ func withoutQdsweepFlags(args []string) []string {
 	return out
 }
 
-// runIn runs bin in dir and returns its standard output.
+// runDeadline bounds one run of fio (or of one of fio's scripts) in a
+// test: the longest case runs 10 s, and a fio that hangs fails its case
+// instead of the whole suite's timeout.
+const runDeadline = 5 * time.Minute
+
+// runIn runs bin in dir and returns its standard output. A run still going
+// after runDeadline is stopped, with every process whose working directory
+// is dir (fio's jobs start sessions of their own, so its process group
+// does not hold them), and fails naming the hang.
 func runIn(dir, bin string, args ...string) ([]byte, error) {
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return append(out, stderr.Bytes()...), err
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		return nil, err
 	}
-	return out, nil
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(runDeadline):
+		killIn(dir)
+		<-done
+		err = fmt.Errorf("%s %s did not end in %v: stopped with every process it started", bin, strings.Join(args, " "), runDeadline)
+	}
+	if err != nil {
+		return append(stdout.Bytes(), stderr.Bytes()...), err
+	}
+	return stdout.Bytes(), nil
+}
+
+// killIn kills every process whose working directory is dir, until none
+// is left.
+func killIn(dir string) {
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	for range 5 {
+		ents, _ := os.ReadDir("/proc")
+		found := false
+		for _, e := range ents {
+			pid, err := strconv.Atoi(e.Name())
+			if err != nil {
+				continue
+			}
+			if cwd, err := os.Readlink(filepath.Join("/proc", e.Name(), "cwd")); err != nil || cwd != dir {
+				continue
+			}
+			if p, err := os.FindProcess(pid); err == nil && p.Kill() == nil {
+				found = true
+			}
+		}
+		if !found {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // compareParseOnly compares whether fio and qdsweep accept the case's
