@@ -280,11 +280,11 @@ func planOf(req SweepRequest, prev *sweep.Result, jf *JobFile) (sweep.Plan, erro
 		p.BS = bs
 	}
 	for _, f := range []struct {
-		name  string
+		name  fio.OptionKey
 		field Field
 		dst   *[]int
 		text  string
-	}{{"iodepth", FieldIODepth, &p.IODepth, req.IODepth}, {"numjobs", FieldNumJobs, &p.NumJobs, jf.NumJobs(g, req.NumJobs)}} {
+	}{{fio.OptIODepth, FieldIODepth, &p.IODepth, req.IODepth}, {fio.OptNumJobs, FieldNumJobs, &p.NumJobs, jf.NumJobs(g, req.NumJobs)}} {
 		if fresh || g.Has(f.field) {
 			v, err := sweep.ParseIntSpec(f.text)
 			if err != nil {

@@ -29,6 +29,6 @@ func compareAction(c *cli.Context) error {
 	if o.out == "" {
 		return usagef("compare needs --output DIR for compare.md and the charts, e.g. --output before-vs-after")
 	}
-	return session.RunCompare(session.CompareRequest{Paths: o.args, Output: o.out, Overwrite: c.Bool("overwrite"),
+	return session.RunCompare(session.CompareRequest{Paths: o.args, Output: o.out, Overwrite: c.Bool(overwriteFlag),
 		Analyze: o.analyze, Report: o.report, Out: session.Out{Stdout: c.App.Writer, Stderr: c.App.ErrWriter}})
 }

@@ -19,7 +19,7 @@ func importCommand() *cli.Command {
 				"NAME_lat.N.log per-interval logs of those runs.",
 			Flags: []cli.Flag{
 				&cli.StringFlag{Name: "output", Aliases: []string{"out", "o"}, Usage: "results directory to create (default ./qdsweep-YYYYMMDD-HHMMSS)"},
-				overwriteFlag(),
+				overwriteOpt(),
 				targetIOPSFlag("target I/Os per second to size for in the recommendation, e.g. 160000 or 160k"),
 				&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing but errors (no table, no file list)"},
 			},
@@ -36,7 +36,7 @@ func importFioAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	return session.RunImport(session.ImportRequest{Paths: c.Args().Slice(), Output: c.String("output"), Overwrite: c.Bool("overwrite"),
+	return session.RunImport(session.ImportRequest{Paths: c.Args().Slice(), Output: c.String("output"), Overwrite: c.Bool(overwriteFlag),
 		Report: report.Options{TargetIOPS: target, Width: writerWidth(c.App.Writer)}, Quiet: c.Bool("quiet"), Version: version,
 		Out: session.Out{Stdout: c.App.Writer, Stderr: c.App.ErrWriter}})
 }

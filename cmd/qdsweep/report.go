@@ -31,7 +31,7 @@ func renderFlags(outRequired bool) []cli.Flag {
 	}
 	return []cli.Flag{
 		&cli.StringFlag{Name: "output", Aliases: []string{"out", "o"}, Usage: outUsage},
-		overwriteFlag(),
+		overwriteOpt(),
 		targetIOPSFlag("target I/Os per second to size for and draw, e.g. 160000 or 160k"),
 		latencySLOFlag("latency objective to answer and draw, e.g. p99=5ms (mean, p50, p90, p99, p999)"),
 		&cli.StringFlag{Name: "chart-format", Value: "png", Usage: "png or svg"},
@@ -81,6 +81,6 @@ func reportAction(c *cli.Context) error {
 	if len(o.args) != 1 {
 		return usagef("report needs one results directory or results.json, e.g. qdsweep report qdsweep-20261130-101500 (got %d arguments)", len(o.args))
 	}
-	return session.RunReport(session.ReportRequest{Path: o.args[0], Output: o.out, Overwrite: c.Bool("overwrite"),
+	return session.RunReport(session.ReportRequest{Path: o.args[0], Output: o.out, Overwrite: c.Bool(overwriteFlag),
 		Analyze: o.analyze, Report: o.report, Out: session.Out{Stdout: c.App.Writer, Stderr: c.App.ErrWriter}})
 }

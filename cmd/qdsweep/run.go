@@ -130,7 +130,7 @@ func runAction(c *cli.Context, fioArgs []string) error {
 	}
 	req := session.RunRequest{Set: fieldsGiven(c), FioArgs: fioArgs, JobFile: c.String("jobfile"), Sections: c.StringSlice("section"),
 		ParseOnly: c.Bool("parse-only"), Engines: engineFromFlags(c), Permit: writeGuardFromFlags(c), Output: c.String("output"),
-		Overwrite: c.Bool("overwrite"), Version: version,
+		Overwrite: c.Bool(overwriteFlag), Version: version,
 		Out: session.Out{Stdout: c.App.Writer, Stderr: c.App.ErrWriter, OnHardExit: onHardExit, OnCommit: stopOnItsOwn}}
 	var err error
 	if req.IOTimeout, err = durationFlag(c, "io_timeout", 30*time.Second); err != nil {

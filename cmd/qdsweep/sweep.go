@@ -20,7 +20,7 @@ func sweepCommand() *cli.Command {
 		&cli.StringFlag{Name: "ss_interval", Value: sweep.DefaultSteady.Interval.String(), Usage: "IOPS sampling period for steady state and progress"},
 		&cli.StringFlag{Name: fio.OptMaxLatency, Value: "2s", Usage: "stop a curve once a step's p99 latency exceeds this (0: no limit)"},
 		&cli.StringFlag{Name: "output", Aliases: []string{"out", "o"}, Usage: "results directory to create (default ./qdsweep-YYYYMMDD-HHMMSS)"},
-		overwriteFlag(),
+		overwriteOpt(),
 		&cli.BoolFlag{Name: "control", Value: true, Usage: "measure the best step again at the end: a level that did not last (burst credits, a throttle, a neighbour) is found and left out of the sizing"},
 		&cli.StringFlag{Name: "resume", Usage: "continue the interrupted sweep in this results directory"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing but errors (and the JSON with --output-format=json)"},

@@ -50,7 +50,7 @@ func sweepRequest(c *cli.Context) (session.SweepRequest, error) {
 	req := session.SweepRequest{Set: fieldsGiven(c), Resume: c.String("resume"), Output: c.String("output"),
 		JobFile: c.String("jobfile"), RW: c.String(fio.OptRW), BS: c.String(fio.OptBS),
 		IODepth: c.String(fio.OptIODepth), NumJobs: c.String(fio.OptNumJobs), Full: c.Bool("full"),
-		Overwrite: c.Bool("overwrite"), EmitJobs: c.String("emit-fio-jobs"), Control: c.Bool("control"),
+		Overwrite: c.Bool(overwriteFlag), EmitJobs: c.String("emit-fio-jobs"), Control: c.Bool("control"),
 		Quiet: c.Bool("quiet"), Refine: c.Bool("refine"), RefineSteps: c.Int("refine-steps"),
 		ChartFormat: c.String("chart-format"), Version: version,
 		RateIOPS: c.String(fio.OptRateIOPS), RateProcess: c.String(fio.OptRateProcess),
