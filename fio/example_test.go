@@ -59,3 +59,38 @@ iodepth=(16*2)
 	// qd1: rw=randread bs=4k ioengine=libaio iodepth=1
 	// qd32: rw=randread bs=4k ioengine=libaio iodepth=32
 }
+
+// A histogram log as fio 3.33 writes it (write_hist_log): each line is
+// "msec, direction, bs, " then fio's 1856 latency bins summed 2^coarseness
+// at a time; ParseHistLog reads it back.
+func ExampleParseHistLog() {
+	counts := make([]uint64, fio.PlatNR)
+	counts[fio.PlatIndex(100_000)] = 250 // 250 reads of about 100 µs
+	var log strings.Builder
+	if err := fio.WriteHistLog(&log, []fio.HistEntry{{TimeMs: 1000, Dir: 0, BS: 4096, Counts: counts}}, 6); err != nil {
+		panic(err)
+	}
+	entries, err := fio.ParseHistLog(strings.NewReader(log.String()))
+	if err != nil {
+		panic(err)
+	}
+	e := entries[0]
+	var total uint64
+	for _, c := range e.Counts {
+		total += c
+	}
+	fmt.Println(e.TimeMs, e.Dir, e.BS, len(e.Counts), total)
+	// Output: 1000 0 4096 29 250
+}
+
+// OptionKind says how fio reads an option's name.
+func ExampleOptionKind() {
+	for _, name := range []string{"iodepth", "direct", "sqthread_poll", "nonsense"} {
+		fmt.Printf("%s: %q\n", name, fio.OptionKind(name))
+	}
+	// Output:
+	// iodepth: "value"
+	// direct: "switch"
+	// sqthread_poll: "engine"
+	// nonsense: ""
+}

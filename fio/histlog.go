@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math/bits"
-	"os"
 	"strconv"
 	"strings"
 )
@@ -55,12 +54,6 @@ type HistEntry struct {
 	Dir    int
 	BS     int64
 	Counts []uint64
-}
-
-// HistLogPath is the name fio gives a histogram log: PREFIX_clat_hist.N.log
-// for job N, or PREFIX_clat_hist.log when per_job_logs=0.
-func HistLogPath(prefix string, job int, perJob bool) string {
-	return LogPath(prefix, LogClatHist, job, perJob)
 }
 
 // WriteHistLog writes entries as fio 3.33 writes a histogram log
@@ -128,18 +121,4 @@ func ParseHistLog(r io.Reader) ([]HistEntry, error) {
 		return nil, fmt.Errorf("fio histogram log: %w", err)
 	}
 	return out, nil
-}
-
-// ReadHistLog reads the histogram log at path.
-func ReadHistLog(path string) ([]HistEntry, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	es, err := ParseHistLog(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return es, nil
 }

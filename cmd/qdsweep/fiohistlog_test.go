@@ -89,7 +89,7 @@ func logShape(t *testing.T, path string) (lines int, cols []int) {
 // that its times never go back (one clone's log).
 func histTotal(t *testing.T, path string, coarseness int, ordered bool) uint64 {
 	t.Helper()
-	es, err := fio.ReadHistLog(path)
+	es, err := readHistLog(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,7 +263,7 @@ func TestRunHistLogMixedWindows(t *testing.T) {
 	if want := []string{"q_clat.1.log", "q_clat_hist.1.log", "q_iops.1.log", "q_lat.1.log"}; !slices.Equal(names, want) {
 		t.Fatalf("logs %v, want %v", names, want)
 	}
-	hist, err := fio.ReadHistLog(filepath.Join(dir, "q_clat_hist.1.log"))
+	hist, err := readHistLog(filepath.Join(dir, "q_clat_hist.1.log"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -309,4 +309,14 @@ func TestRunHistLogMixedWindows(t *testing.T) {
 		t.Errorf("fio wrote %v, its histogram log %v columns; qdsweep %v, %v", fn, fcols, names, cols)
 	}
 	t.Logf("histogram log: fio %d lines, qdsweep %d", flines, len(hist))
+}
+
+// readHistLog reads the histogram log at path (fio.ParseHistLog).
+func readHistLog(path string) ([]fio.HistEntry, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return fio.ParseHistLog(f)
 }
