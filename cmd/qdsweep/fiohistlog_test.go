@@ -190,7 +190,7 @@ func TestFioPlotScripts(t *testing.T) {
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("python3 not installed: fio's scripts need it")
 	}
-	dir := runLogsJob(t, logsJob("write_bw_log=q", "write_lat_log=q"), "")
+	dir := runLogsJob(t, logsJob("write_bw_log=q", "write_lat_log=q", "write_iops_log=q"), "")
 	t.Run("fio_generate_plots", func(t *testing.T) {
 		s, err := exec.LookPath("fio_generate_plots")
 		if err != nil {
@@ -260,7 +260,7 @@ func TestRunHistLogMixedWindows(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	names := allLogNames(t, dir)
-	if want := []string{"q_clat.1.log", "q_clat_hist.1.log", "q_iops.1.log", "q_lat.1.log"}; !slices.Equal(names, want) {
+	if want := []string{"q_clat.1.log", "q_clat_hist.1.log", "q_iops.1.log", "q_lat.1.log", "q_slat.1.log"}; !slices.Equal(names, want) {
 		t.Fatalf("logs %v, want %v", names, want)
 	}
 	hist, err := readHistLog(filepath.Join(dir, "q_clat_hist.1.log"))
@@ -304,7 +304,7 @@ func TestRunHistLogMixedWindows(t *testing.T) {
 		t.Fatalf("fio: %v\n%s", err, out)
 	}
 	flines, fcols := logShape(t, filepath.Join(fdir, "q_clat_hist.1.log"))
-	fn := slices.DeleteFunc(allLogNames(t, fdir), func(n string) bool { return n == "q_slat.1.log" }) // fio's, empty for psync
+	fn := allLogNames(t, fdir)
 	if !slices.Equal(fn, names) || !slices.Equal(fcols, cols) {
 		t.Errorf("fio wrote %v, its histogram log %v columns; qdsweep %v, %v", fn, fcols, names, cols)
 	}
