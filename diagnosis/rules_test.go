@@ -11,202 +11,43 @@ import (
 )
 
 func TestDiagnose(t *testing.T) {
-	const k4, k64 = 4096, 65536
-	cloud := curvetest.CurveOf(32, k4, curvetest.Throttled(1.3e6, 1e9), nil) // 1.3 ms, no cap within QD 32
-	capped := curvetest.CurveOf(256, k4, curvetest.Throttled(1e6, 25000), nil)
-	psync := curvetest.CurveOf(32, k4, func(float64) (float64, float64) { return 5000, 200e3 }, func(float64) float64 { return 1 })
-	buffered := curvetest.CurveOf(32, k4, func(float64) (float64, float64) { return 5200, 190e3 }, func(float64) float64 { return 1 })
-	// Jobs that fell short for a measured cause (the engine's shortfall).
-	limited := curvetest.CurveOf(32, k4, func(float64) (float64, float64) { return 5200, 190e3 }, func(float64) float64 { return 1 })
-	cpuShort := curvetest.CurveOf(32, k4, func(float64) (float64, float64) { return 5200, 190e3 }, func(float64) float64 { return 1 })
-	for i := range limited {
-		limited[i].Shortfall, cpuShort[i].Shortfall = diagnosis.ShortfallLimit, diagnosis.ShortfallCPU
+	// The reasons of each rule found, by case (curvetest.DiagnoseCases).
+	reasons := map[string][]diagnosis.Reason{
+		"cloud volume short of its target at QD 32":                                         {diagnosis.ReasonBelowTarget},
+		"rising curve without a target":                                                     {diagnosis.ReasonRising},
+		"psync ignores iodepth":                                                             {diagnosis.ReasonSyncEngine},
+		"libaio without direct=1 behaves synchronously":                                     {diagnosis.ReasonBehavedSync},
+		"a limit stopped jobs: the engine's shortfall says so, not 'behaved synchronously'": {diagnosis.ReasonJobsLimited},
+		"CPU-bound jobs: the engine's shortfall says so":                                    {diagnosis.ReasonJobsCPU},
+		"nr_requests caps the device queue":                                                 {diagnosis.ReasonNrRequests},
+		"one submitting core tops out":                                                      {diagnosis.ReasonSubmitterCPU, diagnosis.ReasonSelfCPU},
+		"page cache serves buffered reads":                                                  {diagnosis.ReasonPageCache},
+		"tmpfs target":                                                                      {diagnosis.ReasonNoDevice},
+		"provisioned IOPS cap":                                                              {diagnosis.ReasonPlateau},
+		"local device saturating smoothly":                                                  {diagnosis.ReasonSaturated},
+		"still climbing with latency growth":                                                {diagnosis.ReasonNotFlat},
+		"no measured steps":                                                                 {diagnosis.ReasonNoSteps},
+		"IOPS cap across block sizes":                                                       {diagnosis.ReasonPlateau, diagnosis.ReasonPlateau, diagnosis.ReasonIOPSCap},
+		"throughput cap across block sizes":                                                 {diagnosis.ReasonPlateau, diagnosis.ReasonPlateau, diagnosis.ReasonThroughputCap},
 	}
-	tagLimited := curvetest.CurveOf(1024, k4, curvetest.Throttled(100e3, 1e9), nil)
-	for i := range tagLimited {
-		if tagLimited[i].QD > 64 { // requests beyond 64 wait for a tag above the device
-			tagLimited[i].IOPS = 64 / 100e-6 * 0.98
-			tagLimited[i].LatMeanNs = tagLimited[i].QD / tagLimited[i].IOPS * 1e9
-		}
-	}
-	tagTel := curvetest.DeviceLike(tagLimited, 0.97, 20)
-	for i := range tagTel {
-		tagTel[i].AquSz = math.Min(tagLimited[i].QD, 64) * 0.97
-	}
-	cpuTop := curvetest.CurveOf(64, k4, func(qd float64) (float64, float64) {
-		x := math.Min(qd/20e-6, 150000) // a 20 µs device, one core submits 150k IOPS
-		return x, qd / x * 1e9
-	}, nil)
-	cpuTel := curvetest.DeviceLike(cpuTop, 0.3, 99)
-	pageCache := curvetest.CurveOf(16, k4, func(qd float64) (float64, float64) { return 400000 * math.Min(qd, 2) / 2, 2.5e3 * qd / math.Min(qd, 2) }, nil)
-	pcTel := curvetest.DeviceLike(pageCache, 0.5, 60)
-	for i := range pcTel {
-		pcTel[i].DeviceIOPS, pcTel[i].DeviceBWBytes = 120, 120*k4
-	}
-	nvme := curvetest.CurveOf(128, k4, func(qd float64) (float64, float64) {
-		x := 400000 * qd / (qd + 8) // κ = 0 USL: smooth approach to 400k
-		return x, qd / x * 1e9
-	}, nil)
-	climbing := curvetest.CurveOf(16, k4, func(qd float64) (float64, float64) {
-		x := 10000 * math.Pow(qd, 0.8)
-		return x, qd / x * 1e9
-	}, nil)
-
-	tests := []struct {
-		name        string
-		in          diagnosis.DiagnoseInput
-		wantRules   []diagnosis.Rule
-		wantReasons []diagnosis.Reason
-	}{
-		{
-			name: "cloud volume short of its target at QD 32",
-			in: diagnosis.DiagnoseInput{TargetIOPS: 160000, Curves: []diagnosis.DiagnoseCurve{{
-				RW: "randread", BS: k4, Engine: "io_uring", Direct: true,
-				Points: cloud, Telemetry: curvetest.DeviceLike(cloud, 0.97, 15),
-			}}},
-			wantRules:   []diagnosis.Rule{diagnosis.RuleDepthBound},
-			wantReasons: []diagnosis.Reason{diagnosis.ReasonBelowTarget},
-		},
-		{
-			name: "rising curve without a target",
-			in: diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{{
-				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, Points: cloud,
-			}}},
-			wantRules:   []diagnosis.Rule{diagnosis.RuleDepthBound},
-			wantReasons: []diagnosis.Reason{diagnosis.ReasonRising},
-		},
-		{
-			name: "psync ignores iodepth",
-			in: diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{{
-				RW: "randread", BS: k4, Engine: "psync", Synchronous: true, Direct: true,
-				Points: psync, Telemetry: curvetest.DeviceLike(psync, 1.0/32, 10),
-			}}},
-			wantRules:   []diagnosis.Rule{diagnosis.RuleQueueNotFull},
-			wantReasons: []diagnosis.Reason{diagnosis.ReasonSyncEngine},
-		},
-		{
-			name: "libaio without direct=1 behaves synchronously",
-			in: diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{{
-				RW: "randwrite", BS: k4, Engine: "libaio", Direct: false, Points: buffered,
-			}}},
-			wantRules:   []diagnosis.Rule{diagnosis.RuleQueueNotFull},
-			wantReasons: []diagnosis.Reason{diagnosis.ReasonBehavedSync},
-		},
-		{
-			name: "a limit stopped jobs: the engine's shortfall says so, not 'behaved synchronously'",
-			in: diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{{
-				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, Points: limited,
-			}}},
-			wantRules:   []diagnosis.Rule{diagnosis.RuleQueueNotFull},
-			wantReasons: []diagnosis.Reason{diagnosis.ReasonJobsLimited},
-		},
-		{
-			name: "CPU-bound jobs: the engine's shortfall says so",
-			in: diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{{
-				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, Points: cpuShort,
-			}}},
-			wantRules:   []diagnosis.Rule{diagnosis.RuleQueueNotFull},
-			wantReasons: []diagnosis.Reason{diagnosis.ReasonJobsCPU},
-		},
-		{
-			name: "nr_requests caps the device queue",
-			in: diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{{
-				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, NrRequests: 64, HWQueues: 1,
-				Points: tagLimited, Telemetry: tagTel,
-			}}},
-			wantRules:   []diagnosis.Rule{diagnosis.RuleQueueNotFull},
-			wantReasons: []diagnosis.Reason{diagnosis.ReasonNrRequests},
-		},
-		{
-			name: "one submitting core tops out",
-			in: diagnosis.DiagnoseInput{CPUs: 2, Curves: []diagnosis.DiagnoseCurve{{
-				RW: "randread", BS: k4, Engine: "libaio", Direct: true, Points: cpuTop, Telemetry: cpuTel,
-			}}},
-			wantRules:   []diagnosis.Rule{diagnosis.RuleQueueNotFull, diagnosis.RuleCPUBound},
-			wantReasons: []diagnosis.Reason{diagnosis.ReasonSubmitterCPU, diagnosis.ReasonSelfCPU},
-		},
-		{
-			name: "page cache serves buffered reads",
-			in: diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{{
-				RW: "randread", BS: k4, Engine: "io_uring", Direct: false, Points: pageCache, Telemetry: pcTel,
-			}}},
-			wantRules:   []diagnosis.Rule{diagnosis.RuleCache},
-			wantReasons: []diagnosis.Reason{diagnosis.ReasonPageCache},
-		},
-		{
-			name: "tmpfs target",
-			in: diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{{
-				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, NoDevice: "/dev/shm/x is on tmpfs: no block device",
-				Points: nvme,
-			}}},
-			wantRules:   []diagnosis.Rule{diagnosis.RuleCache},
-			wantReasons: []diagnosis.Reason{diagnosis.ReasonNoDevice},
-		},
-		{
-			name: "provisioned IOPS cap",
-			in: diagnosis.DiagnoseInput{TargetIOPS: 40000, Curves: []diagnosis.DiagnoseCurve{{
-				RW: "randread", BS: k4, Engine: "io_uring", Direct: true,
-				Points: capped, Telemetry: curvetest.DeviceLike(capped, 0.98, 12),
-			}}},
-			// device-cap already says the device saturated: no healthy beside it.
-			wantRules:   []diagnosis.Rule{diagnosis.RuleDeviceCap},
-			wantReasons: []diagnosis.Reason{diagnosis.ReasonPlateau},
-		},
-		{
-			name: "local device saturating smoothly",
-			in: diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{{
-				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, Points: nvme, Telemetry: curvetest.DeviceLike(nvme, 0.95, 40),
-			}}},
-			wantRules:   []diagnosis.Rule{diagnosis.RuleHealthy},
-			wantReasons: []diagnosis.Reason{diagnosis.ReasonSaturated},
-		},
-		{
-			name: "still climbing with latency growth",
-			in: diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{{
-				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, Points: climbing,
-			}}},
-			wantRules:   []diagnosis.Rule{diagnosis.RuleInconclusive},
-			wantReasons: []diagnosis.Reason{diagnosis.ReasonNotFlat},
-		},
-		{
-			name:        "no measured steps",
-			in:          diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{{RW: "read"}}},
-			wantRules:   []diagnosis.Rule{diagnosis.RuleInconclusive},
-			wantReasons: []diagnosis.Reason{diagnosis.ReasonNoSteps},
-		},
-		{
-			name: "IOPS cap across block sizes",
-			in: diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{
-				{RW: "randread", BS: k4, Direct: true, Points: curvetest.CurveOf(256, k4, curvetest.Throttled(1e6, 25000), nil)},
-				{RW: "randread", BS: k64, Direct: true, Points: curvetest.CurveOf(256, k64, curvetest.Throttled(1.2e6, 25000), nil)},
-			}},
-			wantRules:   []diagnosis.Rule{diagnosis.RuleDeviceCap, diagnosis.RuleDeviceCap, diagnosis.RuleDeviceCap},
-			wantReasons: []diagnosis.Reason{diagnosis.ReasonPlateau, diagnosis.ReasonPlateau, diagnosis.ReasonIOPSCap},
-		},
-		{
-			name: "throughput cap across block sizes",
-			in: diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{
-				{RW: "read", BS: 16384, Direct: true, Points: curvetest.CurveOf(256, 16384, curvetest.Throttled(1e6, 15000), nil)},
-				{RW: "read", BS: k64, Direct: true, Points: curvetest.CurveOf(256, k64, curvetest.Throttled(1.2e6, 3750), nil)},
-			}},
-			wantRules:   []diagnosis.Rule{diagnosis.RuleDeviceCap, diagnosis.RuleDeviceCap, diagnosis.RuleDeviceCap},
-			wantReasons: []diagnosis.Reason{diagnosis.ReasonPlateau, diagnosis.ReasonPlateau, diagnosis.ReasonThroughputCap},
-		},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			got := diagnosis.Diagnose(tc.in)
+	for _, tc := range curvetest.DiagnoseCases() {
+		t.Run(tc.Name, func(t *testing.T) {
+			want, ok := reasons[tc.Name]
+			if !ok {
+				t.Fatalf("case %q has no reasons here", tc.Name)
+			}
+			got := diagnosis.Diagnose(tc.In)
 			var rules []diagnosis.Rule
-			var reasons []diagnosis.Reason
+			var found []diagnosis.Reason
 			for _, f := range got {
 				rules = append(rules, f.Rule)
-				reasons = append(reasons, f.Reason)
+				found = append(found, f.Reason)
 				if len(f.Facts) == 0 {
 					t.Errorf("finding %q has no facts: %+v", f.Rule, f)
 				}
 			}
-			if !reflect.DeepEqual(rules, tc.wantRules) || !reflect.DeepEqual(reasons, tc.wantReasons) {
-				t.Errorf("rules %v %v, want %v %v", rules, reasons, tc.wantRules, tc.wantReasons)
+			if !reflect.DeepEqual(rules, tc.Rules) || !reflect.DeepEqual(found, want) {
+				t.Errorf("rules %v %v, want %v %v", rules, found, tc.Rules, want)
 			}
 		})
 	}
@@ -252,45 +93,9 @@ func TestDiagnoseTolerates(t *testing.T) {
 // so the findings say the figures are contended; a healthy curve on a
 // shared device is called contended, not healthy.
 func TestDiagnoseSharedDevice(t *testing.T) {
-	climbing := curvetest.CurveOf(64, 4096, curvetest.Throttled(600e3, 1e9), nil)
-	saturating := curvetest.CurveOf(128, 4096, func(qd float64) (float64, float64) {
-		x := 400000 * qd / (qd + 8)
-		return x, qd / x * 1e9
-	}, nil)
-	other := func(pts []littleslaw.Point) []diagnosis.StepTelemetry {
-		tel := curvetest.DeviceLike(pts, 0.97, 10)
-		for i := range tel {
-			tel[i].DeviceIOPS += 75000
-			tel[i].DeviceBWBytes += 75000 * 4096
-		}
-		return tel
-	}
-	// A 1 MiB read the block layer splits in two: twice the requests,
-	// the same bytes, no other I/O.
-	split := curvetest.CurveOf(128, 1<<20, func(qd float64) (float64, float64) {
-		x := 1200 * qd / (qd + 1)
-		return x, qd / x * 1e9
-	}, nil)
-	splitTel := curvetest.DeviceLike(split, 0.97, 10)
-	for i := range splitTel {
-		splitTel[i].DeviceIOPS *= 2
-	}
-	tests := []struct {
-		name   string
-		pts    []littleslaw.Point
-		tel    []diagnosis.StepTelemetry
-		rules  []diagnosis.Rule
-		shared bool // a shared-device fact is among the evidence
-	}{
-		{"rising curve", climbing, other(climbing), []diagnosis.Rule{diagnosis.RuleDepthBound}, true},
-		{"saturating curve", saturating, other(saturating), []diagnosis.Rule{diagnosis.RuleContended}, true},
-		{"split requests are not other I/O", split, splitTel, []diagnosis.Rule{diagnosis.RuleDeviceCap}, false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := diagnosis.Diagnose(diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{{
-				RW: "randread", BS: 4096, Direct: true, Points: tt.pts, Telemetry: tt.tel,
-			}}})
+	for _, tt := range curvetest.SharedDeviceCases() {
+		t.Run(tt.Name, func(t *testing.T) {
+			got := diagnosis.Diagnose(tt.Input())
 			var rules []diagnosis.Rule
 			shared := false
 			for _, f := range got {
@@ -299,8 +104,8 @@ func TestDiagnoseSharedDevice(t *testing.T) {
 					shared = shared || x.Kind == diagnosis.FactSharedBytes || x.Kind == diagnosis.FactSharedIOPS
 				}
 			}
-			if !reflect.DeepEqual(rules, tt.rules) || shared != tt.shared {
-				t.Errorf("rules %v, shared %v; want %v, %v: %+v", rules, shared, tt.rules, tt.shared, got)
+			if !reflect.DeepEqual(rules, tt.Rules) || shared != tt.Shared {
+				t.Errorf("rules %v, shared %v; want %v, %v: %+v", rules, shared, tt.Rules, tt.Shared, got)
 			}
 		})
 	}

@@ -1,7 +1,6 @@
 package report_test
 
 import (
-	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -20,169 +19,34 @@ func findingText(f diagnosis.Finding) string {
 // TestDiagnoseWords renders the findings of typical curves and checks
 // that the words say what the rules found.
 func TestDiagnoseWords(t *testing.T) {
-	const k4, k64 = 4096, 65536
-	cloud := curvetest.CurveOf(32, k4, curvetest.Throttled(1.3e6, 1e9), nil) // 1.3 ms, no cap within QD 32
-	capped := curvetest.CurveOf(256, k4, curvetest.Throttled(1e6, 25000), nil)
-	psync := curvetest.CurveOf(32, k4, func(float64) (float64, float64) { return 5000, 200e3 }, func(float64) float64 { return 1 })
-	buffered := curvetest.CurveOf(32, k4, func(float64) (float64, float64) { return 5200, 190e3 }, func(float64) float64 { return 1 })
-	tagLimited := curvetest.CurveOf(1024, k4, curvetest.Throttled(100e3, 1e9), nil)
-	for i := range tagLimited {
-		if tagLimited[i].QD > 64 { // requests beyond 64 wait for a tag above the device
-			tagLimited[i].IOPS = 64 / 100e-6 * 0.98
-			tagLimited[i].LatMeanNs = tagLimited[i].QD / tagLimited[i].IOPS * 1e9
-		}
+	// What the findings of each case (curvetest.DiagnoseCases) say:
+	// substrings of their summaries, evidence and next steps.
+	words := map[string][]string{
+		"cloud volume short of its target at QD 32":                                         {"randread 4k: latency stays near R0", "≈ 213", "iodepth 213 × numjobs 1"},
+		"rising curve without a target":                                                     {"extend the sweep past QD 32 (e.g. to 128)"},
+		"psync ignores iodepth":                                                             {"psync engine is synchronous", "iodepth 32 adds nothing", "numjobs"},
+		"libaio without direct=1 behaves synchronously":                                     {"behaved synchronously", "direct=1"},
+		"a limit stopped jobs: the engine's shortfall says so, not 'behaved synchronously'": {"some jobs could not start (a system limit refused them)", "raise the limit"},
+		"CPU-bound jobs: the engine's shortfall says so":                                    {"CPU-bound (running or waiting for a CPU)", "measure on a quieter machine"},
+		"nr_requests caps the device queue":                                                 {"nr_requests 64 × 1 hardware queues", "more jobs"},
+		"one submitting core tops out": {"CPU-bound", "use io_uring",
+			"qdsweep used 99% of a core with 1 job (one submitting thread, at most one core), so the submitter was nearly saturated (99%)"},
+		"page cache serves buffered reads":   {"page cache", "0% of the bytes reached it"},
+		"tmpfs target":                       {"no block device", "tmpfs"},
+		"provisioned IOPS cap":               {"IOPS flat at 24.5k", "from QD 32", "target 40k IOPS is above the cap", "provisioned"},
+		"local device saturating smoothly":   {"randread 4k: the device saturates at QD 128", "121.6 in flight at the device"},
+		"still climbing with latency growth": {"extend the sweep past QD 16"},
+		"no measured steps":                  {"read: no measured steps", "run the sweep again"},
+		"IOPS cap across block sizes":        {"randread: IOPS-bound"},
+		"throughput cap across block sizes":  {"read: throughput-bound: MiB/s stays at about 230 MiB/s"},
 	}
-	tagTel := curvetest.DeviceLike(tagLimited, 0.97, 20)
-	for i := range tagTel {
-		tagTel[i].AquSz = math.Min(tagLimited[i].QD, 64) * 0.97
-	}
-	cpuTop := curvetest.CurveOf(64, k4, func(qd float64) (float64, float64) {
-		x := math.Min(qd/20e-6, 150000) // a 20 µs device, one core submits 150k IOPS
-		return x, qd / x * 1e9
-	}, nil)
-	cpuTel := curvetest.DeviceLike(cpuTop, 0.3, 99)
-	pageCache := curvetest.CurveOf(16, k4, func(qd float64) (float64, float64) { return 400000 * math.Min(qd, 2) / 2, 2.5e3 * qd / math.Min(qd, 2) }, nil)
-	pcTel := curvetest.DeviceLike(pageCache, 0.5, 60)
-	for i := range pcTel {
-		pcTel[i].DeviceIOPS, pcTel[i].DeviceBWBytes = 120, 120*k4
-	}
-	nvme := curvetest.CurveOf(128, k4, func(qd float64) (float64, float64) {
-		x := 400000 * qd / (qd + 8) // κ = 0 USL: smooth approach to 400k
-		return x, qd / x * 1e9
-	}, nil)
-	climbing := curvetest.CurveOf(16, k4, func(qd float64) (float64, float64) {
-		x := 10000 * math.Pow(qd, 0.8)
-		return x, qd / x * 1e9
-	}, nil)
-
-	tests := []struct {
-		name      string
-		in        diagnosis.DiagnoseInput
-		wantRules []diagnosis.Rule
-		wantIn    []string // substrings of summaries + next steps
-	}{
-		{
-			name: "cloud volume short of its target at QD 32",
-			in: diagnosis.DiagnoseInput{TargetIOPS: 160000, Curves: []diagnosis.DiagnoseCurve{{
-				RW: "randread", BS: k4, Engine: "io_uring", Direct: true,
-				Points: cloud, Telemetry: curvetest.DeviceLike(cloud, 0.97, 15),
-			}}},
-			wantRules: []diagnosis.Rule{diagnosis.RuleDepthBound},
-			wantIn:    []string{"randread 4k: latency stays near R0", "≈ 213", "iodepth 213 × numjobs 1"},
-		},
-		{
-			name: "rising curve without a target",
-			in: diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{{
-				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, Points: cloud,
-			}}},
-			wantRules: []diagnosis.Rule{diagnosis.RuleDepthBound},
-			wantIn:    []string{"extend the sweep past QD 32 (e.g. to 128)"},
-		},
-		{
-			name: "psync ignores iodepth",
-			in: diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{{
-				RW: "randread", BS: k4, Engine: "psync", Synchronous: true, Direct: true,
-				Points: psync, Telemetry: curvetest.DeviceLike(psync, 1.0/32, 10),
-			}}},
-			wantRules: []diagnosis.Rule{diagnosis.RuleQueueNotFull},
-			wantIn:    []string{"psync engine is synchronous", "iodepth 32 adds nothing", "numjobs"},
-		},
-		{
-			name: "libaio without direct=1 behaves synchronously",
-			in: diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{{
-				RW: "randwrite", BS: k4, Engine: "libaio", Direct: false, Points: buffered,
-			}}},
-			wantRules: []diagnosis.Rule{diagnosis.RuleQueueNotFull},
-			wantIn:    []string{"behaved synchronously", "direct=1"},
-		},
-		{
-			name: "nr_requests caps the device queue",
-			in: diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{{
-				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, NrRequests: 64, HWQueues: 1,
-				Points: tagLimited, Telemetry: tagTel,
-			}}},
-			wantRules: []diagnosis.Rule{diagnosis.RuleQueueNotFull},
-			wantIn:    []string{"nr_requests 64 × 1 hardware queues", "more jobs"},
-		},
-		{
-			name: "one submitting core tops out",
-			in: diagnosis.DiagnoseInput{CPUs: 2, Curves: []diagnosis.DiagnoseCurve{{
-				RW: "randread", BS: k4, Engine: "libaio", Direct: true, Points: cpuTop, Telemetry: cpuTel,
-			}}},
-			wantRules: []diagnosis.Rule{diagnosis.RuleQueueNotFull, diagnosis.RuleCPUBound},
-			wantIn: []string{"CPU-bound", "use io_uring",
-				"qdsweep used 99% of a core with 1 job (one submitting thread, at most one core), so the submitter was nearly saturated (99%)"},
-		},
-		{
-			name: "page cache serves buffered reads",
-			in: diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{{
-				RW: "randread", BS: k4, Engine: "io_uring", Direct: false, Points: pageCache, Telemetry: pcTel,
-			}}},
-			wantRules: []diagnosis.Rule{diagnosis.RuleCache},
-			wantIn:    []string{"page cache", "0% of the bytes reached it"},
-		},
-		{
-			name: "tmpfs target",
-			in: diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{{
-				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, NoDevice: "/dev/shm/x is on tmpfs: no block device",
-				Points: nvme,
-			}}},
-			wantRules: []diagnosis.Rule{diagnosis.RuleCache},
-			wantIn:    []string{"no block device", "tmpfs"},
-		},
-		{
-			name: "provisioned IOPS cap",
-			in: diagnosis.DiagnoseInput{TargetIOPS: 40000, Curves: []diagnosis.DiagnoseCurve{{
-				RW: "randread", BS: k4, Engine: "io_uring", Direct: true,
-				Points: capped, Telemetry: curvetest.DeviceLike(capped, 0.98, 12),
-			}}},
-			// device-cap already says the device saturated: no healthy beside it.
-			wantRules: []diagnosis.Rule{diagnosis.RuleDeviceCap},
-			wantIn:    []string{"IOPS flat at 24.5k", "from QD 32", "target 40k IOPS is above the cap", "provisioned"},
-		},
-		{
-			name: "local device saturating smoothly",
-			in: diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{{
-				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, Points: nvme, Telemetry: curvetest.DeviceLike(nvme, 0.95, 40),
-			}}},
-			wantRules: []diagnosis.Rule{diagnosis.RuleHealthy},
-			wantIn:    []string{"randread 4k: the device saturates at QD 128", "121.6 in flight at the device"},
-		},
-		{
-			name: "still climbing with latency growth",
-			in: diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{{
-				RW: "randread", BS: k4, Engine: "io_uring", Direct: true, Points: climbing,
-			}}},
-			wantRules: []diagnosis.Rule{diagnosis.RuleInconclusive},
-			wantIn:    []string{"extend the sweep past QD 16"},
-		},
-		{
-			name:      "no measured steps",
-			in:        diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{{RW: "read"}}},
-			wantRules: []diagnosis.Rule{diagnosis.RuleInconclusive},
-		},
-		{
-			name: "IOPS cap across block sizes",
-			in: diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{
-				{RW: "randread", BS: k4, Direct: true, Points: curvetest.CurveOf(256, k4, curvetest.Throttled(1e6, 25000), nil)},
-				{RW: "randread", BS: k64, Direct: true, Points: curvetest.CurveOf(256, k64, curvetest.Throttled(1.2e6, 25000), nil)},
-			}},
-			wantRules: []diagnosis.Rule{diagnosis.RuleDeviceCap, diagnosis.RuleDeviceCap, diagnosis.RuleDeviceCap},
-			wantIn:    []string{"randread: IOPS-bound"},
-		},
-		{
-			name: "throughput cap across block sizes",
-			in: diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{
-				{RW: "read", BS: 16384, Direct: true, Points: curvetest.CurveOf(256, 16384, curvetest.Throttled(1e6, 15000), nil)},
-				{RW: "read", BS: k64, Direct: true, Points: curvetest.CurveOf(256, k64, curvetest.Throttled(1.2e6, 3750), nil)},
-			}},
-			wantRules: []diagnosis.Rule{diagnosis.RuleDeviceCap, diagnosis.RuleDeviceCap, diagnosis.RuleDeviceCap},
-			wantIn:    []string{"read: throughput-bound: MiB/s stays at about 230 MiB/s"},
-		},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			got := diagnosis.Diagnose(tc.in)
+	for _, tc := range curvetest.DiagnoseCases() {
+		t.Run(tc.Name, func(t *testing.T) {
+			want, ok := words[tc.Name]
+			if !ok {
+				t.Fatalf("case %q has no words here", tc.Name)
+			}
+			got := diagnosis.Diagnose(tc.In)
 			var rules []diagnosis.Rule
 			var text strings.Builder
 			for _, f := range got {
@@ -195,10 +59,10 @@ func TestDiagnoseWords(t *testing.T) {
 					t.Errorf("finding %q lacks a summary, evidence or next step: %+v", f.Rule, f)
 				}
 			}
-			if !reflect.DeepEqual(rules, tc.wantRules) {
-				t.Errorf("rules %v, want %v\n%s", rules, tc.wantRules, text.String())
+			if !reflect.DeepEqual(rules, tc.Rules) {
+				t.Errorf("rules %v, want %v\n%s", rules, tc.Rules, text.String())
 			}
-			for _, s := range tc.wantIn {
+			for _, s := range want {
 				if !strings.Contains(text.String(), s) {
 					t.Errorf("findings do not say %q:\n%s", s, text.String())
 				}
@@ -211,66 +75,38 @@ func TestDiagnoseWords(t *testing.T) {
 // so the findings say the figures are contended; a healthy curve on a
 // shared device is called contended, not healthy.
 func TestDiagnoseSharedDeviceWords(t *testing.T) {
-	climbing := curvetest.CurveOf(64, 4096, curvetest.Throttled(600e3, 1e9), nil)
-	saturating := curvetest.CurveOf(128, 4096, func(qd float64) (float64, float64) {
-		x := 400000 * qd / (qd + 8)
-		return x, qd / x * 1e9
-	}, nil)
-	other := func(pts []littleslaw.Point) []diagnosis.StepTelemetry {
-		tel := curvetest.DeviceLike(pts, 0.97, 10)
-		for i := range tel {
-			tel[i].DeviceIOPS += 75000
-			tel[i].DeviceBWBytes += 75000 * 4096
-		}
-		return tel
+	// What the findings of each case (curvetest.SharedDeviceCases) say,
+	// and what they must not.
+	words := map[string]struct{ want, absent []string }{
+		"rising curve": {[]string{"other I/O shared the device", "QD 1: the device moved 299 MiB/s, this sweep 6.4 MiB/s"}, nil},
+		"saturating curve": {[]string{"randread 4k: the device saturates at QD", "other I/O shared the device", "measure again"},
+			[]string{"healthy"}},
+		"split requests are not other I/O": {[]string{"randread 4k: IOPS flat at 1.16k–1.19k"}, []string{"shared", "contended", "healthy"}},
 	}
-	// A 1 MiB read the block layer splits in two: twice the requests,
-	// the same bytes, no other I/O.
-	split := curvetest.CurveOf(128, 1<<20, func(qd float64) (float64, float64) {
-		x := 1200 * qd / (qd + 1)
-		return x, qd / x * 1e9
-	}, nil)
-	splitTel := curvetest.DeviceLike(split, 0.97, 10)
-	for i := range splitTel {
-		splitTel[i].DeviceIOPS *= 2
-	}
-	tests := []struct {
-		name   string
-		pts    []littleslaw.Point
-		tel    []diagnosis.StepTelemetry
-		rules  []diagnosis.Rule
-		want   []string
-		absent []string
-	}{
-		{"rising curve", climbing, other(climbing), []diagnosis.Rule{diagnosis.RuleDepthBound},
-			[]string{"other I/O shared the device", "QD 1: the device moved 299 MiB/s, this sweep 6.4 MiB/s"}, nil},
-		{"saturating curve", saturating, other(saturating), []diagnosis.Rule{diagnosis.RuleContended},
-			[]string{"randread 4k: the device saturates at QD", "other I/O shared the device", "measure again"}, []string{"healthy"}},
-		{"split requests are not other I/O", split, splitTel, []diagnosis.Rule{diagnosis.RuleDeviceCap},
-			[]string{"randread 4k: IOPS flat at 1.16k–1.19k"}, []string{"shared", "contended", "healthy"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := diagnosis.Diagnose(diagnosis.DiagnoseInput{Curves: []diagnosis.DiagnoseCurve{{
-				RW: "randread", BS: 4096, Direct: true, Points: tt.pts, Telemetry: tt.tel,
-			}}})
+	for _, tt := range curvetest.SharedDeviceCases() {
+		t.Run(tt.Name, func(t *testing.T) {
+			w, ok := words[tt.Name]
+			if !ok {
+				t.Fatalf("case %q has no words here", tt.Name)
+			}
+			got := diagnosis.Diagnose(tt.Input())
 			var rules []diagnosis.Rule
 			var text strings.Builder
 			for _, f := range got {
 				rules = append(rules, f.Rule)
 				text.WriteString(findingText(f))
 			}
-			if !reflect.DeepEqual(rules, tt.rules) {
-				t.Errorf("rules %v, want %v\n%s", rules, tt.rules, text.String())
+			if !reflect.DeepEqual(rules, tt.Rules) {
+				t.Errorf("rules %v, want %v\n%s", rules, tt.Rules, text.String())
 			}
-			for _, w := range tt.want {
-				if !strings.Contains(text.String(), w) {
-					t.Errorf("findings do not say %q:\n%s", w, text.String())
+			for _, s := range w.want {
+				if !strings.Contains(text.String(), s) {
+					t.Errorf("findings do not say %q:\n%s", s, text.String())
 				}
 			}
-			for _, w := range tt.absent {
-				if strings.Contains(text.String(), w) {
-					t.Errorf("findings say %q:\n%s", w, text.String())
+			for _, s := range w.absent {
+				if strings.Contains(text.String(), s) {
+					t.Errorf("findings say %q:\n%s", s, text.String())
 				}
 			}
 		})
