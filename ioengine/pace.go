@@ -42,6 +42,8 @@ func (r *workloadRun) measure(ctx context.Context) (*runWindow, error) {
 		// readings took: 36 ms under the race detector, so IOPS and the
 		// syncs' time ran above what the window could hold.)
 		startWindow()
+	} else if ctl.SeriesInterval > 0 {
+		c.rampBegin(c.now())
 	}
 	close(r.begin)
 
@@ -82,7 +84,7 @@ func pace(ctx context.Context, w *Workload, ctl Control, c *coord, pubs []jobPub
 	watch = min(max(watch, 5*time.Millisecond), 100*time.Millisecond)
 	watchdog := time.NewTicker(watch)
 	defer watchdog.Stop()
-	ramp := newRampClock(ctl, c, pubs, *started)
+	ramp := newRampClock(ctl, c, *started)
 	defer ramp.stop()
 	var win windowClock
 	defer func() {
@@ -215,7 +217,7 @@ type rampClock struct {
 	stops             []func()
 }
 
-func newRampClock(ctl Control, c *coord, pubs []jobPub, started bool) *rampClock {
+func newRampClock(ctl Control, c *coord, started bool) *rampClock {
 	r := &rampClock{start: c.now()}
 	if started {
 		return r
@@ -229,7 +231,6 @@ func newRampClock(ctl Control, c *coord, pubs []jobPub, started bool) *rampClock
 	if ctl.SeriesInterval > 0 {
 		tick := time.NewTicker(ctl.SeriesInterval)
 		r.tick, r.stops = tick.C, append(r.stops, tick.Stop)
-		c.rampCut(c.now(), pubs)
 	}
 	return r
 }
