@@ -3,7 +3,6 @@ package sweep_test
 import (
 	"context"
 	"math"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -16,20 +15,12 @@ import (
 // arrivals.
 func openLoopConfig(t *testing.T, runtime time.Duration) sweep.Config {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "target")
-	const size = 32 << 20
-	if err := ioengine.CreateScratch(context.Background(), path, size); err != nil {
-		t.Fatal(err)
-	}
-	eng, _, err := ioengine.New(ioengine.EngineIOUring)
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng, path := scratchEngine(t)
 	return sweep.Config{
 		Engine: eng,
 		// Buffered reads of the file just laid out: the page cache serves
 		// them, so no neighbour's I/O on a shared disk stalls the loads.
-		Workload: ioengine.Workload{Filename: path, Size: size, RandSeed: 7, Poisson: true},
+		Workload: ioengine.Workload{Filename: path, Size: scratchSize, RandSeed: 7, Poisson: true},
 		Ramp:     50 * time.Millisecond,
 		Runtime:  runtime,
 		Steady:   sweep.SteadyConfig{Interval: 50 * time.Millisecond, Window: 150 * time.Millisecond, Limit: 0.02},

@@ -3,7 +3,6 @@ package sweep_test
 import (
 	"context"
 	"math"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -14,21 +13,10 @@ import (
 // TestRealSweepClosesLittlesLaw sweeps a laid-out temp file with the real
 // engine (io_uring, or its libaio fallback) and checks every step.
 func TestRealSweepClosesLittlesLaw(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "target")
-	const size = 32 << 20
-	if err := ioengine.CreateScratch(context.Background(), path, size); err != nil {
-		t.Fatal(err)
-	}
-	eng, fallback, err := ioengine.New(ioengine.EngineIOUring)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if fallback != "" {
-		t.Logf("engine %s: %s", eng.Name(), fallback)
-	}
+	eng, path := scratchEngine(t)
 	cfg := sweep.Config{
 		Engine:   eng,
-		Workload: ioengine.Workload{Filename: path, Size: size, Direct: true, RandSeed: 1},
+		Workload: ioengine.Workload{Filename: path, Size: scratchSize, Direct: true, RandSeed: 1},
 		Ramp:     50 * time.Millisecond,
 		Runtime:  200 * time.Millisecond,
 		Steady:   sweep.SteadyConfig{Interval: 50 * time.Millisecond, Window: 150 * time.Millisecond, Limit: 0.02},

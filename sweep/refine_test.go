@@ -3,7 +3,6 @@ package sweep_test
 import (
 	"context"
 	"math"
-	"path/filepath"
 	"sort"
 	"testing"
 	"time"
@@ -107,18 +106,10 @@ func TestRefineNothingToBisect(t *testing.T) {
 // refine pass for a target between its first and last step's IOPS: the
 // refined steps are measured at depths strictly between two grid steps.
 func TestRefineRealEngine(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "target")
-	const size = 32 << 20
-	if err := ioengine.CreateScratch(context.Background(), path, size); err != nil {
-		t.Fatal(err)
-	}
-	eng, _, err := ioengine.New(ioengine.EngineIOUring)
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng, path := scratchEngine(t)
 	cfg := sweep.Config{
 		Engine:   eng,
-		Workload: ioengine.Workload{Filename: path, Size: size, Direct: true, RandSeed: 1},
+		Workload: ioengine.Workload{Filename: path, Size: scratchSize, Direct: true, RandSeed: 1},
 		Ramp:     20 * time.Millisecond,
 		Runtime:  150 * time.Millisecond,
 	}
