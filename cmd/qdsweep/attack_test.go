@@ -7,7 +7,6 @@ package main_test
 
 import (
 	"bytes"
-	"context"
 	"crypto/rand"
 	"errors"
 	"os"
@@ -19,28 +18,6 @@ import (
 
 	"github.com/qdsweep/qdsweep/internal/looptest"
 )
-
-// runBin runs the binary in dir and returns its exit code and stderr.
-func runBin(t *testing.T, dir string, args ...string) (int, string) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	c := exec.CommandContext(ctx, bin, args...)
-	c.Dir = dir
-	var stderr bytes.Buffer
-	c.Stderr = &stderr
-	err := c.Run()
-	var ee *exec.ExitError
-	switch {
-	case ctx.Err() != nil:
-		t.Fatalf("%v: still running after 2 minutes", args)
-	case errors.As(err, &ee):
-		return ee.ExitCode(), stderr.String()
-	case err != nil:
-		t.Fatal(err)
-	}
-	return 0, stderr.String()
-}
 
 // TestOutputNeverALayer: run's --output naming the image behind the loop
 // device it measures, or the image behind a mounted loop device, is
@@ -71,7 +48,7 @@ func TestOutputNeverALayer(t *testing.T) {
 			}
 		}
 		before := looptest.FileSum(t, img)
-		code, stderr := runBin(t, dir, "run", "--filename="+target, "--rw=read", "--size=1m", "--runtime=200ms", "--output="+img)
+		_, stderr, code := runQdsweep(t, dir, nil, "run", "--filename="+target, "--rw=read", "--size=1m", "--runtime=200ms", "--output="+img)
 		if code != 2 || !strings.Contains(stderr, filepath.Base(dev)) || strings.Count(stderr, "\n") != 1 {
 			t.Errorf("run --filename=%s --output=%s (mounted %v): exit %d, %q; want 2 and one line naming %s", target, img, mounted, code, stderr, dev)
 		}
@@ -112,7 +89,7 @@ func raceOnce(t *testing.T) {
 	defer victim.Close()
 	before := looptest.SumOf(t, victim)
 	stop := looptest.SwapNames(tgt, vic, 2*time.Millisecond) // from the moment the sweep has laid out its target
-	code, stderr := runBin(t, dir, "sweep", "--ioengine=fio", "--filename="+tgt, "--rw=write", "--bs=64k", "--size=8m",
+	_, stderr, code := runQdsweep(t, dir, nil, "sweep", "--ioengine=fio", "--filename="+tgt, "--rw=write", "--bs=64k", "--size=8m",
 		"--iodepth=1,2,4", "--runtime=300ms", "--ramp_time=0", "--ss=0", "--output=res", "--quiet")
 	swaps := stop()
 	if after := looptest.SumOf(t, victim); after != before {

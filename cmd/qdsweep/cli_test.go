@@ -43,6 +43,35 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// runWithin runs the binary in dir with stdin (nil: none) and returns
+// stdout, stderr and the exit code; still running after timeout, it is
+// killed and the test fails: the input was accepted and a measurement
+// started, or it hung.
+func runWithin(t *testing.T, dir string, stdin []byte, timeout time.Duration, args ...string) (string, string, int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	c := exec.CommandContext(ctx, bin, args...)
+	c.Dir = dir
+	if stdin != nil {
+		c.Stdin = bytes.NewReader(stdin)
+	}
+	var stdout, stderr bytes.Buffer
+	c.Stdout, c.Stderr = &stdout, &stderr
+	err := c.Run()
+	code := 0
+	var ee *exec.ExitError
+	switch {
+	case ctx.Err() != nil:
+		t.Fatalf("%v: still running after %v", args, timeout)
+	case errors.As(err, &ee):
+		code = ee.ExitCode()
+	case err != nil:
+		t.Fatal(err)
+	}
+	return stdout.String(), stderr.String(), code
+}
+
 // caseTimeout bounds one invocation: a bad input is rejected in
 // milliseconds, so an invocation still running this long has accepted it
 // and started measuring.
@@ -417,37 +446,21 @@ func TestCLIBadInput(t *testing.T) {
 				argv[i] = expand(a)
 			}
 			work := t.TempDir()
-			ctx, cancel := context.WithTimeout(context.Background(), caseTimeout)
-			defer cancel()
-			c := exec.CommandContext(ctx, bin, argv...)
-			c.Dir = work
-			var stdout, stderr bytes.Buffer
-			c.Stdout, c.Stderr = &stdout, &stderr
-			err := c.Run()
-			code := 0
-			var ee *exec.ExitError
-			switch {
-			case ctx.Err() != nil:
-				t.Fatalf("still running after %v: the input was accepted and a measurement started", caseTimeout)
-			case errors.As(err, &ee):
-				code = ee.ExitCode()
-			case err != nil:
-				t.Fatal(err)
-			}
-			line := strings.TrimSuffix(stderr.String(), "\n")
+			stdout, stderr, code := runWithin(t, work, nil, caseTimeout, argv...)
+			line := strings.TrimSuffix(stderr, "\n")
 			if code != 2 {
 				t.Errorf("exit status %d, want 2", code)
 			}
 			if strings.Contains(line, "\n") || line == "" {
-				t.Errorf("stderr is %d lines, want one:\n%s", strings.Count(stderr.String(), "\n"), stderr.String())
+				t.Errorf("stderr is %d lines, want one:\n%s", strings.Count(stderr, "\n"), stderr)
 			}
 			for _, m := range tc.mention {
 				if m = expand(m); !strings.Contains(line, m) {
 					t.Errorf("stderr does not name %q: %s", m, line)
 				}
 			}
-			if stdout.Len() > 0 {
-				t.Errorf("stdout is not empty (%d bytes): %.200s", stdout.Len(), stdout.String())
+			if len(stdout) > 0 {
+				t.Errorf("stdout is not empty (%d bytes): %.200s", len(stdout), stdout)
 			}
 			if left := listDir(t, work); len(left) > 0 {
 				t.Errorf("left behind in the working dir: %s", strings.Join(left, ", "))

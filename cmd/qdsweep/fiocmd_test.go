@@ -1,14 +1,12 @@
 package main_test
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // fioData is a recorded fio output of the fio package's testdata.
@@ -16,25 +14,12 @@ func fioData(name string) string {
 	return filepath.Join("..", "..", "fio", "testdata", name)
 }
 
-// runQdsweep runs the built binary and returns stdout, stderr and the exit status.
+// runQdsweep runs the built binary in dir with stdin (nil: none) and
+// returns stdout, stderr and the exit status; it fails the test when the
+// binary still runs after two minutes.
 func runQdsweep(t *testing.T, dir string, stdin []byte, args ...string) (string, string, int) {
 	t.Helper()
-	cmd := exec.Command(bin, args...)
-	cmd.Dir = dir
-	if stdin != nil {
-		cmd.Stdin = bytes.NewReader(stdin)
-	}
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return out.String(), errb.String(), code
+	return runWithin(t, dir, stdin, 2*time.Minute, args...)
 }
 
 func TestExplainCommand(t *testing.T) {

@@ -142,7 +142,7 @@ func runCorpusExample(t *testing.T, fioBin, path string) corpusResult {
 	_, fe, fc := run(fioBin, "--output-format=json")
 	r.fioOK = fc == 0
 	r.fioErr = firstLine(fe)
-	_, qe, qc := run(runBinary(t), "run", "--allow-write", "--output-format=json")
+	_, qe, qc := run(sweepBinary(t), "run", "--allow-write", "--output-format=json")
 	r.qdCode, r.qdStderr = qc, qe
 	switch {
 	case qc == 0 && strings.Contains(qe, "through fio"):

@@ -74,7 +74,7 @@ func TestFioRunLeavesNoProcess(t *testing.T) {
 					// Each job its own file otherwise, which fio does not run for qdsweep.
 					args = append(args, "--filename=f")
 				}
-				cmd := exec.Command(runBinary(t), args...)
+				cmd := exec.Command(sweepBinary(t), args...)
 				cmd.Dir = dir
 				var stderr bytes.Buffer
 				cmd.Stderr = &stderr

@@ -40,7 +40,7 @@ func TestParseOnlyAgreesWithFio(t *testing.T) {
 	for _, f := range files {
 		name := filepath.Base(f)
 		t.Run(name, func(t *testing.T) {
-			cmd := exec.Command(runBinary(t), "run", "--parse-only", name)
+			cmd := exec.Command(sweepBinary(t), "run", "--parse-only", name)
 			cmd.Dir = dir
 			var stderr strings.Builder
 			cmd.Stderr = &stderr

@@ -12,57 +12,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/qdsweep/qdsweep/fio"
 )
-
-var runBin struct {
-	once sync.Once
-	path string
-	err  error
-}
-
-// runBinary builds the qdsweep binary once for the CLI tests. It goes next
-// to the test binary, in the work directory `go test` removes afterwards.
-func runBinary(t *testing.T) string {
-	t.Helper()
-	runBin.once.Do(func() {
-		exe, err := os.Executable()
-		if err != nil {
-			runBin.err = err
-			return
-		}
-		runBin.path = filepath.Join(filepath.Dir(exe), "qdsweep-cli")
-		if out, err := exec.Command("go", "build", "-o", runBin.path, ".").CombinedOutput(); err != nil {
-			runBin.err = fmt.Errorf("%v\n%s", err, out)
-		}
-	})
-	if runBin.err != nil {
-		t.Fatalf("building qdsweep: %v", runBin.err)
-	}
-	return runBin.path
-}
-
-// runQdsweep runs the binary in dir and returns stdout, stderr and the exit code.
-func runQdsweep(t *testing.T, dir string, args ...string) (string, string, int) {
-	t.Helper()
-	cmd := exec.Command(runBinary(t), args...)
-	cmd.Dir = dir
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return stdout.String(), stderr.String(), code
-}
 
 // TestRunFioCommandLine runs a fio command line with fio swapped for
 // `qdsweep run` (both --k=v and --k v) and reads its JSON.
@@ -381,7 +335,7 @@ func TestRunFioEngine(t *testing.T) {
 		t.Fatalf("fio-json of a fio run with --ioengine=libaio: %v\n%s", err, fj)
 	}
 
-	cmd := exec.Command(runBinary(t), args...)
+	cmd := exec.Command(sweepBinary(t), args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "PATH="+t.TempDir())
 	var so, se bytes.Buffer

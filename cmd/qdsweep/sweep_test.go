@@ -24,39 +24,12 @@ import (
 	"github.com/qdsweep/qdsweep/sweep"
 )
 
-// sweepBinary is the qdsweep binary TestMain built (cli_test.go) for the
-// tests of this package that run it: one build, in a directory TestMain
-// removes when the tests end, so nothing is left in the temporary
-// directory.
-func sweepBinary(t *testing.T) string {
-	t.Helper()
-	p := os.Getenv(testBinaryEnv)
-	if p == "" {
-		t.Fatalf("$%s is not set: TestMain builds the binary", testBinaryEnv)
-	}
-	return p
-}
-
-// testBinaryEnv names the binary TestMain built, for the tests of package
-// main (TestMain lives in main_test).
-const testBinaryEnv = "QDSWEEP_TEST_BINARY"
-
-// runSweep runs the binary in dir and returns its exit code, stdout and stderr.
+// runSweep runs `qdsweep sweep args…` in dir and returns its exit code,
+// stdout and stderr.
 func runSweep(t *testing.T, dir string, args ...string) (int, string, string) {
 	t.Helper()
-	cmd := exec.Command(sweepBinary(t), append([]string{"sweep"}, args...)...)
-	cmd.Dir = dir
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		return ee.ExitCode(), stdout.String(), stderr.String()
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return 0, stdout.String(), stderr.String()
+	stdout, stderr, code := runQdsweep(t, dir, append([]string{"sweep"}, args...)...)
+	return code, stdout, stderr
 }
 
 func TestSweepBadInput(t *testing.T) {

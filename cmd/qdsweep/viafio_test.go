@@ -53,7 +53,7 @@ func TestRunThroughFio(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, "j.fio"), []byte(file), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		cmd := exec.Command(runBinary(t), "run", "j.fio")
+		cmd := exec.Command(sweepBinary(t), "run", "j.fio")
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), "PATH="+t.TempDir()) // no fio there
 		var stdout, stderr bytes.Buffer
