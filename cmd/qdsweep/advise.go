@@ -82,6 +82,9 @@ func (f adviseFlags) input() littleslaw.AdviceInput {
 }
 
 // parseAdviseFlags validates every flag; all failures are usage errors.
+// It reads them phase by phase: the target, what the device is known by
+// (latency, cloud preset, SLO, settings), the flags that do not go
+// together, the limits of the advice, and what a run without data needs.
 func parseAdviseFlags(c *cli.Context) (adviseFlags, error) {
 	var f adviseFlags
 	if c.NArg() > 0 {
@@ -91,70 +94,103 @@ func parseAdviseFlags(c *cli.Context) (adviseFlags, error) {
 	if f.json, err = jsonOutput(c); err != nil {
 		return f, err
 	}
-	if f.targetIOPS, err = targetIOPS(c); err != nil {
+	if err := f.parseTarget(c); err != nil {
 		return f, err
 	}
-	f.bs = 4096
-	if s := c.String(fio.OptBS); s != "" {
-		if f.bs, err = units.ParseSize(s); err != nil || f.bs <= 0 {
-			return f, usagef("--bs %q: use a positive size such as 4k or 16k", s)
-		}
-		f.bsSet = true
-	}
-	if s := c.String("target-bw"); s != "" {
-		bw, err := units.ParseSize(strings.TrimSuffix(strings.TrimSuffix(s, "/s"), "ps"))
-		if err != nil || bw <= 0 {
-			return f, usagef("--target-bw %q: use a positive throughput such as 1200MiB or 500m (per second)", s)
-		}
-		if f.targetIOPS > 0 {
-			return f, usagef("--target-bw and --target-iops: give one target, not both")
-		}
-		f.targetBW = float64(bw)
-		f.targetIOPS = littleslaw.ThroughputIOPS(f.targetBW, f.bs)
-	}
-	if s := c.String("latency"); s != "" {
-		if f.latNs, err = parseLatency(s); err != nil {
-			return f, usagef("--latency: %v", err)
-		}
-	}
-	if s := c.String("cloud"); s != "" {
-		p, err := littleslaw.LookupPreset(s)
-		if err != nil {
-			return f, usagef("--cloud: %v", err)
-		}
-		f.preset = &p
-	}
-	if f.slo, err = latencySLO(c, "latency-slo"); err != nil {
-		return f, err
-	}
-	if f.forWhat, err = settingsFor(c); err != nil {
+	if err := f.parseDevice(c); err != nil {
 		return f, err
 	}
 	f.table, f.from, f.rw = c.Bool("table"), c.String("from"), c.String(fio.OptRW)
 	if err := checkAdviseConflicts(c, f); err != nil {
 		return f, err
 	}
+	if f.opts, err = adviseOptions(c, f); err != nil {
+		return f, err
+	}
+	return f, f.checkNeeds()
+}
+
+// parseTarget reads the target (--target-iops or --target-bw, the latter
+// turned into IOPS at --bs) and the block size.
+func (f *adviseFlags) parseTarget(c *cli.Context) error {
+	var err error
+	if f.targetIOPS, err = targetIOPS(c); err != nil {
+		return err
+	}
+	f.bs = 4096
+	if s := c.String(fio.OptBS); s != "" {
+		if f.bs, err = units.ParseSize(s); err != nil || f.bs <= 0 {
+			return usagef("--bs %q: use a positive size such as 4k or 16k", s)
+		}
+		f.bsSet = true
+	}
+	if s := c.String("target-bw"); s != "" {
+		bw, err := units.ParseSize(strings.TrimSuffix(strings.TrimSuffix(s, "/s"), "ps"))
+		if err != nil || bw <= 0 {
+			return usagef("--target-bw %q: use a positive throughput such as 1200MiB or 500m (per second)", s)
+		}
+		if f.targetIOPS > 0 {
+			return usagef("--target-bw and --target-iops: give one target, not both")
+		}
+		f.targetBW = float64(bw)
+		f.targetIOPS = littleslaw.ThroughputIOPS(f.targetBW, f.bs)
+	}
+	return nil
+}
+
+// parseDevice reads what the device is known or asked by: its latency, a
+// cloud preset, a latency SLO and the settings to write (--for).
+func (f *adviseFlags) parseDevice(c *cli.Context) error {
+	var err error
+	if s := c.String("latency"); s != "" {
+		if f.latNs, err = parseLatency(s); err != nil {
+			return usagef("--latency: %v", err)
+		}
+	}
+	if s := c.String("cloud"); s != "" {
+		p, err := littleslaw.LookupPreset(s)
+		if err != nil {
+			return usagef("--cloud: %v", err)
+		}
+		f.preset = &p
+	}
+	if f.slo, err = latencySLO(c, "latency-slo"); err != nil {
+		return err
+	}
+	f.forWhat, err = settingsFor(c)
+	return err
+}
+
+// adviseOptions is littleslaw's options from the flags read and the
+// limits (--cpus, 0: this machine's; --max-iodepth, --max-jobs).
+func adviseOptions(c *cli.Context, f adviseFlags) (littleslaw.Options, error) {
 	cpus := c.Int("cpus")
 	if cpus < 0 || c.Int("max-iodepth") <= 0 || c.Int("max-jobs") < 0 {
-		return f, usagef("--cpus, --max-iodepth and --max-jobs must be positive")
+		return littleslaw.Options{}, usagef("--cpus, --max-iodepth and --max-jobs must be positive")
 	}
 	if cpus == 0 {
 		cpus = runtime.NumCPU()
 	}
-	f.opts = littleslaw.Options{TargetIOPS: f.targetIOPS, SLO: f.slo, For: f.forWhat,
-		MaxIODepth: c.Int("max-iodepth"), MaxJobs: c.Int("max-jobs"), CPUs: cpus, BS: f.bs}
-	if f.from == "" && !f.table {
-		if f.slo != nil || f.forWhat != "" {
-			return f, usagef("--latency-slo and --for need measured data: add --from results.json or --from points.csv")
-		}
-		if f.targetIOPS == 0 && f.preset == nil {
-			return f, usagef("advise needs a target: --target-iops 160000 or --target-bw 1200MiB (or --cloud, --table or --from)")
-		}
-		if f.latNs == 0 && f.preset == nil {
-			return f, usagef("advise needs --latency with a unit, e.g. --latency 2ms (or --cloud for a typical latency)")
-		}
+	return littleslaw.Options{TargetIOPS: f.targetIOPS, SLO: f.slo, For: f.forWhat,
+		MaxIODepth: c.Int("max-iodepth"), MaxJobs: c.Int("max-jobs"), CPUs: cpus, BS: f.bs}, nil
+}
+
+// checkNeeds refuses advice without measured data (--from) or the table
+// that lacks what it is computed from: a target and a latency.
+func (f adviseFlags) checkNeeds() error {
+	if f.from != "" || f.table {
+		return nil
 	}
-	return f, nil
+	if f.slo != nil || f.forWhat != "" {
+		return usagef("--latency-slo and --for need measured data: add --from results.json or --from points.csv")
+	}
+	if f.targetIOPS == 0 && f.preset == nil {
+		return usagef("advise needs a target: --target-iops 160000 or --target-bw 1200MiB (or --cloud, --table or --from)")
+	}
+	if f.latNs == 0 && f.preset == nil {
+		return usagef("advise needs --latency with a unit, e.g. --latency 2ms (or --cloud for a typical latency)")
+	}
+	return nil
 }
 
 // checkAdviseConflicts refuses flags that do not go together or would be
