@@ -118,7 +118,7 @@ func (r JobRun) VerifyPass() bool {
 
 // JobLogs are fio's logs of one job: write_iops_log, write_bw_log and
 // write_lat_log's prefixes ("" when not asked for), each line the mean of
-// a log_avg_msec window, and write_hist_log's, each line a log_hist_msec
+// a log_avg_msec window (PerIO without one: a line per I/O), and write_hist_log's, each line a log_hist_msec
 // window's completion latencies in fio's bins.
 type JobLogs struct {
 	IOPS, BW, Lat string
@@ -137,6 +137,10 @@ func (l JobLogs) Any() bool { return l.Averaged() || l.Hist != "" }
 // Averaged reports whether an averaged log (IOPS, bandwidth, latency) is
 // asked for.
 func (l JobLogs) Averaged() bool { return l.IOPS != "" || l.BW != "" || l.Lat != "" }
+
+// PerIO reports whether the averaged logs asked for log every I/O, as fio
+// does without log_avg_msec.
+func (l JobLogs) PerIO() bool { return l.Averaged() && l.AvgMs <= 0 }
 
 // optionsAsGiven is opts by fio's name, each value as written, the last
 // one given winning.
@@ -258,7 +262,6 @@ func convertJob(name string, opts []fio.Option) (JobRun, []fio.Option, error) {
 		return JobRun{}, nil, err
 	}
 	c.finish()
-	c.checkLogs()
 	c.checkSteady()
 	c.checkVerify()
 	c.run.Unsupported, c.run.Engine = c.unsupported, fio.EngineUsed(c.engine)
@@ -1196,19 +1199,9 @@ func (c *jobConv) finish() {
 	run.Batching = dedupSorted(run.Batching)
 }
 
-// checkLogs drops the logs qdsweep cannot write as fio would, and says
-// why in LogsIgnored: averaged logs of every I/O (no log_avg_msec: qdsweep
-// keeps windows, not I/Os; a histogram log is still written). fio runs
-// such a job, and so does qdsweep, without them.
-func (c *jobConv) checkLogs() {
-	if l := &c.run.Logs; l.Averaged() && l.AvgMs <= 0 {
-		l.IOPS, l.BW, l.Lat, c.run.LogsIgnored = "", "", "", LogsPerIO
-	}
-}
-
 // Why fio's logs a job asks for are not written (JobRun.LogsIgnored).
 const (
-	LogsPerIO    = "per-io"    // no log_avg_msec: fio logs every I/O
+	LogsPerIO    = "per-io"    // no log_avg_msec (fio logs every I/O) on an engine that keeps no I/Os (the simulator, fio)
 	LogsPerClone = "per-clone" // numjobs > 1 on an engine without a series per clone (the simulator, fio)
 )
 

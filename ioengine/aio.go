@@ -331,6 +331,6 @@ func (a *aioLoop) record(j *job, ev *aioEvent, s *uringSlot, slot uint32, t1 int
 	if bad, verr := j.verifyRead(int(s.dir), a.ar.buf(int(slot))[:s.n], s.off); bad {
 		return verr
 	}
-	m.record(int(s.dir), t1-s.start, s.n)
+	m.record(int(s.dir), t1-s.start, s.n, t1, s.off)
 	return nil
 }

@@ -63,6 +63,10 @@ type Control struct {
 	// SeriesPerJob asks, beside Stats.Series, for each job's own series
 	// (Stats.JobSeries), e.g. for fio's logs of each numjobs clone.
 	SeriesPerJob bool
+	// IOLog keeps every I/O the window completes (Stats.IOLog), e.g. for
+	// fio's logs of every I/O. It costs 40 bytes an I/O, as fio's logs
+	// held in memory until the job ends do.
+	IOLog bool
 	// OnInterval, when set with SeriesInterval, is called from one goroutine
 	// at the end of each interval k (0, 1, …) of the series, e.g. to sample
 	// device counters beside it.

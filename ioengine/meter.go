@@ -135,6 +135,9 @@ type meter struct {
 	shortIOs  int64
 	cont      bool       // ContinueOnError
 	ser       *seriesJob // per-interval cuts (nil: no series)
+	// ioLog keeps every completion of the window (Control.IOLog), its
+	// end in event time; nil: none kept.
+	ioLog *[]IORecord
 
 	// startSum is the sum of the submission times of the I/Os in flight,
 	// ns. With it the window's edges count the same I/Os as the latency
@@ -234,8 +237,9 @@ func (m *meter) reaped(t int64) {
 	m.tLast = t
 }
 
-// record counts one completed I/O of dir with latency lat ns.
-func (m *meter) record(dir int, lat, bytes int64) {
+// record counts one completed I/O of dir with latency lat ns, of bytes at
+// off, completed at event time end.
+func (m *meter) record(dir int, lat, bytes, end, off int64) {
 	if m.g != nil {
 		m.g.done(dir, lat, bytes)
 	}
@@ -252,6 +256,9 @@ func (m *meter) record(dir int, lat, bytes int64) {
 	d.latSum += lat
 	if m.ser != nil {
 		m.ser.record(dir, lat)
+	}
+	if m.ioLog != nil {
+		*m.ioLog = append(*m.ioLog, IORecord{EndNs: end, LatNs: lat, Offset: off, Bytes: bytes, Dir: dir})
 	}
 	if lat < histMinNs {
 		lat = histMinNs
@@ -311,6 +318,9 @@ func (m *meter) open(t int64) {
 	m.submits, m.completes = [DepthBuckets]int64{}, [DepthBuckets]int64{}
 	if m.ser != nil {
 		m.ser.reset(m.inflight)
+	}
+	if m.ioLog != nil {
+		*m.ioLog = (*m.ioLog)[:0]
 	}
 }
 
@@ -441,4 +451,24 @@ func (m *meter) synced(lat int64) {
 	if m.sync.hist.RecordValue(lat) != nil {
 		_ = m.sync.hist.RecordValue(histMaxNs)
 	}
+}
+
+// ioLogs is each job's kept I/Os (Control.IOLog), their ends made relative
+// to the window's start at event time start; nil when none were kept.
+func ioLogs(ms []meter, start int64) [][]IORecord {
+	var out [][]IORecord
+	for i := range ms {
+		if ms[i].ioLog == nil {
+			continue
+		}
+		if out == nil {
+			out = make([][]IORecord, len(ms))
+		}
+		recs := *ms[i].ioLog
+		for k := range recs {
+			recs[k].EndNs -= start
+		}
+		out[i] = recs
+	}
+	return out
 }

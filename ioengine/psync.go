@@ -82,7 +82,7 @@ func (p *psyncLoop) run(j *job) error {
 			if bad, verr := j.verifyRead(dir, buf, off); bad {
 				fatal = verr
 			} else {
-				m.record(dir, t1-t0, bs)
+				m.record(dir, t1-t0, bs, t1, off)
 			}
 		}
 		m.endBatch(t1, 1)

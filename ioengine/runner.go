@@ -159,6 +159,9 @@ func (r *workloadRun) startJobs(newLoop newLoopFunc) error {
 			j.m.sync.hist = hdrhistogram.New(histMinNs, histMaxNs, histSigFigs)
 		}
 		j.m.ser = r.c.ser.job()
+		if ctl.IOLog {
+			j.m.ioLog = new([]IORecord)
+		}
 		r.wg.Add(1)
 		go r.runJob(j, newLoop)
 	}
@@ -227,6 +230,7 @@ func (r *workloadRun) finish(win *runWindow, runErr error, fallback string) (*St
 	st := mergeStats(got, r.engine, fallback, w, window)
 	st.Buffers = buffers
 	st.Series, st.JobSeries = r.c.ser.merge(got)
+	st.IOLog = ioLogs(got, r.c.windowStart)
 	st.Ramp = r.c.rampIntervals([2]float64{w.MeanBS(0), w.MeanBS(1)})
 	if win.started {
 		st.CPU = CPU{UsrS: tvSeconds(win.ru1.Utime) - tvSeconds(win.ru0.Utime), SysS: tvSeconds(win.ru1.Stime) - tvSeconds(win.ru0.Stime)}

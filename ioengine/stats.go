@@ -92,6 +92,10 @@ type Stats struct {
 	// Control.SeriesPerJob asked for them and the run had several jobs
 	// (nil for a job without one); results.json does not keep them.
 	JobSeries [][]Interval `json:"-"`
+	// IOLog holds, when Control.IOLog asked for it, each job's I/Os in
+	// the order they completed, in job order; results.json does not keep
+	// them. Engines that keep no I/Os (the simulator, fio) leave it nil.
+	IOLog [][]IORecord `json:"-"`
 	// Ramp holds the ramp in slices of Control.SeriesInterval (Interval.Ramp
 	// set, StartNs negative), so a level that changed before the window is
 	// seen; nil without a ramp or a series.

@@ -362,7 +362,7 @@ func (u *uringLoop) complete(j *job, cqe *uringCQE, t1 int64) error {
 		if bad, verr := j.verifyRead(int(s.dir), u.ar.buf(int(slot))[:s.n], s.off); bad {
 			err = verr
 		} else {
-			m.record(int(s.dir), t1-s.start, s.n)
+			m.record(int(s.dir), t1-s.start, s.n, t1, s.off)
 		}
 	} else {
 		err = m.ioFailed(int(s.dir), s.off, int64(cqe.res), s.n)

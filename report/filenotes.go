@@ -94,7 +94,7 @@ func NoTelemetryNote(err error) string { return fmt.Sprintf("qdsweep: no device 
 func LogsIgnoredNote(why string) string {
 	switch why {
 	case "per-io":
-		return "fio's IOPS, bandwidth and latency logs not written: without --log_avg_msec fio logs every I/O, and qdsweep keeps each window's mean; add --log_avg_msec=N"
+		return "fio's IOPS, bandwidth and latency logs not written: without --log_avg_msec fio logs every I/O, and this engine keeps only each window's mean; add --log_avg_msec=N, or run on a local engine"
 	case "per-clone":
 		return "fio's logs not written: with numjobs > 1 fio writes a log per clone, and this engine keeps one series per job; write a section per clone, or run on a local engine"
 	}

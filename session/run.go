@@ -93,6 +93,7 @@ func (r *Run) Execute(ctx context.Context) (err error) {
 		if j.es.Fio == nil { // fio runs its own test (fioSteady)
 			j.steady = watchSteady(&j.ctl, j.spec.run.Steady)
 		}
+		j.ctl.IOLog = j.spec.run.Logs.PerIO() // fio logs every I/O without log_avg_msec
 		if win > 0 {
 			j.ctl.SeriesInterval = win // fio's logs' windows, a whole number of slices each
 			l := j.spec.run.Logs

@@ -16,13 +16,15 @@ import (
 
 // runLog is one of fio's logs a run writes: its file, the job's series it
 // comes from (clone ≥ 0: that numjobs clone's own, Stats.JobSeries), and
-// how many of the series' slices make one of its windows.
+// how many of the series' slices make one of its windows, or perIO: a
+// line per I/O, from the job's kept I/Os (Stats.IOLog).
 type runLog struct {
 	path  string
 	kind  fio.LogKind
 	job   *runJob
 	clone int
 	every int
+	perIO bool
 }
 
 // runLogs are the logs the jobs ask for (write_iops_log, write_bw_log,
@@ -54,7 +56,8 @@ func runLogs(jobs []*runJob, slice time.Duration) []runLog {
 				{l.Lat, []fio.LogKind{fio.LogClat, fio.LogSlat, fio.LogLat}, avg}, {l.Hist, []fio.LogKind{fio.LogClatHist}, hist}} {
 				for _, kind := range k.kinds {
 					if k.prefix != "" {
-						out = append(out, runLog{path: fio.LogPath(k.prefix, kind, n+c, l.PerJob), kind: kind, job: j, clone: clone, every: k.every})
+						out = append(out, runLog{path: fio.LogPath(k.prefix, kind, n+c, l.PerJob), kind: kind, job: j, clone: clone,
+							every: k.every, perIO: kind != fio.LogClatHist && l.PerIO()})
 					}
 				}
 			}
@@ -89,13 +92,23 @@ func gcd(a, b int64) int64 {
 	return a
 }
 
-// perCloneLogs drops the logs of a job with numjobs > 1 whose engine
-// keeps no series per clone (the simulator, fio), and says why.
-func perCloneLogs(jobs []*runJob) {
+// unkeptLogs drops the logs of a job whose engine (the simulator, fio)
+// keeps no series per clone (numjobs > 1) or no I/Os (logs of every I/O,
+// without log_avg_msec), and says why.
+func unkeptLogs(jobs []*runJob) {
 	for _, j := range jobs {
-		if j.w.NumJobs > 1 && j.spec.run.Logs.Any() && (j.es.Sim != nil || j.es.Fio != nil) {
-			j.spec.run.Logs = fioadapt.JobLogs{}
+		l := &j.spec.run.Logs
+		if j.es.Sim == nil && j.es.Fio == nil || !l.Any() {
+			continue
+		}
+		if j.w.NumJobs > 1 {
+			*l = fioadapt.JobLogs{}
 			j.spec.notes = append(j.spec.notes, report.LogsIgnoredNote(fioadapt.LogsPerClone))
+			continue
+		}
+		if l.PerIO() {
+			l.IOPS, l.BW, l.Lat = "", "", ""
+			j.spec.notes = append(j.spec.notes, report.LogsIgnoredNote(fioadapt.LogsPerIO))
 		}
 	}
 }
@@ -104,7 +117,7 @@ func perCloneLogs(jobs []*runJob) {
 // is written (never a file the run reads or measures: files, the job file,
 // its inputs), how they are written, and their series' interval.
 func (r *Run) checkLogs(jobs []*runJob, files []string) ([]runLog, guard.OutOptions, time.Duration, error) {
-	perCloneLogs(jobs)
+	unkeptLogs(jobs)
 	win := logWindow(jobs)
 	logs := runLogs(jobs, win)
 	oo := guard.OutOptions{Flag: "--write_*_log", Overwrite: r.Overwrite, Protect: append(append(slices.Clone(files), r.JobFile), r.Inputs...)}
@@ -176,7 +189,16 @@ func writeRunLog(b *bytes.Buffer, l runLog) (exact bool, err error) {
 		entries, exact := fioadapt.HistLog(ioengine.Coarsen(series, l.every), l.job.w, logs.HistCoarse)
 		return exact, fio.WriteHistLog(b, entries, logs.HistCoarse)
 	}
-	entries := logEntries(l.kind, l.job.w.RW, ioengine.Coarsen(series, l.every))
+	var entries []fio.LogEntry
+	if l.perIO {
+		var recs []ioengine.IORecord
+		if c := max(l.clone, 0); c < len(st.IOLog) {
+			recs = st.IOLog[c]
+		}
+		entries = ioLogEntries(l.kind, recs)
+	} else {
+		entries = logEntries(l.kind, l.job.w.RW, ioengine.Coarsen(series, l.every))
+	}
 	for i := range entries {
 		entries[i].HexPrio, entries[i].WithOffset = logs.Prio, logs.Offset
 	}
@@ -217,6 +239,34 @@ func logEntries(kind fio.LogKind, rw ioengine.RW, series []ioengine.Interval) []
 			}
 			out = append(out, fio.LogEntry{TimeMs: t, Value: int64(math.Round(v)), Dir: dir})
 		}
+	}
+	return out
+}
+
+// ioLogEntries is a log of every I/O (fio without log_avg_msec), a line
+// per I/O in the order they completed, at its completion (ms since the
+// measured window began): 1 in the IOPS log, its bytes over its latency
+// in the bandwidth log (KB/s, as fio computes it), its latency in ns in
+// the latency logs (qdsweep's one latency, submission to completion, in
+// clat and lat); its size and offset as fio writes them. The slat log is
+// empty (logEntries).
+func ioLogEntries(kind fio.LogKind, recs []ioengine.IORecord) []fio.LogEntry {
+	if kind == fio.LogSlat {
+		return nil
+	}
+	out := make([]fio.LogEntry, 0, len(recs))
+	for _, r := range recs {
+		v := r.LatNs
+		switch kind {
+		case fio.LogIOPS:
+			v = 1
+		case fio.LogBW:
+			v = 0
+			if r.LatNs > 0 {
+				v = r.Bytes * 1e6 / r.LatNs
+			}
+		}
+		out = append(out, fio.LogEntry{TimeMs: r.EndNs / 1e6, Value: v, Dir: r.Dir, BS: r.Bytes, Offset: r.Offset})
 	}
 	return out
 }

@@ -18,8 +18,9 @@ import (
 // value, direction, 0, 0" that fio's log reader and fio's fio2gnuplot
 // take back (its mean is the log's): a window's
 // bandwidth is its IOPS × 4 KiB, clat and lat agree. Without
-// log_avg_msec (fio logs every I/O), the job runs, as in fio, without the
-// logs, and run says why.
+// log_avg_msec (fio logs every I/O) on the simulator, which keeps no
+// I/Os, the job runs without the logs, and run says why
+// (TestRunWritesFioLogsPerIO: a local engine writes them).
 func TestRunWritesFioLogs(t *testing.T) {
 	args := []string{"--name=a", "--filename=f", "--size=1m", "--bs=4k", "--rw=randread", "--rate_iops=1000",
 		"--write_iops_log=q", "--write_bw_log=q", "--write_lat_log=q", "--log_avg_msec=50"}
@@ -87,7 +88,7 @@ func TestRunWritesFioLogs(t *testing.T) {
 		why  string
 	}{{[]string{"--write_iops_log=q"}, "--log_avg_msec"}} {
 		d := t.TempDir()
-		_, stderr, code := runQdsweep(t, d, append([]string{"run", "--name=b", "--size=1m"}, c.args...)...)
+		_, stderr, code := runQdsweep(t, d, append([]string{"run", "--name=b", "--size=1m", "--ioengine=sim"}, c.args...)...)
 		if code != 0 || !strings.Contains(strings.Join(strings.Fields(stderr), " "), c.why) || len(logNames(t, d)) != 0 {
 			t.Errorf("%v: exit %d, %q, logs %v; want the run, no logs, and why", c.args, code, stderr, logNames(t, d))
 		}

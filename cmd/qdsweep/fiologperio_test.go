@@ -1,0 +1,143 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// perIOLine is one line of a log of every I/O, its columns as numbers
+// (log_prio's hex priority read as 0).
+type perIOLine []int64
+
+// readPerIOLog reads a log of every I/O: its lines, each split at ", ".
+func readPerIOLog(t *testing.T, path string) []perIOLine {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []perIOLine
+	for _, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+		if l == "" {
+			continue
+		}
+		var line perIOLine
+		for _, f := range strings.Split(l, ", ") {
+			if strings.HasPrefix(f, "0x") {
+				f = "0"
+			}
+			n, err := strconv.ParseInt(f, 10, 64)
+			if err != nil {
+				t.Fatalf("%s: line %q: %v", filepath.Base(path), l, err)
+			}
+			line = append(line, n)
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// TestRunWritesFioLogsPerIO: without log_avg_msec, write_iops_log,
+// write_bw_log and write_lat_log log every I/O, as fio 3.33 does: the
+// same files as fio's for the same job (256 random reads of 4 KiB at
+// 1,000 IOPS), a line per I/O in each (256), slat empty (qdsweep does not
+// time submission apart; fio's engine is synchronous), "time, value,
+// direction, bs, prio" (log_offset: the offset before the priority),
+// time in ms since the job began (256 I/Os at 1,000 IOPS take at least
+// 255 ms), 1 in the IOPS log, the latency in ns in clat and lat, the bytes
+// over that latency (KB/s) in the bandwidth log, offsets of whole blocks
+// in the file. fio's logs of the same job hold all of it too, and name
+// every block once (fio's random map; qdsweep draws offsets with repeats,
+// as fio with norandommap, the difference the option table states).
+func TestRunWritesFioLogsPerIO(t *testing.T) {
+	fioBin, _ := exec.LookPath("fio")
+	for _, extra := range [][]string{nil, {"--log_offset=1"}, {"--log_offset=1", "--log_prio=1"}} {
+		args := append([]string{"--name=a", "--filename=f", "--size=1m", "--bs=4k", "--rw=randread", "--rate_iops=1000",
+			"--write_iops_log=q", "--write_bw_log=q", "--write_lat_log=q"}, extra...)
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "f"), make([]byte, 4<<20), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, stderr, code := runQdsweep(t, dir, append([]string{"run", "--output-format=terse"}, args...)...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", extra, code, stderr)
+		}
+		dirs := map[string]string{"qdsweep": dir}
+		if fioBin != "" {
+			fdir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(fdir, "f"), make([]byte, 4<<20), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if out, err := runIn(fdir, fioBin, append([]string{"--output-format=terse"}, args...)...); err != nil {
+				t.Fatalf("fio: %v\n%s", err, out)
+			}
+			dirs["fio"] = fdir
+		}
+		want := []string{"q_bw.1.log", "q_clat.1.log", "q_iops.1.log", "q_lat.1.log", "q_slat.1.log"}
+		for who, d := range dirs {
+			if got := logNames(t, d); !slices.Equal(got, want) {
+				t.Fatalf("%s %v: logs %v, want %v", who, extra, got, want)
+			}
+			checkPerIOLogs(t, who+" "+strings.Join(extra, " "), d, len(extra) > 0, who == "fio")
+		}
+	}
+}
+
+// checkPerIOLogs checks the per-I/O logs in dir of the job
+// TestRunWritesFioLogsPerIO runs.
+// randomMap: each block is read once.
+func checkPerIOLogs(t *testing.T, who, dir string, withOffset, randomMap bool) {
+	t.Helper()
+	cols := 5
+	if withOffset {
+		cols = 6
+	}
+	logs := map[string][]perIOLine{}
+	for _, k := range []string{"iops", "bw", "clat", "lat", "slat"} {
+		logs[k] = readPerIOLog(t, filepath.Join(dir, "q_"+k+".1.log"))
+	}
+	if n := len(logs["slat"]); n != 0 {
+		t.Errorf("%s: slat log has %d lines, want none", who, n)
+	}
+	for _, k := range []string{"iops", "bw", "clat", "lat"} {
+		ls := logs[k]
+		if len(ls) != 256 {
+			t.Errorf("%s: %s log has %d lines, want one per I/O (256)", who, k, len(ls))
+			continue
+		}
+		blocks := map[int64]bool{}
+		for i, l := range ls {
+			if len(l) != cols || l[2] != 0 || l[3] != 4096 || l[len(l)-1] != 0 || i > 0 && l[0] < ls[i-1][0] {
+				t.Fatalf("%s: %s line %d: %v: want %d columns, time never going back, read (0) of 4096 bytes, priority 0", who, k, i+1, l, cols)
+			}
+			if withOffset {
+				blocks[l[4]] = l[4]%4096 == 0 && l[4] < 1<<20
+			}
+		}
+		if last := ls[len(ls)-1][0]; last < 200 || last > 60000 {
+			t.Errorf("%s: %s log's last I/O at %d ms: the 256 I/Os at 1,000 IOPS took at least 255 ms", who, k, last)
+		}
+		if withOffset && (randomMap && len(blocks) != 256 || slices.Contains(mapValues(blocks), false)) {
+			t.Errorf("%s: %s log's offsets cover %d blocks of the file's 256 (all within it: %v)", who, k, len(blocks), !slices.Contains(mapValues(blocks), false))
+		}
+	}
+	for i, l := range logs["iops"] {
+		clat, bw := logs["clat"][i][1], logs["bw"][i][1]
+		if l[1] != 1 || clat <= 0 || logs["lat"][i][1] < clat || bw != 4096*1_000_000/clat {
+			t.Fatalf("%s: I/O %d: iops %d (want 1), clat %d ns, lat %d ns (≥ clat), bw %d (want 4096e6/clat = %d)",
+				who, i+1, l[1], clat, logs["lat"][i][1], bw, 4096*1_000_000/max(clat, 1))
+		}
+	}
+}
+
+func mapValues(m map[int64]bool) []bool {
+	var out []bool
+	for _, v := range m {
+		out = append(out, v)
+	}
+	return out
+}
