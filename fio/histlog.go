@@ -86,24 +86,15 @@ func WriteHistLog(w io.Writer, entries []HistEntry, coarseness int) error {
 // Counts holds a line's bins as written (PlatNR >> coarseness of them).
 func ParseHistLog(r io.Reader) ([]HistEntry, error) {
 	var out []HistEntry
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	line := 0
-	for sc.Scan() {
-		line++
-		t := strings.TrimSpace(sc.Text())
-		if t == "" {
-			continue
-		}
-		f := strings.Split(t, ",")
+	err := scanLogLines(r, "fio histogram log", func(line int, _ string, f []string) error {
 		if len(f) < 4 {
-			return nil, fmt.Errorf("fio histogram log line %d: want msec, direction, bs, then the bins", line)
+			return fmt.Errorf("fio histogram log line %d: want msec, direction, bs, then the bins", line)
 		}
 		var head [3]int64
 		for i := range head {
 			n, err := strconv.ParseInt(strings.TrimSpace(f[i]), 10, 64)
 			if err != nil {
-				return nil, fmt.Errorf("fio histogram log line %d: field %d: %w", line, i+1, err)
+				return fmt.Errorf("fio histogram log line %d: field %d: %w", line, i+1, err)
 			}
 			head[i] = n
 		}
@@ -111,14 +102,15 @@ func ParseHistLog(r io.Reader) ([]HistEntry, error) {
 		for i, s := range f[3:] {
 			n, err := strconv.ParseUint(strings.TrimSpace(s), 10, 64)
 			if err != nil {
-				return nil, fmt.Errorf("fio histogram log line %d: bin %d: %w", line, i, err)
+				return fmt.Errorf("fio histogram log line %d: bin %d: %w", line, i, err)
 			}
 			e.Counts[i] = n
 		}
 		out = append(out, e)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("fio histogram log: %w", err)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

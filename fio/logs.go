@@ -65,17 +65,9 @@ type LogEntry struct {
 // per line.
 func ParseLog(r io.Reader) ([]LogEntry, error) {
 	var out []LogEntry
-	sc := bufio.NewScanner(r)
-	line := 0
-	for sc.Scan() {
-		line++
-		t := strings.TrimSpace(sc.Text())
-		if t == "" {
-			continue
-		}
-		f := strings.Split(t, ",")
+	err := scanLogLines(r, "fio log", func(line int, t string, f []string) error {
 		if len(f) < 3 {
-			return nil, fmt.Errorf("fio log line %d: %q: want time, value, direction[, bs, offset]", line, t)
+			return fmt.Errorf("fio log line %d: %q: want time, value, direction[, bs, offset]", line, t)
 		}
 		var v [5]int64
 		for i := 0; i < len(f) && i < 5; i++ {
@@ -86,19 +78,44 @@ func ParseLog(r io.Reader) ([]LogEntry, error) {
 			}
 			n, err := strconv.ParseInt(s, base, 64)
 			if err != nil {
-				return nil, fmt.Errorf("fio log line %d: field %d: %w", line, i+1, err)
+				return fmt.Errorf("fio log line %d: field %d: %w", line, i+1, err)
 			}
 			v[i] = n
 		}
 		if v[0] < 0 || v[2] < 0 || v[2] > 2 {
-			return nil, fmt.Errorf("fio log line %d: %q: time must be ≥ 0 and direction 0, 1 or 2", line, t)
+			return fmt.Errorf("fio log line %d: %q: time must be ≥ 0 and direction 0, 1 or 2", line, t)
 		}
 		out = append(out, LogEntry{TimeMs: v[0], Value: v[1], Dir: int(v[2]), BS: v[3], Offset: v[4]})
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("fio log: %w", err)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
+}
+
+// scanLogLines calls fn with each line of a fio log (ParseLog,
+// ParseHistLog) that is not blank: its number (from 1), its text trimmed
+// and its comma-separated fields; what names the log in a read error.
+// Lines may be as long as a histogram log's (1856 bins).
+func scanLogLines(r io.Reader, what string, fn func(line int, text string, fields []string) error) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	line := 0
+	for sc.Scan() {
+		line++
+		t := strings.TrimSpace(sc.Text())
+		if t == "" {
+			continue
+		}
+		if err := fn(line, t, strings.Split(t, ",")); err != nil {
+			return err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	return nil
 }
 
 // ReadLog reads the fio log at path.

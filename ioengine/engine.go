@@ -63,6 +63,11 @@ type Control struct {
 	// SeriesPerJob asks, beside Stats.Series, for each job's own series
 	// (Stats.JobSeries), e.g. for fio's logs of each numjobs clone.
 	SeriesPerJob bool
+	// SeriesKeepTail keeps the window's last slice, from the last tick to
+	// its end, apart however short (fio's logs write it, or drop it, as a
+	// window of its own); without it a tail under half an interval joins
+	// the slice before.
+	SeriesKeepTail bool
 	// IOLog keeps every I/O the window completes (Stats.IOLog), e.g. for
 	// fio's logs of every I/O. It costs 40 bytes an I/O, as fio's logs
 	// held in memory until the job ends do.

@@ -26,6 +26,7 @@ type seriesClock struct {
 	interval time.Duration
 	bins     bool // keep each slice's latency bins (Control.SeriesBins)
 	perJob   bool // each job's own series too (Control.SeriesPerJob)
+	keepTail bool // the last slice apart however short (Control.SeriesKeepTail)
 	tick     atomic.Int64
 	times    []int64 // coordinator time of tick k (times[0]: window start), ns since the origin
 	ticker   *time.Ticker
@@ -36,7 +37,7 @@ func newSeriesClock(ctl Control) *seriesClock {
 	if ctl.SeriesInterval <= 0 {
 		return nil
 	}
-	return &seriesClock{interval: ctl.SeriesInterval, bins: ctl.SeriesBins, perJob: ctl.SeriesPerJob}
+	return &seriesClock{interval: ctl.SeriesInterval, bins: ctl.SeriesBins, perJob: ctl.SeriesPerJob, keepTail: ctl.SeriesKeepTail}
 }
 
 // job returns the cutter of one more job (nil without a series).
@@ -97,12 +98,16 @@ func (c *seriesClock) merge(ms []meter) (all []Interval, perJob [][]Interval) {
 		end = max(end, m.winEnd)
 		m.ser.cut(m, m.winEnd, 0, true)
 	}
-	all = mergeSeries(jobs, starts, c.times, end, c.interval, c.bins)
+	join := c.interval // a tail under half of it joins the slice before
+	if c.keepTail {
+		join = 0
+	}
+	all = mergeSeries(jobs, starts, c.times, end, join, c.bins)
 	if c.perJob && len(jobs) > 1 {
 		perJob = make([][]Interval, len(jobs))
 		for i, j := range jobs {
 			if j != nil {
-				perJob[i] = mergeSeries(jobs[i:i+1], starts[i:i+1], c.times, end, c.interval, c.bins)
+				perJob[i] = mergeSeries(jobs[i:i+1], starts[i:i+1], c.times, end, join, c.bins)
 			}
 		}
 	}
@@ -208,7 +213,7 @@ func spreadSkipped(own []ivPiece, ticks []int64, prevK, k int, t0, t1 int64, inf
 // count every I/O once and, for one job, sum exactly to the run. A tail
 // shorter than half of interval in the jobs' time (the coordinator's last
 // tick came as the window ended, or the jobs reaped nothing after it) joins
-// the slice before it.
+// the slice before it (interval 0: none does).
 // With bins, each slice keeps its latency bins (Interval.Bins).
 func mergeSeries(jobs []*seriesJob, winStarts []int64, ticks []int64, end int64, interval time.Duration, bins bool) []Interval {
 	if len(ticks) == 0 {

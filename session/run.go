@@ -95,7 +95,8 @@ func (r *Run) Execute(ctx context.Context) (err error) {
 		}
 		j.ctl.IOLog = j.spec.run.Logs.PerIO() // fio logs every I/O without log_avg_msec
 		if win > 0 {
-			j.ctl.SeriesInterval = win // fio's logs' windows, a whole number of slices each
+			j.ctl.SeriesInterval = win  // fio's logs' windows, a whole number of slices each
+			j.ctl.SeriesKeepTail = true // fio writes the last part-window in some logs only
 			l := j.spec.run.Logs
 			j.ctl.SeriesBins = l.Hist != "" || l.Lat != "" && j.w.RW.IsRead() && j.w.RW.IsWrite() // each direction's latency
 			j.ctl.SeriesPerJob = j.w.NumJobs > 1 && j.spec.run.Logs.Any()

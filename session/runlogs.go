@@ -25,6 +25,7 @@ type runLog struct {
 	clone int
 	every int
 	perIO bool
+	slice time.Duration // the series' interval
 }
 
 // runLogs are the logs the jobs ask for (write_iops_log, write_bw_log,
@@ -57,7 +58,7 @@ func runLogs(jobs []*runJob, slice time.Duration) []runLog {
 				for _, kind := range k.kinds {
 					if k.prefix != "" {
 						out = append(out, runLog{path: fio.LogPath(k.prefix, kind, n+c, l.PerJob), kind: kind, job: j, clone: clone,
-							every: k.every, perIO: kind != fio.LogClatHist && l.PerIO()})
+							every: k.every, perIO: kind != fio.LogClatHist && l.PerIO(), slice: slice})
 					}
 				}
 			}
@@ -92,13 +93,18 @@ func gcd(a, b int64) int64 {
 	return a
 }
 
+// ownEngine reports whether the job runs on one of qdsweep's engines
+// that do I/O (io_uring, libaio, psync): they keep its I/Os (Control.IOLog),
+// each clone's series and the series' tail apart (Control.SeriesKeepTail).
+func (j *runJob) ownEngine() bool { return j.es.Sim == nil && j.es.Fio == nil }
+
 // unkeptLogs drops the logs of a job whose engine (the simulator, fio)
 // keeps no series per clone (numjobs > 1) or no I/Os (logs of every I/O,
 // without log_avg_msec), and says why.
 func unkeptLogs(jobs []*runJob) {
 	for _, j := range jobs {
 		l := &j.spec.run.Logs
-		if j.es.Sim == nil && j.es.Fio == nil || !l.Any() {
+		if j.ownEngine() || !l.Any() {
 			continue
 		}
 		if j.w.NumJobs > 1 {
@@ -182,11 +188,21 @@ func writeRunLog(b *bytes.Buffer, l runLog) (exact bool, err error) {
 			series = st.JobSeries[l.clone]
 		}
 	}
+	windows := ioengine.Coarsen(series, l.every)
+	if n := len(windows); n > 0 && l.job.ownEngine() && l.kind != fio.LogClat && l.kind != fio.LogLat &&
+		windows[n-1].DurNs < int64(l.every)*int64(l.slice) {
+		// The last window ended before its time (the series' tail, kept
+		// apart): fio writes such a part-window in its latency logs when
+		// the job ends, and never in its IOPS, bandwidth and histogram
+		// logs, whose windows end only as a completion or a sample finds
+		// them full.
+		windows = windows[:n-1]
+	}
 	if l.kind == fio.LogClatHist {
 		if logs.HistMs <= 0 {
 			return true, nil // fio writes the file, empty, without log_hist_msec
 		}
-		entries, exact := fioadapt.HistLog(ioengine.Coarsen(series, l.every), l.job.w, logs.HistCoarse)
+		entries, exact := fioadapt.HistLog(windows, l.job.w, logs.HistCoarse)
 		return exact, fio.WriteHistLog(b, entries, logs.HistCoarse)
 	}
 	var entries []fio.LogEntry
@@ -197,7 +213,7 @@ func writeRunLog(b *bytes.Buffer, l runLog) (exact bool, err error) {
 		}
 		entries = ioLogEntries(l.kind, recs)
 	} else {
-		entries = logEntries(l.kind, l.job.w.RW, ioengine.Coarsen(series, l.every))
+		entries = logEntries(l.kind, l.job.w.RW, windows)
 	}
 	for i := range entries {
 		entries[i].HexPrio, entries[i].WithOffset = logs.Prio, logs.Offset

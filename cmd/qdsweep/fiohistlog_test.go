@@ -109,8 +109,9 @@ func histTotal(t *testing.T, path string, coarseness int, ordered bool) uint64 {
 // 1, 2 and 3, named as fio 3.33 names them for the same job file (with
 // per_job_logs=0 one file each); every line has fio's columns (log_offset
 // adds one); each histogram log has 1856 >> log_hist_coarseness bins a
-// line and counts every read of its clone (fio's stops at its last
-// window, so at most as many); fio's own fio2gnuplot reads the logs.
+// line and counts the reads of its clone's full windows (as fio's, the
+// last part-window is not written: fewer than all, more than all but two
+// windows' at 1,000 IOPS); fio's own fio2gnuplot reads the logs.
 func TestRunWritesFioLogsPerJob(t *testing.T) {
 	fioBin, _ := exec.LookPath("fio")
 	for _, c := range []struct {
@@ -150,8 +151,8 @@ func TestRunWritesFioLogsPerJob(t *testing.T) {
 				if !perJob {
 					reads *= 3 // every clone's in one file
 				}
-				if total != reads {
-					t.Errorf("%v %s: %d completions counted, want %d", c.extra, n, total, reads)
+				if total > reads || total+2*50*reads/256 < reads {
+					t.Errorf("%v %s: %d completions counted, want all of %d but the last part-window's", c.extra, n, total, reads)
 				}
 			case slices.Contains(c.extra, "log_offset=1"):
 				wantCols = 6
@@ -167,9 +168,8 @@ func TestRunWritesFioLogsPerJob(t *testing.T) {
 				t.Errorf("%v %s: fio's %v columns, qdsweep's %v", c.extra, n, fcols, cols)
 			}
 			if histLogRE.MatchString(n) {
-				if ft, qt := histTotal(t, filepath.Join(fdir, n), c.coarseness, perJob), histTotal(t, filepath.Join(q, n), c.coarseness, perJob); ft > qt {
-					t.Errorf("%v %s: fio counts %d completions, qdsweep %d", c.extra, n, ft, qt)
-				}
+				ft, qt := histTotal(t, filepath.Join(fdir, n), c.coarseness, perJob), histTotal(t, filepath.Join(q, n), c.coarseness, perJob)
+				t.Logf("%v %s: fio counts %d completions, qdsweep %d", c.extra, n, ft, qt)
 			}
 			t.Logf("%v %s: fio %d lines, qdsweep %d", c.extra, n, flines, lines)
 		}
@@ -246,7 +246,8 @@ func TestFioPlotScripts(t *testing.T) {
 // TestRunHistLogMixedWindows: a job that reads and writes with a
 // histogram window (100 ms) twice its averaged logs' (50 ms) writes both
 // as fio names them, the histogram log a line per window and direction
-// (929 columns at coarseness 1, fio's too) counting every I/O once, the
+// (929 columns at coarseness 1, fio's too) counting each I/O of its full
+// windows once (reads and writes both), the
 // IOPS log twice as many windows, and the latency logs each direction's
 // own mean, as fio's.
 func TestRunHistLogMixedWindows(t *testing.T) {
@@ -275,7 +276,7 @@ func TestRunHistLogMixedWindows(t *testing.T) {
 	}
 	iopsLines, _ := logShape(t, filepath.Join(dir, "q_iops.1.log"))
 	_, cols := logShape(t, filepath.Join(dir, "q_clat_hist.1.log"))
-	if dirs[0]+dirs[1] != 256 || dirs[0] == 0 || dirs[1] == 0 || iopsLines < len(hist)*2-4 || !slices.Equal(cols, []int{3 + fio.PlatNR/2}) {
+	if dirs[0]+dirs[1] > 256 || dirs[0] == 0 || dirs[1] == 0 || iopsLines < len(hist)*2-4 || !slices.Equal(cols, []int{3 + fio.PlatNR/2}) {
 		t.Errorf("histogram log: %d lines of %v columns, %v reads and writes; IOPS log %d lines", len(hist), cols, dirs, iopsLines)
 	}
 	lat, err := fio.ReadLog(filepath.Join(dir, "q_clat.1.log"))
@@ -319,4 +320,43 @@ func readHistLog(path string) ([]fio.HistEntry, error) {
 	}
 	defer f.Close()
 	return fio.ParseHistLog(f)
+}
+
+// TestRunLogWindowsAsFio: averaged and histogram logs end their windows as
+// fio 3.33's do. fio writes a latency log's last part-window when the job
+// ends, and never its IOPS, bandwidth and histogram logs' (their windows
+// end as a completion or sample finds them full): with one window for all
+// (50 ms; 256 reads at 1,000 IOPS), qdsweep's latency logs have one line
+// more than its IOPS and bandwidth logs, its histogram log as many as
+// those, and the columns are fio's. The line counts of fio's own logs of
+// the same job are logged beside them (fio's IOPS and bandwidth windows
+// follow its helper thread's wake-ups, so they vary with the load).
+func TestRunLogWindowsAsFio(t *testing.T) {
+	job := "[global]\nfilename=f\nsize=1m\nbs=4k\nrw=randread\nrate_iops=1000\nlog_avg_msec=50\nlog_hist_msec=50\n" +
+		"write_iops_log=q\nwrite_bw_log=q\nwrite_lat_log=q\nwrite_hist_log=q\nlog_hist_coarseness=4\n[a]\n"
+	kinds := []string{"iops", "bw", "clat", "lat", "clat_hist"}
+	count := func(dir string) map[string]int {
+		n := map[string]int{}
+		for _, k := range kinds {
+			n[k], _ = logShape(t, filepath.Join(dir, "q_"+k+".1.log"))
+		}
+		return n
+	}
+	q := count(runLogsJob(t, job, ""))
+	if q["clat"] != q["iops"]+1 || q["lat"] != q["clat"] || q["bw"] != q["iops"] || q["clat_hist"] != q["iops"] || q["iops"] < 4 {
+		t.Errorf("qdsweep's lines %v: want the latency logs one more than the IOPS, bandwidth and histogram logs (at least 4 full windows)", q)
+	}
+	fioBin, err := exec.LookPath("fio")
+	if err != nil {
+		return
+	}
+	fdir, qdir := runLogsJob(t, job, fioBin), runLogsJob(t, job, "")
+	for _, k := range kinds {
+		_, fc := logShape(t, filepath.Join(fdir, "q_"+k+".1.log"))
+		_, qc := logShape(t, filepath.Join(qdir, "q_"+k+".1.log"))
+		if !slices.Equal(fc, qc) {
+			t.Errorf("%s log: fio's columns %v, qdsweep's %v", k, fc, qc)
+		}
+	}
+	t.Logf("lines, fio %v, qdsweep %v", count(fdir), q)
 }
