@@ -1288,3 +1288,21 @@ func (c *jobConv) checkVerify() {
 		c.refuse(c.given[fio.OptVerify]) // blocks written twice: fio checks the last of each
 	}
 }
+
+// StepShape is what every step of a sweep over wl runs beyond its plan,
+// as fio's options: its shape (ioengine.Shape.String: bssplit,
+// random_distribution …), then its thinking and syncs (the other
+// fio.SweepStep rows), "" when all are fio's defaults.
+func StepShape(wl ioengine.Workload) string {
+	var parts []string
+	if s := wl.Shape.String(); s != "" {
+		parts = append(parts, s)
+	}
+	shape := []string{fio.OptBSRange, fio.OptBlockAlign, fio.OptBSSplit, fio.OptRandomDistribution, fio.OptPercentageRandom}
+	for _, kv := range rendered(wl, shape...) {
+		if fio.Row(kv[0]).SweepUse() == fio.SweepStep {
+			parts = append(parts, kv[0]+"="+kv[1])
+		}
+	}
+	return strings.Join(parts, " ")
+}

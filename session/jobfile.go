@@ -1,9 +1,11 @@
 package session
 
 import (
+	"maps"
 	"os"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/fioadapt"
@@ -16,6 +18,10 @@ import (
 type JobFile struct {
 	Run fioadapt.JobRun
 	set map[string]bool // fio option names present in [global] or the job
+	// file is the job file as read, its one job with the step flags'
+	// options after its own; flagsOnly: no job file, only those flags.
+	file      fio.JobFile
+	flagsOnly bool
 }
 
 // ReadSweepJobFile reads the job file a sweep measures (one job section).
@@ -31,15 +37,47 @@ func ReadSweepJobFile(path string) (*JobFile, error) {
 	if len(jf.Jobs) != 1 {
 		return nil, Usagef("--jobfile %s: holds %d job sections; a sweep measures one workload: keep one job section (qdsweep run FILE --section=NAME runs one, qdsweep run FILE all)", path, len(jf.Jobs))
 	}
+	set := map[string]bool{}
+	var names []string
+	for _, o := range jf.Scoped(0) {
+		set[fio.OptionName(o.Key)] = true
+		names = append(names, fio.OptionName(o.Key))
+	}
+	if err := fio.SweepRefuses(names); err != nil {
+		return nil, Usagef("--jobfile %s: %v", path, err)
+	}
 	runs, err := fioadapt.Runs(jf)
 	if err != nil {
 		return nil, Usagef("--jobfile %s: %v", path, OneLine(err))
 	}
-	j := &JobFile{Run: runs[0], set: map[string]bool{}}
-	for _, o := range jf.Scoped(0) {
-		j.set[fio.OptionName(o.Key)] = true
+	return &JobFile{Run: runs[0], set: set, file: jf}, nil
+}
+
+// WithStepOptions is j with the options of sweep's step flags (fio's
+// bssplit, random_distribution, thinktime …: fio.SweepStep rows) after the
+// job's own, so the flags win; without a job file (j nil) a job of those
+// flags alone, which decides nothing else. Errors are usage errors
+// naming the flag.
+func WithStepOptions(j *JobFile, opts []fio.Option) (*JobFile, error) {
+	if len(opts) == 0 {
+		return j, nil
 	}
-	return j, nil
+	out := &JobFile{set: map[string]bool{}, file: fio.JobFile{Jobs: []fio.JobSpec{{Name: "sweep"}}}, flagsOnly: true}
+	if j != nil {
+		out.file, out.flagsOnly = j.file, false
+		out.file.Jobs = slices.Clone(j.file.Jobs)
+		maps.Copy(out.set, j.set)
+	}
+	out.file.Jobs[0].Options = append(slices.Clone(out.file.Jobs[0].Options), opts...)
+	for _, o := range opts {
+		out.set[fio.OptionName(o.Key)] = true
+	}
+	runs, err := fioadapt.Runs(out.file)
+	if err != nil {
+		return nil, Usagef("%v", OneLine(err))
+	}
+	out.Run = runs[0]
+	return out, nil
 }
 
 // Has reports whether the job file sets one of the fio options names.
@@ -65,7 +103,7 @@ func (j *JobFile) from(g Fields, f Field, opts ...string) bool {
 // options that describe a fio job take fio's defaults when the file omits
 // them (rw=read, bs=4k, iodepth=1, numjobs=1, direct=0), unless f is given.
 func (j *JobFile) defines(g Fields, f Field) bool {
-	return j != nil && !g.Has(f)
+	return j != nil && !j.flagsOnly && !g.Has(f)
 }
 
 // ApplyShared copies what the job file sets onto the shared workload
@@ -75,10 +113,10 @@ func (j *JobFile) ApplyShared(g Fields, w *ioengine.Workload) {
 		return
 	}
 	jw := j.Run.Workload
-	if j.from(g, FieldFilename, fio.OptFilename) {
+	if j.from(g, FieldFilename, fio.OptFilename, fio.OptDirectory) {
 		w.Filename = jw.Filename
 	}
-	if j.from(g, FieldSize, fio.OptSize) {
+	if j.from(g, FieldSize, fio.OptSize, fio.OptFileSize) {
 		w.Size = jw.Size
 	} else if !g.Has(FieldSize) && w.Filename != "" {
 		if _, err := os.Stat(w.Filename); err == nil {
@@ -97,8 +135,11 @@ func (j *JobFile) ApplyShared(g Fields, w *ioengine.Workload) {
 	if j.defines(g, FieldDirect) {
 		w.Direct = jw.Direct
 	}
-	if !g.Has(FieldUring) {
+	if !g.Has(FieldUring) && !j.flagsOnly {
 		w.Uring = jw.Uring
+	}
+	if j.Has(fio.OptInvalidate) {
+		w.Invalidate = jw.Invalidate
 	}
 	if j.from(g, FieldRandSeed, fio.OptRandSeed) {
 		w.RandSeed = jw.RandSeed
@@ -106,9 +147,34 @@ func (j *JobFile) ApplyShared(g Fields, w *ioengine.Workload) {
 	if j.from(g, FieldContinueOnError, fio.OptContinueOnError) {
 		w.ContinueOnError = jw.ContinueOnError
 	}
-	// The job's shapes (bssplit, bsrange, random_distribution …), which
-	// sweep has no flags of its own for; each step keeps them.
-	w.Shape = jw.Shape
+	// The job's and the step flags' shapes (bssplit, bsrange,
+	// random_distribution …), thinking and syncs: each step keeps them.
+	w.Shape, w.Think = jw.Shape, jw.Think
+	w.SyncEvery, w.SyncData, w.OpenSync = jw.SyncEvery, jw.SyncData, jw.OpenSync
+}
+
+// CheckTarget refuses what the job file forbids of the sweep's plan p
+// and target w: writing under readonly, laying out a missing file under
+// allow_file_create=0. Under randrepeat=0 without a seed, w gets a new
+// seed, as run gives one.
+func (j *JobFile) CheckTarget(g Fields, p sweep.Plan, w *ioengine.Workload, scratch bool) error {
+	if j == nil || j.flagsOnly {
+		return nil
+	}
+	if j.Run.ReadOnly {
+		for _, rw := range p.RW {
+			if ioengine.RW(rw).IsWrite() {
+				return Usagef("--jobfile: readonly, and --rw=%s writes; drop one of them", rw)
+			}
+		}
+	}
+	if j.Run.NoCreate && (scratch || !targetExists(w.Filename)) {
+		return Usagef("--jobfile: allow_file_create=0, and %s does not exist; create it or drop allow_file_create", w.Filename)
+	}
+	if j.Has(fio.OptRandRepeat) && !j.Run.RandRepeat && !j.Has(fio.OptRandSeed) && !g.Has(FieldRandSeed) {
+		w.RandSeed = uint64(time.Now().UnixNano()) // new offsets every sweep
+	}
+	return nil
 }
 
 // RW is the pattern to sweep: the request's (given), or the job file's
@@ -124,6 +190,16 @@ func (j *JobFile) RW(g Fields, given string) string {
 func (j *JobFile) BS(g Fields, given string) string {
 	if j.defines(g, FieldBS) {
 		return strconv.FormatInt(j.Run.Workload.BS, 10)
+	}
+	return given
+}
+
+// IODepths is the depths to sweep: the request's list, or up to the job
+// file's iodepth (1 doubling to it) when the request gave none and the
+// job sets one above 1. A job at fio's default depth of 1 sets no ceiling.
+func (j *JobFile) IODepths(g Fields, given string) string {
+	if j.defines(g, FieldIODepth) && j.Has(fio.OptIODepth) && j.Run.Workload.IODepth > 1 {
+		return "1:" + strconv.Itoa(j.Run.Workload.IODepth)
 	}
 	return given
 }
@@ -169,8 +245,8 @@ func SweepRates(g Fields, j *JobFile, rateText, process string) (rates, fraction
 		}
 		return rates, fractions, nil
 	}
-	if !j.Poisson(g, process) {
-		return nil, nil, nil
+	if !j.Poisson(g, process) && !j.Has(fio.OptRateIOPS) {
+		return nil, nil, nil // a job's rate_iops is the load swept around, linear or poisson
 	}
 	if j.Has(fio.OptRateIOPS) {
 		w := j.Run.Workload

@@ -105,6 +105,10 @@ type SweepRequest struct {
 	// RateIOPS and RateProcess are the offered loads (a list) and how
 	// they arrive (linear, poisson) of a sweep over loads.
 	RateIOPS, RateProcess string
+	// StepOptions are the given flags of fio's options every step runs
+	// (fio.SweepStep rows: bssplit, random_distribution, thinktime …),
+	// as fio options, applied after a job file's.
+	StepOptions []fio.Option
 
 	// Workload holds the shared settings: filename, size (given, or its
 	// default), offsets, rwmixread, direct, seed, continue_on_error,
@@ -167,6 +171,9 @@ func NewSweep(req SweepRequest) (*Sweep, error) {
 			return o, err
 		}
 	}
+	if jf, err = WithStepOptions(jf, req.StepOptions); err != nil {
+		return o, err
+	}
 	if o.Plan, err = planOf(req, o.Prev, jf); err != nil {
 		return o, err
 	}
@@ -200,6 +207,9 @@ func NewSweep(req SweepRequest) (*Sweep, error) {
 		return o, err
 	}
 	o.SetTarget(g, jf, defSize)
+	if err := jf.CheckTarget(g, o.Plan, &o.Workload, o.Scratch); err != nil {
+		return o, err
+	}
 	o.Steady, o.LogEvery = req.Steady, req.LogEvery
 	o.Stop = sweep.DefaultEarlyStop
 	o.Stop.MaxP99 = req.MaxP99
@@ -284,7 +294,7 @@ func planOf(req SweepRequest, prev *sweep.Result, jf *JobFile) (sweep.Plan, erro
 		field Field
 		dst   *[]int
 		text  string
-	}{{fio.OptIODepth, FieldIODepth, &p.IODepth, req.IODepth}, {fio.OptNumJobs, FieldNumJobs, &p.NumJobs, jf.NumJobs(g, req.NumJobs)}} {
+	}{{fio.OptIODepth, FieldIODepth, &p.IODepth, jf.IODepths(g, req.IODepth)}, {fio.OptNumJobs, FieldNumJobs, &p.NumJobs, jf.NumJobs(g, req.NumJobs)}} {
 		if fresh || g.Has(f.field) {
 			v, err := sweep.ParseIntSpec(f.text)
 			if err != nil {

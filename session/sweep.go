@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/qdsweep/qdsweep/fioadapt"
 	"github.com/qdsweep/qdsweep/guard"
 	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/littleslaw"
@@ -240,6 +241,7 @@ func (o *Sweep) result(engine, fallback string) (*sweep.Result, error) {
 	}
 	m := &r.Meta
 	sweep.MetaFor(m, o.Plan, o.Workload, engine, fallback, o.Engine.Sim, o.Ramp, o.Runtime)
+	m.Workload.Shape = fioadapt.StepShape(o.Workload)
 	if prevMeta != nil {
 		if err := sweep.CheckResume(*prevMeta, *m); err != nil {
 			*m = *prevMeta

@@ -33,6 +33,7 @@ func sweepCommand() *cli.Command {
 		&cli.StringFlag{Name: fio.OptRateIOPS, Usage: "sweep offered loads instead of depths, at the one --iodepth × --numjobs: total I/Os per second (1000,2000,4k) or shares of the closed-loop IOPS measured first (25%,50%,90%); each step reports latency against the load offered and the depth it needs (IOPS × latency)"},
 		&cli.StringFlag{Name: fio.OptRateProcess, Value: "linear", Usage: "how the offered load arrives, as fio: linear (evenly spaced) or poisson (exponential gaps: open-loop arrivals); poisson without --rate_iops offers " + sweep.RateFractionsText(sweep.DefaultRateFractions)},
 	}
+	flags = append(flags, stepFlags()...)
 	flags = append(flags, workloadFlags(session.SweepDefaultRamp.String(), session.SweepDefaultRuntime.String()+", or sooner once steady")...)
 	flags = append(flags, logIntervalFlag())
 	flags = append(flags, &cli.StringFlag{Name: "emit-fio-jobs", Usage: "write one fio job file per planned step into this directory before the sweep runs (any engine)"})
@@ -56,6 +57,28 @@ func sweepCommand() *cli.Command {
 		Flags:  flags,
 		Action: sweepAction,
 	}
+}
+
+// stepFlags are sweep's flags of fio's options every step runs as run
+// does (bssplit, random_distribution, thinktime …: fio.SweepStep rows),
+// made from the rows; fio reads their values.
+func stepFlags() []cli.Flag {
+	var fs []cli.Flag
+	for _, d := range fio.SweepStepOptions() {
+		fs = append(fs, &cli.StringFlag{Name: d.Name, Usage: d.SweepUsage() + " (each step)"})
+	}
+	return fs
+}
+
+// stepOptions are the step flags given, as fio options in the rows' order.
+func stepOptions(c *cli.Context) []fio.Option {
+	var opts []fio.Option
+	for _, d := range fio.SweepStepOptions() {
+		if c.IsSet(d.Name) {
+			opts = append(opts, fio.Option{Key: d.Name, Value: c.String(d.Name)})
+		}
+	}
+	return opts
 }
 
 func sweepAction(c *cli.Context) error {

@@ -536,14 +536,32 @@ func TestResumeRefusesAnotherTarget(t *testing.T) {
 // sizes (bssplit) over a hot spot (zipf): every step runs the job's
 // shapes, recorded in results.json, and the curve is analysed and advised
 // on as any other: its points, its knee sentence, and advise's depth.
+// The same workload given as sweep's flags (fio's names, made from the
+// option table's step rows) is swept the same way.
 func TestSweepJobFileShapesCurveAndAdvice(t *testing.T) {
-	dir := t.TempDir()
-	job := filepath.Join(dir, "shapes.fio")
-	if err := os.WriteFile(job, []byte("[db]\nrw=randread\nbssplit=4k/70:64k/30\nrandom_distribution=zipf:1.2\nsize=16m\n"), 0o644); err != nil {
-		t.Fatal(err)
+	for _, tc := range []struct {
+		name  string
+		shape func(dir string) []string
+	}{
+		{"job file", func(dir string) []string {
+			job := filepath.Join(dir, "shapes.fio")
+			if err := os.WriteFile(job, []byte("[db]\nrw=randread\nbssplit=4k/70:64k/30\nrandom_distribution=zipf:1.2\nsize=16m\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return []string{"--jobfile=" + job}
+		}},
+		{"flags", func(string) []string {
+			return []string{"--rw=randread", "--bssplit=4k/70:64k/30", "--random_distribution=zipf:1.2", "--size=16m"}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) { sweepShapesCurveAndAdvice(t, tc.shape) })
 	}
-	code, stdout, stderr := runSweep(t, dir, "--jobfile="+job, "--filename=data", "--iodepth=1,2,4,8",
-		"--ramp_time=0", "--runtime=300ms", "--ss=0", "--control=false", "--output=res")
+}
+
+func sweepShapesCurveAndAdvice(t *testing.T, shape func(dir string) []string) {
+	dir := t.TempDir()
+	code, stdout, stderr := runSweep(t, dir, append(shape(dir), "--filename=data", "--iodepth=1,2,4,8",
+		"--ramp_time=0", "--runtime=300ms", "--ss=0", "--control=false", "--output=res")...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}

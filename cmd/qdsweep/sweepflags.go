@@ -53,7 +53,7 @@ func sweepRequest(c *cli.Context) (session.SweepRequest, error) {
 		Overwrite: c.Bool(overwriteFlag), EmitJobs: c.String("emit-fio-jobs"), Control: c.Bool("control"),
 		Quiet: c.Bool("quiet"), Refine: c.Bool("refine"), RefineSteps: c.Int("refine-steps"),
 		ChartFormat: c.String("chart-format"), Version: version,
-		RateIOPS: c.String(fio.OptRateIOPS), RateProcess: c.String(fio.OptRateProcess),
+		RateIOPS: c.String(fio.OptRateIOPS), RateProcess: c.String(fio.OptRateProcess), StepOptions: stepOptions(c),
 		Out: session.Out{Stdout: c.App.Writer, Stderr: c.App.ErrWriter, OnHardExit: onHardExit, OnCommit: stopOnItsOwn}}
 	var err error
 	if req.Workload, err = workloadFromFlags(c); err != nil {
