@@ -17,6 +17,19 @@ func ExampleQueueDepth() {
 	// iodepth 208 × numjobs 1, or [{104 2 0} {52 4 0}]
 }
 
+// Split QD 208 into fio's iodepth × numjobs with at most 128 I/Os a job
+// and 4 jobs: the best split within the limits, then the others.
+func ExampleSplitQD() {
+	best, alts := littleslaw.SplitQD(208, 128, 4)
+	fmt.Printf("iodepth %d × numjobs %d\n", best.IODepth, best.NumJobs)
+	for _, a := range alts {
+		fmt.Printf("or iodepth %d × numjobs %d\n", a.IODepth, a.NumJobs)
+	}
+	// Output:
+	// iodepth 104 × numjobs 2
+	// or iodepth 52 × numjobs 4
+}
+
 func ExampleAnalyze() {
 	qd := []float64{1, 2, 4, 8, 16, 32, 64}
 	iops := []float64{20e3, 38e3, 70e3, 110e3, 140e3, 150e3, 151e3}
