@@ -154,6 +154,12 @@ func runTargets(w *ioengine.Workload, es Engine, run fioadapt.JobRun) (runTarget
 	if len(w.JobFiles) > 0 && !es.Local() {
 		return t, Usagef("run: --numjobs=%d gives each job its own file, which --ioengine=%s does not run; name one shared file with --filename", w.NumJobs, es.Name)
 	}
+	if len(w.JobFiles) > 0 && es.Fio != nil {
+		// Refused before anything is laid out: fio gets each target as a
+		// held descriptor, and numjobs clones of one job share its filename.
+		return t, Usagef("run: job %s: numjobs=%d with no %s gives each clone its own file (%s …), which qdsweep does not hand fio; name one shared file (%s=PATH), or run the job file with fio itself",
+			run.Name, w.NumJobs, fio.OptFilename, w.JobFiles[0], fio.OptFilename)
+	}
 	t.temporary = w.Filename == "" && es.Local()
 	if t.temporary {
 		w.Filename = runScratchFile

@@ -70,3 +70,36 @@ func TestRunThroughFio(t *testing.T) {
 		}
 	})
 }
+
+// TestViaFioCloneFilesRefused: a job that runs through fio with numjobs
+// clones and no filename (each clone its own file, fio's NAME.N.0) is
+// refused in one line naming the job and its clones' files, exit 2,
+// before anything is laid out: the directory holds the job file alone.
+func TestViaFioCloneFilesRefused(t *testing.T) {
+	if _, err := exec.LookPath("fio"); err != nil {
+		t.Skip("fio is not installed (CI installs it)")
+	}
+	for _, tc := range []struct{ name, file string }{
+		{"job file", "[a]\nrw=read\nbs=4k\nsize=1m\nnumjobs=2\nbuffer_compress_percentage=50\n"},
+		{"--ioengine=fio", "[a]\nrw=read\nbs=4k\nsize=1m\nnumjobs=3\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "j.fio"), []byte(tc.file), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			args := []string{"run", "--allow-write", "j.fio"}
+			if tc.name == "--ioengine=fio" {
+				args = append(args, "--ioengine=fio")
+			}
+			stdout, stderr, code := runQdsweep(t, dir, args...)
+			line := strings.TrimSpace(stderr)
+			if code != 2 || strings.Contains(line, "\n") || !strings.Contains(line, "job a: numjobs=") || !strings.Contains(line, "a.0.0") {
+				t.Fatalf("exit %d, %q; want exit 2 and one line naming the job and its clones' files", code, line)
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) != 1 || stdout != "" {
+				t.Fatalf("a refused run wrote: %v, %q", entries, stdout)
+			}
+		})
+	}
+}
