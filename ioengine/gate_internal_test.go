@@ -47,6 +47,28 @@ func TestPoissonGaps(t *testing.T) {
 	}
 }
 
+// TestRateStartsAgainWithWindow: a job capped at 100 reads a second that
+// issued none of the ten due in its 100 ms ramp (kept from a CPU) does not
+// catch them up in the window: when the window opens its next read is due
+// then, as fio's rate starts again there (reset_all_stats), not 100 ms
+// before, which would let the window count ten reads above the cap.
+func TestRateStartsAgainWithWindow(t *testing.T) {
+	for _, poisson := range []bool{false, true} {
+		j := &job{pace: newPacer([2]float64{100, 0})}
+		if poisson {
+			j.pace = newPoissonPacer([2]float64{100, 0}, 1, 0)
+		}
+		j.m = newMeter(&coord{base: time.Now()}, &jobPub{}, false)
+		j.m.pace = &j.pace
+		j.pace.begin(0)
+		open := int64(100 * time.Millisecond)
+		j.m.open(open)
+		if got := j.pace.next[dirRead]; got != open {
+			t.Errorf("poisson %v: the next read is due at %v, want the window's start %v", poisson, time.Duration(got), time.Duration(open))
+		}
+	}
+}
+
 // TestLatencyTargetSearch follows fio's lat_target_* on windows that meet
 // the target up to a depth and miss it above: the depths the search
 // visits, and where it ends.

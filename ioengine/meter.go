@@ -152,6 +152,9 @@ type meter struct {
 	sync dirMeter
 	// g is the job's gate (nil: none), told of every whole completion.
 	g *gate
+	// pace is the job's rate (RateIOPS), begun again when the window
+	// opens (open).
+	pace *pacer
 	// thought counts the window's thinks (Workload.Think).
 	thought int64
 	// held counts the times, in the window, that the job had a free slot
@@ -300,6 +303,13 @@ func (m *meter) endBatch(t int64, n int) {
 // target's final window (gate.idle), as fio resets a job's figures there.
 func (m *meter) open(t int64) {
 	m.measuring = true
+	if m.pace != nil && m.pace.on {
+		// The rate starts again with the window, as fio's does
+		// (reset_all_stats zeroes its rate state and start time): I/Os
+		// a job fell behind on in the ramp are not caught up in the
+		// window, which would then count more than the rate allows.
+		m.pace.begin(t)
+	}
 	m.winStart = t
 	m.area = 0
 	m.areaIn = m.inflight*t - m.startSum

@@ -154,7 +154,7 @@ func (r *workloadRun) startJobs(newLoop newLoopFunc) error {
 		if i == 0 {
 			j.trace = ctl.issueTrace
 		}
-		j.m.g = j.gate
+		j.m.g, j.m.pace = j.gate, &j.pace
 		if w.SyncEvery > 0 {
 			j.m.sync.hist = hdrhistogram.New(histMinNs, histMaxNs, histSigFigs)
 		}
