@@ -18,10 +18,25 @@
 #     started;
 #   - medians of the wall times and I/Os, and how many pairs agree;
 #   - per default sweep, where its time went: each step's window and ramp
-#     (ms) and what ended it (settle.by: d decision, p precision, – the
-#     slope rule or --runtime; r: the curve still rising, settled from 0.3 s).
+#     (ms) and what ended it (settle.by: d decision, p precision, u
+#     undecidable, – the slope rule or --runtime; r: the curve still rising,
+#     f: the pair flat, both settled from 0.3 s).
 #
-# Usage: bench/sweep-settle-vs-fixed.sh [-p PAIRS] [-d DIR] [-b QDSWEEP] [-S SIMSPEC] [-k]
+# On a device whose curve repeats (a scratch file on a disk need not):
+#   -z DEV  a zram device (must be unused, disksize 0): sized 2 GiB, its first
+#           1 GiB written with random data, both sweeps read that 1 GiB
+#           (--filename=DEV --size=1g); reset at the end
+#   -n US   an emulated network volume instead: bench/netvol.c (built here,
+#           needs cc and libfuse3-dev, mounted with fuse3) answers every read
+#           of its one 1 GiB file after US µs, as a network disk answers after
+#           a round trip; both sweeps read a read-only loop device with direct
+#           I/O over that file; unmounted and detached at the end
+#   -t IOPS with -z or -n: each sweep runs in a cgroup v1 blkio group that
+#           throttles its reads of the device to IOPS
+#           (blkio.throttle.read_iops_device): a cap-shaped "provisioned IOPS"
+#           device, like a cloud volume's limit
+#
+# Usage: bench/sweep-settle-vs-fixed.sh [-p PAIRS] [-d DIR] [-b QDSWEEP] [-S SIMSPEC] [-z DEV | -n US] [-t IOPS] [-k]
 #   -p  pairs (default 5)
 #   -d  directory on the disk under test (default .): the sweeps run there
 #   -b  qdsweep binary (default: built from this checkout into a temp dir)
@@ -34,23 +49,54 @@ DIR=.
 BIN=
 SIM=
 KEEP=0
-while getopts "p:d:b:S:kh" opt; do
+ZRAM=
+THROTTLE=
+NETVOL=
+while getopts "p:d:b:S:z:t:n:kh" opt; do
 	case $opt in
 	p) PAIRS=$OPTARG ;;
 	d) DIR=$OPTARG ;;
 	b) BIN=$OPTARG ;;
 	S) SIM=$OPTARG ;;
+	z) ZRAM=$OPTARG ;;
+	t) THROTTLE=$OPTARG ;;
+	n) NETVOL=$OPTARG ;;
 	k) KEEP=1 ;;
-	*) sed -n '2,30p' "$0"; exit 2 ;;
+	*) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 2 ;;
 	esac
 done
 command -v python3 >/dev/null || { echo "sweep-settle-vs-fixed: python3 is not installed" >&2; exit 1; }
 [ -d "$DIR" ] || { echo "sweep-settle-vs-fixed: -d $DIR is not a directory" >&2; exit 2; }
 case $PAIRS in '' | *[!0-9]* | 0) echo "sweep-settle-vs-fixed: -p $PAIRS is not a positive count" >&2; exit 2 ;; esac
+if [ -n "$THROTTLE" ]; then
+	[ -n "$ZRAM$NETVOL" ] || { echo "sweep-settle-vs-fixed: -t throttles a device: name one with -z or -n" >&2; exit 2; }
+	case $THROTTLE in *[!0-9]* | 0) echo "sweep-settle-vs-fixed: -t $THROTTLE is not a positive IOPS count" >&2; exit 2 ;; esac
+	[ -f /sys/fs/cgroup/blkio/blkio.throttle.read_iops_device ] || { echo "sweep-settle-vs-fixed: -t needs cgroup v1 blkio at /sys/fs/cgroup/blkio" >&2; exit 2; }
+fi
+zsys=
+[ -z "$ZRAM" ] || [ -z "$NETVOL" ] || { echo "sweep-settle-vs-fixed: -z and -n exclude each other" >&2; exit 2; }
+[ -z "$SIM" ] || [ -z "$ZRAM$NETVOL" ] || { echo "sweep-settle-vs-fixed: -S excludes -z and -n" >&2; exit 2; }
+if [ -n "$NETVOL" ]; then
+	case $NETVOL in *[!0-9]*) echo "sweep-settle-vs-fixed: -n $NETVOL is not a delay in µs" >&2; exit 2 ;; esac
+	command -v cc >/dev/null && pkg-config --exists fuse3 2>/dev/null && command -v fusermount3 >/dev/null ||
+		{ echo "sweep-settle-vs-fixed: -n needs cc, libfuse3-dev and fuse3 (apt-get install gcc libfuse3-dev fuse3)" >&2; exit 2; }
+fi
+if [ -n "$ZRAM" ]; then
+	zsys="/sys/block/$(basename "$ZRAM")"
+	[ -b "$ZRAM" ] && [ -d "$zsys" ] || { echo "sweep-settle-vs-fixed: -z $ZRAM is not a zram device (modprobe zram)" >&2; exit 2; }
+	[ "$(cat "$zsys/disksize")" = 0 ] || { echo "sweep-settle-vs-fixed: -z $ZRAM is in use (disksize $(cat "$zsys/disksize")); reset it or name another" >&2; exit 2; }
+fi
 TMP=$(mktemp -d)
 WORK=$(mktemp -d "$DIR/qdsweep-settle.XXXXXX")
+CG=
+LOOP=
+MNT=
 cleanup() {
 	rm -rf "$WORK"
+	[ -n "$CG" ] && [ -d "$CG" ] && rmdir "$CG"
+	[ -n "$zsys" ] && [ "$(cat "$zsys/disksize")" != 0 ] && echo 1 >"$zsys/reset"
+	[ -n "$LOOP" ] && losetup -d "$LOOP"
+	[ -n "$MNT" ] && mountpoint -q "$MNT" && fusermount3 -u "$MNT"
 	if [ "$KEEP" = 1 ]; then
 		echo "results kept in $TMP" >&2
 	else
@@ -65,9 +111,40 @@ if [ -z "$BIN" ]; then
 fi
 common=()
 [ -n "$SIM" ] && common=(--sim="$SIM")
+target="a scratch file in $(cd "$DIR" && pwd) ($(df --output=source "$DIR" | tail -1))"
+[ -n "$SIM" ] && target="the simulator (--sim=$SIM)"
+if [ -n "$ZRAM" ]; then
+	echo 2G >"$zsys/disksize"
+	echo "writing 1 GiB of random data to $ZRAM" >&2
+	dd if=/dev/urandom of="$ZRAM" bs=1M count=1024 oflag=direct status=none
+	common=(--filename="$ZRAM" --size=1g)
+	target="$ZRAM (zram, 2 GiB, reads over its first 1 GiB of random data)"
+fi
+dev=$ZRAM
+if [ -n "$NETVOL" ]; then
+	here=$(cd "$(dirname "$0")" && pwd)
+	cc -O2 -Wall -o "$TMP/netvol" "$here/netvol.c" $(pkg-config --cflags --libs fuse3)
+	MNT="$TMP/netvol.mnt"
+	mkdir "$MNT"
+	"$TMP/netvol" -o max_threads=1024 --delay-us="$NETVOL" "$MNT"
+	LOOP=$(losetup -f --show -r --direct-io=on "$MNT/vol")
+	dev=$LOOP
+	zsys="" # nothing to reset
+	common=(--filename="$LOOP" --size=1g)
+	target="$LOOP, a read-only loop device with direct I/O over a 1 GiB file whose every read bench/netvol.c answers after $NETVOL µs (an emulated network volume)"
+fi
+wrap=()
+if [ -n "$THROTTLE" ]; then
+	CG=/sys/fs/cgroup/blkio/qdsweep-settle.$$
+	mkdir "$CG"
+	echo "$(cat "/sys/block/$(basename "$dev")/dev") $THROTTLE" >"$CG/blkio.throttle.read_iops_device"
+	# Each sweep joins the group before it starts: its reads of the device are held to the rate.
+	wrap=(sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$CG")
+	target="$target, reads throttled to $THROTTLE IOPS by a cgroup v1 blkio group (blkio.throttle.read_iops_device)"
+fi
 
 echo "Linux $(uname -r), $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) at start, $(date -u +%Y-%m-%dT%H:%MZ)."
-echo "Target: $([ -n "$SIM" ] && echo "the simulator (--sim=$SIM)" || echo "a scratch file in $(cd "$DIR" && pwd) ($(df --output=source "$DIR" | tail -1))")."
+echo "Target: $target."
 echo
 
 # run KIND I: one sweep, its results in $TMP/KIND.I, its wall time and load in $TMP/KIND.I.meta
@@ -77,7 +154,7 @@ run() {
 	local out="$TMP/$kind.$i" load t0 t1
 	load=$(cut -d' ' -f1 /proc/loadavg)
 	t0=$(date +%s.%N)
-	if ! (cd "$WORK" && "$BIN" sweep "${common[@]}" "${args[@]}" --output "$out" >"$out.log" 2>&1); then
+	if ! (cd "$WORK" && "${wrap[@]}" "$BIN" sweep "${common[@]}" "${args[@]}" --output "$out" >"$out.log" 2>&1); then
 		echo "sweep-settle-vs-fixed: the $kind sweep of pair $i failed:" >&2
 		tail -5 "$out.log" >&2
 		exit 1
@@ -168,8 +245,10 @@ print(f"Medians of the {pairs}: default {med([x['wall'] for x in S]):.1f} s wall
       f"The pairs agree on saturation QD, the three depths and the diagnosis in {agreed} of {pairs}.")
 print()
 print("Where each default sweep's time went: per step, its window and ramp in ms and what ended it")
-print("(d: its decision, settled at 95 %; r: the same, the curve still rising, from 0.3 s; p: its mean")
-print("known to ±2 %; –: the slope rule or --runtime); C is the control step.")
+print("(d: its decision, settled at 95 %; r: the same, the curve still rising, from 0.3 s; f: the same,")
+print("the pair flat, from 0.3 s, ending the curve; p: its mean known to ±2 %; u: undecidable, its decision")
+print("and precision open at its cap at its spread, from 1 s; –: the slope rule or --runtime); C is the")
+print("control step (d: its held/changed verdict settled at 95 %).")
 print()
 width = max(len([s for s in x["r"]["steps"] if s.get("series")]) for x in S)
 qds = []
@@ -182,7 +261,8 @@ print("| pair | " + " | ".join(f"QD {q}" for q in qds) + " | C | steps + ramps s
 print("|---:|" + "---|" * (len(qds) + 2))
 def cell(s):
     st = s.get("settle") or {}
-    by = {"decision": "r" if st.get("rising") else "d", "precision": "p"}.get(st.get("by"), "–")
+    by = {"decision": "r" if st.get("rising") else "f" if st.get("flat") else "d", "precision": "p",
+          "undecidable": "u"}.get(st.get("by"), "–")
     return f"{s.get('runtime_ns', 0) / 1e6:.0f}+{s.get('ramp_ns', 0) / 1e6:.0f} {by}"
 for i, x in enumerate(S, 1):
     by_qd = {s["qd"]: s for s in x["r"]["steps"] if s.get("series")}

@@ -34,8 +34,17 @@ type StepEstimate struct {
 // between the two steps (Interp, a quarter of the rise in ln IOPS: the
 // most a log-log chord strays from a concave curve that flattens within
 // the span), at the same confidence: IOPSErr ≤ Need = max(Precision,
-// Interp / T). Without a decision, or on a curve's first step, a step
-// needs IOPSErr ≤ Precision (the old rule, which also ends any step).
+// Interp / T). A pair decided flat (Flat: the gain wholly below
+// SaturationGain and the latency ratio wholly at or above LatNeed, the
+// knee found at the step before) needs no more of the step's mean than
+// that decision did: Need is the gain's distance from SaturationGain over
+// T (in IOPSErr's terms), which the decision already holds it to. Without
+// a decision, or on a curve's first step, a step needs IOPSErr ≤
+// Precision (the old rule, which also ends any step).
+//
+// A step whose decision is still open can also end as undecidable
+// (Undecidable): measured to the window cap with its figures where they
+// are, neither the pair's decision nor the mean's precision would settle.
 type Settle struct {
 	Confidence float64 `json:"confidence"` // SettleConfidence
 	T          float64 `json:"t"`          // Student's t quantile for the step's intervals
@@ -69,6 +78,20 @@ type Settle struct {
 	// knee can be at it, so the sweep may end the step from a shorter
 	// span (sweep's MinRising).
 	Rising bool `json:"rising,omitempty"`
+	// Flat: settled by the gain wholly below GainLimit and the latency
+	// ratio wholly at or above LatNeed: the knee is at PrevQD at
+	// Confidence, the step may end from the sweep's shorter span as a
+	// rising one does, and a curve may stop after it (sweep's EarlyStop).
+	Flat bool `json:"flat,omitempty"`
+	// CapN is, for a step ended as undecidable (By SettledByUndecidable),
+	// the intervals its window cap would have held: the projection at
+	// which neither its decision nor its precision would have settled.
+	CapN int `json:"cap_n,omitempty"`
+	// Band is, for a control step (SettleControl), the relative change
+	// against the first measurement beyond which it disagrees; Gain is
+	// then the control's change and Decided says its verdict (held or
+	// changed) is settled.
+	Band float64 `json:"band,omitempty"`
 	// Settled: the step may end (by "decision" or "precision").
 	Settled bool   `json:"settled"`
 	By      string `json:"by,omitempty"`
@@ -78,6 +101,10 @@ type Settle struct {
 const (
 	SettledByDecision  = "decision"
 	SettledByPrecision = "precision"
+	// SettledByUndecidable: the step's decision and precision were still
+	// open and, at its figures' spread, would still be open at the window
+	// cap (Settle.Undecidable): more time would not settle them.
+	SettledByUndecidable = "undecidable"
 )
 
 // SettleStep applies the settling rule (Settle) to cur against prev, the
@@ -96,6 +123,78 @@ func SettleStep(prev *StepEstimate, cur StepEstimate, precision float64) Settle 
 	case s.Decided && cur.IOPSErr <= s.Need:
 		s.Settled, s.By = true, SettledByDecision
 		s.Rising = s.GainClear && s.Gain >= s.GainLimit
+		s.Flat = s.GainClear && s.Gain < s.GainLimit && s.LatClear && s.LatRatio >= s.LatNeed
+	case precision > 0 && cur.IOPSErr <= precision:
+		s.Settled, s.By = true, SettledByPrecision
+	}
+	return s
+}
+
+// Undecidable reports whether s, a step's verdict that did not settle
+// after its N intervals, would still not settle after capN (the window
+// cap's intervals) with its figures where they are and their standard
+// errors shrinking as 1/√n: neither the gain's nor the latency ratio's
+// interval, at Student's t for capN intervals, would clear its threshold
+// so as to decide the pair with the mean known to what that decision
+// needs (Need, at that t), nor would the mean be known to Precision. Such
+// a step may end: the rest of its window would not change what is
+// decided. A settled verdict, one on fewer than three intervals, or a
+// capN no larger than N is never undecidable.
+func (s Settle) Undecidable(capN int) bool {
+	if s.Settled || s.N < 3 || capN <= s.N {
+		return false
+	}
+	k := math.Sqrt(float64(s.N) / float64(capN))
+	t := TQuantile(capN - 1)
+	if s.Precision > 0 && s.IOPSErr*k <= s.Precision {
+		return false
+	}
+	if s.PrevQD == 0 && s.Band == 0 {
+		return true // only the precision rule can end a first step
+	}
+	if s.Band > 0 {
+		return math.Abs(math.Abs(s.Gain)-s.Band) < t*s.GainErr*k
+	}
+	gain := math.Abs(s.Gain-s.GainLimit) >= t*s.GainErr*k
+	lat := s.LatNeed > 0 && math.Abs(math.Log(s.LatRatio/s.LatNeed)) >= t*s.LatRatioErr*k
+	if !(gain && s.Gain >= s.GainLimit || lat && s.LatRatio < s.LatNeed || gain && lat) {
+		return true
+	}
+	// Decided there: would the mean be known to what the decision needs?
+	need := max(s.Precision, s.Interp/t)
+	if gain && lat && s.Gain < s.GainLimit && s.LatRatio >= s.LatNeed {
+		need = max(need, (s.GainLimit-s.Gain)/(t*(1+s.Gain)))
+	}
+	return s.IOPSErr*k > need
+}
+
+// EndUndecidable marks s, found Undecidable at capN, as settled by it.
+func (s *Settle) EndUndecidable(capN int) {
+	s.Settled, s.By, s.CapN = true, SettledByUndecidable, capN
+}
+
+// SettleControl applies the settling rule to a control step (cur, the
+// step measured again at the end of a sweep) against its first
+// measurement (was): the control disagrees when its IOPS differ from
+// was's by more than band (a fraction). Its verdict is settled when the
+// change's interval, Gain ± T × GainErr at Student's t for cur's
+// intervals, lies wholly inside the band (held) or wholly outside it
+// (changed), or its mean is known to precision.
+func SettleControl(was, cur StepEstimate, band, precision float64) Settle {
+	s := Settle{Confidence: SettleConfidence, N: cur.N, IOPSErr: cur.IOPSErr, LatErr: cur.LatErr, Precision: max(0, precision), Need: max(0, precision), Band: band}
+	if cur.N < 3 || cur.IOPS <= 0 || was.IOPS <= 0 {
+		return s
+	}
+	s.T = TQuantile(cur.N - 1)
+	s.PrevQD = was.QD
+	s.Gain = cur.IOPS/was.IOPS - 1
+	s.GainErr = (1 + s.Gain) * math.Hypot(was.IOPSErr, cur.IOPSErr)
+	s.GainClear = math.Abs(math.Abs(s.Gain)-band) >= s.T*s.GainErr
+	s.Decided = s.GainClear
+	switch {
+	case s.Decided:
+		s.Need = max(s.Need, math.Abs(math.Abs(s.Gain)-band)/(s.T*(1+s.Gain)))
+		s.Settled, s.By = true, SettledByDecision
 	case precision > 0 && cur.IOPSErr <= precision:
 		s.Settled, s.By = true, SettledByPrecision
 	}
@@ -119,6 +218,10 @@ func (s *Settle) decide(p, q StepEstimate) {
 	s.Interp = math.Abs(math.Log(q.IOPS/p.IOPS)) / 4
 	if s.Decided {
 		s.Need = max(s.Need, s.Interp/s.T)
+	}
+	if s.GainClear && s.Gain < SaturationGain && s.LatClear && s.LatRatio >= s.LatNeed {
+		// Flat: the mean is held by the gain's own interval.
+		s.Need = max(s.Need, (SaturationGain-s.Gain)/(s.T*(1+s.Gain)))
 	}
 }
 

@@ -117,3 +117,74 @@ func TestRampFull(t *testing.T) {
 		}
 	}
 }
+
+// TestSettleUndecidableProjects: a verdict is undecidable at a cap only
+// when, at the cap's intervals and t, with its errors shrunk by √(N/cap),
+// neither the pair's decision nor the precision would settle; a flat pair
+// settles with its mean held by the gain's interval.
+func TestSettleUndecidableProjects(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	undecidable, flat := 0, 0
+	for range 20000 {
+		p := StepEstimate{QD: 16, IOPS: 50000, LatNs: 320e3, IOPSErr: rng.Float64() * 0.08, LatErr: rng.Float64() * 0.08, N: 10 + rng.IntN(20)}
+		q := StepEstimate{QD: 32, IOPS: p.IOPS * (0.85 + rng.Float64()*0.3), LatNs: p.LatNs * (1.5 + rng.Float64()), N: 10,
+			IOPSErr: rng.Float64() * 0.08, LatErr: rng.Float64() * 0.08}
+		s := SettleStep(&p, q, 0.02)
+		if s.Flat {
+			flat++
+			if !s.Settled || s.IOPSErr > s.Need || s.Gain >= SaturationGain || s.LatRatio < s.LatNeed {
+				t.Fatalf("flat but %+v", s)
+			}
+		}
+		if !s.Undecidable(30) {
+			continue
+		}
+		undecidable++
+		if s.Settled {
+			t.Fatalf("settled and undecidable: %+v", s)
+		}
+		// The same figures with the cap's errors: nothing settles.
+		k := math.Sqrt(float64(q.N) / 30)
+		pp, qq := p, q
+		pp.IOPSErr, pp.LatErr, qq.IOPSErr, qq.LatErr, qq.N = p.IOPSErr*k, p.LatErr*k, q.IOPSErr*k, q.LatErr*k, 30
+		if at := SettleStep(&pp, qq, 0.02); at.Settled {
+			t.Fatalf("undecidable at 30 but settled there: %+v", at)
+		}
+	}
+	if undecidable < 500 || flat < 500 {
+		t.Fatalf("only %d undecidable and %d flat of 20000", undecidable, flat)
+	}
+	// Never at or under the intervals it has, nor when settled.
+	s := SettleStep(nil, StepEstimate{QD: 1, IOPS: 1000, IOPSErr: 0.5, N: 10}, 0.02)
+	if s.Undecidable(10) || !s.Undecidable(30) {
+		t.Errorf("first step at ±50%%: undecidable at 10 %v, at 30 %v", s.Undecidable(10), s.Undecidable(30))
+	}
+	s.EndUndecidable(30)
+	if !s.Settled || s.By != SettledByUndecidable || s.CapN != 30 || s.Undecidable(30) {
+		t.Errorf("ended undecidable: %+v", s)
+	}
+}
+
+// TestSettleControl: a control step's verdict settles when its change's
+// interval lies wholly inside or wholly outside its band.
+func TestSettleControl(t *testing.T) {
+	was := StepEstimate{QD: 64, IOPS: 20000, IOPSErr: 0.01, N: 10}
+	for _, c := range []struct {
+		ratio, err float64
+		decided    bool
+	}{
+		{1.00, 0.005, true}, // held, known to ±1.2 %
+		{0.70, 0.005, true}, // fell 30 %, clear of 5 %
+		{0.96, 0.02, false}, // −4 % ± 5 %: either side of the band
+		{1.00, 0.05, false}, // held but ±11 %: either side
+	} {
+		cur := StepEstimate{QD: 64, IOPS: was.IOPS * c.ratio, IOPSErr: c.err, N: 10}
+		s := SettleControl(was, cur, 0.05, 0.0)
+		if s.Decided != c.decided || s.Settled != c.decided {
+			t.Errorf("control at %.2f ± %.3f: %+v", c.ratio, c.err, s)
+		}
+		if s.Decided && math.Abs(math.Abs(s.Gain)-s.Band) < s.T*s.GainErr {
+			t.Errorf("decided within its interval: %+v", s)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -94,16 +95,27 @@ func SteadyWords(st sweep.Step) string {
 // SettleWords says how a steady step settled (littleslaw.Settle), for its
 // progress line: the clause of the knee's decision that settled it
 // ("IOPS +99.0% ±1.4% over QD 2, clear of 5% at 95%"), or "mean known to
-// ±1.8%" when its precision did; "" when the step records neither.
+// ±1.8%" when its precision did; for a control step, its change against
+// the first measurement and its band; for a step ended undecided, the gain
+// that would not have settled by its window cap; "" when the step records
+// none of these.
 func SettleWords(st sweep.Step) string {
 	s := st.Settle
 	if s == nil || !s.Settled {
 		return ""
 	}
-	if s.By != littleslaw.SettledByDecision {
-		return fmt.Sprintf("mean known to ±%.1f%%", s.IOPSErr*100)
-	}
 	at := fmt.Sprintf(" at %.0f%%", s.Confidence*100)
+	switch {
+	case s.By == littleslaw.SettledByUndecidable && s.PrevQD == 0:
+		return fmt.Sprintf("undecided: mean known to ±%.1f%% would not reach ±%.1f%% within the %d intervals of its window cap", s.IOPSErr*100, s.Precision*100, s.CapN)
+	case s.By == littleslaw.SettledByUndecidable:
+		return fmt.Sprintf("undecided: IOPS %s ±%.1f%% would not settle%s within the %d intervals of its window cap", fmtPct(s.Gain), s.T*s.GainErr*100, at, s.CapN)
+	case s.By != littleslaw.SettledByDecision:
+		return fmt.Sprintf("mean known to ±%.1f%%", s.IOPSErr*100)
+	case s.Band > 0:
+		return fmt.Sprintf("IOPS %s ±%.1f%% of the first measurement, %s its %.0f%% band%s", fmtPct(s.Gain), s.T*s.GainErr*100,
+			side(math.Abs(s.Gain) > s.Band, "outside", "inside"), s.Band*100, at)
+	}
 	gain := fmt.Sprintf("IOPS %s ±%.1f%% over QD %g, %s %.0f%%", fmtPct(s.Gain), s.T*s.GainErr*100, s.PrevQD,
 		side(s.Gain >= s.GainLimit, "clear of", "under"), s.GainLimit*100)
 	lat := fmt.Sprintf("latency ×%.2f QD %g's, %s ×%.2f", s.LatRatio, s.PrevQD, side(s.LatRatio >= s.LatNeed, "at or over", "under"), s.LatNeed)

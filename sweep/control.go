@@ -74,7 +74,9 @@ func controlCandidate(r *Result) (Step, bool) {
 
 // RunControl measures again, after the sweep (and its refinement), the
 // step of the first curve that gave the most IOPS, for at most
-// ControlRuntime, and records it in r.Control with the verdict. It does
+// ControlRuntime (sooner once its verdict against the first measurement
+// settles at 95 %, littleslaw.SettleControl, or cannot settle by then),
+// and records it in r.Control with the verdict. It does
 // nothing for a sweep with fewer than three measured steps.
 func RunControl(ctx context.Context, cfg Config, r *Result) error {
 	was, ok := controlCandidate(r)
@@ -83,6 +85,8 @@ func RunControl(ctx context.Context, cfg Config, r *Result) error {
 	}
 	c := cfg
 	c.Runtime = min(cfg.Runtime, ControlRuntime)
+	was0 := stepEstimate(was)
+	c.controlOf = &was0
 	g := GridStep{RW: ioengine.RW(was.RW), BS: was.BS, IODepth: was.IODepth, NumJobs: was.NumJobs, RateIOPS: was.OfferedIOPS}
 	s, err := runStep(ctx, c, g, nil, Live{Index: len(r.Steps) + 1, Total: len(r.Steps) + 1, Step: g}, func(time.Duration) time.Duration { return 0 })
 	if err != nil {

@@ -39,6 +39,9 @@ type Config struct {
 	// the result so far, and once after the skipped deeper steps of a curve
 	// (with the last of them); an error ends the sweep.
 	OnStep func(r *Result, s Step) error
+	// controlOf, set for a control step, is its first measurement: the
+	// settling rule judges the step's change against it.
+	controlOf *littleslaw.StepEstimate
 }
 
 // Live is a progress snapshot of the running step.
@@ -274,7 +277,15 @@ func prevEstimate(steps []Step, g GridStep) *littleslaw.StepEstimate {
 	if p == nil {
 		return nil
 	}
-	e := &littleslaw.StepEstimate{QD: float64(p.QD), IOPS: p.IOPS, LatNs: p.Lat.MeanNs, IOPSErr: p.IOPSUncertainty()}
+	e := stepEstimate(*p)
+	return &e
+}
+
+// stepEstimate is a measured step as the settling rule judges another
+// against it: its mean IOPS and latency with the standard errors its
+// settling recorded (else its IOPS uncertainty for both).
+func stepEstimate(p Step) littleslaw.StepEstimate {
+	e := littleslaw.StepEstimate{QD: float64(p.QD), IOPS: p.IOPS, LatNs: p.Lat.MeanNs, IOPSErr: p.IOPSUncertainty()}
 	e.LatErr = e.IOPSErr
 	if st := p.Settle; st != nil {
 		e.IOPSErr, e.LatErr, e.N = st.IOPSErr, st.LatErr, st.N
@@ -305,6 +316,10 @@ func runStep(ctx context.Context, cfg Config, g GridStep, before *littleslaw.Ste
 	}
 	det := NewSteadyDetector(cfg.Steady)
 	det.Against(g.QD(), before)
+	if cfg.controlOf != nil {
+		det.AgainstControl(g.QD(), *cfg.controlOf, ControlMinBand, ControlMaxBand)
+	}
+	det.Cap(cfg.Runtime)
 	ramp := &rampDetector{qd: g.QD()}
 	interval := cfg.Steady.Interval
 	if interval <= 0 {

@@ -33,6 +33,9 @@ var DefaultEarlyStop = EarlyStop{FlatGain: littleslaw.SaturationGain, LatRise: l
 // run order. A step is flat when it adds less than FlatGain to the most IOPS
 // any shallower step of the curve reached, while its mean latency is at least
 // LatRise times that of the best step at the next lower total QD measured.
+// A flat step whose settling found its pair flat at 95 %
+// (littleslaw.Settle.Flat) counts as FlatSteps flat steps: the curve stops
+// after it.
 func (e EarlyStop) Reason(curve []Step) string {
 	if len(curve) == 0 {
 		return ""
@@ -59,6 +62,11 @@ func (e EarlyStop) Reason(curve []Step) string {
 			s.IOPS < (1+e.FlatGain)*peak && s.Lat.MeanNs >= e.LatRise*base.Lat.MeanNs {
 			flat++
 			flatQDs = append(flatQDs, s.QD)
+			if s.Settle != nil && s.Settle.Flat {
+				// Its flatness settled at 95 %: one step is evidence
+				// enough (the second flat step guards a noisy one).
+				flat = max(flat, e.FlatSteps)
+			}
 		} else {
 			flat, flatQDs = 0, flatQDs[:0]
 		}

@@ -65,7 +65,9 @@ func depthsAgree(a, b float64) bool {
 // saturation depth, the depth for three targets within 20 % (or 1 I/O),
 // the same diagnosis, with fewer I/Os (the burst aside, whose credits
 // refill with wall time). Every settled step records the
-// rule that ended it at 95 %.
+// rule that ended it at 95 % (a step ended undecidable, its projection to
+// the window cap); a step settled flat ends the curve; the control step
+// records its verdict's settling against the first measurement.
 func TestSettlingAgreesWithFixedSteps(t *testing.T) {
 	shapes := []struct {
 		name    string
@@ -108,6 +110,7 @@ func TestSettlingAgreesWithFixedSteps(t *testing.T) {
 				t.Errorf("issued %.0f I/Os in its windows, fixed steps %.0f", got.ios, want.ios)
 			}
 			full := 0
+			by := map[string]int{}
 			for _, s := range r.Steps {
 				if !s.Measured() {
 					continue
@@ -119,7 +122,14 @@ func TestSettlingAgreesWithFixedSteps(t *testing.T) {
 				if st == nil || st.Confidence != littleslaw.SettleConfidence {
 					t.Fatalf("QD %d: settle %+v", s.QD, st)
 				}
-				if st.Settled && st.IOPSErr > st.Need {
+				by[st.By]++
+				if st.Flat && !st.Settled {
+					t.Errorf("QD %d flat but not settled: %+v", s.QD, st)
+				}
+				if st.By == littleslaw.SettledByUndecidable && (st.Decided || st.CapN <= st.N) {
+					t.Errorf("QD %d ended undecidable: %+v", s.QD, st)
+				}
+				if st.Settled && st.By != littleslaw.SettledByUndecidable && st.IOPSErr > st.Need {
 					t.Errorf("QD %d settled by %s with its mean known to %.3f, needing %.3f", s.QD, st.By, st.IOPSErr, st.Need)
 				}
 				if s.RampEnd == "" || s.RampNs <= 0 || s.RampNs > int64(settled.Ramp) {
@@ -129,8 +139,22 @@ func TestSettlingAgreesWithFixedSteps(t *testing.T) {
 			if full == 0 {
 				t.Errorf("no ramp ended on a full queue")
 			}
-			t.Logf("%s: settled %d steps, %.0f I/Os; fixed %d steps, %.0f I/Os; saturation QD %g; targets %v vs %v; %v",
-				sh.name, got.steps, got.ios, want.steps, want.ios, got.satQD, got.targets, want.targets, got.rules)
+			// The control step is judged against its first measurement:
+			// its verdict (held or changed) settled at 95 %, or its mean.
+			if c := r.Control; c == nil || c.Settle == nil || c.Settle.Band <= 0 || c.Settle.PrevQD != float64(c.QD) {
+				t.Errorf("control step's settling: %+v", c)
+			} else if held := c.Change == ""; c.Settle.By == littleslaw.SettledByDecision && held != (math.Abs(c.Settle.Gain) <= c.Settle.Band) {
+				t.Errorf("control settled %+v, verdict %q", c.Settle, c.Change)
+			}
+			// Once a pair settles flat at 95 %, its step is the curve's
+			// last: the early stop needs no second flat step.
+			for i, s := range r.Steps {
+				if s.Measured() && s.Settle != nil && s.Settle.Flat && i+1 < len(r.Steps) && r.Steps[i+1].Measured() {
+					t.Errorf("QD %d settled flat, yet QD %d ran", s.QD, r.Steps[i+1].QD)
+				}
+			}
+			t.Logf("%s: settled %d steps, %.0f I/Os; fixed %d steps, %.0f I/Os; saturation QD %g; targets %v vs %v; %v; ended by %v",
+				sh.name, got.steps, got.ios, want.steps, want.ios, got.satQD, got.targets, want.targets, got.rules, by)
 		})
 	}
 }

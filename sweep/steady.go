@@ -27,7 +27,12 @@ import (
 // littleslaw.MeanUncertainty, as a fraction of it), whichever comes first.
 // A step whose gain over the previous one is settled wholly above the
 // knee's 5 % (littleslaw.Settle.Rising: the curve still rises there, and
-// no knee can be at it) may end from MinRising on instead.
+// no knee can be at it), or whose pair is settled flat (Settle.Flat: the
+// knee is at the step before), may end from MinRising on instead. From
+// MinUndecided on, a step whose decision and precision are still open
+// and would still be open at the window cap (littleslaw.Settle.Undecidable
+// for Runtime / Interval intervals, told by Cap) ends too: the rest of
+// its window would not settle them.
 //
 // With Limit > 0 and Precision > 0 the ramp ends early too, at most Ramp
 // after it began: once the queue is full and latency stopped climbing
@@ -41,6 +46,9 @@ type SteadyConfig struct {
 	// MinRising is the shortest span of a step settled on a rising curve
 	// (0: MinWindow).
 	MinRising time.Duration
+	// MinUndecided is the shortest span of a step ended as undecidable
+	// (0: never ended so).
+	MinUndecided time.Duration
 	// RampInterval is how often the ramp is judged (0: the ramp runs its
 	// whole length).
 	RampInterval time.Duration
@@ -48,10 +56,13 @@ type SteadyConfig struct {
 
 // DefaultSteady is the default criterion: 100 ms samples, a 2 s window,
 // 2 %/s; or, from 0.5 s on and without drift, the step's decisions
-// settled at 95 % or its mean known to ±2 %, and from 0.3 s (three
-// samples) on a step settled on a rising curve; the ramp judged every 10 ms.
+// settled at 95 % or its mean known to ±2 %, from 0.3 s (three samples)
+// on a step settled rising or flat, and from 1 s (ten samples) on a step
+// whose decision would still be open at the window cap; the ramp judged
+// every 10 ms.
 var DefaultSteady = SteadyConfig{Interval: 100 * time.Millisecond, Window: 2 * time.Second, Limit: 0.02,
-	Precision: 0.02, MinWindow: 500 * time.Millisecond, MinRising: 300 * time.Millisecond, RampInterval: 10 * time.Millisecond}
+	Precision: 0.02, MinWindow: 500 * time.Millisecond, MinRising: 300 * time.Millisecond, MinUndecided: time.Second,
+	RampInterval: 10 * time.Millisecond}
 
 // Settles reports whether c's settling rule and early ramp end are on.
 func (c SteadyConfig) Settles() bool { return c.Limit > 0 && c.Precision > 0 }
@@ -82,6 +93,12 @@ type SteadyDetector struct {
 	qd              float64
 	prevStep        *littleslaw.StepEstimate
 	settle          littleslaw.Settle // the settling rule's last verdict
+	ended           bool              // the settling rule ended the step (settle is its verdict)
+	capN            int               // intervals the window cap holds (0: unknown, never undecidable)
+	// control, when set, is the first measurement of a control step:
+	// the step is judged by littleslaw.SettleControl against it.
+	control          *littleslaw.StepEstimate
+	bandMin, bandMax float64
 }
 
 // latSum is the cumulative latency sum and I/Os of the last sample.
@@ -94,6 +111,32 @@ func NewSteadyDetector(c SteadyConfig) *SteadyDetector { return &SteadyDetector{
 // (nil: none), which the settling rule judges it against.
 func (d *SteadyDetector) Against(qd int, prev *littleslaw.StepEstimate) {
 	d.qd, d.prevStep = float64(qd), prev
+}
+
+// Cap tells the detector the step's window cap (Runtime): a step whose
+// decision would still be open there may end from MinUndecided on.
+func (d *SteadyDetector) Cap(runtime time.Duration) {
+	if d.cfg.Interval > 0 && runtime > 0 {
+		d.capN = int(runtime / d.cfg.Interval)
+	}
+}
+
+// AgainstControl makes the detector judge a control step: its change
+// against was, its first measurement, by littleslaw.SettleControl, with the
+// band 3 × the change's standard error within [minBand, maxBand]
+// (sweep's ControlBand).
+func (d *SteadyDetector) AgainstControl(qd int, was littleslaw.StepEstimate, minBand, maxBand float64) {
+	d.qd, d.prevStep, d.control, d.bandMin, d.bandMax = float64(qd), nil, &was, minBand, maxBand
+}
+
+// verdict is the settling rule over the step's samples so far.
+func (d *SteadyDetector) verdict() littleslaw.Settle {
+	cur := d.Estimate()
+	if w := d.control; w != nil {
+		band := min(d.bandMax, max(d.bandMin, 3*math.Hypot(w.IOPSErr, cur.IOPSErr)))
+		return littleslaw.SettleControl(*w, cur, band, d.cfg.Precision)
+	}
+	return littleslaw.SettleStep(d.prevStep, cur, d.cfg.Precision)
 }
 
 // Add feeds one cumulative sample (as given to Control.OnSample) and reports
@@ -141,15 +184,19 @@ func (d *SteadyDetector) meanKnown(elapsed time.Duration) bool {
 	if !c.Settles() || elapsed < earliest || len(d.all) < 3 {
 		return false
 	}
-	d.settle = littleslaw.SettleStep(d.prevStep, d.Estimate(), c.Precision)
-	if !d.settle.Settled || elapsed < c.MinWindow && !d.settle.Rising {
+	d.settle = d.verdict()
+	if !d.settle.Settled && c.MinUndecided > 0 && elapsed >= c.MinUndecided && d.settle.Undecidable(d.capN) {
+		d.settle.EndUndecidable(d.capN)
+	}
+	short := d.settle.Rising || d.settle.Flat
+	if !d.settle.Settled || elapsed < c.MinWindow && !short {
 		return false
 	}
 	slope, mean, se := slopeSE(d.allX, d.all)
 	if mean <= 0 || math.Abs(slope) > c.Limit*mean && math.Abs(slope) > 2*se {
 		return false
 	}
-	d.slope, d.mean, d.fitted = slope, mean, true
+	d.slope, d.mean, d.fitted, d.ended = slope, mean, true, true
 	return true
 }
 
@@ -177,7 +224,10 @@ func (d *SteadyDetector) Settle() (s littleslaw.Settle, ok bool) {
 	if !d.cfg.Settles() {
 		return s, false
 	}
-	return littleslaw.SettleStep(d.prevStep, d.Estimate(), d.cfg.Precision), true
+	if d.ended {
+		return d.settle, true
+	}
+	return d.verdict(), true
 }
 
 // slopeSE is LeastSquaresSlope with the standard error of the slope (the

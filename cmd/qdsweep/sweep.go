@@ -16,7 +16,7 @@ func sweepCommand() *cli.Command {
 		&cli.BoolFlag{Name: "full", Usage: "run the whole grid: no early stop, and grids over 10,000 steps allowed"},
 		&cli.StringFlag{Name: fio.OptSS, Value: "2%", Usage: "steady state: a step ends once IOPS drifts less than this share of its mean per second (fio's ss=iops_slope); 0 turns it off"},
 		&cli.StringFlag{Name: fio.OptSSDur, Value: "2s", Usage: "window the steady-state slope is fitted over"},
-		&cli.StringFlag{Name: "mean-precision", Value: "2%", Usage: "a step also ends, from 0.5 s on and while IOPS shows no drift, once its mean IOPS is known to within this (standard error) or sooner once its gain over the step before is clear of the knee's thresholds at 95% (from 0.3 s on when that gain lies wholly above 5%); 0 leaves only --ss (and fixed ramps)"},
+		&cli.StringFlag{Name: "mean-precision", Value: "2%", Usage: "a step also ends, from 0.5 s on and while IOPS shows no drift, once its mean IOPS is known to within this (standard error) or sooner once its gain over the step before is clear of the knee's thresholds at 95% (from 0.3 s on when that gain lies wholly above 5%, or lies wholly below 5% at 1.8× the latency or more), or from 1 s on once, at its spread, its decision would not settle by --runtime; 0 leaves only --ss (and fixed ramps)"},
 		&cli.StringFlag{Name: "ss_interval", Value: sweep.DefaultSteady.Interval.String(), Usage: "IOPS sampling period for steady state and progress"},
 		&cli.StringFlag{Name: fio.OptMaxLatency, Value: "2s", Usage: "stop a curve once a step's p99 latency exceeds this (0: no limit)"},
 		&cli.StringFlag{Name: "output", Aliases: []string{"out", "o"}, Usage: "results directory to create (default ./qdsweep-YYYYMMDD-HHMMSS)"},
@@ -46,7 +46,9 @@ func sweepCommand() *cli.Command {
 			"removes the scratch file. A --filename that does not exist is laid out and kept, as fio does.\n" +
 			"Each step ramps until its queue is full and latency stopped climbing (at most --ramp_time, default\n" +
 			"0.5 s), then measures until its decision is settled (its gain over the step before clear of the\n" +
-			"knee's 5% and 1.8× at 95%; from 0.3 s on when the gain lies wholly above 5%), its mean is known to --mean-precision, IOPS is steady (--ss: drifting\n" +
+			"knee's 5% and 1.8× at 95%; from 0.3 s on when the gain lies wholly above 5%, or wholly below it at 1.8× the\n" +
+			"latency or more, which also ends the curve), its mean is known to --mean-precision, its decision would\n" +
+			"not settle by --runtime at its spread (from 1 s on), IOPS is steady (--ss: drifting\n" +
 			"under 2% of its mean per second over the last --ss_dur 2 s, sampled every --ss_interval 100 ms)\n" +
 			"or --runtime (default 3 s) ends. For fixed fio-like steps use e.g. --runtime=30 --ss=0.\n" +
 			"Ctrl-C stops and keeps what was measured; --resume DIR continues.\n" +
