@@ -164,7 +164,7 @@ func (a *aioLoop) submit(j *job, n int) (int, error) {
 		slot := a.free[len(a.free)-1-k]
 		dir, fd, off, size := j.nextIO()
 		s := &a.slots[slot]
-		s.start, s.off, s.dir, s.n = t0, off, int32(dir), size
+		s.start, s.due, s.off, s.dir, s.n = t0, j.due, off, int32(dir), size
 		cb := &a.iocbs[slot]
 		cb.offset = off
 		cb.nbytes = uint64(size)
@@ -332,5 +332,6 @@ func (a *aioLoop) record(j *job, ev *aioEvent, s *uringSlot, slot uint32, t1 int
 		return verr
 	}
 	m.record(int(s.dir), t1-s.start, s.n, t1, s.off)
+	m.arrived(s.due, t1)
 	return nil
 }

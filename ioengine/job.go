@@ -38,6 +38,9 @@ type job struct {
 	fewThreads bool
 	// pace holds the job to Workload.RateIOPS.
 	pace pacer
+	// due is the event time the I/O nextIO took last was due to arrive
+	// (its scheduled arrival under the rate; 0: no rate).
+	due int64
 	// gate holds it to thinktime, the latency target and the rate floors
 	// (nil when the workload sets none).
 	gate *gate
@@ -125,7 +128,9 @@ func (j *job) peekIO() (dir int) {
 func (j *job) nextIO() (dir, fd int, off, n int64) {
 	dir = j.peekIO()
 	j.hasPeek = false
+	j.due = 0
 	if j.pace.on {
+		j.due = j.pace.next[dir]
 		j.pace.next[dir] += j.pace.gap(dir)
 	}
 	if j.gate != nil {

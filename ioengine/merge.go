@@ -126,6 +126,7 @@ func mergeStats(ms []meter, engine, fallback string, w *Workload, window time.Du
 		syncs = &s
 	}
 	var areaSum int64
+	arrival := newDirSum()
 	for i := range ms {
 		m := &ms[i]
 		if m.dir[0].hist == nil { // job never started
@@ -134,6 +135,9 @@ func mergeStats(ms []meter, engine, fallback string, w *Workload, window time.Du
 		areaSum += m.windowArea()
 		if syncs != nil && m.sync.hist != nil {
 			syncs.add(&m.sync)
+		}
+		if m.arrival.hist != nil {
+			arrival.add(&m.arrival)
 		}
 		for d := range m.dir {
 			dirs[d].add(&m.dir[d])
@@ -169,6 +173,10 @@ func mergeStats(ms []meter, engine, fallback string, w *Workload, window time.Du
 	if syncs != nil {
 		s := syncs.finish(win)
 		st.Sync = &s
+	}
+	if arrival.s.TotalIOs > 0 {
+		a := latencyOf(arrival.hist, arrival.latSum, arrival.s.TotalIOs)
+		st.Arrival = &a
 	}
 	return st
 }

@@ -147,6 +147,10 @@ type meter struct {
 	startSum int64
 	areaIn   int64
 	areaOut  int64
+	// arrival counts the window's response times of paced I/Os (from
+	// each one's due time to its completion; bytes unused, hist nil until
+	// the first): arrived.
+	arrival dirMeter
 	// sync counts the window's syncs (Workload.SyncEvery; bytes unused);
 	// its hist is nil when the workload does not sync.
 	sync dirMeter
@@ -268,6 +272,25 @@ func (m *meter) record(dir int, lat, bytes, end, off int64) {
 	}
 	if d.hist.RecordValue(lat) != nil {
 		_ = d.hist.RecordValue(histMaxNs)
+	}
+}
+
+// arrived counts the response time of an I/O due to arrive at event time
+// due (its scheduled arrival under the job's rate; 0: no rate, nothing
+// counted) that completed at t1: its wait to be issued and its latency.
+func (m *meter) arrived(due, t1 int64) {
+	if due == 0 || !m.measuring {
+		return
+	}
+	a := &m.arrival
+	if a.hist == nil {
+		a.hist = hdrhistogram.New(histMinNs, histMaxNs, histSigFigs)
+	}
+	lat := max(t1-due, histMinNs)
+	a.ios++
+	a.latSum += t1 - due
+	if a.hist.RecordValue(lat) != nil {
+		_ = a.hist.RecordValue(histMaxNs)
 	}
 }
 

@@ -45,6 +45,7 @@ func (p *psyncLoop) run(j *job) error {
 			continue // thought: look again (the window may have ended)
 		}
 		dir, fd, off, bs := j.nextIO()
+		due := j.due
 		buf := whole[:bs]
 		if dir == dirWrite && j.verify != nil {
 			j.verify.fill(buf, off)
@@ -83,6 +84,7 @@ func (p *psyncLoop) run(j *job) error {
 				fatal = verr
 			} else {
 				m.record(dir, t1-t0, bs, t1, off)
+				m.arrived(due, t1)
 			}
 		}
 		m.endBatch(t1, 1)

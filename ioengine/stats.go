@@ -56,6 +56,13 @@ type Stats struct {
 	All         DirStats      `json:"all"`
 	Read        *DirStats     `json:"read,omitempty"`  // set when the workload reads
 	Write       *DirStats     `json:"write,omitempty"` // set when the workload writes
+	// Arrival is the response time of a paced run's I/Os (Workload.RateIOPS,
+	// linear or poisson): from each I/O's scheduled arrival, its due time
+	// under the rate, to its completion, so the wait of an arrival the job
+	// could not issue yet (every slot busy, the device behind) is in it;
+	// All.Lat runs from issue to completion, as fio's clat and lat. Nil
+	// without a rate.
+	Arrival *Latency `json:"arrival_lat_ns,omitempty"`
 	// Sync is the window's fsync/fdatasync calls (Workload.SyncEvery):
 	// count, rate per second and latency; Bytes and BWBytes stay 0. Nil
 	// when the workload does not sync.

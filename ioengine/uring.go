@@ -22,9 +22,12 @@ const waitSlice = 250 * time.Millisecond
 // uringSlot is the state of one I/O slot.
 type uringSlot struct {
 	start int64 // event time of submission, ns
-	off   int64
-	n     int64 // bytes
-	dir   int32
+	// due is the event time the I/O was due to arrive by its job's rate
+	// (its scheduled arrival; 0: no rate): its response time runs from it.
+	due int64
+	off int64
+	n   int64 // bytes
+	dir int32
 }
 
 // uringLoop is one job's ring, buffers and slots.
@@ -325,7 +328,7 @@ func (u *uringLoop) prep(j *job, n int, t0 int64) int {
 		u.free = u.free[:len(u.free)-1]
 		dir, fd, off, size := j.nextIO()
 		s := &u.slots[slot]
-		s.start, s.off, s.dir, s.n = t0, off, int32(dir), size
+		s.start, s.due, s.off, s.dir, s.n = t0, j.due, off, int32(dir), size
 		op := u.opRead
 		if dir == dirWrite {
 			op = u.opWr
@@ -363,6 +366,7 @@ func (u *uringLoop) complete(j *job, cqe *uringCQE, t1 int64) error {
 			err = verr
 		} else {
 			m.record(int(s.dir), t1-s.start, s.n, t1, s.off)
+			m.arrived(s.due, t1)
 		}
 	} else {
 		err = m.ioFailed(int(s.dir), s.off, int64(cqe.res), s.n)

@@ -39,6 +39,10 @@ type LoadStep struct {
 	IOPS        float64 `json:"iops"`         // achieved I/Os per second
 	LatMeanNs   float64 `json:"lat_mean_ns"`
 	P99Ns       float64 `json:"p99_ns,omitempty"`
+	// Response is the load's response times, from each I/O's scheduled
+	// arrival (its wait to be issued included); LatMeanNs and P99Ns run
+	// from issue, as fio's (nil: not measured).
+	Response *Response `json:"response,omitempty"`
 	// Inflight is IOPS × mean latency: the I/Os in flight this load keeps
 	// (Little's Law); MeasuredInflight is the engine's time-weighted mean
 	// (0: not measured). Depth is Inflight rounded up to a whole I/O: the
@@ -72,7 +76,7 @@ func loadCurve(pts []Point) *LoadCurve {
 		}
 		in := QueueDepth(p.IOPS, p.LatMeanNs)
 		c.Steps = append(c.Steps, LoadStep{
-			OfferedIOPS: p.OfferedIOPS, IOPS: p.IOPS, LatMeanNs: p.LatMeanNs, P99Ns: p.P99Ns,
+			OfferedIOPS: p.OfferedIOPS, IOPS: p.IOPS, LatMeanNs: p.LatMeanNs, P99Ns: p.P99Ns, Response: p.Response,
 			Inflight: in, MeasuredInflight: p.InflightMean, Depth: CeilQD(in), KeptUp: KeptUp(p),
 		})
 	}

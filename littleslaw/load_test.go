@@ -77,3 +77,41 @@ func TestLoadCurveAnswer(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadCurveJudgesResponseTime: an open-loop curve whose points carry
+// response times (from each I/O's scheduled arrival) answers a latency
+// objective on them, not on the latency from issue: over generated
+// curves whose arrivals wait on top of their latency, the answer is the
+// highest load that kept up with a response p99 under the limit, and it
+// quotes that p99.
+func TestLoadCurveJudgesResponseTime(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	for k := range 60 {
+		pts := openLoopCurve(rng)
+		for i := range pts {
+			wait := pts[i].LatMeanNs * (0.2 + 3*rng.Float64()) // the wait to be issued
+			pts[i].Response = &littleslaw.Response{MeanNs: pts[i].LatMeanNs + wait, P50Ns: pts[i].LatMeanNs + wait,
+				P90Ns: 2*pts[i].LatMeanNs + wait, P99Ns: pts[i].P99Ns + wait, P999Ns: 2*pts[i].P99Ns + wait}
+		}
+		limit := pts[rng.IntN(len(pts))].P99Ns * (0.8 + 0.4*rng.Float64())
+		a, err := littleslaw.Analyze(pts, littleslaw.Options{SLO: &littleslaw.SLO{Stat: "p99", LimitNs: limit}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want *littleslaw.Point
+		for i, p := range pts {
+			if p.Response.P99Ns <= limit && littleslaw.KeptUp(p) && (want == nil || p.OfferedIOPS > want.OfferedIOPS) {
+				want = &pts[i]
+			}
+		}
+		switch {
+		case want == nil && a.SLO.Met:
+			t.Errorf("curve %d: met at %.0f IOPS offered; no load kept up with a response p99 under %.0f ns", k, a.SLO.OfferedIOPS, limit)
+		case want != nil && (!a.SLO.Met || a.SLO.OfferedIOPS != want.OfferedIOPS || a.SLO.LatNs != want.Response.P99Ns):
+			t.Errorf("curve %d: answer %+v; want %.0f IOPS offered at response p99 %.0f ns", k, *a.SLO, want.OfferedIOPS, want.Response.P99Ns)
+		}
+		if a.SLO.Breaks != nil && a.SLO.Breaks.OfferedIOPS > 0 && !a.SLO.Breaks.Response {
+			t.Errorf("curve %d: the load that breaks the objective is not marked a response time: %+v", k, *a.SLO.Breaks)
+		}
+	}
+}

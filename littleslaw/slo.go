@@ -57,8 +57,28 @@ func (s SLO) String() string {
 // nanoseconds (0 when unknown).
 func StatNs(p Point, stat string) float64 { return statNs(p, stat) }
 
+// responseNs is r's value of stat (the response-time twin of statNs).
+func responseNs(r Response, stat string) float64 {
+	switch stat {
+	case "mean":
+		return r.MeanNs
+	case "p50":
+		return r.P50Ns
+	case "p90":
+		return r.P90Ns
+	case "p99":
+		return r.P99Ns
+	case "p999":
+		return r.P999Ns
+	}
+	return 0
+}
+
 // statNs returns point p's value of stat in nanoseconds (0 when unknown).
 func statNs(p Point, stat string) float64 {
+	if r := p.Response; r != nil && p.OfferedIOPS > 0 {
+		return responseNs(*r, stat)
+	}
 	switch stat {
 	case "mean":
 		return p.LatMeanNs

@@ -64,7 +64,7 @@ func evalSLO(pts []Point, s SLO) SLOResult {
 func sloStep(p Point, stat string) SLOStep {
 	st := SLOStep{QD: p.QD, LatNs: statNs(p, stat)}
 	if p.OfferedIOPS > 0 {
-		st.OfferedIOPS, st.IOPS, st.Behind = p.OfferedIOPS, p.IOPS, !KeptUp(p)
+		st.OfferedIOPS, st.IOPS, st.Behind, st.Response = p.OfferedIOPS, p.IOPS, !KeptUp(p), p.Response != nil
 	}
 	return st
 }

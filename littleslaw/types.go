@@ -1,5 +1,15 @@
 package littleslaw
 
+// Response is an open-loop point's response times, ns: from each I/O's
+// scheduled arrival to its completion.
+type Response struct {
+	MeanNs float64 `json:"mean_ns"`
+	P50Ns  float64 `json:"p50_ns"`
+	P90Ns  float64 `json:"p90_ns"`
+	P99Ns  float64 `json:"p99_ns"`
+	P999Ns float64 `json:"p999_ns"`
+}
+
 // Point is one measured step of a curve. Latencies are in nanoseconds.
 type Point struct {
 	QD           float64 `json:"qd"`            // total queue depth, iodepth × numjobs
@@ -18,6 +28,11 @@ type Point struct {
 	// kept its queue full (closed loop). An open-loop point's QD is the I/Os
 	// it kept in flight (its InflightMean, else IOPS × mean latency).
 	OfferedIOPS float64 `json:"offered_iops,omitempty"`
+	// Response is, for an open-loop point, its response times: from each
+	// I/O's scheduled arrival to its completion, the wait to be issued
+	// included (nil: not measured). Its latencies above run from issue.
+	// A latency objective of an open-loop point is judged on Response.
+	Response *Response `json:"response,omitempty"`
 	// IOs is how many I/Os the point's window completed (0: unknown): the
 	// count KeptUp judges an open-loop point's scatter by.
 	IOs float64 `json:"ios,omitempty"`
@@ -130,6 +145,9 @@ type SLOStep struct {
 	OfferedIOPS float64 `json:"offered_iops,omitempty"`
 	IOPS        float64 `json:"iops,omitempty"`
 	Behind      bool    `json:"behind,omitempty"`
+	// Response is set when LatNs is a response time (an open-loop step's,
+	// from each I/O's scheduled arrival), not a latency from issue.
+	Response bool `json:"response,omitempty"`
 }
 
 // Split is an iodepth × numjobs decomposition of a queue depth, per host

@@ -32,14 +32,34 @@ func loadParas(curve string, a *littleslaw.Analysis) []para {
 		add(rankKey, "Caveat: "+sentence(strings.Join(cav, "; ")))
 	}
 	add(rankDetail, loadDepthsSentence(a.Load))
+	if responded(a.Load) {
+		add(rankDetail, ResponseTimeNote)
+	}
 	return out
+}
+
+// ResponseTimeNote says which of an open-loop sweep's latencies is which.
+const ResponseTimeNote = "Latency runs from each I/O's issue to its completion, as fio's clat and lat; response time from its scheduled arrival, its wait to be issued included (results.json: arrival_lat_ns), as an application sees it; a latency objective is judged on response time."
+
+// responded reports whether c's loads measured response times.
+func responded(c *littleslaw.LoadCurve) bool {
+	for _, s := range c.Steps {
+		if s.Response != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // loadStepWords is one load's figures: "23.2k IOPS offered (23.4k
 // achieved, 1.05 ms mean: 24.5 in flight)".
 func loadStepWords(s littleslaw.LoadStep) string {
-	return fmt.Sprintf("%s IOPS offered (%s achieved, %s mean: %.1f in flight)",
-		FormatIOPS(s.OfferedIOPS), FormatIOPS(s.IOPS), FormatLatency(s.LatMeanNs), s.Inflight)
+	resp := ""
+	if s.Response != nil {
+		resp = fmt.Sprintf(", response %s mean", FormatLatency(s.Response.MeanNs))
+	}
+	return fmt.Sprintf("%s IOPS offered (%s achieved, %s mean: %.1f in flight%s)",
+		FormatIOPS(s.OfferedIOPS), FormatIOPS(s.IOPS), FormatLatency(s.LatMeanNs), s.Inflight, resp)
 }
 
 // loadAt is the step of c offered load offered (false: none).
@@ -97,9 +117,14 @@ func loadSLOSentence(r *littleslaw.SLOResult, c *littleslaw.LoadCurve) string {
 		}
 		return s + "."
 	}
-	s := fmt.Sprintf("Highest offered load meeting %s: %s IOPS (%s achieved, %s %s)",
-		obj, FormatIOPS(r.OfferedIOPS), FormatIOPS(r.IOPS), r.Stat, FormatLatency(r.LatNs))
-	if st, ok := loadAt(c, r.OfferedIOPS); ok {
+	st, ok := loadAt(c, r.OfferedIOPS)
+	kind := ""
+	if ok && st.Response != nil {
+		kind = " response time"
+	}
+	s := fmt.Sprintf("Highest offered load meeting %s: %s IOPS (%s achieved, %s%s %s)",
+		obj, FormatIOPS(r.OfferedIOPS), FormatIOPS(r.IOPS), r.Stat, kind, FormatLatency(r.LatNs))
+	if ok {
 		s += fmt.Sprintf("; it keeps %.1f I/Os in flight (%s IOPS × %s mean): a queue depth of at least %d",
 			st.Inflight, FormatIOPS(st.IOPS), FormatLatency(st.LatMeanNs), st.Depth)
 	}
@@ -117,6 +142,9 @@ func loadSLOSentence(r *littleslaw.SLOResult, c *littleslaw.LoadCurve) string {
 func loadBreakWords(b littleslaw.SLOStep, stat, which string) string {
 	if b.Behind {
 		return fmt.Sprintf("%s%s IOPS offered, fell behind (%s achieved)", which, FormatIOPS(b.OfferedIOPS), FormatIOPS(b.IOPS))
+	}
+	if b.Response {
+		stat += " response time"
 	}
 	return fmt.Sprintf("%s%s IOPS offered, has %s %s", which, FormatIOPS(b.OfferedIOPS), stat, FormatLatency(b.LatNs))
 }

@@ -45,13 +45,17 @@ type RunDoc struct {
 	IOPS                 float64            `json:"iops"`
 	BWBytes              float64            `json:"bw_bytes"`
 	Lat                  ioengine.Latency   `json:"lat_ns"`
-	InflightMean         float64            `json:"inflight_mean"`
-	CPU                  ioengine.CPU       `json:"cpu"`
-	Errors               []ioengine.IOError `json:"errors"`
-	ShortIOs             int64              `json:"short_ios"`
-	Read                 *ioengine.DirStats `json:"read,omitempty"`
-	Write                *ioengine.DirStats `json:"write,omitempty"`
-	Interrupted          bool               `json:"interrupted,omitempty"` // Ctrl-C: partial figures
+	// ArrivalLat is a paced run's response time (--rate_iops): from each
+	// I/O's scheduled arrival to its completion, its wait to be issued
+	// included; Lat runs from issue, as fio's clat and lat.
+	ArrivalLat   *ioengine.Latency  `json:"arrival_lat_ns,omitempty"`
+	InflightMean float64            `json:"inflight_mean"`
+	CPU          ioengine.CPU       `json:"cpu"`
+	Errors       []ioengine.IOError `json:"errors"`
+	ShortIOs     int64              `json:"short_ios"`
+	Read         *ioengine.DirStats `json:"read,omitempty"`
+	Write        *ioengine.DirStats `json:"write,omitempty"`
+	Interrupted  bool               `json:"interrupted,omitempty"` // Ctrl-C: partial figures
 	// Series is the window in --log-interval slices.
 	Series []ioengine.Interval `json:"series,omitempty"`
 	// Ramp is the ramp in the same slices, before the window (t_ns negative).
@@ -100,7 +104,7 @@ func RunDocOf(w ioengine.Workload, st *ioengine.Stats, interrupted bool) RunDoc 
 		Schema: RunSchema, Engine: st.Engine, EngineFallbackReason: st.FallbackReason, Buffers: st.Buffers,
 		Filename: w.Filename, RW: string(w.RW), BS: w.BS, IODepth: w.IODepth, NumJobs: w.NumJobs, Direct: w.Direct,
 		RuntimeNs: int64(st.Runtime), TotalIOs: st.All.TotalIOs, IOBytes: st.All.Bytes, IOPS: st.All.IOPS, BWBytes: st.All.BWBytes,
-		Lat: st.All.Lat, InflightMean: st.InflightMean, CPU: st.CPU, Errors: st.Errors, ShortIOs: st.ShortIOs,
+		Lat: st.All.Lat, ArrivalLat: st.Arrival, InflightMean: st.InflightMean, CPU: st.CPU, Errors: st.Errors, ShortIOs: st.ShortIOs,
 		Interrupted: interrupted, Series: st.Series, Ramp: st.Ramp, Shortfall: st.Shortfall,
 	}
 	if doc.Errors == nil {

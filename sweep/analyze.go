@@ -80,12 +80,23 @@ func (c Curve) Points() []littleslaw.Point {
 			P99Ns: float64(s.Lat.P99Ns), P999Ns: float64(s.Lat.P999Ns),
 			InflightMean: s.InflightMean,
 			Shortfall:    shortfallCause(s),
+			Response:     responseOf(s),
 		})
 		if s.OfferedIOPS == 0 && !sustainedPoint(s, &pts[len(pts)-1]) {
 			pts = pts[:len(pts)-1] // an offered load is measured whole: its rate is the load's
 		}
 	}
 	return pts
+}
+
+// responseOf is an open-loop step's response times (nil: none measured,
+// or a step over depths).
+func responseOf(s Step) *littleslaw.Response {
+	a := s.ArrivalLat
+	if a == nil || s.OfferedIOPS <= 0 {
+		return nil
+	}
+	return &littleslaw.Response{MeanNs: a.MeanNs, P50Ns: float64(a.P50Ns), P90Ns: float64(a.P90Ns), P99Ns: float64(a.P99Ns), P999Ns: float64(a.P999Ns)}
 }
 
 // openLoopIOs is the I/Os an open-loop step completed over its window

@@ -423,6 +423,7 @@ func StepFromStats(g GridStep, st *ioengine.Stats) Step {
 	s.IOPS = st.All.IOPS
 	s.BWBytes = st.All.BWBytes
 	s.Lat = st.All.Lat
+	s.ArrivalLat = st.Arrival
 	s.Read, s.Write = st.Read, st.Write
 	s.InflightMean = st.InflightMean
 	if st.InflightMean > 0 {

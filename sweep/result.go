@@ -147,10 +147,17 @@ type Step struct {
 	// OfferedIOPS is the load offered to a step of an open-loop sweep
 	// (Plan.Rates), I/Os per second; IOPS is what was achieved and QD the
 	// most that could be in flight. 0: a step over depths.
-	OfferedIOPS  float64            `json:"offered_iops,omitempty"`
-	IOPS         float64            `json:"iops"`
-	BWBytes      float64            `json:"bw_bytes"` // bytes per second
+	OfferedIOPS float64 `json:"offered_iops,omitempty"`
+	IOPS        float64 `json:"iops"`
+	BWBytes     float64 `json:"bw_bytes"` // bytes per second
+	// Lat runs from each I/O's issue to its completion, as fio's clat and
+	// lat. ArrivalLat, for a step offered a load (OfferedIOPS), is the
+	// response time an application sees: from each I/O's scheduled arrival
+	// to its completion, its wait to be issued included; a latency
+	// objective of an open-loop sweep is judged on it (nil: not measured,
+	// or a step over depths).
 	Lat          ioengine.Latency   `json:"lat_ns"`
+	ArrivalLat   *ioengine.Latency  `json:"arrival_lat_ns,omitempty"`
 	Read         *ioengine.DirStats `json:"read,omitempty"`
 	Write        *ioengine.DirStats `json:"write,omitempty"`
 	InflightMean float64            `json:"inflight_mean"`

@@ -618,11 +618,16 @@ func TestSweepOpenLoopCLI(t *testing.T) {
 		if s.OfferedIOPS != r.Plan.Rates[i] || s.IOPS <= 0 || s.Lat.P99Ns <= 0 || s.InflightMean <= 0 || s.QD != 8 {
 			t.Errorf("step %d: offered %v, achieved %v, p99 %v, in flight %v, QD %d", i, s.OfferedIOPS, s.IOPS, s.Lat.P99Ns, s.InflightMean, s.QD)
 		}
+		// The response time runs from each I/O's scheduled arrival, before
+		// its issue: never shorter than the latency from issue.
+		if a := s.ArrivalLat; a == nil || a.MeanNs < s.Lat.MeanNs || a.P50Ns < s.Lat.P50Ns {
+			t.Errorf("step %d: response time %+v against latency from issue %+v", i, a, s.Lat)
+		}
 	}
 	if len(r.Analysis) != 1 || r.Analysis[0].Analysis.Load == nil || len(r.Analysis[0].Analysis.Load.Steps) != 2 {
 		t.Fatalf("analysis %+v: want a load curve of 2 loads", r.Analysis)
 	}
-	if !strings.Contains(stdout, "offered") || !strings.Contains(stdout, "In flight each offered load keeps") {
+	if !strings.Contains(stdout, "offered") || !strings.Contains(stdout, "In flight each offered load keeps") || !strings.Contains(stdout, "response time") {
 		t.Errorf("the table and sentences do not speak of the loads:\n%s", stdout)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "res", "latency-vs-offered-load.png")); err != nil {
