@@ -56,7 +56,7 @@ func (d *diagCurve) networkFS() *Finding {
 	}
 	facts = append(facts, Fact{Kind: FactPoint, QD: p0.QD, IOPS: p0.IOPS, LatNs: p0.LatMeanNs})
 	if d.imax != 0 {
-		facts = append(facts, Fact{Kind: FactPoint, QD: px.QD, IOPS: px.IOPS, LatNs: px.LatMeanNs})
+		facts = append(facts, Fact{Kind: FactPoint, QD: px.QD, OfferedIOPS: px.OfferedIOPS, IOPS: px.IOPS, LatNs: px.LatMeanNs})
 	}
 	f := d.finding(RuleNetworkFS, reason, Fact{Kind: FactPoint, QD: p0.QD, IOPS: p0.IOPS, LatNs: p0.LatMeanNs, Detail: d.FSType}, facts...)
 	return &f

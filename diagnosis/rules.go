@@ -217,9 +217,9 @@ func (d *diagCurve) shared() (Fact, bool) {
 	}
 	p, t := d.pts[bi], d.tel[bi]
 	if byBytes {
-		return Fact{Kind: FactSharedBytes, QD: p.QD, DeviceBWBytes: t.DeviceBWBytes, BWBytes: p.BWBytes, Ratio: best}, true
+		return Fact{Kind: FactSharedBytes, QD: p.QD, OfferedIOPS: p.OfferedIOPS, DeviceBWBytes: t.DeviceBWBytes, BWBytes: p.BWBytes, Ratio: best}, true
 	}
-	return Fact{Kind: FactSharedIOPS, QD: p.QD, DeviceIOPS: t.DeviceIOPS, IOPS: p.IOPS, Ratio: best}, true
+	return Fact{Kind: FactSharedIOPS, QD: p.QD, OfferedIOPS: p.OfferedIOPS, DeviceIOPS: t.DeviceIOPS, IOPS: p.IOPS, Ratio: best}, true
 }
 
 // contended turns a healthy verdict into a contended one: the curve
@@ -297,7 +297,7 @@ func (d *diagCurve) cache() *Finding {
 		p := d.pts[d.imax]
 		return ptr(d.finding(RuleCache, ReasonNoDevice, Fact{},
 			Fact{Kind: FactNoDevice, Detail: d.NoDevice},
-			Fact{Kind: FactPoint, QD: p.QD, IOPS: p.IOPS, LatNs: p.LatMeanNs}))
+			Fact{Kind: FactPoint, QD: p.QD, OfferedIOPS: p.OfferedIOPS, IOPS: p.IOPS, LatNs: p.LatMeanNs}))
 	}
 	var worst, share float64 = -1, 0
 	wi := -1
@@ -333,9 +333,9 @@ func (d *diagCurve) cache() *Finding {
 		why = ReasonUnwritten
 	}
 	return ptr(d.finding(RuleCache, why, Fact{},
-		Fact{Kind: FactCacheShare, QD: p.QD, IOPS: p.IOPS, BWBytes: p.BWBytes, DeviceIOPS: t.DeviceIOPS, DeviceBWBytes: t.DeviceBWBytes, Share: share},
+		Fact{Kind: FactCacheShare, QD: p.QD, OfferedIOPS: p.OfferedIOPS, IOPS: p.IOPS, BWBytes: p.BWBytes, DeviceIOPS: t.DeviceIOPS, DeviceBWBytes: t.DeviceBWBytes, Share: share},
 		Fact{Kind: FactCacheMedian, Count: len(shares), Share: median(shares)},
-		Fact{Kind: FactLatencyAt, LatNs: d.pts[0].LatMeanNs, QD: d.pts[0].QD}))
+		Fact{Kind: FactLatencyAt, LatNs: d.pts[0].LatMeanNs, QD: d.pts[0].QD, OfferedIOPS: d.pts[0].OfferedIOPS}))
 }
 
 // cpuBound: the measuring process used nearly all of its cores (or the host
@@ -361,7 +361,7 @@ func (d *diagCurve) cpuBound() *Finding {
 			ev = append(ev, Fact{Kind: FactHostBusy, HostBusyPct: t.HostBusyPct})
 		}
 		if t.DeviceKnown {
-			ev = append(ev, Fact{Kind: FactDeviceQueue, AquSz: t.AquSz, QD: p.QD, UtilPct: t.UtilPct})
+			ev = append(ev, Fact{Kind: FactDeviceQueue, AquSz: t.AquSz, QD: p.QD, OfferedIOPS: p.OfferedIOPS, UtilPct: t.UtilPct})
 		}
 		ev = append(ev, Fact{Kind: FactIOPSLatency, IOPS: p.IOPS, LatNs: p.LatMeanNs})
 		reason := ReasonSelfCPU
@@ -387,7 +387,7 @@ func cpuFact(p littleslaw.Point, selfPct, cores float64) Fact {
 	case busy >= diagCPUBusy:
 		grade = CPUNearlySaturated
 	}
-	return Fact{Kind: FactCPU, Reason: grade, QD: p.QD, IODepth: p.IODepth, NumJobs: p.NumJobs,
+	return Fact{Kind: FactCPU, Reason: grade, QD: p.QD, OfferedIOPS: p.OfferedIOPS, IODepth: p.IODepth, NumJobs: p.NumJobs,
 		SelfCPUPct: selfPct, Cores: cores, Busy: busy}
 }
 
@@ -424,7 +424,7 @@ func (d *diagCurve) queueNotFull(cpu *Finding) *Finding {
 	if at >= diagQueueShort*p.QD {
 		return nil
 	}
-	ev := []Fact{{Kind: FactInflight, QD: p.QD, IODepth: p.IODepth, NumJobs: p.NumJobs,
+	ev := []Fact{{Kind: FactInflight, QD: p.QD, OfferedIOPS: p.OfferedIOPS, IODepth: p.IODepth, NumJobs: p.NumJobs,
 		Inflight: at, AtDevice: t.DeviceKnown, Fill: at / p.QD}}
 	if t.DeviceKnown {
 		ev = append(ev, Fact{Kind: FactEngineInflight, Inflight: eng, LittleInflight: p.IOPS * p.LatMeanNs / 1e9})
@@ -605,8 +605,8 @@ func (d *diagCurve) healthy() *Finding {
 		return nil
 	}
 	ev := []Fact{
-		{Kind: FactSaturates, IOPS: p.IOPS, QD: p.QD, IODepth: p.IODepth, NumJobs: p.NumJobs, LatNs: p.LatMeanNs, R0Ns: d.r0},
-		{Kind: FactInflightAt, Inflight: at, AtDevice: t.DeviceKnown, QD: p.QD},
+		{Kind: FactSaturates, IOPS: p.IOPS, QD: p.QD, OfferedIOPS: p.OfferedIOPS, IODepth: p.IODepth, NumJobs: p.NumJobs, LatNs: p.LatMeanNs, R0Ns: d.r0},
+		{Kind: FactInflightAt, Inflight: at, AtDevice: t.DeviceKnown, QD: p.QD, OfferedIOPS: p.OfferedIOPS},
 	}
 	if !t.DeviceKnown {
 		ev = append(ev, Fact{Kind: FactNoTelemetry})

@@ -234,14 +234,14 @@ func factText(x diagnosis.Fact) string {
 	case diagnosis.FactNoSteps:
 		return fmt.Sprintf("%d points, none with a queue depth, IOPS and latency", x.Count)
 	case diagnosis.FactPoint:
-		return fmt.Sprintf("QD %s: %s IOPS at %s mean latency", FormatQD(x.QD), FormatIOPS(x.IOPS), FormatLatency(x.LatNs))
+		return fmt.Sprintf("%s: %s IOPS at %s mean latency", stepAt(x), FormatIOPS(x.IOPS), FormatLatency(x.LatNs))
 	case diagnosis.FactLatencyAt:
-		return fmt.Sprintf("mean latency %s at QD %s", FormatLatency(x.LatNs), FormatQD(x.QD))
+		return fmt.Sprintf("mean latency %s at %s", FormatLatency(x.LatNs), stepAt(x))
 	case diagnosis.FactIOPSLatency:
 		return fmt.Sprintf("%s IOPS at %s mean latency", FormatIOPS(x.IOPS), FormatLatency(x.LatNs))
 	case diagnosis.FactInflight:
-		return fmt.Sprintf("QD %s (%s): %.1f in flight at %s (%.0f%% of the QD)",
-			FormatQD(x.QD), splitWords(x.IODepth, x.NumJobs), x.Inflight, inflightWhere(x.AtDevice), x.Fill*100)
+		return fmt.Sprintf("%s: %.1f in flight at %s (%.0f%% of %s)",
+			stepSplit(x, splitWords(x.IODepth, x.NumJobs)), x.Inflight, inflightWhere(x.AtDevice), x.Fill*100, depthOf(x))
 	case diagnosis.FactGrowth:
 		return fmt.Sprintf("QD %s → %s: IOPS %s → %s (×%.1f) while mean latency %s → %s (×%.2f, R0 %s)",
 			FormatQD(x.QD), FormatQD(x.ToQD), FormatIOPS(x.IOPS), FormatIOPS(x.ToIOPS), x.Ratio,
@@ -257,11 +257,11 @@ func factText(x diagnosis.Fact) string {
 	case diagnosis.FactTargetAbove:
 		return fmt.Sprintf("target %s IOPS is above the cap: no queue depth reaches it", FormatIOPS(x.TargetIOPS))
 	case diagnosis.FactSaturates:
-		return fmt.Sprintf("saturates at %s IOPS from QD %s (%s), mean latency %s (R0 %s)",
-			FormatIOPS(x.IOPS), FormatQD(x.QD), splitWords(x.IODepth, x.NumJobs), FormatLatency(x.LatNs), FormatLatency(x.R0Ns))
+		return fmt.Sprintf("saturates at %s IOPS from %s, mean latency %s (R0 %s)",
+			FormatIOPS(x.IOPS), stepSplit(x, splitWords(x.IODepth, x.NumJobs)), FormatLatency(x.LatNs), FormatLatency(x.R0Ns))
 	case diagnosis.FactDeepest:
-		return fmt.Sprintf("%d measured steps; deepest QD %s: %s IOPS at %s (R0 %s)",
-			x.Count, FormatQD(x.QD), FormatIOPS(x.IOPS), FormatLatency(x.LatNs), FormatLatency(x.R0Ns))
+		return fmt.Sprintf("%d measured steps; deepest %s: %s IOPS at %s (R0 %s)",
+			x.Count, stepAt(x), FormatIOPS(x.IOPS), FormatLatency(x.LatNs), FormatLatency(x.R0Ns))
 	case diagnosis.FactLastStep:
 		if x.QD > 0 && x.ToQD > 0 && x.Ratio > 0 {
 			return fmt.Sprintf("last step QD %s → %s: IOPS ×%.2f, latency ×%.2f", FormatQD(x.QD), FormatQD(x.ToQD), x.Ratio, x.LatRatio)
@@ -286,18 +286,18 @@ func deviceFactText(x diagnosis.Fact) (string, bool) {
 func deviceFactWords(x diagnosis.Fact) string {
 	switch x.Kind {
 	case diagnosis.FactSharedBytes:
-		return fmt.Sprintf("QD %s: the device moved %s, this sweep %s (%.1f×): other I/O shared the device, so these latencies are contended",
-			FormatQD(x.QD), fmtMiBpsUnit(x.DeviceBWBytes), fmtMiBpsUnit(x.BWBytes), x.Ratio)
+		return fmt.Sprintf("%s: the device moved %s, this sweep %s (%.1f×): other I/O shared the device, so these latencies are contended",
+			stepAt(x), fmtMiBpsUnit(x.DeviceBWBytes), fmtMiBpsUnit(x.BWBytes), x.Ratio)
 	case diagnosis.FactSharedIOPS:
-		return fmt.Sprintf("QD %s: the device served %s IOPS, this sweep %s (%.1f×): other I/O shared the device, so these latencies are contended",
-			FormatQD(x.QD), FormatIOPS(x.DeviceIOPS), FormatIOPS(x.IOPS), x.Ratio)
+		return fmt.Sprintf("%s: the device served %s IOPS, this sweep %s (%.1f×): other I/O shared the device, so these latencies are contended",
+			stepAt(x), FormatIOPS(x.DeviceIOPS), FormatIOPS(x.IOPS), x.Ratio)
 	case diagnosis.FactNoDevice:
 		return "target: " + x.Detail
 	case diagnosis.FactFSType:
 		return "filesystem: " + x.Detail + " (from the mount table)"
 	case diagnosis.FactCacheShare:
-		return fmt.Sprintf("QD %s: the engine did %s IOPS (%s), the device %s (%s): %.0f%% of the bytes reached it",
-			FormatQD(x.QD), FormatIOPS(x.IOPS), fmtMiBpsUnit(x.BWBytes), FormatIOPS(x.DeviceIOPS), fmtMiBpsUnit(x.DeviceBWBytes), x.Share*100)
+		return fmt.Sprintf("%s: the engine did %s IOPS (%s), the device %s (%s): %.0f%% of the bytes reached it",
+			stepAt(x), FormatIOPS(x.IOPS), fmtMiBpsUnit(x.BWBytes), FormatIOPS(x.DeviceIOPS), fmtMiBpsUnit(x.DeviceBWBytes), x.Share*100)
 	case diagnosis.FactCacheMedian:
 		return fmt.Sprintf("median share over %d steps: %.0f%%", x.Count, x.Share*100)
 	case diagnosis.FactCPU:
@@ -305,11 +305,11 @@ func deviceFactWords(x diagnosis.Fact) string {
 	case diagnosis.FactHostBusy:
 		return fmt.Sprintf("host CPU busy %.0f%% (user + system + softirq)", x.HostBusyPct)
 	case diagnosis.FactDeviceQueue:
-		return fmt.Sprintf("device: aqu-sz %.1f of QD %s, %%util %.0f", x.AquSz, FormatQD(x.QD), x.UtilPct)
+		return fmt.Sprintf("device: aqu-sz %.1f of %s, %%util %.0f", x.AquSz, depthOf(x), x.UtilPct)
 	case diagnosis.FactDeviceAt:
-		return fmt.Sprintf("device at QD %s: aqu-sz %.1f, %%util %.0f, await %.2f ms", FormatQD(x.QD), x.AquSz, x.UtilPct, x.AwaitMs)
+		return fmt.Sprintf("device at %s: aqu-sz %.1f, %%util %.0f, await %.2f ms", stepAt(x), x.AquSz, x.UtilPct, x.AwaitMs)
 	case diagnosis.FactInflightAt:
-		return fmt.Sprintf("%.1f in flight at %s for QD %s", x.Inflight, inflightWhere(x.AtDevice), FormatQD(x.QD))
+		return fmt.Sprintf("%.1f in flight at %s for %s", x.Inflight, inflightWhere(x.AtDevice), depthOf(x))
 	case diagnosis.FactNoTelemetry:
 		return "no device telemetry: queue fill taken from the engine"
 	case diagnosis.FactEngineInflight:
@@ -327,8 +327,8 @@ func cpuText(x diagnosis.Fact) string {
 	if x.SelfCPUPct >= 100 {
 		used = fmt.Sprintf("%.2f cores", x.SelfCPUPct/100)
 	}
-	s := fmt.Sprintf("QD %s (%s): qdsweep used %s with %s ",
-		FormatQD(x.QD), splitWords(x.IODepth, x.NumJobs), used, CountNoun(float64(jobs), "job", "jobs"))
+	s := fmt.Sprintf("%s: qdsweep used %s with %s ",
+		stepSplit(x, splitWords(x.IODepth, x.NumJobs)), used, CountNoun(float64(jobs), "job", "jobs"))
 	who, whose := "the submitter was", "its"
 	threads := "one submitting thread"
 	perJob := 1

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/qdsweep/qdsweep/diagnosis"
 	"github.com/qdsweep/qdsweep/littleslaw"
 )
 
@@ -147,4 +148,33 @@ func loadBreakWords(b littleslaw.SLOStep, stat, which string) string {
 		stat += " response time"
 	}
 	return fmt.Sprintf("%s%s IOPS offered, has %s %s", which, FormatIOPS(b.OfferedIOPS), stat, FormatLatency(b.LatNs))
+}
+
+// stepAt names the step a fact is about: "QD 4", or for a step offered a
+// load (open loop), whose QD is the I/Os it kept in flight, "2M IOPS
+// offered (3.6 in flight)".
+func stepAt(x diagnosis.Fact) string {
+	if x.OfferedIOPS > 0 {
+		return fmt.Sprintf("%s IOPS offered (%s in flight)", FormatIOPS(x.OfferedIOPS), fmtInflight(x.QD))
+	}
+	return "QD " + FormatQD(x.QD)
+}
+
+// stepSplit is stepAt with the step's iodepth × numjobs split: "QD 16
+// (iodepth 16 × numjobs 1)", "2M IOPS offered (iodepth 4 × numjobs 1,
+// 3.75 in flight)".
+func stepSplit(x diagnosis.Fact, split string) string {
+	if x.OfferedIOPS > 0 {
+		return fmt.Sprintf("%s IOPS offered (%s, %s in flight)", FormatIOPS(x.OfferedIOPS), split, fmtInflight(x.QD))
+	}
+	return "QD " + FormatQD(x.QD) + " (" + split + ")"
+}
+
+// depthOf names what a fact's in-flight count is measured against: "QD 4",
+// or for an offered load "3.6 in flight".
+func depthOf(x diagnosis.Fact) string {
+	if x.OfferedIOPS > 0 {
+		return fmtInflight(x.QD) + " in flight"
+	}
+	return "QD " + FormatQD(x.QD)
 }

@@ -388,8 +388,12 @@ func controlNote(r *sweep.Result) string {
 	if c == nil {
 		return ""
 	}
-	s := fmt.Sprintf("control: QD %d (%s) measured again at the end: %s IOPS at %s mean, %s in flight; it gave %s IOPS at %s first (%s)",
-		c.QD, stepShape(c.Step, len(c.Hosts) > 1), FormatIOPS(c.IOPS), FormatLatency(c.Lat.MeanNs), fmtInflight(c.InflightMean),
+	at := fmt.Sprintf("QD %d", c.QD)
+	if c.OfferedIOPS > 0 {
+		at = FormatIOPS(c.OfferedIOPS) + " IOPS offered"
+	}
+	s := fmt.Sprintf("control: %s (%s) measured again at the end: %s IOPS at %s mean, %s in flight; it gave %s IOPS at %s first (%s)",
+		at, stepShape(c.Step, len(c.Hosts) > 1), FormatIOPS(c.IOPS), FormatLatency(c.Lat.MeanNs), fmtInflight(c.InflightMean),
 		FormatIOPS(c.WasIOPS), FormatLatency(c.WasLatNs), relDelta(c.WasIOPS, c.IOPS))
 	switch c.Change {
 	case sweep.ControlFell, sweep.ControlRose:

@@ -19,11 +19,11 @@ func timeVerdict(f diagnosis.Finding) (string, bool) {
 	g := f.Figures
 	switch f.Reason {
 	case diagnosis.ReasonControlFell:
-		return fmt.Sprintf("the device did not hold still: QD %s, measured again at the end of the sweep, gave %s IOPS at %s, %.0f%% under the %s IOPS it gave first (beyond the ±%.0f%% noise band); burst credits spent, a throttle that began or a neighbour that arrived; it sustains %s IOPS, and the steps above that are left out of the analysis",
-			FormatQD(g.QD), FormatIOPS(g.ToIOPS), FormatLatency(g.ToLatNs), -g.Ratio*100, FormatIOPS(g.IOPS), g.Share*100, FormatIOPS(g.ToIOPS)), true
+		return fmt.Sprintf("the device did not hold still: %s, measured again at the end of the sweep, gave %s IOPS at %s, %.0f%% under the %s IOPS it gave first (beyond the ±%.0f%% noise band); burst credits spent, a throttle that began or a neighbour that arrived; it sustains %s IOPS, and the steps above that are left out of the analysis",
+			controlAt(g), FormatIOPS(g.ToIOPS), FormatLatency(g.ToLatNs), -g.Ratio*100, FormatIOPS(g.IOPS), g.Share*100, FormatIOPS(g.ToIOPS)), true
 	case diagnosis.ReasonControlRose:
-		return fmt.Sprintf("the device did not hold still: QD %s, measured again at the end of the sweep, gave %s IOPS at %s, %.0f%% over the %s IOPS it gave first (beyond the ±%.0f%% noise band); a warm-up, a cache or a neighbour that left during the sweep",
-			FormatQD(g.QD), FormatIOPS(g.ToIOPS), FormatLatency(g.ToLatNs), g.Ratio*100, FormatIOPS(g.IOPS), g.Share*100), true
+		return fmt.Sprintf("the device did not hold still: %s, measured again at the end of the sweep, gave %s IOPS at %s, %.0f%% over the %s IOPS it gave first (beyond the ±%.0f%% noise band); a warm-up, a cache or a neighbour that left during the sweep",
+			controlAt(g), FormatIOPS(g.ToIOPS), FormatLatency(g.ToLatNs), g.Ratio*100, FormatIOPS(g.IOPS), g.Share*100), true
 	case diagnosis.ReasonRampFell:
 		return fmt.Sprintf("the device did not hold still: during QD %s's ramp IOPS fell from %s to %s (%.0f%%), the level its window measured, before the step was measured; burst credits spent, a throttle that began or a neighbour that arrived; it sustains %s IOPS, and the steps above that are left out of the analysis",
 			FormatQD(g.QD), FormatIOPS(g.IOPS), FormatIOPS(g.ToIOPS), g.Ratio*100, FormatIOPS(g.ToIOPS)), true
@@ -44,6 +44,15 @@ func timeVerdict(f diagnosis.Finding) (string, bool) {
 			FormatQD(g.QD), FormatIOPS(g.IOPS), FormatIOPS(g.ToIOPS), g.Ratio*100), true
 	}
 	return "", false
+}
+
+// controlAt names the control step: "QD 4", or the load offered to it
+// ("2M IOPS offered") in an open-loop sweep.
+func controlAt(g diagnosis.Fact) string {
+	if g.OfferedIOPS > 0 {
+		return FormatIOPS(g.OfferedIOPS) + " IOPS offered"
+	}
+	return "QD " + FormatQD(g.QD)
 }
 
 // timeNext is the next step of a time finding.
@@ -76,28 +85,28 @@ func timeNext(f diagnosis.Finding) (string, bool) {
 func timeFactText(x diagnosis.Fact) (string, bool) {
 	switch x.Kind {
 	case diagnosis.FactBurstLevel:
-		return fmt.Sprintf("QD %s: %s IOPS at %s mean with %.1f in flight until %s", FormatQD(x.QD), FormatIOPS(x.IOPS), FormatLatency(x.LatNs), x.Inflight, fmtSec(x.Seconds)), true
+		return fmt.Sprintf("%s: %s IOPS at %s mean with %.1f in flight until %s", stepAt(x), FormatIOPS(x.IOPS), FormatLatency(x.LatNs), x.Inflight, fmtSec(x.Seconds)), true
 	case diagnosis.FactSustainedLevel:
-		return fmt.Sprintf("QD %s: %s IOPS at %s mean with %.1f in flight after it", FormatQD(x.QD), FormatIOPS(x.IOPS), FormatLatency(x.LatNs), x.Inflight), true
+		return fmt.Sprintf("%s: %s IOPS at %s mean with %.1f in flight after it", stepAt(x), FormatIOPS(x.IOPS), FormatLatency(x.LatNs), x.Inflight), true
 	case diagnosis.FactCredits:
 		return fmt.Sprintf("about %s I/Os of burst credit (the burst's excess over the sustained level × %s)", FormatCount(float64(x.Count)), fmtSec(x.Seconds)), true
 	case diagnosis.FactOnCredits:
-		return fmt.Sprintf("QD %s ran at %s IOPS, above the sustained %s, for its whole step: on credits, which last about %s at that rate; left out of the analysis",
-			FormatQD(x.QD), FormatIOPS(x.IOPS), FormatIOPS(x.ToIOPS), fmtSec(x.Seconds)), true
+		return fmt.Sprintf("%s ran at %s IOPS, above the sustained %s, for its whole step: on credits, which last about %s at that rate; left out of the analysis",
+			stepAt(x), FormatIOPS(x.IOPS), FormatIOPS(x.ToIOPS), fmtSec(x.Seconds)), true
 	case diagnosis.FactPeriod:
-		return fmt.Sprintf("QD %s: period %s (autocorrelation %.2f), cycle %s → %s IOPS", FormatQD(x.QD), fmtSec(x.Seconds), x.Ratio, FormatIOPS(x.IOPS), FormatIOPS(x.ToIOPS)), true
+		return fmt.Sprintf("%s: period %s (autocorrelation %.2f), cycle %s → %s IOPS", stepAt(x), fmtSec(x.Seconds), x.Ratio, FormatIOPS(x.IOPS), FormatIOPS(x.ToIOPS)), true
 	case diagnosis.FactTransient:
-		return fmt.Sprintf("QD %s: mean latency %s → %s, settled at %s", FormatQD(x.QD), FormatLatency(x.LatNs), FormatLatency(x.ToLatNs), fmtSec(x.Seconds)), true
+		return fmt.Sprintf("%s: mean latency %s → %s, settled at %s", stepAt(x), FormatLatency(x.LatNs), FormatLatency(x.ToLatNs), fmtSec(x.Seconds)), true
 	case diagnosis.FactSpread:
-		return fmt.Sprintf("QD %s: IOPS %s–%s, σ %.0f%% of the mean, highest autocorrelation %.2f", FormatQD(x.QD), FormatIOPS(x.IOPS), FormatIOPS(x.ToIOPS), x.Ratio*100, x.Share), true
+		return fmt.Sprintf("%s: IOPS %s–%s, σ %.0f%% of the mean, highest autocorrelation %.2f", stepAt(x), FormatIOPS(x.IOPS), FormatIOPS(x.ToIOPS), x.Ratio*100, x.Share), true
 	case diagnosis.FactControl:
-		return fmt.Sprintf("QD %s: %s IOPS at %s mean during the sweep, %s IOPS at %s mean at its end (%+.0f%%)",
-			FormatQD(x.QD), FormatIOPS(x.IOPS), FormatLatency(x.LatNs), FormatIOPS(x.ToIOPS), FormatLatency(x.ToLatNs), x.Ratio*100), true
+		return fmt.Sprintf("%s: %s IOPS at %s mean during the sweep, %s IOPS at %s mean at its end (%+.0f%%)",
+			controlAt(x), FormatIOPS(x.IOPS), FormatLatency(x.LatNs), FormatIOPS(x.ToIOPS), FormatLatency(x.ToLatNs), x.Ratio*100), true
 	case diagnosis.FactRampFell:
-		return fmt.Sprintf("QD %s: its ramp ran at up to %s IOPS until %s before its window, which measured %s IOPS at %s mean",
-			FormatQD(x.QD), FormatIOPS(x.IOPS), fmtSec(-x.Seconds), FormatIOPS(x.ToIOPS), FormatLatency(x.ToLatNs)), true
+		return fmt.Sprintf("%s: its ramp ran at up to %s IOPS until %s before its window, which measured %s IOPS at %s mean",
+			stepAt(x), FormatIOPS(x.IOPS), fmtSec(-x.Seconds), FormatIOPS(x.ToIOPS), FormatLatency(x.ToLatNs)), true
 	case diagnosis.FactAboveControl:
-		return fmt.Sprintf("QD %s ran at %s IOPS, above the %s IOPS that lasted: left out of the analysis", FormatQD(x.QD), FormatIOPS(x.IOPS), FormatIOPS(x.ToIOPS)), true
+		return fmt.Sprintf("%s ran at %s IOPS, above the %s IOPS that lasted: left out of the analysis", stepAt(x), FormatIOPS(x.IOPS), FormatIOPS(x.ToIOPS)), true
 	case diagnosis.FactRuntime:
 		return fmt.Sprintf("steps ran up to %s; the sustained level needs %s", fmtSec(x.ToSeconds), fmtSec(x.Seconds)), true
 	}

@@ -137,7 +137,11 @@ func (r *Result) controlFinding() *diagnosis.Finding {
 	if c.Change == ControlRose {
 		reason = diagnosis.ReasonControlRose
 	}
-	fig := diagnosis.Fact{Kind: diagnosis.FactControl, QD: float64(c.QD), IOPS: c.WasIOPS, LatNs: c.WasLatNs,
+	qd := float64(c.QD)
+	if c.OfferedIOPS > 0 {
+		qd = c.InflightMean // an offered load's step stands at the I/Os it kept in flight
+	}
+	fig := diagnosis.Fact{Kind: diagnosis.FactControl, QD: qd, OfferedIOPS: c.OfferedIOPS, IOPS: c.WasIOPS, LatNs: c.WasLatNs,
 		ToIOPS: c.IOPS, ToLatNs: c.Lat.MeanNs, Ratio: c.IOPS/c.WasIOPS - 1, Share: c.Band}
 	f := &diagnosis.Finding{Rule: diagnosis.RuleNotStationary, Reason: reason, RW: c.RW, BS: c.BS, Figures: fig,
 		Facts: []diagnosis.Fact{fig}, Evidence: []string{}}
