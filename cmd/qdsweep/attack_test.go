@@ -48,7 +48,7 @@ func TestOutputNeverALayer(t *testing.T) {
 			}
 		}
 		before := looptest.FileSum(t, img)
-		_, stderr, code := runQdsweep(t, dir, nil, "run", "--filename="+target, "--rw=read", "--size=1m", "--runtime=200ms", "--output="+img)
+		_, stderr, code := runWithin(t, dir, nil, 2*time.Minute, "run", "--filename="+target, "--rw=read", "--size=1m", "--runtime=200ms", "--output="+img)
 		if code != 2 || !strings.Contains(stderr, filepath.Base(dev)) || strings.Count(stderr, "\n") != 1 {
 			t.Errorf("run --filename=%s --output=%s (mounted %v): exit %d, %q; want 2 and one line naming %s", target, img, mounted, code, stderr, dev)
 		}
@@ -89,7 +89,7 @@ func raceOnce(t *testing.T) {
 	defer victim.Close()
 	before := looptest.SumOf(t, victim)
 	stop := looptest.SwapNames(tgt, vic, 2*time.Millisecond) // from the moment the sweep has laid out its target
-	_, stderr, code := runQdsweep(t, dir, nil, "sweep", "--ioengine=fio", "--filename="+tgt, "--rw=write", "--bs=64k", "--size=8m",
+	_, stderr, code := runWithin(t, dir, nil, 2*time.Minute, "sweep", "--ioengine=fio", "--filename="+tgt, "--rw=write", "--bs=64k", "--size=8m",
 		"--iodepth=1,2,4", "--runtime=300ms", "--ramp_time=0", "--ss=0", "--output=res", "--quiet")
 	swaps := stop()
 	if after := looptest.SumOf(t, victim); after != before {
