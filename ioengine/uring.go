@@ -426,6 +426,11 @@ func (u *uringLoop) run(j *job) error {
 		if j.pace.on && u.ts != nil {
 			u.pacedWait(j, u.canSubmit(m, f.fatal))
 		}
+		if f.pending > 0 {
+			// The replacements this call submits are in flight while it
+			// waits: published so (the ramp's full-queue test samples it).
+			m.submitting(t0, f.pending)
+		}
 		n, err := r.enter(uint32(f.pending), u.waitFor(j, f.inflight), uringEnterGetEvents, waitArg)
 		if n > 0 {
 			m.submitted(t0, n)
