@@ -127,7 +127,7 @@ func configureFioEngine(es Engine, spec *RunSpec) {
 	// fio runs the steady-state test itself: qdsweep reads its result back.
 	es.Fio.JobOptions = append(es.Fio.JobOptions, fioadapt.SteadyOptions(spec.run.Steady)...)
 	if !spec.run.TimeBased {
-		es.Fio.IOSize = spec.run.IOSize
+		es.Fio.IOSize, es.Fio.SizeBased = spec.run.IOSize, true
 	}
 	es.Fio.EndFsync = spec.run.EndFsync
 	es.Fio.Given = spec.run.Given

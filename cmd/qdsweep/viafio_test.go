@@ -2,12 +2,14 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestRunThroughFio: a job file with options qdsweep does not run natively
@@ -101,5 +103,51 @@ func TestViaFioCloneFilesRefused(t *testing.T) {
 				t.Fatalf("a refused run wrote: %v, %q", entries, stdout)
 			}
 		})
+	}
+}
+
+// TestViaFioSizeBased: a job without time_based or runtime that runs
+// through fio (verify_backlog, verify_async) ends by its size, as fio's
+// does: fio's own counts (256 writes of a 1 MiB file at 4k, each read
+// back), where qdsweep handed fio time_based with a runtime of a century.
+func TestViaFioSizeBased(t *testing.T) {
+	fioBin, err := exec.LookPath("fio")
+	if err != nil {
+		t.Skip("fio is not installed (CI installs it)")
+	}
+	const file = "[v]\nfilename=f\nrw=randwrite\nbs=4k\nverify=crc32c\nverify_backlog=16\nverify_async=2\n"
+	counts := func(bin string, args ...string) [2]int64 {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "j.fio"), []byte(file), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "f"), make([]byte, 1<<20), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, bin, append(args, "--output-format=json", "j.fio")...)
+		cmd.Dir = dir
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("%s: %v (a job that ends by its size ran on): %s", filepath.Base(bin), err, stderr.String())
+		}
+		var doc struct {
+			Jobs []struct {
+				Read, Write struct {
+					TotalIOs int64 `json:"total_ios"`
+				}
+			} `json:"jobs"`
+		}
+		if err := json.Unmarshal(stdout.Bytes(), &doc); err != nil || len(doc.Jobs) != 1 {
+			t.Fatalf("%s's JSON: %v\n%s", filepath.Base(bin), err, stdout.String())
+		}
+		return [2]int64{doc.Jobs[0].Read.TotalIOs, doc.Jobs[0].Write.TotalIOs}
+	}
+	want := counts(fioBin)
+	got := counts(sweepBinary(t), "run", "--allow-write")
+	if want != [2]int64{256, 256} || got != want {
+		t.Fatalf("reads and writes: qdsweep %v, fio %v; want 256 each", got, want)
 	}
 }

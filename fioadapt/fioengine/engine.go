@@ -41,6 +41,10 @@ type Options struct {
 	// NumberIOs, when positive, is fio's number_ios: each job ends after
 	// this many I/Os if its io_size is not done sooner.
 	NumberIOs int64
+	// SizeBased makes a job without IOSize end by its size too, as fio's
+	// does without time_based: after its region (size=, else the whole
+	// file) or the runtime, whichever comes first.
+	SizeBased bool
 	// EndFsync is fio's end_fsync: the written file flushed when the job ends.
 	EndFsync bool
 	// JobOptions are options of the job fio runs as written, after its
@@ -269,13 +273,13 @@ func notReported(ctx context.Context, args []string, runErr, perr error, stderr 
 }
 
 // sizeBased turns the options into a size-based job when Options.IOSize
-// is set: time_based off, io_size (and number_ios) on, and no runtime when
-// it is "forever". end_fsync is set whatever the end.
+// or SizeBased is set: time_based off, io_size (and number_ios) on when
+// IOSize is set. end_fsync is set whatever the end.
 func (e *Engine) sizeBased(opts fioadapt.OptionSet) fioadapt.OptionSet {
 	if e.opt.EndFsync {
 		opts.Job = append(opts.Job, [2]string{fio.OptEndFsync, "1"})
 	}
-	if e.opt.IOSize <= 0 {
+	if e.opt.IOSize <= 0 && !e.opt.SizeBased {
 		return opts
 	}
 	var g [][2]string
@@ -287,7 +291,9 @@ func (e *Engine) sizeBased(opts fioadapt.OptionSet) fioadapt.OptionSet {
 		g = append(g, kv)
 	}
 	opts.Global = g
-	opts.Job = append(opts.Job, [2]string{fio.OptIOSize, strconv.FormatInt(e.opt.IOSize, 10)})
+	if e.opt.IOSize > 0 { // else it ends at its region's end, as fio's job
+		opts.Job = append(opts.Job, [2]string{fio.OptIOSize, strconv.FormatInt(e.opt.IOSize, 10)})
+	}
 	if e.opt.NumberIOs > 0 {
 		opts.Job = append(opts.Job, [2]string{fio.OptNumberIOs, strconv.FormatInt(e.opt.NumberIOs, 10)})
 	}
