@@ -144,7 +144,7 @@ var handlings = []struct {
 		"scramble_buffers", "fill_device", "fill_fs", "unlink", "unlink_each_loop", "cpus_allowed", "cpumask",
 		"cpus_allowed_policy", "numa_cpu_nodes", "numa_mem_policy", "nice", "prio", "prioclass",
 		"cmdprio_percentage", "verify_offset", "verify_backlog",
-		"verify_async", "experimental_verify", "trim_percentage",
+		"experimental_verify", "trim_percentage",
 		"file_service_type", "openfiles", "filename_format", "lockfile", "pre_read", "iomem",
 		"mem", "iomem_align", "bs_unaligned", "rw_sequencer", "offset_align",
 		"ioscheduler", "max_latency", "flow", "flow_id", "exec_prerun", "exec_postrun", "io_submit_mode",
@@ -243,6 +243,7 @@ const (
 	OptTimeBased           OptionKey = "time_based"
 	OptUnitBase            OptionKey = "unit_base"
 	OptVerify              OptionKey = "verify"
+	OptVerifyAsync         OptionKey = "verify_async"
 	OptVerifyFatal         OptionKey = "verify_fatal"
 	OptVerifyInterval      OptionKey = "verify_interval"
 	OptVerifyOnly          OptionKey = "verify_only"
@@ -686,6 +687,7 @@ var RunOptions = []OptionDoc{
 	{Name: "verify_pattern", Help: "the data of every block, hexadecimal (0xdeadbeef) or quoted ('abc'); alone: fio's header then the pattern"},
 	{Name: "verify_interval", Help: "a verify header every this many bytes of an I/O (default: the smallest block size)", Range: atLeast(80)},
 	{Name: "verify_fatal", Switch: true, Help: "accepted: a verify failure ends the job, as fio's does", Range: between(0, 1)},
+	{Name: "verify_async", Default: "0", Help: "accepted: fio's threads that check reads apart from the job; qdsweep checks each read as it completes, with the same checks and errors", Range: atLeast(0)},
 	{Name: "steadystate", Default: "iops_slope:0.01%", Help: "end the job at steady state: iops, iops_slope, bw or bw_slope, ':' and the limit (% of the mean with %), as fio (also spelled --ss)"},
 	{Name: "steadystate_duration", Default: "0", Help: "the steady-state window, whole seconds, one sample a second (also --ss_dur; 0: no test)"},
 	{Name: "steadystate_ramp_time", Default: "0", Help: "time into the job before steady-state samples begin (also --ss_ramp)"},

@@ -584,6 +584,10 @@ func verifyLogHandlers() map[string]handler {
 		}},
 		fio.OptVerifyOnly:  {apply: func(c *jobConv, _ string, o fio.Option) (err error) { c.run.VerifyOnly, err = optBool(o); return err }},
 		fio.OptVerifyFatal: {apply: func(_ *jobConv, _ string, o fio.Option) error { _, err := optBool(o); return err }}, // a failure ends the job either way
+		// fio's verify threads check what the job read apart from it:
+		// the same checks, the same errors, so each read is checked here
+		// as it completes.
+		fio.OptVerifyAsync: {apply: func(_ *jobConv, _ string, o fio.Option) error { _, err := optInteger(o); return err }},
 		fio.OptVerifyPattern: {apply: convVerifyPattern, render: func(wl ioengine.Workload) (string, bool) {
 			return "0x" + hex.EncodeToString(wl.FioVerify.Pattern), len(wl.FioVerify.Pattern) > 0
 		}},

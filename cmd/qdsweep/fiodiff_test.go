@@ -643,8 +643,9 @@ func steadyOf(t *testing.T, who string, out []byte) []fioSteadyJSON {
 }
 
 // TestFioVerifyCrossRead writes a file with one tool and checks it with
-// the other's verify_only, for each kind qdsweep verifies; then flips one
-// byte and has both name the block that holds it.
+// the other's verify_only, for each kind qdsweep verifies (and crc32c
+// with verify_async); then flips one byte and has both name the block
+// that holds it.
 func TestFioVerifyCrossRead(t *testing.T) {
 	fioBin, err := exec.LookPath("fio")
 	if err != nil {
@@ -662,8 +663,10 @@ func TestFioVerifyCrossRead(t *testing.T) {
 		return string(out), err
 	}
 	tools := map[string]func(string, ...string) (string, error){"fio": fioRun, "qdsweep": qd}
+	// verify_async: fio checks the reads in threads apart from the job,
+	// qdsweep as they complete: the same blocks, the same failure.
 	for _, kind := range [][]string{{"--verify=crc32c"}, {"--verify=md5"}, {"--verify=pattern", "--verify_pattern=0x5ca1ab1e"},
-		{"--verify_pattern=0x0102"}} {
+		{"--verify_pattern=0x0102"}, {"--verify=crc32c", "--verify_async=2"}} {
 		for _, pair := range [][2]string{{"fio", "qdsweep"}, {"qdsweep", "fio"}} {
 			t.Run(pair[0]+" writes, "+pair[1]+" verifies, "+strings.Join(kind, " "), func(t *testing.T) {
 				t.Parallel()
