@@ -529,7 +529,11 @@ type OptionDoc struct {
 	// Range is the numbers fio accepts (fio --cmdhelp's "range", where fio
 	// refuses a value outside it); nil: none checked here.
 	Range *Range
-	Help  string
+	// Values are the words fio accepts (fio --cmdhelp's "valid values"),
+	// before any ':' (rw=read:8k, random_distribution=zipf:1.2); nil: any
+	// value reaches the option's own reader.
+	Values []string
+	Help   string
 	// pass is how a --fio-arg of it is checked before fio gets it as
 	// given (passNone: refused; passable).
 	pass passRule
@@ -622,6 +626,37 @@ func CheckRange(name, value string) error {
 	return nil
 }
 
+// CheckAllowed refuses a value of option name that fio refuses: outside its
+// row's Range (CheckRange), or, with the row's Values, a word before ':'
+// that is none of them (as fio, case counts: Poisson is refused). The
+// error is one line naming the option and what it takes.
+func CheckAllowed(name, value string) error {
+	if err := CheckRange(name, value); err != nil {
+		return err
+	}
+	d, ok := OptionRow(name)
+	if !ok || d.Values == nil {
+		return nil
+	}
+	word, _, _ := strings.Cut(strings.TrimSpace(value), ":")
+	if !slices.Contains(d.Values, word) {
+		return fmt.Errorf("fio's %s takes %s", d.Name, d.ValueList())
+	}
+	return nil
+}
+
+// ValueList is the row's Values as help and errors list them: "a, b or c".
+func (d OptionDoc) ValueList() string {
+	switch n := len(d.Values); n {
+	case 0:
+		return ""
+	case 1:
+		return d.Values[0]
+	default:
+		return strings.Join(d.Values[:n-1], ", ") + " or " + d.Values[n-1]
+	}
+}
+
 // RunOptions are the fio options qdsweep runs (fio's io_uring options
 // aside: UringOptions), in the order run's help lists them: the option
 // table's Honoured entries and run's flags are made from this list.
@@ -630,14 +665,14 @@ var RunOptions = []OptionDoc{
 	{Name: "filename", Help: "file or block device (default: ./qdsweep.scratch, laid out and removed); fio's a:b list spreads each job's I/Os over the files in turn (\\: escapes a colon in a name)", SweepHelp: "file or block device to measure (default: create, lay out and remove ./qdsweep.scratch)"},
 	{Name: "directory", Help: "directory of the job's file"},
 	{Name: "nrfiles", Default: "1", Help: "files per job: only 1"},
-	{Name: "rw", Default: "read", Help: "read, write, randread, randwrite, rw or randrw (also spelled --readwrite); read:8k skips 8k after each I/O (read:-8k reads backwards), randread:4 draws a new random offset every 4th I/O, as fio", SweepHelp: "I/O pattern, or a list giving one curve each (read,randread)"},
+	{Name: "rw", Default: "read", Values: RWValueNames(), Help: "read, write, randread, randwrite, rw or randrw (also spelled --readwrite); read:8k skips 8k after each I/O (read:-8k reads backwards), randread:4 draws a new random offset every 4th I/O, as fio", SweepHelp: "I/O pattern, or a list giving one curve each (read,randread)"},
 	{Name: "bs", Default: "4k", Help: "bytes per I/O (fio suffixes: 4k, 128k, 1m; also spelled --blocksize); 8k,32k: reads 8k, writes 32k", Range: atLeast(1), SweepHelp: "block size, or a list giving one curve each (4k,16k,64k,1m)"},
 	{Name: "bsrange", Help: "block sizes min-max, per direction (4k-64k,8k-8k): each I/O's size drawn as fio draws it (also spelled --blocksize_range)"},
 	{Name: "ba", Help: "random offsets are multiples of this, per direction (fio's blockalign; default: the smallest block size)", Range: atLeast(1)},
 	{Name: "bssplit", Help: "shares of block sizes, as fio: 4k/50:64k/50 for reads and writes, 4k/50:64k/50,8k/100 reads then writes; buffers hold the largest"},
-	{Name: "random_distribution", Default: "random", Help: "where random offsets fall, by fio's formulas: random, zipf:θ, pareto:h, normal:σ (each [:centre 0..1]), zoned:60/10:40/90 (access%/size%), zoned_abs:60/1g:40/9g", pass: passWord},
+	{Name: "random_distribution", Default: "random", Values: []string{"random", "zipf", "pareto", "normal", "zoned", "zoned_abs"}, Help: "where random offsets fall, by fio's formulas: random, zipf:θ, pareto:h, normal:σ (each [:centre 0..1]), zoned:60/10:40/90 (access%/size%), zoned_abs:60/1g:40/9g", pass: passWord},
 	{Name: "percentage_random", Default: "100", Help: "percent of a random job's I/Os at random offsets, the rest following the one before (reads,writes)", Range: between(0, 100), pass: passWord},
-	{Name: "random_generator", Default: "tausworthe", Help: "tausworthe or tausworthe64: offsets drawn with repeats by qdsweep's generator, to the same distributions; lfsr is refused", pass: passWord},
+	{Name: "random_generator", Default: "tausworthe", Values: []string{"tausworthe", "lfsr", "tausworthe64"}, Help: "tausworthe or tausworthe64: offsets drawn with repeats by qdsweep's generator, to the same distributions; lfsr is refused", pass: passWord},
 	{Name: "iodepth", Default: "1", Help: "I/Os in flight per job (psync does one at a time whatever the iodepth, as in fio)", Range: atLeast(1), SweepHelp: "I/Os in flight per job: list (1,2,4,8), doubling range (1:256) or range with factor (1:256:x4)"},
 	{Name: "numjobs", Default: "1", Help: "parallel jobs", SweepHelp: "parallel jobs: list, range or one value like --iodepth"},
 	{Name: "ioengine", Default: "psync", Help: "psync (also sync, pvsync), libaio or io_uring (falls back to libaio when unavailable); " +
@@ -660,14 +695,14 @@ var RunOptions = []OptionDoc{
 	{Name: "startdelay", Default: "0", Help: "wait this long before starting"},
 	{Name: "rate_iops", Help: "cap each job's IOPS (read,write), as fio paces them"},
 	{Name: "rate", Help: "cap each job's bandwidth, bytes per second (read,write)"},
-	{Name: "rate_process", Default: "linear", Help: "linear: I/Os evenly spaced; poisson: exponential gaps around the rate (open-loop arrivals), as fio", pass: passWord},
+	{Name: "rate_process", Default: "linear", Values: []string{"linear", "poisson"}, Help: "linear: I/Os evenly spaced; poisson: exponential gaps around the rate (open-loop arrivals), as fio", pass: passWord},
 	{Name: "rate_min", Help: "fail a job whose bandwidth over --rate_cycle falls below this, bytes per second (read,write), as fio"},
 	{Name: "rate_iops_min", Help: "fail a job whose IOPS over --rate_cycle fall below this (read,write), as fio"},
 	{Name: "rate_cycle", Default: "1000", Help: "the window of --rate_min and --rate_iops_min, ms (after fio's 2 s of settling)"},
 	{Name: "thinktime", Default: "0", Help: "pause this long (µs, or 2ms) with nothing in flight after every --thinktime_blocks I/Os, as fio", pass: passWord},
 	{Name: "thinktime_spin", Default: "0", Help: "spin for this part of --thinktime instead of sleeping (µs)", pass: passWord},
 	{Name: "thinktime_blocks", Default: "1", Help: "I/Os between two pauses of --thinktime", pass: passWord},
-	{Name: "thinktime_blocks_type", Default: "complete", Help: "complete or issue: what --thinktime_blocks counts"},
+	{Name: "thinktime_blocks_type", Default: "complete", Values: []string{"complete", "issue"}, Help: "complete or issue: what --thinktime_blocks counts"},
 	{Name: "thinktime_iotime", Default: "0", Help: "pause after this long issuing I/O (seconds, or 500ms) instead of a block count"},
 	{Name: "latency_target", Help: "search the deepest queue up to --iodepth whose I/Os meet this latency (µs, or 2ms), as fio"},
 	{Name: "latency_window", Default: "0", Help: "the stretch of I/O each depth of --latency_target is judged over (µs, or 1s)"},
@@ -675,7 +710,7 @@ var RunOptions = []OptionDoc{
 	{Name: "latency_run", Default: "0", Help: "1: keep adjusting the depth until the run ends (0: end once it settles)", Range: between(0, 1)},
 	{Name: "fsync", Default: "0", Help: "fsync the file after this many writes"},
 	{Name: "fdatasync", Default: "0", Help: "fdatasync the file after this many writes"},
-	{Name: "sync", Default: "none", Help: "sync or dsync: open the file O_SYNC or O_DSYNC"},
+	{Name: "sync", Default: "none", Values: []string{"none", "0", "sync", "1", "dsync"}, Help: "sync or dsync: open the file O_SYNC or O_DSYNC"},
 	{Name: "end_fsync", Default: "0", Help: "1: fsync the file when the job ends", Range: between(0, 1)},
 	{Name: "randseed", Help: "seed of the random offsets"},
 	{Name: "randrepeat", Default: "1", Help: "0: different random offsets every run", Range: between(0, 1), pass: passBool},
@@ -705,7 +740,7 @@ var RunOptions = []OptionDoc{
 	{Name: "log_offset", Default: "0", Help: "1: an offset column before the last, as fio (0 in averaged logs)", Range: between(0, 1)},
 	{Name: "allow_file_create", Default: "1", Help: "1: a missing file is laid out, as fio; 0: a missing file is refused, as fio", Range: between(0, 1)},
 	{Name: "log_prio", Switch: true, Help: "the logs' last column is the I/O's priority in hex (0x0000 for averaged lines), as fio", Range: between(0, 1)},
-	{Name: "kb_base", Default: "1024", Help: "1024: k, m, g are powers of 1024 and KiB, MiB, GiB powers of 1000 (fio's quirk); 1000: the other way round", pass: passWord},
+	{Name: "kb_base", Default: "1024", Values: []string{"1024", "1000"}, Help: "1024: k, m, g are powers of 1024 and KiB, MiB, GiB powers of 1000 (fio's quirk); 1000: the other way round", pass: passWord},
 }
 
 // UringOption is one of fio's io_uring options qdsweep runs: run's command

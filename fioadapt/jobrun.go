@@ -244,7 +244,7 @@ func convertJob(name string, opts []fio.Option) (JobRun, []fio.Option, error) {
 			if isUringOption(key) && c.uringOpt == nil {
 				c.uringOpt = &o
 			}
-			if err = fio.CheckRange(key, o.Value); err != nil {
+			if err = fio.CheckAllowed(key, o.Value); err != nil {
 				return JobRun{}, nil, fmt.Errorf("%s: %w", label(o), err)
 			}
 			err = h.apply(c, key, o)

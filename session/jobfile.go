@@ -236,8 +236,8 @@ func (j *JobFile) Poisson(g Fields, process string) bool {
 // job file's own load (its rate_iops over its jobs, total) when it sets
 // one. None (nil, nil): a sweep over depths.
 func SweepRates(g Fields, j *JobFile, rateText, process string) (rates, fractions []float64, err error) {
-	if process != "linear" && process != "poisson" {
-		return nil, nil, Usagef("--%s: %q; use linear or poisson", fio.OptRateProcess, process)
+	if err := fio.CheckAllowed(fio.OptRateProcess, process); err != nil {
+		return nil, nil, Usagef("--%s: %q: %v", fio.OptRateProcess, process, err)
 	}
 	if g.Has(FieldRateIOPS) {
 		if rates, fractions, err = sweep.ParseRateList(rateText); err != nil {

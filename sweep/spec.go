@@ -130,8 +130,8 @@ func ParseSizeList(s string) ([]int64, error) {
 		if err != nil {
 			return nil, specErr("block size list %q: %w", s, err)
 		}
-		if v <= 0 {
-			return nil, specErr("block size list %q: %q must be > 0", s, strings.TrimSpace(f))
+		if err := fio.CheckRange(fio.OptBS, strconv.FormatInt(v, 10)); err != nil {
+			return nil, specErr("block size list %q: %w", s, err)
 		}
 		if seen[v] {
 			return nil, specErr("block size list %q repeats %q", s, strings.TrimSpace(f))
@@ -151,10 +151,14 @@ func ParseRWList(s string) ([]ioengine.RW, error) {
 	var out []ioengine.RW
 	seen := map[ioengine.RW]bool{}
 	for _, f := range strings.Split(s, ",") {
-		name, _ := fio.RWValue(strings.ToLower(strings.TrimSpace(f)))
+		f = strings.ToLower(strings.TrimSpace(f))
+		if err := fio.CheckAllowed(fio.OptRW, f); err != nil {
+			return nil, specErr("rw list %q: %w", s, err)
+		}
+		name, _ := fio.RWValue(f)
 		rw := ioengine.RW(name)
 		if !rw.Valid() {
-			return nil, specErr("rw list %q: unknown pattern %q (use read, write, randread, randwrite, rw, randrw)", s, strings.TrimSpace(f))
+			return nil, specErr("rw list %q: fio runs %s, a sweep only %s", s, f, rwNames())
 		}
 		if seen[rw] {
 			return nil, specErr("rw list %q repeats %q", s, rw)
@@ -211,4 +215,13 @@ func RateFractionsText(fs []float64) string {
 		out[i] = strconv.FormatFloat(math.Round(f*1e4)/100, 'f', -1, 64) + "%"
 	}
 	return strings.Join(out, ",")
+}
+
+// rwNames are the patterns the engines run (ioengine.RWs), for an error.
+func rwNames() string {
+	names := make([]string, len(ioengine.RWs))
+	for i, r := range ioengine.RWs {
+		names[i] = string(r)
+	}
+	return strings.Join(names, ", ")
 }
