@@ -20,7 +20,8 @@ import (
 func TestAsGiven(t *testing.T) {
 	tests := []struct {
 		args       string
-		bs         int64 // the step's block size, when it differs from the given one
+		bs         int64         // the step's block size, when it differs from the given one
+		runtime    time.Duration // the run's runtime, when it differs from the given one
 		want, lost []string
 	}{
 		{args: "--rw=randrw --bs=4k --rwmixwrite=30 --size=1m", want: []string{"bs=4k", "rwmixwrite=30", "size=1m", "rw=randrw"}, lost: []string{"rwmixread="}},
@@ -29,6 +30,8 @@ func TestAsGiven(t *testing.T) {
 		{args: "--kb_base=1000 --bs=4KiB --size=1MiB", want: []string{"bs=4096", "size=1048576"}},
 		{args: "--rw=rw --buffered=0 --rwmixread=70 --rwmixwrite=40", want: []string{"buffered=0", "rwmixwrite=40"}},
 		{args: "--rw=randread --bs=4k,8k --rate_iops=1000", want: []string{"bs=4k,8k", "rate_iops=1000"}},
+		{args: "--rw=read --runtime=1m --ramp_time=5 --time_based=1", want: []string{"runtime=1m", "ramp_time=5", "time_based=1"}},
+		{args: "--rw=read --runtime=2m --ramp_time=5", runtime: time.Minute, want: []string{"runtime=60", "ramp_time=5"}, lost: []string{"runtime=2m"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.args, func(t *testing.T) {
@@ -44,7 +47,11 @@ func TestAsGiven(t *testing.T) {
 			if tc.bs > 0 {
 				wl.BS = tc.bs
 			}
-			opts, err := fioadapt.JobOptions(wl, time.Second, 0, "psync")
+			runtime, ramp := max(runs[0].Runtime, time.Second), runs[0].Ramp
+			if tc.runtime > 0 {
+				runtime = tc.runtime
+			}
+			opts, err := fioadapt.JobOptions(wl, runtime, ramp, "psync")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -74,7 +81,7 @@ func TestAsGiven(t *testing.T) {
 			if err != nil || len(runs2) != 1 {
 				t.Fatalf("read back %v: %v", back, err)
 			}
-			again, err := fioadapt.JobOptions(runs2[0].Workload, time.Second, 0, "psync")
+			again, err := fioadapt.JobOptions(runs2[0].Workload, runtime, ramp, "psync")
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -167,7 +167,8 @@ func SteadyOptions(s fio.SteadySpec) [][2]string {
 // values of given (the options the workload was converted from, as the
 // user wrote them: Runs' JobRun.Given) in place of their rendering, so a
 // job file says bs=4k and rwmixwrite=30 where the user did, not bs=4096
-// and rwmixread=70. A value is put back only where the job file, read
+// and rwmixread=70, and runtime=1m, ramp_time=5s and time_based=1 as
+// given where the run's are those. A value is put back only where the job file, read
 // through the same handlers, still renders every option as before: a
 // step of a sweep at another bs, or a size under another kb_base, keeps
 // the rendered value.
@@ -178,15 +179,17 @@ func AsGiven(opts OptionSet, given []fio.Option) OptionSet {
 	}
 	for _, sec := range []*[][2]string{&opts.Global, &opts.Job} {
 		for i, kv := range *sec {
-			g, ok := lastGiven(given, kv[0])
-			if !ok || jobOptions[kv[0]].render == nil {
+			if jobOptions[kv[0]].render == nil && !slices.Contains(runTimeOptions, kv[0]) {
 				continue
 			}
-			trial := slices.Clone(*sec)
-			trial[i] = [2]string{fio.OptionName(g.Key), g.Value}
-			orig := *sec
-			*sec = trial
-			if got, ok := meaning(opts); !ok || !slices.Equal(got, want) {
+			for _, g := range givenFor(given, kv[0]) {
+				trial := slices.Clone(*sec)
+				trial[i] = [2]string{fio.OptionName(g.Key), g.Value}
+				orig := *sec
+				*sec = trial
+				if got, ok := meaning(opts); ok && slices.Equal(got, want) {
+					break
+				}
 				*sec = orig
 			}
 		}
@@ -194,20 +197,26 @@ func AsGiven(opts OptionSet, given []fio.Option) OptionSet {
 	return opts
 }
 
-// lastGiven is the last of given that sets option name, itself or as
-// another option that name's rendering stands for (handler.as).
-func lastGiven(given []fio.Option, name string) (fio.Option, bool) {
-	var out fio.Option
-	found := false
-	for _, g := range given {
-		if k := fio.OptionName(g.Key); k == name || jobOptions[k].as == name {
-			out, found = g, true
+// givenFor are the options of given that set option name, itself or as
+// another option that name's rendering stands for (handler.as), the last
+// given first (it wins in a job file; a sweep's list gives one value a
+// step); a switch given bare keeps its rendering (1).
+func givenFor(given []fio.Option, name string) []fio.Option {
+	var out []fio.Option
+	for _, g := range slices.Backward(given) {
+		if k := fio.OptionName(g.Key); (k == name || jobOptions[k].as == name) && g.Value != "" {
+			out = append(out, g)
 		}
 	}
-	return out, found
+	return out
 }
 
-// meaning is what a job of opts runs, as the handlers render it back.
+// runTimeOptions are the options of how long a job runs, which JobOptions
+// renders from the run, not the workload: meaning holds them too.
+var runTimeOptions = []string{fio.OptRuntime, fio.OptRampTime, fio.OptTimeBased}
+
+// meaning is what a job of opts runs, as the handlers render it back,
+// and how long (runtime, ramp_time, time_based).
 func meaning(opts OptionSet) ([][2]string, bool) {
 	var jo []fio.Option
 	for _, kv := range append(slices.Clone(opts.Global), opts.Job...) {
@@ -217,5 +226,6 @@ func meaning(opts OptionSet) ([][2]string, bool) {
 	if err != nil {
 		return nil, false
 	}
-	return rendered(run.Workload), true
+	return append(rendered(run.Workload), [2]string{fio.OptRuntime, run.Runtime.String()}, [2]string{fio.OptRampTime, run.Ramp.String()},
+		[2]string{fio.OptTimeBased, strconv.FormatBool(run.TimeBased)}), true
 }

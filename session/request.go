@@ -206,6 +206,9 @@ func NewSweep(req SweepRequest) (*Sweep, error) {
 	if o.Engine, err = req.Engine.engine(g, o.EngineName, false, o.Prev); err != nil {
 		return o, err
 	}
+	if o.Engine.Fio != nil {
+		o.Engine.Fio.Given = fioGiven(req, jf)
+	}
 	o.SetTarget(g, jf, defSize)
 	if err := jf.CheckTarget(g, o.Plan, &o.Workload, o.Scratch); err != nil {
 		return o, err
@@ -343,4 +346,27 @@ func planWords(p sweep.Plan) string {
 		s += " --full"
 	}
 	return s
+}
+
+// fioGiven are a sweep's options as the user gave them, which the fio
+// engine hands fio where they mean what a step runs
+// (fioadapt.AsGiven): the job file's, then each value of --rw's and
+// --bs's lists (bs=4k for a step at 4 KiB).
+func fioGiven(req SweepRequest, jf *JobFile) []fio.Option {
+	var out []fio.Option
+	if jf != nil {
+		out = append(out, jf.Run.Given...)
+	}
+	for _, f := range []struct {
+		key   fio.OptionKey
+		field Field
+		text  string
+	}{{fio.OptRW, FieldRW, req.RW}, {fio.OptBS, FieldBS, req.BS}} {
+		if req.Set.Has(f.field) {
+			for _, v := range strings.Split(f.text, ",") {
+				out = append(out, fio.Option{Key: string(f.key), Value: strings.TrimSpace(v)})
+			}
+		}
+	}
+	return out
 }
