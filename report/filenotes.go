@@ -101,6 +101,12 @@ func LogsIgnoredNote(why string) string {
 	return ""
 }
 
+// SlatLogNote says why the slat log of a job on an asynchronous engine
+// (io_uring, libaio) is empty, where fio's has a line per I/O.
+func SlatLogNote() string {
+	return "fio's slat log is empty: qdsweep times each I/O from its submission to its completion as one latency (the lat log, written as clat too), where fio's asynchronous engines time the submission apart"
+}
+
 // HistBinsNote says a histogram log's counts are in fio's bin of their
 // bucket's middle (fioadapt.HistCounts) where a bucket spans several.
 func HistBinsNote() string {

@@ -116,6 +116,9 @@ func (r *Run) Execute(ctx context.Context) (err error) {
 	if !exact {
 		fmt.Fprintln(errw, report.HistBinsNote())
 	}
+	if slatUnlogged(jobs) {
+		fmt.Fprintln(errw, report.SlatLogNote())
+	}
 	if len(jobs) == 1 && jobs[0].st != nil && jobs[0].err != nil && format == report.RunNormal && r.Output == "" {
 		out = errw // a run that failed part-way: its figures beside its error
 	}

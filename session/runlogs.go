@@ -286,3 +286,15 @@ func ioLogEntries(kind fio.LogKind, recs []ioengine.IORecord) []fio.LogEntry {
 	}
 	return out
 }
+
+// slatUnlogged reports whether a job wrote an empty slat log where fio's
+// would hold lines: write_lat_log on an asynchronous engine (io_uring,
+// libaio), whose submission fio times apart; on psync fio's is empty too.
+func slatUnlogged(jobs []*runJob) bool {
+	for _, j := range jobs {
+		if j.spec.run.Logs.Lat != "" && j.eng != nil && j.ownEngine() && j.eng.Name() != ioengine.EnginePsync {
+			return true
+		}
+	}
+	return false
+}

@@ -141,3 +141,27 @@ func mapValues(m map[int64]bool) []bool {
 	}
 	return out
 }
+
+// TestRunSaysSlatLogEmpty: on an asynchronous engine, where fio's slat log
+// has a line per I/O, run writes it empty and says why in one line; on
+// psync, where fio's is empty too, it says nothing.
+func TestRunSaysSlatLogEmpty(t *testing.T) {
+	for _, c := range []struct {
+		engine string
+		say    bool
+	}{{"libaio", true}, {"psync", false}} {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "f"), make([]byte, 1<<20), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, stderr, code := runQdsweep(t, dir, "run", "--name=a", "--filename=f", "--size=256k", "--ioengine="+c.engine,
+			"--write_lat_log=q", "--output-format=terse")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", c.engine, code, stderr)
+		}
+		n := strings.Count(stderr, "slat log is empty")
+		if b, err := os.ReadFile(filepath.Join(dir, "q_slat.1.log")); err != nil || len(b) != 0 || n != map[bool]int{true: 1, false: 0}[c.say] {
+			t.Errorf("%s: slat log %q (%v), said %d times: %s", c.engine, b, err, n, stderr)
+		}
+	}
+}
