@@ -1,10 +1,9 @@
 package sweep
 
 import (
-	"strings"
-
 	"github.com/qdsweep/qdsweep/diagnosis"
 	"github.com/qdsweep/qdsweep/fio"
+	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/littleslaw"
 )
 
@@ -25,7 +24,7 @@ func (r *Result) Diagnose(o littleslaw.Options) []diagnosis.Finding {
 			Engine:      r.Meta.Engine,
 			Synchronous: fio.IsSyncEngine(r.Meta.Engine),
 			Direct:      r.Meta.Workload.Direct,
-			PollThreads: strings.Contains(r.Meta.Workload.IOUring, "sqthread_poll=1"),
+			PollThreads: pollThreads(r.Meta.Workload.IOUring),
 		}
 		if r.Meta.Device == nil && r.Meta.DeviceOff != "" {
 			dc.NoDevice = r.Meta.DeviceOff
@@ -94,4 +93,12 @@ func stepTelemetry(s Step) diagnosis.StepTelemetry {
 		t.SelfCPUPct = (s.CPU.UsrS + s.CPU.SysS) / (float64(s.RuntimeNs) / 1e9) * 100
 	}
 	return t
+}
+
+// pollThreads reports whether the io_uring options a sweep recorded
+// (UringOptions.String's form) gave each job a kernel thread polling its
+// submission queue.
+func pollThreads(recorded string) bool {
+	o, err := ioengine.ParseUringOptions(recorded)
+	return err == nil && o.SQThreadPoll
 }
