@@ -345,11 +345,11 @@ func WaitFor(names, waitFor []string) ([][]int, error) {
 }
 
 // OrdersJobs reports whether fio option name only orders or groups a job
-// file's jobs (stonewall, wait_for, new_group): Groups and Waves read it;
+// file's jobs (stonewall, wait_for, new_group) or stops them (exitall, exit_what): Groups and Waves read it;
 // in a run of one job it changes nothing.
 func OrdersJobs(name string) bool {
 	switch OptionName(name) {
-	case OptStonewall, OptWaitFor, OptNewGroup:
+	case OptStonewall, OptWaitFor, OptNewGroup, OptExitAll, OptExitWhat:
 		return true
 	}
 	return false

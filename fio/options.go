@@ -117,7 +117,7 @@ var handlings = []struct {
 }{
 	// Naming, grouping and threads: nothing a single qdsweep job changes.
 	{Ignored, true, []string{"description", "stonewall", "wait_for_previous", "wait_for", "new_group", "thread",
-		"exitall", "clocksource", "allrandrepeat", "fadvise_hint", "fallocate", "create_on_open",
+		"exitall", "exit_what", "clocksource", "allrandrepeat", "fadvise_hint", "fallocate", "create_on_open",
 		"allow_mounted_write", "overwrite"}},
 	{Ignored, false, []string{"exitall_on_error"}},
 	// fio's profiles' options: nothing without fio's --profile.
@@ -299,7 +299,7 @@ var viaFioOptions = []string{
 	"job_max_open_zones", "ignore_zone_limits", "zone_reset_threshold", "zone_reset_frequency",
 	// pacing and submission
 	"thinktime", "thinktime_spin", "thinktime_blocks", "thinktime_blocks_type", "thinktime_iotime",
-	"rate_process", "rate_ignore_thinktime", "io_submit_mode", "serialize_overlap", "exit_what",
+	"rate_process", "rate_ignore_thinktime", "io_submit_mode", "serialize_overlap",
 	"latency_target", "latency_window", "latency_percentile", "latency_run", "max_latency",
 	"steadystate", "steadystate_duration", "steadystate_ramp_time", "flow", "flow_id", "flow_sleep",
 	// data and verification

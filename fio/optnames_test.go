@@ -47,6 +47,7 @@ var tableFiles = map[string]bool{"fio/options.go": true, "fio/sweepuse.go": true
 // notOptions are string literals that equal a fio option's name and mean
 // something else, each with what it means there.
 var notOptions = map[string]string{
+	"fioadapt/rungroups.go stonewall": "exit_what's value stonewall (fioadapt.ExitStonewall)",
 	"fio/derive.go sync":              "the sync engine's name (ioengine=sync)",
 	"fioadapt/curves.go sync":         "the class of fio's synchronous engines",
 	"cmd/qdsweep/outdir.go overwrite": "qdsweep's own --overwrite (an output directory), not fio's overwrite",

@@ -43,7 +43,23 @@ type Job struct {
 	// CPUShared: the job ran beside others and its CPU is its share of
 	// the process's by I/O count (see RunGroups).
 	CPUShared bool
+	// ExitAll is fio's exitall: when the job ends, others end too, as
+	// ExitWhat says (fio's exit_what): ExitGroup the jobs of its reporting
+	// group (ReportGroup), ExitStonewall every job running (its wave), ExitAll
+	// every job, no later wave starting. Stopped says another's exitall
+	// ended the job (its figures are those until then).
+	ExitAll     bool
+	ExitWhat    string
+	ReportGroup int
+	Stopped     bool
 }
+
+// fio's exit_what values (Job.ExitWhat).
+const (
+	ExitGroup     = "group"
+	ExitStonewall = "stonewall"
+	ExitEvery     = "all"
+)
 
 // RunGroups runs the jobs' groups one after another and the jobs of a
 // group together, as fio runs a job file; each job waits for its WaitFor
@@ -59,7 +75,8 @@ func RunGroups(ctx context.Context, jobs []*Job) error {
 	for i := range done {
 		done[i] = make(chan struct{})
 	}
-	for g := 0; ; g++ {
+	ex := newExits(jobs)
+	for g := 0; !ex.all; g++ {
 		var wg sync.WaitGroup
 		n := 0
 		for i, j := range jobs {
@@ -74,7 +91,12 @@ func RunGroups(ctx context.Context, jobs []*Job) error {
 				for _, k := range j.WaitFor {
 					<-done[k] // an earlier job: closed when it ends, run or not
 				}
-				j.execute(ctx)
+				if ex.stopped(i) {
+					j.Stats = noIO(j.Workload) // stopped before it started, as fio reports it
+				} else {
+					j.execute(ctx)
+				}
+				ex.ended(jobs, i)
 			}()
 		}
 		wg.Wait()
@@ -93,7 +115,75 @@ func RunGroups(ctx context.Context, jobs []*Job) error {
 			break
 		}
 	}
+	for _, j := range jobs {
+		if ex.all && j.Stats == nil && j.Err == nil {
+			j.Stats, j.Stopped = noIO(j.Workload), true // a later wave exit_what=all kept from starting
+		}
+	}
 	return nil
+}
+
+// noIO is the figures of a job of w that did no I/O: fio's report of a
+// job exitall ended before it started.
+func noIO(w ioengine.Workload) *ioengine.Stats {
+	st := &ioengine.Stats{Errors: []ioengine.IOError{}}
+	if w.RW.IsRead() {
+		st.Read = &ioengine.DirStats{}
+	}
+	if w.RW.IsWrite() {
+		st.Write = &ioengine.DirStats{}
+	}
+	return st
+}
+
+// exits carries fio's exitall between a wave's jobs: each job's stop
+// channel (its Control.Stop), closed once when a job whose exitall covers
+// it ends; all is set by exit_what=all, which starts no later wave.
+type exits struct {
+	mu   sync.Mutex
+	stop []chan struct{}
+	shut []bool
+	fin  []bool // ended
+	all  bool
+}
+
+func newExits(jobs []*Job) *exits {
+	ex := &exits{stop: make([]chan struct{}, len(jobs)), shut: make([]bool, len(jobs)), fin: make([]bool, len(jobs))}
+	for i, j := range jobs {
+		ex.stop[i] = make(chan struct{})
+		j.Control.Stop = ex.stop[i]
+	}
+	return ex
+}
+
+// stopped reports whether job i was told to stop before it started.
+func (ex *exits) stopped(i int) bool {
+	ex.mu.Lock()
+	defer ex.mu.Unlock()
+	return ex.shut[i]
+}
+
+// ended is job i's end: with exitall, it stops the jobs its exit_what
+// covers (those still running or yet to start in its wave).
+func (ex *exits) ended(jobs []*Job, i int) {
+	j := jobs[i]
+	ex.mu.Lock()
+	defer ex.mu.Unlock()
+	ex.fin[i] = true
+	if !j.ExitAll {
+		return
+	}
+	if j.ExitWhat == ExitEvery {
+		ex.all = true
+	}
+	for k, o := range jobs {
+		if ex.fin[k] || ex.shut[k] || o.Group != j.Group || j.ExitWhat != ExitStonewall && j.ExitWhat != ExitEvery && o.ReportGroup != j.ReportGroup {
+			continue
+		}
+		ex.shut[k] = true
+		o.Stopped = true
+		close(ex.stop[k])
+	}
 }
 
 // shareCPU splits the CPU time of group g's jobs by their I/O counts.

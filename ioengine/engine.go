@@ -19,6 +19,10 @@ type Engine interface {
 
 // Control paces a run: phases and live samples.
 type Control struct {
+	// Stop, when closed, ends the run as its Runtime would: the window
+	// closes and the figures so far are its result (fio's exitall ending
+	// the other jobs; nil: never).
+	Stop    <-chan struct{}
 	Ramp    time.Duration // excluded warm-up before measuring
 	Runtime time.Duration // longest measured window
 	// IOsPerJob, when > 0, is fio's size-based end: each job issues

@@ -118,6 +118,8 @@ func pace(ctx context.Context, w *Workload, ctl Control, c *coord, pubs []jobPub
 			endRamp()
 		case <-win.runC:
 			return nil
+		case <-ctl.Stop:
+			return nil
 		case <-c.ser.C():
 			c.ser.tickAt(c.now())
 			if ctl.OnInterval != nil {

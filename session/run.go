@@ -197,7 +197,9 @@ func runGroups(ctx context.Context, jobs []*runJob) error {
 	fjs := make([]*fioadapt.Job, len(jobs))
 	for i, j := range jobs {
 		fjs[i] = &fioadapt.Job{Group: j.spec.wave, WaitFor: j.spec.waitFor, StartDelay: j.spec.run.StartDelay, EndFsync: j.spec.run.EndFsync && j.es.Local(),
-			Engine: j.eng, Workload: j.w, Control: j.ctl, VerifyPass: j.spec.run.VerifyPass(), VerifyOnly: j.spec.run.VerifyOnly && j.spec.run.VerifyPass()}
+			Engine: j.eng, Workload: j.w, Control: j.ctl, VerifyPass: j.spec.run.VerifyPass(), VerifyOnly: j.spec.run.VerifyOnly && j.spec.run.VerifyPass(),
+			ReportGroup: j.spec.group}
+		fjs[i].ExitAll, fjs[i].ExitWhat = exitOf(j.spec.run)
 	}
 	err := fioadapt.RunGroups(ctx, fjs)
 	for i, j := range jobs {

@@ -58,8 +58,8 @@ func routeRuns(runs []fioadapt.JobRun, unset error, engine, where string) (route
 		return 0, "", Usagef("%s: %s: neither qdsweep nor fio under qdsweep runs these; drop them or run the job file with fio itself", where, strings.Join(dedup(refused), ", "))
 	case unset != nil:
 		return 0, "", Usagef("%s: %v", where, OneLine(unset))
-	case len(runs) > 1 && exitAll(runs) != "":
-		return 0, "", Usagef("%s: %s: qdsweep runs each job apart (natively, or fio once per job), so one job's end would not stop the others as fio's exitall does; drop it, or run the job file with fio itself",
+	case len(runs) > 1 && exitAll(runs) != "" && (len(via) > 0 || engine == ioengine.EngineFio):
+		return 0, "", Usagef("%s: %s: qdsweep runs such a job file through fio once per job, so one job's end would not stop the others as fio's exitall does; drop it, or run the job file with fio itself",
 			where, exitAll(runs))
 	case zbdReadsNothing(runs) != "":
 		return 0, "", Usagef("%s: %s", where, zbdReadsNothing(runs))
@@ -178,4 +178,26 @@ func dedup(s []string) []string {
 	s = slices.Clone(s)
 	slices.Sort(s)
 	return slices.Compact(s)
+}
+
+// exitOf is fio's exitall and exit_what of run (the job's own, else its
+// [global]'s): whether its end stops others, and which (fioadapt.Exit*).
+func exitOf(r fioadapt.JobRun) (bool, string) {
+	opt := func(k string) (string, bool) {
+		if v, ok := r.JobOptions[k]; ok {
+			return strings.TrimSpace(v), true
+		}
+		v, ok := r.GlobalOptions[k]
+		return strings.TrimSpace(v), ok
+	}
+	v, ok := opt(fio.OptExitAll)
+	if !ok || v == "0" {
+		return false, ""
+	}
+	what, _ := opt(fio.OptExitWhat)
+	switch what {
+	case fioadapt.ExitStonewall, fioadapt.ExitEvery:
+		return true, what
+	}
+	return true, fioadapt.ExitGroup
 }

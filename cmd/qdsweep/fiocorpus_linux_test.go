@@ -193,11 +193,9 @@ func killNaming(path string) {
 var safetyRefusals = []string{"qdsweep runs no other fio engine than", "nor fio under qdsweep runs these"}
 
 // notYet are the files fio runs that qdsweep still refuses for no reason
-// of safety, each with its refusal: a job file whose jobs fio's options
-// link (exitall) is not yet run as one fio of the whole file. The test
-// fails when one of them runs, so that it leaves this list.
+// of safety, each with its refusal. The test fails when one of them
+// runs, so that it leaves this list.
 var notYet = map[string]string{
-	"exitwhat.fio":     "as fio's exitall does",
 	"zbd-seq-read.fio": "fio would do no I/O",
 }
 
