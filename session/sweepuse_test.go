@@ -35,7 +35,7 @@ var sweepUseExamples = map[string][]string{
 	"fsync": {"fsync=4"}, "fdatasync": {"fdatasync=4"}, "sync": {"sync=dsync"}, "end_fsync": {"end_fsync=1"},
 	"randseed": {"randseed=42"}, "randrepeat": {"randrepeat=0"}, "norandommap": {"norandommap"}, "readonly": {"readonly"},
 	"verify": {"verify=crc32c"}, "do_verify": {"do_verify=0"}, "verify_only": {"verify_only"},
-	"verify_pattern": {"verify_pattern=0xdeadbeef"}, "verify_interval": {"verify_interval=512"}, "verify_fatal": {"verify_fatal=1"},
+	"verify_pattern": {"verify_pattern=0xdeadbeef"}, "verify_interval": {"verify_interval=512"}, "verify_fatal": {"verify_fatal=1"}, "verify_async": {"verify_async=2"},
 	"steadystate": {"steadystate=iops:1%"}, "steadystate_duration": {"steadystate_duration=5"},
 	"steadystate_ramp_time": {"steadystate_ramp_time=1"}, "continue_on_error": {"continue_on_error=io"},
 	"percentile_list": {"percentile_list=50:99"}, "group_reporting": {"group_reporting"},
