@@ -3,6 +3,7 @@ package main_test
 import (
 	"fmt"
 	"net"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -14,7 +15,9 @@ import (
 )
 
 // fioServer starts a real "fio --server" on a free loopback port in its own
-// directory and returns "127.0.0.1:port"; it is stopped at cleanup.
+// directory and returns "127.0.0.1:port"; it is stopped at cleanup with
+// every process it forked (found by a mark in their environment: fio's
+// jobs leave its process group), and dies with the test binary.
 func fioServer(t *testing.T) string {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -25,10 +28,13 @@ func fioServer(t *testing.T) string {
 	l.Close()
 	cmd := exec.Command("fio", "--server=ip:127.0.0.1,"+strconv.Itoa(port))
 	cmd.Dir = t.TempDir()
+	mark := fmt.Sprintf("QDSWEEP_TEST_FIO_SERVER=%d.%d", os.Getpid(), port)
+	cmd.Env = append(os.Environ(), mark)
+	cmd.SysProcAttr = dieWithTest()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait(); killMarked(mark) })
 	for i := 0; i < 200; i++ {
 		if c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port)); err == nil {
 			c.Close()
