@@ -97,7 +97,7 @@ func engineWords(m sweep.Meta) string {
 	return m.Engine + " (" + m.Workload.IOUring + ")"
 }
 
-// workloadWords describes the sweep's workload: "randread 4k, direct, 5s per step".
+// workloadWords describes the sweep's workload: "randread 4k, direct, 5s per step" (or "up to 5s per step" when steps may end sooner).
 func workloadWords(r *sweep.Result) string {
 	var ws []string
 	seen := map[string]bool{}
@@ -122,9 +122,21 @@ func workloadWords(r *sweep.Result) string {
 		out += ", direct"
 	}
 	if r.Meta.Workload.RuntimeNs > 0 {
-		out += ", " + FormatLatency(float64(r.Meta.Workload.RuntimeNs)) + " per step"
+		out += ", " + upTo(r) + FormatLatency(float64(r.Meta.Workload.RuntimeNs)) + " per step"
 	}
 	return out
+}
+
+// upTo is "up to " where a step may end before its runtime (the settling
+// rule judged it: a step may end once what it decides is settled), so
+// that "3 s per step" is never read beside steps that ran 0.3 s.
+func upTo(r *sweep.Result) string {
+	for _, s := range r.Steps {
+		if s.Settle != nil {
+			return "up to "
+		}
+	}
+	return ""
 }
 
 // stepCols are the table's columns: header and width; right-aligned.
