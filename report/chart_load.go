@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/qdsweep/qdsweep/littleslaw"
 	"gonum.org/v1/plot"
 
 	"gonum.org/v1/plot/plotter"
@@ -30,8 +31,16 @@ func openLoopInput(in chartInput) bool {
 // loadFigure is mean and p99 latency (log y) against the load offered
 // (IOPS, linear x), one colour per curve; a load the device fell behind
 // of (littleslaw.KeptUp) is drawn as a cross, and the SLO as a line.
+// Where the loads' response times were measured it draws those (from
+// each I/O's scheduled arrival: what the SLO is judged on), else the
+// latency from issue, and its axis and legend say which.
 func loadFigure(in chartInput) (*figure, error) {
-	p := newPlot("offered load (arrivals, IOPS)", "latency (log scale)")
+	resp := loadResponses(in)
+	yName, meanName, p99Name := "latency from issue (log scale)", "mean", "p99"
+	if resp {
+		yName, meanName, p99Name = "response time, from arrival (log scale)", "response mean", "response p99"
+	}
+	p := newPlot("offered load (arrivals, IOPS)", yName)
 	p.X.Tick.Marker, p.Y.Tick.Marker = iopsTicks{}, latLogTicks{}
 	p.Add(plotter.NewGrid())
 	l := newKeyedLegend()
@@ -40,7 +49,7 @@ func loadFigure(in chartInput) (*figure, error) {
 		if s.Analysis == nil || s.Analysis.Load == nil {
 			continue
 		}
-		if err := addLoadLines(p, &l, seriesColor(i), s, ext); err != nil {
+		if err := addLoadLines(p, &l, seriesColor(i), s, resp, ext); err != nil {
 			return nil, err
 		}
 	}
@@ -48,8 +57,8 @@ func loadFigure(in chartInput) (*figure, error) {
 	if xMax == 0 {
 		return nil, ErrNoSteps
 	}
-	l.Add("mean", lineThumb(guideGrey, nil, 2))
-	l.Add("p99", lineThumb(guideGrey, dashP99, 2))
+	l.Add(meanName, lineThumb(guideGrey, nil, 2))
+	l.Add(p99Name, lineThumb(guideGrey, dashP99, 2))
 	if behind {
 		l.Add("fell behind the load offered", glyphThumb(targetRed, draw.CrossGlyph{}))
 	}
@@ -71,18 +80,41 @@ type loadExtent struct {
 	behind           bool
 }
 
-// addLoadLines draws series s's mean and p99 latency against the load
-// offered in col, a cross on each load it fell behind of, and widens ext.
-func addLoadLines(p *plot.Plot, l *keyedLegend, col color.Color, s series, ext *loadExtent) error {
+// loadResponses reports whether any load of in has its response times.
+func loadResponses(in chartInput) bool {
+	for _, s := range in.Series {
+		if s.Analysis == nil || s.Analysis.Load == nil {
+			continue
+		}
+		for _, st := range s.Analysis.Load.Steps {
+			if st.Response != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// addLoadLines draws series s's mean and p99 against the load offered in
+// col (response times when resp, a load without them left out; else the
+// latency from issue), a cross on each load it fell behind of, and widens
+// ext.
+func addLoadLines(p *plot.Plot, l *keyedLegend, col color.Color, s series, resp bool, ext *loadExtent) error {
 	steps := slices.Clone(s.Analysis.Load.Steps)
 	sort.SliceStable(steps, func(a, b int) bool { return steps[a].OfferedIOPS < steps[b].OfferedIOPS })
+	mean := func(k int) float64 { return steps[k].LatMeanNs }
+	p99 := func(k int) float64 { return steps[k].P99Ns }
+	if resp {
+		mean = func(k int) float64 { return responseOf(steps[k]).MeanNs }
+		p99 = func(k int) float64 { return responseOf(steps[k]).P99Ns }
+	}
 	for _, st := range []struct {
 		name   string
 		dashes []vg.Length
 		get    func(int) float64
 	}{
-		{"mean", nil, func(k int) float64 { return steps[k].LatMeanNs }},
-		{"p99", dashP99, func(k int) float64 { return steps[k].P99Ns }},
+		{"mean", nil, mean},
+		{"p99", dashP99, p99},
 	} {
 		var pts, late plotter.XYs
 		for k := range steps {
@@ -125,4 +157,12 @@ func addLoadLines(p *plot.Plot, l *keyedLegend, col color.Color, s series, ext *
 		}
 	}
 	return nil
+}
+
+// responseOf is st's response times (zero where not measured: not drawn).
+func responseOf(st littleslaw.LoadStep) littleslaw.Response {
+	if st.Response == nil {
+		return littleslaw.Response{}
+	}
+	return *st.Response
 }
