@@ -4,8 +4,6 @@ package ioengine_test
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"runtime"
 	"testing"
 	"time"
@@ -20,14 +18,7 @@ import (
 // sample, which a machine busy with other tests makes more of), is allowed
 // for: one allocation per I/O would still be caught many times over.
 func TestNoAllocationsPerIO(t *testing.T) {
-	dir := places(t)["tmpfs"]
-	if dir == "" {
-		dir = t.TempDir()
-	}
-	path := filepath.Join(dir, "alloc")
-	if err := os.WriteFile(path, make([]byte, 8<<20), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := fastFile(t, "alloc", 8<<20)
 	for _, eng := range engines {
 		t.Run(eng, func(t *testing.T) {
 			w := ioengine.Workload{Filename: path, RW: ioengine.RandRW, RWMixRead: 50, BS: 4096, IODepth: depthFor(eng, 16), NumJobs: 1, Direct: true, Permit: guard.Permit{AllowWrite: true}}

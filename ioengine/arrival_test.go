@@ -4,7 +4,6 @@ package ioengine_test
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -19,12 +18,7 @@ import (
 // grows with the time the run lasts while the latency from issue does not.
 // Offered a load it keeps up with, the two agree within a wake-up's delay.
 func TestArrivalLatency(t *testing.T) {
-	dir := places(t)["tmpfs"]
-	if dir == "" {
-		dir = t.TempDir()
-	}
-	path := filepath.Join(dir, "arrivals")
-	layOut(t, path, 16<<20)
+	path := fastFile(t, "arrivals", 16<<20)
 	run := func(t *testing.T, eng string, rate float64, runtime time.Duration) *ioengine.Stats {
 		t.Helper()
 		w := ioengine.Workload{Filename: path, RW: ioengine.RandRead, BS: 4096, IODepth: depthFor(eng, 4), NumJobs: 1, Direct: true,

@@ -34,6 +34,20 @@ func places(t *testing.T) map[string]string {
 	return out
 }
 
+// fastFile lays out size bytes at name on tmpfs where there is one (an I/O
+// takes microseconds there, so the engine, not the device, sets the
+// figures), else in the test's directory, and returns its path.
+func fastFile(t *testing.T, name string, size int64) string {
+	t.Helper()
+	dir := places(t)["tmpfs"]
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	path := filepath.Join(dir, name)
+	layOut(t, path, size)
+	return path
+}
+
 // stamped returns size bytes where every 8-byte little-endian word holds its own offset.
 func stampedBytes(size int) []byte {
 	b := make([]byte, size)
@@ -155,14 +169,7 @@ func TestWriteVerify(t *testing.T) {
 
 // TestMixRatio checks that randrw with rwmixread=70 reads 70% ± 2% of I/Os.
 func TestMixRatio(t *testing.T) {
-	dir := places(t)["tmpfs"]
-	if dir == "" {
-		dir = t.TempDir()
-	}
-	path := filepath.Join(dir, "mix")
-	if err := os.WriteFile(path, make([]byte, 8<<20), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := fastFile(t, "mix", 8<<20)
 	w := ioengine.Workload{Filename: path, RW: ioengine.RandRW, RWMixRead: 70, BS: 4096, IODepth: 16, NumJobs: 1, Direct: true, RandSeed: 1, Permit: guard.Permit{AllowWrite: true}}
 	// Run until 20000 I/Os (3σ of the share is then 1%), not for a fixed time.
 	ctl := ioengine.Control{Runtime: 5 * time.Second, SampleInterval: 10 * time.Millisecond,

@@ -5,31 +5,17 @@ package ioengine_test
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/qdsweep/qdsweep/ioengine"
 )
 
-// pacingFile lays out a 16 MiB file on tmpfs where there is one (an I/O
-// takes microseconds there, so the pacing, not the device, sets the
-// figures), else in the test's directory.
-func pacingFile(t *testing.T) string {
-	dir := places(t)["tmpfs"]
-	if dir == "" {
-		dir = t.TempDir()
-	}
-	path := filepath.Join(dir, "pace")
-	layOut(t, path, 16<<20)
-	return path
-}
-
 // TestThinkTime runs every engine with fio's thinktime=2ms after every 4
 // I/Os issued: a job can do no more than 4 I/Os per 2 ms, whatever the
 // device, and the shortfall is put down to the thinking.
 func TestThinkTime(t *testing.T) {
-	path := pacingFile(t)
+	path := fastFile(t, "pace", 16<<20)
 	for _, eng := range engines {
 		t.Run(eng, func(t *testing.T) {
 			w := ioengine.Workload{Filename: path, RW: ioengine.RandRead, BS: 4096, IODepth: depthFor(eng, 4), NumJobs: 1, Direct: true, RandSeed: 5,
@@ -56,7 +42,7 @@ func TestThinkTime(t *testing.T) {
 // depth 1 for the whole run; and at the 100th percentile, a miss at depth
 // 1 ends the job with fio's error.
 func TestLatencyTargetRun(t *testing.T) {
-	path := pacingFile(t)
+	path := fastFile(t, "pace", 16<<20)
 	for _, eng := range []string{"io_uring", "libaio"} {
 		t.Run(eng, func(t *testing.T) {
 			base := ioengine.Workload{Filename: path, RW: ioengine.RandRead, BS: 4096, IODepth: 8, NumJobs: 1, Direct: true, RandSeed: 5}
@@ -101,7 +87,7 @@ func TestLatencyTargetRun(t *testing.T) {
 // 100 (fio's rate_iops_min): after fio's 2 s of settling and one 1 s
 // cycle, the job ends with fio's error naming the floor and the rate it had.
 func TestRateFloor(t *testing.T) {
-	path := pacingFile(t)
+	path := fastFile(t, "pace", 16<<20)
 	w := ioengine.Workload{Filename: path, RW: ioengine.RandRead, BS: 4096, IODepth: 1, NumJobs: 1, Direct: true, RandSeed: 5,
 		RateIOPS: [2]float64{50, 0}, RateMin: ioengine.RateFloor{IOPS: [2]float64{100, 0}}}
 	_, err := mustEngine(t, "psync").Run(context.Background(), w, ioengine.Control{Runtime: 10 * time.Second})
@@ -117,7 +103,7 @@ func TestRateFloor(t *testing.T) {
 // 5 %), held back by it.
 func TestPoissonRun(t *testing.T) {
 	const rate, jobs = 200.0, 2
-	path := pacingFile(t)
+	path := fastFile(t, "pace", 16<<20)
 	for _, eng := range engines {
 		t.Run(eng, func(t *testing.T) {
 			w := ioengine.Workload{Filename: path, RW: ioengine.RandRead, BS: 4096, IODepth: depthFor(eng, 4), NumJobs: jobs, Direct: true, RandSeed: 5,

@@ -5,7 +5,6 @@ package ioengine_test
 import (
 	"context"
 	"math"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -25,12 +24,7 @@ import (
 // in CI), which would blur a leaked wait with a busy device.
 func TestRateIOPS(t *testing.T) {
 	const rate, jobs = 100.0, 2
-	dir := places(t)["tmpfs"]
-	if dir == "" {
-		dir = t.TempDir()
-	}
-	path := filepath.Join(dir, "rate")
-	layOut(t, path, 16<<20)
+	path := fastFile(t, "rate", 16<<20)
 	for _, eng := range engines {
 		t.Run(eng, func(t *testing.T) {
 			w := ioengine.Workload{Filename: path, RW: ioengine.RandRead, BS: 4096, IODepth: depthFor(eng, 4), NumJobs: jobs, Direct: true, RandSeed: 5, RateIOPS: [2]float64{rate, 0}}
@@ -68,12 +62,7 @@ func TestRateIOPS(t *testing.T) {
 // fio's rate_iops=r,w: a job ahead in one direction issues the other when
 // that one is due, so each direction reaches its own cap.
 func TestRateIOPSPerDirection(t *testing.T) {
-	dir := places(t)["tmpfs"]
-	if dir == "" {
-		dir = t.TempDir()
-	}
-	path := filepath.Join(dir, "mix")
-	layOut(t, path, 16<<20)
+	path := fastFile(t, "mix", 16<<20)
 	const depth = 4
 	w := ioengine.Workload{Filename: path, RW: ioengine.RandRW, RWMixRead: 50, BS: 4096, IODepth: depth, NumJobs: 1, Direct: true, RandSeed: 9,
 		RateIOPS: [2]float64{300, 100}, Permit: guard.Permit{AllowWrite: true}}
