@@ -137,7 +137,8 @@ func equalInts(a, b []int) bool {
 // the counts of I/Os in 100 ms windows dispersed as a Poisson count's
 // (variance over mean 1, taken as 0.4..4 for 40 windows, where 1.1 to 1.4
 // is seen on a quiet machine and 4 to 11 at a load of 100, which delays
-// fio's wake-ups into bursts). qdsweep's are held to what it controls, its
+// fio's wake-ups into bursts; where qdsweep's own issue times, beside it,
+// are bunched past 4 as well, fio's are logged, not judged). qdsweep's are held to what it controls, its
 // pacer's schedule, drawn again here from the job's seed: no I/O is issued
 // ahead of it (a late wake-up only delays), and the schedule's counts are
 // dispersed as a Poisson count's (poisson) or not at all (linear). Held
@@ -193,8 +194,16 @@ func TestPoissonArrivalsAgainstFio(t *testing.T) {
 			t.Errorf("%s: mean gap %.0f µs, want %.0f within 15%%", s.who, gap, want)
 		}
 		if s.due == nil {
-			if disp < 0.4 || disp > 4 {
-				t.Errorf("%s: counts per 100 ms dispersed %.3f (variance over mean); want 0.4..4 for Poisson arrivals", s.who, disp)
+			// fio's schedule is not known, only its issue times. Where the
+			// machine bunched qdsweep's own issue times as much (its
+			// schedule being Poisson, checked below), it delayed wake-ups
+			// in both tools: fio's bunching is then the machine's, logged.
+			switch qdDisp := dispersion(qdTimes, window); {
+			case disp >= 0.4 && disp <= 4:
+			case disp > 4 && qdDisp > 4:
+				t.Logf("%s: counts per 100 ms dispersed %.3f, and qdsweep's issue times %.3f beside it: this machine delayed wake-ups, so fio's arrivals are not judged", s.who, disp, qdDisp)
+			default:
+				t.Errorf("%s: counts per 100 ms dispersed %.3f (variance over mean; qdsweep's issue times %.3f); want 0.4..4 for Poisson arrivals", s.who, disp, qdDisp)
 			}
 			continue
 		}
