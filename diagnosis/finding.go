@@ -10,15 +10,16 @@ import "github.com/qdsweep/qdsweep/littleslaw"
 type Fact struct {
 	Kind   FactKind `json:"kind,omitempty"`
 	Reason Reason   `json:"reason,omitempty"`
-	// A step, or a range of steps QD → ToQD. OfferedIOPS is the load
-	// offered to an open-loop step, whose QD is then the I/Os it kept in
-	// flight (0: a step over depths).
-	OfferedIOPS float64 `json:"offered_iops,omitempty"`
-	QD          float64 `json:"qd,omitempty"`
-	ToQD        float64 `json:"to_qd,omitempty"`
-	IODepth     int     `json:"iodepth,omitempty"`
-	NumJobs     int     `json:"numjobs,omitempty"`
-	BS          int64   `json:"bs,omitempty"` // block size, bytes
+	// A step, or a range of steps QD → ToQD. OfferedIOPS (ToOfferedIOPS)
+	// is the load offered to an open-loop step (to the range's last),
+	// whose QD is then the I/Os it kept in flight (0: a step over depths).
+	OfferedIOPS   float64 `json:"offered_iops,omitempty"`
+	ToOfferedIOPS float64 `json:"to_offered_iops,omitempty"`
+	QD            float64 `json:"qd,omitempty"`
+	ToQD          float64 `json:"to_qd,omitempty"`
+	IODepth       int     `json:"iodepth,omitempty"`
+	NumJobs       int     `json:"numjobs,omitempty"`
+	BS            int64   `json:"bs,omitempty"` // block size, bytes
 	// What the engine measured.
 	IOPS      float64 `json:"iops,omitempty"`
 	ToIOPS    float64 `json:"to_iops,omitempty"`

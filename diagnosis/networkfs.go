@@ -54,10 +54,10 @@ func (d *diagCurve) networkFS() *Finding {
 	if d.NoDevice != "" {
 		facts = append(facts, Fact{Kind: FactNoDevice, Detail: d.NoDevice})
 	}
-	facts = append(facts, Fact{Kind: FactPoint, QD: p0.QD, IOPS: p0.IOPS, LatNs: p0.LatMeanNs})
+	facts = append(facts, Fact{Kind: FactPoint, QD: p0.QD, OfferedIOPS: p0.OfferedIOPS, IOPS: p0.IOPS, LatNs: p0.LatMeanNs})
 	if d.imax != 0 {
 		facts = append(facts, Fact{Kind: FactPoint, QD: px.QD, OfferedIOPS: px.OfferedIOPS, IOPS: px.IOPS, LatNs: px.LatMeanNs})
 	}
-	f := d.finding(RuleNetworkFS, reason, Fact{Kind: FactPoint, QD: p0.QD, IOPS: p0.IOPS, LatNs: p0.LatMeanNs, Detail: d.FSType}, facts...)
+	f := d.finding(RuleNetworkFS, reason, Fact{Kind: FactPoint, QD: p0.QD, OfferedIOPS: p0.OfferedIOPS, IOPS: p0.IOPS, LatNs: p0.LatMeanNs, Detail: d.FSType}, facts...)
 	return &f
 }

@@ -279,6 +279,17 @@ func (d *diagCurve) engineInflight(i int) float64 {
 	return p.IOPS * p.LatMeanNs / 1e9
 }
 
+// offeredAt is the load offered to the step whose QD (in flight, in open
+// loop) is qd: 0 for a step over depths or none.
+func (d *diagCurve) offeredAt(qd float64) float64 {
+	for _, p := range d.pts {
+		if p.QD == qd {
+			return p.OfferedIOPS
+		}
+	}
+	return 0
+}
+
 // cores is how many cores step i's jobs can use.
 func (d *diagCurve) cores(i int) float64 {
 	n := max(d.pts[i].NumJobs, 1)
@@ -430,7 +441,7 @@ func (d *diagCurve) queueNotFull(cpu *Finding) *Finding {
 		ev = append(ev, Fact{Kind: FactEngineInflight, Inflight: eng, LittleInflight: p.IOPS * p.LatMeanNs / 1e9})
 	}
 	jobs := float64(max(p.NumJobs, 1))
-	fig := d.engineFigures(Fact{IODepth: p.IODepth})
+	fig := d.engineFigures(Fact{IODepth: p.IODepth, OfferedIOPS: p.OfferedIOPS})
 	var reason Reason
 	switch {
 	case d.Synchronous && p.IODepth > 1:
@@ -487,7 +498,7 @@ func (d *diagCurve) depthBound(target float64) *Finding {
 	if !rising && !short {
 		return nil
 	}
-	ev := []Fact{{Kind: FactGrowth, QD: first.QD, ToQD: last.QD, IOPS: first.IOPS, ToIOPS: last.IOPS, Ratio: last.IOPS / first.IOPS,
+	ev := []Fact{{Kind: FactGrowth, QD: first.QD, ToQD: last.QD, OfferedIOPS: first.OfferedIOPS, ToOfferedIOPS: last.OfferedIOPS, IOPS: first.IOPS, ToIOPS: last.IOPS, Ratio: last.IOPS / first.IOPS,
 		LatNs: first.LatMeanNs, ToLatNs: last.LatMeanNs, LatRatio: last.LatMeanNs / first.LatMeanNs, R0Ns: d.r0}}
 	if target > 0 {
 		// The one interpolation of the curve where it reaches the target
@@ -501,10 +512,10 @@ func (d *diagCurve) depthBound(target float64) *Finding {
 		ev = append(ev, Fact{Kind: FactTargetShort, TargetIOPS: target, IOPS: d.xmax, Share: d.xmax / target})
 		md, mj := littleslaw.Options{CPUs: d.cpus}.Limits()
 		s := littleslaw.SplitFor(qd, md, mj).Best
-		return ptr(d.finding(RuleDepthBound, ReasonBelowTarget, Fact{QD: last.QD, TargetIOPS: target, LatNs: lat,
+		return ptr(d.finding(RuleDepthBound, ReasonBelowTarget, Fact{QD: last.QD, OfferedIOPS: last.OfferedIOPS, TargetIOPS: target, LatNs: lat,
 			ToQD: float64(qd), IODepth: s.IODepth, NumJobs: s.NumJobs}, ev...))
 	}
-	return ptr(d.finding(RuleDepthBound, ReasonRising, Fact{QD: last.QD, ToQD: 4 * last.QD}, ev...))
+	return ptr(d.finding(RuleDepthBound, ReasonRising, Fact{QD: last.QD, ToQD: 4 * last.QD, OfferedIOPS: last.OfferedIOPS}, ev...))
 }
 
 // growth is the relative IOPS gain of step i over step i−1 per relative QD
@@ -559,17 +570,17 @@ func (d *diagCurve) deviceCap(target float64) (*Finding, *diagCap) {
 		bw = max(bw, b)
 	}
 	ev := []Fact{
-		{Kind: FactPlateau, QD: a.QD, ToQD: z.QD, IOPS: a.IOPS, ToIOPS: z.IOPS, Ratio: z.IOPS / a.IOPS, BWBytes: a.BWBytes, ToBWBytes: z.BWBytes},
+		{Kind: FactPlateau, QD: a.QD, ToQD: z.QD, OfferedIOPS: a.OfferedIOPS, ToOfferedIOPS: z.OfferedIOPS, IOPS: a.IOPS, ToIOPS: z.IOPS, Ratio: z.IOPS / a.IOPS, BWBytes: a.BWBytes, ToBWBytes: z.BWBytes},
 		{Kind: FactPlateauLatency, LatNs: a.LatMeanNs, ToLatNs: z.LatMeanNs, LatRatio: z.LatMeanNs / a.LatMeanNs, QDRatio: z.QD / a.QD,
-			LittleLatNs: z.QD / z.IOPS * 1e9, ToQD: z.QD},
+			LittleLatNs: z.QD / z.IOPS * 1e9, ToQD: z.QD, ToOfferedIOPS: z.OfferedIOPS},
 	}
 	if t := d.tel[len(d.pts)-1]; t.DeviceKnown {
-		ev = append(ev, Fact{Kind: FactDeviceAt, QD: z.QD, AquSz: t.AquSz, UtilPct: t.UtilPct, AwaitMs: t.AwaitMs})
+		ev = append(ev, Fact{Kind: FactDeviceAt, QD: z.QD, OfferedIOPS: z.OfferedIOPS, AquSz: t.AquSz, UtilPct: t.UtilPct, AwaitMs: t.AwaitMs})
 	}
 	if target > 0 && d.xmax*(1+littleslaw.ReachSlack) < target {
 		ev = append(ev, Fact{Kind: FactTargetAbove, TargetIOPS: target})
 	}
-	fig := Fact{IOPS: a.IOPS, ToIOPS: d.xmax, BWBytes: bw, QD: a.QD}
+	fig := Fact{IOPS: a.IOPS, ToIOPS: d.xmax, BWBytes: bw, QD: a.QD, OfferedIOPS: a.OfferedIOPS}
 	return ptr(d.finding(RuleDeviceCap, ReasonPlateau, fig, ev...)), &diagCap{rw: d.RW, bs: d.BS, iops: d.xmax, bw: bw}
 }
 
@@ -611,28 +622,28 @@ func (d *diagCurve) healthy() *Finding {
 	if !t.DeviceKnown {
 		ev = append(ev, Fact{Kind: FactNoTelemetry})
 	}
-	return ptr(d.finding(RuleHealthy, ReasonSaturated, Fact{QD: p.QD, AtDevice: t.DeviceKnown}, ev...))
+	return ptr(d.finding(RuleHealthy, ReasonSaturated, Fact{QD: p.QD, OfferedIOPS: p.OfferedIOPS, AtDevice: t.DeviceKnown}, ev...))
 }
 
 func (d *diagCurve) inconclusive() Finding {
 	n := len(d.pts)
 	last := d.pts[n-1]
-	ev := []Fact{{Kind: FactDeepest, Count: n, QD: last.QD, IOPS: last.IOPS, LatNs: last.LatMeanNs, R0Ns: d.r0}}
+	ev := []Fact{{Kind: FactDeepest, Count: n, QD: last.QD, OfferedIOPS: last.OfferedIOPS, IOPS: last.IOPS, LatNs: last.LatMeanNs, R0Ns: d.r0}}
 	if n < 2 {
 		return d.finding(RuleInconclusive, ReasonOneStep, Fact{}, ev...)
 	}
 	prev := d.pts[n-2]
-	ev = append(ev, Fact{Kind: FactLastStep, QD: prev.QD, ToQD: last.QD, Ratio: last.IOPS / prev.IOPS,
+	ev = append(ev, Fact{Kind: FactLastStep, QD: prev.QD, ToQD: last.QD, OfferedIOPS: prev.OfferedIOPS, ToOfferedIOPS: last.OfferedIOPS, Ratio: last.IOPS / prev.IOPS,
 		Growth: d.growth(n - 1), LatRatio: last.LatMeanNs / prev.LatMeanNs})
 	// A curve the saturation rule found saturated, or one the sweep stopped
 	// after flat steps, must not be told to extend the sweep.
 	if a := d.Analysis; a != nil && a.Saturation.Found {
-		return d.finding(RuleInconclusive, ReasonSaturatedUnclear, Fact{QD: a.Saturation.QD, IOPS: a.Saturation.IOPS}, ev...)
+		return d.finding(RuleInconclusive, ReasonSaturatedUnclear, Fact{QD: a.Saturation.QD, OfferedIOPS: d.offeredAt(a.Saturation.QD), IOPS: a.Saturation.IOPS}, ev...)
 	}
 	if a := d.Analysis; a != nil && a.EarlyStopped {
-		return d.finding(RuleInconclusive, ReasonEarlyStopped, Fact{QD: last.QD}, ev...)
+		return d.finding(RuleInconclusive, ReasonEarlyStopped, Fact{QD: last.QD, OfferedIOPS: last.OfferedIOPS}, ev...)
 	}
-	return d.finding(RuleInconclusive, ReasonNotFlat, Fact{QD: last.QD}, ev...)
+	return d.finding(RuleInconclusive, ReasonNotFlat, Fact{QD: last.QD, OfferedIOPS: last.OfferedIOPS}, ev...)
 }
 
 // diagCapKind tells, for an rw capped at two block sizes or more, whether

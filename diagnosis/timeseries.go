@@ -709,8 +709,10 @@ const (
 
 // TimeFindings turns one curve's time findings into diagnosis findings,
 // one per rule, led by the step that shows it first; qd and times are the
-// curve's measured steps in order, ct their summary (CurveTimeOf).
-func TimeFindings(rw string, bs int64, qd []float64, times []*StepTime, ct *CurveTime) []Finding {
+// curve's measured steps in order, ct their summary (CurveTimeOf); offered
+// is each step's offered load in an open-loop sweep (nil: a sweep over
+// depths), which names the step where its QD does not.
+func TimeFindings(rw string, bs int64, qd, offered []float64, times []*StepTime, ct *CurveTime) []Finding {
 	if ct == nil {
 		return nil
 	}
@@ -729,26 +731,30 @@ func TimeFindings(rw string, bs int64, qd []float64, times []*StepTime, ct *Curv
 		if t == nil {
 			continue
 		}
+		at := 0.0
+		if i < len(offered) {
+			at = offered[i]
+		}
 		for _, x := range t.Findings {
 			switch x.Kind {
 			case TimeBurst:
-				fig := Fact{QD: qd[i], IOPS: x.BurstIOPS, ToIOPS: x.SustainedIOPS, Ratio: x.Factor, Seconds: x.BurstSec}
+				fig := Fact{QD: qd[i], OfferedIOPS: at, IOPS: x.BurstIOPS, ToIOPS: x.SustainedIOPS, Ratio: x.Factor, Seconds: x.BurstSec}
 				add(RuleBurst, ReasonBurstSpent, fig,
-					Fact{Kind: FactBurstLevel, QD: qd[i], IOPS: x.BurstIOPS, LatNs: x.BurstLatNs, Inflight: x.BurstInflight, Seconds: x.BurstSec},
-					Fact{Kind: FactSustainedLevel, QD: qd[i], IOPS: x.SustainedIOPS, LatNs: x.SustainedLatNs, Inflight: x.SustainedInflight, Seconds: x.BurstSec})
+					Fact{Kind: FactBurstLevel, QD: qd[i], OfferedIOPS: at, IOPS: x.BurstIOPS, LatNs: x.BurstLatNs, Inflight: x.BurstInflight, Seconds: x.BurstSec},
+					Fact{Kind: FactSustainedLevel, QD: qd[i], OfferedIOPS: at, IOPS: x.SustainedIOPS, LatNs: x.SustainedLatNs, Inflight: x.SustainedInflight, Seconds: x.BurstSec})
 			case TimeThrottle:
-				fig := Fact{QD: qd[i], Seconds: x.PeriodSec, IOPS: x.PeakIOPS, ToIOPS: x.TroughIOPS, Ratio: x.ACF}
-				add(RuleThrottle, ReasonThrottled, fig, Fact{Kind: FactPeriod, QD: qd[i], Seconds: x.PeriodSec, Ratio: x.ACF, IOPS: x.PeakIOPS, ToIOPS: x.TroughIOPS})
+				fig := Fact{QD: qd[i], OfferedIOPS: at, Seconds: x.PeriodSec, IOPS: x.PeakIOPS, ToIOPS: x.TroughIOPS, Ratio: x.ACF}
+				add(RuleThrottle, ReasonThrottled, fig, Fact{Kind: FactPeriod, QD: qd[i], OfferedIOPS: at, Seconds: x.PeriodSec, Ratio: x.ACF, IOPS: x.PeakIOPS, ToIOPS: x.TroughIOPS})
 			case TimeWarmup, TimeCacheFill:
 				rule, r := RuleWarmup, ReasonWarmup
 				if x.Kind == TimeCacheFill {
 					rule, r = RuleCacheFill, ReasonCacheFill
 				}
-				fig := Fact{QD: qd[i], LatNs: x.FromLatNs, ToLatNs: x.PlateauLatNs, Seconds: x.PlateauSec}
-				add(rule, r, fig, Fact{Kind: FactTransient, QD: qd[i], LatNs: x.FromLatNs, ToLatNs: x.PlateauLatNs, Seconds: x.PlateauSec})
+				fig := Fact{QD: qd[i], OfferedIOPS: at, LatNs: x.FromLatNs, ToLatNs: x.PlateauLatNs, Seconds: x.PlateauSec}
+				add(rule, r, fig, Fact{Kind: FactTransient, QD: qd[i], OfferedIOPS: at, LatNs: x.FromLatNs, ToLatNs: x.PlateauLatNs, Seconds: x.PlateauSec})
 			case TimeNoisy:
-				fig := Fact{QD: qd[i], Ratio: x.CV, IOPS: x.MinIOPS, ToIOPS: x.MaxIOPS, Share: x.ACF}
-				add(RuleNoisy, ReasonNoisy, fig, Fact{Kind: FactSpread, QD: qd[i], Ratio: x.CV, IOPS: x.MinIOPS, ToIOPS: x.MaxIOPS, Share: x.ACF})
+				fig := Fact{QD: qd[i], OfferedIOPS: at, Ratio: x.CV, IOPS: x.MinIOPS, ToIOPS: x.MaxIOPS, Share: x.ACF}
+				add(RuleNoisy, ReasonNoisy, fig, Fact{Kind: FactSpread, QD: qd[i], OfferedIOPS: at, Ratio: x.CV, IOPS: x.MinIOPS, ToIOPS: x.MaxIOPS, Share: x.ACF})
 			}
 		}
 	}

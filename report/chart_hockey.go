@@ -28,8 +28,16 @@ func hockeyBWFigure(in chartInput) (*figure, error) { return hockeyOf(in, mibMet
 // stay readable when p99 runs far above the mean) against throughput in
 // mt, with the saturation (knee) and efficient points marked on the mean
 // curve.
+//
+// In an open-loop sweep its latency runs from issue, and its SLO, judged
+// on response times (latency-vs-offered-load draws them), is not drawn
+// over it.
 func hockeyOf(in chartInput, mt metric) (*figure, error) {
-	p := newPlot(mt.Name, "latency (log scale)")
+	yName := "latency (log scale)"
+	if openLoopInput(in) {
+		yName = "latency from issue (log scale)"
+	}
+	p := newPlot(mt.Name, yName)
 	p.X.Tick.Marker, p.Y.Tick.Marker = mt.Ticks, latLogTicks{}
 	p.Add(plotter.NewGrid())
 	h := &hockey{p: p, l: newKeyedLegend(), m: &marks{}, keys: &styleKeys{}, yMin: math.Inf(1), yMax: math.Inf(-1)}
@@ -43,7 +51,7 @@ func hockeyOf(in chartInput, mt metric) (*figure, error) {
 	}
 	h.m.Marks = append(h.m.Marks, h.qdMarks...)
 	p.Add(h.m)
-	hockeyKeys(&h.l, h.keys, h.anyP99)
+	hockeyKeys(&h.l, h.keys, h.anyP99, openLoopInput(in))
 	h.addLimits(in, mt)
 	title := "Latency vs IOPS (hockey stick)"
 	if mt.Name != iopsMetric.Name {
@@ -110,8 +118,10 @@ func (h *hockey) addSeries(in chartInput, mt metric, i int, s series) error {
 	}
 	h.extend(spts)
 	// The line joins the points in QD order, which zig-zags on noisy
-	// data: name the first and last depths so the order can be followed.
+	// data: name the first and last depths (in open loop, loads offered)
+	// so the order can be followed.
 	qds := xyOf(s, func(x xyStep) (float64, float64) { return x.QD, x.Mean })
+	offered := xyOf(s, func(x xyStep) (float64, float64) { return math.Max(x.Offered, math.SmallestNonzeroFloat64), x.Mean })
 	ends := []int{len(mean) - 1}
 	if len(in.Series) <= 2 {
 		ends = []int{0, len(mean) - 1}
@@ -121,7 +131,11 @@ func (h *hockey) addSeries(in chartInput, mt metric, i int, s series) error {
 		if s.Primary && a != nil && isKneeQD(a, qds[j].X) {
 			continue // the knee's own label names this depth
 		}
-		h.qdMarks = append(h.qdMarks, mark{X: mean[j].X, Y: mean[j].Y, Label: "QD " + FormatQD(qds[j].X), Color: col, Small: true})
+		label := "QD " + FormatQD(qds[j].X)
+		if o := offered[j].X; o >= 1 {
+			label = FormatIOPS(o) + " offered"
+		}
+		h.qdMarks = append(h.qdMarks, mark{X: mean[j].X, Y: mean[j].Y, Label: label, Color: col, Small: true})
 	}
 	if !s.Primary || a == nil {
 		return nil
@@ -152,7 +166,8 @@ func (h *hockey) addLimits(in chartInput, mt metric) {
 		}
 		h.l.Add(name, lineThumb(targetRed, dashTarget, 2))
 	}
-	if in.SLO != nil && in.SLO.LimitNs > 0 && (in.SLO.Stat == "mean" || in.SLO.Stat == "p99") {
+	slo := in.SLO != nil && in.SLO.LimitNs > 0 && !(openLoopInput(in) && loadResponses(in))
+	if slo && (in.SLO.Stat == "mean" || in.SLO.Stat == "p99") {
 		y := math.Log10(in.SLO.LimitNs)
 		p.Add(hline(y, targetRed, dashTarget, vg.Points(2)))
 		h.yMin, h.yMax = math.Min(h.yMin, y), math.Max(h.yMax, y)
@@ -163,7 +178,7 @@ func (h *hockey) addLimits(in chartInput, mt metric) {
 	if target > 0 {
 		h.m.Lines = append(h.m.Lines, [][2]float64{{target, p.Y.Min}, {target, p.Y.Max}})
 	}
-	if in.SLO != nil && in.SLO.LimitNs > 0 {
+	if slo {
 		y := math.Log10(in.SLO.LimitNs)
 		h.m.Lines = append(h.m.Lines, [][2]float64{{p.X.Min, y}, {p.X.Max, y}})
 	}
@@ -191,7 +206,7 @@ func isKneeQD(a *littleslaw.Analysis, qd float64) bool {
 
 // hockeyKeys adds the legend entries of the styles and marks the hockey
 // chart drew.
-func hockeyKeys(l *keyedLegend, keys *styleKeys, anyP99 bool) {
+func hockeyKeys(l *keyedLegend, keys *styleKeys, anyP99, open bool) {
 	l.Add("mean", lineThumb(guideGrey, nil, 2))
 	if anyP99 {
 		l.Add("p99", lineThumb(guideGrey, dashP99, 1.6))
@@ -199,7 +214,9 @@ func hockeyKeys(l *keyedLegend, keys *styleKeys, anyP99 bool) {
 	if keys.sat {
 		l.Add("saturation knee", glyphThumb(guideGrey, saturationGlyph))
 	}
-	if keys.eff {
+	if keys.eff && open {
+		l.Add("efficient (max IOPS/latency)", glyphThumb(guideGrey, efficientGlyph))
+	} else if keys.eff {
 		l.Add("efficient QD", glyphThumb(guideGrey, efficientGlyph))
 	}
 	if keys.sustained {

@@ -275,6 +275,9 @@ func shadeSteps(top, bot *plot.Plot, steps []timelineStep, multi bool, yMax, yTo
 		if i%every == 0 || ts.control {
 			lx = append(lx, plotter.XY{X: ts.from + (ts.to-ts.from)*0.04, Y: yMax * 1.06})
 			label := "QD " + FormatQD(float64(ts.step.QD))
+			if ts.step.OfferedIOPS > 0 {
+				label = FormatIOPS(ts.step.OfferedIOPS) + " offered"
+			}
 			if ts.control {
 				label = "control " + label
 			}

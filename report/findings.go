@@ -40,6 +40,9 @@ func findingVerdict(f diagnosis.Finding) string {
 	if v, ok := timeVerdict(f); ok {
 		return v
 	}
+	if v, ok := openLoopVerdict(f); ok {
+		return v
+	}
 	if v, ok := fixedVerdict[f.Reason]; ok {
 		return v
 	}
@@ -125,6 +128,9 @@ func FindingNext(f diagnosis.Finding) string {
 	g := f.Figures
 	if f.Rule == diagnosis.RuleContended {
 		return "measure again while nothing else uses the device (or on a volume of its own) before sizing from this curve"
+	}
+	if v, ok := openLoopNext(f); ok {
+		return v
 	}
 	if v, ok := fixedNext[f.Reason]; ok {
 		return v
@@ -243,15 +249,19 @@ func factText(x diagnosis.Fact) string {
 		return fmt.Sprintf("%s: %.1f in flight at %s (%.0f%% of %s)",
 			stepSplit(x, splitWords(x.IODepth, x.NumJobs)), x.Inflight, inflightWhere(x.AtDevice), x.Fill*100, depthOf(x))
 	case diagnosis.FactGrowth:
-		return fmt.Sprintf("QD %s → %s: IOPS %s → %s (×%.1f) while mean latency %s → %s (×%.2f, R0 %s)",
-			FormatQD(x.QD), FormatQD(x.ToQD), FormatIOPS(x.IOPS), FormatIOPS(x.ToIOPS), x.Ratio,
+		return fmt.Sprintf("%s: IOPS %s → %s (×%.1f) while mean latency %s → %s (×%.2f, R0 %s)",
+			stepRange(x), FormatIOPS(x.IOPS), FormatIOPS(x.ToIOPS), x.Ratio,
 			FormatLatency(x.LatNs), FormatLatency(x.ToLatNs), x.LatRatio, FormatLatency(x.R0Ns))
 	case diagnosis.FactTargetShort:
 		return fmt.Sprintf("target %s IOPS; best measured %s IOPS (%.0f%%)", FormatIOPS(x.TargetIOPS), FormatIOPS(x.IOPS), x.Share*100)
 	case diagnosis.FactPlateau:
-		return fmt.Sprintf("QD %s → %s: IOPS %s → %s (%+.1f%%), %s → %s",
-			FormatQD(x.QD), FormatQD(x.ToQD), FormatIOPS(x.IOPS), FormatIOPS(x.ToIOPS), (x.Ratio-1)*100, fmtMiBpsUnit(x.BWBytes), fmtMiBpsUnit(x.ToBWBytes))
+		return fmt.Sprintf("%s: IOPS %s → %s (%+.1f%%), %s → %s",
+			stepRange(x), FormatIOPS(x.IOPS), FormatIOPS(x.ToIOPS), (x.Ratio-1)*100, fmtMiBpsUnit(x.BWBytes), fmtMiBpsUnit(x.ToBWBytes))
 	case diagnosis.FactPlateauLatency:
+		if x.ToOfferedIOPS > 0 {
+			return fmt.Sprintf("mean latency %s → %s (×%.1f for ×%.1f in flight); Little's Law in flight / IOPS = %s at %s IOPS offered",
+				FormatLatency(x.LatNs), FormatLatency(x.ToLatNs), x.LatRatio, x.QDRatio, FormatLatency(x.LittleLatNs), FormatIOPS(x.ToOfferedIOPS))
+		}
 		return fmt.Sprintf("mean latency %s → %s (×%.1f for ×%.0f QD); Little's Law QD / IOPS = %s at QD %s",
 			FormatLatency(x.LatNs), FormatLatency(x.ToLatNs), x.LatRatio, x.QDRatio, FormatLatency(x.LittleLatNs), FormatQD(x.ToQD))
 	case diagnosis.FactTargetAbove:
@@ -263,6 +273,9 @@ func factText(x diagnosis.Fact) string {
 		return fmt.Sprintf("%d measured steps; deepest %s: %s IOPS at %s (R0 %s)",
 			x.Count, stepAt(x), FormatIOPS(x.IOPS), FormatLatency(x.LatNs), FormatLatency(x.R0Ns))
 	case diagnosis.FactLastStep:
+		if x.ToOfferedIOPS > 0 && x.Ratio > 0 {
+			return fmt.Sprintf("last step %s: IOPS ×%.2f, latency ×%.2f", stepRange(x), x.Ratio, x.LatRatio)
+		}
 		if x.QD > 0 && x.ToQD > 0 && x.Ratio > 0 {
 			return fmt.Sprintf("last step QD %s → %s: IOPS ×%.2f, latency ×%.2f", FormatQD(x.QD), FormatQD(x.ToQD), x.Ratio, x.LatRatio)
 		}
@@ -424,6 +437,6 @@ func networkFSVerdict(f diagnosis.Finding) string {
 	if g.Detail != "" {
 		what += " (" + g.Detail + ")"
 	}
-	return fmt.Sprintf("the target is on %s: its %s at QD %s is a round trip to the server (and, for FUSE, through its daemon), not a device's service time and not a cache hit; these figures size that filesystem, not a disk",
-		what, FormatLatency(g.LatNs), FormatQD(g.QD))
+	return fmt.Sprintf("the target is on %s: its %s at %s is a round trip to the server (and, for FUSE, through its daemon), not a device's service time and not a cache hit; these figures size that filesystem, not a disk",
+		what, FormatLatency(g.LatNs), stepAt(g))
 }

@@ -18,15 +18,24 @@ func kneeMarks(a *littleslaw.Analysis, col color.Color, sat string, pos func(lit
 	sok = sok && s.Found
 	ex, ey, eok := pos(e)
 	eok = eok && e.Found
+	depth, eff := func(qd float64) string { return "QD " + FormatQD(qd) }, " efficient"
+	if a.Load != nil {
+		// Open loop: a knee's QD is the I/Os its load kept in flight.
+		depth, eff = func(qd float64) string { return FormatQD(qd) + " in flight" }, " efficient,"
+	}
 	if sok && eok && s.QD == e.QD {
-		return []mark{{X: sx, Y: sy, Color: col, Label: sat + " = efficient QD " + FormatQD(s.QD), Short: "QD " + FormatQD(s.QD),
+		return []mark{{X: sx, Y: sy, Color: col, Label: sat + " =" + eff + " " + depth(s.QD), Short: depth(s.QD),
 			Shapes: []draw.GlyphDrawer{saturationGlyph, efficientGlyph}}}
 	}
+	sep := " "
+	if a.Load != nil {
+		sep = ", "
+	}
 	if sok {
-		out = append(out, mark{X: sx, Y: sy, Color: col, Label: sat + " QD " + FormatQD(s.QD), Short: "QD " + FormatQD(s.QD), Shapes: []draw.GlyphDrawer{saturationGlyph}})
+		out = append(out, mark{X: sx, Y: sy, Color: col, Label: sat + sep + depth(s.QD), Short: depth(s.QD), Shapes: []draw.GlyphDrawer{saturationGlyph}})
 	}
 	if eok {
-		out = append(out, mark{X: ex, Y: ey, Color: col, Label: "efficient QD " + FormatQD(e.QD), Short: "QD " + FormatQD(e.QD), Shapes: []draw.GlyphDrawer{efficientGlyph}})
+		out = append(out, mark{X: ex, Y: ey, Color: col, Label: "efficient" + sep + depth(e.QD), Short: depth(e.QD), Shapes: []draw.GlyphDrawer{efficientGlyph}})
 	}
 	return out
 }

@@ -35,12 +35,22 @@ func loadParas(curve string, a *littleslaw.Analysis) []para {
 	add(rankDetail, loadDepthsSentence(a.Load))
 	if responded(a.Load) {
 		add(rankDetail, ResponseTimeNote)
+	} else {
+		add(rankDetail, NoResponseTimeNote)
 	}
 	return out
 }
 
 // ResponseTimeNote says which of an open-loop sweep's latencies is which.
 const ResponseTimeNote = "Latency runs from each I/O's issue to its completion, as fio's clat and lat; response time from its scheduled arrival, its wait to be issued included (results.json: arrival_lat_ns), as an application sees it; a latency objective is judged on response time."
+
+// NoResponseTimeNote says an open-loop sweep without response times (run
+// through fio, or imported from it) judges its objective on the latency
+// from issue: fio's lat leaves out each I/O's wait from its scheduled
+// arrival (fio 3.33, 200k IOPS of Poisson arrivals offered to a device
+// serving 4k: lat mean 234 us over 1 s, 290 us over 3 s, where the wait
+// grows to seconds).
+const NoResponseTimeNote = "No response times were measured (fio, for one, times each I/O from its issue, not from its scheduled arrival), so a latency objective is judged on latency from issue, which leaves out the wait of the arrivals a load fell behind with."
 
 // responded reports whether c's loads measured response times.
 func responded(c *littleslaw.LoadCurve) bool {
@@ -170,6 +180,16 @@ func stepSplit(x diagnosis.Fact, split string) string {
 	return "QD " + FormatQD(x.QD) + " (" + split + ")"
 }
 
+// stepRange names the steps a fact spans: "QD 1 → 64", or for loads
+// offered (open loop) "offered 10k → 20k IOPS (1.6 → 4.6 in flight)".
+func stepRange(x diagnosis.Fact) string {
+	if x.OfferedIOPS > 0 && x.ToOfferedIOPS > 0 {
+		return fmt.Sprintf("offered %s → %s IOPS (%s → %s in flight)",
+			FormatIOPS(x.OfferedIOPS), FormatIOPS(x.ToOfferedIOPS), fmtInflight(x.QD), fmtInflight(x.ToQD))
+	}
+	return "QD " + FormatQD(x.QD) + " → " + FormatQD(x.ToQD)
+}
+
 // depthOf names what a fact's in-flight count is measured against: "QD 4",
 // or for an offered load "3.6 in flight".
 func depthOf(x diagnosis.Fact) string {
@@ -177,4 +197,82 @@ func depthOf(x diagnosis.Fact) string {
 		return fmtInflight(x.QD) + " in flight"
 	}
 	return "QD " + FormatQD(x.QD)
+}
+
+// openLoopVerdict is the verdict of a finding about a step offered a load
+// (open loop), where its closed-loop words would call the I/Os it kept in
+// flight a queue depth; ok is false for other findings and the verdicts
+// that read the same in both.
+func openLoopVerdict(f diagnosis.Finding) (string, bool) {
+	g := f.Figures
+	if g.OfferedIOPS <= 0 {
+		return "", false
+	}
+	at := FormatIOPS(g.OfferedIOPS) + " IOPS offered"
+	switch f.Reason {
+	case diagnosis.ReasonSubmitterCPU:
+		if g.HostBusy {
+			return "the host's busy CPUs held I/Os back from the device, so far fewer of the I/Os in flight reached its queue", true
+		}
+		return "the submitter is CPU-bound and cannot hand the device the I/Os in flight", true
+	case diagnosis.ReasonSubmitterCPUCores:
+		return "the submitters are CPU-bound and cannot hand the device the I/Os in flight", true
+	case diagnosis.ReasonOneJob:
+		return fmt.Sprintf("the submitter did not hand the device the I/Os in flight: one job at iodepth %d is too few jobs", g.IODepth), true
+	case diagnosis.ReasonManyJobs, diagnosis.ReasonSubmitter:
+		return "the submitter did not hand the device the I/Os in flight", true
+	case diagnosis.ReasonJobsLimited:
+		return "some jobs could not start (a system limit refused them), so fewer I/Os could be in flight than iodepth × numjobs", true
+	case diagnosis.ReasonBelowTarget, diagnosis.ReasonRising:
+		return fmt.Sprintf("latency stays near R0 and IOPS still grow with the load offered; the device was not saturated by %s (%s in flight)", at, fmtInflight(g.QD)), true
+	case diagnosis.ReasonPlateau:
+		level := FormatIOPS(g.ToIOPS)
+		if lo := FormatIOPS(g.IOPS); lo != level {
+			level = lo + "–" + level
+		}
+		return fmt.Sprintf("IOPS flat at %s (up to %s) from %s (%s in flight) while latency grows in proportion to the I/Os in flight",
+			level, fmtMiBpsUnit(g.BWBytes), at, fmtInflight(g.QD)), true
+	case diagnosis.ReasonSaturated:
+		s := fmt.Sprintf("the device saturates at %s (%s in flight) with the queue full at %s", at, fmtInflight(g.QD), inflightWhere(g.AtDevice))
+		if f.Rule == diagnosis.RuleContended {
+			s += ", but other I/O shared the device during the sweep, so the ceiling and latencies are not this workload's alone"
+		}
+		return s, true
+	case diagnosis.ReasonSaturatedUnclear:
+		return fmt.Sprintf("the curve saturates (at %s IOPS from %s, %s in flight) but no rule tells which limit it met: device, volume or VM", FormatIOPS(g.IOPS), at, fmtInflight(g.QD)), true
+	}
+	return "", false
+}
+
+// openLoopNext is the next step of a finding about a step offered a load,
+// where its closed-loop words would name a queue depth; ok as
+// openLoopVerdict's.
+func openLoopNext(f diagnosis.Finding) (string, bool) {
+	g := f.Figures
+	if g.OfferedIOPS <= 0 {
+		return "", false
+	}
+	at := FormatIOPS(g.OfferedIOPS) + " IOPS"
+	switch f.Reason {
+	case diagnosis.ReasonSubmitterCPU:
+		if g.HostBusy {
+			return "run on a quieter host: other work held the CPUs", true
+		}
+		return "spread the load over more jobs (numjobs up to the CPU count)", true
+	case diagnosis.ReasonBelowTarget:
+		return fmt.Sprintf("offer the target: by Little's Law it keeps target × latency = %s × %s ≈ %s I/Os in flight, so give it iodepth × numjobs of at least that (iodepth %d × numjobs %d)",
+			FormatIOPS(g.TargetIOPS), FormatLatency(g.LatNs), FormatQD(g.ToQD), g.IODepth, g.NumJobs), true
+	case diagnosis.ReasonRising:
+		return fmt.Sprintf("offer loads above %s to find where the device falls behind", at), true
+	case diagnosis.ReasonPlateau:
+		return fmt.Sprintf("compare %s IOPS and %s with the volume's provisioned IOPS/throughput and the VM's per-instance disk limits; "+
+			"offering more than %s only adds latency and, once it falls behind, a queue of arrivals", FormatIOPS(g.ToIOPS), fmtMiBpsUnit(g.BWBytes), at), true
+	case diagnosis.ReasonSaturated:
+		return fmt.Sprintf("size from this curve: %s in flight (%s offered) is where more load stops paying (see advise for a target or SLO)", fmtInflight(g.QD), at), true
+	case diagnosis.ReasonNotFlat:
+		return fmt.Sprintf("near the knee but not flat: offer loads above %s", at), true
+	case diagnosis.ReasonEarlyStopped:
+		return "rerun with --full to measure the loads the early stop skipped", true
+	}
+	return "", false
 }

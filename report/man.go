@@ -48,7 +48,7 @@ var manFiles = [][2]string{
 	{"./qdsweep.scratch", "the scratch file a sweep or run lays out when no --filename is given, removed when it ends"},
 	{"DIR/results.json", "the result: plan, steps, series, control step, analysis and diagnosis (schema qdsweep/v1)"},
 	{"DIR/results.csv, DIR/results-series.csv", "one row per step; one row per interval of each step"},
-	{"DIR/summary.md", "the report in Markdown, beside the charts (iops-vs-qd, latency-vs-qd, latency-vs-iops, timeline, dashboard; PNG or SVG)"},
+	{"DIR/summary.md", "the report in Markdown, beside the charts (iops-vs-qd, latency-vs-qd, latency-vs-iops, timeline, dashboard; an open-loop sweep draws iops-, latency- and inflight-vs-offered-load where the -vs-qd ones would be; PNG or SVG)"},
 	{"DIR/.qdsweep-files", "the names qdsweep wrote into DIR: what a later run may replace there without --overwrite"},
 	{"DIR/.qdsweep.lock", "held while a sweep writes DIR, removed when it ends"},
 }

@@ -18,6 +18,9 @@ var chartTitles = map[string]string{
 	"bandwidth-vs-qd":      "Bandwidth vs queue depth",
 	"latency-vs-bandwidth": "Latency vs bandwidth",
 	"dashboard":            "Dashboard",
+	ChartLoadIOPS:          "Achieved vs offered load",
+	ChartLoad:              "Latency vs offered load",
+	ChartLoadInflight:      "In flight vs offered load",
 }
 
 // Markdown writes the report of r as Markdown, ready for a design doc: the
@@ -30,6 +33,9 @@ func Markdown(w io.Writer, r *sweep.Result, o Options, charts []string) error {
 	o = o.withDefaults()
 	bw := bufio.NewWriter(w)
 	title := "Queue-depth sweep: " + workloadWords(r)
+	if r.Plan.OpenLoop() {
+		title = "Open-loop sweep over offered loads: " + workloadWords(r)
+	}
 	if r.Meta.Target != "" {
 		title += " on " + mdEscape(r.Meta.Target)
 	}
@@ -119,6 +125,9 @@ func writeMarkdownSteps(w io.Writer, steps []sweep.Step, o Options, steadyKnown 
 	if fleet {
 		head[1] = "hosts×iodepth×jobs"
 	}
+	if openLoop(steps) {
+		head[0] = "offered" // the load offered, I/Os per second; QD is the depth×jobs cap
+	}
 	if o.DeviceStats {
 		for _, c := range devCols {
 			head = append(head, c.head)
@@ -127,6 +136,9 @@ func writeMarkdownSteps(w io.Writer, steps []sweep.Step, o Options, steadyKnown 
 	fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("--:|", len(head)))
 	for _, st := range steps {
 		qd := fmt.Sprint(st.QD)
+		if st.OfferedIOPS > 0 {
+			qd = FormatIOPS(st.OfferedIOPS)
+		}
 		if _, ok := st.SustainedLevel(); ok {
 			qd += sustainedMark
 		}

@@ -13,6 +13,7 @@ import (
 // xyStep is a measured step's figures as chart coordinates; latencies in ns.
 type xyStep struct {
 	QD, IOPS, Mean, P50, P99, P999 float64
+	Offered                        float64 // the load offered (open loop; 0: none)
 }
 
 // xyOf maps the measured steps of s through f, dropping points that f
@@ -21,7 +22,7 @@ func xyOf(s series, f func(xyStep) (float64, float64)) plotter.XYs {
 	var out plotter.XYs
 	for _, st := range s.measuredSteps() {
 		x, y := f(xyStep{
-			QD: float64(st.QD), IOPS: st.IOPS, Mean: st.Lat.MeanNs,
+			QD: float64(st.QD), Offered: st.OfferedIOPS, IOPS: st.IOPS, Mean: st.Lat.MeanNs,
 			P50: float64(st.Lat.P50Ns), P99: float64(st.Lat.P99Ns), P999: float64(st.Lat.P999Ns),
 		})
 		if x > 0 && y > 0 && !math.IsInf(x, 0) && !math.IsInf(y, 0) {

@@ -20,39 +20,48 @@ func timeVerdict(f diagnosis.Finding) (string, bool) {
 	switch f.Reason {
 	case diagnosis.ReasonControlFell:
 		return fmt.Sprintf("the device did not hold still: %s, measured again at the end of the sweep, gave %s IOPS at %s, %.0f%% under the %s IOPS it gave first (beyond the ±%.0f%% noise band); burst credits spent, a throttle that began or a neighbour that arrived; it sustains %s IOPS, and the steps above that are left out of the analysis",
-			controlAt(g), FormatIOPS(g.ToIOPS), FormatLatency(g.ToLatNs), -g.Ratio*100, FormatIOPS(g.IOPS), g.Share*100, FormatIOPS(g.ToIOPS)), true
+			stepName(g), FormatIOPS(g.ToIOPS), FormatLatency(g.ToLatNs), -g.Ratio*100, FormatIOPS(g.IOPS), g.Share*100, FormatIOPS(g.ToIOPS)), true
 	case diagnosis.ReasonControlRose:
 		return fmt.Sprintf("the device did not hold still: %s, measured again at the end of the sweep, gave %s IOPS at %s, %.0f%% over the %s IOPS it gave first (beyond the ±%.0f%% noise band); a warm-up, a cache or a neighbour that left during the sweep",
-			controlAt(g), FormatIOPS(g.ToIOPS), FormatLatency(g.ToLatNs), g.Ratio*100, FormatIOPS(g.IOPS), g.Share*100), true
+			stepName(g), FormatIOPS(g.ToIOPS), FormatLatency(g.ToLatNs), g.Ratio*100, FormatIOPS(g.IOPS), g.Share*100), true
 	case diagnosis.ReasonRampFell:
-		return fmt.Sprintf("the device did not hold still: during QD %s's ramp IOPS fell from %s to %s (%.0f%%), the level its window measured, before the step was measured; burst credits spent, a throttle that began or a neighbour that arrived; it sustains %s IOPS, and the steps above that are left out of the analysis",
-			FormatQD(g.QD), FormatIOPS(g.IOPS), FormatIOPS(g.ToIOPS), g.Ratio*100, FormatIOPS(g.ToIOPS)), true
+		return fmt.Sprintf("the device did not hold still: during %s's ramp IOPS fell from %s to %s (%.0f%%), the level its window measured, before the step was measured; burst credits spent, a throttle that began or a neighbour that arrived; it sustains %s IOPS, and the steps above that are left out of the analysis",
+			stepName(g), FormatIOPS(g.IOPS), FormatIOPS(g.ToIOPS), g.Ratio*100, FormatIOPS(g.ToIOPS)), true
 	case diagnosis.ReasonBurstSpent:
-		return fmt.Sprintf("burst credits ran out: at QD %s IOPS fell from %s to %s (÷%.1f) after %s at the same queue; what it sustains is %s IOPS",
-			FormatQD(g.QD), FormatIOPS(g.IOPS), FormatIOPS(g.ToIOPS), g.Ratio, fmtSec(g.Seconds), FormatIOPS(g.ToIOPS)), true
+		return fmt.Sprintf("burst credits ran out: at %s IOPS fell from %s to %s (÷%.1f) after %s at the same %s; what it sustains is %s IOPS",
+			stepName(g), FormatIOPS(g.IOPS), FormatIOPS(g.ToIOPS), g.Ratio, fmtSec(g.Seconds), sameWhat(g), FormatIOPS(g.ToIOPS)), true
 	case diagnosis.ReasonThrottled:
-		return fmt.Sprintf("IOPS is throttled in windows: at QD %s it cycles every %s between %s and %s IOPS",
-			FormatQD(g.QD), fmtSec(g.Seconds), FormatIOPS(g.IOPS), FormatIOPS(g.ToIOPS)), true
+		return fmt.Sprintf("IOPS is throttled in windows: at %s it cycles every %s between %s and %s IOPS",
+			stepName(g), fmtSec(g.Seconds), FormatIOPS(g.IOPS), FormatIOPS(g.ToIOPS)), true
 	case diagnosis.ReasonWarmup:
-		return fmt.Sprintf("the device warmed up: at QD %s mean latency fell from %s to a %s plateau by %s",
-			FormatQD(g.QD), FormatLatency(g.LatNs), FormatLatency(g.ToLatNs), fmtSec(g.Seconds)), true
+		return fmt.Sprintf("the device warmed up: at %s mean latency fell from %s to a %s plateau by %s",
+			stepName(g), FormatLatency(g.LatNs), FormatLatency(g.ToLatNs), fmtSec(g.Seconds)), true
 	case diagnosis.ReasonCacheFill:
-		return fmt.Sprintf("a cache filled: at QD %s mean latency rose from %s to a %s plateau by %s",
-			FormatQD(g.QD), FormatLatency(g.LatNs), FormatLatency(g.ToLatNs), fmtSec(g.Seconds)), true
+		return fmt.Sprintf("a cache filled: at %s mean latency rose from %s to a %s plateau by %s",
+			stepName(g), FormatLatency(g.LatNs), FormatLatency(g.ToLatNs), fmtSec(g.Seconds)), true
 	case diagnosis.ReasonNoisy:
-		return fmt.Sprintf("IOPS was noisy: at QD %s it varied between %s and %s (σ %.0f%% of the mean) with no period or trend, as when other tenants share the hardware",
-			FormatQD(g.QD), FormatIOPS(g.IOPS), FormatIOPS(g.ToIOPS), g.Ratio*100), true
+		return fmt.Sprintf("IOPS was noisy: at %s it varied between %s and %s (σ %.0f%% of the mean) with no period or trend, as when other tenants share the hardware",
+			stepName(g), FormatIOPS(g.IOPS), FormatIOPS(g.ToIOPS), g.Ratio*100), true
 	}
 	return "", false
 }
 
-// controlAt names the control step: "QD 4", or the load offered to it
-// ("2M IOPS offered") in an open-loop sweep.
-func controlAt(g diagnosis.Fact) string {
+// stepName names the step a time finding or the control is about: "QD
+// 4", or the load offered to it ("2M IOPS offered") in an open-loop sweep.
+func stepName(g diagnosis.Fact) string {
 	if g.OfferedIOPS > 0 {
 		return FormatIOPS(g.OfferedIOPS) + " IOPS offered"
 	}
 	return "QD " + FormatQD(g.QD)
+}
+
+// sameWhat is what a step held constant: its queue, or in open loop its
+// offered load.
+func sameWhat(g diagnosis.Fact) string {
+	if g.OfferedIOPS > 0 {
+		return "load"
+	}
+	return "queue"
 }
 
 // timeNext is the next step of a time finding.
@@ -85,28 +94,28 @@ func timeNext(f diagnosis.Finding) (string, bool) {
 func timeFactText(x diagnosis.Fact) (string, bool) {
 	switch x.Kind {
 	case diagnosis.FactBurstLevel:
-		return fmt.Sprintf("%s: %s IOPS at %s mean with %.1f in flight until %s", stepAt(x), FormatIOPS(x.IOPS), FormatLatency(x.LatNs), x.Inflight, fmtSec(x.Seconds)), true
+		return fmt.Sprintf("%s: %s IOPS at %s mean with %.1f in flight until %s", stepName(x), FormatIOPS(x.IOPS), FormatLatency(x.LatNs), x.Inflight, fmtSec(x.Seconds)), true
 	case diagnosis.FactSustainedLevel:
-		return fmt.Sprintf("%s: %s IOPS at %s mean with %.1f in flight after it", stepAt(x), FormatIOPS(x.IOPS), FormatLatency(x.LatNs), x.Inflight), true
+		return fmt.Sprintf("%s: %s IOPS at %s mean with %.1f in flight after it", stepName(x), FormatIOPS(x.IOPS), FormatLatency(x.LatNs), x.Inflight), true
 	case diagnosis.FactCredits:
 		return fmt.Sprintf("about %s I/Os of burst credit (the burst's excess over the sustained level × %s)", FormatCount(float64(x.Count)), fmtSec(x.Seconds)), true
 	case diagnosis.FactOnCredits:
 		return fmt.Sprintf("%s ran at %s IOPS, above the sustained %s, for its whole step: on credits, which last about %s at that rate; left out of the analysis",
-			stepAt(x), FormatIOPS(x.IOPS), FormatIOPS(x.ToIOPS), fmtSec(x.Seconds)), true
+			stepName(x), FormatIOPS(x.IOPS), FormatIOPS(x.ToIOPS), fmtSec(x.Seconds)), true
 	case diagnosis.FactPeriod:
-		return fmt.Sprintf("%s: period %s (autocorrelation %.2f), cycle %s → %s IOPS", stepAt(x), fmtSec(x.Seconds), x.Ratio, FormatIOPS(x.IOPS), FormatIOPS(x.ToIOPS)), true
+		return fmt.Sprintf("%s: period %s (autocorrelation %.2f), cycle %s → %s IOPS", stepName(x), fmtSec(x.Seconds), x.Ratio, FormatIOPS(x.IOPS), FormatIOPS(x.ToIOPS)), true
 	case diagnosis.FactTransient:
-		return fmt.Sprintf("%s: mean latency %s → %s, settled at %s", stepAt(x), FormatLatency(x.LatNs), FormatLatency(x.ToLatNs), fmtSec(x.Seconds)), true
+		return fmt.Sprintf("%s: mean latency %s → %s, settled at %s", stepName(x), FormatLatency(x.LatNs), FormatLatency(x.ToLatNs), fmtSec(x.Seconds)), true
 	case diagnosis.FactSpread:
-		return fmt.Sprintf("%s: IOPS %s–%s, σ %.0f%% of the mean, highest autocorrelation %.2f", stepAt(x), FormatIOPS(x.IOPS), FormatIOPS(x.ToIOPS), x.Ratio*100, x.Share), true
+		return fmt.Sprintf("%s: IOPS %s–%s, σ %.0f%% of the mean, highest autocorrelation %.2f", stepName(x), FormatIOPS(x.IOPS), FormatIOPS(x.ToIOPS), x.Ratio*100, x.Share), true
 	case diagnosis.FactControl:
 		return fmt.Sprintf("%s: %s IOPS at %s mean during the sweep, %s IOPS at %s mean at its end (%+.0f%%)",
-			controlAt(x), FormatIOPS(x.IOPS), FormatLatency(x.LatNs), FormatIOPS(x.ToIOPS), FormatLatency(x.ToLatNs), x.Ratio*100), true
+			stepName(x), FormatIOPS(x.IOPS), FormatLatency(x.LatNs), FormatIOPS(x.ToIOPS), FormatLatency(x.ToLatNs), x.Ratio*100), true
 	case diagnosis.FactRampFell:
 		return fmt.Sprintf("%s: its ramp ran at up to %s IOPS until %s before its window, which measured %s IOPS at %s mean",
-			stepAt(x), FormatIOPS(x.IOPS), fmtSec(-x.Seconds), FormatIOPS(x.ToIOPS), FormatLatency(x.ToLatNs)), true
+			stepName(x), FormatIOPS(x.IOPS), fmtSec(-x.Seconds), FormatIOPS(x.ToIOPS), FormatLatency(x.ToLatNs)), true
 	case diagnosis.FactAboveControl:
-		return fmt.Sprintf("%s ran at %s IOPS, above the %s IOPS that lasted: left out of the analysis", stepAt(x), FormatIOPS(x.IOPS), FormatIOPS(x.ToIOPS)), true
+		return fmt.Sprintf("%s ran at %s IOPS, above the %s IOPS that lasted: left out of the analysis", stepName(x), FormatIOPS(x.IOPS), FormatIOPS(x.ToIOPS)), true
 	case diagnosis.FactRuntime:
 		return fmt.Sprintf("steps ran up to %s; the sustained level needs %s", fmtSec(x.ToSeconds), fmtSec(x.Seconds)), true
 	}
@@ -139,7 +148,7 @@ func WriteRunTime(w io.Writer, qd int, series []ioengine.Interval) error {
 	q := []float64{float64(qd)}
 	ct := diagnosis.CurveTimeOf(q, []float64{ios / dur}, []float64{dur}, []*diagnosis.StepTime{st}, 0)
 	var b strings.Builder
-	for _, f := range diagnosis.TimeFindings("", 0, q, []*diagnosis.StepTime{st}, ct) {
+	for _, f := range diagnosis.TimeFindings("", 0, q, nil, []*diagnosis.StepTime{st}, ct) {
 		sayIndent(&b, "", sentence(capitalize(findingVerdict(f))))
 		sayIndent(&b, "  ", "Next: "+sentence(FindingNext(f)))
 	}

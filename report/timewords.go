@@ -103,27 +103,28 @@ func timeDetailParas(curve string, r *sweep.Result, rw string, bs int64, ct *dia
 		if w.Cause == "" && !(w.Attained && w.CV > diagnosis.NoisyCV) {
 			continue
 		}
-		if w := steadySentence(float64(s.QD), w); w != "" {
+		if w := steadySentence(stepName(diagnosis.Fact{QD: float64(s.QD), OfferedIOPS: s.OfferedIOPS}), w); w != "" {
 			add(rankDetail, w)
 		}
 	}
 	return out
 }
 
-// steadySentence says why a step was or was not steady.
-func steadySentence(qd float64, w *diagnosis.SteadyWhy) string {
+// steadySentence says why a step (named as stepName does) was or was not
+// steady.
+func steadySentence(step string, w *diagnosis.SteadyWhy) string {
 	slope := fmt.Sprintf("%+.1f%%/s", w.SlopePerSec*100)
 	limit := fmt.Sprintf("%.1f%%/s", w.Limit*100)
 	if w.Attained {
-		s := fmt.Sprintf("QD %s steady after %s: IOPS drifted %s over the last %s (limit %s)",
-			FormatQD(qd), fmtSec(w.RanSec), slope, fmtSec(w.WindowSec), limit)
+		s := fmt.Sprintf("%s steady after %s: IOPS drifted %s over the last %s (limit %s)",
+			step, fmtSec(w.RanSec), slope, fmtSec(w.WindowSec), limit)
 		if w.CV > diagnosis.NoisyCV {
 			s += fmt.Sprintf(", but swung by σ %.0f%% of its mean inside that window: the flat slope may be where the window fell; a longer --ss_dur judges better", w.CV*100)
 		}
 		return s + "."
 	}
-	s := fmt.Sprintf("QD %s not steady after %s: IOPS drifted %s over the last %s (limit %s)",
-		FormatQD(qd), fmtSec(w.RanSec), slope, fmtSec(w.WindowSec), limit)
+	s := fmt.Sprintf("%s not steady after %s: IOPS drifted %s over the last %s (limit %s)",
+		step, fmtSec(w.RanSec), slope, fmtSec(w.WindowSec), limit)
 	switch w.Cause {
 	case diagnosis.TimeBurst:
 		s += "; burst credits ran out inside that window"

@@ -23,7 +23,8 @@ const (
 )
 
 // WriteAll writes every chart (iops-vs-qd, latency-vs-qd, latency-vs-iops
-// and dashboard, as o.ChartFormat) and summary.md for r into dir, creating
+// and dashboard, as o.ChartFormat; an open-loop sweep's against the load
+// offered in place of the QD's) and summary.md for r into dir, creating
 // dir, and returns the paths written. Everything is rendered before the
 // first file is written; each file goes to a temporary name and is renamed.
 // A result with a single measured step gets summary.md without charts; one
@@ -93,13 +94,18 @@ func throughput(in chartInput) bool { return in.throughputJudged() }
 // chartKinds are the charts, in the order the dashboard shows them: the
 // throughput-vs-QD view that fits the workload (IOPS, or MiB/s for mixed
 // or large blocks), latency vs QD, then the hockey stick in the same unit.
+// An open-loop sweep, whose depth was not swept, gets no QD axis: achieved
+// IOPS, latency and in flight against the load offered, then the hockey
+// stick.
 var chartKinds = []chartKind{
-	{Name: ChartIOPS, Build: iopsFigure, OnDashboard: notThroughput},
-	{Name: ChartBandwidth, Build: bandwidthFigure, When: throughput, OnDashboard: throughput},
-	{Name: ChartLatency, Build: latencyFigure, OnDashboard: always},
+	{Name: ChartIOPS, Build: iopsFigure, When: closedLoopInput, OnDashboard: notThroughput},
+	{Name: ChartBandwidth, Build: bandwidthFigure, When: closedThroughput, OnDashboard: throughput},
+	{Name: ChartLatency, Build: latencyFigure, When: closedLoopInput, OnDashboard: always},
+	{Name: ChartLoadIOPS, Build: loadIOPSFigure, When: openLoopInput, OnDashboard: openLoopInput},
+	{Name: ChartLoad, Build: loadFigure, When: openLoopInput, OnDashboard: openLoopInput},
+	{Name: ChartLoadInflight, Build: loadInflightFigure, When: openLoopInput, OnDashboard: openLoopInput},
 	{Name: ChartHockey, Build: hockeyFigure, OnDashboard: notThroughput},
 	{Name: ChartHockeyBW, Build: hockeyBWFigure, When: throughput, OnDashboard: throughput},
-	{Name: ChartLoad, Build: loadFigure, When: openLoopInput, OnDashboard: openLoopInput},
 }
 
 // renderCharts renders every chart in's result gets, the timeline tl

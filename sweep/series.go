@@ -356,7 +356,7 @@ func (r *Result) timeFindings() []diagnosis.Finding {
 	ss := diagnosis.SteadyCriterion{WindowSec: float64(r.Meta.SteadyWindowNs) / 1e9, Limit: r.Meta.SteadyLimit}
 	var out []diagnosis.Finding
 	for _, c := range r.Curves() {
-		var qd, iops, ran []float64
+		var qd, offered, iops, ran []float64
 		var times []*diagnosis.StepTime
 		for _, s := range c.Steps {
 			if !s.Analysable() {
@@ -366,13 +366,13 @@ func (r *Result) timeFindings() []diagnosis.Finding {
 			if t == nil && s.Series != nil {
 				t = diagnosis.AnalyzeTime(s.TimeSamples(), ss, s.Steady)
 			}
-			qd = append(qd, float64(s.QD))
+			qd, offered = append(qd, float64(s.QD)), append(offered, s.OfferedIOPS)
 			iops = append(iops, s.IOPS)
 			ran = append(ran, float64(s.RuntimeNs)/1e9)
 			times = append(times, t)
 		}
 		ct := diagnosis.CurveTimeOf(qd, iops, ran, times, ss.WindowSec)
-		out = append(out, diagnosis.TimeFindings(c.RW, c.BS, qd, times, ct)...)
+		out = append(out, diagnosis.TimeFindings(c.RW, c.BS, qd, offered, times, ct)...)
 	}
 	return out
 }
