@@ -18,8 +18,8 @@ type RunJob struct {
 	Name   string // fio's job name ("" when none: "qdsweep" in fio's shapes)
 	Group  int    // the job's group (fio's groupid)
 	Prefix string // "job [name]: " before what is said of it in a run of several jobs
-	// GroupReporting is fio's group_reporting: with it a group of jobs
-	// alike (iodepth, bs) is reported as one.
+	// GroupReporting is fio's group_reporting: with it a group's jobs are
+	// reported as one, as fio reports them (GroupReported).
 	GroupReporting bool
 	Workload       ioengine.Workload
 	Stats          *ioengine.Stats  // nil when the job did not run
@@ -215,22 +215,20 @@ func fioReportOf(format string, j RunJob, w ioengine.Workload, st *ioengine.Stat
 
 // GroupReported is jobs with each group that asks for group_reporting
 // (any of its jobs sets it, as in fio, where it applies to the group)
-// made one job: the first job's name and settings, every job's I/O
-// (ioengine.MergeGroup), both directions when its jobs read and write. A
-// group whose jobs differ in iodepth or bs stays apart: no one line
-// describes it truly.
+// made one job, as fio reports it: the first job's name and settings,
+// every job's I/O (ioengine.MergeGroup), both directions when its jobs
+// read and write; jobs that differ in iodepth or bs too (fio 3.33 reports
+// exitwhat.fio's slow2, sync at depth 1, with its libaio clones at depth
+// 32 as one job).
 func GroupReported(jobs []RunJob) []RunJob {
 	var out []RunJob
 	for i := 0; i < len(jobs); {
 		k := i
-		grouped, alike := false, true
+		grouped := false
 		for ; k < len(jobs) && jobs[k].Group == jobs[i].Group; k++ {
 			grouped = grouped || jobs[k].GroupReporting
-			// One line describes the group only when its jobs share
-			// iodepth and bs (the depth it states must be every job's).
-			alike = alike && jobs[k].Workload.IODepth == jobs[i].Workload.IODepth && jobs[k].Workload.BS == jobs[i].Workload.BS
 		}
-		if !grouped || !alike || k-i == 1 {
+		if !grouped || k-i == 1 {
 			out = append(out, jobs[i:k]...)
 			i = k
 			continue

@@ -298,16 +298,9 @@ func checkCorpusResult(t *testing.T, r corpusResult) {
 		t.Errorf("fio runs it, and qdsweep refuses it for no engine or option fio may not run here: %s", r.reason)
 	case r.how == "failed" && r.fioOK:
 		t.Errorf("fio runs it, and qdsweep failed (exit %d): %s", r.qdCode, r.qdStderr)
-	case r.how == "native" && r.fioOK && keptApart[r.name] == "":
+	case r.how == "native" && r.fioOK:
 		checkAgainstFio(t, r.fioOut, r.qdOut)
 	}
-}
-
-// keptApart are the files qdsweep runs natively and reports with more
-// jobs than fio: a group_reporting group whose jobs differ in iodepth or
-// bs is reported job by job (report.GroupReported), where fio reports one.
-var keptApart = map[string]string{
-	"exitwhat.fio": "slow2's group mixes iodepth 1 (sync) and 32 (libaio)",
 }
 
 // Tolerances of checkAgainstFio.
