@@ -88,25 +88,14 @@ func (r *Run) Execute(ctx context.Context) (err error) {
 		return err
 	}
 	sayJobNotes(errw, jobs)
-	for _, j := range jobs {
-		j.ctl, j.disks = runControl(j.spec, j.es, j.w, j.t, r.LogEvery)
-		if j.es.Fio == nil { // fio runs its own test (fioSteady)
-			j.steady = watchSteady(&j.ctl, j.spec.run.Steady)
+	r.controlJobs(jobs, win)
+	var rjs []report.RunJob // fio's report of a job file it ran whole
+	var fileErr error
+	if wholeViaFio(jobs) {
+		if rjs, fileErr = runFile(ctx, jobs); rjs == nil {
+			return fileErr
 		}
-		j.ctl.IOLog = j.spec.run.Logs.PerIO() // fio logs every I/O without log_avg_msec
-		if win > 0 {
-			j.ctl.SeriesInterval = win  // fio's logs' windows, a whole number of slices each
-			j.ctl.SeriesKeepTail = true // fio writes the last part-window in some logs only
-			l := j.spec.run.Logs
-			j.ctl.SeriesBins = l.Hist != "" || l.Lat != "" && j.w.RW.IsRead() && j.w.RW.IsWrite() // each direction's latency
-			j.ctl.SeriesPerJob = j.w.NumJobs > 1 && j.spec.run.Logs.Any()
-		}
-		// The engine runs the write guard again on what it opens: the
-		// files laid out here are qdsweep's own.
-		j.w.Permit = r.Permit
-		j.w.Permit.Ours = append(j.w.Permit.Ours, j.ours...)
-	}
-	if err := runGroups(ctx, jobs); err != nil {
+	} else if err := runGroups(ctx, jobs); err != nil {
 		return err
 	}
 	exact, err := writeRunLogs(logs, logOut)
@@ -122,14 +111,10 @@ func (r *Run) Execute(ctx context.Context) (err error) {
 	if len(jobs) == 1 && jobs[0].st != nil && jobs[0].err != nil && format == report.RunNormal && r.Output == "" {
 		out = errw // a run that failed part-way: its figures beside its error
 	}
-	return reportRunJobs(out, errw, format, jobs)
-}
-
-// reportRunJobs writes the jobs' figures in format (report.WriteRun, or
-// WriteRuns for several) and returns the first job's error, an interrupted
-// one as such.
-func reportRunJobs(out, errw io.Writer, format string, jobs []*runJob) error {
-	rjs := make([]report.RunJob, len(jobs))
+	if rjs != nil {
+		return publishRunJobs(out, errw, format, rjs, fileErr)
+	}
+	rjs = make([]report.RunJob, len(jobs))
 	var firstErr error
 	for i, j := range jobs {
 		rjs[i] = j.reported()
@@ -137,6 +122,13 @@ func reportRunJobs(out, errw io.Writer, format string, jobs []*runJob) error {
 			firstErr = j.err
 		}
 	}
+	return publishRunJobs(out, errw, format, rjs, firstErr)
+}
+
+// publishRunJobs writes the jobs' figures in format (report.WriteRun, or
+// WriteRuns for several) and returns firstErr, the first job's error, an
+// interrupted one as such.
+func publishRunJobs(out, errw io.Writer, format string, rjs []report.RunJob, firstErr error) error {
 	if err := (publication{runs: rjs, runFormat: format, stdout: out, stderr: errw}).publish(); err != nil {
 		return err
 	}
@@ -244,4 +236,28 @@ func (r *Run) output(files []string) (io.Writer, func() error, error) {
 		return nil
 	}
 	return &buf, flush, nil
+}
+
+// controlJobs sets each job's control (runControl: phases, series, logs
+// in win's windows, its steady-state test) and the write guard its engine
+// runs again on what it opens.
+func (r *Run) controlJobs(jobs []*runJob, win time.Duration) {
+	for _, j := range jobs {
+		j.ctl, j.disks = runControl(j.spec, j.es, j.w, j.t, r.LogEvery)
+		if j.es.Fio == nil { // fio runs its own test (fioSteady)
+			j.steady = watchSteady(&j.ctl, j.spec.run.Steady)
+		}
+		j.ctl.IOLog = j.spec.run.Logs.PerIO() // fio logs every I/O without log_avg_msec
+		if win > 0 {
+			j.ctl.SeriesInterval = win  // fio's logs' windows, a whole number of slices each
+			j.ctl.SeriesKeepTail = true // fio writes the last part-window in some logs only
+			l := j.spec.run.Logs
+			j.ctl.SeriesBins = l.Hist != "" || l.Lat != "" && j.w.RW.IsRead() && j.w.RW.IsWrite() // each direction's latency
+			j.ctl.SeriesPerJob = j.w.NumJobs > 1 && j.spec.run.Logs.Any()
+		}
+		// The engine runs the write guard again on what it opens: the
+		// files laid out here are qdsweep's own.
+		j.w.Permit = r.Permit
+		j.w.Permit.Ours = append(j.w.Permit.Ours, j.ours...)
+	}
 }

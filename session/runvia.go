@@ -58,8 +58,10 @@ func routeRuns(runs []fioadapt.JobRun, unset error, engine, where string) (route
 		return 0, "", Usagef("%s: %s: neither qdsweep nor fio under qdsweep runs these; drop them or run the job file with fio itself", where, strings.Join(dedup(refused), ", "))
 	case unset != nil:
 		return 0, "", Usagef("%s: %v", where, OneLine(unset))
-	case len(runs) > 1 && exitAll(runs) != "" && (len(via) > 0 || engine == ioengine.EngineFio):
-		return 0, "", Usagef("%s: %s: qdsweep runs such a job file through fio once per job, so one job's end would not stop the others as fio's exitall does; drop it, or run the job file with fio itself",
+	case len(runs) > 1 && exitAll(runs) != "" && len(via) == 0 && engine == ioengine.EngineFio:
+		// A job file qdsweep could run natively, sent to fio job by job
+		// (--ioengine=fio); one that needs fio runs whole (runFile).
+		return 0, "", Usagef("%s: %s: --ioengine=fio runs such a job file through fio once per job, so one job's end would not stop the others as fio's exitall does; drop it, or run the job file with fio itself",
 			where, exitAll(runs))
 	case zbdReadsNothing(runs) != "":
 		return 0, "", Usagef("%s: %s", where, zbdReadsNothing(runs))

@@ -286,8 +286,8 @@ func TestFioExamples(t *testing.T) {
 }
 
 // checkCorpusResult holds one file's invariants: a refusal is one line,
-// exit 2; a file fio runs, qdsweep runs, or refuses for safety; a native
-// run's figures are fio's.
+// exit 2; a file fio runs, qdsweep runs, or refuses for safety; a run's
+// figures, native or through fio, are fio's.
 func checkCorpusResult(t *testing.T, r corpusResult) {
 	switch {
 	case r.how == "refused" && strings.Count(strings.TrimSpace(r.qdStderr), "\n") != 0:
@@ -298,8 +298,8 @@ func checkCorpusResult(t *testing.T, r corpusResult) {
 		t.Errorf("fio runs it, and qdsweep refuses it for no engine or option fio may not run here: %s", r.reason)
 	case r.how == "failed" && r.fioOK:
 		t.Errorf("fio runs it, and qdsweep failed (exit %d): %s", r.qdCode, r.qdStderr)
-	case r.how == "native" && r.fioOK:
-		checkAgainstFio(t, r.fioOut, r.qdOut)
+	case (r.how == "native" || r.how == "fio") && r.fioOK:
+		checkAgainstFio(t, r.fioOut, r.qdOut, r.how == "fio")
 	}
 }
 
@@ -316,13 +316,13 @@ const (
 	corpusSizeBoundMs = 900
 )
 
-// checkAgainstFio checks a native run's report (fio's JSON, as qdsweep
+// checkAgainstFio checks a run's report (fio's JSON, as qdsweep
 // writes it) against fio's of the same file: the same jobs in the same
 // order, I/O in each direction fio did I/O in, of fio's size when the job
 // has one block size, and a job that ended by its size did as many I/Os
 // as fio's (as many bytes when its sizes vary: checkJobAgainstFio), within
 // corpusSizeTol; when only fio's ended by its size, never more.
-func checkAgainstFio(t *testing.T, fioOut, qdOut string) {
+func checkAgainstFio(t *testing.T, fioOut, qdOut string, viaFio bool) {
 	fo, err := fio.ParseJSON(strings.NewReader(fioOut))
 	if err != nil {
 		t.Errorf("fio's JSON: %v", err)
@@ -340,11 +340,11 @@ func checkAgainstFio(t *testing.T, fioOut, qdOut string) {
 	}
 	for i := range fj {
 		f, q := fj[i], qj[i]
-		if f.Name != q.Name {
-			t.Errorf("job %d: qdsweep's is %q, fio's %q", i, q.Name, f.Name)
+		if f.Name != q.Name || f.GroupID != q.GroupID {
+			t.Errorf("job %d: qdsweep's is %q in group %d, fio's %q in group %d", i, q.Name, q.GroupID, f.Name, f.GroupID)
 			continue
 		}
-		checkJobAgainstFio(t, f, q)
+		checkJobAgainstFio(t, f, q, viaFio)
 	}
 }
 
@@ -354,7 +354,7 @@ func checkAgainstFio(t *testing.T, fioOut, qdOut string) {
 // already did (fio's mark_random_map), so fio's mean size there is below
 // the sizes' mean (iometer-file-access-server: 4.8k against 11.3k), and
 // qdsweep, whose random offsets repeat, does not cut them.
-func checkJobAgainstFio(t *testing.T, f, q fio.Job) {
+func checkJobAgainstFio(t *testing.T, f, q fio.Job, viaFio bool) {
 	varied := false
 	for k, v := range f.Options {
 		switch fio.OptionName(k) {
@@ -371,6 +371,12 @@ func checkJobAgainstFio(t *testing.T, f, q fio.Job) {
 		if fd[k] == nil || fd[k].TotalIOs == 0 {
 			continue
 		}
+		if viaFio && k == 2 {
+			// Known gap: qdsweep's figures have no trim direction, and
+			// fio's trims (falloc.fio's punch hole-fuzzer) go unreported.
+			t.Logf("job %s: fio did %d trims, which qdsweep's report does not carry", f.Name, fd[k].TotalIOs)
+			continue
+		}
 		if qd[k] == nil || qd[k].TotalIOs == 0 {
 			t.Errorf("job %s: fio did %d I/Os in a direction where qdsweep did none", f.Name, fd[k].TotalIOs)
 			continue
@@ -385,7 +391,10 @@ func checkJobAgainstFio(t *testing.T, f, q fio.Job) {
 			t.Errorf("job %s: %.0f bytes per I/O, fio %.0f", f.Name, qbs, fbs)
 		}
 	}
-	if fIOs == 0 || !fSized {
+	if fIOs == 0 || !fSized || viaFio && varied && strings.Contains(f.RW, "rand") && f.Options[fio.OptNoRandomMap] == "" {
+		// Through fio, a random job whose sizes vary ends after bytes
+		// that fio's random map sets, by its seed (cmdprio-bssplit's
+		// cmdprio: 9.6 MB in one fio run, 17.1 MB in another).
 		return
 	}
 	what, fn, qn := "I/Os", fIOs, qIOs

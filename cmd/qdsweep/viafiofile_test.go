@@ -1,0 +1,109 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/qdsweep/qdsweep/fio"
+)
+
+// wholeFileJobs is a job file fio must run (flow: qdsweep does not run it
+// natively) whose jobs are tied together: w and r share their I/Os 1:8
+// by fio's flow, s is stonewalled after them (0.5 s at its rate), and t
+// starts a group of its own beside s.
+const wholeFileJobs = `[global]
+filename=f
+size=4m
+bs=4k
+flow_sleep=100
+[w]
+rw=write
+flow=1
+time_based
+runtime=1
+[r]
+rw=randread
+flow=8
+time_based
+runtime=1
+[s]
+stonewall
+rw=read
+rate_iops=200
+number_ios=100
+[t]
+new_group
+rw=randwrite
+number_ios=64
+`
+
+// TestViaFioWholeFile: a job file that goes through fio runs as one fio
+// invocation, so what ties its jobs together holds as in fio run on the
+// same file: the same jobs, in order, in the same groups; flow's share
+// (fio 3.33 reads 8 blocks for each one written, 1,386 writes and 11,097
+// reads here, where one fio per job ran them 65,537 against 47,105); the
+// stonewalled job after the first wave (the run lasts both waves: a
+// lower bound, never a speed); and the size-bound jobs' counts.
+func TestViaFioWholeFile(t *testing.T) {
+	if _, err := exec.LookPath("fio"); err != nil {
+		t.Skip("fio is not installed (CI installs it)")
+	}
+	run := func(bin string, args ...string) []fio.Job {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "f"), make([]byte, 4<<20), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "j.fio"), []byte(wholeFileJobs), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		cmd := exec.Command(bin, append(args, "--output-format=json", "j.fio")...)
+		cmd.Dir = dir
+		var stdout, stderr strings.Builder
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("%s: %v: %s", bin, err, stderr.String())
+		}
+		if took := time.Since(start); took < 1400*time.Millisecond {
+			t.Errorf("%s ran the file in %v: its first wave alone lasts 1 s, and the stonewalled one 0.5 s after it", bin, took)
+		}
+		if bin != "fio" && strings.Count(stderr.String(), "through fio") != 1 {
+			t.Errorf("want one line saying the file runs through fio; stderr:\n%s", stderr.String())
+		}
+		outs, err := fio.ParseJSON(strings.NewReader(stdout.String()))
+		if err != nil {
+			t.Fatalf("%s's JSON: %v\n%s", bin, err, stdout.String())
+		}
+		return fio.Final(outs)[0].Jobs
+	}
+	fj, qj := run("fio"), run(sweepBinary(t), "run", "--allow-write")
+	if len(fj) != 4 || len(qj) != len(fj) {
+		t.Fatalf("qdsweep reported %d jobs, fio %d; want 4", len(qj), len(fj))
+	}
+	ios := func(d *fio.Dir) int64 {
+		if d == nil {
+			return 0
+		}
+		return d.TotalIOs
+	}
+	for i := range fj {
+		f, q := fj[i], qj[i]
+		if f.Name != q.Name || f.GroupID != q.GroupID {
+			t.Errorf("job %d: qdsweep's %s in group %d, fio's %s in group %d", i, q.Name, q.GroupID, f.Name, f.GroupID)
+		}
+	}
+	for _, jobs := range [][]fio.Job{fj, qj} {
+		w, r := ios(jobs[0].Write), ios(jobs[1].Read)
+		if w == 0 || float64(r)/float64(w) < 6 || float64(r)/float64(w) > 10 {
+			t.Errorf("flow: %d writes, %d reads; want about 8 reads a write", w, r)
+		}
+		if s, tw := ios(jobs[2].Read), ios(jobs[3].Write); s != 100 || tw != 64 {
+			t.Errorf("s read %d, t wrote %d; want 100 and 64", s, tw)
+		}
+	}
+	t.Logf("fio: w %d writes, r %d reads; qdsweep: w %d, r %d", ios(fj[0].Write), ios(fj[1].Read), ios(qj[0].Write), ios(qj[1].Read))
+}

@@ -1,0 +1,91 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/qdsweep/qdsweep/fio"
+	"github.com/qdsweep/qdsweep/fioadapt/fioengine"
+	"github.com/qdsweep/qdsweep/ioengine"
+	"github.com/qdsweep/qdsweep/report"
+)
+
+// wholeViaFio reports whether the run's jobs are a job file's (or files')
+// that fio runs (routeRuns' routeFio) on this machine, more than one: fio
+// runs them as one invocation (runFile), as it would the file.
+func wholeViaFio(jobs []*runJob) bool {
+	for _, j := range jobs {
+		if !j.spec.viaFio || j.es.Fio == nil || j.es.Remote() {
+			return false
+		}
+	}
+	return len(jobs) > 1
+}
+
+// runFile runs the jobs as one fio invocation (fioengine.RunFile), each
+// with what ties it to the others (linksOf), and returns the jobs as fio
+// reported them (a group_reporting group as one, clones apart without
+// it), in fio's order, and the run's error. Each job keeps the figures of
+// the report that covers it.
+func runFile(ctx context.Context, jobs []*runJob) ([]report.RunJob, error) {
+	fjs := make([]fioengine.FileJob, len(jobs))
+	for i, j := range jobs {
+		fjs[i] = fioengine.FileJob{Engine: j.eng, Name: j.spec.run.Name, Workload: j.w, Control: j.ctl, Links: linksOf(jobs, i)}
+	}
+	reps, err := fioengine.RunFile(ctx, fjs)
+	if errors.Is(err, ioengine.ErrBadWorkload) {
+		return nil, UsageErr(err)
+	}
+	if len(reps) == 0 {
+		return nil, err
+	}
+	rjs := make([]report.RunJob, 0, len(reps))
+	for _, rep := range reps {
+		j := jobs[rep.Jobs[0]]
+		rj := j.reported()
+		rj.Name, rj.Group, rj.GroupReporting, rj.Workload, rj.Stats, rj.CPUShared = rep.Name, rep.Group, false, rep.Workload, rep.Stats, false
+		rj.Steady = nil
+		if j.spec.run.Steady.Dur > 0 {
+			rj.Steady = fioSteadyOf(rep.Steady, j.spec.run.Steady)
+		}
+		for _, k := range rep.Jobs {
+			if jobs[k].st == nil {
+				jobs[k].st = rep.Stats
+			}
+		}
+		rjs = append(rjs, rj)
+	}
+	return rjs, err
+}
+
+// linksOf are the options that tie job i to the run's others, as fio
+// gets them: stonewall where its wave begins (a job file's stonewall, or
+// the next job file), new_group where only its group does, its wait_for,
+// exitall and exit_what as written (its own, else its [global]'s), and
+// group_reporting when it asks for it.
+func linksOf(jobs []*runJob, i int) [][2]string {
+	s := jobs[i].spec
+	var out [][2]string
+	if i > 0 {
+		switch prev := jobs[i-1].spec; {
+		case s.wave != prev.wave:
+			out = append(out, [2]string{fio.OptStonewall, ""})
+		case s.group != prev.group:
+			out = append(out, [2]string{fio.OptNewGroup, ""})
+		}
+	}
+	for _, k := range []string{fio.OptWaitFor, fio.OptExitAll, fio.OptExitWhat} {
+		v, ok := s.run.JobOptions[k]
+		if !ok {
+			v, ok = s.run.GlobalOptions[k]
+		}
+		if ok {
+			out = append(out, [2]string{k, strings.TrimSpace(v)})
+		}
+	}
+	if s.run.GroupReporting {
+		out = append(out, [2]string{fio.OptGroupReporting, "1"})
+	}
+	return out
+}
