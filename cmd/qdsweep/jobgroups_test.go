@@ -146,7 +146,7 @@ func TestRunJobFileRefusesWithReasons(t *testing.T) {
 		{"zoned reads of a file whose zones are empty", "[j]\nfilename=f\nsize=1m\nrw=read\nzonemode=zbd\nzonesize=256k\n", "zonemode=zbd, rw=read with read_beyond_wp=0"},
 		{"zoned reads beyond the write pointer", "[j]\nfilename=f\nsize=1m\nrw=read\nzonemode=zbd\nzonesize=256k\nread_beyond_wp=1\n", ""},
 		{"exitall over jobs qdsweep runs", "[global]\nfilename=f\nsize=1m\nexitall\nexit_what=stonewall\n[a]\nnumber_ios=10\n[b]\nruntime=10\ntime_based\n", ""},
-		{"exitall over jobs fio runs one at a time", "[global]\nfilename=f\nsize=1m\nioengine=posixaio\nexitall\nexit_what=stonewall\n[a]\nnumber_ios=10\n[b]\nruntime=10\ntime_based\n", "job a: exitall, exit_what=stonewall"},
+		{"exitall over jobs fio runs, as one fio", "[global]\nfilename=f\nsize=1m\nioengine=posixaio\nexitall\nexit_what=stonewall\n[a]\nnumber_ios=10\n[b]\nruntime=10\ntime_based\n", ""},
 		{"exitall of a single job", "[j]\nfilename=f\nsize=1m\nexitall=1\nnumber_ios=10\n", ""},
 		{"steady state of each clone apart", "[j]\nfilename=f\nsize=1m\nioengine=posixaio\nnumjobs=2\nsteadystate=iops:5%\nss_dur=2\n", "steadystate with numjobs=2 and no group_reporting"},
 	}
