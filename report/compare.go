@@ -193,10 +193,15 @@ func WriteCompare(out *guard.Out, ins []Input, o Options) ([]string, error) {
 			panelLine{Value: factsOf(in.Result).line(), Bullet: true})
 	}
 	panel = append(panel, panelLine{Value: "Saturation", Heading: true})
+	open := tables[0].Head[1] == satHeadOpen
 	for _, row := range tables[0].Rows {
-		panel = append(panel, panelLine{Value: saturationWords(row)})
+		panel = append(panel, panelLine{Value: saturationWords(row, open)})
 	}
-	panel = append(panel, panelLine{Value: "IOPS of B vs A by queue depth", Heading: true})
+	by := "IOPS of B vs A by queue depth"
+	if open {
+		by = "IOPS of B vs A by load offered"
+	}
+	panel = append(panel, panelLine{Value: by, Heading: true})
 	for _, t := range tables[1:] {
 		panel = append(panel, panelLine{Value: t.Title, Sub: true, Rank: rankFinding})
 		var cells []string
@@ -204,7 +209,7 @@ func WriteCompare(out *guard.Out, ins []Input, o Options) ([]string, error) {
 			cells = append(cells, r.panelCell())
 		}
 		if len(cells) == 0 {
-			cells = []string{"no queue depth was measured by both"}
+			cells = []string{noCommonSteps(t.Head)}
 		}
 		panel = append(panel, panelLine{Value: strings.Join(cells, " · "), Rank: rankFinding})
 	}
@@ -252,7 +257,8 @@ func writeCompareMarkdown(w io.Writer, ins []Input, tables []textTable, charts [
 			fmt.Fprintf(w, "\n%s\n", mdEscape(t.Note))
 		}
 		if len(t.Rows) == 0 {
-			fmt.Fprintln(w, "\nNo queue depth was measured by both.")
+			s := noCommonSteps(t.Head)
+			fmt.Fprintf(w, "\n%s.\n", strings.ToUpper(s[:1])+s[1:])
 		}
 	}
 	if len(charts) > 0 {
@@ -264,19 +270,24 @@ func writeCompareMarkdown(w io.Writer, ins []Input, tables []textTable, charts [
 	}
 }
 
-// saturationWords states one row of the saturation table in words.
-func saturationWords(row []string) string {
+// saturationWords states one row of the saturation table in words; open
+// when its curves were offered loads, whose knees are I/Os in flight.
+func saturationWords(row []string, open bool) string {
 	s := row[0] + ": "
+	depth := func(v string) string { return "QD " + v }
+	if open {
+		depth = func(v string) string { return v + " in flight" }
+	}
 	switch row[1] {
 	case "-":
 		return s + "no analysis"
 	case "none":
 		s += "no saturation (max " + row[3] + ")"
 	default:
-		s += "saturates at " + row[2] + " IOPS from QD " + row[1]
+		s += "saturates at " + row[2] + " IOPS from " + depth(row[1])
 	}
 	if row[4] != "-" {
-		s += "; best IOPS per latency at QD " + row[4]
+		s += "; best IOPS per latency at " + depth(row[4])
 	}
 	return s
 }

@@ -94,10 +94,12 @@ var verdictCells = map[verdict]string{
 // level: another fact, so another mark.)
 const leftOutMark = "†"
 
-// deltaRow is one QD of a delta table: both steps, their noise and the
-// verdict on them.
+// deltaRow is one QD of a delta table (in open loop, one load offered to
+// both: QD is then that load in whole IOPS and Open is set): both steps,
+// their noise and the verdict on them.
 type deltaRow struct {
 	QD             int
+	Open           bool
 	A, B           sweep.Step
 	NoiseA, NoiseB littleslaw.MeanNoise
 	IOPS, Lat      littleslaw.Difference // B against A
@@ -141,10 +143,22 @@ func fmtBand(frac float64) string { return "±" + strings.TrimPrefix(fmtPct(frac
 // qdCell is the QD with leftOutMark when either run's analysis left the
 // step out.
 func (r deltaRow) qdCell() string {
-	if r.LeftA != "" || r.LeftB != "" {
-		return fmt.Sprint(r.QD) + leftOutMark
+	k := fmt.Sprint(r.QD)
+	if r.Open {
+		k = FormatIOPS(float64(r.QD))
 	}
-	return fmt.Sprint(r.QD)
+	if r.LeftA != "" || r.LeftB != "" {
+		return k + leftOutMark
+	}
+	return k
+}
+
+// named is the row's step in words: "QD 16", or "10k offered".
+func (r deltaRow) named() string {
+	if r.Open {
+		return r.qdCell() + " offered"
+	}
+	return "QD " + r.qdCell()
 }
 
 // panelCell is the row in the dashboard's few words: "QD 16 ≈", "QD 1
@@ -154,13 +168,13 @@ func (r deltaRow) panelCell() string {
 	d := relDelta(r.A.IOPS, r.B.IOPS)
 	switch r.Verdict {
 	case verdictWithin:
-		return "QD " + r.qdCell() + " ≈"
+		return r.named() + " ≈"
 	case verdictReal:
-		return "QD " + r.qdCell() + " " + d
+		return r.named() + " " + d
 	case verdictUnknown:
-		return "QD " + r.qdCell() + " (" + d + ")?"
+		return r.named() + " (" + d + ")?"
 	}
-	return "QD " + r.qdCell() + " (" + d + ")"
+	return r.named() + " (" + d + ")"
 }
 
 // deltaSummary sums up a delta table's rows: where B differs from A
@@ -182,13 +196,13 @@ func deltaSummary(rows []deltaRow) string {
 	for _, r := range rows {
 		switch r.Verdict {
 		case verdictReal:
-			s := fmt.Sprintf("%d (%s IOPS, beyond %s)", r.QD, relDelta(r.A.IOPS, r.B.IOPS), fmtBand(r.IOPS.Band))
+			s := fmt.Sprintf("%s (%s IOPS, beyond %s)", r.qdCell(), relDelta(r.A.IOPS, r.B.IOPS), fmtBand(r.IOPS.Band))
 			if !r.IOPS.Real {
-				s = fmt.Sprintf("%d (mean latency %s, beyond its %s)", r.QD, relDelta(r.A.Lat.MeanNs, r.B.Lat.MeanNs), fmtBand(r.Lat.Band))
+				s = fmt.Sprintf("%s (mean latency %s, beyond its %s)", r.qdCell(), relDelta(r.A.Lat.MeanNs, r.B.Lat.MeanNs), fmtBand(r.Lat.Band))
 			}
 			differ = append(differ, s)
 		case verdictWithin:
-			within = append(within, fmt.Sprint(r.QD))
+			within = append(within, r.qdCell())
 		case verdictLeftOut:
 			var why []string
 			if r.LeftA != "" {
@@ -212,18 +226,22 @@ func deltaSummary(rows []deltaRow) string {
 			addUnknown("noise unknown: "+joinAnd(why), r.qdCell())
 		}
 	}
+	at := func(l []string) string { return "QD " + joinAnd(l) }
+	if rows[0].Open {
+		at = func(l []string) string { return joinAnd(l) + " IOPS offered" }
+	}
 	var parts []string
 	if len(differ) > 0 {
-		parts = append(parts, "B differs from A beyond both runs' noise at QD "+joinAnd(differ))
+		parts = append(parts, "B differs from A beyond both runs' noise at "+at(differ))
 	}
 	if len(within) > 0 {
-		parts = append(parts, "within it at QD "+joinAnd(within))
+		parts = append(parts, "within it at "+at(within))
 	}
 	for _, why := range unknownOrder {
-		parts = append(parts, "not judged at QD "+joinAnd(unknown[why])+" ("+why+")")
+		parts = append(parts, "not judged at "+at(unknown[why])+" ("+why+")")
 	}
 	if len(differ) == 0 && len(within) > 0 {
-		parts[0] = "B is within both runs' noise of A at QD " + joinAnd(within)
+		parts[0] = "B is within both runs' noise of A at " + at(within)
 	}
 	s := strings.Join(parts, "; ") + "."
 	return strings.ToUpper(s[:1]) + s[1:]

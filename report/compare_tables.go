@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"github.com/qdsweep/qdsweep/sweep"
@@ -26,6 +27,10 @@ func compareTables(ins []Input) []textTable {
 	sat := textTable{
 		Title: "Saturation points",
 		Head:  []string{"curve", "sat. QD", "IOPS", "max IOPS", "eff. QD", "R0"},
+	}
+	if allOpenLoop(ins) {
+		// Offered loads: a knee's QD is the I/Os its load kept in flight.
+		sat.Head[1], sat.Head[4] = satHeadOpen, "eff. in flight"
 	}
 	for _, in := range ins {
 		for _, s := range seriesOf(in.Result) {
@@ -65,9 +70,35 @@ func compareTables(ins []Input) []textTable {
 	return out
 }
 
-// namedCurve is one rw × bs curve's measured steps by QD.
+// satHeadOpen heads the saturation table's knee column when every input
+// was offered loads.
+const satHeadOpen = "sat. in flight"
+
+// allOpenLoop reports whether every input's steps were offered loads.
+func allOpenLoop(ins []Input) bool {
+	for _, in := range ins {
+		if !openLoop(in.Result.Steps) {
+			return false
+		}
+	}
+	return len(ins) > 0
+}
+
+// noCommonSteps says a delta table with head has no row: no depth (or, in
+// open loop, no load) was measured by both.
+func noCommonSteps(head []string) string {
+	if len(head) > 0 && head[0] == "offered" {
+		return "no load was offered to both"
+	}
+	return "no queue depth was measured by both"
+}
+
+// namedCurve is one rw × bs curve's measured steps by QD, or by the load
+// offered (whole IOPS) in an open-loop sweep (open), whose steps share
+// one QD.
 type namedCurve struct {
 	name    string
+	open    bool
 	byQD    map[int]sweep.Step
 	qds     []int
 	primary *series // the series carrying the curve's analysis
@@ -93,15 +124,19 @@ func curvesOf(r *sweep.Result) []namedCurve {
 			i = len(out)
 			idx[n] = i
 			s := s
-			out = append(out, namedCurve{name: n, byQD: map[int]sweep.Step{}, primary: &s, steadyKnown: steadyKnown(r)})
+			out = append(out, namedCurve{name: n, open: openLoop(s.Steps), byQD: map[int]sweep.Step{}, primary: &s, steadyKnown: steadyKnown(r)})
 		}
 		for _, st := range s.measuredSteps() {
-			old, seen := out[i].byQD[st.QD]
+			k := st.QD
+			if out[i].open {
+				k = int(math.Round(st.OfferedIOPS))
+			}
+			old, seen := out[i].byQD[k]
 			if !seen {
-				out[i].qds = append(out[i].qds, st.QD)
+				out[i].qds = append(out[i].qds, k)
 			}
 			if !seen || st.IOPS > old.IOPS {
-				out[i].byQD[st.QD] = st
+				out[i].byQD[k] = st
 			}
 		}
 	}
@@ -126,13 +161,18 @@ func deltaTable(aName string, a namedCurve, bName string, b namedCurve) textTabl
 		Title: fmt.Sprintf("B = %s · %s vs A = %s · %s", bName, b.name, aName, a.name),
 		Head:  []string{"QD", "IOPS A", "IOPS B", "Δ IOPS", "mean A", "mean B", "Δ mean", "Δ p99", "steady A/B", "noise", "verdict"},
 	}
+	open := a.open && b.open
+	if open {
+		t.Head[0] = "offered"
+	}
 	for _, q := range a.qds {
 		sb, ok := b.byQD[q]
-		if !ok {
-			continue
+		if !ok || a.open != b.open {
+			continue // a load and a depth are not one step
 		}
 		sa := a.byQD[q]
 		r := judge(q, sa, sb)
+		r.Open = open
 		t.deltas = append(t.deltas, r)
 		t.Rows = append(t.Rows, []string{
 			r.qdCell(), FormatIOPS(sa.IOPS), FormatIOPS(sb.IOPS), relDelta(sa.IOPS, sb.IOPS),
@@ -214,6 +254,6 @@ func writeTextTable(w io.Writer, head []string, rows [][]string) {
 		line(r)
 	}
 	if len(rows) == 0 {
-		fmt.Fprintln(w, "(no queue depth was measured by both)")
+		fmt.Fprintln(w, "("+noCommonSteps(head)+")")
 	}
 }

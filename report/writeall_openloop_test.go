@@ -77,3 +77,28 @@ func TestWriteAllOpenLoop(t *testing.T) {
 		t.Errorf("latency-vs-iops.svg: its latency must be named as from issue, without the SLO judged on response times")
 	}
 }
+
+// TestCompareOpenLoop compares two open-loop sweeps of the same loads at
+// one iodepth: each load offered to both is a row of its own, named by the
+// load (all six steps share iodepth 64, so by depth they were one row),
+// and no sentence calls a load a queue depth.
+func TestCompareOpenLoop(t *testing.T) {
+	a, b := openLoopResult(t), openLoopResult(t)
+	b.Steps[1].IOPS *= 0.5
+	var out strings.Builder
+	if err := report.CompareTable(&out, []report.Input{{Name: "a", Result: a}, {Name: "b", Result: b}}, report.Options{Width: 200}); err != nil {
+		t.Fatal(err)
+	}
+	s := out.String()
+	t.Log(s)
+	for _, want := range []string{"offered", "11.3k", "28.2k", "124k", "sat. in flight", "at 11.3k, 28.2k, 56.3k, 84.5k, 101k and 124k IOPS offered"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("comparison lacks %q", want)
+		}
+	}
+	// The noise note under every comparison names its mark's column
+	// generically ("† after the QD"): not a step called a depth.
+	if strings.Contains(strings.ReplaceAll(s, "after the QD, left out", ""), "QD") {
+		t.Errorf("comparison of two open-loop sweeps names a QD")
+	}
+}
