@@ -26,17 +26,21 @@
 #   -z DEV  a zram device (must be unused, disksize 0): sized 2 GiB, its first
 #           1 GiB written with random data, both sweeps read that 1 GiB
 #           (--filename=DEV --size=1g); reset at the end
-#   -n US   an emulated network volume instead: bench/netvol.c (built here,
-#           needs cc and libfuse3-dev, mounted with fuse3) answers every read
-#           of its one 1 GiB file after US µs, as a network disk answers after
-#           a round trip; both sweeps read a read-only loop device with direct
-#           I/O over that file; unmounted and detached at the end
+#   -n US   an emulated network volume instead: internal/netvoltest's
+#           netvol (built here, run as root, mounting with mount(2))
+#           answers every read of its one 1 GiB FUSE file after US µs, as a
+#           network disk answers after a round trip; both sweeps read a
+#           read-only loop device with direct I/O over that file; unmounted
+#           and detached at the end
+#   -c IOPS with -n: the volume caps its own reads at IOPS (a token bucket
+#           100 ms deep: the burst a provisioned volume allows after idle
+#           time), no cgroup needed
 #   -t IOPS with -z or -n: each sweep runs in a cgroup v1 blkio group that
 #           throttles its reads of the device to IOPS
 #           (blkio.throttle.read_iops_device): a cap-shaped "provisioned IOPS"
 #           device, like a cloud volume's limit
 #
-# Usage: bench/sweep-settle-vs-fixed.sh [-p PAIRS] [-d DIR] [-b QDSWEEP] [-S SIMSPEC] [-z DEV | -n US] [-t IOPS] [-k]
+# Usage: bench/sweep-settle-vs-fixed.sh [-p PAIRS] [-d DIR] [-b QDSWEEP] [-S SIMSPEC] [-z DEV | -n US [-c IOPS]] [-t IOPS] [-k]
 #   -p  pairs (default 5)
 #   -d  directory on the disk under test (default .): the sweeps run there
 #   -b  qdsweep binary (default: built from this checkout into a temp dir)
@@ -52,7 +56,8 @@ KEEP=0
 ZRAM=
 THROTTLE=
 NETVOL=
-while getopts "p:d:b:S:z:t:n:kh" opt; do
+NVCAP=0
+while getopts "p:d:b:S:z:t:n:c:kh" opt; do
 	case $opt in
 	p) PAIRS=$OPTARG ;;
 	d) DIR=$OPTARG ;;
@@ -61,6 +66,7 @@ while getopts "p:d:b:S:z:t:n:kh" opt; do
 	z) ZRAM=$OPTARG ;;
 	t) THROTTLE=$OPTARG ;;
 	n) NETVOL=$OPTARG ;;
+	c) NVCAP=$OPTARG ;;
 	k) KEEP=1 ;;
 	*) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 2 ;;
 	esac
@@ -78,8 +84,10 @@ zsys=
 [ -z "$SIM" ] || [ -z "$ZRAM$NETVOL" ] || { echo "sweep-settle-vs-fixed: -S excludes -z and -n" >&2; exit 2; }
 if [ -n "$NETVOL" ]; then
 	case $NETVOL in *[!0-9]*) echo "sweep-settle-vs-fixed: -n $NETVOL is not a delay in µs" >&2; exit 2 ;; esac
-	command -v cc >/dev/null && pkg-config --exists fuse3 2>/dev/null && command -v fusermount3 >/dev/null ||
-		{ echo "sweep-settle-vs-fixed: -n needs cc, libfuse3-dev and fuse3 (apt-get install gcc libfuse3-dev fuse3)" >&2; exit 2; }
+	[ "$(id -u)" = 0 ] && [ -e /dev/fuse ] || { echo "sweep-settle-vs-fixed: -n needs root and /dev/fuse (modprobe fuse)" >&2; exit 2; }
+	case $NVCAP in *[!0-9]*) echo "sweep-settle-vs-fixed: -c $NVCAP is not an IOPS count" >&2; exit 2 ;; esac
+elif [ "$NVCAP" != 0 ]; then
+	echo "sweep-settle-vs-fixed: -c caps the emulated network volume: name one with -n" >&2; exit 2
 fi
 if [ -n "$ZRAM" ]; then
 	zsys="/sys/block/$(basename "$ZRAM")"
@@ -91,12 +99,13 @@ WORK=$(mktemp -d "$DIR/qdsweep-settle.XXXXXX")
 CG=
 LOOP=
 MNT=
+NVPID=
 cleanup() {
 	rm -rf "$WORK"
 	[ -n "$CG" ] && [ -d "$CG" ] && rmdir "$CG"
 	[ -n "$zsys" ] && [ "$(cat "$zsys/disksize")" != 0 ] && echo 1 >"$zsys/reset"
 	[ -n "$LOOP" ] && losetup -d "$LOOP"
-	[ -n "$MNT" ] && mountpoint -q "$MNT" && fusermount3 -u "$MNT"
+	if [ -n "$NVPID" ]; then kill "$NVPID" && wait "$NVPID" || true; fi
 	if [ "$KEEP" = 1 ]; then
 		echo "results kept in $TMP" >&2
 	else
@@ -122,16 +131,20 @@ if [ -n "$ZRAM" ]; then
 fi
 dev=$ZRAM
 if [ -n "$NETVOL" ]; then
-	here=$(cd "$(dirname "$0")" && pwd)
-	cc -O2 -Wall -o "$TMP/netvol" "$here/netvol.c" $(pkg-config --cflags --libs fuse3)
+	here=$(cd "$(dirname "$0")/.." && pwd)
+	(cd "$here" && go build -o "$TMP/netvol" ./internal/netvoltest/netvol)
 	MNT="$TMP/netvol.mnt"
 	mkdir "$MNT"
-	"$TMP/netvol" -o max_threads=1024 --delay-us="$NETVOL" "$MNT"
+	"$TMP/netvol" --delay="${NETVOL}us" --iops="$NVCAP" "$MNT" >"$TMP/netvol.log" 2>&1 &
+	NVPID=$!
+	for _ in $(seq 100); do grep -q ready "$TMP/netvol.log" && break; sleep 0.1; done
+	grep -q ready "$TMP/netvol.log" || { echo "sweep-settle-vs-fixed: netvol did not start:" >&2; cat "$TMP/netvol.log" >&2; exit 1; }
 	LOOP=$(losetup -f --show -r --direct-io=on "$MNT/vol")
 	dev=$LOOP
 	zsys="" # nothing to reset
 	common=(--filename="$LOOP" --size=1g)
-	target="$LOOP, a read-only loop device with direct I/O over a 1 GiB file whose every read bench/netvol.c answers after $NETVOL µs (an emulated network volume)"
+	target="$LOOP, a read-only loop device with direct I/O over a 1 GiB FUSE file whose every read internal/netvoltest answers after $NETVOL µs (an emulated network volume)"
+	[ "$NVCAP" != 0 ] && target="$target, capped by the volume at $NVCAP IOPS (a token bucket 100 ms deep)"
 fi
 wrap=()
 if [ -n "$THROTTLE" ]; then

@@ -37,6 +37,8 @@ var layers = []layer{
 	{"internal/textsafe", nil},
 	{"internal/looptest", nil},
 	{"internal/typedconsts", nil},
+	{"internal/netvoltest", []string{"internal/looptest"}},
+	{"internal/netvoltest/netvol", []string{"internal/netvoltest"}},
 	// Write safety, then the engine.
 	{"guard", []string{"device"}},
 	{"internal/outtest", []string{"guard"}},
