@@ -2,6 +2,7 @@ package fioadapt
 
 import (
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -733,16 +734,11 @@ func renderShape(name string) func(wl ioengine.Workload) (string, bool) {
 	}
 }
 
-// renderUring renders one of fio's io_uring options, as
-// ioengine.UringOptions.FioOptions gives it.
+// renderUring renders one of fio's io_uring options, as UringPairs gives it.
 func renderUring(name string) func(wl ioengine.Workload) (string, bool) {
 	return func(wl ioengine.Workload) (string, bool) {
-		for _, kv := range wl.Uring.FioOptions() {
-			if kv[0] == name {
-				return kv[1], true
-			}
-		}
-		return "", false
+		n, ok := wl.Uring.Value(uringSettings[name])
+		return strconv.Itoa(n), ok
 	}
 }
 
@@ -765,6 +761,112 @@ func rendered(wl ioengine.Workload, skip ...string) [][2]string {
 // isUringOption reports whether key is one of fio's io_uring options qdsweep runs.
 func isUringOption(key string) bool { return slices.Contains(fio.UringOptionNames(), key) }
 
+// uringSettings are the engine's io_uring settings by the rows of fio's
+// table (fio.UringOptions) that name them: the one place a setting meets
+// its name (TestUringSettingsAreRows).
+var uringSettings = map[fio.OptionKey]ioengine.UringSetting{
+	fio.OptFixedBufs:       ioengine.UringFixedBufs,
+	fio.OptRegisterFiles:   ioengine.UringRegisterFiles,
+	fio.OptSqthreadPoll:    ioengine.UringSQThreadPoll,
+	fio.OptSqthreadPollCPU: ioengine.UringSQThreadCPU,
+	fio.OptHiPri:           ioengine.UringHiPri,
+	fio.OptNonVectored:     ioengine.UringNonVectored,
+}
+
+// UringKey is the fio option that names io_uring setting s ("" for none).
+func UringKey(s ioengine.UringSetting) fio.OptionKey {
+	for k, v := range uringSettings {
+		if v == s {
+			return k
+		}
+	}
+	return ""
+}
+
+// uringFlagNames name io_uring's settings and the options their fixes
+// name as flags (--fixedbufs, --iodepth), uringJobNames as a job file's
+// options (fixedbufs, iodepth).
+var (
+	uringFlagNames = ioengine.UringNames{Setting: func(s ioengine.UringSetting) string { return "--" + UringKey(s) },
+		IODepth: "--" + fio.OptIODepth, Engine: "--" + fio.OptIOEngine, Direct: "--" + fio.OptDirect}
+	uringJobNames = ioengine.UringNames{Setting: UringKey, IODepth: fio.OptIODepth, Engine: fio.OptIOEngine, Direct: fio.OptDirect}
+)
+
+// UringPairs are o's settings as fio's io_uring options name them, in
+// fio's order, each name=value; the rest keep their defaults.
+func UringPairs(o ioengine.UringOptions) [][2]string {
+	var out [][2]string
+	for _, s := range o.Given() {
+		n, _ := o.Value(s)
+		out = append(out, [2]string{UringKey(s), strconv.Itoa(n)})
+	}
+	return out
+}
+
+// UringText is o as fio's options, "fixedbufs=1 sqthread_poll=1" ("" when
+// none is set), the form a sweep's results keep; ParseUringText reads it back.
+func UringText(o ioengine.UringOptions) string {
+	var kv []string
+	for _, p := range UringPairs(o) {
+		kv = append(kv, p[0]+"="+p[1])
+	}
+	return strings.Join(kv, " ")
+}
+
+// ParseUringText reads UringText's form.
+func ParseUringText(s string) (ioengine.UringOptions, error) {
+	var o ioengine.UringOptions
+	for _, f := range strings.Fields(s) {
+		k, v, _ := strings.Cut(f, "=")
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return o, fmt.Errorf("io_uring options: %q is not name=0 or name=1", f)
+		}
+		if err := SetUringOption(&o, k, n); err != nil {
+			return o, fmt.Errorf("io_uring options: %w", err)
+		}
+	}
+	return o, nil
+}
+
+// SetUringOption sets the io_uring option fio calls key to n: 0 or 1, or
+// a CPU for sqthread_poll_cpu; its error names the option as a job file
+// does (nonvectored=2: use 0 or 1).
+func SetUringOption(o *ioengine.UringOptions, key string, n int) error {
+	s, ok := uringSettings[key]
+	if !ok {
+		return fmt.Errorf("%q is not one of fio's io_uring options", key)
+	}
+	var ue *ioengine.UringError
+	if err := o.Apply(s, n); errors.As(err, &ue) {
+		return errors.New(ue.Line(uringJobNames))
+	} else if err != nil {
+		return err
+	}
+	return nil
+}
+
+// UringFirstKey is the fio option of the first io_uring setting o sets,
+// in fio's order ("" for none): the one a refusal names.
+func UringFirstKey(o ioengine.UringOptions) fio.OptionKey {
+	if g := o.Given(); len(g) > 0 {
+		return UringKey(g[0])
+	}
+	return ""
+}
+
+// ErrorLine is err's one line for the user: any io_uring setting the
+// engine refused named by its flag and its fix (--fixedbufs: …; drop
+// --fixedbufs), the rest as err says it.
+func ErrorLine(err error) string {
+	msg := err.Error()
+	var ue *ioengine.UringError
+	if errors.As(err, &ue) {
+		msg = strings.Replace(msg, ue.Error(), ue.Line(uringFlagNames), 1)
+	}
+	return msg
+}
+
 // convUring reads one of fio's io_uring options: a CPU for
 // sqthread_poll_cpu (pinned with sqthread_poll; fio ignores it without),
 // a boolean for the others (fixedbufs and nonvectored absent leave the
@@ -784,7 +886,7 @@ func convUring(c *jobConv, key string, o fio.Option) error {
 	if err != nil {
 		return err
 	}
-	return c.run.Workload.Uring.SetOption(key, n)
+	return SetUringOption(&c.run.Workload.Uring, key, n)
 }
 
 // convLog reads write_iops_log, write_bw_log, write_lat_log or

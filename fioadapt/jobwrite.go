@@ -105,7 +105,7 @@ func JobOptions(wl ioengine.Workload, runtime, ramp time.Duration, engine string
 	}
 	if wl.Uring.Set() && engine != ioengine.EngineIOUring {
 		return OptionSet{}, fmt.Errorf("%w: %s: options of fio's io_uring engine, and this fio job runs ioengine=%s; with --ioengine=fio add --fio-arg=--ioengine=io_uring, or drop them",
-			ioengine.ErrBadWorkload, wl.Uring, engine)
+			ioengine.ErrBadWorkload, UringText(wl.Uring), engine)
 	}
 	s.Job = rendered(wl, fio.OptDirect, fio.OptRandSeed)
 	for _, kv := range append(append([][2]string{}, s.Global...), s.Job...) {

@@ -107,3 +107,16 @@ func ExampleNewSim() {
 	// mean latency: 1.3 ms
 	// IOPS ≤ 32 / 1.3 ms: true
 }
+
+// A refusal of an io_uring setting names the setting by the caller's
+// option table; every fix it may ask for is listed.
+func ExampleUringFixes() {
+	e := &ioengine.UringError{Setting: ioengine.UringRegisterFiles, Fix: ioengine.UringFixDrop, Cause: "too many open files"}
+	fmt.Println(len(ioengine.UringFixes()), "fixes")
+	fmt.Println(e.Line(ioengine.UringNames{Setting: func(ioengine.UringSetting) string { return "files" }}))
+	fmt.Println(e)
+	// Output:
+	// 10 fixes
+	// files: too many open files; drop files
+	// IORING_REGISTER_FILES: too many open files; drop IORING_REGISTER_FILES
+}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -307,7 +308,7 @@ func TestMixedSizesRun(t *testing.T) {
 		depth  int
 		uring  UringOptions
 	}{{EngineIOUring, 8, UringOptions{}}, {EngineIOUring, 8, UringOptions{NonVectored: Off, FixedBufs: Off}}, {EngineLibaio, 8, UringOptions{}}, {EnginePsync, 1, UringOptions{}}} {
-		t.Run(c.engine+c.uring.String(), func(t *testing.T) {
+		t.Run(fmt.Sprint(c.engine, c.uring.Given()), func(t *testing.T) {
 			w := w
 			w.IODepth, w.Uring = c.depth, c.uring
 			e, _, err := New(c.engine)

@@ -5,7 +5,6 @@ package ioengine
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 	"unsafe"
 
@@ -232,7 +231,8 @@ func (u *uringLoop) setUp(j *job, iovs []iovec, tmpfs, badRegister bool) error {
 			fds[i] = int32(fd)
 		}
 		if err := u.r.register(uringRegisterFiles, unsafe.Pointer(&fds[0]), len(fds)); err != nil {
-			return fmt.Errorf("--registerfiles: IORING_REGISTER_FILES: %w (RLIMIT_NOFILE?); drop --registerfiles", err)
+			return &UringError{Setting: UringRegisterFiles, Fix: UringFixDrop, Err: err,
+				Cause: fmt.Sprintf("IORING_REGISTER_FILES: %v (RLIMIT_NOFILE?)", err)}
 		}
 		u.fixedFiles = true
 	}
@@ -246,7 +246,7 @@ func (u *uringLoop) registerBuffers(j *job, iovs []iovec, tmpfs, badRegister boo
 	c := j.w.Uring.FixedBufs
 	switch {
 	case c == Off:
-		j.buffers = "unregistered: fixedbufs=0"
+		j.buffers = "unregistered: the job asked for no registered buffers"
 		return nil
 	case c == Auto && tmpfs:
 		// Fixed buffers save pinning pages for DMA; tmpfs copies from
@@ -255,7 +255,8 @@ func (u *uringLoop) registerBuffers(j *job, iovs []iovec, tmpfs, badRegister boo
 		return nil
 	case j.depth > maxRegBuffers:
 		if c == On {
-			return fmt.Errorf("--fixedbufs: iodepth %d is above the kernel's %d registered buffers; use --iodepth=%d or drop --fixedbufs", j.depth, maxRegBuffers, maxRegBuffers)
+			return &UringError{Setting: UringFixedBufs, Fix: UringFixDepth, N: maxRegBuffers,
+				Cause: fmt.Sprintf("iodepth %d is above the kernel's %d registered buffers", j.depth, maxRegBuffers)}
 		}
 		j.buffers = fmt.Sprintf("unregistered: iodepth %d is above the kernel's %d registered buffers", j.depth, maxRegBuffers)
 		return nil
@@ -267,7 +268,8 @@ func (u *uringLoop) registerBuffers(j *job, iovs []iovec, tmpfs, badRegister boo
 	iovs[0].base = uintptr(u.ar.addr(0))
 	switch {
 	case err != nil && c == On:
-		return fmt.Errorf("--fixedbufs: IORING_REGISTER_BUFFERS: %w (RLIMIT_MEMLOCK?); raise the limit or drop --fixedbufs", err)
+		return &UringError{Setting: UringFixedBufs, Fix: UringFixLimit, Err: err,
+			Cause: fmt.Sprintf("IORING_REGISTER_BUFFERS: %v (RLIMIT_MEMLOCK?)", err)}
 	case err != nil:
 		j.buffers = fmt.Sprintf("unregistered: IORING_REGISTER_BUFFERS: %v (RLIMIT_MEMLOCK?)", err)
 	default:
@@ -282,25 +284,23 @@ func (u *uringLoop) registerBuffers(j *job, iovs []iovec, tmpfs, badRegister boo
 func describeSetupErr(err error, o UringOptions) error {
 	switch {
 	case o.SQThreadPoll && errors.Is(err, unix.EPERM):
-		return fmt.Errorf("--sqthread_poll: %w (kernels before 5.11 allow it to root only); drop --sqthread_poll", err)
+		return &UringError{Setting: UringSQThreadPoll, Fix: UringFixDrop, Err: err,
+			Cause: fmt.Sprintf("%v (kernels before 5.11 allow it to root only)", err)}
 	case o.SQThreadPin && errors.Is(err, unix.EINVAL):
-		return fmt.Errorf("--sqthread_poll_cpu=%d: %w (not an online CPU this process may use); name another CPU", o.SQThreadCPU, err)
+		return &UringError{Setting: UringSQThreadCPU, Value: o.SQThreadCPU, ShowValue: true, Fix: UringFixOtherCPU, Err: err,
+			Cause: fmt.Sprintf("%v (not an online CPU this process may use)", err)}
 	case o.SQThreadPoll || o.HiPri:
-		return fmt.Errorf("%w (with %s)", err, o.setupNames())
+		// The settings that changed io_uring_setup's flags.
+		var also []UringSetting
+		if o.HiPri {
+			also = append(also, UringHiPri)
+		}
+		if o.SQThreadPoll {
+			also = append(also, UringSQThreadPoll)
+		}
+		return &UringError{Setting: also[0], Fix: UringFixNone, Err: err, Cause: err.Error(), Also: also}
 	}
 	return err
-}
-
-// setupNames names the options that changed io_uring_setup's flags.
-func (o UringOptions) setupNames() string {
-	var n []string
-	if o.HiPri {
-		n = append(n, "--hipri")
-	}
-	if o.SQThreadPoll {
-		n = append(n, "--sqthread_poll")
-	}
-	return strings.Join(n, " ")
 }
 
 func (u *uringLoop) close(abandoned bool) {

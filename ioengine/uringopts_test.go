@@ -161,15 +161,19 @@ func TestUringOptionsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	base := ioengine.Workload{Filename: path, RW: ioengine.RandRead, BS: 4096, IODepth: 4, NumJobs: 1, Direct: true}
-	refuse := func(t *testing.T, w ioengine.Workload, engine string, want ...string) {
+	refuse := func(t *testing.T, w ioengine.Workload, engine string, s ioengine.UringSetting, fix ioengine.UringFix, want ...string) {
 		t.Helper()
 		err := ioengine.Validate(w, engine)
-		if !errors.Is(err, ioengine.ErrBadWorkload) {
-			t.Fatalf("%s %s: %v, want a refusal", engine, w.Uring, err)
+		var ue *ioengine.UringError
+		if !errors.Is(err, ioengine.ErrBadWorkload) || !errors.As(err, &ue) {
+			t.Fatalf("%s %v: %v, want a refusal of an io_uring setting", engine, w.Uring.Given(), err)
 		}
-		for _, s := range want {
-			if !strings.Contains(err.Error(), s) {
-				t.Errorf("%v: does not say %q", err, s)
+		if ue.Setting != s || ue.Fix != fix {
+			t.Errorf("%v: refuses setting %v with fix %d, want %v with %d", err, ue.Setting, ue.Fix, s, fix)
+		}
+		for _, w := range want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%v: does not say %q", err, w)
 			}
 		}
 	}
@@ -179,11 +183,11 @@ func TestUringOptionsRefused(t *testing.T) {
 		if eng == "psync" {
 			w.IODepth = 1
 		}
-		refuse(t, w, eng, "--registerfiles", "--ioengine=io_uring")
+		refuse(t, w, eng, ioengine.UringRegisterFiles, ioengine.UringFixEngine, "this run's engine is "+eng)
 	}
 	w := base
 	w.Uring.HiPri, w.Direct = true, false
-	refuse(t, w, "io_uring", "--hipri", "--direct=1")
+	refuse(t, w, "io_uring", ioengine.UringHiPri, ioengine.UringFixDirect, "O_DIRECT")
 	w.Direct = true
 	if d, err := os.MkdirTemp("/dev/shm", "qdsweep-test-"); err == nil {
 		defer os.RemoveAll(d)
@@ -192,7 +196,7 @@ func TestUringOptionsRefused(t *testing.T) {
 		if err := os.WriteFile(tw.Filename, make([]byte, 1<<20), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		refuse(t, tw, "io_uring", "--hipri", "tmpfs", "drop --hipri")
+		refuse(t, tw, "io_uring", ioengine.UringHiPri, ioengine.UringFixDrop, "tmpfs")
 	}
 	// On a disk: refused exactly when its queue does not poll.
 	var st unix.Stat_t
@@ -208,7 +212,7 @@ func TestUringOptionsRefused(t *testing.T) {
 	}
 	w = base
 	w.Uring = ioengine.UringOptions{SQThreadPoll: true, SQThreadPin: true, SQThreadCPU: 4096}
-	refuse(t, w, "io_uring", "--sqthread_poll_cpu", "CPU 4096")
+	refuse(t, w, "io_uring", ioengine.UringSQThreadCPU, ioengine.UringFixCPU, "CPU 4096")
 }
 
 // pollable reports whether the disk holding dev has poll queues.
@@ -222,19 +226,37 @@ func pollable(dev uint64) bool {
 	return false
 }
 
-// TestUringOptionsText: the options' text form (a sweep's results keep it)
-// reads back to the same options, and anything else is refused.
-func TestUringOptionsText(t *testing.T) {
+// TestUringOptionsApply: each setting given reads back as given
+// (Value), in order (Given), and a value a setting does not take is
+// refused, naming the setting and the fix.
+func TestUringOptionsApply(t *testing.T) {
 	for _, o := range []ioengine.UringOptions{{}, {FixedBufs: ioengine.Off}, {FixedBufs: ioengine.On, NonVectored: ioengine.Off},
 		{RegisterFiles: true, SQThreadPoll: true, SQThreadPin: true, SQThreadCPU: 3, HiPri: true, NonVectored: ioengine.On}} {
-		got, err := ioengine.ParseUringOptions(o.String())
-		if err != nil || got != o {
-			t.Errorf("%q read back as %+v, %v; want %+v", o.String(), got, err, o)
+		var got ioengine.UringOptions
+		for _, s := range o.Given() {
+			n, _ := o.Value(s)
+			if err := got.Apply(s, n); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got != o {
+			t.Errorf("%+v read back as %+v", o, got)
 		}
 	}
-	for _, s := range []string{"fixedbufs=2", "sqpoll=1", "hipri", "registerfiles=-1"} {
-		if _, err := ioengine.ParseUringOptions(s); err == nil {
-			t.Errorf("%q accepted", s)
+	if len(ioengine.UringSettings()) != 6 || len((ioengine.UringOptions{RegisterFiles: true, SQThreadPoll: true, SQThreadPin: true, HiPri: true,
+		FixedBufs: ioengine.Off, NonVectored: ioengine.On}).Given()) != 6 {
+		t.Errorf("not every setting is listed and read: %v", ioengine.UringSettings())
+	}
+	for _, c := range []struct {
+		s   ioengine.UringSetting
+		n   int
+		fix ioengine.UringFix
+	}{{ioengine.UringFixedBufs, 2, ioengine.UringFixBool}, {ioengine.UringRegisterFiles, -1, ioengine.UringFixBool},
+		{ioengine.UringSQThreadCPU, -1, ioengine.UringFixCPUFromZero}} {
+		var o ioengine.UringOptions
+		var ue *ioengine.UringError
+		if err := o.Apply(c.s, c.n); !errors.As(err, &ue) || ue.Setting != c.s || ue.Fix != c.fix || ue.Value != c.n {
+			t.Errorf("%v=%d: %v, want a refusal with fix %d", c.s, c.n, err, c.fix)
 		}
 	}
 }

@@ -130,28 +130,30 @@ func validateRegion(w Workload, _ string) error {
 
 // validateUring checks fio's io_uring options: given only for io_uring
 // (or fio, which runs them in its io_uring engine); hipri only where
-// completions can be polled.
+// completions can be polled. A refusal is a *UringError.
 func validateUring(w Workload, engine string) error {
 	o := w.Uring
 	if !o.Set() {
 		return nil
 	}
+	refuse := func(s UringSetting, fix UringFix, cause string) error {
+		return &UringError{Setting: s, Cause: cause, Fix: fix, Refused: true}
+	}
 	if engine != EngineIOUring && engine != "" && engine != EngineFio {
-		n := "--" + o.FioOptions()[0][0]
-		return badf("%s is an option of the io_uring engine, and this run's engine is %s; use --ioengine=io_uring where io_uring is available, or drop %s", n, engine, n)
+		return &UringError{Setting: o.Given()[0], Fix: UringFixEngine, Engine: engine, Refused: true}
 	}
 	if o.SQThreadPoll && o.SQThreadPin && engine != EngineFio {
 		var set unix.CPUSet
 		if err := unix.SchedGetaffinity(0, &set); err == nil && (o.SQThreadCPU < 0 || !set.IsSet(o.SQThreadCPU)) {
-			return badf("--sqthread_poll_cpu: CPU %d is not among the CPUs this process may run on; name one of them, e.g. --sqthread_poll_cpu=%d",
-				o.SQThreadCPU, firstCPU(&set))
+			return &UringError{Setting: UringSQThreadCPU, Fix: UringFixCPU, N: firstCPU(&set), Refused: true,
+				Cause: fmt.Sprintf("CPU %d is not among the CPUs this process may run on", o.SQThreadCPU)}
 		}
 	}
 	if !o.HiPri {
 		return nil
 	}
 	if !w.Direct {
-		return badf("--hipri: polled completions need O_DIRECT; add --direct=1 or drop --hipri")
+		return refuse(UringHiPri, UringFixDirect, "polled completions need O_DIRECT")
 	}
 	if engine == EngineFio || w.Filename == "" {
 		return nil // fio checks its own; a simulated target has no queue
@@ -160,15 +162,15 @@ func validateUring(w Workload, engine string) error {
 		d, err := device.Resolve(f)
 		switch {
 		case errors.Is(err, device.ErrNoBlockDevice):
-			return badf("--hipri: %v, with no device queue to poll; drop --hipri", err)
+			return refuse(UringHiPri, UringFixDrop, fmt.Sprintf("%v, with no device queue to poll", err))
 		case err != nil:
-			return badf("--hipri: %v; drop --hipri", err)
+			return refuse(UringHiPri, UringFixDrop, err.Error())
 		case d.Queue.IOPoll == nil || !*d.Queue.IOPoll:
 			disk := d.Name
 			if d.Parent != "" {
 				disk = d.Parent
 			}
-			return badf("--hipri: %s's queue does not poll (/sys/block/%s/queue/io_poll is not 1: its driver has no poll queues, e.g. nvme.poll_queues=0); drop --hipri", disk, disk)
+			return refuse(UringHiPri, UringFixDrop, fmt.Sprintf("%s's queue does not poll (/sys/block/%s/queue/io_poll is not 1: its driver has no poll queues, e.g. nvme.poll_queues=0)", disk, disk))
 		}
 	}
 	return nil

@@ -2,8 +2,6 @@ package ioengine
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/qdsweep/qdsweep/guard"
@@ -152,93 +150,121 @@ type UringOptions struct {
 // Set reports whether any option differs from qdsweep's own choice.
 func (o UringOptions) Set() bool { return o != UringOptions{} }
 
-// FioOptions are the options set, as fio's io_uring engine names them,
-// in fio's order; the rest keep their defaults.
-func (o UringOptions) FioOptions() [][2]string {
-	var out [][2]string
-	choice := func(name string, c Choice) {
-		switch c {
-		case On:
-			out = append(out, [2]string{name, "1"})
-		case Off:
-			out = append(out, [2]string{name, "0"})
+// UringSetting is one of the io_uring settings UringOptions holds. This
+// package never spells an option's name: the option tables above it name
+// each setting (fio's io_uring options) and read and write its value.
+type UringSetting int8
+
+// The io_uring settings, in fio's order.
+const (
+	UringFixedBufs     UringSetting = iota + 1 // registered buffers (FixedBufs)
+	UringRegisterFiles                         // registered files (RegisterFiles)
+	UringSQThreadPoll                          // a kernel thread polls the SQ (SQThreadPoll)
+	UringSQThreadCPU                           // that thread's CPU (SQThreadPin, SQThreadCPU)
+	UringHiPri                                 // polled completions (HiPri)
+	UringNonVectored                           // READ/WRITE or READV/WRITEV (NonVectored)
+)
+
+// UringSettings lists every UringSetting, in fio's order.
+func UringSettings() []UringSetting {
+	return []UringSetting{UringFixedBufs, UringRegisterFiles, UringSQThreadPoll, UringSQThreadCPU, UringHiPri, UringNonVectored}
+}
+
+// String is the kernel's name of what s sets, for messages that have no
+// option table to name it by.
+func (s UringSetting) String() string {
+	switch s {
+	case UringFixedBufs:
+		return "IORING_REGISTER_BUFFERS"
+	case UringRegisterFiles:
+		return "IORING_REGISTER_FILES"
+	case UringSQThreadPoll:
+		return "IORING_SETUP_SQPOLL"
+	case UringSQThreadCPU:
+		return "IORING_SETUP_SQ_AFF"
+	case UringHiPri:
+		return "IORING_SETUP_IOPOLL"
+	case UringNonVectored:
+		return "IORING_OP_READ/WRITE"
+	}
+	return fmt.Sprintf("UringSetting(%d)", int8(s))
+}
+
+// Value is setting s as given: 0 or 1 (a CPU for UringSQThreadCPU); set
+// is false when s keeps qdsweep's choice (or its default).
+func (o UringOptions) Value(s UringSetting) (n int, set bool) {
+	choice := func(c Choice) (int, bool) {
+		if c == Auto {
+			return 0, false
+		}
+		return b2i(c == On), true
+	}
+	switch s {
+	case UringFixedBufs:
+		return choice(o.FixedBufs)
+	case UringNonVectored:
+		return choice(o.NonVectored)
+	case UringRegisterFiles:
+		return 1, o.RegisterFiles
+	case UringSQThreadPoll:
+		return 1, o.SQThreadPoll
+	case UringHiPri:
+		return 1, o.HiPri
+	case UringSQThreadCPU:
+		return o.SQThreadCPU, o.SQThreadPin
+	}
+	return 0, false
+}
+
+// Given lists the settings o sets, in fio's order; the rest keep their
+// defaults.
+func (o UringOptions) Given() []UringSetting {
+	var out []UringSetting
+	for _, s := range UringSettings() {
+		if _, ok := o.Value(s); ok {
+			out = append(out, s)
 		}
 	}
-	flag := func(name string, b bool) {
-		if b {
-			out = append(out, [2]string{name, "1"})
-		}
-	}
-	choice("fixedbufs", o.FixedBufs)
-	flag("registerfiles", o.RegisterFiles)
-	flag("sqthread_poll", o.SQThreadPoll)
-	if o.SQThreadPin {
-		out = append(out, [2]string{"sqthread_poll_cpu", strconv.Itoa(o.SQThreadCPU)})
-	}
-	flag("hipri", o.HiPri)
-	choice("nonvectored", o.NonVectored)
 	return out
 }
 
-// String is o as fio's options, "fixedbufs=1 sqthread_poll=1" ("" when
-// none is set); ParseUringOptions reads it back.
-func (o UringOptions) String() string {
-	var b strings.Builder
-	for i, kv := range o.FioOptions() {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(kv[0] + "=" + kv[1])
-	}
-	return b.String()
-}
-
-// ParseUringOptions reads UringOptions.String's form.
-func ParseUringOptions(s string) (UringOptions, error) {
-	var o UringOptions
-	for _, f := range strings.Fields(s) {
-		k, v, _ := strings.Cut(f, "=")
-		n, err := strconv.Atoi(v)
-		if err != nil {
-			return o, fmt.Errorf("io_uring options: %q is not name=0 or name=1", f)
-		}
-		if err := o.SetOption(k, n); err != nil {
-			return o, fmt.Errorf("io_uring options: %w", err)
-		}
-	}
-	return o, nil
-}
-
-// SetOption sets the option fio's io_uring engine calls name to n: 0 or 1,
-// or a CPU for sqthread_poll_cpu. FioOptions writes them back.
-func (o *UringOptions) SetOption(name string, n int) error {
+// Apply sets s to n: 0 or 1, or a CPU for UringSQThreadCPU. Value reads
+// it back. A value s does not take is a *UringError.
+func (o *UringOptions) Apply(s UringSetting, n int) error {
 	switch {
-	case name == "sqthread_poll_cpu" && n < 0:
-		return fmt.Errorf("%s=%d: a CPU is numbered from 0; use e.g. %s=1", name, n, name)
-	case name != "sqthread_poll_cpu" && (n < 0 || n > 1):
-		return fmt.Errorf("%s=%d: use 0 or 1", name, n)
+	case s == UringSQThreadCPU && n < 0:
+		return &UringError{Setting: s, Value: n, ShowValue: true, Fix: UringFixCPUFromZero}
+	case s != UringSQThreadCPU && (n < 0 || n > 1):
+		return &UringError{Setting: s, Value: n, ShowValue: true, Fix: UringFixBool}
 	}
 	c := Off
 	if n == 1 {
 		c = On
 	}
-	switch name {
-	case "fixedbufs":
+	switch s {
+	case UringFixedBufs:
 		o.FixedBufs = c
-	case "nonvectored":
+	case UringNonVectored:
 		o.NonVectored = c
-	case "registerfiles":
+	case UringRegisterFiles:
 		o.RegisterFiles = n == 1
-	case "sqthread_poll":
+	case UringSQThreadPoll:
 		o.SQThreadPoll = n == 1
-	case "hipri":
+	case UringHiPri:
 		o.HiPri = n == 1
-	case "sqthread_poll_cpu":
+	case UringSQThreadCPU:
 		o.SQThreadPin, o.SQThreadCPU = true, n
 	default:
-		return fmt.Errorf("%q is not one of fio's io_uring options", name)
+		return fmt.Errorf("%v is not an io_uring setting", s)
 	}
 	return nil
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // GuardTarget is what w does to path (one of w.Targets(), or a per-job

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/qdsweep/qdsweep/fioadapt"
 	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/units"
 )
@@ -139,7 +140,7 @@ func WriteRunText(out io.Writer, w ioengine.Workload, st *ioengine.Stats) error 
 	}
 	fmt.Fprintf(&b, "%s %s, iodepth %d × %s, %s\n", w.RW, units.FioSize(w.BS), w.IODepth, CountNoun(float64(w.NumJobs), "job", "jobs"), engine)
 	if w.Uring.Set() {
-		b.WriteString(WrapHanging(w.Uring.String(), 80, "  io_uring  ", "            ") + "\n")
+		b.WriteString(WrapHanging(fioadapt.UringText(w.Uring), 80, "  io_uring  ", "            ") + "\n")
 	}
 	target := "(simulated device)"
 	if w.Filename != "" && st.Engine != ioengine.EngineSim {

@@ -88,8 +88,8 @@ func headline(r *sweep.Result) string {
 	return strings.Join(parts, " · ")
 }
 
-// engineWords names the engine and the io_uring options it ran with:
-// "io_uring (sqthread_poll=1 registerfiles=1)".
+// engineWords names the engine and, in brackets, the io_uring options it
+// ran with as the sweep recorded them (Meta.Workload.IOUring).
 func engineWords(m sweep.Meta) string {
 	if m.Workload.IOUring == "" {
 		return m.Engine

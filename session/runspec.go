@@ -306,7 +306,7 @@ func specOf(engine string, run fioadapt.JobRun, several bool) (RunSpec, error) {
 	}
 	if u := r.Workload.Uring; u.Set() && spec.engine != ioengine.EngineIOUring && spec.engine != ioengine.EngineFio {
 		// As fio: its io_uring engine's options are unknown to the others.
-		n := u.FioOptions()[0][0]
+		n := fioadapt.UringFirstKey(u)
 		return spec, Usagef("run: %s is an option of fio's io_uring engine, and this job runs %s (fio's default when no ioengine is given); set ioengine=io_uring or drop %s", n, spec.engine, n)
 	}
 	if spec.engine == ioengine.EnginePsync && r.Workload.IODepth > 1 {

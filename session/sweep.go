@@ -242,6 +242,7 @@ func (o *Sweep) result(engine, fallback string) (*sweep.Result, error) {
 	m := &r.Meta
 	sweep.MetaFor(m, o.Plan, o.Workload, engine, fallback, o.Engine.Sim, o.Ramp, o.Runtime)
 	m.Workload.Shape = fioadapt.StepShape(o.Workload)
+	m.Workload.IOUring = fioadapt.UringText(o.Workload.Uring)
 	if prevMeta != nil {
 		if err := sweep.CheckResume(*prevMeta, *m); err != nil {
 			*m = *prevMeta

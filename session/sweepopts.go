@@ -72,7 +72,7 @@ func (o *Sweep) KeepPrevious(g Fields, engineGiven bool) (ramp, runtime time.Dur
 	if !g.Has(FieldDirect) {
 		o.Workload.Direct = p.Meta.Workload.Direct
 	}
-	if u, err := ioengine.ParseUringOptions(p.Meta.Workload.IOUring); err == nil && !o.Workload.Uring.Set() {
+	if u, err := fioadapt.ParseUringText(p.Meta.Workload.IOUring); err == nil && !o.Workload.Uring.Set() {
 		o.Workload.Uring = u
 	}
 	if !g.Has(FieldRWMixRead) && p.Meta.Workload.RWMixRead > 0 {

@@ -1,9 +1,11 @@
 package sweep
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/qdsweep/qdsweep/diagnosis"
 	"github.com/qdsweep/qdsweep/fio"
-	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/littleslaw"
 )
 
@@ -96,9 +98,8 @@ func stepTelemetry(s Step) diagnosis.StepTelemetry {
 }
 
 // pollThreads reports whether the io_uring options a sweep recorded
-// (UringOptions.String's form) gave each job a kernel thread polling its
-// submission queue.
+// (Workload.IOUring: fio's name=value pairs, space-separated) gave each
+// job a kernel thread polling its submission queue: sqthread_poll=1.
 func pollThreads(recorded string) bool {
-	o, err := ioengine.ParseUringOptions(recorded)
-	return err == nil && o.SQThreadPoll
+	return slices.Contains(strings.Fields(recorded), fio.OptSqthreadPoll+"=1")
 }

@@ -88,7 +88,8 @@ type Workload struct {
 	// LogIntervalNs is the period of each step's Series (0: none recorded).
 	LogIntervalNs int64 `json:"log_interval_ns,omitempty"`
 	// IOUring is fio's io_uring options the sweep ran with, as fio spells
-	// them ("fixedbufs=1 sqthread_poll=1"; "" for qdsweep's own setup).
+	// them: name=value pairs, space-separated, as fioadapt.UringText writes
+	// them and fioadapt.ParseUringText reads them ("" for qdsweep's own setup).
 	IOUring string `json:"io_uring,omitempty"`
 	// Shape is how the steps drew their block sizes and offsets beyond bs
 	// and rw, as fio's options ("bssplit=4096/50:65536/50

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/qdsweep/qdsweep/fio"
+	"github.com/qdsweep/qdsweep/fioadapt"
 	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/session"
 	"github.com/urfave/cli/v2"
@@ -89,7 +90,7 @@ func uringFromFlags(c *cli.Context) (ioengine.UringOptions, error) {
 		} else if !u.CPU {
 			n = 1
 		}
-		if err := o.SetOption(u.Name, n); err != nil {
+		if err := fioadapt.SetUringOption(&o, u.Name, n); err != nil {
 			return o, usagef("--%v", err)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/qdsweep/qdsweep/fioadapt"
 	"github.com/qdsweep/qdsweep/session"
 	"github.com/urfave/cli/v2"
 	"github.com/xrash/smetrics"
@@ -158,17 +159,17 @@ func exitCode(w io.Writer, err error) int {
 		fmt.Fprintln(w, "qdsweep: interrupted")
 		return interruptExitCode()
 	case errors.As(err, &ue):
-		fmt.Fprintln(w, "qdsweep: "+ue.Error())
+		fmt.Fprintln(w, "qdsweep: "+fioadapt.ErrorLine(ue))
 		return 2
 	}
 	var ec cli.ExitCoder
 	if errors.As(err, &ec) {
-		if msg := err.Error(); msg != "" {
+		if msg := fioadapt.ErrorLine(err); msg != "" {
 			fmt.Fprintln(w, "qdsweep: "+msg)
 		}
 		return ec.ExitCode()
 	}
-	fmt.Fprintln(w, "qdsweep: "+err.Error())
+	fmt.Fprintln(w, "qdsweep: "+fioadapt.ErrorLine(err))
 	return 1
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"strings"
 	"time"
 
 	"github.com/qdsweep/qdsweep/fio"
@@ -45,6 +46,18 @@ func runFioFlags() []cli.Flag {
 	return fs
 }
 
+// uringFlagList lists fio's io_uring options qdsweep runs as flags, from
+// the table: "--a, --b and --c".
+func uringFlagList() string {
+	var fs []string
+	for _, u := range fio.UringOptions {
+		if !u.CPU {
+			fs = append(fs, "--"+u.Name)
+		}
+	}
+	return strings.Join(fs[:len(fs)-1], ", ") + " and " + fs[len(fs)-1]
+}
+
 func runCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "run",
@@ -63,7 +76,7 @@ func runCommand() *cli.Command {
 			"--filename=a:b spreads every job's I/Os over the files in turn, --size split between them.\n" +
 			"--fsync=N/--fdatasync=N (psync) sync after every N writes, timed on their own; --sync=dsync opens\n" +
 			"with O_DSYNC; buffered runs drop the files' cached pages first (fio's --invalidate=1).\n" +
-			"--fixedbufs, --registerfiles, --sqthread_poll, --hipri and --nonvectored are fio's io_uring options\n" +
+			uringFlagList() + " are fio's io_uring options\n" +
 			"(with --ioengine=io_uring, as in fio).\n" +
 			"Options that change the workload and that qdsweep does not run (--bssplit, --thinktime,\n" +
 			"--verify=crc32c, --rate_process=poisson, --sync_file_range …) are refused, all named in one line.\n" +
