@@ -75,6 +75,7 @@ var sweepUses = map[OptionKey]struct {
 	"write_hist_log": {use: SweepRefused, why: logsWhy}, "log_hist_msec": {use: SweepRefused, why: logsWhy},
 	"log_hist_coarseness": {use: SweepRefused, why: logsWhy}, "per_job_logs": {use: SweepRefused, why: logsWhy},
 	"log_offset": {use: SweepRefused, why: logsWhy}, "log_prio": {use: SweepRefused, why: logsWhy},
+	"log_max_value": {use: SweepRefused, why: logsWhy}, "log_unix_epoch": {use: SweepRefused, why: logsWhy},
 	"allow_file_create": {use: SweepJobFile}, "kb_base": {use: SweepJobFile},
 }
 

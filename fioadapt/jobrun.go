@@ -130,6 +130,8 @@ type JobLogs struct {
 	PerJob        bool // per_job_logs: the job's number in the names
 	Prio          bool // log_prio: the last column is the I/O's priority, in hex
 	Offset        bool // log_offset: an offset column before the priority
+	MaxValue      bool // log_max_value: an averaged latency line is its window's largest
+	UnixEpoch     bool // log_unix_epoch: times are Unix time in ms
 }
 
 // Any reports whether a log is asked for.
@@ -622,6 +624,14 @@ func verifyLogHandlers() map[string]handler {
 		}},
 		fio.OptPerJobLogs: {apply: func(c *jobConv, _ string, o fio.Option) (err error) { c.run.Logs.PerJob, err = optBool(o); return err }},
 		fio.OptLogOffset:  {apply: func(c *jobConv, _ string, o fio.Option) (err error) { c.run.Logs.Offset, err = optBool(o); return err }},
+		fio.OptLogMaxValue: {apply: func(c *jobConv, _ string, o fio.Option) (err error) {
+			c.run.Logs.MaxValue, err = optBool(o)
+			return err
+		}},
+		fio.OptLogUnixEpoch: {apply: func(c *jobConv, _ string, o fio.Option) (err error) {
+			c.run.Logs.UnixEpoch, err = optBool(o)
+			return err
+		}},
 		fio.OptAllowFileCreate: {apply: func(c *jobConv, _ string, o fio.Option) (err error) {
 			c.run.NoCreate, err = optBool(o)
 			c.run.NoCreate = !c.run.NoCreate

@@ -31,6 +31,10 @@ type Interval struct {
 	// DirLatMeanNs is the mean latency of the slice's reads and of its
 	// writes (0 for a direction without completions), with Bins.
 	DirLatMeanNs [2]float64 `json:"-"`
+	// DirLatMaxNs is the largest latency of the slice's reads and of its
+	// writes (0 for a direction without completions), e.g. for fio's
+	// log_max_value.
+	DirLatMaxNs [2]int64 `json:"-"`
 	// Ramp marks a slice of the ramp (before the measured window, StartNs
 	// negative): IOPS, bandwidth and mean latency only.
 	Ramp bool `json:"ramp,omitempty"`
@@ -71,6 +75,7 @@ func joinSlices(ivs []Interval) Interval {
 		rIOs, wIOs = rIOs+iv.ReadIOPS*dt, wIOs+iv.WriteIOPS*dt
 		rB, wB = rB+iv.ReadBWBytes*dt, wB+iv.WriteBWBytes*dt
 		area += iv.InflightMean * dt
+		j.DirLatMaxNs = [2]int64{max(j.DirLatMaxNs[0], iv.DirLatMaxNs[0]), max(j.DirLatMaxNs[1], iv.DirLatMaxNs[1])}
 		for d, bs := range iv.Bins {
 			var n int64
 			for _, b := range bs {

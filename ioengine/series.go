@@ -17,6 +17,7 @@ type ivCut struct {
 	latSum     [2]int64   // per direction
 	area       int64      // ∫ inflight dt since the window began, ns × I/Os
 	bins       [2][]ivBin // per direction
+	max        [2]int64   // per direction, the largest latency since the cut before
 	final      bool
 }
 
@@ -120,6 +121,7 @@ type seriesJob struct {
 	tick *atomic.Int64
 	last int64
 	hist [2]ivHist // per direction
+	max  [2]int64  // per direction, the largest latency since the last cut
 	cuts []ivCut
 	// open is how many of the window's I/Os the job had in flight when
 	// its window opened (at its first reap after the coordinator's start).
@@ -128,7 +130,10 @@ type seriesJob struct {
 
 // record adds one completion's latency (direction dir) to the current
 // interval.
-func (s *seriesJob) record(dir int, lat int64) { s.hist[dir][ivSlot(lat)]++ }
+func (s *seriesJob) record(dir int, lat int64) {
+	s.hist[dir][ivSlot(lat)]++
+	s.max[dir] = max(s.max[dir], lat)
+}
 
 // maybeCut cuts the series when the coordinator has ticked since the last
 // cut. Called once per reap batch by the meter while measuring.
@@ -140,7 +145,8 @@ func (s *seriesJob) maybeCut(m *meter, t int64) {
 }
 
 func (s *seriesJob) cut(m *meter, t, k int64, final bool) {
-	c := ivCut{tick: k, t: t, latSum: [2]int64{m.dir[0].latSum, m.dir[1].latSum}, final: final}
+	c := ivCut{tick: k, t: t, latSum: [2]int64{m.dir[0].latSum, m.dir[1].latSum}, max: s.max, final: final}
+	s.max = [2]int64{}
 	c.area = m.area
 	if m.measuring {
 		c.area += m.inflight * (t - m.tLast)
@@ -158,6 +164,7 @@ func (s *seriesJob) reset(inflight int64) {
 	s.open = inflight
 	s.cuts = s.cuts[:0]
 	s.last = s.tick.Load()
+	s.max = [2]int64{}
 	clear(s.hist[0][:])
 	clear(s.hist[1][:])
 }
@@ -176,6 +183,7 @@ type ivAcc struct {
 	area       float64    // mean in flight, summed over jobs
 	latSum     [2]int64   // per direction
 	dirCount   [2]int64
+	max        [2]int64 // per direction
 	count      int64
 	bins       [2][]ivBin
 	endSum     float64 // Σ over the jobs of where their shares of the slice end
@@ -262,6 +270,7 @@ func mergeSlices(jobs []*seriesJob, winStarts []int64, ticks []int64, end int64,
 			ReadIOPS: a.ios[0], WriteIOPS: a.ios[1], ReadBWBytes: a.bytes[0], WriteBWBytes: a.bytes[1], InflightMean: a.area}
 		if a.count > 0 && full {
 			iv.LatMeanNs = float64(a.latSum[0]+a.latSum[1]) / float64(a.count)
+			iv.DirLatMaxNs = a.max
 			if bins {
 				iv.DirLatMeanNs = dirMeans(a.latSum, a.dirCount)
 				iv.Bins = [2][]LatBin{latBins(mergeBins(slices.Clone(a.bins[0]))), latBins(mergeBins(slices.Clone(a.bins[1])))}
@@ -310,6 +319,7 @@ func addJobSlices(accs []ivAcc, own []ivPiece, sj *seriesJob, winStart int64, ti
 		prevK = k
 		p.end, p.set = c.t, true
 		for d := range a.latSum {
+			a.max[d] = max(a.max[d], c.max[d])
 			a.latSum[d] += c.latSum[d] - prev.latSum[d]
 			a.dirCount[d] += c.ios[d] - prev.ios[d]
 		}

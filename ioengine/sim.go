@@ -351,6 +351,9 @@ type simRun struct {
 	// The ramp's completions and their latency since it began, and the
 	// next OnRampSample (Control.RampSampleInterval).
 	rampAllIOs, rampAllLat, nextRampSample int64
+	// ioLog keeps the window's completions (Control.IOLog; nil: none
+	// asked): the simulated device has no offsets, so each is 0.
+	ioLog *[]IORecord
 }
 
 // cutRamp closes a slice of the ramp at virtual time t.
@@ -460,6 +463,9 @@ func (e *simEngine) Run(ctx context.Context, w Workload, ctl Control) (*Stats, e
 		st.Series = r.ser.finish(end)
 	}
 	st.Ramp = r.ramp
+	if r.ioLog != nil {
+		st.IOLog = [][]IORecord{*r.ioLog} // the jobs share one queue
+	}
 	return st, runErr
 }
 
@@ -493,6 +499,9 @@ func (e *simEngine) newRun(w Workload, ctl Control) *simRun {
 	}
 	if ctl.SeriesInterval > 0 {
 		r.ser = &simSeries{interval: int64(ctl.SeriesInterval), bins: ctl.SeriesBins}
+	}
+	if ctl.IOLog {
+		r.ioLog = new([]IORecord)
 	}
 	for range e.cfg.Channels {
 		r.channels = append(r.channels, 0)
@@ -640,10 +649,15 @@ func (r *simRun) complete(io simIO) {
 		if r.ser != nil {
 			r.ser.record(lat, r.w.BS, io.write)
 		}
+		dir := 0
 		if io.write {
+			dir = 1
 			r.wr.record(lat, r.w.BS)
 		} else {
 			r.rd.record(lat, r.w.BS)
+		}
+		if r.ioLog != nil {
+			*r.ioLog = append(*r.ioLog, IORecord{EndNs: io.done - r.winStart, LatNs: lat, Bytes: r.w.BS, Dir: dir})
 		}
 	}
 	if r.left == 0 {
@@ -723,6 +737,7 @@ type simSeries struct {
 	start      int64 // virtual ns the current slice began
 	ios, bytes [2]int64
 	latSum     [2]int64  // per direction
+	max        [2]int64  // per direction, the slice's largest latency
 	area       float64   // I/O·ns
 	hist       [2]ivHist // per direction
 	bins       bool      // keep each slice's bins (Control.SeriesBins)
@@ -738,6 +753,7 @@ func (s *simSeries) record(lat, bs int64, write bool) {
 	s.ios[d]++
 	s.bytes[d] += bs
 	s.latSum[d] += lat
+	s.max[d] = max(s.max[d], lat)
 	s.hist[d][ivSlot(lat)]++
 }
 
@@ -754,6 +770,7 @@ func (s *simSeries) close(t int64) {
 	}
 	if n := s.ios[0] + s.ios[1]; n > 0 {
 		iv.LatMeanNs = float64(s.latSum[0]+s.latSum[1]) / float64(n)
+		iv.DirLatMaxNs = s.max
 		r, w := s.hist[0].sparse(), s.hist[1].sparse()
 		if s.bins {
 			iv.DirLatMeanNs = dirMeans(s.latSum, s.ios)
@@ -762,7 +779,7 @@ func (s *simSeries) close(t int64) {
 		iv.LatP99Ns = ivQuantile(append(r, w...), 0.99)
 	}
 	s.out = append(s.out, iv)
-	s.start, s.ios, s.bytes, s.latSum, s.area = t, [2]int64{}, [2]int64{}, [2]int64{}, 0
+	s.start, s.ios, s.bytes, s.latSum, s.max, s.area = t, [2]int64{}, [2]int64{}, [2]int64{}, [2]int64{}, 0
 }
 
 // finish closes the last slice at end (a tail shorter than half an

@@ -101,7 +101,7 @@ type Stats struct {
 	JobSeries [][]Interval `json:"-"`
 	// IOLog holds, when Control.IOLog asked for it, each job's I/Os in
 	// the order they completed, in job order; results.json does not keep
-	// them. Engines that keep no I/Os (the simulator, fio) leave it nil.
+	// them. The fio engine keeps none (fio writes its own logs): nil.
 	IOLog [][]IORecord `json:"-"`
 	// Ramp holds the ramp in slices of Control.SeriesInterval (Interval.Ramp
 	// set, StartNs negative), so a level that changed before the window is

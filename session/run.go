@@ -82,6 +82,11 @@ func (r *Run) Execute(ctx context.Context) (err error) {
 	if err != nil {
 		return err
 	}
+	logsDone, err := askFioForLogs(jobs, logs)
+	defer logsDone()
+	if err != nil {
+		return err
+	}
 	cleanup, err := r.layOutJobs(ctx, errw, jobs)
 	defer cleanup()
 	if err != nil {
@@ -248,6 +253,7 @@ func (r *Run) controlJobs(jobs []*runJob, win time.Duration) {
 			j.steady = watchSteady(&j.ctl, j.spec.run.Steady)
 		}
 		j.ctl.IOLog = j.spec.run.Logs.PerIO() // fio logs every I/O without log_avg_msec
+		j.markLogEpoch()
 		if win > 0 {
 			j.ctl.SeriesInterval = win  // fio's logs' windows, a whole number of slices each
 			j.ctl.SeriesKeepTail = true // fio writes the last part-window in some logs only

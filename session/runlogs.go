@@ -2,8 +2,11 @@ package session
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math"
+	"os"
 	"slices"
 	"time"
 
@@ -26,6 +29,11 @@ type runLog struct {
 	every int
 	perIO bool
 	slice time.Duration // the series' interval
+	// fioDir is where fio, running the job, wrote its own logs
+	// (askFioForLogs): the log is fio's file of job number fioN,
+	// carried through; n is the number in the log's own name.
+	fioDir  string
+	n, fioN int
 }
 
 // runLogs are the logs the jobs ask for (write_iops_log, write_bw_log,
@@ -58,7 +66,7 @@ func runLogs(jobs []*runJob, slice time.Duration) []runLog {
 				for _, kind := range k.kinds {
 					if k.prefix != "" {
 						out = append(out, runLog{path: fio.LogPath(k.prefix, kind, n+c, l.PerJob), kind: kind, job: j, clone: clone,
-							every: k.every, perIO: kind != fio.LogClatHist && l.PerIO(), slice: slice})
+							every: k.every, perIO: kind != fio.LogClatHist && l.PerIO(), slice: slice, n: n + c})
 					}
 				}
 			}
@@ -98,13 +106,19 @@ func gcd(a, b int64) int64 {
 // each clone's series and the series' tail apart (Control.SeriesKeepTail).
 func (j *runJob) ownEngine() bool { return j.es.Sim == nil && j.es.Fio == nil }
 
-// unkeptLogs drops the logs of a job whose engine (the simulator, fio)
-// keeps no series per clone (numjobs > 1) or no I/Os (logs of every I/O,
-// without log_avg_msec), and says why.
+// fioWritesLogs reports whether fio runs the job here, so that it writes
+// the job's logs itself (askFioForLogs); fio servers write theirs on the
+// client's side, under names of their own.
+func (j *runJob) fioWritesLogs() bool { return j.es.Fio != nil && !j.es.Remote() }
+
+// unkeptLogs drops the logs of a job whose engine (the simulator, fio
+// servers) keeps no series per clone (numjobs > 1) or no I/Os (logs of
+// every I/O, without log_avg_msec), and says why. The simulator keeps its
+// I/Os (Control.IOLog).
 func unkeptLogs(jobs []*runJob) {
 	for _, j := range jobs {
 		l := &j.spec.run.Logs
-		if j.ownEngine() || !l.Any() {
+		if j.ownEngine() || j.fioWritesLogs() || !l.Any() {
 			continue
 		}
 		if j.w.NumJobs > 1 {
@@ -112,7 +126,7 @@ func unkeptLogs(jobs []*runJob) {
 			j.spec.notes = append(j.spec.notes, report.LogsIgnoredNote(fioadapt.LogsPerClone))
 			continue
 		}
-		if l.PerIO() {
+		if l.PerIO() && j.es.Sim == nil {
 			l.IOPS, l.BW, l.Lat = "", "", ""
 			j.spec.notes = append(j.spec.notes, report.LogsIgnoredNote(fioadapt.LogsPerIO))
 		}
@@ -175,8 +189,80 @@ func writeRunLogs(logs []runLog, oo guard.OutOptions) (exact bool, err error) {
 	return exact, nil
 }
 
+// markLogEpoch has the job note, under log_unix_epoch, when its measured
+// window begins: its logs' times count from there, as fio's count from its
+// epoch, the start of the job after its ramp.
+func (j *runJob) markLogEpoch() {
+	if !j.spec.run.Logs.UnixEpoch {
+		return
+	}
+	then := j.ctl.OnWindowStart
+	j.ctl.OnWindowStart = func() {
+		j.logEpoch = time.Now().UnixMilli()
+		if then != nil {
+			then()
+		}
+	}
+}
+
+// askFioForLogs hands fio, for each job it runs here with logs, the
+// job's log options with their files in a directory of the job's own
+// (fioadapt.JobLogs.FioOptions), and marks the job's logs as fio's files
+// to carry through; done removes the directories.
+func askFioForLogs(jobs []*runJob, logs []runLog) (done func(), err error) {
+	whole := wholeViaFio(jobs) // one fio run numbers every job's clones
+	var dirs []string
+	done = func() {
+		for _, d := range dirs {
+			os.RemoveAll(d)
+		}
+	}
+	for _, j := range jobs {
+		if !j.fioWritesLogs() || !j.spec.run.Logs.Any() {
+			continue
+		}
+		dir, err := os.MkdirTemp("", "qdsweep-fiologs-")
+		if err != nil {
+			return done, fmt.Errorf("a directory for fio's logs: %w", err)
+		}
+		dirs = append(dirs, dir)
+		j.es.Fio.JobOptions = append(j.es.Fio.JobOptions, j.spec.run.Logs.FioOptions(dir)...)
+		if j.eng, _, err = j.es.Open(); err != nil {
+			return done, err
+		}
+		for i := range logs {
+			if logs[i].job == j {
+				logs[i].fioDir, logs[i].fioN = dir, max(logs[i].clone, 0)+1
+				if whole {
+					logs[i].fioN = logs[i].n
+				}
+			}
+		}
+	}
+	return done, nil
+}
+
+// carryFioLog adds to b the lines of fio's own file of the log
+// (askFioForLogs); with per_job_logs=0 fio's one file holds every
+// clone's lines, carried with the first. A file fio did not write (the
+// job failed first) adds nothing.
+func carryFioLog(b *bytes.Buffer, l runLog) error {
+	if l.clone > 0 && !l.job.spec.run.Logs.PerJob {
+		return nil
+	}
+	data, err := os.ReadFile(l.job.spec.run.Logs.FioLogPath(l.fioDir, l.kind, l.fioN))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("reading fio's log: %w", err)
+	}
+	b.Write(data)
+	return nil
+}
+
 // writeRunLog adds one log's lines to b.
 func writeRunLog(b *bytes.Buffer, l runLog) (exact bool, err error) {
+	if l.fioDir != "" {
+		return true, carryFioLog(b, l)
+	}
 	st, logs := l.job.st, l.job.spec.run.Logs
 	if st == nil {
 		return true, nil
@@ -203,6 +289,9 @@ func writeRunLog(b *bytes.Buffer, l runLog) (exact bool, err error) {
 			return true, nil // fio writes the file, empty, without log_hist_msec
 		}
 		entries, exact := fioadapt.HistLog(windows, l.job.w, logs.HistCoarse)
+		for i := range entries {
+			entries[i].TimeMs += l.job.logEpoch
+		}
 		return exact, fio.WriteHistLog(b, entries, logs.HistCoarse)
 	}
 	var entries []fio.LogEntry
@@ -213,16 +302,20 @@ func writeRunLog(b *bytes.Buffer, l runLog) (exact bool, err error) {
 		}
 		entries = ioLogEntries(l.kind, recs)
 	} else {
-		entries = logEntries(l.kind, l.job.w.RW, windows)
+		entries = logEntries(l.kind, l.job.w.RW, windows, logs.MaxValue)
 	}
 	for i := range entries {
 		entries[i].HexPrio, entries[i].WithOffset = logs.Prio, logs.Offset
+		entries[i].TimeMs += l.job.logEpoch
 	}
 	return true, fio.WriteLog(b, entries)
 }
 
-// logEntries is one log's lines from a series.
-func logEntries(kind fio.LogKind, rw ioengine.RW, series []ioengine.Interval) []fio.LogEntry {
+// logEntries is one log's lines from a series; with maxValue
+// (log_max_value) a latency line is its window's largest latency, as fio
+// writes it, where it is the mean (fio's IOPS and bandwidth lines are each
+// one rate per window, their largest the same).
+func logEntries(kind fio.LogKind, rw ioengine.RW, series []ioengine.Interval, maxValue bool) []fio.LogEntry {
 	if kind == fio.LogSlat {
 		// qdsweep times an I/O from before its submission (lat) and does not
 		// time the submission apart: the slat log is written empty, as fio
@@ -249,7 +342,10 @@ func logEntries(kind fio.LogKind, rw ioengine.RW, series []ioengine.Interval) []
 					continue // no completion: no latency
 				}
 				v = iv.LatMeanNs
-				if mixed {
+				switch {
+				case maxValue:
+					v = float64(iv.DirLatMaxNs[dir])
+				case mixed:
 					v = iv.DirLatMeanNs[dir]
 				}
 			}

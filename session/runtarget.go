@@ -40,6 +40,9 @@ type runJob struct {
 	// the process's by I/O count (fioadapt.RunGroups).
 	cpuShared bool
 	version   string // qdsweep's, in the reports
+	// logEpoch is when the job's measured window began, Unix ms, for its
+	// logs' times under log_unix_epoch (markLogEpoch).
+	logEpoch int64
 }
 
 // prepareJob opens a job's engine and checks its targets (sizes, the

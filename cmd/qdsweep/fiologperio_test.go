@@ -165,3 +165,65 @@ func TestRunSaysSlatLogEmpty(t *testing.T) {
 		}
 	}
 }
+
+// TestRunLogsOnSimAndFio: the simulated device and the fio engine write
+// fio's logs of every I/O too. The simulator's (a device of 1,000 IOPS,
+// 256 reads of 4 KiB) hold a line per simulated completion, as the local
+// engines' do. The fio engine hands fio the job's log options and carries
+// fio's own files through the one writer: with prioclass=1 and prio=3
+// (which fio runs for qdsweep) and log_prio=1, every line's priority is
+// fio's 0x2003, as fio's own run of the same job writes it, and without
+// log_prio the column is 1 (the real-time class) in both.
+func TestRunLogsOnSimAndFio(t *testing.T) {
+	base := []string{"--name=a", "--filename=f", "--size=1m", "--bs=4k", "--rw=randread", "--write_iops_log=q", "--write_bw_log=q", "--write_lat_log=q"}
+	want := []string{"q_bw.1.log", "q_clat.1.log", "q_iops.1.log", "q_lat.1.log", "q_slat.1.log"}
+	dir := t.TempDir()
+	if _, stderr, code := runQdsweep(t, dir, append([]string{"run", "--output-format=terse", "--ioengine=sim", "--sim=latency=1ms,iops=1000"}, base...)...); code != 0 {
+		t.Fatalf("sim: exit %d: %s", code, stderr)
+	}
+	if got := logNames(t, dir); !slices.Equal(got, want) {
+		t.Fatalf("sim: logs %v, want %v", got, want)
+	}
+	checkPerIOLogs(t, "sim", dir, false, false)
+	fioBin, err := exec.LookPath("fio")
+	if err != nil {
+		t.Skip("fio is not installed: the fio engine's logs are fio's")
+	}
+	for _, c := range []struct {
+		extra []string
+		prio  string
+	}{{[]string{"--log_prio=1"}, "0x2003"}, {nil, "1"}} {
+		args := append(append(slices.Clone(base), "--rate_iops=1000", "--prioclass=1", "--prio=3"), c.extra...)
+		dirs := map[string]string{"qdsweep": t.TempDir(), "fio": t.TempDir()}
+		for who, d := range dirs {
+			if err := os.WriteFile(filepath.Join(d, "f"), make([]byte, 1<<20), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if who == "fio" {
+				if out, err := runIn(d, fioBin, append([]string{"--output-format=terse"}, args...)...); err != nil {
+					t.Fatalf("fio: %v\n%s", err, out)
+				}
+			} else if _, stderr, code := runQdsweep(t, d, append([]string{"run", "--output-format=terse", "--ioengine=fio"}, args...)...); code != 0 {
+				t.Fatalf("fio engine: exit %d: %s", code, stderr)
+			}
+			if got := logNames(t, d); !slices.Equal(got, want) {
+				t.Fatalf("%s %v: logs %v, want %v", who, c.extra, got, want)
+			}
+			for _, k := range []string{"iops", "bw", "clat", "lat"} {
+				b, err := os.ReadFile(filepath.Join(d, "q_"+k+".1.log"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+				for i, l := range lines {
+					if f := strings.Split(l, ", "); len(f) != 5 || f[4] != c.prio {
+						t.Fatalf("%s %v: %s log line %d: %q: want 5 columns, the priority %s", who, c.extra, k, i+1, l, c.prio)
+					}
+				}
+				if len(lines) != 256 {
+					t.Errorf("%s %v: %s log has %d lines, want one per I/O (256)", who, c.extra, k, len(lines))
+				}
+			}
+		}
+	}
+}

@@ -82,13 +82,14 @@ func TestRunWritesFioLogs(t *testing.T) {
 			t.Errorf("fio2gnuplot: %v %v, average file %q, want the mean %d\n%s", err, rerr, avg, want, out)
 		}
 	}
-	// fio runs these; so does qdsweep, without the logs, and says why.
+	// fio runs these; so does qdsweep, without the logs, and says why: the
+	// simulated device keeps one series and one list of I/Os for every clone.
 	for _, c := range []struct {
 		args []string
 		why  string
-	}{{[]string{"--write_iops_log=q"}, "--log_avg_msec"}} {
+	}{{[]string{"--write_iops_log=q", "--log_avg_msec=50", "--numjobs=2"}, "numjobs > 1"}} {
 		d := t.TempDir()
-		_, stderr, code := runQdsweep(t, d, append([]string{"run", "--name=b", "--size=1m", "--ioengine=sim"}, c.args...)...)
+		_, stderr, code := runQdsweep(t, d, append([]string{"run", "--name=b", "--filename=f", "--size=1m", "--ioengine=sim"}, c.args...)...)
 		if code != 0 || !strings.Contains(strings.Join(strings.Fields(stderr), " "), c.why) || len(logNames(t, d)) != 0 {
 			t.Errorf("%v: exit %d, %q, logs %v; want the run, no logs, and why", c.args, code, stderr, logNames(t, d))
 		}
