@@ -721,7 +721,7 @@ var RunOptions = []OptionDoc{
 	{Name: "end_fsync", Default: "0", Help: "1: fsync the file when the job ends", Range: between(0, 1)},
 	{Name: "randseed", Help: "seed of the random offsets"},
 	{Name: "randrepeat", Default: "1", Help: "0: different random offsets every run", Range: between(0, 1), pass: passBool},
-	{Name: "norandommap", Switch: true, Help: "accepted: qdsweep always draws random offsets with repeats, as fio with norandommap", pass: passBool},
+	{Name: "norandommap", Switch: true, Help: "random offsets repeat; without it a random job does each block of its region once before any again, and cuts an I/O short at a block already done (fio's random map)", pass: passBool},
 	{Name: "readonly", Switch: true, Help: "refuse a workload that writes"},
 	{Name: "verify", Help: "crc32c (crc32c-intel), md5, meta or pattern: every block carries fio's verify header and checksum, on disk as fio writes them; reads are checked, and a job that writes reads its blocks back when it ends"},
 	{Name: "do_verify", Default: "1", Help: "0: a job that writes with --verify does not read its blocks back", Range: between(0, 1)},

@@ -45,9 +45,8 @@ type JobRun struct {
 	EndFsync bool `json:"end_fsync"`
 	// ReadOnly is fio's --readonly: a workload that writes is refused.
 	ReadOnly bool `json:"readonly"`
-	// NoRandomMap is fio's norandommap. qdsweep draws random offsets with
-	// repeats either way, as fio with norandommap; it changes only where a
-	// size-based random job ends (IOsPerJob).
+	// NoRandomMap is fio's norandommap: random offsets repeat; without it
+	// the workload keeps fio's random map (ioengine.Shape.RandomMap).
 	NoRandomMap bool `json:"norandommap,omitempty"`
 	// NoCreate is fio's allow_file_create=0: a job file that does not
 	// exist is refused, not laid out.
@@ -669,6 +668,7 @@ var renders = map[string]func(wl ioengine.Workload) (string, bool){
 	fio.OptRandSeed: func(wl ioengine.Workload) (string, bool) {
 		return strconv.FormatUint(wl.RandSeed, 10), wl.RandSeed != 0
 	},
+	fio.OptNoRandomMap: func(wl ioengine.Workload) (string, bool) { return "1", wl.RW.IsRandom() && !wl.Shape.RandomMap },
 	// fio drops the files' cached pages first unless told not to;
 	// qdsweep's sweeps keep them, as its own engines do.
 	fio.OptInvalidate:      func(wl ioengine.Workload) (string, bool) { return "0", !wl.Invalidate },
@@ -1287,6 +1287,7 @@ func (c *jobConv) other(key string, o fio.Option) error {
 func (c *jobConv) finish() {
 	run, wl := &c.run, &c.run.Workload
 	c.finishShape()
+	wl.Shape.RandomMap = wl.RW.IsRandom() && !run.NoRandomMap
 	if !c.mixSet && wl.RW.Mixed() {
 		wl.RWMixRead = fio.Row(fio.OptRWMixRead).DefaultInt()
 	}

@@ -270,9 +270,9 @@ func convPercentRandom(c *jobConv, _ string, o fio.Option) error {
 }
 
 // convRandomGenerator reads random_generator: tausworthe and tausworthe64
-// draw offsets with repeats, as qdsweep's generator does (their streams
-// differ; their distributions do not); lfsr, which never repeats an
-// offset, is not run.
+// draw offsets uniformly, as qdsweep's generator does (their streams
+// differ; their distributions do not); lfsr, which visits every block in
+// its own order, is not run.
 func convRandomGenerator(c *jobConv, _ string, o fio.Option) error {
 	switch strings.TrimSpace(o.Value) {
 	case "tausworthe", "tausworthe64":

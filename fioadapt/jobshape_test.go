@@ -56,6 +56,7 @@ func TestShapeOptions(t *testing.T) {
 				t.Fatal(err)
 			}
 			w := run.Workload
+			c.want.RandomMap = w.RW.IsRandom() // no case gives norandommap
 			if w.BS != c.bs || !reflect.DeepEqual(w.Shape, c.want) {
 				t.Fatalf("bs %d, shape %+v; want bs %d, %+v", w.BS, w.Shape, c.bs, c.want)
 			}
@@ -75,6 +76,12 @@ func TestShapeOptions(t *testing.T) {
 				t.Fatalf("written and read back: bs %d, %+v; want bs %d, %+v\n%s", got.BS, got.Shape, w.BS, w.Shape, b.String())
 			}
 		})
+	}
+	for cmd, want := range map[string]bool{"--rw=randread": true, "--rw=randread --norandommap": false, "--rw=read": false} {
+		run, err := runOf(t, "--name=x --filename=f "+cmd)
+		if err != nil || run.Workload.Shape.RandomMap != want {
+			t.Errorf("%s: random map %v (%v), want %v", cmd, run.Workload.Shape.RandomMap, err, want)
+		}
 	}
 }
 

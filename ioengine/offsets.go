@@ -39,10 +39,12 @@ func (r *rng) u32() uint64 { return r.next() >> 32 }
 const frand32Max = 1<<32 - 1
 
 // offsetGen yields each job's I/O directions, files, offsets and sizes, as
-// fio's get_next_offset and get_next_buflen do (without fio's random map,
-// as with its norandommap): random offsets are drawn by the distribution
-// over the job's region of the file, in units of the direction's smallest
-// block size; sequential ones follow the direction's last I/O (plus the
+// fio's get_next_offset and get_next_buflen do: random offsets are drawn
+// by the distribution over the job's region of the file, in units of the
+// direction's smallest block size (with fio's random map, Shape.RandomMap,
+// the next free block from the one drawn, and the I/O cut short at the
+// first block already done; without it, with repeats, as fio's
+// norandommap); sequential ones follow the direction's last I/O (plus the
 // skip) and wrap around at the end of the region, one position per file
 // and direction. With several files (fio's filename=a:b) the I/Os go to
 // each file in turn, one at a time (fio's file_service_type=roundrobin).
@@ -79,6 +81,9 @@ type genRegion struct {
 	// file: the ranks over the region and the offset added to each.
 	nranges uint64
 	randOff uint64
+	// done is fio's random map of the region (nil without one): one bit
+	// per block of the smaller direction's smallest size.
+	done *blockMap
 }
 
 // zoneIndex is fio's zone_split_index: a zone's start and end, in
@@ -120,6 +125,9 @@ func newOffsetGen(w *Workload, start int64, sizes []int64, job int) offsetGen {
 			r.blocks[d] = uint64(max(size-max(g.lo[d]-g.unit[d], 0), 0) / g.unit[d])
 		}
 		r.nranges = uint64((size + rangeSize - 1) / rangeSize)
+		if g.random && w.keepsRandomMap() {
+			r.done = newBlockMap(uint64(size / rangeSize))
+		}
 		g.regions[f] = g.initDist(r)
 	}
 	return g
@@ -159,31 +167,47 @@ func (g *offsetGen) next() (dir, file int, off, n int64) {
 		g.turn = (g.turn + 1) % len(g.regions)
 	}
 	r := &g.regions[file]
-	rel := g.offset(r, dir)
+	rel, drawn := g.offset(r, dir)
 	n = g.lo[dir]
 	if g.hi[dir] != n {
 		n = g.size(dir, rel, r.size)
+	}
+	if drawn && r.done != nil {
+		n = g.mark(r, dir, rel, n)
 	}
 	r.pos[dir] = rel + n
 	return dir, file, r.start + rel, n
 }
 
-// offset is the next offset of direction dir in r, from r's start: fio's
-// get_next_block with rw_sequencer=sequential.
-func (g *offsetGen) offset(r *genRegion, dir int) int64 {
+// offset is the next offset of direction dir in r, from r's start, and
+// whether it was drawn at random: fio's get_next_block with
+// rw_sequencer=sequential.
+func (g *offsetGen) offset(r *genRegion, dir int) (int64, bool) {
 	if !g.random {
-		return g.seq(r, dir)
+		return g.seq(r, dir), false
 	}
 	if g.every > 1 {
 		if g.count--; g.count > 0 {
-			return g.seq(r, dir)
+			return g.seq(r, dir), false
 		}
 		g.count = g.every
 	}
 	if g.seqPerc[dir] > 0 && g.rng.below(100) < g.seqPerc[dir] {
-		return g.seq(r, dir)
+		return g.seq(r, dir), false
 	}
-	return g.rand(r, dir)
+	return g.rand(r, dir), true
+}
+
+// mark is fio's mark_random_map: the blocks (of dir's smallest size) of
+// an I/O of n bytes at rel marked done, up to the first one already done,
+// and the I/O cut to the blocks marked.
+func (g *offsetGen) mark(r *genRegion, dir int, rel, n int64) int64 {
+	lo := g.lo[dir]
+	set := r.done.setRun(uint64(rel/lo), uint64((n+lo-1)/lo))
+	if set == 0 {
+		return n // fio asserts a block was free; only where directions' sizes differ
+	}
+	return min(n, int64(set)*lo)
 }
 
 // seq is the sequential offset after dir's last I/O in r, skip bytes
@@ -225,7 +249,21 @@ func (g *offsetGen) rand(r *genRegion, dir int) int64 {
 			}
 		}
 	}
-	return int64(g.rng.below(r.blocks[dir])) * unit
+	b := g.rng.below(r.blocks[dir])
+	if m := r.done; m != nil && m.isSet(b) {
+		// fio's random map: the next free block, from the start again
+		// past the end; a full map starts over, as fio's time_based job
+		// and the next loop of a size-based one do.
+		// A free block past where dir's I/O fits (directions of different
+		// smallest sizes share the map's bits) ends fio's pass too.
+		free, ok := m.nextFree(b)
+		if !ok || int64(free)*unit+g.lo[dir] > r.size {
+			m.reset()
+			free = b
+		}
+		b = free
+	}
+	return int64(b) * unit
 }
 
 // zoned is fio's __get_next_rand_offset_zoned(_abs): a zone by the

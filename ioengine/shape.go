@@ -37,6 +37,12 @@ type Shape struct {
 	// random offset every n-th I/O and continues sequentially in between
 	// (fio's ddir_seq_nr; 0 or 1: every I/O).
 	RandomEvery int
+	// RandomMap is fio's random map (its default; false: norandommap):
+	// a random job does each block of its region once before any again,
+	// drawing the next free block from the one drawn when that one is
+	// done, and cuts an I/O short at the first block already done. Kept
+	// only where fio keeps it (keepsRandomMap).
+	RandomMap bool `json:",omitempty"`
 }
 
 // BSShare is one block size of a bssplit and its percent of the I/Os.
@@ -84,6 +90,22 @@ type Zone struct {
 func (s Shape) IsSet() bool {
 	return len(s.BSSplit[0])+len(s.BSSplit[1]) > 0 || s.Align != [2]int64{} || s.BSRange != [2][2]int64{} || s.Dist.Kind != DistRandom ||
 		s.Sequential != [2]int{} || s.Skip != 0 || s.RandomEvery > 1
+}
+
+// keepsRandomMap reports whether w's random offsets go through fio's
+// random map: Shape.RandomMap, and, as fio's fixup_options decides,
+// uniform offsets (another random_distribution turns it off) aligned to
+// each direction's smallest size (any other blockalign turns it off).
+func (w Workload) keepsRandomMap() bool {
+	if !w.Shape.RandomMap || w.Shape.Dist.Kind != DistRandom {
+		return false
+	}
+	for d, a := range w.Shape.Align {
+		if lo, _ := w.Shape.BSBounds(d, w.BS); a != 0 && a != lo {
+			return false
+		}
+	}
+	return true
 }
 
 // BSBounds returns the smallest and largest size an I/O of direction dir

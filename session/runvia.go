@@ -137,7 +137,7 @@ func zbdReadsNothing(runs []fioadapt.JobRun) string {
 				return ""
 			}
 		}
-		return fmt.Sprintf("job %s: %s=zbd, rw=%s with %s=0: fio reads only data written in a zone, and the zones of a file that is not a zoned block device all start empty, so fio would do no I/O; add %s=1, write the zones first, or run it on a zoned block device",
+		return fmt.Sprintf("job %s: %s=zbd, rw=%s with %s=0 on a file that is not a zoned block device: fio 3.33 runs it and ends with 0 I/Os and exit status 0, printing no reason (it reads only data written in a zone, and such a file's zones all start empty); add %s=1, write the zones first, or run it on a zoned block device",
 			r.Name, fio.OptZoneMode, r.Workload.RW, fio.OptReadBeyondWP, fio.OptReadBeyondWP)
 	}
 	return ""
