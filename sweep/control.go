@@ -193,8 +193,13 @@ type RampFall struct {
 // rampFallBand above its window and ended near the window's level, after a
 // step of the curve that ran above that level: burst credits spent (a
 // throttle that began, a neighbour that arrived) before the step was
-// measured, which no window shows.
+// measured, which no window shows. An open-loop sweep has none: a load the
+// device fell behind of achieves less than a lower load did, and its ramp
+// runs above its window while the queue fills; no level across loads.
 func (r *Result) RampFalls() []RampFall {
+	if r.Plan.OpenLoop() {
+		return nil
+	}
 	var out []RampFall
 	for _, c := range r.Curves() {
 		highest := 0.0

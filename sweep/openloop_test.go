@@ -145,3 +145,50 @@ func TestOpenLoopFractionsOfCapacity(t *testing.T) {
 	}
 	t.Logf("capacity %.0f IOPS at QD 4; loads %v; achieved %.0f, %.0f", c.IOPS, r.Plan.Rates, r.Steps[0].IOPS, r.Steps[1].IOPS)
 }
+
+// TestOpenLoopNoRampFallAcrossLoads: in an open-loop sweep a load the
+// device fell behind of achieves less than a lower load did, and its ramp
+// may run above its window while the queue fills; that is the load, not a
+// level that did not last. The same steps over depths read as a ramp fall
+// that leaves the step above out; over loads nothing is left out.
+func TestOpenLoopNoRampFallAcrossLoads(t *testing.T) {
+	ramp := []ioengine.Interval{
+		{StartNs: -200e6, DurNs: 100e6, IOs: 300, ReadIOPS: 3000, LatMeanNs: 1e6, Ramp: true},
+		{StartNs: -100e6, DurNs: 100e6, IOs: 150, ReadIOPS: 1500, LatMeanNs: 5e6, Ramp: true},
+	}
+	build := func(rates []float64) *sweep.Result {
+		p := plan([]int{1, 2, 4}, true)
+		if rates != nil {
+			p = plan([]int{8}, true)
+			p.Rates = rates
+		}
+		r := sweep.NewResult(sweep.Meta{}, p)
+		for i, iops := range []float64{1000, 2000, 1500} {
+			s := sweep.Step{RW: "randread", BS: 4096, IODepth: 1 << i, NumJobs: 1, QD: 1 << i, IOPS: iops, Steady: true, RuntimeNs: 1e9,
+				Lat: ioengine.Latency{MeanNs: 1e6, P99Ns: 2e6}, Series: &sweep.Series{IntervalNs: 100e6}}
+			if rates != nil {
+				s.IODepth, s.QD, s.OfferedIOPS = 8, 8, rates[i]
+			}
+			if i == 2 {
+				s.Series.Ramp = ramp
+			}
+			r.Steps = append(r.Steps, s)
+		}
+		return r
+	}
+	if falls := build(nil).RampFalls(); len(falls) != 1 {
+		t.Fatalf("over depths: ramp falls %+v, want the third step's", falls)
+	}
+	r := build([]float64{1000, 2000, 4000})
+	if falls := r.RampFalls(); len(falls) != 0 {
+		t.Errorf("over loads: ramp falls %+v, want none", falls)
+	}
+	if err := r.Analyze(littleslaw.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range r.Steps {
+		if s.Time != nil && s.Time.AboveControl {
+			t.Errorf("%.0f IOPS offered (%.0f achieved) left out as above a level that did not last", s.OfferedIOPS, s.IOPS)
+		}
+	}
+}
