@@ -1253,6 +1253,8 @@ func convIOEngine(c *jobConv, _ string, o fio.Option) error {
 		c.run.IOEngine = o.Value
 	case "sync", "pvsync", "pvsync2":
 		c.run.IOEngine = "psync" // one synchronous I/O at a time per job, as psync
+	case ioengine.EngineNull:
+		c.run.IOEngine = o.Value // every I/O done at once, no file touched, as fio's
 	default:
 		c.engineOpt = o // refused if the job keeps it (checkEngineOptions)
 	}

@@ -60,6 +60,8 @@ func newEngine(name string, probeUring func() error) (Engine, string, error) {
 		return &kernelEngine{name: EngineLibaio, newLoop: newAIOLoop}, "", nil
 	case EnginePsync:
 		return &kernelEngine{name: EnginePsync, newLoop: newPsyncLoop}, "", nil
+	case EngineNull:
+		return &kernelEngine{name: EngineNull, newLoop: newNullLoop}, "", nil
 	}
 	return nil, "", badf("--ioengine: unknown engine %q; use io_uring, libaio or psync", name)
 }

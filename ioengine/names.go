@@ -8,7 +8,8 @@ const (
 	EnginePsync   = "psync"    // kernel: one pread/pwrite at a time per job
 	EngineSim     = "sim"      // a simulated device, no I/O
 	EngineFio     = "fio"      // the installed fio, run as a child process
+	EngineNull    = "null"     // fio's null engine: every I/O done at once, no file touched
 )
 
 // engineNames are the names Validate accepts.
-var engineNames = map[string]bool{EngineIOUring: true, EngineLibaio: true, EnginePsync: true, EngineSim: true, EngineFio: true}
+var engineNames = map[string]bool{EngineIOUring: true, EngineLibaio: true, EnginePsync: true, EngineSim: true, EngineFio: true, EngineNull: true}

@@ -91,6 +91,9 @@ func openRun(w Workload, ctl Control, engine string) (*workloadRun, error) {
 	if ctl.Runtime <= 0 {
 		return nil, badf("--runtime: must be positive; use e.g. --runtime=30 (seconds) or 10s")
 	}
+	if engine == EngineNull {
+		return openNullRun(w, ctl)
+	}
 	total, err := targetSize(w.Filename)
 	if err != nil {
 		return nil, err

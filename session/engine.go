@@ -90,6 +90,10 @@ func (r EngineRequest) engine(g Fields, name string, forRun bool, prev *sweep.Re
 	e := Engine{Name: name}
 	switch name {
 	case ioengine.EngineIOUring, ioengine.EngineLibaio, ioengine.EnginePsync, ioengine.EngineSim, ioengine.EngineFio:
+	case ioengine.EngineNull:
+		if !forRun {
+			return e, Usagef("--%s: a sweep runs io_uring, libaio, psync, sim or fio; the null engine, which does no I/O, runs in a job of qdsweep run", fio.OptIOEngine)
+		}
 	default:
 		return e, Usagef("--ioengine: unknown engine %q; use io_uring, libaio, psync, sim or fio", name)
 	}

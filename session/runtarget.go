@@ -154,6 +154,16 @@ type runTarget struct {
 // default).
 func runTargets(w *ioengine.Workload, es Engine, run fioadapt.JobRun) (runTarget, error) {
 	var t runTarget
+	if es.Name == ioengine.EngineNull {
+		// fio's null engine touches no file: nothing to check, lay out or
+		// hold; its offsets span the job's size, as fio's.
+		if w.Size <= 0 {
+			return t, Usagef("run: job %s: %s=null needs %s= for its offsets, as fio does; add e.g. %s=1g", run.Name, fio.OptIOEngine, fio.OptSize, fio.OptSize)
+		}
+		w.Filename, w.Files, w.JobFiles = run.Name, nil, nil
+		t.existingSize, t.perFile = w.Size, w.Size
+		return t, nil
+	}
 	if len(w.JobFiles) > 0 && !es.Local() {
 		return t, Usagef("run: --numjobs=%d gives each job its own file, which --ioengine=%s does not run; name one shared file with --filename", w.NumJobs, es.Name)
 	}
