@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/qdsweep/qdsweep/littleslaw"
 	"gonum.org/v1/plot"
@@ -56,18 +57,26 @@ func loadInflightFigure(in chartInput) (*figure, error) {
 	v := loadValue{title: "In flight vs offered load (open loop)", yName: "in flight (achieved IOPS × mean latency)",
 		get: func(s littleslaw.LoadStep) float64 { return s.Inflight }, ticks: mibTicks{}}
 	return loadValueFigure(in, v, func(p *plot.Plot, l *keyedLegend, _ float64) float64 {
-		capQD := 0
+		// One line per cap the curves ran under (several when compared).
+		var caps []int
 		for _, s := range in.Series {
 			for _, st := range s.measuredSteps() {
-				capQD = max(capQD, st.IODepth*max(st.NumJobs, 1))
+				if c := st.IODepth * max(st.NumJobs, 1); c > 0 && !slices.Contains(caps, c) {
+					caps = append(caps, c)
+				}
 			}
 		}
-		if capQD == 0 {
+		if len(caps) == 0 {
 			return 0
 		}
-		p.Add(hline(float64(capQD), guideGrey, dashTarget, vg.Points(2)))
-		l.Add("most in flight: iodepth × numjobs = "+FormatCount(float64(capQD)), lineThumb(guideGrey, dashTarget, 2))
-		return float64(capQD)
+		slices.Sort(caps)
+		var words []string
+		for _, c := range caps {
+			p.Add(hline(float64(c), guideGrey, dashTarget, vg.Points(2)))
+			words = append(words, FormatCount(float64(c)))
+		}
+		l.Add("most in flight: iodepth × numjobs = "+strings.Join(words, ", "), lineThumb(guideGrey, dashTarget, 2))
+		return float64(caps[len(caps)-1])
 	})
 }
 
