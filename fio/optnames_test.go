@@ -53,6 +53,7 @@ var notOptions = map[string]string{
 	"cmd/qdsweep/outdir.go overwrite": "qdsweep's own --overwrite (an output directory), not fio's overwrite",
 	"report/shortfall.go fsync":       "the system call, named in a sentence",
 	"report/shortfall.go fdatasync":   "the system call, named in a sentence",
+	"report/timefindings.go load":     "the word for an open-loop step's offered load, not the act profile's load",
 }
 
 // TestNoOptionNameOutsideTable fails when a fio option's name (or an
