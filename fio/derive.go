@@ -100,7 +100,7 @@ func (j *Job) deriveFromOptions(grouped bool) {
 		j.RW = strings.SplitN(v, ":", 2)[0]
 	}
 	kb := KBBase
-	if b, err := ParseKBBase(o[OptKBBase]); err == nil {
+	if b, ok := ParseKBBase(o[OptKBBase]); ok {
 		kb = b
 	}
 	if v := o[OptBS]; v != "" && j.BS == 0 {

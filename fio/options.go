@@ -676,7 +676,7 @@ var RunOptions = []OptionDoc{
 	{Name: "bs", Default: "4k", Help: "bytes per I/O (fio suffixes: 4k, 128k, 1m; also spelled --blocksize); 8k,32k: reads 8k, writes 32k", Range: atLeast(1), SweepHelp: "block size, or a list giving one curve each (4k,16k,64k,1m)"},
 	{Name: "bsrange", Help: "block sizes min-max, per direction (4k-64k,8k-8k): each I/O's size drawn as fio draws it (also spelled --blocksize_range)"},
 	{Name: "ba", Help: "random offsets are multiples of this, per direction (fio's blockalign; default: the smallest block size)", Range: atLeast(1)},
-	{Name: "bssplit", Help: "shares of block sizes, as fio: 4k/50:64k/50 for reads and writes, 4k/50:64k/50,8k/100 reads then writes; buffers hold the largest"},
+	{Name: "bssplit", Help: "shares of block sizes, as fio: 4k/50:64k/50 for reads and writes, 4k/50:64k/50,8k/100 reads then writes; 4k/x is taken as 4k/100, as fio 3.33 takes it; buffers hold the largest"},
 	{Name: "random_distribution", Default: "random", Values: []string{"random", "zipf", "pareto", "normal", "zoned", "zoned_abs"}, Help: "where random offsets fall, by fio's formulas: random, zipf:θ, pareto:h, normal:σ (each [:centre 0..1]), zoned:60/10:40/90 (access%/size%), zoned_abs:60/1g:40/9g", pass: passWord},
 	{Name: "percentage_random", Default: "100", Help: "percent of a random job's I/Os at random offsets, the rest following the one before (reads,writes)", Range: between(0, 100), pass: passWord},
 	{Name: "random_generator", Default: "tausworthe", Values: []string{"tausworthe", "lfsr", "tausworthe64"}, Help: "tausworthe or tausworthe64: offsets drawn with repeats by qdsweep's generator, to the same distributions; lfsr is refused", pass: passWord},

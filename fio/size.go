@@ -75,13 +75,15 @@ func ParseSize(s string, kbBase int) (int64, error) {
 	return 0, fmt.Errorf("%w: %q", units.ErrBadSize, s)
 }
 
-// ParseKBBase reads fio's kb_base: 1024 or 1000.
-func ParseKBBase(v string) (int, error) {
+// ParseKBBase reads fio's kb_base, 1024 or 1000; ok is false for any
+// other value, which the kb_base row's Values refuse (CheckAllowed) before
+// a job is read.
+func ParseKBBase(v string) (base int, ok bool) {
 	switch strings.TrimSpace(v) {
 	case "1024":
-		return 1024, nil
+		return 1024, true
 	case "1000":
-		return 1000, nil
+		return 1000, true
 	}
-	return 0, fmt.Errorf("%q: fio's kb_base is 1024 or 1000", v)
+	return 0, false
 }

@@ -636,9 +636,9 @@ func verifyLogHandlers() map[string]handler {
 			c.run.NoCreate = !c.run.NoCreate
 			return err
 		}},
-		fio.OptKBBase: {apply: func(c *jobConv, _ string, o fio.Option) (err error) {
-			if c.kbBase, err = fio.ParseKBBase(o.Value); err != nil {
-				return fmt.Errorf("%s: %w", label(o), err)
+		fio.OptKBBase: {apply: func(c *jobConv, _ string, o fio.Option) error {
+			if b, ok := fio.ParseKBBase(o.Value); ok { // the row's Values refused any other
+				c.kbBase = b
 			}
 			return nil
 		}},
@@ -953,10 +953,7 @@ func convNrFiles(c *jobConv, _ string, o fio.Option) error {
 
 func convRW(c *jobConv, _ string, o fio.Option) error {
 	base, suffix, hasSuffix := strings.Cut(o.Value, ":")
-	name, ok := fio.RWValue(base)
-	if !ok {
-		return fmt.Errorf("%s: fio's rw is one of %s", label(o), strings.Join(fio.RWValueNames(), ", "))
-	}
+	name, _ := fio.RWValue(base) // the row's Values refused any other (CheckAllowed)
 	if !ioengine.RW(name).Valid() {
 		// fio's trimming: not run here. The workload keeps a write's
 		// direction (a trim discards data, as a write overwrites it), so
@@ -1153,14 +1150,8 @@ func convOpenSync(c *jobConv, _ string, o fio.Option) error {
 }
 
 func convRateProcess(c *jobConv, _ string, o fio.Option) error {
-	switch strings.ToLower(strings.TrimSpace(o.Value)) {
-	case "linear":
-		c.run.Workload.Poisson = false
-	case "poisson":
-		c.run.Workload.Poisson = true
-	default:
-		return fmt.Errorf("%s: use linear or poisson", label(o))
-	}
+	// linear or poisson: the row's Values refused any other (CheckAllowed).
+	c.run.Workload.Poisson = strings.TrimSpace(o.Value) == "poisson"
 	return nil
 }
 
