@@ -550,12 +550,25 @@ type OptionDoc struct {
 	SweepHelp string
 }
 
-// SweepUsage is the help of sweep's flag for the row: SweepHelp, else Help.
+// Usage is the help of run's flag for the row: Help, then the values fio
+// takes (Values), as CheckAllowed names them when it refuses another.
+func (d OptionDoc) Usage() string { return d.withValues(d.Help) }
+
+// SweepUsage is the help of sweep's flag for the row: SweepHelp, else
+// Help, then the values fio takes (Values).
 func (d OptionDoc) SweepUsage() string {
 	if d.SweepHelp != "" {
-		return d.SweepHelp
+		return d.withValues(d.SweepHelp)
 	}
-	return d.Help
+	return d.Usage()
+}
+
+// withValues is help h followed by the row's Values, when it has any.
+func (d OptionDoc) withValues(h string) string {
+	if len(d.Values) == 0 {
+		return h
+	}
+	return h + "; fio's " + d.Name + " takes " + d.ValueList()
 }
 
 // Range is the numbers fio accepts for an option: Min to Max, or from
@@ -672,14 +685,14 @@ var RunOptions = []OptionDoc{
 	{Name: "filename", Help: "file or block device (default: ./qdsweep.scratch, laid out and removed); fio's a:b list spreads each job's I/Os over the files in turn (\\: escapes a colon in a name)", SweepHelp: "file or block device to measure (default: create, lay out and remove ./qdsweep.scratch)"},
 	{Name: "directory", Help: "directory of the job's file"},
 	{Name: "nrfiles", Default: "1", Help: "files per job: only 1"},
-	{Name: "rw", Default: "read", Values: RWValueNames(), Help: "read, write, randread, randwrite, rw or randrw (also spelled --readwrite); read:8k skips 8k after each I/O (read:-8k reads backwards), randread:4 draws a new random offset every 4th I/O, as fio", SweepHelp: "I/O pattern, or a list giving one curve each (read,randread)"},
+	{Name: "rw", Default: "read", Values: RWValueNames(), Help: "the I/O pattern (also spelled --readwrite), fio's trims aside; read:8k skips 8k after each I/O (read:-8k reads backwards), randread:4 draws a new random offset every 4th I/O, as fio", SweepHelp: "I/O pattern, fio's trims aside, or a list giving one curve each (read,randread)"},
 	{Name: "bs", Default: "4k", Help: "bytes per I/O (fio suffixes: 4k, 128k, 1m; also spelled --blocksize); 8k,32k: reads 8k, writes 32k", Range: atLeast(1), SweepHelp: "block size, or a list giving one curve each (4k,16k,64k,1m)"},
 	{Name: "bsrange", Help: "block sizes min-max, per direction (4k-64k,8k-8k): each I/O's size drawn as fio draws it (also spelled --blocksize_range)"},
 	{Name: "ba", Help: "random offsets are multiples of this, per direction (fio's blockalign; default: the smallest block size)", Range: atLeast(1)},
 	{Name: "bssplit", Help: "shares of block sizes, as fio: 4k/50:64k/50 for reads and writes, 4k/50:64k/50,8k/100 reads then writes; 4k/x is taken as 4k/100, as fio 3.33 takes it; buffers hold the largest"},
-	{Name: "random_distribution", Default: "random", Values: []string{"random", "zipf", "pareto", "normal", "zoned", "zoned_abs"}, Help: "where random offsets fall, by fio's formulas: random, zipf:θ, pareto:h, normal:σ (each [:centre 0..1]), zoned:60/10:40/90 (access%/size%), zoned_abs:60/1g:40/9g", pass: passWord},
+	{Name: "random_distribution", Default: "random", Values: []string{"random", "zipf", "pareto", "normal", "zoned", "zoned_abs"}, Help: "where random offsets fall, by fio's formulas: zipf:θ, pareto:h, normal:σ (each [:centre 0..1]), zoned:60/10:40/90 (access%/size%), zoned_abs:60/1g:40/9g", pass: passWord},
 	{Name: "percentage_random", Default: "100", Help: "percent of a random job's I/Os at random offsets, the rest following the one before (reads,writes)", Range: between(0, 100), pass: passWord},
-	{Name: "random_generator", Default: "tausworthe", Values: []string{"tausworthe", "lfsr", "tausworthe64"}, Help: "tausworthe or tausworthe64: offsets drawn with repeats by qdsweep's generator, to the same distributions; lfsr is refused", pass: passWord},
+	{Name: "random_generator", Default: "tausworthe", Values: []string{"tausworthe", "lfsr", "tausworthe64"}, Help: "offsets drawn with repeats by qdsweep's generator, to fio's distributions; lfsr is refused", pass: passWord},
 	{Name: "iodepth", Default: "1", Help: "I/Os in flight per job (psync does one at a time whatever the iodepth, as in fio)", Range: atLeast(1), SweepHelp: "I/Os in flight per job: list (1,2,4,8), doubling range (1:256) or range with factor (1:256:x4)"},
 	{Name: "numjobs", Default: "1", Help: "parallel jobs", SweepHelp: "parallel jobs: list, range or one value like --iodepth"},
 	{Name: "ioengine", Default: "psync", Help: "psync (also sync, pvsync), libaio or io_uring (falls back to libaio when unavailable); " +
@@ -709,7 +722,7 @@ var RunOptions = []OptionDoc{
 	{Name: "thinktime", Default: "0", Help: "pause this long (µs, or 2ms) with nothing in flight after every --thinktime_blocks I/Os, as fio", pass: passWord},
 	{Name: "thinktime_spin", Default: "0", Help: "spin for this part of --thinktime instead of sleeping (µs)", pass: passWord},
 	{Name: "thinktime_blocks", Default: "1", Help: "I/Os between two pauses of --thinktime", pass: passWord},
-	{Name: "thinktime_blocks_type", Default: "complete", Values: []string{"complete", "issue"}, Help: "complete or issue: what --thinktime_blocks counts"},
+	{Name: "thinktime_blocks_type", Default: "complete", Values: []string{"complete", "issue"}, Help: "what --thinktime_blocks counts: I/Os completed or issued"},
 	{Name: "thinktime_iotime", Default: "0", Help: "pause after this long issuing I/O (seconds, or 500ms) instead of a block count"},
 	{Name: "latency_target", Help: "search the deepest queue up to --iodepth whose I/Os meet this latency (µs, or 2ms), as fio"},
 	{Name: "latency_window", Default: "0", Help: "the stretch of I/O each depth of --latency_target is judged over (µs, or 1s)"},
@@ -717,7 +730,7 @@ var RunOptions = []OptionDoc{
 	{Name: "latency_run", Default: "0", Help: "1: keep adjusting the depth until the run ends (0: end once it settles)", Range: between(0, 1)},
 	{Name: "fsync", Default: "0", Help: "fsync the file after this many writes"},
 	{Name: "fdatasync", Default: "0", Help: "fdatasync the file after this many writes"},
-	{Name: "sync", Default: "none", Values: []string{"none", "0", "sync", "1", "dsync"}, Help: "sync or dsync: open the file O_SYNC or O_DSYNC"},
+	{Name: "sync", Default: "none", Values: []string{"none", "0", "sync", "1", "dsync"}, Help: "open the file O_SYNC (sync) or O_DSYNC (dsync), so each write is durable before it completes"},
 	{Name: "end_fsync", Default: "0", Help: "1: fsync the file when the job ends", Range: between(0, 1)},
 	{Name: "randseed", Help: "seed of the random offsets"},
 	{Name: "randrepeat", Default: "1", Help: "0: different random offsets every run", Range: between(0, 1), pass: passBool},

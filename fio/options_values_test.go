@@ -65,3 +65,27 @@ func TestAllowedValues(t *testing.T) {
 		t.Errorf("%d rows list their values; want rw, rate_process, kb_base, random_distribution, random_generator, sync …", rows)
 	}
 }
+
+// TestHelpListsRowValues: the help of a row with Values, run's and
+// sweep's, lists them from the row, in the words CheckAllowed refuses any
+// other with; a row without Values adds nothing to its Help.
+func TestHelpListsRowValues(t *testing.T) {
+	n := 0
+	for _, d := range fio.RunOptions {
+		if len(d.Values) == 0 {
+			if d.Usage() != d.Help {
+				t.Errorf("%s: usage %q, help %q", d.Name, d.Usage(), d.Help)
+			}
+			continue
+		}
+		n++
+		err := fio.CheckAllowed(d.Name, "not-a-value")
+		want := "; " + err.Error()
+		if !strings.HasSuffix(d.Usage(), want) || !strings.HasSuffix(d.SweepUsage(), want) {
+			t.Errorf("%s: help %q, sweep's %q; want each to end %q", d.Name, d.Usage(), d.SweepUsage(), want)
+		}
+	}
+	if n < 7 {
+		t.Errorf("%d rows with Values; the table had 7", n)
+	}
+}

@@ -35,10 +35,10 @@ func runFioFlags() []cli.Flag {
 	var fs []cli.Flag
 	for _, d := range fio.RunOptions {
 		if d.Switch {
-			fs = append(fs, &cli.BoolFlag{Name: d.Name, Usage: d.Help})
+			fs = append(fs, &cli.BoolFlag{Name: d.Name, Usage: d.Usage()})
 			continue
 		}
-		fs = append(fs, &cli.StringFlag{Name: d.Name, Value: d.Default, Usage: d.Help})
+		fs = append(fs, &cli.StringFlag{Name: d.Name, Value: d.Default, Usage: d.Usage()})
 	}
 	for _, u := range fio.UringOptions {
 		fs = append(fs, &cli.StringFlag{Name: u.Name, Usage: u.Help}) // fio reads the value
