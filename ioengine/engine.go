@@ -76,6 +76,11 @@ type Control struct {
 	// fio's logs of every I/O. It costs 40 bytes an I/O, as fio's logs
 	// held in memory until the job ends do.
 	IOLog bool
+	// HistWindow, when > 0, cuts each job's completion latencies in
+	// windows of this length as fio's histogram log does (Stats.HistLog):
+	// each direction's from its first completion, a window closed by the
+	// first completion past its end. The fio engine keeps none.
+	HistWindow time.Duration
 	// OnInterval, when set with SeriesInterval, is called from one goroutine
 	// at the end of each interval k (0, 1, …) of the series, e.g. to sample
 	// device counters beside it.

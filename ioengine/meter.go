@@ -138,6 +138,8 @@ type meter struct {
 	// ioLog keeps every completion of the window (Control.IOLog), its
 	// end in event time; nil: none kept.
 	ioLog *[]IORecord
+	// hist cuts fio's histogram log windows (Control.HistWindow; nil: none).
+	hist *histWindows
 
 	// startSum is the sum of the submission times of the I/Os in flight,
 	// ns. With it the window's edges count the same I/Os as the latency
@@ -270,6 +272,9 @@ func (m *meter) record(dir int, lat, bytes, end, off int64) {
 	if m.ioLog != nil {
 		*m.ioLog = append(*m.ioLog, IORecord{EndNs: end, LatNs: lat, Offset: off, Bytes: bytes, Dir: dir})
 	}
+	if m.hist != nil {
+		m.hist.record(dir, lat, end-m.winStart)
+	}
 	if lat < histMinNs {
 		lat = histMinNs
 	}
@@ -357,6 +362,9 @@ func (m *meter) open(t int64) {
 	}
 	if m.ioLog != nil {
 		*m.ioLog = (*m.ioLog)[:0]
+	}
+	if m.hist != nil {
+		m.hist.reset()
 	}
 }
 
@@ -487,6 +495,26 @@ func (m *meter) synced(lat int64) {
 	if m.sync.hist.RecordValue(lat) != nil {
 		_ = m.sync.hist.RecordValue(histMaxNs)
 	}
+}
+
+// histLogs is each job's histogram log windows (Control.HistWindow),
+// cut from the job's own window start and timed, as the other logs, from
+// the run's at event time start; nil when none were cut.
+func histLogs(ms []meter, start int64) [][]Interval {
+	var out [][]Interval
+	for i := range ms {
+		if ms[i].hist == nil {
+			continue
+		}
+		if out == nil {
+			out = make([][]Interval, len(ms))
+		}
+		out[i] = ms[i].hist.out
+		for k := range out[i] {
+			out[i][k].StartNs += ms[i].winStart - start
+		}
+	}
+	return out
 }
 
 // ioLogs is each job's kept I/Os (Control.IOLog), their ends made relative

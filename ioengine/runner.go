@@ -165,6 +165,7 @@ func (r *workloadRun) startJobs(newLoop newLoopFunc) error {
 		if ctl.IOLog {
 			j.m.ioLog = new([]IORecord)
 		}
+		j.m.hist = newHistWindows(ctl.HistWindow)
 		r.wg.Add(1)
 		go r.runJob(j, newLoop)
 	}
@@ -234,6 +235,7 @@ func (r *workloadRun) finish(win *runWindow, runErr error, fallback string) (*St
 	st.Buffers = buffers
 	st.Series, st.JobSeries = r.c.ser.merge(got)
 	st.IOLog = ioLogs(got, r.c.windowStart)
+	st.HistLog = histLogs(got, r.c.windowStart)
 	st.Ramp = r.c.rampIntervals([2]float64{w.MeanBS(0), w.MeanBS(1)})
 	if win.started {
 		st.CPU = CPU{UsrS: tvSeconds(win.ru1.Utime) - tvSeconds(win.ru0.Utime), SysS: tvSeconds(win.ru1.Stime) - tvSeconds(win.ru0.Stime)}

@@ -354,6 +354,8 @@ type simRun struct {
 	// ioLog keeps the window's completions (Control.IOLog; nil: none
 	// asked): the simulated device has no offsets, so each is 0.
 	ioLog *[]IORecord
+	// hist cuts fio's histogram log windows (Control.HistWindow; nil: none).
+	hist *histWindows
 }
 
 // cutRamp closes a slice of the ramp at virtual time t.
@@ -466,6 +468,9 @@ func (e *simEngine) Run(ctx context.Context, w Workload, ctl Control) (*Stats, e
 	if r.ioLog != nil {
 		st.IOLog = [][]IORecord{*r.ioLog} // the jobs share one queue
 	}
+	if r.hist != nil {
+		st.HistLog = [][]Interval{r.hist.out}
+	}
 	return st, runErr
 }
 
@@ -503,6 +508,7 @@ func (e *simEngine) newRun(w Workload, ctl Control) *simRun {
 	if ctl.IOLog {
 		r.ioLog = new([]IORecord)
 	}
+	r.hist = newHistWindows(ctl.HistWindow)
 	for range e.cfg.Channels {
 		r.channels = append(r.channels, 0)
 	}
@@ -658,6 +664,9 @@ func (r *simRun) complete(io simIO) {
 		}
 		if r.ioLog != nil {
 			*r.ioLog = append(*r.ioLog, IORecord{EndNs: io.done - r.winStart, LatNs: lat, Bytes: r.w.BS, Dir: dir})
+		}
+		if r.hist != nil {
+			r.hist.record(dir, lat, io.done-r.winStart)
 		}
 	}
 	if r.left == 0 {

@@ -103,6 +103,12 @@ type Stats struct {
 	// the order they completed, in job order; results.json does not keep
 	// them. The fio engine keeps none (fio writes its own logs): nil.
 	IOLog [][]IORecord `json:"-"`
+	// HistLog holds, when Control.HistWindow asked for it, each job's
+	// histogram windows in the order they closed, in job order: each
+	// Interval's Bins hold one direction's completions, StartNs and DurNs
+	// its span (ns since the job's window began) up to the completion that
+	// closed it. Nil from engines that keep none.
+	HistLog [][]Interval `json:"-"`
 	// Ramp holds the ramp in slices of Control.SeriesInterval (Interval.Ramp
 	// set, StartNs negative), so a level that changed before the window is
 	// seen; nil without a ramp or a series.

@@ -254,6 +254,9 @@ func (r *Run) controlJobs(jobs []*runJob, win time.Duration) {
 		}
 		j.ctl.IOLog = j.spec.run.Logs.PerIO() // fio logs every I/O without log_avg_msec
 		j.markLogEpoch()
+		if l := j.spec.run.Logs; l.Hist != "" && l.HistMs > 0 {
+			j.ctl.HistWindow = time.Duration(l.HistMs) * time.Millisecond // fio's windows, from the first completion
+		}
 		if win > 0 {
 			j.ctl.SeriesInterval = win  // fio's logs' windows, a whole number of slices each
 			j.ctl.SeriesKeepTail = true // fio writes the last part-window in some logs only

@@ -288,6 +288,9 @@ func writeRunLog(b *bytes.Buffer, l runLog) (exact bool, err error) {
 		if logs.HistMs <= 0 {
 			return true, nil // fio writes the file, empty, without log_hist_msec
 		}
+		if c := max(l.clone, 0); c < len(st.HistLog) {
+			windows = st.HistLog[c] // cut as fio cuts them (Control.HistWindow)
+		}
 		entries, exact := fioadapt.HistLog(windows, l.job.w, logs.HistCoarse)
 		for i := range entries {
 			entries[i].TimeMs += l.job.logEpoch
