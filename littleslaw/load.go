@@ -6,30 +6,50 @@ import (
 )
 
 // LoadSlack is how far an open-loop step's achieved rate may fall below
-// the rate offered to it and still count as keeping up (10 %), or further
-// when its count is small: a Poisson count of n arrivals scatters by √n,
-// and the slack is at least LoadSigmas of that (4/√n). A step that falls
-// further behind is queueing arrivals it cannot issue.
-const LoadSlack = 0.10
+// the rate offered to it and still count as keeping up (2 %: it achieved
+// at least 98 % of the load), or further when its count is small: a
+// Poisson count of n arrivals scatters by √n, and the slack is at least
+// LoadSigmas of that (4/√n). A step that falls further behind is
+// queueing arrivals it cannot issue: over a window of T seconds a
+// deficit d (a fraction of the load) leaves its arrivals waiting d·T/2
+// on average, 20 ms at 2 % over 2 s.
+const LoadSlack = 0.02
 
 // LoadSigmas is how many standard deviations of a Poisson count the slack
 // of KeptUp allows at least.
 const LoadSigmas = 4
 
-// KeptUp reports whether p kept up with the load offered to it: an
-// open-loop point (OfferedIOPS > 0) achieved at least 1 − LoadSlack of it,
-// or within LoadSigmas of the Poisson scatter of the count offered over
-// its window (known from IOs). A closed-loop point always does.
+// KeptUp reports whether p kept up with the load offered to it. A
+// closed-loop point always does. An open-loop point (OfferedIOPS > 0)
+// keeps up when both hold:
+//
+//   - it achieved at least 1 − slack of the load, the slack LoadSlack, or
+//     LoadSigmas of the Poisson scatter of the count offered over its
+//     window when that is larger (known from IOs);
+//   - where its response times were measured, its arrivals' mean wait to
+//     be issued (response mean − mean latency from issue) is no longer
+//     than its latency from issue, or than the wait a queue of arrivals
+//     growing at the slack would reach over the window (slack × T / 2):
+//     a longer wait is a queue of arrivals growing with the run, whatever
+//     the rate achieved says.
 func KeptUp(p Point) bool {
 	if p.OfferedIOPS <= 0 {
 		return true
 	}
-	slack := LoadSlack
+	slack, windowSec := LoadSlack, 0.0
 	if p.IOs > 0 && p.IOPS > 0 {
-		n := p.OfferedIOPS * p.IOs / p.IOPS // arrivals expected over the window
+		windowSec = p.IOs / p.IOPS
+		n := p.OfferedIOPS * windowSec // arrivals expected over the window
 		slack = math.Max(slack, LoadSigmas/math.Sqrt(n))
 	}
-	return p.IOPS >= (1-slack)*p.OfferedIOPS
+	if p.IOPS < (1-slack)*p.OfferedIOPS {
+		return false
+	}
+	if p.Response == nil || p.Response.MeanNs <= 0 {
+		return true
+	}
+	wait := p.Response.MeanNs - p.LatMeanNs
+	return wait <= math.Max(p.LatMeanNs, slack*windowSec*1e9/2)
 }
 
 // LoadStep is one offered load of an open-loop curve, with the depth

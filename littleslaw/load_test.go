@@ -115,3 +115,30 @@ func TestLoadCurveJudgesResponseTime(t *testing.T) {
 		}
 	}
 }
+
+// TestKeptUpRule holds KeptUp to its two conditions on the steps that
+// prompted it: a load kept up is one achieved within the slack (98 %, or
+// 4σ of a small Poisson count) whose arrivals do not queue over the run
+// (a mean wait to be issued no longer than the latency from issue, or
+// than a queue growing at the slack would reach over the window).
+func TestKeptUpRule(t *testing.T) {
+	resp := func(ns float64) *littleslaw.Response { return &littleslaw.Response{MeanNs: ns} }
+	for _, c := range []struct {
+		name string
+		p    littleslaw.Point
+		want bool
+	}{
+		{"94.6 % achieved, response 59.8 ms and rising", littleslaw.Point{OfferedIOPS: 84500, IOPS: 79937, IOs: 159874, LatMeanNs: 0.8e6, Response: resp(59.8e6)}, false},
+		{"99.8 % achieved, arrivals waiting 59 ms", littleslaw.Point{OfferedIOPS: 84500, IOPS: 84331, IOs: 168662, LatMeanNs: 0.76e6, Response: resp(59.8e6)}, false},
+		{"99.6 % achieved, arrivals waiting 0.4 ms", littleslaw.Point{OfferedIOPS: 56300, IOPS: 56075, IOs: 112150, LatMeanNs: 0.5e6, Response: resp(0.9e6)}, true},
+		{"99.6 % achieved, arrivals late 4 ms on a loaded machine over 2 s", littleslaw.Point{OfferedIOPS: 56300, IOPS: 56075, IOs: 112150, LatMeanNs: 5e3, Response: resp(4e6)}, true},
+		{"96.5 % of 11.3k over 2 s, no response times", littleslaw.Point{OfferedIOPS: 11300, IOPS: 10905, IOs: 21810, LatMeanNs: 0.2e6}, false},
+		{"98.5 % of 11.3k over 2 s, no response times", littleslaw.Point{OfferedIOPS: 11300, IOPS: 11131, IOs: 22262, LatMeanNs: 0.2e6}, true},
+		{"87 % of 150 over 1 s: within 4σ of a count of 150", littleslaw.Point{OfferedIOPS: 150, IOPS: 130, IOs: 130, LatMeanNs: 5e3, Response: resp(20e3)}, true},
+		{"closed loop", littleslaw.Point{QD: 64, IOPS: 80000, LatMeanNs: 0.8e6}, true},
+	} {
+		if got := littleslaw.KeptUp(c.p); got != c.want {
+			t.Errorf("%s: kept up %v, want %v", c.name, got, c.want)
+		}
+	}
+}
