@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 
 	"github.com/qdsweep/qdsweep/fio"
@@ -31,7 +32,7 @@ func wholeViaFio(jobs []*runJob) bool {
 func runFile(ctx context.Context, jobs []*runJob) ([]report.RunJob, error) {
 	fjs := make([]fioengine.FileJob, len(jobs))
 	for i, j := range jobs {
-		fjs[i] = fioengine.FileJob{Engine: j.eng, Name: j.spec.run.Name, Workload: j.w, Control: j.ctl, Links: linksOf(jobs, i)}
+		fjs[i] = fioengine.FileJob{Engine: j.eng, Name: j.spec.run.Name, Workload: j.w, Control: j.ctl, Links: linksOf(jobs, i), StartDelay: j.spec.run.StartDelay}
 	}
 	reps, err := fioengine.RunFile(ctx, fjs)
 	if errors.Is(err, ioengine.ErrBadWorkload) {
@@ -62,8 +63,8 @@ func runFile(ctx context.Context, jobs []*runJob) ([]report.RunJob, error) {
 // linksOf are the options that tie job i to the run's others, as fio
 // gets them: stonewall where its wave begins (a job file's stonewall, or
 // the next job file), new_group where only its group does, its wait_for,
-// exitall and exit_what as written (its own, else its [global]'s), and
-// group_reporting when it asks for it.
+// exitall and exit_what as written (its own, else its [global]'s),
+// group_reporting when it asks for it, and its startdelay.
 func linksOf(jobs []*runJob, i int) [][2]string {
 	s := jobs[i].spec
 	var out [][2]string
@@ -86,6 +87,10 @@ func linksOf(jobs []*runJob, i int) [][2]string {
 	}
 	if s.run.GroupReporting {
 		out = append(out, [2]string{fio.OptGroupReporting, "1"})
+	}
+	if d := s.run.StartDelay; d > 0 {
+		// fio waits it here (run job by job, fioadapt.RunGroups does).
+		out = append(out, [2]string{fio.OptStartDelay, strconv.FormatInt(d.Microseconds(), 10) + "us"})
 	}
 	return out
 }

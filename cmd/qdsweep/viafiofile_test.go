@@ -14,7 +14,7 @@ import (
 // wholeFileJobs is a job file fio must run (flow: qdsweep does not run it
 // natively) whose jobs are tied together: w and r share their I/Os 1:8
 // by fio's flow, s is stonewalled after them (0.5 s at its rate), and t
-// starts a group of its own beside s.
+// starts a group of its own beside s, 1 s after it (startdelay).
 const wholeFileJobs = `[global]
 filename=f
 size=4m
@@ -37,6 +37,7 @@ rate_iops=200
 number_ios=100
 [t]
 new_group
+startdelay=1
 rw=randwrite
 number_ios=64
 `
@@ -46,8 +47,9 @@ number_ios=64
 // same file: the same jobs, in order, in the same groups; flow's share
 // (fio 3.33 reads 8 blocks for each one written, 1,386 writes and 11,097
 // reads here, where one fio per job ran them 65,537 against 47,105); the
-// stonewalled job after the first wave (the run lasts both waves: a
-// lower bound, never a speed); and the size-bound jobs' counts.
+// stonewalled wave after the first, t after its startdelay (the run lasts
+// the first wave and t's delay: a lower bound, never a speed); and the
+// size-bound jobs' counts.
 func TestViaFioWholeFile(t *testing.T) {
 	if _, err := exec.LookPath("fio"); err != nil {
 		t.Skip("fio is not installed (CI installs it)")
@@ -68,8 +70,8 @@ func TestViaFioWholeFile(t *testing.T) {
 		if err := cmd.Run(); err != nil {
 			t.Fatalf("%s: %v: %s", bin, err, stderr.String())
 		}
-		if took := time.Since(start); took < 1400*time.Millisecond {
-			t.Errorf("%s ran the file in %v: its first wave alone lasts 1 s, and the stonewalled one 0.5 s after it", bin, took)
+		if took := time.Since(start); took < 1900*time.Millisecond {
+			t.Errorf("%s ran the file in %v: its first wave lasts 1 s, and t starts 1 s into the second", bin, took)
 		}
 		if bin != "fio" && strings.Count(stderr.String(), "through fio") != 1 {
 			t.Errorf("want one line saying the file runs through fio; stderr:\n%s", stderr.String())
@@ -96,13 +98,17 @@ func TestViaFioWholeFile(t *testing.T) {
 			t.Errorf("job %d: qdsweep's %s in group %d, fio's %s in group %d", i, q.Name, q.GroupID, f.Name, f.GroupID)
 		}
 	}
-	for _, jobs := range [][]fio.Job{fj, qj} {
+	for k, jobs := range [][]fio.Job{fj, qj} {
+		who := []string{"fio", "qdsweep"}[k]
+		// About 8 reads a write; a loaded machine's starved job falls
+		// behind its share (5.5 seen at load 30), and one fio per job
+		// read fewer than it wrote.
 		w, r := ios(jobs[0].Write), ios(jobs[1].Read)
-		if w == 0 || float64(r)/float64(w) < 6 || float64(r)/float64(w) > 10 {
-			t.Errorf("flow: %d writes, %d reads; want about 8 reads a write", w, r)
+		if w == 0 || float64(r)/float64(w) < 3 || float64(r)/float64(w) > 24 {
+			t.Errorf("%s: flow: %d writes, %d reads; want about 8 reads a write", who, w, r)
 		}
 		if s, tw := ios(jobs[2].Read), ios(jobs[3].Write); s != 100 || tw != 64 {
-			t.Errorf("s read %d, t wrote %d; want 100 and 64", s, tw)
+			t.Errorf("%s: s read %d, t wrote %d; want 100 and 64", who, s, tw)
 		}
 	}
 	t.Logf("fio: w %d writes, r %d reads; qdsweep: w %d, r %d", ios(fj[0].Write), ios(fj[1].Read), ios(qj[0].Write), ios(qj[1].Read))

@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/fioadapt"
@@ -27,6 +28,9 @@ type FileJob struct {
 	Workload ioengine.Workload
 	Control  ioengine.Control
 	Links    [][2]string
+	// StartDelay is the job's startdelay (among Links), for the
+	// watchdog's reckoning of how long the run may take.
+	StartDelay time.Duration
 }
 
 // FileReport is one job of fio's report of a job file run whole, as fio
@@ -154,7 +158,7 @@ func fileOptions(jobs []FileJob) (sets [][][2]string, engines []string, fallback
 func fileControl(jobs []FileJob) ioengine.Control {
 	var ctl ioengine.Control
 	for _, j := range jobs {
-		ctl.Runtime += j.Control.Ramp + j.Control.Runtime
+		ctl.Runtime += j.Control.Ramp + j.Control.Runtime + j.StartDelay
 	}
 	return ctl
 }
