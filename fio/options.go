@@ -143,7 +143,7 @@ var handlings = []struct {
 		"buffer_compress_chunk", "buffer_pattern", "dedupe_percentage", "refill_buffers", "zero_buffers",
 		"scramble_buffers", "fill_device", "fill_fs", "unlink", "unlink_each_loop", "cpus_allowed", "cpumask",
 		"cpus_allowed_policy", "numa_cpu_nodes", "numa_mem_policy", "nice", "prio", "prioclass",
-		"cmdprio_percentage", "verify_offset", "verify_backlog",
+		"cmdprio_percentage", "verify_offset",
 		"experimental_verify", "trim_percentage",
 		"file_service_type", "openfiles", "filename_format", "lockfile", "pre_read", "iomem",
 		"mem", "iomem_align", "bs_unaligned", "rw_sequencer", "offset_align",
@@ -251,6 +251,8 @@ const (
 	OptUnitBase            OptionKey = "unit_base"
 	OptVerify              OptionKey = "verify"
 	OptVerifyAsync         OptionKey = "verify_async"
+	OptVerifyBacklog       OptionKey = "verify_backlog"
+	OptVerifyBacklogBatch  OptionKey = "verify_backlog_batch"
 	OptVerifyFatal         OptionKey = "verify_fatal"
 	OptVerifyInterval      OptionKey = "verify_interval"
 	OptVerifyOnly          OptionKey = "verify_only"
@@ -743,6 +745,8 @@ var RunOptions = []OptionDoc{
 	{Name: "verify_interval", Help: "a verify header every this many bytes of an I/O (default: the smallest block size)", Range: atLeast(80)},
 	{Name: "verify_fatal", Switch: true, Help: "accepted: a verify failure ends the job, as fio's does", Range: between(0, 1)},
 	{Name: "verify_async", Default: "0", Help: "accepted: fio's threads that check reads apart from the job; qdsweep checks each read as it completes, with the same checks and errors", Range: atLeast(0)},
+	{Name: "verify_backlog", Help: "read back and check the blocks written after every this many writes, while the job writes (the rest when its writes end; each block once)", Range: atLeast(0)},
+	{Name: "verify_backlog_batch", Help: "how many of verify_backlog's blocks each read back checks (default: verify_backlog)", Range: atLeast(0)},
 	{Name: "steadystate", Default: "iops_slope:0.01%", Help: "end the job at steady state: iops, iops_slope, bw or bw_slope, ':' and the limit (% of the mean with %), as fio (also spelled --ss)"},
 	{Name: "steadystate_duration", Default: "0", Help: "the steady-state window, whole seconds, one sample a second (also --ss_dur; 0: no test)"},
 	{Name: "steadystate_ramp_time", Default: "0", Help: "time into the job before steady-state samples begin (also --ss_ramp)"},

@@ -459,7 +459,7 @@ var jobOptions map[string]handler
 
 func init() {
 	jobOptions = map[string]handler{}
-	for _, group := range []map[string]handler{fileHandlers(), ioHandlers(), verifyLogHandlers()} {
+	for _, group := range []map[string]handler{fileHandlers(), ioHandlers(), verifyLogHandlers(), backlogHandlers()} {
 		maps.Copy(jobOptions, group)
 	}
 	for _, name := range fio.UringOptionNames() {
@@ -572,6 +572,26 @@ func ioHandlers() map[string]handler {
 		fio.OptSteadyState:         {apply: convSteady},
 		fio.OptSteadyStateDuration: {apply: convSteady},
 		fio.OptSteadyStateRampTime: {apply: convSteady},
+	}
+}
+
+// backlogHandlers convert verify_backlog and verify_backlog_batch.
+func backlogHandlers() map[string]handler {
+	return map[string]handler{
+		fio.OptVerifyBacklog: {apply: func(c *jobConv, _ string, o fio.Option) (err error) {
+			n, err := c.size(o)
+			c.run.Workload.FioVerify.Backlog = int(n)
+			return err
+		}, render: func(wl ioengine.Workload) (string, bool) {
+			return strconv.Itoa(wl.FioVerify.Backlog), wl.FioVerify.Backlog > 0
+		}},
+		fio.OptVerifyBacklogBatch: {apply: func(c *jobConv, _ string, o fio.Option) (err error) {
+			n, err := c.size(o)
+			c.run.Workload.FioVerify.BacklogBatch = int(n)
+			return err
+		}, render: func(wl ioengine.Workload) (string, bool) {
+			return strconv.Itoa(wl.FioVerify.BacklogBatch), wl.FioVerify.Backlog > 0 && wl.FioVerify.BacklogBatch > 0
+		}},
 	}
 }
 
@@ -1396,6 +1416,14 @@ func (c *jobConv) checkVerify() {
 		c.refuse(c.given[fio.OptVerify]) // fio verifies the blocks a mixed job wrote, qdsweep's pass the region
 	case r.Workload.RW.IsRandom() && r.Workload.RW.IsWrite() && r.NoRandomMap && r.VerifyPass():
 		c.refuse(c.given[fio.OptVerify]) // blocks written twice: fio checks the last of each
+	case v.Backlog > 0 && (r.TimeBased || r.Workload.ContinueOnError) && r.Workload.RW.IsWrite() && !r.NoVerifyPass:
+		// fio reads back within the runtime; a write that failed is never read back
+		c.refuse(c.given[fio.OptVerifyBacklog])
+	}
+	if !r.VerifyPass() || r.VerifyOnly {
+		// fio logs no write to read back without verify= or do_verify,
+		// and verify_only writes nothing
+		r.Workload.FioVerify.Backlog, r.Workload.FioVerify.BacklogBatch = 0, 0
 	}
 }
 

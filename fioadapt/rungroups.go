@@ -218,7 +218,7 @@ func (j *Job) execute(ctx context.Context) {
 	}
 	j.writeMap()
 	j.Stats, j.Err = j.Engine.Run(ctx, j.Workload, j.Control)
-	if j.Err == nil && j.VerifyPass {
+	if j.Err == nil && j.VerifyPass && j.Workload.FioVerify.Backlog == 0 { // verify_backlog's job read each write back
 		j.Stats, j.Err = j.verifyPass(ctx, j.Stats)
 	}
 	if j.Err == nil && j.EndFsync && j.Workload.RW.IsWrite() {

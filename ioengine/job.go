@@ -136,7 +136,8 @@ func (j *job) nextIO() (dir, fd int, off, n int64) {
 	if j.gate != nil {
 		j.gate.issued++
 	}
-	if j.leftBytes > 0 {
+	readBack := j.backlogRead()
+	if j.leftBytes > 0 && !readBack {
 		if j.leftBytes -= j.peekLen; j.leftBytes <= 0 {
 			j.left = 1 // this I/O is the last
 		}
@@ -144,11 +145,14 @@ func (j *job) nextIO() (dir, fd int, off, n int64) {
 	if j.trace != nil {
 		*j.trace = append(*j.trace, j.m.c.now())
 	}
-	if j.left > 0 {
+	switch {
+	case j.left > 0 && !readBack:
 		j.left--
-		if j.left == 0 {
+		if j.left == 0 && !j.drainBacklog() {
 			j.m.done = true // the loops submit no more and drain what is in flight
 		}
+	case j.left == 0 && readBack && !j.drainBacklog():
+		j.m.done = true // the last write read back
 	}
 	return dir, j.fds[j.peekFile], j.peekOff, j.peekLen
 }
@@ -159,7 +163,7 @@ func (j *job) nextIO() (dir, fd int, off, n int64) {
 // depth). A gate that ends the job (its search settled, a floor not met)
 // ends its submissions.
 func (j *job) mayIssue(t int64, busy int) bool {
-	if j.left == 0 || j.pace.on && j.dueIn(t) > 0 {
+	if j.left == 0 && !j.backlogReady() || j.pace.on && j.dueIn(t) > 0 {
 		return false
 	}
 	if j.gate == nil {

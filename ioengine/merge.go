@@ -162,7 +162,7 @@ func mergeStats(ms []meter, engine, fallback string, w *Workload, window time.Du
 		Lat:      latencyOf(allHist, dirs[0].latSum+dirs[1].latSum, ds[0].TotalIOs+ds[1].TotalIOs),
 		Hist:     allHist,
 	}
-	if w.RW.IsRead() {
+	if w.RW.IsRead() || ds[dirRead].TotalIOs > 0 { // a writer's reads: verify_backlog's
 		r := ds[dirRead]
 		st.Read = &r
 	}

@@ -69,6 +69,7 @@ type offsetGen struct {
 	dist    Distribution
 	zones   [2][]zoneIndex // zoned: the zone of each percent of the I/Os
 	zipf    zipfConsts
+	backlog *verifyBacklog // verify_backlog's writes to read back (nil: none)
 }
 
 // genRegion is a job's region of one file.
@@ -107,6 +108,9 @@ func newOffsetGen(w *Workload, start int64, sizes []int64, job int) offsetGen {
 		dist:    s.Dist,
 	}
 	g.count = g.every
+	if w.RW.IsWrite() && w.FioVerify.Kind != "" {
+		g.backlog = newVerifyBacklog(w.FioVerify, w.IODepth)
+	}
 	for d := range 2 {
 		g.lo[d], g.hi[d] = s.BSBounds(d, w.BS)
 		g.unit[d] = g.lo[d]
@@ -154,6 +158,14 @@ func zoneTable(zs []Zone) []zoneIndex {
 // next returns the direction (dirRead or dirWrite), the file (an index
 // into the job's files), the offset and the size of the next I/O.
 func (g *offsetGen) next() (dir, file int, off, n int64) {
+	if b := g.backlog; b != nil {
+		b.taken = b.due()
+		b.lastRead = b.taken
+		if b.taken {
+			w := b.pop()
+			return dirRead, w.file, w.off, w.n
+		}
+	}
 	switch {
 	case g.reads && g.writes:
 		if g.rng.below(100) >= g.mix {
@@ -176,6 +188,9 @@ func (g *offsetGen) next() (dir, file int, off, n int64) {
 		n = g.mark(r, dir, rel, n)
 	}
 	r.pos[dir] = rel + n
+	if g.backlog != nil && dir == dirWrite {
+		g.backlog.logWrite(file, r.start+rel, n)
+	}
 	return dir, file, r.start + rel, n
 }
 

@@ -61,6 +61,11 @@ type FioVerify struct {
 	// written: qdsweep's random offsets repeat, as fio's with norandommap).
 	// Nil: every block read is checked.
 	Written *WrittenBlocks `json:"-"`
+	// Backlog is verify_backlog: after every Backlog writes waiting to be
+	// checked, the job reads BacklogBatch of them back (Backlog when 0),
+	// oldest first, while it writes, and the rest when its writes are done:
+	// each write read back once, within the job's run (0: none).
+	Backlog, BacklogBatch int
 }
 
 // WrittenBlocks is the set of verify blocks (by file offset / interval)

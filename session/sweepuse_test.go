@@ -36,6 +36,7 @@ var sweepUseExamples = map[string][]string{
 	"randseed": {"randseed=42"}, "randrepeat": {"randrepeat=0"}, "norandommap": {"norandommap"}, "readonly": {"readonly"},
 	"verify": {"verify=crc32c"}, "do_verify": {"do_verify=0"}, "verify_only": {"verify_only"},
 	"verify_pattern": {"verify_pattern=0xdeadbeef"}, "verify_interval": {"verify_interval=512"}, "verify_fatal": {"verify_fatal=1"}, "verify_async": {"verify_async=2"},
+	"verify_backlog": {"verify_backlog=16"}, "verify_backlog_batch": {"verify_backlog_batch=4"},
 	"steadystate": {"steadystate=iops:1%"}, "steadystate_duration": {"steadystate_duration=5"},
 	"steadystate_ramp_time": {"steadystate_ramp_time=1"}, "continue_on_error": {"continue_on_error=io"},
 	"percentile_list": {"percentile_list=50:99"}, "group_reporting": {"group_reporting"},

@@ -107,7 +107,7 @@ func TestViaFioCloneFilesRefused(t *testing.T) {
 }
 
 // TestViaFioSizeBased: a job without time_based or runtime that runs
-// through fio (verify_backlog, verify_async) ends by its size, as fio's
+// through fio (verify_offset, verify_async) ends by its size, as fio's
 // does: fio's own counts (256 writes of a 1 MiB file at 4k, each read
 // back), where qdsweep handed fio time_based with a runtime of a century.
 func TestViaFioSizeBased(t *testing.T) {
@@ -115,7 +115,7 @@ func TestViaFioSizeBased(t *testing.T) {
 	if err != nil {
 		t.Skip("fio is not installed (CI installs it)")
 	}
-	const file = "[v]\nfilename=f\nrw=randwrite\nbs=4k\nverify=crc32c\nverify_backlog=16\nverify_async=2\n"
+	const file = "[v]\nfilename=f\nrw=randwrite\nbs=4k\nverify=crc32c\nverify_offset=64\nverify_async=2\n"
 	counts := func(bin string, args ...string) [2]int64 {
 		dir := t.TempDir()
 		if err := os.WriteFile(filepath.Join(dir, "j.fio"), []byte(file), 0o644); err != nil {
