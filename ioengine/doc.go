@@ -22,7 +22,9 @@
 //     kernel keeps its I/Os in flight. Jobs a limit would refuse (threads,
 //     open files, memory, AIO events; limits.go) are not started; the
 //     others run, and Stats.Shortfall says why fewer I/Os were in flight
-//     than asked. A job draws its offsets from offsets.go.
+//     than asked. A job draws its offsets from offsets.go, through fio's
+//     random map (randmap.go) unless norandommap; its verify blocks are
+//     verify.go's, and verify_backlog's reads back backlog.go's.
 //   - Rings. Each job builds its loop on its own thread: an io_uring ring
 //     (uring_ring.go: setup, mapping, get_sqe, flush, peek and advance of
 //     the CQ, enter and register, named after liburing's primitives, over
