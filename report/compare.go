@@ -159,7 +159,8 @@ func CompareTable(w io.Writer, ins []Input, o Options) error {
 		fmt.Fprintln(bw, WrapHanging(inputLetter(i)+" = "+in.Name+": "+factsOf(in.Result).line(), o.Width, "", "    "))
 	}
 	fmt.Fprintln(bw)
-	for _, t := range compareTables(ins) {
+	tables := compareTables(ins)
+	for _, t := range tables {
 		fmt.Fprintln(bw, t.Title)
 		writeTextTable(bw, t.Head, t.Rows)
 		if t.Note != "" {
@@ -167,7 +168,7 @@ func CompareTable(w io.Writer, ins []Input, o Options) error {
 		}
 		fmt.Fprintln(bw)
 	}
-	fmt.Fprintln(bw, wrap(noiseNote, o.Width))
+	fmt.Fprintln(bw, wrap(noiseNote(tables), o.Width))
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("compare table: %w", err)
 	}
@@ -242,7 +243,7 @@ func writeCompareMarkdown(w io.Writer, ins []Input, tables []textTable, charts [
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", inputLetter(i), mdEscape(in.Name), f.Date,
 			mdEscape(f.Engine), mdEscape(f.Target), f.Steady, mdEscape(f.flagsCell()))
 	}
-	fmt.Fprint(w, "\n"+mdEscape(noiseNote)+"\n")
+	fmt.Fprint(w, "\n"+mdEscape(noiseNote(tables))+"\n")
 	for _, t := range tables {
 		fmt.Fprintf(w, "\n## %s\n\n", mdEscape(t.Title))
 		fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(t.Head, " | "), strings.Repeat("--:|", len(t.Head)))

@@ -247,19 +247,29 @@ func deltaSummary(rows []deltaRow) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// noiseNote says how a delta table's rows are judged, under the tables.
-var noiseNote = fmt.Sprintf("A difference is real only beyond both runs' noise: |B − A| > t·√(seA² + seB²) "+
+// noiseNote says how the delta tables' rows are judged, under the tables;
+// its mark follows the QD, or in an open-loop comparison (every input
+// swept over loads) the load offered.
+func noiseNote(tables []textTable) string {
+	after := "the QD"
+	if len(tables) > 0 && tables[0].Head[1] == satHeadOpen {
+		after = "the load offered"
+	}
+	return noiseNoteHead + leftOutMark + " after " + after + ", left out: a step one run's analysis left out (it ran " +
+		"on burst credits, above the level that lasted, or without a known iodepth), shown, not judged."
+}
+
+// noiseNoteHead is noiseNote up to its mark's sentence.
+var noiseNoteHead = fmt.Sprintf("A difference is real only beyond both runs' noise: |B − A| > t·√(seA² + seB²) "+
 	"(Welch's t-test, %.0f%% two-sided), where se is the standard error of a step's mean IOPS from its own slices "+
 	"(their spread over the square root of their number, fewer from %d slices on when neighbours are alike; fio's "+
 	"iops_samples count as slices) and t is Student's quantile at the Welch–Satterthwaite degrees of freedom "+
 	"(%.2f at 2, %.2f at 10, %.2f with many). The noise column is that bound as a share of A's IOPS, with no "+
 	"floor and no cap; mean latency is judged with the same relative noise (one fact with IOPS, by Little's Law), "+
 	"p99 is shown, not judged. Verdict ≈: within the noise. ?: a step with fewer than %d slices (or slices "+
-	"worth fewer than 2 independent ones) has no known noise, so the difference is shown, not judged. "+
-	"%s after the QD, left out: a step one run's analysis left out (it ran on burst credits, above the level "+
-	"that lasted, or without a known iodepth), shown, not judged.",
+	"worth fewer than 2 independent ones) has no known noise, so the difference is shown, not judged. ",
 	littleslaw.CompareConfidence*100, littleslaw.MinAutocorrSamples,
 	littleslaw.StudentQuantile((1+littleslaw.CompareConfidence)/2, 2),
 	littleslaw.StudentQuantile((1+littleslaw.CompareConfidence)/2, 10),
 	littleslaw.StudentQuantile((1+littleslaw.CompareConfidence)/2, 1e9),
-	littleslaw.MinNoiseSamples, leftOutMark)
+	littleslaw.MinNoiseSamples)
