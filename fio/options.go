@@ -131,7 +131,7 @@ var handlings = []struct {
 		"eta", "eta_newline", "eta-newline", "eta_interval", "output", "output-format", "status-interval", "terse-version",
 		"unit_base", "significant_figures", "warnings-fatal", "max-jobs", "showcmd", "debug", "idle-prof",
 		"bandwidth-log", "append-terse", "inplace", "aux-path", "log_alternate_epoch",
-		"log_alternate_epoch_clock_id", "log_entries", "log_store_compressed", "log_compression_cpus",
+		"log_alternate_epoch_clock_id", "log_entries", "log_compression_cpus",
 		"bwavgtime", "iopsavgtime", "block_error_percentiles", "stats"}},
 	{Ignored, false, []string{"thread", "stonewall", "new_group", "minimal", "showcmd"}},
 	// Submission and completion batching.
@@ -191,6 +191,7 @@ const (
 	OptLogMaxValue         OptionKey = "log_max_value"
 	OptLogOffset           OptionKey = "log_offset"
 	OptLogPrio             OptionKey = "log_prio"
+	OptLogStoreCompressed  OptionKey = "log_store_compressed"
 	OptLogUnixEpoch        OptionKey = "log_unix_epoch"
 	OptLoops               OptionKey = "loops"
 	OptMaxLatency          OptionKey = "max_latency"
@@ -765,6 +766,7 @@ var RunOptions = []OptionDoc{
 	{Name: "allow_file_create", Default: "1", Help: "1: a missing file is laid out, as fio; 0: a missing file is refused, as fio", Range: between(0, 1)},
 	{Name: "log_prio", Switch: true, Help: "the logs' last column is the I/O's priority in hex (0x0000 for averaged lines), as fio", Range: between(0, 1)},
 	{Name: "log_max_value", Switch: true, Help: "with --log_avg_msec, the latency logs write each window's largest latency instead of its mean, as fio", Range: between(0, 1)},
+	{Name: "log_store_compressed", Switch: true, Help: "refused when 1: fio would store its logs as zlib chunks of its in-memory samples (NAME.log.fz, read by fio --inflate-log); qdsweep writes them as text", Range: between(0, 1)},
 	{Name: "log_unix_epoch", Switch: true, Help: "the logs' times are Unix time in ms, as fio (else ms since the job's measured window began)", Range: between(0, 1)},
 	{Name: "kb_base", Default: "1024", Values: []string{"1024", "1000"}, Help: "1024: k, m, g are powers of 1024 and KiB, MiB, GiB powers of 1000 (fio's quirk); 1000: the other way round", pass: passWord},
 }

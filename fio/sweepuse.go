@@ -77,7 +77,8 @@ var sweepUses = map[OptionKey]struct {
 	"log_hist_coarseness": {use: SweepRefused, why: logsWhy}, "per_job_logs": {use: SweepRefused, why: logsWhy},
 	"log_offset": {use: SweepRefused, why: logsWhy}, "log_prio": {use: SweepRefused, why: logsWhy},
 	"log_max_value": {use: SweepRefused, why: logsWhy}, "log_unix_epoch": {use: SweepRefused, why: logsWhy},
-	"allow_file_create": {use: SweepJobFile}, "kb_base": {use: SweepJobFile},
+	"log_store_compressed": {use: SweepRefused, why: logsWhy},
+	"allow_file_create":    {use: SweepJobFile}, "kb_base": {use: SweepJobFile},
 }
 
 // The reasons shared by an option family.

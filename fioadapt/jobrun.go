@@ -647,6 +647,13 @@ func verifyLogHandlers() map[string]handler {
 			c.run.Logs.MaxValue, err = optBool(o)
 			return err
 		}},
+		fio.OptLogStoreCompressed: {apply: func(c *jobConv, _ string, o fio.Option) error {
+			on, err := optBool(o)
+			if err == nil && on {
+				err = fmt.Errorf("%s=1: fio stores its logs as zlib chunks of its in-memory samples (NAME.log.fz, read back with fio --inflate-log), which qdsweep does not write: drop it, and the logs are written as text", fio.OptLogStoreCompressed)
+			}
+			return err
+		}},
 		fio.OptLogUnixEpoch: {apply: func(c *jobConv, _ string, o fio.Option) (err error) {
 			c.run.Logs.UnixEpoch, err = optBool(o)
 			return err

@@ -43,7 +43,7 @@ var sweepUseExamples = map[string][]string{
 	"write_iops_log": {"write_iops_log=p"}, "write_bw_log": {"write_bw_log=p"}, "write_lat_log": {"write_lat_log=p"},
 	"log_avg_msec": {"log_avg_msec=100"}, "write_hist_log": {"write_hist_log=p"}, "log_hist_msec": {"log_hist_msec=100"},
 	"log_hist_coarseness": {"log_hist_coarseness=1"}, "per_job_logs": {"per_job_logs=0"}, "log_offset": {"log_offset=1"},
-	"log_prio": {"log_prio"}, "log_max_value": {"log_max_value=1"}, "log_unix_epoch": {"log_unix_epoch=1"},
+	"log_prio": {"log_prio"}, "log_max_value": {"log_max_value=1"}, "log_unix_epoch": {"log_unix_epoch=1"}, "log_store_compressed": {"log_store_compressed=0"},
 	"allow_file_create": {"filename=%m", "allow_file_create=0"}, "kb_base": {"kb_base=1000", "size=1m"},
 }
 

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -73,5 +74,21 @@ func TestRunLogMaxValueAndUnixEpoch(t *testing.T) {
 				t.Errorf("%s: an IOPS line without I/Os: %v", who, ls)
 			}
 		}
+	}
+}
+
+// TestRunRefusesLogStoreCompressed: log_store_compressed=1, with which fio
+// writes its logs as zlib chunks of its in-memory samples (NAME.log.fz),
+// is refused in one line naming it and the fix, exit 2, nothing written;
+// log_store_compressed=0 writes the logs as text, as fio.
+func TestRunRefusesLogStoreCompressed(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"run", "--name=a", "--filename=f", "--size=256k", "--ioengine=sim", "--write_lat_log=q", "--output-format=terse"}
+	_, stderr, code := runQdsweep(t, dir, append(args, "--log_store_compressed=1")...)
+	if ents, _ := os.ReadDir(dir); code != 2 || len(ents) != 0 || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, "log_store_compressed=1") || !strings.Contains(stderr, "drop it") {
+		t.Fatalf("exit %d, %d files, %q: want exit 2, nothing written, one line naming log_store_compressed and the fix", code, len(ents), stderr)
+	}
+	if _, stderr, code := runQdsweep(t, dir, append(args, "--log_store_compressed=0")...); code != 0 || !slices.Contains(logNames(t, dir), "q_lat.1.log") {
+		t.Fatalf("log_store_compressed=0: exit %d, logs %v: %s", code, logNames(t, dir), stderr)
 	}
 }
