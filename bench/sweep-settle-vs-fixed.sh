@@ -19,8 +19,9 @@
 #   - medians of the wall times and I/Os, and how many pairs agree;
 #   - per default sweep, where its time went: each step's window and ramp
 #     (ms) and what ended it (settle.by: d decision, p precision, u
-#     undecidable, – the slope rule or --runtime; r: the curve still rising,
-#     f: the pair flat, both settled from 0.3 s).
+#     undecidable, l held by a start-up lead, – the slope rule or
+#     --runtime; r: the curve still rising, f: the pair flat, both settled
+#     from 0.3 s; *: its window began above its level, settle.lead).
 #
 # On a device whose curve repeats (a scratch file on a disk need not):
 #   -z DEV  a zram device (must be unused, disksize 0): sized 2 GiB, its first
@@ -260,8 +261,9 @@ print()
 print("Where each default sweep's time went: per step, its window and ramp in ms and what ended it")
 print("(d: its decision, settled at 95 %; r: the same, the curve still rising, from 0.3 s; f: the same,")
 print("the pair flat, from 0.3 s, ending the curve; p: its mean known to ±2 %; u: undecidable, its decision")
-print("and precision open at its cap at its spread, from 1 s; –: the slope rule or --runtime); C is the")
-print("control step (d: its held/changed verdict settled at 95 %).")
+print("and precision open at its cap at its spread, from 1 s; l: held by a start-up lead, then the slope")
+print("rule or --runtime; –: the slope rule or --runtime; *: its first 100 ms stood above its level,")
+print("settle.lead); C is the control step (d: its held/changed verdict settled at 95 %).")
 print()
 width = max(len([s for s in x["r"]["steps"] if s.get("series")]) for x in S)
 qds = []
@@ -275,7 +277,9 @@ print("|---:|" + "---|" * (len(qds) + 2))
 def cell(s):
     st = s.get("settle") or {}
     by = {"decision": "r" if st.get("rising") else "f" if st.get("flat") else "d", "precision": "p",
-          "undecidable": "u"}.get(st.get("by"), "–")
+          "undecidable": "u"}.get(st.get("by"), "l" if st.get("lead_held") else "–")
+    if st.get("lead"):
+        by += "*"
     return f"{s.get('runtime_ns', 0) / 1e6:.0f}+{s.get('ramp_ns', 0) / 1e6:.0f} {by}"
 for i, x in enumerate(S, 1):
     by_qd = {s["qd"]: s for s in x["r"]["steps"] if s.get("series")}

@@ -92,6 +92,22 @@ type Settle struct {
 	// then the control's change and Decided says its verdict (held or
 	// changed) is settled.
 	Band float64 `json:"band,omitempty"`
+	// Lead is, for a step whose window began above its level (Lead: its
+	// first intervals each above every later one and above their mean by
+	// more than SaturationGain, as a throttle's start-up burst shows),
+	// their excess over Level in intervals of it; LeadShare its share of
+	// the step's mean (Lead / N); Level the later intervals' mean IOPS. Such a step may end only once LeadShare is within Need:
+	// the burst moves its mean no more than its decisions allow (else it
+	// runs to its window cap, and LeadHeld says the lead held it).
+	// FirstIOPS is, for a step measured again because the next deeper
+	// step gave fewer IOPS than it by more than SaturationGain (sweep's
+	// rule: its window carried a burst that ran out), the IOPS of its
+	// first measurement, which this one replaced.
+	FirstIOPS float64 `json:"first_iops,omitempty"`
+	Lead      float64 `json:"lead,omitempty"`
+	LeadShare float64 `json:"lead_share,omitempty"`
+	Level     float64 `json:"level,omitempty"`
+	LeadHeld  bool    `json:"lead_held,omitempty"`
 	// Settled: the step may end (by "decision" or "precision").
 	Settled bool   `json:"settled"`
 	By      string `json:"by,omitempty"`
@@ -199,6 +215,49 @@ func SettleControl(was, cur StepEstimate, band, precision float64) Settle {
 		s.Settled, s.By = true, SettledByPrecision
 	}
 	return s
+}
+
+// Lead reports whether a step's per-interval IOPS (xs, in time order)
+// began above the step's level: its first k intervals (a burst that ran
+// out within them) each above every later one, their mean above the later
+// ones' mean by more than SaturationGain, with at least two later
+// intervals (the longest such k). lead is the leading intervals' excess
+// I/Os over that mean as intervals of it (Σ(x_i − level) / level over the
+// first k), level the later ones' mean; lead / len(xs) is the share of
+// the step's mean the burst makes. A step of fewer than three intervals
+// has none.
+func Lead(xs []float64) (lead, level float64, ok bool) {
+	for k := len(xs) - 2; k >= 1; k-- {
+		hi, lo, sum, rest := math.Inf(1), 0.0, 0.0, 0.0
+		for _, v := range xs[:k] {
+			hi, sum = min(hi, v), sum+v
+		}
+		for _, v := range xs[k:] {
+			lo, rest = max(lo, v), rest+v
+		}
+		level = rest / float64(len(xs)-k)
+		if level > 0 && hi > lo && sum/float64(k) > level*(1+SaturationGain) {
+			return sum/level - float64(k), level, true
+		}
+	}
+	return 0, 0, false
+}
+
+// HoldForLead applies a start-up lead (Lead over xs, the step's
+// per-interval IOPS) to s, the settling rule's verdict over them: it
+// records the lead, and a settled step whose lead's share of its mean
+// (lead / intervals) exceeds what its decisions need (Need) is held
+// open (LeadHeld): its mean still carries more of the start-up burst
+// than its decisions allow.
+func (s *Settle) HoldForLead(xs []float64) {
+	lead, level, ok := Lead(xs)
+	if !ok {
+		return
+	}
+	s.Lead, s.Level, s.LeadShare = lead, level, lead/float64(len(xs))
+	if s.Settled && s.LeadShare > s.Need {
+		s.Settled, s.By, s.LeadHeld = false, "", true
+	}
 }
 
 // decide fills the pair's figures and whether its decision is settled.

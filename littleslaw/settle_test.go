@@ -188,3 +188,44 @@ func TestSettleControl(t *testing.T) {
 		}
 	}
 }
+
+// TestLeadHoldsAStartUpBurst: a step whose first intervals stand above
+// every later one, by more than the knee's 5% of their mean, began above
+// its level (a throttle's start-up burst); its verdict records the lead
+// and is held open while the burst's share of its mean (lead / n)
+// exceeds what its decisions need, and released once it is within. A
+// first interval within 5%, or below a later one, is no lead.
+func TestLeadHoldsAStartUpBurst(t *testing.T) {
+	for _, c := range []struct {
+		xs   []float64
+		lead float64 // 0: none
+	}{
+		{[]float64{16000, 8000, 8000}, 1},
+		{[]float64{16000, 8100, 7900, 8000}, 1},
+		{[]float64{16000, 12000, 8000, 8000}, 1.5}, // a burst over two intervals
+		{[]float64{8300, 8000, 8000}, 0},           // within 5%
+		{[]float64{9000, 8000, 9100, 8000}, 0},     // a later interval higher
+		{[]float64{16000, 16000, 16000, 8000}, 0},  // one later interval: a fall, not a lead
+		{[]float64{16000, 8000}, 0},                // too few
+	} {
+		lead, level, ok := Lead(c.xs)
+		if ok != (c.lead > 0) || ok && math.Abs(lead-c.lead) > 0.05 {
+			t.Errorf("Lead(%v) = %g, %g, %v; want lead %g", c.xs, lead, level, ok, c.lead)
+		}
+	}
+	xs := []float64{16000, 8000, 8000, 8000}
+	s := Settle{Settled: true, By: SettledByDecision, Need: 0.05}
+	s.HoldForLead(xs)
+	if s.Settled || !s.LeadHeld || s.Lead != 1 || s.Level != 8000 || s.LeadShare != 0.25 {
+		t.Errorf("a burst a quarter of the mean, needing 5%%: %+v", s)
+	}
+	xs = append(xs, make([]float64, 16)...)
+	for i := 4; i < len(xs); i++ {
+		xs[i] = 8000
+	}
+	s = Settle{Settled: true, By: SettledByDecision, Need: 0.05}
+	s.HoldForLead(xs)
+	if !s.Settled || s.LeadHeld || s.LeadShare != 0.05 {
+		t.Errorf("a burst 5%% of the mean, needing 5%%: %+v", s)
+	}
+}

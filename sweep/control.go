@@ -24,6 +24,30 @@ type ControlStep struct {
 	// Change is ControlFell or ControlRose when the two disagree beyond
 	// Band, "" when the level held.
 	Change string `json:"change,omitempty"`
+	// WasLevel and Level are the two measurements' levels, the IOPS of
+	// their intervals after a start-up lead (littleslaw.Lead: a
+	// throttle's start-up burst), set when either began above its level:
+	// the verdict compares them, not the means the burst lifted.
+	WasLevel float64 `json:"was_level,omitempty"`
+	Level    float64 `json:"level,omitempty"`
+}
+
+// levelOf is a step's level: the IOPS of its intervals after a start-up
+// lead its settling found (littleslaw.Lead), else its IOPS.
+func levelOf(s Step) float64 {
+	if st := s.Settle; st != nil && st.Level > 0 && st.Lead > 0 {
+		return st.Level
+	}
+	return s.IOPS
+}
+
+// levels are the control step's two measurements as its verdict compares
+// them: their levels.
+func (c *ControlStep) levels() (was, now float64) {
+	if c.WasLevel > 0 && c.Level > 0 {
+		return c.WasLevel, c.Level
+	}
+	return c.WasIOPS, c.IOPS
 }
 
 // Changes of a control step (ControlStep.Change).
@@ -86,6 +110,7 @@ func RunControl(ctx context.Context, cfg Config, r *Result) error {
 	c := cfg
 	c.Runtime = min(cfg.Runtime, ControlRuntime)
 	was0 := stepEstimate(was)
+	was0.IOPS = levelOf(was)
 	c.controlOf = &was0
 	g := GridStep{RW: ioengine.RW(was.RW), BS: was.BS, IODepth: was.IODepth, NumJobs: was.NumJobs, RateIOPS: was.OfferedIOPS}
 	s, err := runStep(ctx, c, g, nil, Live{Index: len(r.Steps) + 1, Total: len(r.Steps) + 1, Step: g}, func(time.Duration) time.Duration { return 0 })
@@ -93,8 +118,12 @@ func RunControl(ctx context.Context, cfg Config, r *Result) error {
 		return fmt.Errorf("control step %s: %w", g, err)
 	}
 	ctl := &ControlStep{Step: s, WasIOPS: was.IOPS, WasLatNs: was.Lat.MeanNs, Band: ControlBand(was, s)}
-	switch d := s.IOPS/was.IOPS - 1; {
-	case was.IOPS <= 0 || s.IOPS <= 0:
+	if wl, l := levelOf(was), levelOf(s); wl != was.IOPS || l != s.IOPS {
+		ctl.WasLevel, ctl.Level = wl, l
+	}
+	wl, l := ctl.levels()
+	switch d := l/wl - 1; {
+	case wl <= 0 || l <= 0:
 	case d < -ctl.Band:
 		ctl.Change = ControlFell
 	case d > ctl.Band:
@@ -113,9 +142,10 @@ func (r *Result) markAboveControl() {
 	if c == nil || c.Change != ControlFell {
 		return
 	}
+	_, level := c.levels()
 	for i := range r.Steps {
 		s := &r.Steps[i]
-		if !s.ranAbove(c.RW, c.BS, c.IOPS) {
+		if !s.ranAbove(c.RW, c.BS, level) {
 			continue
 		}
 		if s.Time == nil {
@@ -141,13 +171,14 @@ func (r *Result) controlFinding() *diagnosis.Finding {
 	if c.OfferedIOPS > 0 {
 		qd = c.InflightMean // an offered load's step stands at the I/Os it kept in flight
 	}
-	fig := diagnosis.Fact{Kind: diagnosis.FactControl, QD: qd, OfferedIOPS: c.OfferedIOPS, IOPS: c.WasIOPS, LatNs: c.WasLatNs,
-		ToIOPS: c.IOPS, ToLatNs: c.Lat.MeanNs, Ratio: c.IOPS/c.WasIOPS - 1, Share: c.Band}
+	was, level := c.levels()
+	fig := diagnosis.Fact{Kind: diagnosis.FactControl, QD: qd, OfferedIOPS: c.OfferedIOPS, IOPS: was, LatNs: c.WasLatNs,
+		ToIOPS: level, ToLatNs: c.Lat.MeanNs, Ratio: level/was - 1, Share: c.Band}
 	f := &diagnosis.Finding{Rule: diagnosis.RuleNotStationary, Reason: reason, RW: c.RW, BS: c.BS, Figures: fig,
 		Facts: []diagnosis.Fact{fig}, Evidence: []string{}}
 	for _, s := range r.Steps {
-		if s.Time != nil && s.Time.AboveControl && s.ranAbove(c.RW, c.BS, c.IOPS) {
-			f.Facts = append(f.Facts, diagnosis.Fact{Kind: diagnosis.FactAboveControl, QD: float64(s.QD), IOPS: s.IOPS, ToIOPS: c.IOPS})
+		if s.Time != nil && s.Time.AboveControl && s.ranAbove(c.RW, c.BS, level) {
+			f.Facts = append(f.Facts, diagnosis.Fact{Kind: diagnosis.FactAboveControl, QD: float64(s.QD), IOPS: s.IOPS, ToIOPS: level})
 		}
 	}
 	return f

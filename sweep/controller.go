@@ -113,6 +113,9 @@ func Run(ctx context.Context, cfg Config, r *Result) error {
 			return err
 		}
 		r.Steps = append(r.Steps, s)
+		if err := gr.again(ctx, i, s); err != nil {
+			return err
+		}
 		r.Meta.End = time.Now()
 		// Once a curve stops, all its deeper steps are skipped: report them as one batch.
 		batching := s.Skipped != "" && i+1 < len(gr.grid) && gr.grid[i+1].Curve(s.RW, s.BS)
@@ -193,6 +196,41 @@ func (gr *gridRun) measure(ctx context.Context, i int, g GridStep) (Step, error)
 	gr.ran++
 	gr.spent += time.Since(t0)
 	return s, nil
+}
+
+// again is the settling rule's check of a step against the one before it
+// on its curve: when s, just measured, gave fewer IOPS than that step by
+// more than the knee's 5% (deeper, yet lower: the shorter step's window
+// carried a burst that ran out, as a throttle's or a provisioned volume's
+// does, and a fixed step's longer ramp and window would have spent it),
+// that step is measured again, once, and its new measurement replaces it
+// (Settle.FirstIOPS keeps the first). Off without the settling rule and
+// for offered loads.
+func (gr *gridRun) again(ctx context.Context, i int, s Step) error {
+	if !gr.cfg.Steady.Settles() || s.OfferedIOPS > 0 || !s.Analysable() {
+		return nil
+	}
+	j := -1
+	for k, p := range gr.r.Steps {
+		if p.RW == s.RW && p.BS == s.BS && p.Analysable() && p.OfferedIOPS == 0 && p.QD < s.QD && (j < 0 || p.QD > gr.r.Steps[j].QD) {
+			j = k
+		}
+	}
+	if j < 0 {
+		return nil
+	}
+	p := gr.r.Steps[j]
+	if s.IOPS >= p.IOPS*(1-littleslaw.SaturationGain) || p.Settle == nil || p.Settle.FirstIOPS > 0 {
+		return nil
+	}
+	g := GridStep{RW: ioengine.RW(p.RW), BS: p.BS, IODepth: p.IODepth, NumJobs: p.NumJobs, Hosts: gr.r.Plan.Hosts}
+	ns, err := gr.measure(ctx, i, g)
+	if err != nil || !ns.Analysable() || ns.Settle == nil {
+		return err
+	}
+	ns.Settle.FirstIOPS = p.IOPS
+	gr.r.Steps[j] = ns
+	return nil
 }
 
 // runCapacity measures, for a plan of offered loads given as fractions,

@@ -26,7 +26,12 @@ type answer struct {
 // does, and reads its answer at targets.
 func sweepAnswer(t *testing.T, cfg sweep.Config, p sweep.Plan, targets [3]float64) (answer, *sweep.Result) {
 	t.Helper()
-	r := sweep.NewResult(sweep.Meta{Simulated: true}, p)
+	return sweepAnswerOf(t, cfg, sweep.NewResult(sweep.Meta{Simulated: true}, p), targets)
+}
+
+// sweepAnswerOf is sweepAnswer into r.
+func sweepAnswerOf(t *testing.T, cfg sweep.Config, r *sweep.Result, targets [3]float64) (answer, *sweep.Result) {
+	t.Helper()
 	if err := sweep.RunAll(context.Background(), cfg, r, sweep.Refine{}, true); err != nil {
 		t.Fatal(err)
 	}
@@ -112,6 +117,12 @@ func TestSettlingAgreesWithFixedSteps(t *testing.T) {
 			full := 0
 			by := map[string]int{}
 			for _, s := range r.Steps {
+				if s.Settle != nil && s.Settle.FirstIOPS > 0 {
+					by["again"]++
+					t.Logf("QD %d measured again: %.0f IOPS, first %.0f", s.QD, s.IOPS, s.Settle.FirstIOPS)
+				}
+			}
+			for _, s := range r.Steps {
 				if !s.Measured() {
 					continue
 				}
@@ -156,5 +167,52 @@ func TestSettlingAgreesWithFixedSteps(t *testing.T) {
 			t.Logf("%s: settled %d steps, %.0f I/Os; fixed %d steps, %.0f I/Os; saturation QD %g; targets %v vs %v; %v; ended by %v",
 				sh.name, got.steps, got.ios, want.steps, want.ios, got.satQD, got.targets, want.targets, got.rules, by)
 		})
+	}
+}
+
+// TestStepMeasuredAgainAfterAFall: on a volume whose burst credits (carried
+// from step to step) run out during a short step, the next deeper step
+// gives fewer IOPS than it; the settling rule then measures that step
+// again, once, and keeps the new measurement (settle.first_iops the
+// first), so the curve is flat at the level that lasts, as fixed steps,
+// whose longer ramps spend the burst, see it. Without the settling rule
+// nothing is measured again.
+func TestStepMeasuredAgainAfterAFall(t *testing.T) {
+	sim := ioengine.SimConfig{Latency: time.Millisecond, Jitter: 0.05, IOPS: 6000, BurstIOPS: 20000, BurstCredits: 3000, BurstCarry: true, Seed: 7}
+	cfg := sweep.Config{Engine: ioengine.NewSim(sim), Workload: ioengine.Workload{RandSeed: 1},
+		Ramp: 500 * time.Millisecond, Runtime: 3 * time.Second, Steady: sweep.DefaultSteady, Stop: sweep.EarlyStop{}}
+	r := sweep.NewResult(sweep.Meta{Simulated: true}, plan([]int{2, 16, 64}, false))
+	if err := sweep.Run(context.Background(), cfg, r); err != nil {
+		t.Fatal(err)
+	}
+	again := 0
+	for _, s := range r.Steps {
+		t.Logf("QD %d: %.0f IOPS over %v, settle %+v", s.QD, s.IOPS, time.Duration(s.RuntimeNs), s.Settle)
+		if s.Settle != nil && s.Settle.FirstIOPS > 0 {
+			again++
+			if s.Settle.FirstIOPS <= s.IOPS*(1+littleslaw.SaturationGain) {
+				t.Errorf("QD %d measured again at %.0f IOPS, first %.0f: not a fall", s.QD, s.IOPS, s.Settle.FirstIOPS)
+			}
+		}
+	}
+	if again != 1 {
+		t.Errorf("%d steps measured again, want 1 (QD 16, whose burst QD 64 no longer had)", again)
+	}
+	last := r.Steps[len(r.Steps)-1]
+	if prev := r.Steps[len(r.Steps)-2]; last.IOPS < prev.IOPS*(1-littleslaw.SaturationGain) {
+		t.Errorf("QD %d still %.0f IOPS below QD %d's %.0f", last.QD, last.IOPS, prev.QD, prev.IOPS)
+	}
+	fixed := cfg
+	fixed.Engine = ioengine.NewSim(sim)
+	fixed.Steady = sweep.SteadyConfig{Interval: sweep.DefaultSteady.Interval, Window: sweep.DefaultSteady.Window} // off
+	fixed.Runtime = time.Second
+	rf := sweep.NewResult(sweep.Meta{Simulated: true}, plan([]int{2, 16, 64}, false))
+	if err := sweep.Run(context.Background(), fixed, rf); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range rf.Steps {
+		if s.Settle != nil && s.Settle.FirstIOPS > 0 {
+			t.Errorf("fixed steps: QD %d measured again", s.QD)
+		}
 	}
 }

@@ -129,14 +129,29 @@ func (d *SteadyDetector) AgainstControl(qd int, was littleslaw.StepEstimate, min
 	d.qd, d.prevStep, d.control, d.bandMin, d.bandMax = float64(qd), nil, &was, minBand, maxBand
 }
 
-// verdict is the settling rule over the step's samples so far.
+// verdict is the settling rule over the step's samples so far. A step
+// whose window began above its level (littleslaw.Lead: a throttle's
+// start-up burst) is held open while the burst's share of its mean
+// exceeds what its decisions need (Settle.HoldForLead); a control step
+// is judged on its level, the intervals after the lead, against its first
+// measurement's level.
 func (d *SteadyDetector) verdict() littleslaw.Settle {
 	cur := d.Estimate()
 	if w := d.control; w != nil {
+		lead, level, ok := littleslaw.Lead(d.all)
+		if ok {
+			cur.IOPS, cur.IOPSErr = level, littleslaw.MeanUncertainty(d.all[1:])
+		}
 		band := min(d.bandMax, max(d.bandMin, 3*math.Hypot(w.IOPSErr, cur.IOPSErr)))
-		return littleslaw.SettleControl(*w, cur, band, d.cfg.Precision)
+		s := littleslaw.SettleControl(*w, cur, band, d.cfg.Precision)
+		if ok {
+			s.Lead, s.Level, s.LeadShare = lead, level, lead/float64(len(d.all))
+		}
+		return s
 	}
-	return littleslaw.SettleStep(d.prevStep, cur, d.cfg.Precision)
+	s := littleslaw.SettleStep(d.prevStep, cur, d.cfg.Precision)
+	s.HoldForLead(d.all)
+	return s
 }
 
 // Add feeds one cumulative sample (as given to Control.OnSample) and reports
@@ -187,6 +202,9 @@ func (d *SteadyDetector) meanKnown(elapsed time.Duration) bool {
 	d.settle = d.verdict()
 	if !d.settle.Settled && c.MinUndecided > 0 && elapsed >= c.MinUndecided && d.settle.Undecidable(d.capN) {
 		d.settle.EndUndecidable(d.capN)
+		if d.control == nil {
+			d.settle.HoldForLead(d.all) // undecided, yet its burst's share still to wear off
+		}
 	}
 	short := d.settle.Rising || d.settle.Flat
 	if !d.settle.Settled || elapsed < c.MinWindow && !short {
