@@ -142,3 +142,36 @@ func TestKeptUpRule(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadCurveTargetQuotesResponse: a target answered on an open-loop
+// curve with response times carries the mean response time an
+// application offering it sees (interpolated between the loads offered
+// around it), not only the latency from issue its depth is read by.
+func TestLoadCurveTargetQuotesResponse(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 17))
+	pts := openLoopCurve(rng)
+	for i := range pts {
+		pts[i].Response = &littleslaw.Response{MeanNs: pts[i].LatMeanNs * float64(2+i)}
+	}
+	lo, hi := pts[1], pts[2] // 25 % and 50 % of capacity: both kept up
+	target := (lo.OfferedIOPS + hi.OfferedIOPS) / 2
+	a, err := littleslaw.Analyze(pts, littleslaw.Options{TargetIOPS: target})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := (lo.Response.MeanNs + hi.Response.MeanNs) / 2
+	r := a.Target
+	if r == nil || !r.Reachable || math.Abs(r.ResponseNs-want) > 1e-6*want {
+		t.Fatalf("target %.0f IOPS: %+v; want a mean response of %.0f ns", target, r, want)
+	}
+	if r.ResponseNs <= r.LatencyNs {
+		t.Errorf("response %.0f ns not above the latency from issue %.0f ns", r.ResponseNs, r.LatencyNs)
+	}
+	// Without response times there is none to quote.
+	for i := range pts {
+		pts[i].Response = nil
+	}
+	if a, _ := littleslaw.Analyze(pts, littleslaw.Options{TargetIOPS: target}); a.Target.ResponseNs != 0 {
+		t.Errorf("a response time %.0f ns quoted from a curve without any", a.Target.ResponseNs)
+	}
+}

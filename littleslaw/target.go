@@ -40,10 +40,44 @@ func (a Analysis) TargetFor(t float64, o Options) TargetResult {
 	}
 	r := targetOnCurve(a.Points, t, a.BaseLatencyNs, xmax, xmaxQD, a.Saturation, a.Model, o)
 	r.Sustained = held && t > xmax*(1-ReachSlack)
+	if r.Reachable {
+		r.ResponseNs = responseAt(a.Points, t)
+	}
 	if held && !r.Reachable {
 		r.MaxIOPS = a.MaxIOPS
 	}
 	return r
+}
+
+// responseAt is the mean response time (from each I/O's scheduled
+// arrival) an application offering t IOPS sees on an open-loop curve:
+// interpolated linearly between the loads offered around t that measured
+// response times, the nearest load's beyond them; 0 on a curve without
+// response times.
+func responseAt(pts []Point, t float64) float64 {
+	var lo, hi *Point
+	for i := range pts {
+		p := &pts[i]
+		if p.OfferedIOPS <= 0 || p.Response == nil || p.Response.MeanNs <= 0 {
+			continue
+		}
+		if p.OfferedIOPS <= t && (lo == nil || p.OfferedIOPS > lo.OfferedIOPS) {
+			lo = p
+		}
+		if p.OfferedIOPS >= t && (hi == nil || p.OfferedIOPS < hi.OfferedIOPS) {
+			hi = p
+		}
+	}
+	switch {
+	case lo == nil && hi == nil:
+		return 0
+	case lo == nil:
+		return hi.Response.MeanNs
+	case hi == nil || hi.OfferedIOPS == lo.OfferedIOPS:
+		return lo.Response.MeanNs
+	}
+	f := (t - lo.OfferedIOPS) / (hi.OfferedIOPS - lo.OfferedIOPS)
+	return lo.Response.MeanNs + f*(hi.Response.MeanNs-lo.Response.MeanNs)
 }
 
 // targetOnCurve answers "what QD for T IOPS" from the measured curve.

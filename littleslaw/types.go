@@ -165,6 +165,12 @@ type TargetResult struct {
 	QD         float64 `json:"queue_depth"` // from the measured/fitted curve
 	NaiveQD    float64 `json:"naive_qd"`    // T × R0
 	LatencyNs  float64 `json:"latency_ns"`  // expected mean latency at T
+	// ResponseNs is, on an open-loop curve that measured response times,
+	// the mean response time an application offering T sees (from each
+	// I/O's scheduled arrival, its wait to be issued included); LatencyNs
+	// runs from issue, the latency Little's Law reads the depth by (0: no
+	// response times).
+	ResponseNs float64 `json:"response_ns,omitempty"`
 	// Inflight is the mean I/Os in flight at the answer, IOPS × LatencyNs
 	// (the IOPS being TargetIOPS when reachable, else ReachableIOPS' point):
 	// QD rounds it up to a whole I/O, or exceeds it when the measured queue

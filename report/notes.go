@@ -174,6 +174,17 @@ func sloNotMetDetail(r littleslaw.SLOResult) string {
 	return fmt.Sprintf("even QD %g has %s %s > %s", r.Breaks.QD, r.Stat, FormatLatency(r.Breaks.LatNs), FormatLatency(r.LimitNs))
 }
 
+// targetResponseWords says, for a target answered on an open-loop curve
+// with response times, the response time an application offering it
+// sees: the latency of the answer's triple runs from issue.
+func targetResponseWords(t littleslaw.TargetResult) string {
+	if t.ResponseNs <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("; that latency runs from issue: offered %s IOPS, an application sees a mean response time of %s (its wait to be issued included)",
+		FormatCount(t.TargetIOPS), FormatLatency(t.ResponseNs))
+}
+
 // targetNote is a target answer in one line of words.
 func targetNote(t littleslaw.TargetResult) string {
 	switch t.Reason {
@@ -205,7 +216,7 @@ func targetNote(t littleslaw.TargetResult) string {
 	case littleslaw.TargetReachable:
 		// The triple a reader can check: target × latency = in flight.
 		s := fmt.Sprintf("%s IOPS needs %s in flight at %s (the naive T × R0 says %s)",
-			FormatCount(t.TargetIOPS), fmtNeed(t), FormatLatency(t.LatencyNs), fmtOneDecimal(t.NaiveQD)) + splitLimitNote(t)
+			FormatCount(t.TargetIOPS), fmtNeed(t), FormatLatency(t.LatencyNs), fmtOneDecimal(t.NaiveQD)) + splitLimitNote(t) + targetResponseWords(t)
 		if t.NoHeadroom {
 			s += "; " + noHeadroomNote(t)
 		}

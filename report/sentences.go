@@ -309,6 +309,9 @@ func targetSentence(t *littleslaw.TargetResult, r0 float64) string {
 		default:
 			s += ". Reachable."
 		}
+		if r := targetResponseWords(*t); r != "" {
+			s += " " + sentence(capitalize(strings.TrimPrefix(r, "; ")))
+		}
 		if t.OverLimit {
 			s += " " + sentence(capitalize(splitLimitWarning(*t)))
 		}
