@@ -200,7 +200,7 @@ func (gr *gridRun) measure(ctx context.Context, i int, g GridStep) (Step, error)
 
 // again is the settling rule's check of a step against the one before it
 // on its curve: when s, just measured, gave fewer IOPS than that step by
-// more than the knee's 5% (deeper, yet lower: the shorter step's window
+// more than the knee's 5% at 95% (fellClear; deeper, yet lower: the shorter step's window
 // carried a burst that ran out, as a throttle's or a provisioned volume's
 // does, and a fixed step's longer ramp and window would have spent it),
 // that step is measured again, once, and its new measurement replaces it
@@ -220,7 +220,7 @@ func (gr *gridRun) again(ctx context.Context, i int, s Step) error {
 		return nil
 	}
 	p := gr.r.Steps[j]
-	if s.IOPS >= p.IOPS*(1-littleslaw.SaturationGain) || p.Settle == nil || p.Settle.FirstIOPS > 0 {
+	if !fellClear(s, p) || p.Settle == nil || p.Settle.FirstIOPS > 0 {
 		return nil
 	}
 	g := GridStep{RW: ioengine.RW(p.RW), BS: p.BS, IODepth: p.IODepth, NumJobs: p.NumJobs, Hosts: gr.r.Plan.Hosts}
@@ -231,6 +231,19 @@ func (gr *gridRun) again(ctx context.Context, i int, s Step) error {
 	ns.Settle.FirstIOPS = p.IOPS
 	gr.r.Steps[j] = ns
 	return nil
+}
+
+// fellClear reports whether step s gave fewer IOPS than p, the step
+// before it on its curve, by more than the knee's 5% at the settling
+// rule's confidence: its gain's interval (Gain + T × GainErr, as its
+// settling judged it against p) wholly below −SaturationGain. A fall
+// within a noisy disk's scatter is not one.
+func fellClear(s, p Step) bool {
+	st := s.Settle
+	if st == nil || st.PrevQD != float64(p.QD) || st.T == 0 {
+		return false
+	}
+	return st.Gain+st.T*st.GainErr < -littleslaw.SaturationGain
 }
 
 // runCapacity measures, for a plan of offered loads given as fractions,
