@@ -50,7 +50,9 @@ func sweepCommand() *cli.Command {
 			"latency or more, which also ends the curve), its mean is known to --mean-precision, its decision would\n" +
 			"not settle by --runtime at its spread (from 1 s on), IOPS is steady (--ss: drifting\n" +
 			"under 2% of its mean per second over the last --ss_dur 2 s, sampled every --ss_interval 100 ms)\n" +
-			"or --runtime (default 3 s) ends. For fixed fio-like steps use e.g. --runtime=30 --ss=0.\n" +
+			"or --runtime (default 3 s) ends. A step whose first 100 ms slices ran above its level (a start-up\n" +
+			"burst) ends only once the burst's share of its mean is within what its decision needs, and a step\n" +
+			"a deeper one clearly fell below is measured again. For fixed fio-like steps use e.g. --runtime=30 --ss=0.\n" +
 			"Ctrl-C stops and keeps what was measured; --resume DIR continues.\n" +
 			"Write patterns over existing data need --allow-write (a file) or --allow-write-device\n" +
 			"[--destroy-data=/dev/X] (a block device), checked for every --rw before anything runs.\n" +
