@@ -53,6 +53,9 @@ type Fact struct {
 	// PollThreads: each job had a kernel thread polling its submission
 	// queue (io_uring SQPOLL), a second thread that spins by design.
 	PollThreads bool `json:"poll_threads,omitempty"`
+	// CPUOfFio: SelfCPUPct is fio's own CPU (its usr_cpu + sys_cpu), the
+	// process that did the I/O when a step ran through fio.
+	CPUOfFio bool `json:"cpu_of_fio,omitempty"`
 	// Shares and ratios: Share a fraction (of bytes, of a target), Ratio
 	// and BWRatio growth or spread factors, LatRatio and QDRatio latency
 	// and queue-depth growth, Growth the IOPS gain per QD gain.

@@ -78,6 +78,7 @@ type StepTelemetry struct {
 	AwaitMs       float64 // mean device time per request, ms
 	CPUKnown      bool    // the CPU figures below were measured
 	SelfCPUPct    float64 // the measuring process, percent of one core
+	CPUOfFio      bool    // SelfCPUPct is fio's (usr_cpu + sys_cpu): fio did the I/O
 	HostBusyPct   float64 // host user + system + softirq, percent of all CPUs
 }
 
@@ -366,7 +367,7 @@ func (d *diagCurve) cpuBound() *Finding {
 			return nil // the device was saturated: the CPU did not hold it back
 		}
 		cf := cpuFact(p, t.SelfCPUPct, d.cores(i))
-		cf.PollThreads = d.PollThreads
+		cf.PollThreads, cf.CPUOfFio = d.PollThreads, t.CPUOfFio
 		ev := []Fact{cf}
 		if t.HostBusyPct > 0 {
 			ev = append(ev, Fact{Kind: FactHostBusy, HostBusyPct: t.HostBusyPct})

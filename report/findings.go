@@ -340,8 +340,12 @@ func cpuText(x diagnosis.Fact) string {
 	if x.SelfCPUPct >= 100 {
 		used = fmt.Sprintf("%.2f cores", x.SelfCPUPct/100)
 	}
-	s := fmt.Sprintf("%s: qdsweep used %s with %s ",
-		stepSplit(x, splitWords(x.IODepth, x.NumJobs)), used, CountNoun(float64(jobs), "job", "jobs"))
+	who0 := "qdsweep"
+	if x.CPUOfFio {
+		who0 = "fio (which did the I/O)"
+	}
+	s := fmt.Sprintf("%s: %s used %s with %s ",
+		stepSplit(x, splitWords(x.IODepth, x.NumJobs)), who0, used, CountNoun(float64(jobs), "job", "jobs"))
 	who, whose := "the submitter was", "its"
 	threads := "one submitting thread"
 	perJob := 1

@@ -6,6 +6,7 @@ import (
 
 	"github.com/qdsweep/qdsweep/diagnosis"
 	"github.com/qdsweep/qdsweep/fio"
+	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/littleslaw"
 )
 
@@ -40,7 +41,7 @@ func (r *Result) Diagnose(o littleslaw.Options) []diagnosis.Finding {
 		for _, s := range c.Steps {
 			for _, p := range (Curve{RW: c.RW, BS: c.BS, Steps: []Step{s}}).Points() {
 				dc.Points = append(dc.Points, p)
-				dc.Telemetry = append(dc.Telemetry, stepTelemetry(s))
+				dc.Telemetry = append(dc.Telemetry, stepTelemetry(s, r.Meta.Engine))
 			}
 		}
 		for i := range r.Analysis {
@@ -71,8 +72,10 @@ func (r *Result) Diagnose(o littleslaw.Options) []diagnosis.Finding {
 
 // stepTelemetry converts a step's device and CPU figures for the rules.
 // Without host CPU figures the engine's own CPU time over the window stands
-// in for the process's share.
-func stepTelemetry(s Step) diagnosis.StepTelemetry {
+// in for the process's share. Through fio (engine), the process that did
+// the I/O is fio: its own CPU (usr_cpu + sys_cpu) is the share, never
+// qdsweep's, which only waited for it.
+func stepTelemetry(s Step, engine string) diagnosis.StepTelemetry {
 	var t diagnosis.StepTelemetry
 	if d := s.Device; d != nil {
 		ios := d.ReadsPerSec + d.WritesPerSec
@@ -85,12 +88,21 @@ func stepTelemetry(s Step) diagnosis.StepTelemetry {
 			t.AwaitMs = (d.ReadAwaitMs*d.ReadsPerSec + d.WriteAwaitMs*d.WritesPerSec) / ios
 		}
 	}
+	fioCPU := s.RuntimeNs > 0 && s.CPU.UsrS+s.CPU.SysS > 0
 	switch {
+	case engine == ioengine.EngineFio:
+		t.CPUKnown, t.CPUOfFio = fioCPU, true
+		if s.HostCPU != nil {
+			t.HostBusyPct = s.HostCPU.UserPct + s.HostCPU.SystemPct + s.HostCPU.SoftIRQPct
+		}
+		if fioCPU {
+			t.SelfCPUPct = (s.CPU.UsrS + s.CPU.SysS) / (float64(s.RuntimeNs) / 1e9) * 100
+		}
 	case s.HostCPU != nil:
 		t.CPUKnown = true
 		t.SelfCPUPct = s.HostCPU.SelfPct
 		t.HostBusyPct = s.HostCPU.UserPct + s.HostCPU.SystemPct + s.HostCPU.SoftIRQPct
-	case s.RuntimeNs > 0 && s.CPU.UsrS+s.CPU.SysS > 0:
+	case fioCPU:
 		t.CPUKnown = true
 		t.SelfCPUPct = (s.CPU.UsrS + s.CPU.SysS) / (float64(s.RuntimeNs) / 1e9) * 100
 	}

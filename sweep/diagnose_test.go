@@ -3,11 +3,13 @@ package sweep_test
 import (
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/qdsweep/qdsweep/diagnosis"
 	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/littleslaw"
+	"github.com/qdsweep/qdsweep/report"
 	"github.com/qdsweep/qdsweep/sweep"
 )
 
@@ -108,5 +110,49 @@ func TestResultDiagnose(t *testing.T) {
 				t.Errorf("findings lack the expected figures: %+v", got)
 			}
 		})
+	}
+}
+
+// TestDiagnoseCPUThroughFio: a step that ran through fio states fio's CPU
+// (its usr_cpu + sys_cpu), the process that did the I/O, never qdsweep's,
+// which only waited on fio (0 % of a core, on a host 95 % busy); without
+// fio's CPU figures no CPU fact is stated.
+func TestDiagnoseCPUThroughFio(t *testing.T) {
+	r := throttledResult(ioengine.EngineFio, 20e3, 90000, 0.3, 0)
+	for i := range r.Steps {
+		if s := &r.Steps[i]; s.Skipped == "" {
+			s.HostCPU = &sweep.HostCPU{UserPct: 40, SystemPct: 55, SelfPct: 0}
+			s.CPU = ioengine.CPU{UsrS: 0.3, SysS: 0.68} // fio's usr_cpu 30 %, sys_cpu 68 % over 1 s
+		}
+	}
+	n := 0
+	for _, f := range r.Diagnose(littleslaw.Options{}) {
+		for _, x := range f.Facts {
+			if x.Kind != diagnosis.FactCPU {
+				continue
+			}
+			n++
+			if !x.CPUOfFio || math.Round(x.SelfCPUPct) != 98 {
+				t.Errorf("CPU fact %+v: want fio's 98 %% of a core", x)
+			}
+			for _, e := range report.FindingEvidence(f) {
+				if strings.Contains(e, "qdsweep used") {
+					t.Errorf("through fio, the evidence says %q", e)
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatalf("no CPU fact on a host 95 %% busy with fio at 98 %% of a core")
+	}
+	for i := range r.Steps {
+		r.Steps[i].CPU = ioengine.CPU{}
+	}
+	for _, f := range r.Diagnose(littleslaw.Options{}) {
+		for _, x := range f.Facts {
+			if x.Kind == diagnosis.FactCPU {
+				t.Errorf("a CPU fact without fio's CPU figures: %+v", x)
+			}
+		}
 	}
 }
