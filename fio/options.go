@@ -117,7 +117,7 @@ var handlings = []struct {
 }{
 	// Naming, grouping and threads: nothing a single qdsweep job changes.
 	{Ignored, true, []string{"description", "stonewall", "wait_for_previous", "wait_for", "new_group", "thread",
-		"exitall", "exit_what", "clocksource", "allrandrepeat", "fadvise_hint", "fallocate", "create_on_open",
+		"exitall", "exit_what", "clocksource", "allrandrepeat", "fallocate", "create_on_open",
 		"allow_mounted_write", "overwrite"}},
 	{Ignored, false, []string{"exitall_on_error"}},
 	// fio's profiles' options: nothing without fio's --profile.
@@ -181,6 +181,7 @@ const (
 	OptGroupReporting      OptionKey = "group_reporting"
 	OptHiPri               OptionKey = "hipri"
 	OptInvalidate          OptionKey = "invalidate"
+	OptFadviseHint         OptionKey = "fadvise_hint"
 	OptIOSize              OptionKey = "io_size"
 	OptIODepth             OptionKey = "iodepth"
 	OptIOEngine            OptionKey = "ioengine"
@@ -702,6 +703,7 @@ var RunOptions = []OptionDoc{
 		"sim: a simulated device; fio: the installed fio", SweepHelp: "io_uring, libaio, psync (io_uring falls back to libaio when unavailable), sim (a simulated device, no I/O) or fio (runs the installed fio)", pass: passEngine},
 	{Name: "direct", Default: "0", Help: "1: O_DIRECT (bypass the page cache), 0: buffered", Range: between(0, 1)},
 	{Name: "buffered", Default: "1", Help: "the opposite of --direct", Range: between(0, 1)},
+	{Name: "fadvise_hint", Default: "1", Values: []string{"0", "1", "random", "sequential"}, Help: "advice to the kernel on the files' access pattern (posix_fadvise) when they open: 1 by the job's pattern (random or sequential, so a buffered random read gets no readahead), 0 none, as fio", pass: passWord},
 	{Name: "invalidate", Default: "1", Help: "drop the file's cached pages before a buffered run", Range: between(0, 1), pass: passBool},
 	{Name: "size", Help: "bytes each job covers (default: the whole existing file or device, else 1g is laid out)", SweepHelp: "bytes of the region each job covers (fio suffixes: 4k, 1m, 1g); unset with an existing --filename: the whole file/device"},
 	{Name: "filesize", Help: "the job's file size, when --size is not given", Range: atLeast(1)},

@@ -42,7 +42,7 @@ var sweepUses = map[OptionKey]struct {
 	"rw": {use: SweepFlag}, "bs": {use: SweepFlag}, "bsrange": {use: SweepStep}, "ba": {use: SweepStep},
 	"bssplit": {use: SweepStep}, "random_distribution": {use: SweepStep}, "percentage_random": {use: SweepStep},
 	"random_generator": {use: SweepAlways}, "iodepth": {use: SweepFlag}, "numjobs": {use: SweepFlag},
-	"ioengine": {use: SweepFlag}, "direct": {use: SweepFlag}, "buffered": {use: SweepJobFile}, "invalidate": {use: SweepJobFile},
+	"ioengine": {use: SweepFlag}, "direct": {use: SweepFlag}, "buffered": {use: SweepJobFile}, "invalidate": {use: SweepJobFile}, "fadvise_hint": {use: SweepJobFile},
 	"size": {use: SweepFlag}, "filesize": {use: SweepJobFile}, "offset": {use: SweepFlag}, "offset_increment": {use: SweepFlag},
 	"rwmixread": {use: SweepFlag}, "rwmixwrite": {use: SweepStep},
 	"runtime": {use: SweepFlag}, "time_based": {use: SweepAlways}, "ramp_time": {use: SweepFlag},

@@ -270,6 +270,10 @@ func convertJob(name string, opts []fio.Option) (JobRun, []fio.Option, error) {
 	return c.run, c.unsupported, nil
 }
 
+// fadviseOf is the advice each of fio's fadvise_hint values gives.
+var fadviseOf = map[string]ioengine.Fadvise{"1": ioengine.FadviseByPattern, "0": ioengine.FadviseNone,
+	"random": ioengine.FadviseRandom, "sequential": ioengine.FadviseSequential}
+
 // startDefaults are the options a job starts from at fio's default, the
 // table's Default applied through each one's handler; fio's other defaults
 // are a zero field, or applied where the whole job decides (finish).
@@ -552,6 +556,10 @@ func ioHandlers() map[string]handler {
 			c.run.Workload.Invalidate, err = optBool(o)
 			return err
 		}},
+		fio.OptFadviseHint: {apply: func(c *jobConv, _ string, o fio.Option) error {
+			c.run.Workload.Fadvise = fadviseOf[o.Value] // the row's CheckAllowed took only these
+			return nil
+		}},
 		fio.OptRateProcess: {apply: convRateProcess},
 		fio.OptRateMin:     {apply: convRateFloor},
 		fio.OptRateIOPSMin: {apply: convRateFloor},
@@ -698,7 +706,15 @@ var renders = map[string]func(wl ioengine.Workload) (string, bool){
 	fio.OptNoRandomMap: func(wl ioengine.Workload) (string, bool) { return "1", wl.RW.IsRandom() && !wl.Shape.RandomMap },
 	// fio drops the files' cached pages first unless told not to;
 	// qdsweep's sweeps keep them, as its own engines do.
-	fio.OptInvalidate:      func(wl ioengine.Workload) (string, bool) { return "0", !wl.Invalidate },
+	fio.OptInvalidate: func(wl ioengine.Workload) (string, bool) { return "0", !wl.Invalidate },
+	fio.OptFadviseHint: func(wl ioengine.Workload) (string, bool) {
+		for v, f := range fadviseOf {
+			if f == wl.Fadvise && f != ioengine.FadviseByPattern {
+				return v, true
+			}
+		}
+		return "", false
+	},
 	fio.OptContinueOnError: func(wl ioengine.Workload) (string, bool) { return "io", wl.ContinueOnError },
 	fio.OptFSync: func(wl ioengine.Workload) (string, bool) {
 		return strconv.Itoa(wl.SyncEvery), wl.SyncEvery > 0 && !wl.SyncData

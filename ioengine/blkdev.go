@@ -34,3 +34,14 @@ func dropCache(fd int) {
 		_, _, _ = unix.Syscall(unix.SYS_IOCTL, uintptr(fd), uintptr(unix.BLKFLSBUF), 0)
 	}
 }
+
+// of is the posix_fadvise advice f gives a job of pattern rw: 0 for none.
+func (f Fadvise) of(rw RW) int {
+	switch {
+	case f == FadviseNone:
+		return 0
+	case f == FadviseRandom, f == FadviseByPattern && rw.IsRandom():
+		return unix.FADV_RANDOM
+	}
+	return unix.FADV_SEQUENTIAL
+}

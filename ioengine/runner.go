@@ -118,6 +118,7 @@ func openRun(w Workload, ctl Control, engine string) (*workloadRun, error) {
 	if w.Invalidate && !w.Direct {
 		dropCaches(r.jobFDs)
 	}
+	adviseFiles(r.jobFDs, w.Fadvise.of(w.RW))
 	return r, nil
 }
 
@@ -282,6 +283,24 @@ func jobsWithinThreadLimit(numjobs int, engine string) (jobs int, short *Shortfa
 		return 0, nil, limited, fmt.Errorf("%s (%d) leaves no room for another thread; raise it or lower --numjobs", limit, value)
 	}
 	return n, &Shortfall{Cause: ShortfallLimit, Limit: limit, LimitValue: value}, limited, nil
+}
+
+// adviseFiles gives every file the jobs use the access pattern advice
+// (posix_fadvise) as fio does when it opens a file (fadvise_hint); none
+// for advice 0. A failure is ignored, as fio's is.
+func adviseFiles(jobFDs [][]int, advice int) {
+	if advice == 0 {
+		return
+	}
+	seen := map[int]bool{}
+	for _, fds := range jobFDs {
+		for _, f := range fds {
+			if !seen[f] {
+				seen[f] = true
+				_ = unix.Fadvise(f, 0, 0, advice)
+			}
+		}
+	}
 }
 
 // dropCaches drops the cached pages of every file the jobs use, once each

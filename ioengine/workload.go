@@ -80,6 +80,12 @@ type Workload struct {
 	// files get POSIX_FADV_DONTNEED, block devices BLKFLSBUF (root only);
 	// nothing for O_DIRECT runs.
 	Invalidate bool
+	// Fadvise is fio's fadvise_hint: the advice given the kernel
+	// (posix_fadvise) on each file as it opens. The zero value is fio's
+	// default, the job's own pattern: FADV_RANDOM for a random one (a
+	// buffered random read then gets no readahead), FADV_SEQUENTIAL
+	// otherwise.
+	Fadvise Fadvise
 	// Files, when it names more than one file, is fio's filename list
 	// (filename=a:b): every job spreads its I/Os over all of them, one to
 	// each in turn (fio's file_service_type=roundrobin). Size, when set,
@@ -309,6 +315,18 @@ func (r RW) IsRead() bool {
 func (r RW) IsRandom() bool {
 	return r == RandRead || r == RandWrite || r == RandRW
 }
+
+// Fadvise is the access pattern a job's files are advised of when they
+// open (fio's fadvise_hint).
+type Fadvise int
+
+// The advice a job's files get.
+const (
+	FadviseByPattern  Fadvise = iota // the job's pattern: random or sequential (fio's 1, its default)
+	FadviseNone                      // no advice (fio's 0)
+	FadviseRandom                    // always random
+	FadviseSequential                // always sequential
+)
 
 // QD is the total queue depth: IODepth × NumJobs.
 func (w Workload) QD() int { return w.IODepth * w.NumJobs }
