@@ -281,6 +281,7 @@ func stepFromFio(g fioGroup) (sweep.Step, error) {
 		st.BS = blockSizeOf(append(read, write...), ios)
 	}
 	st.QD = st.IODepth * st.NumJobs
+	st.OfferedIOPS = offeredOf(j) * float64(st.NumJobs)
 	if n := len(g.clients); n > 1 && g.clients[0].NumJobs > 0 && st.NumJobs == n*g.clients[0].NumJobs {
 		// A fleet: iodepth and numjobs per host, QD the fleet's.
 		st.NumJobs = g.clients[0].NumJobs
@@ -289,6 +290,38 @@ func stepFromFio(g fioGroup) (sweep.Step, error) {
 	st.RuntimeNs = runtimeMs * int64(time.Millisecond)
 	st.Hosts = hostsOf(g.clients)
 	return st, nil
+}
+
+// offeredOf is the load a job of fio's offered with open-loop arrivals
+// (its options rate_process=poisson at rate_iops): its rate in the
+// directions its rw does I/O in, I/Os per second a job; 0 for a closed
+// loop, or a rate fio's JSON does not give.
+func offeredOf(j fio.Job) float64 {
+	if j.Options[fio.OptRateProcess] != "poisson" {
+		return 0
+	}
+	v := j.Options[fio.OptRateIOPS]
+	if v == "" {
+		return 0
+	}
+	r, err := rates(fio.Option{Key: fio.OptRateIOPS, Value: v}, false, 1024)
+	if err != nil {
+		return 0
+	}
+	rw := j.RW
+	if j.RW == "" {
+		rw = j.Options[fio.OptRW]
+	}
+	read := strings.Contains(rw, "read") || strings.Contains(rw, "rw") || rw == ""
+	write := strings.Contains(rw, "write") || strings.Contains(rw, "rw")
+	total := 0.0
+	if read {
+		total += r[0]
+	}
+	if write {
+		total += r[1]
+	}
+	return total
 }
 
 // rwOf is the rw of a job that did not say it, from the directions it
