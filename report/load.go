@@ -33,6 +33,7 @@ func loadParas(curve string, a *littleslaw.Analysis) []para {
 		add(rankKey, "Caveat: "+sentence(strings.Join(cav, "; ")))
 	}
 	add(rankDetail, loadDepthsSentence(a.Load))
+	add(rankDetail, keptUpRuleNote)
 	if responded(a.Load) {
 		add(rankDetail, ResponseTimeNote)
 	} else {
@@ -40,6 +41,13 @@ func loadParas(curve string, a *littleslaw.Analysis) []para {
 	}
 	return out
 }
+
+// keptUpRuleNote says when a load counts as kept up (littleslaw.KeptUp).
+var keptUpRuleNote = fmt.Sprintf("A load counts as kept up where at least %.0f%% of it was achieved (less only within "+
+	"%d standard deviations of a small Poisson count) and, where response times were measured, its arrivals waited "+
+	"to be issued no longer than their latency from issue, or than a queue of arrivals growing at %.0f%% would make "+
+	"them wait over the step: a longer wait is a queue growing with the run.",
+	100*(1-littleslaw.LoadSlack), littleslaw.LoadSigmas, 100*littleslaw.LoadSlack)
 
 // ResponseTimeNote says which of an open-loop sweep's latencies is which.
 const ResponseTimeNote = "Latency runs from each I/O's issue to its completion, as fio's clat and lat; response time from its scheduled arrival, its wait to be issued included (results.json: arrival_lat_ns), as an application sees it; a latency objective is judged on response time."
