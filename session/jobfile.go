@@ -141,6 +141,9 @@ func (j *JobFile) ApplyShared(g Fields, w *ioengine.Workload) {
 	if j.Has(fio.OptInvalidate) {
 		w.Invalidate = jw.Invalidate
 	}
+	if j.Has(fio.OptFadviseHint) {
+		w.Fadvise = jw.Fadvise
+	}
 	if j.from(g, FieldRandSeed, fio.OptRandSeed) {
 		w.RandSeed = jw.RandSeed
 	}

@@ -21,7 +21,7 @@ var sweepUseExamples = map[string][]string{
 	"bssplit": {"bssplit=4k/50:64k/50"}, "random_distribution": {"random_distribution=zipf:1.2"},
 	"percentage_random": {"percentage_random=50"}, "random_generator": {"random_generator=tausworthe64"},
 	"iodepth": {"iodepth=8"}, "numjobs": {"numjobs=2"}, "ioengine": {"ioengine=psync"}, "direct": {"direct=1"},
-	"buffered": {"buffered=0"}, "invalidate": {"invalidate=1"}, "size": {"size=512k"}, "filesize": {"filesize=512k"},
+	"buffered": {"buffered=0"}, "invalidate": {"invalidate=1"}, "fadvise_hint": {"fadvise_hint=random"}, "size": {"size=512k"}, "filesize": {"filesize=512k"},
 	"io_size": {"io_size=1m"}, "offset": {"offset=4k"}, "offset_increment": {"offset_increment=4k"},
 	"rwmixread": {"rwmixread=70"}, "rwmixwrite": {"rwmixwrite=30"}, "runtime": {"runtime=7"}, "time_based": {"time_based"},
 	"ramp_time": {"ramp_time=2"}, "loops": {"loops=2"}, "number_ios": {"number_ios=10"}, "startdelay": {"startdelay=1"},
