@@ -1,6 +1,7 @@
 package fio
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -544,7 +545,10 @@ type OptionDoc struct {
 	// before any ':' (rw=read:8k, random_distribution=zipf:1.2); nil: any
 	// value reaches the option's own reader.
 	Values []string
-	Help   string
+	// Refused are values fio takes that qdsweep refuses, each with why and
+	// what to do instead (a switch's are "1" and "0"); CheckRuns answers.
+	Refused map[string]string
+	Help    string
 	// pass is how a --fio-arg of it is checked before fio gets it as
 	// given (passNone: refused; passable).
 	pass passRule
@@ -669,6 +673,51 @@ func CheckAllowed(name, value string) error {
 	return nil
 }
 
+// CheckRuns refuses a value of option name that fio takes and qdsweep
+// does not run: one of its row's Refused (a switch's value read as fio
+// reads it), with the row's why and fix.
+func CheckRuns(name, value string) error {
+	d, ok := OptionRow(name)
+	if !ok || d.Refused == nil {
+		return nil
+	}
+	v := strings.TrimSpace(value)
+	if d.Switch {
+		b, err := ParseBool(v)
+		if err != nil {
+			return nil // the option's own reader refuses it
+		}
+		v = map[bool]string{true: "1", false: "0"}[b]
+	}
+	if why, ok := d.Refused[v]; ok {
+		return errors.New(why)
+	}
+	return nil
+}
+
+// RWDirections says whether fio's rw value v (a skip after ':' allowed;
+// "" is fio's default, read) reads and whether it writes; trims count as
+// neither. ok is false when fio has no such value.
+func RWDirections(v string) (read, write, ok bool) {
+	word, _, _ := strings.Cut(strings.TrimSpace(v), ":")
+	if word == "" {
+		return true, false, true
+	}
+	name, ok := RWValue(word)
+	if !ok {
+		return false, false, false
+	}
+	switch name {
+	case "read", "randread":
+		return true, false, true
+	case "write", "randwrite", "trimwrite", "randtrimwrite":
+		return false, true, true
+	case "rw", "randrw":
+		return true, true, true
+	}
+	return false, false, true
+}
+
 // ValueList is the row's Values as help and errors list them: "a, b or c".
 func (d OptionDoc) ValueList() string {
 	switch n := len(d.Values); n {
@@ -768,7 +817,8 @@ var RunOptions = []OptionDoc{
 	{Name: "allow_file_create", Default: "1", Help: "1: a missing file is laid out, as fio; 0: a missing file is refused, as fio", Range: between(0, 1)},
 	{Name: "log_prio", Switch: true, Help: "the logs' last column is the I/O's priority in hex (0x0000 for averaged lines), as fio", Range: between(0, 1)},
 	{Name: "log_max_value", Switch: true, Help: "with --log_avg_msec, the latency logs write each window's largest latency instead of its mean, as fio", Range: between(0, 1)},
-	{Name: "log_store_compressed", Switch: true, Help: "refused when 1: fio would store its logs as zlib chunks of its in-memory samples (NAME.log.fz, read by fio --inflate-log); qdsweep writes them as text", Range: between(0, 1)},
+	{Name: "log_store_compressed", Switch: true, Help: "refused when 1: fio would store its logs as zlib chunks of its in-memory samples (NAME.log.fz, read by fio --inflate-log); qdsweep writes them as text", Range: between(0, 1),
+		Refused: map[string]string{"1": "fio stores its logs as zlib chunks of its in-memory samples (NAME.log.fz, read back with fio --inflate-log), which qdsweep does not write: drop it, and the logs are written as text"}},
 	{Name: "log_unix_epoch", Switch: true, Help: "the logs' times are Unix time in ms, as fio (else ms since the job's measured window began)", Range: between(0, 1)},
 	{Name: "kb_base", Default: "1024", Values: []string{"1024", "1000"}, Help: "1024: k, m, g are powers of 1024 and KiB, MiB, GiB powers of 1000 (fio's quirk); 1000: the other way round", pass: passWord},
 }

@@ -312,8 +312,7 @@ func offeredOf(j fio.Job) float64 {
 	if j.RW == "" {
 		rw = j.Options[fio.OptRW]
 	}
-	read := strings.Contains(rw, "read") || strings.Contains(rw, "rw") || rw == ""
-	write := strings.Contains(rw, "write") || strings.Contains(rw, "rw")
+	read, write, _ := fio.RWDirections(rw)
 	total := 0.0
 	if read {
 		total += r[0]

@@ -246,7 +246,10 @@ func convertJob(name string, opts []fio.Option) (JobRun, []fio.Option, error) {
 			if isUringOption(key) && c.uringOpt == nil {
 				c.uringOpt = &o
 			}
-			if err = fio.CheckAllowed(key, o.Value); err != nil {
+			if err = fio.CheckAllowed(key, o.Value); err == nil {
+				err = fio.CheckRuns(key, o.Value)
+			}
+			if err != nil {
 				return JobRun{}, nil, fmt.Errorf("%s: %w", label(o), err)
 			}
 			err = h.apply(c, key, o)
@@ -655,11 +658,8 @@ func verifyLogHandlers() map[string]handler {
 			c.run.Logs.MaxValue, err = optBool(o)
 			return err
 		}},
-		fio.OptLogStoreCompressed: {apply: func(c *jobConv, _ string, o fio.Option) error {
-			on, err := optBool(o)
-			if err == nil && on {
-				err = fmt.Errorf("%s=1: fio stores its logs as zlib chunks of its in-memory samples (NAME.log.fz, read back with fio --inflate-log), which qdsweep does not write: drop it, and the logs are written as text", fio.OptLogStoreCompressed)
-			}
+		fio.OptLogStoreCompressed: {apply: func(_ *jobConv, _ string, o fio.Option) error {
+			_, err := optBool(o) // 1 is the row's Refused (CheckRuns)
 			return err
 		}},
 		fio.OptLogUnixEpoch: {apply: func(c *jobConv, _ string, o fio.Option) (err error) {

@@ -45,6 +45,11 @@ func TestOptionRangesRefused(t *testing.T) {
 			switch {
 			case refuse && (code != 2 || strings.Contains(msg, "\n") || !strings.Contains(msg, "--"+d.Name+"=") || !strings.Contains(msg, d.Range.String())):
 				t.Errorf("%s=%s: exit %d, %q; want exit 2 and one line naming --%s and %s", d.Name, v, code, msg, d.Name, d.Range)
+			case !refuse && d.Refused[v] != "":
+				// fio takes it; qdsweep refuses it with the row's reason.
+				if code != 2 || !strings.Contains(msg, d.Refused[v]) {
+					t.Errorf("%s=%s: exit %d, %q; want exit 2 and the row's reason %q", d.Name, v, code, msg, d.Refused[v])
+				}
 			case !refuse && code != 0:
 				t.Errorf("%s=%s (a bound of %s): exit %d, %q; want it accepted", d.Name, v, d.Range, code, msg)
 			}
