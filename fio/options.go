@@ -155,6 +155,10 @@ var handlings = []struct {
 		"iolog", "replay_no_stall", "job_start_clock_id", "disk_util", "clat_prio", "rwmix_read_before_write"}},
 }
 
+// ArgForm is how an option is written on fio's command line, as a usage
+// error shows it.
+const ArgForm = "--name=value"
+
 // OptionKey is a fio option's name as code outside this table names it.
 // Code that reads, writes or refuses a fio option names it by one of the
 // constants below, each a row of fioOptions (TestOptionKeysAreRows), and
@@ -875,7 +879,7 @@ var passMems = []string{"malloc", "shm", "shmhuge", "mmap", "mmaphuge", "mmapsha
 // value must keep its rule. The error says why in one phrase.
 func CheckPassArg(arg string) error {
 	if !strings.HasPrefix(arg, "--") || len(arg) == 2 {
-		return fmt.Errorf("only fio --options are passed (a bare argument is a job file or another option's value); write --name=value")
+		return fmt.Errorf("only fio --options are passed (a bare argument is a job file or another option's value); write " + ArgForm)
 	}
 	name, val, hasVal := strings.Cut(arg[2:], "=")
 	rule, ok := passable[name]

@@ -41,6 +41,10 @@ import (
 // directory: what a later run may replace there without --overwrite.
 const ManifestFile = ".qdsweep-files"
 
+// OverwriteFlag is qdsweep's own flag (not fio's overwrite option) that
+// sets OutOptions.Overwrite, as the refusals name it.
+const OverwriteFlag = "overwrite"
+
 // ErrOutput is wrapped by every refusal of an output path: a usage error
 // whose message names the flag, the path and the fix.
 var ErrOutput = errors.New("output refused")
@@ -138,11 +142,11 @@ func openOut(dir string, o OutOptions, open bool) (*Out, error) {
 		return nil, err
 	}
 	if len(foreign) > 0 && !o.Overwrite {
-		return nil, d.refuse("%s holds files qdsweep did not write (%s); name a new or empty directory, or add --overwrite to write qdsweep's files beside them",
-			dir, listSome(foreign, 3))
+		return nil, d.refuse("%s holds files qdsweep did not write (%s); name a new or empty directory, or add --%s to write qdsweep's files beside them",
+			dir, listSome(foreign, 3), OverwriteFlag)
 	}
 	if !o.Overwrite && isLegacyResults(d.Path("results.json")) && !sameDirAs(fi, o.Renders) {
-		return nil, d.refuse("%s holds another run's results (its results.json, summary and charts); name a new directory, or add --overwrite to replace its files", dir)
+		return nil, d.refuse("%s holds another run's results (its results.json, summary and charts); name a new directory, or add --%s to replace its files", dir, OverwriteFlag)
 	}
 	if err := d.probe(); err != nil {
 		return nil, err

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/qdsweep/qdsweep/device"
+	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/guard"
 	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/report"
@@ -93,7 +94,7 @@ func resultCurves(from, rw string, bsSet bool, in *littleslaw.AdviceInput) ([]sw
 		}
 	}
 	if len(curves) == 0 {
-		return nil, Usagef("--from %s: no curve matches --rw %q --bs %d; the file has %s", from, rw, in.BS, curveList(r.Analysis))
+		return nil, Usagef("--from %s: no curve matches --%s %q --%s %d; the file has %s", from, fio.OptRW, rw, fio.OptBS, in.BS, curveList(r.Analysis))
 	}
 	if len(curves[0].Analysis.Points) < 2 {
 		return nil, Usagef("--from %s: the %s curve has %d measured point(s); a fit needs at least two",
@@ -105,7 +106,7 @@ func resultCurves(from, rw string, bsSet bool, in *littleslaw.AdviceInput) ([]sw
 func curveList(cs []sweep.CurveAnalysis) string {
 	var names []string
 	for _, c := range cs {
-		names = append(names, fmt.Sprintf("--rw %s --bs %s", c.RW, units.FioSize(c.BS)))
+		names = append(names, fmt.Sprintf("--%s %s --%s %s", fio.OptRW, c.RW, fio.OptBS, units.FioSize(c.BS)))
 	}
 	if len(names) == 0 {
 		return "no curves"
@@ -137,8 +138,8 @@ func WriteIOProperties(stdout, stderr io.Writer, from, mountpoint string, opts g
 	p := r.IOProperties(mp)
 	if p.ReadIOPS == 0 || p.WriteIOPS == 0 || p.ReadBandwidth == 0 || p.WriteBandwidth == 0 {
 		// Seastar requires all four: a partial file would not load.
-		return Usagef("--from %s lacks curves Seastar needs (4k randread and randwrite, sequential read and write: %s missing); sweep them with --rw=randread,randwrite,read,write --bs=4k,1m",
-			from, strings.Join(p.Missing, ", "))
+		return Usagef("--from %s lacks curves Seastar needs (4k randread and randwrite, sequential read and write: %s missing); sweep them with --%s=randread,randwrite,read,write --%s=4k,1m",
+			from, strings.Join(p.Missing, ", "), fio.OptRW, fio.OptBS)
 	}
 	data, err := report.IOPropertiesYAML(p, from)
 	if err != nil {

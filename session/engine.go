@@ -95,11 +95,11 @@ func (r EngineRequest) engine(g Fields, name string, forRun bool, prev *sweep.Re
 			return e, Usagef("--%s: a sweep runs io_uring, libaio, psync, sim or fio; the null engine, which does no I/O, runs in a job of qdsweep run", fio.OptIOEngine)
 		}
 	default:
-		return e, Usagef("--ioengine: unknown engine %q; use io_uring, libaio, psync, sim or fio", name)
+		return e, Usagef("--%s: unknown engine %q; use io_uring, libaio, psync, sim or fio", fio.OptIOEngine, name)
 	}
 	if g.Has(FieldSim) {
 		if g.Has(FieldEngine) && r.Name != ioengine.EngineSim {
-			return e, Usagef("--sim runs the simulated device and --ioengine=%s a real one; drop one of them", r.Name)
+			return e, Usagef("--sim runs the simulated device and --%s=%s a real one; drop one of them", fio.OptIOEngine, r.Name)
 		}
 		name = ioengine.EngineSim
 		e.Name = name
@@ -110,7 +110,7 @@ func (r EngineRequest) engine(g Fields, name string, forRun bool, prev *sweep.Re
 	}
 	if name != ioengine.EngineSim && g.Has(FieldSimKeys) {
 		n := "sim_" + r.SimKeys[0]
-		return e, Usagef("--%s applies only with --ioengine=sim; add --ioengine=sim or drop --%s", n, n)
+		return e, Usagef("--%s applies only with --%s=%s; add --%s=%s or drop --%s", n, fio.OptIOEngine, ioengine.EngineSim, fio.OptIOEngine, ioengine.EngineSim, n)
 	}
 	if name != ioengine.EngineFio {
 		for _, f := range []struct {
@@ -118,7 +118,7 @@ func (r EngineRequest) engine(g Fields, name string, forRun bool, prev *sweep.Re
 			name  string
 		}{{FieldFioArgs, "fio-arg"}, {FieldFioClients, "fio-clients"}} {
 			if g.Has(f.field) {
-				return e, Usagef("--%s applies only with --ioengine=fio; add --ioengine=fio or drop --%s", f.name, f.name)
+				return e, Usagef("--%s applies only with --%s=%s; add --%s=%s or drop --%s", f.name, fio.OptIOEngine, ioengine.EngineFio, fio.OptIOEngine, ioengine.EngineFio, f.name)
 			}
 		}
 	}
@@ -165,7 +165,7 @@ func (r EngineRequest) fio(g Fields, forRun bool) (*fioengine.Options, []string,
 		return nil, nil, UsageErr(err)
 	}
 	if _, err := exec.LookPath("fio"); err != nil {
-		return nil, nil, Usagef("--ioengine=fio: %v", fioengine.ErrNotFound)
+		return nil, nil, Usagef("--%s=%s: %v", fio.OptIOEngine, ioengine.EngineFio, fioengine.ErrNotFound)
 	}
 	if g.Has(FieldFioClients) {
 		spec := r.FioClients
@@ -177,9 +177,14 @@ func (r EngineRequest) fio(g Fields, forRun bool) (*fioengine.Options, []string,
 			return nil, nil, Usagef("--fio-clients: %v", err)
 		}
 		if !forRun && !g.Has(FieldFilename, FieldJobFile) { // run checks its fio options itself
-			return nil, nil, Usagef("--fio-clients: name the target on the servers with --filename (nothing is laid out on them)")
+			return nil, nil, errClientsNeedTarget()
 		}
 		o.Clients = clients
 	}
 	return &o, o.Clients, nil
+}
+
+// errClientsNeedTarget refuses fio servers without a target named on them.
+func errClientsNeedTarget() error {
+	return Usagef("--fio-clients: name the target on the servers with --%s (nothing is laid out on them)", fio.OptFilename)
 }

@@ -53,7 +53,7 @@ func FioRuns(cmd string, outputs, logs []string) ([]fioadapt.FioRun, error) {
 			}
 			es, err := fio.ReadLog(l)
 			if err != nil {
-				return nil, Usagef("%s: %v; name fio's --write_iops_log / --write_lat_log files as written", cmd, err)
+				return nil, Usagef("%s: %v; name fio's --%s / --%s files as written", cmd, err, fio.OptWriteIOPSLog, fio.OptWriteLatLog)
 			}
 			if kind == fio.LogIOPS {
 				runs[i].IOPSLogs = append(runs[i].IOPSLogs, es)

@@ -167,12 +167,12 @@ func (j *JobFile) CheckTarget(g Fields, p sweep.Plan, w *ioengine.Workload, scra
 	if j.Run.ReadOnly {
 		for _, rw := range p.RW {
 			if ioengine.RW(rw).IsWrite() {
-				return Usagef("--jobfile: readonly, and --rw=%s writes; drop one of them", rw)
+				return Usagef("--jobfile: %s, and --%s=%s writes; drop one of them", fio.OptReadOnly, fio.OptRW, rw)
 			}
 		}
 	}
 	if j.Run.NoCreate && (scratch || !targetExists(w.Filename)) {
-		return Usagef("--jobfile: allow_file_create=0, and %s does not exist; create it or drop allow_file_create", w.Filename)
+		return Usagef("--jobfile: %s=0, and %s does not exist; create it or drop %s", fio.OptAllowFileCreate, w.Filename, fio.OptAllowFileCreate)
 	}
 	if j.Has(fio.OptRandRepeat) && !j.Run.RandRepeat && !j.Has(fio.OptRandSeed) && !g.Has(FieldRandSeed) {
 		w.RandSeed = uint64(time.Now().UnixNano()) // new offsets every sweep

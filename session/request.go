@@ -201,7 +201,7 @@ func NewSweep(req SweepRequest) (*Sweep, error) {
 		o.Runtime = req.Runtime
 	}
 	if o.Runtime <= 0 {
-		return o, Usagef("--runtime: must be positive; use e.g. --runtime=30 (seconds) or 10s")
+		return o, Usagef("--%s: must be positive; use e.g. --%s=30 (seconds) or 10s", fio.OptRuntime, fio.OptRuntime)
 	}
 	if o.Engine, err = req.Engine.engine(g, o.EngineName, false, o.Prev); err != nil {
 		return o, err
@@ -281,14 +281,14 @@ func planOf(req SweepRequest, prev *sweep.Result, jf *JobFile) (sweep.Plan, erro
 	if fresh || g.Has(FieldRW) {
 		rw, err := sweep.ParseRWList(jf.RW(g, req.RW))
 		if err != nil {
-			return p, Usagef("--rw: %v", err)
+			return p, Usagef("--%s: %v", fio.OptRW, err)
 		}
 		p.RW = sweep.NewPlan(rw, nil, nil, nil, false).RW
 	}
 	if fresh || g.Has(FieldBS) {
 		bs, err := sweep.ParseSizeList(jf.BS(g, req.BS))
 		if err != nil {
-			return p, Usagef("--bs: %v", err)
+			return p, Usagef("--%s: %v", fio.OptBS, err)
 		}
 		p.BS = bs
 	}
@@ -341,7 +341,8 @@ func planWords(p sweep.Plan) string {
 	for i, b := range p.BS {
 		bs[i] = units.FioSize(b)
 	}
-	s := fmt.Sprintf("--rw %s --bs %s --iodepth %s --numjobs %s", strings.Join(p.RW, ","), strings.Join(bs, ","), ints(p.IODepth), ints(p.NumJobs))
+	s := fmt.Sprintf("--%s %s --%s %s --%s %s --%s %s", fio.OptRW, strings.Join(p.RW, ","), fio.OptBS, strings.Join(bs, ","),
+		fio.OptIODepth, ints(p.IODepth), fio.OptNumJobs, ints(p.NumJobs))
 	if p.Full {
 		s += " --full"
 	}

@@ -113,7 +113,7 @@ func RunSpecs(req RunRequest) ([]RunSpec, error) {
 	}
 	for _, path := range jobFiles {
 		if len(cmdline.Jobs) > 0 {
-			return nil, Usagef("--jobfile %s: --name on the command line starts another job; qdsweep runs the file's jobs or the command line's: drop --name", path)
+			return nil, Usagef("--jobfile %s: --%s on the command line starts another job; qdsweep runs the file's jobs or the command line's: drop --%s", path, fio.OptName, fio.OptName)
 		}
 		fr, fg, fw, rt, err := jobFileRuns(path, cmdline.Global, req, &sectionNames, &notes)
 		if err != nil {
@@ -182,7 +182,7 @@ func jobFilesOf(jobFile string, rest, fioArgs []string, notes *[]string) ([]stri
 		case statErr == nil && fi.Mode().IsRegular():
 			jobFiles = append(jobFiles, a) // a job file, as in `fio job.fio`
 		default:
-			return nil, Usagef("run: unexpected argument %q; options take the form --name=value (e.g. --filename=%s), a job file must exist", a, a)
+			return nil, Usagef("run: unexpected argument %q; options take the form %s (e.g. --%s=%s), a job file must exist", a, fio.ArgForm, fio.OptFilename, a)
 		}
 	}
 	return jobFiles, nil
@@ -302,12 +302,12 @@ func specOf(engine string, run fioadapt.JobRun, several bool) (RunSpec, error) {
 		r.Workload.JobFiles = spec.files
 	}
 	if r.ReadOnly && r.Workload.RW.IsWrite() {
-		return spec, Usagef("run: --readonly with --rw=%s, which writes; drop one of them", r.Workload.RW)
+		return spec, Usagef("run: --%s with --%s=%s, which writes; drop one of them", fio.OptReadOnly, fio.OptRW, r.Workload.RW)
 	}
 	if u := r.Workload.Uring; u.Set() && spec.engine != ioengine.EngineIOUring && spec.engine != ioengine.EngineFio {
 		// As fio: its io_uring engine's options are unknown to the others.
 		n := fioadapt.UringFirstKey(u)
-		return spec, Usagef("run: %s is an option of fio's io_uring engine, and this job runs %s (fio's default when no ioengine is given); set ioengine=io_uring or drop %s", n, spec.engine, n)
+		return spec, Usagef("run: %s is an option of fio's io_uring engine, and this job runs %s (fio's default when no ioengine is given); set %s=%s or drop %s", n, spec.engine, fio.OptIOEngine, ioengine.EngineIOUring, n)
 	}
 	if spec.engine == ioengine.EnginePsync && r.Workload.IODepth > 1 {
 		spec.notes = append(spec.notes, report.PsyncDepthNote(r.Workload.IODepth))
@@ -342,7 +342,7 @@ func resolvePercents(run fioadapt.JobRun, w *ioengine.Workload, missing []string
 		return nil
 	}
 	if len(missing) > 0 || existing <= 0 {
-		return Usagef("size or offset as a percentage needs an existing target: %v does not exist yet; give --size in bytes (e.g. --size=1g) to lay it out", missing)
+		return Usagef("size or offset as a percentage needs an existing target: %v does not exist yet; give --%s in bytes (e.g. --%s=1g) to lay it out", missing, fio.OptSize, fio.OptSize)
 	}
 	if p := run.OffsetPercent; p > 0 {
 		w.Offset = alignDown(int64(float64(existing)*p/100), w.BS)

@@ -165,23 +165,23 @@ func runTargets(w *ioengine.Workload, es Engine, run fioadapt.JobRun) (runTarget
 		return t, nil
 	}
 	if len(w.JobFiles) > 0 && !es.Local() {
-		return t, Usagef("run: --numjobs=%d gives each job its own file, which --ioengine=%s does not run; name one shared file with --filename", w.NumJobs, es.Name)
+		return t, Usagef("run: --%s=%d gives each job its own file, which --%s=%s does not run; name one shared file with --%s", fio.OptNumJobs, w.NumJobs, fio.OptIOEngine, es.Name, fio.OptFilename)
 	}
 	if len(w.JobFiles) > 0 && es.Fio != nil {
 		// Refused before anything is laid out: fio gets each target as a
 		// held descriptor, and numjobs clones of one job share its filename.
-		return t, Usagef("run: job %s: numjobs=%d with no %s gives each clone its own file (%s …), which qdsweep does not hand fio; name one shared file (%s=PATH), or run the job file with fio itself",
-			run.Name, w.NumJobs, fio.OptFilename, w.JobFiles[0], fio.OptFilename)
+		return t, Usagef("run: job %s: %s=%d with no %s gives each clone its own file (%s …), which qdsweep does not hand fio; name one shared file (%s=PATH), or run the job file with fio itself",
+			run.Name, fio.OptNumJobs, w.NumJobs, fio.OptFilename, w.JobFiles[0], fio.OptFilename)
 	}
 	t.temporary = w.Filename == "" && es.Local()
 	if t.temporary {
 		w.Filename = runScratchFile
 		if _, err := os.Lstat(runScratchFile); err == nil {
-			return t, Usagef("--filename: ./%s already exists (another run or sweep is using it here, or one was killed); wait for it, remove the file, or pass --filename", runScratchFile)
+			return t, Usagef("--%s: ./%s already exists (another run or sweep is using it here, or one was killed); wait for it, remove the file, or pass --%s", fio.OptFilename, runScratchFile, fio.OptFilename)
 		}
 	}
 	if len(w.Files) > 1 && es.Sim != nil {
-		return t, Usagef("run: --filename lists %d files, which --ioengine=sim does not model; name one file", len(w.Files))
+		return t, Usagef("run: --%s lists %d files, which --%s=%s does not model; name one file", fio.OptFilename, len(w.Files), fio.OptIOEngine, ioengine.EngineSim)
 	}
 	t.files = []string{w.Filename}
 	if len(w.JobFiles) > 0 {
@@ -198,7 +198,7 @@ func runTargets(w *ioengine.Workload, es Engine, run fioadapt.JobRun) (runTarget
 		}
 	}
 	if run.NoCreate && len(t.missing) > 0 && !t.temporary {
-		return t, Usagef("allow_file_create=0: %s does not exist and the job forbids creating it (fio refuses it too: file creation disallowed); create it first or drop allow_file_create=0", t.missing[0])
+		return t, Usagef("%s=0: %s does not exist and the job forbids creating it (fio refuses it too: file creation disallowed); create it first or drop %s=0", fio.OptAllowFileCreate, t.missing[0], fio.OptAllowFileCreate)
 	}
 	if err := resolvePercents(run, w, t.missing, t.existingSize); err != nil {
 		return t, err
@@ -211,7 +211,7 @@ func runTargets(w *ioengine.Workload, es Engine, run fioadapt.JobRun) (runTarget
 	}
 	t.perFile = w.FileSize() // each file of a list holds an equal share of --size
 	if es.Remote() && w.Filename == "" {
-		return t, Usagef("--fio-clients: name the target on the servers with --filename (nothing is laid out on them)")
+		return t, errClientsNeedTarget()
 	}
 	return t, nil
 }

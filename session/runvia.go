@@ -61,8 +61,8 @@ func routeRuns(runs []fioadapt.JobRun, unset error, engine, where string) (route
 	case len(runs) > 1 && exitAll(runs) != "" && len(via) == 0 && engine == ioengine.EngineFio:
 		// A job file qdsweep could run natively, sent to fio job by job
 		// (--ioengine=fio); one that needs fio runs whole (runFile).
-		return 0, "", Usagef("%s: %s: --ioengine=fio runs such a job file through fio once per job, so one job's end would not stop the others as fio's exitall does; drop it, or run the job file with fio itself",
-			where, exitAll(runs))
+		return 0, "", Usagef("%s: %s: --%s=%s runs such a job file through fio once per job, so one job's end would not stop the others as fio's exitall does; drop it, or run the job file with fio itself",
+			where, exitAll(runs), fio.OptIOEngine, ioengine.EngineFio)
 	case zbdReadsNothing(runs) != "":
 		return 0, "", Usagef("%s: %s", where, zbdReadsNothing(runs))
 	case (len(via) > 0 || engine == ioengine.EngineFio) && cloneSteady(runs) != "":
@@ -73,7 +73,7 @@ func routeRuns(runs []fioadapt.JobRun, unset error, engine, where string) (route
 	case len(via) == 0:
 		return routeNative, "", nil
 	case engine == ioengine.EngineSim:
-		return 0, "", Usagef("%s: %s: the simulated device runs only what qdsweep runs natively; drop them or --ioengine=sim", where, strings.Join(dedup(via), ", "))
+		return 0, "", Usagef("%s: %s: the simulated device runs only what qdsweep runs natively; drop them or --%s=%s", where, strings.Join(dedup(via), ", "), fio.OptIOEngine, ioengine.EngineSim)
 	}
 	if err := fioengine.Installed(); err != nil {
 		return 0, "", Usagef("%s: %s: qdsweep does not run these natively, and fio, which would run them, is not installed: install fio (e.g. apt-get install fio) or drop them", where, strings.Join(dedup(via), ", "))
@@ -86,7 +86,7 @@ func routeRuns(runs []fioadapt.JobRun, unset error, engine, where string) (route
 func cloneSteady(runs []fioadapt.JobRun) string {
 	for _, r := range runs {
 		if r.Steady.Dur > 0 && r.Workload.NumJobs > 1 && !r.GroupReporting {
-			return fmt.Sprintf("job %s: steadystate with numjobs=%d", r.Name, r.Workload.NumJobs)
+			return fmt.Sprintf("job %s: %s with %s=%d", r.Name, fio.OptSteadyState, fio.OptNumJobs, r.Workload.NumJobs)
 		}
 	}
 	return ""
@@ -137,8 +137,8 @@ func zbdReadsNothing(runs []fioadapt.JobRun) string {
 				return ""
 			}
 		}
-		return fmt.Sprintf("job %s: %s=zbd, rw=%s with %s=0 on a file that is not a zoned block device: fio 3.33 runs it and ends with 0 I/Os and exit status 0, printing no reason (it reads only data written in a zone, and such a file's zones all start empty); add %s=1, write the zones first, or run it on a zoned block device",
-			r.Name, fio.OptZoneMode, r.Workload.RW, fio.OptReadBeyondWP, fio.OptReadBeyondWP)
+		return fmt.Sprintf("job %s: %s=zbd, %s=%s with %s=0 on a file that is not a zoned block device: fio 3.33 runs it and ends with 0 I/Os and exit status 0, printing no reason (it reads only data written in a zone, and such a file's zones all start empty); add %s=1, write the zones first, or run it on a zoned block device",
+			r.Name, fio.OptZoneMode, fio.OptRW, r.Workload.RW, fio.OptReadBeyondWP, fio.OptReadBeyondWP)
 	}
 	return ""
 }

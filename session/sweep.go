@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/fioadapt"
 	"github.com/qdsweep/qdsweep/guard"
 	"github.com/qdsweep/qdsweep/ioengine"
@@ -301,7 +302,7 @@ func (o *Sweep) layOutTarget(ctx context.Context, prog *Progress) (func(), error
 		return func() {}, nil
 	}
 	if o.Scratch && targetExists(path) {
-		return func() {}, fmt.Errorf("scratch file %s already exists (another run or sweep is using it here, or one was killed); wait for it, remove the file, or pass --filename", path)
+		return func() {}, fmt.Errorf("scratch file %s already exists (another run or sweep is using it here, or one was killed); wait for it, remove the file, or pass --%s", path, fio.OptFilename)
 	}
 	size := LayoutSize(o.Workload, o.Plan)
 	prog.Note("%s", report.LayoutNote([]string{path}, size))

@@ -112,9 +112,9 @@ func ResultsDir(dir string, opts guard.OutOptions) (string, error) {
 	if !opts.Overwrite && !guard.DirBusy(dir) { // a running sweep's is refused as locked
 		if prev, err := sweep.Read(filepath.Join(dir, sweep.ResultsJSON)); err == nil {
 			if prev.Interrupted {
-				return "", Usagef("--output %s holds an interrupted sweep; continue it with qdsweep sweep --resume %s, name a new directory, or add --overwrite to replace it", dir, dir)
+				return "", Usagef("--output %s holds an interrupted sweep; continue it with qdsweep sweep --resume %s, name a new directory, or add --%s to replace it", dir, dir, guard.OverwriteFlag)
 			}
-			return "", Usagef("--output %s holds a finished sweep; name a new directory, or add --overwrite to replace its results", dir)
+			return "", Usagef("--output %s holds a finished sweep; name a new directory, or add --%s to replace its results", dir, guard.OverwriteFlag)
 		}
 	}
 	if err := guard.CheckOut(dir, opts); err != nil {

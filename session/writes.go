@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/guard"
 	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/sweep"
@@ -19,7 +20,7 @@ func CheckWrites(w ioengine.Workload, rws []ioengine.RW, g guard.Permit) error {
 		di, derr := os.Stat(g.DestroyData)
 		ti, terr := os.Stat(w.Filename)
 		if derr != nil || terr != nil || !os.SameFile(di, ti) {
-			return Usagef("--destroy-data=%s does not name the target --filename=%s; name the same block device twice to confirm", g.DestroyData, w.Filename)
+			return Usagef("--destroy-data=%s does not name the target --%s=%s; name the same block device twice to confirm", g.DestroyData, fio.OptFilename, w.Filename)
 		}
 	}
 	writes := false
@@ -30,7 +31,7 @@ func CheckWrites(w ioengine.Workload, rws []ioengine.RW, g guard.Permit) error {
 		if errors.Is(err, guard.ErrWriteRefused) {
 			return UsageErr(err)
 		}
-		return fmt.Errorf("--filename=%s: %w", w.Filename, err)
+		return fmt.Errorf("--%s=%s: %w", fio.OptFilename, w.Filename, err)
 	}
 	return nil
 }

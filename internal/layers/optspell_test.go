@@ -46,10 +46,6 @@ var spelledOptions = map[string]int{
 	"report/shortfall.go": 19, "report/findings.go": 9, "report/explain.go": 8, "report/timefindings.go": 6,
 	"report/steadiness.go": 6, "report/filenotes.go": 5, "report/timewords.go": 2, "report/man.go": 2,
 	"report/advise.go": 2, "report/notes.go": 1, "report/caveats.go": 1,
-	// Usage errors of a sweep or a run naming the flag to change.
-	"session/runtarget.go": 11, "session/runspec.go": 9, "session/request.go": 8, "session/engine.go": 8,
-	"session/advise.go": 6, "session/runvia.go": 4, "session/writes.go": 2, "session/sweepopts.go": 2,
-	"session/jobfile.go": 2, "session/fiologs.go": 2, "session/sweep.go": 1,
 	// The fio engine's arguments and refusals.
 	"fioadapt/fioengine/remote.go": 15, "fioadapt/fioengine/engine.go": 6, "fioadapt/fioengine/file.go": 3,
 	"fioadapt/fioengine/guard.go": 1,
@@ -59,7 +55,7 @@ var spelledOptions = map[string]int{
 	"fio/normalwrite.go": 4, "fio/derive.go": 3, "fio/normal.go": 2, "fio/jobread.go": 2, "fio/filename.go": 2,
 	// A sweep's plan, results and write guard, naming the flag to change.
 	"sweep/plan.go": 11, "sweep/resultfile.go": 5, "sweep/earlystop.go": 1, "sweep/analyze.go": 1,
-	"guard/check_linux.go": 4, "guard/out.go": 2, "guard/hold_linux.go": 1,
+	"guard/check_linux.go": 4, "guard/hold_linux.go": 1,
 	"units/units.go":              1,
 	"internal/curvetest/cases.go": 1,
 }
