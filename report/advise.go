@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/qdsweep/qdsweep/fio"
 	"io"
 	"strings"
 
@@ -127,7 +128,7 @@ func adviceNoticeText(n littleslaw.AdviceNotice, p *littleslaw.Preset, source st
 	case littleslaw.AdviceLatencyIgnored:
 		return "--latency is ignored with --from: the measured curve gives the latency at each load"
 	case littleslaw.AdviceSeveralCurves:
-		return fmt.Sprintf("%d curves in %s; advice is for the first (%s); pick one with --rw and --bs", n.Count, source, CurveName(n.RW, n.BS))
+		return fmt.Sprintf("%d curves in %s; advice is for the first (%s); pick one with %s and %s", n.Count, source, CurveName(n.RW, n.BS), fio.Flag(fio.OptRW), fio.Flag(fio.OptBS))
 	}
 	return string(n.Kind)
 }

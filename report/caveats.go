@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/qdsweep/qdsweep/fio"
 	"strconv"
 
 	"github.com/qdsweep/qdsweep/littleslaw"
@@ -15,7 +16,7 @@ func CaveatText(k littleslaw.CaveatKind) string {
 	case littleslaw.CaveatContended:
 		return "other I/O shared the device during the sweep, so the figures are not the workload's alone"
 	case littleslaw.CaveatNotSteady:
-		return "some steps' IOPS were still drifting when they ended (raise --runtime)"
+		return "some steps' IOPS were still drifting when they ended (raise " + fio.Flag(fio.OptRuntime) + ")"
 	case littleslaw.CaveatInconclusive:
 		return "the diagnosis could not tell what limits this curve"
 	case littleslaw.CaveatCPUBound:

@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/qdsweep/qdsweep/fio"
 	"io"
 	"math"
 	"strconv"
@@ -46,7 +47,7 @@ func explainNotes(e fioadapt.ExplainedJob) []string {
 		n = append(n, "iodepth is not among the job's options: fio's default of 1.")
 	}
 	if c := e.CloneOf; c > 1 {
-		n = append(n, fmt.Sprintf("This is one clone of numjobs=%d, reported separately; run with group_reporting to see the %d jobs as one.", c, c))
+		n = append(n, fmt.Sprintf("This is one clone of %s, reported separately; run with %s to see the %d jobs as one.", fio.Setting(fio.OptNumJobs, strconv.Itoa(c)), fio.OptGroupReporting, c))
 	}
 	if e.IOEngine == "" {
 		n = append(n, "The ioengine is not in this output (fio's default is psync, which is synchronous).")
@@ -167,8 +168,8 @@ func explainSentences(j fioadapt.ExplainedJob) []string {
 	e := j.Explanation
 	var s []string
 	if e.Verdict == littleslaw.VerdictLatencyNotMeasured {
-		s = append(s, fmt.Sprintf("It achieved %s IOPS (%s MiB/s); fio measured no latency (gtod_reduce=1 or disable_lat=1), so Little's Law cannot say how many I/Os were in flight or what a deeper queue would give. Rerun without gtod_reduce to explain it.",
-			FormatIOPS(j.IOPS), FormatMiBps(j.BWBytes)))
+		s = append(s, fmt.Sprintf("It achieved %s IOPS (%s MiB/s); fio measured no latency (%s or %s), so Little's Law cannot say how many I/Os were in flight or what a deeper queue would give. Rerun without %s to explain it.",
+			FormatIOPS(j.IOPS), FormatMiBps(j.BWBytes), fio.Setting(fio.OptGTODReduce, "1"), fio.Setting(fio.OptDisableLat, "1"), fio.OptGTODReduce))
 		return append(s, explainNotes(j)...)
 	}
 	lat := FormatLatency(j.LatMeanNs)
@@ -182,8 +183,8 @@ func explainSentences(j fioadapt.ExplainedJob) []string {
 	}
 	s = append(s, got+".")
 	if e.Queue == littleslaw.QueueDepthUnknown {
-		s = append(s, fmt.Sprintf("By Little's Law that is %s × %s = %s I/Os in flight on average. This output does not say the iodepth, so whether the queue was full, and what more depth would give, cannot be told; the job's header line (\"rw=…, ioengine=…, iodepth=…\") or fio's JSON would say.",
-			FormatIOPS(j.IOPS), lat, fmtInflight(e.InflightMean)))
+		s = append(s, fmt.Sprintf("By Little's Law that is %s × %s = %s I/Os in flight on average. This output does not say the iodepth, so whether the queue was full, and what more depth would give, cannot be told; the job's header line (\"%s, %s, %s\") or fio's JSON would say.",
+			FormatIOPS(j.IOPS), lat, fmtInflight(e.InflightMean), fio.Setting(fio.OptRW, "…"), fio.Setting(fio.OptIOEngine, "…"), fio.Setting(fio.OptIODepth, "…")))
 		s = append(s, verdictSentence(e))
 		if t := e.Target; t != nil {
 			s = append(s, targetExplain(t, e, j.IOEngine))
@@ -203,8 +204,8 @@ func explainSentences(j fioadapt.ExplainedJob) []string {
 		s = append(s, fmt.Sprintf("The engine did not keep the queue full: %s, yet far fewer were in flight. Look for too few jobs for a busy submitter (usr %.1f%%, sys %.1f%%), a rate limit, or a synchronous engine.",
 			ceiling, j.UsrCPU, j.SysCPU))
 	case littleslaw.QueueSyncEngine:
-		s = append(s, fmt.Sprintf("%s is synchronous: each job has one I/O in flight, so iodepth=%d is meaningless and the real depth is %s; %s. Use ioengine=io_uring or libaio for a deeper queue, or raise numjobs.",
-			j.IOEngine, j.IODepth, nb(fmt.Sprintf("numjobs = %d", j.NumJobs)), ceiling))
+		s = append(s, fmt.Sprintf("%s is synchronous: each job has one I/O in flight, so %s is meaningless and the real depth is %s; %s. Use %s or libaio for a deeper queue, or raise %s.",
+			j.IOEngine, fio.Setting(fio.OptIODepth, strconv.Itoa(j.IODepth)), nb(fmt.Sprintf("%s = %d", fio.OptNumJobs, j.NumJobs)), ceiling, fio.Setting(fio.OptIOEngine, "io_uring"), fio.OptNumJobs))
 	}
 	s = append(s, verdictSentence(e))
 	if t := e.Target; t != nil {

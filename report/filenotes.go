@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/qdsweep/qdsweep/fio"
 	"strings"
 
 	"github.com/qdsweep/qdsweep/ioengine"
@@ -59,7 +60,7 @@ func GroupStatusLine(group, jobs int, st *ioengine.Stats) string {
 const FioWordNote = "the word fio is not needed: qdsweep run takes fio's options directly"
 
 // ForeverNote is said of a job with time_based and no runtime.
-const ForeverNote = "--time_based without --runtime: running until interrupted (Ctrl-C), as fio"
+var ForeverNote = fio.Flag(fio.OptTimeBased) + " without " + fio.Flag(fio.OptRuntime) + ": running until interrupted (Ctrl-C), as fio"
 
 // PsyncDepthNote is said of a psync job given an iodepth above 1.
 func PsyncDepthNote(iodepth int) string {
@@ -94,7 +95,7 @@ func NoTelemetryNote(err error) string { return fmt.Sprintf("qdsweep: no device 
 func LogsIgnoredNote(why string) string {
 	switch why {
 	case "per-io":
-		return "fio's IOPS, bandwidth and latency logs not written: without --log_avg_msec fio logs every I/O, and this engine keeps only each window's mean; add --log_avg_msec=N, or run on a local engine"
+		return "fio's IOPS, bandwidth and latency logs not written: without " + fio.Flag(fio.OptLogAvgMsec) + " fio logs every I/O, and this engine keeps only each window's mean; add " + fio.FlagSet(fio.OptLogAvgMsec, "N") + ", or run on a local engine"
 	case "per-clone":
 		return "fio's logs not written: with numjobs > 1 fio writes a log per clone, and this engine keeps one series per job; write a section per clone, or run on a local engine"
 	}
@@ -110,7 +111,7 @@ func SlatLogNote() string {
 // HistBinsNote says a histogram log's counts are in fio's bin of their
 // bucket's middle (fioadapt.HistCounts) where a bucket spans several.
 func HistBinsNote() string {
-	return "fio's histogram log: qdsweep's latency buckets (16 to a power of two) span 4 of fio's bins (64 to a power of two), so each count is in fio's bin of its bucket's middle, within 3 % of its latency; --log_hist_coarseness=2 or more makes every count exact"
+	return "fio's histogram log: qdsweep's latency buckets (16 to a power of two) span 4 of fio's bins (64 to a power of two), so each count is in fio's bin of its bucket's middle, within 3 % of its latency; " + fio.FlagSet(fio.OptLogHistCoarseness, "2") + " or more makes every count exact"
 }
 
 // ViaFioNote is said of a job file (or command line) qdsweep runs through

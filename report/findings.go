@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/qdsweep/qdsweep/fio"
 	"math"
 
 	"github.com/qdsweep/qdsweep/diagnosis"
@@ -55,7 +56,7 @@ func findingVerdict(f diagnosis.Finding) string {
 	case diagnosis.ReasonBehavedSync:
 		s := fmt.Sprintf("each job kept about one I/O in flight: the %s engine behaved synchronously", engineOr(g.Engine))
 		if g.Buffered {
-			s += " (buffered I/O: libaio and io_uring block in submission without direct=1)"
+			s += " (buffered I/O: libaio and io_uring block in submission without " + direct1 + ")"
 		}
 		return s
 	case diagnosis.ReasonSubmitterCPU:
@@ -102,7 +103,7 @@ const (
 var fixedVerdict = map[diagnosis.Reason]string{
 	diagnosis.ReasonNoSteps:           "no measured steps",
 	diagnosis.ReasonNoDevice:          "the target has no block device: these figures are not a device's",
-	diagnosis.ReasonPageCache:         "I/Os were served without device I/O, most likely by the page cache: direct=0 lets reads hit memory and writes land in dirty pages",
+	diagnosis.ReasonPageCache:         "I/Os were served without device I/O, most likely by the page cache: " + direct0 + " lets reads hit memory and writes land in dirty pages",
 	diagnosis.ReasonUnwritten:         "I/Os were served without device I/O, most likely by reads of never-written (unwritten or sparse) extents, which the filesystem answers with zeros, or a host cache",
 	diagnosis.ReasonHostCache:         "I/Os were served without device I/O, most likely by a cache in front of the device (host or hypervisor cache)",
 	diagnosis.ReasonSelfCPU:           "the measuring process is CPU-bound: IOPS here are the CPU's limit, not the device's",
@@ -159,10 +160,17 @@ func FindingNext(f diagnosis.Finding) string {
 	return ""
 }
 
+// direct1 and direct0 are fio's direct option on and off, as the
+// findings quote it.
+var (
+	direct1 = fio.Setting(fio.OptDirect, "1")
+	direct0 = fio.Setting(fio.OptDirect, "0")
+)
+
 // Next steps that several reasons share.
-const (
+var (
 	nextOtherFS   = "size readers of this filesystem by Little's Law at its round trip (in flight = IOPS × latency), and its server or bucket by the plateau; to size a disk, measure a file on (or the block device of) that disk"
-	nextCache     = "lay the file out with written data and use direct=1 (or measure the block device itself); do not size a volume from these figures"
+	nextCache     = "lay the file out with written data and use " + direct1 + " (or measure the block device itself); do not size a volume from these figures"
 	nextSubmitter = "split the depth over more jobs (numjobs) and check qdsweep's CPU use"
 )
 
@@ -176,15 +184,15 @@ var fixedNext = map[diagnosis.Reason]string{
 	diagnosis.ReasonPageCache:         nextCache,
 	diagnosis.ReasonUnwritten:         nextCache,
 	diagnosis.ReasonHostCache:         nextCache,
-	diagnosis.ReasonSyncEngine:        "use io_uring or libaio with direct=1, or raise numjobs to the queue depth you want",
-	diagnosis.ReasonBehavedSync:       "use direct=1 so submissions do not block, or raise numjobs",
+	diagnosis.ReasonSyncEngine:        "use io_uring or libaio with " + direct1 + ", or raise numjobs to the queue depth you want",
+	diagnosis.ReasonBehavedSync:       "use " + direct1 + " so submissions do not block, or raise numjobs",
 	diagnosis.ReasonSubmitterCPUCores: "more jobs will not help (there are as many as CPUs): use fewer, deeper jobs or a faster CPU",
 	diagnosis.ReasonJobsLimited:       "raise the limit the step's in-flight shortfall names, or lower numjobs",
 	diagnosis.ReasonJobsCPU:           "measure on a quieter machine; on tmpfs or cached data the CPU is the device",
 	diagnosis.ReasonManyJobs:          "check qdsweep's CPU use and the step's in-flight shortfall",
 	diagnosis.ReasonNrRequests:        "spread the depth over more jobs on more CPUs (more hardware queues) or raise nr_requests",
-	diagnosis.ReasonBuffered:          "use direct=1 to measure the device",
-	diagnosis.ReasonAboveDevice:       "measure the block device itself with direct=1, try scheduler none, and check qdsweep's CPU",
+	diagnosis.ReasonBuffered:          "use " + direct1 + " to measure the device",
+	diagnosis.ReasonAboveDevice:       "measure the block device itself with " + direct1 + ", try scheduler none, and check qdsweep's CPU",
 	diagnosis.ReasonSubmitter:         nextSubmitter,
 	diagnosis.ReasonOneJob:            nextSubmitter,
 	diagnosis.ReasonThroughputCap:     "the limit is bandwidth: compare with the volume's and the VM's MiB/s limits; smaller blocks buy IOPS, not MiB/s",
@@ -206,9 +214,9 @@ func cpuNext(f diagnosis.Finding) string {
 	case g.Engine == "libaio":
 		next += ", and use io_uring with registered buffers (cheaper per I/O than libaio)"
 	case g.Synchronous:
-		next += ", and use io_uring or libaio with direct=1 instead of the synchronous " + g.Engine
+		next += ", and use io_uring or libaio with " + direct1 + " instead of the synchronous " + g.Engine
 	default:
-		next += ", and use io_uring with direct=1 and registered buffers"
+		next += ", and use io_uring with " + direct1 + " and registered buffers"
 	}
 	if f.Reason == diagnosis.ReasonHostBusy {
 		// qdsweep's own CPU was not the limit: other work held the CPUs.

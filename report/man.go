@@ -2,6 +2,8 @@ package report
 
 import (
 	"fmt"
+	"github.com/qdsweep/qdsweep/fio"
+	"github.com/qdsweep/qdsweep/guard"
 	"io"
 	"strings"
 )
@@ -45,11 +47,11 @@ var manExit = [][2]string{
 
 // manFiles are the files a sweep writes.
 var manFiles = [][2]string{
-	{"./qdsweep.scratch", "the scratch file a sweep or run lays out when no --filename is given, removed when it ends"},
+	{"./qdsweep.scratch", "the scratch file a sweep or run lays out when no " + fio.Flag(fio.OptFilename) + " is given, removed when it ends"},
 	{"DIR/results.json", "the result: plan, steps, series, control step, analysis and diagnosis (schema qdsweep/v1)"},
 	{"DIR/results.csv, DIR/results-series.csv", "one row per step; one row per interval of each step"},
 	{"DIR/summary.md", "the report in Markdown, beside the charts (iops-vs-qd, latency-vs-qd, latency-vs-iops, timeline, dashboard; an open-loop sweep draws iops-, latency- and inflight-vs-offered-load where the -vs-qd ones would be; PNG or SVG)"},
-	{"DIR/.qdsweep-files", "the names qdsweep wrote into DIR: what a later run may replace there without --overwrite"},
+	{"DIR/.qdsweep-files", "the names qdsweep wrote into DIR: what a later run may replace there without --" + guard.OverwriteFlag},
 	{"DIR/.qdsweep.lock", "held while a sweep writes DIR, removed when it ends"},
 }
 

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/qdsweep/qdsweep/fio"
 	"math"
 	"strings"
 
@@ -85,8 +86,8 @@ func checkNote(c littleslaw.StepCheck) string {
 			// More in flight than the completions account for: I/Os that
 			// were still waiting when the window closed (behind a throttle,
 			// or a queue still growing) are in the count but not in the mean.
-			return fmt.Sprintf("measured in-flight %.1f is more than IOPS × latency %.1f (by over %.0f%%): I/Os were still waiting when the window closed, behind a throttle or a queue still growing, so the completions' mean latency understates the wait; run longer steps (--runtime)",
-				c.MeasuredInflight, c.EffectiveInflight, 100*littleslaw.MismatchFlag)
+			return fmt.Sprintf("measured in-flight %.1f is more than IOPS × latency %.1f (by over %.0f%%): I/Os were still waiting when the window closed, behind a throttle or a queue still growing, so the completions' mean latency understates the wait; run longer steps (%s)",
+				c.MeasuredInflight, c.EffectiveInflight, 100*littleslaw.MismatchFlag, fio.Flag(fio.OptRuntime))
 		}
 		return fmt.Sprintf("measured in-flight %.1f is less than IOPS × latency %.1f (by over %.0f%%): the latencies count time the I/Os were not in flight, a measuring error",
 			c.MeasuredInflight, c.EffectiveInflight, 100*littleslaw.MismatchFlag)

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/qdsweep/qdsweep/fio"
 	"strings"
 
 	"github.com/qdsweep/qdsweep/ioengine"
@@ -27,14 +28,14 @@ func ShortfallNote(sf *ioengine.Shortfall) string {
 		}
 		return s + "; " + had + ". " + limitFix(sf.Limit)
 	case ioengine.ShortfallRate:
-		return fmt.Sprintf("%s: the rate cap (--rate_iops) held I/Os back, as fio does; the figures hold for %s in flight at the capped rate, not for the configured depth.",
-			had, FormatInflight(sf.InflightMean))
+		return fmt.Sprintf("%s: the rate cap (%s) held I/Os back, as fio does; the figures hold for %s in flight at the capped rate, not for the configured depth.",
+			had, fio.Flag(fio.OptRateIOPS), FormatInflight(sf.InflightMean))
 	case ioengine.ShortfallThink:
-		return fmt.Sprintf("%s: each job paused between its I/Os with nothing in flight (--thinktime), as fio does; the figures hold for %s in flight, not for the configured depth.",
-			had, FormatInflight(sf.InflightMean))
+		return fmt.Sprintf("%s: each job paused between its I/Os with nothing in flight (%s), as fio does; the figures hold for %s in flight, not for the configured depth.",
+			had, fio.Flag(fio.OptThinkTime), FormatInflight(sf.InflightMean))
 	case ioengine.ShortfallLatencyTarget:
-		return fmt.Sprintf("%s: each job searched for the deepest queue within its latency target (--latency_target), as fio does, below the configured depth while it did; the figures hold for %s in flight.",
-			had, FormatInflight(sf.InflightMean))
+		return fmt.Sprintf("%s: each job searched for the deepest queue within its latency target (%s), as fio does, below the configured depth while it did; the figures hold for %s in flight.",
+			had, fio.Flag(fio.OptLatencyTarget), FormatInflight(sf.InflightMean))
 	case ioengine.ShortfallSync:
 		return fmt.Sprintf("%s: each job waited in %s after its writes, with nothing in flight, as fio does; the figures hold for %s in flight, not for the configured depth.",
 			had, SyncCall(sf.SyncData), FormatInflight(sf.InflightMean))
@@ -49,25 +50,26 @@ func ShortfallNote(sf *ioengine.Shortfall) string {
 
 // limitFix says how to raise the limit that stopped jobs from starting.
 func limitFix(limit string) string {
+	jobs, depth := fio.Flag(fio.OptNumJobs), fio.Flag(fio.OptIODepth)
 	switch limit {
 	case ioengine.LimitNproc:
-		return "Raise the user's process limit (ulimit -u) or lower --numjobs."
+		return "Raise the user's process limit (ulimit -u) or lower " + jobs + "."
 	case ioengine.LimitPidsMax:
-		return "Raise the cgroup's pids.max (the container's pids limit) or lower --numjobs."
+		return "Raise the cgroup's pids.max (the container's pids limit) or lower " + jobs + "."
 	case ioengine.LimitThreadsMax:
-		return "Raise kernel.threads-max (sysctl) or lower --numjobs."
+		return "Raise kernel.threads-max (sysctl) or lower " + jobs + "."
 	case ioengine.LimitNofile:
-		return "Raise the open-file limit (ulimit -n) or lower --numjobs."
+		return "Raise the open-file limit (ulimit -n) or lower " + jobs + "."
 	case ioengine.LimitFileMax:
-		return "Raise fs.file-max (sysctl) or lower --numjobs."
+		return "Raise fs.file-max (sysctl) or lower " + jobs + "."
 	case ioengine.LimitMemlock:
-		return "Raise the locked-memory limit (ulimit -l) or lower --iodepth or --numjobs."
+		return "Raise the locked-memory limit (ulimit -l) or lower " + depth + " or " + jobs + "."
 	case ioengine.LimitAIOMaxNr:
-		return "Raise fs.aio-max-nr (sysctl) or lower --iodepth or --numjobs."
+		return "Raise fs.aio-max-nr (sysctl) or lower " + depth + " or " + jobs + "."
 	case ioengine.LimitMemory:
-		return "Free memory, or lower --bs, --iodepth or --numjobs."
+		return "Free memory, or lower " + fio.Flag(fio.OptBS) + ", " + depth + " or " + jobs + "."
 	}
-	return "Lower --iodepth or --numjobs."
+	return "Lower " + depth + " or " + jobs + "."
 }
 
 // RateCap describes a run's per-job rate cap (fio's rate_iops: I/Os per
@@ -85,9 +87,9 @@ func RateCap(rate [2]float64, reads, writes bool) string {
 		return ""
 	}
 	if len(parts) == 2 {
-		return strings.Join(parts, ", ") + " per job (--rate_iops): a paced load" // fits 80 columns
+		return strings.Join(parts, ", ") + " per job (" + fio.Flag(fio.OptRateIOPS) + "): a paced load" // fits 80 columns
 	}
-	return parts[0] + " per job (--rate_iops): a paced load, not a device limit"
+	return parts[0] + " per job (" + fio.Flag(fio.OptRateIOPS) + "): a paced load, not a device limit"
 }
 
 // FormatInflight formats a mean in-flight count (I/Os): one decimal, two

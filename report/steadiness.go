@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/qdsweep/qdsweep/fio"
 	"math"
 	"strconv"
 	"strings"
@@ -48,7 +49,7 @@ func steadyNote(r *sweep.Result) string {
 	}
 	var parts []string
 	if seen[sweep.NotSteadyShort] {
-		p := "short = the step measured for less than " + window + " (--ss_dur), so steadiness was not judged"
+		p := "short = the step measured for less than " + window + " (" + fio.Flag(fio.OptSSDur) + "), so steadiness was not judged"
 		if shortest > 0 {
 			ran := FormatLatency(float64(shortest))
 			if r.Meta.SteadyWindowNs > 0 && ran == FormatLatency(float64(r.Meta.SteadyWindowNs)) {
@@ -57,15 +58,15 @@ func steadyNote(r *sweep.Result) string {
 				window = "the " + strconv.FormatFloat(float64(r.Meta.SteadyWindowNs)/1e9, 'f', 3, 64) + " s steady window"
 			}
 			p = "short = the step measured " + ran + ", less than " + window +
-				" (--ss_dur), so steadiness was not judged (raise --runtime)"
+				" (" + fio.Flag(fio.OptSSDur) + "), so steadiness was not judged (raise " + fio.Flag(fio.OptRuntime) + ")"
 		}
 		parts = append(parts, p)
 	}
 	if seen[sweep.NotSteadyDrift] {
-		parts = append(parts, "drift = IOPS still moved by more than "+limit+" of its mean per second (--ss) when --runtime ran out")
+		parts = append(parts, "drift = IOPS still moved by more than "+limit+" of its mean per second ("+fio.Flag(fio.OptSS)+") when "+fio.Flag(fio.OptRuntime)+" ran out")
 	}
 	if seen[sweep.NotSteadyOff] {
-		parts = append(parts, "off = steady-state detection was turned off (--ss=0)")
+		parts = append(parts, "off = steady-state detection was turned off ("+fio.FlagSet(fio.OptSS, "0")+")")
 	}
 	if len(parts) == 0 {
 		return ""

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/qdsweep/qdsweep/fio"
 	"io"
 	"math"
 	"strings"
@@ -73,17 +74,17 @@ func timeNext(f diagnosis.Finding) (string, bool) {
 	}
 	switch f.Reason {
 	case diagnosis.ReasonControlFell:
-		return "size from the sustained level (the analysis does); to see when the level changed, sweep again with longer steps (--runtime) and read the timeline", true
+		return "size from the sustained level (the analysis does); to see when the level changed, sweep again with longer steps (" + fio.Flag(fio.OptRuntime) + ") and read the timeline", true
 	case diagnosis.ReasonControlRose:
-		return "sweep again after a warm-up run (or with a longer --ramp_time) before sizing from these figures", true
+		return "sweep again after a warm-up run (or with a longer " + fio.Flag(fio.OptRampTime) + ") before sizing from these figures", true
 	case diagnosis.ReasonRampFell:
-		return "size from the sustained level (the analysis does); the ramp's slices (results-series.csv, ramp = 1) show the fall; sweep again with longer steps (--runtime) to see how long the higher level lasts", true
+		return "size from the sustained level (the analysis does); the ramp's slices (results-series.csv, ramp = 1) show the fall; sweep again with longer steps (" + fio.Flag(fio.OptRuntime) + ") to see how long the higher level lasts", true
 	case diagnosis.ReasonBurstSpent:
 		return "size from the sustained level (the analysis does); buy for the burst only if the load is as short as the burst" + run, true
 	case diagnosis.ReasonThrottled:
-		return fmt.Sprintf("average over whole periods: set --ss_dur to a multiple of the period (e.g. --ss_dur=%s)%s", ssDurFor(g.Seconds), run), true
+		return fmt.Sprintf("average over whole periods: set %s to a multiple of the period (e.g. %s)%s", fio.Flag(fio.OptSSDur), fio.FlagSet(fio.OptSSDur, ssDurFor(g.Seconds)), run), true
 	case diagnosis.ReasonWarmup, diagnosis.ReasonCacheFill:
-		return "size from the plateau (the analysis does); raise --ramp_time past it to leave the transient out" + run, true
+		return "size from the plateau (the analysis does); raise " + fio.Flag(fio.OptRampTime) + " past it to leave the transient out" + run, true
 	case diagnosis.ReasonNoisy:
 		return "repeat the sweep at another time or on a dedicated volume before sizing from these figures", true
 	}

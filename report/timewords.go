@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/qdsweep/qdsweep/fio"
 	"math"
 	"strings"
 
@@ -37,7 +38,9 @@ func fmtSec(s float64) string {
 }
 
 // runtimeFlag words a runtime to ask for, rounded up to whole seconds.
-func runtimeFlag(s float64) string { return fmt.Sprintf("--runtime=%.0fs", math.Ceil(s)) }
+func runtimeFlag(s float64) string {
+	return fio.FlagSet(fio.OptRuntime, fmt.Sprintf("%.0fs", math.Ceil(s)))
+}
 
 // qdList words queue depths: "QD 4", "QD 1 and 4", "QD 1, 4 and 16".
 func qdList(qds []float64) string {
@@ -119,7 +122,7 @@ func steadySentence(step string, w *diagnosis.SteadyWhy) string {
 		s := fmt.Sprintf("%s steady after %s: IOPS drifted %s over the last %s (limit %s)",
 			step, fmtSec(w.RanSec), slope, fmtSec(w.WindowSec), limit)
 		if w.CV > diagnosis.NoisyCV {
-			s += fmt.Sprintf(", but swung by σ %.0f%% of its mean inside that window: the flat slope may be where the window fell; a longer --ss_dur judges better", w.CV*100)
+			s += fmt.Sprintf(", but swung by σ %.0f%% of its mean inside that window: the flat slope may be where the window fell; a longer %s judges better", w.CV*100, fio.Flag(fio.OptSSDur))
 		}
 		return s + "."
 	}

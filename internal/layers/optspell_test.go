@@ -42,10 +42,6 @@ var spelledOptions = map[string]int{
 	// beside the rows' own Help.
 	"cmd/qdsweep/run.go": 37, "cmd/qdsweep/help.go": 30, "cmd/qdsweep/sweep.go": 22, "cmd/qdsweep/advise.go": 8,
 	"cmd/qdsweep/sweepplan.go": 6, "cmd/qdsweep/engineflags.go": 4, "cmd/qdsweep/flags.go": 1,
-	// Sentences that quote a fix as fio's option (use --iodepth=32).
-	"report/shortfall.go": 19, "report/findings.go": 9, "report/explain.go": 8, "report/timefindings.go": 6,
-	"report/steadiness.go": 6, "report/filenotes.go": 5, "report/timewords.go": 2, "report/man.go": 2,
-	"report/advise.go": 2, "report/notes.go": 1, "report/caveats.go": 1,
 	// The fio engine's arguments and refusals.
 	"fioadapt/fioengine/remote.go": 15, "fioadapt/fioengine/engine.go": 6, "fioadapt/fioengine/file.go": 3,
 	"fioadapt/fioengine/guard.go": 1,
