@@ -7,8 +7,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
+
+	"github.com/qdsweep/qdsweep/internal/fliptest"
 )
 
 // TestVerifyBacklogAsFio runs fio's verify_backlog natively and under fio
@@ -63,53 +64,26 @@ func TestVerifyBacklogAsFio(t *testing.T) {
 			t.Errorf("%v: reads and writes: qdsweep %v, fio %v; want 256 each", extra, counts["qdsweep"], counts["fio"])
 		}
 	}
+	// A byte flipped between a block's write and its read back, as each
+	// read is about to run (never a race with the job's timing): both fail
+	// naming the block, through verify_backlog and through the verify phase
+	// after the writes.
 	const bad = 26*4096 + 1000 // in the block at 106496
-	for _, who := range []string{"fio", "qdsweep"} {
-		var outs []string
-		for i := range 8 {
-			args := append(job, "--rw=write", "--verify=pattern", "--verify_pattern=0x5ca1ab1e")
-			if i%2 == 1 {
-				args = append(args, "--rate_iops=2000")
+	for _, extra := range [][]string{{"--verify=pattern", "--verify_pattern=0x5ca1ab1e"}, {"--verify=crc32c", "--verify_backlog=0"}} {
+		for _, who := range []string{"fio", "qdsweep"} {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "f")
+			if err := os.WriteFile(path, make([]byte, 1<<20), 0o644); err != nil {
+				t.Fatal(err)
 			}
-			out, err := runFlipping(t, func(dir string) (string, error) { return run(who, dir, args...) }, bad)
-			if err == nil {
-				continue // the flips missed the window: try again
+			fl := fliptest.Start(t, path, bad, 4096)
+			out, err := run(who, dir, append(append(job, "--rw=write"), extra...)...)
+			if ferr := fl.Stop(); ferr != nil {
+				t.Fatal(ferr)
 			}
-			if !strings.Contains(out, "offset 106496") {
-				t.Fatalf("%s with a byte flipped at %d: %v, want a failure naming offset 106496:\n%s", who, bad, err, out)
+			if err == nil || !strings.Contains(out, "offset 106496") {
+				t.Errorf("%s %v, %d flips before %d reads: %v, want a failure naming offset 106496:\n%s", who, extra, fl.Flips(), fl.Reads(), err, out)
 			}
-			outs = append(outs, out)
-			break
-		}
-		if len(outs) == 0 {
-			t.Errorf("%s read back a block flipped over and over in 8 runs and found nothing", who)
 		}
 	}
-}
-
-// runFlipping lays out a 1 MiB file f in a new directory, runs do in it
-// while a goroutine writes a zero (never in the pattern) at byte bad of f
-// over and over, and returns what do did.
-func runFlipping(t *testing.T, do func(dir string) (string, error), bad int64) (string, error) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "f")
-	if err := os.WriteFile(path, make([]byte, 1<<20), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	var stop atomic.Bool
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for !stop.Load() {
-			// Opened by name each time: a run may lay the file out anew.
-			if f, err := os.OpenFile(path, os.O_WRONLY, 0); err == nil {
-				_, _ = f.WriteAt([]byte{0}, bad)
-				f.Close()
-			}
-		}
-	}()
-	out, err := do(dir)
-	stop.Store(true)
-	<-done
-	return out, err
 }

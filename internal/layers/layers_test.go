@@ -36,6 +36,7 @@ var layers = []layer{
 	{"device", nil},
 	{"internal/textsafe", nil},
 	{"internal/looptest", nil},
+	{"internal/fliptest", nil},
 	{"internal/typedconsts", nil},
 	{"internal/netvoltest", []string{"internal/looptest"}},
 	{"internal/netvoltest/netvol", []string{"internal/netvoltest"}},
