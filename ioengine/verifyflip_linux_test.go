@@ -66,7 +66,9 @@ func TestVerifyBacklogCatchesAFlipBeforeItsReadBack(t *testing.T) {
 						args = append(args, fmt.Sprintf("--verify_backlog_batch=%d", v.BacklogBatch))
 					}
 					fl := fliptest.Start(t, path, bad, bs)
-					out, err := exec.Command(fioBin, args...).CombinedOutput()
+					cmd := exec.Command(fioBin, args...)
+					cmd.Dir = filepath.Dir(path) // where fio saves its verify state on a failure
+					out, err := cmd.CombinedOutput()
 					if ferr := fl.Stop(); ferr != nil {
 						t.Fatal(ferr)
 					}
