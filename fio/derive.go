@@ -115,7 +115,7 @@ func (j *Job) deriveFromOptions(grouped bool) {
 		if v, ok := o[OptIODepth]; ok {
 			n, err := strconv.Atoi(strings.TrimSpace(v))
 			if err != nil || n < 1 || n > MaxIODepth {
-				j.bad = fmt.Sprintf("iodepth=%s is not a whole number from 1 to %d", v, MaxIODepth)
+				j.bad = fmt.Sprintf("%s=%s is not a whole number from 1 to %d", OptIODepth, v, MaxIODepth)
 			} else {
 				j.IODepth, j.IODepthFrom = n, "options"
 			}
@@ -123,7 +123,7 @@ func (j *Job) deriveFromOptions(grouped bool) {
 	}
 	if v, ok := o[OptNumJobs]; ok {
 		if n, err := strconv.Atoi(strings.TrimSpace(v)); err != nil || n < 1 || n > MaxIODepth {
-			j.bad = fmt.Sprintf("numjobs=%s is not a whole number from 1 to %d", v, MaxIODepth)
+			j.bad = fmt.Sprintf("%s=%s is not a whole number from 1 to %d", OptNumJobs, v, MaxIODepth)
 		}
 	}
 	if j.NumJobs == 0 {
@@ -132,7 +132,7 @@ func (j *Job) deriveFromOptions(grouped bool) {
 		case err == nil && n > 0 && grouped:
 			j.NumJobs, j.NumJobsFrom = n, "options"
 		case err == nil && n > 0:
-			j.NumJobs, j.NumJobsFrom, j.CloneOf = 1, "one clone of numjobs="+o[OptNumJobs], n
+			j.NumJobs, j.NumJobsFrom, j.CloneOf = 1, cloneOf(o[OptNumJobs]), n
 		}
 	}
 	j.fillDefaults(true)
@@ -188,3 +188,7 @@ func finite(f float64) float64 {
 	}
 	return f
 }
+
+// cloneOf is a Job's NumJobsFrom for one clone of a job of n clones (n as
+// the output gave it): "one clone of numjobs=N".
+func cloneOf(n string) string { return "one clone of " + OptNumJobs + "=" + n }

@@ -20,10 +20,10 @@ func EscapeFilename(name string) (string, error) {
 		return "", err
 	}
 	if i := strings.IndexAny(name, ";#$"); i >= 0 {
-		return "", fmt.Errorf("fio job: filename %q has %q, which fio reads as a comment or a variable; rename the target or use another --ioengine", name, name[i])
+		return "", fmt.Errorf("fio job: filename %q has %q, which fio reads as a comment or a variable; rename the target or use another --%s", name, name[i], OptIOEngine)
 	}
 	if strings.TrimSpace(name) != name {
-		return "", fmt.Errorf("fio job: filename %q starts or ends with a blank, which fio strips; rename the target or use another --ioengine", name)
+		return "", fmt.Errorf("fio job: filename %q starts or ends with a blank, which fio strips; rename the target or use another --%s", name, OptIOEngine)
 	}
 	return strings.ReplaceAll(name, ":", `\:`), nil
 }

@@ -330,7 +330,7 @@ func WaitFor(names, waitFor []string) ([][]int, error) {
 			continue
 		}
 		if w == names[i] {
-			return nil, fmt.Errorf("job %s: wait_for=%s: a job cannot wait for itself (fio refuses it too)", names[i], w)
+			return nil, fmt.Errorf("job %s: %s=%s: a job cannot wait for itself (fio refuses it too)", names[i], OptWaitFor, w)
 		}
 		for k := 0; k < i; k++ {
 			if names[k] == w {
@@ -338,7 +338,7 @@ func WaitFor(names, waitFor []string) ([][]int, error) {
 			}
 		}
 		if out[i] == nil {
-			return nil, fmt.Errorf("job %s: wait_for=%s: no job before it is named %s (fio refuses it too: waitee job unknown); name an earlier job", names[i], w, w)
+			return nil, fmt.Errorf("job %s: %s=%s: no job before it is named %s (fio refuses it too: waitee job unknown); name an earlier job", names[i], OptWaitFor, w, w)
 		}
 	}
 	return out, nil

@@ -13,7 +13,7 @@ import (
 
 var (
 	// reHeader: "mix: (g=0): rw=randrw, bs=(R) 4096B-4096B, ..., ioengine=io_uring, iodepth=8"
-	reHeader = regexp.MustCompile(`^(.+?): \(g=(\d+)\): (rw=.*)$`)
+	reHeader = regexp.MustCompile(`^(.+?): \(g=(\d+)\): (` + OptRW + `=.*)$`)
 	// reJob: "mix: (groupid=0, jobs=1): err= 0: pid=6819: Mon Nov 30 02:36:11 2026"
 	reJob = regexp.MustCompile(`^(.+?): \(groupid=(\d+), jobs=(\d+)\): err=\s*(\d+)(?:: pid=(\d+))?`)
 	// reDir: "  read: IOPS=24.7k, BW=96.5MiB/s (101MB/s)(96.5MiB/1001msec)"
@@ -211,7 +211,7 @@ func (p *normalParser) flush() {
 	for i := range o.Jobs {
 		j := &o.Jobs[i]
 		if n := clones[j.Host+"\x00"+j.Name]; n > 1 && j.NumJobs == 1 && !j.AllClients {
-			j.NumJobsFrom, j.CloneOf = "one clone of numjobs="+strconv.Itoa(n), n
+			j.NumJobsFrom, j.CloneOf = cloneOf(strconv.Itoa(n)), n
 		}
 	}
 	var first *Job

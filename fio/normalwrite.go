@@ -40,8 +40,8 @@ func WriteNormal(w io.Writer, rs []Report) error {
 			}
 			bs[d] = strconv.FormatInt(lo, 10) + "B-" + strconv.FormatInt(hi, 10) + "B"
 		}
-		fmt.Fprintf(bw, "%s: (g=%d): rw=%s, bs=(R) %s, (W) %s, (T) %s, ioengine=%s, iodepth=%d\n",
-			j.Name, j.GroupID, j.RW, bs[0], bs[1], bs[1], j.IOEngine, j.IODepth)
+		fmt.Fprintf(bw, "%s: (g=%d): %s=%s, %s=(R) %s, (W) %s, (T) %s, %s=%s, %s=%d\n",
+			j.Name, j.GroupID, OptRW, j.RW, OptBS, bs[0], bs[1], bs[1], OptIOEngine, j.IOEngine, OptIODepth, j.IODepth)
 		if j.NumJobs > 1 || i+1 < len(rs) && rs[i+1].Job.Name == j.Name && rs[i+1].Job.GroupID == j.GroupID {
 			fmt.Fprintln(bw, "...") // fio's mark for a job's further clones
 		}

@@ -19,7 +19,7 @@ var (
 	ErrNoIO = errors.New("no job did any I/O")
 	// ErrNoLatency: the jobs did I/O but fio measured no latency
 	// (gtod_reduce=1, disable_lat=1).
-	ErrNoLatency = errors.New("fio measured no latency in these outputs (gtod_reduce=1 or disable_lat=1): Little's Law needs it; rerun fio without them")
+	ErrNoLatency = errors.New("fio measured no latency in these outputs (" + fio.OptGTODReduce + "=1 or " + fio.OptDisableLat + "=1): Little's Law needs it; rerun fio without them")
 	// ErrNoIODepth: the outputs do not say any job's iodepth.
 	ErrNoIODepth = errors.New("these outputs do not say the iodepth (no job header line, no IO depths): give fio's whole output, or its JSON")
 )

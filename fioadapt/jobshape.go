@@ -30,7 +30,7 @@ func perDirection(v string) (parts [2]string, set [2]bool) {
 // (4k-64k) per direction (8k,32k: reads 8k, writes 32k).
 func convBS(c *jobConv, key string, o fio.Option) error {
 	if strings.Contains(o.Value, ":") {
-		return fmt.Errorf("%s: a block size is one size, or a range min-max; use bssplit=4k/50:64k/50 for shares of sizes", label(o))
+		return fmt.Errorf("%s: a block size is one size, or a range min-max; use %s=4k/50:64k/50 for shares of sizes", label(o), fio.OptBSSplit)
 	}
 	if strings.TrimSpace(o.Value) == "" {
 		_, err := c.size(o) // fio refuses an empty size too
@@ -43,7 +43,7 @@ func convBS(c *jobConv, key string, o fio.Option) error {
 		}
 		lo, hi, isRange := strings.Cut(parts[d], "-")
 		if isRange && key == fio.OptBS {
-			return fmt.Errorf("%s: bs is one size per direction; use bsrange=%s for a range", label(o), parts[d])
+			return fmt.Errorf("%s: %s is one size per direction; use %s=%s for a range", label(o), fio.OptBS, fio.OptBSRange, parts[d])
 		}
 		if !isRange {
 			hi = lo
@@ -135,7 +135,7 @@ func (c *jobConv) parseSplit(o fio.Option, v string) ([]ioengine.BSShare, error)
 		sp = append(sp, ioengine.BSShare{BS: n, Perc: p})
 	}
 	if len(sp) == 0 {
-		return nil, fmt.Errorf("%s: no block sizes; use e.g. bssplit=4k/50:64k/50", label(o))
+		return nil, fmt.Errorf("%s: no block sizes; use e.g. %s=4k/50:64k/50", label(o), fio.OptBSSplit)
 	}
 	if missing > 0 && total > 100 {
 		return nil, fmt.Errorf("%s: the percents add to %d, more than 100, before the sizes without one; make them add to 100 at most", label(o), total)

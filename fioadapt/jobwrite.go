@@ -35,7 +35,8 @@ func WriteJobFileEngine(w io.Writer, wl ioengine.Workload, runtime, ramp time.Du
 // WriteOptions writes opts (from JobOptions for wl) as a fio job file.
 func WriteOptions(w io.Writer, wl ioengine.Workload, opts OptionSet) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "; qdsweep step: rw=%s bs=%d iodepth=%d numjobs=%d (QD %d)\n", wl.RW, wl.BS, wl.IODepth, wl.NumJobs, wl.QD())
+	fmt.Fprintf(bw, "; qdsweep step: %s=%s %s=%d %s=%d %s=%d (QD %d)\n",
+		fio.OptRW, wl.RW, fio.OptBS, wl.BS, fio.OptIODepth, wl.IODepth, fio.OptNumJobs, wl.NumJobs, wl.QD())
 	fmt.Fprintln(bw, "[global]")
 	for _, kv := range opts.Global {
 		fmt.Fprintf(bw, "%s=%s\n", kv[0], kv[1])
@@ -104,8 +105,8 @@ func JobOptions(wl ioengine.Workload, runtime, ramp time.Duration, engine string
 		}
 	}
 	if wl.Uring.Set() && engine != ioengine.EngineIOUring {
-		return OptionSet{}, fmt.Errorf("%w: %s: options of fio's io_uring engine, and this fio job runs ioengine=%s; with --ioengine=fio add --fio-arg=--ioengine=io_uring, or drop them",
-			ioengine.ErrBadWorkload, UringText(wl.Uring), engine)
+		return OptionSet{}, fmt.Errorf("%w: %s: options of fio's io_uring engine, and this fio job runs %s=%s; with --%s=%s add --fio-arg=--%s=%s, or drop them",
+			ioengine.ErrBadWorkload, UringText(wl.Uring), fio.OptIOEngine, engine, fio.OptIOEngine, ioengine.EngineFio, fio.OptIOEngine, ioengine.EngineIOUring)
 	}
 	s.Job = rendered(wl, fio.OptDirect, fio.OptRandSeed)
 	for _, kv := range append(append([][2]string{}, s.Global...), s.Job...) {

@@ -20,7 +20,7 @@ import (
 )
 
 // ErrNotFound is wrapped when the fio binary cannot be found.
-var ErrNotFound = errors.New("fio not found in PATH; install it (e.g. apt-get install fio) or use --ioengine=io_uring")
+var ErrNotFound = errors.New("fio not found in PATH; install it (e.g. apt-get install fio) or use --" + fio.OptIOEngine + "=" + ioengine.EngineIOUring)
 
 // Options configures the fio engine.
 type Options struct {
@@ -139,13 +139,12 @@ func (e *Engine) Run(ctx context.Context, w ioengine.Workload, ctl ioengine.Cont
 	defer fds.close()
 	// json+ with total-latency percentiles: the histograms of every
 	// direction and host merge into the run's percentiles.
-	args := []string{"--output-format=json+", "--lat_percentiles=1"}
-	args = append(args, withoutIOEngine(e.opt.ExtraArgs)...)
+	args := append(outputArgs(), withoutIOEngine(e.opt.ExtraArgs)...)
 	if len(e.opt.Clients) == 0 {
 		// fio opens the held files, never the paths: each is a descriptor
 		// fio inherits, named /proc/self/fd/N.
 		opts.Job = fds.rename(opts.Job)
-		args = append(args, "--name="+fioadapt.JobName(w))
+		args = append(args, "--"+fio.OptName+"="+fioadapt.JobName(w))
 		for _, kv := range append(opts.Global, opts.Job...) {
 			args = append(args, "--"+kv[0]+"="+kv[1])
 		}
@@ -198,10 +197,10 @@ func (e *Engine) check(w ioengine.Workload) (bin string, err error) {
 		return "", fmt.Errorf("%w (%s: %v)", ErrNotFound, e.opt.Binary, err)
 	}
 	if len(w.JobFiles) > 0 {
-		return "", fmt.Errorf("fio engine: one file per job is not supported; name one shared file with --filename")
+		return "", fmt.Errorf("fio engine: one file per job is not supported; name one shared file with --%s", fio.OptFilename)
 	}
 	if w.Verify {
-		return "", fmt.Errorf("fio engine: data verification is not supported; drop --verify or use --ioengine=io_uring")
+		return "", fmt.Errorf("fio engine: data verification is not supported; drop --%s or use --%s=%s", fio.OptVerify, fio.OptIOEngine, ioengine.EngineIOUring)
 	}
 	return bin, nil
 }
@@ -315,6 +314,13 @@ func ioengineArg(args []string) string {
 		v = val
 	}
 	return v
+}
+
+// outputArgs are the arguments every fio run gets first: json+ with
+// total-latency percentiles, so the histograms of every direction and host
+// merge into the run's percentiles.
+func outputArgs() []string {
+	return []string{"--output-format=json+", "--" + fio.OptLatPercentiles + "=1"}
 }
 
 // withoutIOEngine drops --ioengine from fio arguments: the job names it.

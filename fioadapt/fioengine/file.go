@@ -81,10 +81,9 @@ func RunFile(ctx context.Context, jobs []FileJob) ([]FileReport, error) {
 		return nil, err
 	}
 	defer held.close()
-	args := []string{"--output-format=json+", "--lat_percentiles=1"}
-	args = append(args, withoutIOEngine(first.opt.ExtraArgs)...)
+	args := append(outputArgs(), withoutIOEngine(first.opt.ExtraArgs)...)
 	for i, j := range jobs {
-		args = append(args, "--name="+j.Name)
+		args = append(args, "--"+fio.OptName+"="+j.Name)
 		for _, kv := range held.rename(j.Workload, sets[i]) {
 			args = append(args, fioArg(kv))
 		}
@@ -198,7 +197,7 @@ func holdFile(jobs []FileJob) (*fileHeld, error) {
 		if w.RW.IsWrite() {
 			if fi, err := os.Lstat(f); err == nil && fi.Mode()&os.ModeSymlink != 0 {
 				h.close()
-				return nil, fmt.Errorf("%w: --filename=%s is a symbolic link; the fio engine writes only a target named directly: name the file or device it leads to", guard.ErrWriteRefused, f)
+				return nil, errSymlinkWrite(f)
 			}
 		}
 		hd, err := guard.Hold(w.GuardTarget(f, w.RW.IsWrite(), 0), w.Permit)

@@ -44,7 +44,7 @@ func (e *Engine) holdLocal(w ioengine.Workload) (release func(), err error) {
 		// the check and fio's open, so a write names the file itself.
 		for _, f := range files {
 			if fi, err := os.Lstat(f); err == nil && fi.Mode()&os.ModeSymlink != 0 {
-				return nil, fmt.Errorf("%w: --filename=%s is a symbolic link; the fio engine writes only a target named directly: name the file or device it leads to", guard.ErrWriteRefused, f)
+				return nil, errSymlinkWrite(f)
 			}
 		}
 	}
@@ -76,4 +76,11 @@ func (e *Engine) holdLocal(w ioengine.Workload) (release func(), err error) {
 		}
 	}
 	return release, nil
+}
+
+// errSymlinkWrite refuses a write to f, a symbolic link: fio opens by
+// path, so a write names its target itself.
+func errSymlinkWrite(f string) error {
+	return fmt.Errorf("%w: --%s=%s is a symbolic link; the fio engine writes only a target named directly: name the file or device it leads to",
+		guard.ErrWriteRefused, fio.OptFilename, f)
 }

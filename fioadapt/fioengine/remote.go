@@ -50,13 +50,13 @@ func (e *Engine) checkRemote(ctx context.Context, bin string, w ioengine.Workloa
 	device := strings.HasPrefix(filepath.Clean(w.Filename), "/dev/")
 	switch {
 	case !device && !w.Permit.AllowWrite:
-		return refused(nil, "--filename=%s on the fio servers is an existing file there (nothing is laid out on them); writing overwrites it: pass --allow-write to allow it", w.Filename)
+		return refused(nil, "--%s=%s on the fio servers is an existing file there (nothing is laid out on them); writing overwrites it: pass --allow-write to allow it", fio.OptFilename, w.Filename)
 	case device && !w.Permit.AllowWriteDevice:
-		return refused(nil, "--filename=%s on the fio servers is a block device; writing destroys its data: pass --allow-write-device to allow it", w.Filename)
+		return refused(nil, "--%s=%s on the fio servers is a block device; writing destroys its data: pass --allow-write-device to allow it", fio.OptFilename, w.Filename)
 	}
 	if missing := remoteConsent(w.Permit.DestroyData, w.Filename, e.opt.Clients); len(missing) > 0 {
-		return refused(nil, "--filename=%s on fio servers: qdsweep cannot see what uses it there (mounts, swap, loop devices, other programs), so each host must be named: pass --destroy-data=%s",
-			w.Filename, strings.Join(missing, ","))
+		return refused(nil, "--%s=%s on fio servers: qdsweep cannot see what uses it there (mounts, swap, loop devices, other programs), so each host must be named: pass --destroy-data=%s",
+			fio.OptFilename, w.Filename, strings.Join(missing, ","))
 	}
 	if !device {
 		return nil
@@ -107,10 +107,21 @@ func remoteProbeJob(target string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("[global]\nfilename=%s\nrw=read\ndirect=1\nioengine=psync\nverify=pattern\nverify_pattern=0x00\nverify_fatal=1\n"+
-		"[head]\nbs=64k\nsize=%d\n"+
-		"[tail]\nbs=%d\nrw=read:-%d\noffset=%d\n",
-		name, remoteProbeHead, remoteProbeTail, remoteProbeTail-remoteTailStep, remoteTailStep), nil
+	var b strings.Builder
+	section := func(header string, opts ...[2]string) {
+		b.WriteString("[" + header + "]\n")
+		for _, kv := range opts {
+			b.WriteString(kv[0] + "=" + kv[1] + "\n")
+		}
+	}
+	section("global", [2]string{fio.OptFilename, name}, [2]string{fio.OptRW, "read"}, [2]string{fio.OptDirect, "1"},
+		[2]string{fio.OptIOEngine, ioengine.EnginePsync}, [2]string{fio.OptVerify, "pattern"},
+		[2]string{fio.OptVerifyPattern, "0x00"}, [2]string{fio.OptVerifyFatal, "1"})
+	section("head", [2]string{fio.OptBS, "64k"}, [2]string{fio.OptSize, strconv.Itoa(remoteProbeHead)})
+	section("tail", [2]string{fio.OptBS, strconv.Itoa(remoteProbeTail)},
+		[2]string{fio.OptRW, "read:-" + strconv.Itoa(remoteProbeTail-remoteTailStep)},
+		[2]string{fio.OptOffset, strconv.Itoa(remoteTailStep)})
+	return b.String(), nil
 }
 
 // probeBlank runs the blank probe on every server and refuses unless every

@@ -42,13 +42,6 @@ var spelledOptions = map[string]int{
 	// beside the rows' own Help.
 	"cmd/qdsweep/run.go": 37, "cmd/qdsweep/help.go": 30, "cmd/qdsweep/sweep.go": 22, "cmd/qdsweep/advise.go": 8,
 	"cmd/qdsweep/sweepplan.go": 6, "cmd/qdsweep/engineflags.go": 4, "cmd/qdsweep/flags.go": 1,
-	// The fio engine's arguments and refusals.
-	"fioadapt/fioengine/remote.go": 15, "fioadapt/fioengine/engine.go": 6, "fioadapt/fioengine/file.go": 3,
-	"fioadapt/fioengine/guard.go": 1,
-	// fio's formats outside the table: the job-file writer's and parser's
-	// messages, fio's normal output's lines (fio prints them so).
-	"fioadapt/jobwrite.go": 7, "fioadapt/jobshape.go": 3, "fioadapt/fioimport.go": 2,
-	"fio/normalwrite.go": 4, "fio/derive.go": 3, "fio/normal.go": 2, "fio/jobread.go": 2, "fio/filename.go": 2,
 	// A sweep's plan, results and write guard, naming the flag to change.
 	"sweep/plan.go": 11, "sweep/resultfile.go": 5, "sweep/earlystop.go": 1, "sweep/analyze.go": 1,
 	"guard/check_linux.go": 4, "guard/hold_linux.go": 1,
