@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/littleslaw"
 )
 
@@ -154,7 +155,7 @@ func (r *Result) Analyze(o littleslaw.Options) error {
 		}
 		a, err := littleslaw.Analyze(c.Points(), co)
 		if err != nil && !errors.Is(err, littleslaw.ErrTooFewPoints) {
-			return fmt.Errorf("analyze %s bs=%d: %w", c.RW, c.BS, err)
+			return fmt.Errorf("analyze %s %s=%d: %w", c.RW, fio.OptBS, c.BS, err)
 		}
 		a.EarlyStopped = earlyStopped(c)
 		out = append(out, CurveAnalysis{RW: c.RW, BS: c.BS, Analysis: a, Time: r.curveTime(c)})

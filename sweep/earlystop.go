@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/littleslaw"
 )
 
@@ -42,8 +43,8 @@ func (e EarlyStop) Reason(curve []Step) string {
 	}
 	last := curve[len(curve)-1]
 	if e.MaxP99 > 0 && last.Lat.P99Ns > int64(e.MaxP99) {
-		return fmt.Sprintf("stopped: p99 latency %v at QD %d exceeds --max_latency %v",
-			time.Duration(last.Lat.P99Ns).Round(time.Microsecond), last.QD, e.MaxP99)
+		return fmt.Sprintf("stopped: p99 latency %v at QD %d exceeds --%s %v",
+			time.Duration(last.Lat.P99Ns).Round(time.Microsecond), last.QD, fio.OptMaxLatency, e.MaxP99)
 	}
 	if e.FlatSteps <= 0 {
 		return ""

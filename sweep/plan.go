@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/ioengine"
 )
 
@@ -81,7 +82,8 @@ func (p Plan) Validate() error {
 		return err
 	}
 	if n := p.Size(); n > MaxSteps && !p.Full {
-		return fmt.Errorf("%w: the grid has %d steps, more than %d (narrow --iodepth/--numjobs/--bs/--rw or pass --full)", ErrBadSpec, n, MaxSteps)
+		return fmt.Errorf("%w: the grid has %d steps, more than %d (narrow --%s/--%s/--%s/--%s or pass --full)",
+			ErrBadSpec, n, MaxSteps, fio.OptIODepth, fio.OptNumJobs, fio.OptBS, fio.OptRW)
 	}
 	return nil
 }
@@ -136,18 +138,18 @@ func (p Plan) validateRates() error {
 		return nil
 	}
 	if len(p.IODepth) != 1 || len(p.NumJobs) != 1 {
-		return fmt.Errorf("%w: a sweep over offered loads runs at one iodepth and one numjobs (the most in flight); give e.g. --iodepth=64 --numjobs=1", ErrBadSpec)
+		return fmt.Errorf("%w: a sweep over offered loads runs at one iodepth and one numjobs (the most in flight); give e.g. --%s=64 --%s=1", ErrBadSpec, fio.OptIODepth, fio.OptNumJobs)
 	}
 	if len(p.RateFractions) > 0 && (len(p.RW) != 1 || len(p.BS) != 1) {
-		return fmt.Errorf("%w: offered loads in %% are shares of one curve's closed-loop IOPS; give one --rw and one --bs, or the loads in I/Os per second", ErrBadSpec)
+		return fmt.Errorf("%w: offered loads in %% are shares of one curve's closed-loop IOPS; give one --%s and one --%s, or the loads in I/Os per second", ErrBadSpec, fio.OptRW, fio.OptBS)
 	}
 	for _, l := range [][]float64{p.Rates, p.RateFractions} {
 		for i, r := range l {
 			if !(r > 0) || math.IsInf(r, 0) {
-				return fmt.Errorf("%w: offered load %g is not a rate; use I/Os per second or per cent of the closed-loop IOPS, e.g. --rate_iops=1000,2000,4000 or --rate_iops=25%%,50%%,90%%", ErrBadSpec, r)
+				return fmt.Errorf("%w: offered load %g is not a rate; use I/Os per second or per cent of the closed-loop IOPS, e.g. --%s=1000,2000,4000 or --%s=25%%,50%%,90%%", ErrBadSpec, r, fio.OptRateIOPS, fio.OptRateIOPS)
 			}
 			if i > 0 && r <= l[i-1] {
-				return fmt.Errorf("%w: offered loads must rise: %g after %g; list them ascending, e.g. --rate_iops=1000,2000,4000", ErrBadSpec, r, l[i-1])
+				return fmt.Errorf("%w: offered loads must rise: %g after %g; list them ascending, e.g. --%s=1000,2000,4000", ErrBadSpec, r, l[i-1], fio.OptRateIOPS)
 			}
 		}
 	}

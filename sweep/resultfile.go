@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/guard"
 	"github.com/qdsweep/qdsweep/internal/textsafe"
 	"github.com/qdsweep/qdsweep/units"
@@ -114,23 +115,23 @@ func CheckResume(prev, next Meta) error {
 	}
 	switch {
 	case prev.Engine != next.Engine:
-		return diff("--ioengine", quoteOr(prev.Engine), quoteOr(next.Engine))
+		return diff("--"+fio.OptIOEngine, quoteOr(prev.Engine), quoteOr(next.Engine))
 	case prev.Simulated != next.Simulated:
 		return diff("a simulated engine", fmt.Sprint(prev.Simulated), fmt.Sprint(next.Simulated))
 	case prev.Workload.Sim != next.Workload.Sim:
 		return diff("simulator", quoteOr(prev.Workload.Sim), quoteOr(next.Workload.Sim))
 	case !sameTarget(prev.Target, next.Target):
-		return diff("--filename", quoteOr(prev.Target), quoteOr(next.Target))
+		return diff("--"+fio.OptFilename, quoteOr(prev.Target), quoteOr(next.Target))
 	case prev.Workload.Direct != next.Workload.Direct:
-		return diff("--direct", fmt.Sprint(prev.Workload.Direct), fmt.Sprint(next.Workload.Direct))
+		return diff("--"+fio.OptDirect, fmt.Sprint(prev.Workload.Direct), fmt.Sprint(next.Workload.Direct))
 	case prev.Workload.Size != next.Workload.Size:
-		return diff("--size", units.FioSize(prev.Workload.Size), units.FioSize(next.Workload.Size))
+		return diff("--"+fio.OptSize, units.FioSize(prev.Workload.Size), units.FioSize(next.Workload.Size))
 	case prev.Workload.IOUring != next.Workload.IOUring:
 		return diff("io_uring options", quoteOr(prev.Workload.IOUring), quoteOr(next.Workload.IOUring))
 	case prev.Workload.Shape != next.Workload.Shape:
 		return diff("block sizes and offsets", quoteOr(prev.Workload.Shape), quoteOr(next.Workload.Shape))
 	case prev.Workload.RWMixRead != next.Workload.RWMixRead:
-		return diff("--rwmixread", fmt.Sprint(prev.Workload.RWMixRead), fmt.Sprint(next.Workload.RWMixRead))
+		return diff("--"+fio.OptRWMixRead, fmt.Sprint(prev.Workload.RWMixRead), fmt.Sprint(next.Workload.RWMixRead))
 	}
 	if prev.Device != nil && next.Device != nil && prev.Device.LogicalBlockSize != 0 && next.Device.LogicalBlockSize != 0 &&
 		prev.Device.LogicalBlockSize != next.Device.LogicalBlockSize {

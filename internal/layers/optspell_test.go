@@ -42,8 +42,7 @@ var spelledOptions = map[string]int{
 	// beside the rows' own Help.
 	"cmd/qdsweep/run.go": 37, "cmd/qdsweep/help.go": 30, "cmd/qdsweep/sweep.go": 22, "cmd/qdsweep/advise.go": 8,
 	"cmd/qdsweep/sweepplan.go": 6, "cmd/qdsweep/engineflags.go": 4, "cmd/qdsweep/flags.go": 1,
-	// A sweep's plan, results and write guard, naming the flag to change.
-	"sweep/plan.go": 11, "sweep/resultfile.go": 5, "sweep/earlystop.go": 1, "sweep/analyze.go": 1,
+	// The write guard naming the flag to change.
 	"guard/check_linux.go": 4, "guard/hold_linux.go": 1,
 	"units/units.go":              1,
 	"internal/curvetest/cases.go": 1,
