@@ -908,16 +908,69 @@ func UringFirstKey(o ioengine.UringOptions) fio.OptionKey {
 	return ""
 }
 
-// ErrorLine is err's one line for the user: any io_uring setting the
-// engine refused named by its flag and its fix (--fixedbufs: …; drop
+// settingKeys are the fio options that name the engine's settings
+// (ioengine.Setting): what its refusals speak of and their fixes name.
+var settingKeys = map[ioengine.Setting]fio.OptionKey{
+	ioengine.SetEngine: fio.OptIOEngine, ioengine.SetFilename: fio.OptFilename, ioengine.SetSize: fio.OptSize,
+	ioengine.SetOffset: fio.OptOffset, ioengine.SetOffsetIncrement: fio.OptOffsetIncrement, ioengine.SetRW: fio.OptRW,
+	ioengine.SetRWMixRead: fio.OptRWMixRead, ioengine.SetBS: fio.OptBS, ioengine.SetBSSplit: fio.OptBSSplit,
+	ioengine.SetBSRange: fio.OptBSRange, ioengine.SetBlockAlign: "blockalign", // fio's ba, by the name users know
+	ioengine.SetPercentageRandom: fio.OptPercentageRandom, ioengine.SetRandomDistribution: fio.OptRandomDistribution,
+	ioengine.SetIODepth: fio.OptIODepth, ioengine.SetNumJobs: fio.OptNumJobs, ioengine.SetDirect: fio.OptDirect,
+	ioengine.SetContinueOnError: fio.OptContinueOnError, ioengine.SetRateIOPS: fio.OptRateIOPS,
+	ioengine.SetRateProcess: fio.OptRateProcess, ioengine.SetFsync: fio.OptFSync, ioengine.SetFdatasync: fio.OptFDataSync,
+	ioengine.SetSync: fio.OptSync, ioengine.SetThinkTime: fio.OptThinkTime, ioengine.SetThinkTimeSpin: fio.OptThinkTimeSpin,
+	ioengine.SetThinkTimeBlocks: fio.OptThinkTimeBlocks, ioengine.SetThinkTimeIOTime: fio.OptThinkTimeIOTime,
+	ioengine.SetRateMin: fio.OptRateMin, ioengine.SetRateIOPSMin: fio.OptRateIOPSMin, ioengine.SetRateCycle: fio.OptRateCycle,
+	ioengine.SetLatencyTarget: fio.OptLatencyTarget, ioengine.SetLatencyWindow: fio.OptLatencyWindow,
+	ioengine.SetLatencyPercentile: fio.OptLatencyPercentile, ioengine.SetVerify: fio.OptVerify,
+	ioengine.SetVerifyPattern: fio.OptVerifyPattern, ioengine.SetVerifyInterval: fio.OptVerifyInterval,
+	ioengine.SetRuntime: fio.OptRuntime,
+}
+
+// SettingKey is the fio option that names the engine's setting s ("" for
+// none).
+func SettingKey(s ioengine.Setting) fio.OptionKey { return settingKeys[s] }
+
+// settingFlagNames name the engine's settings as flags (--iodepth).
+func settingFlagNames(s ioengine.Setting) string {
+	if k := SettingKey(s); k != "" {
+		return "--" + k
+	}
+	return ""
+}
+
+// ErrorLine is err's one line for the user: each setting the engine
+// refused or names in its fix named by its flag (--iodepth: …; use
+// --iodepth=32), an io_uring setting with its fix (--fixedbufs: …; drop
 // --fixedbufs), the rest as err says it.
 func ErrorLine(err error) string {
 	msg := err.Error()
-	var ue *ioengine.UringError
-	if errors.As(err, &ue) {
-		msg = strings.Replace(msg, ue.Error(), ue.Line(uringFlagNames), 1)
-	}
+	walkErrors(err, func(e error) {
+		switch v := e.(type) {
+		case *ioengine.SettingError:
+			msg = strings.Replace(msg, v.Error(), v.Line(settingFlagNames), 1)
+		case *ioengine.UringError:
+			msg = strings.Replace(msg, v.Error(), v.Line(uringFlagNames), 1)
+		}
+	})
 	return msg
+}
+
+// walkErrors calls fn on err and every error it wraps, outer first.
+func walkErrors(err error, fn func(error)) {
+	if err == nil {
+		return
+	}
+	fn(err)
+	switch u := err.(type) {
+	case interface{ Unwrap() error }:
+		walkErrors(u.Unwrap(), fn)
+	case interface{ Unwrap() []error }:
+		for _, e := range u.Unwrap() {
+			walkErrors(e, fn)
+		}
+	}
 }
 
 // convUring reads one of fio's io_uring options: a CPU for

@@ -15,8 +15,9 @@
 // A kernel engine's run, from the top (runWorkload, runner.go), each part
 // in a file of its own:
 //
-//   - Jobs (runner.go, job.go). openRun validates the workload (validate.go)
-//     and opens its target past the write guard; startJobs starts one
+//   - Jobs (runner.go, job.go). openRun validates the workload (validate.go;
+//     a refusal is a SettingError, settingerror.go, naming Workload's
+//     settings, which its caller names as its options) and opens its target past the write guard; startJobs starts one
 //     goroutine per job, locked to an OS thread of its own, with one more P
 //     per job while the run lasts (procs.go), so that a job blocked in the
 //     kernel keeps its I/Os in flight. Jobs a limit would refuse (threads,

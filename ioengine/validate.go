@@ -14,8 +14,9 @@ import (
 )
 
 // Validate checks w for engine ("io_uring", "libaio", "psync", "sim", "fio")
-// before anything runs. Errors wrap ErrBadWorkload and name the fio flag to
-// change and how. A missing file in an existing directory is accepted (the
+// before anything runs. Errors wrap ErrBadWorkload and name the setting to
+// change and how: a *SettingError (or *UringError), whose Line names each
+// setting as its caller's options do. A missing file in an existing directory is accepted (the
 // caller may create it); its size checks are then skipped.
 func Validate(w Workload, engine string) error {
 	for _, check := range []func(Workload, string) error{validateShape, validatePacing, validatePacingFamily, validateRegion, validateUring, validateVerify} {
@@ -25,19 +26,19 @@ func Validate(w Workload, engine string) error {
 	}
 	if engine == EngineSim {
 		if w.Size == 0 {
-			return badf("--size: 0 bytes; use e.g. --size=1g")
+			return refusef("%s: 0 bytes; use e.g. %s", SetSize, use(SetSize, "1g"))
 		}
 		if w.BS > w.Size {
-			return badf("--bs: %d bytes is larger than --size (%d bytes); use a smaller --bs or a larger --size", w.BS, w.Size)
+			return refusef("%s: %d bytes is larger than %s (%d bytes); use a smaller %s or a larger %s", SetBS, w.BS, SetSize, w.Size, SetBS, SetSize)
 		}
 		if w.MinBS() != w.MaxBS() {
-			return badf("--bssplit/--bsrange: the sim engine models one block size; drop them or use a kernel engine")
+			return refusef("%s/%s: the sim engine models one block size; drop them or use a kernel engine", SetBSSplit, SetBSRange)
 		}
 		return nil
 	}
 	if len(w.Files) > 1 {
 		if w.Files[0] != w.Filename || len(w.JobFiles) > 0 {
-			return badf("--filename: a list of %d files must start with the target %s and cannot go with per-job files", len(w.Files), w.Filename)
+			return refusef("%s: a list of %d files must start with the target %s and cannot go with per-job files", SetFilename, len(w.Files), w.Filename)
 		}
 		for _, f := range w.Files {
 			fw := w
@@ -54,34 +55,35 @@ func Validate(w Workload, engine string) error {
 // validateShape checks the engine, pattern, block size and queue shape.
 func validateShape(w Workload, engine string) error {
 	if !engineNames[engine] {
-		return badf("--ioengine: unknown engine %q; use io_uring, libaio or psync", engine)
+		return refusef("%s: unknown engine %q; use io_uring, libaio or psync", SetEngine, engine)
 	}
 	switch w.RW {
 	case Read, Write, RandRead, RandWrite, ReadWrite, RandRW:
 	default:
-		return badf("--rw: unknown pattern %q; use read, write, randread, randwrite, rw or randrw", w.RW)
+		return refusef("%s: unknown pattern %q; use read, write, randread, randwrite, rw or randrw", SetRW, w.RW)
 	}
 	if w.BS <= 0 {
-		return badf("--bs: %d bytes; use a positive block size, e.g. --bs=4k", w.BS)
+		return refusef("%s: %d bytes; use a positive block size, e.g. %s", SetBS, w.BS, use(SetBS, "4k"))
 	}
 	if w.BS > 1<<30 {
-		return badf("--bs: %d bytes is over 1 GiB; use e.g. --bs=1m", w.BS)
+		return refusef("%s: %d bytes is over 1 GiB; use e.g. %s", SetBS, w.BS, use(SetBS, "1m"))
 	}
 	if err := w.Shape.validate(w); err != nil {
 		return err
 	}
 	if w.IODepth < 1 || w.IODepth > MaxIODepth {
-		return badf("--iodepth: %d is out of range; use 1..%d, e.g. --iodepth=32", w.IODepth, MaxIODepth)
+		return refusef("%s: %d is out of range; use 1..%d, e.g. %s", SetIODepth, w.IODepth, MaxIODepth, use(SetIODepth, 32))
 	}
 	if w.NumJobs < 1 || w.NumJobs > MaxNumJobs {
-		return badf("--numjobs: %d is out of range; use 1..%d, e.g. --numjobs=4", w.NumJobs, MaxNumJobs)
+		return refusef("%s: %d is out of range; use 1..%d, e.g. %s", SetNumJobs, w.NumJobs, MaxNumJobs, use(SetNumJobs, 4))
 	}
 	if (engine == EngineIOUring || engine == "") && w.IODepth > MaxURingEntries {
-		return badf("--iodepth: %d is over io_uring's %d entries per ring (the kernel refuses larger rings); use --iodepth=%d --numjobs=%d, or --ioengine=libaio",
-			w.IODepth, MaxURingEntries, MaxURingEntries, (w.IODepth*w.NumJobs+MaxURingEntries-1)/MaxURingEntries)
+		return refusef("%s: %d is over io_uring's %d entries per ring (the kernel refuses larger rings); use %s %s, or %s",
+			SetIODepth, w.IODepth, MaxURingEntries, use(SetIODepth, MaxURingEntries),
+			use(SetNumJobs, (w.IODepth*w.NumJobs+MaxURingEntries-1)/MaxURingEntries), use(SetEngine, EngineLibaio))
 	}
 	if engine == EnginePsync && w.IODepth > 1 {
-		return badf("--iodepth: psync does one I/O at a time per job (iodepth %d); use --numjobs=%d for concurrency or --ioengine=io_uring", w.IODepth, w.IODepth*w.NumJobs)
+		return refusef("%s: psync does one I/O at a time per job (iodepth %d); use %s for concurrency or %s", SetIODepth, w.IODepth, use(SetNumJobs, w.IODepth*w.NumJobs), use(SetEngine, EngineIOUring))
 	}
 	return nil
 }
@@ -91,25 +93,25 @@ func validateShape(w Workload, engine string) error {
 func validatePacing(w Workload, engine string) error {
 	for _, r := range w.RateIOPS {
 		if !(r >= 0) || math.IsInf(r, 0) {
-			return badf("--rate_iops: %g is not a rate; use I/Os per second per job, e.g. --rate_iops=500", r)
+			return refusef("%s: %g is not a rate; use I/Os per second per job, e.g. %s", SetRateIOPS, r, use(SetRateIOPS, 500))
 		}
 	}
 	if w.SyncEvery < 0 {
-		return badf("--fsync/--fdatasync: %d; use a number of writes, e.g. --fdatasync=1", w.SyncEvery)
+		return refusef("%s/%s: %d; use a number of writes, e.g. %s", SetFsync, SetFdatasync, w.SyncEvery, use(SetFdatasync, 1))
 	}
 	if w.SyncEvery > 0 && engine != EnginePsync {
-		return badf("--fsync/--fdatasync: qdsweep syncs with --ioengine=psync (or sync) only, one sync after every N writes of a job; use --ioengine=psync")
+		return refusef("%s/%s: qdsweep syncs with %s (or sync) only, one sync after every N writes of a job; use %s", SetFsync, SetFdatasync, use(SetEngine, EnginePsync), use(SetEngine, EnginePsync))
 	}
 	switch w.OpenSync {
 	case "", "sync", "dsync":
 	default:
-		return badf("--sync: %q; use sync (O_SYNC), dsync (O_DSYNC) or 0", w.OpenSync)
+		return refusef("%s: %q; use sync (O_SYNC), dsync (O_DSYNC) or 0", SetSync, w.OpenSync)
 	}
 	if engine == EngineSim && w.OpenSync != "" {
-		return badf("--sync: the sim engine models a device, not a file's open flags; drop --sync or use a kernel engine")
+		return refusef("%s: the sim engine models a device, not a file's open flags; drop %s or use a kernel engine", SetSync, SetSync)
 	}
 	if engine == EngineSim && w.RateIOPS != [2]float64{} {
-		return badf("--rate_iops: the sim engine models a device, not a paced job; drop --rate_iops or use --ioengine=io_uring, libaio or psync")
+		return refusef("%s: the sim engine models a device, not a paced job; drop %s or use %s, libaio or psync", SetRateIOPS, SetRateIOPS, use(SetEngine, EngineIOUring))
 	}
 	return nil
 }
@@ -117,10 +119,10 @@ func validatePacing(w Workload, engine string) error {
 // validateRegion checks the mix, the region's numbers and the timeout.
 func validateRegion(w Workload, _ string) error {
 	if w.RWMixRead < 0 || w.RWMixRead > 100 {
-		return badf("--rwmixread: %d is out of range; use a percentage 0..100, e.g. --rwmixread=70", w.RWMixRead)
+		return refusef("%s: %d is out of range; use a percentage 0..100, e.g. %s", SetRWMixRead, w.RWMixRead, use(SetRWMixRead, 70))
 	}
 	if w.Size < 0 || w.Offset < 0 || w.OffsetIncrement < 0 {
-		return badf("--size/--offset/--offset_increment: negative values; use sizes like 1g, 0")
+		return refusef("%s/%s/%s: negative values; use sizes like 1g, 0", SetSize, SetOffset, SetOffsetIncrement)
 	}
 	if w.IOTimeout < 0 {
 		return badf("--io_timeout: negative; use e.g. --io_timeout=30s")
@@ -189,27 +191,27 @@ func firstCPU(set *unix.CPUSet) int {
 // validateTarget checks the file or device and the region against it.
 func validateTarget(w Workload) error {
 	if w.Filename == "" {
-		return badf("--filename: required; name a file or block device (e.g. --filename=/mnt/data/qdsweep.test)")
+		return refusef("%s: required; name a file or block device (e.g. %s)", SetFilename, use(SetFilename, "/mnt/data/qdsweep.test"))
 	}
 	var st unix.Stat_t
 	exists := true
 	if err := unix.Stat(w.Filename, &st); err != nil {
 		if !errors.Is(err, unix.ENOENT) {
-			return badf("--filename: %s: %v; name a file or block device you can open", w.Filename, err)
+			return refusef("%s: %s: %v; name a file or block device you can open", SetFilename, w.Filename, err)
 		}
 		exists = false
 		dir := filepath.Dir(w.Filename)
 		if fi, derr := os.Stat(dir); derr != nil || !fi.IsDir() {
-			return badf("--filename: directory %s does not exist; create it or name a file in an existing directory", dir)
+			return refusef("%s: directory %s does not exist; create it or name a file in an existing directory", SetFilename, dir)
 		}
 		if unix.Access(dir, unix.W_OK) != nil {
-			return badf("--filename: cannot create %s: permission denied on %s; choose a writable directory", w.Filename, dir)
+			return refusef("%s: cannot create %s: permission denied on %s; choose a writable directory", SetFilename, w.Filename, dir)
 		}
 	}
 	if exists {
 		mode := st.Mode & unix.S_IFMT
 		if mode != unix.S_IFREG && mode != unix.S_IFBLK {
-			return badf("--filename: %s is not a regular file or block device; name one", w.Filename)
+			return refusef("%s: %s is not a regular file or block device; name one", SetFilename, w.Filename)
 		}
 		want := uint32(unix.R_OK)
 		if w.RW.IsWrite() {
@@ -220,32 +222,34 @@ func validateTarget(w Workload) error {
 			if w.RW.IsWrite() {
 				what = "read and write"
 			}
-			return badf("--filename: %s: permission denied; run as a user that may %s it (e.g. with sudo)", w.Filename, what)
+			return refusef("%s: %s: permission denied; run as a user that may %s it (e.g. with sudo)", SetFilename, w.Filename, what)
 		}
 	}
 	if w.Direct {
 		align, err := directAlign(w.Filename)
 		if err != nil {
-			return badf("--filename: %v", err)
+			return refusef("%s: %v", SetFilename, err)
 		}
 		for _, bs := range w.blockSizes() {
 			if bs%int64(align) != 0 {
-				return badf("--bs: %d bytes is not a multiple of the logical block size (%d bytes) of %s, which --direct=1 needs; use e.g. --bs=4k or --direct=0", bs, align, w.Filename)
+				return refusef("%s: %d bytes is not a multiple of the logical block size (%d bytes) of %s, which %s needs; use e.g. %s or %s",
+					SetBS, bs, align, w.Filename, use(SetDirect, 1), use(SetBS, "4k"), use(SetDirect, 0))
 			}
 		}
 		if w.Offset%int64(align) != 0 || w.OffsetIncrement%int64(align) != 0 {
-			return badf("--offset/--offset_increment: not multiples of the logical block size (%d bytes), which --direct=1 needs; use e.g. --offset=1m", align)
+			return refusef("%s/%s: not multiples of the logical block size (%d bytes), which %s needs; use e.g. %s",
+				SetOffset, SetOffsetIncrement, align, use(SetDirect, 1), use(SetOffset, "1m"))
 		}
 	}
 	if !exists {
 		if w.Size == 0 {
-			return badf("--size: 0 bytes and %s does not exist; use e.g. --size=1g", w.Filename)
+			return refusef("%s: 0 bytes and %s does not exist; use e.g. %s", SetSize, w.Filename, use(SetSize, "1g"))
 		}
 		return w.fitsRegion(w.FileSize())
 	}
 	total, err := targetSize(w.Filename)
 	if err != nil {
-		return badf("--filename: %v", err)
+		return refusef("%s: %v", SetFilename, err)
 	}
 	size, err := regionSize(w, total)
 	if err != nil {
@@ -258,10 +262,10 @@ func validateTarget(w Workload) error {
 // region of size bytes.
 func (w Workload) fitsRegion(size int64) error {
 	if bs := w.MaxBS(); bs > size {
-		return badf("--bs: %d bytes is larger than the region (%d bytes); use a smaller --bs or a larger --size", bs, size)
+		return refusef("%s: %d bytes is larger than the region (%d bytes); use a smaller %s or a larger %s", SetBS, bs, size, SetBS, SetSize)
 	}
 	if end := w.Shape.Dist.zonesEnd(); w.Shape.Dist.Kind == DistZonedAbs && end > size {
-		return badf("--random_distribution: the zoned_abs zones end at %d bytes, past the region's %d bytes (fio's job fails there); use smaller zones or a larger --size", end, size)
+		return refusef("%s: the zoned_abs zones end at %d bytes, past the region's %d bytes (fio's job fails there); use smaller zones or a larger %s", SetRandomDistribution, end, size, SetSize)
 	}
 	return nil
 }
@@ -275,12 +279,12 @@ func regionSize(w Workload, total int64) (int64, error) {
 	if size == 0 {
 		size = total - lastStart
 		if size <= 0 {
-			return 0, badf("--size: %s has no bytes past --offset (%d bytes of %d); use a smaller --offset or --size=1g on a larger file", w.Filename, lastStart, total)
+			return 0, refusef("%s: %s has no bytes past %s (%d bytes of %d); use a smaller %s or %s on a larger file", SetSize, w.Filename, SetOffset, lastStart, total, SetOffset, use(SetSize, "1g"))
 		}
 	}
 	if lastStart+size > total {
-		return 0, badf("--size: the region (offset %d + %d bytes) ends past the end of %s (%d bytes) and qdsweep never extends a file; use --size=%d or less, or a larger file",
-			lastStart, size, w.Filename, total, max(total-lastStart, 0))
+		return 0, refusef("%s: the region (offset %d + %d bytes) ends past the end of %s (%d bytes) and qdsweep never extends a file; use %s or less, or a larger file",
+			SetSize, lastStart, size, w.Filename, total, use(SetSize, max(total-lastStart, 0)))
 	}
 	return size, nil
 }

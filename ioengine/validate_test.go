@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -23,29 +24,31 @@ func TestValidate(t *testing.T) {
 		name   string
 		engine string
 		edit   func(*ioengine.Workload)
-		flag   string // "" = valid
+		// want is the Setting the refusal names first, a Use its fix
+		// names, or words of its line (nil: valid).
+		want any
 	}{
-		{"valid", "io_uring", func(*ioengine.Workload) {}, ""},
-		{"valid psync", "psync", func(w *ioengine.Workload) { w.IODepth = 1; w.NumJobs = 8 }, ""},
-		{"new file in existing dir", "libaio", func(w *ioengine.Workload) { w.Filename = filepath.Join(dir, "new"); w.Size = 1 << 20 }, ""},
-		{"whole file", "io_uring", func(w *ioengine.Workload) { w.Size = 0 }, ""},
-		{"unaligned bs with direct", "io_uring", func(w *ioengine.Workload) { w.BS = 1000 }, "--bs"},
-		{"unaligned bs buffered", "io_uring", func(w *ioengine.Workload) { w.BS = 1000; w.Direct = false }, ""},
-		{"bs over size", "io_uring", func(w *ioengine.Workload) { w.BS = 1 << 20; w.Size = 4096 }, "--bs"},
-		{"size past end", "io_uring", func(w *ioengine.Workload) { w.Size = 2 << 20 }, "--size"},
-		{"size 0 new file", "io_uring", func(w *ioengine.Workload) { w.Filename = filepath.Join(dir, "new"); w.Size = 0 }, "--size"},
-		{"unknown rw", "io_uring", func(w *ioengine.Workload) { w.RW = "randomread" }, "--rw"},
-		{"unknown engine", "spdk", func(*ioengine.Workload) {}, "--ioengine"},
-		{"iodepth 0", "io_uring", func(w *ioengine.Workload) { w.IODepth = 0 }, "--iodepth"},
-		{"iodepth huge", "io_uring", func(w *ioengine.Workload) { w.IODepth = 65537 }, "--iodepth"},
-		{"numjobs 0", "io_uring", func(w *ioengine.Workload) { w.NumJobs = 0 }, "--numjobs"},
-		{"numjobs huge", "io_uring", func(w *ioengine.Workload) { w.NumJobs = 4097 }, "--numjobs"},
-		{"psync depth", "psync", func(*ioengine.Workload) {}, "--numjobs=32"},
-		{"rwmixread", "io_uring", func(w *ioengine.Workload) { w.RWMixRead = 101 }, "--rwmixread"},
+		{"valid", "io_uring", func(*ioengine.Workload) {}, nil},
+		{"valid psync", "psync", func(w *ioengine.Workload) { w.IODepth = 1; w.NumJobs = 8 }, nil},
+		{"new file in existing dir", "libaio", func(w *ioengine.Workload) { w.Filename = filepath.Join(dir, "new"); w.Size = 1 << 20 }, nil},
+		{"whole file", "io_uring", func(w *ioengine.Workload) { w.Size = 0 }, nil},
+		{"unaligned bs with direct", "io_uring", func(w *ioengine.Workload) { w.BS = 1000 }, ioengine.SetBS},
+		{"unaligned bs buffered", "io_uring", func(w *ioengine.Workload) { w.BS = 1000; w.Direct = false }, nil},
+		{"bs over size", "io_uring", func(w *ioengine.Workload) { w.BS = 1 << 20; w.Size = 4096 }, ioengine.SetBS},
+		{"size past end", "io_uring", func(w *ioengine.Workload) { w.Size = 2 << 20 }, ioengine.SetSize},
+		{"size 0 new file", "io_uring", func(w *ioengine.Workload) { w.Filename = filepath.Join(dir, "new"); w.Size = 0 }, ioengine.SetSize},
+		{"unknown rw", "io_uring", func(w *ioengine.Workload) { w.RW = "randomread" }, ioengine.SetRW},
+		{"unknown engine", "spdk", func(*ioengine.Workload) {}, ioengine.SetEngine},
+		{"iodepth 0", "io_uring", func(w *ioengine.Workload) { w.IODepth = 0 }, ioengine.SetIODepth},
+		{"iodepth huge", "io_uring", func(w *ioengine.Workload) { w.IODepth = 65537 }, ioengine.SetIODepth},
+		{"numjobs 0", "io_uring", func(w *ioengine.Workload) { w.NumJobs = 0 }, ioengine.SetNumJobs},
+		{"numjobs huge", "io_uring", func(w *ioengine.Workload) { w.NumJobs = 4097 }, ioengine.SetNumJobs},
+		{"psync depth", "psync", func(*ioengine.Workload) {}, ioengine.Use{Setting: ioengine.SetNumJobs, Value: "32"}},
+		{"rwmixread", "io_uring", func(w *ioengine.Workload) { w.RWMixRead = 101 }, ioengine.SetRWMixRead},
 		{"missing dir", "io_uring", func(w *ioengine.Workload) { w.Filename = filepath.Join(dir, "nope", "f") }, "does not exist"},
-		{"no filename", "io_uring", func(w *ioengine.Workload) { w.Filename = "" }, "--filename"},
-		{"directory", "io_uring", func(w *ioengine.Workload) { w.Filename = dir }, "--filename"},
-		{"unaligned offset", "io_uring", func(w *ioengine.Workload) { w.Offset = 100; w.Size = 4096 }, "--offset"},
+		{"no filename", "io_uring", func(w *ioengine.Workload) { w.Filename = "" }, ioengine.SetFilename},
+		{"directory", "io_uring", func(w *ioengine.Workload) { w.Filename = dir }, ioengine.SetFilename},
+		{"unaligned offset", "io_uring", func(w *ioengine.Workload) { w.Offset = 100; w.Size = 4096 }, ioengine.SetOffset},
 	}
 	if os.Geteuid() != 0 {
 		ro := filepath.Join(dir, "ro")
@@ -56,7 +59,7 @@ func TestValidate(t *testing.T) {
 			name   string
 			engine string
 			edit   func(*ioengine.Workload)
-			flag   string
+			want   any
 		}{"no permission", "io_uring", func(w *ioengine.Workload) { w.Filename = ro; w.RW = ioengine.RandWrite }, "permission denied"})
 	}
 	for _, c := range cases {
@@ -64,7 +67,7 @@ func TestValidate(t *testing.T) {
 			w := ok
 			c.edit(&w)
 			err := ioengine.Validate(w, c.engine)
-			if c.flag == "" {
+			if c.want == nil {
 				if err != nil {
 					t.Fatalf("unexpected error: %v", err)
 				}
@@ -73,9 +76,10 @@ func TestValidate(t *testing.T) {
 			if !errors.Is(err, ioengine.ErrBadWorkload) {
 				t.Fatalf("err %v, want ErrBadWorkload", err)
 			}
-			if msg := err.Error(); !strings.Contains(msg, c.flag) || strings.Contains(msg, "\n") {
-				t.Fatalf("message %q should name %q on one line", msg, c.flag)
+			if msg := err.Error(); strings.Contains(msg, "\n") || strings.Contains(msg, "--") {
+				t.Fatalf("message %q should be one line in Workload's terms", msg)
 			}
+			checkRefusal(t, err, c.want)
 		})
 	}
 }
@@ -90,5 +94,28 @@ func TestLogicalBlockSize(t *testing.T) {
 	}
 	if _, err := ioengine.LogicalBlockSize("/nonexistent-dir/x/y"); err == nil {
 		t.Fatal("want an error for a path in a missing directory")
+	}
+}
+
+// checkRefusal fails unless err is a refusal naming want: the Setting it
+// refuses (named first), a Use its fix names, or words of its line.
+func checkRefusal(t *testing.T, err error, want any) {
+	t.Helper()
+	var se *ioengine.SettingError
+	switch w := want.(type) {
+	case ioengine.Setting:
+		if !errors.As(err, &se) || se.Settings()[0] != w {
+			t.Fatalf("err %v, want a refusal of %v", err, w)
+		}
+	case ioengine.Use:
+		if !errors.As(err, &se) || !slices.Contains(se.Uses(), w) {
+			t.Fatalf("err %v, want a fix naming %v=%s", err, w.Setting, w.Value)
+		}
+	case string:
+		if !strings.Contains(err.Error(), w) {
+			t.Fatalf("err %v, want it to say %q", err, w)
+		}
+	default:
+		t.Fatalf("checkRefusal: want %T", want)
 	}
 }
