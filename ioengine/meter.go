@@ -215,7 +215,7 @@ func (m *meter) submitted(t int64, n int) {
 	// Published now, not at the end of the batch: a submission that
 	// blocks in the kernel (pwrite, io_submit on a frozen filesystem)
 	// never reaches the end of its batch, and the watchdog must see it;
-	// and a job that reaps a quarter of its ring at a time (io_uring on
+	// and a job that reaps a quarter or half of its ring at a time (io_uring on
 	// io-wq) is seen with its queue refilled while it waits, not as it was
 	// just after its last reap (the ramp's full-queue test).
 	m.pub.inflight.Store(m.inflight)

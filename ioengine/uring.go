@@ -522,21 +522,33 @@ func (u *uringLoop) reap(j *job, f *uringFlight, head, tail uint32, t1 int64) (d
 // one worker does the ring's reads one after another (the device sees one
 // at a time whatever the job waits for). Then a job pinned alone beside
 // its worker (one CPU, no other job on it: the worker runs only while the
-// job waits) waits for all of them (at most pinMaxDepth), and any other
-// for a quarter, so that it wakes once per several completions while its
-// worker still has reads queued, and the I/Os between a reap and their
-// replacements' submission stay few (a whole ring of them, 8 jobs of 32
-// on 2 CPUs, kept 234 of 256 in flight on tmpfs at load 36). On zram, 4×1
-// (pinned alone) measured 0.51 context switches and 5.28 µs of CPU per
-// I/O against 1.33 and 9.56 waiting for one; 16×1 and 64×1 (free) 0.47
-// and 0.12 switches at 5.47 and 4.31 µs against 0.74 and 0.60 at 6.47
-// and 6.01 (bench/RESULTS.md).
+// job waits) waits for all of them (at most pinMaxDepth); a job free of
+// its worker's CPU (one job, deeper than pinMaxDepth) for half; and a job
+// pinned with others for a quarter. The job wakes once per several
+// completions while its worker still has reads queued, and the I/Os
+// between a reap and their replacements' submission stay few (a whole
+// ring of them, 8 jobs of 32 on 2 CPUs, kept 234 of 256 in flight on
+// tmpfs at load 36). On zram, 4×1 (pinned alone) measured 0.51 context
+// switches and 5.28 µs of CPU per I/O against 1.33 and 9.56 waiting for
+// one.
+//
+// The free job's wake-up is sent by its worker, from the other CPU, at
+// the completion that fills the wait: it is the worker, doing every read
+// and so setting the ring's IOPS, that pays for it. Waiting for half, the
+// worker wakes the job once per 8 completions at 16×1, not 4: on zram at
+// load 12, 0.12 sleeping waits per I/O against 0.22, 3.1–3.2 µs of CPU
+// per I/O against 4.0–4.4, 236k–247k IOPS against 196k–221k (fio 172k–
+// 177k); the worker still ran dry 0.003 times per I/O (0.006–0.012 for
+// a quarter; fio's 0.10–0.11). Waiting for three quarters cut the sleeps
+// to 0.08 but left 207k–218k (bench/RESULTS.md).
 func (u *uringLoop) waitFor(j *job, inflight int) uint32 {
 	switch {
 	case !u.oneWorker || j.pace.on:
 		return 1
 	case u.alone:
 		return uint32(max(1, inflight))
+	case u.unpin == nil:
+		return uint32(max(1, inflight/2))
 	}
 	return uint32(max(1, inflight/4))
 }
