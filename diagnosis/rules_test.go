@@ -16,7 +16,7 @@ func TestDiagnose(t *testing.T) {
 		"cloud volume short of its target at QD 32":                                         {diagnosis.ReasonBelowTarget},
 		"rising curve without a target":                                                     {diagnosis.ReasonRising},
 		"psync ignores iodepth":                                                             {diagnosis.ReasonSyncEngine},
-		"libaio without direct=1 behaves synchronously":                                     {diagnosis.ReasonBehavedSync},
+		"libaio without O_DIRECT behaves synchronously":                                     {diagnosis.ReasonBehavedSync},
 		"a limit stopped jobs: the engine's shortfall says so, not 'behaved synchronously'": {diagnosis.ReasonJobsLimited},
 		"CPU-bound jobs: the engine's shortfall says so":                                    {diagnosis.ReasonJobsCPU},
 		"nr_requests caps the device queue":                                                 {diagnosis.ReasonNrRequests},

@@ -119,11 +119,11 @@ func (c Checker) checkFile(t Target, fi os.FileInfo, p Permit) error {
 		return nil
 	}
 	if !p.AllowWrite {
-		return refuse(nil, "%s already exists; refusing to overwrite its contents (pass --allow-write, or name a new --filename)", path)
+		return refuse(nil, "%s already exists; refusing to overwrite its contents (pass --allow-write, or name a new %s)", path, SettingFile)
 	}
 	if t.End > fi.Size() {
-		return refuse(ErrWouldExtend, "%s is %d bytes and the workload would write up to byte %d; qdsweep never extends a file it did not create (lower --size/--offset or use a new --filename)",
-			path, fi.Size(), t.End)
+		return refuse(ErrWouldExtend, "%s is %d bytes and the workload would write up to byte %d; qdsweep never extends a file it did not create (lower %s/%s or use a new %s)",
+			path, fi.Size(), t.End, SettingSize, SettingOffset, SettingFile)
 	}
 	return nil
 }

@@ -26,6 +26,7 @@ package guard
 import (
 	"errors"
 	"fmt"
+	"strconv"
 )
 
 // Errors wrapped by refusals. Every refusal wraps ErrWriteRefused and, where
@@ -115,13 +116,63 @@ func Region(offset, size, increment int64, numjobs int) int64 {
 	return offset + int64(numjobs-1)*increment + size
 }
 
-// refusal is the error a check returns: a one-line message plus the sentinels it wraps.
-type refusal struct {
-	msg  string
-	kind error // nil or a specific sentinel
+// Setting is a setting of the workload that a refusal's fix names: the
+// caller names it as its options spell it (Named), the refusal alone in
+// plain words (String).
+type Setting int8
+
+// The settings a refusal's fix names.
+const (
+	SettingFile   Setting = iota + 1 // the target's path
+	SettingSize                      // the bytes the workload spans
+	SettingOffset                    // where in the target it starts
+)
+
+// Settings lists every Setting.
+func Settings() []Setting { return []Setting{SettingFile, SettingSize, SettingOffset} }
+
+// String is s in plain words, as a refusal no caller named says it.
+func (s Setting) String() string {
+	switch s {
+	case SettingFile:
+		return "file"
+	case SettingSize:
+		return "size"
+	case SettingOffset:
+		return "offset"
+	}
+	return "setting " + strconv.Itoa(int(s))
 }
 
-func (r *refusal) Error() string { return r.msg }
+// Named is refusal err with each Setting its fix names spelled by name
+// (e.g. as a flag: --size), wrapping what err wraps; a Setting name gives
+// "" keeps its words. Any other error is returned as it is.
+func Named(err error, name func(Setting) string) error {
+	r, ok := err.(*refusal)
+	if !ok {
+		return err
+	}
+	args := make([]any, len(r.args))
+	for i, a := range r.args {
+		args[i] = a
+		if s, ok := a.(Setting); ok {
+			if n := name(s); n != "" {
+				args[i] = n
+			}
+		}
+	}
+	return &refusal{format: r.format, args: args, kind: r.kind}
+}
+
+// refusal is the error a check returns: a one-line message (format with
+// args, Settings among them) plus the sentinels it wraps.
+type refusal struct {
+	format string
+	args   []any
+	kind   error // nil or a specific sentinel
+}
+
+func (r *refusal) Error() string { return fmt.Sprintf(r.format, r.args...) }
 
 func (r *refusal) Unwrap() []error {
 	if r.kind == nil {
@@ -131,5 +182,5 @@ func (r *refusal) Unwrap() []error {
 }
 
 func refuse(kind error, format string, a ...any) error {
-	return &refusal{msg: fmt.Sprintf(format, a...), kind: kind}
+	return &refusal{format: format, args: a, kind: kind}
 }

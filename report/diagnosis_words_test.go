@@ -25,7 +25,7 @@ func TestDiagnoseWords(t *testing.T) {
 		"cloud volume short of its target at QD 32":                                         {"randread 4k: latency stays near R0", "≈ 213", "iodepth 213 × numjobs 1"},
 		"rising curve without a target":                                                     {"extend the sweep past QD 32 (e.g. to 128)"},
 		"psync ignores iodepth":                                                             {"psync engine is synchronous", "iodepth 32 adds nothing", "numjobs"},
-		"libaio without direct=1 behaves synchronously":                                     {"behaved synchronously", "direct=1"},
+		"libaio without O_DIRECT behaves synchronously":                                     {"behaved synchronously", "direct=1"},
 		"a limit stopped jobs: the engine's shortfall says so, not 'behaved synchronously'": {"some jobs could not start (a system limit refused them)", "raise the limit"},
 		"CPU-bound jobs: the engine's shortfall says so":                                    {"CPU-bound (running or waiting for a CPU)", "measure on a quieter machine"},
 		"nr_requests caps the device queue":                                                 {"nr_requests 64 × 1 hardware queues", "more jobs"},

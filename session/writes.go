@@ -29,7 +29,7 @@ func CheckWrites(w ioengine.Workload, rws []ioengine.RW, g guard.Permit) error {
 	}
 	if err := guard.Check(w.GuardTarget(w.Filename, writes, 0), g); err != nil {
 		if errors.Is(err, guard.ErrWriteRefused) {
-			return UsageErr(err)
+			return UsageErr(guard.Named(err, sweep.GuardFlag))
 		}
 		return fmt.Errorf("--%s=%s: %w", fio.OptFilename, w.Filename, err)
 	}

@@ -1,9 +1,25 @@
 package sweep
 
 import (
+	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/guard"
 	"github.com/qdsweep/qdsweep/ioengine"
 )
+
+// guardKeys are the fio options that set what the write guard's refusals
+// name as their fix (guard.Setting).
+var guardKeys = map[guard.Setting]fio.OptionKey{
+	guard.SettingFile: fio.OptFilename, guard.SettingSize: fio.OptSize, guard.SettingOffset: fio.OptOffset,
+}
+
+// GuardFlag is the flag that sets the write guard's setting s (--size),
+// as guard.Named spells a refusal's fix.
+func GuardFlag(s guard.Setting) string {
+	if k, ok := guardKeys[s]; ok {
+		return "--" + k
+	}
+	return ""
+}
 
 // HoldTarget is holdTarget for callers that run more than sweep.Run on one
 // target (the refine pass after it): they hold it once and pass it in
@@ -32,5 +48,6 @@ func holdTarget(cfg Config, p Plan) (*guard.Held, error) {
 	for _, n := range p.NumJobs {
 		jobs = max(jobs, n)
 	}
-	return guard.Hold(w.GuardTarget(w.Filename, writes, jobs), w.Permit)
+	h, err := guard.Hold(w.GuardTarget(w.Filename, writes, jobs), w.Permit)
+	return h, guard.Named(err, GuardFlag)
 }

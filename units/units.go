@@ -47,7 +47,7 @@ func ParseSize(s string) (int64, error) {
 	}
 	mult, ok := sizeUnits[unit]
 	if !ok && unit == "z" {
-		return 0, fmt.Errorf("%w: %q is in zones (z), which only a zoned target has (fio's zonemode=zbd): qdsweep does not run zoned devices; give bytes", ErrBadSize, s)
+		return 0, fmt.Errorf("%w: %q is in zones (z), which only a zoned block device has: qdsweep does not run zoned devices; give bytes", ErrBadSize, s)
 	}
 	if !ok {
 		return 0, fmt.Errorf("%w: %q has unknown unit %q (use k, m, g, t or KiB, MiB, GiB)", ErrBadSize, s, t[i:])

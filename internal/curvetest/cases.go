@@ -118,7 +118,7 @@ func queueCases(s shapes) []Case {
 		{"psync ignores iodepth",
 			one(0, diagnosis.DiagnoseCurve{Engine: "psync", Synchronous: true, Direct: true, Points: s.Psync, Telemetry: DeviceLike(s.Psync, 1.0/32, 10)}),
 			queueNotFull},
-		{"libaio without direct=1 behaves synchronously",
+		{"libaio without O_DIRECT behaves synchronously",
 			one(0, diagnosis.DiagnoseCurve{RW: "randwrite", BS: k4, Engine: "libaio", Points: s.Buffered}),
 			queueNotFull},
 		{"a limit stopped jobs: the engine's shortfall says so, not 'behaved synchronously'",
