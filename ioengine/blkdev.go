@@ -18,18 +18,20 @@ func ioctlBlockSize64(fd int) (int64, error) {
 	return int64(n), nil
 }
 
-// dropCache drops fd's cached pages, as fio's invalidate does: written
-// back and invalidated for a regular file (POSIX_FADV_DONTNEED), the
-// device's buffer cache flushed for a block device (BLKFLSBUF, which needs
-// CAP_SYS_ADMIN). Failures are ignored: the run measures as it would have.
-func dropCache(fd int) {
+// dropCache drops fd's cached pages, as fio's invalidate does: those of
+// the n bytes from off (the whole file when n is 0) written back and
+// invalidated for a regular file (POSIX_FADV_DONTNEED over the jobs'
+// region, as fio's over each file's), the device's buffer cache flushed for
+// a block device (BLKFLSBUF, which needs CAP_SYS_ADMIN). Failures are
+// ignored: the run measures as it would have.
+func dropCache(fd int, off, n int64) {
 	var st unix.Stat_t
 	if unix.Fstat(fd, &st) != nil {
 		return
 	}
 	switch st.Mode & unix.S_IFMT {
 	case unix.S_IFREG:
-		_ = unix.Fadvise(fd, 0, 0, unix.FADV_DONTNEED)
+		_ = unix.Fadvise(fd, off, n, unix.FADV_DONTNEED)
 	case unix.S_IFBLK:
 		_, _, _ = unix.Syscall(unix.SYS_IOCTL, uintptr(fd), uintptr(unix.BLKFLSBUF), 0)
 	}

@@ -115,8 +115,9 @@ func openRun(w Workload, ctl Control, engine string) (*workloadRun, error) {
 		unix.Close(r.fd)
 		return nil, err
 	}
-	if w.Invalidate && !w.Direct {
-		dropCaches(r.jobFDs)
+	if w.Invalidate {
+		end := w.GuardTarget(w.Filename, false, 0).End // 0: to the end of the file
+		dropCaches(r.jobFDs, w.Offset, max(end-w.Offset, 0))
 	}
 	adviseFiles(r.jobFDs, w.Fadvise.of(w.RW))
 	return r, nil
@@ -303,15 +304,15 @@ func adviseFiles(jobFDs [][]int, advice int) {
 	}
 }
 
-// dropCaches drops the cached pages of every file the jobs use, once each
-// (fio's invalidate=1 for a buffered run).
-func dropCaches(jobFDs [][]int) {
+// dropCaches drops the cached pages of the n bytes from off of every file
+// the jobs use, once each (fio's invalidate=1).
+func dropCaches(jobFDs [][]int, off, n int64) {
 	seen := map[int]bool{}
 	for _, fds := range jobFDs {
 		for _, f := range fds {
 			if !seen[f] {
 				seen[f] = true
-				dropCache(f)
+				dropCache(f, off, n)
 			}
 		}
 	}

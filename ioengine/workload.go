@@ -75,10 +75,13 @@ type Workload struct {
 	// durable before it completes.
 	OpenSync string
 	// Invalidate drops the files' cached pages before the run, as fio's
-	// invalidate=1 (its default) does: a buffered run then starts from the
-	// device, not from what an earlier run left in the page cache. Regular
-	// files get POSIX_FADV_DONTNEED, block devices BLKFLSBUF (root only);
-	// nothing for O_DIRECT runs.
+	// invalidate=1 (its default) does, O_DIRECT or not: a buffered run then
+	// starts from the device, not from what an earlier run left in the page
+	// cache, and a direct run over a file written just before starts with
+	// its dirty pages sent to the device at once, not each flushed (and, on
+	// a filesystem that allocates late, allocated) by the direct write that
+	// lands on it. Regular files get POSIX_FADV_DONTNEED, block devices
+	// BLKFLSBUF (root only).
 	Invalidate bool
 	// Fadvise is fio's fadvise_hint: the advice given the kernel
 	// (posix_fadvise) on each file as it opens. The zero value is fio's
