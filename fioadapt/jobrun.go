@@ -943,16 +943,25 @@ func settingFlagNames(s ioengine.Setting) string {
 // ErrorLine is err's one line for the user: each setting the engine
 // refused or names in its fix named by its flag (--iodepth: …; use
 // --iodepth=32), an io_uring setting with its fix (--fixedbufs: …; drop
-// --fixedbufs), the rest as err says it.
+// --fixedbufs), a rate floor missed as fio says it (rate_iops_min=100 not
+// met, …), the rest as err says it.
 func ErrorLine(err error) string {
 	msg := err.Error()
 	walkErrors(err, func(e error) {
+		var line string
 		switch v := e.(type) {
-		case *ioengine.SettingError:
-			msg = strings.Replace(msg, v.Error(), v.Line(settingFlagNames), 1)
+		case *ioengine.FloorError:
+			line = v.Line(SettingKey)
+		case interface {
+			Line(ioengine.SettingNames) string
+		}:
+			line = v.Line(settingFlagNames)
 		case *ioengine.UringError:
-			msg = strings.Replace(msg, v.Error(), v.Line(uringFlagNames), 1)
+			line = v.Line(uringFlagNames)
+		default:
+			return
 		}
+		msg = strings.Replace(msg, e.Error(), line, 1)
 	})
 	return msg
 }

@@ -81,3 +81,44 @@ func TestErrorLineNamesSettings(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorLineEngineErrors: the engine's other errors that name a
+// setting print as they did when the engine spelled fio's names: an
+// unknown engine, a rate floor missed (fio's own words, rate_iops_min=…),
+// a failed I/O's hint and a run without a runtime.
+func TestErrorLineEngineErrors(t *testing.T) {
+	_, _, unknown := ioengine.New("spdk")
+	file := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(file, make([]byte, 1<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	psync, _, err := ioengine.New(ioengine.EnginePsync)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, runErr := psync.Run(t.Context(), ioengine.Workload{Filename: file, RW: ioengine.RandRead, BS: 4096, IODepth: 1, NumJobs: 1}, ioengine.Control{})
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{unknown, `--ioengine: unknown engine "spdk"; use io_uring, libaio or psync`},
+		{fmt.Errorf("a: %w", &ioengine.FloorError{Floor: 100, Got: 42}), "a: rate_iops_min=100 not met, got 42 IOPS"},
+		{&ioengine.FloorError{Bytes: true, Floor: 1 << 20, Got: 4096}, "rate_min=1048576B/s not met, got 4096B/s"},
+		{fmt.Errorf("job 1: %w", &ioengine.IOFailure{Op: "read", Offset: 4096, Errno: "EIO", Count: 1, Err: errors.New("input/output error")}),
+			"job 1: read at offset 4096: input/output error (EIO); 1 error(s) of this kind (--continue_on_error to count instead of stopping)"},
+		{&ioengine.IOFailure{Op: "write", Errno: "short", Got: 512, Want: 4096, Count: 2},
+			"write at offset 0: short transfer (512 of 4096 bytes); 2 so far (--continue_on_error to count instead of stopping)"},
+		{runErr, "--runtime: must be positive; use e.g. --runtime=30 (seconds) or 10s"},
+	} {
+		if c.err == nil {
+			t.Errorf("%s: no error", c.want)
+			continue
+		}
+		if got := fioadapt.ErrorLine(c.err); got != c.want {
+			t.Errorf("\n got %s\nwant %s", got, c.want)
+		}
+		if c.err.Error() == c.want {
+			t.Errorf("%s: the error alone names fio's option", c.want)
+		}
+	}
+}

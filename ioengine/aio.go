@@ -61,7 +61,7 @@ func newAIOLoop(j *job) (jobLoop, error) {
 	ctx, err := aioSetup(j.depth)
 	if err != nil {
 		if errors.Is(err, unix.EAGAIN) {
-			return nil, fmt.Errorf("job %d: io_setup(%d): %w (raise fs.aio-max-nr or lower --iodepth/--numjobs)", j.idx, j.depth, err)
+			return nil, settingErrf(err, "job %d: io_setup(%d): %v (raise fs.aio-max-nr or lower %s/%s)", j.idx, j.depth, err, SetIODepth, SetNumJobs)
 		}
 		return nil, fmt.Errorf("job %d: io_setup(%d): %w", j.idx, j.depth, err)
 	}

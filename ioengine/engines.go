@@ -48,14 +48,14 @@ func newEngine(name string, probeUring func() error) (Engine, string, error) {
 		if err := probeUring(); err != nil {
 			reason := fmt.Sprintf("io_uring unavailable (%s); using libaio", describeUringErr(err))
 			if aerr := probeAIO(); aerr != nil {
-				return nil, "", fmt.Errorf("no asynchronous engine: io_uring: %v; libaio: %w (use --ioengine=psync)", err, aerr)
+				return nil, "", settingErrf(aerr, "no asynchronous engine: io_uring: %v; libaio: %v (use %s)", err, aerr, use(SetEngine, EnginePsync))
 			}
 			return &kernelEngine{name: EngineLibaio, fallback: reason, newLoop: newAIOLoop}, reason, nil
 		}
 		return &kernelEngine{name: EngineIOUring, newLoop: newUringLoop}, "", nil
 	case EngineLibaio:
 		if err := probeAIO(); err != nil {
-			return nil, "", fmt.Errorf("libaio unavailable: %w (use --ioengine=io_uring or psync)", err)
+			return nil, "", settingErrf(err, "libaio unavailable: %v (use %s or psync)", err, use(SetEngine, EngineIOUring))
 		}
 		return &kernelEngine{name: EngineLibaio, newLoop: newAIOLoop}, "", nil
 	case EnginePsync:
@@ -63,7 +63,7 @@ func newEngine(name string, probeUring func() error) (Engine, string, error) {
 	case EngineNull:
 		return &kernelEngine{name: EngineNull, newLoop: newNullLoop}, "", nil
 	}
-	return nil, "", badf("--ioengine: unknown engine %q; use io_uring, libaio or psync", name)
+	return nil, "", refusef("%s: unknown engine %q; use io_uring, libaio or psync", SetEngine, name)
 }
 
 // describeUringErr adds the likely cause to an io_uring setup error.

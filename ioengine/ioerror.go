@@ -14,13 +14,18 @@ type IOFailure struct {
 	Err    error
 }
 
-func (e *IOFailure) Error() string {
+// Line is e's line, naming the setting that counts errors instead as n
+// does.
+func (e *IOFailure) Line(n SettingNames) string {
 	if e.Errno == "short" {
-		return fmt.Sprintf("%s at offset %d: short transfer (%d of %d bytes); %d so far (--continue_on_error to count instead of stopping)",
-			e.Op, e.Offset, e.Got, e.Want, e.Count)
+		return fmt.Sprintf("%s at offset %d: short transfer (%d of %d bytes); %d so far (%s to count instead of stopping)",
+			e.Op, e.Offset, e.Got, e.Want, e.Count, n.name(SetContinueOnError))
 	}
-	return fmt.Sprintf("%s at offset %d: %v (%s); %d error(s) of this kind (--continue_on_error to count instead of stopping)",
-		e.Op, e.Offset, e.Err, e.Errno, e.Count)
+	return fmt.Sprintf("%s at offset %d: %v (%s); %d error(s) of this kind (%s to count instead of stopping)",
+		e.Op, e.Offset, e.Err, e.Errno, e.Count, n.name(SetContinueOnError))
 }
+
+// Error is e's line naming Workload.ContinueOnError.
+func (e *IOFailure) Error() string { return e.Line(nil) }
 
 func (e *IOFailure) Unwrap() error { return e.Err }

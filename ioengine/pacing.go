@@ -78,46 +78,53 @@ func validatePacingFamily(w Workload, engine string) error {
 	t := w.Think
 	switch {
 	case t.Time < 0 || t.Spin < 0 || t.IOTime < 0 || t.Blocks < 0:
-		return badf("--thinktime: negative values; use e.g. --thinktime=100us --thinktime_blocks=8")
+		return refusef("%s: negative values; use e.g. %s %s", SetThinkTime, use(SetThinkTime, "100us"), use(SetThinkTimeBlocks, 8))
 	case !t.On() && (t.Spin > 0 || t.IOTime > 0 || t.BlocksSet || t.Issued):
-		return badf("--thinktime_spin/--thinktime_blocks/--thinktime_iotime act only with --thinktime; add e.g. --thinktime=100us")
+		return refusef("%s/%s/%s act only with %s; add e.g. %s", SetThinkTimeSpin, SetThinkTimeBlocks, SetThinkTimeIOTime, SetThinkTime, use(SetThinkTime, "100us"))
 	case w.Poisson && w.RateIOPS == [2]float64{}:
-		return badf("--rate_process=poisson: needs a rate to draw arrivals around; add e.g. --rate_iops=500")
+		return refusef("%s: needs a rate to draw arrivals around; add e.g. %s", use(SetRateProcess, "poisson"), use(SetRateIOPS, 500))
 	}
 	for d := range 2 {
 		for _, r := range []float64{w.RateMin.Bytes[d], w.RateMin.IOPS[d]} {
 			if !(r >= 0) || math.IsInf(r, 0) {
-				return badf("--rate_min/--rate_iops_min: %g is not a rate; use e.g. --rate_iops_min=100", r)
+				return refusef("%s/%s: %g is not a rate; use e.g. %s", SetRateMin, SetRateIOPSMin, r, use(SetRateIOPSMin, 100))
 			}
 		}
 	}
 	if w.RateMin.Cycle < 0 {
-		return badf("--rate_cycle: negative; use milliseconds, e.g. --rate_cycle=1000")
+		return refusef("%s: negative; use milliseconds, e.g. %s", SetRateCycle, use(SetRateCycle, 1000))
 	}
 	l := w.LatTarget
 	if l.Target < 0 || l.Window < 0 || !(l.Percentile >= 0 && l.Percentile <= 100) {
-		return badf("--latency_target/--latency_window/--latency_percentile: use a time, a time and a percentage 0..100, e.g. --latency_target=2ms --latency_window=1s --latency_percentile=99")
+		return refusef("%s/%s/%s: use a time, a time and a percentage 0..100, e.g. %s %s %s", SetLatencyTarget, SetLatencyWindow, SetLatencyPercentile,
+			use(SetLatencyTarget, "2ms"), use(SetLatencyWindow, "1s"), use(SetLatencyPercentile, 99))
 	}
 	if engine == EngineSim && (t.On() || w.Poisson || w.RateMin.On() || l.On()) {
-		return badf("--thinktime/--rate_process/--rate_min/--latency_target: the sim engine models a device, not a job's pacing; use --ioengine=io_uring, libaio or psync")
+		return refusef("%s/%s/%s/%s: the sim engine models a device, not a job's pacing; use %s, libaio or psync",
+			SetThinkTime, SetRateProcess, SetRateMin, SetLatencyTarget, use(SetEngine, EngineIOUring))
 	}
 	return nil
 }
 
 // FloorError is the error of a job that fell below its RateFloor, as
-// fio's: "rate_iops_min=100 not met, got 42 IOPS".
+// fio's: "rate_iops_min=100 not met, got 42 IOPS" (Line, named by fio's
+// options; Error names Workload's fields).
 type FloorError struct {
 	Bytes bool    // rate_min (bytes per second), else rate_iops_min
 	Floor float64 // the floor set
 	Got   int64   // the rate over the last cycle, fio's integer
 }
 
-func (e *FloorError) Error() string {
+// Line is e's line, naming the floor's setting as n does.
+func (e *FloorError) Line(n SettingNames) string {
 	if e.Bytes {
-		return fmt.Sprintf("rate_min=%.0fB/s not met, got %dB/s", e.Floor, e.Got)
+		return fmt.Sprintf("%s=%.0fB/s not met, got %dB/s", n.name(SetRateMin), e.Floor, e.Got)
 	}
-	return fmt.Sprintf("rate_iops_min=%.0f not met, got %d IOPS", e.Floor, e.Got)
+	return fmt.Sprintf("%s=%.0f not met, got %d IOPS", n.name(SetRateIOPSMin), e.Floor, e.Got)
 }
+
+// Error is e's line with Go's name of the floor (Workload.RateMin.IOPS).
+func (e *FloorError) Error() string { return e.Line(nil) }
 
 // LatencyTargetError is the error of a job under a latency target of the
 // 100th percentile that missed it at depth 1, as fio's lat_fatal: "latency

@@ -89,7 +89,7 @@ func openRun(w Workload, ctl Control, engine string) (*workloadRun, error) {
 		return nil, err
 	}
 	if ctl.Runtime <= 0 {
-		return nil, badf("--runtime: must be positive; use e.g. --runtime=30 (seconds) or 10s")
+		return nil, refusef("%s: must be positive; use e.g. %s (seconds) or 10s", SetRuntime, use(SetRuntime, 30))
 	}
 	if engine == EngineNull {
 		return openNullRun(w, ctl)
@@ -281,7 +281,7 @@ func jobsWithinThreadLimit(numjobs int, engine string) (jobs int, short *Shortfa
 	}
 	n := int(max((room-threadReserve)/perJob, 0))
 	if n < 1 {
-		return 0, nil, limited, fmt.Errorf("%s (%d) leaves no room for another thread; raise it or lower --numjobs", limit, value)
+		return 0, nil, limited, settingErrf(nil, "%s (%d) leaves no room for another thread; raise it or lower %s", limit, value, SetNumJobs)
 	}
 	return n, &Shortfall{Cause: ShortfallLimit, Limit: limit, LimitValue: value}, limited, nil
 }
@@ -402,10 +402,10 @@ func openJobFiles(w Workload, fd int, size int64) ([][]int, []int64, error) {
 	sizes := []int64{size}
 	switch {
 	case len(w.JobFiles) > 0 && len(w.Files) > 1:
-		return nil, nil, badf("--filename lists %d files and each job has its own file; use one or the other", len(w.Files))
+		return nil, nil, refusef("%s lists %d files and each job has its own file; use one or the other", SetFilename, len(w.Files))
 	case len(w.JobFiles) > 0:
 		if len(w.JobFiles) != w.NumJobs {
-			return nil, nil, badf("--numjobs=%d with %d job files; give one file per job", w.NumJobs, len(w.JobFiles))
+			return nil, nil, refusef("%s with %d job files; give one file per job", use(SetNumJobs, w.NumJobs), len(w.JobFiles))
 		}
 		fds[0] = []int{fd}
 		for i := 1; i < len(fds); i++ {
@@ -419,7 +419,7 @@ func openJobFiles(w Workload, fd int, size int64) ([][]int, []int64, error) {
 		return fds, sizes, nil
 	case len(w.Files) > 1:
 		if w.Files[0] != w.Filename {
-			return nil, nil, badf("--filename: the list must start with the target %s", w.Filename)
+			return nil, nil, refusef("%s: the list must start with the target %s", SetFilename, w.Filename)
 		}
 		all := []int{fd}
 		for _, name := range w.Files[1:] {
@@ -460,7 +460,7 @@ func openOther(w Workload, name string, size int64, own bool) (int, int64, error
 	}
 	lastStart := w.Offset + int64(w.NumJobs-1)*w.OffsetIncrement
 	if lastStart+size > total {
-		return -1, 0, badf("--size: %s holds %d bytes, short of the region (offset %d + %d bytes)", name, total, lastStart, size)
+		return -1, 0, refusef("%s: %s holds %d bytes, short of the region (offset %d + %d bytes)", SetSize, name, total, lastStart, size)
 	}
 	if w.Size > 0 {
 		jw.Size = size // the guard checks the region this file holds

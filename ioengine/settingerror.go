@@ -131,6 +131,13 @@ func refusef(format string, a ...any) error {
 	return &SettingError{format: format, args: a, Refused: true}
 }
 
+// settingErrf is a failure in format's words, over err (nil for none;
+// a's %v of it where its words are), its fix naming the Settings and Uses
+// among a.
+func settingErrf(err error, format string, a ...any) error {
+	return &SettingError{format: format, args: a, Err: err}
+}
+
 // Settings are the settings e names, in the order it names them: the one
 // it refuses first.
 func (e *SettingError) Settings() []Setting {

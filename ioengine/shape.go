@@ -203,14 +203,14 @@ func (s Shape) validate(w Workload) error {
 			return err
 		}
 		if a := s.Align[d]; a < 0 || a > 1<<30 {
-			return badf("--blockalign: %d bytes; use a size up to 1 GiB, e.g. --blockalign=4k", a)
+			return refusef("%s: %d bytes; use a size up to 1 GiB, e.g. %s", SetBlockAlign, a, use(SetBlockAlign, "4k"))
 		}
 		if s.Sequential[d] < 0 || s.Sequential[d] > 100 {
-			return badf("--percentage_random: %d is out of range; use a percentage 0..100, e.g. --percentage_random=90", 100-s.Sequential[d])
+			return refusef("%s: %d is out of range; use a percentage 0..100, e.g. %s", SetPercentageRandom, 100-s.Sequential[d], use(SetPercentageRandom, 90))
 		}
 	}
 	if s.RandomEvery < 0 {
-		return badf("--rw: a new random offset every %d I/Os; use a count, e.g. --rw=randread:4", s.RandomEvery)
+		return refusef("%s: a new random offset every %d I/Os; use a count, e.g. %s", SetRW, s.RandomEvery, use(SetRW, "randread:4"))
 	}
 	return s.Dist.validate()
 }
@@ -218,11 +218,11 @@ func (s Shape) validate(w Workload) error {
 func (s Shape) validateBS(d int) error {
 	for _, e := range s.BSSplit[d] {
 		if e.BS <= 0 || e.BS > 1<<30 || e.Perc < 0 || e.Perc > 100 {
-			return badf("--bssplit: %d/%d; give sizes of 1 byte to 1 GiB with percents 0..100, e.g. --bssplit=4k/50:64k/50", e.BS, e.Perc)
+			return refusef("%s: %d/%d; give sizes of 1 byte to 1 GiB with percents 0..100, e.g. %s", SetBSSplit, e.BS, e.Perc, use(SetBSSplit, "4k/50:64k/50"))
 		}
 	}
 	if r := s.BSRange[d]; r != [2]int64{} && (r[0] <= 0 || r[1] < r[0] || r[1] > 1<<30) {
-		return badf("--bsrange: %d-%d bytes; give the smallest then the largest size, up to 1 GiB, e.g. --bsrange=4k-64k", r[0], r[1])
+		return refusef("%s: %d-%d bytes; give the smallest then the largest size, up to 1 GiB, e.g. %s", SetBSRange, r[0], r[1], use(SetBSRange, "4k-64k"))
 	}
 	return nil
 }
@@ -232,23 +232,23 @@ func (d Distribution) validate() error {
 	case DistRandom:
 	case DistZipf:
 		if !(d.Value > 0) || d.Value == 1 || math.IsInf(d.Value, 0) {
-			return badf("--random_distribution: zipf's theta %g; use a positive theta other than 1, e.g. zipf:1.2", d.Value)
+			return refusef("%s: zipf's theta %g; use a positive theta other than 1, e.g. zipf:1.2", SetRandomDistribution, d.Value)
 		}
 	case DistPareto:
 		if !(d.Value > 0 && d.Value < 1) {
-			return badf("--random_distribution: pareto's h %g is out of range; use 0 < h < 1, e.g. pareto:0.2", d.Value)
+			return refusef("%s: pareto's h %g is out of range; use 0 < h < 1, e.g. pareto:0.2", SetRandomDistribution, d.Value)
 		}
 	case DistNormal:
 		if !(d.Value >= 0 && d.Value < 100) {
-			return badf("--random_distribution: normal's deviation %g is out of range; use 0 ≤ deviation < 100, e.g. normal:10", d.Value)
+			return refusef("%s: normal's deviation %g is out of range; use 0 ≤ deviation < 100, e.g. normal:10", SetRandomDistribution, d.Value)
 		}
 	case DistZoned, DistZonedAbs:
 		return d.validateZones()
 	default:
-		return badf("--random_distribution: unknown %q; use random, zipf, pareto, normal, zoned or zoned_abs", d.Kind)
+		return refusef("%s: unknown %q; use random, zipf, pareto, normal, zoned or zoned_abs", SetRandomDistribution, d.Kind)
 	}
 	if d.HasCenter && !(d.Center >= 0 && d.Center <= 1) {
-		return badf("--random_distribution: center %g is out of range; use 0..1, e.g. zipf:1.2:0.25", d.Center)
+		return refusef("%s: center %g is out of range; use 0..1, e.g. zipf:1.2:0.25", SetRandomDistribution, d.Center)
 	}
 	return nil
 }
@@ -261,14 +261,14 @@ func (d Distribution) validateZones() error {
 		acc, size := 0, 0
 		for _, z := range zs {
 			if z.Access < 0 || z.SizePerc < 0 || z.Size < 0 {
-				return badf("--random_distribution: a zone of %d%%/%d; use access/size pairs, e.g. zoned:60/10:40/90", z.Access, z.SizePerc+int(z.Size))
+				return refusef("%s: a zone of %d%%/%d; use access/size pairs, e.g. zoned:60/10:40/90", SetRandomDistribution, z.Access, z.SizePerc+int(z.Size))
 			}
 			acc += z.Access
 			size += z.SizePerc
 		}
 		if acc != 100 || size > 100 {
-			return badf("--random_distribution: the %s zones' accesses add to %d%% and sizes to %d%%; accesses must add to 100 and sizes to at most 100, e.g. zoned:60/10:40/90",
-				[2]string{"read", "write"}[dir], acc, size)
+			return refusef("%s: the %s zones' accesses add to %d%% and sizes to %d%%; accesses must add to 100 and sizes to at most 100, e.g. zoned:60/10:40/90",
+				SetRandomDistribution, [2]string{"read", "write"}[dir], acc, size)
 		}
 	}
 	return nil

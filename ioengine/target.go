@@ -21,7 +21,7 @@ func openTarget(w *Workload) (int, error) {
 		case w.RW.IsWrite() && !h.Write():
 			return -1, fmt.Errorf("open %s: held read-only, and %s writes", w.Filename, w.RW)
 		case h.Direct() != w.Direct:
-			return -1, fmt.Errorf("open %s: held with direct=%v, and the run asks direct=%v", w.Filename, h.Direct(), w.Direct)
+			return -1, settingErrf(nil, "open %s: held with %s, and the run asks %s", w.Filename, use(SetDirect, h.Direct()), use(SetDirect, w.Direct))
 		}
 		return h.Dup()
 	}

@@ -156,7 +156,7 @@ func (o *Sweep) measure(ctx context.Context, eng ioengine.Engine, probe sweep.Pr
 	cfg := sweep.Config{
 		Engine: eng, Workload: o.Workload, Ramp: o.Ramp, Runtime: o.Runtime,
 		Steady: o.Steady, Stop: o.Stop, Probe: probe, LogInterval: o.LogEvery,
-		OnLive: prog.Live,
+		OnLive: prog.Live, ErrorText: fioadapt.ErrorLine,
 		OnStep: func(r *sweep.Result, s sweep.Step) error {
 			prog.Step(r, s)
 			return saver.save(r)

@@ -39,9 +39,21 @@ type Config struct {
 	// the result so far, and once after the skipped deeper steps of a curve
 	// (with the last of them); an error ends the sweep.
 	OnStep func(r *Result, s Step) error
+	// ErrorText, when set, is a failed step's words (Step.Failed): the
+	// engine's errors name its settings as the caller's options do. Nil:
+	// the error's own.
+	ErrorText func(error) string
 	// controlOf, set for a control step, is its first measurement: the
 	// settling rule judges the step's change against it.
 	controlOf *littleslaw.StepEstimate
+}
+
+// errorText is err's words for a failed step (Config.ErrorText).
+func (cfg Config) errorText(err error) string {
+	if cfg.ErrorText != nil {
+		return cfg.ErrorText(err)
+	}
+	return err.Error()
 }
 
 // Live is a progress snapshot of the running step.
@@ -177,7 +189,7 @@ func (gr *gridRun) measure(ctx context.Context, i int, g GridStep) (Step, error)
 	if errors.Is(err, guard.ErrTargetChanged) {
 		// Not a failed step: the target is no longer what was checked.
 		s = stepOf(g)
-		s.Failed = err.Error()
+		s.Failed = cfg.errorText(err)
 		r.Steps = append(r.Steps, s)
 		r.Meta.End = time.Now()
 		if cfg.OnStep != nil {
@@ -187,7 +199,7 @@ func (gr *gridRun) measure(ctx context.Context, i int, g GridStep) (Step, error)
 	}
 	if err != nil {
 		s = stepOf(g)
-		s.Failed = err.Error()
+		s.Failed = cfg.errorText(err)
 		gr.failed++
 		if gr.firstFail == "" {
 			gr.firstFail = s.Failed

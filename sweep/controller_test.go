@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -180,5 +181,11 @@ func TestRunAllFailed(t *testing.T) {
 	err := sweep.Run(context.Background(), cfg, r)
 	if !errors.Is(err, sweep.ErrAllFailed) || len(r.Steps) != 2 || r.Steps[0].Failed == "" {
 		t.Fatalf("err %v steps %+v", err, r.Steps)
+	}
+	// A failed step is worded by the caller's ErrorText (its options' names).
+	cfg.ErrorText = func(err error) string { return "worded: " + err.Error() }
+	r = sweep.NewResult(sweep.Meta{}, plan([]int{1, 2}, false))
+	if err := sweep.Run(context.Background(), cfg, r); !errors.Is(err, sweep.ErrAllFailed) || !strings.HasPrefix(r.Steps[0].Failed, "worded: ") {
+		t.Fatalf("err %v, first step failed with %q, want it worded by ErrorText", err, r.Steps[0].Failed)
 	}
 }

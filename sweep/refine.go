@@ -92,7 +92,7 @@ func RunRefine(ctx context.Context, cfg Config, r *Result, rf Refine) error {
 				failed := err != nil
 				if failed {
 					s = stepOf(g)
-					s.Failed = err.Error()
+					s.Failed = cfg.errorText(err)
 				}
 				s.Refined = b.name
 				r.Steps = append(r.Steps, s)

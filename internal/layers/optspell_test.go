@@ -31,14 +31,10 @@ var optionTableFiles = map[string]bool{
 // than its count (name the option through the table instead) and when it
 // spells fewer (lower the count, or drop the file, in the same change).
 var spelledOptions = map[string]int{
-	// ioengine's errors name the flag to change ("--bs: …; use e.g.
-	// --bs=4k"); ioengine cannot import the table. Validate's refusals and
-	// the io_uring settings' moved out (ioengine.SettingError and
-	// UringError, named by fioadapt.ErrorLine); the rest is to move the
-	// same way.
-	"ioengine/pacing.go": 28, "ioengine/shape.go": 18, "ioengine/verify.go": 12,
-	"ioengine/runner.go": 7, "ioengine/engines.go": 3, "ioengine/target.go": 2, "ioengine/ioerror.go": 2,
-	"ioengine/aio.go": 2,
+	// Shape.String writes a shape as fio's options (bssplit=…, rw=…:8), a
+	// sweep's results keep it. ioengine's errors name the settings they
+	// refuse or ask for (ioengine.Setting), named by fioadapt.ErrorLine.
+	"ioengine/shape.go": 1, "ioengine/verify.go": 12,
 	// The command line's help text and usage errors, written by hand
 	// beside the rows' own Help.
 	"cmd/qdsweep/run.go": 37, "cmd/qdsweep/help.go": 30, "cmd/qdsweep/sweep.go": 22, "cmd/qdsweep/advise.go": 8,
