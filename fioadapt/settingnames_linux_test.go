@@ -58,6 +58,13 @@ func TestErrorLineNamesSettings(t *testing.T) {
 		{"io_uring", func(w *ioengine.Workload) { w.Offset = 1 << 20 },
 			fmt.Sprintf("--size: %s has no bytes past --offset (1048576 bytes of 1048576); use a smaller --offset or --size=1g on a larger file", file)},
 		{"sim", func(w *ioengine.Workload) { w.Size = 0 }, "--size: 0 bytes; use e.g. --size=1g"},
+		{"io_uring", func(w *ioengine.Workload) {
+			w.RW, w.FioVerify = ioengine.Write, ioengine.FioVerify{Kind: ioengine.VerifyPattern}
+		},
+			"--verify=pattern: needs --verify_pattern (e.g. --verify_pattern=0xdeadbeef)"},
+		{"io_uring", func(w *ioengine.Workload) {
+			w.RW, w.FioVerify = ioengine.Write, ioengine.FioVerify{Kind: ioengine.VerifyCRC32C, Interval: 3000}
+		}, "--verify_interval: 3000 bytes must divide the smallest block size (4096 bytes); use e.g. --verify_interval=4096"},
 		{"sim", func(w *ioengine.Workload) { w.Size = 4096; w.BS = 8192 }, "--bs: 8192 bytes is larger than --size (4096 bytes); use a smaller --bs or a larger --size"},
 	} {
 		w := ok

@@ -327,17 +327,18 @@ func validateVerify(w Workload, engine string) error {
 	}
 	switch {
 	case v.hdrSize() == 0 && v.Kind != VerifyPattern:
-		return badf("--verify=%s: qdsweep verifies crc32c (crc32c-intel), md5, meta and pattern; use one of them", v.Kind)
+		return refusef("%s: qdsweep verifies crc32c (crc32c-intel), md5, meta and pattern; use one of them", use(SetVerify, v.Kind))
 	case v.Kind == VerifyPattern && len(v.Pattern) == 0:
-		return badf("--verify=pattern: needs --verify_pattern (e.g. --verify_pattern=0xdeadbeef)")
+		return refusef("%s: needs %s (e.g. %s)", use(SetVerify, VerifyPattern), SetVerifyPattern, use(SetVerifyPattern, "0xdeadbeef"))
 	case w.Verify:
-		return badf("--verify: qdsweep's own offset stamp and fio's verify cannot go together")
+		return refusef("%s: qdsweep's own offset stamp and fio's verify cannot go together", SetVerify)
 	case engine == EngineSim:
-		return badf("--verify: the sim engine models a device and keeps no data; use a kernel engine")
+		return refusef("%s: the sim engine models a device and keeps no data; use a kernel engine", SetVerify)
 	case iv <= int64(v.hdrSize()):
-		return badf("--verify_interval: %d bytes does not hold fio's %d-byte %s header and data; use a larger --verify_interval or --bs", iv, v.hdrSize(), v.Kind)
+		return refusef("%s: %d bytes does not hold fio's %d-byte %s header and data; use a larger %s or %s",
+			SetVerifyInterval, iv, v.hdrSize(), v.Kind, SetVerifyInterval, SetBS)
 	case iv > w.MinBS() || w.MinBS()%iv != 0:
-		return badf("--verify_interval: %d bytes must divide the smallest block size (%d bytes); use e.g. --verify_interval=%d", iv, w.MinBS(), w.MinBS())
+		return refusef("%s: %d bytes must divide the smallest block size (%d bytes); use e.g. %s", SetVerifyInterval, iv, w.MinBS(), use(SetVerifyInterval, w.MinBS()))
 	}
 	return nil
 }
