@@ -179,6 +179,7 @@ const (
 	OptDisableLat              OptionKey = "disable_lat"
 	OptDoVerify                OptionKey = "do_verify"
 	OptEndFsync                OptionKey = "end_fsync"
+	OptExecPrerun              OptionKey = "exec_prerun"
 	OptFDataSync               OptionKey = "fdatasync"
 	OptFilename                OptionKey = "filename"
 	OptFixedBufs               OptionKey = "fixedbufs"
@@ -263,6 +264,7 @@ const (
 	OptSyncFileRange           OptionKey = "sync_file_range"
 	OptTimeBased               OptionKey = "time_based"
 	OptUnitBase                OptionKey = "unit_base"
+	OptUnlink                  OptionKey = "unlink"
 	OptVerify                  OptionKey = "verify"
 	OptVerifyAsync             OptionKey = "verify_async"
 	OptVerifyBacklog           OptionKey = "verify_backlog"
@@ -789,7 +791,7 @@ var RunOptions = []OptionDoc{
 	{Name: "loops", Default: "1", Help: "passes over the region of a size-based run"},
 	{Name: "number_ios", Help: "caps each loop of a size-based job at this many I/Os (a --time_based job ignores it, as fio does)"},
 	{Name: "startdelay", Default: "0", Help: "wait this long before starting"},
-	{Name: "rate_iops", Help: "cap each job's IOPS (read,write), as fio paces them"},
+	{Name: "rate_iops", Help: "cap each job's IOPS (read,write), as fio paces them", SweepHelp: "sweep offered loads instead of depths, at the one --iodepth × --numjobs: total I/Os per second (1000,2000,4k) or shares of the closed-loop IOPS measured first (25%,50%,90%); each step reports latency against the load offered and the depth it needs (IOPS × latency)"},
 	{Name: "rate", Help: "cap each job's bandwidth, bytes per second (read,write)"},
 	{Name: "rate_process", Default: "linear", Values: []string{"linear", "poisson"}, Help: "linear: I/Os evenly spaced; poisson: exponential gaps around the rate (open-loop arrivals), as fio", pass: passWord},
 	{Name: "rate_min", Help: "fail a job whose bandwidth over --rate_cycle falls below this, bytes per second (read,write), as fio"},

@@ -50,7 +50,6 @@ var notOptions = map[string]string{
 	"fioadapt/rungroups.go stonewall": "exit_what's value stonewall (fioadapt.ExitStonewall)",
 	"fio/derive.go sync":              "the sync engine's name (ioengine=sync)",
 	"fioadapt/curves.go sync":         "the class of fio's synchronous engines",
-	"cmd/qdsweep/outdir.go overwrite": "qdsweep's own --overwrite (an output directory), not fio's overwrite",
 	"report/shortfall.go fsync":       "the system call, named in a sentence",
 	"report/shortfall.go fdatasync":   "the system call, named in a sentence",
 	"report/timefindings.go load":     "the word for an open-loop step's offered load, not the act profile's load",

@@ -19,13 +19,13 @@ func adviseCommand() *cli.Command {
 		Name:  "advise",
 		Usage: "size queue depth and iodepth × numjobs with Little's Law (QD = IOPS × latency), from numbers or from a sweep",
 		Description: "Without data: qdsweep advise --target-iops 160000 --latency 2ms (→ QD 320)\n" +
-			"   throughput: qdsweep advise --target-bw 1200MiB --bs 16k --latency 2ms\n" +
+			"   throughput: qdsweep advise --target-bw 1200MiB " + fio.Flag(fio.OptBS) + " 16k --latency 2ms\n" +
 			"   cloud:      qdsweep advise --cloud gcp-hyperdisk-balanced --target-iops 100000\n" +
 			"   table:      qdsweep advise --table\n" +
 			"From data:     qdsweep advise --from results.json|DIR|points.csv [--target-iops T] [--latency-slo p99=5ms] [--for postgres]",
 		Flags: []cli.Flag{
 			targetIOPSFlag("target I/Os per second, e.g. 160000 or 160k"),
-			&cli.StringFlag{Name: "target-bw", Usage: "target throughput per second, e.g. 1200MiB (converted at --bs)"},
+			&cli.StringFlag{Name: "target-bw", Usage: "target throughput per second, e.g. 1200MiB (converted at " + fio.Flag(fio.OptBS) + ")"},
 			&cli.StringFlag{Name: fio.OptBS, Usage: "block size for --target-bw and to pick a curve from --from (default 4k)"},
 			&cli.StringFlag{Name: fio.OptRW, Usage: "pick the curve of this rw from --from"},
 			&cli.StringFlag{Name: "latency", Usage: "mean latency per I/O with a unit, e.g. 2ms or 800us"},
@@ -120,7 +120,7 @@ func (f *adviseFlags) parseTarget(c *cli.Context) error {
 	f.bs = 4096
 	if s := c.String(fio.OptBS); s != "" {
 		if f.bs, err = units.ParseSize(s); err != nil || f.bs <= 0 {
-			return usagef("--bs %q: use a positive size such as 4k or 16k", s)
+			return usagef("%s %q: use a positive size such as 4k or 16k", fio.Flag(fio.OptBS), s)
 		}
 		f.bsSet = true
 	}
@@ -198,10 +198,10 @@ func (f adviseFlags) checkNeeds() error {
 func checkAdviseConflicts(c *cli.Context, f adviseFlags) error {
 	if c.IsSet(fio.OptRW) {
 		if !ioengine.RW(f.rw).Valid() {
-			return usagef("--rw: unknown pattern %q; use read, write, randread, randwrite, rw or randrw", f.rw)
+			return usagef("%s: unknown pattern %q; use read, write, randread, randwrite, rw or randrw", fio.Flag(fio.OptRW), f.rw)
 		}
 		if f.from == "" {
-			return usagef("--rw picks a curve of measured data: add --from results.json, or drop --rw")
+			return usagef("%[1]s picks a curve of measured data: add --from results.json, or drop %[1]s", fio.Flag(fio.OptRW))
 		}
 	}
 	if f.table {
@@ -222,7 +222,7 @@ const seastarFor = "seastar"
 func adviseSeastar(c *cli.Context) error {
 	from := c.String("from")
 	if from == "" {
-		return usagef("--for seastar reads a sweep: add --from DIR (sweep --rw=randread,randwrite,read,write --bs=4k,1m first; see the README)")
+		return usagef("--for seastar reads a sweep: add --from DIR (sweep %s %s first; see the README)", fio.FlagSet(fio.OptRW, "randread,randwrite,read,write"), fio.FlagSet(fio.OptBS, "4k,1m"))
 	}
 	oo := outOptions(c, "from", session.ResultInputs(from)...)
 	oo.Renders = from // the results directory it reads

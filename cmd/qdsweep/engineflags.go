@@ -44,7 +44,7 @@ var simKeyHelp = [][2]string{
 	{"iops", "IOPS cap (0: none)"},
 	{"bw", "bandwidth cap per second, fio size suffixes (0: none)"},
 	{"bw_bytes", "the same cap in bytes"},
-	{"seed", "seed of the jitter (default --randseed)"},
+	{"seed", "seed of the jitter (default " + fio.Flag(fio.OptRandSeed) + ")"},
 	{"burst_iops", "IOPS cap while burst credits last (iops is then the baseline)"},
 	{"burst_credits", "burst bucket in I/Os, full at each step's start, refilled at iops per second"},
 	{"burst_carry", "keep the bucket from step to step, as a volume does"},
@@ -59,7 +59,7 @@ func simUsage() string {
 	for _, kh := range simKeyHelp {
 		keys = append(keys, kh[0]+": "+kh[1])
 	}
-	return "run a simulated device, no I/O (--ioengine=sim), as comma-separated key=value over " +
+	return "run a simulated device, no I/O (" + flagIs(fio.OptIOEngine, engineSim) + "), as comma-separated key=value over " +
 		ioengine.DefaultSim.Spec() + ". " + strings.Join(keys, "; ")
 }
 
@@ -100,9 +100,9 @@ func uringFromFlags(c *cli.Context) (ioengine.UringOptions, error) {
 // fioFlags are the flags of the fio engine (--ioengine=fio).
 func fioFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringSliceFlag{Name: "fio-arg", Usage: "fio: extra argument passed to fio as is (repeatable), e.g. --fio-arg=--thread"},
+		&cli.StringSliceFlag{Name: "fio-arg", Usage: "fio: extra argument passed to fio as is (repeatable), e.g. --fio-arg=" + fio.Flag(fio.OptThread)},
 		&cli.StringFlag{Name: "fio-clients", Usage: "fio: run on fio servers (host1,host2:8765 or @hostfile, one host per line); " +
-			"--filename then names the target on the servers and nothing is laid out or checked locally"},
+			fio.Flag(fio.OptFilename) + " then names the target on the servers and nothing is laid out or checked locally"},
 	}
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/qdsweep/qdsweep/fio"
@@ -136,9 +137,30 @@ func phasesFromFlags(c *cli.Context, set *session.Fields, ramp, runtime *time.Du
 	return nil
 }
 
+// fioDefaulted are the options --jobfile's help says a job file that does
+// not set them reads at fio's default.
+var fioDefaulted = []string{fio.OptRW, fio.OptBS, fio.OptIODepth, fio.OptNumJobs, fio.OptDirect}
+
+// fioDefaults are fioDefaulted's defaults, from their rows.
+func fioDefaults() []string {
+	var ds []string
+	for _, k := range fioDefaulted {
+		ds = append(ds, fio.Row(k).Default)
+	}
+	return ds
+}
+
+// andList joins w as a list: "a, b and c".
+func andList(w []string) string {
+	if len(w) < 2 {
+		return strings.Join(w, "")
+	}
+	return strings.Join(w[:len(w)-1], ", ") + " and " + w[len(w)-1]
+}
+
 // jobFileFlag is --jobfile, shared by run and sweep.
 func jobFileFlag() cli.Flag {
 	return &cli.StringFlag{Name: "jobfile", Usage: "take the workload from a fio job file ([global] and its job sections: run runs every section as fio does, sweep takes one); " +
-		"flags given explicitly win; as in fio, rw, bs, iodepth, numjobs and direct the file does not set are read, 4k, 1, 1 and 0 " +
-		"(sweep keeps its --iodepth list)"}
+		"flags given explicitly win; as in fio, " + andList(fioDefaulted) + " the file does not set are " + andList(fioDefaults()) + " " +
+		"(sweep keeps its " + fio.Flag(fio.OptIODepth) + " list)"}
 }

@@ -6,20 +6,28 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/report"
 	"github.com/urfave/cli/v2"
 )
 
-// commandExamples are shown under EXAMPLES in each command's help.
+// commandExamples are shown under EXAMPLES in each command's help; fio's
+// options in them are named by their keys (fio.Flag, fio.FlagSet).
 var commandExamples = map[string][]string{
 	"run": {
-		"qdsweep run --name=x --filename=/data/f --ioengine=libaio --direct=1 \\\n     --rw=randread --bs=4k --iodepth=32 --numjobs=1 --runtime=30 \\\n     --time_based --group_reporting --size=1G   # a fio command line as is",
-		"qdsweep run --directory=/mnt/vol --name fio_test_file --direct=1 \\\n     --rw=randread --bs=4k --size=1G --numjobs=16 --time_based \\\n     --runtime=180 --norandommap   # fio's psync at QD 1 per job, 16 files",
+		words("qdsweep run", flagIs(fio.OptName, "x"), flagIs(fio.OptFilename, "/data/f"), flagIs(fio.OptIOEngine, "libaio"), flagIs(fio.OptDirect, "1"), cont,
+			flagIs(fio.OptRW, "randread"), flagIs(fio.OptBS, "4k"), flagIs(fio.OptIODepth, "32"), flagIs(fio.OptNumJobs, "1"), flagIs(fio.OptRuntime, "30"), cont,
+			fio.Flag(fio.OptTimeBased), fio.Flag(fio.OptGroupReporting), flagIs(fio.OptSize, "1G"), "  # a fio command line as is"),
+		words("qdsweep run", flagIs(fio.OptDirectory, "/mnt/vol"), fio.Flag(fio.OptName), "fio_test_file", flagIs(fio.OptDirect, "1"), cont,
+			flagIs(fio.OptRW, "randread"), flagIs(fio.OptBS, "4k"), flagIs(fio.OptSize, "1G"), flagIs(fio.OptNumJobs, "16"), fio.Flag(fio.OptTimeBased), cont,
+			flagIs(fio.OptRuntime, "180"), fio.Flag(fio.OptNoRandomMap), "  # fio's psync at QD 1 per job, 16 files"),
 	},
 	"sweep": {
 		"qdsweep sweep        # 4k randread, iodepth 1:256, scratch file here",
-		"qdsweep sweep --filename=/dev/nvme0n2 --iodepth=1:256 --numjobs=1,4 \\\n     --target-iops=160000 --latency-slo=p99=5ms",
-		"qdsweep sweep --sim=latency=1.3ms,iops=160000 \\\n     --iodepth=1:256 --numjobs=1,4     # what-if model, no device",
+		words("qdsweep sweep", flagIs(fio.OptFilename, "/dev/nvme0n2"), flagIs(fio.OptIODepth, "1:256"), flagIs(fio.OptNumJobs, "1,4"), cont,
+			"--target-iops=160000 --latency-slo=p99=5ms"),
+		words("qdsweep sweep --sim=latency=1.3ms,iops=160000", cont,
+			flagIs(fio.OptIODepth, "1:256"), flagIs(fio.OptNumJobs, "1,4"), "    # what-if model, no device"),
 	},
 	"advise": {
 		"qdsweep advise --target-iops 160000 --latency 1.3ms",
@@ -35,7 +43,7 @@ var commandExamples = map[string][]string{
 		"qdsweep compare before/ after/ --output cmp",
 	},
 	"explain": {
-		"fio --name=t --rw=randread --iodepth=32 ... --output-format=json | qdsweep explain -",
+		words("fio", flagIs(fio.OptName, "t"), flagIs(fio.OptRW, "randread"), flagIs(fio.OptIODepth, "32"), "... --output-format=json | qdsweep explain -"),
 		"qdsweep explain --target-iops 160000 fio-output.txt",
 	},
 	"import": {
@@ -45,6 +53,15 @@ var commandExamples = map[string][]string{
 		"qdsweep diagnose qdsweep-20261130-101500",
 	},
 }
+
+// flagIs is fio option k given value v on a command line: --iodepth=32.
+var flagIs = fio.FlagSet
+
+// cont continues an example's command line on the next line.
+const cont = "\\\n    "
+
+// words is an example's command line: its words joined by spaces.
+func words(w ...string) string { return strings.Join(w, " ") }
 
 // reflow joins the lines of each prose paragraph of a description (lines
 // that do not start with a space, between blank lines) so that the help

@@ -6,8 +6,8 @@ import (
 )
 
 // overwriteFlag is qdsweep's own --overwrite (an output directory), not
-// fio's overwrite option.
-const overwriteFlag = "overwrite"
+// fio's overwrite option: guard's, whose refusals name it.
+const overwriteFlag = guard.OverwriteFlag
 
 // overwriteOpt lets a command write into a directory holding files
 // qdsweep did not write (or, for sweep, a finished sweep).

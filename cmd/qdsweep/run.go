@@ -58,37 +58,51 @@ func uringFlagList() string {
 	return strings.Join(fs[:len(fs)-1], ", ") + " and " + fs[len(fs)-1]
 }
 
+// runDescription is run's help text. fio's defaults it names are the
+// rows' (fio.Row(…).Default), every option is named by its key.
+func runDescription() string {
+	f := fio.Flag
+	def := func(k fio.OptionKey) string { return flagIs(k, fio.Row(k).Default) }
+	return "A fio command line with `fio` replaced by `qdsweep run` runs what fio would run, fio's defaults\n" +
+		"included: " + def(fio.OptIOEngine) + ", " + def(fio.OptIODepth) + ", " + def(fio.OptRW) + ", " + def(fio.OptBS) + ", " + def(fio.OptDirect) +
+		", no ramp, and a run that ends\n" +
+		"when " + f(fio.OptSize) + " (× " + f(fio.OptLoops) + ") is done unless " + f(fio.OptTimeBased) + " is given. qdsweep's own opinions (io_uring, deep\n" +
+		"queues, a ramp, a curve) belong to `qdsweep sweep`.\n" +
+		"fio options that only change fio's reporting or naming (--eta, --status-interval,\n" +
+		f(fio.OptLatPercentiles) + ", " + f(fio.OptThread) + " …) and submission batching\n" +
+		"(" + f(fio.OptIODepthBatchSubmit) + ", " + f(fio.OptIODepthBatchCompleteMax) + ") are accepted and said to be ignored;\n" +
+		f(fio.OptGroupReporting) + " reports a group's jobs as one, as fio; " + f(fio.OptPercentileList) + " sets the percentiles\n" +
+		"of the terse and json outputs.\n" +
+		f(fio.OptRateIOPS) + " and " + f(fio.OptRate) + " cap each job per direction, as fio (the wait is not latency);\n" +
+		flagIs(fio.OptFilename, "a:b") + " spreads every job's I/Os over the files in turn, " + f(fio.OptSize) + " split between them.\n" +
+		flagIs(fio.OptFSync, "N") + "/" + flagIs(fio.OptFDataSync, "N") + " (psync) sync after every N writes, timed on their own; " +
+		flagIs(fio.OptSync, "dsync") + " opens\n" +
+		"with O_DSYNC; buffered runs drop the files' cached pages first (fio's " + flagIs(fio.OptInvalidate, "1") + ").\n" +
+		uringFlagList() + " are fio's io_uring options\n" +
+		"(with " + flagIs(fio.OptIOEngine, "io_uring") + ", as in fio).\n" +
+		"Options that change the workload and that qdsweep does not run natively (" + f(fio.OptSyncFileRange) + ",\n" +
+		f(fio.OptZoneMode) + " …) run through the installed fio, under the same write guard and reports; those that\n" +
+		"name, create or remove other files, run a command or change the system (" + f(fio.OptExecPrerun) + ",\n" +
+		f(fio.OptUnlink) + " …) are refused, all named in one line.\n" +
+		"Without " + f(fio.OptFilename) + " or " + f(fio.OptName) + ", qdsweep lays out ./" + session.ScratchName + " (" + f(fio.OptSize) + ", default 1 GiB)\n" +
+		"with real writes, measures it and removes it.\n" +
+		"Writes over existing data need --allow-write (a file) or --allow-write-device (a blank block device;\n" +
+		"add --destroy-data=/dev/X to overwrite partitions or a filesystem signature); mounted devices are refused.\n" +
+		"--sim=latency=1ms,iops=20000 (" + flagIs(fio.OptIOEngine, engineSim) + ") measures a simulated device (no I/O); " +
+		flagIs(fio.OptIOEngine, engineFio) + " runs\n" +
+		"the installed fio (its ioengine\n" +
+		"from --fio-arg=" + flagIs(fio.OptIOEngine, "X") + ", else " + fio.Row(fio.OptIOEngine).Default + "), and with --fio-clients runs it on fio servers: " +
+		f(fio.OptFilename) + " then\n" +
+		"names their target and nothing is laid out or checked here. --jobfile (or a job file named on its\n" +
+		"own, as `fio job.fio`) takes the workload from a fio job file (options on the command line win)."
+}
+
 func runCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "run",
-		Usage:     "run one workload as one fio invocation would, and report IOPS, latency and in-flight I/Os",
-		UsageText: "qdsweep run [fio options] [--output-format=normal|json|json+|terse|qdsweep|qdsweep-json] [--allow-write] ...",
-		Description: "A fio command line with `fio` replaced by `qdsweep run` runs what fio would run, fio's defaults\n" +
-			"included: --ioengine=psync, --iodepth=1, --rw=read, --bs=4k, --direct=0, no ramp, and a run that ends\n" +
-			"when --size (× --loops) is done unless --time_based is given. qdsweep's own opinions (io_uring, deep\n" +
-			"queues, a ramp, a curve) belong to `qdsweep sweep`.\n" +
-			"fio options that only change fio's reporting or naming (--eta, --status-interval,\n" +
-			"--lat_percentiles, --thread …) and submission batching\n" +
-			"(--iodepth_batch_submit, --iodepth_batch_complete_max) are accepted and said to be ignored;\n" +
-			"--group_reporting reports a group's jobs as one, as fio; --percentile_list sets the percentiles\n" +
-			"of the terse and json outputs.\n" +
-			"--rate_iops and --rate cap each job per direction, as fio (the wait is not latency);\n" +
-			"--filename=a:b spreads every job's I/Os over the files in turn, --size split between them.\n" +
-			"--fsync=N/--fdatasync=N (psync) sync after every N writes, timed on their own; --sync=dsync opens\n" +
-			"with O_DSYNC; buffered runs drop the files' cached pages first (fio's --invalidate=1).\n" +
-			uringFlagList() + " are fio's io_uring options\n" +
-			"(with --ioengine=io_uring, as in fio).\n" +
-			"Options that change the workload and that qdsweep does not run (--bssplit, --thinktime,\n" +
-			"--verify=crc32c, --rate_process=poisson, --sync_file_range …) are refused, all named in one line.\n" +
-			"Without --filename or --name, qdsweep lays out ./" + session.ScratchName + " (--size, default 1 GiB)\n" +
-			"with real writes, measures it and removes it.\n" +
-			"Writes over existing data need --allow-write (a file) or --allow-write-device (a blank block device;\n" +
-			"add --destroy-data=/dev/X to overwrite partitions or a filesystem signature); mounted devices are refused.\n" +
-			"--sim=latency=1ms,iops=20000 (--ioengine=sim) measures a simulated device (no I/O); --ioengine=fio runs\n" +
-			"the installed fio (its ioengine\n" +
-			"from --fio-arg=--ioengine=X, else psync), and with --fio-clients runs it on fio servers: --filename then\n" +
-			"names their target and nothing is laid out or checked here. --jobfile (or a job file named on its\n" +
-			"own, as `fio job.fio`) takes the workload from a fio job file (options on the command line win).",
+		Name:            "run",
+		Usage:           "run one workload as one fio invocation would, and report IOPS, latency and in-flight I/Os",
+		UsageText:       "qdsweep run [fio options] [--output-format=normal|json|json+|terse|qdsweep|qdsweep-json] [--allow-write] ...",
+		Description:     runDescription(),
 		Flags:           append(runFioFlags(), runOwnFlags()...),
 		SkipFlagParsing: true,
 		HideHelpCommand: true,
@@ -139,7 +153,7 @@ var runQdsweepEngines = map[string]bool{engineSim: true, engineFio: true}
 // Everything is checked, for every job, before any file is created.
 func runAction(c *cli.Context, fioArgs []string) error {
 	if c.NArg() > 0 {
-		return usagef("run: unexpected argument %q; flags take the form --name=value (e.g. --filename=%s)", c.Args().First(), c.Args().First())
+		return usagef("run: unexpected argument %q; flags take the form %s (e.g. %s)", c.Args().First(), fio.ArgForm, fio.FlagSet(fio.OptFilename, c.Args().First()))
 	}
 	req := session.RunRequest{Set: fieldsGiven(c), FioArgs: fioArgs, JobFile: c.String("jobfile"), Sections: c.StringSlice("section"),
 		ParseOnly: c.Bool("parse-only"), Engines: engineFromFlags(c), Permit: writeGuardFromFlags(c), Output: c.String("output"),

@@ -17,7 +17,7 @@ func steadyFromFlags(c *cli.Context) (sweep.SteadyConfig, error) {
 	txt := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(c.String(fio.OptSS)), "%"))
 	pct, err := strconv.ParseFloat(txt, 64)
 	if err != nil || !finite(pct) || pct < 0 || pct > 100 {
-		return s, usagef("--ss: %q is not a percentage per second; use e.g. --ss=2%% or --ss=0 to turn steady state off", c.String(fio.OptSS))
+		return s, usagef("%[1]s: %[2]q is not a percentage per second; use e.g. %[1]s=2%% or %[1]s=0 to turn steady state off", fio.Flag(fio.OptSS), c.String(fio.OptSS))
 	}
 	s.Limit = pct / 100
 	if s.Window, err = durationFlag(c, fio.OptSSDur, sweep.DefaultSteady.Window); err != nil {
@@ -30,12 +30,12 @@ func steadyFromFlags(c *cli.Context) (sweep.SteadyConfig, error) {
 		return s, usagef("--ss_interval: %v is too short; use e.g. --ss_interval=250ms", s.Interval)
 	}
 	if s.Window < 2*s.Interval {
-		return s, usagef("--ss_dur: %v holds fewer than two --ss_interval samples (%v); use e.g. --ss_dur=2s", s.Window, s.Interval)
+		return s, usagef("%[1]s: %[2]v holds fewer than two --ss_interval samples (%[3]v); use e.g. %[1]s=2s", fio.Flag(fio.OptSSDur), s.Window, s.Interval)
 	}
 	ptxt := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(c.String("mean-precision")), "%"))
 	prec, err := strconv.ParseFloat(ptxt, 64)
 	if err != nil || !finite(prec) || prec < 0 || prec >= 100 {
-		return s, usagef("--mean-precision: %q is not a percentage; use e.g. --mean-precision=2%% or 0 to leave only --ss", c.String("mean-precision"))
+		return s, usagef("--mean-precision: %q is not a percentage; use e.g. --mean-precision=2%% or 0 to leave only %s", c.String("mean-precision"), fio.Flag(fio.OptSS))
 	}
 	s.Precision = prec / 100
 	s.MinWindow = max(sweep.DefaultSteady.MinWindow, 3*s.Interval)

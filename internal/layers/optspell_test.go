@@ -37,10 +37,6 @@ var spelledOptions = map[string]int{
 	// settings they refuse or ask for (ioengine.Setting), named by
 	// fioadapt.ErrorLine.
 	"ioengine/shape.go": 1, "ioengine/verify.go": 1,
-	// The command line's help text and usage errors, written by hand
-	// beside the rows' own Help.
-	"cmd/qdsweep/run.go": 37, "cmd/qdsweep/help.go": 30, "cmd/qdsweep/sweep.go": 22, "cmd/qdsweep/advise.go": 8,
-	"cmd/qdsweep/sweepplan.go": 6, "cmd/qdsweep/engineflags.go": 4, "cmd/qdsweep/flags.go": 1,
 	// The write guard's fix for a filesystem refusing O_DIRECT (--direct=0),
 	// which ioengine's open of its target passes on as it is.
 	"guard/hold_linux.go": 1,
