@@ -24,7 +24,7 @@ func ReportFromStats(name string, w ioengine.Workload, ioEngine string, runtime,
 		pcts = fio.DefaultPercentiles
 	}
 	j := fio.Job{Name: name, RW: string(w.RW), BS: w.BS, IOEngine: ioEngine, IODepth: w.IODepth, IODepthFrom: "options",
-		NumJobs: w.NumJobs, NumJobsFrom: "options", RuntimeMs: st.Runtime.Milliseconds()}
+		NumJobs: w.NumJobs, NumJobsFrom: "options"}
 	if w.MinBS() != w.MaxBS() {
 		for d := range j.BSBounds {
 			j.BSBounds[d][0], j.BSBounds[d][1] = w.Shape.BSBounds(d, w.BS)
@@ -44,7 +44,16 @@ func ReportFromStats(name string, w ioengine.Workload, ioEngine string, runtime,
 	if len(st.Errors) > 0 {
 		j.Error = 5 // EIO: fio's err= is an errno; the errors themselves are in qdsweep's JSON
 	}
-	if secs := st.Runtime.Seconds(); secs > 0 {
+	// fio's job_runtime of an entry sums the runtimes of the jobs it
+	// covers, and its usr_cpu and sys_cpu are their CPU time over that sum
+	// (sum_thread_stats): the window times the jobs that ran, and the
+	// CPU of all of them over it.
+	jobs := max(w.NumJobs, 1)
+	if st.Shortfall != nil && st.Shortfall.JobsRun > 0 {
+		jobs = st.Shortfall.JobsRun
+	}
+	j.RuntimeMs = st.Runtime.Milliseconds() * int64(jobs)
+	if secs := st.Runtime.Seconds() * float64(jobs); secs > 0 {
 		j.UsrCPU = st.CPU.UsrS / secs * 100
 		j.SysCPU = st.CPU.SysS / secs * 100
 	}
