@@ -226,6 +226,39 @@ func (m *meter) submitted(t int64, n int) {
 	}
 }
 
+// hold keeps n I/Os in flight from time t whose slots are free: the
+// job holds them until it can submit their replacements, each of which
+// then runs from t (submittedHeld).
+func (m *meter) hold(t int64, n int) {
+	if m.measuring {
+		m.area += m.inflight * (t - m.tLast)
+	}
+	m.tLast = t
+	m.inflight += int64(n)
+	m.startSum += int64(n) * t
+	m.pub.inflight.Store(m.inflight)
+}
+
+// submittedHeld records a submission at time t of held I/Os (hold: in
+// flight already) and fresh ones.
+func (m *meter) submittedHeld(t int64, held, fresh int) {
+	if held == 0 {
+		m.submitted(t, fresh)
+		return
+	}
+	if m.measuring {
+		m.area += m.inflight * (t - m.tLast)
+	}
+	m.tLast = t
+	m.inflight += int64(fresh)
+	m.pub.inflight.Store(m.inflight)
+	m.startSum += int64(fresh) * t
+	if m.measuring {
+		m.depths[DepthBucket(m.inflight)] += int64(held + fresh)
+		m.submits[BatchBucket(held+fresh)]++
+	}
+}
+
 // retire takes an I/O submitted at event time start out of flight; call it
 // for every completion (failed ones too) before the batch's endBatch.
 func (m *meter) retire(start int64) { m.startSum -= start }

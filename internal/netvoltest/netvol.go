@@ -82,6 +82,10 @@ type volFile struct {
 	mu     sync.Mutex
 	next   time.Time // the token bucket: when the next read may be dispatched
 	served atomic.Int64
+	// answers keeps each read's answer time once Record is called (nil:
+	// none kept).
+	amu     sync.Mutex
+	answers []time.Time
 }
 
 var (
@@ -137,6 +141,11 @@ func (f *volFile) Read(ctx context.Context, fh fs.FileHandle, dest []byte, off i
 		done += int64(copy(dest[done:n], pattern[at:]))
 	}
 	f.served.Add(1)
+	f.amu.Lock()
+	if f.answers != nil {
+		f.answers = append(f.answers, time.Now())
+	}
+	f.amu.Unlock()
 	return fuse.ReadResultData(dest[:n]), 0
 }
 
@@ -175,6 +184,31 @@ func Mount(dir string, c Config) (*Volume, error) {
 
 // Served is the number of reads the volume has answered.
 func (v *Volume) Served() int64 { return v.node.served.Load() }
+
+// Record starts keeping the time each read is answered (24 bytes a
+// read), for AnsweredIn.
+func (v *Volume) Record() {
+	v.node.amu.Lock()
+	defer v.node.amu.Unlock()
+	if v.node.answers == nil {
+		v.node.answers = make([]time.Time, 0, 4096)
+	}
+}
+
+// AnsweredIn is the number of reads answered from from (included) to to
+// (excluded) since Record was called: the volume's own count of what it
+// completed in a span, for a test to hold an engine's count against.
+func (v *Volume) AnsweredIn(from, to time.Time) int {
+	v.node.amu.Lock()
+	defer v.node.amu.Unlock()
+	n := 0
+	for _, t := range v.node.answers {
+		if !t.Before(from) && t.Before(to) {
+			n++
+		}
+	}
+	return n
+}
 
 // Close unmounts the volume (retrying while it is briefly busy) and waits
 // for its server to end.
