@@ -392,7 +392,8 @@ func collectResults(results chan jobResult, jobs, running int, grace time.Durati
 }
 
 // openJobFiles returns each job's descriptors and the bytes of its region
-// in each of them. Every job shares fd (Filename) by default; with
+// in each of them. Job 0 has fd (Filename) and every other job the same
+// file opened again by default (ownOpen: fd itself where it cannot be); with
 // Workload.JobFiles each job has one opened file of its own (job 0 keeps
 // fd); with Workload.Files every job has all of them, fd first, each
 // region size bytes unless the file is shorter. Every file is checked to
@@ -436,8 +437,9 @@ func openJobFiles(w Workload, fd int, size int64) ([][]int, []int64, error) {
 		}
 		return fds, sizes, nil
 	}
-	for i := range fds {
-		fds[i] = []int{fd}
+	fds[0] = []int{fd}
+	for i := 1; i < len(fds); i++ {
+		fds[i] = []int{ownOpen(fd, ownOpenReserve(len(fds)))}
 	}
 	return fds, sizes, nil
 }
