@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -36,10 +37,22 @@ import (
 func TestWindowCountsWhatTheDeviceCompleted(t *testing.T) {
 	const capIOPS, edge = 400, 50 * time.Millisecond
 	dev, v := netvoltest.Start(t, netvoltest.Config{Size: 64 << 20, Delay: 5 * time.Millisecond, IOPS: capIOPS})
+	// The loop device keeps its queue settings once detached, for the
+	// next test that attaches it: its own are put back first (cleanups
+	// run last-registered first, the detach was registered before).
 	nr := filepath.Join("/sys/block", filepath.Base(dev), "queue", "nr_requests")
+	was, err := os.ReadFile(nr)
+	if err != nil {
+		t.Skipf("cannot read the loop device's nr_requests: %v", err)
+	}
 	if err := os.WriteFile(nr, []byte("16"), 0o644); err != nil {
 		t.Skipf("cannot hold the loop device to 16 requests: %v", err)
 	}
+	t.Cleanup(func() {
+		if err := os.WriteFile(nr, was, 0o644); err != nil {
+			t.Errorf("putting the loop device's nr_requests back to %s: %v", strings.TrimSpace(string(was)), err)
+		}
+	})
 	eng, fallback, err := ioengine.New("libaio")
 	if err != nil || fallback != "" {
 		t.Skipf("no libaio here: %v %s", err, fallback)
