@@ -81,10 +81,16 @@ func currentCPU() int {
 
 // pinMaxDepth is the deepest queue of a job that is pinned beside its
 // workers when the jobs are fewer than the CPUs: deeper, a job's several
-// workers need the other CPUs (measured on tmpfs, 2 CPUs, one job: pinned
-// 150k/187k/231k IOPS at iodepth 1/2/4 against 23k/45k/99k free, but
-// 288k/310k/319k at 8/16/32 against 511k/681k/587k).
-const pinMaxDepth = 4
+// workers need the other CPUs. Measured on tmpfs, 2 CPUs, one job: pinned
+// 150k/187k/231k IOPS at iodepth 1/2/4 against 23k/45k/99k free (an
+// earlier engine). Today, at iodepth 8 and 16 the pinned job (waiting for
+// all of its ring, waitFor) did as well or better: tmpfs at load 18–25,
+// 308k, 263k against 212k, 260k at 8, 366k, 367k against 301k, 316k at 16;
+// zram at 16, 392k, 394k IOPS at 2.6 µs of CPU per I/O against 283k, 283k
+// at 3.3 µs free (fio 161k, 137k at 6.1–6.4 µs; load 26–34), where the
+// free job's sleeps woke across CPUs (bench/RESULTS.md). At 64 neither
+// won (tmpfs 261k, 541k pinned against 350k, 486k free).
+const pinMaxDepth = 16
 
 // pinBesideWorkers runs the job's thread and its ring's kernel workers on
 // one CPU, the job's share of those this process may use (job i on the
@@ -535,7 +541,8 @@ func (u *uringLoop) reap(j *job, f *uringFlight, head, tail uint32, t1 int64) (d
 // The free job's wake-up is sent by its worker, from the other CPU, at
 // the completion that fills the wait: it is the worker, doing every read
 // and so setting the ring's IOPS, that pays for it. Waiting for half, the
-// worker wakes the job once per 8 completions at 16×1, not 4: on zram at
+// worker woke the job once per 8 completions at 16×1 (measured while
+// 16×1 ran free; it is pinned now, pinMaxDepth), not 4: on zram at
 // load 12, 0.12 sleeping waits per I/O against 0.22, 3.1–3.2 µs of CPU
 // per I/O against 4.0–4.4, 236k–247k IOPS against 196k–221k (fio 172k–
 // 177k); the worker still ran dry 0.003 times per I/O (0.006–0.012 for
