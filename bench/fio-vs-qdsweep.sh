@@ -29,6 +29,8 @@
 #       sessions' share of a busy machine's CPUs and qdsweep's N threads one session's
 # Each tool runs in a session of its own (not the script's), so neither shares a
 # scheduling group with the script.
+# Both tools run the same job: norandommap and randrepeat=0 for both (until 2026-12-03 fio alone
+# had them, qdsweep keeping fio's default random map).
 # Cases: 4k randread, direct; one job on the disk at QD 1 4 16 64 128 with io_uring
 # and libaio; a 1 GiB tmpfs file at QD 32 with io_uring; then jobs beyond the CPU
 # count on the disk: psync with 1 4 16 64 256 jobs, io_uring and libaio at
@@ -64,7 +66,7 @@ while getopts "r:p:d:m:b:ks:z:c:Pth" opt; do
 	c) ONLY=$OPTARG ;;
 	P) PERF=1 ;;
 	t) THREAD=1 ;;
-	*) sed -n '2,43p' "$0"; exit 2 ;;
+	*) sed -n '2,45p' "$0"; exit 2 ;;
 	esac
 done
 
@@ -166,7 +168,7 @@ if only:
 def common(path, eng, qd, nj, extra):
     return [f"--filename={path}", f"--ioengine={eng}", "--direct=1", "--rw=randread", "--bs=4k",
             f"--iodepth={qd}", f"--numjobs={nj}", f"--runtime={runtime}", "--time_based", "--size=1g",
-            "--output-format=json"] + extra
+            "--norandommap", "--randrepeat=0", "--output-format=json"] + extra
 
 def tree(root):
     """The pids of root and its descendants."""
@@ -242,8 +244,8 @@ def qdsweep(path, eng, qd, nj, extra):
             doc["inflight_mean"], cs / n, wq, load) + per_io(counts, n)
 
 def fio(path, eng, qd, nj, extra):
-    doc, cpu, cs, wq, load, counts = run_timed(["fio", "--name=bench", "--time_based", "--group_reporting", "--norandommap",
-                                                "--randrepeat=0"] + fio_thread + common(path, eng, qd, nj, extra))
+    doc, cpu, cs, wq, load, counts = run_timed(["fio", "--name=bench", "--time_based", "--group_reporting"]
+                                               + fio_thread + common(path, eng, qd, nj, extra))
     r = doc["jobs"][0]["read"]
     n = r["total_ios"]
     # fio reports no in-flight mean: IOPS × mean latency (Little's Law).
