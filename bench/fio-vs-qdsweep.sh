@@ -66,7 +66,7 @@ while getopts "r:p:d:m:b:ks:z:c:Pth" opt; do
 	c) ONLY=$OPTARG ;;
 	P) PERF=1 ;;
 	t) THREAD=1 ;;
-	*) sed -n '2,45p' "$0"; exit 2 ;;
+	*) sed -n '2,42p' "$0"; exit 2 ;;
 	esac
 done
 
