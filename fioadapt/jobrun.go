@@ -775,16 +775,40 @@ func renderFilename(wl ioengine.Workload) (string, bool) {
 }
 
 // renderShape renders one of fio's shape options (bssplit,
-// random_distribution …), as ioengine.Shape.FioOptions gives it.
+// random_distribution …), as ioengine.Shape.Values gives it.
 func renderShape(name string) func(wl ioengine.Workload) (string, bool) {
 	return func(wl ioengine.Workload) (string, bool) {
-		for _, kv := range wl.Shape.FioOptions() {
+		for _, kv := range shapeOptions(wl.Shape) {
 			if kv[0] == name {
 				return kv[1], true
 			}
 		}
 		return "", false
 	}
+}
+
+// shapeOptions are s as fio's options (row name, value), sizes in bytes;
+// none for what is fio's default.
+func shapeOptions(s ioengine.Shape) [][2]string {
+	var out [][2]string
+	for _, u := range s.Values() {
+		out = append(out, [2]string{fio.OptionName(SettingKey(u.Setting)), u.Value})
+	}
+	return out
+}
+
+// shapeText is s as fio's options, "bssplit=4096/50:65536/50
+// random_distribution=zipf:1.2" ("" for fio's defaults), with rw's suffix
+// as "rw=…:8192".
+func shapeText(s ioengine.Shape) string {
+	var parts []string
+	for _, kv := range shapeOptions(s) {
+		parts = append(parts, kv[0]+"="+kv[1])
+	}
+	if x := s.RWSuffix(); x != "" {
+		parts = append(parts, fio.OptRW+"=…"+x)
+	}
+	return strings.Join(parts, " ")
 }
 
 // renderUring renders one of fio's io_uring options, as UringPairs gives it.
@@ -1513,12 +1537,12 @@ func (c *jobConv) checkVerify() {
 }
 
 // StepShape is what every step of a sweep over wl runs beyond its plan,
-// as fio's options: its shape (ioengine.Shape.String: bssplit,
-// random_distribution …), then its thinking and syncs (the other
+// as fio's options: its shape (bssplit, random_distribution …, rw's
+// suffix as rw=…:8), then its thinking and syncs (the other
 // fio.SweepStep rows), "" when all are fio's defaults.
 func StepShape(wl ioengine.Workload) string {
 	var parts []string
-	if s := wl.Shape.String(); s != "" {
+	if s := shapeText(wl.Shape); s != "" {
 		parts = append(parts, s)
 	}
 	shape := []string{fio.OptBSRange, fio.OptBlockAlign, fio.OptBSSplit, fio.OptRandomDistribution, fio.OptPercentageRandom}

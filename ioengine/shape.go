@@ -306,42 +306,44 @@ func (w Workload) blockSizes() []int64 {
 	return out
 }
 
-// FioOptions are s as fio's options (name, value), sizes in bytes; none
-// for what is fio's default. The pattern's suffix (rw=read:8k) is
-// RWSuffix's.
-func (s Shape) FioOptions() [][2]string {
-	var out [][2]string
+// Values are s's settings with their values as fio writes them, sizes in
+// bytes, in fio's order (block sizes, alignment, distribution, random
+// share); none for what is fio's default. The pattern's suffix
+// (read:8k) is RWSuffix's.
+func (s Shape) Values() []Use {
+	var out []Use
 	if len(s.BSSplit[0])+len(s.BSSplit[1]) > 0 {
-		out = append(out, [2]string{"bssplit", perDir([2]string{splitString(s.BSSplit[0]), splitString(s.BSSplit[1])},
+		out = append(out, Use{SetBSSplit, perDir([2]string{splitString(s.BSSplit[0]), splitString(s.BSSplit[1])},
 			func(v string) string { return v })})
 	}
 	if s.BSRange != [2][2]int64{} {
-		out = append(out, [2]string{"bsrange", perDir(s.BSRange, func(r [2]int64) string {
+		out = append(out, Use{SetBSRange, perDir(s.BSRange, func(r [2]int64) string {
 			return strconv.FormatInt(r[0], 10) + "-" + strconv.FormatInt(r[1], 10)
 		})})
 	}
 	if s.Align != [2]int64{} {
-		out = append(out, [2]string{"ba", perDir(s.Align, func(a int64) string { return strconv.FormatInt(a, 10) })})
+		out = append(out, Use{SetBlockAlign, perDir(s.Align, func(a int64) string { return strconv.FormatInt(a, 10) })})
 	}
 	if v := s.Dist.String(); v != "" {
-		out = append(out, [2]string{"random_distribution", v})
+		out = append(out, Use{SetRandomDistribution, v})
 	}
 	if s.Sequential != [2]int{} {
-		out = append(out, [2]string{"percentage_random", strconv.Itoa(100-s.Sequential[0]) + "," + strconv.Itoa(100-s.Sequential[1])})
+		out = append(out, Use{SetPercentageRandom, strconv.Itoa(100-s.Sequential[0]) + "," + strconv.Itoa(100-s.Sequential[1])})
 	}
 	return out
 }
 
-// String is s as fio's options, "bssplit=4096/50:65536/50
-// random_distribution=zipf:1.2" ("" for fio's defaults), with rw's suffix
-// as "rw=…:8192".
+// String is s's values in Go's names ("Workload.Shape.BSSplit=4096/50:65536/50
+// Workload.Shape.Dist=zipf:1.2"), with the pattern's suffix as
+// "Workload.RW=…:8192"; "" for fio's defaults. fioadapt writes it as fio's
+// options.
 func (s Shape) String() string {
 	var parts []string
-	for _, kv := range s.FioOptions() {
-		parts = append(parts, kv[0]+"="+kv[1])
+	for _, u := range s.Values() {
+		parts = append(parts, u.Setting.String()+"="+u.Value)
 	}
 	if x := s.RWSuffix(); x != "" {
-		parts = append(parts, "rw=…"+x)
+		parts = append(parts, SetRW.String()+"=…"+x)
 	}
 	return strings.Join(parts, " ")
 }
