@@ -407,6 +407,11 @@ func controlNote(r *sweep.Result) string {
 	s := fmt.Sprintf("control: %s (%s) measured again at the end: %s IOPS at %s mean, %s in flight; it gave %s IOPS at %s first (%s)",
 		at, stepShape(c.Step, len(c.Hosts) > 1), FormatIOPS(c.IOPS), FormatLatency(c.Lat.MeanNs), fmtInflight(c.InflightMean),
 		FormatIOPS(c.WasIOPS), FormatLatency(c.WasLatNs), relDelta(c.WasIOPS, c.IOPS))
+	if c.WasLevel > 0 && c.Level > 0 {
+		was, now := c.Levels()
+		s += fmt.Sprintf("; after a start-up burst, their levels (the IOPS of the slices after it), which the verdict compares: %s then %s (%s)",
+			FormatIOPS(was), FormatIOPS(now), relDelta(was, now))
+	}
 	switch c.Change {
 	case sweep.ControlFell, sweep.ControlRose:
 		var left []string

@@ -172,7 +172,7 @@ func (r *Result) Analyze(o littleslaw.Options) error {
 // no target above it is reachable. 0 when no level fell.
 func (r *Result) sustainedLevel(rw string, bs int64) float64 {
 	if c := r.Control; c != nil && c.Change == ControlFell && c.RW == rw && c.BS == bs {
-		_, level := c.levels()
+		_, level := c.Levels()
 		return level
 	}
 	for _, f := range r.RampFalls() {

@@ -41,9 +41,10 @@ func levelOf(s Step) float64 {
 	return s.IOPS
 }
 
-// levels are the control step's two measurements as its verdict compares
-// them: their levels.
-func (c *ControlStep) levels() (was, now float64) {
+// Levels are the control step's two measurements as its verdict compares
+// them: their levels after a start-up lead when either had one
+// (WasLevel, Level), else their IOPS.
+func (c *ControlStep) Levels() (was, now float64) {
 	if c.WasLevel > 0 && c.Level > 0 {
 		return c.WasLevel, c.Level
 	}
@@ -121,7 +122,7 @@ func RunControl(ctx context.Context, cfg Config, r *Result) error {
 	if wl, l := levelOf(was), levelOf(s); wl != was.IOPS || l != s.IOPS {
 		ctl.WasLevel, ctl.Level = wl, l
 	}
-	wl, l := ctl.levels()
+	wl, l := ctl.Levels()
 	switch d := l/wl - 1; {
 	case wl <= 0 || l <= 0:
 	case d < -ctl.Band:
@@ -142,7 +143,7 @@ func (r *Result) markAboveControl() {
 	if c == nil || c.Change != ControlFell {
 		return
 	}
-	_, level := c.levels()
+	_, level := c.Levels()
 	for i := range r.Steps {
 		s := &r.Steps[i]
 		if !s.ranAbove(c.RW, c.BS, level) {
@@ -171,7 +172,7 @@ func (r *Result) controlFinding() *diagnosis.Finding {
 	if c.OfferedIOPS > 0 {
 		qd = c.InflightMean // an offered load's step stands at the I/Os it kept in flight
 	}
-	was, level := c.levels()
+	was, level := c.Levels()
 	fig := diagnosis.Fact{Kind: diagnosis.FactControl, QD: qd, OfferedIOPS: c.OfferedIOPS, IOPS: was, LatNs: c.WasLatNs,
 		ToIOPS: level, ToLatNs: c.Lat.MeanNs, Ratio: level/was - 1, Share: c.Band}
 	f := &diagnosis.Finding{Rule: diagnosis.RuleNotStationary, Reason: reason, RW: c.RW, BS: c.BS, Figures: fig,
