@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/fioadapt"
@@ -104,7 +105,7 @@ func TestErrorLineEngineErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, runErr := psync.Run(t.Context(), ioengine.Workload{Filename: file, RW: ioengine.RandRead, BS: 4096, IODepth: 1, NumJobs: 1}, ioengine.Control{})
-	for _, c := range []struct {
+	cases := []struct {
 		err  error
 		want string
 	}{
@@ -116,7 +117,16 @@ func TestErrorLineEngineErrors(t *testing.T) {
 		{&ioengine.IOFailure{Op: "write", Errno: "short", Got: 512, Want: 4096, Count: 2},
 			"write at offset 0: short transfer (512 of 4096 bytes); 2 so far (--continue_on_error to count instead of stopping)"},
 		{runErr, "--runtime: must be positive; use e.g. --runtime=30 (seconds) or 10s"},
-	} {
+	}
+	if sys, ok := sysfsFile(); ok { // a filesystem that refuses O_DIRECT: the guard's fix, named
+		w := ioengine.Workload{Filename: sys, RW: ioengine.Read, BS: 4096, Size: 4096, IODepth: 1, NumJobs: 1, Direct: true}
+		_, err := psync.Run(t.Context(), w, ioengine.Control{Runtime: time.Second})
+		cases = append(cases, struct {
+			err  error
+			want string
+		}{err, fmt.Sprintf("open %s with O_DIRECT: open %s: invalid argument: the filesystem refuses direct I/O; use --direct=0", sys, sys)})
+	}
+	for _, c := range cases {
 		if c.err == nil {
 			t.Errorf("%s: no error", c.want)
 			continue
@@ -128,4 +138,18 @@ func TestErrorLineEngineErrors(t *testing.T) {
 			t.Errorf("%s: the error alone names fio's option", c.want)
 		}
 	}
+}
+
+// sysfsFile is a sysfs attribute of 4096 bytes, readable, that O_DIRECT
+// cannot open (sysfs has no direct I/O).
+func sysfsFile() (string, bool) {
+	for _, f := range []string{"/sys/kernel/mm/transparent_hugepage/enabled", "/sys/kernel/profiling", "/sys/power/state"} {
+		if fi, err := os.Stat(f); err == nil && fi.Size() == 4096 {
+			if r, err := os.Open(f); err == nil {
+				r.Close()
+				return f, true
+			}
+		}
+	}
+	return "", false
 }

@@ -126,10 +126,11 @@ const (
 	SettingFile   Setting = iota + 1 // the target's path
 	SettingSize                      // the bytes the workload spans
 	SettingOffset                    // where in the target it starts
+	SettingDirect                    // whether it opens the target with O_DIRECT
 )
 
 // Settings lists every Setting.
-func Settings() []Setting { return []Setting{SettingFile, SettingSize, SettingOffset} }
+func Settings() []Setting { return []Setting{SettingFile, SettingSize, SettingOffset, SettingDirect} }
 
 // String is s in plain words, as a refusal no caller named says it.
 func (s Setting) String() string {
@@ -140,29 +141,53 @@ func (s Setting) String() string {
 		return "size"
 	case SettingOffset:
 		return "offset"
+	case SettingDirect:
+		return "direct"
 	}
 	return "setting " + strconv.Itoa(int(s))
 }
 
-// Named is refusal err with each Setting its fix names spelled by name
+// Named is err, a refusal or a failure whose fix names settings (Hold's
+// open refused O_DIRECT), with each Setting its fix names spelled by name
 // (e.g. as a flag: --size), wrapping what err wraps; a Setting name gives
 // "" keeps its words. Any other error is returned as it is.
 func Named(err error, name func(Setting) string) error {
-	r, ok := err.(*refusal)
-	if !ok {
-		return err
+	switch e := err.(type) {
+	case *refusal:
+		return &refusal{format: e.format, args: named(e.args, name), kind: e.kind}
+	case *failure:
+		return &failure{format: e.format, args: named(e.args, name), err: e.err}
 	}
-	args := make([]any, len(r.args))
-	for i, a := range r.args {
-		args[i] = a
-		if s, ok := a.(Setting); ok {
+	return err
+}
+
+// named is args with each Setting spelled by name (its words where name
+// gives "").
+func named(a []any, name func(Setting) string) []any {
+	args := make([]any, len(a))
+	for i, v := range a {
+		args[i] = v
+		if s, ok := v.(Setting); ok {
 			if n := name(s); n != "" {
 				args[i] = n
 			}
 		}
 	}
-	return &refusal{format: r.format, args: args, kind: r.kind}
+	return args
 }
+
+// failure is an error of the system's (an open refused) whose one-line
+// message (format with args, Settings among them) names the settings that
+// fix it; it wraps err.
+type failure struct {
+	format string
+	args   []any
+	err    error
+}
+
+func (f *failure) Error() string { return fmt.Sprintf(f.format, f.args...) }
+
+func (f *failure) Unwrap() error { return f.err }
 
 // refusal is the error a check returns: a one-line message (format with
 // args, Settings among them) plus the sentinels it wraps.

@@ -92,10 +92,13 @@ func (c Checker) Hold(t Target, p Permit) (*Held, error) {
 	return h, nil
 }
 
-// directHint adds the fix for a filesystem that refuses O_DIRECT.
+// directHint adds the fix for a filesystem that refuses O_DIRECT: turn
+// SettingDirect off, named by the caller (Named: --direct=0), or in plain
+// words (direct=0).
 func directHint(t Target, err error) error {
 	if t.Direct && errors.Is(err, unix.EINVAL) {
-		return fmt.Errorf("open %s with O_DIRECT: %w: the filesystem refuses direct I/O; use --direct=0", t.Path, err)
+		return &failure{format: "open %s with O_DIRECT: %v: the filesystem refuses direct I/O; use %v=0",
+			args: []any{t.Path, err, SettingDirect}, err: err}
 	}
 	return err
 }

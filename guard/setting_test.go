@@ -87,6 +87,7 @@ func ExampleSettings() {
 	// file
 	// size
 	// offset
+	// direct
 }
 
 // String is a setting in plain words.

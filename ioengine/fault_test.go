@@ -189,7 +189,8 @@ func TestFaultStall(t *testing.T) {
 }
 
 // TestFaultDirectRefused opens a procfs file with O_DIRECT, which the
-// kernel refuses with EINVAL: the message must suggest --direct=0.
+// kernel refuses with EINVAL: the message must suggest turning
+// Workload.Direct off, named as its caller names it (--direct=0).
 func TestFaultDirectRefused(t *testing.T) {
 	w := Workload{Filename: "/proc/self/status", RW: Read, Direct: true}
 	fd, err := openTarget(&w)
@@ -197,8 +198,13 @@ func TestFaultDirectRefused(t *testing.T) {
 		unix.Close(fd)
 		t.Skip("this kernel accepts O_DIRECT on procfs")
 	}
-	if !errors.Is(err, unix.EINVAL) || !strings.Contains(err.Error(), "--direct=0") {
+	flags := func(s Setting) string { return map[Setting]string{SetDirect: "--direct"}[s] }
+	var named interface{ Line(SettingNames) string }
+	if !errors.Is(err, unix.EINVAL) || !errors.As(err, &named) || !strings.HasSuffix(named.Line(flags), "; use --direct=0") {
 		t.Fatalf("got %v, want EINVAL suggesting --direct=0", err)
+	}
+	if !strings.HasSuffix(err.Error(), "; use direct=0") {
+		t.Errorf("the error alone says %q, want the guard's plain words (direct=0)", err)
 	}
 	w.Direct = false
 	fd, err = openTarget(&w)

@@ -3,6 +3,8 @@ package ioengine
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/qdsweep/qdsweep/guard"
 )
 
 // Setting is a setting of a Workload (or of the engine, or of a run's
@@ -192,3 +194,43 @@ func (e *SettingError) Unwrap() error { return e.Err }
 
 // Is matches ErrBadWorkload for a refusal.
 func (e *SettingError) Is(target error) bool { return e.Refused && target == ErrBadWorkload }
+
+// guardSettings are the write guard's settings as the Workload's.
+var guardSettings = map[guard.Setting]Setting{
+	guard.SettingFile: SetFilename, guard.SettingSize: SetSize, guard.SettingOffset: SetOffset,
+	guard.SettingDirect: SetDirect,
+}
+
+// guardError is an error of the write guard's (guard.Hold's refusals and
+// failures) met opening a run's target: its Line names the settings its
+// fix names as Line's names spell the Workload's (--direct=0); Error is
+// the guard's own words.
+type guardError struct{ Err error }
+
+// guardErr is err, when the guard's, as a guardError.
+func guardErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &guardError{Err: err}
+}
+
+// Line is e's one line, each guard setting its fix names spelled as n
+// spells the Workload's (the guard's words where n names none).
+func (e *guardError) Line(n SettingNames) string {
+	if n == nil {
+		return e.Err.Error()
+	}
+	return guard.Named(e.Err, func(s guard.Setting) string {
+		if ws, ok := guardSettings[s]; ok {
+			return n(ws)
+		}
+		return ""
+	}).Error()
+}
+
+// Error is the guard's line in its own words.
+func (e *guardError) Error() string { return e.Err.Error() }
+
+// Unwrap is the guard's error.
+func (e *guardError) Unwrap() error { return e.Err }

@@ -27,7 +27,7 @@ func openTarget(w *Workload) (int, error) {
 	}
 	h, err := guard.Hold(w.GuardTarget(w.Filename, w.RW.IsWrite(), 0), w.Permit)
 	if err != nil {
-		return -1, err
+		return -1, guardErr(err)
 	}
 	defer h.Close()
 	return h.Dup()

@@ -228,6 +228,9 @@ func (f *fioVerifier) check(buf []byte, off int64) (int64, error) {
 			if t := f.mediaType(blk); t != f.typ() {
 				err = fmt.Errorf("%w; verify type mismatch (%d media, %d given)", err, t, f.typ())
 			}
+			// fio's own failure line (verify.c), whose offset= is a field
+			// of the block it read, no option:
+			//qdsweep:fio-words
 			return off + int64(p), fmt.Errorf("%w, length %d (requested block: offset=%d, length=%d)", err, len(blk), off, len(buf))
 		}
 	}

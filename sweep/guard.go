@@ -10,6 +10,7 @@ import (
 // name as their fix (guard.Setting).
 var guardKeys = map[guard.Setting]fio.OptionKey{
 	guard.SettingFile: fio.OptFilename, guard.SettingSize: fio.OptSize, guard.SettingOffset: fio.OptOffset,
+	guard.SettingDirect: fio.OptDirect,
 }
 
 // GuardFlag is the flag that sets the write guard's setting s (--size),

@@ -25,35 +25,28 @@ var optionTableFiles = map[string]bool{
 	"fioadapt/jobrun.go": true, // the rows' handlers: job → workload and back
 }
 
-// spelledOptions are the files outside the table that still spell fio
-// options in their string literals, each with how many spellings it has
-// today and why. It only shrinks: the test fails when a file spells more
-// than its count (name the option through the table instead) and when it
-// spells fewer (lower the count, or drop the file, in the same change).
-var spelledOptions = map[string]int{
-	// A verify failure says fio's words ("requested block: offset=…"), no
-	// option. ioengine's errors name the settings they refuse or ask for
-	// (ioengine.Setting), named by fioadapt.ErrorLine; a shape's values
-	// are its Settings' too (Shape.Values).
-	"ioengine/verify.go": 1,
-	// The write guard's fix for a filesystem refusing O_DIRECT (--direct=0),
-	// which ioengine's open of its target passes on as it is.
-	"guard/hold_linux.go": 1,
-}
+// fioWords is the directive that marks a string literal quoting fio's own
+// output, where a word before '=' is a field of fio's message and no
+// option (a verify failure's "requested block: offset=…"): written on the
+// literal's line or on the line before it, it keeps that literal's
+// spellings out of the count. A directive that covers no spelling fails
+// the test.
+const fioWords = "//qdsweep:fio-words"
 
 // optionSpelling finds --NAME and NAME= in a string literal.
 var optionSpelling = regexp.MustCompile(`--([A-Za-z0-9_-]+)|([A-Za-z0-9_-]+)=`)
 
 // TestFioOptionsSpelledOnlyInTable reads every Go file of the module
-// (tests and testdata aside) and counts, per file, the string literals'
+// (tests and testdata aside) and finds, per file, the string literals'
 // spellings of a fio option as an option: --NAME or NAME= for a NAME of
 // the table (fio/fioopts.go's and fio/options.go's rows, aliases
-// included). Outside the table and its handlers a file may have only the
-// spellings spelledOptions lists for it.
+// included). Outside the table and its handlers there are none: name the
+// option through the table, or mark a quote of fio's own output words
+// (fioWords).
 func TestFioOptionsSpelledOnlyInTable(t *testing.T) {
 	root := filepath.Join("..", "..")
 	names := tableOptionNames(t, root)
-	got := map[string]int{}
+	quoted := 0
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -73,37 +66,31 @@ func TestFioOptionsSpelledOnlyInTable(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		hits, err := spellings(rel, src, names)
+		s, err := spellings(rel, src, names)
 		if err != nil {
 			return err
 		}
-		if len(hits) > 0 {
-			got[rel] = len(hits)
+		if len(s.hits) > 0 {
+			t.Errorf("%s spells fio options in %d places; name them through the table (fio.OptionKey, a row's Name): %s",
+				rel, len(s.hits), strings.Join(s.hits, "; "))
 		}
-		if len(hits) > spelledOptions[rel] {
-			t.Errorf("%s spells fio options in %d places, %d allowed; name them through the table (fio.OptionKey, a row's Name): %s",
-				rel, len(hits), spelledOptions[rel], strings.Join(hits, "; "))
+		for _, line := range s.idle {
+			t.Errorf("%s:%d: %s covers no spelling of a fio option; drop it", rel, line, fioWords)
 		}
+		quoted += len(s.quoted)
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for f, n := range spelledOptions {
-		if got[f] < n {
-			t.Errorf("spelledOptions[%q] = %d, and it spells %d now: lower the count (drop the entry at 0)", f, n, got[f])
-		}
-	}
-	total := 0
-	for _, n := range got {
-		total += n
-	}
-	t.Logf("%d spellings of fio options in %d files outside the table", total, len(got))
+	t.Logf("no spelling of a fio option outside the table; %d in quotes of fio's own words (%s)", quoted, fioWords)
 }
 
 // TestSpellingsCatchAPlantedLiteral holds the reader itself: a planted
 // --iodepth=4 and rw=randread are found, a flag of qdsweep's own and a
-// word before '=' that no row names are not.
+// word before '=' that no row names are not, a quote of fio's words
+// marked by the directive is set apart, and a directive over nothing is
+// reported.
 func TestSpellingsCatchAPlantedLiteral(t *testing.T) {
 	names := tableOptionNames(t, filepath.Join("..", ".."))
 	src := `package p
@@ -112,15 +99,27 @@ import "fmt"
 
 func f() error {
 	_ = "--frobnicate and x=1: no fio option"
+	_ = fmt.Sprintf("(requested block: offset=%d)", 0) //qdsweep:fio-words
+	//qdsweep:fio-words
+	_ = fmt.Sprintf("(requested block: offset=%d, length=%d)", 0, 1)
+	_ = fmt.Sprintf("offset=%d", 0)
+	//qdsweep:fio-words
+	_ = "nothing to quote"
 	return fmt.Errorf("use --iodepth=4, " + "or rw=randread")
 }
 `
-	hits, err := spellings("planted.go", []byte(src), names)
+	s, err := spellings("planted.go", []byte(src), names)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"planted.go:7 --iodepth", "planted.go:7 rw="}; strings.Join(hits, ",") != strings.Join(want, ",") {
-		t.Errorf("found %q in the planted file, want %q", hits, want)
+	if want := []string{"planted.go:10 offset=", "planted.go:13 --iodepth", "planted.go:13 rw="}; strings.Join(s.hits, ",") != strings.Join(want, ",") {
+		t.Errorf("found %q in the planted file, want %q", s.hits, want)
+	}
+	if want := []string{"planted.go:7 offset=", "planted.go:9 offset="}; strings.Join(s.quoted, ",") != strings.Join(want, ",") {
+		t.Errorf("set apart %q as fio's words, want %q", s.quoted, want)
+	}
+	if len(s.idle) != 1 || s.idle[0] != 11 {
+		t.Errorf("directives over nothing at lines %v, want [11]", s.idle)
 	}
 }
 
@@ -160,16 +159,33 @@ func tableOptionNames(t *testing.T, root string) map[string]bool {
 	return names
 }
 
-// spellings lists, "file:line --name" or "file:line name=", each place a
-// string literal of Go source src (the file path) spells a fio option as
-// an option. Import paths are not literals a user reads.
-func spellings(path string, src []byte, names map[string]bool) ([]string, error) {
+// spelled is what spellings finds in one file: each place ("file:line
+// --name" or "file:line name=") a string literal spells a fio option as
+// an option (hits) or quotes fio's own words under fioWords (quoted), and
+// the lines of directives that cover no spelling (idle).
+type spelled struct {
+	hits, quoted []string
+	idle         []int
+}
+
+// spellings reads Go source src (the file path) for string literals that
+// spell a fio option as an option. Import paths are not literals a user
+// reads.
+func spellings(path string, src []byte, names map[string]bool) (spelled, error) {
 	fset := token.NewFileSet()
-	af, err := parser.ParseFile(fset, path, src, 0)
+	af, err := parser.ParseFile(fset, path, src, parser.ParseComments)
 	if err != nil {
-		return nil, err
+		return spelled{}, err
 	}
-	var out []string
+	directives := map[int]bool{} // line -> covered a spelling
+	for _, g := range af.Comments {
+		for _, c := range g.List {
+			if c.Text == fioWords || strings.HasPrefix(c.Text, fioWords+" ") {
+				directives[fset.Position(c.Pos()).Line] = false
+			}
+		}
+	}
+	var out spelled
 	ast.Inspect(af, func(n ast.Node) bool {
 		if _, ok := n.(*ast.ImportSpec); ok {
 			return false
@@ -182,16 +198,44 @@ func spellings(path string, src []byte, names map[string]bool) ([]string, error)
 		if err != nil {
 			return true
 		}
+		line := fset.Position(b.Pos()).Line
 		for _, m := range optionSpelling.FindAllStringSubmatch(s, -1) {
+			hit := ""
 			switch {
 			case names[m[1]]:
-				out = append(out, path+":"+strconv.Itoa(fset.Position(b.Pos()).Line)+" --"+m[1])
+				hit = path + ":" + strconv.Itoa(line) + " --" + m[1]
 			case names[m[2]]:
-				out = append(out, path+":"+strconv.Itoa(fset.Position(b.Pos()).Line)+" "+m[2]+"=")
+				hit = path + ":" + strconv.Itoa(line) + " " + m[2] + "="
+			default:
+				continue
 			}
+			if d := quotedBy(directives, line); d > 0 {
+				directives[d] = true
+				out.quoted = append(out.quoted, hit)
+				continue
+			}
+			out.hits = append(out.hits, hit)
 		}
 		return true
 	})
-	sort.Strings(out)
+	for line, covered := range directives {
+		if !covered {
+			out.idle = append(out.idle, line)
+		}
+	}
+	sort.Strings(out.hits)
+	sort.Strings(out.quoted)
+	sort.Ints(out.idle)
 	return out, nil
+}
+
+// quotedBy is the line of the fioWords directive that covers a literal on
+// line (on that line or the line before it), 0 for none.
+func quotedBy(directives map[int]bool, line int) int {
+	for _, d := range []int{line, line - 1} {
+		if _, ok := directives[d]; ok {
+			return d
+		}
+	}
+	return 0
 }
