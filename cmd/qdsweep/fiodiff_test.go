@@ -85,6 +85,11 @@ var fioDiffCases = []fioDiffCase{
 		jobs: map[string]string{"n.fio": "[global]\nname=gname\nfilename=f\nsize=1m\n[a]\n[b]\nname=bb\n"}, args: []string{"n.fio"}},
 	{name: "command line options are defaults for a job file", existing: map[string]int64{"f": 4 << 20},
 		jobs: map[string]string{"d.fio": "[a]\nfilename=f\nsize=1m\nbs=4k\n[b]\nfilename=f\nsize=1m\n"}, args: []string{"--bs=8k", "d.fio"}},
+	{name: "command line options after the job file are defaults too", existing: map[string]int64{"f": 4 << 20},
+		jobs: map[string]string{"d.fio": "[a]\nfilename=f\nsize=1m\nbs=4k\n[b]\nfilename=f\nsize=1m\n"}, args: []string{"d.fio", "--bs=8k"}},
+	{name: "a job file given by --jobfile: command line options are its defaults", existing: map[string]int64{"f": 4 << 20},
+		jobs: map[string]string{"d.fio": "[a]\nfilename=f\nsize=1m\nbs=4k\nrw=read\n[b]\nfilename=f\nsize=1m\n"},
+		args: []string{"--bs=8k", "--rw=randread", "--jobfile=d.fio"}},
 	{name: "the file's [global] wins over the command line", existing: map[string]int64{"f": 4 << 20},
 		jobs: map[string]string{"d.fio": "[global]\nbs=16k\n[a]\nfilename=f\nsize=1m\n"}, args: []string{"--bs=8k", "d.fio"}},
 	{name: "two job files: the second waits in a group of its own", existing: map[string]int64{"f": 4 << 20},
@@ -381,7 +386,9 @@ func layOutDiffCase(t *testing.T, tc fioDiffCase) string {
 func withoutQdsweepFlags(args []string) []string {
 	var out []string
 	for _, a := range args {
-		if a != "--allow-write" {
+		if file, ok := strings.CutPrefix(a, "--jobfile="); ok {
+			out = append(out, file) // fio names a job file on its own
+		} else if a != "--allow-write" {
 			out = append(out, a)
 		}
 	}

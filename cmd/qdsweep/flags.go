@@ -42,7 +42,7 @@ func workloadFlags(rampDef, runtimeDef string) []cli.Flag {
 		&cli.BoolFlag{Name: fio.OptContinueOnError, Usage: fio.Row(fio.OptContinueOnError).SweepUsage()},
 		&cli.StringFlag{Name: "io_timeout", Value: "30s", Usage: "an I/O outstanding this long ends the run with an error"},
 		&cli.StringFlag{Name: "output-format", Value: formatNormal, Usage: "normal, json or terse"},
-		jobFileFlag(),
+		jobFileFlag("sweep"),
 		// Accepted for fio compatibility; they change nothing here.
 		&cli.StringFlag{Name: fio.OptName, Usage: fio.Row(fio.OptName).SweepUsage()},
 		&cli.BoolFlag{Name: fio.OptTimeBased, Usage: fio.Row(fio.OptTimeBased).SweepUsage()},
@@ -158,9 +158,22 @@ func andList(w []string) string {
 	return strings.Join(w[:len(w)-1], ", ") + " and " + w[len(w)-1]
 }
 
-// jobFileFlag is --jobfile, shared by run and sweep.
-func jobFileFlag() cli.Flag {
-	return &cli.StringFlag{Name: "jobfile", Usage: "take the workload from a fio job file ([global] and its job sections: run runs every section as fio does, sweep takes one); " +
-		"flags given explicitly win; as in fio, " + andList(fioDefaulted) + " the file does not set are " + andList(fioDefaults()) + " " +
-		"(sweep keeps its " + fio.Flag(fio.OptIODepth) + " list)"}
+// jobFileOrder says, for run and for sweep, which wins where a flag and
+// the job file set the same option: run reads them as fio 3.33 does,
+// sweep's flags choose. Run's description and --jobfile's help say it.
+var jobFileOrder = map[string]string{
+	"run": "as in fio, options on the command line are defaults for the file's jobs: a job's own value, or its " +
+		"[global] section's, wins",
+	"sweep": "flags given explicitly win",
+}
+
+// jobFileFlag is --jobfile for command cmd (run or sweep).
+func jobFileFlag(cmd string) cli.Flag {
+	what := "[global] and its job sections, run as fio runs them"
+	if cmd != "run" {
+		what = "[global] and one job section"
+	}
+	return &cli.StringFlag{Name: "jobfile", Usage: "take the workload from a fio job file (" + what + "); " + jobFileOrder[cmd] +
+		"; " + andList(fioDefaulted) + " that neither sets are fio's defaults, " + andList(fioDefaults()) +
+		map[string]string{"run": "", "sweep": " (sweep keeps its " + fio.Flag(fio.OptIODepth) + " list)"}[cmd]}
 }

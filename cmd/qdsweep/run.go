@@ -18,7 +18,7 @@ func runOwnFlags() []cli.Flag {
 		&cli.StringFlag{Name: "output-format", Value: formatNormal, Usage: "fio's formats, as fio writes them: normal, json (one document, a jobs array; also spelled fio-json), json+ (json with the completion-latency bins) or terse (v3); qdsweep: qdsweep's own text (in-flight I/Os, CPU per I/O), qdsweep-json: its own document"},
 		&cli.StringFlag{Name: "output", Aliases: []string{"out", "o"}, Usage: "write the results to this file instead of standard output (as fio's --output)"},
 		&cli.StringFlag{Name: "io_timeout", Value: "30s", Usage: "an I/O outstanding this long ends the run with an error"},
-		jobFileFlag(),
+		jobFileFlag("run"),
 		&cli.StringSliceFlag{Name: "section", Usage: "run only this job section of the job file (repeat for several), as fio's --section"},
 		&cli.BoolFlag{Name: "parse-only", Usage: "read and check the job (file) and exit, running nothing (as fio's --parse-only)"},
 	}
@@ -94,7 +94,7 @@ func runDescription() string {
 		"from --fio-arg=" + flagIs(fio.OptIOEngine, "X") + ", else " + fio.Row(fio.OptIOEngine).Default + "), and with --fio-clients runs it on fio servers: " +
 		f(fio.OptFilename) + " then\n" +
 		"names their target and nothing is laid out or checked here. --jobfile (or a job file named on its\n" +
-		"own, as `fio job.fio`) takes the workload from a fio job file (options on the command line win)."
+		"own, as `fio job.fio`) takes the workload from a fio job file (" + jobFileOrder["run"] + ")."
 }
 
 func runCommand() *cli.Command {
