@@ -12,16 +12,18 @@ import (
 	"github.com/qdsweep/qdsweep/report"
 )
 
-// wholeViaFio reports whether the run's jobs are a job file's (or files')
-// that fio runs (routeRuns' routeFio) on this machine, more than one: fio
-// runs them as one invocation (runFile), as it would the file.
+// wholeViaFio reports whether the run's jobs are a job file's (or files',
+// or a command line's) that fio runs (routeRuns' routeFio) on this
+// machine: fio runs them as one invocation (runFile), as it would the
+// file, one job or several, and reports them as it would (numjobs clones
+// apart without group_reporting). It is the one place that decides it.
 func wholeViaFio(jobs []*runJob) bool {
 	for _, j := range jobs {
 		if !j.spec.viaFio || j.es.Fio == nil || j.es.Remote() {
 			return false
 		}
 	}
-	return len(jobs) > 1
+	return len(jobs) > 0
 }
 
 // runFile runs the jobs as one fio invocation (fioengine.RunFile), each

@@ -113,3 +113,71 @@ func TestViaFioWholeFile(t *testing.T) {
 	}
 	t.Logf("fio: w %d writes, r %d reads; qdsweep: w %d, r %d", ios(fj[0].Write), ios(fj[1].Read), ios(qj[0].Write), ios(qj[1].Read))
 }
+
+// TestViaFioOneJob: a job file of one job that goes through fio (an
+// engine qdsweep does not run) runs on the same whole-file path as one of
+// several, so its numjobs clones are reported as fio reports them: each
+// apart without group_reporting (4 jobs in fio's JSON), as one with it;
+// the same on fio's command line. Names, groups and each direction's I/O
+// counts are fio's on the same file (fio's randrepeat seeds both runs'
+// read/write mix alike).
+func TestViaFioOneJob(t *testing.T) {
+	if _, err := exec.LookPath("fio"); err != nil {
+		t.Skip("fio is not installed (CI installs it)")
+	}
+	const head = "[global]\nfilename=f\nsize=4m\nbs=4k\nioengine=posixaio\n"
+	for _, c := range []struct {
+		name, file string
+		args       []string
+		jobs       int
+	}{
+		{"clones apart", head + "[j]\nrw=randread\nnumjobs=4\nnumber_ios=50\n", nil, 4},
+		{"group_reporting", head + "group_reporting\n[j]\nrw=randrw\nnumjobs=4\nnumber_ios=50\n", nil, 1},
+		{"command line", "", []string{"--name=c", "--filename=f", "--size=4m", "--ioengine=posixaio", "--rw=randrw", "--numjobs=3", "--number_ios=40"}, 3},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			run := func(bin string, args ...string) []fio.Job {
+				dir := t.TempDir()
+				if err := os.WriteFile(filepath.Join(dir, "f"), make([]byte, 4<<20), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				args = append(args, "--output-format=json")
+				if c.file != "" {
+					if err := os.WriteFile(filepath.Join(dir, "j.fio"), []byte(c.file), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					args = append(args, "j.fio")
+				}
+				cmd := exec.Command(bin, append(args, c.args...)...)
+				cmd.Dir = dir
+				var stdout, stderr strings.Builder
+				cmd.Stdout, cmd.Stderr = &stdout, &stderr
+				if err := cmd.Run(); err != nil {
+					t.Fatalf("%s: %v: %s", bin, err, stderr.String())
+				}
+				outs, err := fio.ParseJSON(strings.NewReader(stdout.String()))
+				if err != nil {
+					t.Fatalf("%s's JSON: %v\n%s", bin, err, stdout.String())
+				}
+				return fio.Final(outs)[0].Jobs
+			}
+			fj, qj := run("fio"), run(sweepBinary(t), "run", "--allow-write")
+			if len(fj) != c.jobs || len(qj) != len(fj) {
+				t.Fatalf("qdsweep reported %d jobs, fio %d; want %d", len(qj), len(fj), c.jobs)
+			}
+			ios := func(d *fio.Dir) int64 {
+				if d == nil {
+					return 0
+				}
+				return d.TotalIOs
+			}
+			for i := range fj {
+				f, q := fj[i], qj[i]
+				if f.Name != q.Name || f.GroupID != q.GroupID || ios(f.Read) != ios(q.Read) || ios(f.Write) != ios(q.Write) {
+					t.Errorf("job %d: qdsweep's %s in group %d, %d reads, %d writes; fio's %s in group %d, %d reads, %d writes",
+						i, q.Name, q.GroupID, ios(q.Read), ios(q.Write), f.Name, f.GroupID, ios(f.Read), ios(f.Write))
+				}
+			}
+		})
+	}
+}

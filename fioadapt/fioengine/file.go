@@ -101,10 +101,25 @@ func RunFile(ctx context.Context, jobs []FileJob) ([]FileReport, error) {
 	if ctx.Err() != nil {
 		return reps, fmt.Errorf("fio run interrupted: %w", ctx.Err())
 	}
+	if noIO(reps) {
+		// As Run: a file none of whose jobs could do an I/O is an error,
+		// never a measurement of 0 IOPS.
+		return nil, fmt.Errorf("fio did no I/O on %s%s", strings.Join(held.paths, ", "), firstLines(stderr, 3))
+	}
 	if runErr != nil {
 		return reps, fmt.Errorf("fio exited with an error: %w%s", runErr, firstLines(stderr, 3))
 	}
 	return reps, nil
+}
+
+// noIO reports whether no job of fio's report did an I/O.
+func noIO(reps []FileReport) bool {
+	for _, r := range reps {
+		if r.Stats.All.TotalIOs > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // fioArg is an option on fio's command line: --key=value, or --key for a
@@ -277,7 +292,7 @@ func fileReports(o fio.Output, jobs []FileJob, engines []string, fallback string
 		}
 		r := FileReport{Name: fj.Name, Group: fj.GroupID, NumJobs: end - starts[n], Jobs: slices.Compact(slices.Clone(procs[starts[n]:end]))}
 		r.Workload = coveredWorkload(jobs, r.Jobs, r.NumJobs)
-		st, err := statsOf(fio.Output{Jobs: []fio.Job{fj}}, r.Workload, nil)
+		st, err := statsOf(fio.Output{Jobs: []fio.Job{fj}}, withFioDirs(r.Workload, fj), nil)
 		if err != nil {
 			return nil, err
 		}
@@ -303,6 +318,18 @@ func coveredWorkload(jobs []FileJob, covered []int, n int) ioengine.Workload {
 		if random {
 			w.RW = ioengine.RandRW
 		}
+	}
+	return w
+}
+
+// withFioDirs is w doing every direction fio reported I/O in for fj, for
+// reading fj's figures: a job that writes and verifies (do_verify) reads
+// its blocks back, and fio reports those reads as the job's.
+func withFioDirs(w ioengine.Workload, fj fio.Job) ioengine.Workload {
+	reads := fj.Read != nil && fj.Read.TotalIOs > 0
+	writes := fj.Write != nil && fj.Write.TotalIOs > 0
+	if (reads && !w.RW.IsRead()) || (writes && !w.RW.IsWrite()) {
+		w.RW = map[bool]ioengine.RW{false: ioengine.ReadWrite, true: ioengine.RandRW}[w.RW.IsRandom()]
 	}
 	return w
 }
