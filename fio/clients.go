@@ -152,3 +152,15 @@ func ClientArg(c string) string {
 	}
 	return h + "," + strconv.Itoa(p)
 }
+
+// ClientLogPath is the name fio's client gives the log a server sends it
+// back (write_*_log through --client): the log's own path, a dot, and the
+// server's host as the client names it, without its port (fio 3.33's
+// client.c), so two servers on one host write one file.
+func ClientLogPath(path, client string) string {
+	h, _, err := SplitClient(client)
+	if err != nil {
+		h = client
+	}
+	return path + "." + h
+}

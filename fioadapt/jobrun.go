@@ -1440,8 +1440,8 @@ func (c *jobConv) finish() {
 
 // Why fio's logs a job asks for are not written (JobRun.LogsIgnored).
 const (
-	LogsPerIO    = "per-io"    // no log_avg_msec (fio logs every I/O) on an engine that keeps no I/Os (the simulator, fio)
-	LogsPerClone = "per-clone" // numjobs > 1 on an engine without a series per clone (the simulator, fio)
+	LogsPerIO    = "per-io"    // no log_avg_msec (fio logs every I/O) on an engine that keeps no I/Os (the simulator)
+	LogsPerClone = "per-clone" // numjobs > 1 on an engine without a series per clone (the simulator)
 )
 
 // jobFiles names a job's files as fio does: filename= split at ':' under

@@ -19,11 +19,24 @@ import (
 // apart without group_reporting). It is the one place that decides it.
 func wholeViaFio(jobs []*runJob) bool {
 	for _, j := range jobs {
-		if !j.spec.viaFio || j.es.Fio == nil || j.es.Remote() {
+		if !j.spec.viaFio || j.es.Fio == nil || j.es.Remote() { // refused remote: viaFioRemote
 			return false
 		}
 	}
 	return len(jobs) > 0
+}
+
+// viaFioRemote refuses a job that goes through fio (routeFio) on fio
+// servers (--fio-clients): fio runs such a job file whole (runFile), every
+// target held here under the write guard and handed to fio as a
+// descriptor, and fio's servers open their files by name on their own
+// hosts, out of any hold; fio 3.33's client also sums the first reports
+// of a file of several jobs into "All clients", whatever their jobs.
+func viaFioRemote(spec RunSpec, es Engine) error {
+	if !spec.viaFio || !es.Remote() {
+		return nil
+	}
+	return Usagef("run: job %s: --fio-clients with a job that goes through fio: qdsweep runs such a job file as one fio invocation with every target held here under the write guard and handed to fio as a descriptor, and fio's servers open their files by name on their own hosts, where no hold reaches; run it here without --fio-clients, or with fio itself (fio --client=HOST JOBFILE)", spec.run.Name)
 }
 
 // runFile runs the jobs as one fio invocation (fioengine.RunFile), each

@@ -31,9 +31,13 @@ type runLog struct {
 	slice time.Duration // the series' interval
 	// fioDir is where fio, running the job, wrote its own logs
 	// (askFioForLogs): the log is fio's file of job number fioN,
-	// carried through; n is the number in the log's own name.
+	// carried through; n is the number in the log's own name. host is
+	// the fio server whose log it is ("" here): fio's client writes it
+	// under the log's name and the server's host (fio.ClientLogPath),
+	// and so does the run.
 	fioDir  string
 	n, fioN int
+	host    string
 }
 
 // runLogs are the logs the jobs ask for (write_iops_log, write_bw_log,
@@ -64,14 +68,34 @@ func runLogs(jobs []*runJob, slice time.Duration) []runLog {
 			}{{l.IOPS, []fio.LogKind{fio.LogIOPS}, avg}, {l.BW, []fio.LogKind{fio.LogBW}, avg},
 				{l.Lat, []fio.LogKind{fio.LogClat, fio.LogSlat, fio.LogLat}, avg}, {l.Hist, []fio.LogKind{fio.LogClatHist}, hist}} {
 				for _, kind := range k.kinds {
-					if k.prefix != "" {
-						out = append(out, runLog{path: fio.LogPath(k.prefix, kind, n+c, l.PerJob), kind: kind, job: j, clone: clone,
-							every: k.every, perIO: kind != fio.LogClatHist && l.PerIO(), slice: slice, n: n + c})
+					if k.prefix == "" {
+						continue
 					}
+					rl := runLog{path: fio.LogPath(k.prefix, kind, n+c, l.PerJob), kind: kind, job: j, clone: clone,
+						every: k.every, perIO: kind != fio.LogClatHist && l.PerIO(), slice: slice, n: n + c}
+					out = append(out, perServer(rl, j.es.Clients)...)
 				}
 			}
 		}
 		n += clones
+	}
+	return out
+}
+
+// perServer is l as fio's client writes it back from each of the fio
+// servers clients (l itself when there are none): one file a host,
+// named after it (fio.ClientLogPath), two servers on one host in one.
+func perServer(l runLog, clients []string) []runLog {
+	if len(clients) == 0 {
+		return []runLog{l}
+	}
+	var out []runLog
+	for _, c := range clients {
+		hl := l
+		hl.path, hl.host = fio.ClientLogPath(l.path, c), c
+		if !slices.ContainsFunc(out, func(o runLog) bool { return o.path == hl.path }) {
+			out = append(out, hl)
+		}
 	}
 	return out
 }
@@ -106,15 +130,15 @@ func gcd(a, b int64) int64 {
 // each clone's series and the series' tail apart (Control.SeriesKeepTail).
 func (j *runJob) ownEngine() bool { return j.es.Sim == nil && j.es.Fio == nil }
 
-// fioWritesLogs reports whether fio runs the job here, so that it writes
-// the job's logs itself (askFioForLogs); fio servers write theirs on the
-// client's side, under names of their own.
-func (j *runJob) fioWritesLogs() bool { return j.es.Fio != nil && !j.es.Remote() }
+// fioWritesLogs reports whether fio runs the job, so that it writes the
+// job's logs itself (askFioForLogs): here, or, for fio servers, its
+// client here as the servers send them back, a file a host.
+func (j *runJob) fioWritesLogs() bool { return j.es.Fio != nil }
 
-// unkeptLogs drops the logs of a job whose engine (the simulator, fio
-// servers) keeps no series per clone (numjobs > 1) or no I/Os (logs of
-// every I/O, without log_avg_msec), and says why. The simulator keeps its
-// I/Os (Control.IOLog).
+// unkeptLogs drops the logs of a job whose engine (the simulator) keeps
+// no series per clone (numjobs > 1) or no I/Os (logs of every I/O, without
+// log_avg_msec), and says why. The simulator keeps its I/Os
+// (Control.IOLog).
 func unkeptLogs(jobs []*runJob) {
 	for _, j := range jobs {
 		l := &j.spec.run.Logs
@@ -250,7 +274,11 @@ func carryFioLog(b *bytes.Buffer, l runLog) error {
 	if l.clone > 0 && !l.job.spec.run.Logs.PerJob {
 		return nil
 	}
-	data, err := os.ReadFile(l.job.spec.run.Logs.FioLogPath(l.fioDir, l.kind, l.fioN))
+	src := l.job.spec.run.Logs.FioLogPath(l.fioDir, l.kind, l.fioN)
+	if l.host != "" {
+		src = fio.ClientLogPath(src, l.host)
+	}
+	data, err := os.ReadFile(src)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("reading fio's log: %w", err)
 	}

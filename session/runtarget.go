@@ -57,6 +57,9 @@ func (r *Run) prepareJob(ctx context.Context, spec RunSpec, several bool) (*runJ
 	if err != nil {
 		return nil, err
 	}
+	if err := viaFioRemote(spec, es); err != nil {
+		return nil, err
+	}
 	configureFioEngine(es, &j.spec)
 	if es.Fio != nil && j.spec.run.Steady.Dur > 0 {
 		es.Fio.Steady = func(s *fio.SteadyState) { j.fioSteady = fioSteadyOf(s, j.spec.run.Steady) }
