@@ -353,6 +353,46 @@ var viaFioOptions = []string{
 	"prioclass", "gtod_cpu", "mem", "iomem_align", "hugepage-size", "lockmem", "disk_util",
 }
 
+// Why fio may not run an option for qdsweep (ViaFioRefusal): what the
+// option does beyond the job's checked files, for those known to; the
+// rest are only not on the allow-list (viaFioOptions).
+const (
+	whyCommand  = "it runs a command"
+	whyFiles    = "it names, creates, reads, writes or removes files other than the job's own"
+	whySystem   = "it changes a system setting or the user fio runs as"
+	whyFill     = "it writes the device beyond the job's file until the device is full"
+	whyGuard    = "it lifts fio's own refusal to write a mounted device"
+	whyNotKnown = "qdsweep lets fio run only options known to shape, pace, verify or place the job's I/O on its checked files, and this is not one of them"
+)
+
+// viaFioRefused are the options fio may not run for qdsweep whose reason
+// is known (ViaFioRefusal).
+var viaFioRefused = map[string]string{
+	"exec_prerun": whyCommand, "exec_postrun": whyCommand,
+	"nrfiles": whyFiles, "filename_format": whyFiles, "opendir": whyFiles, "unique_filename": whyFiles,
+	"unlink": whyFiles, "unlink_each_loop": whyFiles, "read_iolog": whyFiles, "write_iolog": whyFiles,
+	"iolog": whyFiles, "merge_blktrace_file": whyFiles, "replay_redirect": whyFiles, "verify_dump": whyFiles,
+	"verify_state_load": whyFiles, "verify_state_save": whyFiles, "create_only": whyFiles, "aux-path": whyFiles,
+	"cgroup": whySystem, "cgroup_weight": whySystem, "cgroup_nodelete": whySystem, "uid": whySystem,
+	"gid": whySystem, "ioscheduler": whySystem,
+	"fill_device": whyFill, "allow_mounted_write": whyGuard,
+}
+
+// ViaFioRefusal is why fio may not run option name for a job qdsweep does
+// not run natively ("" when it may, OptionViaFio): what the option does
+// beyond the job's files where the table knows it, else that the option
+// is not on the allow-list. An engine's option is judged with its engine.
+func ViaFioRefusal(name string) string {
+	n := OptionName(name)
+	if OptionViaFio(n) {
+		return ""
+	}
+	if why, ok := viaFioRefused[n]; ok {
+		return why
+	}
+	return whyNotKnown
+}
+
 // OptionViaFio reports whether fio itself may run option name for a job
 // qdsweep does not run natively (viaFioOptions; an alias is resolved
 // first). An engine's option is judged with its engine instead.

@@ -153,8 +153,8 @@ func viaFioRefusal(r fioadapt.JobRun, o fio.Option) string {
 		}
 		return "an option of fio's " + r.Engine + " engine"
 	}
-	if !fio.OptionViaFio(o.Key) {
-		return "it names, creates or removes other files, runs a command or changes the system"
+	if why := fio.ViaFioRefusal(o.Key); why != "" {
+		return why
 	}
 	if err := fio.CheckViaFio(o.Key, o.Value); err != nil {
 		return err.Error()

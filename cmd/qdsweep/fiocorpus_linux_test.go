@@ -187,9 +187,9 @@ func killNaming(path string) {
 // those that read and write only the job's own files (exec runs commands,
 // filecreate, filedelete and filestat create, remove or stat files the job
 // names in its directory, ftruncate changes a file's size, net sends to a
-// host, cpuio does no I/O), or an option that names, creates or removes
-// other files, runs a command or changes the system (fill_device fills the
-// filesystem under the job's file).
+// host, cpuio does no I/O), or an option fio may not run for qdsweep
+// (fio.ViaFioRefusal: fill_device fills the filesystem under the job's
+// file).
 var safetyRefusals = []string{"qdsweep runs no other fio engine than", "nor fio under qdsweep runs these"}
 
 // notYet are the files fio runs that qdsweep still refuses for no reason

@@ -117,7 +117,7 @@ func TestRunBadInput(t *testing.T) {
 		{[]string{"--bssplit=4k/50:8k/50:16k/50:32k"}, "--bssplit"},
 		{[]string{"--random_distribution=zipf:1"}, "--random_distribution"},
 		{[]string{"--allow_file_create=0", "--filename=" + filepath.Join(dir, "nosuch")}, "allow_file_create=0"},
-		{[]string{"--rate_iops_min=100", "--bssplit=4k/50:8k/50", "--unlink=1", "--exec_prerun=true"}, "--exec_prerun=true (it names, creates or removes other files, runs a command or changes the system), --unlink=1 ("},
+		{[]string{"--rate_iops_min=100", "--bssplit=4k/50:8k/50", "--unlink=1", "--exec_prerun=true"}, "--exec_prerun=true (it runs a command), --unlink=1 (it names, creates, reads, writes or removes files other than the job's own)"},
 		{[]string{"--thinktime=10", "--ioengine=fio", "--fio-arg=--ioengine=filedelete"}, "--fio-arg"},
 		{[]string{"--readonly", "--rw=write"}, "--readonly"},
 		{[]string{"--size=1m", "--filename=" + existing + ":" + filepath.Join(dir, "missing", "f")}, "--filename"},
