@@ -626,6 +626,17 @@ type OptionDoc struct {
 // takes (Values), as CheckAllowed names them when it refuses another.
 func (d OptionDoc) Usage() string { return d.withValues(d.Help) }
 
+// SweepFlagHelp is the help of sweep's flag named after fio option k (an
+// alias too: --ss is steadystate's): its row's SweepUsage, or, for an
+// option run does not run natively that sweep's flag gives a meaning of
+// its own (max_latency), sweepOwnHelp's.
+func SweepFlagHelp(k OptionKey) string {
+	if d, ok := OptionRow(k); ok {
+		return d.SweepUsage()
+	}
+	return sweepOwnHelp[OptionName(k)]
+}
+
 // SweepUsage is the help of sweep's flag for the row: SweepHelp, else
 // Help, then the values fio takes (Values).
 func (d OptionDoc) SweepUsage() string {
@@ -833,7 +844,8 @@ var RunOptions = []OptionDoc{
 	{Name: "startdelay", Default: "0", Help: "wait this long before starting"},
 	{Name: "rate_iops", Help: "cap each job's IOPS (read,write), as fio paces them", SweepHelp: "sweep offered loads instead of depths, at the one --iodepth × --numjobs: total I/Os per second (1000,2000,4k) or shares of the closed-loop IOPS measured first (25%,50%,90%); each step reports latency against the load offered and the depth it needs (IOPS × latency)"},
 	{Name: "rate", Help: "cap each job's bandwidth, bytes per second (read,write)"},
-	{Name: "rate_process", Default: "linear", Values: []string{"linear", "poisson"}, Help: "linear: I/Os evenly spaced; poisson: exponential gaps around the rate (open-loop arrivals), as fio", pass: passWord},
+	{Name: "rate_process", Default: "linear", Values: []string{"linear", "poisson"}, Help: "linear: I/Os evenly spaced; poisson: exponential gaps around the rate (open-loop arrivals), as fio", pass: passWord,
+		SweepHelp: "how the offered load arrives, as fio: linear (evenly spaced) or poisson (exponential gaps: open-loop arrivals); poisson without --rate_iops offers --rate_iops's default loads"},
 	{Name: "rate_min", Help: "fail a job whose bandwidth over --rate_cycle falls below this, bytes per second (read,write), as fio"},
 	{Name: "rate_iops_min", Help: "fail a job whose IOPS over --rate_cycle fall below this (read,write), as fio"},
 	{Name: "rate_cycle", Default: "1000", Help: "the window of --rate_min and --rate_iops_min, ms (after fio's 2 s of settling)"},
@@ -863,8 +875,10 @@ var RunOptions = []OptionDoc{
 	{Name: "verify_async", Default: "0", Help: "accepted: fio's threads that check reads apart from the job; qdsweep checks each read as it completes, with the same checks and errors", Range: atLeast(0)},
 	{Name: "verify_backlog", Help: "read back and check the blocks written after every this many writes, while the job writes (the rest when its writes end; each block once)", Range: atLeast(0)},
 	{Name: "verify_backlog_batch", Help: "how many of verify_backlog's blocks each read back checks (default: verify_backlog)", Range: atLeast(0)},
-	{Name: "steadystate", Default: "iops_slope:0.01%", Help: "end the job at steady state: iops, iops_slope, bw or bw_slope, ':' and the limit (% of the mean with %), as fio (also spelled --ss)"},
-	{Name: "steadystate_duration", Default: "0", Help: "the steady-state window, whole seconds, one sample a second (also --ss_dur; 0: no test)"},
+	{Name: "steadystate", Default: "iops_slope:0.01%", Help: "end the job at steady state: iops, iops_slope, bw or bw_slope, ':' and the limit (% of the mean with %), as fio (also spelled --ss)",
+		SweepHelp: "steady state: a step ends once IOPS drifts less than this share of its mean per second (fio's ss=iops_slope); 0 turns it off"},
+	{Name: "steadystate_duration", Default: "0", Help: "the steady-state window, whole seconds, one sample a second (also --ss_dur; 0: no test)",
+		SweepHelp: "window the steady-state slope is fitted over"},
 	{Name: "steadystate_ramp_time", Default: "0", Help: "time into the job before steady-state samples begin (also --ss_ramp)"},
 	{Name: "continue_on_error", Default: "none", Help: "io or all: count I/O errors instead of ending the run", SweepHelp: "count I/O errors instead of ending the run"},
 	{Name: "percentile_list", Help: "completion-latency percentiles to report, colon-separated (at most 20)", pass: passWord},

@@ -81,6 +81,13 @@ var sweepUses = map[OptionKey]struct {
 	"allow_file_create":    {use: SweepJobFile}, "kb_base": {use: SweepJobFile},
 }
 
+// sweepOwnHelp is the help of sweep's flags named after fio options that
+// are no row of RunOptions (run passes them to fio): sweep gives each a
+// meaning of its own, said here beside fio's.
+var sweepOwnHelp = map[OptionKey]string{
+	"max_latency": "stop a curve once a step's p99 latency exceeds this (0: no limit); fio's max_latency ends a job at the first I/O over it",
+}
+
 // The reasons shared by an option family.
 const (
 	latencyTargetWhy = "the sweep itself finds the deepest queue under a latency objective: drop latency_target, latency_window, latency_percentile and latency_run and give --latency-slo"

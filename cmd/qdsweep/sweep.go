@@ -14,11 +14,11 @@ func sweepCommand() *cli.Command {
 		&cli.StringFlag{Name: fio.OptIODepth, Value: "1:256", Usage: fio.Row(fio.OptIODepth).SweepUsage()},
 		&cli.StringFlag{Name: fio.OptNumJobs, Value: "1", Usage: fio.Row(fio.OptNumJobs).SweepUsage()},
 		&cli.BoolFlag{Name: "full", Usage: "run the whole grid: no early stop, and grids over 10,000 steps allowed"},
-		&cli.StringFlag{Name: fio.OptSS, Value: "2%", Usage: "steady state: a step ends once IOPS drifts less than this share of its mean per second (fio's " + fio.Setting(fio.OptSS, "iops_slope") + "); 0 turns it off"},
-		&cli.StringFlag{Name: fio.OptSSDur, Value: "2s", Usage: "window the steady-state slope is fitted over"},
+		&cli.StringFlag{Name: fio.OptSS, Value: "2%", Usage: fio.SweepFlagHelp(fio.OptSS)},
+		&cli.StringFlag{Name: fio.OptSSDur, Value: "2s", Usage: fio.SweepFlagHelp(fio.OptSSDur)},
 		&cli.StringFlag{Name: "mean-precision", Value: "2%", Usage: "a step also ends, from 0.5 s on and while IOPS shows no drift, once its mean IOPS is known to within this (standard error) or sooner once its gain over the step before is clear of the knee's thresholds at 95% (from 0.3 s on when that gain lies wholly above 5%, or lies wholly below 5% at 1.8× the latency or more), or from 1 s on once, at its spread, its decision would not settle by " + fio.Flag(fio.OptRuntime) + "; 0 leaves only " + fio.Flag(fio.OptSS) + " (and fixed ramps)"},
 		&cli.StringFlag{Name: "ss_interval", Value: sweep.DefaultSteady.Interval.String(), Usage: "IOPS sampling period for steady state and progress"},
-		&cli.StringFlag{Name: fio.OptMaxLatency, Value: "2s", Usage: "stop a curve once a step's p99 latency exceeds this (0: no limit)"},
+		&cli.StringFlag{Name: fio.OptMaxLatency, Value: "2s", Usage: fio.SweepFlagHelp(fio.OptMaxLatency)},
 		&cli.StringFlag{Name: "output", Aliases: []string{"out", "o"}, Usage: "results directory to create (default ./qdsweep-YYYYMMDD-HHMMSS)"},
 		overwriteOpt(),
 		&cli.BoolFlag{Name: "control", Value: true, Usage: "measure the best step again at the end: a level that did not last (burst credits, a throttle, a neighbour) is found and left out of the sizing"},
@@ -30,8 +30,9 @@ func sweepCommand() *cli.Command {
 		&cli.StringFlag{Name: "chart-format", Value: "png", Usage: "png or svg"},
 		&cli.BoolFlag{Name: "refine", Usage: "after the grid, measure depths between the grid steps around the saturation knee, the --target-iops depth and the --latency-slo boundary", DefaultText: "on with --target-iops or --latency-slo, else off"},
 		&cli.IntFlag{Name: "refine-steps", Value: sweep.DefaultRefineSteps, Usage: "most extra steps per refined boundary"},
-		&cli.StringFlag{Name: fio.OptRateIOPS, Usage: fio.Row(fio.OptRateIOPS).SweepUsage()},
-		&cli.StringFlag{Name: fio.OptRateProcess, Value: "linear", Usage: "how the offered load arrives, as fio: linear (evenly spaced) or poisson (exponential gaps: open-loop arrivals); poisson without " + fio.Flag(fio.OptRateIOPS) + " offers " + sweep.RateFractionsText(sweep.DefaultRateFractions)},
+		&cli.StringFlag{Name: fio.OptRateIOPS, Usage: fio.SweepFlagHelp(fio.OptRateIOPS),
+			DefaultText: "none: depths are swept; with " + fio.FlagSet(fio.OptRateProcess, "poisson") + ", " + sweep.RateFractionsText(sweep.DefaultRateFractions)},
+		&cli.StringFlag{Name: fio.OptRateProcess, Value: "linear", Usage: fio.SweepFlagHelp(fio.OptRateProcess)},
 	}
 	flags = append(flags, stepFlags()...)
 	flags = append(flags, workloadFlags(session.SweepDefaultRamp.String(), session.SweepDefaultRuntime.String()+", or sooner once steady")...)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/sweep"
+	"github.com/urfave/cli/v2"
 )
 
 // shapedWrites sweeps random 4k-aligned writes over a file of 0xff bytes
@@ -154,5 +155,36 @@ func TestSweepRefusesLatencyTarget(t *testing.T) {
 		"--ramp_time=0", "--runtime=200ms", "--latency-slo=p99=2ms", "--output=res")
 	if code != 0 || !strings.Contains(stdout, "p99") {
 		t.Fatalf("the fix: exit %d: %s\n%s", code, stderr, stdout)
+	}
+}
+
+// TestSweepFioFlagsHelpFromTable: every sweep flag named after a fio
+// option (an alias too) takes its help from the option table
+// (fio.SweepFlagHelp; a step option's with " (each step)", an io_uring
+// option's from fio.UringOptions), none written beside the flag.
+func TestSweepFioFlagsHelpFromTable(t *testing.T) {
+	uring := map[string]string{}
+	for _, u := range fio.UringOptions {
+		uring[u.Name] = u.Help
+	}
+	n := 0
+	for _, f := range sweepCommand().Flags {
+		name := f.Names()[0]
+		if fio.OptionKind(name) == "" || name == overwriteFlag {
+			continue // qdsweep's own flag (--overwrite: its results directory, no fio overwrite=)
+		}
+		n++
+		want := fio.SweepFlagHelp(name)
+		if h, ok := uring[name]; ok {
+			want = h
+		}
+		got := f.(cli.DocGenerationFlag).GetUsage()
+		if want == "" || (got != want && got != want+" (each step)") {
+			t.Errorf("--%s: help %q, the table's %q", name, got, want)
+		}
+	}
+	t.Logf("%d sweep flags named after fio options", n)
+	if n < 20 {
+		t.Errorf("found %d sweep flags named after fio options; the check lost them", n)
 	}
 }
