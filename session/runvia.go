@@ -65,9 +65,11 @@ func routeRuns(runs []fioadapt.JobRun, unset error, engine, where string) (route
 			where, exitAll(runs), fio.OptIOEngine, ioengine.EngineFio)
 	case zbdReadsNothing(runs) != "":
 		return 0, "", Usagef("%s: %s", where, zbdReadsNothing(runs))
-	case (len(via) > 0 || engine == ioengine.EngineFio) && cloneSteady(runs) != "":
-		// fio, given group_reporting as every job qdsweep hands it, would
-		// test the clones together, where the job file asks a test each.
+	case len(via) == 0 && engine == ioengine.EngineFio && cloneSteady(runs) != "":
+		// fio, given group_reporting as every job qdsweep hands it one at
+		// a time, would test the clones together, where the job file asks
+		// a test each; a file that goes through fio runs whole (runFile),
+		// each clone tested and reported apart, as fio does.
 		return 0, "", Usagef("%s: %s and no group_reporting: fio tests each clone apart, and qdsweep reports a job's clones as one; add group_reporting (one test of the clones together) or run the job file with fio itself",
 			where, cloneSteady(runs))
 	case len(via) == 0:

@@ -148,7 +148,7 @@ func TestRunJobFileRefusesWithReasons(t *testing.T) {
 		{"exitall over jobs qdsweep runs", "[global]\nfilename=f\nsize=1m\nexitall\nexit_what=stonewall\n[a]\nnumber_ios=10\n[b]\nruntime=10\ntime_based\n", ""},
 		{"exitall over jobs fio runs, as one fio", "[global]\nfilename=f\nsize=1m\nioengine=posixaio\nexitall\nexit_what=stonewall\n[a]\nnumber_ios=10\n[b]\nruntime=10\ntime_based\n", ""},
 		{"exitall of a single job", "[j]\nfilename=f\nsize=1m\nexitall=1\nnumber_ios=10\n", ""},
-		{"steady state of each clone apart", "[j]\nfilename=f\nsize=1m\nioengine=posixaio\nnumjobs=2\nsteadystate=iops:5%\nss_dur=2\n", "steadystate with numjobs=2 and no group_reporting"},
+		{"steady state of each clone apart, through fio (whole: fio tests each)", "[j]\nfilename=f\nsize=1m\nioengine=posixaio\nnumjobs=2\nsteadystate=iops:5%\nss_dur=2\n", ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

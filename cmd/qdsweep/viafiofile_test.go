@@ -120,7 +120,8 @@ func TestViaFioWholeFile(t *testing.T) {
 // apart without group_reporting (4 jobs in fio's JSON), as one with it;
 // the same on fio's command line. Names, groups and each direction's I/O
 // counts are fio's on the same file (fio's randrepeat seeds both runs'
-// read/write mix alike).
+// read/write mix alike). A steady-state test without group_reporting is
+// fio's test of each clone, reported with it (it was refused).
 func TestViaFioOneJob(t *testing.T) {
 	if _, err := exec.LookPath("fio"); err != nil {
 		t.Skip("fio is not installed (CI installs it)")
@@ -130,10 +131,12 @@ func TestViaFioOneJob(t *testing.T) {
 		name, file string
 		args       []string
 		jobs       int
+		steady     bool // time-based: each clone's steady-state test, not its count
 	}{
-		{"clones apart", head + "[j]\nrw=randread\nnumjobs=4\nnumber_ios=50\n", nil, 4},
-		{"group_reporting", head + "group_reporting\n[j]\nrw=randrw\nnumjobs=4\nnumber_ios=50\n", nil, 1},
-		{"command line", "", []string{"--name=c", "--filename=f", "--size=4m", "--ioengine=posixaio", "--rw=randrw", "--numjobs=3", "--number_ios=40"}, 3},
+		{"clones apart", head + "[j]\nrw=randread\nnumjobs=4\nnumber_ios=50\n", nil, 4, false},
+		{"group_reporting", head + "group_reporting\n[j]\nrw=randrw\nnumjobs=4\nnumber_ios=50\n", nil, 1, false},
+		{"command line", "", []string{"--name=c", "--filename=f", "--size=4m", "--ioengine=posixaio", "--rw=randrw", "--numjobs=3", "--number_ios=40"}, 3, false},
+		{"steadystate per clone", head + "[j]\nrw=randread\nnumjobs=2\nruntime=3\ntime_based\nss=iops_slope:200%\nss_dur=2\nss_ramp=0\n", nil, 2, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			run := func(bin string, args ...string) []fio.Job {
@@ -173,6 +176,12 @@ func TestViaFioOneJob(t *testing.T) {
 			}
 			for i := range fj {
 				f, q := fj[i], qj[i]
+				if c.steady {
+					if f.Name != q.Name || f.GroupID != q.GroupID || f.Steady == nil || q.Steady == nil || q.Steady.Spec != f.Steady.Spec || len(q.Steady.IOPS) != len(f.Steady.IOPS) {
+						t.Errorf("job %d: qdsweep's %s in group %d, steadystate %+v; fio's %s in group %d, %+v", i, q.Name, q.GroupID, q.Steady, f.Name, f.GroupID, f.Steady)
+					}
+					continue
+				}
 				if f.Name != q.Name || f.GroupID != q.GroupID || ios(f.Read) != ios(q.Read) || ios(f.Write) != ios(q.Write) {
 					t.Errorf("job %d: qdsweep's %s in group %d, %d reads, %d writes; fio's %s in group %d, %d reads, %d writes",
 						i, q.Name, q.GroupID, ios(q.Read), ios(q.Write), f.Name, f.GroupID, ios(f.Read), ios(f.Write))
