@@ -820,7 +820,7 @@ var RunOptions = []OptionDoc{
 	{Name: "bssplit", Help: "shares of block sizes, as fio: 4k/50:64k/50 for reads and writes, 4k/50:64k/50,8k/100 reads then writes; 4k/x is taken as 4k/100, as fio 3.33 takes it; buffers hold the largest"},
 	{Name: "random_distribution", Default: "random", Values: []string{"random", "zipf", "pareto", "normal", "zoned", "zoned_abs"}, Help: "where random offsets fall, by fio's formulas: zipf:θ, pareto:h, normal:σ (each [:centre 0..1]), zoned:60/10:40/90 (access%/size%), zoned_abs:60/1g:40/9g", pass: passWord},
 	{Name: "percentage_random", Default: "100", Help: "percent of a random job's I/Os at random offsets, the rest following the one before (reads,writes)", Range: between(0, 100), pass: passWord},
-	{Name: "random_generator", Default: "tausworthe", Values: []string{"tausworthe", "lfsr", "tausworthe64"}, Help: "offsets drawn with repeats by qdsweep's generator, to fio's distributions; lfsr is refused", pass: passWord},
+	{Name: "random_generator", Default: "tausworthe", Values: []string{"tausworthe", "lfsr", "tausworthe64"}, Help: "offsets drawn by qdsweep's generator, to fio's distributions; lfsr visits each block once per pass (the random map), as fio's", pass: passWord},
 	{Name: "iodepth", Default: "1", Help: "I/Os in flight per job (psync does one at a time whatever the iodepth, as in fio)", Range: atLeast(1), SweepHelp: "I/Os in flight per job: list (1,2,4,8), doubling range (1:256) or range with factor (1:256:x4)"},
 	{Name: "numjobs", Default: "1", Help: "parallel jobs", SweepHelp: "parallel jobs: list, range or one value like --iodepth"},
 	{Name: "ioengine", Default: "psync", Help: "psync (also sync, pvsync), libaio or io_uring (falls back to libaio when unavailable); " +

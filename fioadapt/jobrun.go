@@ -48,6 +48,11 @@ type JobRun struct {
 	// NoRandomMap is fio's norandommap: random offsets repeat; without it
 	// the workload keeps fio's random map (ioengine.Shape.RandomMap).
 	NoRandomMap bool `json:"norandommap,omitempty"`
+	// LFSR is fio's random_generator=lfsr: uniform random offsets visit
+	// every block once per pass, norandommap or not, as fio's linear
+	// feedback shift register does (its order is its own; the blocks and
+	// their count are fio's). Other distributions do not use it, as in fio.
+	LFSR bool `json:"lfsr,omitempty"`
 	// NoCreate is fio's allow_file_create=0: a job file that does not
 	// exist is refused, not laid out.
 	NoCreate bool `json:"no_create,omitempty"`
@@ -1409,7 +1414,7 @@ func (c *jobConv) other(key string, o fio.Option) error {
 func (c *jobConv) finish() {
 	run, wl := &c.run, &c.run.Workload
 	c.finishShape()
-	wl.Shape.RandomMap = wl.RW.IsRandom() && !run.NoRandomMap
+	wl.Shape.RandomMap = wl.RW.IsRandom() && (!run.NoRandomMap || run.LFSR && wl.Shape.Dist.Kind == ioengine.DistRandom)
 	if !c.mixSet && wl.RW.Mixed() {
 		wl.RWMixRead = fio.Row(fio.OptRWMixRead).DefaultInt()
 	}

@@ -271,14 +271,13 @@ func convPercentRandom(c *jobConv, _ string, o fio.Option) error {
 
 // convRandomGenerator reads random_generator: tausworthe and tausworthe64
 // draw offsets uniformly, as qdsweep's generator does (their streams
-// differ; their distributions do not); lfsr, which visits every block in
-// its own order, is not run.
+// differ; their distributions do not); lfsr visits every block once per
+// pass in its own order, which the random map gives (JobRun.LFSR).
 func convRandomGenerator(c *jobConv, _ string, o fio.Option) error {
-	switch strings.TrimSpace(o.Value) {
-	case "tausworthe", "tausworthe64":
+	switch v := strings.TrimSpace(o.Value); v {
+	case "tausworthe", "tausworthe64", "lfsr":
+		c.run.LFSR = v == "lfsr"
 		return nil
-	case "lfsr":
-		return c.refuse(o)
 	}
 	return fmt.Errorf("%s: fio's random_generator is tausworthe, lfsr or tausworthe64", label(o))
 }

@@ -2,7 +2,6 @@ package fioadapt_test
 
 import (
 	"bytes"
-	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -91,7 +90,7 @@ func TestShapeOptionsRefused(t *testing.T) {
 		{"--bssplit=4k/80:8k/40:16k", "more than 100"},
 		{"--random_distribution=bogus", "random, zipf, pareto"},
 		{"--random_distribution=zipf:x", "not a number"},
-		{"--random_generator=lfsr", "random_generator"},
+		{"--random_generator=xorshift", "random_generator"},
 		{"--percentage_random=101", "percentage"},
 	} {
 		_, err := runOf(t, "--name=x --filename=f --rw=randread "+c.cmd)
@@ -99,7 +98,31 @@ func TestShapeOptionsRefused(t *testing.T) {
 			t.Errorf("%s: %v, want an error saying %q", c.cmd, err, c.want)
 		}
 	}
-	if _, err := runOf(t, "--name=x --rw=randread --random_generator=lfsr"); !errors.Is(err, fio.ErrUnsupported) {
-		t.Errorf("lfsr: %v, want refused as an option qdsweep does not run", err)
+}
+
+// TestLFSRKeepsTheRandomMap: random_generator=lfsr visits every block once
+// per pass whatever norandommap says (fio 3.33, 256 reads of a 1 MiB file
+// at 4k with norandommap: 256 blocks under lfsr, 157 under tausworthe), so
+// the workload keeps the random map; other distributions do not use lfsr
+// (fio: 66 blocks of 256 under zipf:1.2), nor does a sequential job.
+func TestLFSRKeepsTheRandomMap(t *testing.T) {
+	for _, c := range []struct {
+		cmd  string
+		want bool
+	}{
+		{"--rw=randread --norandommap --random_generator=lfsr", true},
+		{"--rw=randread --random_generator=lfsr", true},
+		{"--rw=randread --norandommap --random_generator=tausworthe", false},
+		{"--rw=randread --norandommap", false},
+		{"--rw=randread --norandommap --random_generator=lfsr --random_distribution=zipf:1.2", false},
+		{"--rw=read --norandommap --random_generator=lfsr", false},
+	} {
+		r, err := runOf(t, "--name=x --filename=f --size=1m "+c.cmd)
+		if err != nil {
+			t.Fatalf("%s: %v", c.cmd, err)
+		}
+		if got := r.Workload.Shape.RandomMap; got != c.want {
+			t.Errorf("%s: random map %v, want %v", c.cmd, got, c.want)
+		}
 	}
 }
