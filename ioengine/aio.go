@@ -53,6 +53,8 @@ type aioLoop struct {
 	// whether the slot is held in flight since then (hold).
 	freed []int64
 	held  []bool
+	// nheld counts the held slots.
+	nheld int
 	// ring is the completion ring mapped at the context address, nil when
 	// it does not carry the expected magic (then io_getevents reaps all).
 	ring       *aioRingHdr
@@ -205,6 +207,7 @@ func (a *aioLoop) submit(j *job, n int) (int, error) {
 		for _, slot := range a.free[len(a.free)-int(got):] {
 			a.held[slot] = false
 		}
+		a.nheld -= h
 		m.submittedHeld(t0, h, int(got)-h)
 	}
 	a.free = a.free[:len(a.free)-int(got)]
@@ -236,6 +239,7 @@ func (a *aioLoop) run(j *job) error {
 				continue // all completed during their submission (tmpfs): submit again
 			}
 		}
+		a.release(j, fatal)
 		if inflight == 0 {
 			if j.rest(a.canSubmit(m, fatal)) {
 				continue // paced, thought, or drained for the latency target's next window
@@ -372,20 +376,47 @@ func (a *aioLoop) countBatch(j *job, n int, t1 int64, fatal *error) {
 
 // hold keeps the n slots just freed at t in flight until their
 // replacements are submitted, one call after another (submitFree), each
-// blocked until the device has room: their I/Os run from t, as they did
-// when these completions were counted late, so the job keeps the depth
-// asked (fio's latency counts the same wait) and Little's Law closes over
-// it. Not for a paced job (its I/O waits to be due, not for room), one
-// held by its gate, or one that counts its I/Os (it may issue fewer), nor
-// once the job submits no more.
+// blocked until the device has room or waiting for the job's CPU: their
+// I/Os run from t, as they did when these completions were counted late,
+// so the job keeps the depth asked (fio's latency counts the same wait)
+// and Little's Law closes over it. Not for a paced job (its I/O waits to
+// be due, not for room), one held by its gate, nor once the job submits
+// no more. A job that counts its I/Os holds no more slots than it has
+// I/Os left; one that counts bytes holds them all, and release lets go
+// of those it does not submit.
 func (a *aioLoop) hold(j *job, n int, t int64, fatal error) {
-	if n == 0 || !a.stream.on() || j.pace.on || j.gate != nil || j.left >= 0 || j.leftBytes > 0 || j.m.done || fatal != nil {
+	if n == 0 || !a.stream.on() || j.pace.on || j.gate != nil || j.left == 0 || j.m.done || fatal != nil {
 		return
+	}
+	if j.left > 0 && j.leftBytes <= 0 {
+		n = int(min(int64(n), j.left-int64(a.nheld)))
+		if n <= 0 {
+			return
+		}
 	}
 	for _, slot := range a.free[len(a.free)-n:] {
 		a.held[slot] = true
 	}
+	a.nheld += n
 	j.m.hold(t, n)
+}
+
+// release lets go of the held slots once the job submits no more (its
+// count spent, its window or its run ended): their replacements will
+// not be submitted, and they leave flight as if they had never been held.
+func (a *aioLoop) release(j *job, fatal error) {
+	if a.nheld == 0 || !j.m.done && j.left != 0 && fatal == nil {
+		return
+	}
+	var sum int64
+	for _, slot := range a.free {
+		if a.held[slot] {
+			a.held[slot] = false
+			sum += a.freed[slot]
+		}
+	}
+	j.m.unhold(j.m.c.now(), a.nheld, sum)
+	a.nheld = 0
 }
 
 // record counts one completion: a whole transfer (a read checked against

@@ -239,6 +239,21 @@ func (m *meter) hold(t int64, n int) {
 	m.pub.inflight.Store(m.inflight)
 }
 
+// unhold takes out of flight at time t n held I/Os (hold) whose
+// replacements will not be submitted, freed at times summing to freedSum:
+// their time in flight leaves the window's area too, which then still
+// sums the latencies of the I/Os completed in it.
+func (m *meter) unhold(t int64, n int, freedSum int64) {
+	if m.measuring {
+		m.area += m.inflight * (t - m.tLast)
+		m.areaIn -= int64(n)*t - freedSum
+	}
+	m.tLast = t
+	m.inflight -= int64(n)
+	m.startSum -= freedSum
+	m.pub.inflight.Store(m.inflight)
+}
+
 // submittedHeld records a submission at time t of held I/Os (hold: in
 // flight already) and fresh ones.
 func (m *meter) submittedHeld(t int64, held, fresh int) {
