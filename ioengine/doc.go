@@ -31,7 +31,8 @@
 //     the CQ, enter and register, named after liburing's primitives, over
 //     kernel structures laid out by hand in uring_abi.go and checked as the
 //     package compiles in abi_layout.go; uring.go: the job loop on it), a
-//     libaio context (aio.go), or one pread/pwrite at a time (psync.go).
+//     libaio context (aio.go), or one pread/pwrite at a time (psync.go:
+//     a read that follows a fast one is a raw system call, rawReadMax).
 //     Buffers live in an arena mapped outside the Go heap (arena.go). A
 //     loop keeps iodepth I/Os in flight and, as fio does, submits each
 //     completion's replacement in a call of its own, batching only when

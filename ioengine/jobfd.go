@@ -46,6 +46,25 @@ func ownOpen(fd, reserve int) int {
 	return f
 }
 
+// noAtime sets O_NOATIME on a block device's open file, as fio opens every
+// file that is not a regular one: each read of a device opened without it
+// asks whether the device node's access time needs an update
+// (atime_needs_update, touch_atime: 0.09 µs per I/O of 16 psync jobs'
+// 4k direct reads of zram, none in fio's). A regular file keeps its flags,
+// as in fio. The flag goes on the open file, which the descriptors dup'd
+// from it share; where it cannot be set (not the owner: EPERM) the reads
+// update the access time as before. It returns fd and err as given.
+func noAtime(fd int, err error) (int, error) {
+	var st unix.Stat_t
+	if err != nil || unix.Fstat(fd, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFBLK {
+		return fd, err
+	}
+	if fl, ferr := unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0); ferr == nil && fl&unix.O_NOATIME == 0 {
+		_, _ = unix.FcntlInt(uintptr(fd), unix.F_SETFL, fl|unix.O_NOATIME)
+	}
+	return fd, err
+}
+
 // ownOpenReserve is how many descriptors ownOpen leaves free per job (a
 // ring or an AIO context, an eventfd) and for the process besides.
 func ownOpenReserve(jobs int) int { return 4*jobs + 64 }

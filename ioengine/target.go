@@ -23,12 +23,12 @@ func openTarget(w *Workload) (int, error) {
 		case h.Direct() != w.Direct:
 			return -1, settingErrf(nil, "open %s: held with %s, and the run asks %s", w.Filename, use(SetDirect, h.Direct()), use(SetDirect, w.Direct))
 		}
-		return h.Dup()
+		return noAtime(h.Dup())
 	}
 	h, err := guard.Hold(w.GuardTarget(w.Filename, w.RW.IsWrite(), 0), w.Permit)
 	if err != nil {
 		return -1, guardErr(err)
 	}
 	defer h.Close()
-	return h.Dup()
+	return noAtime(h.Dup())
 }
