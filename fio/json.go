@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -128,12 +129,14 @@ var ErrNoOutput = errors.New("no fio output found")
 // ParseJSON parses fio --output-format=json or json+ output: one document
 // or several back to back (--status-interval), with any text around them
 // (shell prompts, fio's error and note lines, client/server chatter).
-// A document that is not valid JSON is an error naming its line.
+// A document that is not valid JSON is an error naming its line; a
+// number fio printed as nan or inf (C's %f of one) reads as none (0).
 func ParseJSON(r io.Reader) ([]Output, error) {
 	data, err := io.ReadAll(io.LimitReader(r, maxInput))
 	if err != nil {
 		return nil, fmt.Errorf("read fio json: %w", err)
 	}
+	data = fioNonNumbers.ReplaceAll(data, []byte("${1}null${2}"))
 	var outs []Output
 	pos := 0
 	for pos < len(data) {
@@ -172,6 +175,11 @@ func ParseJSON(r io.Reader) ([]Output, error) {
 	markInterimJSON(outs)
 	return outs, nil
 }
+
+// fioNonNumbers are the values fio 3.33 prints with %f where JSON wants a
+// number: nan, -nan, inf, -inf (a steady-state slope over a one-second
+// window is "slope" : -nan), never inside a string.
+var fioNonNumbers = regexp.MustCompile(`(?i)(" : )[-+]?(?:nan|inf)(,?\n)`)
 
 // nextDocStart finds the next line at or after pos that begins with '{'.
 func nextDocStart(data []byte, pos int) int {

@@ -137,6 +137,8 @@ func TestViaFioOneJob(t *testing.T) {
 		{"group_reporting", head + "group_reporting\n[j]\nrw=randrw\nnumjobs=4\nnumber_ios=50\n", nil, 1, false},
 		{"command line", "", []string{"--name=c", "--filename=f", "--size=4m", "--ioengine=posixaio", "--rw=randrw", "--numjobs=3", "--number_ios=40"}, 3, false},
 		{"steadystate per clone", head + "[j]\nrw=randread\nnumjobs=2\nruntime=3\ntime_based\nss=iops_slope:200%\nss_dur=2\nss_ramp=0\n", nil, 2, true},
+		// fio 3.33 prints a one-second window's slope as -nan (C's %f).
+		{"steadystate of one second", head + "[j]\nrw=randread\nnumjobs=2\nruntime=2\ntime_based\nss=iops_slope:200%\nss_dur=1\nss_ramp=0\n", nil, 2, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			run := func(bin string, args ...string) []fio.Job {
