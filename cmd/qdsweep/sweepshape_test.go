@@ -6,17 +6,47 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/sweep"
 	"github.com/urfave/cli/v2"
 )
 
+// minShapedWrites is the fewest writes a shaped sweep is judged on.
+const minShapedWrites = 100
+
 // shapedWrites sweeps random 4k-aligned writes over a file of 0xff bytes
 // with the step flags given, and returns the lengths of the runs of 4k
 // blocks the sweep changed (each run a block or more written back to
 // back), how many blocks it changed, and the writes its steps counted.
+// The step is timed and thinktime paces it, so a loaded machine writes
+// fewer: a sweep that counted under minShapedWrites is run again, on a
+// fresh file, for as much longer as its rate says ~150 writes take (at
+// least twice as long, at most 8 s), until one counts enough.
 func shapedWrites(t *testing.T, size int64, flags ...string) (runs []int, touched int, ios int64) {
+	t.Helper()
+	runtime := 700 * time.Millisecond
+	for try := 1; ; try++ {
+		runs, touched, ios = shapedWritesFor(t, size, runtime, flags...)
+		if ios >= minShapedWrites {
+			return runs, touched, ios
+		}
+		if try == 4 || runtime >= 8*time.Second {
+			t.Fatalf("the sweep counted %d writes in %v (try %d): too few to judge", ios, runtime, try)
+		}
+		next := runtime * 2
+		if ios > 0 {
+			next = max(next, time.Duration(float64(runtime)*150/float64(ios)))
+		}
+		next = min(next, 8*time.Second).Round(time.Millisecond)
+		t.Logf("%v: %d writes in %v, too few to judge; again for %v", flags, ios, runtime, next)
+		runtime = next
+	}
+}
+
+// shapedWritesFor is one sweep of shapedWrites, its step runtime long.
+func shapedWritesFor(t *testing.T, size int64, runtime time.Duration, flags ...string) (runs []int, touched int, ios int64) {
 	t.Helper()
 	dir := t.TempDir()
 	f := filepath.Join(dir, "data")
@@ -24,7 +54,7 @@ func shapedWrites(t *testing.T, size int64, flags ...string) (runs []int, touche
 		t.Fatal(err)
 	}
 	args := append([]string{"--filename=" + f, "--allow-write", "--rw=randwrite", "--direct=0", "--iodepth=2",
-		"--ramp_time=0", "--runtime=700ms", "--ss=0", "--mean-precision=0", "--control=false", "--output=res"}, flags...)
+		"--ramp_time=0", "--runtime=" + runtime.String(), "--ss=0", "--mean-precision=0", "--control=false", "--output=res"}, flags...)
 	code, _, stderr := runSweep(t, dir, args...)
 	if code != 0 {
 		t.Fatalf("sweep %v: exit %d: %s", args, code, stderr)
@@ -57,9 +87,6 @@ func shapedWrites(t *testing.T, size int64, flags ...string) (runs []int, touche
 	}
 	if run > 0 {
 		runs = append(runs, run)
-	}
-	if ios < 100 {
-		t.Fatalf("the sweep counted %d writes: too few to judge", ios)
 	}
 	return runs, touched, ios
 }
