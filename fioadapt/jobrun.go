@@ -33,6 +33,9 @@ type JobRun struct {
 	// IOSize is the bytes each job transfers before it ends when not
 	// TimeBased: io_size, else size, times Loops (0: the whole file).
 	IOSize int64 `json:"io_size"`
+	// IOSizePercent is fio's io_size=N%: each job transfers N% of its
+	// region (size, else the file less the offset) per loop, IOSize 0.
+	IOSizePercent float64 `json:"io_size_percent,omitempty"`
 	// Loops is fio's loops (at least 1).
 	Loops int `json:"loops"`
 	// NumberIOs is fio's number_ios: each loop of a size-based job ends
@@ -392,6 +395,24 @@ func label(o fio.Option) string {
 }
 
 // size reads a size option under the job's kb_base so far.
+// convIOSize reads io_size: bytes, or as in fio 3.33 a percentage of the
+// job's region up to 100% (fio: "io_size values greater than 100% aren't
+// supported").
+func convIOSize(c *jobConv, _ string, o fio.Option) error {
+	c.ioSize, c.run.IOSizePercent = 0, 0
+	if v, ok := strings.CutSuffix(strings.TrimSpace(o.Value), "%"); ok {
+		p, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil || p <= 0 || p > 100 {
+			return fmt.Errorf("%s: a percentage of the job's region is above 0 and at most 100%%, as in fio", label(o))
+		}
+		c.run.IOSizePercent = p
+		return nil
+	}
+	var err error
+	c.ioSize, err = c.size(o)
+	return err
+}
+
 func (c *jobConv) size(o fio.Option) (int64, error) {
 	n, err := fio.ParseSize(o.Value, c.kbBase)
 	if err != nil {
@@ -496,7 +517,7 @@ func fileHandlers() map[string]handler {
 			return err
 		}},
 		fio.OptFileSize: {apply: convFileSize},
-		fio.OptIOSize:   {apply: func(c *jobConv, _ string, o fio.Option) (err error) { c.ioSize, err = c.size(o); return err }},
+		fio.OptIOSize:   {apply: convIOSize},
 		fio.OptNrFiles:  {apply: convNrFiles},
 		fio.OptOffset: {apply: func(c *jobConv, _ string, o fio.Option) (err error) {
 			c.run.Workload.Offset, c.run.OffsetPercent, err = c.sizeOrPercent(o, label(o))
@@ -1431,7 +1452,7 @@ func (c *jobConv) finish() {
 		wl.Size = c.fileSize // one file per job: its size is the job's size
 	}
 	run.IOSize = c.ioSize
-	if run.IOSize == 0 {
+	if run.IOSize == 0 && run.IOSizePercent == 0 {
 		run.IOSize = wl.Size
 	}
 	run.IOSize *= int64(run.Loops)

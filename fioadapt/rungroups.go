@@ -310,7 +310,10 @@ func jobBytes(run JobRun, w ioengine.Workload, existingSize int64) (perJob, regi
 	case w.Size > 0:
 		region = w.Size // a default size (the simulator's): the region it stands for
 	}
-	if perJob == 0 {
+	switch {
+	case perJob == 0 && run.IOSizePercent > 0:
+		perJob = max(int64(float64(region)*run.IOSizePercent/100), 1) * int64(max(run.Loops, 1))
+	case perJob == 0:
 		perJob = max(region, w.BS) * int64(max(run.Loops, 1))
 	}
 	return perJob, region

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/qdsweep/qdsweep/fio"
@@ -134,6 +135,10 @@ func configureFioEngine(es Engine, spec *RunSpec) {
 	es.Fio.JobOptions = append(es.Fio.JobOptions, fioadapt.SteadyOptions(spec.run.Steady)...)
 	if !spec.run.TimeBased {
 		es.Fio.IOSize, es.Fio.SizeBased = spec.run.IOSize, true
+	}
+	if p := spec.run.IOSizePercent; p > 0 && es.Fio.IOSize == 0 {
+		// fio takes the share of the region it lays out itself
+		es.Fio.JobOptions = append(es.Fio.JobOptions, [2]string{fio.OptIOSize, strconv.FormatFloat(p, 'f', -1, 64) + "%"})
 	}
 	es.Fio.EndFsync = spec.run.EndFsync
 	es.Fio.Given = spec.run.Given
