@@ -170,6 +170,14 @@ func checkLeftOutNamed(t *testing.T, r *sweep.Result) {
 	t.Helper()
 	named := map[int]bool{}
 	for _, f := range r.Diagnose(littleslaw.Options{}) {
+		if f.Reason == diagnosis.ReasonRising {
+			// "extend the sweep past QD n" never where deeper steps ran
+			for _, s := range r.Steps {
+				if s.RW == f.RW && s.BS == f.BS && float64(s.QD) > f.Figures.QD && s.Time != nil && s.Time.AboveControl {
+					t.Errorf("rising past QD %g, told to extend the sweep, beside QD %d measured and left out", f.Figures.QD, s.QD)
+				}
+			}
+		}
 		for _, x := range f.Facts {
 			if x.Kind != diagnosis.FactAboveControl {
 				continue
@@ -185,4 +193,32 @@ func checkLeftOutNamed(t *testing.T, r *sweep.Result) {
 			t.Errorf("QD %d (%.0f IOPS) left out of the analysis, named by no finding", s.QD, s.IOPS)
 		}
 	}
+}
+
+// TestLeftOutStepsAreNotASweepTooShallow: a curve rising through QD 4 at
+// its base latency, whose QD 8-32 ran on a level that did not last (the
+// control step fell to 45k), is not told to extend the sweep past QD 4:
+// it ran those depths. The fall speaks for the curve and names them.
+func TestLeftOutStepsAreNotASweepTooShallow(t *testing.T) {
+	r := sweep.NewResult(sweep.Meta{Simulated: true}, plan([]int{1, 2, 4, 8, 16, 32}, true))
+	for _, p := range []struct {
+		qd   int
+		iops float64
+	}{{1, 10000}, {2, 20000}, {4, 40000}, {8, 80000}, {16, 100000}, {32, 100000}} {
+		s := sweep.Step{RW: "randread", BS: 4096, IODepth: p.qd, NumJobs: 1, QD: p.qd, IOPS: p.iops, BWBytes: p.iops * 4096, InflightMean: float64(p.qd)}
+		s.Lat.MeanNs = float64(p.qd) / p.iops * 1e9
+		r.Steps = append(r.Steps, s)
+	}
+	ctl := r.Steps[4]
+	ctl.IOPS, ctl.Lat.MeanNs = 45000, 16/45000.0*1e9
+	r.Control = &sweep.ControlStep{Step: ctl, WasIOPS: 100000, WasLatNs: 160000, Band: 0.05, Change: sweep.ControlFell}
+	if err := r.Analyze(littleslaw.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range r.Steps {
+		if left := s.Time != nil && s.Time.AboveControl; left != (s.QD >= 8) {
+			t.Errorf("QD %d: left out %v", s.QD, left)
+		}
+	}
+	checkLeftOutNamed(t, r)
 }

@@ -59,11 +59,15 @@ func (r *Result) Diagnose(o littleslaw.Options) []diagnosis.Finding {
 	for _, f := range changed {
 		// A curve that did not hold still is not "healthy", whatever its
 		// shape: the finding says what changed.
+		// Nor is a curve still rising past its last step that lasted when
+		// deeper steps were measured and left out: "extend the sweep" would
+		// send the user to depths it ran.
 		kept := out[:0]
 		for _, x := range out {
-			if x.Rule != diagnosis.RuleHealthy || x.RW != f.RW || x.BS != f.BS {
-				kept = append(kept, x)
+			if x.RW == f.RW && x.BS == f.BS && (x.Rule == diagnosis.RuleHealthy || x.Reason == diagnosis.ReasonRising && r.leftOutPast(x.RW, x.BS, x.Figures.QD)) {
+				continue
 			}
+			kept = append(kept, x)
 		}
 		out = append(kept, f)
 	}
@@ -114,4 +118,15 @@ func stepTelemetry(s Step, engine string) diagnosis.StepTelemetry {
 // job a kernel thread polling its submission queue: sqthread_poll=1.
 func pollThreads(recorded string) bool {
 	return slices.Contains(strings.Fields(recorded), fio.OptSqthreadPoll+"=1")
+}
+
+// leftOutPast reports whether curve (rw, bs) has a step deeper than qd that
+// ran above what lasted and was left out of the analysis.
+func (r *Result) leftOutPast(rw string, bs int64, qd float64) bool {
+	for _, s := range r.Steps {
+		if s.RW == rw && s.BS == bs && float64(s.QD) > qd && s.Time != nil && s.Time.AboveControl {
+			return true
+		}
+	}
+	return false
 }
