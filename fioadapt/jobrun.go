@@ -994,7 +994,8 @@ func settingFlagNames(s ioengine.Setting) string {
 // refused or names in its fix named by its flag (--iodepth: …; use
 // --iodepth=32), an io_uring setting with its fix (--fixedbufs: …; drop
 // --fixedbufs), a rate floor missed as fio says it (rate_iops_min=100 not
-// met, …), the rest as err says it.
+// met, …), the write guard's refusals and fixes by the flags they name
+// (use --direct=0), the rest as err says it.
 func ErrorLine(err error) string {
 	msg := err.Error()
 	walkErrors(err, func(e error) {
@@ -1008,8 +1009,8 @@ func ErrorLine(err error) string {
 			line = v.Line(settingFlagNames)
 		case *ioengine.UringError:
 			line = v.Line(uringFlagNames)
-		default:
-			return
+		default: // the write guard's own error, as the fio engine's hold returns it; any other as it is
+			line = ioengine.GuardLine(e, settingFlagNames)
 		}
 		msg = strings.Replace(msg, e.Error(), line, 1)
 	})

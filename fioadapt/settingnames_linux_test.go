@@ -12,6 +12,7 @@ import (
 
 	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/fioadapt"
+	"github.com/qdsweep/qdsweep/guard"
 	"github.com/qdsweep/qdsweep/ioengine"
 )
 
@@ -120,11 +121,16 @@ func TestErrorLineEngineErrors(t *testing.T) {
 	}
 	if sys, ok := sysfsFile(); ok { // a filesystem that refuses O_DIRECT: the guard's fix, named
 		w := ioengine.Workload{Filename: sys, RW: ioengine.Read, BS: 4096, Size: 4096, IODepth: 1, NumJobs: 1, Direct: true}
+		want := fmt.Sprintf("open %s with O_DIRECT: open %s: invalid argument: the filesystem refuses direct I/O; use --direct=0", sys, sys)
 		_, err := psync.Run(t.Context(), w, ioengine.Control{Runtime: time.Second})
+		_, held := guard.Hold(w.GuardTarget(sys, false, 0), w.Permit) // the guard's own error, as the fio engine's hold returns it
 		cases = append(cases, struct {
 			err  error
 			want string
-		}{err, fmt.Sprintf("open %s with O_DIRECT: open %s: invalid argument: the filesystem refuses direct I/O; use --direct=0", sys, sys)})
+		}{err, want}, struct {
+			err  error
+			want string
+		}{fmt.Errorf("job j: %w", held), "job j: " + want})
 	}
 	for _, c := range cases {
 		if c.err == nil {

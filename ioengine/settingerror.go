@@ -217,11 +217,17 @@ func guardErr(err error) error {
 
 // Line is e's one line, each guard setting its fix names spelled as n
 // spells the Workload's (the guard's words where n names none).
-func (e *guardError) Line(n SettingNames) string {
+func (e *guardError) Line(n SettingNames) string { return GuardLine(e.Err, n) }
+
+// GuardLine is err's line: when err is the write guard's own (a refusal,
+// or a failure whose fix names settings, as guard.Hold's open refused
+// O_DIRECT), each guard setting its fix names spelled as n spells the
+// Workload's (--direct=0); any other error's line as it is.
+func GuardLine(err error, n SettingNames) string {
 	if n == nil {
-		return e.Err.Error()
+		return err.Error()
 	}
-	return guard.Named(e.Err, func(s guard.Setting) string {
+	return guard.Named(err, func(s guard.Setting) string {
 		if ws, ok := guardSettings[s]; ok {
 			return n(ws)
 		}
