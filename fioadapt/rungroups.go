@@ -287,6 +287,21 @@ func IOsPerJob(run JobRun, w ioengine.Workload, existingSize int64) int64 {
 	return n
 }
 
+// PassEnds is the engine's Control.PassEnds for a size-based run: a random
+// job with sequential follow-on I/Os (rw=randread:N, percentage_random)
+// of one loop, no io_size and one file, whose every job's region ends
+// before the file does, ends where a follow-on would start past its
+// region, as fio 3.33's job does (4 MiB file, size=1m, randread:4: 118
+// reads in fio where its region holds 256).
+func PassEnds(run JobRun, w ioengine.Workload, existingSize int64) bool {
+	s := w.Shape
+	if !w.RW.IsRandom() || s.RandomEvery <= 1 && s.Sequential == [2]int{} || max(run.Loops, 1) > 1 ||
+		run.Set[fio.OptIOSize] || len(w.Files) > 1 || w.Size <= 0 {
+		return false
+	}
+	return w.Offset+int64(w.NumJobs-1)*w.OffsetIncrement+w.Size < existingSize
+}
+
 // BytesPerJob is fio's size-based end of a job whose I/O sizes vary, as
 // the engine's Control.BytesPerJob: io_size × loops bytes (the region's
 // when io_size is not set), as IOsPerJob counts them; 0 for a job of one

@@ -36,6 +36,13 @@ type Control struct {
 	// IOsPerJob; with both, whichever comes first. The simulator, which
 	// runs one size, takes IOsPerJob only.
 	BytesPerJob int64
+	// PassEnds, with IOsPerJob or BytesPerJob, ends a random job whose
+	// sequential follow-on I/O (rw=randread:N, percentage_random) would
+	// start past its region's end where the file goes on: fio 3.33's pass
+	// ends there (its offset past io_size), and with one loop and no
+	// io_size to reach, so does the job (its keep_running). Without it the
+	// follow-on starts over at the region's start.
+	PassEnds bool
 	// PerJob asks for each job's own figures beside the merged ones
 	// (Stats.PerJob), as fio reports numjobs clones without
 	// group_reporting. Engines that do not run jobs apart ignore it.

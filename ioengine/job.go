@@ -128,6 +128,7 @@ func (j *job) peekIO() (dir int) {
 func (j *job) nextIO() (dir, fd int, off, n int64) {
 	dir = j.peekIO()
 	j.hasPeek = false
+	file, off, n := j.peekFile, j.peekOff, j.peekLen
 	j.due = 0
 	if j.pace.on {
 		j.due = j.pace.next[dir]
@@ -138,8 +139,15 @@ func (j *job) nextIO() (dir, fd int, off, n int64) {
 	}
 	readBack := j.backlogRead()
 	if j.leftBytes > 0 && !readBack {
-		if j.leftBytes -= j.peekLen; j.leftBytes <= 0 {
+		if j.leftBytes -= n; j.leftBytes <= 0 {
 			j.left = 1 // this I/O is the last
+		}
+	}
+	if j.gen.passEnds && j.left != 0 {
+		// The next I/O, drawn now: if it starts past the region's end, the
+		// pass, and the job, end with this one (Control.PassEnds).
+		if j.peekIO(); j.gen.ended {
+			j.left = 1
 		}
 	}
 	if j.trace != nil {
@@ -154,7 +162,7 @@ func (j *job) nextIO() (dir, fd int, off, n int64) {
 	case j.left == 0 && readBack && !j.drainBacklog():
 		j.m.done = true // the last write read back
 	}
-	return dir, j.fds[j.peekFile], j.peekOff, j.peekLen
+	return dir, j.fds[file], off, n
 }
 
 // mayIssue reports whether the job may issue its next I/O at event time t

@@ -70,6 +70,9 @@ type offsetGen struct {
 	zones   [2][]zoneIndex // zoned: the zone of each percent of the I/Os
 	zipf    zipfConsts
 	backlog *verifyBacklog // verify_backlog's writes to read back (nil: none)
+	// passEnds: a sequential follow-on past the region's end ends the
+	// pass (Control.PassEnds), and ended says the last I/O drawn did.
+	passEnds, ended bool
 }
 
 // genRegion is a job's region of one file.
@@ -203,14 +206,24 @@ func (g *offsetGen) offset(r *genRegion, dir int) (int64, bool) {
 	}
 	if g.every > 1 {
 		if g.count--; g.count > 0 {
-			return g.seq(r, dir), false
+			return g.followOn(r, dir), false
 		}
 		g.count = g.every
 	}
 	if g.seqPerc[dir] > 0 && g.rng.below(100) < g.seqPerc[dir] {
-		return g.seq(r, dir), false
+		return g.followOn(r, dir), false
 	}
 	return g.rand(r, dir), true
+}
+
+// followOn is a random job's sequential I/O after its last one (seq),
+// noting when it would start past the region's end and that ends the
+// pass (passEnds: fio's get_next_offset past io_size).
+func (g *offsetGen) followOn(r *genRegion, dir int) int64 {
+	if g.passEnds && r.pos[dir]+g.lo[dir] > r.size {
+		g.ended = true
+	}
+	return g.seq(r, dir)
 }
 
 // mark is fio's mark_random_map: the blocks (of dir's smallest size) of

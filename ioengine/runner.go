@@ -154,6 +154,7 @@ func (r *workloadRun) startJobs(newLoop newLoopFunc) error {
 		}
 		j.leftBytes = ctl.BytesPerJob
 		j.gen = newOffsetGen(w, w.Offset+int64(i)*w.OffsetIncrement, r.sizes, i)
+		j.gen.passEnds = ctl.PassEnds && (ctl.IOsPerJob > 0 || ctl.BytesPerJob > 0) && j.gen.backlog == nil
 		j.m = newMeter(r.c, &r.pubs[i], w.ContinueOnError)
 		j.gate = newGate(w, w.IODepth)
 		if i == 0 {
