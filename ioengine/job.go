@@ -17,14 +17,18 @@ type job struct {
 	// cpu0 is the CPU the run started on: a job pinned beside its
 	// workers takes the (cpu0's place + idx)-th allowed CPU, so that two
 	// runs at once begin where the scheduler put each, not both on the first.
-	cpu0   int
-	w      *Workload
-	fds    []int // the job's files' descriptors, indexed as offsetGen's files
-	depth  int
-	bs     int64 // bytes of each I/O buffer: the largest I/O (Workload.MaxBS)
-	gen    offsetGen
-	m      meter
-	verify verifier // stamps writes and checks reads (nil: no verify)
+	cpu0  int
+	w     *Workload
+	fds   []int // the job's files' descriptors, indexed as offsetGen's files
+	depth int
+	bs    int64 // bytes of each I/O buffer: the largest I/O (Workload.MaxBS)
+	gen   offsetGen
+	// invalidate, when set, drops the page cache over the job's region of
+	// file f as a new pass over it begins (fio's invalidate=1 at each
+	// pass: its loop_cache_invalidate and the reopen of each loop).
+	invalidate func(f int)
+	m          meter
+	verify     verifier // stamps writes and checks reads (nil: no verify)
 	// buffers says how the engine uses its buffers ("registered",
 	// "unregistered: <why>"); set by newLoop.
 	buffers string
@@ -129,6 +133,12 @@ func (j *job) nextIO() (dir, fd int, off, n int64) {
 	dir = j.peekIO()
 	j.hasPeek = false
 	file, off, n := j.peekFile, j.peekOff, j.peekLen
+	if j.gen.newPass {
+		j.gen.newPass = false
+		if j.invalidate != nil {
+			j.invalidate(file)
+		}
+	}
 	j.due = 0
 	if j.pace.on {
 		j.due = j.pace.next[dir]

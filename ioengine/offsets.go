@@ -73,6 +73,10 @@ type offsetGen struct {
 	// passEnds: a sequential follow-on past the region's end ends the
 	// pass (Control.PassEnds), and ended says the last I/O drawn did.
 	passEnds, ended bool
+	// newPass is set when the last I/O drawn began a new pass over its
+	// file's region (the random map full, a sequential job back at the
+	// start), as fio's starts each (job.invalidate).
+	newPass bool
 }
 
 // genRegion is a job's region of one file.
@@ -255,6 +259,7 @@ func (g *offsetGen) seq(r *genRegion, dir int) int64 {
 	}
 	if p < 0 || p+g.lo[dir] > r.size {
 		p = 0
+		g.newPass = g.newPass || !g.random
 	}
 	return p
 }
@@ -287,6 +292,7 @@ func (g *offsetGen) rand(r *genRegion, dir int) int64 {
 		free, ok := m.nextFree(b)
 		if !ok || int64(free)*unit+g.lo[dir] > r.size {
 			m.reset()
+			g.newPass = true
 			free = b
 		}
 		b = free

@@ -155,6 +155,9 @@ func (r *workloadRun) startJobs(newLoop newLoopFunc) error {
 		j.leftBytes = ctl.BytesPerJob
 		j.gen = newOffsetGen(w, w.Offset+int64(i)*w.OffsetIncrement, r.sizes, i)
 		j.gen.passEnds = ctl.PassEnds && (ctl.IOsPerJob > 0 || ctl.BytesPerJob > 0) && j.gen.backlog == nil
+		if w.Invalidate && !w.Direct {
+			j.invalidate = func(f int) { dropCache(j.fds[f], j.gen.regions[f].start, j.gen.regions[f].size) }
+		}
 		j.m = newMeter(r.c, &r.pubs[i], w.ContinueOnError)
 		j.gate = newGate(w, w.IODepth)
 		if i == 0 {
