@@ -257,10 +257,11 @@ func (jr *jobReader) option(t string) error {
 		return fmt.Errorf("line %d: option without a name", line)
 	}
 	raw := strings.TrimSpace(v)
-	if raw != "" && strings.TrimLeft(v, " \t") != v && strings.Trim(raw, "0123456789") != "" {
+	if raw != "" && strings.TrimLeft(v, " \t") != v && strings.Trim(raw, "0123456789") != "" && OptionName(k) != OptDescription {
 		// fio 3.33 keeps the blank: a block size " 8k" runs 8-byte I/Os,
 		// an rw of " read" fails, a filename " f" names " f"; only a plain
-		// number reads as written.
+		// number reads as written. A description is free text fio only
+		// prints: "description= a test" runs in fio as it does here.
 		return fmt.Errorf("line %d: %s=%s has a blank after '=', which fio 3.33 keeps: a size loses its unit (8k reads as 8 bytes), a word fails to parse; write %s=%s", line, k, v, k, raw)
 	}
 	v = expandVars(raw)

@@ -21,6 +21,7 @@ func TestBlankAfterEqualsRefused(t *testing.T) {
 		{"bs= 4096", ""},
 		{"iodepth = 4", ""},
 		{"rw=read ; c", ""},
+		{"description= a test", ""},
 	} {
 		_, err := ParseJobFile(strings.NewReader("[a]\n" + c.line + "\n"))
 		switch {

@@ -207,6 +207,7 @@ const (
 	OptLoops                   OptionKey = "loops"
 	OptMaxLatency              OptionKey = "max_latency"
 	OptName                    OptionKey = "name"
+	OptDescription             OptionKey = "description"
 	OptNewGroup                OptionKey = "new_group"
 	OptNoRandomMap             OptionKey = "norandommap"
 	OptNonVectored             OptionKey = "nonvectored"
