@@ -139,8 +139,7 @@ var handlings = []struct {
 	{Batching, true, []string{"iodepth_batch", "iodepth_batch_complete_min", "iodepth_batch_complete_max",
 		"iodepth_low"}},
 	// Workload options qdsweep does not run.
-	{Unsupported, true, []string{"zonemode", "zonesize", "zonerange",
-		"zoneskip", "write_barrier", "buffer_compress_percentage",
+	{Unsupported, true, []string{"write_barrier", "buffer_compress_percentage",
 		"buffer_compress_chunk", "buffer_pattern", "dedupe_percentage", "refill_buffers", "zero_buffers",
 		"scramble_buffers", "fill_device", "fill_fs", "unlink", "unlink_each_loop", "cpus_allowed", "cpumask",
 		"cpus_allowed_policy", "numa_cpu_nodes", "numa_mem_policy", "nice", "prio", "prioclass",
@@ -228,6 +227,9 @@ const (
 	OptExitWhat                OptionKey = "exit_what"
 	OptReadBeyondWP            OptionKey = "read_beyond_wp"
 	OptZoneMode                OptionKey = "zonemode"
+	OptZoneSize                OptionKey = "zonesize"
+	OptZoneRange               OptionKey = "zonerange"
+	OptZoneSkip                OptionKey = "zoneskip"
 	OptRandSeed                OptionKey = "randseed"
 	OptRegisterFiles           OptionKey = "registerfiles"
 	OptRate                    OptionKey = "rate"
@@ -822,6 +824,10 @@ var RunOptions = []OptionDoc{
 	{Name: "random_distribution", Default: "random", Values: []string{"random", "zipf", "pareto", "normal", "zoned", "zoned_abs"}, Help: "where random offsets fall, by fio's formulas: zipf:θ, pareto:h, normal:σ (each [:centre 0..1]), zoned:60/10:40/90 (access%/size%), zoned_abs:60/1g:40/9g", pass: passWord},
 	{Name: "percentage_random", Default: "100", Help: "percent of a random job's I/Os at random offsets, the rest following the one before (reads,writes)", Range: between(0, 100), pass: passWord},
 	{Name: "random_generator", Default: "tausworthe", Values: []string{"tausworthe", "lfsr", "tausworthe64"}, Help: "offsets drawn by qdsweep's generator, to fio's distributions; lfsr visits each block once per pass (the random map), as fio's", pass: passWord},
+	{Name: "zonemode", Default: "none", Values: []string{"none", "strided", "zbd"}, Help: "strided: each job's I/O in one zone of its file at a time, --zonesize bytes in each before moving --zonerange + --zoneskip bytes on, as fio (zbd runs through fio)"},
+	{Name: "zonesize", Default: "0", Help: "bytes transferred in a zone before the next one (strided; alone it sets --zonemode=strided, as fio)"},
+	{Name: "zonerange", Default: "0", Help: "the bytes of a zone (default: --zonesize); random offsets are drawn within it"},
+	{Name: "zoneskip", Default: "0", Help: "bytes skipped after a zone's range; past the file's end the zones start again at --offset, as fio"},
 	{Name: "iodepth", Default: "1", Help: "I/Os in flight per job (psync does one at a time whatever the iodepth, as in fio)", Range: atLeast(1), SweepHelp: "I/Os in flight per job: list (1,2,4,8), doubling range (1:256) or range with factor (1:256:x4)"},
 	{Name: "numjobs", Default: "1", Help: "parallel jobs", SweepHelp: "parallel jobs: list, range or one value like --iodepth"},
 	{Name: "ioengine", Default: "psync", Help: "psync (also sync, pvsync), libaio or io_uring (falls back to libaio when unavailable); " +

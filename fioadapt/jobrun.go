@@ -275,6 +275,9 @@ func convertJob(name string, opts []fio.Option) (JobRun, []fio.Option, error) {
 		return JobRun{}, nil, err
 	}
 	c.finish()
+	if err := c.finishZones(); err != nil {
+		return JobRun{}, nil, err
+	}
 	c.checkSteady()
 	c.checkVerify()
 	c.run.Unsupported, c.run.Engine = c.unsupported, fio.EngineUsed(c.engine)
@@ -374,6 +377,7 @@ type jobConv struct {
 	steadyOpt           *fio.Option           // the steadystate= the job sets (nil: fio's default criterion)
 	given               map[string]fio.Option // each option by fio's name, the last given
 	verifySet           bool                  // verify= was given (verify_pattern then keeps its kind)
+	zones               zoneConv              // zonemode and its sizes (finishZones)
 }
 
 // refuse records o as an option qdsweep does not run.
@@ -492,7 +496,7 @@ var jobOptions map[string]handler
 
 func init() {
 	jobOptions = map[string]handler{}
-	for _, group := range []map[string]handler{fileHandlers(), ioHandlers(), verifyLogHandlers(), backlogHandlers()} {
+	for _, group := range []map[string]handler{fileHandlers(), ioHandlers(), verifyLogHandlers(), backlogHandlers(), zoneHandlers()} {
 		maps.Copy(jobOptions, group)
 	}
 	for _, name := range fio.UringOptionNames() {
@@ -975,6 +979,7 @@ var settingKeys = map[ioengine.Setting]fio.OptionKey{
 	ioengine.SetLatencyTarget: fio.OptLatencyTarget, ioengine.SetLatencyWindow: fio.OptLatencyWindow,
 	ioengine.SetLatencyPercentile: fio.OptLatencyPercentile, ioengine.SetVerify: fio.OptVerify,
 	ioengine.SetVerifyPattern: fio.OptVerifyPattern, ioengine.SetVerifyInterval: fio.OptVerifyInterval,
+	ioengine.SetZoneSize: fio.OptZoneSize, ioengine.SetZoneRange: fio.OptZoneRange, ioengine.SetZoneSkip: fio.OptZoneSkip,
 	ioengine.SetRuntime: fio.OptRuntime,
 }
 

@@ -292,8 +292,12 @@ func IOsPerJob(run JobRun, w ioengine.Workload, existingSize int64) int64 {
 // of one loop, no io_size and one file, whose every job's region ends
 // before the file does, ends where a follow-on would start past its
 // region, as fio 3.33's job does (4 MiB file, size=1m, randread:4: 118
-// reads in fio where its region holds 256).
+// reads in fio where its region holds 256). A job in strided zones ends
+// at an I/O its zones cannot place (ioengine.StridedZones).
 func PassEnds(run JobRun, w ioengine.Workload, existingSize int64) bool {
+	if w.Zones.On() {
+		return true
+	}
 	s := w.Shape
 	if !w.RW.IsRandom() || s.RandomEvery <= 1 && s.Sequential == [2]int{} || max(run.Loops, 1) > 1 ||
 		run.Set[fio.OptIOSize] || len(w.Files) > 1 || w.Size <= 0 {

@@ -77,6 +77,8 @@ type offsetGen struct {
 	// file's region (the random map full, a sequential job back at the
 	// start), as fio's starts each (job.invalidate).
 	newPass bool
+	// zone is the job's place in its strided zones (nil: none).
+	zone *zoneGen
 }
 
 // genRegion is a job's region of one file.
@@ -128,16 +130,23 @@ func newOffsetGen(w *Workload, start int64, sizes []int64, job int) offsetGen {
 		g.zones[d] = zoneTable(s.Dist.Zones[d])
 	}
 	rangeSize := min(g.lo[0], g.lo[1])
+	if w.Zones.On() && len(sizes) == 1 {
+		g.zone = &zoneGen{StridedZones: w.Zones, span: w.Zones.Span(), end: sizes[0]}
+	}
 	for f, size := range sizes {
 		r := genRegion{start: start, size: size}
+		span := size // random offsets' span: the region, or a zone of it
+		if g.zone != nil {
+			span = g.zone.span
+		}
 		for d := range 2 {
-			// fio's last_block: the region less what the smallest I/O
-			// needs beyond an aligned start, in units.
-			r.blocks[d] = uint64(max(size-max(g.lo[d]-g.unit[d], 0), 0) / g.unit[d])
+			// fio's last_block: the region (the zone) less what the
+			// smallest I/O needs beyond an aligned start, in units.
+			r.blocks[d] = uint64(max(span-max(g.lo[d]-g.unit[d], 0), 0) / g.unit[d])
 		}
 		r.nranges = uint64((size + rangeSize - 1) / rangeSize)
 		if g.random && w.keepsRandomMap() {
-			r.done = newBlockMap(uint64(size / rangeSize))
+			r.done = newBlockMap(uint64(span / rangeSize))
 		}
 		g.regions[f] = g.initDist(r)
 	}
@@ -186,6 +195,10 @@ func (g *offsetGen) next() (dir, file int, off, n int64) {
 		g.turn = (g.turn + 1) % len(g.regions)
 	}
 	r := &g.regions[file]
+	if g.zone != nil {
+		rel, n := g.nextInZone(r, dir)
+		return dir, file, r.start + rel, n
+	}
 	rel, drawn := g.offset(r, dir)
 	n = g.lo[dir]
 	if g.hi[dir] != n {
@@ -290,9 +303,14 @@ func (g *offsetGen) rand(r *genRegion, dir int) int64 {
 		// A free block past where dir's I/O fits (directions of different
 		// smallest sizes share the map's bits) ends fio's pass too.
 		free, ok := m.nextFree(b)
-		if !ok || int64(free)*unit+g.lo[dir] > r.size {
+		span := r.size
+		if g.zone != nil {
+			span = g.zone.span
+		}
+		if !ok || int64(free)*unit+g.lo[dir] > span {
 			m.reset()
 			g.newPass = true
+			g.ended = g.ended || g.zone != nil && g.passEnds // fio's size-based job in zones ends there
 			free = b
 		}
 		b = free

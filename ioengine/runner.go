@@ -70,6 +70,7 @@ type workloadRun struct {
 	fd      int     // the target, opened once
 	jobFDs  [][]int // each job's files (fd or others)
 	sizes   []int64 // the region of each file
+	total   int64   // the target's bytes
 	jobs    int     // jobs to start (numjobs, or fewer under a thread limit)
 	limited bool    // a thread limit is near: io_uring keeps few workers
 	short   *Shortfall
@@ -104,7 +105,7 @@ func openRun(w Workload, ctl Control, engine string) (*workloadRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &workloadRun{w: w, ctl: ctl, engine: engine}
+	r := &workloadRun{w: w, ctl: ctl, engine: engine, total: total}
 	if r.jobs, r.short, r.limited, err = jobsWithinThreadLimit(w.NumJobs, engine); err != nil {
 		return nil, err
 	}
@@ -154,6 +155,7 @@ func (r *workloadRun) startJobs(newLoop newLoopFunc) error {
 		}
 		j.leftBytes = ctl.BytesPerJob
 		j.gen = newOffsetGen(w, w.Offset+int64(i)*w.OffsetIncrement, r.sizes, i)
+		j.gen.setFileEnd(r.total)
 		j.gen.passEnds = ctl.PassEnds && (ctl.IOsPerJob > 0 || ctl.BytesPerJob > 0) && j.gen.backlog == nil
 		if w.Invalidate && !w.Direct {
 			j.invalidate = func(f int) { dropCache(j.fds[f], j.gen.regions[f].start, j.gen.regions[f].size) }

@@ -50,6 +50,9 @@ const (
 	SetVerify                                // FioVerify.Kind
 	SetVerifyPattern                         // FioVerify.Pattern
 	SetVerifyInterval                        // FioVerify.Interval
+	SetZoneSize                              // Zones.Size
+	SetZoneRange                             // Zones.Range
+	SetZoneSkip                              // Zones.Skip
 	SetRuntime                               // Control.Runtime
 )
 
@@ -78,6 +81,7 @@ var settingFields = [...]string{
 	SetLatencyTarget: "Workload.LatTarget.Target", SetLatencyWindow: "Workload.LatTarget.Window",
 	SetLatencyPercentile: "Workload.LatTarget.Percentile", SetVerify: "Workload.FioVerify.Kind",
 	SetVerifyPattern: "Workload.FioVerify.Pattern", SetVerifyInterval: "Workload.FioVerify.Interval",
+	SetZoneSize: "Workload.Zones.Size", SetZoneRange: "Workload.Zones.Range", SetZoneSkip: "Workload.Zones.Skip",
 	SetRuntime: "Control.Runtime",
 }
 

@@ -19,7 +19,7 @@ import (
 // setting as its caller's options do. A missing file in an existing directory is accepted (the
 // caller may create it); its size checks are then skipped.
 func Validate(w Workload, engine string) error {
-	for _, check := range []func(Workload, string) error{validateShape, validatePacing, validatePacingFamily, validateRegion, validateUring, validateVerify} {
+	for _, check := range []func(Workload, string) error{validateShape, validatePacing, validatePacingFamily, validateRegion, validateUring, validateVerify, validateZones} {
 		if err := check(w, engine); err != nil {
 			return err
 		}
@@ -129,6 +129,9 @@ func validateRegion(w Workload, _ string) error {
 	}
 	return nil
 }
+
+// validateZones checks the workload's strided zones (CheckZones).
+func validateZones(w Workload, _ string) error { return w.CheckZones() }
 
 // validateUring checks fio's io_uring options: given only for io_uring
 // (or fio, which runs them in its io_uring engine); hipri only where

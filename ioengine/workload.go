@@ -112,6 +112,9 @@ type Workload struct {
 	// rw=read:<skip>); its zero value is fio's default. With a mix of
 	// sizes, BS is the smallest (MinBS) and buffers hold MaxBS bytes.
 	Shape Shape
+	// Zones is fio's zonemode=strided: each job's I/O one zone of its file
+	// at a time (StridedZones); the zero value is none.
+	Zones StridedZones
 	// Uring holds fio's io_uring engine options; the zero value leaves the
 	// ring's setup to qdsweep. Other engines refuse them (Validate).
 	Uring UringOptions
@@ -280,11 +283,16 @@ func b2i(b bool) int {
 // file), for the write guard: written when writes is set, opened with
 // w's O_DIRECT and sync flags, over the region the deepest of jobs or
 // w.NumJobs jobs cover, each w.FileSize() bytes from w.Offset apart by
-// w.OffsetIncrement. Every check and hold of a workload's target, by the
-// engines, a sweep and the command line, is built here.
+// w.OffsetIncrement (strided zones reach past the region: to the file's
+// end). Every check and hold of a workload's target, by the engines, a
+// sweep and the command line, is built here.
 func (w Workload) GuardTarget(path string, writes bool, jobs int) guard.Target {
+	size := w.FileSize()
+	if w.Zones.On() {
+		size = 0
+	}
 	return guard.Target{Path: path, Write: writes, Direct: w.Direct, Sync: w.OpenSync,
-		End: guard.Region(w.Offset, w.FileSize(), w.OffsetIncrement, max(jobs, w.NumJobs))}
+		End: guard.Region(w.Offset, size, w.OffsetIncrement, max(jobs, w.NumJobs))}
 }
 
 // RWs are the patterns qdsweep's engines run, in the order fio lists them.

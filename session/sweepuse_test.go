@@ -19,6 +19,8 @@ var sweepUseExamples = map[string][]string{
 	"name": {"name=x"}, "filename": {"filename=%m"}, "directory": {"directory=%d"}, "nrfiles": {"nrfiles=1"},
 	"rw": {"rw=read"}, "bs": {"bs=8k"}, "bsrange": {"bsrange=4k-16k"}, "ba": {"ba=8k"},
 	"bssplit": {"bssplit=4k/50:64k/50"}, "random_distribution": {"random_distribution=zipf:1.2"},
+	"zonemode": {"zonemode=strided"}, "zonesize": {"zonesize=256k"}, "zonerange": {"zonesize=256k", "zonerange=128k"},
+	"zoneskip":          {"zonesize=256k", "zoneskip=64k"},
 	"percentage_random": {"percentage_random=50"}, "random_generator": {"random_generator=tausworthe64"},
 	"iodepth": {"iodepth=8"}, "numjobs": {"numjobs=2"}, "ioengine": {"ioengine=psync"}, "direct": {"direct=1"},
 	"buffered": {"buffered=0"}, "invalidate": {"invalidate=1"}, "fadvise_hint": {"fadvise_hint=random"}, "size": {"size=512k"}, "filesize": {"filesize=512k"},

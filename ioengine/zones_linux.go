@@ -1,0 +1,90 @@
+package ioengine
+
+// zoneGen is a job's place in its strided zones (StridedZones), every
+// offset from the start of the job's region: fio's file_offset,
+// zone_bytes and real_file_size.
+type zoneGen struct {
+	StridedZones
+	span  int64 // the zone's bytes (Span)
+	end   int64 // the file's end (fio's real_file_size)
+	off   int64 // the zone's start (fio's file_offset)
+	bytes int64 // bytes transferred in the zone (fio's zone_bytes)
+}
+
+// setFileEnd tells the zones where the job's file ends (total bytes).
+func (g *offsetGen) setFileEnd(total int64) {
+	if z := g.zone; z != nil {
+		z.end = total - g.regions[0].start
+	}
+}
+
+// nextInZone is the offset (from r's start) and size of the next I/O of
+// direction dir in the zones: fio's setup_strided_zone_mode, then its
+// offset in the zone. An I/O fio cannot place ends a size-based pass
+// (passEnds: ended) and starts a time-based job over from its first zone.
+func (g *offsetGen) nextInZone(r *genRegion, dir int) (rel, n int64) {
+	z := g.zone
+	n = g.lo[dir]
+	for try := 0; ; try++ {
+		g.enterZone(r, dir)
+		var drawn bool
+		if g.random {
+			rel, drawn = z.off+g.rand(r, dir), true
+		} else {
+			rel = g.seqInZone(r, dir)
+		}
+		if rel+n <= z.end && rel-z.off < r.size || try > 0 {
+			if drawn && r.done != nil {
+				n = g.mark(r, dir, rel-z.off, n)
+			}
+			break
+		}
+		if g.passEnds {
+			g.ended = true
+			break
+		}
+		// fio's file is done: a time-based job opens it again, its zones
+		// from the first.
+		z.off, z.bytes = 0, 0
+		g.newPass = true
+	}
+	r.pos[dir] = rel + n
+	z.bytes += n
+	return rel, n
+}
+
+// enterZone is fio's setup_strided_zone_mode: the next zone once Size
+// bytes are done in this one (the first again past the file's end),
+// direction dir's sequential offset back at the zone's start once past its
+// range, and both directions' offsets and the random map anew every Range
+// bytes.
+func (g *offsetGen) enterZone(r *genRegion, dir int) {
+	z := g.zone
+	if z.bytes >= z.Size {
+		z.bytes = 0
+		if z.off += z.span + z.Skip; z.off >= z.end {
+			z.off = 0
+		}
+		r.pos[dir] = z.off
+	}
+	if r.pos[dir] >= z.off+z.span {
+		r.pos[dir] = z.off
+	}
+	if z.bytes%z.span == 0 {
+		r.pos = [2]int64{z.off, z.off}
+		if r.done != nil {
+			r.done.reset()
+		}
+	}
+}
+
+// seqInZone is fio's get_next_seq_offset in a zone: where dir's last I/O
+// ended; in a time-based job, at or past the region's end, the zone's
+// start (fio's wrap to file_offset, its cache dropped as it does).
+func (g *offsetGen) seqInZone(r *genRegion, dir int) int64 {
+	if !g.passEnds && r.pos[dir] >= r.size {
+		r.pos[dir] = g.zone.off
+		g.newPass = true
+	}
+	return r.pos[dir]
+}
