@@ -139,9 +139,7 @@ var handlings = []struct {
 	{Batching, true, []string{"iodepth_batch", "iodepth_batch_complete_min", "iodepth_batch_complete_max",
 		"iodepth_low"}},
 	// Workload options qdsweep does not run.
-	{Unsupported, true, []string{"write_barrier", "buffer_compress_percentage",
-		"buffer_compress_chunk", "buffer_pattern", "dedupe_percentage", "refill_buffers", "zero_buffers",
-		"scramble_buffers", "fill_device", "fill_fs", "unlink", "unlink_each_loop", "cpus_allowed", "cpumask",
+	{Unsupported, true, []string{"write_barrier", "fill_device", "fill_fs", "unlink", "unlink_each_loop", "cpus_allowed", "cpumask",
 		"cpus_allowed_policy", "numa_cpu_nodes", "numa_mem_policy", "nice", "prio", "prioclass",
 		"cmdprio_percentage", "verify_offset",
 		"experimental_verify", "trim_percentage",
@@ -172,6 +170,16 @@ const (
 	OptBlockAlign              OptionKey = "ba"
 	OptBSSplit                 OptionKey = "bssplit"
 	OptBuffered                OptionKey = "buffered"
+	OptBufferCompress          OptionKey = "buffer_compress_percentage"
+	OptBufferCompressChunk     OptionKey = "buffer_compress_chunk"
+	OptBufferPattern           OptionKey = "buffer_pattern"
+	OptDedupe                  OptionKey = "dedupe_percentage"
+	OptDedupeMode              OptionKey = "dedupe_mode"
+	OptDedupeWorkingSet        OptionKey = "dedupe_working_set_percentage"
+	OptDedupeGlobal            OptionKey = "dedupe_global"
+	OptRefillBuffers           OptionKey = "refill_buffers"
+	OptScrambleBuffers         OptionKey = "scramble_buffers"
+	OptZeroBuffers             OptionKey = "zero_buffers"
 	OptContinueOnError         OptionKey = "continue_on_error"
 	OptDirect                  OptionKey = "direct"
 	OptDirectory               OptionKey = "directory"
@@ -882,6 +890,16 @@ var RunOptions = []OptionDoc{
 	{Name: "verify_async", Default: "0", Help: "accepted: fio's threads that check reads apart from the job; qdsweep checks each read as it completes, with the same checks and errors", Range: atLeast(0)},
 	{Name: "verify_backlog", Help: "read back and check the blocks written after every this many writes, while the job writes (the rest when its writes end; each block once)", Range: atLeast(0)},
 	{Name: "verify_backlog_batch", Help: "how many of verify_backlog's blocks each read back checks (default: verify_backlog)", Range: atLeast(0)},
+	{Name: "buffer_compress_percentage", Help: "percent of each chunk of a write left compressible (zeros, or --buffer_pattern), the rest random, as fio fills it; 100: zeros", Range: between(0, 100)},
+	{Name: "buffer_compress_chunk", Default: "512", Help: "bytes of each chunk of --buffer_compress_percentage (at most the smallest write; 0: the smallest write)"},
+	{Name: "buffer_pattern", Help: "write buffers hold this pattern, hexadecimal (0xdeadbeef) or quoted ('abc'); with --buffer_compress_percentage, the compressible part of each chunk"},
+	{Name: "dedupe_percentage", Help: "percent of writes whose data repeats data written before (deduplicable), as fio draws them", Range: between(0, 100)},
+	{Name: "dedupe_mode", Default: "repeat", Values: []string{"repeat", "working_set"}, Help: "what a --dedupe_percentage write repeats: repeat, the job's next unique buffer; working_set, a block drawn from the first --dedupe_working_set_percentage of the job's size", pass: passWord},
+	{Name: "dedupe_working_set_percentage", Default: "5", Help: "dedupe_mode=working_set's set, percent of the job's size", Range: between(0, 100), pass: passWord},
+	{Name: "dedupe_global", Default: "0", Help: "1: dedupe_mode=working_set's set is shared by every job of the run, so a job repeats what the others wrote", Range: between(0, 1), pass: passBool},
+	{Name: "refill_buffers", Switch: true, Help: "fill every write's buffer anew (fio's default with --buffer_compress_percentage, --dedupe_percentage or --verify); else each buffer is filled once as the job starts", Range: between(0, 1)},
+	{Name: "scramble_buffers", Default: "1", Help: "each write of a buffer filled once carries its offset and the time in each 512-byte block, so no two are alike (0: written as filled)", Range: between(0, 1)},
+	{Name: "zero_buffers", Switch: true, Help: "write buffers hold zeros (else random data)", Range: between(0, 1)},
 	{Name: "steadystate", Default: "iops_slope:0.01%", Help: "end the job at steady state: iops, iops_slope, bw or bw_slope, ':' and the limit (% of the mean with %), as fio (also spelled --ss)",
 		SweepHelp: "steady state: a step ends once IOPS drifts less than this share of its mean per second (fio's ss=iops_slope); 0 turns it off"},
 	{Name: "steadystate_duration", Default: "0", Help: "the steady-state window, whole seconds, one sample a second (also --ss_dur; 0: no test)",

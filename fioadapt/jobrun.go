@@ -188,6 +188,7 @@ func Runs(jf fio.JobFile) ([]JobRun, error) {
 		run.Given = jf.Scoped(i)
 		runs = append(runs, run)
 	}
+	numberBufferJobs(runs)
 	if len(unknown) > 0 {
 		// fio refuses these too: a typo, not a workload qdsweep lacks.
 		msg := fmt.Sprintf("%s: %s", fio.ErrNotFio.Error(), strings.Join(dedupSorted(unknown), ", "))
@@ -276,6 +277,9 @@ func convertJob(name string, opts []fio.Option) (JobRun, []fio.Option, error) {
 	}
 	c.finish()
 	if err := c.finishZones(); err != nil {
+		return JobRun{}, nil, err
+	}
+	if err := c.finishBuffers(); err != nil {
 		return JobRun{}, nil, err
 	}
 	c.checkSteady()
@@ -378,6 +382,7 @@ type jobConv struct {
 	given               map[string]fio.Option // each option by fio's name, the last given
 	verifySet           bool                  // verify= was given (verify_pattern then keeps its kind)
 	zones               zoneConv              // zonemode and its sizes (finishZones)
+	buf                 bufConv               // the buffer options so far (buffers.go)
 }
 
 // refuse records o as an option qdsweep does not run.
@@ -496,7 +501,7 @@ var jobOptions map[string]handler
 
 func init() {
 	jobOptions = map[string]handler{}
-	for _, group := range []map[string]handler{fileHandlers(), ioHandlers(), verifyLogHandlers(), backlogHandlers(), zoneHandlers()} {
+	for _, group := range []map[string]handler{fileHandlers(), ioHandlers(), verifyLogHandlers(), backlogHandlers(), zoneHandlers(), bufferHandlers()} {
 		maps.Copy(jobOptions, group)
 	}
 	for _, name := range fio.UringOptionNames() {

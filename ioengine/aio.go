@@ -77,6 +77,7 @@ func newAIOLoop(j *job) (jobLoop, error) {
 		_ = aioDestroy(ctx)
 		return nil, fmt.Errorf("job %d: %w", j.idx, err)
 	}
+	j.content.start(ar.bufs, j.bs)
 	a := &aioLoop{ctx: ctx, ar: ar, slots: make([]uringSlot, j.depth), free: make([]uint32, 0, j.depth),
 		freed: make([]int64, j.depth), held: make([]bool, j.depth)}
 	off := 0
@@ -183,9 +184,7 @@ func (a *aioLoop) submit(j *job, n int) (int, error) {
 		cb.opcode = aioCmdPread
 		if dir == dirWrite {
 			cb.opcode = aioCmdPwrite
-			if j.verify != nil {
-				j.verify.fill(a.ar.buf(int(slot))[:size], off)
-			}
+			j.fillWrite(a.ar.buf(int(slot))[:size], off)
 		}
 		a.ptrs[k] = uint64(uintptr(unsafe.Pointer(cb)))
 	}

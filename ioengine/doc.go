@@ -33,7 +33,9 @@
 //     package compiles in abi_layout.go; uring.go: the job loop on it), a
 //     libaio context (aio.go), or one pread/pwrite at a time (psync.go:
 //     a read that follows a fast one is a raw system call, rawReadMax).
-//     Buffers live in an arena mapped outside the Go heap (arena.go). A
+//     Buffers live in an arena mapped outside the Go heap (arena.go); what
+//     writes carry (zeros, or fio's random, compressible, deduplicable or
+//     patterned data) is content.go's, filled through contentjob.go. A
 //     loop keeps iodepth I/Os in flight and, as fio does, submits each
 //     completion's replacement in a call of its own, batching only when
 //     the target completes I/Os inside the submitting call (cached pages)

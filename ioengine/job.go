@@ -29,6 +29,7 @@ type job struct {
 	invalidate func(f int)
 	m          meter
 	verify     verifier // stamps writes and checks reads (nil: no verify)
+	content    *filler  // fills its write buffers (Workload.Buffers; nil: it writes nothing)
 	// buffers says how the engine uses its buffers ("registered",
 	// "unregistered: <why>"); set by newLoop.
 	buffers string

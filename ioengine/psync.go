@@ -57,6 +57,7 @@ func newPsyncLoop(j *job) (jobLoop, error) {
 		return nil, fmt.Errorf("job %d: %w", j.idx, err)
 	}
 	j.buffers = ""
+	j.content.start(ar.bufs, j.bs)
 	j.threadFree = true
 	return &psyncLoop{ar: ar}, nil
 }
@@ -84,8 +85,8 @@ func (p *psyncLoop) run(j *job) error {
 		dir, fd, off, bs := j.nextIO()
 		due := j.due
 		buf := whole[:bs]
-		if dir == dirWrite && j.verify != nil {
-			j.verify.fill(buf, off)
+		if dir == dirWrite {
+			j.fillWrite(buf, off)
 		}
 		t0 := c.now()
 		m.submitted(t0, 1)

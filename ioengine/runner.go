@@ -156,6 +156,7 @@ func (r *workloadRun) startJobs(newLoop newLoopFunc) error {
 		j.leftBytes = ctl.BytesPerJob
 		j.gen = newOffsetGen(w, w.Offset+int64(i)*w.OffsetIncrement, r.sizes, i)
 		j.gen.setFileEnd(r.total)
+		j.content = newFiller(w, i, j.gen.regions[0].size)
 		j.gen.passEnds = ctl.PassEnds && (ctl.IOsPerJob > 0 || ctl.BytesPerJob > 0) && j.gen.backlog == nil
 		if w.Invalidate && !w.Direct {
 			j.invalidate = func(f int) { dropCache(j.fds[f], j.gen.regions[f].start, j.gen.regions[f].size) }

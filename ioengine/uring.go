@@ -176,6 +176,7 @@ func openUringLoop(j *job, badRegister bool) (jobLoop, error) {
 		r.close()
 		return nil, fmt.Errorf("job %d: %w", j.idx, err)
 	}
+	j.content.start(ar.bufs, j.bs)
 	if j.fewThreads {
 		// io_uring's workers are threads of this process: under a thread
 		// limit (RLIMIT_NPROC, pids.max) unbounded ones would take the
@@ -347,9 +348,7 @@ func (u *uringLoop) prep(j *job, n int, t0 int64) int {
 		op := u.opRead
 		if dir == dirWrite {
 			op = u.opWr
-			if j.verify != nil {
-				j.verify.fill(u.ar.buf(int(slot))[:size], off)
-			}
+			j.fillWrite(u.ar.buf(int(slot))[:size], off)
 		}
 		sqeLen := uint32(size)
 		if u.iovs != nil {

@@ -138,7 +138,7 @@ func newVerifier(w *Workload, idx int) verifier {
 		if iv <= 0 {
 			iv = w.MinBS()
 		}
-		return &fioVerifier{v: w.FioVerify, interval: iv, thread: uint16(idx + 1),
+		return &fioVerifier{v: w.FioVerify, interval: iv, thread: uint16(idx + 1), buffers: w.Buffers,
 			rng: rand.NewChaCha8([32]byte{byte(idx), byte(w.RandSeed), byte(w.RandSeed >> 8), 0xac, 0xca})}
 	case w.Verify:
 		return offsetStamp{}
@@ -165,6 +165,9 @@ type fioVerifier struct {
 	thread   uint16
 	numberio uint16
 	rng      *rand.ChaCha8
+	// buffers: its random data keeps Compress percent compressible, as
+	// fio's fill_verify_pattern fills a block (one segment a write).
+	buffers Buffers
 }
 
 // chunk is the bytes each header covers in an I/O of n bytes (fio's
@@ -184,6 +187,9 @@ func (f *fioVerifier) fill(buf []byte, off int64) {
 		}
 	} else {
 		_, _ = rand.NewChaCha8([32]byte{byte(seed), byte(seed >> 8), byte(seed >> 16), byte(seed >> 24)}).Read(buf)
+		if c := f.buffers.Compress; c > 0 {
+			fillPattern(buf[len(buf)*(100-c)/100:], f.buffers.Pattern)
+		}
 	}
 	f.numberio++
 	for p := int64(0); p < int64(len(buf)); p += f.interval {

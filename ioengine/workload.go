@@ -115,6 +115,9 @@ type Workload struct {
 	// Zones is fio's zonemode=strided: each job's I/O one zone of its file
 	// at a time (StridedZones); the zero value is none.
 	Zones StridedZones
+	// Buffers is what the writes carry (fio's buffer_* and dedupe_*
+	// options); its zero value writes zeros.
+	Buffers Buffers
 	// Uring holds fio's io_uring engine options; the zero value leaves the
 	// ring's setup to qdsweep. Other engines refuse them (Validate).
 	Uring UringOptions
