@@ -833,7 +833,7 @@ var RunOptions = []OptionDoc{
 	{Name: "percentage_random", Default: "100", Help: "percent of a random job's I/Os at random offsets, the rest following the one before (reads,writes)", Range: between(0, 100), pass: passWord},
 	{Name: "random_generator", Default: "tausworthe", Values: []string{"tausworthe", "lfsr", "tausworthe64"}, Help: "offsets drawn by qdsweep's generator, to fio's distributions; lfsr visits each block once per pass (the random map), as fio's", pass: passWord},
 	{Name: "zonemode", Default: "none", Values: []string{"none", "strided", "zbd"}, Help: "strided: each job's I/O in one zone of its file at a time, --zonesize bytes in each before moving --zonerange + --zoneskip bytes on, as fio (zbd runs through fio)"},
-	{Name: "zonesize", Default: "0", Help: "bytes transferred in a zone before the next one (strided; alone it sets --zonemode=strided, as fio)"},
+	{Name: "zonesize", Default: "0", Help: "bytes transferred in a zone before the next one (with --zonemode=strided, as fio requires)"},
 	{Name: "zonerange", Default: "0", Help: "the bytes of a zone (default: --zonesize); random offsets are drawn within it"},
 	{Name: "zoneskip", Default: "0", Help: "bytes skipped after a zone's range; past the file's end the zones start again at --offset, as fio"},
 	{Name: "iodepth", Default: "1", Help: "I/Os in flight per job (psync does one at a time whatever the iodepth, as in fio)", Range: atLeast(1), SweepHelp: "I/Os in flight per job: list (1,2,4,8), doubling range (1:256) or range with factor (1:256:x4)"},

@@ -67,9 +67,9 @@ func convZone(c *jobConv, key string, o fio.Option) error {
 	return err
 }
 
-// finishZones applies the job's zone options as fio 3.33 does: a zone size
-// without a mode is strided; zonemode=none with a zone size, and strided
-// without one, are refused as fio refuses them; a job of several files
+// finishZones applies the job's zone options as fio 3.33 does:
+// zonemode=none (its default) with a zone size, and strided without one,
+// are refused as fio refuses them; a job of several files
 // runs no zones (fio's strided mode takes one file); a range defaults to
 // the size. Zones the engines do not run (ioengine.Workload.CheckZones),
 // a size-based job of several loops (each of fio's loops starts again at
@@ -82,14 +82,11 @@ func (c *jobConv) finishZones() error {
 	}
 	mode := z.mode
 	if mode == "" {
-		mode = zoneModeNone
-		if z.size > 0 {
-			mode = zoneModeStrided
-		}
+		mode = fio.Row(fio.OptZoneMode).Default
 	}
 	switch {
 	case mode == zoneModeNone && z.size > 0:
-		return fmt.Errorf("job %s: %s=%s and %s are not compatible, as fio says; drop one of them", c.run.Name, fio.OptZoneMode, zoneModeNone, fio.OptZoneSize)
+		return fmt.Errorf("job %s: %s=%s and %s are not compatible, as fio 3.33 says; set %s=%s or drop %s", c.run.Name, fio.OptZoneMode, zoneModeNone, fio.OptZoneSize, fio.OptZoneMode, zoneModeStrided, fio.OptZoneSize)
 	case mode == zoneModeStrided && z.size == 0:
 		return fmt.Errorf("job %s: %s=%s needs %s, as in fio; add e.g. %s=256m", c.run.Name, fio.OptZoneMode, zoneModeStrided, fio.OptZoneSize, fio.OptZoneSize)
 	case mode == zoneModeZBD:
