@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/ioengine"
@@ -61,7 +62,7 @@ func bufferHandlers() map[string]handler {
 			return err
 		}},
 		fio.OptRefillBuffers: {apply: func(c *jobConv, _ string, o fio.Option) (err error) {
-			c.buf.refill, err = optBool(o)
+			c.buf.refill, err = optSet(o)
 			return err
 		}},
 		fio.OptScrambleBuffers: {apply: func(c *jobConv, _ string, o fio.Option) error {
@@ -70,7 +71,7 @@ func bufferHandlers() map[string]handler {
 			return err
 		}},
 		fio.OptZeroBuffers: {apply: func(c *jobConv, _ string, o fio.Option) (err error) {
-			c.buf.zero, err = optBool(o)
+			c.buf.zero, err = optSet(o)
 			return err
 		}},
 	}
@@ -80,6 +81,15 @@ func bufferHandlers() map[string]handler {
 		hs[k] = h
 	}
 	return hs
+}
+
+// optSet reads a switch fio takes as any whole number (its
+// FIO_OPT_STR_SET: refill_buffers=2 is on), alone, or as a word.
+func optSet(o fio.Option) (bool, error) {
+	if n, err := strconv.Atoi(strings.TrimSpace(o.Value)); err == nil {
+		return n != 0, nil
+	}
+	return optBool(o)
 }
 
 // convBufferPattern reads buffer_pattern as fio's str_buffer_pattern_cb:
