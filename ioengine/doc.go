@@ -24,7 +24,8 @@
 //     open files, memory, AIO events; limits.go) are not started; the
 //     others run, and Stats.Shortfall says why fewer I/Os were in flight
 //     than asked. A job draws its offsets from offsets.go, through fio's
-//     random map (randmap.go) unless norandommap; its verify blocks are
+//     random map (randmap.go) unless norandommap, one strided zone at a
+//     time with zones (zones.go, zones_linux.go); its verify blocks are
 //     verify.go's, and verify_backlog's reads back backlog.go's.
 //   - Rings. Each job builds its loop on its own thread: an io_uring ring
 //     (uring_ring.go: setup, mapping, get_sqe, flush, peek and advance of

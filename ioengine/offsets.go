@@ -221,16 +221,23 @@ func (g *offsetGen) offset(r *genRegion, dir int) (int64, bool) {
 	if !g.random {
 		return g.seq(r, dir), false
 	}
-	if g.every > 1 {
-		if g.count--; g.count > 0 {
-			return g.followOn(r, dir), false
-		}
-		g.count = g.every
-	}
-	if g.seqPerc[dir] > 0 && g.rng.below(100) < g.seqPerc[dir] {
+	if g.followsOn(dir) {
 		return g.followOn(r, dir), false
 	}
 	return g.rand(r, dir), true
+}
+
+// followsOn reports whether a random job's next I/O of direction dir
+// follows its last one (rw=randread:N's every N-th drawn, percentage_random's
+// share) rather than being drawn.
+func (g *offsetGen) followsOn(dir int) bool {
+	if g.every > 1 {
+		if g.count--; g.count > 0 {
+			return true
+		}
+		g.count = g.every
+	}
+	return g.seqPerc[dir] > 0 && g.rng.below(100) < g.seqPerc[dir]
 }
 
 // followOn is a random job's sequential I/O after its last one (seq),

@@ -7,7 +7,8 @@ package ioengine
 // zone, sequential I/O runs from the zone's start (and from it again once
 // it reaches the zone's end, where Size is over Range); random I/O draws
 // uniform offsets within the zone, each block once per Range bytes (fio's
-// random map over the zone). The zones run past the job's region (Size
+// random map over the zone), a random job's sequential follow-ons
+// (rw=randread:N, percentage_random) from its last I/O. The zones run past the job's region (Size
 // bytes from Offset) up to the file's end, as fio's do; the write guard
 // judges the whole file (GuardTarget). A job of one file only: fio ignores
 // the zones of a job with several (Validate refuses them).
@@ -39,8 +40,7 @@ func (z StridedZones) Span() int64 {
 // sizes not negative, a zone size wherever a range or skip is given, zones
 // of an I/O or more and no larger than the job's region, and a job whose
 // zones the engines run: one file, one block size per direction, uniform
-// random offsets without sequential follow-ons or skips, and no fio
-// verify. A refusal is a *SettingError naming Zones' settings or the one
+// random offsets, no skips (rw=read:8k) and no fio verify. A refusal is a *SettingError naming Zones' settings or the one
 // they do not run with.
 func (w Workload) CheckZones() error {
 	z := w.Zones
@@ -62,10 +62,8 @@ func (w Workload) CheckZones() error {
 	switch {
 	case len(s.BSSplit[0])+len(s.BSSplit[1]) > 0 || s.BSRange != [2][2]int64{}:
 		return refusef("%s/%s with strided zones: qdsweep runs zones of one block size per direction; drop them or the zones", SetBSSplit, SetBSRange)
-	case s.Skip != 0 || s.RandomEvery > 1:
-		return refusef("%s: skips or sequential runs with strided zones, which qdsweep does not run; use %s", SetRW, use(SetRW, w.RW))
-	case s.Sequential != [2]int{}:
-		return refusef("%s with strided zones, which qdsweep does not run; drop it", SetPercentageRandom)
+	case s.Skip != 0:
+		return refusef("%s: skips with strided zones, which qdsweep does not run; use %s", SetRW, use(SetRW, w.RW))
 	case s.Dist.Kind != DistRandom:
 		return refusef("%s with strided zones: qdsweep draws uniform offsets within a zone; drop it", SetRandomDistribution)
 	case w.FioVerify.Kind != "":

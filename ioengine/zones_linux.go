@@ -27,9 +27,9 @@ func (g *offsetGen) nextInZone(r *genRegion, dir int) (rel, n int64) {
 	n = g.lo[dir]
 	for try := 0; ; try++ {
 		g.enterZone(r, dir)
-		var drawn bool
-		if g.random {
-			rel, drawn = z.off+g.rand(r, dir), true
+		drawn := g.random && !g.followsOn(dir)
+		if drawn {
+			rel = z.off + g.rand(r, dir)
 		} else {
 			rel = g.seqInZone(r, dir)
 		}

@@ -19,6 +19,7 @@ type zoneShape struct {
 	zsize, zrange      int64 // zonerange 0: not given (zonesize)
 	zskip              int64
 	timeBased          bool
+	followOn           string // a random job's follow-ons: rw's ":N" suffix, or percentage_random=P
 }
 
 // span is the zone's bytes.
@@ -30,16 +31,23 @@ func (s zoneShape) span() int64 {
 }
 
 func (s zoneShape) String() string {
-	return fmt.Sprintf("%s file=%d offset=%d size=%d bs=%d zonesize=%d zonerange=%d zoneskip=%d time_based=%v",
-		s.rw, s.file, s.offset, s.size, s.bs, s.zsize, s.zrange, s.zskip, s.timeBased)
+	return fmt.Sprintf("%s%s file=%d offset=%d size=%d bs=%d zonesize=%d zonerange=%d zoneskip=%d time_based=%v",
+		s.rw, s.followOn, s.file, s.offset, s.size, s.bs, s.zsize, s.zrange, s.zskip, s.timeBased)
 }
 
 // args are the job as fio's command line, logging every I/O's offset.
 func (s zoneShape) args() []string {
-	a := []string{"--name=z", "--filename=f", "--ioengine=psync", "--rw=" + s.rw, fmt.Sprintf("--bs=%d", s.bs),
+	rw := "--rw=" + s.rw
+	if strings.HasPrefix(s.followOn, ":") {
+		rw += s.followOn
+	} else if s.followOn != "" {
+		rw += " --percentage_random=" + s.followOn
+	}
+	a := []string{"--name=z", "--filename=f", "--ioengine=psync", fmt.Sprintf("--bs=%d", s.bs),
 		fmt.Sprintf("--offset=%d", s.offset), fmt.Sprintf("--size=%d", s.size), "--zonemode=strided",
 		fmt.Sprintf("--zonesize=%d", s.zsize), fmt.Sprintf("--zoneskip=%d", s.zskip),
 		"--write_lat_log=z", "--log_offset=1"}
+	a = append(a, strings.Fields(rw)...)
 	if s.zrange > 0 {
 		a = append(a, fmt.Sprintf("--zonerange=%d", s.zrange))
 	}
@@ -76,6 +84,9 @@ func zoneShapes(n int) []zoneShape {
 		}
 		s.zskip = []int64{0, bs * int64(1+r.IntN(8)), 2 * mb, 64 * mb}[r.IntN(4)]
 		s.timeBased = r.IntN(4) == 0
+		if strings.HasPrefix(s.rw, "rand") && r.IntN(3) == 0 {
+			s.followOn = []string{":4", ":2", "50", "80"}[r.IntN(4)]
+		}
 		out = append(out, s)
 	}
 	return out
@@ -87,9 +98,10 @@ func zoneShapes(n int) []zoneShape {
 // so the log's order is the I/Os' order). Sequential jobs do the same
 // offsets (size-based: all of them; time-based: as far as both ran);
 // every job's I/Os fall in the same zones in the same order (random and
-// mixed ones draw their offsets and directions from their own streams),
-// each within its zone, and a random job's I/Os repeat no block within a
-// zone's range (fio's random map over the zone). A size-based job does
+// mixed ones draw their offsets and directions from their own streams;
+// some random ones follow on sequentially, rw=randread:N or
+// percentage_random), each within its zone, and a random job's drawn I/Os
+// repeat no block within a zone's range (fio's random map over the zone). A size-based job does
 // fio's count of I/Os, unless a random one ends at a zone reaching past
 // the file's end, where the draws decide it in fio too: then both end in
 // that zone.
@@ -98,7 +110,7 @@ func TestStridedZonesAsFio(t *testing.T) {
 	if err != nil {
 		t.Skip("fio is not installed")
 	}
-	for i, s := range zoneShapes(16) {
+	for i, s := range zoneShapes(24) {
 		t.Run(fmt.Sprint(i), func(t *testing.T) {
 			fio, qd := runZoneShape(t, fioBin, s)
 			checkZoneLogs(t, s, fio, qd)
@@ -163,7 +175,7 @@ func checkZoneLogs(t *testing.T, s zoneShape, fio, qd [][2]int64) {
 			t.Fatalf("%v: I/O %d at %d, outside its zone %d", s, i, qd[i][1], zq)
 		}
 	}
-	if random && !mixed {
+	if random && !mixed && s.followOn == "" {
 		for who, l := range map[string][][2]int64{"fio": fio[:n], "qdsweep": qd[:n]} {
 			if i := repeatInZone(s, l); i >= 0 {
 				t.Errorf("%v: %s's I/O %d at %d repeats a block of its zone's range", s, who, i, l[i][1])
