@@ -273,6 +273,12 @@ func (jr *jobReader) option(t string) error {
 		}
 		return nil
 	}
+	if splitOptions[OptionName(k)] {
+		// A list of size/percent shares (bssplit=64k/100), never a
+		// quotient: fio evaluates only a value within parentheses.
+		jr.add(Option{Key: k, Value: v, Line: line})
+		return nil
+	}
 	if n, ok, err := evalArithmetic(v); err != nil {
 		return fmt.Errorf("line %d: %s: %w", line, k, err)
 	} else if ok {
@@ -281,6 +287,10 @@ func (jr *jobReader) option(t string) error {
 	jr.add(Option{Key: k, Value: v, Line: line})
 	return nil
 }
+
+// splitOptions are the options whose values are lists of shares written
+// with '/' (bssplit=64k/100, cmdprio_bssplit=64k/25/1/1).
+var splitOptions = map[string]bool{OptBSSplit: true, OptCmdPrioBSSplit: true}
 
 // ErrUnsetVar is wrapped when an option's value is empty once its
 // variables are expanded. The JobFile returned with it holds the rest of

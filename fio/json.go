@@ -72,6 +72,9 @@ type jsonDir struct {
 	Slat     *jsonLat `json:"slat_ns,omitempty"`
 	Clat     *jsonLat `json:"clat_ns,omitempty"`
 	Lat      *jsonLat `json:"lat_ns,omitempty"`
+	// Prios are fio's per-priority latencies (cmdprio): clat_ns, or
+	// lat_ns with lat_percentiles.
+	Prios []jsonPrio `json:"prios,omitempty"`
 	// fio's bandwidth and IOPS samples (one per bwavgtime and iopsavgtime,
 	// 500 ms by default).
 	BWMin       float64 `json:"bw_min"`
@@ -99,6 +102,14 @@ type jsonLat struct {
 	N          float64            `json:"N"`
 	Percentile map[string]float64 `json:"percentile,omitempty"`
 	Bins       map[string]float64 `json:"bins,omitempty"` // json+ only
+}
+
+// jsonPrio is one entry of fio's "prios".
+type jsonPrio struct {
+	Class float64  `json:"prioclass"`
+	Level float64  `json:"prio"`
+	Clat  *jsonLat `json:"clat_ns,omitempty"`
+	Lat   *jsonLat `json:"lat_ns,omitempty"`
 }
 
 // jsonSync is fio's "sync" block: the fsync/fdatasync calls' count and latency.
@@ -328,6 +339,13 @@ func (d *jsonDir) dir() *Dir {
 		RuntimeMs: int64(finite(d.Runtime)), TotalIOs: int64(finite(d.TotalIOs)),
 		Slat: d.Slat.stat(1), Clat: d.Clat.stat(1), Lat: d.Lat.stat(1),
 		IOPSMean: finite(d.IOPSMean), IOPSStddev: finite(d.IOPSStddev), IOPSSamples: int64(finite(d.IOPSSamples)),
+	}
+	for _, p := range d.Prios {
+		l := p.Clat
+		if l == nil {
+			l = p.Lat
+		}
+		out.Prios = append(out.Prios, PrioStat{Class: int(finite(p.Class)), Level: int(finite(p.Level)), Clat: l.stat(1)})
 	}
 	if d.Slat == nil && d.Clat == nil && d.Lat == nil && (d.SlatUs != nil || d.ClatUs != nil || d.LatUs != nil) {
 		// fio 2.x: µs latencies; io_bytes counts KiB there.

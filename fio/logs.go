@@ -53,8 +53,11 @@ type LogEntry struct {
 	Dir    int
 	BS     int64
 	Offset int64
-	// HexPrio writes the last column as fio's log_prio does: the I/O's
-	// priority in hex (0x0000 for fio's averaged entries).
+	// Prio is the I/O's priority, the kernel's ioprio value (class << 13 |
+	// level; 0 for fio's averaged entries and for I/Os without one).
+	Prio uint16
+	// HexPrio writes the last column as fio's log_prio does: Prio in hex;
+	// without it fio writes 1 for the real-time class, else 0.
 	HexPrio bool
 	// WithOffset writes the offset column, as fio's log_offset does;
 	// without it fio 3.33 writes none.
@@ -62,19 +65,22 @@ type LogEntry struct {
 }
 
 // ParseLog reads a fio log: "time, value, direction, bs, offset[, prio]"
-// per line.
+// per line; a fifth field in hex (log_prio's) is the priority, not an
+// offset.
 func ParseLog(r io.Reader) ([]LogEntry, error) {
 	var out []LogEntry
 	err := scanLogLines(r, "fio log", func(line int, t string, f []string) error {
 		if len(f) < 3 {
 			return fmt.Errorf("fio log line %d: %q: want time, value, direction[, bs, offset]", line, t)
 		}
-		var v [5]int64
-		for i := 0; i < len(f) && i < 5; i++ {
+		var v [6]int64
+		hexPrio := false
+		for i := 0; i < len(f) && i < 6; i++ {
 			s := strings.TrimSpace(f[i])
 			base := 10
-			if h, ok := strings.CutPrefix(s, "0x"); ok && i == 4 {
+			if h, ok := strings.CutPrefix(s, "0x"); ok && i >= 4 {
 				s, base = h, 16 // log_prio's priority
+				hexPrio = true
 			}
 			n, err := strconv.ParseInt(s, base, 64)
 			if err != nil {
@@ -85,7 +91,14 @@ func ParseLog(r io.Reader) ([]LogEntry, error) {
 		if v[0] < 0 || v[2] < 0 || v[2] > 2 {
 			return fmt.Errorf("fio log line %d: %q: time must be ≥ 0 and direction 0, 1 or 2", line, t)
 		}
-		out = append(out, LogEntry{TimeMs: v[0], Value: v[1], Dir: int(v[2]), BS: v[3], Offset: v[4]})
+		e := LogEntry{TimeMs: v[0], Value: v[1], Dir: int(v[2]), BS: v[3], Offset: v[4]}
+		switch {
+		case len(f) >= 6:
+			e.Prio = uint16(v[5])
+		case hexPrio:
+			e.Prio, e.Offset = uint16(v[4]), 0
+		}
+		out = append(out, e)
 		return nil
 	})
 	if err != nil {
@@ -142,11 +155,19 @@ func LogPath(prefix string, kind LogKind, job int, perJob bool) string {
 	return fmt.Sprintf("%s_%s.%d.log", prefix, kind, job)
 }
 
+// prioClassShift and prioClassRT are the kernel's: a priority's class is
+// its value >> 13, and 1 is the real-time class (fio's
+// ioprio_value_is_class_rt).
+const (
+	prioClassShift = 13
+	prioClassRT    = 1
+)
+
 // WriteLog writes entries as fio 3.33 writes a log (flush_samples):
 // "time, value, direction, bs, priority" per line, "time, value,
-// direction, bs, offset, priority" with WithOffset. The priority is 0
-// (qdsweep sets none, and fio writes 0 on averaged lines), in hex with
-// HexPrio.
+// direction, bs, offset, priority" with WithOffset. The priority is
+// Prio in hex with HexPrio, else 1 for the real-time class and 0 for the
+// rest, as fio writes it.
 func WriteLog(w io.Writer, entries []LogEntry) error {
 	bw := bufio.NewWriter(w)
 	for _, e := range entries {
@@ -154,11 +175,14 @@ func WriteLog(w io.Writer, entries []LogEntry) error {
 		if e.WithOffset {
 			fmt.Fprintf(bw, "%d, ", e.Offset)
 		}
-		if e.HexPrio {
-			bw.WriteString("0x0000\n")
-			continue
+		switch {
+		case e.HexPrio:
+			fmt.Fprintf(bw, "0x%04x\n", e.Prio)
+		case e.Prio>>prioClassShift == prioClassRT:
+			bw.WriteString("1\n")
+		default:
+			bw.WriteString("0\n")
 		}
-		bw.WriteString("0\n")
 	}
 	return bw.Flush()
 }

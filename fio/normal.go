@@ -283,6 +283,9 @@ func (p *normalParser) dirLine(t string) (ok bool, err error) {
 // latLine reads a latency line (slat, clat, lat: min, max, avg, stdev), a
 // percentiles head or a row of percentiles; ok reports whether t was one.
 func (p *normalParser) latLine(t string) (ok bool, err error) {
+	if ok, err := p.prioLine(t); ok {
+		return true, err
+	}
 	if m := reLat.FindStringSubmatch(t); m != nil && p.dir != nil {
 		unit := unitNs(m[2])
 		var v [4]float64
@@ -332,6 +335,54 @@ func (p *normalParser) latLine(t string) (ok bool, err error) {
 		return true, nil
 	}
 	return false, nil
+}
+
+// rePrioLat and rePrioPctHead are the per-priority lines of a direction
+// (cmdprio): "clat prio 1/0 (usec): min=…" and "clat prio 1/0 (17.97% of
+// IOs) percentiles (usec):".
+var (
+	rePrioLat     = regexp.MustCompile(`^(?:clat|lat) prio (\d+)/(\d+) \((nsec|usec|msec|sec)\)\s*:\s*min=\s*([0-9.]+[kKMG]?)\s*,\s*max=\s*([0-9.]+[kKMG]?)\s*,\s*avg=\s*([0-9.]+[kKMG]?)\s*,\s*stdev=\s*([0-9.]+[kKMG]?)`)
+	rePrioPctHead = regexp.MustCompile(`^(?:clat|lat) prio (\d+)/(\d+) \(([0-9.]+)% of IOs\) percentiles \((nsec|usec|msec|sec)\):`)
+)
+
+// prioLine reads a per-priority latency line or percentiles head into the
+// direction's Prios; ok reports whether t was one.
+func (p *normalParser) prioLine(t string) (ok bool, err error) {
+	if p.dir == nil {
+		return false, nil
+	}
+	if m := rePrioLat.FindStringSubmatch(t); m != nil {
+		unit := unitNs(m[3])
+		var v [4]float64
+		for k := range v {
+			f, err := parseCount(m[4+k])
+			if err != nil {
+				return true, fmt.Errorf("prio %s/%s %q: %w", m[1], m[2], m[4+k], err)
+			}
+			v[k] = f * unit
+		}
+		s := p.prioStat(m[1], m[2])
+		s.Clat.MinNs, s.Clat.MaxNs, s.Clat.MeanNs, s.Clat.StddevNs = v[0], v[1], v[2], v[3]
+		return true, nil
+	}
+	if m := rePrioPctHead.FindStringSubmatch(t); m != nil {
+		p.pct, p.pctUnit = &p.prioStat(m[1], m[2]).Clat, unitNs(m[4])
+		return true, nil
+	}
+	return false, nil
+}
+
+// prioStat is the direction's entry of class/level, added when new.
+func (p *normalParser) prioStat(class, level string) *PrioStat {
+	c, _ := strconv.Atoi(class)
+	l, _ := strconv.Atoi(level)
+	for i := range p.dir.Prios {
+		if s := &p.dir.Prios[i]; s.Class == c && s.Level == l {
+			return s
+		}
+	}
+	p.dir.Prios = append(p.dir.Prios, PrioStat{Class: c, Level: l})
+	return &p.dir.Prios[len(p.dir.Prios)-1]
 }
 
 // jobLine reads one line inside a job block.

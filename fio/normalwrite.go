@@ -101,26 +101,46 @@ func writeNormalJob(w *bufio.Writer, r Report) {
 }
 
 // writeNormalDir writes one direction: its summary line, clat and lat,
-// and clat's percentiles.
+// each priority's clat (fio's "clat prio 1/0" lines, cmdprio), clat's
+// percentiles and each priority's.
 func writeNormalDir(w *bufio.Writer, name string, d *Dir) {
 	fmt.Fprintf(w, "  %s: IOPS=%s, BW=%s/s (%s/s)(%s/%dmsec)\n", name, fioNum(d.IOPS, 1000, ""), fioBytes(d.BWBytes, true),
 		fioBytes(d.BWBytes, false), fioBytes(float64(d.IOBytes), true), d.RuntimeMs)
 	unit, div := latUnit(d.Clat)
-	for _, l := range []struct {
+	lines := []struct {
 		label string
 		s     LatStat
-	}{{"    clat", d.Clat}, {"     lat", d.Lat}} {
+	}{{"    clat", d.Clat}, {"     lat", d.Lat}}
+	for _, p := range d.Prios {
+		lines = append(lines, struct {
+			label string
+			s     LatStat
+		}{fmt.Sprintf("    clat prio %d/%d", p.Class, p.Level), p.Clat})
+	}
+	for _, l := range lines {
 		if !l.s.Known() {
 			continue
 		}
 		fmt.Fprintf(w, "%s (%s): min=%s, max=%s, avg=%.2f, stdev=%.2f\n", l.label, unit, fioNum(l.s.MinNs/div, 1000, ""),
 			fioNum(l.s.MaxNs/div, 1000, ""), l.s.MeanNs/div, l.s.StddevNs/div)
 	}
-	ps := d.Clat.Percentiles
+	writePercentiles(w, "    clat percentiles ("+unit+"):", d.Clat.Percentiles, div)
+	for _, p := range d.Prios {
+		share := 0.0
+		if d.Clat.N > 0 {
+			share = 100 * float64(p.Clat.N) / float64(d.Clat.N)
+		}
+		writePercentiles(w, fmt.Sprintf("    clat prio %d/%d (%.2f%% of IOs) percentiles (%s):", p.Class, p.Level, share, unit), p.Clat.Percentiles, div)
+	}
+}
+
+// writePercentiles writes a title and fio's rows of percentiles ps (ns
+// over div in the title's unit); nothing without any.
+func writePercentiles(w *bufio.Writer, title string, ps []Percentile, div float64) {
 	if len(ps) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "    clat percentiles (%s):\n", unit)
+	fmt.Fprintln(w, title)
 	width := 0
 	for _, p := range ps {
 		width = max(width, len(strconv.FormatInt(int64(math.Round(p.Ns/div)), 10)))

@@ -140,8 +140,7 @@ var handlings = []struct {
 		"iodepth_low"}},
 	// Workload options qdsweep does not run.
 	{Unsupported, true, []string{"write_barrier", "fill_device", "fill_fs", "unlink", "unlink_each_loop", "cpus_allowed", "cpumask",
-		"cpus_allowed_policy", "numa_cpu_nodes", "numa_mem_policy", "nice", "prio", "prioclass",
-		"cmdprio_percentage", "verify_offset",
+		"cpus_allowed_policy", "numa_cpu_nodes", "numa_mem_policy", "nice", "verify_offset",
 		"experimental_verify", "trim_percentage",
 		"file_service_type", "openfiles", "filename_format", "lockfile", "pre_read", "iomem",
 		"mem", "iomem_align", "bs_unaligned", "rw_sequencer", "offset_align",
@@ -169,6 +168,10 @@ const (
 	OptBSRange                 OptionKey = "bsrange"
 	OptBlockAlign              OptionKey = "ba"
 	OptBSSplit                 OptionKey = "bssplit"
+	OptCmdPrio                 OptionKey = "cmdprio"
+	OptCmdPrioBSSplit          OptionKey = "cmdprio_bssplit"
+	OptCmdPrioClass            OptionKey = "cmdprio_class"
+	OptCmdPrioPercentage       OptionKey = "cmdprio_percentage"
 	OptBuffered                OptionKey = "buffered"
 	OptBufferCompress          OptionKey = "buffer_compress_percentage"
 	OptBufferCompressChunk     OptionKey = "buffer_compress_chunk"
@@ -226,6 +229,8 @@ const (
 	OptPerJobLogs              OptionKey = "per_job_logs"
 	OptPercentileList          OptionKey = "percentile_list"
 	OptPercentageRandom        OptionKey = "percentage_random"
+	OptPrio                    OptionKey = "prio"
+	OptPrioClass               OptionKey = "prioclass"
 	OptRampTime                OptionKey = "ramp_time"
 	OptRandRepeat              OptionKey = "randrepeat"
 	OptRandomDistribution      OptionKey = "random_distribution"
@@ -918,11 +923,17 @@ var RunOptions = []OptionDoc{
 	{Name: "per_job_logs", Default: "1", Help: "0: one log per kind, without the job number, every job's lines in it", Range: between(0, 1)},
 	{Name: "log_offset", Default: "0", Help: "1: an offset column before the last, as fio (0 in averaged logs)", Range: between(0, 1)},
 	{Name: "allow_file_create", Default: "1", Help: "1: a missing file is laid out, as fio; 0: a missing file is refused, as fio", Range: between(0, 1)},
-	{Name: "log_prio", Switch: true, Help: "the logs' last column is the I/O's priority in hex (0x0000 for averaged lines), as fio", Range: between(0, 1)},
+	{Name: "log_prio", Switch: true, Help: "the logs' last column is the I/O's priority in hex, class << 13 | level (0x0000 for averaged lines); without it 1 for the real-time class, else 0, as fio", Range: between(0, 1)},
 	{Name: "log_max_value", Switch: true, Help: "with --log_avg_msec, the latency logs write each window's largest latency instead of its mean, as fio", Range: between(0, 1)},
 	{Name: "log_store_compressed", Switch: true, Help: "refused when 1: fio would store its logs as zlib chunks of its in-memory samples (NAME.log.fz, read by fio --inflate-log); qdsweep writes them as text", Range: between(0, 1),
 		Refused: map[string]string{"1": "fio stores its logs as zlib chunks of its in-memory samples (NAME.log.fz, read back with fio --inflate-log), which qdsweep does not write: drop it, and the logs are written as text"}},
 	{Name: "log_unix_epoch", Switch: true, Help: "the logs' times are Unix time in ms, as fio (else ms since the job's measured window began)", Range: between(0, 1)},
+	{Name: "prio", Help: "the job's I/O priority level, 0 (highest) to 7, set on its thread with ioprio_set (class best-effort unless --prioclass), and carried by every io_uring I/O without a priority of its own, as fio", Range: between(0, 7), pass: passWord},
+	{Name: "prioclass", Help: "the job's I/O priority class: 1 real-time, 2 best-effort, 3 idle (0: best-effort), as --prio", Range: between(0, 3), pass: passWord},
+	{Name: "cmdprio_percentage", Help: "io_uring, libaio: percent of the I/Os, drawn at random, submitted at --cmdprio_class/--cmdprio (reads,writes); the others at the job's priority; fio's output then gives each priority's latency", Range: between(0, 100)},
+	{Name: "cmdprio_class", Help: "io_uring, libaio: the class of --cmdprio_percentage's and --cmdprio_bssplit's I/Os, 1 real-time (the default), 2 best-effort, 3 idle (reads,writes)", Range: between(1, 3)},
+	{Name: "cmdprio", Help: "io_uring, libaio: the level, 0 (highest, the default) to 7, of --cmdprio_percentage's and --cmdprio_bssplit's I/Os (reads,writes)", Range: between(0, 7)},
+	{Name: "cmdprio_bssplit", Help: "io_uring, libaio: percent of each block size's I/Os submitted with a priority, as fio: 64k/40:1m/0 at --cmdprio_class/--cmdprio, or 64k/25/1/1:64k/75/3/2 giving each share's class and level (reads,writes)"},
 	{Name: "kb_base", Default: "1024", Values: []string{"1024", "1000"}, Help: "1024: k, m, g are powers of 1024 and KiB, MiB, GiB powers of 1000 (fio's quirk); 1000: the other way round", pass: passWord},
 }
 

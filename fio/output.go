@@ -108,6 +108,10 @@ type Dir struct {
 	Slat      LatStat `json:"slat_ns"` // submission latency
 	Clat      LatStat `json:"clat_ns"` // completion latency
 	Lat       LatStat `json:"lat_ns"`  // total latency (submit to completion)
+	// Prios are the completion latencies of each I/O priority, fio's
+	// "prios" (the cmdprio options; fio reports them when at least two
+	// priorities have I/Os); nil otherwise.
+	Prios []PrioStat `json:"prios,omitempty"`
 	// IOPSMean, IOPSStddev and IOPSSamples are fio's IOPS samples (one per
 	// iopsavgtime, 500 ms by default): their mean, standard deviation and
 	// count (0: not reported).
@@ -123,6 +127,14 @@ type Dir struct {
 	BWMean    float64 `json:"bw_mean,omitempty"`
 	BWDev     float64 `json:"bw_dev,omitempty"`
 	BWSamples int64   `json:"bw_samples,omitempty"`
+}
+
+// PrioStat is one I/O priority's completion latency in a direction:
+// fio's prioclass and prio (level), and the latency of the I/Os at it.
+type PrioStat struct {
+	Class int     `json:"prioclass"`
+	Level int     `json:"prio"`
+	Clat  LatStat `json:"clat_ns"`
 }
 
 // LatStat summarises one latency in nanoseconds. N is 0 when fio did not

@@ -80,6 +80,8 @@ var sweepUses = map[OptionKey]struct {
 	"log_max_value": {use: SweepRefused, why: logsWhy}, "log_unix_epoch": {use: SweepRefused, why: logsWhy},
 	"log_store_compressed": {use: SweepRefused, why: logsWhy},
 	"allow_file_create":    {use: SweepJobFile}, "kb_base": {use: SweepJobFile},
+	"prio": {use: SweepStep}, "prioclass": {use: SweepStep}, "cmdprio_percentage": {use: SweepStep},
+	"cmdprio_class": {use: SweepStep}, "cmdprio": {use: SweepStep}, "cmdprio_bssplit": {use: SweepStep},
 }
 
 // sweepOwnHelp is the help of sweep's flags named after fio options that

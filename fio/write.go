@@ -212,8 +212,18 @@ func dirJSON(d *Dir, plus bool) *jsonDir {
 		Slat: latJSON(d.Slat, false, plus), Clat: latJSON(d.Clat, true, plus), Lat: latJSON(d.Lat, false, plus),
 		BWMin: math.Trunc(d.BWMin), BWMax: math.Trunc(d.BWMax), BWAgg: aggPct(d), BWMean: d.BWMean, BWDev: d.BWDev,
 		BWSamples: float64(d.BWSamples), IOPSMin: math.Trunc(d.IOPSMin), IOPSMax: math.Trunc(d.IOPSMax), IOPSMean: d.IOPSMean,
-		IOPSStddev: d.IOPSStddev, IOPSSamples: float64(d.IOPSSamples),
+		IOPSStddev: d.IOPSStddev, IOPSSamples: float64(d.IOPSSamples), Prios: priosJSON(d.Prios, plus),
 	}
+}
+
+// priosJSON is fio's "prios" of a direction (nil: none, as fio leaves
+// them out).
+func priosJSON(ps []PrioStat, plus bool) []jsonPrio {
+	var out []jsonPrio
+	for _, p := range ps {
+		out = append(out, jsonPrio{Class: float64(p.Class), Level: float64(p.Level), Clat: latJSON(p.Clat, true, plus)})
+	}
+	return out
 }
 
 // latBuckets is one of fio's latency_ns/us/ms maps: the percent of I/Os

@@ -272,6 +272,9 @@ func convertJob(name string, opts []fio.Option) (JobRun, []fio.Option, error) {
 	if err := c.checkEngineOptions(); err != nil {
 		return JobRun{}, nil, err
 	}
+	if err := c.finishPrio(); err != nil {
+		return JobRun{}, nil, err
+	}
 	if err := c.checkRates(); err != nil {
 		return JobRun{}, nil, err
 	}
@@ -383,6 +386,7 @@ type jobConv struct {
 	verifySet           bool                  // verify= was given (verify_pattern then keeps its kind)
 	zones               zoneConv              // zonemode and its sizes (finishZones)
 	buf                 bufConv               // the buffer options so far (buffers.go)
+	prio                *prioConv             // the priority options (nil: none given)
 }
 
 // refuse records o as an option qdsweep does not run.
@@ -501,7 +505,7 @@ var jobOptions map[string]handler
 
 func init() {
 	jobOptions = map[string]handler{}
-	for _, group := range []map[string]handler{fileHandlers(), ioHandlers(), verifyLogHandlers(), backlogHandlers(), zoneHandlers(), bufferHandlers()} {
+	for _, group := range []map[string]handler{fileHandlers(), ioHandlers(), verifyLogHandlers(), backlogHandlers(), zoneHandlers(), bufferHandlers(), prioHandlers()} {
 		maps.Copy(jobOptions, group)
 	}
 	for _, name := range fio.UringOptionNames() {
@@ -985,7 +989,7 @@ var settingKeys = map[ioengine.Setting]fio.OptionKey{
 	ioengine.SetLatencyPercentile: fio.OptLatencyPercentile, ioengine.SetVerify: fio.OptVerify,
 	ioengine.SetVerifyPattern: fio.OptVerifyPattern, ioengine.SetVerifyInterval: fio.OptVerifyInterval,
 	ioengine.SetZoneSize: fio.OptZoneSize, ioengine.SetZoneRange: fio.OptZoneRange, ioengine.SetZoneSkip: fio.OptZoneSkip,
-	ioengine.SetRuntime: fio.OptRuntime,
+	ioengine.SetPrio: fio.OptPrio, ioengine.SetCmdPrio: fio.OptCmdPrioPercentage, ioengine.SetRuntime: fio.OptRuntime,
 }
 
 // SettingKey is the fio option that names the engine's setting s ("" for

@@ -153,30 +153,38 @@ func dirFromStats(d *ioengine.DirStats, runtimeMs int64, pcts []float64) *fio.Di
 	}
 	out := &fio.Dir{IOBytes: d.Bytes, BWBytes: d.BWBytes, IOPS: d.IOPS, RuntimeMs: runtimeMs, TotalIOs: d.TotalIOs}
 	if d.TotalIOs > 0 {
-		l := fio.LatStat{MinNs: float64(d.Lat.MinNs), MaxNs: float64(d.Lat.MaxNs), MeanNs: d.Lat.MeanNs, N: d.TotalIOs}
-		if d.Hist != nil && d.Hist.TotalCount() > 0 {
-			l.StddevNs = d.Hist.StdDev()
-			for _, b := range d.Hist.Distribution() {
-				if b.Count > 0 {
-					// The bucket's middle, as fio's json+ keys its bins by a value inside each.
-					l.Bins = append(l.Bins, fio.Bin{Ns: float64(b.From+b.To) / 2, Count: b.Count})
-				}
-			}
-			for _, p := range pcts {
-				l.Percentiles = append(l.Percentiles, fio.Percentile{Pct: p, Ns: float64(d.Hist.ValueAtQuantile(p))})
-			}
-		} else {
-			for _, p := range []struct {
-				pct float64
-				ns  int64
-			}{{50, d.Lat.P50Ns}, {90, d.Lat.P90Ns}, {99, d.Lat.P99Ns}, {99.9, d.Lat.P999Ns}} {
-				l.Percentiles = append(l.Percentiles, fio.Percentile{Pct: p.pct, Ns: float64(p.ns)})
-			}
-		}
+		l := latStatOf(d, pcts)
 		out.Lat, out.Clat = l, l
 		out.Lat.Percentiles = nil
+		out.Prios = priosOf(d.Prios, pcts)
 	}
 	return out
+}
+
+// latStatOf is d's latency as fio reports a clat: from its histogram when
+// it has one (stddev, bins, the percentiles pcts), else its summary's.
+func latStatOf(d *ioengine.DirStats, pcts []float64) fio.LatStat {
+	l := fio.LatStat{MinNs: float64(d.Lat.MinNs), MaxNs: float64(d.Lat.MaxNs), MeanNs: d.Lat.MeanNs, N: d.TotalIOs}
+	if d.Hist != nil && d.Hist.TotalCount() > 0 {
+		l.StddevNs = d.Hist.StdDev()
+		for _, b := range d.Hist.Distribution() {
+			if b.Count > 0 {
+				// The bucket's middle, as fio's json+ keys its bins by a value inside each.
+				l.Bins = append(l.Bins, fio.Bin{Ns: float64(b.From+b.To) / 2, Count: b.Count})
+			}
+		}
+		for _, p := range pcts {
+			l.Percentiles = append(l.Percentiles, fio.Percentile{Pct: p, Ns: float64(d.Hist.ValueAtQuantile(p))})
+		}
+	} else {
+		for _, p := range []struct {
+			pct float64
+			ns  int64
+		}{{50, d.Lat.P50Ns}, {90, d.Lat.P90Ns}, {99, d.Lat.P99Ns}, {99.9, d.Lat.P999Ns}} {
+			l.Percentiles = append(l.Percentiles, fio.Percentile{Pct: p.pct, Ns: float64(p.ns)})
+		}
+	}
+	return l
 }
 
 // latencyDist is fio's latency distribution of h (ns): percent of I/Os per

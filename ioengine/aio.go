@@ -182,6 +182,8 @@ func (a *aioLoop) submit(j *job, n int) (int, error) {
 		cb.nbytes = uint64(size)
 		cb.fildes = uint32(fd)
 		cb.opcode = aioCmdPread
+		s.pr = j.prio.pick(dir, size)
+		setAIOPrio(cb, s.pr, j.prio.def)
 		if dir == dirWrite {
 			cb.opcode = aioCmdPwrite
 			j.fillWrite(a.ar.buf(int(slot))[:size], off)
@@ -428,7 +430,7 @@ func (a *aioLoop) record(j *job, ev *aioEvent, s *uringSlot, slot uint32, t1 int
 	if bad, verr := j.verifyRead(int(s.dir), a.ar.buf(int(slot))[:s.n], s.off); bad {
 		return verr
 	}
-	m.record(int(s.dir), t1-s.start, s.n, t1, s.off)
+	m.record(int(s.dir), t1-s.start, s.n, t1, s.off, s.pr)
 	m.arrived(s.due, t1)
 	return nil
 }

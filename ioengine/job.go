@@ -65,6 +65,8 @@ type job struct {
 	// (Control.BytesPerJob; 0: no budget): the I/O that uses them up is
 	// its last, and left drops to 0.
 	leftBytes int64
+	// prio picks each I/O's priority (Workload.Prio).
+	prio prioChooser
 }
 
 // pacer holds a job to a rate per direction (fio's rate_iops, with fio's

@@ -153,6 +153,7 @@ func mergeStats(ms []meter, engine, fallback string, w *Workload, window time.Du
 	var ds [2]DirStats
 	for d := range dirs {
 		ds[d] = dirs[d].finish(win)
+		ds[d].Prios = prioStats(ms, d, win)
 	}
 	st.All = DirStats{
 		TotalIOs: ds[0].TotalIOs + ds[1].TotalIOs,

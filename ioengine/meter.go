@@ -179,6 +179,8 @@ type meter struct {
 	// submits and completes count the window's submission calls and
 	// reaps by their I/Os (Stats.Submits, Stats.Completes).
 	submits, completes [DepthBuckets]int64
+	// prios count the window's completions by priority (Workload.Prio).
+	prios prioMeters
 }
 
 func newMeter(c *coord, pub *jobPub, cont bool) meter {
@@ -298,8 +300,8 @@ func (m *meter) reaped(t int64) {
 }
 
 // record counts one completed I/O of dir with latency lat ns, of bytes at
-// off, completed at event time end.
-func (m *meter) record(dir int, lat, bytes, end, off int64) {
+// off, completed at event time end, at priority pr.
+func (m *meter) record(dir int, lat, bytes, end, off int64, pr prioPick) {
 	if m.g != nil {
 		m.g.done(dir, lat, bytes)
 	}
@@ -318,7 +320,7 @@ func (m *meter) record(dir int, lat, bytes, end, off int64) {
 		m.ser.record(dir, lat)
 	}
 	if m.ioLog != nil {
-		*m.ioLog = append(*m.ioLog, IORecord{EndNs: end, LatNs: lat, Offset: off, Bytes: bytes, Dir: dir})
+		*m.ioLog = append(*m.ioLog, IORecord{EndNs: end, LatNs: lat, Offset: off, Bytes: bytes, Dir: dir, Prio: pr.val})
 	}
 	if m.hist != nil {
 		m.hist.record(dir, lat, end-m.winStart)
@@ -329,6 +331,7 @@ func (m *meter) record(dir int, lat, bytes, end, off int64) {
 	if d.hist.RecordValue(lat) != nil {
 		_ = d.hist.RecordValue(histMaxNs)
 	}
+	m.prios.record(dir, pr, lat, bytes)
 }
 
 // arrived counts the response time of an I/O due to arrive at event time

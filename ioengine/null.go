@@ -36,7 +36,7 @@ func (nullLoop) run(j *job) error {
 		t1 := c.now()
 		m.reaped(t1)
 		m.retire(t0)
-		m.record(dir, t1-t0, bs, t1, off)
+		m.record(dir, t1-t0, bs, t1, off, j.prio.def)
 		m.arrived(due, t1)
 		m.endBatch(t1, 1)
 		j.maybeYield(t1)

@@ -109,7 +109,7 @@ func (p *psyncLoop) run(j *job) error {
 			if bad, verr := j.verifyRead(dir, buf, off); bad {
 				fatal = verr
 			} else {
-				m.record(dir, t1-t0, bs, t1, off)
+				m.record(dir, t1-t0, bs, t1, off, j.prio.def)
 				m.arrived(due, t1)
 			}
 		}

@@ -162,6 +162,7 @@ func (r *workloadRun) startJobs(newLoop newLoopFunc) error {
 			j.invalidate = func(f int) { dropCache(j.fds[f], j.gen.regions[f].start, j.gen.regions[f].size) }
 		}
 		j.m = newMeter(r.c, &r.pubs[i], w.ContinueOnError)
+		j.prio, j.m.prios = newPrioChooser(w, i), newPrioMeters(w)
 		j.gate = newGate(w, w.IODepth)
 		if i == 0 {
 			j.trace = ctl.issueTrace
@@ -197,7 +198,11 @@ func (r *workloadRun) runJob(j *job, newLoop newLoopFunc) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	c := r.c
-	loop, err := newLoop(j)
+	err := takeJobPrio(j.w)
+	var loop jobLoop
+	if err == nil {
+		loop, err = newLoop(j)
+	}
 	r.ready <- jobReady{idx: j.idx, tid: unix.Gettid(), err: err}
 	if err != nil {
 		return

@@ -53,6 +53,8 @@ const (
 	SetZoneSize                              // Zones.Size
 	SetZoneRange                             // Zones.Range
 	SetZoneSkip                              // Zones.Skip
+	SetPrio                                  // Prio.Job
+	SetCmdPrio                               // Prio.Cmd
 	SetRuntime                               // Control.Runtime
 )
 
@@ -82,6 +84,7 @@ var settingFields = [...]string{
 	SetLatencyPercentile: "Workload.LatTarget.Percentile", SetVerify: "Workload.FioVerify.Kind",
 	SetVerifyPattern: "Workload.FioVerify.Pattern", SetVerifyInterval: "Workload.FioVerify.Interval",
 	SetZoneSize: "Workload.Zones.Size", SetZoneRange: "Workload.Zones.Range", SetZoneSkip: "Workload.Zones.Skip",
+	SetPrio: "Workload.Prio.Job", SetCmdPrio: "Workload.Prio.Cmd",
 	SetRuntime: "Control.Runtime",
 }
 

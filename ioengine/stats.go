@@ -29,6 +29,10 @@ type DirStats struct {
 	// from, for writers that need other percentiles or fio's latency
 	// buckets; nil when the engine keeps none (fio, imported results).
 	Hist *hdrhistogram.Histogram `json:"-"`
+	// Prios are the figures of each priority the direction's I/Os went
+	// at, when some had a per-command one (Workload.Prio), in
+	// IOPrio.Values' order, those of no I/O left out; nil otherwise.
+	Prios []PrioStats `json:"prios,omitempty"`
 }
 
 // CPU is the process CPU time spent during the run, in seconds.

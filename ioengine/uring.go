@@ -27,6 +27,7 @@ type uringSlot struct {
 	off int64
 	n   int64 // bytes
 	dir int32
+	pr  prioPick // the priority it went at (Workload.Prio)
 }
 
 // uringLoop is one job's ring, buffers and slots.
@@ -345,6 +346,7 @@ func (u *uringLoop) prep(j *job, n int, t0 int64) int {
 		dir, fd, off, size := j.nextIO()
 		s := &u.slots[slot]
 		s.start, s.due, s.off, s.dir, s.n = t0, j.due, off, int32(dir), size
+		s.pr = j.prio.pick(dir, size)
 		op := u.opRead
 		if dir == dirWrite {
 			op = u.opWr
@@ -355,7 +357,7 @@ func (u *uringLoop) prep(j *job, n int, t0 int64) int {
 			sqeLen, u.iovs[slot].len = u.sqeLen, uintptr(size)
 		}
 		sqe := r.getSQE()
-		*sqe = uringSQE{opcode: op, fd: int32(fd), off: uint64(off), addr: u.addrs[slot], len: sqeLen, userData: uint64(slot)}
+		*sqe = uringSQE{opcode: op, ioprio: s.pr.val, fd: int32(fd), off: uint64(off), addr: u.addrs[slot], len: sqeLen, userData: uint64(slot)}
 		if u.fixed {
 			sqe.bufIndex = slot
 		}
@@ -379,7 +381,7 @@ func (u *uringLoop) complete(j *job, cqe *uringCQE, t1 int64) error {
 		if bad, verr := j.verifyRead(int(s.dir), u.ar.buf(int(slot))[:s.n], s.off); bad {
 			err = verr
 		} else {
-			m.record(int(s.dir), t1-s.start, s.n, t1, s.off)
+			m.record(int(s.dir), t1-s.start, s.n, t1, s.off, s.pr)
 			m.arrived(s.due, t1)
 		}
 	} else {

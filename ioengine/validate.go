@@ -19,7 +19,7 @@ import (
 // setting as its caller's options do. A missing file in an existing directory is accepted (the
 // caller may create it); its size checks are then skipped.
 func Validate(w Workload, engine string) error {
-	for _, check := range []func(Workload, string) error{validateShape, validatePacing, validatePacingFamily, validateRegion, validateUring, validateVerify, validateZones} {
+	for _, check := range []func(Workload, string) error{validateShape, validatePacing, validatePacingFamily, validateRegion, validateUring, validateVerify, validateZones, validatePrio} {
 		if err := check(w, engine); err != nil {
 			return err
 		}

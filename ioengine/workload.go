@@ -121,6 +121,9 @@ type Workload struct {
 	// Uring holds fio's io_uring engine options; the zero value leaves the
 	// ring's setup to qdsweep. Other engines refuse them (Validate).
 	Uring UringOptions
+	// Prio is the job's I/O priorities (IOPrio): its own, and per-command
+	// ones for io_uring and libaio only (Validate).
+	Prio IOPrio
 }
 
 // Choice is a setting given on, given off, or left to qdsweep.

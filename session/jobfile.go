@@ -151,9 +151,9 @@ func (j *JobFile) ApplyShared(g Fields, w *ioengine.Workload) {
 		w.ContinueOnError = jw.ContinueOnError
 	}
 	// The job's and the step flags' shapes (bssplit, bsrange,
-	// random_distribution …, strided zones), thinking and syncs: each step
-	// keeps them.
-	w.Shape, w.Zones, w.Think = jw.Shape, jw.Zones, jw.Think
+	// random_distribution …, strided zones), thinking, priorities and
+	// syncs: each step keeps them.
+	w.Shape, w.Zones, w.Think, w.Prio = jw.Shape, jw.Zones, jw.Think, jw.Prio
 	w.SyncEvery, w.SyncData, w.OpenSync = jw.SyncEvery, jw.SyncData, jw.OpenSync
 }
 

@@ -409,7 +409,7 @@ func ioLogEntries(kind fio.LogKind, recs []ioengine.IORecord) []fio.LogEntry {
 				v = r.Bytes * 1e6 / r.LatNs
 			}
 		}
-		out = append(out, fio.LogEntry{TimeMs: r.EndNs / 1e6, Value: v, Dir: r.Dir, BS: r.Bytes, Offset: r.Offset})
+		out = append(out, fio.LogEntry{TimeMs: r.EndNs / 1e6, Value: v, Dir: r.Dir, BS: r.Bytes, Offset: r.Offset, Prio: r.Prio})
 	}
 	return out
 }

@@ -47,6 +47,9 @@ var sweepUseExamples = map[string][]string{
 	"log_hist_coarseness": {"log_hist_coarseness=1"}, "per_job_logs": {"per_job_logs=0"}, "log_offset": {"log_offset=1"},
 	"log_prio": {"log_prio"}, "log_max_value": {"log_max_value=1"}, "log_unix_epoch": {"log_unix_epoch=1"}, "log_store_compressed": {"log_store_compressed=0"},
 	"allow_file_create": {"filename=%m", "allow_file_create=0"}, "kb_base": {"kb_base=1000", "size=1m"},
+	"prio": {"prio=3"}, "prioclass": {"prioclass=3"}, "cmdprio_percentage": {"cmdprio_percentage=20"},
+	"cmdprio_class": {"cmdprio_percentage=20", "cmdprio_class=2"}, "cmdprio": {"cmdprio_percentage=20", "cmdprio=3"},
+	"cmdprio_bssplit": {"cmdprio_bssplit=4k/20"},
 }
 
 // sweepOf builds (does not run) the sweep of a job file holding the base

@@ -40,6 +40,10 @@ func TestOptionRangesRefused(t *testing.T) {
 		for i, v := range append(outside, inside...) {
 			refuse := i < len(outside)
 			args := []string{"--name=x", "--filename=" + target, "--size=1m", "--" + d.Name + "=" + v, "--parse-only"}
+			if engines := fio.OptionEngines(d.Name); len(engines) > 0 {
+				// An engine's option: after its engine, as fio reads it.
+				args = append(args[:3:3], append([]string{fio.FlagSet(fio.OptIOEngine, engines[len(engines)-1])}, args[3:]...)...)
+			}
 			_, stderr, code := runQdsweep(t, dir, append([]string{"run"}, args...)...)
 			msg := strings.TrimSpace(stderr)
 			switch {
