@@ -108,6 +108,9 @@ func JobOptions(wl ioengine.Workload, runtime, ramp time.Duration, engine string
 		return OptionSet{}, fmt.Errorf("%w: %s: options of fio's io_uring engine, and this fio job runs %s=%s; with --%s=%s add --fio-arg=--%s=%s, or drop them",
 			ioengine.ErrBadWorkload, UringText(wl.Uring), fio.OptIOEngine, engine, fio.OptIOEngine, ioengine.EngineFio, fio.OptIOEngine, ioengine.EngineIOUring)
 	}
+	if err := checkPrioEngine(wl, engine); err != nil {
+		return OptionSet{}, err
+	}
 	s.Job = rendered(wl, fio.OptDirect, fio.OptRandSeed)
 	for _, kv := range append(append([][2]string{}, s.Global...), s.Job...) {
 		if err := fio.CheckValue(kv[0], kv[1]); err != nil {

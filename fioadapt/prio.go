@@ -269,3 +269,15 @@ func priosOf(ps []ioengine.PrioStats, pcts []float64) []fio.PrioStat {
 	}
 	return out
 }
+
+// checkPrioEngine refuses per-command priorities in a fio job that runs
+// an engine other than io_uring or libaio (fio would not know the
+// options there).
+func checkPrioEngine(wl ioengine.Workload, engine string) error {
+	if !wl.Prio.CmdSet() || engine == ioengine.EngineIOUring || engine == ioengine.EngineLibaio {
+		return nil
+	}
+	return fmt.Errorf("%w: %s: per-command priorities are options of fio's io_uring and libaio engines, and this fio job runs %s; with --%s=%s add --fio-arg=%s, or drop them",
+		ioengine.ErrBadWorkload, fio.OptCmdPrioPercentage+"/"+fio.OptCmdPrioBSSplit, fio.Setting(fio.OptIOEngine, engine), fio.OptIOEngine, ioengine.EngineFio,
+		fio.FlagSet(fio.OptIOEngine, ioengine.EngineLibaio))
+}

@@ -207,7 +207,8 @@ func traceRequests(t *testing.T, dev string) func() map[string]int {
 // the requests the kernel issues to it: every read reaches the device at
 // the priority the engine gave it (idle by the job's ioprio_set on
 // libaio, by each SQE's on io_uring; real-time by the I/O's own), and the
-// real-time share is 20% within the binomial bound.
+// real-time share is 20% within the binomial bound. On psync, the job's
+// priority alone (best-effort level 7) reaches the device with every read.
 func TestCmdPrioReachesTheDevice(t *testing.T) {
 	looptest.RequireRootTools(t)
 	dev := looptest.AttachLoop(t, looptest.MakeImage(t, 16<<20), false)
@@ -232,4 +233,15 @@ func TestCmdPrioReachesTheDevice(t *testing.T) {
 			}
 		})
 	}
+	t.Run("psync", func(t *testing.T) {
+		stop := traceRequests(t, dev)
+		w := ioengine.Workload{Filename: dev, RW: ioengine.RandRead, BS: 4096, IODepth: 1, NumJobs: 2, Direct: true, RandSeed: 3,
+			Prio: ioengine.IOPrio{Job: ioengine.PrioValue(ioengine.PrioClassBE, 7), JobSet: true}}
+		byPrio, _, _ := prioRun(t, "psync", w, n/4)
+		seen := stop()
+		t.Logf("the engine: %v; the device's requests: %v", byPrio, seen)
+		if len(seen) != 1 || seen["be/7"] < n/2*95/100 || byPrio[w.Prio.Job] != n/2 {
+			t.Errorf("the engine sent %v, the device saw %v; want all %d at be/7", byPrio, seen, n/2)
+		}
+	})
 }
