@@ -21,11 +21,13 @@ func (g *offsetGen) setFileEnd(total int64) {
 // nextInZone is the offset (from r's start) and size of the next I/O of
 // direction dir in the zones: fio's setup_strided_zone_mode, then its
 // offset in the zone. An I/O fio cannot place ends a size-based pass
-// (passEnds: ended) and starts a time-based job over from its first zone.
+// (passEnds: ended) and starts a time-based job over from its first zone;
+// where none can be placed, the I/O is the region's first block, so that
+// no I/O reaches past the file's end.
 func (g *offsetGen) nextInZone(r *genRegion, dir int) (rel, n int64) {
 	z := g.zone
 	n = g.lo[dir]
-	for try := 0; ; try++ {
+	for range 64 {
 		g.enterZone(r, dir)
 		drawn := g.random && !g.followsOn(dir)
 		if drawn {
@@ -33,11 +35,13 @@ func (g *offsetGen) nextInZone(r *genRegion, dir int) (rel, n int64) {
 		} else {
 			rel = g.seqInZone(r, dir)
 		}
-		if rel+n <= z.end && rel-z.off < r.size || try > 0 {
+		if rel+n <= z.end && rel-z.off < r.size {
 			if drawn && r.done != nil {
 				n = g.mark(r, dir, rel-z.off, n)
 			}
-			break
+			r.pos[dir] = rel + n
+			z.bytes += n
+			return rel, n
 		}
 		if g.passEnds {
 			g.ended = true
@@ -48,9 +52,7 @@ func (g *offsetGen) nextInZone(r *genRegion, dir int) (rel, n int64) {
 		z.off, z.bytes = 0, 0
 		g.newPass = true
 	}
-	r.pos[dir] = rel + n
-	z.bytes += n
-	return rel, n
+	return 0, n
 }
 
 // enterZone is fio's setup_strided_zone_mode: the next zone once Size
