@@ -107,22 +107,16 @@ func writeNormalDir(w *bufio.Writer, name string, d *Dir) {
 	fmt.Fprintf(w, "  %s: IOPS=%s, BW=%s/s (%s/s)(%s/%dmsec)\n", name, fioNum(d.IOPS, 1000, ""), fioBytes(d.BWBytes, true),
 		fioBytes(d.BWBytes, false), fioBytes(float64(d.IOBytes), true), d.RuntimeMs)
 	unit, div := latUnit(d.Clat)
-	lines := []struct {
+	for _, l := range []struct {
 		label string
 		s     LatStat
-	}{{"    clat", d.Clat}, {"     lat", d.Lat}}
-	for _, p := range d.Prios {
-		lines = append(lines, struct {
-			label string
-			s     LatStat
-		}{fmt.Sprintf("    clat prio %d/%d", p.Class, p.Level), p.Clat})
+	}{{"    clat", d.Clat}, {"     lat", d.Lat}} {
+		writeLatLine(w, l.label, unit, div, l.s)
 	}
-	for _, l := range lines {
-		if !l.s.Known() {
-			continue
-		}
-		fmt.Fprintf(w, "%s (%s): min=%s, max=%s, avg=%.2f, stdev=%.2f\n", l.label, unit, fioNum(l.s.MinNs/div, 1000, ""),
-			fioNum(l.s.MaxNs/div, 1000, ""), l.s.MeanNs/div, l.s.StddevNs/div)
+	for _, p := range d.Prios {
+		// Each priority's line in its own unit, as fio's display_lat.
+		pu, pdiv := latUnit(p.Clat)
+		writeLatLine(w, fmt.Sprintf("    clat prio %d/%d", p.Class, p.Level), pu, pdiv, p.Clat)
 	}
 	writePercentiles(w, "    clat percentiles ("+unit+"):", d.Clat.Percentiles, div)
 	for _, p := range d.Prios {
@@ -130,8 +124,19 @@ func writeNormalDir(w *bufio.Writer, name string, d *Dir) {
 		if d.Clat.N > 0 {
 			share = 100 * float64(p.Clat.N) / float64(d.Clat.N)
 		}
-		writePercentiles(w, fmt.Sprintf("    clat prio %d/%d (%.2f%% of IOs) percentiles (%s):", p.Class, p.Level, share, unit), p.Clat.Percentiles, div)
+		pu, pdiv := latUnit(p.Clat)
+		writePercentiles(w, fmt.Sprintf("    clat prio %d/%d (%.2f%% of IOs) percentiles (%s):", p.Class, p.Level, share, pu), p.Clat.Percentiles, pdiv)
 	}
+}
+
+// writeLatLine writes one latency line, "clat (usec): min=…, max=…,
+// avg=…, stdev=…", in unit (div ns each); nothing for a latency not known.
+func writeLatLine(w *bufio.Writer, label, unit string, div float64, s LatStat) {
+	if !s.Known() {
+		return
+	}
+	fmt.Fprintf(w, "%s (%s): min=%s, max=%s, avg=%.2f, stdev=%.2f\n", label, unit, fioNum(s.MinNs/div, 1000, ""),
+		fioNum(s.MaxNs/div, 1000, ""), s.MeanNs/div, s.StddevNs/div)
 }
 
 // writePercentiles writes a title and fio's rows of percentiles ps (ns
