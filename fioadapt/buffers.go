@@ -185,9 +185,26 @@ var bufferRenders = map[string]func(wl ioengine.Workload) (string, bool){
 	fio.OptDedupeGlobal: func(wl ioengine.Workload) (string, bool) { return "1", wl.Buffers.Global },
 	// zero_buffers is not written back: the zero value's zeros are
 	// qdsweep's own default, and a job file without it writes fio's.
-	fio.OptRefillBuffers: func(wl ioengine.Workload) (string, bool) { return boolOpt(wl.Buffers.Refill), wl.Buffers.Refill },
+	fio.OptRefillBuffers: renderRefill,
 	fio.OptScrambleBuffers: func(wl ioengine.Workload) (string, bool) {
 		b := wl.Buffers
 		return "0", b.Random && !b.Scramble && b.Compress == 0 && b.Dedupe == 0 && len(b.Pattern) == 0
 	},
+}
+
+// renderRefill writes refill_buffers back where fio would not set it
+// alike itself: fio's table puts it before buffer_pattern, whose callback
+// then decides (refill when the job reads or compresses, the same bytes
+// otherwise), and compression refills unless told not to.
+func renderRefill(wl ioengine.Workload) (string, bool) {
+	b := wl.Buffers
+	switch {
+	case len(b.Pattern) > 0:
+		return "", false
+	case b.Refill:
+		return "1", true
+	case b.Compress > 0:
+		return "0", true
+	}
+	return "", false
 }

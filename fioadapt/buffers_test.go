@@ -1,9 +1,15 @@
 package fioadapt_test
 
 import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/qdsweep/qdsweep/fio"
 	"github.com/qdsweep/qdsweep/fioadapt"
@@ -94,5 +100,48 @@ func TestBufferJobsNumbered(t *testing.T) {
 	}
 	if a, b := runs[0].Workload.Buffers, runs[1].Workload.Buffers; a.JobBase != 0 || b.JobBase != 2 || a.Jobs != 3 || b.Jobs != 3 {
 		t.Errorf("a %d of %d, b %d of %d; want 0 and 2 of 3", a.JobBase, a.Jobs, b.JobBase, b.Jobs)
+	}
+}
+
+// TestBufferOptionsWrittenForFio: a workload's buffer options written in
+// a job file for fio read back as the same Buffers, and fio 3.33 parses
+// them.
+func TestBufferOptionsWrittenForFio(t *testing.T) {
+	dir := t.TempDir()
+	for i, b := range []ioengine.Buffers{
+		{Random: true, Compress: 50, Chunk: 4096, Refill: true},
+		{Random: true, Dedupe: 30, Mode: ioengine.DedupeWorkingSet, WorkingSet: 10, Global: true, Refill: true},
+		{Random: true, Compress: 25, Chunk: ioengine.ChunkWrite, Dedupe: 90, Refill: true},
+		{Random: true},
+		{Random: true, Pattern: []byte{0xde, 0xad}},
+		{Random: true, Pattern: []byte{0xde, 0xad}, Compress: 50, Refill: true},
+		{Random: true, Compress: 50},
+	} {
+		wl := ioengine.Workload{Filename: filepath.Join(dir, "t.dat"), Size: 16 << 20, RW: ioengine.Write, BS: 4096, IODepth: 1, NumJobs: 1, Buffers: b}
+		var buf bytes.Buffer
+		if err := fioadapt.WriteJobFile(&buf, wl, time.Second, 0); err != nil {
+			t.Fatal(err)
+		}
+		jf, err := fio.ParseJobFile(bytes.NewReader(buf.Bytes()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs, err := fioadapt.Runs(jf)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, buf.String())
+		}
+		if got := runs[0].Workload.Buffers; !reflect.DeepEqual(got, b) {
+			t.Errorf("%+v read back as %+v from\n%s", b, got, buf.String())
+		}
+		if _, err := exec.LookPath("fio"); err != nil {
+			continue
+		}
+		path := filepath.Join(dir, fmt.Sprintf("%d.fio", i))
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if out, err := exec.Command("fio", "--parse-only", path).CombinedOutput(); err != nil || strings.Contains(string(out), "fio:") {
+			t.Errorf("fio --parse-only: %v\n%s\n%s", err, out, buf.String())
+		}
 	}
 }

@@ -155,6 +155,9 @@ func (j *JobFile) ApplyShared(g Fields, w *ioengine.Workload) {
 	// syncs: each step keeps them.
 	w.Shape, w.Zones, w.Think, w.Prio = jw.Shape, jw.Zones, jw.Think, jw.Prio
 	w.SyncEvery, w.SyncData, w.OpenSync = jw.SyncEvery, jw.SyncData, jw.OpenSync
+	if !j.flagsOnly {
+		w.Buffers = jw.Buffers // what the job's writes carry (fio's default without buffer options)
+	}
 }
 
 // CheckTarget refuses what the job file forbids of the sweep's plan p

@@ -49,7 +49,13 @@ var sweepUseExamples = map[string][]string{
 	"allow_file_create": {"filename=%m", "allow_file_create=0"}, "kb_base": {"kb_base=1000", "size=1m"},
 	"prio": {"prio=3"}, "prioclass": {"prioclass=3"}, "cmdprio_percentage": {"cmdprio_percentage=20"},
 	"cmdprio_class": {"cmdprio_percentage=20", "cmdprio_class=2"}, "cmdprio": {"cmdprio_percentage=20", "cmdprio=3"},
-	"cmdprio_bssplit": {"cmdprio_bssplit=4k/20"},
+	"cmdprio_bssplit":            {"cmdprio_bssplit=4k/20"},
+	"buffer_compress_percentage": {"buffer_compress_percentage=50"}, "buffer_compress_chunk": {"buffer_compress_percentage=50", "buffer_compress_chunk=4k"},
+	"buffer_pattern": {"buffer_pattern=0xdeadbeef"}, "dedupe_percentage": {"dedupe_percentage=50"},
+	"dedupe_mode":                   {"dedupe_percentage=50", "size=512k", "dedupe_mode=working_set"},
+	"dedupe_working_set_percentage": {"dedupe_percentage=50", "size=512k", "dedupe_mode=working_set", "dedupe_working_set_percentage=20"},
+	"dedupe_global":                 {"dedupe_percentage=50", "size=512k", "dedupe_mode=working_set", "dedupe_global=1"},
+	"refill_buffers":                {"refill_buffers"}, "scramble_buffers": {"scramble_buffers=0"}, "zero_buffers": {"zero_buffers"},
 }
 
 // sweepOf builds (does not run) the sweep of a job file holding the base
