@@ -40,7 +40,10 @@ var bufferCases = func() []bufferCase {
 		"dedupe_percentage=50 dedupe_mode=working_set dedupe_working_set_percentage=20",
 		"dedupe_percentage=90 dedupe_mode=working_set dedupe_working_set_percentage=10 buffer_compress_percentage=25",
 		"zero_buffers", "scramble_buffers=0", "refill_buffers", "buffer_pattern=0xdeadbeef buffer_compress_percentage=50",
-		"ioengine=libaio iodepth=8", "ioengine=io_uring iodepth=8 dedupe_percentage=50"} {
+		"ioengine=libaio iodepth=8", "ioengine=io_uring iodepth=8 dedupe_percentage=50",
+		// verify writes its own blocks, compressible as fio's fill_verify_pattern
+		// leaves them (dedupe is not theirs)
+		"verify=crc32c buffer_compress_percentage=50 bs=8k", "verify=md5 buffer_compress_percentage=25 dedupe_percentage=50"} {
 		cs = append(cs, bufferCase{o, one(o)})
 	}
 	for _, o := range []string{"dedupe_mode=working_set dedupe_percentage=50 dedupe_working_set_percentage=50 buffer_compress_percentage=50 dedupe_global=1",
@@ -119,6 +122,12 @@ func (c writtenContent) near(o writtenContent) bool {
 // filesContent measures the files a and b (those present) in dir.
 func filesContent(t *testing.T, dir string) writtenContent {
 	t.Helper()
+	return filesContentOf(t, dir, "a", "b")
+}
+
+// filesContentOf measures the named files (those present) in dir.
+func filesContentOf(t *testing.T, dir string, names ...string) writtenContent {
+	t.Helper()
 	var c writtenContent
 	all := map[[32]byte]bool{}
 	var out bytes.Buffer
@@ -127,7 +136,7 @@ func filesContent(t *testing.T, dir string) writtenContent {
 		t.Fatal(err)
 	}
 	blocks, packed := 0, 0
-	for _, name := range []string{"a", "b"} {
+	for _, name := range names {
 		data, err := os.ReadFile(filepath.Join(dir, name))
 		if os.IsNotExist(err) {
 			continue
@@ -155,4 +164,38 @@ func filesContent(t *testing.T, dir string) writtenContent {
 	c.all = 1 - float64(len(all))/float64(blocks)
 	c.ratio = float64(packed) / float64(blocks*4096)
 	return c
+}
+
+// TestFioVerifiesCompressibleBlocks: verify blocks written compressible
+// (buffer_compress_percentage) by either tool pass the other's verify_only.
+func TestFioVerifiesCompressibleBlocks(t *testing.T) {
+	fioBin, err := exec.LookPath("fio")
+	if err != nil {
+		t.Skip("fio is not installed: this test checks qdsweep's verify blocks against fio 3.33's (CI installs it)")
+	}
+	job := []string{"--name=v", "--filename=f", "--size=256k", "--bs=8k", "--rw=write", "--verify=crc32c", "--buffer_compress_percentage=50"}
+	qd := func(dir string, extra string) (string, error) {
+		stdout, stderr, code := runQdsweep(t, dir, append(append([]string{"run"}, job...), extra, "--allow-write")...)
+		if code != 0 {
+			return stdout + stderr, fmt.Errorf("exit %d", code)
+		}
+		return stdout, nil
+	}
+	fioRun := func(dir string, extra string) (string, error) {
+		out, err := runIn(dir, fioBin, append(job, extra)...)
+		return string(out), err
+	}
+	tools := map[string]func(string, string) (string, error){"fio": fioRun, "qdsweep": qd}
+	for _, pair := range [][2]string{{"fio", "qdsweep"}, {"qdsweep", "fio"}} {
+		dir := t.TempDir()
+		if out, err := tools[pair[0]](dir, "--do_verify=0"); err != nil {
+			t.Fatalf("%s writes: %v\n%s", pair[0], err, out)
+		}
+		if out, err := tools[pair[1]](dir, "--verify_only"); err != nil {
+			t.Errorf("%s verifies what %s wrote: %v\n%s", pair[1], pair[0], err, out)
+		}
+		if c := filesContentOf(t, dir, "f"); math.Abs(c.ratio-0.5) > 0.03 {
+			t.Errorf("%s's blocks compress to %.3f, want about half", pair[0], c.ratio)
+		}
+	}
 }
