@@ -144,7 +144,7 @@ var handlings = []struct {
 		"experimental_verify", "trim_percentage",
 		"file_service_type", "openfiles", "filename_format", "lockfile", "pre_read", "iomem",
 		"mem", "iomem_align", "bs_unaligned", "rw_sequencer", "offset_align",
-		"ioscheduler", "max_latency", "flow", "flow_id", "exec_prerun", "exec_postrun", "io_submit_mode",
+		"ioscheduler", "max_latency", "exec_prerun", "exec_postrun", "io_submit_mode",
 		"serialize_overlap", "uncached", "sync_file_range", "atomic", "nowait", "ignore_error",
 		"error_dump", "create_serialize", "create_fsync", "end_fsync_on_close", "fsync_on_close", "pre_read",
 		"size_increment", "io_size_increment", "trim_backlog", "replay_redirect", "read_iolog", "write_iolog",
@@ -251,6 +251,9 @@ const (
 	OptRateMin                 OptionKey = "rate_min"
 	OptRateIOPSMin             OptionKey = "rate_iops_min"
 	OptRateCycle               OptionKey = "rate_cycle"
+	OptFlow                    OptionKey = "flow"
+	OptFlowID                  OptionKey = "flow_id"
+	OptFlowSleep               OptionKey = "flow_sleep"
 	OptThinkTime               OptionKey = "thinktime"
 	OptThinkTimeSpin           OptionKey = "thinktime_spin"
 	OptThinkTimeBlocks         OptionKey = "thinktime_blocks"
@@ -878,6 +881,9 @@ var RunOptions = []OptionDoc{
 	{Name: "latency_window", Default: "0", Help: "the stretch of I/O each depth of --latency_target is judged over (µs, or 1s)"},
 	{Name: "latency_percentile", Default: "100", Help: "the percent of I/Os that must meet --latency_target", Range: between(0, 100)},
 	{Name: "latency_run", Default: "0", Help: "1: keep adjusting the depth until the run ends (0: end once it settles)", Range: between(0, 1)},
+	{Name: "flow", Default: "0", Help: "the job's weight in its flow: jobs of one --flow_id issue I/Os in proportion to their weights (1 beside 8: 1:8), each holding back while it is ahead, as fio (at most 1000; a negative weight is fio's unsigned one, all but the whole flow)"},
+	{Name: "flow_id", Default: "0", Help: "the flow the job's --flow weighs in: jobs of one ID share it"},
+	{Name: "flow_sleep", Default: "0", Help: "µs a job its flow holds back sleeps, its I/Os completed, before it looks again (0: it looks again at once)"},
 	{Name: "fsync", Default: "0", Help: "fsync the file after this many writes"},
 	{Name: "fdatasync", Default: "0", Help: "fdatasync the file after this many writes"},
 	{Name: "sync", Default: "none", Values: []string{"none", "0", "sync", "1", "dsync"}, Help: "open the file O_SYNC (sync) or O_DSYNC (dsync), so each write is durable before it completes"},

@@ -505,7 +505,7 @@ var jobOptions map[string]handler
 
 func init() {
 	jobOptions = map[string]handler{}
-	for _, group := range []map[string]handler{fileHandlers(), ioHandlers(), verifyLogHandlers(), backlogHandlers(), zoneHandlers(), bufferHandlers(), prioHandlers()} {
+	for _, group := range []map[string]handler{fileHandlers(), ioHandlers(), verifyLogHandlers(), backlogHandlers(), zoneHandlers(), bufferHandlers(), prioHandlers(), flowHandlers()} {
 		maps.Copy(jobOptions, group)
 	}
 	for _, name := range fio.UringOptionNames() {
@@ -986,7 +986,7 @@ var settingKeys = map[ioengine.Setting]fio.OptionKey{
 	ioengine.SetThinkTimeBlocks: fio.OptThinkTimeBlocks, ioengine.SetThinkTimeIOTime: fio.OptThinkTimeIOTime,
 	ioengine.SetRateMin: fio.OptRateMin, ioengine.SetRateIOPSMin: fio.OptRateIOPSMin, ioengine.SetRateCycle: fio.OptRateCycle,
 	ioengine.SetLatencyTarget: fio.OptLatencyTarget, ioengine.SetLatencyWindow: fio.OptLatencyWindow,
-	ioengine.SetLatencyPercentile: fio.OptLatencyPercentile, ioengine.SetVerify: fio.OptVerify,
+	ioengine.SetLatencyPercentile: fio.OptLatencyPercentile, ioengine.SetFlow: fio.OptFlow, ioengine.SetVerify: fio.OptVerify,
 	ioengine.SetVerifyPattern: fio.OptVerifyPattern, ioengine.SetVerifyInterval: fio.OptVerifyInterval,
 	ioengine.SetZoneSize: fio.OptZoneSize, ioengine.SetZoneRange: fio.OptZoneRange, ioengine.SetZoneSkip: fio.OptZoneSkip,
 	ioengine.SetPrio: fio.OptPrio, ioengine.SetCmdPrio: fio.OptCmdPrioPercentage, ioengine.SetRuntime: fio.OptRuntime,

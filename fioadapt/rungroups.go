@@ -52,6 +52,9 @@ type Job struct {
 	ExitWhat    string
 	ReportGroup int
 	Stopped     bool
+	// start lets the job go with the others of its group that share a
+	// flow (startFlowsTogether; nil: when it is set up).
+	start *flowStart
 }
 
 // fio's exit_what values (Job.ExitWhat).
@@ -63,7 +66,8 @@ const (
 
 // RunGroups runs the jobs' groups one after another and the jobs of a
 // group together, as fio runs a job file; each job waits for its WaitFor
-// jobs to end, then its startdelay. The CPU time of a group's jobs, which ran together and each
+// jobs to end, then its startdelay. Jobs of one flow_id share one flow
+// (joinFlows). The CPU time of a group's jobs, which ran together and each
 // measured the whole process's, is split between them by their I/O counts
 // (the CPU is the longest measurement's: the jobs' windows overlap). A
 // job's result and error stay with it; the error returned is one that ends
@@ -76,9 +80,11 @@ func RunGroups(ctx context.Context, jobs []*Job) error {
 		done[i] = make(chan struct{})
 	}
 	ex := newExits(jobs)
+	joinFlows(jobs)
 	for g := 0; !ex.all; g++ {
 		var wg sync.WaitGroup
 		n := 0
+		startFlowsTogether(ctx, jobs, g)
 		for i, j := range jobs {
 			if j.Group != g {
 				continue
@@ -96,6 +102,7 @@ func RunGroups(ctx context.Context, jobs []*Job) error {
 				} else {
 					j.execute(ctx)
 				}
+				j.start.arrive(j) // ended without starting: the others go
 				ex.ended(jobs, i)
 			}()
 		}

@@ -23,6 +23,7 @@ func (j *Job) verifyPass(ctx context.Context, written *ioengine.Stats) (*ioengin
 	bs := w.MinBS() // each block as the smallest write wrote it, its headers inside
 	w.RW, w.BS, w.Shape = ioengine.Read, bs, ioengine.Shape{}
 	w.RateIOPS = [2]float64{}
+	w.Flow = ioengine.Flow{} // the job left its flow as its writes ended
 	ctl := ioengine.Control{Runtime: max(j.Control.Runtime, 24*time.Hour), IOsPerJob: j.Control.IOsPerJob * j.Workload.BS / bs}
 	if written != nil && written.Write != nil && w.NumJobs > 0 {
 		ctl.IOsPerJob = max(written.Write.Bytes/int64(w.NumJobs)/bs, 1)

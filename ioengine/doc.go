@@ -52,7 +52,10 @@
 //     gaps exponential under Workload.Poisson, fio's rate_process=poisson).
 //     A job's gate (gate.go) holds it to fio's thinktime, latency_target
 //     search and rate floors (Workload.Think, LatTarget, RateMin; their
-//     types and checks in pacing.go): the loops ask it before each I/O.
+//     types and checks in pacing.go) and to its share of its flow
+//     (Workload.Flow, fio's flow: flow.go's counter, shared with the jobs
+//     of other runs beside it, and flowgate.go): the loops ask it before
+//     each I/O.
 //   - Meter (meter.go, series.go). Each job counts its own I/Os in a meter
 //     no other goroutine touches (no lock or atomic per I/O): counts and
 //     latency histograms per direction, and the area under its in-flight

@@ -22,9 +22,14 @@ type Control struct {
 	// Stop, when closed, ends the run as its Runtime would: the window
 	// closes and the figures so far are its result (fio's exitall ending
 	// the other jobs; nil: never).
-	Stop    <-chan struct{}
-	Ramp    time.Duration // excluded warm-up before measuring
-	Runtime time.Duration // longest measured window
+	Stop <-chan struct{}
+	// BeforeStart, when set, is called once the run's jobs are set up,
+	// just before they are let go: the run starts when it returns. Runs
+	// that start together, as fio starts a group's jobs, wait for each
+	// other in it.
+	BeforeStart func()
+	Ramp        time.Duration // excluded warm-up before measuring
+	Runtime     time.Duration // longest measured window
 	// IOsPerJob, when > 0, is fio's size-based end: each job issues
 	// exactly this many I/Os, counted from its first (ramp included), and
 	// ends when they have completed; the run ends when every job has, or at

@@ -48,15 +48,18 @@ type gate struct {
 	final                     bool // the final window's figures started afresh (meter.open)
 
 	err error // a floor not met, a latency over a 100th-percentile target at depth 1
+
+	fl flowGate // the job's flow (Workload.Flow; flowgate.go)
 }
 
 // newGate returns the gate of a job of w with depth I/Os at most; nil
 // when w sets none of its options.
 func newGate(w *Workload, depth int) *gate {
-	if !w.Think.On() && !w.RateMin.On() && !w.LatTarget.On() {
+	if !w.Think.On() && !w.RateMin.On() && !w.LatTarget.On() && !w.Flow.On() {
 		return nil
 	}
-	g := &gate{think: w.Think, floor: w.RateMin, lt: w.LatTarget, qd: depth, maxDepth: depth}
+	g := &gate{think: w.Think, floor: w.RateMin, lt: w.LatTarget, qd: depth, maxDepth: depth,
+		fl: flowGate{weight: w.Flow.Weight, sleep: w.Flow.Sleep.Nanoseconds()}}
 	if g.floor.Cycle == 0 {
 		g.floor.Cycle = time.Second // fio's rate_cycle default
 	}
@@ -123,10 +126,13 @@ func (g *gate) allow(m *meter, t int64, busy int) bool {
 	if g.think.On() && !g.thinking && g.issued > g.thinkIssued && g.thinkDue(t) {
 		g.thinking, g.thinkB, g.lastThink = true, g.count(), t
 	}
-	if g.thinking || g.quiesce {
+	if g.thinking || g.quiesce || g.fl.held {
 		return false
 	}
-	return !g.lt.On() || busy < g.qd
+	if g.lt.On() && busy >= g.qd {
+		return false
+	}
+	return g.fl.allow(m)
 }
 
 // thinkDue is fio's handle_thinktime's test, made after an I/O was issued.
@@ -151,9 +157,9 @@ func (g *gate) count() int64 {
 	return g.completed
 }
 
-// held reports whether the job waits for its I/Os to drain (a think, or
-// the latency target's quiesce).
-func (g *gate) held() bool { return g.thinking || g.quiesce }
+// held reports whether the job waits for its I/Os to drain (a think, the
+// latency target's quiesce, or its flow's sleep).
+func (g *gate) held() bool { return g.thinking || g.quiesce || g.fl.held }
 
 // checkFloors is fio's check_min_rate: after a settling time of 2 s from
 // the job's start, each direction's completions over each rate_cycle must
@@ -274,6 +280,10 @@ func (j *job) idle() bool {
 			m.open(t)
 		}
 	}
+	if g.fl.held {
+		g.fl.held = false
+		return j.sleepUntil(t + g.fl.sleep) // fio's flow_sleep, its I/Os completed
+	}
 	if !g.thinking {
 		return true
 	}
@@ -290,18 +300,33 @@ func (j *job) idle() bool {
 }
 
 // rest is what a loop with nothing in flight does before it submits again,
-// when it may (canSubmit): a job held by its gate thinks or starts its
-// next latency window (idle), a paced one waits until its next I/O is due
-// (waitDue). It reports whether the job goes on; false also when it has
+// when it may (canSubmit): a job held by its gate thinks, starts its
+// next latency window or sleeps its flow's flow_sleep (idle), one its flow
+// holds back without a sleep looks again (flowSpin), a paced one waits
+// until its next I/O is due (waitDue). It reports whether the job goes on; false also when it has
 // nothing to wait for.
 func (j *job) rest(canSubmit bool) bool {
 	switch {
 	case !canSubmit:
 		return false
-	case j.gate != nil && j.gate.held():
-		return j.idle()
+	case j.gate != nil && (j.gate.held() || j.gate.fl.wait):
+		return j.holdOn()
 	}
 	return j.pace.on && j.waitDue()
+}
+
+// holdOn is what a job its gate refused does with nothing in flight: held,
+// it thinks, starts its next latency window or sleeps its flow's sleep
+// (idle); held back by its flow without a sleep, it looks again
+// (flowSpin). It reports false when the job must issue no more.
+func (j *job) holdOn() bool {
+	switch g := j.gate; {
+	case g.held():
+		return j.idle()
+	case g.fl.wait:
+		return j.flowSpin()
+	}
+	return true
 }
 
 // sleepUntil sleeps, nothing of the job in flight, until event time end,

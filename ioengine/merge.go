@@ -27,19 +27,22 @@ func finalWindow(got []meter, w *Workload) time.Duration {
 }
 
 // heldCause is the pacing that held the jobs' I/Os back, the cause of a
-// shortfall it explains: the latency target's depth, thinktime, the rate
-// cap; "" when none did.
+// shortfall it explains: the latency target's depth, thinktime, the flow,
+// the rate cap; "" when none did.
 func heldCause(got []meter, w *Workload) ShortfallCause {
-	var held, thought bool
+	var held, thought, flowed bool
 	for i := range got {
 		held = held || got[i].held > 0
 		thought = thought || got[i].thought > 0
+		flowed = flowed || got[i].g != nil && got[i].g.fl.holds > 0
 	}
 	switch {
 	case w.LatTarget.On():
 		return ShortfallLatencyTarget
 	case thought:
 		return ShortfallThink
+	case flowed:
+		return ShortfallFlow
 	case held:
 		return ShortfallRate
 	}

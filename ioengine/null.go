@@ -24,7 +24,7 @@ func (nullLoop) run(j *job) error {
 			break
 		}
 		if j.gate != nil && !j.mayIssue(c.now(), 0) {
-			if j.gate.held() && !j.idle() {
+			if !j.holdOn() {
 				break
 			}
 			continue

@@ -99,6 +99,9 @@ func validatePacingFamily(w Workload, engine string) error {
 		return refusef("%s/%s/%s: use a time, a time and a percentage 0..100, e.g. %s %s %s", SetLatencyTarget, SetLatencyWindow, SetLatencyPercentile,
 			use(SetLatencyTarget, "2ms"), use(SetLatencyWindow, "1s"), use(SetLatencyPercentile, 99))
 	}
+	if engine == EngineSim && w.Flow.On() {
+		return refusef("%s: the sim engine models a device, not jobs' shares of a flow; use %s, libaio or psync", SetFlow, use(SetEngine, EngineIOUring))
+	}
 	if engine == EngineSim && (t.On() || w.Poisson || w.RateMin.On() || l.On()) {
 		return refusef("%s/%s/%s/%s: the sim engine models a device, not a job's pacing; use %s, libaio or psync",
 			SetThinkTime, SetRateProcess, SetRateMin, SetLatencyTarget, use(SetEngine, EngineIOUring))

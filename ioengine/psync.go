@@ -77,10 +77,10 @@ func (p *psyncLoop) run(j *job) error {
 			break
 		}
 		if j.gate != nil && !j.mayIssue(c.now(), 0) {
-			if j.gate.held() && !j.idle() {
+			if !j.holdOn() {
 				break
 			}
-			continue // thought: look again (the window may have ended)
+			continue // thought, or held back by its flow: look again (the window may have ended)
 		}
 		dir, fd, off, bs := j.nextIO()
 		due := j.due

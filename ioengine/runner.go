@@ -42,10 +42,14 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 	if w.IOTimeout == 0 {
 		w.IOTimeout = defaultIOTimeout
 	}
+	flow := flowOf(&w)
 	r, err := openRun(w, ctl, engine)
 	if err != nil {
+		flow.leaveJobs(w.Flow.Weight, w.NumJobs) // none ran
 		return nil, err
 	}
+	r.flow = flow
+	flow.leaveJobs(w.Flow.Weight, w.NumJobs-r.jobs) // those a limit keeps from starting
 	release := leaseProcs(r.jobs)
 	defer release()
 	if err := r.startJobs(newLoop); err != nil {
@@ -57,6 +61,9 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 	// took parks on its return from the kernel with no I/O in flight. On
 	// a loaded machine, 256 psync jobs kept 109 in flight while one ran.
 	runtime.GC()
+	if ctl.BeforeStart != nil {
+		ctl.BeforeStart()
+	}
 	win, runErr := r.measure(ctx)
 	return r.finish(win, runErr, fallback)
 }
@@ -74,7 +81,8 @@ type workloadRun struct {
 	jobs    int     // jobs to start (numjobs, or fewer under a thread limit)
 	limited bool    // a thread limit is near: io_uring keeps few workers
 	short   *Shortfall
-	running int // jobs that set up and run
+	running int          // jobs that set up and run
+	flow    *FlowCounter // the jobs' flow (Workload.Flow; nil: none)
 
 	c       *coord
 	pubs    []jobPub
@@ -164,6 +172,9 @@ func (r *workloadRun) startJobs(newLoop newLoopFunc) error {
 		j.m = newMeter(r.c, &r.pubs[i], w.ContinueOnError)
 		j.prio, j.m.prios = newPrioChooser(w, i), newPrioMeters(w)
 		j.gate = newGate(w, w.IODepth)
+		if j.gate != nil {
+			j.gate.fl.c = r.flow
+		}
 		if i == 0 {
 			j.trace = ctl.issueTrace
 		}
@@ -195,6 +206,9 @@ func (r *workloadRun) startJobs(newLoop newLoopFunc) error {
 // for the start, run, and hand back its meter.
 func (r *workloadRun) runJob(j *job, newLoop newLoopFunc) {
 	defer r.wg.Done()
+	if j.gate != nil {
+		defer j.gate.fl.leave() // as it ends, whether it ran or not
+	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	c := r.c

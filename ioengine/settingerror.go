@@ -47,6 +47,7 @@ const (
 	SetLatencyTarget                         // LatTarget.Target
 	SetLatencyWindow                         // LatTarget.Window
 	SetLatencyPercentile                     // LatTarget.Percentile
+	SetFlow                                  // Flow
 	SetVerify                                // FioVerify.Kind
 	SetVerifyPattern                         // FioVerify.Pattern
 	SetVerifyInterval                        // FioVerify.Interval
@@ -81,7 +82,7 @@ var settingFields = [...]string{
 	SetThinkTimeBlocks: "Workload.Think.Blocks", SetThinkTimeIOTime: "Workload.Think.IOTime",
 	SetRateMin: "Workload.RateMin.Bytes", SetRateIOPSMin: "Workload.RateMin.IOPS", SetRateCycle: "Workload.RateMin.Cycle",
 	SetLatencyTarget: "Workload.LatTarget.Target", SetLatencyWindow: "Workload.LatTarget.Window",
-	SetLatencyPercentile: "Workload.LatTarget.Percentile", SetVerify: "Workload.FioVerify.Kind",
+	SetLatencyPercentile: "Workload.LatTarget.Percentile", SetFlow: "Workload.Flow", SetVerify: "Workload.FioVerify.Kind",
 	SetVerifyPattern: "Workload.FioVerify.Pattern", SetVerifyInterval: "Workload.FioVerify.Interval",
 	SetZoneSize: "Workload.Zones.Size", SetZoneRange: "Workload.Zones.Range", SetZoneSkip: "Workload.Zones.Skip",
 	SetPrio: "Workload.Prio.Job", SetCmdPrio: "Workload.Prio.Cmd",

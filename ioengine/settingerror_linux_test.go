@@ -51,5 +51,5 @@ func ExampleSettings() {
 	all := ioengine.Settings()
 	fmt.Println(len(all), all[0], all[len(all)-1])
 	// Output:
-	// 41 engine Control.Runtime
+	// 42 engine Control.Runtime
 }

@@ -169,6 +169,9 @@ const (
 	// within their latency target (Workload.LatTarget), below iodepth
 	// while they did, and settled at Stats.LatencyDepth.
 	ShortfallLatencyTarget ShortfallCause = "latency_target"
+	// ShortfallFlow: the jobs held I/Os back to keep to their share of
+	// their flow (Workload.Flow, fio's flow).
+	ShortfallFlow ShortfallCause = "flow"
 	// ShortfallSync: the jobs spent part of the window in fsync or
 	// fdatasync (Workload.SyncEvery), with no I/O in flight meanwhile.
 	ShortfallSync ShortfallCause = "sync"

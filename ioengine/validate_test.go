@@ -39,6 +39,7 @@ func TestValidate(t *testing.T) {
 		{"size 0 new file", "io_uring", func(w *ioengine.Workload) { w.Filename = filepath.Join(dir, "new"); w.Size = 0 }, ioengine.SetSize},
 		{"unknown rw", "io_uring", func(w *ioengine.Workload) { w.RW = "randomread" }, ioengine.SetRW},
 		{"unknown engine", "spdk", func(*ioengine.Workload) {}, ioengine.SetEngine},
+		{"flow on sim", ioengine.EngineSim, func(w *ioengine.Workload) { w.Flow = ioengine.Flow{Weight: 8} }, ioengine.SetFlow},
 		{"iodepth 0", "io_uring", func(w *ioengine.Workload) { w.IODepth = 0 }, ioengine.SetIODepth},
 		{"iodepth huge", "io_uring", func(w *ioengine.Workload) { w.IODepth = 65537 }, ioengine.SetIODepth},
 		{"numjobs 0", "io_uring", func(w *ioengine.Workload) { w.NumJobs = 0 }, ioengine.SetNumJobs},

@@ -63,6 +63,9 @@ type Workload struct {
 	Think     ThinkTime
 	RateMin   RateFloor
 	LatTarget LatencyTarget
+	// Flow is fio's flow family: the job's share of the I/Os of the jobs
+	// it runs beside (Flow).
+	Flow Flow
 	// SyncEvery is fio's fsync=N / fdatasync=N: each job syncs the file it
 	// wrote after every SyncEvery writes (0: never); SyncData picks
 	// fdatasync over fsync. The sync's time is not a write's latency: it is

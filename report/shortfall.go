@@ -36,6 +36,9 @@ func ShortfallNote(sf *ioengine.Shortfall) string {
 	case ioengine.ShortfallLatencyTarget:
 		return fmt.Sprintf("%s: each job searched for the deepest queue within its latency target (%s), as fio does, below the configured depth while it did; the figures hold for %s in flight.",
 			had, fio.Flag(fio.OptLatencyTarget), FormatInflight(sf.InflightMean))
+	case ioengine.ShortfallFlow:
+		return fmt.Sprintf("%s: each job held its I/Os back to keep to its share of its flow (%s), as fio does; the figures hold for %s in flight, not for the configured depth.",
+			had, fio.Flag(fio.OptFlow), FormatInflight(sf.InflightMean))
 	case ioengine.ShortfallSync:
 		return fmt.Sprintf("%s: each job waited in %s after its writes, with nothing in flight, as fio does; the figures hold for %s in flight, not for the configured depth.",
 			had, SyncCall(sf.SyncData), FormatInflight(sf.InflightMean))
