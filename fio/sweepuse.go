@@ -60,6 +60,7 @@ var sweepUses = map[OptionKey]struct {
 	"thinktime_blocks_type": {use: SweepStep}, "thinktime_iotime": {use: SweepStep},
 	"latency_target": {use: SweepRefused, why: latencyTargetWhy}, "latency_window": {use: SweepRefused, why: latencyTargetWhy},
 	"latency_percentile": {use: SweepRefused, why: latencyTargetWhy}, "latency_run": {use: SweepRefused, why: latencyTargetWhy},
+	"flow": {use: SweepRefused, why: flowWhy}, "flow_id": {use: SweepRefused, why: flowWhy}, "flow_sleep": {use: SweepRefused, why: flowWhy},
 	"fsync": {use: SweepStep}, "fdatasync": {use: SweepStep}, "sync": {use: SweepStep},
 	"end_fsync": {use: SweepRefused, why: "a sweep's steps are timed windows with nothing after them to sync: drop it (--fsync=N syncs within each step)"},
 	"randseed":  {use: SweepFlag}, "randrepeat": {use: SweepJobFile}, "norandommap": {use: SweepAlways}, "readonly": {use: SweepJobFile},
@@ -96,6 +97,7 @@ var sweepOwnHelp = map[OptionKey]string{
 
 // The reasons shared by an option family.
 const (
+	flowWhy          = "a flow weighs a job file's jobs against each other, and a sweep's step runs one job's clones, which it would only hold to equal shares: drop flow, flow_id and flow_sleep (qdsweep run runs them)"
 	latencyTargetWhy = "the sweep itself finds the deepest queue under a latency objective: drop latency_target, latency_window, latency_percentile and latency_run and give --latency-slo"
 	verifyWhy        = "a sweep measures speed over timed steps, with no pass that reads its blocks back: drop the verify options (qdsweep run verifies as fio does)"
 	steadyWhy        = "a sweep ends each step by its own steadiness rule: drop steadystate, ss_dur and ss_ramp and give --ss and --ss_dur"

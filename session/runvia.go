@@ -63,6 +63,11 @@ func routeRuns(runs []fioadapt.JobRun, unset error, engine, where string) (route
 		// (--ioengine=fio); one that needs fio runs whole (runFile).
 		return 0, "", Usagef("%s: %s: --%s=%s runs such a job file through fio once per job, so one job's end would not stop the others as fio's exitall does; drop it, or run the job file with fio itself",
 			where, exitAll(runs), fio.OptIOEngine, ioengine.EngineFio)
+	case sharedFlow(runs) != "" && len(via) == 0 && engine == ioengine.EngineFio:
+		// fio's flow holds the jobs of one file to their shares: run
+		// once per job, each fio would see its own job alone.
+		return 0, "", Usagef("%s: %s: --%s=%s runs such a job file through fio once per job, so its jobs would not share their flow as fio's flow does; drop it, or run the job file with fio itself",
+			where, sharedFlow(runs), fio.OptIOEngine, ioengine.EngineFio)
 	case zbdReadsNothing(runs) != "":
 		return 0, "", Usagef("%s: %s", where, zbdReadsNothing(runs))
 	case len(via) == 0 && engine == ioengine.EngineFio && cloneSteady(runs) != "":
@@ -96,6 +101,24 @@ func cloneSteady(runs []fioadapt.JobRun) string {
 
 // exitAll is fio's exitall (with its exit_what) as a job of runs sets it,
 // or "" when none does.
+// sharedFlow names the jobs of runs that share a flow (fio's flow and
+// flow_id), or "": a flow of one job section alone holds its clones to
+// their shares, which fio does with the section run on its own.
+func sharedFlow(runs []fioadapt.JobRun) string {
+	first := map[int]string{}
+	for _, r := range runs {
+		f := r.Workload.Flow
+		if !f.On() {
+			continue
+		}
+		if name, ok := first[f.ID]; ok {
+			return fmt.Sprintf("jobs %s and %s share %s %d", name, r.Name, fio.OptFlowID, f.ID)
+		}
+		first[f.ID] = r.Name
+	}
+	return ""
+}
+
 func exitAll(runs []fioadapt.JobRun) string {
 	for _, r := range runs {
 		v, ok := r.JobOptions[fio.OptExitAll]

@@ -34,6 +34,7 @@ var sweepUseExamples = map[string][]string{
 	"thinktime_iotime": {"thinktime=100", "thinktime_iotime=1"},
 	"latency_target":   {"latency_target=10ms"}, "latency_window": {"latency_window=1s"},
 	"latency_percentile": {"latency_percentile=99"}, "latency_run": {"latency_run=1"},
+	"flow": {"flow=2"}, "flow_id": {"flow_id=1"}, "flow_sleep": {"flow_sleep=100"},
 	"fsync": {"fsync=4"}, "fdatasync": {"fdatasync=4"}, "sync": {"sync=dsync"}, "end_fsync": {"end_fsync=1"},
 	"randseed": {"randseed=42"}, "randrepeat": {"randrepeat=0"}, "norandommap": {"norandommap"}, "readonly": {"readonly"},
 	"verify": {"verify=crc32c"}, "do_verify": {"do_verify=0"}, "verify_only": {"verify_only"},

@@ -142,3 +142,21 @@ func writeSynced(t *testing.T, path string, n int) {
 		t.Fatal(err)
 	}
 }
+
+// TestFlowPerJobThroughFioRefused: --ioengine=fio runs a job file qdsweep
+// runs natively once per job, where jobs sharing a flow would each see
+// their own alone; such a file is refused in one line naming the flow.
+func TestFlowPerJobThroughFioRefused(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "flow.dat")
+	writeSynced(t, data, 1<<20)
+	job := filepath.Join(dir, "flow.fio")
+	c := flowCase{rw: [2]string{"read", "randread"}, weight: [2]int{1, 8}, engine: "psync", depth: 1}
+	if err := os.WriteFile(job, []byte(c.jobFile(data)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := runQdsweep(t, dir, "run", "--ioengine=fio", job)
+	if code != 2 || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, fio.OptFlowID) || !strings.Contains(stderr, "once per job") {
+		t.Errorf("exit %d, %q; want exit 2 and one line naming the shared flow", code, stderr)
+	}
+}
