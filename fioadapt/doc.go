@@ -2,7 +2,8 @@
 // options, reports, logs) and qdsweep's engines (package ioengine:
 // Workload, Stats, Interval), in both directions:
 //
-//	fio job → Workload          jobrun.go   Runs, JobRun (fio's defaults, refusals, option handlers)
+//	fio job → Workload          jobrun.go   Runs, JobRun (fio's defaults, refusals, option handlers;
+//	                                        prio.go: prio, prioclass and the cmdprio family)
 //	Workload → fio job          jobwrite.go JobOptions, WriteJobFile (the fio engine's job files)
 //	Stats → fio's report        report.go   ReportFromStats, DiskUtilOf
 //	fio's results → Stats       stats.go    LatencyOf, DirStats

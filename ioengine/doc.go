@@ -43,6 +43,10 @@
 //     or an io_uring job's I/O is done by io-wq workers (iowq.go: zram,
 //     tmpfs), which its first completions show; such a job then waits for
 //     several completions at a time and, shallow, runs beside its workers.
+//     A job's priorities (Workload.Prio, prio.go) are cmdprio.go's: its
+//     thread takes the job's own with ioprio_set, and each I/O's is drawn
+//     as fio's cmdprio draws it, carried in io_uring's SQE or libaio's
+//     iocb, logged with the I/O and counted apart by the meter.
 //   - Pacing (pace.go). The coordinator (measure, pace) publishes the phase
 //     (ramp, measure, stop), opens and closes the window, calls OnSample
 //     and ticks the series, and ends a run whose device completes nothing
