@@ -99,6 +99,7 @@ func RunGroups(ctx context.Context, jobs []*Job) error {
 				}
 				if ex.stopped(i) {
 					j.Stats = noIO(j.Workload) // stopped before it started, as fio reports it
+					j.Workload.Flow.Counter.Unjoin(j.Workload.Flow.Weight, max(j.Workload.NumJobs, 1))
 				} else {
 					j.execute(ctx)
 				}

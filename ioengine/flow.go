@@ -53,6 +53,15 @@ func NewFlowCounter() *FlowCounter {
 // workload's NumJobs jobs is one.
 func (c *FlowCounter) Join(w int) { c.weight.Add(uint32(w)) }
 
+// Unjoin takes n jobs of weight w that never issued an I/O out of the
+// flow, as fio takes out a job that ends without running; nothing for a
+// nil flow.
+func (c *FlowCounter) Unjoin(w, n int) {
+	for ; c != nil && n > 0; n-- {
+		c.leave(0, w)
+	}
+}
+
 // leave takes a job that issued issued I/Os at weight w out of the flow
 // (fio's flow_exit_job).
 func (c *FlowCounter) leave(issued int64, w int) {

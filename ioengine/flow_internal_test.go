@@ -74,4 +74,12 @@ func TestFlowShares(t *testing.T) {
 	if c.issued.Load() != light.issued+1 || c.weight.Load() != 1 {
 		t.Errorf("after the heavy member left, the flow holds %d I/Os and weight %d; want %d and 1", c.issued.Load(), c.weight.Load(), light.issued+1)
 	}
+
+	// Two jobs of weight 3 that never ran leave only their weight.
+	c.Join(3)
+	c.Join(3)
+	c.Unjoin(3, 2)
+	if c.issued.Load() != light.issued+1 || c.weight.Load() != 1 {
+		t.Errorf("after two jobs that never ran left, the flow holds %d I/Os and weight %d; want %d and 1", c.issued.Load(), c.weight.Load(), light.issued+1)
+	}
 }

@@ -66,7 +66,7 @@ func (j *job) flowSpin() bool {
 // flowOf is the flow the jobs of w share: w.Flow.Counter, else one of the
 // run's own that each of its jobs joins; nil without a flow. Each job
 // leaves it as it ends (flowGate.leave), and the run leaves it for those
-// that never start (leaveJobs).
+// that never start (Unjoin).
 func flowOf(w *Workload) *FlowCounter {
 	if !w.Flow.On() {
 		return nil
@@ -79,12 +79,4 @@ func flowOf(w *Workload) *FlowCounter {
 		c.Join(w.Flow.Weight)
 	}
 	return c
-}
-
-// leaveJobs takes n jobs of weight w that issued nothing out of the flow
-// (none for a nil flow).
-func (c *FlowCounter) leaveJobs(w, n int) {
-	for ; c != nil && n > 0; n-- {
-		c.leave(0, w)
-	}
 }

@@ -45,11 +45,11 @@ func runWorkload(ctx context.Context, w Workload, ctl Control, engine, fallback 
 	flow := flowOf(&w)
 	r, err := openRun(w, ctl, engine)
 	if err != nil {
-		flow.leaveJobs(w.Flow.Weight, w.NumJobs) // none ran
+		flow.Unjoin(w.Flow.Weight, w.NumJobs) // none ran
 		return nil, err
 	}
 	r.flow = flow
-	flow.leaveJobs(w.Flow.Weight, w.NumJobs-r.jobs) // those a limit keeps from starting
+	flow.Unjoin(w.Flow.Weight, w.NumJobs-r.jobs) // those a limit keeps from starting
 	release := leaseProcs(r.jobs)
 	defer release()
 	if err := r.startJobs(newLoop); err != nil {
