@@ -11,14 +11,15 @@ import (
 	"github.com/qdsweep/qdsweep/fio"
 )
 
-// wholeFileJobs is a job file fio must run (flow: qdsweep does not run it
-// natively) whose jobs are tied together: w and r share their I/Os 1:8
-// by fio's flow, s is stonewalled after them (0.5 s at its rate), and t
+// wholeFileJobs is a job file fio must run (serialize_overlap: qdsweep
+// does not run it natively) whose jobs are tied together: w and r share
+// their I/Os 1:8 by fio's flow, s is stonewalled after them (0.5 s at its rate), and t
 // starts a group of its own beside s, 1 s after it (startdelay).
 const wholeFileJobs = `[global]
 filename=f
 size=4m
 bs=4k
+serialize_overlap=1
 flow_sleep=100
 [w]
 rw=write
