@@ -56,6 +56,10 @@ func JobName(wl ioengine.Workload) string {
 	return fmt.Sprintf("%s-%d-iodepth%d-numjobs%d", wl.RW, wl.BS, wl.IODepth, wl.NumJobs)
 }
 
+// UnnamedJob is the name of a job its command line names none (no
+// --name), in fio's shapes and when fio runs it: fio requires one.
+const UnnamedJob = "qdsweep"
+
 // JobFileName is the file name WriteJobFile's output should get for wl
 // (one per sweep step, distinct for every rw, bs, iodepth and numjobs):
 // "randread-4096-iodepth32-numjobs1.fio".

@@ -15,7 +15,7 @@ import (
 // RunJob is one job of a `qdsweep run` as its reports see it: what ran,
 // what it measured, and what fio's report shapes name.
 type RunJob struct {
-	Name   string // fio's job name ("" when none: "qdsweep" in fio's shapes)
+	Name   string // fio's job name ("" when none: fioadapt.UnnamedJob in fio's shapes)
 	Group  int    // the job's group (fio's groupid)
 	Prefix string // "job [name]: " before what is said of it in a run of several jobs
 	// GroupReporting is fio's group_reporting: with it a group's jobs are
@@ -145,10 +145,11 @@ func writeRunStats(out io.Writer, format string, j RunJob, interrupted bool) err
 	return WriteRunNormal(out, j.fioName(), j.Group, j.Workload, j.Stats)
 }
 
-// fioName is the job's name in fio's shapes ("qdsweep" when it has none).
+// fioName is the job's name in fio's shapes (fioadapt.UnnamedJob when it
+// has none).
 func (j RunJob) fioName() string {
 	if j.Name == "" {
-		return "qdsweep"
+		return fioadapt.UnnamedJob
 	}
 	return j.Name
 }

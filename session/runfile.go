@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/qdsweep/qdsweep/fio"
+	"github.com/qdsweep/qdsweep/fioadapt"
 	"github.com/qdsweep/qdsweep/fioadapt/fioengine"
 	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/report"
@@ -47,7 +48,11 @@ func viaFioRemote(spec RunSpec, es Engine) error {
 func runFile(ctx context.Context, jobs []*runJob) ([]report.RunJob, error) {
 	fjs := make([]fioengine.FileJob, len(jobs))
 	for i, j := range jobs {
-		fjs[i] = fioengine.FileJob{Engine: j.eng, Name: j.spec.run.Name, Workload: j.w, Control: j.ctl, Links: linksOf(jobs, i), StartDelay: j.spec.run.StartDelay}
+		name := j.spec.run.Name
+		if name == "" {
+			name = fioadapt.UnnamedJob // a command line without --name: fio needs one
+		}
+		fjs[i] = fioengine.FileJob{Engine: j.eng, Name: name, Workload: j.w, Control: j.ctl, Links: linksOf(jobs, i), StartDelay: j.spec.run.StartDelay}
 	}
 	reps, err := fioengine.RunFile(ctx, fjs)
 	if errors.Is(err, ioengine.ErrBadWorkload) {

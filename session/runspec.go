@@ -104,7 +104,7 @@ func RunSpecs(req RunRequest) ([]RunSpec, error) {
 	var sectionNames []string // every section of the job files
 	if len(jobFiles) == 0 {
 		rt := routeNative
-		if runs, groups, waves, rt, err = commandLineRuns(cmdline, req.engine(), &notes); err != nil {
+		if runs, groups, waves, rt, err = commandLineRuns(cmdline, req.engine(), req.Engines.FioClients != "", &notes); err != nil {
 			return nil, err
 		}
 		for range runs {
@@ -209,7 +209,7 @@ func waitsOf(runs []fioadapt.JobRun) ([][]int, error) {
 
 // commandLineRuns is the jobs of a command line (--name starts each), their
 // groups and waves, and how they run (routeRuns; its note joins notes).
-func commandLineRuns(jf fio.JobFile, engine string, notes *[]string) ([]fioadapt.JobRun, []int, []int, route, error) {
+func commandLineRuns(jf fio.JobFile, engine string, remote bool, notes *[]string) ([]fioadapt.JobRun, []int, []int, route, error) {
 	if len(jf.Jobs) == 0 {
 		jf.Jobs = []fio.JobSpec{{Options: jf.Global}}
 		jf.Global = nil
@@ -218,7 +218,7 @@ func commandLineRuns(jf fio.JobFile, engine string, notes *[]string) ([]fioadapt
 	if err != nil && !errors.Is(err, fio.ErrUnsupported) {
 		return nil, nil, nil, 0, Usagef("run: %v", OneLine(err))
 	}
-	rt, note, err := routeRuns(runs, nil, engine, "run")
+	rt, note, err := routeRuns(runs, nil, engine, remote, "run")
 	if err != nil {
 		return nil, nil, nil, 0, err
 	}
@@ -259,7 +259,7 @@ func jobFileRuns(path string, cmdline []fio.Option, req RunRequest, names, notes
 	if err != nil && !errors.Is(err, fio.ErrUnsupported) {
 		return nil, nil, nil, 0, Usagef("--jobfile %s: %v", path, OneLine(err))
 	}
-	rt, note, err := routeRuns(runs, unset, req.engine(), "--jobfile "+path)
+	rt, note, err := routeRuns(runs, unset, req.engine(), req.Engines.FioClients != "", "--jobfile "+path)
 	if err != nil {
 		return nil, nil, nil, 0, err
 	}

@@ -127,7 +127,9 @@ func configureFioEngine(es Engine, spec *RunSpec) {
 		// fio itself honours them: no note says they are ignored.
 		spec.notes = slices.DeleteFunc(spec.notes, func(s string) bool { return s == n })
 	}
-	es.Fio.IOEngine = ioengine.EnginePsync // fio's default, unless --fio-arg names one
+	// The job's own ioengine (fio's default psync when it names none),
+	// unless --fio-arg names one.
+	es.Fio.IOEngine = fio.EngineUsed(spec.run.Engine)
 	if spec.viaFio {
 		es.Fio.IOEngine, es.Fio.JobOptions = spec.fioEngine, viaFioOptions(spec.run)
 	}

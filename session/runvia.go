@@ -29,9 +29,11 @@ const (
 // the engine, then other options fio may not run here, then, only when
 // nothing else refuses the jobs, a variable left unset (unset: the
 // parser's fio.ErrUnsetVar, or nil), then fio missing. engine is the
-// engine the command line names for every job ("": each job's own).
-// where begins the message ("run" or "--jobfile PATH").
-func routeRuns(runs []fioadapt.JobRun, unset error, engine, where string) (route, string, error) {
+// engine the command line names for every job ("": each job's own);
+// --ioengine=fio sends the jobs to fio whole, as fio runs the file, unless
+// remote (--fio-clients), where fio runs them one job at a time. where
+// begins the message ("run" or "--jobfile PATH").
+func routeRuns(runs []fioadapt.JobRun, unset error, engine string, remote bool, where string) (route, string, error) {
 	var via, refused, refusedEngines []string
 	for _, r := range runs {
 		for _, o := range r.Unsupported {
@@ -58,25 +60,31 @@ func routeRuns(runs []fioadapt.JobRun, unset error, engine, where string) (route
 		return 0, "", Usagef("%s: %s: neither qdsweep nor fio under qdsweep runs these; drop them or run the job file with fio itself", where, strings.Join(dedup(refused), ", "))
 	case unset != nil:
 		return 0, "", Usagef("%s: %v", where, OneLine(unset))
-	case len(runs) > 1 && exitAll(runs) != "" && len(via) == 0 && engine == ioengine.EngineFio:
-		// A job file qdsweep could run natively, sent to fio job by job
-		// (--ioengine=fio); one that needs fio runs whole (runFile).
-		return 0, "", Usagef("%s: %s: --%s=%s runs such a job file through fio once per job, so one job's end would not stop the others as fio's exitall does; drop it, or run the job file with fio itself",
+	case len(runs) > 1 && exitAll(runs) != "" && len(via) == 0 && engine == ioengine.EngineFio && remote:
+		// A job file qdsweep could run natively, sent to fio's servers job
+		// by job; run here, fio runs it whole (runFile).
+		return 0, "", Usagef("%s: %s: --%s=%s with --fio-clients runs such a job file on fio's servers once per job, so one job's end would not stop the others as fio's exitall does; drop it, run it here without --fio-clients, or run the job file with fio itself (fio --client=HOST JOBFILE)",
 			where, exitAll(runs), fio.OptIOEngine, ioengine.EngineFio)
-	case sharedFlow(runs) != "" && len(via) == 0 && engine == ioengine.EngineFio:
-		// fio's flow holds the jobs of one file to their shares: run
-		// once per job, each fio would see its own job alone.
-		return 0, "", Usagef("%s: %s: --%s=%s runs such a job file through fio once per job, so its jobs would not share their flow as fio's flow does; drop it, or run the job file with fio itself",
+	case sharedFlow(runs) != "" && len(via) == 0 && engine == ioengine.EngineFio && remote:
+		// fio's flow holds the jobs of one file to their shares: on fio's
+		// servers, once per job, each fio would see its own job alone; run
+		// here, fio runs the file whole (runFile).
+		return 0, "", Usagef("%s: %s: --%s=%s with --fio-clients runs such a job file on fio's servers once per job, so its jobs would not share their flow as fio's flow does; drop it, run it here without --fio-clients, or run the job file with fio itself (fio --client=HOST JOBFILE)",
 			where, sharedFlow(runs), fio.OptIOEngine, ioengine.EngineFio)
 	case zbdReadsNothing(runs) != "":
 		return 0, "", Usagef("%s: %s", where, zbdReadsNothing(runs))
-	case len(via) == 0 && engine == ioengine.EngineFio && cloneSteady(runs) != "":
-		// fio, given group_reporting as every job qdsweep hands it one at
-		// a time, would test the clones together, where the job file asks
-		// a test each; a file that goes through fio runs whole (runFile),
-		// each clone tested and reported apart, as fio does.
+	case len(via) == 0 && engine == ioengine.EngineFio && remote && cloneSteady(runs) != "":
+		// fio's servers, given group_reporting as every job qdsweep hands
+		// them one at a time, would test the clones together, where the
+		// job file asks a test each; run here, the file goes to fio whole
+		// (runFile), each clone tested and reported apart, as fio does.
 		return 0, "", Usagef("%s: %s and no group_reporting: fio tests each clone apart, and qdsweep reports a job's clones as one; add group_reporting (one test of the clones together) or run the job file with fio itself",
 			where, cloneSteady(runs))
+	case len(via) == 0 && engine == ioengine.EngineFio && !remote:
+		// The user asked for fio: it runs the jobs whole, each on its own
+		// ioengine, as fio runs the file (not one fio per job, which
+		// merged numjobs clones and dropped what ties jobs together).
+		return routeFio, "", nil
 	case len(via) == 0:
 		return routeNative, "", nil
 	case engine == ioengine.EngineSim:

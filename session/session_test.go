@@ -95,11 +95,11 @@ func TestRunSession(t *testing.T) {
 	}
 	// An option qdsweep does not run natively runs through fio, when fio
 	// is installed; without fio the refusal names it and says to install fio.
-	_, err = session.RunSpecs(session.RunRequest{FioArgs: []string{"--rw=randread", "--buffer_compress_percentage=50"}})
+	_, err = session.RunSpecs(session.RunRequest{FioArgs: []string{"--rw=randread", "--serialize_overlap=1"}})
 	var ue session.UsageError
 	if _, lookErr := exec.LookPath("fio"); lookErr == nil && err != nil {
 		t.Errorf("an option fio runs, fio installed: %v, want the job run through fio", err)
-	} else if lookErr != nil && (!errors.As(err, &ue) || !strings.Contains(err.Error(), "buffer_compress_percentage") || !strings.Contains(err.Error(), "install fio")) {
+	} else if lookErr != nil && (!errors.As(err, &ue) || !strings.Contains(err.Error(), "serialize_overlap") || !strings.Contains(err.Error(), "install fio")) {
 		t.Errorf("an option fio runs, fio not installed: %v, want a usage error naming it and fio", err)
 	}
 	// One fio may not run either (it fills the file system) is refused, named.

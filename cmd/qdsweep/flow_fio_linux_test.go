@@ -143,20 +143,41 @@ func writeSynced(t *testing.T, path string, n int) {
 	}
 }
 
-// TestFlowPerJobThroughFioRefused: --ioengine=fio runs a job file qdsweep
-// runs natively once per job, where jobs sharing a flow would each see
-// their own alone; such a file is refused in one line naming the flow.
-func TestFlowPerJobThroughFioRefused(t *testing.T) {
+// TestFlowThroughFioEngine: --ioengine=fio hands fio the whole job file,
+// so jobs sharing a flow run in fio's shares through qdsweep too; with
+// --fio-clients, where fio's servers run the file once per job and each
+// job would see its flow alone, such a file is refused in one line naming
+// the flow and --fio-clients, nothing written.
+func TestFlowThroughFioEngine(t *testing.T) {
+	fioBin, err := exec.LookPath("fio")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("fio is not installed (.ci/run installs it)")
+		}
+		t.Skip("fio is not installed")
+	}
+	c := flowCase{rw: [2]string{"read", "randread"}, weight: [2]int{1, 8}, engine: "psync", depth: 1}
+	f := flowRatio(t, c, fioBin, "--output-format=json")
+	q := flowRatio(t, c, sweepBinary(t), "run", "--ioengine=fio", "--allow-write", "--output-format=json")
+	fr, qr := float64(f[1])/float64(f[0]), float64(q[1])/float64(q[0])
+	t.Logf("flow 1 beside 8: fio %d:%d (%.3f), through fio under qdsweep %d:%d (%.3f)", f[0], f[1], fr, q[0], q[1], qr)
+	if qr < fr*(1-flowTol) || qr > fr*(1+flowTol) {
+		t.Errorf("through fio under qdsweep the jobs did %d and %d I/Os (%.3f), under fio %d and %d (%.3f): more than %.0f%% apart",
+			q[0], q[1], qr, f[0], f[1], fr, 100*flowTol)
+	}
+
 	dir := t.TempDir()
 	data := filepath.Join(dir, "flow.dat")
 	writeSynced(t, data, 1<<20)
 	job := filepath.Join(dir, "flow.fio")
-	c := flowCase{rw: [2]string{"read", "randread"}, weight: [2]int{1, 8}, engine: "psync", depth: 1}
 	if err := os.WriteFile(job, []byte(c.jobFile(data)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, stderr, code := runQdsweep(t, dir, "run", "--ioengine=fio", job)
-	if code != 2 || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, fio.OptFlowID) || !strings.Contains(stderr, "once per job") {
-		t.Errorf("exit %d, %q; want exit 2 and one line naming the shared flow", code, stderr)
+	stdout, stderr, code := runQdsweep(t, dir, "run", "--ioengine=fio", "--fio-clients=h1", job)
+	if code != 2 || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, fio.OptFlowID) || !strings.Contains(stderr, "--fio-clients") || stdout != "" {
+		t.Errorf("exit %d, %q, %q; want exit 2 and one line naming the shared flow and --fio-clients", code, stdout, stderr)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+		t.Errorf("a refused run wrote: %v", entries)
 	}
 }

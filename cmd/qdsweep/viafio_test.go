@@ -13,11 +13,11 @@ import (
 )
 
 // TestRunThroughFio: a job file with options qdsweep does not run natively
-// (compressible, scrambled buffers) runs through fio, one line naming them,
+// (serialize_overlap, write_hint) runs through fio, one line naming them,
 // its figures in qdsweep's report; without fio the refusal names them and
 // says to install fio, in one line, exit 2, nothing written.
 func TestRunThroughFio(t *testing.T) {
-	const file = "[j]\nfilename=f\nsize=1m\nbuffer_compress_percentage=50\nscramble_buffers=1\nrw=randwrite\nruntime=300ms\ntime_based\n"
+	const file = "[j]\nfilename=f\nsize=1m\nserialize_overlap=1\nwrite_hint=short\nrw=randwrite\nruntime=300ms\ntime_based\n"
 	t.Run("fio installed", func(t *testing.T) {
 		if _, err := exec.LookPath("fio"); err != nil {
 			t.Skip("fio is not installed (CI installs it)")
@@ -36,7 +36,7 @@ func TestRunThroughFio(t *testing.T) {
 				note = l
 			}
 		}
-		if !strings.Contains(note, "buffer_compress_percentage=50 (line 4)") || !strings.Contains(note, "scramble_buffers=1 (line 5)") {
+		if !strings.Contains(note, "serialize_overlap=1 (line 4)") || !strings.Contains(note, "write_hint=short (line 5)") {
 			t.Fatalf("want one line naming what sent the job to fio; stderr:\n%s", stderr)
 		}
 		var doc struct {
@@ -63,8 +63,8 @@ func TestRunThroughFio(t *testing.T) {
 		err := cmd.Run()
 		ee, ok := err.(*exec.ExitError)
 		line := strings.TrimSpace(stderr.String())
-		if !ok || ee.ExitCode() != 2 || strings.Contains(line, "\n") || !strings.Contains(line, "buffer_compress_percentage=50") ||
-			!strings.Contains(line, "scramble_buffers=1") || !strings.Contains(line, "install fio") {
+		if !ok || ee.ExitCode() != 2 || strings.Contains(line, "\n") || !strings.Contains(line, "serialize_overlap=1") ||
+			!strings.Contains(line, "write_hint=short") || !strings.Contains(line, "install fio") {
 			t.Fatalf("exit %v, %q; want exit 2 and one line naming the options and how to install fio", err, line)
 		}
 		if entries, _ := os.ReadDir(dir); len(entries) != 1 || stdout.Len() > 0 {
@@ -82,7 +82,7 @@ func TestViaFioCloneFilesRefused(t *testing.T) {
 		t.Skip("fio is not installed (CI installs it)")
 	}
 	for _, tc := range []struct{ name, file string }{
-		{"job file", "[a]\nrw=read\nbs=4k\nsize=1m\nnumjobs=2\nbuffer_compress_percentage=50\n"},
+		{"job file", "[a]\nrw=read\nbs=4k\nsize=1m\nnumjobs=2\nserialize_overlap=1\n"},
 		{"--ioengine=fio", "[a]\nrw=read\nbs=4k\nsize=1m\nnumjobs=3\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
