@@ -42,15 +42,15 @@ type uringLoop struct {
 	// and on a polled (IOPOLL) ring, whose waits poll.
 	tick *kernelTimespec
 	// boundArg bounds a wait for several completions (waitFor) to
-	// maxReapDelay once a wait took a quarter of it (slowWait); nil
-	// without EXT_ARG.
-	boundArg *uringGeteventsArg
-	slowWait bool
-	entries  uint32 // SQ entries: the timer needs one beyond the depth
-	slots    []uringSlot
-	free     []uint16
-	opRead   uint8
-	opWr     uint8
+	// maxReapDelay for the boundWaits waits after one that took a
+	// quarter of it (slowHold); nil without EXT_ARG.
+	boundArg   *uringGeteventsArg
+	boundWaits int
+	entries    uint32 // SQ entries: the timer needs one beyond the depth
+	slots      []uringSlot
+	free       []uint16
+	opRead     uint8
+	opWr       uint8
 	// addrs and sqeLen are each slot's SQE addr and len: its buffer and
 	// the block size, or (READV/WRITEV) its iovec and 1.
 	addrs  []uint64
@@ -457,7 +457,10 @@ func (u *uringLoop) run(j *job) error {
 			return fmt.Errorf("io_uring_enter: %w", err)
 		}
 		t1 := c.now()
-		u.slowWait = u.slowWait || t1-t0 > int64(maxReapDelay/4)
+		u.boundWaits = max(u.boundWaits-1, 0)
+		if t1-t0 > int64(maxReapDelay/4) {
+			u.boundWaits = slowHold
+		}
 		head, tail := r.peekCQ()
 		if err := u.stalled(j, head, tail, t1, f.inflight); err != nil {
 			return err
@@ -578,18 +581,29 @@ func (u *uringLoop) waitFor(j *job, inflight int) uint32 {
 // it. Unbounded, a wait for half the ring of 256 (one io-wq worker handing
 // a loop device of 128 requests those it had no room for) took 91 ms at
 // 1,400 IOPS, and a 0.1 s window counted 128 I/Os where the device
-// completed 142-144. Waits are bounded from the first that took a
-// quarter of it on (bounded only after the last such, a wait that
-// filled at once left the next unbounded: 470-499 I/Os counted in 1 s
-// windows where the volume answered 331-441): where every wait fills in
-// tens of µs (zram, tmpfs: 16 reads of one worker) none arms a timer,
-// which costs the kernel an hrtimer per wait.
+// completed 142-144. Waits are bounded for slowHold waits after one that
+// took a quarter of it, each slow one holding the bound again: a bounded
+// wait on such a device ends by its timer, at 1 ms, slow itself, so the
+// bound holds there for good (bounded only after the last slow wait, a
+// wait that filled at once left the next unbounded: 470-499 I/Os counted
+// in 1 s windows where the volume answered 331-441). Where waits fill in
+// tens of µs (zram, tmpfs: 16 reads of one worker) the bound lapses
+// after a slow one (the first, which starts the worker, or one the
+// machine's load held up): a bounded wait arms the kernel's hrtimer, and
+// 16x1 io_uring reads of zram held bounded for good (as from 102c0c9 to
+// this change) ran 0.75-0.79M IOPS at 1.31-1.38 s of CPU per million I/Os
+// against 1.05-1.12M at 0.94-0.97 unbounded (two runs of 5 and 7
+// alternating rounds of 2 s, load 1-2.6).
 const maxReapDelay = time.Millisecond
 
+// slowHold is how many waits the bound holds for after a slow one
+// (maxReapDelay).
+const slowHold = 64
+
 // waitArgFor is the argument of a wait for want completions: the run's
-// (waitArg), or boundArg once waits are slow (see maxReapDelay).
+// (waitArg), or boundArg while waits are slow (see maxReapDelay).
 func (u *uringLoop) waitArgFor(want uint32, waitArg *uringGeteventsArg) *uringGeteventsArg {
-	if want > 1 && u.slowWait && u.boundArg != nil {
+	if want > 1 && u.boundWaits > 0 && u.boundArg != nil {
 		return u.boundArg
 	}
 	return waitArg
