@@ -33,9 +33,9 @@ type jsonJob struct {
 	Eta               float64            `json:"eta"`
 	Elapsed           float64            `json:"elapsed"`
 	Options           map[string]any     `json:"job options"`
-	Read              *jsonDir           `json:"read"`
-	Write             *jsonDir           `json:"write"`
-	Trim              *jsonDir           `json:"trim"`
+	Read              *jsonDir           `json:"read,omitempty"`
+	Write             *jsonDir           `json:"write,omitempty"`
+	Trim              *jsonDir           `json:"trim,omitempty"`
 	Mixed             *jsonDir           `json:"mixed,omitempty"`
 	Sync              *jsonSync          `json:"sync,omitempty"`
 	JobRuntime        float64            `json:"job_runtime"`

@@ -69,14 +69,11 @@ func writeNormalJob(w *bufio.Writer, r Report) {
 	}
 	fmt.Fprintf(w, "%s: (groupid=%d, jobs=%d): err=%2d: pid=%d: %s\n", j.Name, j.GroupID, max(j.NumJobs, 1), j.Error, j.PID,
 		when.Format("Mon Jan  2 15:04:05 2006"))
-	for _, d := range []struct {
-		name string
-		dir  *Dir
-	}{{"read", j.Read}, {"write", j.Write}, {"trim", j.Trim}} {
+	for _, d := range r.dirs() {
 		if d.dir == nil || d.dir.TotalIOs == 0 {
 			continue
 		}
-		writeNormalDir(w, d.name, d.dir)
+		r.writeNormalDir(w, d.name, d.dir)
 	}
 	writeLatBuckets(w, "usec", LatBucketsUs, r.LatUs)
 	writeLatBuckets(w, "msec", LatBucketsMs, r.LatMs)
@@ -85,9 +82,9 @@ func writeNormalJob(w *bufio.Writer, r Report) {
 	fmt.Fprintf(w, "     submit    : %s\n", bucketList(batchBuckets, j.IODepthSubmit))
 	fmt.Fprintf(w, "     complete  : %s\n", bucketList(batchBuckets, j.IODepthComplete))
 	var n [3]int64
-	for k, d := range []*Dir{j.Read, j.Write, j.Trim} {
-		if d != nil {
-			n[k] = d.TotalIOs
+	for k, d := range r.dirs()[:min(3, len(r.dirs()))] {
+		if d.dir != nil {
+			n[k] = d.dir.TotalIOs // mixed: all of them first, as fio's
 		}
 	}
 	fmt.Fprintf(w, "     issued rwts: total=%d,%d,%d,0 short=0,0,0,0 dropped=0,0,0,0\n", n[0], n[1], n[2])
@@ -102,8 +99,8 @@ func writeNormalJob(w *bufio.Writer, r Report) {
 
 // writeNormalDir writes one direction: its summary line, clat and lat,
 // each priority's clat (fio's "clat prio 1/0" lines, cmdprio), clat's
-// percentiles and each priority's.
-func writeNormalDir(w *bufio.Writer, name string, d *Dir) {
+// percentiles, lat's (lat_percentiles) and each priority's.
+func (r Report) writeNormalDir(w *bufio.Writer, name string, d *Dir) {
 	fmt.Fprintf(w, "  %s: IOPS=%s, BW=%s/s (%s/s)(%s/%dmsec)\n", name, fioNum(d.IOPS, 1000, ""), fioBytes(d.BWBytes, true),
 		fioBytes(d.BWBytes, false), fioBytes(float64(d.IOBytes), true), d.RuntimeMs)
 	unit, div := latUnit(d.Clat)
@@ -118,7 +115,10 @@ func writeNormalDir(w *bufio.Writer, name string, d *Dir) {
 		pu, pdiv := latUnit(p.Clat)
 		writeLatLine(w, fmt.Sprintf("    clat prio %d/%d", p.Class, p.Level), pu, pdiv, p.Clat)
 	}
-	writePercentiles(w, "    clat percentiles ("+unit+"):", d.Clat.Percentiles, div)
+	clat, lat := r.shapedLat(d)
+	writePercentiles(w, "    clat percentiles ("+unit+"):", clat.Percentiles, div)
+	lu, ldiv := latUnit(lat)
+	writePercentiles(w, "    lat percentiles ("+lu+"):", lat.Percentiles, ldiv)
 	for _, p := range d.Prios {
 		share := 0.0
 		if d.Clat.N > 0 {
@@ -217,12 +217,17 @@ func bucketList(keys []string, pcts map[string]float64) string {
 // and highest report's, bytes, and the shortest and longest runtime.
 func writeGroupStatus(w *bufio.Writer, rs []Report, g int) {
 	fmt.Fprintf(w, "Run status group %d (all jobs):\n", g)
-	for k, label := range []string{"   READ", "  WRITE", "   TRIM"} {
+	for _, label := range []string{"   READ", "  WRITE", "   TRIM", "  MIXED"} {
 		var bytes int64
 		n := 0
 		lo, hi, rlo, rhi := math.Inf(1), 0.0, int64(math.MaxInt64), int64(0)
 		for _, r := range rs {
-			d := []*Dir{r.Job.Read, r.Job.Write, r.Job.Trim}[k]
+			var d *Dir
+			for _, nd := range r.dirs() {
+				if strings.ToUpper(nd.name) == strings.TrimSpace(label) {
+					d = nd.dir
+				}
+			}
 			if r.Job.GroupID != g || d == nil || d.TotalIOs == 0 {
 				continue
 			}

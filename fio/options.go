@@ -126,9 +126,9 @@ var handlings = []struct {
 		"threads-per-queue", "read-req-num-512-blocks", "large-block-op-kbytes"}},
 	{Ignored, false, []string{"prep"}},
 	// fio's reporting and logging.
-	{Ignored, true, []string{"lat_percentiles", "clat_percentiles", "slat_percentiles",
+	{Ignored, true, []string{"slat_percentiles",
 		"disable_lat", "disable_clat", "disable_slat", "disable_bw_measurement", "gtod_reduce",
-		"log_compression", "unified_rw_reporting",
+		"log_compression",
 		"eta", "eta_newline", "eta-newline", "eta_interval", "output", "output-format", "status-interval", "terse-version",
 		"unit_base", "significant_figures", "warnings-fatal", "max-jobs", "showcmd", "debug", "idle-prof",
 		"bandwidth-log", "append-terse", "inplace", "aux-path", "log_alternate_epoch",
@@ -228,6 +228,8 @@ const (
 	OptOffsetIncrement         OptionKey = "offset_increment"
 	OptPerJobLogs              OptionKey = "per_job_logs"
 	OptPercentileList          OptionKey = "percentile_list"
+	OptClatPercentiles         OptionKey = "clat_percentiles"
+	OptUnifiedRWReporting      OptionKey = "unified_rw_reporting"
 	OptPercentageRandom        OptionKey = "percentage_random"
 	OptPrio                    OptionKey = "prio"
 	OptPrioClass               OptionKey = "prioclass"
@@ -918,6 +920,9 @@ var RunOptions = []OptionDoc{
 	{Name: "steadystate_ramp_time", Default: "0", Help: "time into the job before steady-state samples begin (also --ss_ramp)"},
 	{Name: "continue_on_error", Default: "none", Help: "io or all: count I/O errors instead of ending the run", SweepHelp: "count I/O errors instead of ending the run"},
 	{Name: "percentile_list", Help: "completion-latency percentiles to report, colon-separated (at most 20)", pass: passWord},
+	{Name: "clat_percentiles", Switch: true, Default: "1", Help: "0: fio's outputs give no completion-latency percentiles (clat), as fio's", Range: between(0, 1), pass: passBool},
+	{Name: "lat_percentiles", Switch: true, Default: "0", Help: "1: fio's outputs give percentiles of the latency from submission (lat) too, and terse's are lat's, as fio's", Range: between(0, 1), pass: passBool},
+	{Name: "unified_rw_reporting", Default: "none", Values: []string{"none", "mixed", "both", "0", "1", "2"}, Help: "fio's outputs report reads and writes apart (none), together as one direction, mixed (mixed), or apart and then together (both), as fio's", pass: passWord},
 	{Name: "group_reporting", Switch: true, Help: "report a group's jobs together, as fio", SweepHelp: "accepted for fio compatibility: jobs are always reported together", pass: passBool},
 	{Name: "write_iops_log", Help: "write fio's IOPS log PREFIX_iops.N.log (a line per I/O; with --log_avg_msec each window's mean)"},
 	{Name: "write_bw_log", Help: "write fio's bandwidth log PREFIX_bw.N.log, KiB/s (a line per I/O, or with --log_avg_msec per window)"},

@@ -67,6 +67,10 @@ type Job struct {
 	Read  *Dir `json:"read,omitempty"`
 	Write *Dir `json:"write,omitempty"`
 	Trim  *Dir `json:"trim,omitempty"`
+	// Mixed is every direction together, as fio reports it under
+	// unified_rw_reporting (Reporting.Unified); nil when not kept. A
+	// report read from fio's output holds a mixed job's figures in Read.
+	Mixed *Dir `json:"-"`
 
 	RuntimeMs int64   `json:"job_runtime_ms"` // summed over the processes covered, ms
 	UsrCPU    float64 `json:"usr_cpu"`        // percent of one CPU

@@ -74,6 +74,9 @@ var sweepUses = map[OptionKey]struct {
 	"buffer_compress_percentage": {use: SweepJobFile}, "buffer_compress_chunk": {use: SweepJobFile}, "buffer_pattern": {use: SweepJobFile},
 	"dedupe_percentage": {use: SweepJobFile}, "dedupe_mode": {use: SweepJobFile}, "dedupe_working_set_percentage": {use: SweepJobFile},
 	"dedupe_global": {use: SweepJobFile}, "refill_buffers": {use: SweepJobFile}, "scramble_buffers": {use: SweepJobFile}, "zero_buffers": {use: SweepJobFile},
+	// A sweep reports the percentiles of its steps' latency from submission
+	// (lat), reads and writes together, whatever these ask of fio's outputs.
+	"clat_percentiles": {use: SweepAlways}, "lat_percentiles": {use: SweepAlways}, "unified_rw_reporting": {use: SweepAlways},
 	"percentile_list": {use: SweepRefused, why: "a sweep reports mean, p50, p90, p99 and p99.9 and answers --latency-slo at any of them: drop it (qdsweep run reports fio's percentile_list)"},
 	"group_reporting": {use: SweepAlways},
 	"write_iops_log":  {use: SweepRefused, why: logsWhy}, "write_bw_log": {use: SweepRefused, why: logsWhy},

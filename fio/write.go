@@ -47,6 +47,88 @@ type Report struct {
 	// else. Without it they are derived from Job.Options.
 	Given         bool
 	GlobalOptions map[string]string
+	// Reporting is what the job's reporting options ask of its report.
+	Reporting Reporting
+}
+
+// Reporting is how fio's reporting options shape a job's report, as fio
+// 3.33 writes it in every format: clat_percentiles (on unless
+// NoClatPercentiles) and lat_percentiles say which latencies carry
+// percentiles (and json+'s bins), unified_rw_reporting whether the
+// directions are reported apart, together (mixed) or both.
+type Reporting struct {
+	NoClatPercentiles bool
+	LatPercentiles    bool
+	Unified           Unified
+}
+
+// Unified is fio's unified_rw_reporting.
+type Unified int
+
+// fio's unified_rw_reporting values: none (0), mixed (1), both (2).
+const (
+	UnifiedNone Unified = iota
+	UnifiedMixed
+	UnifiedBoth
+)
+
+// ParseUnified reads a unified_rw_reporting value as fio 3.33 does: none,
+// mixed or both, or 0, 1, 2 for them.
+func ParseUnified(v string) (Unified, error) {
+	switch v {
+	case "none", "0":
+		return UnifiedNone, nil
+	case "mixed", "1":
+		return UnifiedMixed, nil
+	case "both", "2":
+		return UnifiedBoth, nil
+	}
+	return 0, fmt.Errorf("%s takes none, mixed or both (0, 1, 2), not %q", OptUnifiedRWReporting, v)
+}
+
+// namedDir is one direction of a report with fio's name for it.
+type namedDir struct {
+	name string
+	dir  *Dir
+}
+
+// dirs are the directions r reports, in fio's order, under its reporting
+// options: read, write and trim; mixed alone (unified_rw_reporting=mixed,
+// fio's figures summed into one direction); or the three and then mixed
+// (both). A mixed report without Job.Mixed uses a zero direction.
+func (r Report) dirs() []namedDir {
+	j := r.Job
+	apart := []namedDir{{"read", j.Read}, {"write", j.Write}, {"trim", j.Trim}}
+	mixed := namedDir{"mixed", j.Mixed}
+	if mixed.dir == nil {
+		mixed.dir = &Dir{}
+	}
+	switch r.Reporting.Unified {
+	case UnifiedMixed:
+		return []namedDir{mixed}
+	case UnifiedBoth:
+		return append(apart, mixed)
+	}
+	return apart
+}
+
+// shapedLat is a direction's completion latency (clat) and total latency
+// (lat) with the percentiles and json+ bins the reporting options give
+// each: clat's unless clat_percentiles=0, lat's with lat_percentiles=1
+// (qdsweep times an I/O from submission to completion as one latency, so
+// a latency without its own percentiles takes clat's).
+func (r Report) shapedLat(d *Dir) (clat, lat LatStat) {
+	clat, lat = d.Clat, d.Lat
+	if r.Reporting.LatPercentiles && len(lat.Percentiles) == 0 && lat.N == clat.N {
+		lat.Percentiles, lat.Bins = clat.Percentiles, clat.Bins
+	}
+	if !r.Reporting.LatPercentiles {
+		lat.Percentiles, lat.Bins = nil, nil
+	}
+	if r.Reporting.NoClatPercentiles {
+		clat.Percentiles, clat.Bins = nil, nil
+	}
+	return clat, lat
 }
 
 // FioVersion is the fio whose meaning qdsweep follows; WriterVersion
@@ -71,8 +153,10 @@ func WriteTerse(w io.Writer, r Report) error {
 	bw := bufio.NewWriter(w)
 	j := r.Job
 	fmt.Fprintf(bw, "3;%s;%s;%d;%d", r.Version, j.Name, j.GroupID, j.Error)
-	for _, d := range []*Dir{j.Read, j.Write} {
-		terseDirFields(bw, d)
+	for _, d := range r.dirs() {
+		if d.name != "trim" { // version 3 has no trim fields
+			r.terseDirFields(bw, d.dir)
+		}
 	}
 	fmt.Fprintf(bw, ";%f%%;%f%%;%d;%d;%d", j.UsrCPU, j.SysCPU, j.Ctx, 0, 0)
 	for _, b := range depthBuckets {
@@ -96,17 +180,24 @@ func WriteTerse(w io.Writer, r Report) error {
 	return bw.Flush()
 }
 
-// terseDirFields writes one direction's 41 fields (zeros when d is nil).
-func terseDirFields(bw *bufio.Writer, d *Dir) {
+// terseDirFields writes one direction's 41 fields (zeros when d is nil);
+// its 20 percentiles are lat's with lat_percentiles, else clat's unless
+// clat_percentiles=0, as fio's.
+func (r Report) terseDirFields(bw *bufio.Writer, d *Dir) {
 	if d == nil {
 		d = &Dir{}
 	}
 	fmt.Fprintf(bw, ";%d;%d;%d;%d", d.IOBytes>>10, int64(d.BWBytes/1024), int64(d.IOPS), d.RuntimeMs)
 	terseLat(bw, d.Slat)
 	terseLat(bw, d.Clat)
+	clat, lat := r.shapedLat(d)
+	pcts := clat.Percentiles
+	if r.Reporting.LatPercentiles {
+		pcts = lat.Percentiles
+	}
 	for i := 0; i < 20; i++ {
-		if i < len(d.Clat.Percentiles) {
-			p := d.Clat.Percentiles[i]
+		if i < len(pcts) {
+			p := pcts[i]
 			fmt.Fprintf(bw, ";%f%%=%d", p.Pct, int64(p.Ns/1e3))
 		} else {
 			bw.WriteString(";0%=0")
@@ -202,14 +293,15 @@ func latJSON(l LatStat, pct, plus bool) *jsonLat {
 
 // dirJSON is one direction of fio's JSON (all zero for nil, as fio writes
 // a direction the job did not do).
-func dirJSON(d *Dir, plus bool) *jsonDir {
+func (r Report) dirJSON(d *Dir, plus bool) *jsonDir {
 	if d == nil {
 		d = &Dir{}
 	}
+	clat, lat := r.shapedLat(d)
 	return &jsonDir{
 		IOBytes: float64(d.IOBytes), IOKBytes: float64(d.IOBytes >> 10), BWBytes: math.Trunc(d.BWBytes), BW: math.Trunc(d.BWBytes / 1024),
 		IOPS: d.IOPS, Runtime: float64(d.RuntimeMs), TotalIOs: float64(d.TotalIOs),
-		Slat: latJSON(d.Slat, false, plus), Clat: latJSON(d.Clat, true, plus), Lat: latJSON(d.Lat, false, plus),
+		Slat: latJSON(d.Slat, false, plus), Clat: latJSON(clat, true, plus), Lat: latJSON(lat, true, plus),
 		BWMin: math.Trunc(d.BWMin), BWMax: math.Trunc(d.BWMax), BWAgg: aggPct(d), BWMean: d.BWMean, BWDev: d.BWDev,
 		BWSamples: float64(d.BWSamples), IOPSMin: math.Trunc(d.IOPSMin), IOPSMax: math.Trunc(d.IOPSMax), IOPSMean: d.IOPSMean,
 		IOPSStddev: d.IOPSStddev, IOPSSamples: float64(d.IOPSSamples), Prios: priosJSON(d.Prios, plus),
@@ -281,8 +373,7 @@ func jobJSON(r Report, first map[string]any) (jsonJob, map[string]any) {
 	job := jsonJob{
 		JobName: j.Name, GroupID: float64(j.GroupID), Error: float64(j.Error), Elapsed: float64((j.RuntimeMs + 999) / 1000),
 		Options: jobOpts,
-		Read:    dirJSON(j.Read, r.Plus), Write: dirJSON(j.Write, r.Plus), Trim: dirJSON(j.Trim, r.Plus),
-		Sync:       sync,
+
 		JobRuntime: float64(j.RuntimeMs), UsrCPU: j.UsrCPU, SysCPU: j.SysCPU, Ctx: float64(j.Ctx),
 		IODepthLevel: depth, IODepthSubmit: submit, IODepthComplete: complete,
 		LatencyNs:    latBuckets([]float64{2, 4, 10, 20, 50, 100, 250, 500, 750, 1000}, nil, ""),
@@ -290,6 +381,19 @@ func jobJSON(r Report, first map[string]any) (jsonJob, map[string]any) {
 		LatencyMs:    latBuckets(LatBucketsMs[:len(LatBucketsMs)-1], r.LatMs, ""),
 		LatencyDepth: float64(j.IODepth), LatencyPercentile: 100,
 		Steadystate: steadyJSON(j.Steady),
+	}
+	for _, d := range r.dirs() {
+		dj := r.dirJSON(d.dir, r.Plus)
+		switch d.name {
+		case "read":
+			job.Read = dj
+		case "write":
+			job.Write = dj
+		case "trim":
+			job.Trim, job.Sync = dj, sync // fio's mixed report has no sync either
+		case "mixed":
+			job.Mixed = dj
+		}
 	}
 	if r.LatMs != nil {
 		job.LatencyMs[">=2000"] = r.LatMs[len(r.LatMs)-1]

@@ -70,6 +70,9 @@ type JobRun struct {
 	// Percentiles is fio's percentile_list (percent, ascending, at most
 	// 20); nil: fio's default list.
 	Percentiles []float64 `json:"percentile_list,omitempty"`
+	// Reporting is what fio's reporting options (clat_percentiles,
+	// lat_percentiles, unified_rw_reporting) ask of the job's fio outputs.
+	Reporting fio.Reporting `json:"reporting,omitzero"`
 	// Ignored names the options accepted but ignored (reporting, naming,
 	// grouping); Batching the submission-batching options ignored.
 	Ignored  []string `json:"ignored,omitempty"`
@@ -505,7 +508,7 @@ var jobOptions map[string]handler
 
 func init() {
 	jobOptions = map[string]handler{}
-	for _, group := range []map[string]handler{fileHandlers(), ioHandlers(), verifyLogHandlers(), backlogHandlers(), zoneHandlers(), bufferHandlers(), prioHandlers(), flowHandlers()} {
+	for _, group := range []map[string]handler{fileHandlers(), ioHandlers(), verifyLogHandlers(), backlogHandlers(), zoneHandlers(), bufferHandlers(), prioHandlers(), flowHandlers(), reportingHandlers()} {
 		maps.Copy(jobOptions, group)
 	}
 	for _, name := range fio.UringOptionNames() {
@@ -626,6 +629,26 @@ func ioHandlers() map[string]handler {
 }
 
 // backlogHandlers convert verify_backlog and verify_backlog_batch.
+// reportingHandlers read fio's reporting options, which shape the job's
+// fio outputs (fio.Reporting).
+func reportingHandlers() map[string]handler {
+	return map[string]handler{
+		fio.OptClatPercentiles: {apply: func(c *jobConv, _ string, o fio.Option) (err error) {
+			on, err := optBool(o)
+			c.run.Reporting.NoClatPercentiles = !on
+			return err
+		}},
+		fio.OptLatPercentiles: {apply: func(c *jobConv, _ string, o fio.Option) (err error) {
+			c.run.Reporting.LatPercentiles, err = optBool(o)
+			return err
+		}},
+		fio.OptUnifiedRWReporting: {apply: func(c *jobConv, _ string, o fio.Option) (err error) {
+			c.run.Reporting.Unified, err = fio.ParseUnified(o.Value)
+			return err
+		}},
+	}
+}
+
 func backlogHandlers() map[string]handler {
 	return map[string]handler{
 		fio.OptVerifyBacklog: {apply: func(c *jobConv, _ string, o fio.Option) (err error) {

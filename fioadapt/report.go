@@ -72,6 +72,12 @@ func ReportFromStats(name string, w ioengine.Workload, ioEngine string, runtime,
 		}
 		samplesOf(j.Write, st.Series, func(iv ioengine.Interval) (float64, float64) { return iv.WriteIOPS, iv.WriteBWBytes })
 	}
+	// Every direction together: fio's mixed report (unified_rw_reporting).
+	if j.Mixed = dirFromStats(&st.All, ms, pcts); j.Mixed != nil {
+		samplesOf(j.Mixed, st.Series, func(iv ioengine.Interval) (float64, float64) {
+			return iv.ReadIOPS + iv.WriteIOPS, iv.ReadBWBytes + iv.WriteBWBytes
+		})
+	}
 	if lt := w.LatTarget; lt.On() {
 		j.LatTarget = &fio.LatTarget{TargetNs: lt.Target.Nanoseconds(), WindowUs: lt.Window.Microseconds(),
 			Percentile: lt.Percentile, Depth: st.LatencyDepth}

@@ -457,10 +457,7 @@ func (u *uringLoop) run(j *job) error {
 			return fmt.Errorf("io_uring_enter: %w", err)
 		}
 		t1 := c.now()
-		u.boundWaits = max(u.boundWaits-1, 0)
-		if t1-t0 > int64(maxReapDelay/4) {
-			u.boundWaits = slowHold
-		}
+		u.waited(t1 - t0)
 		head, tail := r.peekCQ()
 		if err := u.stalled(j, head, tail, t1, f.inflight); err != nil {
 			return err
@@ -599,6 +596,15 @@ const maxReapDelay = time.Millisecond
 // slowHold is how many waits the bound holds for after a slow one
 // (maxReapDelay).
 const slowHold = 64
+
+// waited counts a wait that took ns: the bound holds slowHold waits after
+// a slow one (see maxReapDelay).
+func (u *uringLoop) waited(ns int64) {
+	u.boundWaits = max(u.boundWaits-1, 0)
+	if ns > int64(maxReapDelay/4) {
+		u.boundWaits = slowHold
+	}
+}
 
 // waitArgFor is the argument of a wait for want completions: the run's
 // (waitArg), or boundArg while waits are slow (see maxReapDelay).

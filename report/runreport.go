@@ -31,7 +31,8 @@ type RunJob struct {
 	Runtime, Ramp time.Duration
 	TimeBased     bool
 	Percentiles   []float64
-	Version       string // fio's "fio version" (fio.WriterVersion)
+	Reporting     fio.Reporting // fio's reporting options: percentiles of clat and lat, directions mixed
+	Version       string        // fio's "fio version" (fio.WriterVersion)
 	// JobOptions and GlobalOptions are the options given, as written (the
 	// job's own; the command line's and [global]'s): fio's "job options"
 	// and "global options". Nil: derived from the workload.
@@ -180,7 +181,7 @@ func fioReportOf(format string, j RunJob, w ioengine.Workload, st *ioengine.Stat
 		eng = st.FioIOEngine // what fio ran, as fio's own report says
 	}
 	r := fioadapt.ReportFromStats(j.fioName(), w, eng, j.Runtime, j.Ramp, j.TimeBased, j.Percentiles, st)
-	r.Version = j.Version
+	r.Version, r.Reporting = j.Version, j.Reporting
 	var floor *ioengine.FloorError
 	var lat *ioengine.LatencyTargetError
 	switch {

@@ -43,6 +43,7 @@ var sweepUseExamples = map[string][]string{
 	"steadystate": {"steadystate=iops:1%"}, "steadystate_duration": {"steadystate_duration=5"},
 	"steadystate_ramp_time": {"steadystate_ramp_time=1"}, "continue_on_error": {"continue_on_error=io"},
 	"percentile_list": {"percentile_list=50:99"}, "group_reporting": {"group_reporting"},
+	"clat_percentiles": {"clat_percentiles=0"}, "lat_percentiles": {"lat_percentiles=1"}, "unified_rw_reporting": {"unified_rw_reporting=mixed"},
 	"write_iops_log": {"write_iops_log=p"}, "write_bw_log": {"write_bw_log=p"}, "write_lat_log": {"write_lat_log=p"},
 	"log_avg_msec": {"log_avg_msec=100"}, "write_hist_log": {"write_hist_log=p"}, "log_hist_msec": {"log_hist_msec=100"},
 	"log_hist_coarseness": {"log_hist_coarseness=1"}, "per_job_logs": {"per_job_logs=0"}, "log_offset": {"log_offset=1"},

@@ -69,10 +69,10 @@ func runDescription() string {
 		"when " + f(fio.OptSize) + " (× " + f(fio.OptLoops) + ") is done unless " + f(fio.OptTimeBased) + " is given. qdsweep's own opinions (io_uring, deep\n" +
 		"queues, a ramp, a curve) belong to `qdsweep sweep`.\n" +
 		"fio options that only change fio's reporting or naming (--eta, --status-interval,\n" +
-		f(fio.OptLatPercentiles) + ", " + f(fio.OptThread) + " …) and submission batching\n" +
-		"(" + f(fio.OptIODepthBatchSubmit) + ", " + f(fio.OptIODepthBatchCompleteMax) + ") are accepted and said to be ignored;\n" +
-		f(fio.OptGroupReporting) + " reports a group's jobs as one, as fio; " + f(fio.OptPercentileList) + " sets the percentiles\n" +
-		"of the terse and json outputs.\n" +
+		f(fio.OptThread) + " …) and submission batching (" + f(fio.OptIODepthBatchSubmit) + ",\n" +
+		f(fio.OptIODepthBatchCompleteMax) + ") are accepted and said to be ignored;\n" +
+		f(fio.OptGroupReporting) + " reports a group's jobs as one, as fio; " + f(fio.OptPercentileList) + ",\n" +
+		f(fio.OptClatPercentiles) + ", " + f(fio.OptLatPercentiles) + " and " + f(fio.OptUnifiedRWReporting) + " shape fio's outputs as fio's.\n" +
 		f(fio.OptRateIOPS) + " and " + f(fio.OptRate) + " cap each job per direction, as fio (the wait is not latency);\n" +
 		flagIs(fio.OptFilename, "a:b") + " spreads every job's I/Os over the files in turn, " + f(fio.OptSize) + " split between them.\n" +
 		flagIs(fio.OptFSync, "N") + "/" + flagIs(fio.OptFDataSync, "N") + " (psync) sync after every N writes, timed on their own; " +
@@ -90,8 +90,8 @@ func runDescription() string {
 		"add --destroy-data=/dev/X to overwrite partitions or a filesystem signature); mounted devices are refused.\n" +
 		"--sim=latency=1ms,iops=20000 (" + flagIs(fio.OptIOEngine, engineSim) + ") measures a simulated device (no I/O); " +
 		flagIs(fio.OptIOEngine, engineFio) + " runs\n" +
-		"the installed fio (its ioengine\n" +
-		"from --fio-arg=" + flagIs(fio.OptIOEngine, "X") + ", else " + fio.Row(fio.OptIOEngine).Default + "), and with --fio-clients runs it on fio servers: " +
+		"the installed fio on the whole job file, as `fio job.fio` (the ioengine of --fio-arg=" + flagIs(fio.OptIOEngine, "X") + ",\n" +
+		"else each job's own, else fio's " + fio.Row(fio.OptIOEngine).Default + "), and with --fio-clients runs it on fio servers: " +
 		f(fio.OptFilename) + " then\n" +
 		"names their target and nothing is laid out or checked here. --jobfile (or a job file named on its\n" +
 		"own, as `fio job.fio`) takes the workload from a fio job file (" + jobFileOrder["run"] + ")."

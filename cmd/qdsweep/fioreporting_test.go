@@ -1,0 +1,170 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestReportingOptionsAsFio runs fio's reporting options (clat_percentiles,
+// lat_percentiles, unified_rw_reporting), alone and together, in a job
+// file and on the command line, under fio 3.33 and under qdsweep run, and
+// compares the shape of every output format fio writes: in json and json+
+// the directions each job reports (read, write, trim, sync, mixed), their
+// I/O counts summed, which latencies carry percentiles and bins; in terse
+// the number of fields and of empty percentile fields; in the normal
+// layout the directions, the percentile blocks and the run status lines.
+func TestReportingOptionsAsFio(t *testing.T) {
+	fioBin, err := exec.LookPath("fio")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("fio is not installed (.ci/run installs it)")
+		}
+		t.Skip("fio is not installed")
+	}
+	cases := [][]string{
+		{"lat_percentiles=1"},
+		{"clat_percentiles=0"},
+		{"clat_percentiles=0", "lat_percentiles=1"},
+		{"unified_rw_reporting=mixed"},
+		{"unified_rw_reporting=both"},
+		{"unified_rw_reporting=1", "lat_percentiles=1"},
+		{"unified_rw_reporting=2", "clat_percentiles=0"},
+		{"unified_rw_reporting=none"},
+	}
+	for i, opts := range cases {
+		for _, form := range []string{"file", "cmdline"} {
+			for _, format := range []string{"json", "json+", "terse", "normal"} {
+				name := fmt.Sprintf("%d_%s_%s_%s", i, strings.Join(opts, "_"), form, format)
+				t.Run(name, func(t *testing.T) {
+					f := reportingShape(t, fioBin, nil, form, format, opts)
+					q := reportingShape(t, sweepBinary(t), []string{"run", "--allow-write"}, form, format, opts)
+					t.Logf("%s", q)
+					if f != q {
+						t.Errorf("%s with %s:\nfio:     %s\nqdsweep: %s", format, strings.Join(opts, " "), f, q)
+					}
+				})
+			}
+		}
+	}
+}
+
+// reportingShape runs a 64-I/O random read-write job (size-based, so
+// both tools do the same I/Os) with opts, in a job file or on the
+// command line, under bin, and returns the shape of its output in format.
+func reportingShape(t *testing.T, bin string, pre []string, form, format string, opts []string) string {
+	t.Helper()
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	if err := os.WriteFile(data, make([]byte, 256<<10), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	job := append([]string{"filename=" + data, "rw=randrw", "bs=4k", "size=256k", "randseed=7"}, opts...)
+	args := append([]string{}, pre...)
+	if form == "file" {
+		text := "[r]\n" + strings.Join(job, "\n") + "\n"
+		if err := os.WriteFile(filepath.Join(dir, "r.fio"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args = append(args, "r.fio")
+	} else {
+		args = append(args, "--name=r")
+		for _, o := range job {
+			args = append(args, "--"+o)
+		}
+	}
+	args = append(args, "--output-format="+format)
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s %s: %v: %s", filepath.Base(bin), strings.Join(args, " "), err, stderr.String())
+	}
+	switch format {
+	case "json", "json+":
+		return jsonReportingShape(t, out)
+	case "terse":
+		fields := strings.Split(strings.TrimSpace(string(out)), ";")
+		empty := 0
+		for _, f := range fields {
+			if f == "0%=0" {
+				empty++
+			}
+		}
+		return fmt.Sprintf("%d fields, %d empty percentiles", len(fields), empty)
+	}
+	return normalReportingShape(out)
+}
+
+// jsonReportingShape is the directions of fio's JSON job, their summed
+// I/Os, and the latencies with percentiles and bins in each.
+func jsonReportingShape(t *testing.T, out []byte) string {
+	t.Helper()
+	var doc struct {
+		Jobs []map[string]json.RawMessage `json:"jobs"`
+	}
+	if err := json.Unmarshal(out, &doc); err != nil || len(doc.Jobs) != 1 {
+		t.Fatalf("JSON: %v (%d jobs)\n%s", err, len(doc.Jobs), out)
+	}
+	var parts []string
+	for _, d := range []string{"read", "write", "trim", "sync", "mixed"} {
+		raw, ok := doc.Jobs[0][d]
+		if !ok {
+			continue
+		}
+		var dir map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &dir); err != nil {
+			t.Fatal(err)
+		}
+		var has []string
+		for _, l := range []string{"slat_ns", "clat_ns", "lat_ns"} {
+			var lat map[string]json.RawMessage
+			_ = json.Unmarshal(dir[l], &lat)
+			for _, k := range []string{"percentile", "bins"} {
+				if _, ok := lat[k]; ok {
+					has = append(has, l+"."+k)
+				}
+			}
+		}
+		parts = append(parts, d+"["+strings.Join(has, ",")+"]")
+	}
+	var ios [2]float64 // reads+writes apart, mixed
+	for _, d := range []string{"read", "write", "mixed"} {
+		var n struct {
+			TotalIOs float64 `json:"total_ios"`
+		}
+		if raw, ok := doc.Jobs[0][d]; ok {
+			_ = json.Unmarshal(raw, &n)
+		}
+		ios[map[bool]int{true: 1, false: 0}[d == "mixed"]] += n.TotalIOs
+	}
+	return fmt.Sprintf("%s; I/Os %.0f apart, %.0f mixed", strings.Join(parts, " "), ios[0], ios[1])
+}
+
+// reNormalShape matches the lines of fio's normal layout whose presence
+// the reporting options decide.
+var reNormalShape = regexp.MustCompile(`^\s*(read|write|trim|mixed): IOPS=|^\s*(clat|lat) percentiles|^\s*(READ|WRITE|TRIM|MIXED): bw=|issued rwts: total=\d+,\d+`)
+
+// normalReportingShape is the sequence of those lines' heads.
+func normalReportingShape(out []byte) string {
+	var heads []string
+	for _, l := range strings.Split(string(out), "\n") {
+		if m := reNormalShape.FindString(l); m != "" {
+			m = strings.TrimSpace(m)
+			if strings.HasPrefix(m, "issued") {
+				// Whether the reads' slot holds every I/O (mixed) or some.
+				m = "issued:" + map[bool]string{true: "one slot", false: "apart"}[strings.HasSuffix(m, ",0")]
+			}
+			heads = append(heads, m)
+		}
+	}
+	return strings.Join(slices.Compact(heads), " | ")
+}
