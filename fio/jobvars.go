@@ -50,25 +50,47 @@ func stripComment(t string) string {
 	return strings.TrimSpace(t)
 }
 
-// expandVars substitutes ${VAR} (the environment) and fio's $pagesize,
-// $mb_memory and $ncpus in v.
+// expandVars substitutes what fio 3.33 substitutes in v: ${VAR} from the
+// environment (empty when unset) and its keywords $pagesize, $mb_memory
+// and $ncpus. Any other '$' stays as written, as in fio: "f.$jobnum" and
+// "f.$HOME" name those very files, and ${pagesize} is the environment's.
 func expandVars(v string) string {
 	if !strings.Contains(v, "$") {
 		return v
 	}
 	page, mem, cpus := sysFacts()
-	v = os.Expand(v, func(name string) string {
-		switch name {
-		case "pagesize":
-			return strconv.FormatInt(page, 10)
-		case "mb_memory":
-			return strconv.FormatInt(mem, 10)
-		case "ncpus":
-			return strconv.FormatInt(cpus, 10)
+	keywords := []struct {
+		name string
+		n    int64
+	}{{"pagesize", page}, {"mb_memory", mem}, {"ncpus", cpus}}
+	var b strings.Builder
+	for i := 0; i < len(v); i++ {
+		if v[i] != '$' {
+			b.WriteByte(v[i])
+			continue
 		}
-		return os.Getenv(name)
-	})
-	return v
+		rest := v[i+1:]
+		if name, ok := strings.CutPrefix(rest, "{"); ok {
+			if end := strings.IndexByte(name, '}'); end >= 0 {
+				b.WriteString(os.Getenv(name[:end]))
+				i += 2 + end
+				continue
+			}
+		}
+		kw := false
+		for _, k := range keywords {
+			if strings.HasPrefix(rest, k.name) {
+				b.WriteString(strconv.FormatInt(k.n, 10))
+				i += len(k.name)
+				kw = true
+				break
+			}
+		}
+		if !kw {
+			b.WriteByte('$')
+		}
+	}
+	return b.String()
 }
 
 // evalArithmetic evaluates v when it is an arithmetic expression of
