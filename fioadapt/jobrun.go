@@ -281,6 +281,9 @@ func convertJob(name string, opts []fio.Option) (JobRun, []fio.Option, error) {
 	if err := c.checkRates(); err != nil {
 		return JobRun{}, nil, err
 	}
+	if err := c.finishFileSize(); err != nil {
+		return JobRun{}, nil, err
+	}
 	c.finish()
 	if err := c.finishZones(); err != nil {
 		return JobRun{}, nil, err
@@ -1464,6 +1467,29 @@ func (c *jobConv) other(key string, o fio.Option) error {
 			return nil
 		}
 		return c.refuse(o)
+	}
+	return nil
+}
+
+// finishFileSize applies fio's filesize to the job's region: the file is
+// that big, so the region ends at its end, as fio caps a job's I/O at its
+// file's (size= only where it ends sooner; io_size= and loops go over the
+// region again). fio 3.33, filesize=256k over a file of 8 MiB: size=1m
+// reads 256 KiB, offset=128k size=1m 128 KiB. An offset at or past the
+// file's end leaves no region: fio runs such a job with no I/O, qdsweep
+// refuses it. A share (size=N%, offset=N%) is left to the file's size.
+func (c *jobConv) finishFileSize() error {
+	wl := &c.run.Workload
+	if c.fileSize <= 0 || c.run.OffsetPercent > 0 || c.run.SizePercent > 0 {
+		return nil
+	}
+	room := c.fileSize - wl.Offset
+	if room <= 0 {
+		return fmt.Errorf("%s=%d is at or past %s=%d, the file's end: the job has no region to do I/O in (fio runs it and does none); lower %s or raise %s",
+			fio.OptOffset, wl.Offset, fio.OptFileSize, c.fileSize, fio.OptOffset, fio.OptFileSize)
+	}
+	if wl.Size == 0 || wl.Size > room {
+		wl.Size = room
 	}
 	return nil
 }
