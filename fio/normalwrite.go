@@ -75,6 +75,7 @@ func writeNormalJob(w *bufio.Writer, r Report) {
 		}
 		r.writeNormalDir(w, d.name, d.dir)
 	}
+	writeLatBuckets(w, "nsec", LatBucketsNs, r.LatNs)
 	writeLatBuckets(w, "usec", LatBucketsUs, r.LatUs)
 	writeLatBuckets(w, "msec", LatBucketsMs, r.LatMs)
 	fmt.Fprintf(w, "  cpu          : usr=%.2f%%, sys=%.2f%%, ctx=%d, majf=0, minf=0\n", j.UsrCPU, j.SysCPU, j.Ctx)
@@ -176,18 +177,20 @@ func latUnit(l LatStat) (string, float64) {
 }
 
 // writeLatBuckets writes fio's "lat (usec)   : 2=6.25%, 4=89.45%" lines:
-// the buckets that hold I/Os, five to a line.
+// the buckets that hold I/Os (at least 0.01 %, as fio shows them), five
+// to a line.
 func writeLatBuckets(w *bufio.Writer, unit string, bounds, pcts []float64) {
 	var cells []string
-	for i, b := range bounds {
-		if i >= len(pcts) || pcts[i] < 0.005 {
+	for i, v := range LatShown(pcts, len(bounds)) {
+		if v <= 0 {
 			continue
 		}
+		b := bounds[i]
 		k := strconv.FormatFloat(b, 'f', -1, 64)
 		if math.IsInf(b, 1) {
 			k = ">=2000"
 		}
-		cells = append(cells, fmt.Sprintf("%s=%.2f%%", k, pcts[i]))
+		cells = append(cells, fmt.Sprintf("%s=%.2f%%", k, v))
 	}
 	for i := 0; i < len(cells); i += 5 {
 		fmt.Fprintf(w, "  lat (%s)   : %s\n", unit, strings.Join(cells[i:min(i+5, len(cells))], ", "))

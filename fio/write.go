@@ -13,9 +13,15 @@ import (
 // DefaultPercentiles are fio's default completion-latency percentiles, in percent.
 var DefaultPercentiles = []float64{1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99}
 
-// LatBucketsUs and LatBucketsMs are the upper bounds of fio's latency
-// distribution ("lat (usec)" and "lat (msec)"); the last ms bucket is ">=2000".
+// LatBucketsNs, LatBucketsUs and LatBucketsMs are the keys of fio's latency
+// distribution ("lat (nsec)", "lat (usec)" and "lat (msec)"), each the
+// bucket's exclusive upper bound: fio 3.33 counts an I/O whose completion
+// latency is n ns under ns K for n < 1000 and K the first key above n,
+// under us K for 1000 ≤ n < 1e6 and K the first key above n/1000 (us "2"
+// is 1000 to 1999 ns), else under ms K likewise, the last ms bucket being
+// ">=2000".
 var (
+	LatBucketsNs = []float64{2, 4, 10, 20, 50, 100, 250, 500, 750, 1000}
 	LatBucketsUs = []float64{2, 4, 10, 20, 50, 100, 250, 500, 750, 1000}
 	LatBucketsMs = []float64{2, 4, 10, 20, 50, 100, 250, 500, 750, 1000, 2000, math.Inf(1)}
 )
@@ -24,10 +30,12 @@ var (
 // when a latency histogram was kept, fio's latency distribution.
 type Report struct {
 	Job Job
-	// LatUs and LatMs are the percent of I/Os whose latency fell in each of
-	// fio's buckets (≤2, 4, 10 … 1000 µs; ≤2, 4 … 2000, >2000 ms). Nil
-	// when not measured.
-	LatUs, LatMs []float64
+	// LatNs, LatUs and LatMs are the percent of I/Os whose latency fell
+	// in each of fio's buckets (LatBucketsNs, LatBucketsUs, LatBucketsMs:
+	// <2, 2-3, 4-9 … 750-999 ns; the same in µs; <2 … 1000-1999, ≥2000
+	// ms), as measured: the writers raise a bucket holding I/Os but under
+	// 0.01 % to 0.01, as fio's. Nil when not measured.
+	LatNs, LatUs, LatMs []float64
 	// Version names the program that wrote the report ("qdsweep-0.1.0").
 	Version string
 	// Time is when the run ended.
@@ -162,14 +170,10 @@ func WriteTerse(w io.Writer, r Report) error {
 	for _, b := range depthBuckets {
 		fmt.Fprintf(bw, ";%3.1f%%", j.IODepthDist[b.key])
 	}
-	us, ms := r.LatUs, r.LatMs
-	if us == nil {
-		us, ms = make([]float64, len(LatBucketsUs)), make([]float64, len(LatBucketsMs))
-	}
-	for _, v := range us {
+	for _, v := range r.terseLatUs() {
 		fmt.Fprintf(bw, ";%3.2f%%", v)
 	}
-	for _, v := range ms {
+	for _, v := range LatShown(r.LatMs, len(LatBucketsMs)) {
 		fmt.Fprintf(bw, ";%3.2f%%", v)
 	}
 	for _, d := range r.Disks {
@@ -318,18 +322,41 @@ func priosJSON(ps []PrioStat, plus bool) []jsonPrio {
 	return out
 }
 
-// latBuckets is one of fio's latency_ns/us/ms maps: the percent of I/Os
-// below each bound (the last, +Inf, under key last).
-func latBuckets(bounds []float64, v []float64, last string) map[string]float64 {
-	m := map[string]float64{}
-	for i, b := range bounds {
-		k := strconv.FormatFloat(b, 'f', -1, 64)
-		if math.IsInf(b, 1) {
-			k = last
-		}
-		x := 0.0
+// LatShown is one bucket family of fio's latency distribution as fio
+// 3.33 prints it in every format (stat_calc_lat): n buckets, a bucket
+// holding I/Os but under 0.01 % raised to 0.01; zeros when v is nil.
+func LatShown(v []float64, n int) []float64 {
+	out := make([]float64, n)
+	for i := range out {
 		if i < len(v) {
-			x = v[i]
+			out[i] = v[i]
+		}
+		if out[i] > 0 && out[i] < 0.01 {
+			out[i] = 0.01
+		}
+	}
+	return out
+}
+
+// terseLatUs is terse v3's µs buckets: v3 has no ns buckets, so fio
+// (stat_calc_lat_nu) adds every ns bucket's share, as measured, to us
+// "2" after the 0.01 floor.
+func (r Report) terseLatUs() []float64 {
+	us := LatShown(r.LatUs, len(LatBucketsUs))
+	for _, v := range r.LatNs {
+		us[0] += v
+	}
+	return us
+}
+
+// latBuckets is one of fio's latency_ns/us/ms maps: each bucket's percent
+// of I/Os as fio shows it, under its key (the last ms bucket's ">=2000").
+func latBuckets(keys []float64, v []float64) map[string]float64 {
+	m := map[string]float64{}
+	for i, x := range LatShown(v, len(keys)) {
+		k := strconv.FormatFloat(keys[i], 'f', -1, 64)
+		if math.IsInf(keys[i], 1) {
+			k = ">=2000"
 		}
 		m[k] = x
 	}
@@ -376,9 +403,9 @@ func jobJSON(r Report, first map[string]any) (jsonJob, map[string]any) {
 
 		JobRuntime: float64(j.RuntimeMs), UsrCPU: j.UsrCPU, SysCPU: j.SysCPU, Ctx: float64(j.Ctx),
 		IODepthLevel: depth, IODepthSubmit: submit, IODepthComplete: complete,
-		LatencyNs:    latBuckets([]float64{2, 4, 10, 20, 50, 100, 250, 500, 750, 1000}, nil, ""),
-		LatencyUs:    latBuckets(LatBucketsUs, r.LatUs, ""),
-		LatencyMs:    latBuckets(LatBucketsMs[:len(LatBucketsMs)-1], r.LatMs, ""),
+		LatencyNs:    latBuckets(LatBucketsNs, r.LatNs),
+		LatencyUs:    latBuckets(LatBucketsUs, r.LatUs),
+		LatencyMs:    latBuckets(LatBucketsMs, r.LatMs),
 		LatencyDepth: float64(j.IODepth), LatencyPercentile: 100,
 		Steadystate: steadyJSON(j.Steady),
 	}
@@ -394,9 +421,6 @@ func jobJSON(r Report, first map[string]any) (jsonJob, map[string]any) {
 		case "mixed":
 			job.Mixed = dj
 		}
-	}
-	if r.LatMs != nil {
-		job.LatencyMs[">=2000"] = r.LatMs[len(r.LatMs)-1]
 	}
 	if t := j.LatTarget; t != nil {
 		job.LatencyDepth, job.LatencyTarget = float64(t.Depth), float64(t.TargetNs)

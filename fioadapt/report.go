@@ -89,7 +89,7 @@ func ReportFromStats(name string, w ioengine.Workload, ioEngine string, runtime,
 	j.IODepthSubmit, j.IODepthComplete = fio.BatchPercents(st.Submits[:]), fio.BatchPercents(st.Completes[:])
 	r := fio.Report{Job: j, Time: time.Now(), Sync: dirFromStats(st.Sync, ms, pcts)}
 	if st.All.Hist != nil && st.All.Hist.TotalCount() > 0 {
-		r.LatUs, r.LatMs = latencyDist(st.All.Hist)
+		r.LatNs, r.LatUs, r.LatMs = latencyDist(st.All.Hist)
 	}
 	return r
 }
@@ -193,36 +193,39 @@ func latStatOf(d *ioengine.DirStats, pcts []float64) fio.LatStat {
 	return l
 }
 
-// latencyDist is fio's latency distribution of h (ns): percent of I/Os per
-// µs bucket and per ms bucket.
-func latencyDist(h *hdrhistogram.Histogram) (us, ms []float64) {
-	us, ms = make([]float64, len(fio.LatBucketsUs)), make([]float64, len(fio.LatBucketsMs))
+// latencyDist is fio's latency distribution of h (ns): the percent of
+// I/Os in each ns, µs and ms bucket, as fio 3.33 bins a completion latency
+// (io_u_mark_latency): under 1000 ns by ns, under 1 ms by whole µs, else
+// by whole ms, each key the bucket's exclusive upper bound. A bar of h
+// counts where its lowest value falls (h's bars are at most 1/128 wide).
+func latencyDist(h *hdrhistogram.Histogram) (ns, us, ms []float64) {
+	ns, us, ms = make([]float64, len(fio.LatBucketsNs)), make([]float64, len(fio.LatBucketsUs)), make([]float64, len(fio.LatBucketsMs))
 	total := float64(h.TotalCount())
 	for _, b := range h.Distribution() {
 		if b.Count == 0 {
 			continue
 		}
-		v := float64(b.From) / 1e3 // µs (the bar's lower bound)
 		pct := float64(b.Count) / total * 100
-		placed := false
-		for i, ub := range fio.LatBucketsUs {
-			if v <= ub {
-				us[i] += pct
-				placed = true
-				break
-			}
-		}
-		if placed {
-			continue
-		}
-		for i, ub := range fio.LatBucketsMs {
-			if v/1e3 <= ub || i == len(fio.LatBucketsMs)-1 {
-				ms[i] += pct
-				break
-			}
+		switch v := float64(b.From); {
+		case v < 1e3:
+			ns[latBucket(fio.LatBucketsNs, v)] += pct
+		case v < 1e6:
+			us[latBucket(fio.LatBucketsUs, math.Floor(v/1e3))] += pct
+		default:
+			ms[latBucket(fio.LatBucketsMs, math.Floor(v/1e6))] += pct
 		}
 	}
-	return us, ms
+	return ns, us, ms
+}
+
+// latBucket is the index of the first of keys above v (the last if none).
+func latBucket(keys []float64, v float64) int {
+	for i, k := range keys {
+		if v < k {
+			return i
+		}
+	}
+	return len(keys) - 1
 }
 
 // DiskUtilOf is fio's disk utilisation of device name between two readings
