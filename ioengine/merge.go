@@ -26,6 +26,20 @@ func finalWindow(got []meter, w *Workload) time.Duration {
 	return time.Duration(d)
 }
 
+// rampWindow is the longest figures kept from the first I/O (rampKept)
+// of jobs that ended in their ramp, which fio reports whole; 0 when a
+// job did not keep them.
+func rampWindow(got []meter) time.Duration {
+	var d int64
+	for i := range got {
+		if !got[i].inRamp || got[i].winEnd <= got[i].winStart {
+			return 0
+		}
+		d = max(d, got[i].winEnd-got[i].winStart)
+	}
+	return time.Duration(d)
+}
+
 // heldCause is the pacing that held the jobs' I/Os back, the cause of a
 // shortfall it explains: the latency target's depth, thinktime, the flow,
 // the rate cap; "" when none did.

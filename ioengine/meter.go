@@ -173,6 +173,11 @@ type meter struct {
 	// and their latencies (published in endBatch before the window opens).
 	rampIOs    [2]int64
 	rampLatSum int64
+	// rampKept: a job that ends by its size keeps its figures from its
+	// first I/O (inRamp while the ramp lasts) and starts them afresh when
+	// the window opens, as fio resets a job's figures when its ramp_time
+	// ends: one that ends in its ramp reports every I/O, as fio's does.
+	rampKept, inRamp bool
 	// depths counts the window's submissions by the job's I/Os in flight
 	// right after them, in fio's "IO depths" buckets (Stats.IODepths).
 	depths [DepthBuckets]int64
@@ -199,6 +204,11 @@ func (m *meter) start(t int64) {
 		m.measuring = true
 		m.winStart = t
 		m.areaIn = m.inflight*t - m.startSum
+	case phaseRamp:
+		if m.rampKept {
+			m.open(t)
+			m.inRamp = true
+		}
 	case phaseStop, phaseAbort:
 		m.done = true
 	}
@@ -305,11 +315,11 @@ func (m *meter) record(dir int, lat, bytes, end, off int64, pr prioPick) {
 	if m.g != nil {
 		m.g.done(dir, lat, bytes)
 	}
+	if (!m.measuring || m.inRamp) && !m.done {
+		m.rampIOs[dir]++
+		m.rampLatSum += lat
+	}
 	if !m.measuring {
-		if !m.done {
-			m.rampIOs[dir]++
-			m.rampLatSum += lat
-		}
 		return
 	}
 	d := &m.dir[dir]
@@ -371,6 +381,9 @@ func (m *meter) endBatch(t int64, n int) {
 		}
 		m.measuring = false
 		m.done = true
+	case p == phaseMeasure && m.inRamp:
+		m.inRamp = false
+		m.open(t) // the ramp's figures kept (rampKept) start afresh
 	case p == phaseMeasure && !m.measuring && !m.done:
 		m.open(t)
 	}
@@ -421,7 +434,7 @@ func (m *meter) open(t int64) {
 
 // publish stores the job's figures for the coordinator at event time t.
 func (m *meter) publish(t int64) {
-	if !m.measuring && !m.done {
+	if (!m.measuring || m.inRamp) && !m.done {
 		m.pub.rampReads.Store(m.rampIOs[dirRead])
 		m.pub.rampWrites.Store(m.rampIOs[dirWrite])
 		m.pub.rampLatSum.Store(m.rampLatSum)

@@ -42,8 +42,14 @@ func (r *workloadRun) measure(ctx context.Context) (*runWindow, error) {
 		// readings took: 36 ms under the race detector, so IOPS and the
 		// syncs' time ran above what the window could hold.)
 		startWindow()
-	} else if ctl.SeriesInterval > 0 {
-		c.rampBegin(c.now())
+	} else {
+		// The process's CPU from here, for jobs that end in their ramp
+		// (rampKept); the window's start takes it again.
+		_ = unix.Getrusage(unix.RUSAGE_SELF, &win.ru0)
+		win.sched0 = readSched()
+		if ctl.SeriesInterval > 0 {
+			c.rampBegin(c.now())
+		}
 	}
 	close(r.begin)
 
@@ -52,10 +58,8 @@ func (r *workloadRun) measure(ctx context.Context) (*runWindow, error) {
 	if errors.Is(runErr, ErrStalled) {
 		stopPhase = phaseAbort
 	}
-	if win.started {
-		_ = unix.Getrusage(unix.RUSAGE_SELF, &win.ru1)
-		win.sched1 = readSched()
-	}
+	_ = unix.Getrusage(unix.RUSAGE_SELF, &win.ru1)
+	win.sched1 = readSched()
 	win.end = c.now()
 	c.phase.Store(stopPhase)
 	if win.started && ctl.OnWindowEnd != nil {

@@ -170,6 +170,7 @@ func (r *workloadRun) startJobs(newLoop newLoopFunc) error {
 			j.invalidate = func(f int) { dropCache(j.fds[f], j.gen.regions[f].start, j.gen.regions[f].size) }
 		}
 		j.m = newMeter(r.c, &r.pubs[i], w.ContinueOnError)
+		j.m.rampKept = ctl.Ramp > 0 && (ctl.IOsPerJob > 0 || ctl.BytesPerJob > 0)
 		j.prio, j.m.prios = newPrioChooser(w, i), newPrioMeters(w)
 		j.gate = newGate(w, w.IODepth)
 		if j.gate != nil {
@@ -259,13 +260,17 @@ func (r *workloadRun) finish(win *runWindow, runErr error, fallback string) (*St
 	if d := finalWindow(got, w); d > 0 {
 		window = d
 	}
+	ramped := !win.started && rampWindow(got) > 0
+	if ramped {
+		window = rampWindow(got) // every job ended in its ramp: their figures from the first I/O
+	}
 	st := mergeStats(got, r.engine, fallback, w, window)
 	st.Buffers = buffers
 	st.Series, st.JobSeries = r.c.ser.merge(got)
 	st.IOLog = ioLogs(got, r.c.windowStart)
 	st.HistLog = histLogs(got, r.c.windowStart)
 	st.Ramp = r.c.rampIntervals([2]float64{w.MeanBS(0), w.MeanBS(1)})
-	if win.started {
+	if win.started || ramped {
 		st.CPU = CPU{UsrS: tvSeconds(win.ru1.Utime) - tvSeconds(win.ru0.Utime), SysS: tvSeconds(win.ru1.Stime) - tvSeconds(win.ru0.Stime)}
 	}
 	st.Shortfall = shortfallOf(st, w, r.running, r.short, win.sched1.sub(win.sched0), heldCause(got, w))

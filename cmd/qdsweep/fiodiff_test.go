@@ -200,6 +200,8 @@ var fioDiffCases = []fioDiffCase{
 		args: []string{"--name=a", "--filename=f", "--size=1m", "--filesize=256k", "--name=b", "--filename=f", "--offset=128k", "--size=1m", "--filesize=256k",
 			"--name=c", "--filename=f", "--io_size=1m", "--filesize=256k", "--name=d", "--filename=f", "--size=128k", "--filesize=16m",
 			"--name=e", "--filename=new", "--size=1m", "--filesize=256k"}},
+	{name: "a size-based job that ends in its ramp reports every I/O", existing: map[string]int64{"f": 4 << 20},
+		args: []string{"--name=a", "--filename=f", "--size=1m", "--ramp_time=5", "--name=b", "--filename=f", "--size=512k", "--bs=8k", "--rw=randread", "--ramp_time=5"}},
 	{name: "an offset at filesize leaves no region", parseOnly: true, existing: map[string]int64{"f": 8 << 20},
 		args:     []string{"--name=a", "--filename=f", "--offset=256k", "--size=1m", "--filesize=256k"},
 		intended: "fio 3.33 runs the job and does no I/O (exit 0); qdsweep refuses it, naming offset and filesize"},
