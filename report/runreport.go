@@ -69,8 +69,9 @@ func WriteRun(out, errw io.Writer, format string, j RunJob) error {
 // text a block per job headed by its name and group with a group line
 // under a group of several, terse a line per job, json (qdsweep's own) one
 // document listing each job's (with its name and group), fio-json and
-// json+ one fio document with every job. A group that asks for
-// group_reporting is one job (GroupReported). Each job's in-flight
+// json+ one fio document with every job. Jobs and clones are reported
+// as fio reports them, group_reporting merging a job into the entry
+// before it (GroupReported). Each job's in-flight
 // shortfall, and CPU shared between jobs, are said on errw.
 func WriteRuns(out, errw io.Writer, format string, jobs []RunJob) error {
 	jobs = GroupReported(jobs)
@@ -215,30 +216,72 @@ func fioReportOf(format string, j RunJob, w ioengine.Workload, st *ioengine.Stat
 	return r
 }
 
-// GroupReported is jobs with each group that asks for group_reporting
-// (any of its jobs sets it, as in fio, where it applies to the group)
-// made one job, as fio reports it: the first job's name and settings,
-// every job's I/O (ioengine.MergeGroup), both directions when its jobs
-// read and write; jobs that differ in iodepth or bs too (fio 3.33 reports
-// exitwhat.fio's slow2, sync at depth 1, with its libaio clones at depth
-// 32 as one job).
+// GroupReported is jobs as fio 3.33 reports them (its stat.c, show_run_stats):
+// in order, a job without group_reporting one entry per numjobs clone, a
+// job with it joining the entry before it when that entry is of its group,
+// whatever that entry's jobs asked (the clone before it, a job of another
+// section), else starting one. An entry of several jobs is one job, as fio
+// reports it: the first job's name and settings, every job's I/O
+// (ioengine.MergeGroup), both directions when its jobs read and write;
+// jobs that differ in iodepth or bs too (fio 3.33 reports exitwhat.fio's
+// slow2, sync at depth 1, with its libaio clones at depth 32 as one job).
+// [f] numjobs=2 group_reporting, [g] numjobs=2: f (2 jobs), g, g; [f]
+// numjobs=2, [g] numjobs=2 group_reporting, [h]: f, f (f's second clone
+// and both of g's), h.
 func GroupReported(jobs []RunJob) []RunJob {
-	var out []RunJob
-	for i := 0; i < len(jobs); {
-		k := i
-		grouped := false
-		for ; k < len(jobs) && jobs[k].Group == jobs[i].Group; k++ {
-			grouped = grouped || jobs[k].GroupReporting
+	var out, cur []RunJob
+	flush := func() {
+		switch {
+		case len(cur) == 1:
+			out = append(out, cur[0])
+		case len(cur) > 1:
+			out = append(out, mergeGroup(cur))
 		}
-		if !grouped || k-i == 1 {
-			out = append(out, jobs[i:k]...)
-			i = k
+		cur = nil
+	}
+	for _, j := range jobs {
+		if j.GroupReporting && len(cur) > 0 && cur[0].Group == j.Group {
+			cur = append(cur, j)
 			continue
 		}
-		out = append(out, mergeGroup(jobs[i:k]))
-		i = k
+		flush()
+		cur = []RunJob{j}
+		if j.GroupReporting || j.Stats == nil || len(j.Stats.PerJob) < 2 {
+			continue
+		}
+		// Clones reported apart: the last may take in the jobs after it.
+		last := len(j.Stats.PerJob) - 1
+		if rest := cloneRange(j, 0, last); rest.Stats != nil {
+			out = append(out, rest)
+		}
+		cur = []RunJob{cloneRange(j, last, last+1)}
 	}
+	flush()
 	return out
+}
+
+// cloneRange is the clones [from, to) of a job whose clones are reported
+// apart (Stats.PerJob) as a job of their own: one clone's own figures, or
+// several's apart as before.
+func cloneRange(j RunJob, from, to int) RunJob {
+	st := j.Stats
+	c := j
+	c.Workload.NumJobs = to - from
+	if to-from == 1 {
+		one := st.PerJob[from]
+		c.Stats = &one
+		return c
+	}
+	sts := make([]*ioengine.Stats, 0, to-from)
+	for i := from; i < to; i++ {
+		sts = append(sts, &st.PerJob[i])
+	}
+	m := ioengine.MergeGroup(sts)
+	if m != nil {
+		m.PerJob = st.PerJob[from:to]
+	}
+	c.Stats = m
+	return c
 }
 
 // mergeGroup is a group's jobs as one.
