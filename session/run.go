@@ -20,8 +20,8 @@ import (
 // --filename nor --name names one.
 const runScratchFile = ScratchName
 
-// runDefaultSize is the size `run` lays out when the target does not exist
-// and no --size is given (fio would refuse to start).
+// runDefaultSize is the size of the scratch file `run` lays out when
+// neither --filename nor --name names a target and no --size is given.
 const runDefaultSize = 1 << 30
 
 // RunForever stands for "no runtime": a size-based run ends when its bytes
@@ -62,10 +62,12 @@ func (r *Run) Execute(ctx context.Context) (err error) {
 	}
 	jobs := make([]*runJob, len(specs))
 	var files []string
+	laid := map[string]int64{} // the files earlier jobs lay out, and their sizes
 	for i, spec := range specs {
-		if jobs[i], err = r.prepareJob(ctx, spec, len(specs) > 1); err != nil {
+		if jobs[i], err = r.prepareJob(ctx, spec, len(specs) > 1, laid); err != nil {
 			return err
 		}
+		laidSizes(jobs[i], laid)
 		files = append(files, jobs[i].t.files...)
 	}
 	errw := r.Stderr

@@ -341,8 +341,12 @@ func resolvePercents(run fioadapt.JobRun, w *ioengine.Workload, missing []string
 	if run.SizePercent+run.OffsetPercent <= 0 {
 		return nil
 	}
-	if len(missing) > 0 || existing <= 0 {
-		return Usagef("size or offset as a percentage needs an existing target: %v does not exist yet; give --%s in bytes (e.g. --%s=1g) to lay it out", missing, fio.OptSize, fio.OptSize)
+	if len(missing) == 0 && existing <= 0 {
+		return Usagef("run: job %s: %s or %s as a percentage needs a target that is not empty; give %s= in bytes (e.g. %s=1g)", run.Name, fio.OptSize, fio.OptOffset, fio.OptSize, fio.OptSize)
+	}
+	if len(missing) > 0 {
+		return Usagef("run: job %s: %s or %s as a percentage needs an existing target: %s does not exist (fio refuses it: you need to specify %s=); give %s= in bytes (e.g. %s=1g) to lay it out",
+			run.Name, fio.OptSize, fio.OptOffset, strings.Join(missing, ":"), fio.OptSize, fio.OptSize, fio.OptSize)
 	}
 	if p := run.OffsetPercent; p > 0 {
 		w.Offset = alignDown(int64(float64(existing)*p/100), w.BS)

@@ -47,8 +47,9 @@ type runJob struct {
 }
 
 // prepareJob opens a job's engine and checks its targets (sizes, the
-// write guard, limits, remote writes) without creating anything.
-func (r *Run) prepareJob(ctx context.Context, spec RunSpec, several bool) (*runJob, error) {
+// write guard, limits, remote writes) without creating anything. laid
+// holds the files earlier jobs lay out, with their sizes.
+func (r *Run) prepareJob(ctx context.Context, spec RunSpec, several bool, laid map[string]int64) (*runJob, error) {
 	j := &runJob{spec: spec, w: spec.run.Workload, version: r.Version}
 	if several {
 		j.prefix = fmt.Sprintf("job [%s]: ", spec.run.Name)
@@ -66,7 +67,7 @@ func (r *Run) prepareJob(ctx context.Context, spec RunSpec, several bool) (*runJ
 		es.Fio.Steady = func(s *fio.SteadyState) { j.fioSteady = fioSteadyOf(s, j.spec.run.Steady) }
 	}
 	j.es = es
-	if j.t, err = runTargets(&j.w, es, j.spec.run); err != nil {
+	if j.t, err = runTargets(&j.w, es, j.spec.run, laid); err != nil {
 		return nil, err
 	}
 	if err := checkRunTargets(es, j.w, j.t, r.Permit); err != nil {
@@ -160,9 +161,11 @@ type runTarget struct {
 }
 
 // runTargets names the run's files and sizes w's region as fio would:
-// existing targets whole (or their N%), new ones at --size (1 GiB by
-// default).
-func runTargets(w *ioengine.Workload, es Engine, run fioadapt.JobRun) (runTarget, error) {
+// existing targets whole (or their N%), new ones at --size; a file an
+// earlier job lays out (laid) at its size, as fio lays jobs' files out one
+// after another before any runs. Only the scratch file (no --name, no
+// --filename) is laid out at 1 GiB when no size is given.
+func runTargets(w *ioengine.Workload, es Engine, run fioadapt.JobRun, laid map[string]int64) (runTarget, error) {
 	var t runTarget
 	if es.Name == ioengine.EngineNull {
 		// fio's null engine touches no file: nothing to check, lay out or
@@ -213,8 +216,8 @@ func runTargets(w *ioengine.Workload, es Engine, run fioadapt.JobRun) (runTarget
 	if err := resolvePercents(run, w, t.missing, t.existingSize); err != nil {
 		return t, err
 	}
-	if len(t.missing) > 0 && w.Size == 0 {
-		w.Size = runDefaultSize // fio would refuse; qdsweep lays out 1 GiB
+	if err := sizeMissing(run, w, &t, laid); err != nil {
+		return t, err
 	}
 	if es.Sim != nil && w.Size == 0 {
 		w.Size = runDefaultSize
@@ -224,6 +227,45 @@ func runTargets(w *ioengine.Workload, es Engine, run fioadapt.JobRun) (runTarget
 		return t, errClientsNeedTarget()
 	}
 	return t, nil
+}
+
+// sizeMissing sizes a job whose files do not exist and that gives no
+// size=: the scratch file at 1 GiB (qdsweep's own job); files earlier jobs
+// lay out at their size; a job none of whose files exists or is laid out
+// first is refused, as fio refuses it ("you need to specify size="),
+// before anything is laid out. A list with existing files among missing
+// ones (which fio runs over the existing ones, the missing empty) keeps
+// the 1 GiB share, which the region check then refuses.
+func sizeMissing(run fioadapt.JobRun, w *ioengine.Workload, t *runTarget, laid map[string]int64) error {
+	if len(t.missing) == 0 || w.Size > 0 {
+		return nil
+	}
+	if t.temporary || len(t.missing) < len(t.files) {
+		w.Size = runDefaultSize
+		return nil
+	}
+	var size int64
+	for _, f := range t.missing {
+		n, ok := laid[f]
+		if !ok {
+			return Usagef("run: job %s: %s does not exist and the job gives no %s= (fio refuses it: you need to specify %s=); add %s= (e.g. %s=1g), or name an existing file or device with %s=",
+				run.Name, f, fio.OptSize, fio.OptSize, fio.OptSize, fio.OptSize, fio.OptFilename)
+		}
+		size += n
+	}
+	w.Size = max(size-w.Offset, 0)
+	return nil
+}
+
+// laidSizes adds the files j lays out, at the size it lays them out, to
+// laid (a file an earlier job lays out stays at that job's size).
+func laidSizes(j *runJob, laid map[string]int64) {
+	size := j.t.perFile + j.w.Offset + int64(j.w.NumJobs-1)*j.w.OffsetIncrement
+	for _, f := range j.t.missing {
+		if _, ok := laid[f]; !ok {
+			laid[f] = size
+		}
+	}
 }
 
 // checkRunTargets validates each file of the run and runs the write guard
