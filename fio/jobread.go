@@ -18,7 +18,14 @@ var ErrUnsupported = errors.New("unsupported fio job option")
 type JobFile struct {
 	Global []Option  `json:"global"`
 	Jobs   []JobSpec `json:"jobs"`
+	// globals are the file's [global] sections in order: where each ends
+	// in Global and how many jobs come before it (ShowCmd).
+	globals []globalPart
 }
+
+// globalPart is one [global] section of a job file: its options end at
+// Global[:end], and jobs job sections come before it.
+type globalPart struct{ end, jobs int }
 
 // JobSpec is one [job] section.
 type JobSpec struct {
@@ -181,6 +188,9 @@ func (jr *jobReader) endSection() {
 	switch {
 	case jr.section == globalSection:
 		firstOfBatch(jr.jf.Global, jr.batch)
+		if jr.depth == 0 {
+			jr.jf.globals = append(jr.jf.globals, globalPart{end: len(jr.jf.Global), jobs: len(jr.jf.Jobs)})
+		}
 	case jr.section >= 0:
 		firstOfBatch(jr.jf.Jobs[jr.section].Options, 0)
 	}

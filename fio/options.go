@@ -130,11 +130,11 @@ var handlings = []struct {
 		"disable_lat", "disable_clat", "disable_slat", "disable_bw_measurement", "gtod_reduce",
 		"log_compression",
 		"eta", "eta_newline", "eta-newline", "eta_interval", "output", "output-format", "status-interval", "terse-version",
-		"unit_base", "significant_figures", "warnings-fatal", "max-jobs", "showcmd", "debug", "idle-prof",
+		"unit_base", "significant_figures", "warnings-fatal", "max-jobs", "debug", "idle-prof",
 		"bandwidth-log", "append-terse", "inplace", "aux-path", "log_alternate_epoch",
 		"log_alternate_epoch_clock_id", "log_entries", "log_compression_cpus",
 		"bwavgtime", "iopsavgtime", "block_error_percentiles", "stats"}},
-	{Ignored, false, []string{"thread", "stonewall", "new_group", "minimal", "showcmd"}},
+	{Ignored, false, []string{"thread", "stonewall", "new_group", "minimal"}},
 	// Submission and completion batching.
 	{Batching, true, []string{"iodepth_batch", "iodepth_batch_complete_min", "iodepth_batch_complete_max",
 		"iodepth_low"}},
@@ -150,6 +150,13 @@ var handlings = []struct {
 		"size_increment", "io_size_increment", "trim_backlog", "replay_redirect", "read_iolog", "write_iolog",
 		"iolog", "replay_no_stall", "job_start_clock_id", "disk_util", "clat_prio", "rwmix_read_before_write"}},
 }
+
+// showPrio is fio 3.33's priority of the options it sorts before reading a
+// section (higher first; the others 0), the order --showcmd prints them
+// in: filename and filename_format after directory; lockfile,
+// cpus_allowed_policy, kb_base and unit_base before the rest.
+var showPrio = map[string]int{"filename": -1, "filename_format": -1, "lockfile": 1,
+	"cpus_allowed_policy": 1, "kb_base": 1, "unit_base": 1}
 
 // ArgForm is how an option is written on fio's command line, as a usage
 // error shows it.

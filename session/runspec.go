@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -41,6 +42,7 @@ type RunRequest struct {
 	JobFile   string   // --jobfile ("": none)
 	Sections  []string // --section
 	ParseOnly bool     // read and check the jobs, run nothing
+	ShowCmd   bool     // print the job files as fio command lines, run nothing
 	// Engines are the engine's settings; when one is named (FieldEngine,
 	// FieldSim) every job runs on it, else each job on its own.
 	Engines   EngineRequest
@@ -68,6 +70,9 @@ func RunJobs(ctx context.Context, req RunRequest) error {
 	inputs, err := req.Inputs() // before any is opened: a named pipe would block
 	if err != nil {
 		return err
+	}
+	if req.ShowCmd {
+		return showCmd(req)
 	}
 	specs, err := RunSpecs(req)
 	if err != nil || req.ParseOnly {
@@ -162,6 +167,33 @@ func RunSpecs(req RunRequest) ([]RunSpec, error) {
 		specs[i] = spec
 	}
 	return specs, nil
+}
+
+// showCmd prints each job file req names as fio's --showcmd does, one
+// line each, and runs nothing: fio's options given on the command line
+// print nothing, as in fio.
+func showCmd(req RunRequest) error {
+	_, rest, err := fio.ParseArgs(req.FioArgs)
+	if err != nil {
+		return Usagef("run: %v", err)
+	}
+	var notes []string
+	files, err := jobFilesOf(req.JobFile, rest, req.FioArgs, &notes)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		jf, err := fio.ReadJobFile(f)
+		if err == nil {
+			var line string
+			if line, err = fio.ShowCmd(jf, req.Sections); err == nil {
+				fmt.Fprint(req.Stdout, line)
+				continue
+			}
+		}
+		return Usagef("run: --showcmd: job file %s: %v; fix it (fio fails it too)", f, err)
+	}
+	return nil
 }
 
 // jobFilesOf are the job files a run names: --jobfile's, then the

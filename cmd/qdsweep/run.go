@@ -21,6 +21,7 @@ func runOwnFlags() []cli.Flag {
 		jobFileFlag("run"),
 		&cli.StringSliceFlag{Name: "section", Usage: "run only this job section of the job file (repeat for several), as fio's --section"},
 		&cli.BoolFlag{Name: "parse-only", Usage: "read and check the job (file) and exit, running nothing (as fio's --parse-only)"},
+		&cli.BoolFlag{Name: "showcmd", Usage: "print each job file as a fio command line and exit, running nothing (as fio's --showcmd)"},
 	}
 	fs = append(fs, logIntervalFlag())
 	fs = append(fs, writeGuardFlags()...)
@@ -156,7 +157,7 @@ func runAction(c *cli.Context, fioArgs []string) error {
 		return usagef("run: unexpected argument %q; flags take the form %s (e.g. %s)", c.Args().First(), fio.ArgForm, fio.FlagSet(fio.OptFilename, c.Args().First()))
 	}
 	req := session.RunRequest{Set: fieldsGiven(c), FioArgs: fioArgs, JobFile: c.String("jobfile"), Sections: c.StringSlice("section"),
-		ParseOnly: c.Bool("parse-only"), Engines: engineFromFlags(c), Permit: writeGuardFromFlags(c), Output: c.String("output"),
+		ParseOnly: c.Bool("parse-only"), ShowCmd: c.Bool("showcmd"), Engines: engineFromFlags(c), Permit: writeGuardFromFlags(c), Output: c.String("output"),
 		Overwrite: c.Bool(overwriteFlag), Version: version,
 		Out: session.Out{Stdout: c.App.Writer, Stderr: c.App.ErrWriter, OnHardExit: onHardExit, OnCommit: stopOnItsOwn}}
 	var err error
