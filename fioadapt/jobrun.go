@@ -240,7 +240,7 @@ func (c *jobConv) sizeOrPercent(o fio.Option, label string) (n int64, pct float6
 	if err != nil {
 		return 0, 0, fmt.Errorf("%s: %w", label, err)
 	}
-	return n, 0, nil
+	return n, 0, wholeSize(o, n)
 }
 
 // convertJob maps one job's options (later ones win) onto a workload.
@@ -437,7 +437,25 @@ func (c *jobConv) size(o fio.Option) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("%s: %w", label(o), err)
 	}
-	return n, nil
+	return n, wholeSize(o, n)
+}
+
+// wholeSize refuses a size written with a decimal point (n: what it
+// means, read as written): fio 3.33 reads a size only up to its '.'
+// (size=0.5m is 0, the whole file; size=1.5m one byte, too small; bs=1.5k
+// one byte), which no job file means; the fix names it whole.
+func wholeSize(o fio.Option, n int64) error {
+	if !strings.Contains(o.Value, ".") {
+		return nil
+	}
+	fix := o
+	fix.Value, fix.Line = units.FioSize(n), 0
+	if o.Line > 0 {
+		return fmt.Errorf("%s: fio 3.33 reads a size only up to its '.', so it would not run %s as written; give it whole: %s=%s",
+			label(o), o.Value, fix.Key, fix.Value)
+	}
+	return fmt.Errorf("%s: fio 3.33 reads a size only up to its '.', so it would not run %s as written; give it whole: %s",
+		label(o), o.Value, label(fix))
 }
 
 func optInteger(o fio.Option) (int, error) {
