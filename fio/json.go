@@ -20,7 +20,7 @@ type jsonDoc struct {
 	Timestamp     float64        `json:"timestamp"`
 	TimestampMs   float64        `json:"timestamp_ms"`
 	Time          string         `json:"time"`
-	GlobalOptions map[string]any `json:"global options"`
+	GlobalOptions map[string]any `json:"global options,omitempty"`
 	Jobs          []jsonJob      `json:"jobs"`
 	ClientStats   []jsonJob      `json:"client_stats,omitempty"`
 	DiskUtil      []jsonDisk     `json:"disk_util"`

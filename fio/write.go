@@ -245,7 +245,9 @@ func WriteJSONJobs(w io.Writer, rs []Report) error {
 	if r.Given {
 		global = map[string]any{}
 		for k, v := range r.GlobalOptions {
-			global[k] = v
+			if listedOption(k, v) {
+				global[k] = v
+			}
 		}
 	}
 	jobs := []jsonJob{job0}
@@ -275,6 +277,25 @@ func WriteJSONJobs(w io.Writer, rs []Report) error {
 	_, err = w.Write(append(b, '\n'))
 	return err
 }
+
+// fioJobOptions are the names of fio 3.33's job options (its table, with
+// their aliases): not its command line's own (eta, output-format).
+var fioJobOptions = func() map[string]bool {
+	m := map[string]bool{}
+	for _, o := range fioOptions {
+		m[o.Name] = true
+		for _, a := range o.Aliases {
+			m[a] = true
+		}
+	}
+	return m
+}()
+
+// listedOption reports whether fio 3.33 lists option k, given as v, in
+// its JSON's "job options" and "global options": a job option given with
+// a value. A switch given bare (time_based, norandommap) and an option of
+// fio's command line alone (eta) are not listed; time_based=1 is.
+func listedOption(k, v string) bool { return v != "" && fioJobOptions[k] }
 
 // latJSON is one latency block of fio's JSON; with pct, clat's percentiles
 // and (json+) bins.
@@ -383,7 +404,9 @@ func jobJSON(r Report, first map[string]any) (jsonJob, map[string]any) {
 	jobOpts, global := map[string]any{}, map[string]any{}
 	for k, v := range j.Options {
 		if r.Given {
-			jobOpts[k] = v
+			if listedOption(k, v) {
+				jobOpts[k] = v
+			}
 			continue
 		}
 		switch k {

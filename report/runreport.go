@@ -303,6 +303,11 @@ func mergeGroup(jobs []RunJob) RunJob {
 	if reads && writes {
 		m.Workload.RW = map[bool]ioengine.RW{true: ioengine.RandRW, false: ioengine.ReadWrite}[random]
 	}
+	// fio 3.33 lists the options of the entry's last job under "job
+	// options" (its stat.c keeps each job's option list as it sums them),
+	// under the first job's name.
+	last := jobs[len(jobs)-1]
+	m.JobOptions, m.GlobalOptions = last.JobOptions, last.GlobalOptions
 	m.Stats = ioengine.MergeGroup(sts)
 	if m.Stats != nil && m.Stats.Read != nil && m.Stats.All.TotalIOs > 0 {
 		m.Workload.RWMixRead = int(100 * m.Stats.Read.TotalIOs / m.Stats.All.TotalIOs)
