@@ -57,6 +57,10 @@ type Report struct {
 	GlobalOptions map[string]string
 	// Reporting is what the job's reporting options ask of its report.
 	Reporting Reporting
+	// Percentiles are the percentiles reported (percent; nil:
+	// DefaultPercentiles): terse lists them at 0 for a direction with no
+	// I/O, as fio does.
+	Percentiles []float64
 }
 
 // Reporting is how fio's reporting options shape a job's report, as fio
@@ -198,6 +202,17 @@ func (r Report) terseDirFields(bw *bufio.Writer, d *Dir) {
 	pcts := clat.Percentiles
 	if r.Reporting.LatPercentiles {
 		pcts = lat.Percentiles
+	}
+	if len(pcts) == 0 && d.TotalIOs == 0 && (r.Reporting.LatPercentiles || !r.Reporting.NoClatPercentiles) {
+		// No I/O this way: fio lists its percentiles, each at 0.
+		for _, p := range r.Percentiles {
+			pcts = append(pcts, Percentile{Pct: p})
+		}
+		if r.Percentiles == nil {
+			for _, p := range DefaultPercentiles {
+				pcts = append(pcts, Percentile{Pct: p})
+			}
+		}
 	}
 	for i := 0; i < 20; i++ {
 		if i < len(pcts) {

@@ -87,7 +87,7 @@ func ReportFromStats(name string, w ioengine.Workload, ioEngine string, runtime,
 	}
 	j.IODepthDist = fio.DepthPercents(st.IODepths[:])
 	j.IODepthSubmit, j.IODepthComplete = fio.BatchPercents(st.Submits[:]), fio.BatchPercents(st.Completes[:])
-	r := fio.Report{Job: j, Time: time.Now(), Sync: dirFromStats(st.Sync, ms, pcts)}
+	r := fio.Report{Job: j, Time: time.Now(), Percentiles: pcts, Sync: dirFromStats(st.Sync, ms, pcts)}
 	if st.All.Hist != nil && st.All.Hist.TotalCount() > 0 {
 		r.LatNs, r.LatUs, r.LatMs = latencyDist(st.All.Hist)
 	}

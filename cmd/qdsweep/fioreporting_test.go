@@ -37,6 +37,8 @@ func TestReportingOptionsAsFio(t *testing.T) {
 		{"unified_rw_reporting=1", "lat_percentiles=1"},
 		{"unified_rw_reporting=2", "clat_percentiles=0"},
 		{"unified_rw_reporting=none"},
+		{"rw=randread"},
+		{"rw=randread", "percentile_list=50:99"},
 	}
 	for i, opts := range cases {
 		for _, form := range []string{"file", "cmdline"} {
