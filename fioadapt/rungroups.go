@@ -285,8 +285,20 @@ func IOsPerJob(run JobRun, w ioengine.Workload, existingSize int64) int64 {
 	}
 	if s := w.Shape.Skip; s > 0 && !run.Set[fio.OptIOSize] {
 		// A pass with forward skips ends where the next offset is past the
-		// region, and without io_size fio ends the loop there too.
-		n = min(n, ((region-w.BS)/(w.BS+s)+1)*loops)
+		// region, and without io_size fio ends the loop there too: an I/O
+		// that starts in the region is issued where the file holds it
+		// (read:4k, bs=8k over 1 MiB of a larger file: 86). Reads and
+		// writes (rw=rw:8k) each walk the region from their own position,
+		// and the pass ends with the first to pass its end (PassEnds): at
+		// most both passes.
+		k := (region-w.BS)/(w.BS+s) + 1
+		if last := (region - 1) / (w.BS + s) * (w.BS + s); last >= k*(w.BS+s) && len(w.Files) <= 1 && w.Offset+last+w.BS <= existingSize {
+			k++
+		}
+		if w.RW.Mixed() {
+			k *= 2
+		}
+		n = min(n, k*loops)
 	}
 	n = max(n, 1)
 	if run.NumberIOs > 0 {
@@ -307,6 +319,12 @@ func PassEnds(run JobRun, w ioengine.Workload, existingSize int64) bool {
 		return true
 	}
 	s := w.Shape
+	if !w.RW.IsRandom() && w.RW.Mixed() && s.Skip > 0 {
+		// rw=rw:8k: reads and writes each walk the region, and fio's pass
+		// ends with the first to pass its end (1 MiB, bs=4k, rwmixread=70:
+		// 86 reads and 39 writes).
+		return max(run.Loops, 1) == 1 && !run.Set[fio.OptIOSize] && len(w.Files) <= 1
+	}
 	if !w.RW.IsRandom() || s.RandomEvery <= 1 && s.Sequential == [2]int{} || max(run.Loops, 1) > 1 ||
 		run.Set[fio.OptIOSize] || len(w.Files) > 1 || w.Size <= 0 {
 		return false

@@ -161,6 +161,8 @@ func (j *job) nextIO() (dir, fd int, off, n int64) {
 		// pass, and the job, end with this one (Control.PassEnds).
 		if j.peekIO(); j.gen.ended {
 			j.left = 1
+		} else if j.gen.lastOfPass && j.left > 2 {
+			j.left = 2 // the I/O drawn next is the last
 		}
 	}
 	if j.trace != nil {

@@ -73,6 +73,9 @@ type offsetGen struct {
 	// passEnds: a sequential follow-on past the region's end ends the
 	// pass (Control.PassEnds), and ended says the last I/O drawn did.
 	passEnds, ended bool
+	// lastOfPass says the I/O drawn last ends its direction's pass with
+	// skips (rw=rw:8k), and the job with it (passEnds).
+	lastOfPass bool
 	// newPass is set when the last I/O drawn began a new pass over its
 	// file's region (the random map full, a sequential job back at the
 	// start), as fio's starts each (job.invalidate).
@@ -208,6 +211,9 @@ func (g *offsetGen) next() (dir, file int, off, n int64) {
 		n = g.mark(r, dir, rel, n)
 	}
 	r.pos[dir] = rel + n
+	if g.passEnds && g.skip > 0 && !g.random && r.pos[dir]+g.skip >= r.size {
+		g.lastOfPass = true // this direction's pass is over, and fio's job with it (rw=rw:8k)
+	}
 	if g.backlog != nil && dir == dirWrite {
 		g.backlog.logWrite(file, r.start+rel, n)
 	}
