@@ -547,7 +547,7 @@ func init() {
 func fileHandlers() map[string]handler {
 	return map[string]handler{
 		fio.OptName:      {apply: convName},
-		fio.OptFilename:  {apply: func(c *jobConv, _ string, o fio.Option) error { c.filename = o.Value; return nil }},
+		fio.OptFilename:  {apply: convFilename},
 		fio.OptDirectory: {apply: convDirectory},
 		fio.OptSize: {apply: func(c *jobConv, _ string, o fio.Option) (err error) {
 			c.run.Workload.Size, c.run.SizePercent, err = c.sizeOrPercent(o, label(o))
@@ -1138,6 +1138,19 @@ func convName(c *jobConv, _ string, o fio.Option) error {
 	if o.Value != "" {
 		c.run.Name = o.Value
 	}
+	return nil
+}
+
+// convFilename adds a filename's files to the job's, as fio 3.33 adds
+// them: a job's filename= after its [global]'s, or a command line's, or
+// another of its own, names more files, never others (fio writes to both
+// of filename=a in [global] and filename=b in the job, half the I/O each).
+func convFilename(c *jobConv, _ string, o fio.Option) error {
+	if c.filename != "" && o.Value != "" {
+		c.filename += ":" + o.Value
+		return nil
+	}
+	c.filename = o.Value
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/qdsweep/qdsweep/fio"
@@ -167,6 +168,13 @@ func (j *JobFile) ApplyShared(g Fields, w *ioengine.Workload) {
 func (j *JobFile) CheckTarget(g Fields, p sweep.Plan, w *ioengine.Workload, scratch bool) error {
 	if j == nil || j.flagsOnly {
 		return nil
+	}
+	if fs := j.Run.Files; len(fs) > 1 && !g.Has(FieldFilename) {
+		// A sweep's steps measure one target (w.Filename); fio's job
+		// would spread its I/O over them all, and a filename= in the job
+		// adds to its [global]'s, as in fio.
+		return Usagef("--jobfile: the job names %d files (%s; fio adds each %s= to those before it): a sweep measures one target; keep one %s=, or give --%s",
+			len(fs), strings.Join(fs, ", "), fio.OptFilename, fio.OptFilename, fio.OptFilename)
 	}
 	if j.Run.ReadOnly {
 		for _, rw := range p.RW {
