@@ -21,13 +21,19 @@ func TestParseSizeKBBase(t *testing.T) {
 		{"4k", 1024, 4096}, {"4KiB", 1024, 4000}, {"1MiB", 1024, 1000000}, {"1m", 1024, 1 << 20}, {"1kb", 1024, 1024},
 		{"4k", 1000, 4000}, {"4KiB", 1000, 4096}, {"1m", 1000, 1000000}, {"1g", 1000, 1e9}, {"1GiB", 1000, 1 << 30},
 		{"512", 1024, 512}, {"1.5k", 1024, 1536},
+		// fio matches a suffix by its start and reads 0x as hexadecimal
+		// (fio 3.33: 64Ki and 0x10000 are 65536 bytes, 1Mi 1 MiB).
+		{"64Ki", 1024, 65536}, {"1Mi", 1024, 1 << 20}, {"64kB", 1024, 65536}, {"2Gi", 1000, 2e9},
+		{"0x1000", 1024, 4096}, {"0X10000", 1024, 65536}, {"8kib", 1024, 8000},
 	} {
 		if got, err := fio.ParseSize(c.in, c.base); err != nil || got != c.want {
 			t.Errorf("%s under kb_base=%d: %d (%v), want %d", c.in, c.base, got, err, c.want)
 		}
 	}
-	if _, err := fio.ParseSize("4q", 1024); err == nil {
-		t.Error("4q: no error")
+	for _, bad := range []string{"4q", "0x1k", "4k9", "0xg"} {
+		if _, err := fio.ParseSize(bad, 1024); err == nil {
+			t.Errorf("%s: no error", bad)
+		}
 	}
 }
 

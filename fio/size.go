@@ -31,17 +31,53 @@ var sizePowers = map[string]struct {
 	"p": {5, false}, "pb": {5, false}, "pib": {5, true},
 }
 
+// suffixPower is a size suffix's power of the kilo and whether it is an
+// IEC spelling, as fio 3.33's get_mult_bytes matches it, case aside: by
+// its start, so 64Ki and 64kB are 64k and 1Mi is 1m, and an IEC spelling
+// by its first three letters (KiB, kib); ok is false for any other
+// letters (4q, which fio reads as 4 bytes, is refused).
+type suffix struct {
+	pow int
+	iec bool
+}
+
+func suffixPower(raw string) (suffix, bool) {
+	s := strings.ToLower(strings.TrimSpace(raw))
+	if p, ok := sizePowers[s]; ok {
+		return suffix{p.pow, p.iec}, true
+	}
+	if s == "" || strings.IndexFunc(s, func(r rune) bool { return r < 'a' || r > 'z' }) >= 0 {
+		return suffix{}, false
+	}
+	if len(s) >= 3 {
+		if p, ok := sizePowers[s[:3]]; ok && p.iec {
+			return suffix{p.pow, true}, true
+		}
+	}
+	if p, ok := sizePowers[s[:1]]; ok && p.pow > 0 {
+		return suffix{p.pow, false}, true
+	}
+	return suffix{}, false
+}
+
 // ParseSize reads a size as fio reads it under kb_base kbBase (1024 or
 // 1000; anything else is taken as 1024): "4k" is 4,096 bytes and "4KiB"
 // 4,000 under 1024, the other way round under 1000. A fraction
 // ("1.5g") is taken down to whole bytes.
 func ParseSize(s string, kbBase int) (int64, error) {
 	t := strings.TrimSpace(s)
+	if hex, ok := strings.CutPrefix(strings.ToLower(t), "0x"); ok {
+		// fio reads a number as C's strtoll in base 0 does: 0x1000 is 4096
+		// (a unit after it fio would not apply: refused below as hex).
+		if v, err := strconv.ParseInt(hex, 16, 64); err == nil && v >= 0 {
+			return v, nil
+		}
+	}
 	i := 0
 	for i < len(t) && (t[i] >= '0' && t[i] <= '9' || t[i] == '.') {
 		i++
 	}
-	p, ok := sizePowers[strings.ToLower(strings.TrimSpace(t[i:]))]
+	p, ok := suffixPower(t[i:])
 	if !ok || i == 0 {
 		_, err := units.ParseSize(s) // says what is wrong with it
 		if err == nil {
