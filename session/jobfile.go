@@ -169,7 +169,7 @@ func (j *JobFile) CheckTarget(g Fields, p sweep.Plan, w *ioengine.Workload, scra
 	if j == nil || j.flagsOnly {
 		return nil
 	}
-	if fs := j.Run.Files; len(fs) > 1 && !g.Has(FieldFilename) {
+	if fs := j.Run.Files; len(fs) > 1 && j.Has(fio.OptFilename) && !g.Has(FieldFilename) {
 		// A sweep's steps measure one target (w.Filename); fio's job
 		// would spread its I/O over them all, and a filename= in the job
 		// adds to its [global]'s, as in fio.

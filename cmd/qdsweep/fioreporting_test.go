@@ -170,3 +170,31 @@ func normalReportingShape(out []byte) string {
 	}
 	return strings.Join(slices.Compact(heads), " | ")
 }
+
+// TestMinimalAsFio: --minimal is fio's terse output, as fio 3.33's
+// (version 3, the same fields as fio's line), and a terse version other
+// than 3, which qdsweep does not write, is refused in one line, exit 2.
+func TestMinimalAsFio(t *testing.T) {
+	fioBin, err := exec.LookPath("fio")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("fio is not installed (.ci/run installs it)")
+		}
+		t.Skip("fio is not installed")
+	}
+	f := reportingShape(t, fioBin, nil, "cmdline", "terse", []string{"rw=randread"})
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "data"), make([]byte, 256<<10), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := runQdsweep(t, dir, "run", "--name=r", "--filename=data", "--rw=randread", "--size=256k", "--minimal")
+	fields := strings.Split(strings.TrimSpace(stdout), ";")
+	ff := strings.Split(strings.TrimSpace(strings.SplitN(f, " ", 2)[0]), " ")[0]
+	if code != 0 || fields[0] != "3" || fmt.Sprint(len(fields)) != ff {
+		t.Errorf("--minimal: exit %d, %d fields starting %q; fio's terse: %s (%s)", code, len(fields), fields[0], f, stderr)
+	}
+	_, stderr, code = runQdsweep(t, dir, "run", "--name=r", "--filename=data", "--size=256k", "--minimal", "--terse-version=4")
+	if code != 2 || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, "--terse-version=4") {
+		t.Errorf("--terse-version=4: exit %d, %q; want exit 2 naming it", code, stderr)
+	}
+}

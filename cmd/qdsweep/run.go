@@ -22,6 +22,8 @@ func runOwnFlags() []cli.Flag {
 		&cli.StringSliceFlag{Name: "section", Usage: "run only this job section of the job file (repeat for several), as fio's --section"},
 		&cli.BoolFlag{Name: "parse-only", Usage: "read and check the job (file) and exit, running nothing (as fio's --parse-only)"},
 		&cli.BoolFlag{Name: "showcmd", Usage: "print each job file as a fio command line and exit, running nothing (as fio's --showcmd)"},
+		&cli.BoolFlag{Name: "minimal", Usage: "fio's terse output (as fio's --minimal: --output-format=terse)"},
+		&cli.StringFlag{Name: "terse-version", Value: "3", Usage: "fio's terse version: 3 (the one qdsweep writes)"},
 	}
 	fs = append(fs, logIntervalFlag())
 	fs = append(fs, writeGuardFlags()...)
@@ -178,6 +180,12 @@ func runAction(c *cli.Context, fioArgs []string) error {
 // document is qdsweep-json.
 func runFormat(c *cli.Context) (string, error) {
 	format := c.String("output-format")
+	if c.Bool("minimal") && !c.IsSet("output-format") {
+		format = formatTerse // fio's --minimal
+	}
+	if v := c.String("terse-version"); v != "3" {
+		return "", usagef("--terse-version=%s: qdsweep writes fio's terse version 3 only; drop --terse-version or give 3", v)
+	}
 	switch format {
 	case formatJSON, formatFioJSON:
 		return formatFioJSON, nil
