@@ -38,7 +38,7 @@ func WriteNormal(w io.Writer, rs []Report) error {
 			if b := j.BSBounds[d]; b[0] > 0 {
 				lo, hi = b[0], b[1]
 			}
-			bs[d] = strconv.FormatInt(lo, 10) + "B-" + strconv.FormatInt(hi, 10) + "B"
+			bs[d] = fioBytes(float64(lo), true) + "-" + fioBytes(float64(hi), true) // fio's 4096B, 16.0KiB, 1024KiB
 		}
 		fmt.Fprintf(bw, "%s: (g=%d): %s=%s, %s=(R) %s, (W) %s, (T) %s, %s=%s, %s=%d\n",
 			j.Name, j.GroupID, OptRW, j.RW, OptBS, bs[0], bs[1], bs[1], OptIOEngine, j.IOEngine, OptIODepth, j.IODepth)
@@ -51,6 +51,7 @@ func WriteNormal(w io.Writer, rs []Report) error {
 	for _, r := range rs {
 		writeNormalJob(bw, r)
 	}
+	fmt.Fprintln(bw) // fio's blocks follow each other; one blank line after the last
 	for i, r := range rs {
 		if i+1 == len(rs) || rs[i+1].Job.GroupID != r.Job.GroupID {
 			writeGroupStatus(bw, rs, r.Job.GroupID)
@@ -95,15 +96,18 @@ func writeNormalJob(w *bufio.Writer, r Report) {
 	}
 	fmt.Fprintf(w, "     latency   : target=%d, window=%d, percentile=%.2f%%, depth=%d\n", lt.TargetNs, lt.WindowUs, lt.Percentile, lt.Depth)
 	writeNormalSteady(w, j.Steady)
-	fmt.Fprintln(w)
 }
 
 // writeNormalDir writes one direction: its summary line, clat and lat,
 // each priority's clat (fio's "clat prio 1/0" lines, cmdprio), clat's
 // percentiles, lat's (lat_percentiles) and each priority's.
 func (r Report) writeNormalDir(w *bufio.Writer, name string, d *Dir) {
-	fmt.Fprintf(w, "  %s: IOPS=%s, BW=%s/s (%s/s)(%s/%dmsec)\n", name, fioNum(d.IOPS, 1000, ""), fioBytes(d.BWBytes, true),
-		fioBytes(d.BWBytes, false), fioBytes(float64(d.IOBytes), true), d.RuntimeMs)
+	zones := ""
+	if name == "write" {
+		zones = "; 0 zone resets" // fio 3.33's write line; qdsweep resets no zones
+	}
+	fmt.Fprintf(w, "  %s: IOPS=%s, BW=%s/s (%s/s)(%s/%dmsec)%s\n", name, fioNum(d.IOPS, 1000, ""), fioBytes(d.BWBytes, true),
+		fioBytes(d.BWBytes, false), fioBytes(float64(d.IOBytes), true), d.RuntimeMs, zones)
 	unit, div := latUnit(d.Clat)
 	for _, l := range []struct {
 		label string
@@ -117,16 +121,14 @@ func (r Report) writeNormalDir(w *bufio.Writer, name string, d *Dir) {
 		writeLatLine(w, fmt.Sprintf("    clat prio %d/%d", p.Class, p.Level), pu, pdiv, p.Clat)
 	}
 	clat, lat := r.shapedLat(d)
-	writePercentiles(w, "    clat percentiles ("+unit+"):", clat.Percentiles, div)
-	lu, ldiv := latUnit(lat)
-	writePercentiles(w, "    lat percentiles ("+lu+"):", lat.Percentiles, ldiv)
+	writePercentiles(w, "    clat percentiles", clat.Percentiles)
+	writePercentiles(w, "    lat percentiles", lat.Percentiles)
 	for _, p := range d.Prios {
 		share := 0.0
 		if d.Clat.N > 0 {
 			share = 100 * float64(p.Clat.N) / float64(d.Clat.N)
 		}
-		pu, pdiv := latUnit(p.Clat)
-		writePercentiles(w, fmt.Sprintf("    clat prio %d/%d (%.2f%% of IOs) percentiles (%s):", p.Class, p.Level, share, pu), p.Clat.Percentiles, pdiv)
+		writePercentiles(w, fmt.Sprintf("    clat prio %d/%d (%.2f%% of IOs) percentiles", p.Class, p.Level, share), p.Clat.Percentiles)
 	}
 }
 
@@ -140,40 +142,51 @@ func writeLatLine(w *bufio.Writer, label, unit string, div float64, s LatStat) {
 		fioNum(s.MaxNs/div, 1000, ""), s.MeanNs/div, s.StddevNs/div)
 }
 
-// writePercentiles writes a title and fio's rows of percentiles ps (ns
-// over div in the title's unit); nothing without any.
-func writePercentiles(w *bufio.Writer, title string, ps []Percentile, div float64) {
+// writePercentiles writes a title, the unit fio 3.33's
+// show_clat_percentiles picks from the percentiles' own range (usec when
+// the lowest is over 2,000 ns and the highest over 99,999 ns, msec over
+// 2,000,000 and 99,999,999), and fio's rows of ps: each value as wide as
+// the widest (at least 5), as many to a row as fit in 73 columns;
+// nothing without any.
+func writePercentiles(w *bufio.Writer, title string, ps []Percentile) {
 	if len(ps) == 0 {
 		return
 	}
-	fmt.Fprintln(w, title)
-	width := 0
+	lo, hi := ps[0].Ns, ps[len(ps)-1].Ns
+	unit, div := "nsec", 1.0
+	switch {
+	case lo > 2e6 && hi > 99999999:
+		unit, div = "msec", 1e6
+	case lo > 2000 && hi > 99999:
+		unit, div = "usec", 1e3
+	}
+	fmt.Fprintf(w, "%s (%s):\n", title, unit)
+	width := 5
 	for _, p := range ps {
-		width = max(width, len(strconv.FormatInt(int64(math.Round(p.Ns/div)), 10)))
+		width = max(width, len(strconv.FormatInt(int64(p.Ns/div), 10)))
 	}
-	perRow := 4
-	if width > 5 {
-		perRow = 3
-	}
+	perRow := 73 / (12 + width)
 	for i := 0; i < len(ps); i += perRow {
 		var cells []string
 		for _, p := range ps[i:min(i+perRow, len(ps))] {
-			cells = append(cells, fmt.Sprintf("%5.2fth=[%*d]", p.Pct, width, int64(math.Round(p.Ns/div))))
+			cells = append(cells, fmt.Sprintf("%5.2fth=[%*d]", p.Pct, width, int64(p.Ns/div)))
 		}
 		fmt.Fprintf(w, "     | %s%s\n", strings.Join(cells, ", "), map[bool]string{true: ",", false: ""}[i+perRow < len(ps)])
 	}
 }
 
-// latUnit is the unit fio prints a latency in: nsec while the fastest
-// I/O is under 10 µs, usec under 10 ms, else msec; and ns per unit.
+// latUnit is the unit fio 3.33's display_lat prints a latency line in:
+// msec when its fastest is over 2 ms, its slowest over 99.999999 ms and
+// its deviation over 1 ms; else usec when they are over 2 µs, 99.999 µs
+// and 1 µs; else nsec; and ns per unit.
 func latUnit(l LatStat) (string, float64) {
 	switch {
-	case l.MinNs < 1e4:
-		return "nsec", 1
-	case l.MinNs < 1e7:
+	case l.MinNs > 2e6 && l.MaxNs > 99999999 && l.StddevNs > 1e6:
+		return "msec", 1e6
+	case l.MinNs > 2000 && l.MaxNs > 99999 && l.StddevNs > 1000:
 		return "usec", 1e3
 	}
-	return "msec", 1e6
+	return "nsec", 1
 }
 
 // writeLatBuckets writes fio's "lat (usec)   : 2=6.25%, 4=89.45%" lines:

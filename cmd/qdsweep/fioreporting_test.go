@@ -198,3 +198,54 @@ func TestMinimalAsFio(t *testing.T) {
 		t.Errorf("--terse-version=4: exit %d, %q; want exit 2 naming it", code, stderr)
 	}
 }
+
+// TestNormalLayoutAsFio: fio's normal layout as fio 3.33 prints it, line
+// kind for line kind, for two jobs in two groups (a 16k reader, a 4k
+// writer): the header lines with fio's block sizes (16.0KiB-16.0KiB),
+// each job's block following the one before without a blank line, the
+// write line's '; 0 zone resets', one blank line before the run status
+// of each group. Figures, units and the rows of percentiles and latency
+// buckets (which the two tools' timings decide) are left out.
+func TestNormalLayoutAsFio(t *testing.T) {
+	fioBin, err := exec.LookPath("fio")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("fio is not installed (.ci/run installs it)")
+		}
+		t.Skip("fio is not installed")
+	}
+	const file = "[r]\nfilename=data\nrw=read\nbs=16k\nsize=256k\n[w]\nstonewall\nfilename=data\nrw=write\nbs=4k\nsize=128k\n"
+	layout := func(bin string, pre ...string) string {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "data"), make([]byte, 256<<10), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "j.fio"), []byte(file), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(bin, append(pre, "j.fio")...)
+		cmd.Dir = dir
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%s: %v", filepath.Base(bin), err)
+		}
+		var kinds []string
+		num := regexp.MustCompile(`[0-9][0-9.]*[kKMG]?`)
+		for _, l := range strings.Split(string(out), "\n") {
+			switch {
+			case strings.HasPrefix(strings.TrimSpace(l), "|"), strings.Contains(l, "lat ("), strings.Contains(l, "percentiles ("),
+				strings.HasPrefix(l, "fio-"), strings.Contains(l, "Disk stats"), strings.HasPrefix(l, "  vd"), strings.HasPrefix(l, "  sd"),
+				strings.HasPrefix(l, "  nvme"), strings.HasPrefix(l, "  loop"):
+				continue
+			}
+			l = regexp.MustCompile(`pid=\d+: .*`).ReplaceAllString(l, "pid")
+			kinds = append(kinds, num.ReplaceAllString(l, "N"))
+		}
+		return strings.Join(kinds, "\n")
+	}
+	f := layout(fioBin)
+	q := layout(sweepBinary(t), "run", "--allow-write")
+	if f != q {
+		t.Errorf("normal layout:\n--- fio\n%s\n--- qdsweep\n%s", f, q)
+	}
+}
