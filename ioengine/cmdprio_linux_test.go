@@ -161,6 +161,25 @@ const traceDir = "/sys/kernel/tracing"
 // carries each request's ioprio), and returns a function that stops it
 // and counts the reads by "class/level". It skips t where the kernel
 // cannot.
+// mountTracing mounts tracefs at traceDir for the test when nothing is
+// mounted there (a machine booted without it: the directory is empty), as
+// perf and trace-cmd do, and unmounts it after; a mount refused leaves
+// traceRequests to say what is missing.
+func mountTracing(t *testing.T) {
+	if _, err := os.Stat(filepath.Join(traceDir, "events")); err == nil {
+		return
+	}
+	if err := unix.Mount("nodev", traceDir, "tracefs", 0, ""); err != nil {
+		t.Logf("mounting tracefs at %s: %v", traceDir, err)
+		return
+	}
+	t.Cleanup(func() {
+		if err := unix.Unmount(traceDir, 0); err != nil {
+			t.Logf("unmounting tracefs at %s: %v", traceDir, err)
+		}
+	})
+}
+
 func traceRequests(t *testing.T, dev string) func() map[string]int {
 	t.Helper()
 	if b, err := os.ReadFile(filepath.Join(traceDir, "events/block/block_rq_issue/format")); err != nil || !strings.Contains(string(b), "ioprio") {
@@ -211,6 +230,7 @@ func traceRequests(t *testing.T, dev string) func() map[string]int {
 // priority alone (best-effort level 7) reaches the device with every read.
 func TestCmdPrioReachesTheDevice(t *testing.T) {
 	looptest.RequireRootTools(t)
+	mountTracing(t)
 	dev := looptest.AttachLoop(t, looptest.MakeImage(t, 16<<20), false)
 	const n = 2000
 	for _, eng := range []string{"io_uring", "libaio"} {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"time"
@@ -246,10 +247,17 @@ func sizeMissing(run fioadapt.JobRun, w *ioengine.Workload, t *runTarget, laid m
 	}
 	var size int64
 	for _, f := range t.missing {
+		if fi, err := os.Stat(filepath.Dir(f)); err != nil || !fi.IsDir() {
+			return nil // the target's own check refuses it first, naming the directory
+		}
 		n, ok := laid[f]
 		if !ok {
-			return Usagef("run: job %s: %s does not exist and the job gives no %s= (fio refuses it: you need to specify %s=); add %s= (e.g. %s=1g), or name an existing file or device with %s=",
-				run.Name, f, fio.OptSize, fio.OptSize, fio.OptSize, fio.OptSize, fio.OptFilename)
+			job := "the job"
+			if run.Name != "" {
+				job = "job " + run.Name
+			}
+			return Usagef("run: %s does not exist and %s gives no size (fio refuses it: you need to specify %s=); give one (--%s=1g, or %s=1g in a job file), or name an existing file or device",
+				f, job, fio.OptSize, fio.OptSize, fio.OptSize)
 		}
 		size += n
 	}
