@@ -400,7 +400,12 @@ func checkJobAgainstFio(t *testing.T, f, q fio.Job, viaFio bool) {
 		fbs := float64(fd[k].IOBytes) / float64(fd[k].TotalIOs)
 		qbs := float64(qd[k].IOBytes) / float64(qd[k].TotalIOs)
 		tol := 0.01
-		if varied {
+		if varied || viaFio {
+			// Through fio both runs are fio's, each drawing its sizes: a
+			// group_reporting entry lists its last job's options, so a
+			// bssplit job merged with a later one of one size
+			// (falloc.fio's fuzzers) does not show it varies (33,956
+			// bytes per I/O in one run, 33,584 in the other).
 			tol = corpusMeanTol
 		}
 		if (!varied || !viaFio && fd[k].TotalIOs >= corpusMeanIOs) && math.Abs(qbs-fbs) > tol*fbs {
