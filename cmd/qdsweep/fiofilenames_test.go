@@ -18,13 +18,7 @@ import (
 // write. A sweep, which measures one target, refuses such a job file in
 // one line unless --filename names the target.
 func TestFilenamesAddAsFio(t *testing.T) {
-	fioBin, err := exec.LookPath("fio")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("fio is not installed (.ci/run installs it)")
-		}
-		t.Skip("fio is not installed")
-	}
+	fioBin := fioOrSkip(t)
 	const job = "size=64k\nrw=write\nbuffer_pattern=0xab\n"
 	for _, tc := range []struct {
 		name, file string

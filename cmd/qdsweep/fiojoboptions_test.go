@@ -18,13 +18,7 @@ import (
 // no "global options" at all when none were given; an entry of several
 // jobs (group_reporting) lists its last job's, under its first job's name.
 func TestJobOptionsListedAsFio(t *testing.T) {
-	fioBin, err := exec.LookPath("fio")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("fio is not installed (.ci/run installs it)")
-		}
-		t.Skip("fio is not installed")
-	}
+	fioBin := fioOrSkip(t)
 	file := "[global]\ntime_based\nruntime=100ms\nbs=4k\n[x]\nfilename=data\nsize=64k\nnorandommap\nrw=randread\ngroup_reporting=1\n[y]\nfilename=data\nsize=32k\ngroup_reporting\nrandrepeat=0\n"
 	for _, tc := range []struct {
 		name string

@@ -21,13 +21,7 @@ import (
 // the number of fields and of empty percentile fields; in the normal
 // layout the directions, the percentile blocks and the run status lines.
 func TestReportingOptionsAsFio(t *testing.T) {
-	fioBin, err := exec.LookPath("fio")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("fio is not installed (.ci/run installs it)")
-		}
-		t.Skip("fio is not installed")
-	}
+	fioBin := fioOrSkip(t)
 	cases := [][]string{
 		{"lat_percentiles=1"},
 		{"clat_percentiles=0"},
@@ -175,13 +169,7 @@ func normalReportingShape(out []byte) string {
 // (version 3, the same fields as fio's line), and a terse version other
 // than 3, which qdsweep does not write, is refused in one line, exit 2.
 func TestMinimalAsFio(t *testing.T) {
-	fioBin, err := exec.LookPath("fio")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("fio is not installed (.ci/run installs it)")
-		}
-		t.Skip("fio is not installed")
-	}
+	fioBin := fioOrSkip(t)
 	f := reportingShape(t, fioBin, nil, "cmdline", "terse", []string{"rw=randread"})
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "data"), make([]byte, 256<<10), 0o644); err != nil {
@@ -207,13 +195,7 @@ func TestMinimalAsFio(t *testing.T) {
 // of each group. Figures, units and the rows of percentiles and latency
 // buckets (which the two tools' timings decide) are left out.
 func TestNormalLayoutAsFio(t *testing.T) {
-	fioBin, err := exec.LookPath("fio")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("fio is not installed (.ci/run installs it)")
-		}
-		t.Skip("fio is not installed")
-	}
+	fioBin := fioOrSkip(t)
 	const file = "[r]\nfilename=data\nrw=read\nbs=16k\nsize=256k\n[w]\nstonewall\nfilename=data\nrw=write\nbs=4k\nsize=128k\n"
 	layout := func(bin string, pre ...string) string {
 		dir := t.TempDir()

@@ -20,13 +20,7 @@ import (
 // mix drew before it, in each tool from its own random draws, so it is
 // held to fio's within 5 binomial standard deviations.
 func TestSkipsEndAsFio(t *testing.T) {
-	fioBin, err := exec.LookPath("fio")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("fio is not installed (.ci/run installs it)")
-		}
-		t.Skip("fio is not installed")
-	}
+	fioBin := fioOrSkip(t)
 	for _, args := range [][]string{
 		{"--rw=read:4k", "--bs=8k"},
 		{"--rw=write:8k", "--bs=4k"},

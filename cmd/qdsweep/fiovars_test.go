@@ -16,13 +16,7 @@ import (
 // fio would, never another. Each case runs under fio and under qdsweep in
 // a directory of its own; the files each leaves there must be the same.
 func TestJobFileVariablesAsFio(t *testing.T) {
-	fioBin, err := exec.LookPath("fio")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("fio is not installed (.ci/run installs it)")
-		}
-		t.Skip("fio is not installed")
-	}
+	fioBin := fioOrSkip(t)
 	for _, name := range []string{"e.$QDVAR", "e.${QDVAR}x", "e.$QDUNSET.z", "e.${QDUNSET}y", "e.$jobnum.$jobname", "e.$$x", "e.${QDVAR"} {
 		t.Run(name, func(t *testing.T) {
 			job := "[a]\nfilename=" + name + "\nsize=4k\nrw=write\n"

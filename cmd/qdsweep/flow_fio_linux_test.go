@@ -62,13 +62,7 @@ const flowTol = 0.15
 // (fio's flow, flow_sleep) under fio 3.33 and under qdsweep run, on real
 // files, and checks that qdsweep's jobs did their I/Os in fio's ratio.
 func TestFlowAgainstFio(t *testing.T) {
-	fioBin, err := exec.LookPath("fio")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("fio is not installed (.ci/run installs it)")
-		}
-		t.Skip("fio is not installed")
-	}
+	fioBin := fioOrSkip(t)
 	qdBin := sweepBinary(t)
 	const seed = 35
 	for i, c := range flowCases(seed, 4) {
@@ -149,13 +143,7 @@ func writeSynced(t *testing.T, path string, n int) {
 // job would see its flow alone, such a file is refused in one line naming
 // the flow and --fio-clients, nothing written.
 func TestFlowThroughFioEngine(t *testing.T) {
-	fioBin, err := exec.LookPath("fio")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("fio is not installed (.ci/run installs it)")
-		}
-		t.Skip("fio is not installed")
-	}
+	fioBin := fioOrSkip(t)
 	c := flowCase{rw: [2]string{"read", "randread"}, weight: [2]int{1, 8}, engine: "psync", depth: 1}
 	f := flowRatio(t, c, fioBin, "--output-format=json")
 	q := flowRatio(t, c, sweepBinary(t), "run", "--ioengine=fio", "--allow-write", "--output-format=json")
