@@ -1,6 +1,7 @@
 package fio
 
 import (
+	"cmp"
 	"slices"
 	"sort"
 )
@@ -153,7 +154,22 @@ type LatStat struct {
 	// Bins is fio json+'s latency histogram, ascending by Ns (nil
 	// without json+): merged over jobs or hosts it gives their percentiles.
 	Bins []Bin `json:"bins,omitempty"`
+	// PercentilesOf is PercentilesClat when Percentiles and Bins are the
+	// completion latency's, lent to a total latency whose submission fio
+	// timed apart (fio's default, lat_percentiles=0, with an engine that
+	// queues): each is then short of the total's by that I/O's submission
+	// time, and a sentence quoting one names it; PercentilesTerse when
+	// they came from terse fields that hold either; "" when they are the
+	// total's.
+	PercentilesOf string `json:"percentiles_of,omitempty"`
 }
+
+// What a total latency's percentiles may be, besides its own
+// (LatStat.PercentilesOf).
+const (
+	PercentilesClat  = "clat"
+	PercentilesTerse = "clat or lat"
+)
 
 // Bin is one bucket of fio's latency histogram: Count I/Os near Ns
 // nanoseconds (fio's bucket value).
@@ -244,12 +260,16 @@ func (l LatStat) At(pct float64) (float64, bool) {
 // "lat" or "clat+slat", or "" when fio measured neither (gtod_reduce=1,
 // disable_lat): l is then zero and means "not measured", never 0 ns.
 func (d Dir) TotalLat() (l LatStat, from string) {
+	lent := ""
+	if d.Slat.MeanNs > 0 && (len(d.Clat.Percentiles) > 0 || len(d.Clat.Bins) > 0) {
+		lent = cmp.Or(d.Clat.PercentilesOf, PercentilesClat)
+	}
 	if d.Lat.Known() {
 		if len(d.Lat.Percentiles) == 0 {
-			d.Lat.Percentiles = d.Clat.Percentiles
+			d.Lat.Percentiles, d.Lat.PercentilesOf = d.Clat.Percentiles, lent
 		}
-		if len(d.Lat.Bins) == 0 {
-			d.Lat.Bins = d.Clat.Bins
+		if len(d.Lat.Bins) == 0 && len(d.Clat.Bins) > 0 {
+			d.Lat.Bins, d.Lat.PercentilesOf = d.Clat.Bins, lent
 		}
 		return d.Lat, "lat"
 	}
@@ -257,6 +277,7 @@ func (d Dir) TotalLat() (l LatStat, from string) {
 		return LatStat{}, ""
 	}
 	l = d.Clat
+	l.PercentilesOf = lent
 	l.MeanNs += d.Slat.MeanNs
 	l.MinNs += d.Slat.MinNs
 	l.MaxNs += d.Slat.MaxNs
@@ -346,6 +367,9 @@ func mergeLats(ls []LatStat) LatStat {
 	out := LatStat{MinNs: ls[0].MinNs, MaxNs: ls[0].MaxNs}
 	var bins [][]Bin
 	for _, l := range ls {
+		if l.PercentilesOf != "" {
+			out.PercentilesOf = l.PercentilesOf
+		}
 		out.MinNs, out.MaxNs, out.N = min(out.MinNs, l.MinNs), max(out.MaxNs, l.MaxNs), out.N+l.N
 		if len(l.Bins) > 0 {
 			bins = append(bins, l.Bins)

@@ -136,6 +136,11 @@ func (t *terseFields) dir(i int) *Dir {
 		}
 	}
 	sortPercentiles(d.Clat.Percentiles)
+	if len(d.Clat.Percentiles) > 0 {
+		// fio fills these fields with lat's percentiles under
+		// lat_percentiles=1, and the output does not say so.
+		d.Clat.PercentilesOf = PercentilesTerse
+	}
 	d.TotalIOs = int64(math.Round(d.IOPS * float64(d.RuntimeMs) / 1e3))
 	for _, l := range []*LatStat{&d.Slat, &d.Clat, &d.Lat} {
 		if l.MeanNs > 0 {

@@ -43,6 +43,9 @@ type ExplainedJob struct {
 	// did both and its p99 over both is not known (no json+ histogram).
 	P99ReadNs  float64 `json:"p99_read_ns,omitempty"`
 	P99WriteNs float64 `json:"p99_write_ns,omitempty"`
+	// P99Of is fio.LatStat.PercentilesOf of the p99s: "clat" when they
+	// are the completion latency's, short of the total by the submission.
+	P99Of string `json:"p99_of,omitempty"`
 	UsrCPU     float64 `json:"usr_cpu"` // percent
 	SysCPU     float64 `json:"sys_cpu"` // percent
 	Error      int     `json:"error,omitempty"`
@@ -81,11 +84,13 @@ func ExplainFio(outs []fio.Output, o ExplainOptions) []ExplainedJob {
 				e.Host = "" // the name says it
 			}
 			e.P99Ns, _ = s.Lat.At(99)
+			e.P99Of = s.Lat.PercentilesOf
 			if e.P99Ns == 0 && j.Read != nil && j.Write != nil {
 				rl, _ := j.Read.TotalLat()
 				wl, _ := j.Write.TotalLat()
 				e.P99ReadNs, _ = rl.At(99)
 				e.P99WriteNs, _ = wl.At(99)
+				e.P99Of = max(rl.PercentilesOf, wl.PercentilesOf)
 			}
 			p50, _ := s.Lat.At(50)
 			target := o.TargetIOPS

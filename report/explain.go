@@ -175,11 +175,18 @@ func explainSentences(j fioadapt.ExplainedJob) []string {
 	lat := FormatLatency(j.LatMeanNs)
 	lat = nb(lat)
 	got := fmt.Sprintf("It achieved %s IOPS (%s MiB/s) at %s mean latency", FormatIOPS(j.IOPS), FormatMiBps(j.BWBytes), lat)
+	p99, clat := "p99", ""
+	switch j.P99Of {
+	case fio.PercentilesClat:
+		p99, clat = "completion p99", "; fio's lat_percentiles=1 times the whole I/O"
+	case fio.PercentilesTerse:
+		clat = ", of the completion or, under lat_percentiles=1, the whole I/O: fio's terse output does not say which"
+	}
 	switch {
 	case j.P99Ns > 0:
-		got += fmt.Sprintf(" (p99 %s)", FormatLatency(j.P99Ns))
+		got += fmt.Sprintf(" (%s %s%s)", p99, FormatLatency(j.P99Ns), clat)
 	case j.P99ReadNs > 0 && j.P99WriteNs > 0:
-		got += fmt.Sprintf(" (p99 reads %s, writes %s)", FormatLatency(j.P99ReadNs), FormatLatency(j.P99WriteNs))
+		got += fmt.Sprintf(" (%s reads %s, writes %s%s)", p99, FormatLatency(j.P99ReadNs), FormatLatency(j.P99WriteNs), clat)
 	}
 	s = append(s, got+".")
 	if e.Queue == littleslaw.QueueDepthUnknown {
