@@ -45,10 +45,10 @@ type ExplainedJob struct {
 	P99WriteNs float64 `json:"p99_write_ns,omitempty"`
 	// P99Of is fio.LatStat.PercentilesOf of the p99s: "clat" when they
 	// are the completion latency's, short of the total by the submission.
-	P99Of string `json:"p99_of,omitempty"`
-	UsrCPU     float64 `json:"usr_cpu"` // percent
-	SysCPU     float64 `json:"sys_cpu"` // percent
-	Error      int     `json:"error,omitempty"`
+	P99Of  string  `json:"p99_of,omitempty"`
+	UsrCPU float64 `json:"usr_cpu"` // percent
+	SysCPU float64 `json:"sys_cpu"` // percent
+	Error  int     `json:"error,omitempty"`
 	// Explanation is littleslaw.Explain's verdict.
 	Explanation littleslaw.Explanation `json:"explanation"`
 	// OnCurve is set when the job is one run of a curve answered once
