@@ -298,6 +298,7 @@ const (
 	OptVerifyBacklog           OptionKey = "verify_backlog"
 	OptVerifyBacklogBatch      OptionKey = "verify_backlog_batch"
 	OptVerifyFatal             OptionKey = "verify_fatal"
+	OptVerifyStateSave         OptionKey = "verify_state_save"
 	OptVerifyInterval          OptionKey = "verify_interval"
 	OptVerifyOnly              OptionKey = "verify_only"
 	OptVerifyPattern           OptionKey = "verify_pattern"

@@ -348,6 +348,11 @@ func (e *Engine) exec(ctx context.Context, bin string, args []string, ctl ioengi
 func (e *Engine) execWith(ctx context.Context, bin string, args []string, files []*os.File, ctl ioengine.Control) ([]byte, []byte, error) {
 	ctx, hung := watchdog(ctx, ctl, e.opt.HangGrace)
 	defer hung.stop()
+	args, dropAux, err := withPrivateAux(args)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer dropAux()
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.ExtraFiles = files
 	var stdout, stderr bytes.Buffer
@@ -363,7 +368,7 @@ func (e *Engine) execWith(ctx context.Context, bin string, args []string, files 
 		return nil, nil, fmt.Errorf("start fio: %w", err)
 	}
 	win := startWindowTimers(ctl)
-	err := cmd.Wait()
+	err = cmd.Wait()
 	win.stop()
 	// Leave nothing of the run behind: helpers fio forked, and its jobs,
 	// each in a session of its own.
@@ -372,6 +377,28 @@ func (e *Engine) execWith(ctx context.Context, bin string, args []string, files 
 		return nil, nil, fmt.Errorf("fio was still running %s after the job's ramp and runtime (%s) should have ended it, and was stopped: fio hung", hung.grace, ctl.Ramp+ctl.Runtime)
 	}
 	return stdout.Bytes(), stderr.Bytes(), err
+}
+
+// withPrivateAux gives a local fio run a directory of its own for the
+// state files fio makes beside its jobs (aux-path: verify state, whose
+// default name ./local-<job>-<n>-verify.state fio opens with O_TRUNC
+// through any symlink in the working directory), and turns verify state
+// off: nothing fio writes but the jobs' own files lands where the user
+// did not name it. The returned func removes the directory. A run
+// through fio's servers (--client) is left as it is: their state is
+// theirs.
+func withPrivateAux(args []string) ([]string, func(), error) {
+	for _, a := range args {
+		if strings.HasPrefix(a, "--client") {
+			return args, func() {}, nil
+		}
+	}
+	dir, err := os.MkdirTemp("", "qdsweep-fio-")
+	if err != nil {
+		return nil, nil, fmt.Errorf("a directory of its own for fio's state files: %w", err)
+	}
+	own := append([]string{"--aux-path=" + dir, "--" + fio.OptVerifyStateSave + "=0"}, args...)
+	return own, func() { _ = os.RemoveAll(dir) }, nil
 }
 
 // hangGrace is how long past a run's ramp and runtime fio may take to end
