@@ -36,6 +36,10 @@ func (h *Held) Block() bool       { return false }
 func (h *Held) Exclusive() bool   { return false }
 func (h *Held) Dup() (int, error) { return -1, errNotLinux }
 func (h *Held) Close() error      { return nil }
+func (h *Held) ID() FileID        { return FileID{} }
+
+// PathID answers errNotLinux off Linux.
+func PathID(path string) (FileID, error) { return FileID{}, errNotLinux }
 
 // ErrTargetChanged is wrapped when a target changed during a run (Linux only).
 var ErrTargetChanged = errors.New("target changed")

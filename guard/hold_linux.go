@@ -133,6 +133,27 @@ func (h *Held) Dup() (int, error) {
 	return fd, nil
 }
 
+// ID is the identity (device, inode) of the held file, read through its
+// descriptor; zero when it cannot be read.
+func (h *Held) ID() FileID {
+	var st unix.Stat_t
+	if h == nil || h.fd < 0 || unix.Fstat(h.fd, &st) != nil {
+		return FileID{}
+	}
+	return FileID{Dev: uint64(st.Dev), Ino: st.Ino}
+}
+
+// PathID is the identity (device, inode) of the file path leads to now,
+// symlinks followed: what a check of path judged, for a later Hold's ID
+// to be compared with.
+func PathID(path string) (FileID, error) {
+	var st unix.Stat_t
+	if err := unix.Stat(path, &st); err != nil {
+		return FileID{}, err
+	}
+	return FileID{Dev: uint64(st.Dev), Ino: st.Ino}, nil
+}
+
 // Close releases the held descriptor. It is safe to call more than once.
 func (h *Held) Close() error {
 	if h == nil || h.fd < 0 {

@@ -60,6 +60,18 @@ func (l *Layout) IDs() []guard.FileID {
 	return ids
 }
 
+// Kept are the paths that still name the files laid out (Scratch.Names):
+// not one another process put at a path after qdsweep's file there went.
+func (l *Layout) Kept() []string {
+	var kept []string
+	for _, sc := range l.scratches {
+		if sc.Names() {
+			kept = append(kept, sc.path)
+		}
+	}
+	return kept
+}
+
 // Close removes the temporary files, last first, and forgets the hard-exit
 // removals. Safe to call more than once.
 func (l *Layout) Close() {

@@ -54,6 +54,15 @@ func (s *Scratch) Remove() bool {
 	return unix.Unlink(s.path) == nil
 }
 
+// Names reports whether path still names the file Create made (same
+// device and inode, the path not followed).
+func (s *Scratch) Names() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var st unix.Stat_t
+	return s.ino != 0 && unix.Lstat(s.path, &st) == nil && uint64(st.Dev) == s.dev && st.Ino == s.ino
+}
+
 // Release gives up ownership without removing the file (a laid-out target
 // that is kept). Safe to call more than once.
 func (s *Scratch) Release() {

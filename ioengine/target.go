@@ -16,7 +16,7 @@ import (
 // uses a duplicate of that descriptor, the one open file of the whole sweep
 // (for w.Filename; any other file, such as a per-job file, is held here).
 func openTarget(w *Workload) (int, error) {
-	if h := w.Held; h != nil && h.Path() == w.Filename { // another file (a per-job file) is held on its own below
+	if h := heldFor(w); h != nil { // another file (a per-job file) is held on its own below
 		switch {
 		case w.RW.IsWrite() && !h.Write():
 			return -1, fmt.Errorf("open %s: held read-only, and %s writes", w.Filename, w.RW)
@@ -31,4 +31,14 @@ func openTarget(w *Workload) (int, error) {
 	}
 	defer h.Close()
 	return noAtime(h.Dup())
+}
+
+// heldFor is the hold of w.Filename among w.Held and w.HeldFiles, or nil.
+func heldFor(w *Workload) *guard.Held {
+	for _, h := range append([]*guard.Held{w.Held}, w.HeldFiles...) {
+		if h != nil && h.Path() == w.Filename {
+			return h
+		}
+	}
+	return nil
 }

@@ -43,6 +43,9 @@ func (s *Scratch) Create(ctx context.Context, size int64) error { return ErrUnsu
 // Remove removes nothing off Linux.
 func (s *Scratch) Remove() bool { return false }
 
+// Names is false off Linux: nothing is created.
+func (s *Scratch) Names() bool { return false }
+
 // Release does nothing off Linux.
 func (s *Scratch) Release() {}
 

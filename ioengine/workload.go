@@ -110,6 +110,12 @@ type Workload struct {
 	// sweep (guard.Hold): the run uses that open file (a block device stays
 	// claimed with O_EXCL) instead of opening Filename again.
 	Held *guard.Held
+	// HeldFiles are the run's other files, each checked and opened once
+	// when the run started (a job file's later groups, its other jobs'
+	// files): a file whose path one of them was opened by is used through
+	// that descriptor, never opened again by path, so what was judged at
+	// the start is what is written, whatever the path leads to by then.
+	HeldFiles []*guard.Held
 	// Shape is how each I/O's size and offset are drawn beyond BS and RW
 	// (fio's bssplit, bsrange, random_distribution, percentage_random,
 	// rw=read:<skip>); its zero value is fio's default. With a mix of

@@ -266,9 +266,5 @@ func (r *Run) controlJobs(jobs []*runJob, win time.Duration) {
 			j.ctl.SeriesBins = l.Hist != "" || l.Lat != "" && j.w.RW.IsRead() && j.w.RW.IsWrite() // each direction's latency
 			j.ctl.SeriesPerJob = j.w.NumJobs > 1 && j.spec.run.Logs.Any()
 		}
-		// The engine runs the write guard again on what it opens: the
-		// files laid out here are qdsweep's own.
-		j.w.Permit = r.Permit
-		j.w.Permit.Ours = append(j.w.Permit.Ours, j.ours...)
 	}
 }

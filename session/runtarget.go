@@ -27,6 +27,9 @@ type runJob struct {
 	reason string // why the engine fell back, said before the run
 	t      runTarget
 	ours   []guard.FileID // files this run laid out for the job
+	// judged is the identity of each of the job's files when it was
+	// judged (checked, or laid out): its hold must be that file.
+	judged map[string]guard.FileID
 	ctl    ioengine.Control
 	disks  *fioadapt.DiskWatch
 	steady *steadyWatch // fio's steady-state test run natively (nil without one)
@@ -74,6 +77,12 @@ func (r *Run) prepareJob(ctx context.Context, spec RunSpec, several bool, laid m
 	if err := checkRunTargets(es, j.w, j.t, r.Permit); err != nil {
 		return nil, err
 	}
+	j.judged = map[string]guard.FileID{}
+	for _, f := range j.t.files {
+		if id, err := guard.PathID(f); err == nil && !slices.Contains(j.t.missing, f) {
+			j.judged[f] = id
+		}
+	}
 	if j.eng, j.reason, err = es.Open(); err != nil {
 		return nil, err
 	}
@@ -87,7 +96,9 @@ func (r *Run) prepareJob(ctx context.Context, spec RunSpec, several bool, laid m
 
 // layOutJobs lays out every job's missing files, one job after another; a
 // file an earlier job laid out is that job's, and the later one's too (by
-// inode). cleanup undoes what layOutRun's cleanups undo, last job first.
+// inode); then it holds every job's files for the run (holdJobFiles).
+// cleanup undoes what layOutRun's cleanups undo, last job first, and
+// releases the holds.
 func (r *Run) layOutJobs(ctx context.Context, errw io.Writer, jobs []*runJob) (cleanup func(), err error) {
 	var cleanups []func()
 	cleanup = func() {
@@ -100,7 +111,7 @@ func (r *Run) layOutJobs(ctx context.Context, errw io.Writer, jobs []*runJob) (c
 		var missing []string
 		for _, f := range j.t.missing {
 			if id, ok := laid[f]; ok {
-				j.ours = append(j.ours, id)
+				j.ours, j.judged[f] = append(j.ours, id), id
 				j.t.existingSize = max(j.t.existingSize, j.t.perFile)
 				continue
 			}
@@ -113,11 +124,17 @@ func (r *Run) layOutJobs(ctx context.Context, errw io.Writer, jobs []*runJob) (c
 			return cleanup, err
 		}
 		for i, id := range ids {
-			laid[j.t.missing[i]] = id
+			laid[j.t.missing[i]], j.judged[j.t.missing[i]] = id, id
 			j.ours = append(j.ours, id) // laid out here, by inode
 		}
+		// The guard judges the jobs' files again as they are held: the
+		// files laid out here are qdsweep's own.
+		j.w.Permit = r.Permit
+		j.w.Permit.Ours = append(j.w.Permit.Ours, j.ours...)
 	}
-	return cleanup, nil
+	release, err := holdJobFiles(jobs)
+	cleanups = append([]func(){release}, cleanups...) // released last, after the last job's undoing
+	return cleanup, err
 }
 
 // configureFioEngine hands fio what the job asks of it when fio runs it.
@@ -311,13 +328,7 @@ func (r *Run) layOutRun(ctx context.Context, errw io.Writer, w ioengine.Workload
 	l, err := ioengine.LayOut(ctx, missing, size, temporary, r.OnHardExit)
 	cleanup := func() {
 		if !temporary && len(missing) > 0 {
-			var kept []string
-			for _, f := range missing {
-				if _, err := os.Stat(f); err == nil {
-					kept = append(kept, f)
-				}
-			}
-			if n := report.KeptNote(kept); n != "" {
+			if n := report.KeptNote(l.Kept()); n != "" {
 				fmt.Fprintln(errw, n)
 			}
 		}

@@ -1,0 +1,90 @@
+//go:build linux
+
+package main
+
+import (
+	"bytes"
+	"crypto/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// TestLaterGroupWritesWhatWasJudged: a job file's second group (stonewall)
+// used to open its file by path when it started, seconds after the check:
+// a symlink to another file put in its place meanwhile (with
+// --allow-write) sent the writes there, and a file qdsweep laid out,
+// deleted and replaced by a copy of data that took its inode number was
+// taken for qdsweep's own and overwritten. Every file is now checked and
+// held before the first group starts, and a later group writes through
+// that descriptor: whichever moment the swap lands, the file behind the
+// symlink and the file put in the path keep their bytes.
+func TestLaterGroupWritesWhatWasJudged(t *testing.T) {
+	bin := sweepBinary(t)
+	const job = "[a]\nrw=write\nsize=4m\nfilename=fa\nruntime=2\ntime_based\n[b]\nstonewall\nrw=randwrite\nsize=8m\nfilename=fb\n"
+	for _, c := range []struct {
+		name     string
+		args     []string
+		existing bool // fb holds 8 MiB of zeros before the run (else laid out)
+		swap     func(dir string) error
+	}{
+		{"symlink", []string{"run", "two.fio", "--allow-write"}, true, func(dir string) error {
+			if err := os.Rename(filepath.Join(dir, "fb"), filepath.Join(dir, "fb.orig")); err != nil {
+				return err
+			}
+			return os.Symlink("victim", filepath.Join(dir, "fb"))
+		}},
+		{"inode reused", []string{"run", "two.fio"}, false, func(dir string) error {
+			if err := os.Remove(filepath.Join(dir, "fb")); err != nil {
+				return err
+			}
+			b, err := os.ReadFile(filepath.Join(dir, "victim"))
+			if err != nil {
+				return err
+			}
+			return os.WriteFile(filepath.Join(dir, "fb"), b, 0o644)
+		}},
+	} {
+		dir := t.TempDir()
+		victim := make([]byte, 8<<20)
+		rand.Read(victim)
+		files := map[string][]byte{"victim": victim, "two.fio": []byte(job)}
+		if c.existing {
+			files["fb"] = make([]byte, 8<<20)
+		}
+		for n, b := range files {
+			if err := os.WriteFile(filepath.Join(dir, n), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cmd := exec.Command(bin, c.args...)
+		cmd.Dir = dir
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// Swap once fb is there at its size and group a is under way.
+		for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			fa, errA := os.Stat(filepath.Join(dir, "fa"))
+			fb, errB := os.Stat(filepath.Join(dir, "fb"))
+			if errA == nil && errB == nil && fa.Size() == 4<<20 && fb.Size() == 8<<20 {
+				break
+			}
+		}
+		time.Sleep(300 * time.Millisecond)
+		if err := c.swap(dir); err != nil {
+			t.Fatal(err)
+		}
+		err := cmd.Wait()
+		t.Logf("%s: %v\n%s", c.name, err, out.String())
+		for _, n := range []string{"victim", "fb"} {
+			b, rerr := os.ReadFile(filepath.Join(dir, n))
+			if rerr != nil || !bytes.Equal(b, victim) {
+				t.Errorf("%s: %s no longer holds the 8 MiB it held (%d bytes, %v)", c.name, n, len(b), rerr)
+			}
+		}
+	}
+}

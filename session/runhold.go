@@ -1,0 +1,78 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/qdsweep/qdsweep/fio"
+	"github.com/qdsweep/qdsweep/guard"
+	"github.com/qdsweep/qdsweep/sweep"
+)
+
+// holdJobFiles checks and opens every file the native engine will run
+// before any job starts (guard.Hold), once per file and open mode, for
+// writing when any job writes it, and hands the holds to the jobs
+// (Workload.HeldFiles): a later group uses the descriptor judged now,
+// never the path again, so a file swapped for a symlink, or deleted and
+// replaced by another on the same inode number, after the start is never
+// written; the file held must be the one judged before (runJob.judged).
+// Jobs fio runs hold their files in the fio engine. release
+// closes the holds when the run ends.
+func holdJobFiles(jobs []*runJob) (release func(), err error) {
+	type key struct {
+		path   string
+		direct bool
+		sync   string
+	}
+	writes := map[key]bool{}
+	var order []key
+	var natives []*runJob
+	for _, j := range jobs {
+		if j.es.Fio != nil || !j.es.Local() {
+			continue
+		}
+		natives = append(natives, j)
+		for _, f := range j.t.files {
+			k := key{f, j.w.Direct, j.w.OpenSync}
+			if _, ok := writes[k]; !ok {
+				order = append(order, k)
+			}
+			writes[k] = writes[k] || j.w.RW.IsWrite()
+		}
+	}
+	held := map[key]*guard.Held{}
+	release = func() {
+		for _, h := range held {
+			h.Close()
+		}
+	}
+	for _, k := range order {
+		for _, j := range natives {
+			if !slices.Contains(j.t.files, k.path) || j.w.Direct != k.direct || j.w.OpenSync != k.sync {
+				continue
+			}
+			fw := j.w
+			fw.Filename, fw.Size, fw.Files = k.path, j.t.perFile, nil
+			h, err := guard.Hold(fw.GuardTarget(k.path, writes[k], 0), j.w.Permit)
+			if errors.Is(err, guard.ErrWriteRefused) {
+				return release, UsageErr(guard.Named(err, sweep.GuardFlag))
+			} else if err != nil {
+				return release, fmt.Errorf("--%s=%s: %w", fio.OptFilename, k.path, err)
+			}
+			held[k] = h
+			if want, ok := j.judged[k.path]; ok && h.ID() != want {
+				return release, fmt.Errorf("%w: %s is another file than the one checked before the run (a rename or a symlink put in its place since); nothing was written to it", guard.ErrTargetChanged, k.path)
+			}
+			break
+		}
+	}
+	for _, j := range natives {
+		for _, f := range j.t.files {
+			if h := held[key{f, j.w.Direct, j.w.OpenSync}]; h != nil {
+				j.w.HeldFiles = append(j.w.HeldFiles, h)
+			}
+		}
+	}
+	return release, nil
+}
