@@ -276,6 +276,9 @@ func jobFileRuns(path string, cmdline []fio.Option, req RunRequest, names, notes
 	if len(file.Jobs) == 0 {
 		return nil, nil, nil, 0, Usagef("--jobfile %s: holds no job section; add one, e.g. [job1]", path)
 	}
+	if n := report.DroppedIncludesNote(path, file.DroppedIncludes); n != "" {
+		*notes = append(*notes, n)
+	}
 	sections := req.Sections
 	for _, j := range file.Jobs {
 		*names = append(*names, j.Name)

@@ -23,7 +23,10 @@ import (
 // to f's end, where qdsweep rounded down to 98,304 and did 220); a
 // target yet to be laid out is 0 bytes to them; offset=-1m, 2m-1m,
 // 1m:2m and 3m,2m keep their last piece, as fio's parser does; a
-// percentile_list of 22 values reports its first 20.
+// percentile_list of 22 values reports its first 20; an included file
+// that holds a section (itself or through its own include) counts for
+// nothing, its options included, and ends the section it stands in: job
+// b is not run and an option after the include fails the file.
 func TestJobFileEdgesAsFio(t *testing.T) {
 	fioBin := fioOrSkip(t)
 	const mb = 1 << 20
@@ -33,28 +36,41 @@ func TestJobFileEdgesAsFio(t *testing.T) {
 		args  []string // the command line, or with job the job file's
 		job   string   // job.fio's text ("": none)
 		files map[string]string
+		// refused: fio fails it before any I/O (exit 1) and qdsweep
+		// refuses it (exit 2, one line), each leaving the files as they were.
+		refused bool
 	}{
-		{"leading-zero-sizes", mb, []string{"--name=a", "--filename=f", "--size=0100k", "--bs=010k", "--offset=010k", "--rw=write"}, "", nil},
-		{"leading-zero-jobfile", mb, nil, "[a]\nfilename=f\nsize=064k\nbs=04k\noffset=0100\nrw=write\nnumjobs=02\n", nil},
-		{"offset-percent-to-end", 1000000, []string{"--name=a", "--filename=f", "--offset=10%", "--rw=read"}, "", nil},
-		{"offset-percent-rounds-up", 1000000, []string{"--name=a", "--filename=f", "--size=8k", "--bs=8k", "--offset=10%", "--rw=write"}, "", nil},
-		{"offset-percent-smallest-bs", 1000000, []string{"--name=a", "--filename=f", "--size=64k", "--bs=8k,4k", "--offset=33%", "--rw=write"}, "", nil},
-		{"offset-percent-missing-file", 0, []string{"--name=a", "--filename=f", "--size=64k", "--offset=10%", "--rw=write"}, "", nil},
-		{"offset_increment-percent", 1000000, []string{"--name=a", "--filename=f", "--size=8k", "--offset_increment=10%", "--numjobs=3", "--rw=write"}, "", nil},
-		{"offset-and-increment-percent", 1000000, []string{"--name=a", "--filename=f", "--size=8k", "--offset=10%", "--offset_increment=15%", "--numjobs=2", "--rw=write"}, "", nil},
-		{"offset_increment-percent-jobfile", 4 * mb, nil, "[a]\nfilename=f\nsize=64k\noffset_increment=25%\nnumjobs=4\nrw=write\n", nil},
-		{"offset-negative", 4 * mb, []string{"--name=a", "--filename=f", "--size=8k", "--offset=-1m", "--rw=write"}, "", nil},
-		{"offset-difference", 4 * mb, []string{"--name=a", "--filename=f", "--size=8k", "--offset=2m-1m", "--rw=write"}, "", nil},
-		{"offset-colon", 4 * mb, []string{"--name=a", "--filename=f", "--size=8k", "--offset=1m:2m", "--rw=write"}, "", nil},
-		{"offset-comma-jobfile", 4 * mb, nil, "[a]\nfilename=f\nsize=8k\noffset=3m,2m\nrw=write\n", nil},
-		{"offset-negative-percent", 4 * mb, []string{"--name=a", "--filename=f", "--size=8k", "--offset=-10%", "--rw=write"}, "", nil},
-		{"percentile_list-22", mb, []string{"--name=a", "--filename=f", "--size=64k", "--rw=read", "--percentile_list=" + percentileList(22)}, "", nil},
+		{"leading-zero-sizes", mb, []string{"--name=a", "--filename=f", "--size=0100k", "--bs=010k", "--offset=010k", "--rw=write"}, "", nil, false},
+		{"leading-zero-jobfile", mb, nil, "[a]\nfilename=f\nsize=064k\nbs=04k\noffset=0100\nrw=write\nnumjobs=02\n", nil, false},
+		{"offset-percent-to-end", 1000000, []string{"--name=a", "--filename=f", "--offset=10%", "--rw=read"}, "", nil, false},
+		{"offset-percent-rounds-up", 1000000, []string{"--name=a", "--filename=f", "--size=8k", "--bs=8k", "--offset=10%", "--rw=write"}, "", nil, false},
+		{"offset-percent-smallest-bs", 1000000, []string{"--name=a", "--filename=f", "--size=64k", "--bs=8k,4k", "--offset=33%", "--rw=write"}, "", nil, false},
+		{"offset-percent-missing-file", 0, []string{"--name=a", "--filename=f", "--size=64k", "--offset=10%", "--rw=write"}, "", nil, false},
+		{"offset_increment-percent", 1000000, []string{"--name=a", "--filename=f", "--size=8k", "--offset_increment=10%", "--numjobs=3", "--rw=write"}, "", nil, false},
+		{"offset-and-increment-percent", 1000000, []string{"--name=a", "--filename=f", "--size=8k", "--offset=10%", "--offset_increment=15%", "--numjobs=2", "--rw=write"}, "", nil, false},
+		{"offset_increment-percent-jobfile", 4 * mb, nil, "[a]\nfilename=f\nsize=64k\noffset_increment=25%\nnumjobs=4\nrw=write\n", nil, false},
+		{"offset-negative", 4 * mb, []string{"--name=a", "--filename=f", "--size=8k", "--offset=-1m", "--rw=write"}, "", nil, false},
+		{"offset-difference", 4 * mb, []string{"--name=a", "--filename=f", "--size=8k", "--offset=2m-1m", "--rw=write"}, "", nil, false},
+		{"offset-colon", 4 * mb, []string{"--name=a", "--filename=f", "--size=8k", "--offset=1m:2m", "--rw=write"}, "", nil, false},
+		{"offset-comma-jobfile", 4 * mb, nil, "[a]\nfilename=f\nsize=8k\noffset=3m,2m\nrw=write\n", nil, false},
+		{"offset-negative-percent", 4 * mb, []string{"--name=a", "--filename=f", "--size=8k", "--offset=-10%", "--rw=write"}, "", nil, false},
+		{"percentile_list-22", mb, []string{"--name=a", "--filename=f", "--size=64k", "--rw=read", "--percentile_list=" + percentileList(22)}, "", nil, false},
+		{"include-with-section", mb, nil, "[a]\nfilename=f\nrw=write\nsize=8k\ninclude inc.fio\n[c]\nfilename=f\noffset=64k\nsize=4k\nrw=write\n", incSections, false},
+		{"include-with-section-drops-options", 64 << 10, nil, "[a]\nfilename=f\nrw=write\ninclude inc.fio\n", incSections, false},
+		{"include-nested-section", mb, nil, "[a]\nfilename=f\nrw=write\nsize=8k\ninclude outer.fio\n", mapWith(incSections, "outer.fio", "bs=8k\ninclude inc.fio\n"), false},
+		{"option-after-include-with-section", mb, nil, "[a]\nfilename=f\nrw=write\nsize=8k\ninclude inc.fio\nbs=8k\n", incSections, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			f := edgeRun(t, fioBin, nil, c.fsize, c.args, c.job, c.files)
 			q := edgeRun(t, sweepBinary(t), []string{"run", "--allow-write"}, c.fsize, c.args, c.job, c.files)
 			t.Logf("fio: %v\nqdsweep: %v", f, q)
+			if c.refused {
+				if f.rc != 1 || q.rc != 2 || len(f.written)+len(q.written) > 0 || strings.Count(strings.TrimSpace(q.stderr), "\n") > 0 {
+					t.Errorf("want fio to fail (rc %d) and qdsweep to refuse in one line (rc %d), neither writing:\n%s", f.rc, q.rc, q.stderr)
+				}
+				return
+			}
 			if f.rc != 0 || q.rc != 0 {
 				t.Fatalf("fio rc %d, qdsweep rc %d\nfio: %s\nqdsweep: %s", f.rc, q.rc, f.stderr, q.stderr)
 			}
@@ -64,6 +80,10 @@ func TestJobFileEdgesAsFio(t *testing.T) {
 		})
 	}
 }
+
+// incSections is an included file holding options and a section of its
+// own, which fio reads nothing of.
+var incSections = map[string]string{"inc.fio": "size=64k\nbs=8k\n[b]\nfilename=f\nsize=16k\nrw=write\n"}
 
 // percentileList is "1:2:…:n".
 func percentileList(n int) string {
