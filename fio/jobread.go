@@ -18,6 +18,13 @@ var ErrUnsupported = errors.New("unsupported fio job option")
 type JobFile struct {
 	Global []Option  `json:"global"`
 	Jobs   []JobSpec `json:"jobs"`
+	// DroppedIncludes are the include lines' files (as written) that hold
+	// a section: fio 3.33 reads none of such a file ("No new sections in
+	// included files") and ends the section holding the include there.
+	DroppedIncludes []string `json:"dropped_includes,omitempty"`
+	// sections says an included file (or one it includes) holds a
+	// section: fio read it up to there.
+	sections bool
 	// globals are the file's [global] sections in order: where each ends
 	// in Global and how many jobs come before it (ShowCmd).
 	globals []globalPart
@@ -142,6 +149,10 @@ func parseJobFile(r io.Reader, dir string, depth int) (JobFile, error) {
 		var err error
 		if inc, ok := strings.CutPrefix(t, "include "); ok {
 			err = jr.include(inc)
+		} else if t[0] == '[' && depth > 0 && jr.line > 1 { // past the "[global]" include adds
+			// fio stops at it and keeps nothing of the file.
+			jr.jf.sections, jr.jf.Global = true, nil
+			break
 		} else if t[0] == '[' {
 			err = jr.header(t)
 		} else {
@@ -149,6 +160,9 @@ func parseJobFile(r io.Reader, dir string, depth int) (JobFile, error) {
 		}
 		if err != nil {
 			return JobFile{}, err
+		}
+		if depth > 0 && jr.jf.sections {
+			break // fio stops at an include it dropped, keeping what came before
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -180,6 +194,7 @@ type jobReader struct {
 	unset   error  // the first option a variable left empty
 	line    int
 	section int // noSection, globalSection, else index into jf.Jobs
+	dropped int // the line of the last include that ended its section (DroppedIncludes)
 	batch   int // where the [global] section being read starts in jf.Global
 }
 
@@ -206,7 +221,7 @@ func (jr *jobReader) add(o Option) {
 }
 
 // include reads fio's include: the file's options go where the line
-// stands.
+// stands; a file holding a section is dropped (DroppedIncludes).
 func (jr *jobReader) include(inc string) error {
 	line := jr.line
 	if jr.depth >= maxIncludeDepth {
@@ -228,12 +243,21 @@ func (jr *jobReader) include(inc string) error {
 	if err != nil {
 		return fmt.Errorf("line %d: include %s: %w", line, p, err)
 	}
-	if len(sub.Jobs) > 0 {
-		return fmt.Errorf("line %d: include %s holds job sections; an included file holds options only", line, p)
-	}
 	for _, o := range sub.Global {
 		o.Line = line
 		jr.add(o)
+	}
+	if sub.sections {
+		// As fio: a file holding a section counts for nothing, one
+		// including it for its options before that include, and the
+		// section of the job file it stands in ends here (an option after
+		// it is outside any section).
+		jr.jf.sections = true
+		if jr.depth == 0 {
+			jr.jf.DroppedIncludes = append(jr.jf.DroppedIncludes, strings.TrimSpace(inc))
+			jr.endSection()
+			jr.section, jr.dropped = noSection, line
+		}
 	}
 	return nil
 }
@@ -258,6 +282,9 @@ func (jr *jobReader) header(t string) error {
 // evaluated.
 func (jr *jobReader) option(t string) error {
 	line := jr.line
+	if jr.section == noSection && jr.dropped > 0 {
+		return fmt.Errorf("line %d: option %q follows the include on line %d, whose file holds a section: fio 3.33 reads none of that file and ends the section at the include (No new sections in included files); move the option above the include, or the sections out of the included file", line, t, jr.dropped)
+	}
 	if jr.section == noSection {
 		return fmt.Errorf("line %d: option %q outside a [section]", line, t)
 	}

@@ -927,7 +927,7 @@ var RunOptions = []OptionDoc{
 		SweepHelp: "window the steady-state slope is fitted over"},
 	{Name: "steadystate_ramp_time", Default: "0", Help: "time into the job before steady-state samples begin (also --ss_ramp)"},
 	{Name: "continue_on_error", Default: "none", Help: "io or all: count I/O errors instead of ending the run", SweepHelp: "count I/O errors instead of ending the run"},
-	{Name: "percentile_list", Help: "completion-latency percentiles to report, colon-separated (at most 20)", pass: passWord},
+	{Name: "percentile_list", Help: "completion-latency percentiles to report, colon-separated (as fio, only the first 20)", pass: passWord},
 	{Name: "clat_percentiles", Switch: true, Default: "1", Help: "0: fio's outputs give no completion-latency percentiles (clat), as fio's", Range: between(0, 1), pass: passBool},
 	{Name: "lat_percentiles", Switch: true, Default: "0", Help: "1: fio's outputs give percentiles of the latency from submission (lat) too, and terse's are lat's, as fio's", Range: between(0, 1), pass: passBool},
 	{Name: "unified_rw_reporting", Default: "none", Values: []string{"none", "mixed", "both", "0", "1", "2"}, Help: "fio's outputs report reads and writes apart (none), together as one direction, mixed (mixed), or apart and then together (both), as fio's", pass: passWord},

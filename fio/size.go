@@ -123,3 +123,17 @@ func ParseKBBase(v string) (base int, ok bool) {
 	}
 	return 0, false
 }
+
+// LastPiece is the part of a size option's value fio 3.33 keeps when the
+// option is read through a callback (size, offset, offset_increment):
+// its handle_option splits the value at ',', ':' and '-' and calls the
+// callback with each piece in turn, so the last piece that reads wins —
+// offset=-1m is offset=1m and offset=1m:2m is 2m. Empty pieces (a
+// leading '-', a trailing ',') fio skips as unreadable.
+func LastPiece(v string) string {
+	pieces := strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ':' || r == '-' })
+	if len(pieces) == 0 {
+		return v
+	}
+	return pieces[len(pieces)-1]
+}

@@ -67,9 +67,12 @@ type JobRun struct {
 	// unescaped ':' (each under Directory), else "<name>.<job>.0" for each
 	// of the numjobs clones. Empty when neither filename nor name is set.
 	Files []string `json:"files,omitempty"`
-	// Percentiles is fio's percentile_list (percent, ascending, at most
+	// Percentiles is fio's percentile_list (percent, ascending, its first
 	// 20); nil: fio's default list.
 	Percentiles []float64 `json:"percentile_list,omitempty"`
+	// PercentilesDropped counts the percentile_list values past fio's
+	// limit, dropped as fio drops them.
+	PercentilesDropped int `json:"percentiles_dropped,omitempty"`
 	// Reporting is what fio's reporting options (clat_percentiles,
 	// lat_percentiles, unified_rw_reporting) ask of the job's fio outputs.
 	Reporting fio.Reporting `json:"reporting,omitzero"`
@@ -81,6 +84,9 @@ type JobRun struct {
 	// of the target's own size, resolved by whoever knows it (0: not set).
 	SizePercent   float64 `json:"size_percent,omitempty"`
 	OffsetPercent float64 `json:"offset_percent,omitempty"`
+	// IncrementPercent is fio's offset_increment=N%, likewise a share of
+	// the target's size (0: not set).
+	IncrementPercent float64 `json:"offset_increment_percent,omitempty"`
 	// Set holds every option name (aliases resolved) the job sets.
 	Set map[string]bool `json:"-"`
 	// GroupReporting is fio's group_reporting: numjobs clones reported as
@@ -225,16 +231,21 @@ func dedupSorted(s []string) []string {
 	return out
 }
 
-// sizeOrPercent reads fio's size and offset: a size with fio's suffixes,
-// or "N%" of the target's own size (pct > 0, n 0). label names the option
-// in an error.
+// sizeOrPercent reads fio's size, offset and offset_increment (their
+// value's last piece, fio.LastPiece): a size with fio's suffixes, or "N%" of the target's own size (pct > 0, n 0), N
+// whole as fio reads it (10.5% is 10 bytes to fio, refused). label names
+// the option in an error.
 func (c *jobConv) sizeOrPercent(o fio.Option, label string) (n int64, pct float64, err error) {
+	o.Value = fio.LastPiece(o.Value)
 	if v, ok := strings.CutSuffix(strings.TrimSpace(o.Value), "%"); ok {
-		p, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-		if err != nil || p < 0 || p > 100 || p == 0 && o.Key != fio.OptOffset {
+		if strings.Contains(v, ".") {
+			return 0, 0, fmt.Errorf("%s: fio 3.33 reads a percentage only up to its '.', as bytes; give it whole: %s%%", label, strings.SplitN(v, ".", 2)[0])
+		}
+		p, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || p < 0 || p > 100 || p == 0 && fio.OptionName(o.Key) == fio.OptSize {
 			return 0, 0, fmt.Errorf("%s: a percentage of the target is from 0 to 100%%", label)
 		}
-		return 0, p, nil
+		return 0, float64(p), nil
 	}
 	n, err = fio.ParseSize(o.Value, c.kbBase)
 	if err != nil {
@@ -561,7 +572,7 @@ func fileHandlers() map[string]handler {
 			return err
 		}},
 		fio.OptOffsetIncrement: {apply: func(c *jobConv, _ string, o fio.Option) (err error) {
-			c.run.Workload.OffsetIncrement, err = c.size(o)
+			c.run.Workload.OffsetIncrement, c.run.IncrementPercent, err = c.sizeOrPercent(o, label(o))
 			return err
 		}},
 	}
@@ -1252,17 +1263,22 @@ func convStartDelay(c *jobConv, _ string, o fio.Option) (err error) {
 	return err
 }
 
+// convPercentiles reads percentile_list. As fio 3.33, values past the
+// first fio.MaxPercentiles are dropped unread (fio says "the list
+// exceeding max length 20" of each and runs with the first 20).
 func convPercentiles(c *jobConv, _ string, o fio.Option) error {
-	c.run.Percentiles = nil
-	for _, f := range strings.Split(o.Value, ":") {
+	c.run.Percentiles, c.run.PercentilesDropped = nil, 0
+	fields := strings.Split(o.Value, ":")
+	if len(fields) > fio.MaxPercentiles {
+		c.run.PercentilesDropped = len(fields) - fio.MaxPercentiles
+		fields = fields[:fio.MaxPercentiles]
+	}
+	for _, f := range fields {
 		p, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
 		if err != nil || !(p > 0 && p <= 100) {
 			return fmt.Errorf("%s: %q is not a percentile (0 < p ≤ 100; fio separates them with ':')", label(o), f)
 		}
 		c.run.Percentiles = append(c.run.Percentiles, p)
-	}
-	if len(c.run.Percentiles) > fio.MaxPercentiles {
-		return fmt.Errorf("%s: at most %d percentiles", label(o), fio.MaxPercentiles)
 	}
 	sort.Float64s(c.run.Percentiles)
 	return nil

@@ -329,7 +329,7 @@ func PassEnds(run JobRun, w ioengine.Workload, existingSize int64) bool {
 		run.Set[fio.OptIOSize] || len(w.Files) > 1 || w.Size <= 0 {
 		return false
 	}
-	return w.Offset+int64(w.NumJobs-1)*w.OffsetIncrement+w.Size < existingSize
+	return w.JobStart(w.NumJobs-1)+w.Size < existingSize
 }
 
 // BytesPerJob is fio's size-based end of a job whose I/O sizes vary, as
@@ -348,7 +348,7 @@ func BytesPerJob(run JobRun, w ioengine.Workload, existingSize int64) int64 {
 // region it covers (see IOsPerJob).
 func jobBytes(run JobRun, w ioengine.Workload, existingSize int64) (perJob, region int64) {
 	perJob = run.IOSize
-	region = existingSize - w.Offset - int64(w.NumJobs-1)*w.OffsetIncrement
+	region = existingSize - w.JobStart(w.NumJobs-1)
 	switch {
 	case len(w.Files) > 1:
 		region = listBytes(w)
@@ -370,7 +370,7 @@ func listBytes(w ioengine.Workload) int64 {
 	var n int64
 	for _, f := range w.Files {
 		if fi, err := os.Stat(f); err == nil {
-			n += max(FileBytes(f, fi)-w.Offset-int64(w.NumJobs-1)*w.OffsetIncrement, 0)
+			n += max(FileBytes(f, fi)-w.JobStart(w.NumJobs-1), 0)
 		}
 	}
 	return n

@@ -162,7 +162,7 @@ func (r *workloadRun) startJobs(newLoop newLoopFunc) error {
 			j.left = ctl.IOsPerJob
 		}
 		j.leftBytes = ctl.BytesPerJob
-		j.gen = newOffsetGen(w, w.Offset+int64(i)*w.OffsetIncrement, r.sizes, i)
+		j.gen = newOffsetGen(w, w.JobStart(i), r.sizes, i)
 		j.gen.setFileEnd(r.total)
 		j.content = newFiller(w, i, j.gen.regions[0].size)
 		j.gen.passEnds = ctl.PassEnds && (ctl.IOsPerJob > 0 || ctl.BytesPerJob > 0) && j.gen.backlog == nil
@@ -491,7 +491,7 @@ func openOther(w Workload, name string, size int64, own bool) (int, int64, error
 			return -1, 0, err
 		}
 	}
-	lastStart := w.Offset + int64(w.NumJobs-1)*w.OffsetIncrement
+	lastStart := w.JobStart(w.NumJobs - 1)
 	if lastStart+size > total {
 		return -1, 0, refusef("%s: %s holds %d bytes, short of the region (offset %d + %d bytes)", SetSize, name, total, lastStart, size)
 	}

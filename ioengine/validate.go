@@ -239,7 +239,7 @@ func validateTarget(w Workload) error {
 					SetBS, bs, align, w.Filename, use(SetDirect, 1), use(SetBS, "4k"), use(SetDirect, 0))
 			}
 		}
-		if w.Offset%int64(align) != 0 || w.OffsetIncrement%int64(align) != 0 {
+		if a := int64(align); w.JobStart(0)%a != 0 || w.OffsetIncrement%a != 0 && (w.StartAlign%a != 0 || w.StartAlign == 0) {
 			return refusef("%s/%s: not multiples of the logical block size (%d bytes), which %s needs; use e.g. %s",
 				SetOffset, SetOffsetIncrement, align, use(SetDirect, 1), use(SetOffset, "1m"))
 		}
@@ -277,7 +277,7 @@ func (w Workload) fitsRegion(size int64) error {
 // is left of the target after the last job's start. It checks that every job's
 // region lies inside the target (engines never extend a file).
 func regionSize(w Workload, total int64) (int64, error) {
-	lastStart := w.Offset + int64(w.NumJobs-1)*w.OffsetIncrement
+	lastStart := w.JobStart(w.NumJobs - 1)
 	size := w.Size
 	if size == 0 {
 		size = total - lastStart

@@ -25,7 +25,7 @@ type Workload struct {
 	Filename        string        // regular file or block device
 	Size            int64         // bytes of the region each job covers (0: whole file/device)
 	Offset          int64         // bytes; start of the region
-	OffsetIncrement int64         // bytes; job i starts at Offset + i*OffsetIncrement
+	OffsetIncrement int64         // bytes; job i starts at Offset + i*OffsetIncrement (JobStart)
 	RW              RW            // pattern
 	RWMixRead       int           // percent of reads for rw/randrw (0..100)
 	BS              int64         // bytes per I/O
@@ -35,6 +35,10 @@ type Workload struct {
 	RandSeed        uint64        // seed of the per-job offset generators
 	ContinueOnError bool          // count I/O errors instead of ending the job
 	IOTimeout       time.Duration // an I/O outstanding this long ends the run with an error (0: 30 s)
+	// StartAlign is fio's rounding of a start computed from a percentage
+	// (offset=N%, offset_increment=N%): each job's start rounded up to a
+	// multiple of it (fio's smallest block size); 0: as is.
+	StartAlign int64
 	// Verify stamps every write and checks every read against the stamp:
 	// each 8-byte little-endian word holds its own byte offset in the file.
 	// A read whose data differs is counted as an error "verify".
@@ -307,7 +311,24 @@ func (w Workload) GuardTarget(path string, writes bool, jobs int) guard.Target {
 		size = 0
 	}
 	return guard.Target{Path: path, Write: writes, Direct: w.Direct, Sync: w.OpenSync,
-		End: guard.Region(w.Offset, size, w.OffsetIncrement, max(jobs, w.NumJobs))}
+		End: w.RegionEnd(size, max(jobs, w.NumJobs))}
+}
+
+// JobStart is where job i's region starts: Offset + i × OffsetIncrement,
+// rounded up to a multiple of StartAlign when it is set, as fio's
+// get_start_offset rounds a start it computed from a percentage.
+func (w Workload) JobStart(i int) int64 {
+	s := w.Offset + int64(i)*w.OffsetIncrement
+	if a := w.StartAlign; a > 1 {
+		s = (s + a - 1) / a * a
+	}
+	return s
+}
+
+// RegionEnd is one past the last byte jobs jobs of size bytes each touch
+// (0 when size is 0: to the end), the guard's Target.End.
+func (w Workload) RegionEnd(size int64, jobs int) int64 {
+	return guard.Region(w.JobStart(max(jobs, 1)-1), size, 0, 1)
 }
 
 // RWs are the patterns qdsweep's engines run, in the order fio lists them.

@@ -90,6 +90,25 @@ func PartialNote(dir string) string {
 // NoTelemetryNote says a sweep reads no device counters, and why.
 func NoTelemetryNote(err error) string { return fmt.Sprintf("qdsweep: no device telemetry: %v", err) }
 
+// PercentilesDroppedNote is said of a percentile_list longer than fio's
+// limit: fio runs with its first fio.MaxPercentiles values ("" when none
+// is dropped).
+func PercentilesDroppedNote(dropped int) string {
+	if dropped <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s: the list exceeding max length %d: its last %d dropped, as fio", fio.Flag(fio.OptPercentileList), fio.MaxPercentiles, dropped)
+}
+
+// DroppedIncludesNote is said of a job file whose includes name files
+// holding a section, which fio 3.33 reads nothing of ("" when none).
+func DroppedIncludesNote(jobFile string, includes []string) string {
+	if len(includes) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s: include %s: no new sections in included files: nothing of it read and its section ended there, as fio", jobFile, strings.Join(includes, ", "))
+}
+
 // LogsIgnoredNote says why fio's logs a job asks for are not written
 // (fioadapt's LogsPerIO, LogsPerClone).
 func LogsIgnoredNote(why string) string {

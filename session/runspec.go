@@ -276,6 +276,9 @@ func jobFileRuns(path string, cmdline []fio.Option, req RunRequest, names, notes
 	if len(file.Jobs) == 0 {
 		return nil, nil, nil, 0, Usagef("--jobfile %s: holds no job section; add one, e.g. [job1]", path)
 	}
+	if n := report.DroppedIncludesNote(path, file.DroppedIncludes); n != "" {
+		*notes = append(*notes, n)
+	}
 	sections := req.Sections
 	for _, j := range file.Jobs {
 		*names = append(*names, j.Name)
@@ -361,31 +364,43 @@ func specOf(engine string, run fioadapt.JobRun, several bool) (RunSpec, error) {
 	if n := report.IgnoredNote(r.Ignored, r.Batching); n != "" {
 		spec.notes = append(spec.notes, n)
 	}
+	if n := report.PercentilesDroppedNote(r.PercentilesDropped); n != "" {
+		spec.notes = append(spec.notes, n)
+	}
 	if n := report.LogsIgnoredNote(r.LogsIgnored); n != "" {
 		spec.notes = append(spec.notes, n)
 	}
 	return spec, nil
 }
 
-// resolvePercents applies fio's size=N% / offset=N%, shares of the
-// target's own size (existing bytes), to w.
+// resolvePercents applies fio's size=N%, offset=N% and
+// offset_increment=N%, shares of the target's own size (existing bytes;
+// a target yet to be laid out is 0 bytes to fio's offsets), to w, as fio
+// 3.33's get_start_offset and setup_files do: N × size / 100 in whole
+// bytes, a start so computed rounded up to the smallest block size, a
+// size down to it.
 func resolvePercents(run fioadapt.JobRun, w *ioengine.Workload, missing []string, existing int64) error {
-	if run.SizePercent+run.OffsetPercent <= 0 {
+	share := func(p float64) int64 { return existing * int64(p) / 100 }
+	if run.OffsetPercent > 0 || run.IncrementPercent > 0 {
+		w.StartAlign = w.MinBS()
+	}
+	if p := run.IncrementPercent; p > 0 {
+		w.OffsetIncrement = share(p)
+	}
+	if p := run.OffsetPercent; p > 0 {
+		w.Offset = share(p)
+	}
+	if run.SizePercent <= 0 {
 		return nil
 	}
 	if len(missing) == 0 && existing <= 0 {
-		return Usagef("run: job %s: %s or %s as a percentage needs a target that is not empty; give %s= in bytes (e.g. %s=1g)", run.Name, fio.OptSize, fio.OptOffset, fio.OptSize, fio.OptSize)
+		return Usagef("run: job %s: %s as a percentage needs a target that is not empty; give %s= in bytes (e.g. %s=1g)", run.Name, fio.OptSize, fio.OptSize, fio.OptSize)
 	}
 	if len(missing) > 0 {
-		return Usagef("run: job %s: %s or %s as a percentage needs an existing target: %s does not exist (fio refuses it: you need to specify %s=); give %s= in bytes (e.g. %s=1g) to lay it out",
-			run.Name, fio.OptSize, fio.OptOffset, strings.Join(missing, ":"), fio.OptSize, fio.OptSize, fio.OptSize)
+		return Usagef("run: job %s: %s as a percentage needs an existing target: %s does not exist (fio refuses it: you need to specify %s=); give %s= in bytes (e.g. %s=1g) to lay it out",
+			run.Name, fio.OptSize, strings.Join(missing, ":"), fio.OptSize, fio.OptSize, fio.OptSize)
 	}
-	if p := run.OffsetPercent; p > 0 {
-		w.Offset = alignDown(int64(float64(existing)*p/100), w.BS)
-	}
-	if p := run.SizePercent; p > 0 {
-		w.Size = alignDown(min(int64(float64(existing)*p/100), existing-w.Offset), w.BS)
-	}
+	w.Size = alignDown(min(share(run.SizePercent), existing-w.JobStart(0)), w.MinBS())
 	return nil
 }
 

@@ -285,7 +285,7 @@ func sizeMissing(run fioadapt.JobRun, w *ioengine.Workload, t *runTarget, laid m
 // laidSizes adds the files j lays out, at the size it lays them out, to
 // laid (a file an earlier job lays out stays at that job's size).
 func laidSizes(j *runJob, laid map[string]int64) {
-	size := j.t.perFile + j.w.Offset + int64(j.w.NumJobs-1)*j.w.OffsetIncrement
+	size := j.t.perFile + j.w.JobStart(j.w.NumJobs-1)
 	for _, f := range j.t.missing {
 		if _, ok := laid[f]; !ok {
 			laid[f] = size
@@ -321,7 +321,7 @@ func checkRunTargets(es Engine, w ioengine.Workload, t runTarget, permit guard.P
 // the going.
 func (r *Run) layOutRun(ctx context.Context, errw io.Writer, w ioengine.Workload, t *runTarget) ([]guard.FileID, func(), error) {
 	temporary, missing := t.temporary, t.missing
-	size := t.perFile + w.Offset + int64(w.NumJobs-1)*w.OffsetIncrement
+	size := t.perFile + w.JobStart(w.NumJobs-1)
 	if n := report.LayoutNote(missing, size); n != "" {
 		fmt.Fprintln(errw, n)
 	}

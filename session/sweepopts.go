@@ -135,7 +135,7 @@ func LayoutSize(w ioengine.Workload, p sweep.Plan) int64 {
 	for _, n := range p.NumJobs {
 		jobs = max(jobs, n)
 	}
-	return guard.Region(w.Offset, w.Size, w.OffsetIncrement, jobs)
+	return w.RegionEnd(w.Size, jobs)
 }
 
 // emitFioJobs writes one fio job file per planned step into o.JobsDir. Every
