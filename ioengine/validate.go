@@ -286,7 +286,7 @@ func regionSize(w Workload, total int64) (int64, error) {
 		}
 	}
 	if lastStart+size > total {
-		return 0, refusef("%s: the region (offset %d + %d bytes) ends past the end of %s (%d bytes) and qdsweep never extends a file; use %s or less, or a larger file",
+		return 0, refusef("%s: the region (offset %d + %d bytes) ends past the end of %s (%d bytes) and qdsweep never extends a file (fio 3.33 lays such a file out again, its data lost, even to read it); use %s or less, or a larger file",
 			SetSize, lastStart, size, w.Filename, total, use(SetSize, max(total-lastStart, 0)))
 	}
 	return size, nil
