@@ -58,7 +58,7 @@ func (c Checker) Check(t Target, p Permit) error {
 		return fmt.Errorf("check write target: %w", err)
 	}
 	if fi.Mode().IsRegular() {
-		return c.checkFile(t, fi, p)
+		return c.checkFile(t, fi, p, t.Path)
 	}
 	fd, err := c.checkDevice(t.Path, p, func() (int, error) { return openExclusive(t.Path, unix.O_RDONLY) })
 	if fd >= 0 {
@@ -106,9 +106,9 @@ func openExclusive(path string, flags int) (int, error) {
 	return fd, nil
 }
 
-func (c Checker) checkFile(t Target, fi os.FileInfo, p Permit) error {
+func (c Checker) checkFile(t Target, fi os.FileInfo, p Permit, where string) error {
 	path := t.Path
-	st, err := c.stackOf(path, fi)
+	st, err := c.stackOf(where, fi)
 	if err != nil {
 		return err
 	}

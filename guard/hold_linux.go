@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -84,7 +86,15 @@ func (c Checker) Hold(t Target, p Permit) (*Held, error) {
 			unix.Close(h.fd)
 			return nil, fmt.Errorf("open %s: %w", t.Path, err)
 		}
-		if err := c.checkFile(t, ofi, p); err != nil {
+		// The stack is the one of where the open file is (the kernel's
+		// name for it, no symlink in it), not of what the path leads to
+		// again: a directory symlink flipped between the open and the
+		// check cannot show another directory's stack.
+		where, lerr := os.Readlink(fmt.Sprintf("/proc/self/fd/%d", h.fd))
+		if lerr != nil || !filepath.IsAbs(where) || strings.HasSuffix(where, " (deleted)") {
+			where = t.Path
+		}
+		if err := c.checkFile(t, ofi, p, where); err != nil {
 			unix.Close(h.fd)
 			return nil, err
 		}

@@ -72,6 +72,15 @@ func (l *Layout) Kept() []string {
 	return kept
 }
 
+// Discard removes every file laid out, kept ones too, last first, where
+// its path still names it (Scratch.Discard): the run was refused before
+// any I/O, and what it laid out for that run goes.
+func (l *Layout) Discard() {
+	for i := len(l.scratches) - 1; i >= 0; i-- {
+		l.scratches[i].Discard()
+	}
+}
+
 // Close removes the temporary files, last first, and forgets the hard-exit
 // removals. Safe to call more than once.
 func (l *Layout) Close() {

@@ -63,6 +63,20 @@ func (s *Scratch) Names() bool {
 	return s.ino != 0 && unix.Lstat(s.path, &st) == nil && uint64(st.Dev) == s.dev && st.Ino == s.ino
 }
 
+// Discard removes the file Create made, kept or not, while path still
+// names it (Names): a named target laid out for a run refused before any
+// I/O goes as a scratch file goes. It reports whether it removed it.
+func (s *Scratch) Discard() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var st unix.Stat_t
+	if s.ino == 0 || unix.Lstat(s.path, &st) != nil || uint64(st.Dev) != s.dev || st.Ino != s.ino {
+		return false
+	}
+	s.release()
+	return unix.Unlink(s.path) == nil
+}
+
 // Release gives up ownership without removing the file (a laid-out target
 // that is kept). Safe to call more than once.
 func (s *Scratch) Release() {

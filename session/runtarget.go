@@ -107,6 +107,7 @@ func (r *Run) layOutJobs(ctx context.Context, errw io.Writer, jobs []*runJob) (c
 		}
 	}
 	laid := map[string]guard.FileID{}
+	var layouts []*ioengine.Layout
 	for _, j := range jobs {
 		var missing []string
 		for _, f := range j.t.missing {
@@ -118,11 +119,12 @@ func (r *Run) layOutJobs(ctx context.Context, errw io.Writer, jobs []*runJob) (c
 			missing = append(missing, f)
 		}
 		j.t.missing = missing
-		ids, undo, err := r.layOutRun(ctx, errw, j.w, &j.t)
-		cleanups = append(cleanups, undo)
+		l, undo, err := r.layOutRun(ctx, errw, j.w, &j.t)
+		cleanups, layouts = append(cleanups, undo), append(layouts, l)
 		if err != nil {
 			return cleanup, err
 		}
+		ids := l.IDs()
 		for i, id := range ids {
 			laid[j.t.missing[i]], j.judged[j.t.missing[i]] = id, id
 			j.ours = append(j.ours, id) // laid out here, by inode
@@ -134,6 +136,11 @@ func (r *Run) layOutJobs(ctx context.Context, errw io.Writer, jobs []*runJob) (c
 	}
 	release, err := holdJobFiles(jobs)
 	cleanups = append([]func(){release}, cleanups...) // released last, after the last job's undoing
+	if err != nil {
+		for _, l := range layouts {
+			l.Discard() // refused before any I/O: nothing it laid out stays
+		}
+	}
 	return cleanup, err
 }
 
@@ -317,9 +324,9 @@ func checkRunTargets(es Engine, w ioengine.Workload, t runTarget, permit guard.P
 // layOutRun lays out the run's missing files (ioengine.LayOut: removed
 // only by inode; a partial layout always goes, a scratch file when the run
 // ends, and a named target is kept as fio keeps it, said last) and returns
-// their identities. cleanup, which the caller defers even on an error, does
-// the going.
-func (r *Run) layOutRun(ctx context.Context, errw io.Writer, w ioengine.Workload, t *runTarget) ([]guard.FileID, func(), error) {
+// the layout (its files' identities: IDs). cleanup, which the caller defers
+// even on an error, does the going.
+func (r *Run) layOutRun(ctx context.Context, errw io.Writer, w ioengine.Workload, t *runTarget) (*ioengine.Layout, func(), error) {
 	temporary, missing := t.temporary, t.missing
 	size := t.perFile + w.JobStart(w.NumJobs-1)
 	if n := report.LayoutNote(missing, size); n != "" {
@@ -336,14 +343,14 @@ func (r *Run) layOutRun(ctx context.Context, errw io.Writer, w ioengine.Workload
 	}
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, cleanup, fmt.Errorf("%w: %v", ErrInterrupted, err)
+			return l, cleanup, fmt.Errorf("%w: %v", ErrInterrupted, err)
 		}
-		return nil, cleanup, err
+		return l, cleanup, err
 	}
 	if len(missing) > 0 {
 		t.existingSize = size
 	}
-	return l.IDs(), cleanup, nil
+	return l, cleanup, nil
 }
 
 // runControl is the engine's control of a run: phases, series, fio's disk
