@@ -81,6 +81,13 @@ type JobRun struct {
 	// of the target's own size, resolved by whoever knows it (0: not set).
 	SizePercent   float64 `json:"size_percent,omitempty"`
 	OffsetPercent float64 `json:"offset_percent,omitempty"`
+	// TrimBS is the smallest and largest trim of fio's bs, bsrange or
+	// bssplit (the third of reads,writes,trims), which only fio's header
+	// line shows: qdsweep runs no trims.
+	TrimBS [2]int64 `json:"trim_bs,omitempty"`
+	// KBBase is the job's kb_base (1024 or 1000): how fio's normal output
+	// writes its sizes and rates.
+	KBBase int `json:"kb_base,omitempty"`
 	// Set holds every option name (aliases resolved) the job sets.
 	Set map[string]bool `json:"-"`
 	// GroupReporting is fio's group_reporting: numjobs clones reported as
@@ -293,7 +300,7 @@ func convertJob(name string, opts []fio.Option) (JobRun, []fio.Option, error) {
 	}
 	c.checkSteady()
 	c.checkVerify()
-	c.run.Unsupported, c.run.Engine = c.unsupported, fio.EngineUsed(c.engine)
+	c.run.Unsupported, c.run.Engine, c.run.KBBase = c.unsupported, fio.EngineUsed(c.engine), c.kbBase
 	return c.run, c.unsupported, nil
 }
 

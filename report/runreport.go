@@ -37,6 +37,10 @@ type RunJob struct {
 	// job's own; the command line's and [global]'s): fio's "job options"
 	// and "global options". Nil: derived from the workload.
 	JobOptions, GlobalOptions map[string]string
+	// TrimBS and KBBase are what fio's normal output shows of the job's
+	// trims' block sizes (zero: the writes') and kb_base (fioadapt.JobRun's).
+	TrimBS [2]int64
+	KBBase int
 }
 
 // Run's output formats (--output-format).
@@ -211,6 +215,7 @@ func fioReportOf(format string, j RunJob, w ioengine.Workload, st *ioengine.Stat
 	}
 	r.Disks = j.Disks
 	r.Job.Steady = j.Steady
+	r.Job.BSBounds[2], r.Job.KBBase = j.TrimBS, j.KBBase
 	r.Plus = format == RunJSONPlus
 	r.Job.GroupID = j.Group
 	return r

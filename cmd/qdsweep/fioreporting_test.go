@@ -188,46 +188,97 @@ func TestMinimalAsFio(t *testing.T) {
 }
 
 // TestNormalLayoutAsFio: fio's normal layout as fio 3.33 prints it, line
-// kind for line kind, for two jobs in two groups (a 16k reader, a 4k
-// writer): the header lines with fio's block sizes (16.0KiB-16.0KiB),
-// each job's block following the one before without a blank line, the
-// write line's '; 0 zone resets', one blank line before the run status
-// of each group. Figures, units and the rows of percentiles and latency
-// buckets (which the two tools' timings decide) are left out.
+// kind for line kind, for jobs under both tools: two jobs in two groups
+// (a 16k reader, a 4k writer), a job with kb_base=1000 and a block size
+// per direction (bs=4k,8k,16k), one with a bssplit per direction. The
+// header lines are equal as written (fio's block sizes, 16.0KiB-16.0KiB,
+// the trims' own: (T) 16.0kB-16.0kB); each job's block follows the one
+// before without a blank line; the write line has '; 0 zone resets'; one
+// blank line before the run status of each group; under kb_base=1000 the
+// decimal units first (BW=16.4MB/s (15.6MiB/s)). Figures, and the rows of
+// percentiles and latency buckets (which the two tools' timings decide),
+// are left out; the latency lines' fields are held to fio's widths
+// (latFieldsNotAsFio) in both tools' outputs.
 func TestNormalLayoutAsFio(t *testing.T) {
 	fioBin := fioOrSkip(t)
-	const file = "[r]\nfilename=data\nrw=read\nbs=16k\nsize=256k\n[w]\nstonewall\nfilename=data\nrw=write\nbs=4k\nsize=128k\n"
-	layout := func(bin string, pre ...string) string {
-		dir := t.TempDir()
-		if err := os.WriteFile(filepath.Join(dir, "data"), make([]byte, 256<<10), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "j.fio"), []byte(file), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		cmd := exec.Command(bin, append(pre, "j.fio")...)
-		cmd.Dir = dir
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("%s: %v", filepath.Base(bin), err)
-		}
-		var kinds []string
-		num := regexp.MustCompile(`[0-9][0-9.]*[kKMG]?`)
-		for _, l := range strings.Split(string(out), "\n") {
-			switch {
-			case strings.HasPrefix(strings.TrimSpace(l), "|"), strings.Contains(l, "lat ("), strings.Contains(l, "percentiles ("),
-				strings.HasPrefix(l, "fio-"), strings.Contains(l, "Disk stats"), strings.HasPrefix(l, "  vd"), strings.HasPrefix(l, "  sd"),
-				strings.HasPrefix(l, "  nvme"), strings.HasPrefix(l, "  loop"):
-				continue
+	cases := []struct{ name, file string }{
+		{"two-groups", "[r]\nfilename=data\nrw=read\nbs=16k\nsize=256k\n[w]\nstonewall\nfilename=data\nrw=write\nbs=4k\nsize=128k\n"},
+		{"kb_base-1000-trim-bs", "[m]\nfilename=data\nkb_base=1000\nrw=randrw\nbs=4k,8k,16k\nsize=256k\nrandseed=7\n"},
+		{"bssplit-per-direction", "[s]\nfilename=data\nrw=randrw\nbssplit=4k/50:8k/50,16k,32k\nsize=256k\n"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f, fout := normalLayout(t, fioBin, c.file)
+			q, qout := normalLayout(t, sweepBinary(t), c.file, "run", "--allow-write")
+			if f != q {
+				t.Errorf("normal layout:\n--- fio\n%s\n--- qdsweep\n%s", f, q)
 			}
-			l = regexp.MustCompile(`pid=\d+: .*`).ReplaceAllString(l, "pid")
-			kinds = append(kinds, num.ReplaceAllString(l, "N"))
+			for _, o := range []struct{ tool, out string }{{"fio", fout}, {"qdsweep", qout}} {
+				if bad := latFieldsNotAsFio(o.out); len(bad) > 0 {
+					t.Errorf("%s's latency lines not in fio's widths:\n%s", o.tool, strings.Join(bad, "\n"))
+				}
+			}
+		})
+	}
+}
+
+// normalLayout runs job file text under bin (after pre) in a directory
+// holding a 256 KiB file "data", and returns its normal output's line
+// kinds (figures as N; the header lines as written) and the output.
+func normalLayout(t *testing.T, bin, file string, pre ...string) (string, string) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "data"), make([]byte, 256<<10), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "j.fio"), []byte(file), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, append(pre, "j.fio")...)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s: %v", filepath.Base(bin), err)
+	}
+	var kinds []string
+	num := regexp.MustCompile(`[0-9][0-9.]*[kKMG]?`)
+	for _, l := range strings.Split(string(out), "\n") {
+		switch {
+		case strings.Contains(l, ": (g="):
+			kinds = append(kinds, l) // the header: no figure of the run
+			continue
+		case strings.HasPrefix(strings.TrimSpace(l), "|"), strings.Contains(l, "lat ("), strings.Contains(l, "percentiles ("),
+			strings.HasPrefix(l, "fio-"), strings.Contains(l, "Disk stats"), strings.HasPrefix(l, "  vd"), strings.HasPrefix(l, "  sd"),
+			strings.HasPrefix(l, "  nvme"), strings.HasPrefix(l, "  loop"):
+			continue
 		}
-		return strings.Join(kinds, "\n")
+		l = regexp.MustCompile(`pid=\d+: .*`).ReplaceAllString(l, "pid")
+		kinds = append(kinds, num.ReplaceAllString(l, "N"))
 	}
-	f := layout(fioBin)
-	q := layout(sweepBinary(t), "run", "--allow-write")
-	if f != q {
-		t.Errorf("normal layout:\n--- fio\n%s\n--- qdsweep\n%s", f, q)
+	return strings.Join(kinds, "\n"), string(out)
+}
+
+// reLatLine is a latency line of fio's normal output: its min, max, avg
+// and stdev fields.
+var reLatLine = regexp.MustCompile(`^ +(?:clat|lat|slat|clat prio \d+/\d+) \((?:nsec|usec|msec)\): min=([^,]*), max=([^,]*), avg=([^,]*), stdev=(.*)$`)
+
+// latFieldsNotAsFio returns the latency lines of out whose fields are not
+// as fio 3.33's display_lat writes them: min and max by num2str in six
+// digits (whole up to 999999, else four digits and one decimal or five or
+// six digits before k, M, G: "2698.0k", where four digits would give
+// "2.7M" or "76.3k" for 76,300), avg and stdev as %5.02f (" 1.00").
+func latFieldsNotAsFio(out string) []string {
+	six := regexp.MustCompile(`^(\d{1,6}|\d{4}\.\d[kMGTP]|\d{5,6}[kMGTP])$`)
+	f52 := regexp.MustCompile(`^( \d|\d{2,})\.\d\d$`)
+	var bad []string
+	for _, l := range strings.Split(out, "\n") {
+		m := reLatLine.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		if !six.MatchString(m[1]) || !six.MatchString(m[2]) || !f52.MatchString(m[3]) || !f52.MatchString(m[4]) {
+			bad = append(bad, l)
+		}
 	}
+	return bad
 }
