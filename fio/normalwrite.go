@@ -21,6 +21,17 @@ import (
 // none (pid 0, majf, minf, short, dropped: 0). fio's normal readers, and
 // ParseNormal, read it.
 func WriteNormal(w io.Writer, rs []Report) error {
+	if err := WriteNormalHead(w, rs); err != nil {
+		return err
+	}
+	return WriteNormalRest(w, rs)
+}
+
+// WriteNormalHead writes the lines fio 3.33's normal output begins with,
+// before any other format it prints with it (--output-format=terse,normal):
+// a header line per job (numjobs clones as "..."), the version and
+// "Starting N processes".
+func WriteNormalHead(w io.Writer, rs []Report) error {
 	if len(rs) == 0 {
 		return fmt.Errorf("fio normal output: no job to write")
 	}
@@ -39,7 +50,20 @@ func WriteNormal(w io.Writer, rs []Report) error {
 		}
 	}
 	fmt.Fprintln(bw, rs[0].Version)
-	fmt.Fprintf(bw, "Starting %d %s\n\n", procs, map[bool]string{true: "process", false: "processes"}[procs == 1])
+	fmt.Fprintf(bw, "Starting %d %s\n", procs, map[bool]string{true: "process", false: "processes"}[procs == 1])
+	return bw.Flush()
+}
+
+// WriteNormalRest writes the rest of fio's normal output, which fio 3.33
+// prints after the other formats it prints with it (--output-format=
+// json,normal): a blank line, a block per report, one blank line after the
+// last, each group's run status and the disks' stats.
+func WriteNormalRest(w io.Writer, rs []Report) error {
+	if len(rs) == 0 {
+		return fmt.Errorf("fio normal output: no job to write")
+	}
+	bw := bufio.NewWriter(w)
+	fmt.Fprintln(bw)
 	for _, r := range rs {
 		writeNormalJob(bw, r)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/qdsweep/qdsweep/fio"
@@ -82,17 +83,20 @@ func WriteRuns(out, errw io.Writer, format string, jobs []RunJob) error {
 	shared := false
 	var docs []RunDoc
 	var reports []fio.Report
+	var listed []RunJob // the jobs of a list of fio's formats
 	for i, j := range jobs {
 		if j.Stats == nil {
 			continue
 		}
 		interrupted := errors.Is(j.Err, context.Canceled)
-		switch format {
-		case RunJSON:
+		switch {
+		case isFormatList(format):
+			listed = append(listed, j)
+		case format == RunJSON:
 			d := RunDocOf(j.Workload, j.Stats, interrupted)
 			d.Name, d.Group = j.Name, &j.Group
 			docs = append(docs, d)
-		case RunFioJSON, RunJSONPlus, RunNormal:
+		case format == RunFioJSON, format == RunJSONPlus, format == RunNormal:
 			reports = append(reports, fioReportsOf(format, j)...)
 		default:
 			if format == RunText {
@@ -115,6 +119,8 @@ func WriteRuns(out, errw io.Writer, format string, jobs []RunJob) error {
 	}
 	var err error
 	switch {
+	case len(listed) > 0:
+		err = writeFormatList(out, format, listed)
 	case format == RunJSON:
 		err = WriteRunJSON(out, RunsDoc{Schema: RunsSchema, Jobs: docs})
 	case format == RunNormal && len(reports) > 0:
@@ -128,8 +134,59 @@ func WriteRuns(out, errw io.Writer, format string, jobs []RunJob) error {
 	return nil
 }
 
+// isFormatList reports whether format is a list of fio's formats
+// (terse,json,normal), as fio's --output-format takes them.
+func isFormatList(format string) bool { return strings.Contains(format, ",") }
+
+// writeFormatList writes jobs in each of the list's fio formats as fio
+// 3.33 prints them (stat.c's output buffers, whatever the list's order):
+// normal's header lines first, then terse's lines, then one JSON document
+// (json+ when the list has it, json's bins with it, else json), then the
+// rest of normal's.
+func writeFormatList(out io.Writer, list string, jobs []RunJob) error {
+	has := map[string]bool{}
+	for _, f := range strings.Split(list, ",") {
+		has[f] = true
+	}
+	jsonFormat := map[bool]string{true: RunJSONPlus, false: RunFioJSON}[has[RunJSONPlus]]
+	var normal, terse, js []fio.Report
+	for _, j := range jobs {
+		normal = append(normal, fioReportsOf(RunNormal, j)...)
+		terse = append(terse, fioReportsOf(RunTerse, j)...)
+		js = append(js, fioReportsOf(jsonFormat, j)...)
+	}
+	steps := []struct {
+		on    bool
+		write func() error
+	}{
+		{has[RunNormal], func() error { return fio.WriteNormalHead(out, normal) }},
+		{has[RunTerse], func() error {
+			for _, r := range terse {
+				if err := fio.WriteTerse(out, r); err != nil {
+					return err
+				}
+			}
+			return nil
+		}},
+		{has[RunFioJSON] || has[RunJSONPlus], func() error { return fio.WriteJSONJobs(out, js) }},
+		{has[RunNormal], func() error { return fio.WriteNormalRest(out, normal) }},
+	}
+	for _, s := range steps {
+		if !s.on {
+			continue
+		}
+		if err := s.write(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // writeRunStats prints one job's figures in format.
 func writeRunStats(out io.Writer, format string, j RunJob, interrupted bool) error {
+	if isFormatList(format) {
+		return writeFormatList(out, format, []RunJob{j})
+	}
 	switch format {
 	case RunJSON:
 		return WriteRunJSON(out, RunDocOf(j.Workload, j.Stats, interrupted))

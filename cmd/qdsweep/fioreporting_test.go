@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -281,4 +282,110 @@ func latFieldsNotAsFio(out string) []string {
 		}
 	}
 	return bad
+}
+
+// TestFormatListAsFio: --output-format with a list of fio's formats
+// prints each, as fio 3.33 does, on a job file of two jobs in two groups:
+// whatever the list's order, normal's header lines first, then terse's
+// lines, one JSON document (json+ when listed, with its bins), then the
+// rest of normal's (a blank line, the job blocks, the run status), to
+// standard output or the --output file; a repeated format is printed
+// once. A list fio refuses (a space, an empty or unknown name) qdsweep
+// refuses in one line, exit 2, where fio exits 1.
+func TestFormatListAsFio(t *testing.T) {
+	fioBin := fioOrSkip(t)
+	const file = "[r]\nfilename=data\nrw=read\nbs=16k\nsize=256k\n[w]\nstonewall\nfilename=data\nrw=write\nbs=4k\nsize=128k\n"
+	for _, c := range []struct {
+		list string
+		out  bool // --output=FILE
+	}{
+		{"json,normal", false}, {"normal,json", false}, {"terse,json,normal", false}, {"normal,terse", false},
+		{"json,json+", false}, {"json+,normal", false}, {"terse,json+", false}, {"normal,normal", false}, {"json,normal", true},
+	} {
+		t.Run(fmt.Sprintf("%s_output_%v", c.list, c.out), func(t *testing.T) {
+			f := formatListShape(t, fioBin, file, c.list, c.out)
+			q := formatListShape(t, sweepBinary(t), file, c.list, c.out, "run", "--allow-write")
+			t.Logf("%s", q)
+			if f != q {
+				t.Errorf("--output-format=%s:\nfio:     %s\nqdsweep: %s", c.list, f, q)
+			}
+		})
+	}
+	dir := t.TempDir()
+	for _, list := range []string{"json, normal", "json,", "json,bogus", "json,qdsweep"} {
+		cmd := exec.Command(fioBin, "--name=r", "--filename=x", "--size=64k", "--output-format="+list)
+		cmd.Dir = dir
+		fioErr := cmd.Run()
+		_, stderr, code := runQdsweep(t, dir, "run", "--name=r", "--filename=x", "--size=64k", "--output-format="+list)
+		var exit *exec.ExitError
+		fioRefused := errors.As(fioErr, &exit) && exit.ExitCode() == 1
+		if !fioRefused || code != 2 || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, "--output-format") {
+			t.Errorf("--output-format=%q: fio %v; qdsweep exit %d, %q", list, fioErr, code, stderr)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("a refused list left %d files", len(entries))
+	}
+}
+
+// formatListShape runs the job file under bin with --output-format=list
+// (to a file with toFile) and returns the sections of what it printed in
+// order: H a header line, V the version, S "Starting", T a terse line,
+// { and } a JSON document (+bins: json+'s), _ a blank line, J a job's
+// block, R a group's run status.
+func formatListShape(t *testing.T, bin, file, list string, toFile bool, pre ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "data"), make([]byte, 256<<10), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "j.fio"), []byte(file), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := append(pre, "j.fio", "--output-format="+list)
+	if toFile {
+		args = append(args, "--output=out.txt")
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s %s: %v", filepath.Base(bin), strings.Join(args, " "), err)
+	}
+	if toFile {
+		if len(out) != 0 {
+			t.Errorf("%s wrote %d bytes to standard output with --output", filepath.Base(bin), len(out))
+		}
+		if out, err = os.ReadFile(filepath.Join(dir, "out.txt")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var marks []string
+	for _, l := range strings.Split(strings.TrimSuffix(string(out), "\n"), "\n") {
+		m := ""
+		switch {
+		case strings.Contains(l, ": (g="):
+			m = "H"
+		case strings.HasPrefix(l, "fio-"):
+			m = "V"
+		case strings.HasPrefix(l, "Starting"):
+			m = "S"
+		case strings.HasPrefix(l, "3;"):
+			m = "T"
+		case l == "{", l == "}":
+			m = l
+		case strings.Contains(l, `"bins"`) && !slices.Contains(marks, "+bins"):
+			m = "+bins"
+		case l == "":
+			m = "_"
+		case strings.Contains(l, "(groupid="):
+			m = "J"
+		case strings.HasPrefix(l, "Run status"):
+			m = "R"
+		}
+		if m != "" {
+			marks = append(marks, m)
+		}
+	}
+	return strings.Join(marks, " ")
 }
