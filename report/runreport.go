@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -37,7 +38,8 @@ type RunJob struct {
 	// JobOptions and GlobalOptions are the options given, as written (the
 	// job's own; the command line's and [global]'s): fio's "job options"
 	// and "global options". Nil: derived from the workload.
-	JobOptions, GlobalOptions map[string]string
+	// Each in the order fio lists it (fio.JobFile.Listed).
+	JobOptions, GlobalOptions []fio.Option
 	// TrimBS and KBBase are what fio's normal output shows of the job's
 	// trims' block sizes (zero: the writes') and kb_base (fioadapt.JobRun's).
 	TrimBS [2]int64
@@ -253,14 +255,14 @@ func fioReportOf(format string, j RunJob, w ioengine.Workload, st *ioengine.Stat
 		r.Job.Error = 110 // fio's ETIMEDOUT of a latency over the target
 	}
 	if j.JobOptions != nil {
-		r.Given, r.GlobalOptions = true, j.GlobalOptions
+		r.Given, r.GlobalOptions, r.JobOptions = true, j.GlobalOptions, slices.Clone(j.JobOptions)
 		r.Job.Options = make(map[string]string, len(j.JobOptions)+1)
-		for k, v := range j.JobOptions {
-			r.Job.Options[k] = v
+		for _, o := range j.JobOptions {
+			r.Job.Options[o.Key] = o.Value
 		}
-		given, ok := j.JobOptions[fio.OptIOEngine]
+		given, ok := fio.OptionValue(j.JobOptions, fio.OptIOEngine)
 		if !ok {
-			given = j.GlobalOptions[fio.OptIOEngine]
+			given, _ = fio.OptionValue(j.GlobalOptions, fio.OptIOEngine)
 		}
 		given = fio.EngineUsed(given)
 		// A synchronous engine run as psync (sync, pvsync) is no change to say.
@@ -268,6 +270,7 @@ func fioReportOf(format string, j RunJob, w ioengine.Workload, st *ioengine.Stat
 			// The engine that ran is not the one the options name (qdsweep's
 			// sim or fio, io_uring's fallback): said, so readers see it.
 			r.Job.Options[fio.OptIOEngine] = eng
+			r.JobOptions = withValue(r.JobOptions, fio.OptIOEngine, eng)
 		}
 	}
 	r.Disks = j.Disks
@@ -276,6 +279,21 @@ func fioReportOf(format string, j RunJob, w ioengine.Workload, st *ioengine.Stat
 	r.Plus = format == RunJSONPlus
 	r.Job.GroupID = j.Group
 	return r
+}
+
+// withValue is opts with option k's value v: each time it is given, else
+// added last.
+func withValue(opts []fio.Option, k, v string) []fio.Option {
+	found := false
+	for i := range opts {
+		if opts[i].Key == k {
+			opts[i].Value, found = v, true
+		}
+	}
+	if !found {
+		opts = append(opts, fio.Option{Key: k, Value: v})
+	}
+	return opts
 }
 
 // GroupReported is jobs as fio 3.33 reports them (its stat.c, show_run_stats):

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -388,4 +389,94 @@ func formatListShape(t *testing.T, bin, file, list string, toFile bool, pre ...s
 		}
 	}
 	return strings.Join(marks, " ")
+}
+
+// TestJSONKeysAsFio: fio's JSON and json+ documents with their keys in
+// fio 3.33's order, as qdsweep writes them for the same job: a command
+// line with options before --name (fio's "global options", as given) and
+// one given twice (listed twice), a job file whose [global] and job
+// section name filename first (fio reads, and lists, it after the rest of
+// its section); each job's "jobname", "groupid", "error", "eta", … "job
+// options", "read", …; the IO depth and latency buckets low to high; and
+// "eta" as fio writes it after a run under 3 s (2147483647, its INT_MAX).
+func TestJSONKeysAsFio(t *testing.T) {
+	fioBin := fioOrSkip(t)
+	const file = "[global]\nfilename=data\nsize=256k\nrandseed=7\n[r]\nfilename=data\nrw=randread\nbs=16k\n[w]\nstonewall\nrw=write\nbs=4k\nbs=8k\nsize=128k\n"
+	cmdline := []string{"--size=256k", "--randseed=7", "--name=r", "--filename=data", "--rw=randrw", "--bs=4k", "--bs=8k"}
+	for _, format := range []string{"json", "json+"} {
+		for _, form := range []string{"file", "cmdline"} {
+			t.Run(format+"_"+form, func(t *testing.T) {
+				run := func(bin string, pre ...string) ([]string, []float64) {
+					dir := t.TempDir()
+					if err := os.WriteFile(filepath.Join(dir, "data"), make([]byte, 256<<10), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					args := append(pre, cmdline...)
+					if form == "file" {
+						if err := os.WriteFile(filepath.Join(dir, "j.fio"), []byte(file), 0o644); err != nil {
+							t.Fatal(err)
+						}
+						args = append(pre, "j.fio")
+					}
+					cmd := exec.Command(bin, append(args, "--output-format="+format)...)
+					cmd.Dir = dir
+					out, err := cmd.Output()
+					if err != nil {
+						t.Fatalf("%s: %v", filepath.Base(bin), err)
+					}
+					return jsonKeyPaths(t, out)
+				}
+				fk, feta := run(fioBin)
+				qk, qeta := run(sweepBinary(t), "run", "--allow-write")
+				if !slices.Equal(fk, qk) {
+					t.Errorf("keys differ:\n--- fio\n%s\n--- qdsweep\n%s", strings.Join(fk, "\n"), strings.Join(qk, "\n"))
+				}
+				if !slices.Equal(feta, qeta) {
+					t.Errorf("eta: fio %v, qdsweep %v", feta, qeta)
+				}
+			})
+		}
+	}
+}
+
+// jsonKeyPaths is every key of a JSON document in its order, a repeated
+// one each time, as a path (/jobs[]/job options/bs; json+'s bins and the
+// disks' entries, which the run decides, left out), and each "eta".
+func jsonKeyPaths(t *testing.T, out []byte) ([]string, []float64) {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(out))
+	var paths []string
+	var etas []float64
+	var walk func(path string, skip bool)
+	walk = func(path string, skip bool) {
+		tok, err := dec.Token()
+		if err != nil {
+			t.Fatalf("JSON: %v\n%s", err, out)
+		}
+		if n, ok := tok.(float64); ok && strings.HasSuffix(path, "/eta") {
+			etas = append(etas, n)
+		}
+		switch tok {
+		case json.Delim('{'):
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					t.Fatal(err)
+				}
+				k := kt.(string)
+				if !skip {
+					paths = append(paths, path+"/"+k)
+				}
+				walk(path+"/"+k, skip || k == "bins" || k == "disk_util")
+			}
+			_, _ = dec.Token()
+		case json.Delim('['):
+			for dec.More() {
+				walk(path+"[]", skip)
+			}
+			_, _ = dec.Token()
+		}
+	}
+	walk("", false)
+	return paths, etas
 }
