@@ -16,47 +16,47 @@ import (
 // ParseJSON reads it and WriteJSONJobs writes it (fields in fio's order;
 // those only older fios or fio's client mode write are omitted when empty).
 type jsonDoc struct {
-	FioVersion    string         `json:"fio version"`
-	Timestamp     float64        `json:"timestamp"`
-	TimestampMs   float64        `json:"timestamp_ms"`
-	Time          string         `json:"time"`
-	GlobalOptions map[string]any `json:"global options,omitempty"`
-	Jobs          []jsonJob      `json:"jobs"`
-	ClientStats   []jsonJob      `json:"client_stats,omitempty"`
-	DiskUtil      []jsonDisk     `json:"disk_util"`
+	FioVersion    string          `json:"fio version"`
+	Timestamp     float64         `json:"timestamp"`
+	TimestampMs   float64         `json:"timestamp_ms"`
+	Time          string          `json:"time"`
+	GlobalOptions jsonObject[any] `json:"global options,omitempty"`
+	Jobs          []jsonJob       `json:"jobs"`
+	ClientStats   []jsonJob       `json:"client_stats,omitempty"`
+	DiskUtil      []jsonDisk      `json:"disk_util,omitempty"` // none: fio leaves it out (a target on tmpfs)
 }
 
 type jsonJob struct {
-	JobName           string             `json:"jobname"`
-	GroupID           float64            `json:"groupid"`
-	Error             float64            `json:"error"`
-	Eta               float64            `json:"eta"`
-	Elapsed           float64            `json:"elapsed"`
-	Options           map[string]any     `json:"job options"`
-	Read              *jsonDir           `json:"read,omitempty"`
-	Write             *jsonDir           `json:"write,omitempty"`
-	Trim              *jsonDir           `json:"trim,omitempty"`
-	Mixed             *jsonDir           `json:"mixed,omitempty"`
-	Sync              *jsonSync          `json:"sync,omitempty"`
-	JobRuntime        float64            `json:"job_runtime"`
-	UsrCPU            float64            `json:"usr_cpu"`
-	SysCPU            float64            `json:"sys_cpu"`
-	Ctx               float64            `json:"ctx"`
-	Majf              float64            `json:"majf"`
-	Minf              float64            `json:"minf"`
-	IODepthLevel      map[string]float64 `json:"iodepth_level"`
-	IODepthSubmit     map[string]float64 `json:"iodepth_submit"`
-	IODepthComplete   map[string]float64 `json:"iodepth_complete"`
-	LatencyNs         map[string]float64 `json:"latency_ns,omitempty"`
-	LatencyUs         map[string]float64 `json:"latency_us,omitempty"`
-	LatencyMs         map[string]float64 `json:"latency_ms,omitempty"`
-	LatencyDepth      float64            `json:"latency_depth"`
-	LatencyTarget     float64            `json:"latency_target"`
-	LatencyPercentile float64            `json:"latency_percentile"`
-	LatencyWindow     float64            `json:"latency_window"`
-	Steadystate       *jsonSteady        `json:"steadystate,omitempty"`
-	Hostname          string             `json:"hostname,omitempty"`
-	Port              float64            `json:"port,omitempty"`
+	JobName           string              `json:"jobname"`
+	GroupID           float64             `json:"groupid"`
+	Error             float64             `json:"error"`
+	Eta               float64             `json:"eta"`
+	Elapsed           float64             `json:"elapsed"`
+	Options           jsonObject[any]     `json:"job options"`
+	Read              *jsonDir            `json:"read,omitempty"`
+	Write             *jsonDir            `json:"write,omitempty"`
+	Trim              *jsonDir            `json:"trim,omitempty"`
+	Mixed             *jsonDir            `json:"mixed,omitempty"`
+	Sync              *jsonSync           `json:"sync,omitempty"`
+	JobRuntime        float64             `json:"job_runtime"`
+	UsrCPU            float64             `json:"usr_cpu"`
+	SysCPU            float64             `json:"sys_cpu"`
+	Ctx               float64             `json:"ctx"`
+	Majf              float64             `json:"majf"`
+	Minf              float64             `json:"minf"`
+	IODepthLevel      jsonObject[float64] `json:"iodepth_level"`
+	IODepthSubmit     jsonObject[float64] `json:"iodepth_submit"`
+	IODepthComplete   jsonObject[float64] `json:"iodepth_complete"`
+	LatencyNs         jsonObject[float64] `json:"latency_ns,omitempty"`
+	LatencyUs         jsonObject[float64] `json:"latency_us,omitempty"`
+	LatencyMs         jsonObject[float64] `json:"latency_ms,omitempty"`
+	LatencyDepth      float64             `json:"latency_depth"`
+	LatencyTarget     float64             `json:"latency_target"`
+	LatencyPercentile float64             `json:"latency_percentile"`
+	LatencyWindow     float64             `json:"latency_window"`
+	Steadystate       *jsonSteady         `json:"steadystate,omitempty"`
+	Hostname          string              `json:"hostname,omitempty"`
+	Port              float64             `json:"port,omitempty"`
 }
 
 type jsonDir struct {
@@ -95,13 +95,13 @@ type jsonDir struct {
 }
 
 type jsonLat struct {
-	Min        float64            `json:"min"`
-	Max        float64            `json:"max"`
-	Mean       float64            `json:"mean"`
-	Stddev     float64            `json:"stddev"`
-	N          float64            `json:"N"`
-	Percentile map[string]float64 `json:"percentile,omitempty"`
-	Bins       map[string]float64 `json:"bins,omitempty"` // json+ only
+	Min        float64             `json:"min"`
+	Max        float64             `json:"max"`
+	Mean       float64             `json:"mean"`
+	Stddev     float64             `json:"stddev"`
+	N          float64             `json:"N"`
+	Percentile jsonObject[float64] `json:"percentile,omitempty"`
+	Bins       jsonObject[float64] `json:"bins,omitempty"` // json+ only
 }
 
 // jsonPrio is one entry of fio's "prios".
@@ -218,7 +218,7 @@ func lineOf(data []byte, off int) int {
 // output converts a decoded document.
 func (d jsonDoc) output(line int) Output {
 	o := Output{Format: "json", Line: line, FioVersion: d.FioVersion, Timestamp: int64(finite(d.Timestamp))}
-	global := stringOptions(d.GlobalOptions)
+	global := stringOptions(d.GlobalOptions.Map())
 	add := func(jj jsonJob, client bool) {
 		j := jj.job(global)
 		if client {
@@ -292,14 +292,14 @@ func (jj jsonJob) job(global map[string]string) Job {
 	for k, v := range global {
 		opts[k] = v
 	}
-	for k, v := range stringOptions(jj.Options) {
+	for k, v := range stringOptions(jj.Options.Map()) {
 		opts[k] = v
 	}
 	j := Job{
 		Name: jj.JobName, GroupID: int(finite(jj.GroupID)), Error: int(finite(jj.Error)),
 		Host: jj.Hostname, Port: int(finite(jj.Port)), Options: opts,
 		RuntimeMs: int64(finite(jj.JobRuntime)), UsrCPU: finite(jj.UsrCPU), SysCPU: finite(jj.SysCPU),
-		Ctx: int64(finite(jj.Ctx)), IODepthDist: jj.IODepthLevel, IODepthSubmit: jj.IODepthSubmit, IODepthComplete: jj.IODepthComplete,
+		Ctx: int64(finite(jj.Ctx)), IODepthDist: jj.IODepthLevel.Map(), IODepthSubmit: jj.IODepthSubmit.Map(), IODepthComplete: jj.IODepthComplete.Map(),
 	}
 	j.Read, j.Write, j.Trim = jj.Read.dir(), jj.Write.dir(), jj.Trim.dir()
 	j.Steady = steadyOf(jj.Steadystate)
@@ -400,7 +400,7 @@ func (l *jsonLat) stat(unit float64) LatStat {
 	}
 	s := LatStat{MinNs: finite(l.Min) * unit, MaxNs: finite(l.Max) * unit, MeanNs: finite(l.Mean) * unit,
 		StddevNs: finite(l.Stddev) * unit, N: int64(finite(l.N))}
-	for k, v := range l.Percentile {
+	for k, v := range l.Percentile.Map() {
 		p, err := strconv.ParseFloat(k, 64)
 		if err != nil || math.IsNaN(p) || math.IsInf(p, 0) {
 			continue
@@ -408,7 +408,7 @@ func (l *jsonLat) stat(unit float64) LatStat {
 		s.Percentiles = append(s.Percentiles, Percentile{Pct: p, Ns: finite(v) * unit})
 	}
 	sortPercentiles(s.Percentiles)
-	s.Bins = jsonBins(l.Bins, unit)
+	s.Bins = jsonBins(l.Bins.Map(), unit)
 	return s
 }
 

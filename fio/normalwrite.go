@@ -21,6 +21,17 @@ import (
 // none (pid 0, majf, minf, short, dropped: 0). fio's normal readers, and
 // ParseNormal, read it.
 func WriteNormal(w io.Writer, rs []Report) error {
+	if err := WriteNormalHead(w, rs); err != nil {
+		return err
+	}
+	return WriteNormalRest(w, rs)
+}
+
+// WriteNormalHead writes the lines fio 3.33's normal output begins with,
+// before any other format it prints with it (--output-format=terse,normal):
+// a header line per job (numjobs clones as "..."), the version and
+// "Starting N processes".
+func WriteNormalHead(w io.Writer, rs []Report) error {
 	if len(rs) == 0 {
 		return fmt.Errorf("fio normal output: no job to write")
 	}
@@ -32,22 +43,27 @@ func WriteNormal(w io.Writer, rs []Report) error {
 		if i > 0 && rs[i-1].Job.Name == j.Name && rs[i-1].Job.GroupID == j.GroupID {
 			continue // a clone reported apart: its header was said
 		}
-		var bs [2]string
-		for d := range bs {
-			lo, hi := j.BS, j.BS
-			if b := j.BSBounds[d]; b[0] > 0 {
-				lo, hi = b[0], b[1]
-			}
-			bs[d] = fioBytes(float64(lo), true) + "-" + fioBytes(float64(hi), true) // fio's 4096B, 16.0KiB, 1024KiB
-		}
-		fmt.Fprintf(bw, "%s: (g=%d): %s=%s, %s=(R) %s, (W) %s, (T) %s, %s=%s, %s=%d\n",
-			j.Name, j.GroupID, OptRW, j.RW, OptBS, bs[0], bs[1], bs[1], OptIOEngine, j.IOEngine, OptIODepth, j.IODepth)
+		fmt.Fprintf(bw, "%s: (g=%d): %s=%s, %s=%s, %s=%s, %s=%d\n",
+			j.Name, j.GroupID, OptRW, j.RW, OptBS, j.headerBS(), OptIOEngine, j.IOEngine, OptIODepth, j.IODepth)
 		if j.NumJobs > 1 || i+1 < len(rs) && rs[i+1].Job.Name == j.Name && rs[i+1].Job.GroupID == j.GroupID {
 			fmt.Fprintln(bw, "...") // fio's mark for a job's further clones
 		}
 	}
 	fmt.Fprintln(bw, rs[0].Version)
-	fmt.Fprintf(bw, "Starting %d %s\n\n", procs, map[bool]string{true: "process", false: "processes"}[procs == 1])
+	fmt.Fprintf(bw, "Starting %d %s\n", procs, map[bool]string{true: "process", false: "processes"}[procs == 1])
+	return bw.Flush()
+}
+
+// WriteNormalRest writes the rest of fio's normal output, which fio 3.33
+// prints after the other formats it prints with it (--output-format=
+// json,normal): a blank line, a block per report, one blank line after the
+// last, each group's run status and the disks' stats.
+func WriteNormalRest(w io.Writer, rs []Report) error {
+	if len(rs) == 0 {
+		return fmt.Errorf("fio normal output: no job to write")
+	}
+	bw := bufio.NewWriter(w)
+	fmt.Fprintln(bw)
 	for _, r := range rs {
 		writeNormalJob(bw, r)
 	}
@@ -60,6 +76,31 @@ func WriteNormal(w io.Writer, rs []Report) error {
 	writeNormalDisks(bw, rs)
 	return bw.Flush()
 }
+
+// headerBS is the block sizes of fio's header line, each direction's
+// smallest and largest under the job's kb_base ("(R) 4096B-4096B, (W)
+// 16.0KiB-16.0KiB, (T) 4096B-4096B"): a direction without bounds has BS,
+// trim without its own has the writes'.
+func (j Job) headerBS() string {
+	var bs [3]string
+	for d := range bs {
+		lo, hi := j.BS, j.BS
+		if b := j.BSBounds[d]; b[0] > 0 {
+			lo, hi = b[0], b[1]
+		} else if d == 2 {
+			lo, hi = j.BS, j.BS
+			if b := j.BSBounds[1]; b[0] > 0 {
+				lo, hi = b[0], b[1]
+			}
+		}
+		bs[d] = fioBytes(float64(lo), j.pow2()) + "-" + fioBytes(float64(hi), j.pow2()) // fio's 4096B, 16.0KiB, 1024KiB
+	}
+	return fmt.Sprintf("(R) %s, (W) %s, (T) %s", bs[0], bs[1], bs[2])
+}
+
+// pow2 reports whether fio writes the job's sizes and rates in binary
+// units first (kb_base=1024, its default) or decimal ones (kb_base=1000).
+func (j Job) pow2() bool { return j.KBBase != 1000 }
 
 // writeNormalJob writes one report's block.
 func writeNormalJob(w *bufio.Writer, r Report) {
@@ -106,19 +147,14 @@ func (r Report) writeNormalDir(w *bufio.Writer, name string, d *Dir) {
 	if name == "write" {
 		zones = "; 0 zone resets" // fio 3.33's write line; qdsweep resets no zones
 	}
-	fmt.Fprintf(w, "  %s: IOPS=%s, BW=%s/s (%s/s)(%s/%dmsec)%s\n", name, fioNum(d.IOPS, 1000, ""), fioBytes(d.BWBytes, true),
-		fioBytes(d.BWBytes, false), fioBytes(float64(d.IOBytes), true), d.RuntimeMs, zones)
-	unit, div := latUnit(d.Clat)
-	for _, l := range []struct {
-		label string
-		s     LatStat
-	}{{"    clat", d.Clat}, {"     lat", d.Lat}} {
-		writeLatLine(w, l.label, unit, div, l.s)
-	}
+	p2 := r.Job.pow2()
+	fmt.Fprintf(w, "  %s: IOPS=%s, BW=%s/s (%s/s)(%s/%dmsec)%s\n", name, fioNum(d.IOPS), fioBytes(d.BWBytes, p2),
+		fioBytes(d.BWBytes, !p2), fioBytes(float64(d.IOBytes), p2), d.RuntimeMs, zones)
+	// Each line in its own unit, as fio's display_lat.
+	writeLatLine(w, "    clat", d.Clat)
+	writeLatLine(w, "     lat", d.Lat)
 	for _, p := range d.Prios {
-		// Each priority's line in its own unit, as fio's display_lat.
-		pu, pdiv := latUnit(p.Clat)
-		writeLatLine(w, fmt.Sprintf("    clat prio %d/%d", p.Class, p.Level), pu, pdiv, p.Clat)
+		writeLatLine(w, fmt.Sprintf("    clat prio %d/%d", p.Class, p.Level), p.Clat)
 	}
 	clat, lat := r.shapedLat(d)
 	writePercentiles(w, "    clat percentiles", clat.Percentiles)
@@ -132,14 +168,18 @@ func (r Report) writeNormalDir(w *bufio.Writer, name string, d *Dir) {
 	}
 }
 
-// writeLatLine writes one latency line, "clat (usec): min=…, max=…,
-// avg=…, stdev=…", in unit (div ns each); nothing for a latency not known.
-func writeLatLine(w *bufio.Writer, label, unit string, div float64, s LatStat) {
+// writeLatLine writes one latency line as fio 3.33's display_lat does,
+// "clat (usec): min=…, max=…, avg=…, stdev=…": in its own unit (latUnit),
+// the whole ns divided down, min and max by num2str in 6 digits ("2698.0k"),
+// avg and stdev at least 5 wide; nothing for a latency not known.
+func writeLatLine(w *bufio.Writer, label string, s LatStat) {
 	if !s.Known() {
 		return
 	}
-	fmt.Fprintf(w, "%s (%s): min=%s, max=%s, avg=%.2f, stdev=%.2f\n", label, unit, fioNum(s.MinNs/div, 1000, ""),
-		fioNum(s.MaxNs/div, 1000, ""), s.MeanNs/div, s.StddevNs/div)
+	unit, div := latUnit(s)
+	lo, hi := uint64(max(s.MinNs, 0))/uint64(div), uint64(max(s.MaxNs, 0))/uint64(div)
+	fmt.Fprintf(w, "%s (%s): min=%s, max=%s, avg=%5.2f, stdev=%5.2f\n", label, unit, num2str(lo, 6, false, ""),
+		num2str(hi, 6, false, ""), s.MeanNs/div, s.StddevNs/div)
 }
 
 // writePercentiles writes a title, the unit fio 3.33's
@@ -259,11 +299,23 @@ func writeGroupStatus(w *bufio.Writer, rs []Report, g int) {
 		if n > 1 && rhi > 0 {
 			agg = float64(bytes) / (float64(rhi) / 1e3) // fio's: the group's bytes over its longest runtime
 		}
+		p2 := groupPow2(rs, g)
 		fmt.Fprintf(w, "%s: bw=%s/s (%s/s), %s/s-%s/s (%s/s-%s/s), io=%s (%s), run=%d-%dmsec\n", label,
-			fioBytes(agg, true), fioBytes(agg, false), fioBytes(lo, true), fioBytes(hi, true), fioBytes(lo, false), fioBytes(hi, false),
-			fioBytes(float64(bytes), true), fioBytes(float64(bytes), false), rlo, rhi)
+			fioBytes(agg, p2), fioBytes(agg, !p2), fioBytes(lo, p2), fioBytes(hi, p2), fioBytes(lo, !p2), fioBytes(hi, !p2),
+			fioBytes(float64(bytes), p2), fioBytes(float64(bytes), !p2), rlo, rhi)
 	}
 	fmt.Fprintln(w)
+}
+
+// groupPow2 is Job.pow2 of group g's first report: fio writes a group's
+// status under its first job's kb_base.
+func groupPow2(rs []Report, g int) bool {
+	for _, r := range rs {
+		if r.Job.GroupID == g {
+			return r.Job.pow2()
+		}
+	}
+	return true
 }
 
 // writeNormalDisks writes fio's "Disk stats (read/write):" block, each
@@ -285,31 +337,50 @@ func writeNormalDisks(w *bufio.Writer, rs []Report) {
 	}
 }
 
-// fioNum writes v as fio's num2str does with four characters: whole up
-// to 9999, else scaled by base with k, M, G, T and three significant
-// digits ("9428", "18.3k", "128k").
-func fioNum(v, base float64, suffix string) string {
-	units := []string{"", "k", "M", "G", "T", "P"}
-	if base == 1024 {
-		units = []string{"", "Ki", "Mi", "Gi", "Ti", "Pi"}
-	}
-	i := 0
-	for math.Round(v) >= 1e4 && i < len(units)-1 {
-		v /= base
-		i++
-	}
-	s := strconv.FormatFloat(math.Round(v), 'f', 0, 64)
-	if i > 0 && v < 1000 {
-		s = strconv.FormatFloat(v, 'f', max(0, 3-len(strconv.Itoa(int(v)))), 64)
-	}
-	return s + units[i] + suffix
-}
+// sigFigs is fio's significant_figures default: the digits num2str
+// gives IOPS, bandwidths and sizes.
+const sigFigs = 4
+
+// fioNum writes v as fio 3.33 writes IOPS (num2str with sigFigs digits,
+// decimal: "9428", "18.3k", "128k").
+func fioNum(v float64) string { return num2str(uint64(max(v, 0)), sigFigs, false, "") }
 
 // fioBytes writes a byte count (or rate) as fio does: binary ("71.4MiB")
-// or decimal ("74.9MB").
-func fioBytes(v float64, binary bool) string {
-	if binary {
-		return fioNum(v, 1024, "B")
+// or decimal ("74.9MB"), with sigFigs digits.
+func fioBytes(v float64, binary bool) string { return num2str(uint64(max(v, 0)), sigFigs, binary, "B") }
+
+// num2str is fio 3.33's num2str (lib/num2str.c): num divided by 1000
+// (1024 when pow2) until it has at most maxlen digits, the remainder's
+// decimals in the room left (counting the point; rounded, carried into
+// num), the unit prefix (k, M … or Ki, Mi …) and unit after it.
+func num2str(num uint64, maxlen int, pow2 bool, unit string) string {
+	prefixes := []string{"", "k", "M", "G", "T", "P", "E"}
+	thousand := uint64(1000)
+	if pow2 {
+		prefixes, thousand = []string{"", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"}, 1024
 	}
-	return fioNum(v, 1000, "B")
+	post, modulo, divided, carry := 0, uint64(0), false, false
+	for ; post < len(prefixes); post++ {
+		if len(strconv.FormatUint(num, 10)) <= maxlen {
+			break
+		}
+		modulo, divided = num%thousand, true
+		num /= thousand
+		carry = modulo >= thousand/2
+	}
+	if post >= len(prefixes) {
+		post = 0
+	}
+	room := maxlen - len(strconv.FormatUint(num, 10)) - 1
+	if !divided || room <= 0 {
+		if divided && carry {
+			num++
+		}
+		return strconv.FormatUint(num, 10) + prefixes[post] + unit
+	}
+	frac := strconv.FormatFloat(float64(modulo)/float64(thousand), 'f', room, 64)
+	if frac[0] == '1' {
+		num++
+	}
+	return strconv.FormatUint(num, 10) + "." + frac[2:] + prefixes[post] + unit
 }

@@ -73,3 +73,42 @@ func TestWriteNormalReadsBack(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteNormalFieldsAsFio: the fields fio 3.33 wrote for runs of
+// bs=4k,8k,16k (with kb_base=1000 too), as WriteNormal writes the same
+// figures: the header's trims with their own sizes in the job's units,
+// IOPS, bandwidth and size in four digits decimal first under
+// kb_base=1000, a latency line's max in six digits (5039.8k, not 5.04M),
+// 1,522,999 ns as 1523.0k (the carry), avg and stdev at least five wide.
+func TestWriteNormalFieldsAsFio(t *testing.T) {
+	d := &fio.Dir{TotalIOs: 28, IOBytes: 28 * 4096, RuntimeMs: 7, IOPS: 4000, BWBytes: 28 * 4096 * 1000 / 7,
+		Clat: fio.LatStat{MinNs: 1603, MaxNs: 5039812, MeanNs: 959694.91, StddevNs: 1672923, N: 28},
+		Lat:  fio.LatStat{MinNs: 72001, MaxNs: 1522999, MeanNs: 6.5, StddevNs: 433.53, N: 28}}
+	for _, c := range []struct {
+		kbBase int
+		bounds [3][2]int64
+		want   []string
+	}{
+		{1024, [3][2]int64{{4096, 4096}, {8192, 8192}, {16384, 16384}}, []string{
+			"r: (g=0): rw=randrw, bs=(R) 4096B-4096B, (W) 8192B-8192B, (T) 16.0KiB-16.0KiB, ioengine=psync, iodepth=1\n",
+			"  read: IOPS=4000, BW=15.6MiB/s (16.4MB/s)(112KiB/7msec)\n",
+			"    clat (nsec): min=1603, max=5039.8k, avg=959694.91, stdev=1672923.00\n",
+			"     lat (nsec): min=72001, max=1523.0k, avg= 6.50, stdev=433.53\n"}},
+		{1000, [3][2]int64{{4000, 4000}, {8000, 8000}, {16000, 16000}}, []string{
+			"r: (g=0): rw=randrw, bs=(R) 4000B-4000B, (W) 8000B-8000B, (T) 16.0kB-16.0kB, ioengine=psync, iodepth=1\n",
+			"  read: IOPS=4000, BW=16.4MB/s (15.6MiB/s)(115kB/7msec)\n",
+			"   READ: bw=16.4MB/s (15.6MiB/s), 16.4MB/s-16.4MB/s (15.6MiB/s-15.6MiB/s), io=115kB (112KiB), run=7-7msec\n"}},
+	} {
+		r := fio.Report{Version: "fio-3.33", Job: fio.Job{Name: "r", RW: "randrw", BS: c.bounds[0][0], BSBounds: c.bounds, KBBase: c.kbBase,
+			IOEngine: "psync", IODepth: 1, NumJobs: 1, Read: d}}
+		var b bytes.Buffer
+		if err := fio.WriteNormal(&b, []fio.Report{r}); err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(b.String(), w) {
+				t.Errorf("kb_base=%d: lacks %q:\n%s", c.kbBase, w, b.String())
+			}
+		}
+	}
+}

@@ -43,12 +43,15 @@ type Job struct {
 	Options map[string]string `json:"options,omitempty"`
 	RW      string            `json:"rw,omitempty"` // fio rw=, "" when unknown
 	BS      int64             `json:"bs,omitempty"` // bytes per I/O, 0 when unknown
-	// BSBounds are the smallest and largest I/O of reads [0] and writes
-	// [1] when they vary (bssplit, bsrange, bs=8k,32k), as fio's header
-	// gives them; zero: BS for both.
-	BSBounds [2][2]int64 `json:"-"`
-	IOEngine string      `json:"ioengine,omitempty"` // "" when unknown (fio's default is psync)
-	IODepth  int         `json:"iodepth"`            // configured iodepth per job; 0 when unknown
+	// BSBounds are the smallest and largest I/O of reads [0], writes [1]
+	// and trims [2] when they vary (bssplit, bsrange, bs=8k,32k,16k), as
+	// fio's header gives them; zero: BS (trims: the writes').
+	BSBounds [3][2]int64 `json:"-"`
+	// KBBase is the job's kb_base (1000: fio's normal output writes sizes
+	// and rates in decimal units first; else binary first).
+	KBBase   int    `json:"-"`
+	IOEngine string `json:"ioengine,omitempty"` // "" when unknown (fio's default is psync)
+	IODepth  int    `json:"iodepth"`            // configured iodepth per job; 0 when unknown
 	// IODepthFrom says where IODepth came from: "options", "header",
 	// "iodepth distribution" (the busiest bucket of fio's IO depths, a lower
 	// bound of the setting), "default" (fio's default of 1: JSON lists every

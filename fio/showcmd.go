@@ -99,3 +99,49 @@ func checkShown(jf JobFile) error {
 	}
 	return nil
 }
+
+// Listed is job i's options as fio 3.33's JSON lists them, by fio's
+// names, each time given: its "job options" (a job file section's in the
+// order fio reads them, showOrder; a command line's as given) and its
+// "global options" (the command line's before the job file as given, then
+// each [global] section's in fio's order).
+func (jf JobFile) Listed(i int) (job, global []Option) {
+	js := jf.Jobs[i]
+	job = js.Options
+	if js.Line > 0 {
+		job = showOrder(js.Options)
+	}
+	fileGlobals := 0
+	if n := len(jf.globals); n > 0 {
+		fileGlobals = jf.globals[n-1].end
+	}
+	cmdline := max(len(jf.Global)-fileGlobals, 0)
+	global = slices.Clone(jf.Global[:cmdline])
+	start := cmdline
+	for _, s := range jf.globals {
+		end := min(cmdline+s.end, len(jf.Global))
+		global = append(global, showOrder(jf.Global[start:end])...)
+		start = end
+	}
+	global = append(global, jf.Global[start:]...)
+	return canonical(job), canonical(global)
+}
+
+// canonical is opts with each key fio's name for it.
+func canonical(opts []Option) []Option {
+	out := make([]Option, len(opts))
+	for i, o := range opts {
+		out[i] = Option{Key: OptionName(o.Key), Value: o.Value, Line: o.Line}
+	}
+	return out
+}
+
+// OptionValue is the value of option k (fio's name) last given in opts.
+func OptionValue(opts []Option, k string) (string, bool) {
+	for i := len(opts) - 1; i >= 0; i-- {
+		if opts[i].Key == k {
+			return opts[i].Value, true
+		}
+	}
+	return "", false
+}

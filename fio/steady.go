@@ -194,5 +194,5 @@ func writeNormalSteady(w *bufio.Writer, s *SteadyState) {
 		kind = "bw"
 	}
 	fmt.Fprintf(w, "  steadystate  : attained=%s, bw=%s/s (%s/s), iops=%s, %s%s=%.3f%s\n", attained,
-		fioBytes(float64(bw), true), fioBytes(float64(bw), false), fioNum(float64(iops), 1000, ""), kind, mode, s.Criterion, s.pct())
+		fioBytes(float64(bw), true), fioBytes(float64(bw), false), fioNum(float64(iops)), kind, mode, s.Criterion, s.pct())
 }

@@ -2,10 +2,13 @@ package fio
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"time"
 )
@@ -53,8 +56,10 @@ type Report struct {
 	// GlobalOptions those of the command line and [global], as written:
 	// fio's "job options" and "global options" are then these and nothing
 	// else. Without it they are derived from Job.Options.
-	Given         bool
-	GlobalOptions map[string]string
+	Given bool
+	// JobOptions and GlobalOptions are fio's "job options" and "global
+	// options" with Given, in the order fio lists them (ListedOrder).
+	JobOptions, GlobalOptions []Option
 	// Reporting is what the job's reporting options ask of its report.
 	Reporting Reporting
 	// Percentiles are the percentiles reported (percent; nil:
@@ -258,12 +263,7 @@ func WriteJSONJobs(w io.Writer, rs []Report) error {
 	r := rs[0]
 	job0, global := jobJSON(r, nil)
 	if r.Given {
-		global = map[string]any{}
-		for k, v := range r.GlobalOptions {
-			if listedOption(k, v) {
-				global[k] = v
-			}
-		}
+		global = listedJSON(r.GlobalOptions)
 	}
 	jobs := []jsonJob{job0}
 	for _, o := range rs[1:] {
@@ -317,15 +317,20 @@ func listedOption(k, v string) bool { return v != "" && fioJobOptions[k] }
 func latJSON(l LatStat, pct, plus bool) *jsonLat {
 	m := &jsonLat{Min: math.Trunc(l.MinNs), Max: math.Trunc(l.MaxNs), Mean: l.MeanNs, Stddev: l.StddevNs, N: float64(l.N)}
 	if pct && len(l.Percentiles) > 0 {
-		m.Percentile = map[string]float64{}
 		for _, p := range l.Percentiles {
-			m.Percentile[strconv.FormatFloat(p.Pct, 'f', 6, 64)] = math.Trunc(p.Ns)
+			m.Percentile.set(strconv.FormatFloat(p.Pct, 'f', 6, 64), math.Trunc(p.Ns))
 		}
 	}
 	if pct && plus && len(l.Bins) > 0 {
-		m.Bins = make(map[string]float64, len(l.Bins))
-		for _, b := range l.Bins {
-			m.Bins[strconv.FormatInt(int64(b.Ns), 10)] += float64(b.Count)
+		// fio's bins low to high, a value once.
+		bins := slices.SortedFunc(slices.Values(l.Bins), func(a, b Bin) int { return cmp.Compare(a.Ns, b.Ns) })
+		for _, b := range bins {
+			k := strconv.FormatInt(int64(b.Ns), 10)
+			if n := len(m.Bins); n > 0 && m.Bins[n-1].Key == k {
+				m.Bins[n-1].Value += float64(b.Count)
+				continue
+			}
+			m.Bins = append(m.Bins, jsonField[float64]{k, float64(b.Count)})
 		}
 	}
 	return m
@@ -387,56 +392,87 @@ func (r Report) terseLatUs() []float64 {
 
 // latBuckets is one of fio's latency_ns/us/ms maps: each bucket's percent
 // of I/Os as fio shows it, under its key (the last ms bucket's ">=2000").
-func latBuckets(keys []float64, v []float64) map[string]float64 {
-	m := map[string]float64{}
+func latBuckets(keys []float64, v []float64) jsonObject[float64] {
+	var m jsonObject[float64]
 	for i, x := range LatShown(v, len(keys)) {
 		k := strconv.FormatFloat(keys[i], 'f', -1, 64)
 		if math.IsInf(keys[i], 1) {
 			k = ">=2000"
 		}
-		m[k] = x
+		m = append(m, jsonField[float64]{k, x})
 	}
 	return m
+}
+
+// etaJSON is the "eta" fio 3.33 writes in a report after elapsed
+// seconds: its calc_thread_status's INT_MAX when under 3 s have passed,
+// else 0 (every job done).
+func etaJSON(elapsed int64) float64 {
+	if elapsed < 3 {
+		return math.MaxInt32
+	}
+	return 0
+}
+
+// jobOptionsJSON is a job's "job options", and those it would put under
+// "global options": with Given, the job's own in fio's order
+// (Report.JobOptions); else derived from Job.Options by name, given the
+// first job's global options (later jobs), an option that differs from
+// them the job's own.
+func jobOptionsJSON(r Report, first jsonObject[any]) (job, global jsonObject[any]) {
+	if r.Given {
+		return listedJSON(r.JobOptions), nil
+	}
+	firsts := first.Map()
+	for _, k := range slices.Sorted(maps.Keys(r.Job.Options)) {
+		v := r.Job.Options[k]
+		switch k {
+		case OptName, OptRW, OptBS, OptIODepth, OptNumJobs, OptRWMixRead, OptSize, OptFilename:
+			job = append(job, jsonField[any]{k, v})
+		default:
+			if g, ok := firsts[k]; first != nil && (!ok || g != v) {
+				job = append(job, jsonField[any]{k, v})
+			} else {
+				global = append(global, jsonField[any]{k, v})
+			}
+		}
+	}
+	return job, global
+}
+
+// listedJSON is the options of opts fio lists (listedOption), in order,
+// a repeated one each time, as fio lists them.
+func listedJSON(opts []Option) jsonObject[any] {
+	var o jsonObject[any]
+	for _, x := range opts {
+		if listedOption(x.Key, x.Value) {
+			o = append(o, jsonField[any]{x.Key, x.Value})
+		}
+	}
+	return o
 }
 
 // jobJSON is one job's entry of fio's JSON, and the options it would put
 // under "global options"; given the first job's global options (later
 // jobs), an option that differs from them is the job's own.
-func jobJSON(r Report, first map[string]any) (jsonJob, map[string]any) {
+func jobJSON(r Report, first jsonObject[any]) (jsonJob, jsonObject[any]) {
 	j := r.Job
-	depth := map[string]float64{}
+	var depth, submit, complete jsonObject[float64]
 	for _, b := range depthBuckets {
-		depth[b.key] = j.IODepthDist[b.key]
+		depth = append(depth, jsonField[float64]{b.key, j.IODepthDist[b.key]})
 	}
-	submit, complete := map[string]float64{}, map[string]float64{}
 	for _, k := range batchBuckets {
-		submit[k], complete[k] = j.IODepthSubmit[k], j.IODepthComplete[k]
+		submit = append(submit, jsonField[float64]{k, j.IODepthSubmit[k]})
+		complete = append(complete, jsonField[float64]{k, j.IODepthComplete[k]})
 	}
 	sync := &jsonSync{Lat: latJSON(LatStat{}, false, false)}
 	if r.Sync != nil {
 		sync = &jsonSync{TotalIOs: float64(r.Sync.TotalIOs), Lat: latJSON(r.Sync.Clat, true, r.Plus)}
 	}
-	jobOpts, global := map[string]any{}, map[string]any{}
-	for k, v := range j.Options {
-		if r.Given {
-			if listedOption(k, v) {
-				jobOpts[k] = v
-			}
-			continue
-		}
-		switch k {
-		case OptName, OptRW, OptBS, OptIODepth, OptNumJobs, OptRWMixRead, OptSize, OptFilename:
-			jobOpts[k] = v
-		default:
-			if g, ok := first[k]; first != nil && (!ok || g != v) {
-				jobOpts[k] = v
-			} else {
-				global[k] = v
-			}
-		}
-	}
+	jobOpts, global := jobOptionsJSON(r, first)
+	elapsed := (j.RuntimeMs + 999) / 1000
 	job := jsonJob{
-		JobName: j.Name, GroupID: float64(j.GroupID), Error: float64(j.Error), Elapsed: float64((j.RuntimeMs + 999) / 1000),
+		JobName: j.Name, GroupID: float64(j.GroupID), Error: float64(j.Error), Eta: etaJSON(elapsed), Elapsed: float64(elapsed),
 		Options: jobOpts,
 
 		JobRuntime: float64(j.RuntimeMs), UsrCPU: j.UsrCPU, SysCPU: j.SysCPU, Ctx: float64(j.Ctx),

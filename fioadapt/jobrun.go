@@ -87,6 +87,13 @@ type JobRun struct {
 	// IncrementPercent is fio's offset_increment=N%, likewise a share of
 	// the target's size (0: not set).
 	IncrementPercent float64 `json:"offset_increment_percent,omitempty"`
+	// TrimBS is the smallest and largest trim of fio's bs, bsrange or
+	// bssplit (the third of reads,writes,trims), which only fio's header
+	// line shows: qdsweep runs no trims.
+	TrimBS [2]int64 `json:"trim_bs,omitempty"`
+	// KBBase is the job's kb_base (1024 or 1000): how fio's normal output
+	// writes its sizes and rates.
+	KBBase int `json:"kb_base,omitempty"`
 	// Set holds every option name (aliases resolved) the job sets.
 	Set map[string]bool `json:"-"`
 	// GroupReporting is fio's group_reporting: numjobs clones reported as
@@ -97,8 +104,10 @@ type JobRun struct {
 	// the command line and the file's [global] sections: each by fio's
 	// name, its value as written, the last one given winning. fio's JSON
 	// lists these ("job options", "global options"), and nothing else.
-	JobOptions    map[string]string `json:"-"`
-	GlobalOptions map[string]string `json:"-"`
+	// Each is in the order fio lists it (fio.JobFile.Listed), an option
+	// given twice listed twice; fio.OptionValue reads the last.
+	JobOptions    []fio.Option `json:"-"`
+	GlobalOptions []fio.Option `json:"-"`
 	// Given are the options the job was converted from, as written, in the
 	// order applied ([global]'s then the job's): AsGiven writes their
 	// values back where they mean what the workload does.
@@ -161,16 +170,6 @@ func (l JobLogs) Averaged() bool { return l.IOPS != "" || l.BW != "" || l.Lat !=
 // does without log_avg_msec.
 func (l JobLogs) PerIO() bool { return l.Averaged() && l.AvgMs <= 0 }
 
-// optionsAsGiven is opts by fio's name, each value as written, the last
-// one given winning.
-func optionsAsGiven(opts []fio.Option) map[string]string {
-	m := make(map[string]string, len(opts))
-	for _, o := range opts {
-		m[fio.OptionName(o.Key)] = o.Value
-	}
-	return m
-}
-
 // Runs converts every job of the file (with [global] applied) to a
 // workload. Options qdsweep cannot honour, and options fio does not have,
 // are named together in one error wrapping ErrUnsupported.
@@ -193,7 +192,7 @@ func Runs(jf fio.JobFile) ([]JobRun, error) {
 				bad = append(bad, fio.DescribeOption(u))
 			}
 		}
-		run.JobOptions, run.GlobalOptions = optionsAsGiven(js.Options), optionsAsGiven(jf.Global)
+		run.JobOptions, run.GlobalOptions = jf.Listed(i)
 		run.Given = jf.Scoped(i)
 		runs = append(runs, run)
 	}
@@ -304,7 +303,7 @@ func convertJob(name string, opts []fio.Option) (JobRun, []fio.Option, error) {
 	}
 	c.checkSteady()
 	c.checkVerify()
-	c.run.Unsupported, c.run.Engine = c.unsupported, fio.EngineUsed(c.engine)
+	c.run.Unsupported, c.run.Engine, c.run.KBBase = c.unsupported, fio.EngineUsed(c.engine), c.kbBase
 	return c.run, c.unsupported, nil
 }
 

@@ -41,30 +41,57 @@ func convBS(c *jobConv, key string, o fio.Option) error {
 		if !set[d] {
 			continue
 		}
-		lo, hi, isRange := strings.Cut(parts[d], "-")
-		if isRange && key == fio.OptBS {
-			return fmt.Errorf("%s: %s is one size per direction; use %s=%s for a range", label(o), fio.OptBS, fio.OptBSRange, parts[d])
-		}
-		if !isRange {
-			hi = lo
-		}
-		var r [2]int64
-		for i, s := range []string{lo, hi} {
-			n, err := c.size(fio.Option{Key: o.Key, Value: s, Line: o.Line})
-			if err != nil {
-				return err
-			}
-			if n < 1 {
-				return fmt.Errorf("%s: must be at least 1 byte", label(o))
-			}
-			r[i] = n
-		}
-		if r[1] < r[0] {
-			r[0], r[1] = r[1], r[0] // fio takes a range either way round
+		r, err := c.bsRange(key, o, parts[d])
+		if err != nil {
+			return err
 		}
 		c.bs[d] = r
 	}
+	if p, ok := trimPart(o.Value); ok {
+		r, err := c.bsRange(key, o, p)
+		if err != nil {
+			return err
+		}
+		c.run.TrimBS = r
+	}
 	return nil
+}
+
+// bsRange reads one direction's part of bs or bsrange: a size, or (bsrange)
+// a range min-max either way round.
+func (c *jobConv) bsRange(key string, o fio.Option, part string) ([2]int64, error) {
+	var r [2]int64
+	lo, hi, isRange := strings.Cut(part, "-")
+	if isRange && key == fio.OptBS {
+		return r, fmt.Errorf("%s: %s is one size per direction; use %s=%s for a range", label(o), fio.OptBS, fio.OptBSRange, part)
+	}
+	if !isRange {
+		hi = lo
+	}
+	for i, s := range []string{lo, hi} {
+		n, err := c.size(fio.Option{Key: o.Key, Value: s, Line: o.Line})
+		if err != nil {
+			return r, err
+		}
+		if n < 1 {
+			return r, fmt.Errorf("%s: must be at least 1 byte", label(o))
+		}
+		r[i] = n
+	}
+	if r[1] < r[0] {
+		r[0], r[1] = r[1], r[0] // fio takes a range either way round
+	}
+	return r, nil
+}
+
+// trimPart is the part of a value fio gives per direction that trims take
+// ("reads,writes,trims"): the only one, the writes' when there are two,
+// else the third; ok is false when it is empty (trims keep theirs). Only
+// fio's header shows it: qdsweep trims nothing.
+func trimPart(v string) (part string, ok bool) {
+	fs := strings.Split(v, ",")
+	part = strings.TrimSpace(fs[min(len(fs)-1, 2)])
+	return part, part != ""
 }
 
 // convBlockAlign reads ba (blockalign): per direction, the unit of
@@ -103,6 +130,13 @@ func convBSSplit(c *jobConv, _ string, o fio.Option) error {
 			return err
 		}
 		c.split[d] = sp
+	}
+	if p, ok := trimPart(o.Value); ok {
+		sp, err := c.parseSplit(o, p)
+		if err != nil {
+			return err
+		}
+		c.run.TrimBS[0], c.run.TrimBS[1] = (ioengine.Shape{BSSplit: [2][]ioengine.BSShare{sp}}).BSBounds(0, 0)
 	}
 	return nil
 }

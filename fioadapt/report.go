@@ -26,7 +26,7 @@ func ReportFromStats(name string, w ioengine.Workload, ioEngine string, runtime,
 	j := fio.Job{Name: name, RW: string(w.RW), BS: w.BS, IOEngine: ioEngine, IODepth: w.IODepth, IODepthFrom: "options",
 		NumJobs: w.NumJobs, NumJobsFrom: "options"}
 	if w.MinBS() != w.MaxBS() {
-		for d := range j.BSBounds {
+		for d := range j.BSBounds[:2] {
 			j.BSBounds[d][0], j.BSBounds[d][1] = w.Shape.BSBounds(d, w.BS)
 		}
 	}

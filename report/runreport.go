@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/qdsweep/qdsweep/fio"
@@ -36,7 +38,12 @@ type RunJob struct {
 	// JobOptions and GlobalOptions are the options given, as written (the
 	// job's own; the command line's and [global]'s): fio's "job options"
 	// and "global options". Nil: derived from the workload.
-	JobOptions, GlobalOptions map[string]string
+	// Each in the order fio lists it (fio.JobFile.Listed).
+	JobOptions, GlobalOptions []fio.Option
+	// TrimBS and KBBase are what fio's normal output shows of the job's
+	// trims' block sizes (zero: the writes') and kb_base (fioadapt.JobRun's).
+	TrimBS [2]int64
+	KBBase int
 }
 
 // Run's output formats (--output-format).
@@ -78,17 +85,20 @@ func WriteRuns(out, errw io.Writer, format string, jobs []RunJob) error {
 	shared := false
 	var docs []RunDoc
 	var reports []fio.Report
+	var listed []RunJob // the jobs of a list of fio's formats
 	for i, j := range jobs {
 		if j.Stats == nil {
 			continue
 		}
 		interrupted := errors.Is(j.Err, context.Canceled)
-		switch format {
-		case RunJSON:
+		switch {
+		case isFormatList(format):
+			listed = append(listed, j)
+		case format == RunJSON:
 			d := RunDocOf(j.Workload, j.Stats, interrupted)
 			d.Name, d.Group = j.Name, &j.Group
 			docs = append(docs, d)
-		case RunFioJSON, RunJSONPlus, RunNormal:
+		case format == RunFioJSON, format == RunJSONPlus, format == RunNormal:
 			reports = append(reports, fioReportsOf(format, j)...)
 		default:
 			if format == RunText {
@@ -111,6 +121,8 @@ func WriteRuns(out, errw io.Writer, format string, jobs []RunJob) error {
 	}
 	var err error
 	switch {
+	case len(listed) > 0:
+		err = writeFormatList(out, format, listed)
 	case format == RunJSON:
 		err = WriteRunJSON(out, RunsDoc{Schema: RunsSchema, Jobs: docs})
 	case format == RunNormal && len(reports) > 0:
@@ -124,8 +136,59 @@ func WriteRuns(out, errw io.Writer, format string, jobs []RunJob) error {
 	return nil
 }
 
+// isFormatList reports whether format is a list of fio's formats
+// (terse,json,normal), as fio's --output-format takes them.
+func isFormatList(format string) bool { return strings.Contains(format, ",") }
+
+// writeFormatList writes jobs in each of the list's fio formats as fio
+// 3.33 prints them (stat.c's output buffers, whatever the list's order):
+// normal's header lines first, then terse's lines, then one JSON document
+// (json+ when the list has it, json's bins with it, else json), then the
+// rest of normal's.
+func writeFormatList(out io.Writer, list string, jobs []RunJob) error {
+	has := map[string]bool{}
+	for _, f := range strings.Split(list, ",") {
+		has[f] = true
+	}
+	jsonFormat := map[bool]string{true: RunJSONPlus, false: RunFioJSON}[has[RunJSONPlus]]
+	var normal, terse, js []fio.Report
+	for _, j := range jobs {
+		normal = append(normal, fioReportsOf(RunNormal, j)...)
+		terse = append(terse, fioReportsOf(RunTerse, j)...)
+		js = append(js, fioReportsOf(jsonFormat, j)...)
+	}
+	steps := []struct {
+		on    bool
+		write func() error
+	}{
+		{has[RunNormal], func() error { return fio.WriteNormalHead(out, normal) }},
+		{has[RunTerse], func() error {
+			for _, r := range terse {
+				if err := fio.WriteTerse(out, r); err != nil {
+					return err
+				}
+			}
+			return nil
+		}},
+		{has[RunFioJSON] || has[RunJSONPlus], func() error { return fio.WriteJSONJobs(out, js) }},
+		{has[RunNormal], func() error { return fio.WriteNormalRest(out, normal) }},
+	}
+	for _, s := range steps {
+		if !s.on {
+			continue
+		}
+		if err := s.write(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // writeRunStats prints one job's figures in format.
 func writeRunStats(out io.Writer, format string, j RunJob, interrupted bool) error {
+	if isFormatList(format) {
+		return writeFormatList(out, format, []RunJob{j})
+	}
 	switch format {
 	case RunJSON:
 		return WriteRunJSON(out, RunDocOf(j.Workload, j.Stats, interrupted))
@@ -192,14 +255,14 @@ func fioReportOf(format string, j RunJob, w ioengine.Workload, st *ioengine.Stat
 		r.Job.Error = 110 // fio's ETIMEDOUT of a latency over the target
 	}
 	if j.JobOptions != nil {
-		r.Given, r.GlobalOptions = true, j.GlobalOptions
+		r.Given, r.GlobalOptions, r.JobOptions = true, j.GlobalOptions, slices.Clone(j.JobOptions)
 		r.Job.Options = make(map[string]string, len(j.JobOptions)+1)
-		for k, v := range j.JobOptions {
-			r.Job.Options[k] = v
+		for _, o := range j.JobOptions {
+			r.Job.Options[o.Key] = o.Value
 		}
-		given, ok := j.JobOptions[fio.OptIOEngine]
+		given, ok := fio.OptionValue(j.JobOptions, fio.OptIOEngine)
 		if !ok {
-			given = j.GlobalOptions[fio.OptIOEngine]
+			given, _ = fio.OptionValue(j.GlobalOptions, fio.OptIOEngine)
 		}
 		given = fio.EngineUsed(given)
 		// A synchronous engine run as psync (sync, pvsync) is no change to say.
@@ -207,13 +270,30 @@ func fioReportOf(format string, j RunJob, w ioengine.Workload, st *ioengine.Stat
 			// The engine that ran is not the one the options name (qdsweep's
 			// sim or fio, io_uring's fallback): said, so readers see it.
 			r.Job.Options[fio.OptIOEngine] = eng
+			r.JobOptions = withValue(r.JobOptions, fio.OptIOEngine, eng)
 		}
 	}
 	r.Disks = j.Disks
 	r.Job.Steady = j.Steady
+	r.Job.BSBounds[2], r.Job.KBBase = j.TrimBS, j.KBBase
 	r.Plus = format == RunJSONPlus
 	r.Job.GroupID = j.Group
 	return r
+}
+
+// withValue is opts with option k's value v: each time it is given, else
+// added last.
+func withValue(opts []fio.Option, k, v string) []fio.Option {
+	found := false
+	for i := range opts {
+		if opts[i].Key == k {
+			opts[i].Value, found = v, true
+		}
+	}
+	if !found {
+		opts = append(opts, fio.Option{Key: k, Value: v})
+	}
+	return opts
 }
 
 // GroupReported is jobs as fio 3.33 reports them (its stat.c, show_run_stats):

@@ -150,7 +150,8 @@ func (j *runJob) reported() report.RunJob {
 	return report.RunJob{Name: j.spec.run.Name, Group: j.spec.group, Prefix: j.prefix, GroupReporting: j.spec.run.GroupReporting,
 		Workload: j.w, Stats: j.st, Disks: j.disks.Utils(), Steady: j.steadyResult(), Err: j.err, CPUShared: j.cpuShared,
 		Runtime: j.spec.runtime, Ramp: j.spec.run.Ramp, TimeBased: j.spec.run.TimeBased, Percentiles: j.spec.run.Percentiles, Reporting: j.spec.run.Reporting,
-		Version: fio.WriterVersion(j.version), JobOptions: j.spec.run.JobOptions, GlobalOptions: j.spec.run.GlobalOptions}
+		Version: fio.WriterVersion(j.version), JobOptions: j.spec.run.JobOptions, GlobalOptions: j.spec.run.GlobalOptions,
+		TrimBS: j.spec.run.TrimBS, KBBase: j.spec.run.KBBase}
 }
 
 // steadyResult is the job's steady-state test: fio's when fio ran the job,

@@ -97,9 +97,9 @@ func linksOf(jobs []*runJob, i int) [][2]string {
 		}
 	}
 	for _, k := range []string{fio.OptWaitFor, fio.OptExitAll, fio.OptExitWhat} {
-		v, ok := s.run.JobOptions[k]
+		v, ok := fio.OptionValue(s.run.JobOptions, k)
 		if !ok {
-			v, ok = s.run.GlobalOptions[k]
+			v, ok = fio.OptionValue(s.run.GlobalOptions, k)
 		}
 		if ok {
 			out = append(out, [2]string{k, strings.TrimSpace(v)})

@@ -226,9 +226,9 @@ func waitsOf(runs []fioadapt.JobRun) ([][]int, error) {
 	names, waitFor := make([]string, len(runs)), make([]string, len(runs))
 	for i, r := range runs {
 		names[i] = r.Name
-		w, ok := r.JobOptions[fio.OptWaitFor]
+		w, ok := fio.OptionValue(r.JobOptions, fio.OptWaitFor)
 		if !ok {
-			w = r.GlobalOptions[fio.OptWaitFor]
+			w, _ = fio.OptionValue(r.GlobalOptions, fio.OptWaitFor)
 		}
 		waitFor[i] = w
 	}

@@ -129,17 +129,17 @@ func sharedFlow(runs []fioadapt.JobRun) string {
 
 func exitAll(runs []fioadapt.JobRun) string {
 	for _, r := range runs {
-		v, ok := r.JobOptions[fio.OptExitAll]
+		v, ok := fio.OptionValue(r.JobOptions, fio.OptExitAll)
 		if !ok {
-			v, ok = r.GlobalOptions[fio.OptExitAll]
+			v, ok = fio.OptionValue(r.GlobalOptions, fio.OptExitAll)
 		}
 		if !ok || strings.TrimSpace(v) == "0" {
 			continue
 		}
 		s := fio.OptExitAll
-		if w, ok := r.JobOptions[fio.OptExitWhat]; ok {
+		if w, ok := fio.OptionValue(r.JobOptions, fio.OptExitWhat); ok {
 			s += ", " + fio.OptExitWhat + "=" + w
-		} else if w, ok := r.GlobalOptions[fio.OptExitWhat]; ok {
+		} else if w, ok := fio.OptionValue(r.GlobalOptions, fio.OptExitWhat); ok {
 			s += ", " + fio.OptExitWhat + "=" + w
 		}
 		return "job " + r.Name + ": " + s
@@ -219,10 +219,10 @@ func dedup(s []string) []string {
 // [global]'s): whether its end stops others, and which (fioadapt.Exit*).
 func exitOf(r fioadapt.JobRun) (bool, string) {
 	opt := func(k string) (string, bool) {
-		if v, ok := r.JobOptions[k]; ok {
+		if v, ok := fio.OptionValue(r.JobOptions, k); ok {
 			return strings.TrimSpace(v), true
 		}
-		v, ok := r.GlobalOptions[k]
+		v, ok := fio.OptionValue(r.GlobalOptions, k)
 		return strings.TrimSpace(v), ok
 	}
 	v, ok := opt(fio.OptExitAll)

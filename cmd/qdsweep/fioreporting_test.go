@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -188,46 +190,293 @@ func TestMinimalAsFio(t *testing.T) {
 }
 
 // TestNormalLayoutAsFio: fio's normal layout as fio 3.33 prints it, line
-// kind for line kind, for two jobs in two groups (a 16k reader, a 4k
-// writer): the header lines with fio's block sizes (16.0KiB-16.0KiB),
-// each job's block following the one before without a blank line, the
-// write line's '; 0 zone resets', one blank line before the run status
-// of each group. Figures, units and the rows of percentiles and latency
-// buckets (which the two tools' timings decide) are left out.
+// kind for line kind, for jobs under both tools: two jobs in two groups
+// (a 16k reader, a 4k writer), a job with kb_base=1000 and a block size
+// per direction (bs=4k,8k,16k), one with a bssplit per direction. The
+// header lines are equal as written (fio's block sizes, 16.0KiB-16.0KiB,
+// the trims' own: (T) 16.0kB-16.0kB); each job's block follows the one
+// before without a blank line; the write line has '; 0 zone resets'; one
+// blank line before the run status of each group; under kb_base=1000 the
+// decimal units first (BW=16.4MB/s (15.6MiB/s)). Figures, and the rows of
+// percentiles and latency buckets (which the two tools' timings decide),
+// are left out; the latency lines' fields are held to fio's widths
+// (latFieldsNotAsFio) in both tools' outputs.
 func TestNormalLayoutAsFio(t *testing.T) {
 	fioBin := fioOrSkip(t)
-	const file = "[r]\nfilename=data\nrw=read\nbs=16k\nsize=256k\n[w]\nstonewall\nfilename=data\nrw=write\nbs=4k\nsize=128k\n"
-	layout := func(bin string, pre ...string) string {
-		dir := t.TempDir()
-		if err := os.WriteFile(filepath.Join(dir, "data"), make([]byte, 256<<10), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "j.fio"), []byte(file), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		cmd := exec.Command(bin, append(pre, "j.fio")...)
-		cmd.Dir = dir
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("%s: %v", filepath.Base(bin), err)
-		}
-		var kinds []string
-		num := regexp.MustCompile(`[0-9][0-9.]*[kKMG]?`)
-		for _, l := range strings.Split(string(out), "\n") {
-			switch {
-			case strings.HasPrefix(strings.TrimSpace(l), "|"), strings.Contains(l, "lat ("), strings.Contains(l, "percentiles ("),
-				strings.HasPrefix(l, "fio-"), strings.Contains(l, "Disk stats"), strings.HasPrefix(l, "  vd"), strings.HasPrefix(l, "  sd"),
-				strings.HasPrefix(l, "  nvme"), strings.HasPrefix(l, "  loop"):
-				continue
+	cases := []struct{ name, file string }{
+		{"two-groups", "[r]\nfilename=data\nrw=read\nbs=16k\nsize=256k\n[w]\nstonewall\nfilename=data\nrw=write\nbs=4k\nsize=128k\n"},
+		{"kb_base-1000-trim-bs", "[m]\nfilename=data\nkb_base=1000\nrw=randrw\nbs=4k,8k,16k\nsize=256k\nrandseed=7\n"},
+		{"bssplit-per-direction", "[s]\nfilename=data\nrw=randrw\nbssplit=4k/50:8k/50,16k,32k\nsize=256k\n"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f, fout := normalLayout(t, fioBin, c.file)
+			q, qout := normalLayout(t, sweepBinary(t), c.file, "run", "--allow-write")
+			if f != q {
+				t.Errorf("normal layout:\n--- fio\n%s\n--- qdsweep\n%s", f, q)
 			}
-			l = regexp.MustCompile(`pid=\d+: .*`).ReplaceAllString(l, "pid")
-			kinds = append(kinds, num.ReplaceAllString(l, "N"))
+			for _, o := range []struct{ tool, out string }{{"fio", fout}, {"qdsweep", qout}} {
+				if bad := latFieldsNotAsFio(o.out); len(bad) > 0 {
+					t.Errorf("%s's latency lines not in fio's widths:\n%s", o.tool, strings.Join(bad, "\n"))
+				}
+			}
+		})
+	}
+}
+
+// normalLayout runs job file text under bin (after pre) in a directory
+// holding a 256 KiB file "data", and returns its normal output's line
+// kinds (figures as N; the header lines as written) and the output.
+func normalLayout(t *testing.T, bin, file string, pre ...string) (string, string) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "data"), make([]byte, 256<<10), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "j.fio"), []byte(file), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, append(pre, "j.fio")...)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s: %v", filepath.Base(bin), err)
+	}
+	var kinds []string
+	num := regexp.MustCompile(`[0-9][0-9.]*[kKMG]?`)
+	for _, l := range strings.Split(string(out), "\n") {
+		switch {
+		case strings.Contains(l, ": (g="):
+			kinds = append(kinds, l) // the header: no figure of the run
+			continue
+		case strings.HasPrefix(strings.TrimSpace(l), "|"), strings.Contains(l, "lat ("), strings.Contains(l, "percentiles ("),
+			strings.HasPrefix(l, "fio-"), strings.Contains(l, "Disk stats"), strings.HasPrefix(l, "  vd"), strings.HasPrefix(l, "  sd"),
+			strings.HasPrefix(l, "  nvme"), strings.HasPrefix(l, "  loop"):
+			continue
 		}
-		return strings.Join(kinds, "\n")
+		l = regexp.MustCompile(`pid=\d+: .*`).ReplaceAllString(l, "pid")
+		kinds = append(kinds, num.ReplaceAllString(l, "N"))
 	}
-	f := layout(fioBin)
-	q := layout(sweepBinary(t), "run", "--allow-write")
-	if f != q {
-		t.Errorf("normal layout:\n--- fio\n%s\n--- qdsweep\n%s", f, q)
+	return strings.Join(kinds, "\n"), string(out)
+}
+
+// reLatLine is a latency line of fio's normal output: its min, max, avg
+// and stdev fields.
+var reLatLine = regexp.MustCompile(`^ +(?:clat|lat|slat|clat prio \d+/\d+) \((?:nsec|usec|msec)\): min=([^,]*), max=([^,]*), avg=([^,]*), stdev=(.*)$`)
+
+// latFieldsNotAsFio returns the latency lines of out whose fields are not
+// as fio 3.33's display_lat writes them: min and max by num2str in six
+// digits (whole up to 999999, else four digits and one decimal or five or
+// six digits before k, M, G: "2698.0k", where four digits would give
+// "2.7M" or "76.3k" for 76,300), avg and stdev as %5.02f (" 1.00").
+func latFieldsNotAsFio(out string) []string {
+	six := regexp.MustCompile(`^(\d{1,6}|\d{4}\.\d[kMGTP]|\d{5,6}[kMGTP])$`)
+	f52 := regexp.MustCompile(`^( \d|\d{2,})\.\d\d$`)
+	var bad []string
+	for _, l := range strings.Split(out, "\n") {
+		m := reLatLine.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		if !six.MatchString(m[1]) || !six.MatchString(m[2]) || !f52.MatchString(m[3]) || !f52.MatchString(m[4]) {
+			bad = append(bad, l)
+		}
 	}
+	return bad
+}
+
+// TestFormatListAsFio: --output-format with a list of fio's formats
+// prints each, as fio 3.33 does, on a job file of two jobs in two groups:
+// whatever the list's order, normal's header lines first, then terse's
+// lines, one JSON document (json+ when listed, with its bins), then the
+// rest of normal's (a blank line, the job blocks, the run status), to
+// standard output or the --output file; a repeated format is printed
+// once. A list fio refuses (a space, an empty or unknown name) qdsweep
+// refuses in one line, exit 2, where fio exits 1.
+func TestFormatListAsFio(t *testing.T) {
+	fioBin := fioOrSkip(t)
+	const file = "[r]\nfilename=data\nrw=read\nbs=16k\nsize=256k\n[w]\nstonewall\nfilename=data\nrw=write\nbs=4k\nsize=128k\n"
+	for _, c := range []struct {
+		list string
+		out  bool // --output=FILE
+	}{
+		{"json,normal", false}, {"normal,json", false}, {"terse,json,normal", false}, {"normal,terse", false},
+		{"json,json+", false}, {"json+,normal", false}, {"terse,json+", false}, {"normal,normal", false}, {"json,normal", true},
+	} {
+		t.Run(fmt.Sprintf("%s_output_%v", c.list, c.out), func(t *testing.T) {
+			f := formatListShape(t, fioBin, file, c.list, c.out)
+			q := formatListShape(t, sweepBinary(t), file, c.list, c.out, "run", "--allow-write")
+			t.Logf("%s", q)
+			if f != q {
+				t.Errorf("--output-format=%s:\nfio:     %s\nqdsweep: %s", c.list, f, q)
+			}
+		})
+	}
+	dir := t.TempDir()
+	for _, list := range []string{"json, normal", "json,", "json,bogus", "json,qdsweep"} {
+		cmd := exec.Command(fioBin, "--name=r", "--filename=x", "--size=64k", "--output-format="+list)
+		cmd.Dir = dir
+		fioErr := cmd.Run()
+		_, stderr, code := runQdsweep(t, dir, "run", "--name=r", "--filename=x", "--size=64k", "--output-format="+list)
+		var exit *exec.ExitError
+		fioRefused := errors.As(fioErr, &exit) && exit.ExitCode() == 1
+		if !fioRefused || code != 2 || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, "--output-format") {
+			t.Errorf("--output-format=%q: fio %v; qdsweep exit %d, %q", list, fioErr, code, stderr)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("a refused list left %d files", len(entries))
+	}
+}
+
+// formatListShape runs the job file under bin with --output-format=list
+// (to a file with toFile) and returns the sections of what it printed in
+// order: H a header line, V the version, S "Starting", T a terse line,
+// { and } a JSON document (+bins: json+'s), _ a blank line, J a job's
+// block, R a group's run status.
+func formatListShape(t *testing.T, bin, file, list string, toFile bool, pre ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "data"), make([]byte, 256<<10), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "j.fio"), []byte(file), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := append(pre, "j.fio", "--output-format="+list)
+	if toFile {
+		args = append(args, "--output=out.txt")
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s %s: %v", filepath.Base(bin), strings.Join(args, " "), err)
+	}
+	if toFile {
+		if len(out) != 0 {
+			t.Errorf("%s wrote %d bytes to standard output with --output", filepath.Base(bin), len(out))
+		}
+		if out, err = os.ReadFile(filepath.Join(dir, "out.txt")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var marks []string
+	for _, l := range strings.Split(strings.TrimSuffix(string(out), "\n"), "\n") {
+		m := ""
+		switch {
+		case strings.Contains(l, ": (g="):
+			m = "H"
+		case strings.HasPrefix(l, "fio-"):
+			m = "V"
+		case strings.HasPrefix(l, "Starting"):
+			m = "S"
+		case strings.HasPrefix(l, "3;"):
+			m = "T"
+		case l == "{", l == "}":
+			m = l
+		case strings.Contains(l, `"bins"`) && !slices.Contains(marks, "+bins"):
+			m = "+bins"
+		case l == "":
+			m = "_"
+		case strings.Contains(l, "(groupid="):
+			m = "J"
+		case strings.HasPrefix(l, "Run status"):
+			m = "R"
+		}
+		if m != "" {
+			marks = append(marks, m)
+		}
+	}
+	return strings.Join(marks, " ")
+}
+
+// TestJSONKeysAsFio: fio's JSON and json+ documents with their keys in
+// fio 3.33's order, as qdsweep writes them for the same job: a command
+// line with options before --name (fio's "global options", as given) and
+// one given twice (listed twice), a job file whose [global] and job
+// section name filename first (fio reads, and lists, it after the rest of
+// its section); each job's "jobname", "groupid", "error", "eta", … "job
+// options", "read", …; the IO depth and latency buckets low to high; and
+// "eta" as fio writes it after a run under 3 s (2147483647, its INT_MAX).
+func TestJSONKeysAsFio(t *testing.T) {
+	fioBin := fioOrSkip(t)
+	const file = "[global]\nfilename=data\nsize=256k\nrandseed=7\n[r]\nfilename=data\nrw=randread\nbs=16k\n[w]\nstonewall\nrw=write\nbs=4k\nbs=8k\nsize=128k\n"
+	cmdline := []string{"--size=256k", "--randseed=7", "--name=r", "--filename=data", "--rw=randrw", "--bs=4k", "--bs=8k"}
+	for _, format := range []string{"json", "json+"} {
+		for _, form := range []string{"file", "cmdline"} {
+			t.Run(format+"_"+form, func(t *testing.T) {
+				run := func(bin string, pre ...string) ([]string, []float64) {
+					dir := t.TempDir()
+					if err := os.WriteFile(filepath.Join(dir, "data"), make([]byte, 256<<10), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					args := append(pre, cmdline...)
+					if form == "file" {
+						if err := os.WriteFile(filepath.Join(dir, "j.fio"), []byte(file), 0o644); err != nil {
+							t.Fatal(err)
+						}
+						args = append(pre, "j.fio")
+					}
+					cmd := exec.Command(bin, append(args, "--output-format="+format)...)
+					cmd.Dir = dir
+					out, err := cmd.Output()
+					if err != nil {
+						t.Fatalf("%s: %v", filepath.Base(bin), err)
+					}
+					return jsonKeyPaths(t, out)
+				}
+				fk, feta := run(fioBin)
+				qk, qeta := run(sweepBinary(t), "run", "--allow-write")
+				if !slices.Equal(fk, qk) {
+					t.Errorf("keys differ:\n--- fio\n%s\n--- qdsweep\n%s", strings.Join(fk, "\n"), strings.Join(qk, "\n"))
+				}
+				if !slices.Equal(feta, qeta) {
+					t.Errorf("eta: fio %v, qdsweep %v", feta, qeta)
+				}
+			})
+		}
+	}
+}
+
+// jsonKeyPaths is every key of a JSON document in its order, a repeated
+// one each time, as a path (/jobs[]/job options/bs; json+'s bins and the
+// disks' entries, which the run decides, left out), and each "eta".
+func jsonKeyPaths(t *testing.T, out []byte) ([]string, []float64) {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(out))
+	var paths []string
+	var etas []float64
+	var walk func(path string, skip bool)
+	walk = func(path string, skip bool) {
+		tok, err := dec.Token()
+		if err != nil {
+			t.Fatalf("JSON: %v\n%s", err, out)
+		}
+		if n, ok := tok.(float64); ok && strings.HasSuffix(path, "/eta") {
+			etas = append(etas, n)
+		}
+		switch tok {
+		case json.Delim('{'):
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					t.Fatal(err)
+				}
+				k := kt.(string)
+				if !skip {
+					paths = append(paths, path+"/"+k)
+				}
+				walk(path+"/"+k, skip || k == "bins" || k == "disk_util")
+			}
+			_, _ = dec.Token()
+		case json.Delim('['):
+			for dec.More() {
+				walk(path+"[]", skip)
+			}
+			_, _ = dec.Token()
+		}
+	}
+	walk("", false)
+	return paths, etas
 }

@@ -15,7 +15,7 @@ import (
 // answers itself (output, engines, write permissions, job file).
 func runOwnFlags() []cli.Flag {
 	fs := []cli.Flag{
-		&cli.StringFlag{Name: "output-format", Value: formatNormal, Usage: "fio's formats, as fio writes them: normal, json (one document, a jobs array; also spelled fio-json), json+ (json with the completion-latency bins) or terse (v3); qdsweep: qdsweep's own text (in-flight I/Os, CPU per I/O), qdsweep-json: its own document"},
+		&cli.StringFlag{Name: "output-format", Value: formatNormal, Usage: "fio's formats, as fio writes them: normal, json (one document, a jobs array; also spelled fio-json), json+ (json with the completion-latency bins) or terse (v3); qdsweep: qdsweep's own text (in-flight I/Os, CPU per I/O), qdsweep-json: its own document; a comma list of fio's (json,normal) prints each, as fio"},
 		&cli.StringFlag{Name: "output", Aliases: []string{"out", "o"}, Usage: "write the results to this file instead of standard output (as fio's --output)"},
 		&cli.StringFlag{Name: "io_timeout", Value: "30s", Usage: "an I/O outstanding this long ends the run with an error"},
 		jobFileFlag("run"),
@@ -186,6 +186,9 @@ func runFormat(c *cli.Context) (string, error) {
 	if v := c.String("terse-version"); v != "3" {
 		return "", usagef("--terse-version=%s: qdsweep writes fio's terse version 3 only; drop --terse-version or give 3", v)
 	}
+	if strings.Contains(format, ",") {
+		return fioFormatList(format)
+	}
 	switch format {
 	case formatJSON, formatFioJSON:
 		return formatFioJSON, nil
@@ -197,6 +200,24 @@ func runFormat(c *cli.Context) (string, error) {
 		return format, nil
 	}
 	return "", usagef("--output-format: unknown format %q; use normal, json, json+, terse (fio's), qdsweep or qdsweep-json", format)
+}
+
+// fioFormatList reads a list of fio's formats (json,normal), each
+// spelled as fio spells it, comma-separated without spaces as fio takes
+// them; qdsweep's own formats stand alone. fio's json is fio-json.
+func fioFormatList(list string) (string, error) {
+	var out []string
+	for _, f := range strings.Split(list, ",") {
+		switch f {
+		case formatJSON:
+			out = append(out, formatFioJSON)
+		case formatNormal, formatTerse, formatJSONPlus:
+			out = append(out, f)
+		default:
+			return "", usagef("--output-format=%s: %q is not one of fio's formats; a list names normal, json, json+ and terse, comma-separated without spaces", list, f)
+		}
+	}
+	return strings.Join(out, ","), nil
 }
 
 // formatQdsweepJSON is run's name for qdsweep's own document (its json is fio's).
