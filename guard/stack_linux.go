@@ -50,18 +50,24 @@ func (c Checker) newFileStack(path string) (*Stack, error) {
 			if err != nil {
 				return nil, err
 			}
-			st.Path = path
-			st.Layers = append([]Layer{{Path: path, What: "target (to be created)"}}, st.Layers...)
-			st.Layers[1].What = "directory it is created in"
-			if st.busy != nil {
-				st.busy = refuse(ErrDeviceBusy, "%s would be created in %s, which %s", path, dir, strings.TrimPrefix(st.busy.Error(), dir+" "))
-			}
-			return st, nil
+			return createdIn(path, dir, st), nil
 		}
 		if !errors.Is(err, os.ErrNotExist) || dir == filepath.Dir(dir) {
 			return nil, fmt.Errorf("storage stack of %s: %w", path, err)
 		}
 	}
+}
+
+// createdIn turns st, the stack of directory dir, into the stack of a
+// file created at path in it.
+func createdIn(path, dir string, st *Stack) *Stack {
+	st.Path = path
+	st.Layers = append([]Layer{{Path: path, What: "target (to be created)"}}, st.Layers...)
+	st.Layers[1].What = "directory it is created in"
+	if st.busy != nil {
+		st.busy = refuse(ErrDeviceBusy, "%s would be created in %s, which %s", path, dir, strings.TrimPrefix(st.busy.Error(), dir+" "))
+	}
+	return st
 }
 
 // stackOf builds the stack of path, whose file is fi (stat of the path, or

@@ -258,3 +258,33 @@ func TestStackFileByAnyName(t *testing.T) {
 		t.Errorf("the image changed: sha256 %s → %s", before, after)
 	}
 }
+
+// TestOpenDirForJudgesTheDirectoryOpened: a file to be created through a
+// directory symlink into an overlay's lower layer is refused by the
+// directory it would really go into, and a symlink to a plain directory
+// is allowed: OpenDirFor judges the directory its descriptor holds.
+func TestOpenDirForJudgesTheDirectoryOpened(t *testing.T) {
+	looptest.RequireRootTools(t, "mount", "umount")
+	base := t.TempDir()
+	lower, upper, work, merged, plain := filepath.Join(base, "lower"), filepath.Join(base, "upper"), filepath.Join(base, "work"), filepath.Join(base, "merged"), filepath.Join(base, "plain")
+	mkdirs(t, lower, upper, work, merged, plain)
+	looptest.MountOverlay(t, base, "lower", "upper", "work", "merged")
+	for _, c := range []struct {
+		to      string
+		refused bool
+	}{{"lower", true}, {"plain", false}} {
+		link := filepath.Join(base, "to-"+c.to)
+		if err := os.Symlink(c.to, link); err != nil {
+			t.Fatal(err)
+		}
+		fd, err := guard.OpenDirFor(filepath.Join(link, "new"))
+		if fd >= 0 {
+			syscall.Close(fd)
+		}
+		if refused := errors.Is(err, guard.ErrDeviceBusy); refused != c.refused || (!c.refused && err != nil) {
+			t.Errorf("a new file in %s: %v; want refused %v", link, err, c.refused)
+		} else if c.refused && !strings.Contains(err.Error(), "lower layer") {
+			t.Errorf("a new file in %s: %v; want it to name the lower layer", link, err)
+		}
+	}
+}

@@ -95,5 +95,6 @@ func (l *Layout) Close() {
 			l.scratches[i].Remove()
 		}
 		l.unregister[i]()
+		l.scratches[i].Close()
 	}
 }

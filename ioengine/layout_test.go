@@ -62,3 +62,47 @@ func TestLayOut(t *testing.T) {
 		t.Fatalf("existing path: %v, content %q", err, got)
 	}
 }
+
+// TestLayOutKeepsToItsDirectory: a file laid out through a directory
+// symlink is created in the directory the symlink led to when the layout
+// began, and is found (Kept), kept and removed (Discard) there after the
+// symlink is flipped to another directory holding a file of the same
+// name: that file is never taken for the laid-out one nor removed.
+func TestLayOutKeepsToItsDirectory(t *testing.T) {
+	base := t.TempDir()
+	a, b, link := filepath.Join(base, "a"), filepath.Join(base, "b"), filepath.Join(base, "d")
+	for _, d := range []string{a, b} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("a", link); err != nil {
+		t.Fatal(err)
+	}
+	l, err := ioengine.LayOut(context.Background(), []string{filepath.Join(link, "f")}, 4096, false, nil)
+	defer l.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := []byte("someone else's file in b")
+	if err := os.WriteFile(filepath.Join(b, "f"), other, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	flip := filepath.Join(base, "flip")
+	if err := os.Symlink("b", flip); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(flip, link); err != nil {
+		t.Fatal(err)
+	}
+	if kept := l.Kept(); len(kept) != 1 {
+		t.Errorf("Kept after the flip: %v, want the file laid out in a", kept)
+	}
+	l.Discard()
+	if _, err := os.Stat(filepath.Join(a, "f")); !os.IsNotExist(err) {
+		t.Errorf("a/f after Discard: %v, want removed", err)
+	}
+	if got, err := os.ReadFile(filepath.Join(b, "f")); err != nil || string(got) != string(other) {
+		t.Errorf("b/f after Discard: %q, %v; want it untouched", got, err)
+	}
+}

@@ -103,7 +103,7 @@ func openRun(w Workload, ctl Control, engine string) (*workloadRun, error) {
 	if engine == EngineNull {
 		return openNullRun(w, ctl)
 	}
-	total, err := targetSize(w.Filename)
+	total, err := heldSize(&w)
 	if err != nil {
 		return nil, err
 	}
@@ -482,7 +482,7 @@ func openJobFiles(w Workload, fd int, size int64) ([][]int, []int64, error) {
 func openOther(w Workload, name string, size int64, own bool) (int, int64, error) {
 	jw := w
 	jw.Filename = name
-	total, err := targetSize(name)
+	total, err := heldSize(&jw)
 	if err != nil {
 		return -1, 0, err
 	}

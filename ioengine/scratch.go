@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 
@@ -25,16 +26,47 @@ const scratchWriters = 4
 // process never deletes a file another process created at the same path.
 // It keeps a descriptor of its file open until it is removed or released,
 // so the inode number cannot be recycled for someone else's file meanwhile.
+//
+// The file is created in, and later found and removed through, a
+// descriptor of its directory opened and judged by the write guard when
+// Create starts (guard.OpenDirFor): never through the path's directories
+// resolved again.
 type Scratch struct {
 	path     string
 	mu       sync.Mutex
 	created  bool
 	keep     int // open descriptor of the created file (-1: none)
+	dir      int // descriptor of the directory it is created in (-1: none)
 	dev, ino uint64
 }
 
 // NewScratch returns the owner of a file to be created at path.
-func NewScratch(path string) *Scratch { return &Scratch{path: path, keep: -1} }
+func NewScratch(path string) *Scratch { return &Scratch{path: path, keep: -1, dir: -1} }
+
+// names reports whether the scratch's name in its directory is still the
+// file Create made (not followed: a symlink there is not it). Under s.mu.
+func (s *Scratch) names() bool {
+	if s.ino == 0 || s.dir < 0 {
+		return false
+	}
+	var st unix.Stat_t
+	err := unix.Fstatat(s.dir, filepath.Base(s.path), &st, unix.AT_SYMLINK_NOFOLLOW)
+	return err == nil && uint64(st.Dev) == s.dev && st.Ino == s.ino
+}
+
+// unlink removes the scratch's name from its directory. Under s.mu.
+func (s *Scratch) unlink() bool { return unix.Unlinkat(s.dir, filepath.Base(s.path), 0) == nil }
+
+// Close closes the scratch's directory descriptor: after it, nothing of
+// the file is found or removed. Safe to call more than once.
+func (s *Scratch) Close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.dir >= 0 {
+		unix.Close(s.dir)
+		s.dir = -1
+	}
+}
 
 // Remove removes the file if this Scratch created it and path still names
 // it; it reports whether it removed anything. Safe to call at any time, from
@@ -47,11 +79,10 @@ func (s *Scratch) Remove() bool {
 		return false
 	}
 	defer s.release()
-	var st unix.Stat_t
-	if err := unix.Lstat(s.path, &st); err != nil || uint64(st.Dev) != s.dev || st.Ino != s.ino {
+	if !s.names() {
 		return false // gone, or someone else's file now: not ours to remove
 	}
-	return unix.Unlink(s.path) == nil
+	return s.unlink()
 }
 
 // Names reports whether path still names the file Create made (same
@@ -59,8 +90,7 @@ func (s *Scratch) Remove() bool {
 func (s *Scratch) Names() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var st unix.Stat_t
-	return s.ino != 0 && unix.Lstat(s.path, &st) == nil && uint64(st.Dev) == s.dev && st.Ino == s.ino
+	return s.names()
 }
 
 // Discard removes the file Create made, kept or not, while path still
@@ -69,12 +99,11 @@ func (s *Scratch) Names() bool {
 func (s *Scratch) Discard() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var st unix.Stat_t
-	if s.ino == 0 || unix.Lstat(s.path, &st) != nil || uint64(st.Dev) != s.dev || st.Ino != s.ino {
+	if !s.names() {
 		return false
 	}
 	s.release()
-	return unix.Unlink(s.path) == nil
+	return s.unlink()
 }
 
 // Release gives up ownership without removing the file (a laid-out target
@@ -112,7 +141,9 @@ func (s *Scratch) own(fd int) error {
 // CreateScratch creates path and lays it out (Scratch.Create); a failed or
 // interrupted layout removes the partial file.
 func CreateScratch(ctx context.Context, path string, size int64) error {
-	return NewScratch(path).Create(ctx, size)
+	s := NewScratch(path)
+	defer s.Close()
+	return s.Create(ctx, size)
 }
 
 // fillIncompressible fills b with non-zero, incompressible data.
@@ -181,19 +212,30 @@ func (s *Scratch) Create(ctx context.Context, size int64) (err error) {
 	if size <= 0 {
 		return fmt.Errorf("laying out %s: size %d bytes; use a positive size", path, size)
 	}
+	dir, err := guard.OpenDirFor(path)
+	if err != nil {
+		return fmt.Errorf("creating %s: %w", path, err)
+	}
+	s.mu.Lock()
+	if s.dir >= 0 {
+		unix.Close(s.dir)
+	}
+	s.dir = dir
+	s.mu.Unlock()
+	base := filepath.Base(path)
 	flags := unix.O_WRONLY | unix.O_CREAT | unix.O_EXCL | unix.O_NOFOLLOW | unix.O_CLOEXEC
-	fd, err := unix.Open(path, flags|unix.O_DIRECT, 0o644)
+	fd, err := unix.Openat(dir, base, flags|unix.O_DIRECT, 0o644)
 	direct := true
 	if errors.Is(err, unix.EINVAL) { // no O_DIRECT on this filesystem
 		direct = false
-		fd, err = unix.Open(path, flags, 0o644)
+		fd, err = unix.Openat(dir, base, flags, 0o644)
 	}
 	if err != nil {
 		return fmt.Errorf("creating %s: %w", path, err)
 	}
 	if err := s.own(fd); err != nil {
 		unix.Close(fd)
-		_ = unix.Unlink(path) // just created with O_EXCL: ours
+		_ = unix.Unlinkat(dir, base, 0) // just created with O_EXCL: ours
 		return fmt.Errorf("creating %s: %w", path, err)
 	}
 	var written atomic.Int64

@@ -46,6 +46,9 @@ func (s *Scratch) Remove() bool { return false }
 // Names is false off Linux: nothing is created.
 func (s *Scratch) Names() bool { return false }
 
+// Close does nothing off Linux.
+func (s *Scratch) Close() {}
+
 // Discard removes nothing off Linux.
 func (s *Scratch) Discard() bool { return false }
 

@@ -306,9 +306,38 @@ func targetSize(path string) (int64, error) {
 		return 0, fmt.Errorf("open %s: %w", path, err)
 	}
 	defer unix.Close(fd)
+	return fdSize(fd, path)
+}
+
+// fdSize is the size of the file or block device open as fd (path names
+// it in errors).
+func fdSize(fd int, path string) (int64, error) {
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return 0, fmt.Errorf("stat %s: %w", path, err)
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFBLK {
+		return st.Size, nil
+	}
 	n, err := ioctlBlockSize64(fd)
 	if err != nil {
 		return 0, fmt.Errorf("size of %s: BLKGETSIZE64: %w", path, err)
 	}
 	return n, nil
+}
+
+// heldSize is the size of w.Filename: through its hold when the run holds
+// it (the file judged and written, whatever the path leads to by now),
+// else of what the path leads to.
+func heldSize(w *Workload) (int64, error) {
+	h := heldFor(w)
+	if h == nil {
+		return targetSize(w.Filename)
+	}
+	fd, err := h.Dup()
+	if err != nil {
+		return 0, err
+	}
+	defer unix.Close(fd)
+	return fdSize(fd, w.Filename)
 }
