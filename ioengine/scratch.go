@@ -199,6 +199,41 @@ func (s *Scratch) writeChunks(ctx context.Context, l *layout, buf []byte) error 
 	}
 }
 
+// create creates the scratch's file in its directory, opened and judged
+// by the guard (guard.OpenDirFor), exclusively and without following a
+// symlink, with O_DIRECT where the filesystem has it (direct), and records
+// it as this Scratch's own.
+func (s *Scratch) create() (fd int, direct bool, err error) {
+	path := s.path
+	dir, err := guard.OpenDirFor(path)
+	if err != nil {
+		return -1, false, fmt.Errorf("creating %s: %w", path, err)
+	}
+	s.mu.Lock()
+	if s.dir >= 0 {
+		unix.Close(s.dir)
+	}
+	s.dir = dir
+	s.mu.Unlock()
+	base := filepath.Base(path)
+	flags := unix.O_WRONLY | unix.O_CREAT | unix.O_EXCL | unix.O_NOFOLLOW | unix.O_CLOEXEC
+	fd, err = unix.Openat(dir, base, flags|unix.O_DIRECT, 0o644)
+	direct = true
+	if errors.Is(err, unix.EINVAL) { // no O_DIRECT on this filesystem
+		direct = false
+		fd, err = unix.Openat(dir, base, flags, 0o644)
+	}
+	if err != nil {
+		return -1, false, fmt.Errorf("creating %s: %w", path, err)
+	}
+	if err := s.own(fd); err != nil {
+		unix.Close(fd)
+		_ = unix.Unlinkat(dir, base, 0) // just created with O_EXCL: ours
+		return -1, false, fmt.Errorf("creating %s: %w", path, err)
+	}
+	return fd, direct, nil
+}
+
 // Create creates the file (it must not exist; symlinks are not followed)
 // with mode 0644 and lays out size bytes with real sequential writes of
 // 1 MiB (O_DIRECT where the filesystem allows), then fsyncs it. Reading a
@@ -212,31 +247,9 @@ func (s *Scratch) Create(ctx context.Context, size int64) (err error) {
 	if size <= 0 {
 		return fmt.Errorf("laying out %s: size %d bytes; use a positive size", path, size)
 	}
-	dir, err := guard.OpenDirFor(path)
+	fd, direct, err := s.create()
 	if err != nil {
-		return fmt.Errorf("creating %s: %w", path, err)
-	}
-	s.mu.Lock()
-	if s.dir >= 0 {
-		unix.Close(s.dir)
-	}
-	s.dir = dir
-	s.mu.Unlock()
-	base := filepath.Base(path)
-	flags := unix.O_WRONLY | unix.O_CREAT | unix.O_EXCL | unix.O_NOFOLLOW | unix.O_CLOEXEC
-	fd, err := unix.Openat(dir, base, flags|unix.O_DIRECT, 0o644)
-	direct := true
-	if errors.Is(err, unix.EINVAL) { // no O_DIRECT on this filesystem
-		direct = false
-		fd, err = unix.Openat(dir, base, flags, 0o644)
-	}
-	if err != nil {
-		return fmt.Errorf("creating %s: %w", path, err)
-	}
-	if err := s.own(fd); err != nil {
-		unix.Close(fd)
-		_ = unix.Unlinkat(dir, base, 0) // just created with O_EXCL: ours
-		return fmt.Errorf("creating %s: %w", path, err)
+		return err
 	}
 	var written atomic.Int64
 	defer func() {

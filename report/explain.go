@@ -180,7 +180,7 @@ func explainSentences(j fioadapt.ExplainedJob) []string {
 	case fio.PercentilesClat:
 		p99, clat = "completion p99", "; fio's "+fio.Setting(fio.OptLatPercentiles, "1")+" times the whole I/O"
 	case fio.PercentilesTerse:
-		clat = ", of the completion or, under "+fio.Setting(fio.OptLatPercentiles, "1")+", the whole I/O: fio's terse output does not say which"
+		clat = ", of the completion or, under " + fio.Setting(fio.OptLatPercentiles, "1") + ", the whole I/O: fio's terse output does not say which"
 	}
 	switch {
 	case j.P99Ns > 0:
