@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -27,36 +28,36 @@ type jsonDoc struct {
 }
 
 type jsonJob struct {
-	JobName           string             `json:"jobname"`
-	GroupID           float64            `json:"groupid"`
-	Error             float64            `json:"error"`
-	Eta               float64            `json:"eta"`
-	Elapsed           float64            `json:"elapsed"`
-	Options           map[string]any     `json:"job options"`
-	Read              *jsonDir           `json:"read,omitempty"`
-	Write             *jsonDir           `json:"write,omitempty"`
-	Trim              *jsonDir           `json:"trim,omitempty"`
-	Mixed             *jsonDir           `json:"mixed,omitempty"`
-	Sync              *jsonSync          `json:"sync,omitempty"`
-	JobRuntime        float64            `json:"job_runtime"`
-	UsrCPU            float64            `json:"usr_cpu"`
-	SysCPU            float64            `json:"sys_cpu"`
-	Ctx               float64            `json:"ctx"`
-	Majf              float64            `json:"majf"`
-	Minf              float64            `json:"minf"`
-	IODepthLevel      map[string]float64 `json:"iodepth_level"`
-	IODepthSubmit     map[string]float64 `json:"iodepth_submit"`
-	IODepthComplete   map[string]float64 `json:"iodepth_complete"`
-	LatencyNs         map[string]float64 `json:"latency_ns,omitempty"`
-	LatencyUs         map[string]float64 `json:"latency_us,omitempty"`
-	LatencyMs         map[string]float64 `json:"latency_ms,omitempty"`
-	LatencyDepth      float64            `json:"latency_depth"`
-	LatencyTarget     float64            `json:"latency_target"`
-	LatencyPercentile float64            `json:"latency_percentile"`
-	LatencyWindow     float64            `json:"latency_window"`
-	Steadystate       *jsonSteady        `json:"steadystate,omitempty"`
-	Hostname          string             `json:"hostname,omitempty"`
-	Port              float64            `json:"port,omitempty"`
+	JobName           string         `json:"jobname"`
+	GroupID           float64        `json:"groupid"`
+	Error             float64        `json:"error"`
+	Eta               float64        `json:"eta"`
+	Elapsed           float64        `json:"elapsed"`
+	Options           map[string]any `json:"job options"`
+	Read              *jsonDir       `json:"read,omitempty"`
+	Write             *jsonDir       `json:"write,omitempty"`
+	Trim              *jsonDir       `json:"trim,omitempty"`
+	Mixed             *jsonDir       `json:"mixed,omitempty"`
+	Sync              *jsonSync      `json:"sync,omitempty"`
+	JobRuntime        float64        `json:"job_runtime"`
+	UsrCPU            float64        `json:"usr_cpu"`
+	SysCPU            float64        `json:"sys_cpu"`
+	Ctx               float64        `json:"ctx"`
+	Majf              float64        `json:"majf"`
+	Minf              float64        `json:"minf"`
+	IODepthLevel      numKeyed       `json:"iodepth_level"`
+	IODepthSubmit     numKeyed       `json:"iodepth_submit"`
+	IODepthComplete   numKeyed       `json:"iodepth_complete"`
+	LatencyNs         numKeyed       `json:"latency_ns,omitempty"`
+	LatencyUs         numKeyed       `json:"latency_us,omitempty"`
+	LatencyMs         numKeyed       `json:"latency_ms,omitempty"`
+	LatencyDepth      float64        `json:"latency_depth"`
+	LatencyTarget     float64        `json:"latency_target"`
+	LatencyPercentile float64        `json:"latency_percentile"`
+	LatencyWindow     float64        `json:"latency_window"`
+	Steadystate       *jsonSteady    `json:"steadystate,omitempty"`
+	Hostname          string         `json:"hostname,omitempty"`
+	Port              float64        `json:"port,omitempty"`
 }
 
 type jsonDir struct {
@@ -95,13 +96,59 @@ type jsonDir struct {
 }
 
 type jsonLat struct {
-	Min        float64            `json:"min"`
-	Max        float64            `json:"max"`
-	Mean       float64            `json:"mean"`
-	Stddev     float64            `json:"stddev"`
-	N          float64            `json:"N"`
-	Percentile map[string]float64 `json:"percentile,omitempty"`
-	Bins       map[string]float64 `json:"bins,omitempty"` // json+ only
+	Min        float64  `json:"min"`
+	Max        float64  `json:"max"`
+	Mean       float64  `json:"mean"`
+	Stddev     float64  `json:"stddev"`
+	N          float64  `json:"N"`
+	Percentile numKeyed `json:"percentile,omitempty"`
+	Bins       numKeyed `json:"bins,omitempty"` // json+ only
+}
+
+// numKeyed is a JSON object of fio's keyed by numbers (percentiles,
+// json+'s bins, the latency and depth buckets), written as fio writes it:
+// in the keys' numeric order ("5.000000" before "10.000000"), a key not a
+// number (">=64") after them.
+type numKeyed map[string]float64
+
+// MarshalJSON writes m's keys in fio's order.
+func (m numKeyed) MarshalJSON() ([]byte, error) {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	num := func(k string) (float64, bool) {
+		v, err := strconv.ParseFloat(k, 64)
+		return v, err == nil
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		a, aok := num(keys[i])
+		b, bok := num(keys[j])
+		switch {
+		case aok != bok:
+			return aok
+		case aok && a != b:
+			return a < b
+		}
+		return keys[i] < keys[j]
+	})
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		kb, _ := json.Marshal(k)
+		vb, err := json.Marshal(m[k])
+		if err != nil {
+			return nil, err
+		}
+		b.Write(kb)
+		b.WriteByte(':')
+		b.Write(vb)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
 }
 
 // jsonPrio is one entry of fio's "prios".

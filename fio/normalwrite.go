@@ -99,8 +99,9 @@ func writeNormalJob(w *bufio.Writer, r Report) {
 }
 
 // writeNormalDir writes one direction: its summary line, clat and lat,
-// each priority's clat (fio's "clat prio 1/0" lines, cmdprio), clat's
-// percentiles, lat's (lat_percentiles) and each priority's.
+// each priority's (fio's "clat prio 1/0" lines, cmdprio; "lat prio" with
+// lat_percentiles), clat's percentiles, lat's (lat_percentiles) and each
+// priority's.
 func (r Report) writeNormalDir(w *bufio.Writer, name string, d *Dir) {
 	zones := ""
 	if name == "write" {
@@ -117,8 +118,9 @@ func (r Report) writeNormalDir(w *bufio.Writer, name string, d *Dir) {
 	}
 	for _, p := range d.Prios {
 		// Each priority's line in its own unit, as fio's display_lat.
+		kind, _ := r.prioShape(p.Clat)
 		pu, pdiv := latUnit(p.Clat)
-		writeLatLine(w, fmt.Sprintf("    clat prio %d/%d", p.Class, p.Level), pu, pdiv, p.Clat)
+		writeLatLine(w, fmt.Sprintf("    %s prio %d/%d", kind, p.Class, p.Level), pu, pdiv, p.Clat)
 	}
 	clat, lat := r.shapedLat(d)
 	writePercentiles(w, "    clat percentiles", clat.Percentiles)
@@ -128,7 +130,8 @@ func (r Report) writeNormalDir(w *bufio.Writer, name string, d *Dir) {
 		if d.Clat.N > 0 {
 			share = 100 * float64(p.Clat.N) / float64(d.Clat.N)
 		}
-		writePercentiles(w, fmt.Sprintf("    clat prio %d/%d (%.2f%% of IOs) percentiles", p.Class, p.Level, share), p.Clat.Percentiles)
+		kind, l := r.prioShape(p.Clat)
+		writePercentiles(w, fmt.Sprintf("    %s prio %d/%d (%.2f%% of IOs) percentiles", kind, p.Class, p.Level, share), l.Percentiles)
 	}
 }
 
