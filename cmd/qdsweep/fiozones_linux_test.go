@@ -19,6 +19,8 @@ type zoneShape struct {
 	zsize, zrange      int64 // zonerange 0: not given (zonesize)
 	zskip              int64
 	timeBased          bool
+	loops              int    // fio's loops (0: not given)
+	engine             string // fio's ioengine ("": psync), at iodepth 1
 	followOn           string // a random job's follow-ons: rw's ":N" suffix, or percentage_random=P
 }
 
@@ -31,8 +33,8 @@ func (s zoneShape) span() int64 {
 }
 
 func (s zoneShape) String() string {
-	return fmt.Sprintf("%s%s file=%d offset=%d size=%d bs=%d zonesize=%d zonerange=%d zoneskip=%d time_based=%v",
-		s.rw, s.followOn, s.file, s.offset, s.size, s.bs, s.zsize, s.zrange, s.zskip, s.timeBased)
+	return fmt.Sprintf("%s%s file=%d offset=%d size=%d bs=%d zonesize=%d zonerange=%d zoneskip=%d time_based=%v loops=%d %s",
+		s.rw, s.followOn, s.file, s.offset, s.size, s.bs, s.zsize, s.zrange, s.zskip, s.timeBased, s.loops, s.engine)
 }
 
 // args are the job as fio's command line, logging every I/O's offset.
@@ -43,7 +45,11 @@ func (s zoneShape) args() []string {
 	} else if s.followOn != "" {
 		rw += " --percentage_random=" + s.followOn
 	}
-	a := []string{"--name=z", "--filename=f", "--ioengine=psync", fmt.Sprintf("--bs=%d", s.bs),
+	engine := s.engine
+	if engine == "" {
+		engine = "psync"
+	}
+	a := []string{"--name=z", "--filename=f", "--ioengine=" + engine, fmt.Sprintf("--bs=%d", s.bs),
 		fmt.Sprintf("--offset=%d", s.offset), fmt.Sprintf("--size=%d", s.size), "--zonemode=strided",
 		fmt.Sprintf("--zonesize=%d", s.zsize), fmt.Sprintf("--zoneskip=%d", s.zskip),
 		"--write_lat_log=z", "--log_offset=1"}
@@ -53,6 +59,9 @@ func (s zoneShape) args() []string {
 	}
 	if s.timeBased {
 		a = append(a, "--time_based", "--runtime=300ms")
+	}
+	if s.loops > 0 {
+		a = append(a, fmt.Sprintf("--loops=%d", s.loops))
 	}
 	return a
 }
@@ -194,13 +203,18 @@ func checkZoneLogs(t *testing.T, s zoneShape, fio, qd [][2]int64) {
 
 // repeatInZone is the first I/O of l that repeats a block of its zone
 // since fio's random map over the zone was last emptied (every range
-// bytes in a zone, and at each new zone), or -1.
+// bytes in a zone, at each new zone, and at each loop of an engine that
+// queues its I/Os, which starts at the first zone), or -1.
 func repeatInZone(s zoneShape, l [][2]int64) int {
 	perZone := (s.zsize + s.bs - 1) / s.bs
 	perMap := s.span() / s.bs
+	perLoop := int64(len(l))
+	if s.engine == "io_uring" && s.loops > 1 {
+		perLoop = s.size / s.bs
+	}
 	seen := map[int64]bool{}
 	for i, io := range l {
-		if k := int64(i) % perZone; k == 0 || k%perMap == 0 {
+		if k := int64(i) % perLoop % perZone; k == 0 || k%perMap == 0 {
 			clear(seen)
 		}
 		if seen[io[1]] {
@@ -209,4 +223,24 @@ func repeatInZone(s zoneShape, l [][2]int64) int {
 		seen[io[1]] = true
 	}
 	return -1
+}
+
+// TestStridedZonesLoopsAsFio: size-based jobs of several loops in strided
+// zones run natively as fio 3.33 runs them: each loop starts again at the
+// job's first zone, with what TestStridedZonesAsFio compares.
+func TestStridedZonesLoopsAsFio(t *testing.T) {
+	fioBin := fioOrSkip(t)
+	for i, s := range zoneShapes(24) {
+		if s.timeBased {
+			continue
+		}
+		s.loops = 2 + i%2
+		if i%4 >= 2 {
+			s.engine = "io_uring"
+		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			fio, qd := runZoneShape(t, fioBin, s)
+			checkZoneLogs(t, s, fio, qd)
+		})
+	}
 }
