@@ -94,7 +94,7 @@ func (g *offsetGen) nextInZone(r *genRegion, dir int) (rel, n int64) {
 		} else {
 			rel = g.seqInZone(r, dir)
 		}
-		if rel+n <= z.end && rel-z.off < r.size {
+		if n = g.lenInZone(r, dir, rel); n > 0 && rel+n <= z.end && rel-z.off < r.size {
 			if drawn && r.done != nil {
 				n = g.mark(r, dir, rel-z.off, n)
 			}
@@ -116,7 +116,23 @@ func (g *offsetGen) nextInZone(r *genRegion, dir int) (rel, n int64) {
 		z.off, z.bytes = 0, 0
 		g.newPass = true
 	}
-	return 0, n
+	return 0, g.lo[dir]
+}
+
+// lenInZone is the size of direction dir's I/O at rel (from the region's
+// start) in the zones: its block size, or where sizes vary (bssplit,
+// bsrange) one fio's get_next_buflen picks to end within the job's
+// region, and 0 where not even the smallest does (fio's io_u_fits, which
+// ends the pass there).
+func (g *offsetGen) lenInZone(r *genRegion, dir int, rel int64) int64 {
+	lo := g.lo[dir]
+	switch {
+	case g.hi[dir] == lo:
+		return lo
+	case rel+lo > r.size:
+		return 0
+	}
+	return g.size(dir, rel, r.size)
 }
 
 // enterZone is fio's setup_strided_zone_mode: the next zone once Size
