@@ -140,8 +140,9 @@ func writeNormalJob(w *bufio.Writer, r Report) {
 }
 
 // writeNormalDir writes one direction: its summary line, clat and lat,
-// each priority's clat (fio's "clat prio 1/0" lines, cmdprio), clat's
-// percentiles, lat's (lat_percentiles) and each priority's.
+// each priority's (fio's "clat prio 1/0" lines, cmdprio; "lat prio" with
+// lat_percentiles), clat's percentiles, lat's (lat_percentiles) and each
+// priority's.
 func (r Report) writeNormalDir(w *bufio.Writer, name string, d *Dir) {
 	zones := ""
 	if name == "write" {
@@ -154,7 +155,9 @@ func (r Report) writeNormalDir(w *bufio.Writer, name string, d *Dir) {
 	writeLatLine(w, "    clat", d.Clat)
 	writeLatLine(w, "     lat", d.Lat)
 	for _, p := range d.Prios {
-		writeLatLine(w, fmt.Sprintf("    clat prio %d/%d", p.Class, p.Level), p.Clat)
+		// Each priority's line in its own unit, as fio's display_lat.
+		kind, _ := r.prioShape(p.Clat)
+		writeLatLine(w, fmt.Sprintf("    %s prio %d/%d", kind, p.Class, p.Level), p.Clat)
 	}
 	clat, lat := r.shapedLat(d)
 	writePercentiles(w, "    clat percentiles", clat.Percentiles)
@@ -164,7 +167,8 @@ func (r Report) writeNormalDir(w *bufio.Writer, name string, d *Dir) {
 		if d.Clat.N > 0 {
 			share = 100 * float64(p.Clat.N) / float64(d.Clat.N)
 		}
-		writePercentiles(w, fmt.Sprintf("    clat prio %d/%d (%.2f%% of IOs) percentiles", p.Class, p.Level, share), p.Clat.Percentiles)
+		kind, l := r.prioShape(p.Clat)
+		writePercentiles(w, fmt.Sprintf("    %s prio %d/%d (%.2f%% of IOs) percentiles", kind, p.Class, p.Level, share), l.Percentiles)
 	}
 }
 

@@ -148,6 +148,22 @@ func (r Report) shapedLat(d *Dir) (clat, lat LatStat) {
 	return clat, lat
 }
 
+// prioShape is how fio 3.33 reports each priority's latency (cmdprio) in
+// every format: kind "lat" with lat_percentiles (fio's clat_prio then
+// holds total latencies, JSON's "lat_ns", normal's "lat prio 1/0"), else
+// "clat"; shaped is p with percentiles (and bins) only where fio has them:
+// with clat_percentiles or lat_percentiles.
+func (r Report) prioShape(p LatStat) (kind string, shaped LatStat) {
+	kind = "clat"
+	if r.Reporting.LatPercentiles {
+		kind = "lat"
+	}
+	if r.Reporting.NoClatPercentiles && !r.Reporting.LatPercentiles {
+		p.Percentiles, p.Bins = nil, nil
+	}
+	return kind, p
+}
+
 // FioVersion is the fio whose meaning qdsweep follows; WriterVersion
 // names qdsweep in a version field fio's readers accept (they match the
 // "fio-" prefix).
@@ -349,16 +365,24 @@ func (r Report) dirJSON(d *Dir, plus bool) *jsonDir {
 		Slat: latJSON(d.Slat, false, plus), Clat: latJSON(clat, true, plus), Lat: latJSON(lat, true, plus),
 		BWMin: math.Trunc(d.BWMin), BWMax: math.Trunc(d.BWMax), BWAgg: aggPct(d), BWMean: d.BWMean, BWDev: d.BWDev,
 		BWSamples: float64(d.BWSamples), IOPSMin: math.Trunc(d.IOPSMin), IOPSMax: math.Trunc(d.IOPSMax), IOPSMean: d.IOPSMean,
-		IOPSStddev: d.IOPSStddev, IOPSSamples: float64(d.IOPSSamples), Prios: priosJSON(d.Prios, plus),
+		IOPSStddev: d.IOPSStddev, IOPSSamples: float64(d.IOPSSamples), Prios: r.priosJSON(d.Prios, plus),
 	}
 }
 
 // priosJSON is fio's "prios" of a direction (nil: none, as fio leaves
-// them out).
-func priosJSON(ps []PrioStat, plus bool) []jsonPrio {
+// them out), each priority's latency under "clat_ns" or "lat_ns"
+// (prioShape).
+func (r Report) priosJSON(ps []PrioStat, plus bool) []jsonPrio {
 	var out []jsonPrio
 	for _, p := range ps {
-		out = append(out, jsonPrio{Class: float64(p.Class), Level: float64(p.Level), Clat: latJSON(p.Clat, true, plus)})
+		kind, l := r.prioShape(p.Clat)
+		jp := jsonPrio{Class: float64(p.Class), Level: float64(p.Level)}
+		if kind == "lat" {
+			jp.Lat = latJSON(l, true, plus)
+		} else {
+			jp.Clat = latJSON(l, true, plus)
+		}
+		out = append(out, jp)
 	}
 	return out
 }

@@ -71,10 +71,10 @@ func convZone(c *jobConv, key string, o fio.Option) error {
 // zonemode=none (its default) with a zone size, and strided without one,
 // are refused as fio refuses them; a job of several files
 // runs no zones (fio's strided mode takes one file); a range defaults to
-// the size. Zones the engines do not run (ioengine.Workload.CheckZones),
-// a size-based job of several loops (each of fio's loops starts again at
-// the first zone), and zonemode=zbd go through fio, every zone option
-// given with them.
+// the size. Zones the engines do not run (ioengine.Workload.CheckZones)
+// and zonemode=zbd go through fio, every zone option given with them; a
+// size-based job of several loops runs them natively
+// (ioengine.Control.Loops).
 func (c *jobConv) finishZones() error {
 	z := c.zones
 	if len(z.given) == 0 {
@@ -100,7 +100,7 @@ func (c *jobConv) finishZones() error {
 	if wl.Zones.Range == 0 {
 		wl.Zones.Range = z.size
 	}
-	if wl.CheckZones() != nil || c.run.Loops > 1 && !c.run.TimeBased {
+	if wl.CheckZones() != nil {
 		wl.Zones = ioengine.StridedZones{}
 		c.refuseZones()
 	}

@@ -16,7 +16,7 @@ import (
 // strided zones a workload runs (zonerange defaulting to zonesize,
 // zoneskip=Nz in zones), none over a list of files (fio's strided mode
 // takes one file), through fio what the engines do not run with zones
-// (zbd, loops, bssplit, skips, a range over the region), refused what fio refuses
+// (zbd, skips, a range over the region), refused what fio refuses
 // (zonesize under zonemode=none, its default; strided without zonesize);
 // and the job written for the fio engine reads back to the same zones.
 func TestZoneOptions(t *testing.T) {
@@ -36,8 +36,8 @@ func TestZoneOptions(t *testing.T) {
 		{cmd: "--zonemode=strided --zonesize=256k --rw=read:8k", viaFio: true},
 		{cmd: "--zonemode=none --zonerange=1m"},
 		{cmd: "--zonemode=zbd --zonesize=256k", viaFio: true},
-		{cmd: "--zonemode=strided --zonesize=256k --loops=2", viaFio: true},
-		{cmd: "--zonemode=strided --zonesize=256k --bssplit=4k/50:8k/50", viaFio: true},
+		{cmd: "--zonemode=strided --zonesize=256k --loops=2", want: ioengine.StridedZones{Size: 256 << 10, Range: 256 << 10}},
+		{cmd: "--zonemode=strided --zonesize=256k --bssplit=4k/50:8k/50", want: ioengine.StridedZones{Size: 256 << 10, Range: 256 << 10}},
 		{cmd: "--zonemode=strided --zonesize=256k --zonerange=8m", viaFio: true},
 		{cmd: "--zonesize=256k", refused: "zonemode=none and zonesize are not compatible"},
 		{cmd: "--zonemode=strided --zonerange=1m", refused: "zonemode=strided needs zonesize"},

@@ -48,6 +48,14 @@ type Control struct {
 	// io_size to reach, so does the job (its keep_running). Without it the
 	// follow-on starts over at the region's start.
 	PassEnds bool
+	// Loops is fio's loops of a size-based job (0 or 1: one), which
+	// IOsPerJob and BytesPerJob hold all of. A job in strided zones
+	// (Workload.Zones) with PassEnds ends a loop, not the job, at an I/O
+	// its zones cannot place while loops remain, and starts the next at
+	// its first zone, as fio 3.33 does; under io_uring and libaio a loop
+	// also ends once it has issued its share (IOsPerJob and BytesPerJob
+	// over Loops), the rest of one ended early dropped.
+	Loops int
 	// PerJob asks for each job's own figures beside the merged ones
 	// (Stats.PerJob), as fio reports numjobs clones without
 	// group_reporting. Engines that do not run jobs apart ignore it.

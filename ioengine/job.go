@@ -161,6 +161,8 @@ func (j *job) nextIO() (dir, fd int, off, n int64) {
 		// pass, and the job, end with this one (Control.PassEnds).
 		if j.peekIO(); j.gen.ended {
 			j.left = 1
+		} else if j.gen.zone != nil && j.gen.zone.loops.cut {
+			j.loopCut()
 		} else if j.gen.lastOfPass && j.left > 2 {
 			j.left = 2 // the I/O drawn next is the last
 		}
@@ -178,6 +180,21 @@ func (j *job) nextIO() (dir, fd int, off, n int64) {
 		j.m.done = true // the last write read back
 	}
 	return dir, j.fds[file], off, n
+}
+
+// loopCut gives the job, whose loop in strided zones ended at the I/O just
+// taken (zoneLoops.cut), the shares of the loops left, the one the I/O
+// drawn next begins among them.
+func (j *job) loopCut() {
+	l := &j.gen.zone.loops
+	l.cut = false
+	j.left = -1
+	if l.ios > 0 {
+		j.left = 1 + int64(l.left+1)*l.ios
+	}
+	if l.bytes > 0 {
+		j.leftBytes = int64(l.left+1) * l.bytes
+	}
 }
 
 // mayIssue reports whether the job may issue its next I/O at event time t

@@ -39,13 +39,15 @@ func (m *blockMap) isSet(b uint64) bool {
 }
 
 // setRun marks up to nr blocks from b, stopping at the first one already
-// set or at the map's end, and returns how many it marked (fio's
-// axmap_set_nr).
+// set, and returns how many it marked: fio's axmap_set_nr, which marks a
+// word's blocks past the map's end too (an I/O reaching past a strided
+// zone's range: its last word's unused bits, never drawn nor free) and
+// stops at a word starting past the end.
 func (m *blockMap) setRun(b, nr uint64) uint64 {
 	var done uint64
-	for done < nr && b < m.n {
+	for done < nr && b <= m.n && b/64 < uint64(len(m.levels[0])) {
 		w, bit := b/64, b%64
-		k := min(nr-done, 64-bit, m.n-b)
+		k := min(nr-done, 64-bit)
 		mask := ^uint64(0) >> (64 - k) << bit
 		if over := m.levels[0][w] & mask; over != 0 {
 			// Only the run up to the first block already done.

@@ -166,6 +166,7 @@ func (r *workloadRun) startJobs(newLoop newLoopFunc) error {
 		j.gen.setFileEnd(r.total)
 		j.content = newFiller(w, i, j.gen.regions[0].size)
 		j.gen.passEnds = ctl.PassEnds && (ctl.IOsPerJob > 0 || ctl.BytesPerJob > 0) && j.gen.backlog == nil
+		j.gen.setLoops(ctl, r.engine == EngineIOUring || r.engine == EngineLibaio)
 		if w.Invalidate && !w.Direct {
 			j.invalidate = func(f int) { dropCache(j.fds[f], j.gen.regions[f].start, j.gen.regions[f].size) }
 		}

@@ -39,9 +39,9 @@ func (z StridedZones) Span() int64 {
 // CheckZones checks w's strided zones (StridedZones), as Validate does:
 // sizes not negative, a zone size wherever a range or skip is given, zones
 // of an I/O or more and no larger than the job's region, and a job whose
-// zones the engines run: one file, one block size per direction, uniform
-// random offsets, no skips (rw=read:8k) and no fio verify. A refusal is a *SettingError naming Zones' settings or the one
-// they do not run with.
+// zones the engines run: one file, uniform random offsets, no skips
+// (rw=read:8k) and no fio verify. A refusal is a *SettingError naming
+// Zones' settings or the one they do not run with.
 func (w Workload) CheckZones() error {
 	z := w.Zones
 	switch {
@@ -60,8 +60,6 @@ func (w Workload) CheckZones() error {
 	}
 	s := w.Shape
 	switch {
-	case len(s.BSSplit[0])+len(s.BSSplit[1]) > 0 || s.BSRange != [2][2]int64{}:
-		return refusef("%s/%s with strided zones: qdsweep runs zones of one block size per direction; drop them or the zones", SetBSSplit, SetBSRange)
 	case s.Skip != 0:
 		return refusef("%s: skips with strided zones, which qdsweep does not run; use %s", SetRW, use(SetRW, w.RW))
 	case s.Dist.Kind != DistRandom:

@@ -131,7 +131,7 @@ func TestCheckZones(t *testing.T) {
 		{func(w *Workload) { w.Zones = StridedZones{Size: 2048} }, SetZoneRange},
 		{func(w *Workload) { w.Zones = StridedZones{Size: 4096, Range: 2 << 20} }, SetZoneRange},
 		{func(w *Workload) { w.Zones, w.Files = StridedZones{Size: 64 << 10}, []string{"a", "b"} }, SetZoneSize},
-		{func(w *Workload) { w.Zones, w.Shape.BSRange[0] = StridedZones{Size: 64 << 10}, [2]int64{4096, 8192} }, SetBSSplit},
+		{func(w *Workload) { w.Zones, w.Shape.BSRange[0] = StridedZones{Size: 64 << 10}, [2]int64{4096, 8192} }, 0},
 		{func(w *Workload) { w.Zones, w.Shape.RandomEvery = StridedZones{Size: 64 << 10}, 4 }, 0},
 		{func(w *Workload) { w.Zones, w.Shape.Sequential[1] = StridedZones{Size: 64 << 10}, 10 }, 0},
 		{func(w *Workload) { w.Zones, w.Shape.Skip = StridedZones{Size: 64 << 10}, 8192 }, SetRW},

@@ -9,6 +9,61 @@ type zoneGen struct {
 	end   int64 // the file's end (fio's real_file_size)
 	off   int64 // the zone's start (fio's file_offset)
 	bytes int64 // bytes transferred in the zone (fio's zone_bytes)
+	loops zoneLoops
+}
+
+// zoneLoops are the loops of a size-based job in zones (Control.Loops),
+// as fio 3.33's do_io and keep_running run them: a loop ends at an I/O
+// its zones cannot place, and the next starts at the job's first zone
+// (fio's clear_io_state). An engine that queues its I/Os (io_uring,
+// libaio: fio's FIO_Q_QUEUED) also ends a loop once it has issued its
+// share of the job's I/Os and bytes, the rest of a loop ended early
+// dropped; a synchronous one (psync) counts only the job's total, so its
+// loops go on in the zone they reached.
+type zoneLoops struct {
+	left       int   // loops after this one
+	ios, bytes int64 // each loop's share of the job's I/Os and bytes (0: none)
+	doneIOs    int64 // this loop's so far
+	doneBytes  int64
+	// cut says the I/O drawn last began a loop that has a share before
+	// the loop before had issued its own.
+	cut bool
+}
+
+// setLoops gives a size-based job in zones that ends its passes
+// (passEnds) ctl's loops; queued says whether its engine queues its I/Os,
+// each loop then with its share of the job's I/Os and bytes.
+func (g *offsetGen) setLoops(ctl Control, queued bool) {
+	z := g.zone
+	if z == nil || !g.passEnds || ctl.Loops <= 1 {
+		return
+	}
+	z.loops = zoneLoops{left: ctl.Loops - 1}
+	if queued {
+		n := int64(ctl.Loops)
+		z.loops.ios, z.loops.bytes = ctl.IOsPerJob/n, ctl.BytesPerJob/n
+	}
+}
+
+// shareDone reports whether this loop has issued its share.
+func (l *zoneLoops) shareDone() bool {
+	return l.ios > 0 && l.doneIOs >= l.ios || l.bytes > 0 && l.doneBytes >= l.bytes
+}
+
+// nextLoop begins the job's next loop, if one is left, at its first zone;
+// early says the loop before had not issued its share (cut).
+func (g *offsetGen) nextLoop(early bool) bool {
+	z := g.zone
+	l := &z.loops
+	if l.left == 0 {
+		return false
+	}
+	l.left--
+	l.doneIOs, l.doneBytes = 0, 0
+	l.cut = early && (l.ios > 0 || l.bytes > 0)
+	z.off, z.bytes = 0, 0
+	g.newPass = true
+	return true
 }
 
 // setFileEnd tells the zones where the job's file ends (total bytes).
@@ -21,12 +76,16 @@ func (g *offsetGen) setFileEnd(total int64) {
 // nextInZone is the offset (from r's start) and size of the next I/O of
 // direction dir in the zones: fio's setup_strided_zone_mode, then its
 // offset in the zone. An I/O fio cannot place ends a size-based pass
-// (passEnds: ended) and starts a time-based job over from its first zone;
+// (passEnds: ended), or its loop where loops remain (zoneLoops), and
+// starts a time-based job, or the next loop, over from its first zone;
 // where none can be placed, the I/O is the region's first block, so that
 // no I/O reaches past the file's end.
 func (g *offsetGen) nextInZone(r *genRegion, dir int) (rel, n int64) {
 	z := g.zone
 	n = g.lo[dir]
+	if z.loops.shareDone() {
+		g.nextLoop(false)
+	}
 	for range 64 {
 		g.enterZone(r, dir)
 		drawn := g.random && !g.followsOn(dir)
@@ -35,24 +94,45 @@ func (g *offsetGen) nextInZone(r *genRegion, dir int) (rel, n int64) {
 		} else {
 			rel = g.seqInZone(r, dir)
 		}
-		if rel+n <= z.end && rel-z.off < r.size {
+		if n = g.lenInZone(r, dir, rel); n > 0 && rel+n <= z.end && rel-z.off < r.size {
 			if drawn && r.done != nil {
 				n = g.mark(r, dir, rel-z.off, n)
 			}
 			r.pos[dir] = rel + n
 			z.bytes += n
+			z.loops.doneIOs++
+			z.loops.doneBytes += n
 			return rel, n
 		}
 		if g.passEnds {
-			g.ended = true
-			break
+			if !g.nextLoop(true) {
+				g.ended = true
+				break
+			}
+			continue // the next loop
 		}
 		// fio's file is done: a time-based job opens it again, its zones
 		// from the first.
 		z.off, z.bytes = 0, 0
 		g.newPass = true
 	}
-	return 0, n
+	return 0, g.lo[dir]
+}
+
+// lenInZone is the size of direction dir's I/O at rel (from the region's
+// start) in the zones: its block size, or where sizes vary (bssplit,
+// bsrange) one fio's get_next_buflen picks to end within the job's
+// region, and 0 where not even the smallest does (fio's io_u_fits, which
+// ends the pass there).
+func (g *offsetGen) lenInZone(r *genRegion, dir int, rel int64) int64 {
+	lo := g.lo[dir]
+	switch {
+	case g.hi[dir] == lo:
+		return lo
+	case rel+lo > r.size:
+		return 0
+	}
+	return g.size(dir, rel, r.size)
 }
 
 // enterZone is fio's setup_strided_zone_mode: the next zone once Size

@@ -366,6 +366,7 @@ func runControl(spec RunSpec, es Engine, w ioengine.Workload, t runTarget, logEv
 		ctl.IOsPerJob = fioadapt.IOsPerJob(spec.run, w, t.existingSize)
 		ctl.BytesPerJob = fioadapt.BytesPerJob(spec.run, w, t.existingSize)
 		ctl.PassEnds = fioadapt.PassEnds(spec.run, w, t.existingSize)
+		ctl.Loops = spec.run.Loops
 	}
 	// fio reports numjobs clones apart unless group_reporting; the fio
 	// engine always groups, the simulator has no jobs apart.

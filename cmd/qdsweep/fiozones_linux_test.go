@@ -19,6 +19,9 @@ type zoneShape struct {
 	zsize, zrange      int64 // zonerange 0: not given (zonesize)
 	zskip              int64
 	timeBased          bool
+	loops              int    // fio's loops (0: not given)
+	engine             string // fio's ioengine ("": psync), at iodepth 1
+	sizes              string // sizes that vary: bssplit's or bsrange's option (bs: the smallest)
 	followOn           string // a random job's follow-ons: rw's ":N" suffix, or percentage_random=P
 }
 
@@ -31,8 +34,8 @@ func (s zoneShape) span() int64 {
 }
 
 func (s zoneShape) String() string {
-	return fmt.Sprintf("%s%s file=%d offset=%d size=%d bs=%d zonesize=%d zonerange=%d zoneskip=%d time_based=%v",
-		s.rw, s.followOn, s.file, s.offset, s.size, s.bs, s.zsize, s.zrange, s.zskip, s.timeBased)
+	return fmt.Sprintf("%s%s file=%d offset=%d size=%d bs=%d zonesize=%d zonerange=%d zoneskip=%d time_based=%v loops=%d %s %s",
+		s.rw, s.followOn, s.file, s.offset, s.size, s.bs, s.zsize, s.zrange, s.zskip, s.timeBased, s.loops, s.engine, s.sizes)
 }
 
 // args are the job as fio's command line, logging every I/O's offset.
@@ -43,7 +46,11 @@ func (s zoneShape) args() []string {
 	} else if s.followOn != "" {
 		rw += " --percentage_random=" + s.followOn
 	}
-	a := []string{"--name=z", "--filename=f", "--ioengine=psync", fmt.Sprintf("--bs=%d", s.bs),
+	engine := s.engine
+	if engine == "" {
+		engine = "psync"
+	}
+	a := []string{"--name=z", "--filename=f", "--ioengine=" + engine, fmt.Sprintf("--bs=%d", s.bs),
 		fmt.Sprintf("--offset=%d", s.offset), fmt.Sprintf("--size=%d", s.size), "--zonemode=strided",
 		fmt.Sprintf("--zonesize=%d", s.zsize), fmt.Sprintf("--zoneskip=%d", s.zskip),
 		"--write_lat_log=z", "--log_offset=1"}
@@ -53,6 +60,12 @@ func (s zoneShape) args() []string {
 	}
 	if s.timeBased {
 		a = append(a, "--time_based", "--runtime=300ms")
+	}
+	if s.loops > 0 {
+		a = append(a, fmt.Sprintf("--loops=%d", s.loops))
+	}
+	if s.sizes != "" {
+		a = append(a, s.sizes)
 	}
 	return a
 }
@@ -119,13 +132,13 @@ func TestStridedZonesAsFio(t *testing.T) {
 }
 
 // runZoneShape runs s under fio and qdsweep and returns each one's
-// per-I/O log: each I/O's direction and offset.
-func runZoneShape(t *testing.T, fioBin string, s zoneShape) (fio, qd [][2]int64) {
+// per-I/O log: each I/O's direction, offset and size.
+func runZoneShape(t *testing.T, fioBin string, s zoneShape) (fio, qd [][3]int64) {
 	t.Helper()
-	logOf := func(dir string) [][2]int64 {
-		var out [][2]int64
+	logOf := func(dir string) [][3]int64 {
+		var out [][3]int64
 		for _, l := range readPerIOLog(t, filepath.Join(dir, "z_lat.1.log")) {
-			out = append(out, [2]int64{l[2], l[4]})
+			out = append(out, [3]int64{l[2], l[4], l[3]})
 		}
 		return out
 	}
@@ -150,12 +163,12 @@ func runZoneShape(t *testing.T, fioBin string, s zoneShape) (fio, qd [][2]int64)
 // an I/O lands in a zone reaching past the file's end, where the draws
 // decide whether it fits (fio ends a size-based job at the first that
 // does not, and starts a time-based one over at the first zone).
-func checkZoneLogs(t *testing.T, s zoneShape, fio, qd [][2]int64) {
+func checkZoneLogs(t *testing.T, s zoneShape, fio, qd [][3]int64) {
 	t.Helper()
 	random, mixed := strings.HasPrefix(s.rw, "rand"), s.rw == "rw" || s.rw == "randrw"
 	stride := s.span() + s.zskip
-	zone := func(io [2]int64) int64 { return (io[1] - s.offset) / stride }
-	past := func(io [2]int64) bool { return (random || mixed) && s.offset+zone(io)*stride+s.span() > s.file }
+	zone := func(io [3]int64) int64 { return (io[1] - s.offset) / stride }
+	past := func(io [3]int64) bool { return (random || mixed) && s.offset+zone(io)*stride+s.span() > s.file }
 	n := min(len(fio), len(qd))
 	if n == 0 {
 		t.Fatalf("%v: fio logged %d I/Os, qdsweep %d", s, len(fio), len(qd))
@@ -176,7 +189,7 @@ func checkZoneLogs(t *testing.T, s zoneShape, fio, qd [][2]int64) {
 		}
 	}
 	if random && !mixed && s.followOn == "" {
-		for who, l := range map[string][][2]int64{"fio": fio[:n], "qdsweep": qd[:n]} {
+		for who, l := range map[string][][3]int64{"fio": fio[:n], "qdsweep": qd[:n]} {
 			if i := repeatInZone(s, l); i >= 0 {
 				t.Errorf("%v: %s's I/O %d at %d repeats a block of its zone's range", s, who, i, l[i][1])
 			}
@@ -194,13 +207,18 @@ func checkZoneLogs(t *testing.T, s zoneShape, fio, qd [][2]int64) {
 
 // repeatInZone is the first I/O of l that repeats a block of its zone
 // since fio's random map over the zone was last emptied (every range
-// bytes in a zone, and at each new zone), or -1.
-func repeatInZone(s zoneShape, l [][2]int64) int {
+// bytes in a zone, at each new zone, and at each loop of an engine that
+// queues its I/Os, which starts at the first zone), or -1.
+func repeatInZone(s zoneShape, l [][3]int64) int {
 	perZone := (s.zsize + s.bs - 1) / s.bs
 	perMap := s.span() / s.bs
+	perLoop := int64(len(l))
+	if s.engine == "io_uring" && s.loops > 1 {
+		perLoop = s.size / s.bs
+	}
 	seen := map[int64]bool{}
 	for i, io := range l {
-		if k := int64(i) % perZone; k == 0 || k%perMap == 0 {
+		if k := int64(i) % perLoop % perZone; k == 0 || k%perMap == 0 {
 			clear(seen)
 		}
 		if seen[io[1]] {
@@ -209,4 +227,83 @@ func repeatInZone(s zoneShape, l [][2]int64) int {
 		seen[io[1]] = true
 	}
 	return -1
+}
+
+// TestStridedZonesLoopsAsFio: size-based jobs of several loops in strided
+// zones run natively as fio 3.33 runs them: each loop starts again at the
+// job's first zone, with what TestStridedZonesAsFio compares.
+func TestStridedZonesLoopsAsFio(t *testing.T) {
+	fioBin := fioOrSkip(t)
+	for i, s := range zoneShapes(24) {
+		if s.timeBased {
+			continue
+		}
+		s.loops = 2 + i%2
+		if i%4 >= 2 {
+			s.engine = "io_uring"
+		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			fio, qd := runZoneShape(t, fioBin, s)
+			checkZoneLogs(t, s, fio, qd)
+		})
+	}
+}
+
+// TestStridedZonesSizesAsFio: jobs in strided zones whose sizes vary
+// (bssplit, bsrange) run natively as fio 3.33 runs them: each tool's I/Os
+// visit the same zones in the same order (a visit: the I/Os of a zone
+// until zonesize bytes), each I/O starting inside its zone's range, every
+// visit but the last of zonesize bytes up to one I/O more; a pass ends
+// where a zone starts past the job's region (fio's io_u_fits fails for
+// the smallest size there), and a random one where the zone's random map
+// fills between its resets, which the draws decide: there one tool's
+// visits lead the other's.
+func TestStridedZonesSizesAsFio(t *testing.T) {
+	fioBin := fioOrSkip(t)
+	const mb, k = 1 << 20, 1 << 10
+	for i, s := range []zoneShape{
+		{rw: "read", file: 4 * mb, size: mb, bs: 4 * k, zsize: 64 * k, zskip: 192 * k, sizes: "--bssplit=4k/50:16k/50"},
+		{rw: "write", file: 4 * mb, size: 2 * mb, bs: 4 * k, zsize: 96 * k, zrange: 64 * k, zskip: 64 * k, sizes: "--bsrange=4k-16k"},
+		{rw: "read", file: 4 * mb, offset: mb, size: 2 * mb, bs: 4 * k, zsize: 128 * k, zskip: 64 * mb, sizes: "--bssplit=4k/30:8k/70", loops: 2},
+		{rw: "write", file: 4 * mb, size: 2 * mb, bs: 4 * k, zsize: 96 * k, zrange: 64 * k, zskip: 64 * k, sizes: "--bsrange=4k-16k", loops: 2, engine: "io_uring"},
+		{rw: "randread", file: 4 * mb, size: mb, bs: 4 * k, zsize: 64 * k, zskip: 192 * k, sizes: "--bssplit=4k/50:16k/50"},
+		{rw: "randwrite", file: 4 * mb, size: 2 * mb, bs: 4 * k, zsize: 96 * k, zrange: 64 * k, zskip: 64 * k, sizes: "--bsrange=4k-16k"},
+		{rw: "randrw", file: 4 * mb, offset: mb, size: 3 * mb, bs: 4 * k, zsize: 128 * k, zrange: 256 * k, zskip: 512 * k, sizes: "--bssplit=4k/30:8k/70"},
+	} {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			fio, qd := runZoneShape(t, fioBin, s)
+			fv, qv := zoneVisits(t, s, "fio", fio), zoneVisits(t, s, "qdsweep", qd)
+			n := min(len(fv), len(qv))
+			if !strings.HasPrefix(s.rw, "rand") && len(fv) != len(qv) || fmt.Sprint(fv[:n]) != fmt.Sprint(qv[:n]) {
+				t.Errorf("%v: zones visited\nfio:     %v\nqdsweep: %v", s, fv, qv)
+			}
+			t.Logf("%v: %d I/Os in %d visits, fio %d in %d", s, len(qd), len(qv), len(fio), len(fv))
+		})
+	}
+}
+
+// zoneVisits is the zone of each visit of l (a zone's I/Os until zonesize
+// bytes, or until the next zone's), failing the test where an I/O starts
+// outside its zone's range or a visit before the last is not of zonesize
+// bytes up to one I/O (16 KiB) more.
+func zoneVisits(t *testing.T, s zoneShape, who string, l [][3]int64) []int64 {
+	t.Helper()
+	stride := s.span() + s.zskip
+	var zones, bytes []int64
+	for i, io := range l {
+		z, in := (io[1]-s.offset)/stride, (io[1]-s.offset)%stride
+		if in+s.bs > s.span() {
+			t.Fatalf("%v: %s's I/O %d at %d, outside its zone %d", s, who, i, io[1], z)
+		}
+		if n := len(zones); n == 0 || zones[n-1] != z || bytes[n-1] >= s.zsize {
+			zones, bytes = append(zones, z), append(bytes, 0)
+		}
+		bytes[len(bytes)-1] += io[2]
+	}
+	for i, b := range bytes[:max(len(bytes)-1, 0)] {
+		if b < s.zsize || b >= s.zsize+16<<10 {
+			t.Errorf("%v: %s's visit %d to zone %d: %d bytes", s, who, i, zones[i], b)
+		}
+	}
+	return zones
 }
