@@ -77,8 +77,11 @@ func TestFadviseAsFio(t *testing.T) {
 	if random > reads+4 {
 		t.Errorf("qdsweep advised random: %d pages cached after %d reads; want no readahead (at most %d)", random, reads, reads+4)
 	}
-	if byPattern < 2*reads || none < 2*reads {
-		t.Errorf("qdsweep advised by pattern or not at all: %d and %d pages cached after %d sequential reads; want readahead (at least %d)", byPattern, none, reads, 2*reads)
+	// How far the kernel reads ahead is the device's read_ahead_kb and
+	// its ramp (80 pages unadvised at 8 MiB, over 128 at 128 KiB): any
+	// readahead caches more than was read.
+	if byPattern <= reads+4 || none <= reads+4 {
+		t.Errorf("qdsweep advised by pattern or not at all: %d and %d pages cached after %d sequential reads; want readahead (more than %d)", byPattern, none, reads, reads+4)
 	}
 	if _, err := exec.LookPath("fio"); err != nil {
 		t.Log("fio is not installed: the comparison with it is not made")
@@ -86,7 +89,7 @@ func TestFadviseAsFio(t *testing.T) {
 	}
 	fioRandom, fioDefault := fio("random"), fio("1")
 	t.Logf("fio: %d (fadvise_hint=random), %d (1, its default)", fioRandom, fioDefault)
-	if fioRandom > reads+4 || fioDefault < 2*reads {
+	if fioRandom > reads+4 || fioDefault <= reads+4 {
 		t.Errorf("fio: %d pages cached with fadvise_hint=random and %d with 1: not the readahead qdsweep was held to", fioRandom, fioDefault)
 	}
 }
