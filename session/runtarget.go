@@ -162,7 +162,17 @@ func configureFioEngine(es Engine, spec *RunSpec) {
 	// fio runs the steady-state test itself: qdsweep reads its result back.
 	es.Fio.JobOptions = append(es.Fio.JobOptions, fioadapt.SteadyOptions(spec.run.Steady)...)
 	if !spec.run.TimeBased {
-		es.Fio.IOSize, es.Fio.SizeBased = spec.run.IOSize, true
+		// fio ends each loop itself, at its region's end or where a zoned
+		// job's zones run out (an io_size of the region's bytes would
+		// carry it on: 1036 KiB for fio's own 272), and runs the loops:
+		// io_size only as given, each loop's.
+		es.Fio.IOSize, es.Fio.SizeBased = 0, true
+		if spec.run.Set[fio.OptIOSize] {
+			es.Fio.IOSize = spec.run.IOSize / int64(max(spec.run.Loops, 1))
+		}
+		if loops := spec.run.Loops; loops > 1 {
+			es.Fio.JobOptions = append(es.Fio.JobOptions, [2]string{fio.OptLoops, strconv.Itoa(loops)})
+		}
 	}
 	if p := spec.run.IOSizePercent; p > 0 && es.Fio.IOSize == 0 {
 		// fio takes the share of the region it lays out itself
@@ -171,8 +181,7 @@ func configureFioEngine(es Engine, spec *RunSpec) {
 	es.Fio.EndFsync = spec.run.EndFsync
 	es.Fio.Given = spec.run.Given
 	if n := spec.run.NumberIOs; n > 0 && !spec.run.TimeBased {
-		// io_size holds every loop's bytes, so fio runs one loop: its cap is every loop's.
-		es.Fio.NumberIOs = n * int64(max(spec.run.Loops, 1))
+		es.Fio.NumberIOs = n // each loop's, as fio counts it
 	}
 }
 
