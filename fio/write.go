@@ -43,6 +43,10 @@ type Report struct {
 	Version string
 	// Time is when the run ended.
 	Time time.Time
+	// Started is when the run started (fio's genesis): the JSON's
+	// "elapsed", the same for every job of a run, is the seconds from it
+	// to Time, rounded up. Zero: the job's own runtime.
+	Started time.Time
 	// Disks are the target's devices' figures over the run (fio's disk
 	// utilisation); none when the target has no block device (tmpfs).
 	Disks []DiskUtil
@@ -270,6 +274,10 @@ func WriteJSONJobs(w io.Writer, rs []Report) error {
 		j, _ := jobJSON(o, global)
 		jobs = append(jobs, j)
 	}
+	el := r.elapsed()
+	for i := range jobs {
+		jobs[i].Elapsed, jobs[i].Eta = float64(el), etaJSON(el)
+	}
 	disks := []jsonDisk{}
 	seen := map[string]bool{}
 	for _, o := range rs {
@@ -404,9 +412,20 @@ func latBuckets(keys []float64, v []float64) jsonObject[fioFloat] {
 	return m
 }
 
+// elapsed is fio's "elapsed" of a report written at r.Time: whole
+// seconds since r.Started, rounded up (calc_thread_status's elapsed_sec,
+// the same for every job of the run); without Started, the job's runtime.
+func (r Report) elapsed() int64 {
+	ms := r.Job.RuntimeMs
+	if !r.Started.IsZero() {
+		ms = r.Time.Sub(r.Started).Milliseconds()
+	}
+	return (ms + 999) / 1000
+}
+
 // etaJSON is the "eta" fio 3.33 writes in a report after elapsed
-// seconds: its calc_thread_status's INT_MAX when under 3 s have passed,
-// else 0 (every job done).
+// seconds (Report.elapsed): its calc_thread_status's INT_MAX when under
+// 3 s have passed, else 0 (every job done).
 func etaJSON(elapsed int64) float64 {
 	if elapsed < 3 {
 		return math.MaxInt32
@@ -470,9 +489,8 @@ func jobJSON(r Report, first jsonObject[any]) (jsonJob, jsonObject[any]) {
 		sync = &jsonSync{TotalIOs: float64(r.Sync.TotalIOs), Lat: latJSON(r.Sync.Clat, true, r.Plus)}
 	}
 	jobOpts, global := jobOptionsJSON(r, first)
-	elapsed := (j.RuntimeMs + 999) / 1000
 	job := jsonJob{
-		JobName: j.Name, GroupID: float64(j.GroupID), Error: float64(j.Error), Eta: etaJSON(elapsed), Elapsed: float64(elapsed),
+		JobName: j.Name, GroupID: float64(j.GroupID), Error: float64(j.Error),
 		Options: jobOpts,
 
 		JobRuntime: float64(j.RuntimeMs), UsrCPU: fioFloat(j.UsrCPU), SysCPU: fioFloat(j.SysCPU), Ctx: float64(j.Ctx),

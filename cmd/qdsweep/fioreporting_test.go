@@ -523,3 +523,50 @@ func jsonKeyPaths(t *testing.T, out []byte) ([]string, []float64) {
 	walk("", false)
 	return paths, etas
 }
+
+// TestJSONElapsedAsFio: each job's "elapsed" in fio's JSON is the seconds
+// since the run started, rounded up, the same for every job of the run
+// (fio 3.33: 4 and 4 for two groups of 2 s and 1 s; qdsweep wrote each
+// job's own runtime, 3 and 2), and "eta" follows from it: 2147483647
+// under 3 s, else 0. Two time-based groups of 2 s and 1 s run at least
+// 3 s, so both write elapsed ≥ 3 and eta 0 for both jobs.
+func TestJSONElapsedAsFio(t *testing.T) {
+	fioBin := fioOrSkip(t)
+	const file = "[global]\nfilename=data\nsize=256k\ntime_based\n[r]\nrw=randread\nbs=4k\nruntime=2\n[w]\nstonewall\nrw=write\nbs=4k\nruntime=1\n"
+	for _, bin := range []struct {
+		name string
+		path string
+		pre  []string
+	}{{"fio", fioBin, nil}, {"qdsweep", sweepBinary(t), []string{"run", "--allow-write"}}} {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "data"), make([]byte, 256<<10), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "j.fio"), []byte(file), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, err := runIn(dir, bin.path, append(bin.pre, "j.fio", "--output-format=json")...)
+		if err != nil {
+			t.Fatalf("%s: %v", bin.name, err)
+		}
+		var doc struct {
+			Jobs []struct {
+				Name    string  `json:"jobname"`
+				Eta     float64 `json:"eta"`
+				Elapsed float64 `json:"elapsed"`
+			} `json:"jobs"`
+		}
+		if err := json.Unmarshal(out, &doc); err != nil {
+			t.Fatalf("%s: %v\n%s", bin.name, err, out)
+		}
+		if len(doc.Jobs) != 2 {
+			t.Fatalf("%s: %d jobs, want 2", bin.name, len(doc.Jobs))
+		}
+		for _, j := range doc.Jobs {
+			if j.Elapsed != doc.Jobs[0].Elapsed || j.Elapsed < 3 || j.Eta != 0 {
+				t.Errorf("%s: job %s elapsed %v eta %v; want the run's seconds (job %s: %v), at least 3, and eta 0",
+					bin.name, j.Name, j.Elapsed, j.Eta, doc.Jobs[0].Name, doc.Jobs[0].Elapsed)
+			}
+		}
+	}
+}
