@@ -182,11 +182,11 @@ func isGrouped(o map[string]string) bool {
 }
 
 // finite replaces NaN and infinities by 0 so that bad input never poisons sums.
-func finite(f float64) float64 {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0
+func finite[F ~float64](f F) float64 {
+	if v := float64(f); !math.IsNaN(v) && !math.IsInf(v, 0) {
+		return v
 	}
-	return f
+	return 0
 }
 
 // cloneOf is a Job's NumJobsFrom for one clone of a job of n clones (n as

@@ -27,36 +27,36 @@ type jsonDoc struct {
 }
 
 type jsonJob struct {
-	JobName           string              `json:"jobname"`
-	GroupID           float64             `json:"groupid"`
-	Error             float64             `json:"error"`
-	Eta               float64             `json:"eta"`
-	Elapsed           float64             `json:"elapsed"`
-	Options           jsonObject[any]     `json:"job options"`
-	Read              *jsonDir            `json:"read,omitempty"`
-	Write             *jsonDir            `json:"write,omitempty"`
-	Trim              *jsonDir            `json:"trim,omitempty"`
-	Mixed             *jsonDir            `json:"mixed,omitempty"`
-	Sync              *jsonSync           `json:"sync,omitempty"`
-	JobRuntime        float64             `json:"job_runtime"`
-	UsrCPU            float64             `json:"usr_cpu"`
-	SysCPU            float64             `json:"sys_cpu"`
-	Ctx               float64             `json:"ctx"`
-	Majf              float64             `json:"majf"`
-	Minf              float64             `json:"minf"`
-	IODepthLevel      jsonObject[float64] `json:"iodepth_level"`
-	IODepthSubmit     jsonObject[float64] `json:"iodepth_submit"`
-	IODepthComplete   jsonObject[float64] `json:"iodepth_complete"`
-	LatencyNs         jsonObject[float64] `json:"latency_ns,omitempty"`
-	LatencyUs         jsonObject[float64] `json:"latency_us,omitempty"`
-	LatencyMs         jsonObject[float64] `json:"latency_ms,omitempty"`
-	LatencyDepth      float64             `json:"latency_depth"`
-	LatencyTarget     float64             `json:"latency_target"`
-	LatencyPercentile float64             `json:"latency_percentile"`
-	LatencyWindow     float64             `json:"latency_window"`
-	Steadystate       *jsonSteady         `json:"steadystate,omitempty"`
-	Hostname          string              `json:"hostname,omitempty"`
-	Port              float64             `json:"port,omitempty"`
+	JobName           string               `json:"jobname"`
+	GroupID           float64              `json:"groupid"`
+	Error             float64              `json:"error"`
+	Eta               float64              `json:"eta"`
+	Elapsed           float64              `json:"elapsed"`
+	Options           jsonObject[any]      `json:"job options"`
+	Read              *jsonDir             `json:"read,omitempty"`
+	Write             *jsonDir             `json:"write,omitempty"`
+	Trim              *jsonDir             `json:"trim,omitempty"`
+	Mixed             *jsonDir             `json:"mixed,omitempty"`
+	Sync              *jsonSync            `json:"sync,omitempty"`
+	JobRuntime        float64              `json:"job_runtime"`
+	UsrCPU            fioFloat             `json:"usr_cpu"`
+	SysCPU            fioFloat             `json:"sys_cpu"`
+	Ctx               float64              `json:"ctx"`
+	Majf              float64              `json:"majf"`
+	Minf              float64              `json:"minf"`
+	IODepthLevel      jsonObject[fioFloat] `json:"iodepth_level"`
+	IODepthSubmit     jsonObject[fioFloat] `json:"iodepth_submit"`
+	IODepthComplete   jsonObject[fioFloat] `json:"iodepth_complete"`
+	LatencyNs         jsonObject[fioFloat] `json:"latency_ns,omitempty"`
+	LatencyUs         jsonObject[fioFloat] `json:"latency_us,omitempty"`
+	LatencyMs         jsonObject[fioFloat] `json:"latency_ms,omitempty"`
+	LatencyDepth      float64              `json:"latency_depth"`
+	LatencyTarget     float64              `json:"latency_target"`
+	LatencyPercentile fioFloat             `json:"latency_percentile"`
+	LatencyWindow     float64              `json:"latency_window"`
+	Steadystate       *jsonSteady          `json:"steadystate,omitempty"`
+	Hostname          string               `json:"hostname,omitempty"`
+	Port              float64              `json:"port,omitempty"`
 }
 
 type jsonDir struct {
@@ -64,7 +64,7 @@ type jsonDir struct {
 	IOKBytes float64  `json:"io_kbytes"`
 	BWBytes  float64  `json:"bw_bytes"`
 	BW       float64  `json:"bw"` // KiB/s
-	IOPS     float64  `json:"iops"`
+	IOPS     fioFloat `json:"iops"`
 	Runtime  float64  `json:"runtime"`
 	TotalIOs float64  `json:"total_ios"`
 	ShortIOs float64  `json:"short_ios"`
@@ -77,17 +77,17 @@ type jsonDir struct {
 	Prios []jsonPrio `json:"prios,omitempty"`
 	// fio's bandwidth and IOPS samples (one per bwavgtime and iopsavgtime,
 	// 500 ms by default).
-	BWMin       float64 `json:"bw_min"`
-	BWMax       float64 `json:"bw_max"`
-	BWAgg       float64 `json:"bw_agg"`
-	BWMean      float64 `json:"bw_mean"`
-	BWDev       float64 `json:"bw_dev"`
-	BWSamples   float64 `json:"bw_samples"`
-	IOPSMin     float64 `json:"iops_min"`
-	IOPSMax     float64 `json:"iops_max"`
-	IOPSMean    float64 `json:"iops_mean"`
-	IOPSStddev  float64 `json:"iops_stddev"`
-	IOPSSamples float64 `json:"iops_samples"`
+	BWMin       float64  `json:"bw_min"`
+	BWMax       float64  `json:"bw_max"`
+	BWAgg       fioFloat `json:"bw_agg"`
+	BWMean      fioFloat `json:"bw_mean"`
+	BWDev       fioFloat `json:"bw_dev"`
+	BWSamples   float64  `json:"bw_samples"`
+	IOPSMin     float64  `json:"iops_min"`
+	IOPSMax     float64  `json:"iops_max"`
+	IOPSMean    fioFloat `json:"iops_mean"`
+	IOPSStddev  fioFloat `json:"iops_stddev"`
+	IOPSSamples float64  `json:"iops_samples"`
 	// fio 2.x: latencies in µs under these names, io_bytes in KiB.
 	SlatUs *jsonLat `json:"slat,omitempty"`
 	ClatUs *jsonLat `json:"clat,omitempty"`
@@ -97,8 +97,8 @@ type jsonDir struct {
 type jsonLat struct {
 	Min        float64             `json:"min"`
 	Max        float64             `json:"max"`
-	Mean       float64             `json:"mean"`
-	Stddev     float64             `json:"stddev"`
+	Mean       fioFloat            `json:"mean"`
+	Stddev     fioFloat            `json:"stddev"`
 	N          float64             `json:"N"`
 	Percentile jsonObject[float64] `json:"percentile,omitempty"`
 	Bins       jsonObject[float64] `json:"bins,omitempty"` // json+ only
@@ -119,16 +119,16 @@ type jsonSync struct {
 }
 
 type jsonDisk struct {
-	Name        string  `json:"name"`
-	ReadIOs     float64 `json:"read_ios"`
-	WriteIOs    float64 `json:"write_ios"`
-	ReadMerges  float64 `json:"read_merges"`
-	WriteMerges float64 `json:"write_merges"`
-	ReadTicks   float64 `json:"read_ticks"`
-	WriteTicks  float64 `json:"write_ticks"`
-	InQueue     float64 `json:"in_queue"`
-	Util        float64 `json:"util"`
-	Hostname    string  `json:"hostname,omitempty"`
+	Name        string   `json:"name"`
+	ReadIOs     float64  `json:"read_ios"`
+	WriteIOs    float64  `json:"write_ios"`
+	ReadMerges  float64  `json:"read_merges"`
+	WriteMerges float64  `json:"write_merges"`
+	ReadTicks   float64  `json:"read_ticks"`
+	WriteTicks  float64  `json:"write_ticks"`
+	InQueue     float64  `json:"in_queue"`
+	Util        fioFloat `json:"util"`
+	Hostname    string   `json:"hostname,omitempty"`
 }
 
 // maxInput caps how much of an input the parsers read, bytes.
@@ -299,7 +299,7 @@ func (jj jsonJob) job(global map[string]string) Job {
 		Name: jj.JobName, GroupID: int(finite(jj.GroupID)), Error: int(finite(jj.Error)),
 		Host: jj.Hostname, Port: int(finite(jj.Port)), Options: opts,
 		RuntimeMs: int64(finite(jj.JobRuntime)), UsrCPU: finite(jj.UsrCPU), SysCPU: finite(jj.SysCPU),
-		Ctx: int64(finite(jj.Ctx)), IODepthDist: jj.IODepthLevel.Map(), IODepthSubmit: jj.IODepthSubmit.Map(), IODepthComplete: jj.IODepthComplete.Map(),
+		Ctx: int64(finite(jj.Ctx)), IODepthDist: floatMap(jj.IODepthLevel), IODepthSubmit: floatMap(jj.IODepthSubmit), IODepthComplete: floatMap(jj.IODepthComplete),
 	}
 	j.Read, j.Write, j.Trim = jj.Read.dir(), jj.Write.dir(), jj.Trim.dir()
 	j.Steady = steadyOf(jj.Steadystate)

@@ -122,8 +122,8 @@ type jsonSteady struct {
 	Duration     float64        `json:"duration"`
 	Attained     float64        `json:"attained"`
 	Criterion    string         `json:"criterion"`
-	MaxDeviation float64        `json:"max_deviation"`
-	Slope        float64        `json:"slope"`
+	MaxDeviation fioFloat       `json:"max_deviation"`
+	Slope        fioFloat       `json:"slope"`
 	Data         jsonSteadyData `json:"data"`
 }
 
@@ -144,7 +144,7 @@ func steadyJSON(s *SteadyState) *jsonSteady {
 	}
 	bw, iops := s.means()
 	j := &jsonSteady{SS: s.Spec.Name() + ":" + f32(s.Spec.Limit) + s.pct(), Duration: float64(len(s.IOPS)),
-		Criterion: f32(s.Criterion) + s.pct(), MaxDeviation: s.MaxDeviation, Slope: s.Slope,
+		Criterion: f32(s.Criterion) + s.pct(), MaxDeviation: fioFloat(s.MaxDeviation), Slope: fioFloat(s.Slope),
 		Data: jsonSteadyData{BWMean: float64(bw), IOPSMean: float64(iops), IOPS: []float64{}, BW: []float64{}}}
 	if s.Attained {
 		j.Attained = 1
@@ -161,7 +161,7 @@ func steadyOf(j *jsonSteady) *SteadyState {
 	if j == nil {
 		return nil
 	}
-	s := &SteadyState{Attained: j.Attained != 0, MaxDeviation: j.MaxDeviation, Slope: j.Slope}
+	s := &SteadyState{Attained: j.Attained != 0, MaxDeviation: float64(j.MaxDeviation), Slope: float64(j.Slope)}
 	if kind, limit, ok := strings.Cut(j.SS, ":"); ok {
 		s.Spec, _ = ParseSteadyCriterion(s.Spec, kind+":"+limit, 1024)
 	}

@@ -43,6 +43,10 @@ type Report struct {
 	Version string
 	// Time is when the run ended.
 	Time time.Time
+	// Started is when the run started (fio's genesis): the JSON's
+	// "elapsed", the same for every job of a run, is the seconds from it
+	// to Time, rounded up. Zero: the job's own runtime.
+	Started time.Time
 	// Disks are the target's devices' figures over the run (fio's disk
 	// utilisation); none when the target has no block device (tmpfs).
 	Disks []DiskUtil
@@ -286,6 +290,10 @@ func WriteJSONJobs(w io.Writer, rs []Report) error {
 		j, _ := jobJSON(o, global)
 		jobs = append(jobs, j)
 	}
+	el := r.elapsed()
+	for i := range jobs {
+		jobs[i].Elapsed, jobs[i].Eta = float64(el), etaJSON(el)
+	}
 	disks := []jsonDisk{}
 	seen := map[string]bool{}
 	for _, o := range rs {
@@ -296,16 +304,16 @@ func WriteJSONJobs(w io.Writer, rs []Report) error {
 			seen[d.Name] = true
 			disks = append(disks, jsonDisk{Name: d.Name, ReadIOs: float64(d.ReadIOs), WriteIOs: float64(d.WriteIOs),
 				ReadMerges: float64(d.ReadMerges), WriteMerges: float64(d.WriteMerges), ReadTicks: float64(d.ReadTicks),
-				WriteTicks: float64(d.WriteTicks), InQueue: float64(d.InQueue), Util: d.Util})
+				WriteTicks: float64(d.WriteTicks), InQueue: float64(d.InQueue), Util: fioFloat(d.Util)})
 		}
 	}
 	doc := jsonDoc{FioVersion: r.Version, Timestamp: float64(r.Time.Unix()), TimestampMs: float64(r.Time.UnixMilli()),
 		Time: r.Time.Format("Mon Jan  2 15:04:05 2006"), GlobalOptions: global, Jobs: jobs, DiskUtil: disks}
-	b, err := json.MarshalIndent(doc, "", "  ")
+	b, err := json.Marshal(doc)
 	if err != nil {
 		return err
 	}
-	_, err = w.Write(append(b, '\n'))
+	_, err = w.Write(append(fioLayout(b), '\n'))
 	return err
 }
 
@@ -331,7 +339,7 @@ func listedOption(k, v string) bool { return v != "" && fioJobOptions[k] }
 // latJSON is one latency block of fio's JSON; with pct, clat's percentiles
 // and (json+) bins.
 func latJSON(l LatStat, pct, plus bool) *jsonLat {
-	m := &jsonLat{Min: math.Trunc(l.MinNs), Max: math.Trunc(l.MaxNs), Mean: l.MeanNs, Stddev: l.StddevNs, N: float64(l.N)}
+	m := &jsonLat{Min: math.Trunc(l.MinNs), Max: math.Trunc(l.MaxNs), Mean: fioFloat(l.MeanNs), Stddev: fioFloat(l.StddevNs), N: float64(l.N)}
 	if pct && len(l.Percentiles) > 0 {
 		for _, p := range l.Percentiles {
 			m.Percentile.set(strconv.FormatFloat(p.Pct, 'f', 6, 64), math.Trunc(p.Ns))
@@ -361,11 +369,11 @@ func (r Report) dirJSON(d *Dir, plus bool) *jsonDir {
 	clat, lat := r.shapedLat(d)
 	return &jsonDir{
 		IOBytes: float64(d.IOBytes), IOKBytes: float64(d.IOBytes >> 10), BWBytes: math.Trunc(d.BWBytes), BW: math.Trunc(d.BWBytes / 1024),
-		IOPS: d.IOPS, Runtime: float64(d.RuntimeMs), TotalIOs: float64(d.TotalIOs),
+		IOPS: fioFloat(d.IOPS), Runtime: float64(d.RuntimeMs), TotalIOs: float64(d.TotalIOs),
 		Slat: latJSON(d.Slat, false, plus), Clat: latJSON(clat, true, plus), Lat: latJSON(lat, true, plus),
-		BWMin: math.Trunc(d.BWMin), BWMax: math.Trunc(d.BWMax), BWAgg: aggPct(d), BWMean: d.BWMean, BWDev: d.BWDev,
-		BWSamples: float64(d.BWSamples), IOPSMin: math.Trunc(d.IOPSMin), IOPSMax: math.Trunc(d.IOPSMax), IOPSMean: d.IOPSMean,
-		IOPSStddev: d.IOPSStddev, IOPSSamples: float64(d.IOPSSamples), Prios: r.priosJSON(d.Prios, plus),
+		BWMin: math.Trunc(d.BWMin), BWMax: math.Trunc(d.BWMax), BWAgg: fioFloat(aggPct(d)), BWMean: fioFloat(d.BWMean), BWDev: fioFloat(d.BWDev),
+		BWSamples: float64(d.BWSamples), IOPSMin: math.Trunc(d.IOPSMin), IOPSMax: math.Trunc(d.IOPSMax), IOPSMean: fioFloat(d.IOPSMean),
+		IOPSStddev: fioFloat(d.IOPSStddev), IOPSSamples: float64(d.IOPSSamples), Prios: r.priosJSON(d.Prios, plus),
 	}
 }
 
@@ -416,21 +424,32 @@ func (r Report) terseLatUs() []float64 {
 
 // latBuckets is one of fio's latency_ns/us/ms maps: each bucket's percent
 // of I/Os as fio shows it, under its key (the last ms bucket's ">=2000").
-func latBuckets(keys []float64, v []float64) jsonObject[float64] {
-	var m jsonObject[float64]
+func latBuckets(keys []float64, v []float64) jsonObject[fioFloat] {
+	var m jsonObject[fioFloat]
 	for i, x := range LatShown(v, len(keys)) {
 		k := strconv.FormatFloat(keys[i], 'f', -1, 64)
 		if math.IsInf(keys[i], 1) {
 			k = ">=2000"
 		}
-		m = append(m, jsonField[float64]{k, x})
+		m = append(m, jsonField[fioFloat]{k, fioFloat(x)})
 	}
 	return m
 }
 
+// elapsed is fio's "elapsed" of a report written at r.Time: whole
+// seconds since r.Started, rounded up (calc_thread_status's elapsed_sec,
+// the same for every job of the run); without Started, the job's runtime.
+func (r Report) elapsed() int64 {
+	ms := r.Job.RuntimeMs
+	if !r.Started.IsZero() {
+		ms = r.Time.Sub(r.Started).Milliseconds()
+	}
+	return (ms + 999) / 1000
+}
+
 // etaJSON is the "eta" fio 3.33 writes in a report after elapsed
-// seconds: its calc_thread_status's INT_MAX when under 3 s have passed,
-// else 0 (every job done).
+// seconds (Report.elapsed): its calc_thread_status's INT_MAX when under
+// 3 s have passed, else 0 (every job done).
 func etaJSON(elapsed int64) float64 {
 	if elapsed < 3 {
 		return math.MaxInt32
@@ -481,25 +500,24 @@ func listedJSON(opts []Option) jsonObject[any] {
 // jobs), an option that differs from them is the job's own.
 func jobJSON(r Report, first jsonObject[any]) (jsonJob, jsonObject[any]) {
 	j := r.Job
-	var depth, submit, complete jsonObject[float64]
+	var depth, submit, complete jsonObject[fioFloat]
 	for _, b := range depthBuckets {
-		depth = append(depth, jsonField[float64]{b.key, j.IODepthDist[b.key]})
+		depth = append(depth, jsonField[fioFloat]{b.key, fioFloat(j.IODepthDist[b.key])})
 	}
 	for _, k := range batchBuckets {
-		submit = append(submit, jsonField[float64]{k, j.IODepthSubmit[k]})
-		complete = append(complete, jsonField[float64]{k, j.IODepthComplete[k]})
+		submit = append(submit, jsonField[fioFloat]{k, fioFloat(j.IODepthSubmit[k])})
+		complete = append(complete, jsonField[fioFloat]{k, fioFloat(j.IODepthComplete[k])})
 	}
 	sync := &jsonSync{Lat: latJSON(LatStat{}, false, false)}
 	if r.Sync != nil {
 		sync = &jsonSync{TotalIOs: float64(r.Sync.TotalIOs), Lat: latJSON(r.Sync.Clat, true, r.Plus)}
 	}
 	jobOpts, global := jobOptionsJSON(r, first)
-	elapsed := (j.RuntimeMs + 999) / 1000
 	job := jsonJob{
-		JobName: j.Name, GroupID: float64(j.GroupID), Error: float64(j.Error), Eta: etaJSON(elapsed), Elapsed: float64(elapsed),
+		JobName: j.Name, GroupID: float64(j.GroupID), Error: float64(j.Error),
 		Options: jobOpts,
 
-		JobRuntime: float64(j.RuntimeMs), UsrCPU: j.UsrCPU, SysCPU: j.SysCPU, Ctx: float64(j.Ctx),
+		JobRuntime: float64(j.RuntimeMs), UsrCPU: fioFloat(j.UsrCPU), SysCPU: fioFloat(j.SysCPU), Ctx: float64(j.Ctx),
 		IODepthLevel: depth, IODepthSubmit: submit, IODepthComplete: complete,
 		LatencyNs:    latBuckets(LatBucketsNs, r.LatNs),
 		LatencyUs:    latBuckets(LatBucketsUs, r.LatUs),
@@ -522,7 +540,7 @@ func jobJSON(r Report, first jsonObject[any]) (jsonJob, jsonObject[any]) {
 	}
 	if t := j.LatTarget; t != nil {
 		job.LatencyDepth, job.LatencyTarget = float64(t.Depth), float64(t.TargetNs)
-		job.LatencyPercentile, job.LatencyWindow = t.Percentile, float64(t.WindowUs)
+		job.LatencyPercentile, job.LatencyWindow = fioFloat(t.Percentile), float64(t.WindowUs)
 	}
 	return job, global
 }

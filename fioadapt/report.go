@@ -168,9 +168,10 @@ func dirFromStats(d *ioengine.DirStats, runtimeMs int64, pcts []float64) *fio.Di
 }
 
 // latStatOf is d's latency as fio reports a clat: from its histogram when
-// it has one (stddev, bins, the percentiles pcts), else its summary's.
+// it has one (stddev, bins, the percentiles pcts), else its summary's (the
+// stddev fio reported when fio ran it).
 func latStatOf(d *ioengine.DirStats, pcts []float64) fio.LatStat {
-	l := fio.LatStat{MinNs: float64(d.Lat.MinNs), MaxNs: float64(d.Lat.MaxNs), MeanNs: d.Lat.MeanNs, N: d.TotalIOs}
+	l := fio.LatStat{MinNs: float64(d.Lat.MinNs), MaxNs: float64(d.Lat.MaxNs), MeanNs: d.Lat.MeanNs, StddevNs: d.Lat.StddevNs, N: d.TotalIOs}
 	if d.Hist != nil && d.Hist.TotalCount() > 0 {
 		l.StddevNs = d.Hist.StdDev()
 		for _, b := range d.Hist.Distribution() {

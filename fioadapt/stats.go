@@ -9,7 +9,7 @@ import (
 // percentiles fio did not report stay 0).
 func LatencyOf(l fio.LatStat) ioengine.Latency {
 	at := func(p float64) int64 { v, _ := l.At(p); return int64(v) }
-	return ioengine.Latency{MinNs: int64(l.MinNs), MeanNs: l.MeanNs, MaxNs: int64(l.MaxNs),
+	return ioengine.Latency{MinNs: int64(l.MinNs), MeanNs: l.MeanNs, MaxNs: int64(l.MaxNs), StddevNs: l.StddevNs,
 		P50Ns: at(50), P90Ns: at(90), P99Ns: at(99), P999Ns: at(99.9)}
 }
 

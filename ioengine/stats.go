@@ -16,6 +16,10 @@ type Latency struct {
 	P99Ns  int64   `json:"p99"`
 	P999Ns int64   `json:"p999"`
 	MaxNs  int64   `json:"max"`
+	// StddevNs is the latencies' standard deviation as an engine that
+	// keeps no histogram reports it (fio's stddev); 0 when not reported,
+	// an engine's histogram (DirStats.Hist) having it. Not saved.
+	StddevNs float64 `json:"-"`
 }
 
 // DirStats are the figures of one direction (or of all I/Os) over the measured window.

@@ -44,6 +44,9 @@ type RunJob struct {
 	// trims' block sizes (zero: the writes') and kb_base (fioadapt.JobRun's).
 	TrimBS [2]int64
 	KBBase int
+	// Started is when the run started (fio's genesis), whence fio's JSON
+	// counts its "elapsed" (fio.Report.Started).
+	Started time.Time
 }
 
 // Run's output formats (--output-format).
@@ -245,7 +248,7 @@ func fioReportOf(format string, j RunJob, w ioengine.Workload, st *ioengine.Stat
 		eng = st.FioIOEngine // what fio ran, as fio's own report says
 	}
 	r := fioadapt.ReportFromStats(j.fioName(), w, eng, j.Runtime, j.Ramp, j.TimeBased, j.Percentiles, st)
-	r.Version, r.Reporting = j.Version, j.Reporting
+	r.Version, r.Reporting, r.Started = j.Version, j.Reporting, j.Started
 	var floor *ioengine.FloorError
 	var lat *ioengine.LatencyTargetError
 	switch {

@@ -56,6 +56,7 @@ type Run struct {
 // before any file is created, lays out what is missing, runs the jobs as fio
 // runs them (groups one after another) and reports their figures in Format.
 func (r *Run) Execute(ctx context.Context) (err error) {
+	started := time.Now() // fio's genesis, whence its JSON's "elapsed"
 	specs, format := r.Specs, r.Format
 	if format == "" {
 		format = report.RunNormal
@@ -119,7 +120,7 @@ func (r *Run) Execute(ctx context.Context) (err error) {
 		out = errw // a run that failed part-way: its figures beside its error
 	}
 	if rjs != nil {
-		return publishRunJobs(out, errw, format, rjs, fileErr)
+		return publishRunJobs(out, errw, format, started, rjs, fileErr)
 	}
 	rjs = make([]report.RunJob, len(jobs))
 	var firstErr error
@@ -129,13 +130,16 @@ func (r *Run) Execute(ctx context.Context) (err error) {
 			firstErr = j.err
 		}
 	}
-	return publishRunJobs(out, errw, format, rjs, firstErr)
+	return publishRunJobs(out, errw, format, started, rjs, firstErr)
 }
 
 // publishRunJobs writes the jobs' figures in format (report.WriteRun, or
-// WriteRuns for several) and returns firstErr, the first job's error, an
-// interrupted one as such.
-func publishRunJobs(out, errw io.Writer, format string, rjs []report.RunJob, firstErr error) error {
+// WriteRuns for several), of a run started then, and returns firstErr,
+// the first job's error, an interrupted one as such.
+func publishRunJobs(out, errw io.Writer, format string, started time.Time, rjs []report.RunJob, firstErr error) error {
+	for i := range rjs {
+		rjs[i].Started = started
+	}
 	if err := (publication{runs: rjs, runFormat: format, stdout: out, stderr: errw}).publish(); err != nil {
 		return err
 	}

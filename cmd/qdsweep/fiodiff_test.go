@@ -325,6 +325,13 @@ func TestFioDifferential(t *testing.T) {
 			}
 			if tc.steady {
 				compareSteady(t, out, []byte(stdout))
+				// fio's "steadystate" laid out as fio prints it (its data's
+				// means integers, the deviation and slope six decimals); a
+				// job run through fio is left out: qdsweep asks fio for its
+				// p50, p90, p99 and p99.9 alone, and no disk_util.
+				if f, q := jsonLayoutOf(jsonPart(out)), jsonLayoutOf([]byte(stdout)); f != q && !strings.Contains(stderr, "through fio") {
+					t.Errorf("JSON layout differs:\n--- fio\n%s\n--- qdsweep\n%s", f, q)
+				}
 				return
 			}
 			if tc.pacing == "latency" {

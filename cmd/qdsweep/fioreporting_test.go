@@ -398,7 +398,9 @@ func formatListShape(t *testing.T, bin, file, list string, toFile bool, pre ...s
 // section name filename first (fio reads, and lists, it after the rest of
 // its section); each job's "jobname", "groupid", "error", "eta", … "job
 // options", "read", …; the IO depth and latency buckets low to high; and
-// "eta" as fio writes it after a run under 3 s (2147483647, its INT_MAX).
+// "eta" as fio writes it after a run under 3 s (2147483647, its INT_MAX);
+// and laid out byte for byte as fio prints it (`"key" : value`, two spaces
+// a level, a double's six decimals) apart from the measured numbers.
 func TestJSONKeysAsFio(t *testing.T) {
 	fioBin := fioOrSkip(t)
 	const file = "[global]\nfilename=data\nsize=256k\nrandseed=7\n[r]\nfilename=data\nrw=randread\nbs=16k\n[w]\nstonewall\nrw=write\nbs=4k\nbs=8k\nsize=128k\n"
@@ -406,7 +408,7 @@ func TestJSONKeysAsFio(t *testing.T) {
 	for _, format := range []string{"json", "json+"} {
 		for _, form := range []string{"file", "cmdline"} {
 			t.Run(format+"_"+form, func(t *testing.T) {
-				run := func(bin string, pre ...string) ([]string, []float64) {
+				run := func(bin string, pre ...string) ([]string, []float64, string) {
 					dir := t.TempDir()
 					if err := os.WriteFile(filepath.Join(dir, "data"), make([]byte, 256<<10), 0o644); err != nil {
 						t.Fatal(err)
@@ -424,10 +426,14 @@ func TestJSONKeysAsFio(t *testing.T) {
 					if err != nil {
 						t.Fatalf("%s: %v", filepath.Base(bin), err)
 					}
-					return jsonKeyPaths(t, out)
+					keys, etas := jsonKeyPaths(t, out)
+					return keys, etas, jsonLayoutOf(out)
 				}
-				fk, feta := run(fioBin)
-				qk, qeta := run(sweepBinary(t), "run", "--allow-write")
+				fk, feta, flay := run(fioBin)
+				qk, qeta, qlay := run(sweepBinary(t), "run", "--allow-write")
+				if flay != qlay {
+					t.Errorf("layout differs:\n--- fio\n%s\n--- qdsweep\n%s", flay, qlay)
+				}
 				if !slices.Equal(fk, qk) {
 					t.Errorf("keys differ:\n--- fio\n%s\n--- qdsweep\n%s", strings.Join(fk, "\n"), strings.Join(qk, "\n"))
 				}
@@ -437,6 +443,43 @@ func TestJSONKeysAsFio(t *testing.T) {
 			})
 		}
 	}
+}
+
+// jsonLayoutOf is a JSON document as fio lays it out with its measured
+// numbers replaced: an integer by N, a number with decimals by N.F (fio's
+// %f), the "fio version" and "time" strings by S; json+'s bins and the
+// disks' entries, which the run decides, left out.
+func jsonLayoutOf(out []byte) string {
+	num := regexp.MustCompile(`-?[0-9]+(\.[0-9]+)?`)
+	var lines []string
+	skipTo := ""
+	for _, l := range strings.Split(string(out), "\n") {
+		if skipTo != "" {
+			if strings.HasPrefix(l, skipTo) {
+				skipTo = ""
+				lines = append(lines, l)
+			}
+			continue
+		}
+		trimmed := strings.TrimLeft(l, " ")
+		indent := l[:len(l)-len(trimmed)]
+		switch {
+		case strings.HasPrefix(trimmed, `"bins" : {`):
+			skipTo = indent + "}"
+		case strings.HasPrefix(trimmed, `"disk_util" : [`):
+			skipTo = indent + "]"
+		case strings.HasPrefix(trimmed, `"fio version" : `), strings.HasPrefix(trimmed, `"time" : `):
+			k, _, _ := strings.Cut(l, " : ")
+			l = k + ` : "S",`
+		}
+		lines = append(lines, num.ReplaceAllStringFunc(l, func(n string) string {
+			if strings.Contains(n, ".") {
+				return "N.F"
+			}
+			return "N"
+		}))
+	}
+	return strings.Join(lines, "\n")
 }
 
 // jsonKeyPaths is every key of a JSON document in its order, a repeated
@@ -479,4 +522,51 @@ func jsonKeyPaths(t *testing.T, out []byte) ([]string, []float64) {
 	}
 	walk("", false)
 	return paths, etas
+}
+
+// TestJSONElapsedAsFio: each job's "elapsed" in fio's JSON is the seconds
+// since the run started, rounded up, the same for every job of the run
+// (fio 3.33: 4 and 4 for two groups of 2 s and 1 s; qdsweep wrote each
+// job's own runtime, 3 and 2), and "eta" follows from it: 2147483647
+// under 3 s, else 0. Two time-based groups of 2 s and 1 s run at least
+// 3 s, so both write elapsed ≥ 3 and eta 0 for both jobs.
+func TestJSONElapsedAsFio(t *testing.T) {
+	fioBin := fioOrSkip(t)
+	const file = "[global]\nfilename=data\nsize=256k\ntime_based\n[r]\nrw=randread\nbs=4k\nruntime=2\n[w]\nstonewall\nrw=write\nbs=4k\nruntime=1\n"
+	for _, bin := range []struct {
+		name string
+		path string
+		pre  []string
+	}{{"fio", fioBin, nil}, {"qdsweep", sweepBinary(t), []string{"run", "--allow-write"}}} {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "data"), make([]byte, 256<<10), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "j.fio"), []byte(file), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, err := runIn(dir, bin.path, append(bin.pre, "j.fio", "--output-format=json")...)
+		if err != nil {
+			t.Fatalf("%s: %v", bin.name, err)
+		}
+		var doc struct {
+			Jobs []struct {
+				Name    string  `json:"jobname"`
+				Eta     float64 `json:"eta"`
+				Elapsed float64 `json:"elapsed"`
+			} `json:"jobs"`
+		}
+		if err := json.Unmarshal(out, &doc); err != nil {
+			t.Fatalf("%s: %v\n%s", bin.name, err, out)
+		}
+		if len(doc.Jobs) != 2 {
+			t.Fatalf("%s: %d jobs, want 2", bin.name, len(doc.Jobs))
+		}
+		for _, j := range doc.Jobs {
+			if j.Elapsed != doc.Jobs[0].Elapsed || j.Elapsed < 3 || j.Eta != 0 {
+				t.Errorf("%s: job %s elapsed %v eta %v; want the run's seconds (job %s: %v), at least 3, and eta 0",
+					bin.name, j.Name, j.Elapsed, j.Eta, doc.Jobs[0].Name, doc.Jobs[0].Elapsed)
+			}
+		}
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -149,5 +150,67 @@ func TestViaFioSizeBased(t *testing.T) {
 	got := counts(sweepBinary(t), "run", "--allow-write")
 	if want != [2]int64{256, 256} || got != want {
 		t.Fatalf("reads and writes: qdsweep %v, fio %v; want 256 each", got, want)
+	}
+}
+
+// TestViaFioStdevAsFio: a job run through fio (serialize_overlap=1) shows
+// in qdsweep's normal output the clat and lat stdev fio measured, as fio
+// shows a nonzero one for the same job (fio 3.33: stdev=48.42 usec;
+// qdsweep printed stdev= 0.00): with --output-format=json,normal, the
+// normal block's stdev is the JSON's clat and lat stddev in its unit.
+func TestViaFioStdevAsFio(t *testing.T) {
+	fioBin := fioOrSkip(t)
+	const file = "[r]\nfilename=data\nsize=256k\nrw=randread\nbs=4k\nserialize_overlap=1\n"
+	run := func(bin string, pre ...string) []byte {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "data"), make([]byte, 256<<10), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "j.fio"), []byte(file), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, err := runIn(dir, bin, append(pre, "j.fio", "--output-format=json,normal")...)
+		if err != nil {
+			t.Fatalf("%s: %v", filepath.Base(bin), err)
+		}
+		return out
+	}
+	for _, who := range []struct {
+		name string
+		out  []byte
+	}{{"fio", run(fioBin)}, {"qdsweep", run(sweepBinary(t), "run", "--allow-write")}} {
+		var doc struct {
+			Jobs []struct {
+				Read struct {
+					Clat struct{ Stddev float64 } `json:"clat_ns"`
+					Lat  struct{ Stddev float64 } `json:"lat_ns"`
+				} `json:"read"`
+			} `json:"jobs"`
+		}
+		if err := json.NewDecoder(bytes.NewReader(jsonPart(who.out))).Decode(&doc); err != nil || len(doc.Jobs) != 1 {
+			t.Fatalf("%s: JSON: %v\n%s", who.name, err, who.out)
+		}
+		want := map[string]float64{"clat": doc.Jobs[0].Read.Clat.Stddev, "lat": doc.Jobs[0].Read.Lat.Stddev}
+		for _, l := range strings.Split(string(who.out), "\n") {
+			var kind, unit string
+			var lo, hi, avg, stdev float64
+			f := strings.Fields(strings.NewReplacer("(", "", "):", "", ",", " ", "=", " ").Replace(l))
+			if len(f) < 10 || (f[0] != "clat" && f[0] != "lat") || f[2] != "min" {
+				continue
+			}
+			kind, unit = f[0], f[1]
+			lo, _ = strconv.ParseFloat(f[3], 64)
+			hi, _ = strconv.ParseFloat(f[5], 64)
+			avg, _ = strconv.ParseFloat(f[7], 64)
+			stdev, _ = strconv.ParseFloat(f[9], 64)
+			div := map[string]float64{"nsec": 1, "usec": 1e3, "msec": 1e6}[unit]
+			if got := strconv.FormatFloat(stdev, 'f', 2, 64); div == 0 || want[kind] == 0 || got != strconv.FormatFloat(want[kind]/div, 'f', 2, 64) {
+				t.Errorf("%s: %s stdev=%s %s (min %v max %v avg %v), want the JSON's %v ns, nonzero", who.name, kind, got, unit, lo, hi, avg, want[kind])
+			}
+			delete(want, kind)
+		}
+		if len(want) != 0 {
+			t.Errorf("%s: no %v line in:\n%s", who.name, want, who.out)
+		}
 	}
 }
