@@ -80,10 +80,11 @@ func TestLayOutKeepsToItsDirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	l, err := ioengine.LayOut(context.Background(), []string{filepath.Join(link, "f")}, 4096, false, nil)
-	defer l.Close()
 	if err != nil {
+		l.Close()
 		t.Fatal(err)
 	}
+	defer l.Close()
 	other := []byte("someone else's file in b")
 	if err := os.WriteFile(filepath.Join(b, "f"), other, 0o644); err != nil {
 		t.Fatal(err)

@@ -82,7 +82,6 @@ func (g *offsetGen) setFileEnd(total int64) {
 // no I/O reaches past the file's end.
 func (g *offsetGen) nextInZone(r *genRegion, dir int) (rel, n int64) {
 	z := g.zone
-	n = g.lo[dir]
 	if z.loops.shareDone() {
 		g.nextLoop(false)
 	}
