@@ -34,11 +34,4 @@ func openTarget(w *Workload) (int, error) {
 }
 
 // heldFor is the hold of w.Filename among w.Held and w.HeldFiles, or nil.
-func heldFor(w *Workload) *guard.Held {
-	for _, h := range append([]*guard.Held{w.Held}, w.HeldFiles...) {
-		if h != nil && h.Path() == w.Filename {
-			return h
-		}
-	}
-	return nil
-}
+func heldFor(w *Workload) *guard.Held { return w.HeldFile(w.Filename) }

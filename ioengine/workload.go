@@ -331,6 +331,17 @@ func (w Workload) RegionEnd(size int64, jobs int) int64 {
 	return guard.Region(w.JobStart(max(jobs, 1)-1), size, 0, 1)
 }
 
+// HeldFile is the hold of path among Held and HeldFiles (the one open
+// file judged at the start), or nil: an engine uses it, never the path.
+func (w Workload) HeldFile(path string) *guard.Held {
+	for _, h := range append([]*guard.Held{w.Held}, w.HeldFiles...) {
+		if h != nil && h.Path() == path {
+			return h
+		}
+	}
+	return nil
+}
+
 // RWs are the patterns qdsweep's engines run, in the order fio lists them.
 var RWs = []RW{Read, Write, RandRead, RandWrite, ReadWrite, RandRW}
 

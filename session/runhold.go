@@ -17,8 +17,9 @@ import (
 // never the path again, so a file swapped for a symlink, or deleted and
 // replaced by another on the same inode number, after the start is never
 // written; the file held must be the one judged before (runJob.judged).
-// Jobs fio runs hold their files in the fio engine. release
-// closes the holds when the run ends.
+// A job fio runs gets the same holds: the fio engine hands fio their
+// descriptors and proves its paths still lead to them. release closes the
+// holds when the run ends.
 func holdJobFiles(jobs []*runJob) (release func(), err error) {
 	type key struct {
 		path   string
@@ -29,8 +30,8 @@ func holdJobFiles(jobs []*runJob) (release func(), err error) {
 	var order []key
 	var natives []*runJob
 	for _, j := range jobs {
-		if j.es.Fio != nil || !j.es.Local() {
-			continue
+		if !j.es.Local() {
+			continue // fio's servers' files are theirs to open
 		}
 		natives = append(natives, j)
 		for _, f := range j.t.files {

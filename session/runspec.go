@@ -90,79 +90,107 @@ func RunJobs(ctx context.Context, req RunRequest) error {
 // several times), each in its group (fio.JobFile.Groups), and refuses what
 // qdsweep does not run, every such option named in one line.
 func RunSpecs(req RunRequest) ([]RunSpec, error) {
-	var notes []string
+	var rs runSet
+	rs.notesAt = map[int][]string{}
 	fioArgs := req.FioArgs
 	cmdline, rest, err := fio.ParseArgs(fioArgs)
 	if err != nil {
 		return nil, Usagef("run: %v", err)
 	}
-	jobFiles, err := jobFilesOf(req.JobFile, rest, fioArgs, &notes)
+	jobFiles, err := jobFilesOf(req.JobFile, rest, fioArgs, &rs.notes)
 	if err != nil {
 		return nil, err
 	}
 	if len(jobFiles) == 0 && len(req.Sections) > 0 {
 		return nil, Usagef("--section picks sections of a job file: name one (qdsweep run job.fio --section=NAME)")
 	}
-	var runs []fioadapt.JobRun
-	var groups, waves []int
-	var routes []route        // each job's
-	var sectionNames []string // every section of the job files
 	if len(jobFiles) == 0 {
 		rt := routeNative
-		if runs, groups, waves, rt, err = commandLineRuns(cmdline, req.engine(), req.Engines.FioClients != "", &notes); err != nil {
+		if rs.runs, rs.groups, rs.waves, rt, err = commandLineRuns(cmdline, req.engine(), req.Engines.FioClients != "", &rs.notes); err != nil {
 			return nil, err
 		}
-		for range runs {
-			routes = append(routes, rt)
+		for range rs.runs {
+			rs.routes = append(rs.routes, rt)
 		}
 	}
 	for _, path := range jobFiles {
 		if len(cmdline.Jobs) > 0 {
 			return nil, Usagef("--jobfile %s: --%s on the command line starts another job; qdsweep runs the file's jobs or the command line's: drop --%s", path, fio.OptName, fio.OptName)
 		}
-		fr, fg, fw, rt, err := jobFileRuns(path, cmdline.Global, req, &sectionNames, &notes)
-		if err != nil {
+		if err := rs.addFile(path, cmdline.Global, req); err != nil {
 			return nil, err
 		}
-		for range fr {
-			routes = append(routes, rt)
-		}
-		nextG, nextW := 0, 0
-		if len(groups) > 0 {
-			// As fio: each job file after the first waits for the one before.
-			nextG, nextW = groups[len(groups)-1]+1, waves[len(waves)-1]+1
-		}
-		for i := range fg {
-			groups, waves = append(groups, nextG+fg[i]), append(waves, nextW+fw[i])
-		}
-		runs = append(runs, fr...)
 	}
-	if err := checkSections(req.Sections, sectionNames); err != nil {
+	if err := checkSections(req.Sections, rs.sectionNames); err != nil {
 		return nil, err
 	}
-	waits, err := waitsOf(runs)
+	return rs.specs(req)
+}
+
+// runSet is the jobs of run's command line or job files, as RunSpecs
+// reads them: each job's group, wave and route, and what is said of them.
+type runSet struct {
+	runs          []fioadapt.JobRun
+	groups, waves []int
+	routes        []route          // each job's
+	sectionNames  []string         // every section of the job files
+	notes         []string         // said of the run (first job)
+	notesAt       map[int][]string // a job file's notes, by its first job
+}
+
+// addFile adds a job file's jobs, each file after the first waiting for
+// the one before, as in fio.
+func (rs *runSet) addFile(path string, global []fio.Option, req RunRequest) error {
+	var fileNotes []string // said of this file's first job, as fio names the job
+	fr, fg, fw, rt, err := jobFileRuns(path, global, req, &rs.sectionNames, &fileNotes)
+	if err != nil {
+		return err
+	}
+	if len(fr) == 0 {
+		rs.notes = append(rs.notes, fileNotes...)
+	} else if len(fileNotes) > 0 {
+		rs.notesAt[len(rs.runs)] = fileNotes
+	}
+	for range fr {
+		rs.routes = append(rs.routes, rt)
+	}
+	nextG, nextW := 0, 0
+	if len(rs.groups) > 0 {
+		nextG, nextW = rs.groups[len(rs.groups)-1]+1, rs.waves[len(rs.waves)-1]+1
+	}
+	for i := range fg {
+		rs.groups, rs.waves = append(rs.groups, nextG+fg[i]), append(rs.waves, nextW+fw[i])
+	}
+	rs.runs = append(rs.runs, fr...)
+	return nil
+}
+
+// specs are the run's specs, one per job.
+func (rs *runSet) specs(req RunRequest) ([]RunSpec, error) {
+	waits, err := waitsOf(rs.runs)
 	if err != nil {
 		return nil, err
 	}
-	specs := make([]RunSpec, len(runs))
-	for i, r := range runs {
+	specs := make([]RunSpec, len(rs.runs))
+	for i, r := range rs.runs {
 		engine := req.engine()
-		if routes[i] == routeFio {
+		if rs.routes[i] == routeFio {
 			engine = ioengine.EngineFio
 		}
-		spec, err := specOf(engine, r, len(runs) > 1)
+		spec, err := specOf(engine, r, len(rs.runs) > 1)
 		if err != nil {
 			return nil, err
 		}
-		spec.group, spec.wave, spec.waitFor = groups[i], waves[i], waits[i]
-		if routes[i] == routeFio {
+		spec.group, spec.wave, spec.waitFor = rs.groups[i], rs.waves[i], waits[i]
+		if rs.routes[i] == routeFio {
 			spec.viaFio, spec.fioEngine = true, r.Engine
 			if e := req.engine(); e != "" && e != ioengine.EngineFio {
 				spec.fioEngine = e // the command line's, for every job
 			}
 		}
+		spec.notes = append(slices.Clone(rs.notesAt[i]), spec.notes...)
 		if i == 0 {
-			spec.notes = append(notes, spec.notes...)
+			spec.notes = append(slices.Clone(rs.notes), spec.notes...)
 		}
 		specs[i] = spec
 	}

@@ -24,18 +24,20 @@ import (
 func TestLaterGroupWritesWhatWasJudged(t *testing.T) {
 	bin := sweepBinary(t)
 	const job = "[a]\nrw=write\nsize=4m\nfilename=fa\nruntime=2\ntime_based\n[b]\nstonewall\nrw=randwrite\nsize=8m\nfilename=fb\n"
+	const first, second = "[a]\nrw=write\nsize=4m\nfilename=fa\nruntime=2\ntime_based\n", "[b]\nrw=randwrite\nsize=8m\nfilename=fb\nsync_file_range=write:8\n"
 	for _, c := range []struct {
 		name     string
 		args     []string
 		existing bool // fb holds 8 MiB of zeros before the run (else laid out)
 		swap     func(dir string) error
+		fio      bool // the second job goes through fio (sync_file_range)
 	}{
 		{"symlink", []string{"run", "two.fio", "--allow-write"}, true, func(dir string) error {
 			if err := os.Rename(filepath.Join(dir, "fb"), filepath.Join(dir, "fb.orig")); err != nil {
 				return err
 			}
 			return os.Symlink("victim", filepath.Join(dir, "fb"))
-		}},
+		}, false},
 		{"inode reused", []string{"run", "two.fio"}, false, func(dir string) error {
 			if err := os.Remove(filepath.Join(dir, "fb")); err != nil {
 				return err
@@ -45,12 +47,29 @@ func TestLaterGroupWritesWhatWasJudged(t *testing.T) {
 				return err
 			}
 			return os.WriteFile(filepath.Join(dir, "fb"), b, 0o644)
-		}},
+		}, false},
+		// A second job file whose job fio runs: its file is held from the
+		// start too, and fio is handed that descriptor.
+		{"hard link renamed over, fio's job", []string{"run", "--allow-write", "one.fio", "two.fio"}, true, func(dir string) error {
+			if err := os.Link(filepath.Join(dir, "victim"), filepath.Join(dir, "fb.tmp")); err != nil {
+				return err
+			}
+			return os.Rename(filepath.Join(dir, "fb.tmp"), filepath.Join(dir, "fb"))
+		}, true},
 	} {
+		if c.fio {
+			if _, err := exec.LookPath("fio"); err != nil && os.Getenv("CI") != "true" {
+				t.Logf("%s: fio is not installed", c.name)
+				continue
+			}
+		}
 		dir := t.TempDir()
 		victim := make([]byte, 8<<20)
 		rand.Read(victim)
 		files := map[string][]byte{"victim": victim, "two.fio": []byte(job)}
+		if c.fio {
+			files["one.fio"], files["two.fio"] = []byte(first), []byte(second)
+		}
 		if c.existing {
 			files["fb"] = make([]byte, 8<<20)
 		}

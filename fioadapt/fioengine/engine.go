@@ -265,6 +265,10 @@ func notReported(ctx context.Context, args []string, runErr, perr error, stderr 
 	if ctx.Err() != nil {
 		return fmt.Errorf("fio run interrupted before it reported: %w", ctx.Err())
 	}
+	var aux auxError
+	if errors.As(runErr, &aux) {
+		return aux
+	}
 	if runErr != nil {
 		return fmt.Errorf("fio %s: %w%s", strings.Join(args, " "), runErr, msg)
 	}
@@ -395,11 +399,22 @@ func withPrivateAux(args []string) ([]string, func(), error) {
 	}
 	dir, err := os.MkdirTemp("", "qdsweep-fio-")
 	if err != nil {
-		return nil, nil, fmt.Errorf("a directory of its own for fio's state files: %w", err)
+		return nil, nil, auxError{err}
 	}
 	own := append([]string{"--aux-path=" + dir, "--" + fio.OptVerifyStateSave + "=0"}, args...)
 	return own, func() { _ = os.RemoveAll(dir) }, nil
 }
+
+// auxError is a failure to make the directory of fio's state files
+// (withPrivateAux): said as it is, without fio's command line, which never
+// ran.
+type auxError struct{ err error }
+
+func (e auxError) Error() string {
+	return fmt.Sprintf("TMPDIR: fio's state files need a directory of their own there, which cannot be made (%v); set TMPDIR to a writable directory", e.err)
+}
+
+func (e auxError) Unwrap() error { return e.err }
 
 // hangGrace is how long past a run's ramp and runtime fio may take to end
 // (its end_fsync, a verify pass, its report) before it is taken for hung:

@@ -215,12 +215,15 @@ func holdFile(jobs []FileJob) (*fileHeld, error) {
 				return nil, errSymlinkWrite(f)
 			}
 		}
-		hd, err := guard.Hold(w.GuardTarget(f, w.RW.IsWrite(), 0), w.Permit)
-		if err != nil {
-			h.close()
-			return nil, err
+		hd := w.HeldFile(f) // held since the run's start (session's holdJobFiles)
+		if hd == nil {
+			var err error
+			if hd, err = guard.Hold(w.GuardTarget(f, w.RW.IsWrite(), 0), w.Permit); err != nil {
+				h.close()
+				return nil, err
+			}
+			h.holds = append(h.holds, hd)
 		}
-		h.holds = append(h.holds, hd)
 		if err := hd.Same(f); err != nil {
 			h.close()
 			return nil, err

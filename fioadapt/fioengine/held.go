@@ -33,8 +33,8 @@ func (e *Engine) heldTargets(w ioengine.Workload) (*heldFiles, error) {
 	if e.NoLocalTarget() {
 		return h, nil
 	}
-	main := w.Held
-	if main == nil || main.Path() != w.Filename {
+	main := w.HeldFile(w.Filename) // the sweep's hold, or the run's (session's holdJobFiles)
+	if main == nil {
 		hd, err := guard.Hold(w.GuardTarget(w.Filename, w.RW.IsWrite(), 0), w.Permit)
 		if err != nil {
 			return nil, err
@@ -55,6 +55,9 @@ func (e *Engine) heldTargets(w ioengine.Workload) (*heldFiles, error) {
 	for _, f := range w.Targets() {
 		hd := main
 		if f != w.Filename {
+			hd = w.HeldFile(f)
+		}
+		if hd == nil {
 			if hd, err = guard.Hold(w.GuardTarget(f, w.RW.IsWrite(), 0), w.Permit); err != nil {
 				h.close()
 				return nil, err
