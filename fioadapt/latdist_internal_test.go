@@ -20,7 +20,7 @@ func TestLatencyDistBinsAsFio(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ns, us, ms := latencyDist(h)
+	ns, us, ms := latencyDist(histBars(h))
 	for _, c := range []struct {
 		name string
 		got  []float64

@@ -89,7 +89,9 @@ func ReportFromStats(name string, w ioengine.Workload, ioEngine string, runtime,
 	j.IODepthSubmit, j.IODepthComplete = fio.BatchPercents(st.Submits[:]), fio.BatchPercents(st.Completes[:])
 	r := fio.Report{Job: j, Time: time.Now(), Percentiles: pcts, Sync: dirFromStats(st.Sync, ms, pcts)}
 	if st.All.Hist != nil && st.All.Hist.TotalCount() > 0 {
-		r.LatNs, r.LatUs, r.LatMs = latencyDist(st.All.Hist)
+		r.LatNs, r.LatUs, r.LatMs = latencyDist(histBars(st.All.Hist))
+	} else if len(st.All.Lat.Bins) > 0 {
+		r.LatNs, r.LatUs, r.LatMs = latencyDist(st.All.Lat.Bins) // fio's buckets, each counted at its value
 	}
 	return r
 }
@@ -183,6 +185,14 @@ func latStatOf(d *ioengine.DirStats, pcts []float64) fio.LatStat {
 		for _, p := range pcts {
 			l.Percentiles = append(l.Percentiles, fio.Percentile{Pct: p, Ns: float64(d.Hist.ValueAtQuantile(p))})
 		}
+	} else if bins := FioBins(d.Lat.Bins); len(bins) > 0 {
+		// fio's own buckets (a job fio ran): its percentiles, as it reads them.
+		l.Bins = bins
+		for _, p := range pcts {
+			if v, ok := fio.BinsPercentile(bins, p); ok {
+				l.Percentiles = append(l.Percentiles, fio.Percentile{Pct: p, Ns: v})
+			}
+		}
 	} else {
 		for _, p := range []struct {
 			pct float64
@@ -199,15 +209,18 @@ func latStatOf(d *ioengine.DirStats, pcts []float64) fio.LatStat {
 // (io_u_mark_latency): under 1000 ns by ns, under 1 ms by whole µs, else
 // by whole ms, each key the bucket's exclusive upper bound. A bar of h
 // counts where its lowest value falls (h's bars are at most 1/128 wide).
-func latencyDist(h *hdrhistogram.Histogram) (ns, us, ms []float64) {
+func latencyDist(bars []ioengine.LatencyBin) (ns, us, ms []float64) {
 	ns, us, ms = make([]float64, len(fio.LatBucketsNs)), make([]float64, len(fio.LatBucketsUs)), make([]float64, len(fio.LatBucketsMs))
-	total := float64(h.TotalCount())
-	for _, b := range h.Distribution() {
+	var total float64
+	for _, b := range bars {
+		total += float64(b.Count)
+	}
+	for _, b := range bars {
 		if b.Count == 0 {
 			continue
 		}
 		pct := float64(b.Count) / total * 100
-		switch v := float64(b.From); {
+		switch v := b.Ns; {
 		case v < 1e3:
 			ns[latBucket(fio.LatBucketsNs, v)] += pct
 		case v < 1e6:
@@ -217,6 +230,18 @@ func latencyDist(h *hdrhistogram.Histogram) (ns, us, ms []float64) {
 		}
 	}
 	return ns, us, ms
+}
+
+// histBars are h's bars, each at its lowest value (h's bars are at most
+// 1/128 wide).
+func histBars(h *hdrhistogram.Histogram) []ioengine.LatencyBin {
+	var bars []ioengine.LatencyBin
+	for _, b := range h.Distribution() {
+		if b.Count > 0 {
+			bars = append(bars, ioengine.LatencyBin{Ns: float64(b.From), Count: b.Count})
+		}
+	}
+	return bars
 }
 
 // latBucket is the index of the first of keys above v (the last if none).

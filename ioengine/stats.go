@@ -20,6 +20,18 @@ type Latency struct {
 	// keeps no histogram reports it (fio's stddev); 0 when not reported,
 	// an engine's histogram (DirStats.Hist) having it. Not saved.
 	StddevNs float64 `json:"-"`
+	// Bins is the latency histogram of an engine that keeps no
+	// HdrHistogram but reports its own buckets (fio's json+ bins: each a
+	// value inside the bucket and its I/Os), ascending; for writers that
+	// need other percentiles or fio's latency buckets. Not saved.
+	Bins []LatencyBin `json:"-"`
+}
+
+// LatencyBin is one bucket of a reported latency histogram: Count I/Os
+// near Ns nanoseconds.
+type LatencyBin struct {
+	Ns    float64
+	Count int64
 }
 
 // DirStats are the figures of one direction (or of all I/Os) over the measured window.

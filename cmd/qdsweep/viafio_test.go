@@ -214,3 +214,45 @@ func TestViaFioStdevAsFio(t *testing.T) {
 		}
 	}
 }
+
+// TestViaFioPercentilesAsFio: a job that runs through fio shows what fio
+// shows of its latency in the normal layout: fio's 17 percentiles (qdsweep
+// showed 4, the only ones its summary of fio's run kept) and the "lat
+// (usec)" distribution lines, read from fio's own json+ buckets.
+func TestViaFioPercentilesAsFio(t *testing.T) {
+	fioBin := fioOrSkip(t)
+	const file = "[r]\nfilename=data\nsize=256k\nrw=randread\nbs=4k\nserialize_overlap=1\n"
+	shape := func(bin string, pre ...string) (pcts, dist string) {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "data"), make([]byte, 256<<10), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "j.fio"), []byte(file), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, err := runIn(dir, bin, append(pre, "j.fio")...)
+		if err != nil {
+			t.Fatalf("%s: %v", filepath.Base(bin), err)
+		}
+		var labels []string
+		lines := 0
+		for _, l := range strings.Split(string(out), "\n") {
+			if strings.HasPrefix(strings.TrimSpace(l), "|") {
+				for _, f := range strings.Fields(strings.NewReplacer("|", " ", ",", " ").Replace(l)) {
+					if k, _, ok := strings.Cut(f, "="); ok {
+						labels = append(labels, k)
+					}
+				}
+			}
+			if t := strings.TrimSpace(l); strings.HasPrefix(t, "lat (") && strings.Contains(t, ")   :") {
+				lines++
+			}
+		}
+		return strings.Join(labels, " "), strconv.FormatBool(lines > 0)
+	}
+	fp, fd := shape(fioBin)
+	qp, qd := shape(sweepBinary(t), "run", "--allow-write")
+	if fp != qp || fd != qd {
+		t.Errorf("percentiles and distribution lines:\n fio     %s (lat lines %s)\n qdsweep %s (lat lines %s)", fp, fd, qp, qd)
+	}
+}

@@ -150,10 +150,11 @@ func mergeHistograms(st *ioengine.Stats, agg *fio.Job, hosts []fio.Job, w ioengi
 	}
 }
 
-// withBins sets l's percentiles from a merged histogram (ns).
+// withBins sets l's percentiles and bins from a merged histogram (ns).
 func withBins(l *ioengine.Latency, bins []fio.Bin) {
 	at := func(p float64) int64 { v, _ := fio.BinsPercentile(bins, p); return int64(v) }
 	l.P50Ns, l.P90Ns, l.P99Ns, l.P999Ns = at(50), at(90), at(99), at(99.9)
+	l.Bins = fioadapt.LatencyBins(bins)
 }
 
 // clientName is the client (as given) that a job report came from, else "host:port".
