@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -305,6 +306,24 @@ func IOsPerJob(run JobRun, w ioengine.Workload, existingSize int64) int64 {
 		n = min(n, run.NumberIOs*loops)
 	}
 	return n
+}
+
+// JobEnds is IOsPerJob and BytesPerJob of each of w's jobs over its own
+// region (ioengine.Workload.Job), the engine's Control.JobIOs and
+// JobBytes, as fio counts each clone's: without size= each covers the file
+// from its own start (offset_increment=10% over 1,000,000 bytes: 244, 219
+// and 195 reads of 4k). nil when every job's are alike.
+func JobEnds(run JobRun, w ioengine.Workload, existingSize int64) (ios, bytes []int64) {
+	for i := range w.NumJobs {
+		jw := w.Job(i)
+		ios = append(ios, IOsPerJob(run, jw, existingSize))
+		bytes = append(bytes, BytesPerJob(run, jw, existingSize))
+	}
+	if !slices.ContainsFunc(ios, func(n int64) bool { return n != ios[0] }) &&
+		!slices.ContainsFunc(bytes, func(n int64) bool { return n != bytes[0] }) {
+		return nil, nil
+	}
+	return ios, bytes
 }
 
 // PassEnds is the engine's Control.PassEnds for a size-based run: a random

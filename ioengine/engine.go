@@ -41,6 +41,10 @@ type Control struct {
 	// IOsPerJob; with both, whichever comes first. The simulator, which
 	// runs one size, takes IOsPerJob only.
 	BytesPerJob int64
+	// JobIOs and JobBytes, when set, are each job's own IOsPerJob and
+	// BytesPerJob (job i's at i) where the jobs' regions differ: fio's
+	// clones each covering a file from their own start to its end.
+	JobIOs, JobBytes []int64
 	// PassEnds, with IOsPerJob or BytesPerJob, ends a random job whose
 	// sequential follow-on I/O (rw=randread:N, percentage_random) would
 	// start past its region's end where the file goes on: fio 3.33's pass
@@ -109,4 +113,21 @@ type Sample struct {
 	Bytes    int64         // bytes transferred in the window
 	LatSumNs int64         // sum of per-I/O latencies in the window, ns
 	Inflight int64         // I/Os in flight at the sample (as the jobs last published)
+}
+
+// jobEnd is job i's size-based end: its I/Os (-1: no count) and bytes (0:
+// no budget), Control.JobIOs and JobBytes where set, else IOsPerJob and
+// BytesPerJob.
+func (c Control) jobEnd(i int) (ios, bytes int64) {
+	ios, bytes = c.IOsPerJob, c.BytesPerJob
+	if i < len(c.JobIOs) {
+		ios = c.JobIOs[i]
+	}
+	if i < len(c.JobBytes) {
+		bytes = c.JobBytes[i]
+	}
+	if ios <= 0 {
+		ios = -1
+	}
+	return ios, bytes
 }

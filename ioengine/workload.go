@@ -325,6 +325,15 @@ func (w Workload) JobStart(i int) int64 {
 	return s
 }
 
+// Job is job i of w alone, as fio's clone i is a job of its own: one job
+// starting at JobStart(i), over a region sized as w's (fio counts each
+// clone's I/Os over its own region).
+func (w Workload) Job(i int) Workload {
+	j := w
+	j.Offset, j.OffsetIncrement, j.StartAlign, j.NumJobs = w.JobStart(i), 0, 0, 1
+	return j
+}
+
 // RegionEnd is one past the last byte jobs jobs of size bytes each touch
 // (0 when size is 0: to the end), the guard's Target.End.
 func (w Workload) RegionEnd(size int64, jobs int) int64 {

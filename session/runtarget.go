@@ -358,6 +358,7 @@ func runControl(spec RunSpec, es Engine, w ioengine.Workload, t runTarget, logEv
 	if !spec.run.TimeBased && es.Fio == nil {
 		ctl.IOsPerJob = fioadapt.IOsPerJob(spec.run, w, t.existingSize)
 		ctl.BytesPerJob = fioadapt.BytesPerJob(spec.run, w, t.existingSize)
+		ctl.JobIOs, ctl.JobBytes = fioadapt.JobEnds(spec.run, w, t.existingSize)
 		ctl.PassEnds = fioadapt.PassEnds(spec.run, w, t.existingSize)
 	}
 	// fio reports numjobs clones apart unless group_reporting; the fio
