@@ -341,8 +341,10 @@ func PassEnds(run JobRun, w ioengine.Workload, existingSize int64) bool {
 	if !w.RW.IsRandom() && w.RW.Mixed() && s.Skip > 0 {
 		// rw=rw:8k: reads and writes each walk the region, and fio's pass
 		// ends with the first to pass its end (1 MiB, bs=4k, rwmixread=70:
-		// 86 reads and 39 writes).
-		return max(run.Loops, 1) == 1 && !run.Set[fio.OptIOSize] && len(w.Files) <= 1
+		// 86 reads and 39 writes); each loop is such a pass, from the
+		// region's start (Control.Loops; rwmixread=0, loops=2: 172
+		// writes, not 344).
+		return !run.Set[fio.OptIOSize] && len(w.Files) <= 1
 	}
 	if !w.RW.IsRandom() || s.RandomEvery <= 1 && s.Sequential == [2]int{} || max(run.Loops, 1) > 1 ||
 		run.Set[fio.OptIOSize] || len(w.Files) > 1 || w.Size <= 0 {

@@ -52,6 +52,14 @@ type Control struct {
 	// io_size to reach, so does the job (its keep_running). Without it the
 	// follow-on starts over at the region's start.
 	PassEnds bool
+	// Loops, with PassEnds, is the passes of a sequential job with skips
+	// (rw=rw:8k, fio's loops): a pass that ends starts the next over at
+	// the region's start, as fio's next loop does, and the last ends the
+	// job. 0 or 1: one. With LoopsRepeat each pass draws (the mix of
+	// directions) what the first drew, as fio's randrepeat=1 seeds each
+	// loop alike.
+	Loops       int
+	LoopsRepeat bool
 	// PerJob asks for each job's own figures beside the merged ones
 	// (Stats.PerJob), as fio reports numjobs clones without
 	// group_reporting. Engines that do not run jobs apart ignore it.

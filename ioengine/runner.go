@@ -163,6 +163,9 @@ func (r *workloadRun) startJobs(newLoop newLoopFunc) error {
 		j.gen.setFileEnd(r.total)
 		j.content = newFiller(w, i, j.gen.regions[0].size)
 		j.gen.passEnds = ctl.PassEnds && (ctl.IOsPerJob > 0 || ctl.BytesPerJob > 0) && j.gen.backlog == nil
+		if j.loops = 1; j.gen.passEnds && j.gen.skip > 0 && !j.gen.random && j.gen.zone == nil {
+			j.loops, j.loopsRepeat = max(ctl.Loops, 1), ctl.LoopsRepeat
+		}
 		if w.Invalidate && !w.Direct {
 			j.invalidate = func(f int) { dropCache(j.fds[f], j.gen.regions[f].start, j.gen.regions[f].size) }
 		}

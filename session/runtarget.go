@@ -359,7 +359,8 @@ func runControl(spec RunSpec, es Engine, w ioengine.Workload, t runTarget, logEv
 		ctl.IOsPerJob = fioadapt.IOsPerJob(spec.run, w, t.existingSize)
 		ctl.BytesPerJob = fioadapt.BytesPerJob(spec.run, w, t.existingSize)
 		ctl.JobIOs, ctl.JobBytes = fioadapt.JobEnds(spec.run, w, t.existingSize)
-		ctl.PassEnds = fioadapt.PassEnds(spec.run, w, t.existingSize)
+		ctl.PassEnds, ctl.Loops = fioadapt.PassEnds(spec.run, w, t.existingSize), spec.run.Loops
+		ctl.LoopsRepeat = spec.run.RandRepeat
 	}
 	// fio reports numjobs clones apart unless group_reporting; the fio
 	// engine always groups, the simulator has no jobs apart.

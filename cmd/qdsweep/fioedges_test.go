@@ -22,7 +22,10 @@ import (
 // block size (offset=10% of 1,000,000 bytes starts at 102,400: 219 reads
 // to f's end, where qdsweep rounded down to 98,304 and did 220); with
 // no size each job covers f from its own start to its end (244, 219 and
-// 195 reads, where qdsweep gave each the last job's 196); a
+// 195 reads, where qdsweep gave each the last job's 196); each loop of
+// a job with skips and both directions (rw=rw:8k) is a pass from the
+// region's start that ends with the first direction past its end (172
+// writes over two loops of 1 MiB, where qdsweep wrapped on to 344); a
 // target yet to be laid out is 0 bytes to them; offset=-1m, 2m-1m,
 // 1m:2m and 3m,2m keep their last piece, as fio's parser does; a
 // percentile_list of 22 values reports its first 20; an included file
@@ -53,6 +56,7 @@ func TestJobFileEdgesAsFio(t *testing.T) {
 		{"offset_increment-percent-jobfile", 4 * mb, nil, "[a]\nfilename=f\nsize=64k\noffset_increment=25%\nnumjobs=4\nrw=write\n", nil, false},
 		{"offset_increment-no-size", 1000000, []string{"--name=a", "--filename=f", "--offset_increment=10%", "--numjobs=3", "--rw=read"}, "", nil, false},
 		{"offset_increment-no-size-write", 1000000, []string{"--name=a", "--filename=f", "--offset_increment=100k", "--numjobs=3", "--rw=write"}, "", nil, false},
+		{"loops-skips-mixed", 8 * mb, []string{"--name=a", "--filename=f", "--size=1m", "--bs=4k", "--loops=2", "--rw=rw:8k", "--rwmixread=0"}, "", nil, false},
 		{"offset-negative", 4 * mb, []string{"--name=a", "--filename=f", "--size=8k", "--offset=-1m", "--rw=write"}, "", nil, false},
 		{"offset-difference", 4 * mb, []string{"--name=a", "--filename=f", "--size=8k", "--offset=2m-1m", "--rw=write"}, "", nil, false},
 		{"offset-colon", 4 * mb, []string{"--name=a", "--filename=f", "--size=8k", "--offset=1m:2m", "--rw=write"}, "", nil, false},
