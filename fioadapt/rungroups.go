@@ -350,7 +350,7 @@ func PassEnds(run JobRun, w ioengine.Workload, existingSize int64) bool {
 		run.Set[fio.OptIOSize] || len(w.Files) > 1 || w.Size <= 0 {
 		return false
 	}
-	return w.JobStart(w.NumJobs-1)+w.Size < existingSize
+	return w.LastStart()+w.Size < existingSize
 }
 
 // BytesPerJob is fio's size-based end of a job whose I/O sizes vary, as
@@ -369,7 +369,7 @@ func BytesPerJob(run JobRun, w ioengine.Workload, existingSize int64) int64 {
 // region it covers (see IOsPerJob).
 func jobBytes(run JobRun, w ioengine.Workload, existingSize int64) (perJob, region int64) {
 	perJob = run.IOSize
-	region = existingSize - w.JobStart(w.NumJobs-1)
+	region = existingSize - w.LastStart()
 	switch {
 	case len(w.Files) > 1:
 		region = listBytes(w)
@@ -391,7 +391,7 @@ func listBytes(w ioengine.Workload) int64 {
 	var n int64
 	for _, f := range w.Files {
 		if fi, err := os.Stat(f); err == nil {
-			n += max(FileBytes(f, fi)-w.JobStart(w.NumJobs-1), 0)
+			n += max(FileBytes(f, fi)-w.LastStart(), 0)
 		}
 	}
 	return n

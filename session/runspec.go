@@ -404,6 +404,39 @@ func resolvePercents(run fioadapt.JobRun, w *ioengine.Workload, missing []string
 	return nil
 }
 
+// cloneStarts gives each of a job's clones its start as fio 3.33 sets
+// them up on a file yet to be laid out, base bytes long (0, or as an
+// earlier job lays it out): clone 0 first, then the last back to clone 1,
+// each taking its offset=N% and offset_increment=N% of the file as the
+// clones before it left it, which grows to the furthest region's end
+// (size=64k, offset=50%, numjobs=3: starts 0, 49,152 and 32,768 and
+// 114,688 bytes laid out, where every clone took 0).
+func cloneStarts(run fioadapt.JobRun, w *ioengine.Workload, base int64) {
+	if w.NumJobs < 2 || run.OffsetPercent <= 0 && run.IncrementPercent <= 0 {
+		return
+	}
+	share := func(size int64, p float64, bytes int64) int64 {
+		if p > 0 {
+			return size * int64(p) / 100
+		}
+		return bytes
+	}
+	w.Starts = make([]int64, w.NumJobs)
+	order := []int{0}
+	for k := w.NumJobs - 1; k > 0; k-- {
+		order = append(order, k) // fio adds clones last first
+	}
+	size := base
+	for _, k := range order {
+		s := share(size, run.OffsetPercent, w.Offset) + int64(k)*share(size, run.IncrementPercent, w.OffsetIncrement)
+		if a := w.StartAlign; a > 1 {
+			s = (s + a - 1) / a * a
+		}
+		w.Starts[k] = s
+		size = max(size, s+w.FileSize())
+	}
+}
+
 // alignDown rounds n down to a multiple of bs (n when bs < 1).
 func alignDown(n, bs int64) int64 {
 	if bs < 1 {

@@ -231,11 +231,18 @@ func runTargets(w *ioengine.Workload, es Engine, run fioadapt.JobRun, laid map[s
 	if run.NoCreate && len(t.missing) > 0 && !t.temporary {
 		return t, Usagef("%s=0: %s does not exist and the job forbids creating it (fio refuses it too: file creation disallowed); create it first or drop %s=0", fio.OptAllowFileCreate, t.missing[0], fio.OptAllowFileCreate)
 	}
-	if err := resolvePercents(run, w, t.missing, t.existingSize); err != nil {
+	base := t.existingSize // what fio's offsets take their N% of
+	for _, f := range t.missing {
+		base = max(base, laid[f]) // as an earlier job lays it out
+	}
+	if err := resolvePercents(run, w, t.missing, base); err != nil {
 		return t, err
 	}
 	if err := sizeMissing(run, w, &t, laid); err != nil {
 		return t, err
+	}
+	if len(t.missing) > 0 {
+		cloneStarts(run, w, base)
 	}
 	if es.Sim != nil && w.Size == 0 {
 		w.Size = runDefaultSize
@@ -285,7 +292,7 @@ func sizeMissing(run fioadapt.JobRun, w *ioengine.Workload, t *runTarget, laid m
 // laidSizes adds the files j lays out, at the size it lays them out, to
 // laid (a file an earlier job lays out stays at that job's size).
 func laidSizes(j *runJob, laid map[string]int64) {
-	size := j.t.perFile + j.w.JobStart(j.w.NumJobs-1)
+	size := j.t.perFile + j.w.LastStart()
 	for _, f := range j.t.missing {
 		if _, ok := laid[f]; !ok {
 			laid[f] = size
@@ -321,7 +328,7 @@ func checkRunTargets(es Engine, w ioengine.Workload, t runTarget, permit guard.P
 // the going.
 func (r *Run) layOutRun(ctx context.Context, errw io.Writer, w ioengine.Workload, t *runTarget) ([]guard.FileID, func(), error) {
 	temporary, missing := t.temporary, t.missing
-	size := t.perFile + w.JobStart(w.NumJobs-1)
+	size := t.perFile + w.LastStart()
 	if n := report.LayoutNote(missing, size); n != "" {
 		fmt.Fprintln(errw, n)
 	}

@@ -26,7 +26,11 @@ import (
 // a job with skips and both directions (rw=rw:8k) is a pass from the
 // region's start that ends with the first direction past its end (172
 // writes over two loops of 1 MiB, where qdsweep wrapped on to 344); a
-// target yet to be laid out is 0 bytes to them; offset=-1m, 2m-1m,
+// target yet to be laid out is 0 bytes to them, and fio's clones take
+// their share one after another (clone 0, then the last back to clone 1),
+// each of the file as those before laid it out (offset=50%, size=64k,
+// numjobs=3: 114,688 bytes, where qdsweep started all at 0), as a later
+// job does of the file an earlier one lays out; offset=-1m, 2m-1m,
 // 1m:2m and 3m,2m keep their last piece, as fio's parser does; a
 // percentile_list of 22 values reports its first 20; an included file
 // that holds a section (itself or through its own include) counts for
@@ -57,6 +61,9 @@ func TestJobFileEdgesAsFio(t *testing.T) {
 		{"offset_increment-no-size", 1000000, []string{"--name=a", "--filename=f", "--offset_increment=10%", "--numjobs=3", "--rw=read"}, "", nil, false},
 		{"offset_increment-no-size-write", 1000000, []string{"--name=a", "--filename=f", "--offset_increment=100k", "--numjobs=3", "--rw=write"}, "", nil, false},
 		{"loops-skips-mixed", 8 * mb, []string{"--name=a", "--filename=f", "--size=1m", "--bs=4k", "--loops=2", "--rw=rw:8k", "--rwmixread=0"}, "", nil, false},
+		{"offset_increment-percent-missing-file", 0, []string{"--name=a", "--filename=f", "--size=1m", "--offset_increment=25%", "--numjobs=4", "--rw=write"}, "", nil, false},
+		{"offset-percent-missing-file-numjobs", 0, []string{"--name=a", "--filename=f", "--size=64k", "--offset=50%", "--numjobs=3", "--rw=write"}, "", nil, false},
+		{"offset-percent-file-laid-before", 0, nil, "[a]\nfilename=f\nsize=1m\nrw=read\n[b]\nfilename=f\nsize=64k\noffset=50%\nrw=write\n", nil, false},
 		{"offset-negative", 4 * mb, []string{"--name=a", "--filename=f", "--size=8k", "--offset=-1m", "--rw=write"}, "", nil, false},
 		{"offset-difference", 4 * mb, []string{"--name=a", "--filename=f", "--size=8k", "--offset=2m-1m", "--rw=write"}, "", nil, false},
 		{"offset-colon", 4 * mb, []string{"--name=a", "--filename=f", "--size=8k", "--offset=1m:2m", "--rw=write"}, "", nil, false},
