@@ -274,7 +274,7 @@ func (w Workload) fitsRegion(size int64) error {
 	return nil
 }
 
-// jobSizes returns the bytes each job covers: w.Size, or with Size 0 what
+// jobSizes returns the bytes each job covers: w.JobSize, or with 0 what
 // is left of the target after the job's own start, as fio 3.33 sizes each
 // clone without size= (offset_increment=10% over 1,000,000 bytes: 244, 219
 // and 195 reads of 4k). It checks that every job's region lies inside the
@@ -282,7 +282,7 @@ func (w Workload) fitsRegion(size int64) error {
 func jobSizes(w Workload, total int64) ([]int64, error) {
 	sizes := make([]int64, max(w.NumJobs, 1))
 	for i := len(sizes) - 1; i >= 0; i-- { // the furthest start refused first
-		start, size := w.JobStart(i), w.Size
+		start, size := w.JobStart(i), w.JobSize(i)
 		if size == 0 {
 			size = total - start
 			if size <= 0 {

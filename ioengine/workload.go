@@ -112,6 +112,10 @@ type Workload struct {
 	// clone's share of the file as the clones set up before it left it.
 	// Empty: Offset + i × OffsetIncrement (JobStart).
 	Starts []int64
+	// JobSizes, when set, is each job's region bytes (job i's at i) where
+	// fio's clones' differ: size=N% cut at the file's end from each
+	// clone's own start. Empty: Size for every job (JobSize).
+	JobSizes []int64
 	// Permit is what the write guard allows (package guard). The zero value
 	// refuses writes to existing files and devices; set guard.Permit.Unchecked
 	// to skip the checks explicitly.
@@ -341,7 +345,17 @@ func (w Workload) JobStart(i int) int64 {
 func (w Workload) Job(i int) Workload {
 	j := w
 	j.Offset, j.OffsetIncrement, j.StartAlign, j.NumJobs, j.Starts = w.JobStart(i), 0, 0, 1, nil
+	j.Size, j.JobSizes = w.JobSize(i), nil
 	return j
+}
+
+// JobSize is job i's region bytes: JobSizes[i] when set, else Size (0:
+// to the target's end from the job's start).
+func (w Workload) JobSize(i int) int64 {
+	if i < len(w.JobSizes) {
+		return w.JobSizes[i]
+	}
+	return w.Size
 }
 
 // LastStart is the furthest any of w's jobs starts.
@@ -361,6 +375,13 @@ func (w Workload) furthestStart(jobs int) int64 {
 // RegionEnd is one past the last byte jobs jobs of size bytes each touch
 // (0 when size is 0: to the end), the guard's Target.End.
 func (w Workload) RegionEnd(size int64, jobs int) int64 {
+	if size > 0 && len(w.JobSizes) > 0 {
+		var end int64
+		for i := range max(jobs, 1) {
+			end = max(end, w.JobStart(i)+w.JobSize(i))
+		}
+		return end
+	}
 	return guard.Region(w.furthestStart(jobs), size, 0, 1)
 }
 

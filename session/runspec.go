@@ -400,7 +400,17 @@ func resolvePercents(run fioadapt.JobRun, w *ioengine.Workload, missing []string
 		return Usagef("run: job %s: %s as a percentage needs an existing target: %s does not exist (fio refuses it: you need to specify %s=); give %s= in bytes (e.g. %s=1g) to lay it out",
 			run.Name, fio.OptSize, strings.Join(missing, ":"), fio.OptSize, fio.OptSize, fio.OptSize)
 	}
-	w.Size = alignDown(min(share(run.SizePercent), existing-w.JobStart(0)), w.MinBS())
+	// Each clone's share, cut at the file's end from its own start
+	// (size=90%, offset_increment=10%, numjobs=3 over 1,000,000 bytes:
+	// 219, 219 and 195 reads of 4k).
+	sizes := make([]int64, max(w.NumJobs, 1))
+	for i := range sizes {
+		sizes[i] = alignDown(min(share(run.SizePercent), existing-w.JobStart(i)), w.MinBS())
+	}
+	w.Size = sizes[0]
+	if len(w.Files) <= 1 && slices.ContainsFunc(sizes, func(n int64) bool { return n != sizes[0] }) {
+		w.JobSizes = sizes
+	}
 	return nil
 }
 

@@ -30,7 +30,9 @@ import (
 // their share one after another (clone 0, then the last back to clone 1),
 // each of the file as those before laid it out (offset=50%, size=64k,
 // numjobs=3: 114,688 bytes, where qdsweep started all at 0), as a later
-// job does of the file an earlier one lays out; offset=-1m, 2m-1m,
+// job does of the file an earlier one lays out; size=N% is each job's
+// share cut at f's end from its own start (size=90%, offset_increment=10%,
+// numjobs=3: 219, 219 and 195 reads, where qdsweep refused the job); offset=-1m, 2m-1m,
 // 1m:2m and 3m,2m keep their last piece, as fio's parser does; a
 // percentile_list of 22 values reports its first 20; an included file
 // that holds a section (itself or through its own include) counts for
@@ -64,6 +66,8 @@ func TestJobFileEdgesAsFio(t *testing.T) {
 		{"offset_increment-percent-missing-file", 0, []string{"--name=a", "--filename=f", "--size=1m", "--offset_increment=25%", "--numjobs=4", "--rw=write"}, "", nil, false},
 		{"offset-percent-missing-file-numjobs", 0, []string{"--name=a", "--filename=f", "--size=64k", "--offset=50%", "--numjobs=3", "--rw=write"}, "", nil, false},
 		{"offset-percent-file-laid-before", 0, nil, "[a]\nfilename=f\nsize=1m\nrw=read\n[b]\nfilename=f\nsize=64k\noffset=50%\nrw=write\n", nil, false},
+		{"size-percent-offset_increment", 1000000, []string{"--name=a", "--filename=f", "--size=90%", "--offset_increment=10%", "--numjobs=3", "--rw=read"}, "", nil, false},
+		{"size-percent-offset-and-increment", 1000000, nil, "[a]\nfilename=f\nsize=80%\noffset=10%\noffset_increment=10%\nnumjobs=3\nrw=write\n", nil, false},
 		{"offset-negative", 4 * mb, []string{"--name=a", "--filename=f", "--size=8k", "--offset=-1m", "--rw=write"}, "", nil, false},
 		{"offset-difference", 4 * mb, []string{"--name=a", "--filename=f", "--size=8k", "--offset=2m-1m", "--rw=write"}, "", nil, false},
 		{"offset-colon", 4 * mb, []string{"--name=a", "--filename=f", "--size=8k", "--offset=1m:2m", "--rw=write"}, "", nil, false},
