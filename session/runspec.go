@@ -260,6 +260,16 @@ func commandLineRuns(jf fio.JobFile, engine string, remote bool, notes *[]string
 	return runs, jf.Groups(), jf.Waves(), rt, nil
 }
 
+// jobFileNotes are what is said of a job file as read, by run and sweep
+// alike: includes of files holding a section, which fio 3.33 reads
+// nothing of (its "No new sections in included files").
+func jobFileNotes(path string, file fio.JobFile) []string {
+	if n := report.DroppedIncludesNote(path, file.DroppedIncludes); n != "" {
+		return []string{n}
+	}
+	return nil
+}
+
 // jobFileRuns reads one job file: its jobs (those sections names, when
 // given), the command line's options as defaults the file's [global]
 // sections and jobs may set again (as fio reads them), their groups and
@@ -276,9 +286,7 @@ func jobFileRuns(path string, cmdline []fio.Option, req RunRequest, names, notes
 	if len(file.Jobs) == 0 {
 		return nil, nil, nil, 0, Usagef("--jobfile %s: holds no job section; add one, e.g. [job1]", path)
 	}
-	if n := report.DroppedIncludesNote(path, file.DroppedIncludes); n != "" {
-		*notes = append(*notes, n)
-	}
+	*notes = append(*notes, jobFileNotes(path, file)...)
 	sections := req.Sections
 	for _, j := range file.Jobs {
 		*names = append(*names, j.Name)

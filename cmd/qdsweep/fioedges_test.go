@@ -245,3 +245,50 @@ func writtenRuns(t *testing.T, path string) []string {
 	}
 	return runs
 }
+
+// TestSweepJobFileIncludeNoteAsRun: a sweep's --jobfile that includes a
+// file holding a section is read as run reads it, and says so in run's
+// words, where fio says "No new sections in included files": the same
+// note under qdsweep sweep as under qdsweep run, which the sweep did not
+// say.
+func TestSweepJobFileIncludeNoteAsRun(t *testing.T) {
+	fioBin := fioOrSkip(t)
+	dir := t.TempDir()
+	files := mapWith(incSections, "job.fio", "[a]\nfilename=f\nrw=read\nsize=64k\ninclude inc.fio\n")
+	files["f"] = string(make([]byte, 1<<20))
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fioCmd := exec.Command(fioBin, "--output-format=terse", "job.fio")
+	fioCmd.Dir = dir
+	fioOut, err := fioCmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(fioOut), "No new sections in included files") {
+		t.Fatalf("fio does not say it drops the include (%v):\n%s", err, fioOut)
+	}
+	note := func(stderr string) string {
+		for _, l := range strings.Split(stderr, "\n") {
+			if strings.Contains(l, "no new sections in included files") {
+				return l
+			}
+		}
+		return ""
+	}
+	qd := func(args ...string) (string, error) {
+		cmd := exec.Command(sweepBinary(t), args...)
+		cmd.Dir = dir
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		return stderr.String(), err
+	}
+	runErr, err := qd("run", "--output-format=terse", "job.fio")
+	if err != nil || note(runErr) == "" {
+		t.Fatalf("run: %v, no note of the include:\n%s", err, runErr)
+	}
+	sweepErr, err := qd("sweep", "--jobfile=job.fio", "--output=out", "--runtime=200ms", "--ramp_time=0", "--iodepth=1", "--ss=0")
+	if err != nil || note(sweepErr) != note(runErr) {
+		t.Errorf("sweep: %v, its note %q, run's %q:\n%s", err, note(sweepErr), note(runErr), sweepErr)
+	}
+}
