@@ -41,6 +41,10 @@ type Control struct {
 	// IOsPerJob; with both, whichever comes first. The simulator, which
 	// runs one size, takes IOsPerJob only.
 	BytesPerJob int64
+	// JobIOs and JobBytes, when set, are each job's own IOsPerJob and
+	// BytesPerJob (job i's at i) where the jobs' regions differ: fio's
+	// clones each covering a file from their own start to its end.
+	JobIOs, JobBytes []int64
 	// PassEnds, with IOsPerJob or BytesPerJob, ends a random job whose
 	// sequential follow-on I/O (rw=randread:N, percentage_random) would
 	// start past its region's end where the file goes on: fio 3.33's pass
@@ -54,8 +58,14 @@ type Control struct {
 	// its zones cannot place while loops remain, and starts the next at
 	// its first zone, as fio 3.33 does; under io_uring and libaio a loop
 	// also ends once it has issued its share (IOsPerJob and BytesPerJob
-	// over Loops), the rest of one ended early dropped.
-	Loops int
+	// over Loops), the rest of one ended early dropped. A sequential job
+	// with skips (rw=rw:8k) with PassEnds runs Loops passes: a pass that
+	// ends starts the next over at the region's start, as fio's next loop
+	// does, and the last ends the job; with LoopsRepeat each pass draws
+	// (the mix of directions) what the first drew, as fio's randrepeat=1
+	// seeds each loop alike.
+	Loops       int
+	LoopsRepeat bool
 	// PerJob asks for each job's own figures beside the merged ones
 	// (Stats.PerJob), as fio reports numjobs clones without
 	// group_reporting. Engines that do not run jobs apart ignore it.
@@ -117,4 +127,21 @@ type Sample struct {
 	Bytes    int64         // bytes transferred in the window
 	LatSumNs int64         // sum of per-I/O latencies in the window, ns
 	Inflight int64         // I/Os in flight at the sample (as the jobs last published)
+}
+
+// jobEnd is job i's size-based end: its I/Os (-1: no count) and bytes (0:
+// no budget), Control.JobIOs and JobBytes where set, else IOsPerJob and
+// BytesPerJob.
+func (c Control) jobEnd(i int) (ios, bytes int64) {
+	ios, bytes = c.IOsPerJob, c.BytesPerJob
+	if i < len(c.JobIOs) {
+		ios = c.JobIOs[i]
+	}
+	if i < len(c.JobBytes) {
+		bytes = c.JobBytes[i]
+	}
+	if ios <= 0 {
+		ios = -1
+	}
+	return ios, bytes
 }

@@ -67,6 +67,14 @@ type job struct {
 	leftBytes int64
 	// prio picks each I/O's priority (Workload.Prio).
 	prio prioChooser
+	// loops is the passes the job has still to make, this one included
+	// (Control.Loops); passLeft the I/Os left in the pass when it is
+	// ending and another follows (0: not ending).
+	loops    int
+	passLeft int64
+	// loopsRepeat: each pass draws what the first drew
+	// (Control.LoopsRepeat).
+	loopsRepeat bool
 }
 
 // pacer holds a job to a rate per direction (fio's rate_iops, with fio's
@@ -156,17 +164,7 @@ func (j *job) nextIO() (dir, fd int, off, n int64) {
 			j.left = 1 // this I/O is the last
 		}
 	}
-	if j.gen.passEnds && j.left != 0 {
-		// The next I/O, drawn now: if it starts past the region's end, the
-		// pass, and the job, end with this one (Control.PassEnds).
-		if j.peekIO(); j.gen.ended {
-			j.left = 1
-		} else if j.gen.zone != nil && j.gen.zone.loops.cut {
-			j.loopCut()
-		} else if j.gen.lastOfPass && j.left > 2 {
-			j.left = 2 // the I/O drawn next is the last
-		}
-	}
+	j.endingPass()
 	if j.trace != nil {
 		*j.trace = append(*j.trace, j.m.c.now())
 	}
@@ -178,6 +176,15 @@ func (j *job) nextIO() (dir, fd int, off, n int64) {
 		}
 	case j.left == 0 && readBack && !j.drainBacklog():
 		j.m.done = true // the last write read back
+	}
+	if j.passLeft > 0 {
+		if j.passLeft--; j.passLeft == 0 {
+			// fio's next loop: the pass starts over at the region's
+			// start, the I/O drawn past its end dropped.
+			j.loops--
+			j.gen.restartPass(j.loopsRepeat)
+			j.hasPeek = false
+		}
 	}
 	return dir, j.fds[file], off, n
 }
@@ -194,6 +201,35 @@ func (j *job) loopCut() {
 	}
 	if l.bytes > 0 {
 		j.leftBytes = int64(l.left+1) * l.bytes
+	}
+}
+
+// endingPass notes where the job's pass ends (Control.PassEnds): the next
+// I/O, drawn now, starting past the region's end ends it with the one
+// being taken; the one drawn next ending its direction's pass (rw=rw:8k)
+// is its last. The last pass ends the job; one with more to run
+// (Control.Loops) ends there and the next starts over (passLeft). A loop
+// in strided zones that ended (zoneLoops.cut) hands on to the next
+// (loopCut).
+func (j *job) endingPass() {
+	if !j.gen.passEnds || j.left == 0 || j.passLeft > 0 {
+		return
+	}
+	var last int64 // I/Os left in the pass, this one included
+	if j.peekIO(); j.gen.ended {
+		last = 1
+	} else if j.gen.zone != nil && j.gen.zone.loops.cut {
+		j.loopCut()
+		return
+	} else if j.gen.lastOfPass {
+		last = 2 // the I/O drawn next is the last
+	}
+	switch {
+	case last == 0:
+	case j.loops > 1:
+		j.passLeft = last
+	case j.left > last || j.left < 0:
+		j.left = last
 	}
 }
 

@@ -58,9 +58,9 @@ func openNullRun(w Workload, ctl Control) (*workloadRun, error) {
 	if r.jobs, r.short, r.limited, err = jobsWithinThreadLimit(w.NumJobs, EngineNull); err != nil {
 		return nil, err
 	}
-	r.jobFDs, r.sizes = make([][]int, w.NumJobs), []int64{w.Size}
+	r.jobFDs, r.sizes = make([][]int, w.NumJobs), make([][]int64, w.NumJobs)
 	for i := range r.jobFDs {
-		r.jobFDs[i] = []int{-1}
+		r.jobFDs[i], r.sizes[i] = []int{-1}, []int64{w.Size}
 	}
 	return r, nil
 }

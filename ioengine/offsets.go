@@ -55,6 +55,7 @@ type offsetGen struct {
 	reads   bool   // pattern reads
 	writes  bool   // pattern writes
 	rng     rng
+	rng0    rng // rng as the job began (restartPass)
 	turn    int // the file of the next I/O
 	// lo and hi are each direction's smallest and largest I/O size; unit
 	// is the unit of its random offsets (fio's blockalign: lo unless set).
@@ -119,7 +120,7 @@ func newOffsetGen(w *Workload, start int64, sizes []int64, job int) offsetGen {
 		every:   max(s.RandomEvery, 1),
 		dist:    s.Dist,
 	}
-	g.count = g.every
+	g.count, g.rng0 = g.every, g.rng
 	if w.RW.IsWrite() && w.FioVerify.Kind != "" {
 		g.backlog = newVerifyBacklog(w.FioVerify, w.IODepth)
 	}
@@ -218,6 +219,21 @@ func (g *offsetGen) next() (dir, file int, off, n int64) {
 		g.backlog.logWrite(file, r.start+rel, n)
 	}
 	return dir, file, r.start + rel, n
+}
+
+// restartPass starts the job's next loop over its regions with skips
+// (Control.Loops): each direction again at the region's start, as fio's
+// loop puts last_pos back at the file's offset, the pass's end unset.
+// With repeat its draws start over too (fio's randrepeat=1 seeds each
+// loop alike).
+func (g *offsetGen) restartPass(repeat bool) {
+	for f := range g.regions {
+		g.regions[f].pos = [2]int64{}
+	}
+	if repeat {
+		g.rng = g.rng0
+	}
+	g.ended, g.lastOfPass, g.newPass = false, false, true
 }
 
 // offset is the next offset of direction dir in r, from r's start, and

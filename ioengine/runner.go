@@ -74,12 +74,12 @@ type workloadRun struct {
 	w       Workload
 	ctl     Control
 	engine  string
-	fd      int     // the target, opened once
-	jobFDs  [][]int // each job's files (fd or others)
-	sizes   []int64 // the region of each file
-	total   int64   // the target's bytes
-	jobs    int     // jobs to start (numjobs, or fewer under a thread limit)
-	limited bool    // a thread limit is near: io_uring keeps few workers
+	fd      int       // the target, opened once
+	jobFDs  [][]int   // each job's files (fd or others)
+	sizes   [][]int64 // each job's region in each of its files
+	total   int64     // the target's bytes
+	jobs    int       // jobs to start (numjobs, or fewer under a thread limit)
+	limited bool      // a thread limit is near: io_uring keeps few workers
 	short   *Shortfall
 	running int          // jobs that set up and run
 	flow    *FlowCounter // the jobs' flow (Workload.Flow; nil: none)
@@ -109,7 +109,7 @@ func openRun(w Workload, ctl Control, engine string) (*workloadRun, error) {
 	}
 	fw := w
 	fw.Size = w.FileSize()
-	size, err := regionSize(fw, total)
+	sizes, err := jobSizes(fw, total)
 	if err != nil {
 		return nil, err
 	}
@@ -120,7 +120,7 @@ func openRun(w Workload, ctl Control, engine string) (*workloadRun, error) {
 	if r.fd, err = openTarget(&fw); err != nil { // the guard checks the file's own share of a list
 		return nil, err
 	}
-	if r.jobFDs, r.sizes, err = openJobFiles(w, r.fd, size); err != nil {
+	if r.jobFDs, r.sizes, err = openJobFiles(w, r.fd, sizes); err != nil {
 		unix.Close(r.fd)
 		return nil, err
 	}
@@ -158,15 +158,15 @@ func (r *workloadRun) startJobs(newLoop newLoopFunc) error {
 		if w.Poisson {
 			j.pace = newPoissonPacer(w.RateIOPS, w.RandSeed, i)
 		}
-		if ctl.IOsPerJob > 0 {
-			j.left = ctl.IOsPerJob
-		}
-		j.leftBytes = ctl.BytesPerJob
-		j.gen = newOffsetGen(w, w.JobStart(i), r.sizes, i)
+		j.left, j.leftBytes = ctl.jobEnd(i)
+		j.gen = newOffsetGen(w, w.JobStart(i), r.sizes[i], i)
 		j.gen.setFileEnd(r.total)
 		j.content = newFiller(w, i, j.gen.regions[0].size)
 		j.gen.passEnds = ctl.PassEnds && (ctl.IOsPerJob > 0 || ctl.BytesPerJob > 0) && j.gen.backlog == nil
 		j.gen.setLoops(ctl, r.engine == EngineIOUring || r.engine == EngineLibaio)
+		if j.loops = 1; j.gen.passEnds && j.gen.skip > 0 && !j.gen.random && j.gen.zone == nil {
+			j.loops, j.loopsRepeat = max(ctl.Loops, 1), ctl.LoopsRepeat
+		}
 		if w.Invalidate && !w.Direct {
 			j.invalidate = func(f int) { dropCache(j.fds[f], j.gen.regions[f].start, j.gen.regions[f].size) }
 		}
@@ -424,15 +424,19 @@ func collectResults(results chan jobResult, jobs, running int, grace time.Durati
 }
 
 // openJobFiles returns each job's descriptors and the bytes of its region
-// in each of them. Job 0 has fd (Filename) and every other job the same
-// file opened again by default (ownOpen: fd itself where it cannot be); with
-// Workload.JobFiles each job has one opened file of its own (job 0 keeps
-// fd); with Workload.Files every job has all of them, fd first, each
-// region size bytes unless the file is shorter. Every file is checked to
-// hold its region.
-func openJobFiles(w Workload, fd int, size int64) ([][]int, []int64, error) {
+// in each of them (sizes: each job's in Filename). Job 0 has fd (Filename)
+// and every other job the same file opened again by default (ownOpen: fd
+// itself where it cannot be); with Workload.JobFiles each job has one
+// opened file of its own (job 0 keeps fd); with Workload.Files every job
+// has all of them, fd first, each job's region in each file FileSize bytes
+// (0: to the file's end from the job's start). Every file is checked to
+// hold its regions.
+func openJobFiles(w Workload, fd int, sizes []int64) ([][]int, [][]int64, error) {
 	fds := make([][]int, w.NumJobs)
-	sizes := []int64{size}
+	regions := make([][]int64, w.NumJobs)
+	for i := range regions {
+		regions[i] = []int64{sizes[i]}
+	}
 	switch {
 	case len(w.JobFiles) > 0 && len(w.Files) > 1:
 		return nil, nil, refusef("%s lists %d files and each job has its own file; use one or the other", SetFilename, len(w.Files))
@@ -442,68 +446,65 @@ func openJobFiles(w Workload, fd int, size int64) ([][]int, []int64, error) {
 		}
 		fds[0] = []int{fd}
 		for i := 1; i < len(fds); i++ {
-			f, _, err := openOther(w, w.JobFiles[i], size, false)
+			f, own, err := openOther(w, w.JobFiles[i])
 			if err != nil {
 				closeJobFiles(fds[:i], fd)
 				return nil, nil, err
 			}
-			fds[i] = []int{f}
+			fds[i], regions[i] = []int{f}, own[i:i+1]
 		}
-		return fds, sizes, nil
+		return fds, regions, nil
 	case len(w.Files) > 1:
 		if w.Files[0] != w.Filename {
 			return nil, nil, refusef("%s: the list must start with the target %s", SetFilename, w.Filename)
 		}
 		all := []int{fd}
 		for _, name := range w.Files[1:] {
-			f, n, err := openOther(w, name, size, true)
+			f, own, err := openOther(w, name)
 			if err != nil {
 				closeJobFiles([][]int{all}, fd)
 				return nil, nil, err
 			}
 			all = append(all, f)
-			sizes = append(sizes, n)
+			for i := range regions {
+				regions[i] = append(regions[i], own[i])
+			}
 		}
 		for i := range fds {
 			fds[i] = all
 		}
-		return fds, sizes, nil
+		return fds, regions, nil
 	}
 	fds[0] = []int{fd}
 	for i := 1; i < len(fds); i++ {
 		fds[i] = []int{ownOpen(fd, ownOpenReserve(len(fds)))}
 	}
-	return fds, sizes, nil
+	return fds, regions, nil
 }
 
-// openOther opens a file of the run other than Filename, checked to hold a
-// region of size bytes (with own and Workload.Size 0, the file's own bytes
-// past the region's start, as fio sizes each file of a list); it returns
-// the descriptor and the region's bytes.
-func openOther(w Workload, name string, size int64, own bool) (int, int64, error) {
+// openOther opens a file of the run other than Filename, checked to hold
+// each job's region (FileSize bytes, or with 0 the file's own bytes past
+// the job's start, as fio sizes each file of a list); it returns the
+// descriptor and each job's region bytes in it.
+func openOther(w Workload, name string) (int, []int64, error) {
 	jw := w
-	jw.Filename = name
+	jw.Filename, jw.Size = name, w.FileSize()
 	total, err := heldSize(&jw)
 	if err != nil {
-		return -1, 0, err
+		return -1, nil, err
 	}
-	if own && w.Size == 0 {
-		if size, err = regionSize(jw, total); err != nil {
-			return -1, 0, err
-		}
+	sizes, err := jobSizes(jw, total)
+	if err != nil {
+		return -1, nil, err
 	}
-	lastStart := w.JobStart(w.NumJobs - 1)
-	if lastStart+size > total {
-		return -1, 0, refusef("%s: %s holds %d bytes, short of the region (offset %d + %d bytes)", SetSize, name, total, lastStart, size)
-	}
-	if w.Size > 0 {
-		jw.Size = size // the guard checks the region this file holds
+	if w.Size == 0 {
+		jw.Size = 0 // the guard checks the file to its end
 	}
 	fd, err := openTarget(&jw)
 	if err != nil {
-		return -1, 0, err
+		return -1, nil, err
 	}
-	return fd, size, nil
+	return fd, sizes, nil
 }
 
 // closeJobFiles closes the jobs' descriptors other than shared, each once.

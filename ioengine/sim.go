@@ -513,8 +513,12 @@ func (e *simEngine) newRun(w Workload, ctl Control) *simRun {
 		r.channels = append(r.channels, 0)
 	}
 	r.left = -1
-	if ctl.IOsPerJob > 0 {
-		r.left = ctl.IOsPerJob * int64(w.NumJobs) // the jobs share one queue: their counts add up
+	if ctl.IOsPerJob > 0 || len(ctl.JobIOs) > 0 {
+		r.left = 0 // the jobs share one queue: their counts add up
+		for i := range w.NumJobs {
+			n, _ := ctl.jobEnd(i)
+			r.left += max(n, 0)
+		}
 	}
 	for range w.QD() {
 		if r.left == 0 {

@@ -106,6 +106,16 @@ type Workload struct {
 	// on JobFiles[i] (fio's per-job files, <directory>/<name>.<i>.0), all
 	// laid out alike; Filename is JobFiles[0]. Empty: every job shares Filename.
 	JobFiles []string
+	// Starts, when set, is each job's region start (job i's at i, bytes)
+	// where fio's clones compute theirs one after another: an offset or
+	// offset_increment that is a share of a file the clones lay out, each
+	// clone's share of the file as the clones set up before it left it.
+	// Empty: Offset + i × OffsetIncrement (JobStart).
+	Starts []int64
+	// JobSizes, when set, is each job's region bytes (job i's at i) where
+	// fio's clones' differ: size=N% cut at the file's end from each
+	// clone's own start. Empty: Size for every job (JobSize).
+	JobSizes []int64
 	// Permit is what the write guard allows (package guard). The zero value
 	// refuses writes to existing files and devices; set guard.Permit.Unchecked
 	// to skip the checks explicitly.
@@ -314,10 +324,14 @@ func (w Workload) GuardTarget(path string, writes bool, jobs int) guard.Target {
 		End: w.RegionEnd(size, max(jobs, w.NumJobs))}
 }
 
-// JobStart is where job i's region starts: Offset + i × OffsetIncrement,
+// JobStart is where job i's region starts: Starts[i] when set, else
+// Offset + i × OffsetIncrement,
 // rounded up to a multiple of StartAlign when it is set, as fio's
 // get_start_offset rounds a start it computed from a percentage.
 func (w Workload) JobStart(i int) int64 {
+	if i < len(w.Starts) {
+		return w.Starts[i]
+	}
 	s := w.Offset + int64(i)*w.OffsetIncrement
 	if a := w.StartAlign; a > 1 {
 		s = (s + a - 1) / a * a
@@ -325,10 +339,50 @@ func (w Workload) JobStart(i int) int64 {
 	return s
 }
 
+// Job is job i of w alone, as fio's clone i is a job of its own: one job
+// starting at JobStart(i), over a region sized as w's (fio counts each
+// clone's I/Os over its own region).
+func (w Workload) Job(i int) Workload {
+	j := w
+	j.Offset, j.OffsetIncrement, j.StartAlign, j.NumJobs, j.Starts = w.JobStart(i), 0, 0, 1, nil
+	j.Size, j.JobSizes = w.JobSize(i), nil
+	return j
+}
+
+// JobSize is job i's region bytes: JobSizes[i] when set, else Size (0:
+// to the target's end from the job's start).
+func (w Workload) JobSize(i int) int64 {
+	if i < len(w.JobSizes) {
+		return w.JobSizes[i]
+	}
+	return w.Size
+}
+
+// LastStart is the furthest any of w's jobs starts.
+func (w Workload) LastStart() int64 {
+	return w.furthestStart(w.NumJobs)
+}
+
+// furthestStart is the furthest any of the first jobs jobs starts.
+func (w Workload) furthestStart(jobs int) int64 {
+	s := w.JobStart(0)
+	for i := 1; i < jobs; i++ {
+		s = max(s, w.JobStart(i))
+	}
+	return s
+}
+
 // RegionEnd is one past the last byte jobs jobs of size bytes each touch
 // (0 when size is 0: to the end), the guard's Target.End.
 func (w Workload) RegionEnd(size int64, jobs int) int64 {
-	return guard.Region(w.JobStart(max(jobs, 1)-1), size, 0, 1)
+	if size > 0 && len(w.JobSizes) > 0 {
+		var end int64
+		for i := range max(jobs, 1) {
+			end = max(end, w.JobStart(i)+w.JobSize(i))
+		}
+		return end
+	}
+	return guard.Region(w.furthestStart(jobs), size, 0, 1)
 }
 
 // HeldFile is the hold of path among Held and HeldFiles (the one open

@@ -23,6 +23,9 @@ type JobFile struct {
 	// options after its own; flagsOnly: no job file, only those flags.
 	file      fio.JobFile
 	flagsOnly bool
+	// notes are said of the file as read (jobFileNotes), before the sweep
+	// runs.
+	notes []string
 }
 
 // ReadSweepJobFile reads the job file a sweep measures (one job section).
@@ -51,7 +54,7 @@ func ReadSweepJobFile(path string) (*JobFile, error) {
 	if err != nil {
 		return nil, Usagef("--jobfile %s: %v", path, OneLine(err))
 	}
-	return &JobFile{Run: runs[0], set: set, file: jf}, nil
+	return &JobFile{Run: runs[0], set: set, file: jf, notes: jobFileNotes(path, jf)}, nil
 }
 
 // WithStepOptions is j with the options of sweep's step flags (fio's
@@ -65,7 +68,7 @@ func WithStepOptions(j *JobFile, opts []fio.Option) (*JobFile, error) {
 	}
 	out := &JobFile{set: map[string]bool{}, file: fio.JobFile{Jobs: []fio.JobSpec{{Name: "sweep"}}}, flagsOnly: true}
 	if j != nil {
-		out.file, out.flagsOnly = j.file, false
+		out.file, out.flagsOnly, out.notes = j.file, false, j.notes
 		out.file.Jobs = slices.Clone(j.file.Jobs)
 		maps.Copy(out.set, j.set)
 	}
@@ -79,6 +82,14 @@ func WithStepOptions(j *JobFile, opts []fio.Option) (*JobFile, error) {
 	}
 	out.Run = runs[0]
 	return out, nil
+}
+
+// Notes are what is said of the job file as read (none without one).
+func (j *JobFile) Notes() []string {
+	if j == nil {
+		return nil
+	}
+	return j.notes
 }
 
 // Has reports whether the job file sets one of the fio options names.

@@ -174,6 +174,7 @@ func NewSweep(req SweepRequest) (*Sweep, error) {
 	if jf, err = WithStepOptions(jf, req.StepOptions); err != nil {
 		return o, err
 	}
+	o.notes = jf.Notes()
 	if o.Plan, err = planOf(req, o.Prev, jf); err != nil {
 		return o, err
 	}

@@ -288,6 +288,16 @@ func commandLineRuns(jf fio.JobFile, engine string, remote bool, notes *[]string
 	return runs, jf.Groups(), jf.Waves(), rt, nil
 }
 
+// jobFileNotes are what is said of a job file as read, by run and sweep
+// alike: includes of files holding a section, which fio 3.33 reads
+// nothing of (its "No new sections in included files").
+func jobFileNotes(path string, file fio.JobFile) []string {
+	if n := report.DroppedIncludesNote(path, file.DroppedIncludes); n != "" {
+		return []string{n}
+	}
+	return nil
+}
+
 // jobFileRuns reads one job file: its jobs (those sections names, when
 // given), the command line's options as defaults the file's [global]
 // sections and jobs may set again (as fio reads them), their groups and
@@ -304,9 +314,7 @@ func jobFileRuns(path string, cmdline []fio.Option, req RunRequest, names, notes
 	if len(file.Jobs) == 0 {
 		return nil, nil, nil, 0, Usagef("--jobfile %s: holds no job section; add one, e.g. [job1]", path)
 	}
-	if n := report.DroppedIncludesNote(path, file.DroppedIncludes); n != "" {
-		*notes = append(*notes, n)
-	}
+	*notes = append(*notes, jobFileNotes(path, file)...)
 	sections := req.Sections
 	for _, j := range file.Jobs {
 		*names = append(*names, j.Name)
@@ -428,8 +436,51 @@ func resolvePercents(run fioadapt.JobRun, w *ioengine.Workload, missing []string
 		return Usagef("run: job %s: %s as a percentage needs an existing target: %s does not exist (fio refuses it: you need to specify %s=); give %s= in bytes (e.g. %s=1g) to lay it out",
 			run.Name, fio.OptSize, strings.Join(missing, ":"), fio.OptSize, fio.OptSize, fio.OptSize)
 	}
-	w.Size = alignDown(min(share(run.SizePercent), existing-w.JobStart(0)), w.MinBS())
+	// Each clone's share, cut at the file's end from its own start
+	// (size=90%, offset_increment=10%, numjobs=3 over 1,000,000 bytes:
+	// 219, 219 and 195 reads of 4k).
+	sizes := make([]int64, max(w.NumJobs, 1))
+	for i := range sizes {
+		sizes[i] = alignDown(min(share(run.SizePercent), existing-w.JobStart(i)), w.MinBS())
+	}
+	w.Size = sizes[0]
+	if len(w.Files) <= 1 && slices.ContainsFunc(sizes, func(n int64) bool { return n != sizes[0] }) {
+		w.JobSizes = sizes
+	}
 	return nil
+}
+
+// cloneStarts gives each of a job's clones its start as fio 3.33 sets
+// them up on a file yet to be laid out, base bytes long (0, or as an
+// earlier job lays it out): clone 0 first, then the last back to clone 1,
+// each taking its offset=N% and offset_increment=N% of the file as the
+// clones before it left it, which grows to the furthest region's end
+// (size=64k, offset=50%, numjobs=3: starts 0, 49,152 and 32,768 and
+// 114,688 bytes laid out, where every clone took 0).
+func cloneStarts(run fioadapt.JobRun, w *ioengine.Workload, base int64) {
+	if w.NumJobs < 2 || run.OffsetPercent <= 0 && run.IncrementPercent <= 0 {
+		return
+	}
+	share := func(size int64, p float64, bytes int64) int64 {
+		if p > 0 {
+			return size * int64(p) / 100
+		}
+		return bytes
+	}
+	w.Starts = make([]int64, w.NumJobs)
+	order := []int{0}
+	for k := w.NumJobs - 1; k > 0; k-- {
+		order = append(order, k) // fio adds clones last first
+	}
+	size := base
+	for _, k := range order {
+		s := share(size, run.OffsetPercent, w.Offset) + int64(k)*share(size, run.IncrementPercent, w.OffsetIncrement)
+		if a := w.StartAlign; a > 1 {
+			s = (s + a - 1) / a * a
+		}
+		w.Starts[k] = s
+		size = max(size, s+w.FileSize())
+	}
 }
 
 // alignDown rounds n down to a multiple of bs (n when bs < 1).

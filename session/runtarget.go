@@ -247,11 +247,18 @@ func runTargets(w *ioengine.Workload, es Engine, run fioadapt.JobRun, laid map[s
 	if run.NoCreate && len(t.missing) > 0 && !t.temporary {
 		return t, Usagef("%s=0: %s does not exist and the job forbids creating it (fio refuses it too: file creation disallowed); create it first or drop %s=0", fio.OptAllowFileCreate, t.missing[0], fio.OptAllowFileCreate)
 	}
-	if err := resolvePercents(run, w, t.missing, t.existingSize); err != nil {
+	base := t.existingSize // what fio's offsets take their N% of
+	for _, f := range t.missing {
+		base = max(base, laid[f]) // as an earlier job lays it out
+	}
+	if err := resolvePercents(run, w, t.missing, base); err != nil {
 		return t, err
 	}
 	if err := sizeMissing(run, w, &t, laid); err != nil {
 		return t, err
+	}
+	if len(t.missing) > 0 {
+		cloneStarts(run, w, base)
 	}
 	if es.Sim != nil && w.Size == 0 {
 		w.Size = runDefaultSize
@@ -301,7 +308,7 @@ func sizeMissing(run fioadapt.JobRun, w *ioengine.Workload, t *runTarget, laid m
 // laidSizes adds the files j lays out, at the size it lays them out, to
 // laid (a file an earlier job lays out stays at that job's size).
 func laidSizes(j *runJob, laid map[string]int64) {
-	size := j.t.perFile + j.w.JobStart(j.w.NumJobs-1)
+	size := j.t.perFile + j.w.LastStart()
 	for _, f := range j.t.missing {
 		if _, ok := laid[f]; !ok {
 			laid[f] = size
@@ -337,7 +344,7 @@ func checkRunTargets(es Engine, w ioengine.Workload, t runTarget, permit guard.P
 // even on an error, does the going.
 func (r *Run) layOutRun(ctx context.Context, errw io.Writer, w ioengine.Workload, t *runTarget) (*ioengine.Layout, func(), error) {
 	temporary, missing := t.temporary, t.missing
-	size := t.perFile + w.JobStart(w.NumJobs-1)
+	size := t.perFile + w.LastStart()
 	if n := report.LayoutNote(missing, size); n != "" {
 		fmt.Fprintln(errw, n)
 	}
@@ -374,8 +381,9 @@ func runControl(spec RunSpec, es Engine, w ioengine.Workload, t runTarget, logEv
 	if !spec.run.TimeBased && es.Fio == nil {
 		ctl.IOsPerJob = fioadapt.IOsPerJob(spec.run, w, t.existingSize)
 		ctl.BytesPerJob = fioadapt.BytesPerJob(spec.run, w, t.existingSize)
-		ctl.PassEnds = fioadapt.PassEnds(spec.run, w, t.existingSize)
-		ctl.Loops = spec.run.Loops
+		ctl.JobIOs, ctl.JobBytes = fioadapt.JobEnds(spec.run, w, t.existingSize)
+		ctl.PassEnds, ctl.Loops = fioadapt.PassEnds(spec.run, w, t.existingSize), spec.run.Loops
+		ctl.LoopsRepeat = spec.run.RandRepeat
 	}
 	// fio reports numjobs clones apart unless group_reporting; the fio
 	// engine always groups, the simulator has no jobs apart.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/qdsweep/qdsweep/fio"
@@ -46,6 +47,9 @@ type Sweep struct {
 	JSON       bool // the results as JSON on Stdout, the table on Stderr
 	Quiet      bool
 	Version    string // qdsweep's, recorded in the results
+	// notes are said of the job file as read, as run says them
+	// (jobFileNotes), before the sweep measures.
+	notes []string
 
 	Stdout, Stderr io.Writer
 	OnHardExit     HardExit
@@ -93,8 +97,10 @@ func (o *Sweep) Run(ctx context.Context) (err error) {
 	}
 	prog := NewProgress(o.Stderr, o.Quiet)
 	defer prog.Clear()
-	if fallback != "" {
-		prog.Note("qdsweep: %s", fallback)
+	for _, n := range append(slices.Clone(o.notes), fallback) {
+		if n != "" {
+			prog.Note("qdsweep: %s", n)
+		}
 	}
 
 	// The result: a new one, or the one being resumed.

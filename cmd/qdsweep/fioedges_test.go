@@ -20,8 +20,19 @@ import (
 // with a leading 0 are decimal; offset=N% and offset_increment=N% are N%
 // of f's size in whole bytes, each job's start rounded up to the smallest
 // block size (offset=10% of 1,000,000 bytes starts at 102,400: 219 reads
-// to f's end, where qdsweep rounded down to 98,304 and did 220); a
-// target yet to be laid out is 0 bytes to them; offset=-1m, 2m-1m,
+// to f's end, where qdsweep rounded down to 98,304 and did 220); with
+// no size each job covers f from its own start to its end (244, 219 and
+// 195 reads, where qdsweep gave each the last job's 196); each loop of
+// a job with skips and both directions (rw=rw:8k) is a pass from the
+// region's start that ends with the first direction past its end (172
+// writes over two loops of 1 MiB, where qdsweep wrapped on to 344); a
+// target yet to be laid out is 0 bytes to them, and fio's clones take
+// their share one after another (clone 0, then the last back to clone 1),
+// each of the file as those before laid it out (offset=50%, size=64k,
+// numjobs=3: 114,688 bytes, where qdsweep started all at 0), as a later
+// job does of the file an earlier one lays out; size=N% is each job's
+// share cut at f's end from its own start (size=90%, offset_increment=10%,
+// numjobs=3: 219, 219 and 195 reads, where qdsweep refused the job); offset=-1m, 2m-1m,
 // 1m:2m and 3m,2m keep their last piece, as fio's parser does; a
 // percentile_list of 22 values reports its first 20; an included file
 // that holds a section (itself or through its own include) counts for
@@ -49,6 +60,14 @@ func TestJobFileEdgesAsFio(t *testing.T) {
 		{"offset_increment-percent", 1000000, []string{"--name=a", "--filename=f", "--size=8k", "--offset_increment=10%", "--numjobs=3", "--rw=write"}, "", nil, false},
 		{"offset-and-increment-percent", 1000000, []string{"--name=a", "--filename=f", "--size=8k", "--offset=10%", "--offset_increment=15%", "--numjobs=2", "--rw=write"}, "", nil, false},
 		{"offset_increment-percent-jobfile", 4 * mb, nil, "[a]\nfilename=f\nsize=64k\noffset_increment=25%\nnumjobs=4\nrw=write\n", nil, false},
+		{"offset_increment-no-size", 1000000, []string{"--name=a", "--filename=f", "--offset_increment=10%", "--numjobs=3", "--rw=read"}, "", nil, false},
+		{"offset_increment-no-size-write", 1000000, []string{"--name=a", "--filename=f", "--offset_increment=100k", "--numjobs=3", "--rw=write"}, "", nil, false},
+		{"loops-skips-mixed", 8 * mb, []string{"--name=a", "--filename=f", "--size=1m", "--bs=4k", "--loops=2", "--rw=rw:8k", "--rwmixread=0"}, "", nil, false},
+		{"offset_increment-percent-missing-file", 0, []string{"--name=a", "--filename=f", "--size=1m", "--offset_increment=25%", "--numjobs=4", "--rw=write"}, "", nil, false},
+		{"offset-percent-missing-file-numjobs", 0, []string{"--name=a", "--filename=f", "--size=64k", "--offset=50%", "--numjobs=3", "--rw=write"}, "", nil, false},
+		{"offset-percent-file-laid-before", 0, nil, "[a]\nfilename=f\nsize=1m\nrw=read\n[b]\nfilename=f\nsize=64k\noffset=50%\nrw=write\n", nil, false},
+		{"size-percent-offset_increment", 1000000, []string{"--name=a", "--filename=f", "--size=90%", "--offset_increment=10%", "--numjobs=3", "--rw=read"}, "", nil, false},
+		{"size-percent-offset-and-increment", 1000000, nil, "[a]\nfilename=f\nsize=80%\noffset=10%\noffset_increment=10%\nnumjobs=3\nrw=write\n", nil, false},
 		{"offset-negative", 4 * mb, []string{"--name=a", "--filename=f", "--size=8k", "--offset=-1m", "--rw=write"}, "", nil, false},
 		{"offset-difference", 4 * mb, []string{"--name=a", "--filename=f", "--size=8k", "--offset=2m-1m", "--rw=write"}, "", nil, false},
 		{"offset-colon", 4 * mb, []string{"--name=a", "--filename=f", "--size=8k", "--offset=1m:2m", "--rw=write"}, "", nil, false},
@@ -225,4 +244,51 @@ func writtenRuns(t *testing.T, path string) []string {
 		}
 	}
 	return runs
+}
+
+// TestSweepJobFileIncludeNoteAsRun: a sweep's --jobfile that includes a
+// file holding a section is read as run reads it, and says so in run's
+// words, where fio says "No new sections in included files": the same
+// note under qdsweep sweep as under qdsweep run, which the sweep did not
+// say.
+func TestSweepJobFileIncludeNoteAsRun(t *testing.T) {
+	fioBin := fioOrSkip(t)
+	dir := t.TempDir()
+	files := mapWith(incSections, "job.fio", "[a]\nfilename=f\nrw=read\nsize=64k\ninclude inc.fio\n")
+	files["f"] = string(make([]byte, 1<<20))
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fioCmd := exec.Command(fioBin, "--output-format=terse", "job.fio")
+	fioCmd.Dir = dir
+	fioOut, err := fioCmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(fioOut), "No new sections in included files") {
+		t.Fatalf("fio does not say it drops the include (%v):\n%s", err, fioOut)
+	}
+	note := func(stderr string) string {
+		for _, l := range strings.Split(stderr, "\n") {
+			if strings.Contains(l, "no new sections in included files") {
+				return l
+			}
+		}
+		return ""
+	}
+	qd := func(args ...string) (string, error) {
+		cmd := exec.Command(sweepBinary(t), args...)
+		cmd.Dir = dir
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		return stderr.String(), err
+	}
+	runErr, err := qd("run", "--output-format=terse", "job.fio")
+	if err != nil || note(runErr) == "" {
+		t.Fatalf("run: %v, no note of the include:\n%s", err, runErr)
+	}
+	sweepErr, err := qd("sweep", "--jobfile=job.fio", "--output=out", "--runtime=200ms", "--ramp_time=0", "--iodepth=1", "--ss=0")
+	if err != nil || note(sweepErr) != note(runErr) {
+		t.Errorf("sweep: %v, its note %q, run's %q:\n%s", err, note(sweepErr), note(runErr), sweepErr)
+	}
 }
