@@ -107,16 +107,26 @@ func (r *Run) layOutJobs(ctx context.Context, errw io.Writer, jobs []*runJob) (c
 		}
 	}
 	laid := map[string]guard.FileID{}
+	// A file several jobs name is laid out once, long enough for each of
+	// them, as fio extends a file a later job reaches past (offset=32k
+	// size=64k after a job's size=64k: 96 KiB).
+	need, laidSize := map[string]int64{}, map[string]int64{}
+	for _, j := range jobs {
+		for _, f := range j.t.missing {
+			need[f] = max(need[f], j.t.perFile+j.w.LastStart())
+		}
+	}
 	var layouts []*ioengine.Layout
 	for _, j := range jobs {
 		var missing []string
 		for _, f := range j.t.missing {
 			if id, ok := laid[f]; ok {
 				j.ours, j.judged[f] = append(j.ours, id), id
-				j.t.existingSize = max(j.t.existingSize, j.t.perFile)
+				j.t.existingSize = max(j.t.existingSize, laidSize[f])
 				continue
 			}
 			missing = append(missing, f)
+			j.t.layoutSize = max(j.t.layoutSize, need[f])
 		}
 		j.t.missing = missing
 		l, undo, err := r.layOutRun(ctx, errw, j.w, &j.t)
@@ -127,6 +137,7 @@ func (r *Run) layOutJobs(ctx context.Context, errw io.Writer, jobs []*runJob) (c
 		ids := l.IDs()
 		for i, id := range ids {
 			laid[j.t.missing[i]], j.judged[j.t.missing[i]] = id, id
+			laidSize[j.t.missing[i]] = j.t.existingSize
 			j.ours = append(j.ours, id) // laid out here, by inode
 		}
 		// The guard judges the jobs' files again as they are held: the
@@ -192,6 +203,9 @@ type runTarget struct {
 	temporary      bool // a scratch file laid out and removed
 	existingSize   int64
 	perFile        int64
+	// layoutSize is the size its missing files are laid out at when later
+	// jobs need them longer than this one does (0: this job's own).
+	layoutSize int64
 }
 
 // runTargets names the run's files and sizes w's region as fio would:
@@ -344,7 +358,7 @@ func checkRunTargets(es Engine, w ioengine.Workload, t runTarget, permit guard.P
 // even on an error, does the going.
 func (r *Run) layOutRun(ctx context.Context, errw io.Writer, w ioengine.Workload, t *runTarget) (*ioengine.Layout, func(), error) {
 	temporary, missing := t.temporary, t.missing
-	size := t.perFile + w.LastStart()
+	size := max(t.perFile+w.LastStart(), t.layoutSize)
 	if n := report.LayoutNote(missing, size); n != "" {
 		fmt.Fprintln(errw, n)
 	}

@@ -65,6 +65,7 @@ func TestJobFileEdgesAsFio(t *testing.T) {
 		{"loops-skips-mixed", 8 * mb, []string{"--name=a", "--filename=f", "--size=1m", "--bs=4k", "--loops=2", "--rw=rw:8k", "--rwmixread=0"}, "", nil, false},
 		{"offset_increment-percent-missing-file", 0, []string{"--name=a", "--filename=f", "--size=1m", "--offset_increment=25%", "--numjobs=4", "--rw=write"}, "", nil, false},
 		{"offset-percent-missing-file-numjobs", 0, []string{"--name=a", "--filename=f", "--size=64k", "--offset=50%", "--numjobs=3", "--rw=write"}, "", nil, false},
+		{"later-job-reaches-past", 0, nil, "[a]\nfilename=f\nsize=64k\nrw=read\n[b]\nfilename=f\noffset=32k\nsize=64k\nrw=read\n", nil, false},
 		{"offset-percent-file-laid-before", 0, nil, "[a]\nfilename=f\nsize=1m\nrw=read\n[b]\nfilename=f\nsize=64k\noffset=50%\nrw=write\n", nil, false},
 		{"size-percent-offset_increment", 1000000, []string{"--name=a", "--filename=f", "--size=90%", "--offset_increment=10%", "--numjobs=3", "--rw=read"}, "", nil, false},
 		{"size-percent-offset-and-increment", 1000000, nil, "[a]\nfilename=f\nsize=80%\noffset=10%\noffset_increment=10%\nnumjobs=3\nrw=write\n", nil, false},
