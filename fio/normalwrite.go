@@ -152,6 +152,9 @@ func (r Report) writeNormalDir(w *bufio.Writer, name string, d *Dir) {
 	fmt.Fprintf(w, "  %s: IOPS=%s, BW=%s/s (%s/s)(%s/%dmsec)%s\n", name, fioNum(d.IOPS), fioBytes(d.BWBytes, p2),
 		fioBytes(d.BWBytes, !p2), fioBytes(float64(d.IOBytes), p2), d.RuntimeMs, zones)
 	// Each line in its own unit, as fio's display_lat.
+	if d.Slat.N > 0 && d.Slat.MeanNs > 0 {
+		writeLatLine(w, "    slat", d.Slat) // timed apart when fio ran the job
+	}
 	writeLatLine(w, "    clat", d.Clat)
 	writeLatLine(w, "     lat", d.Lat)
 	for _, p := range d.Prios {

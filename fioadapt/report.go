@@ -165,6 +165,13 @@ func dirFromStats(d *ioengine.DirStats, runtimeMs int64, pcts []float64) *fio.Di
 		out.Lat, out.Clat = l, l
 		out.Lat.Percentiles = nil
 		out.Prios = priosOf(d.Prios, pcts)
+		if d.Clat != nil { // fio ran it and timed completion apart
+			out.Clat = latStatOf(&ioengine.DirStats{TotalIOs: d.TotalIOs, Lat: *d.Clat}, pcts)
+		}
+		if d.Slat != nil {
+			out.Slat = latStatOf(&ioengine.DirStats{TotalIOs: d.TotalIOs, Lat: *d.Slat}, nil)
+			out.Slat.Percentiles = nil
+		}
 	}
 	return out
 }

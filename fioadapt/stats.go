@@ -39,6 +39,15 @@ func DirStats(d fio.Dir) *ioengine.DirStats {
 	if l.PercentilesOf == "" {
 		out.Lat.Bins = LatencyBins(l.Bins) // the total's own (not clat's lent)
 	}
+	if d.Slat.Known() {
+		sl := LatencyOf(d.Slat)
+		out.Slat = &sl
+	}
+	if d.Clat.Known() {
+		cl := LatencyOf(d.Clat)
+		cl.Bins = LatencyBins(d.Clat.Bins)
+		out.Clat = &cl
+	}
 	for _, p := range d.Prios {
 		out.Prios = append(out.Prios, ioengine.PrioStats{Prio: ioengine.PrioValue(p.Class, p.Level),
 			DirStats: ioengine.DirStats{TotalIOs: p.Clat.N, Lat: LatencyOf(p.Clat)}})

@@ -49,6 +49,11 @@ type DirStats struct {
 	// at, when some had a per-command one (Workload.Prio), in
 	// IOPrio.Values' order, those of no I/O left out; nil otherwise.
 	Prios []PrioStats `json:"prios,omitempty"`
+	// Slat and Clat are the submission and completion latencies of an
+	// engine that times them apart (fio, when it runs a job), for writers
+	// of fio's reports; nil for qdsweep's engines, which time each I/O
+	// whole (Lat). Not saved.
+	Slat, Clat *Latency `json:"-"`
 }
 
 // CPU is the process CPU time spent during the run, in seconds.

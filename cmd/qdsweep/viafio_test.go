@@ -216,12 +216,13 @@ func TestViaFioStdevAsFio(t *testing.T) {
 }
 
 // TestViaFioPercentilesAsFio: a job that runs through fio shows what fio
-// shows of its latency in the normal layout: fio's 17 percentiles (qdsweep
-// showed 4, the only ones its summary of fio's run kept) and the "lat
-// (usec)" distribution lines, read from fio's own json+ buckets.
+// shows of its latency in the normal layout: its slat, clat and lat lines
+// (qdsweep showed the total for clat and no slat), fio's 17 percentiles
+// (qdsweep showed 4, the only ones its summary of fio's run kept) and the
+// "lat (usec)" distribution lines, read from fio's own json+ buckets.
 func TestViaFioPercentilesAsFio(t *testing.T) {
 	fioBin := fioOrSkip(t)
-	const file = "[r]\nfilename=data\nsize=256k\nrw=randread\nbs=4k\nserialize_overlap=1\n"
+	const file = "[r]\nfilename=data\nsize=256k\nrw=randread\nbs=4k\nioengine=libaio\niodepth=4\nserialize_overlap=1\n"
 	shape := func(bin string, pre ...string) (pcts, dist string) {
 		dir := t.TempDir()
 		if err := os.WriteFile(filepath.Join(dir, "data"), make([]byte, 256<<10), 0o644); err != nil {
@@ -246,6 +247,8 @@ func TestViaFioPercentilesAsFio(t *testing.T) {
 			}
 			if t := strings.TrimSpace(l); strings.HasPrefix(t, "lat (") && strings.Contains(t, ")   :") {
 				lines++
+			} else if k, _, ok := strings.Cut(t, " ("); ok && strings.Contains(t, "): min=") {
+				labels = append(labels, k) // slat, clat, lat
 			}
 		}
 		return strings.Join(labels, " "), strconv.FormatBool(lines > 0)
