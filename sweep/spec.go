@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/qdsweep/qdsweep/ioengine"
-	"github.com/qdsweep/qdsweep/units"
 )
 
 // ErrBadSpec is wrapped by every plan-parsing error.
@@ -118,7 +117,8 @@ func parseSpecInt(f string) (int, error) {
 }
 
 // ParseSizeList parses a comma-separated list of block sizes with fio's
-// suffixes ("4k,16k,64k,1m") into bytes. Sizes are > 0, unique, kept in the order given.
+// suffixes ("4k,16k,64k,1m"), each as fio reads a bs (fio.ParseSize under
+// kb_base=1024), into bytes. Sizes are > 0, unique, kept in the order given.
 func ParseSizeList(s string) ([]int64, error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, specErr("empty block size list (use e.g. 4k or 4k,64k,1m)")
@@ -126,7 +126,7 @@ func ParseSizeList(s string) ([]int64, error) {
 	var out []int64
 	seen := map[int64]bool{}
 	for _, f := range strings.Split(s, ",") {
-		v, err := units.ParseSize(f)
+		v, err := fio.ParseSize(f, fio.KBBase) // as run reads bs
 		if err != nil {
 			return nil, specErr("block size list %q: %w", s, err)
 		}

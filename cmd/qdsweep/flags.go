@@ -90,9 +90,11 @@ func workloadFromFlags(c *cli.Context) (ioengine.Workload, error) {
 	return w, err
 }
 
-// sizeFlag parses a size flag with fio's suffixes; the error is a usage error.
+// sizeFlag parses a size flag as fio reads the option of its name (its
+// value's last piece, fio's suffixes under kb_base=1024: 1MiB is
+// 1,000,000 bytes, as in run); the error is a usage error.
 func sizeFlag(c *cli.Context, name string) (int64, error) {
-	v, err := units.ParseSize(c.String(name))
+	v, err := fio.ParseSize(fio.LastPiece(c.String(name)), fio.KBBase)
 	if err != nil {
 		return 0, usagef("--%s: %v; use e.g. --%s=4k, 1m or 1g", name, err, name)
 	}
