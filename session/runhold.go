@@ -11,7 +11,8 @@ import (
 )
 
 // holdJobFiles checks and opens every file the native engine will run
-// before any job starts (guard.Hold), once per file and open mode, for
+// before any job starts (guard.Hold), once per file (in its first job's
+// mode; each job opens it again through that descriptor in its own), for
 // writing when any job writes it, and hands the holds to the jobs
 // (Workload.HeldFiles): a later group uses the descriptor judged now,
 // never the path again, so a file swapped for a symlink, or deleted and
@@ -21,11 +22,7 @@ import (
 // descriptors and proves its paths still lead to them. release closes the
 // holds when the run ends.
 func holdJobFiles(jobs []*runJob) (release func(), err error) {
-	type key struct {
-		path   string
-		direct bool
-		sync   string
-	}
+	type key = string // one hold per file, whatever its jobs' modes
 	writes := map[key]bool{}
 	var order []key
 	var natives []*runJob
@@ -35,7 +32,7 @@ func holdJobFiles(jobs []*runJob) (release func(), err error) {
 		}
 		natives = append(natives, j)
 		for _, f := range j.t.files {
-			k := key{f, j.w.Direct, j.w.OpenSync}
+			k := f
 			if _, ok := writes[k]; !ok {
 				order = append(order, k)
 			}
@@ -50,27 +47,27 @@ func holdJobFiles(jobs []*runJob) (release func(), err error) {
 	}
 	for _, k := range order {
 		for _, j := range natives {
-			if !slices.Contains(j.t.files, k.path) || j.w.Direct != k.direct || j.w.OpenSync != k.sync {
+			if !slices.Contains(j.t.files, k) {
 				continue
 			}
 			fw := j.w
-			fw.Filename, fw.Size, fw.Files = k.path, j.t.perFile, nil
-			h, err := guard.Hold(fw.GuardTarget(k.path, writes[k], 0), j.w.Permit)
+			fw.Filename, fw.Size, fw.Files = k, j.t.perFile, nil
+			h, err := guard.Hold(fw.GuardTarget(k, writes[k], 0), j.w.Permit)
 			if errors.Is(err, guard.ErrWriteRefused) {
 				return release, UsageErr(guard.Named(err, sweep.GuardFlag))
 			} else if err != nil {
-				return release, fmt.Errorf("--%s=%s: %w", fio.OptFilename, k.path, err)
+				return release, fmt.Errorf("--%s=%s: %w", fio.OptFilename, k, err)
 			}
 			held[k] = h
-			if want, ok := j.judged[k.path]; ok && h.ID() != want {
-				return release, fmt.Errorf("%w: %s is another file than the one checked before the run (a rename or a symlink put in its place since); nothing was written to it", guard.ErrTargetChanged, k.path)
+			if want, ok := j.judged[k]; ok && h.ID() != want {
+				return release, fmt.Errorf("%w: %s is another file than the one checked before the run (a rename or a symlink put in its place since); nothing was written to it", guard.ErrTargetChanged, k)
 			}
 			break
 		}
 	}
 	for _, j := range natives {
 		for _, f := range j.t.files {
-			if h := held[key{f, j.w.Direct, j.w.OpenSync}]; h != nil {
+			if h := held[f]; h != nil {
 				j.w.HeldFiles = append(j.w.HeldFiles, h)
 			}
 		}

@@ -5,11 +5,15 @@ package main
 import (
 	"bytes"
 	"crypto/rand"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/qdsweep/qdsweep/internal/looptest"
 )
 
 // TestLaterGroupWritesWhatWasJudged: a job file's second group (stonewall)
@@ -105,5 +109,33 @@ func TestLaterGroupWritesWhatWasJudged(t *testing.T) {
 				t.Errorf("%s: %s no longer holds the 8 MiB it held (%d bytes, %v)", c.name, n, len(b), rerr)
 			}
 		}
+	}
+}
+
+// TestDeviceInTwoModesAcrossGroups: a block device written by two groups,
+// one with direct=1 and one with direct=0, runs both: it is held once from
+// the start (its O_EXCL claim qdsweep's), and each job opens it again
+// through that descriptor in its own mode. Holding it once per mode
+// refused the job file as busy, qdsweep's own claim taken for another's.
+func TestDeviceInTwoModesAcrossGroups(t *testing.T) {
+	looptest.RequireRootTools(t)
+	dev := looptest.AttachLoop(t, looptest.MakeImage(t, 64<<20), false)
+	dir := t.TempDir()
+	job := fmt.Sprintf("[a]\nfilename=%s\nrw=randwrite\nsize=8m\ndirect=1\nnumber_ios=100\n[b]\nstonewall\nfilename=%s\nrw=randwrite\nsize=8m\ndirect=0\nnumber_ios=100\n", dev, dev)
+	if err := os.WriteFile(filepath.Join(dir, "d.fio"), []byte(job), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code := runQdsweep(t, dir, "run", "d.fio", "--allow-write-device", "--destroy-data="+dev, "--output-format=terse")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var jobs []string
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		if f := strings.Split(l, ";"); len(f) > 50 && f[0] == "3" {
+			jobs = append(jobs, f[2]+" wrote "+f[46]+" KiB")
+		}
+	}
+	if got := strings.Join(jobs, ", "); got != "a wrote 400 KiB, b wrote 400 KiB" {
+		t.Errorf("jobs: %s, want each to write its 100 I/Os of 4 KiB", got)
 	}
 }
