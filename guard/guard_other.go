@@ -35,8 +35,11 @@ func (h *Held) Direct() bool      { return false }
 func (h *Held) Block() bool       { return false }
 func (h *Held) Exclusive() bool   { return false }
 func (h *Held) Dup() (int, error) { return -1, errNotLinux }
-func (h *Held) Close() error      { return nil }
-func (h *Held) ID() FileID        { return FileID{} }
+
+// Reopen answers errNotLinux off Linux.
+func (h *Held) Reopen(t Target) (int, error) { return -1, errNotLinux }
+func (h *Held) Close() error                 { return nil }
+func (h *Held) ID() FileID                   { return FileID{} }
 
 // PathID answers errNotLinux off Linux.
 func PathID(path string) (FileID, error) { return FileID{}, errNotLinux }

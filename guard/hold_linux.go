@@ -36,19 +36,7 @@ func Hold(t Target, p Permit) (*Held, error) { return Checker{}.Hold(t, p) }
 // refused as busy) and stays claimed until Close, even with p.Unchecked.
 // The caller closes the Held when the run ends.
 func (c Checker) Hold(t Target, p Permit) (*Held, error) {
-	flags := unix.O_RDONLY | unix.O_CLOEXEC
-	if t.Write {
-		flags = unix.O_RDWR | unix.O_CLOEXEC
-	}
-	if t.Direct {
-		flags |= unix.O_DIRECT
-	}
-	switch t.Sync {
-	case "sync":
-		flags |= unix.O_SYNC
-	case "dsync":
-		flags |= unix.O_DSYNC
-	}
+	flags := t.openFlags()
 	fi, err := os.Stat(t.Path)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", t.Path, err)
@@ -141,6 +129,49 @@ func (h *Held) Dup() (int, error) {
 		return -1, fmt.Errorf("dup %s: %w", h.path, err)
 	}
 	return fd, nil
+}
+
+// openFlags are the open(2) flags t is opened with: read-only or
+// read-write, O_DIRECT, O_SYNC or O_DSYNC, close-on-exec; never creating,
+// truncating or extending. Every open of a target, its hold and each
+// reopen of it in another job's mode (Reopen), takes them from here.
+func (t Target) openFlags() int {
+	flags := unix.O_RDONLY | unix.O_CLOEXEC
+	if t.Write {
+		flags = unix.O_RDWR | unix.O_CLOEXEC
+	}
+	if t.Direct {
+		flags |= unix.O_DIRECT
+	}
+	switch t.Sync {
+	case "sync":
+		flags |= unix.O_SYNC
+	case "dsync":
+		flags |= unix.O_DSYNC
+	}
+	return flags
+}
+
+// Reopen opens the held file again through its descriptor (/proc/self/fd:
+// the same file, never t.Path again) in t's own mode (openFlags), for a
+// job that opens it otherwise than the hold did (direct=0 beside direct=1);
+// a block device's O_EXCL claim stays h's. A t that writes a file held
+// read-only is refused: it was never judged for writing. The caller
+// closes the descriptor.
+func (h *Held) Reopen(t Target) (int, error) {
+	if t.Write && !h.Write() {
+		return -1, fmt.Errorf("open %s: held read-only, and the job writes", t.Path)
+	}
+	fd, err := h.Dup()
+	if err != nil {
+		return -1, err
+	}
+	defer unix.Close(fd)
+	nfd, err := unix.Open(fmt.Sprintf("/proc/self/fd/%d", fd), t.openFlags(), 0)
+	if err != nil {
+		return -1, fmt.Errorf("open %s: %w", t.Path, err)
+	}
+	return nfd, nil
 }
 
 // ID is the identity (device, inode) of the held file, read through its

@@ -5,8 +5,6 @@ package ioengine
 import (
 	"fmt"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/qdsweep/qdsweep/guard"
 )
 
@@ -22,7 +20,7 @@ func openTarget(w *Workload) (int, error) {
 		if h != w.Held {
 			// A run's file held from its start (HeldFiles), perhaps by a
 			// job of another mode: this job's own open of that very file.
-			return noAtime(reopenHeld(h, w))
+			return noAtime(h.Reopen(w.GuardTarget(w.Filename, w.RW.IsWrite(), 0)))
 		}
 		switch {
 		case w.RW.IsWrite() && !h.Write():
@@ -38,39 +36,6 @@ func openTarget(w *Workload) (int, error) {
 	}
 	defer h.Close()
 	return noAtime(h.Dup())
-}
-
-// reopenHeld opens the file h holds again through its descriptor
-// (/proc/self/fd: the same file, never the path again) with w's own
-// flags: read or read-write, O_DIRECT, O_SYNC or O_DSYNC; a block
-// device's O_EXCL claim stays h's.
-func reopenHeld(h *guard.Held, w *Workload) (int, error) {
-	if w.RW.IsWrite() && !h.Write() {
-		return -1, fmt.Errorf("open %s: held read-only, and %s writes", w.Filename, w.RW)
-	}
-	fd, err := h.Dup()
-	if err != nil {
-		return -1, err
-	}
-	defer unix.Close(fd)
-	flags := unix.O_RDONLY | unix.O_CLOEXEC
-	if w.RW.IsWrite() {
-		flags = unix.O_RDWR | unix.O_CLOEXEC
-	}
-	if w.Direct {
-		flags |= unix.O_DIRECT
-	}
-	switch w.OpenSync {
-	case "sync":
-		flags |= unix.O_SYNC
-	case "dsync":
-		flags |= unix.O_DSYNC
-	}
-	nfd, err := unix.Open(fmt.Sprintf("/proc/self/fd/%d", fd), flags, 0)
-	if err != nil {
-		return -1, fmt.Errorf("open %s: %w", w.Filename, err)
-	}
-	return nfd, nil
 }
 
 // heldFor is the hold of w.Filename among w.Held and w.HeldFiles, or nil.

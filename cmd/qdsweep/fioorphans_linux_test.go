@@ -43,7 +43,8 @@ func fioRunProcs(pid int) []int {
 // run, fio forking a process per job, each in a session of its own) that
 // is stopped by SIGINT or SIGTERM, once or twice (at once, or apart: the
 // second exits at once), in its ramp or its window, leaves no fio process
-// of its run and no file but the job's own.
+// of its run and no file but the job's own: nor the private directory of
+// fio's state files in TMPDIR.
 func TestFioRunLeavesNoProcess(t *testing.T) {
 	if _, err := exec.LookPath("fio"); err != nil {
 		t.Skip("fio is not installed: this test stops runs through fio 3.33 (CI installs it)")
@@ -76,6 +77,8 @@ func TestFioRunLeavesNoProcess(t *testing.T) {
 				}
 				cmd := exec.Command(sweepBinary(t), args...)
 				cmd.Dir = dir
+				tmp := t.TempDir()
+				cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
 				var stderr bytes.Buffer
 				cmd.Stderr = &stderr
 				if err := cmd.Start(); err != nil {
@@ -119,6 +122,9 @@ func TestFioRunLeavesNoProcess(t *testing.T) {
 					if e.Name() != "f" && e.Name() != "a.0.0" {
 						t.Errorf("%s left", e.Name())
 					}
+				}
+				if ents, _ := os.ReadDir(tmp); len(ents) > 0 {
+					t.Errorf("%s left in TMPDIR", ents[0].Name())
 				}
 			})
 		}

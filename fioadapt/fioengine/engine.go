@@ -388,7 +388,8 @@ func (e *Engine) execWith(ctx context.Context, bin string, args []string, files 
 // default name ./local-<job>-<n>-verify.state fio opens with O_TRUNC
 // through any symlink in the working directory), and turns verify state
 // off: nothing fio writes but the jobs' own files lands where the user
-// did not name it. The returned func removes the directory. A run
+// did not name it. The returned func removes the directory (so does
+// StopAll, on a forced exit while fio runs). A run
 // through fio's servers (--client) is left as it is: their state is
 // theirs.
 func withPrivateAux(args []string) ([]string, func(), error) {
@@ -402,7 +403,7 @@ func withPrivateAux(args []string) ([]string, func(), error) {
 		return nil, nil, auxError{err}
 	}
 	own := append([]string{"--aux-path=" + dir, "--" + fio.OptVerifyStateSave + "=0"}, args...)
-	return own, func() { _ = os.RemoveAll(dir) }, nil
+	return own, keepAux(dir), nil
 }
 
 // auxError is a failure to make the directory of fio's state files

@@ -15,10 +15,13 @@ import (
 // fio when it dies; the mark finds them wherever they are.
 const runEnv = "QDSWEEP_FIO_RUN"
 
-// running are the fio runs under way: their marks and process groups.
+// running are the fio runs under way: their marks and process groups,
+// and the private directories made for their state files (withPrivateAux),
+// which StopAll removes as well.
 var running struct {
 	sync.Mutex
 	runs map[string]int
+	aux  map[string]bool
 }
 
 var runSeq atomic.Int64
@@ -62,6 +65,26 @@ func StopAll() {
 	defer running.Unlock()
 	for mark, pgid := range running.runs {
 		killRun(mark, pgid)
+	}
+	for dir := range running.aux {
+		_ = os.RemoveAll(dir)
+	}
+}
+
+// keepAux records dir as a run's private directory until the returned
+// func removes it; StopAll removes it if the process exits first.
+func keepAux(dir string) (drop func()) {
+	running.Lock()
+	defer running.Unlock()
+	if running.aux == nil {
+		running.aux = map[string]bool{}
+	}
+	running.aux[dir] = true
+	return func() {
+		running.Lock()
+		defer running.Unlock()
+		delete(running.aux, dir)
+		_ = os.RemoveAll(dir)
 	}
 }
 
