@@ -41,13 +41,18 @@
 #           (blkio.throttle.read_iops_device): a cap-shaped "provisioned IOPS"
 #           device, like a cloud volume's limit
 #
-# Usage: bench/sweep-settle-vs-fixed.sh [-p PAIRS] [-d DIR] [-b QDSWEEP] [-S SIMSPEC] [-z DEV | -n US [-c IOPS]] [-t IOPS] [-k]
+# Usage: bench/sweep-settle-vs-fixed.sh [-p PAIRS] [-d DIR] [-b QDSWEEP] [-S SIMSPEC] [-z DEV | -n US [-c IOPS]] [-t IOPS] [-k] [-C]
 #   -p  pairs (default 5)
 #   -d  directory on the disk under test (default .): the sweeps run there
 #   -b  qdsweep binary (default: built from this checkout into a temp dir)
 #   -S  run both on the simulator instead (--sim=SIMSPEC, e.g. latency=1ms,iops=20000):
 #       a check of the script, not a measurement of a disk
 #   -k  keep the results directories (their path is printed at the end)
+#   -C  a control: each pair runs a second sweep of fixed steps beside the first
+#       (fixed, control and default in odd pairs, default, fixed and control in even
+#       ones), and says whether the two fixed sweeps agree by the same test: where they
+#       do not, the disk's own curve moved between them, and a default sweep's
+#       disagreement in that pair says nothing of its rule
 set -euo pipefail
 PAIRS=5
 DIR=.
@@ -58,7 +63,8 @@ ZRAM=
 THROTTLE=
 NETVOL=
 NVCAP=0
-while getopts "p:d:b:S:z:t:n:c:kh" opt; do
+CONTROL=0
+while getopts "p:d:b:S:z:t:n:c:kCh" opt; do
 	case $opt in
 	p) PAIRS=$OPTARG ;;
 	d) DIR=$OPTARG ;;
@@ -69,6 +75,7 @@ while getopts "p:d:b:S:z:t:n:c:kh" opt; do
 	n) NETVOL=$OPTARG ;;
 	c) NVCAP=$OPTARG ;;
 	k) KEEP=1 ;;
+	C) CONTROL=1 ;;
 	*) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 2 ;;
 	esac
 done
@@ -164,7 +171,7 @@ echo
 # run KIND I: one sweep, its results in $TMP/KIND.I, its wall time and load in $TMP/KIND.I.meta
 run() {
 	local kind=$1 i=$2 args=()
-	[ "$kind" = fixed ] && args=(--ss=0 --runtime=3 --ramp_time=0.5)
+	[ "$kind" = settled ] || args=(--ss=0 --runtime=3 --ramp_time=0.5)
 	local out="$TMP/$kind.$i" load t0 t1
 	load=$(cut -d' ' -f1 /proc/loadavg)
 	t0=$(date +%s.%N)
@@ -178,16 +185,19 @@ run() {
 }
 for i in $(seq 1 "$PAIRS"); do
 	if [ $((i % 2)) = 1 ]; then order="settled fixed"; else order="fixed settled"; fi
+	if [ "$CONTROL" = 1 ]; then
+		if [ $((i % 2)) = 1 ]; then order="fixed control settled"; else order="settled fixed control"; fi
+	fi
 	for kind in $order; do
 		run "$kind" "$i"
 		echo "pair $i: $kind sweep done ($(cut -d' ' -f1,2 "$TMP/$kind.$i.meta" | awk '{printf "%.1f s", $2-$1}'))" >&2
 	done
 done
 
-python3 - "$BIN" "$TMP" "$PAIRS" <<'PY'
+python3 - "$BIN" "$TMP" "$PAIRS" "$CONTROL" <<'PY'
 import datetime, json, statistics, subprocess, sys
 
-qd_bin, tmp, pairs = sys.argv[1], sys.argv[2], int(sys.argv[3])
+qd_bin, tmp, pairs, control = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4] == "1"
 
 def stamp(s):
     # RFC 3339 with nanoseconds: keep microseconds for fromisoformat.
@@ -218,45 +228,55 @@ def advise(d, target):
         return "–"
     return "%g" % q if q else "–"
 
-def agree(a, b):
-    if a["sat"] != b["sat"] or a["rules"] != b["rules"]:
-        return False
-    for x, y in zip(a["depths"], b["depths"]):
-        if "–" in (x, y):
-            if x != y:
-                return False
-            continue
-        x, y = float(x), float(y)
-        if abs(x - y) > max(1, 0.2 * max(x, y)):
-            return False
-    return True
+def near(x, y):
+    if "–" in (x, y):
+        return x == y
+    x, y = float(x), float(y)
+    return abs(x - y) <= max(1, 0.2 * max(x, y))
 
-rows, agreed = [], 0
+def fields(a, b):
+    # Each answer on its own: saturation QD, the three depths, the diagnosis.
+    return [a["sat"] == b["sat"]] + [near(x, y) for x, y in zip(a["depths"], b["depths"])] + [a["rules"] == b["rules"]]
+
+def agree(a, b):
+    return all(fields(a, b))
+
+rows, agreed, controls, both = [], 0, 0, 0
 for i in range(1, pairs + 1):
     s, f = load("settled", i), load("fixed", i)
+    c = load("control", i) if control else None
     targets = [round(f["max_iops"] * k / 4) for k in (1, 2, 3)]
-    for x in (s, f):
-        x["depths"] = [advise(x["dir"], t) for t in targets]
+    for x in (s, f, c):
+        if x:
+            x["depths"] = [advise(x["dir"], t) for t in targets]
     ok = agree(s, f)
     agreed += ok
-    rows.append((i, s, f, targets, ok))
+    if c:
+        c["agrees"] = agree(c, f)
+        controls += c["agrees"]
+        both += c["agrees"] and ok
+    rows.append((i, s, f, c, targets, ok))
 
 print("| pair | sweep | wall s | steps s | I/Os issued | saturation QD | depths for 25/50/75 % of the fixed sweep's highest IOPS | diagnosis | agrees | load |")
 print("|---:|---|---:|---:|---:|---:|---|---|---|---:|")
-for i, s, f, targets, ok in rows:
-    for x, name in ((s, "default"), (f, "fixed 3 s")):
+for i, s, f, c, targets, ok in rows:
+    for x, name in ((s, "default"), (f, "fixed 3 s"), (c, "control: fixed 3 s")):
+        if not x:
+            continue
         depths = " ".join(x["depths"]) + (f" (of {' '.join(str(t) for t in targets)} IOPS)" if x is s else "")
-        agrees = ("yes" if ok else "no") if x is s else ""
+        agrees = ("yes" if ok else "no") if x is s else ("yes" if x["agrees"] else "no") if x is c else ""
         print(f"| {i} | {name} | {x['wall']:.1f} | {x['steps_s']:.1f} | {x['ios']:,} | {x['sat']} | {depths} | {x['rules']} | {agrees} | {x['load']:.2f} |")
 print()
 med = lambda xs: statistics.median(xs)
-S = [s for _, s, _, _, _ in rows]
-F = [f for _, _, f, _, _ in rows]
+S = [s for _, s, _, _, _, _ in rows]
+F = [f for _, _, f, _, _, _ in rows]
 print(f"Medians of the {pairs}: default {med([x['wall'] for x in S]):.1f} s wall ({min(x['wall'] for x in S):.1f}–{max(x['wall'] for x in S):.1f}), "
       f"{med([x['steps_s'] for x in S]):.1f} s of steps, {med([x['ios'] for x in S]):,.0f} I/Os; "
       f"fixed 3 s steps {med([x['wall'] for x in F]):.1f} s wall ({min(x['wall'] for x in F):.1f}–{max(x['wall'] for x in F):.1f}), "
       f"{med([x['steps_s'] for x in F]):.1f} s of steps, {med([x['ios'] for x in F]):,.0f} I/Os. "
-      f"The pairs agree on saturation QD, the three depths and the diagnosis in {agreed} of {pairs}.")
+      f"The pairs agree on saturation QD, the three depths and the diagnosis in {agreed} of {pairs}." +
+      (f" The control (a second fixed sweep) agrees with the fixed sweep in {controls} of {pairs}; "
+       f"in the {controls} pairs whose fixed sweeps agree, the default agrees in {both}." if control else ""))
 print()
 print("Where each default sweep's time went: per step, its window and ramp in ms and what ended it")
 print("(d: its decision, settled at 95 %; r: the same, the curve still rising, from 0.3 s; f: the same,")
@@ -288,6 +308,20 @@ for i, x in enumerate(S, 1):
     total = sum(s.get("runtime_ns", 0) + s.get("ramp_ns", 0) for s in runs) / 1e9
     print(f"| {i} | " + " | ".join(cell(by_qd[q]) if q in by_qd else "" for q in qds) +
           f" | {cell(c) if c.get('series') else ''} | {total:.1f} |")
+if control:
+    # Answer by answer: how often the default agrees with the fixed sweep,
+    # against how often a second fixed sweep does. Where the two counts
+    # are alike, the default's rule loses nothing a fixed sweep keeps.
+    names = ["saturation QD", "depth for 25 %", "depth for 50 %", "depth for 75 %", "diagnosis"]
+    d = [fields(s, f) for _, s, f, _, _, _ in rows]
+    k = [fields(c, f) for _, _, f, c, _, _ in rows]
+    print()
+    print("Each answer against the fixed sweep's, pairs of " + str(pairs) + " agreeing (depths within 1 I/O or 20 %):")
+    print()
+    print("| answer | default | control (a second fixed sweep) |")
+    print("|---|---:|---:|")
+    for j, n in enumerate(names):
+        print(f"| {n} | {sum(x[j] for x in d)} | {sum(x[j] for x in k)} |")
 PY
 echo
 echo "Load average $(cut -d' ' -f1-3 /proc/loadavg) at the end, $(date -u +%Y-%m-%dT%H:%MZ)."
