@@ -96,13 +96,17 @@ type Settle struct {
 	// first intervals each above every later one and above their mean by
 	// more than SaturationGain, as a throttle's start-up burst shows),
 	// their excess over Level in intervals of it; LeadShare its share of
-	// the step's mean (Lead / N); Level the later intervals' mean IOPS. Such a step may end only once LeadShare is within Need:
-	// the burst moves its mean no more than its decisions allow (else it
-	// runs to its window cap, and LeadHeld says the lead held it).
-	// FirstIOPS is, for a step measured again because the next deeper
-	// step gave fewer IOPS than it by more than SaturationGain (sweep's
-	// rule: its window carried a burst that ran out), the IOPS of its
-	// first measurement, which this one replaced.
+	// the step's mean (Lead / N); Level the later intervals' mean IOPS.
+	// Where LeadShare exceeds Need (LeadMoves), a sweep measures a step's
+	// first measurement again at once, its burst spent (NoteLead); any
+	// other such step may end only once LeadShare is within Need: the
+	// burst moves its mean no more than its decisions allow (else it runs
+	// to its window cap, and LeadHeld says the lead held it, HoldForLead).
+	// FirstIOPS is, for a step measured again (sweep's rules: its window
+	// began with a start-up lead that moved its mean, LeadMoves, or the
+	// next deeper step gave fewer IOPS than it by more than
+	// SaturationGain: its window carried a burst that ran out), the IOPS
+	// of its first measurement, which this one replaced.
 	FirstIOPS float64 `json:"first_iops,omitempty"`
 	Lead      float64 `json:"lead,omitempty"`
 	LeadShare float64 `json:"lead_share,omitempty"`
@@ -220,7 +224,11 @@ func SettleControl(was, cur StepEstimate, band, precision float64) Settle {
 // Lead reports whether a step's per-interval IOPS (xs, in time order)
 // began above the step's level: its first k intervals (a burst that ran
 // out within them) each above every later one, their mean above the later
-// ones' mean by more than SaturationGain, with at least two later
+// ones' mean by more than SaturationGain and by more than the later
+// ones' own scatter allows at SettleConfidence (Student's t for their
+// spread, a two-sample difference of k and the rest: on a device whose
+// intervals scatter by tens of percent a first interval above the few
+// after it is chance, not a burst), with at least two later
 // intervals (the longest such k). lead is the leading intervals' excess
 // I/Os over that mean as intervals of it (Σ(x_i − level) / level over the
 // first k), level the later ones' mean; lead / len(xs) is the share of
@@ -236,11 +244,29 @@ func Lead(xs []float64) (lead, level float64, ok bool) {
 			lo, rest = max(lo, v), rest+v
 		}
 		level = rest / float64(len(xs)-k)
-		if level > 0 && hi > lo && sum/float64(k) > level*(1+SaturationGain) {
+		if level > 0 && hi > lo && sum/float64(k) > level*(1+SaturationGain) && beyondScatter(sum/float64(k), xs[k:], k) {
 			return sum/level - float64(k), level, true
 		}
 	}
 	return 0, 0, false
+}
+
+// beyondScatter reports whether mean, of k leading intervals, lies above
+// the mean of later (at least two intervals) by more than Student's t at
+// SettleConfidence times the standard error of the difference, from the
+// later intervals' sample spread.
+func beyondScatter(mean float64, later []float64, k int) bool {
+	m := len(later)
+	var sum, sq float64
+	for _, v := range later {
+		sum += v
+	}
+	lm := sum / float64(m)
+	for _, v := range later {
+		sq += (v - lm) * (v - lm)
+	}
+	sd := math.Sqrt(sq / float64(m-1))
+	return mean-lm > TQuantile(m-1)*sd*math.Sqrt(1/float64(k)+1/float64(m))
 }
 
 // HoldForLead applies a start-up lead (Lead over xs, the step's
@@ -250,15 +276,27 @@ func Lead(xs []float64) (lead, level float64, ok bool) {
 // open (LeadHeld): its mean still carries more of the start-up burst
 // than its decisions allow.
 func (s *Settle) HoldForLead(xs []float64) {
-	lead, level, ok := Lead(xs)
-	if !ok {
-		return
-	}
-	s.Lead, s.Level, s.LeadShare = lead, level, lead/float64(len(xs))
-	if s.Settled && s.LeadShare > s.Need {
+	if s.NoteLead(xs) && s.Settled && s.LeadMoves() {
 		s.Settled, s.By, s.LeadHeld = false, "", true
 	}
 }
+
+// NoteLead records a start-up lead (Lead over xs, the step's per-interval
+// IOPS) in s without holding the step open, and reports whether there was
+// one: for a first measurement the sweep measures again once its burst is
+// spent (LeadMoves), rather than waiting for the burst's share to wear off.
+func (s *Settle) NoteLead(xs []float64) bool {
+	lead, level, ok := Lead(xs)
+	if ok {
+		s.Lead, s.Level, s.LeadShare = lead, level, lead/float64(len(xs))
+	}
+	return ok
+}
+
+// LeadMoves reports whether the step's start-up lead moves its mean more
+// than its decisions allow: the burst's share of the mean (LeadShare)
+// above what they need (Need).
+func (s *Settle) LeadMoves() bool { return s.Lead > 0 && s.LeadShare > s.Need }
 
 // decide fills the pair's figures and whether its decision is settled.
 func (s *Settle) decide(p, q StepEstimate) {

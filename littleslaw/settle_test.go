@@ -194,7 +194,8 @@ func TestSettleControl(t *testing.T) {
 // its level (a throttle's start-up burst); its verdict records the lead
 // and is held open while the burst's share of its mean (lead / n)
 // exceeds what its decisions need, and released once it is within. A
-// first interval within 5%, or below a later one, is no lead.
+// first interval within 5%, below a later one, or above the rest by no
+// more than their own scatter allows at 95 %, is no lead.
 func TestLeadHoldsAStartUpBurst(t *testing.T) {
 	for _, c := range []struct {
 		xs   []float64
@@ -207,6 +208,11 @@ func TestLeadHoldsAStartUpBurst(t *testing.T) {
 		{[]float64{9000, 8000, 9100, 8000}, 0},     // a later interval higher
 		{[]float64{16000, 16000, 16000, 8000}, 0},  // one later interval: a fall, not a lead
 		{[]float64{16000, 8000}, 0},                // too few
+		// A disk whose intervals scatter by tens of percent: a first
+		// interval above the rest is chance at their spread.
+		{[]float64{12000, 10000, 11000}, 0},
+		{[]float64{11000, 9000, 10500, 9500, 10000, 9800}, 0},
+		{[]float64{11500, 10000, 10100, 9900, 10050, 9950}, 0.15}, // the same lead over a steady level
 	} {
 		lead, level, ok := Lead(c.xs)
 		if ok != (c.lead > 0) || ok && math.Abs(lead-c.lead) > 0.05 {

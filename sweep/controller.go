@@ -46,6 +46,10 @@ type Config struct {
 	// controlOf, set for a control step, is its first measurement: the
 	// settling rule judges the step's change against it.
 	controlOf *littleslaw.StepEstimate
+	// leadAgain, set for a grid step's first measurement, records a
+	// start-up lead without holding the step for it: the sweep measures
+	// the step again at once (gridRun.again).
+	leadAgain bool
 }
 
 // errorText is err's words for a failed step (Config.ErrorText).
@@ -121,11 +125,11 @@ func Run(ctx context.Context, cfg Config, r *Result) error {
 		var s Step
 		if reason := stop.Reason(measured(r.Steps, g)); reason != "" {
 			s = skippedStep(g, reason)
-		} else if s, err = gr.measure(ctx, i, g); err != nil {
+		} else if s, err = gr.measure(ctx, i, g, true); err != nil {
 			return err
 		}
 		r.Steps = append(r.Steps, s)
-		if err := gr.again(ctx, i, s); err != nil {
+		if s, err = gr.again(ctx, i, s); err != nil {
 			return err
 		}
 		r.Meta.End = time.Now()
@@ -173,11 +177,13 @@ type gridRun struct {
 	spent     time.Duration // wall time of the steps run so far
 }
 
-// measure runs grid step i. A step that fails is returned with its error
+// measure runs grid step i; first says it is the step's first
+// measurement (Config.leadAgain). A step that fails is returned with its error
 // in Failed; the error returned ends the sweep: interrupted, or the target
 // no longer what was checked (that step is recorded and reported first).
-func (gr *gridRun) measure(ctx context.Context, i int, g GridStep) (Step, error) {
+func (gr *gridRun) measure(ctx context.Context, i int, g GridStep, first bool) (Step, error) {
 	cfg, r, n := gr.cfg, gr.r, len(gr.grid)
+	cfg.leadAgain = first
 	t0 := time.Now()
 	s, err := runStep(ctx, cfg, g, prevEstimate(r.Steps, g), Live{Index: i + 1, Total: n, Step: g}, func(elapsed time.Duration) time.Duration {
 		return eta(cfg, gr.spent+time.Since(t0), gr.ran+1, n-i-1, elapsed)
@@ -210,7 +216,32 @@ func (gr *gridRun) measure(ctx context.Context, i int, g GridStep) (Step, error)
 	return s, nil
 }
 
-// again is the settling rule's check of a step against the one before it
+// again measures s, just measured (the last of the sweep's steps), again
+// at once when its window began with a start-up burst that moves its mean
+// more than its decisions allow (Settle.LeadMoves: a throttle's or a
+// provisioned volume's burst, which a fixed step's longer ramp spends
+// before its window opens), and keeps the new measurement, held by its own
+// lead if it has one (Settle.FirstIOPS keeps the first); then checks it
+// against the step before it (fellAgain). It returns s as kept.
+func (gr *gridRun) again(ctx context.Context, i int, s Step) (Step, error) {
+	if !gr.cfg.Steady.Settles() || s.OfferedIOPS > 0 || !s.Analysable() {
+		return s, nil
+	}
+	if st := s.Settle; st != nil && st.LeadMoves() {
+		g := GridStep{RW: ioengine.RW(s.RW), BS: s.BS, IODepth: s.IODepth, NumJobs: s.NumJobs, Hosts: gr.r.Plan.Hosts}
+		ns, err := gr.measure(ctx, i, g, false)
+		if err != nil {
+			return s, err
+		}
+		if ns.Analysable() && ns.Settle != nil {
+			ns.Settle.FirstIOPS = s.IOPS
+			gr.r.Steps[len(gr.r.Steps)-1], s = ns, ns
+		}
+	}
+	return s, gr.fellAgain(ctx, i, s)
+}
+
+// fellAgain is the settling rule's check of a step against the one before it
 // on its curve: when s, just measured, gave fewer IOPS than that step by
 // more than the knee's 5% at 95% (fellClear; deeper, yet lower: the shorter step's window
 // carried a burst that ran out, as a throttle's or a provisioned volume's
@@ -218,10 +249,7 @@ func (gr *gridRun) measure(ctx context.Context, i int, g GridStep) (Step, error)
 // that step is measured again, once, and its new measurement replaces it
 // (Settle.FirstIOPS keeps the first). Off without the settling rule and
 // for offered loads.
-func (gr *gridRun) again(ctx context.Context, i int, s Step) error {
-	if !gr.cfg.Steady.Settles() || s.OfferedIOPS > 0 || !s.Analysable() {
-		return nil
-	}
+func (gr *gridRun) fellAgain(ctx context.Context, i int, s Step) error {
 	j := -1
 	for k, p := range gr.r.Steps {
 		if p.RW == s.RW && p.BS == s.BS && p.Analysable() && p.OfferedIOPS == 0 && p.QD < s.QD && (j < 0 || p.QD > gr.r.Steps[j].QD) {
@@ -236,7 +264,7 @@ func (gr *gridRun) again(ctx context.Context, i int, s Step) error {
 		return nil
 	}
 	g := GridStep{RW: ioengine.RW(p.RW), BS: p.BS, IODepth: p.IODepth, NumJobs: p.NumJobs, Hosts: gr.r.Plan.Hosts}
-	ns, err := gr.measure(ctx, i, g)
+	ns, err := gr.measure(ctx, i, g, false)
 	if err != nil || !ns.Analysable() || ns.Settle == nil {
 		return err
 	}
@@ -379,6 +407,9 @@ func runStep(ctx context.Context, cfg Config, g GridStep, before *littleslaw.Ste
 	}
 	det := NewSteadyDetector(cfg.Steady)
 	det.Against(g.QD(), before)
+	if cfg.leadAgain {
+		det.LeadAgain()
+	}
 	if cfg.controlOf != nil {
 		det.AgainstControl(g.QD(), *cfg.controlOf, ControlMinBand, ControlMaxBand)
 	}

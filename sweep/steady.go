@@ -99,6 +99,10 @@ type SteadyDetector struct {
 	// the step is judged by littleslaw.SettleControl against it.
 	control          *littleslaw.StepEstimate
 	bandMin, bandMax float64
+	// leadAgain: a start-up lead is recorded (Settle.NoteLead), not held
+	// (Settle.HoldForLead): the sweep measures such a step again at once,
+	// its burst spent (a first measurement on a curve; LeadAgain).
+	leadAgain bool
 }
 
 // latSum is the cumulative latency sum and I/Os of the last sample.
@@ -129,6 +133,22 @@ func (d *SteadyDetector) AgainstControl(qd int, was littleslaw.StepEstimate, min
 	d.qd, d.prevStep, d.control, d.bandMin, d.bandMax = float64(qd), nil, &was, minBand, maxBand
 }
 
+// LeadAgain makes the detector record a start-up lead without holding the
+// step open for it: the sweep measures a step whose lead moves its mean
+// more than its decisions allow again at once (sweep's gridRun.again),
+// and that second measurement is held by its own lead, if any.
+func (d *SteadyDetector) LeadAgain() { d.leadAgain = true }
+
+// holdForLead applies the step's start-up lead to s: held open while it
+// moves the mean too much, or only recorded under LeadAgain.
+func (d *SteadyDetector) holdForLead(s *littleslaw.Settle) {
+	if d.leadAgain {
+		s.NoteLead(d.all)
+		return
+	}
+	s.HoldForLead(d.all)
+}
+
 // verdict is the settling rule over the step's samples so far. A step
 // whose window began above its level (littleslaw.Lead: a throttle's
 // start-up burst) is held open while the burst's share of its mean
@@ -150,7 +170,7 @@ func (d *SteadyDetector) verdict() littleslaw.Settle {
 		return s
 	}
 	s := littleslaw.SettleStep(d.prevStep, cur, d.cfg.Precision)
-	s.HoldForLead(d.all)
+	d.holdForLead(&s)
 	return s
 }
 
@@ -203,7 +223,7 @@ func (d *SteadyDetector) meanKnown(elapsed time.Duration) bool {
 	if !d.settle.Settled && c.MinUndecided > 0 && elapsed >= c.MinUndecided && d.settle.Undecidable(d.capN) {
 		d.settle.EndUndecidable(d.capN)
 		if d.control == nil {
-			d.settle.HoldForLead(d.all) // undecided, yet its burst's share still to wear off
+			d.holdForLead(&d.settle) // undecided, yet its burst's share still to wear off
 		}
 	}
 	short := d.settle.Rising || d.settle.Flat
