@@ -111,7 +111,13 @@ type Settle struct {
 	Lead      float64 `json:"lead,omitempty"`
 	LeadShare float64 `json:"lead_share,omitempty"`
 	Level     float64 `json:"level,omitempty"`
-	LeadHeld  bool    `json:"lead_held,omitempty"`
+	// LevelN is the intervals after the lead and LevelErr the standard
+	// error of their mean (MeanUncertainty, a fraction): the level as a
+	// measurement of its own, which a sweep compares with the step before
+	// (a fall the lead's scatter would hide).
+	LevelN   int     `json:"level_n,omitempty"`
+	LevelErr float64 `json:"level_err,omitempty"`
+	LeadHeld bool    `json:"lead_held,omitempty"`
 	// Settled: the step may end (by "decision" or "precision").
 	Settled bool   `json:"settled"`
 	By      string `json:"by,omitempty"`
@@ -235,7 +241,13 @@ func SettleControl(was, cur StepEstimate, band, precision float64) Settle {
 // the step's mean the burst makes. A step of fewer than three intervals
 // has none.
 func Lead(xs []float64) (lead, level float64, ok bool) {
-	for k := len(xs) - 2; k >= 1; k-- {
+	_, lead, level, ok = leadSplit(xs)
+	return lead, level, ok
+}
+
+// leadSplit is Lead with k, the number of leading intervals.
+func leadSplit(xs []float64) (k int, lead, level float64, ok bool) {
+	for k = len(xs) - 2; k >= 1; k-- {
 		hi, lo, sum, rest := math.Inf(1), 0.0, 0.0, 0.0
 		for _, v := range xs[:k] {
 			hi, sum = min(hi, v), sum+v
@@ -245,10 +257,10 @@ func Lead(xs []float64) (lead, level float64, ok bool) {
 		}
 		level = rest / float64(len(xs)-k)
 		if level > 0 && hi > lo && sum/float64(k) > level*(1+SaturationGain) && beyondScatter(sum/float64(k), xs[k:], k) {
-			return sum/level - float64(k), level, true
+			return k, sum/level - float64(k), level, true
 		}
 	}
-	return 0, 0, false
+	return 0, 0, 0, false
 }
 
 // beyondScatter reports whether mean, of k leading intervals, lies above
@@ -286,9 +298,10 @@ func (s *Settle) HoldForLead(xs []float64) {
 // one: for a first measurement the sweep measures again once its burst is
 // spent (LeadMoves), rather than waiting for the burst's share to wear off.
 func (s *Settle) NoteLead(xs []float64) bool {
-	lead, level, ok := Lead(xs)
+	k, lead, level, ok := leadSplit(xs)
 	if ok {
 		s.Lead, s.Level, s.LeadShare = lead, level, lead/float64(len(xs))
+		s.LevelN, s.LevelErr = len(xs)-k, MeanUncertainty(xs[k:])
 	}
 	return ok
 }

@@ -222,23 +222,44 @@ func (gr *gridRun) measure(ctx context.Context, i int, g GridStep, first bool) (
 // provisioned volume's burst, which a fixed step's longer ramp spends
 // before its window opens), and keeps the new measurement, held by its own
 // lead if it has one (Settle.FirstIOPS keeps the first); then checks it
-// against the step before it (fellAgain). It returns s as kept.
+// against the step before it (fellAgain). When that step is measured
+// again, s too is measured again if it began with a lead its decisions
+// were judged against the old measurement with. It returns s as kept.
 func (gr *gridRun) again(ctx context.Context, i int, s Step) (Step, error) {
 	if !gr.cfg.Steady.Settles() || s.OfferedIOPS > 0 || !s.Analysable() {
 		return s, nil
 	}
+	var err error
 	if st := s.Settle; st != nil && st.LeadMoves() {
-		g := GridStep{RW: ioengine.RW(s.RW), BS: s.BS, IODepth: s.IODepth, NumJobs: s.NumJobs, Hosts: gr.r.Plan.Hosts}
-		ns, err := gr.measure(ctx, i, g, false)
-		if err != nil {
+		if s, err = gr.measureLastAgain(ctx, i, s); err != nil {
 			return s, err
 		}
-		if ns.Analysable() && ns.Settle != nil {
-			ns.Settle.FirstIOPS = s.IOPS
-			gr.r.Steps[len(gr.r.Steps)-1], s = ns, ns
-		}
 	}
-	return s, gr.fellAgain(ctx, i, s)
+	fell, err := gr.fellAgain(ctx, i, s)
+	if err != nil || !fell {
+		return s, err
+	}
+	if st := s.Settle; st != nil && st.Lead > 0 && st.FirstIOPS == 0 {
+		return gr.measureLastAgain(ctx, i, s)
+	}
+	return s, nil
+}
+
+// measureLastAgain measures s, the sweep's last step (grid step i), again
+// and keeps the new measurement (Settle.FirstIOPS: s's IOPS) when it is
+// analysable; it returns the step kept.
+func (gr *gridRun) measureLastAgain(ctx context.Context, i int, s Step) (Step, error) {
+	g := GridStep{RW: ioengine.RW(s.RW), BS: s.BS, IODepth: s.IODepth, NumJobs: s.NumJobs, Hosts: gr.r.Plan.Hosts}
+	ns, err := gr.measure(ctx, i, g, false)
+	if err != nil {
+		return s, err
+	}
+	if !ns.Analysable() || ns.Settle == nil {
+		return s, nil
+	}
+	ns.Settle.FirstIOPS = s.IOPS
+	gr.r.Steps[len(gr.r.Steps)-1] = ns
+	return ns, nil
 }
 
 // fellAgain is the settling rule's check of a step against the one before it
@@ -249,7 +270,7 @@ func (gr *gridRun) again(ctx context.Context, i int, s Step) (Step, error) {
 // that step is measured again, once, and its new measurement replaces it
 // (Settle.FirstIOPS keeps the first). Off without the settling rule and
 // for offered loads.
-func (gr *gridRun) fellAgain(ctx context.Context, i int, s Step) error {
+func (gr *gridRun) fellAgain(ctx context.Context, i int, s Step) (bool, error) {
 	j := -1
 	for k, p := range gr.r.Steps {
 		if p.RW == s.RW && p.BS == s.BS && p.Analysable() && p.OfferedIOPS == 0 && p.QD < s.QD && (j < 0 || p.QD > gr.r.Steps[j].QD) {
@@ -257,31 +278,43 @@ func (gr *gridRun) fellAgain(ctx context.Context, i int, s Step) error {
 		}
 	}
 	if j < 0 {
-		return nil
+		return false, nil
 	}
 	p := gr.r.Steps[j]
 	if !fellClear(s, p) || p.Settle == nil || p.Settle.FirstIOPS > 0 {
-		return nil
+		return false, nil
 	}
 	g := GridStep{RW: ioengine.RW(p.RW), BS: p.BS, IODepth: p.IODepth, NumJobs: p.NumJobs, Hosts: gr.r.Plan.Hosts}
 	ns, err := gr.measure(ctx, i, g, false)
 	if err != nil || !ns.Analysable() || ns.Settle == nil {
-		return err
+		return false, err
 	}
 	ns.Settle.FirstIOPS = p.IOPS
 	gr.r.Steps[j] = ns
-	return nil
+	return true, nil
 }
 
 // fellClear reports whether step s gave fewer IOPS than p, the step
 // before it on its curve, by more than the knee's 5% at the settling
 // rule's confidence: its gain's interval (Gain + T × GainErr, as its
-// settling judged it against p) wholly below −SaturationGain. A fall
-// within a noisy disk's scatter is not one.
+// settling judged it against p) wholly below −SaturationGain, or, for a
+// step that began with a start-up lead, its level's (Settle.Level, with
+// the level's own standard error and t). A fall within a noisy disk's
+// scatter is not one.
 func fellClear(s, p Step) bool {
 	st := s.Settle
 	if st == nil || st.PrevQD != float64(p.QD) || st.T == 0 {
 		return false
+	}
+	if st.Lead > 0 && st.LevelN >= 3 && p.IOPS > 0 {
+		// A step that began with a burst: its level after the burst,
+		// with the level's own spread (the burst's slices would widen
+		// the mean's, hiding the fall of what lasts).
+		gain := st.Level/p.IOPS - 1
+		err := (1 + gain) * math.Hypot(p.IOPSUncertainty(), st.LevelErr)
+		if gain+littleslaw.TQuantile(st.LevelN-1)*err < -littleslaw.SaturationGain {
+			return true
+		}
 	}
 	return st.Gain+st.T*st.GainErr < -littleslaw.SaturationGain
 }

@@ -2,6 +2,7 @@ package sweep_test
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -235,9 +236,23 @@ func TestStepMeasuredAgainAfterAFall(t *testing.T) {
 // step's 0.5 s ramp and 3 s window spend most of the burst: here its QD 8
 // still read 6,346), and the saturation depth is the fixed sweep's. A re-measurement keeps the
 // lead's hold: one whose own window began with a burst still ends only
-// once it moves the mean no more than its decisions allow.
+// once it moves the mean no more than its decisions allow. Where the burst
+// fills a step's whole short window (no lead), the next step's level after
+// its own lead shows the fall (the level with its own spread: the burst's
+// slices widen the mean's and hid it), and both are measured again: before
+// that, with seed 5, QD 8 kept 7,927 IOPS and QD 16 6,566 (its burst
+// inside, held 2.2 s), and the sweep found no saturation.
 func TestLeadMeasuredAgain(t *testing.T) {
-	sim := ioengine.SimConfig{Latency: time.Millisecond, Jitter: 0.05, IOPS: 6000, BurstIOPS: 20000, BurstCredits: 2000, BurstCarry: true, Seed: 11}
+	for _, seed := range []uint64{11, 5} {
+		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
+			t.Parallel()
+			leadMeasuredAgain(t, seed)
+		})
+	}
+}
+
+func leadMeasuredAgain(t *testing.T, seed uint64) {
+	sim := ioengine.SimConfig{Latency: time.Millisecond, Jitter: 0.05, IOPS: 6000, BurstIOPS: 20000, BurstCredits: 2000, BurstCarry: true, Seed: seed}
 	grid := plan([]int{1, 2, 4, 8, 16, 32, 64}, false)
 	settled := sweep.Config{Engine: ioengine.NewSim(sim), Workload: ioengine.Workload{RandSeed: 1},
 		Ramp: 500 * time.Millisecond, Runtime: 3 * time.Second, Steady: sweep.DefaultSteady, Stop: sweep.DefaultEarlyStop}
@@ -246,21 +261,15 @@ func TestLeadMeasuredAgain(t *testing.T) {
 	fixed.Steady = sweep.SteadyConfig{Interval: sweep.DefaultSteady.Interval, Window: sweep.DefaultSteady.Window} // off
 	targets := [3]float64{1500, 3000, 4500}
 	got, r := sweepAnswer(t, settled, grid, targets)
-	want, rf := sweepAnswer(t, fixed, grid, targets)
-	fixedAt := map[int]float64{}
-	for _, s := range rf.Steps {
-		if s.Measured() {
-			fixedAt[s.QD] = s.IOPS
-		}
-	}
+	want, _ := sweepAnswer(t, fixed, grid, targets)
 	again := 0
 	for _, s := range r.Steps {
 		if !s.Measured() || s.Settle == nil {
 			continue
 		}
 		st := s.Settle
-		t.Logf("QD %d: %.0f IOPS over %v (fixed %.0f), first %.0f, lead %.2f share %.3f need %.3f held %v by %q",
-			s.QD, s.IOPS, time.Duration(s.RuntimeNs), fixedAt[s.QD], st.FirstIOPS, st.Lead, st.LeadShare, st.Need, st.LeadHeld, st.By)
+		t.Logf("QD %d: %.0f IOPS over %v, first %.0f, lead %.2f share %.3f need %.3f held %v by %q",
+			s.QD, s.IOPS, time.Duration(s.RuntimeNs), st.FirstIOPS, st.Lead, st.LeadShare, st.Need, st.LeadHeld, st.By)
 		if st.FirstIOPS > 0 {
 			again++
 		}
