@@ -427,6 +427,23 @@ func skippedStep(g GridStep, reason string) Step {
 	return s
 }
 
+// stepDetector is the settling rule's detector for grid step g: judged
+// against before (nil: none), or as a control step against its first
+// measurement, a first measurement's lead recorded for the sweep to
+// measure again (Config.leadAgain), its window cap the runtime.
+func stepDetector(cfg Config, g GridStep, before *littleslaw.StepEstimate) *SteadyDetector {
+	det := NewSteadyDetector(cfg.Steady)
+	det.Against(g.QD(), before)
+	if cfg.leadAgain {
+		det.LeadAgain()
+	}
+	if cfg.controlOf != nil {
+		det.AgainstControl(g.QD(), *cfg.controlOf, ControlMinBand, ControlMaxBand)
+	}
+	det.Cap(cfg.Runtime)
+	return det
+}
+
 // runStep measures one grid step;
 // before is the step before it on its curve, which the settling rule judges
 // it against (nil: none).
@@ -438,15 +455,7 @@ func runStep(ctx context.Context, cfg Config, g GridStep, before *littleslaw.Ste
 	} else {
 		w.Poisson = false // a closed-loop step: no arrivals to draw
 	}
-	det := NewSteadyDetector(cfg.Steady)
-	det.Against(g.QD(), before)
-	if cfg.leadAgain {
-		det.LeadAgain()
-	}
-	if cfg.controlOf != nil {
-		det.AgainstControl(g.QD(), *cfg.controlOf, ControlMinBand, ControlMaxBand)
-	}
-	det.Cap(cfg.Runtime)
+	det := stepDetector(cfg, g, before)
 	ramp := &rampDetector{qd: g.QD()}
 	interval := cfg.Steady.Interval
 	if interval <= 0 {
