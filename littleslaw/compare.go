@@ -25,10 +25,11 @@ const CompareConfidence = 0.95
 // noise.
 const MinNoiseSamples = 3
 
-// MinAutocorrSamples is the fewest slices whose lag-1 autocorrelation is
-// estimated; fewer count as independent (with a handful of slices the
-// estimate is mostly noise, and would as often call a steady step's slices
-// too alike to judge).
+// MinAutocorrSamples is the fewest slices whose lag-1 autocorrelation the
+// comparison of runs estimates; fewer count as independent (with a handful
+// of slices the estimate is mostly noise, and would as often call a steady
+// step's slices too alike to judge). The sweep's settling rule
+// (MeanUncertainty) counts it from MinNoiseSamples on instead.
 const MinAutocorrSamples = 10
 
 // MeanNoise is what a step's own samples (per-slice IOPS) say of the
@@ -51,27 +52,41 @@ func (m MeanNoise) Known() bool {
 	return m.Samples >= MinNoiseSamples && m.Independent >= 2 && m.RelSE >= 0 && !math.IsNaN(m.RelSE)
 }
 
-// SampleNoise is the noise of the mean of xs (one step's per-slice IOPS):
-// the sample standard deviation over √n_eff, a fraction of the mean, with
-// n_eff shrunk for a positive lag-1 autocorrelation (from
-// MinAutocorrSamples slices on). Fewer than
-// MinNoiseSamples values, or a mean of 0 or less, give a MeanNoise that is
-// not Known.
-func SampleNoise(xs []float64) MeanNoise {
-	n := len(xs)
-	m := MeanNoise{Samples: n}
-	if n < MinNoiseSamples {
+// SampleNoise is the noise of the mean of xs (one step's per-slice IOPS)
+// as the comparison of runs judges it: the sample standard deviation over
+// √n_eff, a fraction of the mean, with n_eff = n·(1−ρ)/(1+ρ) shrunk for a
+// positive lag-1 autocorrelation ρ from MinAutocorrSamples slices on.
+// Fewer than MinNoiseSamples values, or a mean of 0 or less, give a
+// MeanNoise that is not Known.
+func SampleNoise(xs []float64) MeanNoise { return sampleNoise(xs, MinAutocorrSamples) }
+
+// sampleNoise is the noise of the mean of xs, ρ counted from minAutocorr
+// slices on: the one computation behind SampleNoise and MeanUncertainty.
+func sampleNoise(xs []float64, minAutocorr int) MeanNoise {
+	m := MeanNoise{Samples: len(xs)}
+	if m.Samples < MinNoiseSamples {
 		return m
 	}
-	var mean float64
-	for _, x := range xs {
-		mean += x
-	}
-	mean /= float64(n)
+	mean, sd, rho := moments(xs)
 	if mean <= 0 {
 		m.Samples = 0
 		return m
 	}
+	m.Independent = float64(m.Samples)
+	if rho > 0 && m.Samples >= minAutocorr {
+		m.Independent = max(1, m.Independent*(1-rho)/(1+rho))
+	}
+	m.RelSE = sd / math.Sqrt(m.Independent) / mean
+	return m
+}
+
+// moments are the mean of xs (two values at least), their sample standard
+// deviation and their lag-1 autocorrelation (0 when they do not spread).
+func moments(xs []float64) (mean, sd, rho float64) {
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= float64(len(xs))
 	var ss, lag float64
 	for i, x := range xs {
 		d := x - mean
@@ -80,15 +95,10 @@ func SampleNoise(xs []float64) MeanNoise {
 			lag += d * (xs[i-1] - mean)
 		}
 	}
-	m.Independent = float64(n)
-	if ss > 0 && n >= MinAutocorrSamples {
-		if rho := lag / ss; rho > 0 {
-			m.Independent = max(1, m.Independent*(1-rho)/(1+rho))
-		}
+	if ss > 0 {
+		rho = lag / ss
 	}
-	sd := math.Sqrt(ss / float64(n-1))
-	m.RelSE = sd / math.Sqrt(m.Independent) / mean
-	return m
+	return mean, math.Sqrt(ss / float64(len(xs)-1)), rho
 }
 
 // SummaryNoise is the noise of a mean reported as a coefficient of

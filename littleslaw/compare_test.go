@@ -235,3 +235,36 @@ func TestCompareMeansBand(t *testing.T) {
 		}
 	}
 }
+
+// TestMeanUncertaintyIsSampleNoise: the settling rule's standard error and
+// the comparison's are one computation; they differ only in the slices from
+// which alike neighbours are counted (3 against 10), so from 10 slices on
+// they are equal, and below it the rule's is never the smaller.
+func TestMeanUncertaintyIsSampleNoise(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 37))
+	for i := 0; i < 2000; i++ {
+		k := 3 + r.IntN(38)
+		xs := slices(r, 1000+r.Float64()*1e5, 0.01+r.Float64()*0.3, k)
+		for j := 1; j < k && i%2 == 0; j++ { // every other series alike in neighbours
+			xs[j] = 0.6*xs[j-1] + 0.4*xs[j]
+		}
+		mu, sn := littleslaw.MeanUncertainty(xs), littleslaw.SampleNoise(xs)
+		switch {
+		case k >= littleslaw.MinAutocorrSamples && math.Abs(mu-sn.RelSE) > 1e-15*max(1, mu):
+			t.Fatalf("%d slices: MeanUncertainty %g, SampleNoise %g", k, mu, sn.RelSE)
+		case k < littleslaw.MinAutocorrSamples && mu < sn.RelSE*(1-1e-12):
+			t.Fatalf("%d slices: MeanUncertainty %g below SampleNoise %g", k, mu, sn.RelSE)
+		}
+	}
+	if mu := littleslaw.MeanUncertainty([]float64{100, 110}); mu != 0 {
+		t.Errorf("two slices: %g, want 0 (unknown)", mu)
+	}
+	if mu := littleslaw.MeanUncertainty([]float64{0, 0, 0}); mu != 0 {
+		t.Errorf("a mean of 0: %g, want 0", mu)
+	}
+	// Nine climbing slices: the rule counts them as fewer than nine.
+	climb := []float64{100, 101, 102, 103, 104, 105, 106, 107, 108}
+	if mu, sn := littleslaw.MeanUncertainty(climb), littleslaw.SampleNoise(climb); mu <= sn.RelSE*1.5 {
+		t.Errorf("nine climbing slices: rule %g, comparison %g, want the rule's well above", mu, sn.RelSE)
+	}
+}

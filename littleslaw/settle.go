@@ -268,17 +268,8 @@ func leadSplit(xs []float64) (k int, lead, level float64, ok bool) {
 // SettleConfidence times the standard error of the difference, from the
 // later intervals' sample spread.
 func beyondScatter(mean float64, later []float64, k int) bool {
-	m := len(later)
-	var sum, sq float64
-	for _, v := range later {
-		sum += v
-	}
-	lm := sum / float64(m)
-	for _, v := range later {
-		sq += (v - lm) * (v - lm)
-	}
-	sd := math.Sqrt(sq / float64(m-1))
-	return mean-lm > TQuantile(m-1)*sd*math.Sqrt(1/float64(k)+1/float64(m))
+	lm, sd, _ := moments(later)
+	return mean-lm > TQuantile(len(later)-1)*sd*math.Sqrt(1/float64(k)+1/float64(len(later)))
 }
 
 // HoldForLead applies a start-up lead (Lead over xs, the step's

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"sync"
 
 	"github.com/qdsweep/qdsweep/guard"
 
@@ -40,11 +41,14 @@ func WriteAll(out *guard.Out, r *sweep.Result, o Options) ([]string, error) {
 	var files []namedFile
 	if countMeasured(r) >= 2 {
 		in := chartInputOf(r, o)
-		tl, err := timelineOf(r, in)
-		if err != nil {
-			return nil, fmt.Errorf("chart %s: %w", ChartTimeline, err)
+		timeline := func() (*timelineFigure, error) {
+			tl, err := timelineOf(r, in)
+			if err != nil {
+				return nil, fmt.Errorf("chart %s: %w", ChartTimeline, err)
+			}
+			return tl, nil
 		}
-		charts, err := renderCharts(in, o.ChartFormat, panelLines(r, o), tl)
+		charts, err := renderCharts(in, o.ChartFormat, panelLines(r, o), timeline)
 		if err != nil {
 			return nil, err
 		}
@@ -108,34 +112,102 @@ var chartKinds = []chartKind{
 	{Name: ChartHockeyBW, Build: hockeyBWFigure, When: throughput, OnDashboard: throughput},
 }
 
-// renderCharts renders every chart in's result gets, the timeline tl
-// (nil: none) and the dashboard in memory.
-func renderCharts(in chartInput, format string, panel []panelLine, tl *timelineFigure) ([]namedFile, error) {
-	var dash []*figure
-	var out []namedFile
+// renderCharts renders every chart in's result gets, the timeline (nil
+// timeline: none; it builds the timeline anew for each file that draws it)
+// and the dashboard in memory, each file on its own goroutine: drawing a
+// plot adjusts its axes, so no figure is shared between files, and every
+// file is built from in as it would be alone. Painting and PNG encoding are
+// nearly all of a report's time; on several CPUs the files render side by
+// side. The files come back in the order a sequential rendering gave.
+func renderCharts(in chartInput, format string, panel []panelLine, timeline func() (*timelineFigure, error)) ([]namedFile, error) {
+	var kinds []chartKind
 	for _, k := range chartKinds {
-		if k.When != nil && !k.When(in) {
+		if k.When == nil || k.When(in) {
+			kinds = append(kinds, k)
+		}
+	}
+	if timeline == nil {
+		timeline = func() (*timelineFigure, error) { return nil, nil }
+	}
+	jobs := make([]func() (namedFile, bool, error), 0, len(kinds)+2)
+	for _, k := range kinds {
+		jobs = append(jobs, func() (namedFile, bool, error) {
+			fig, err := k.Build(in)
+			if err != nil {
+				return namedFile{}, false, fmt.Errorf("chart %s: %w", k.Name, err)
+			}
+			data, err := fig.render(format, chartWpx, chartHpx)
+			if err != nil {
+				return namedFile{}, false, fmt.Errorf("chart %s: %w", k.Name, err)
+			}
+			return namedFile{Name: k.Name + "." + format, Data: data}, true, nil
+		})
+	}
+	jobs = append(jobs, func() (namedFile, bool, error) {
+		tl, err := timeline()
+		if err != nil || tl == nil {
+			return namedFile{}, false, err
+		}
+		data, err := tl.render(format, timelineWpx, chartHpx)
+		if err != nil {
+			return namedFile{}, false, fmt.Errorf("chart %s: %w", ChartTimeline, err)
+		}
+		return namedFile{Name: ChartTimeline + "." + format, Data: data}, true, nil
+	}, func() (namedFile, bool, error) {
+		data, err := renderDashboard(in, format, panel, kinds, timeline)
+		return namedFile{Name: ChartDashboard + "." + format, Data: data}, err == nil, err
+	})
+	return renderAll(jobs)
+}
+
+// renderAll runs every job at once and returns the files they made, in the
+// jobs' order, or the first job's error in that order.
+func renderAll(jobs []func() (namedFile, bool, error)) ([]namedFile, error) {
+	type done struct {
+		f   namedFile
+		ok  bool
+		err error
+	}
+	res := make([]done, len(jobs))
+	var wg sync.WaitGroup
+	for i, job := range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f, ok, err := job()
+			res[i] = done{f, ok, err}
+		}()
+	}
+	wg.Wait()
+	var out []namedFile
+	for _, d := range res {
+		if d.err != nil {
+			return nil, d.err
+		}
+		if d.ok {
+			out = append(out, d.f)
+		}
+	}
+	return out, nil
+}
+
+// renderDashboard builds its own figures of kinds (those the dashboard
+// shows) and its own timeline, and draws them with the text panel.
+func renderDashboard(in chartInput, format string, panel []panelLine, kinds []chartKind, timeline func() (*timelineFigure, error)) ([]byte, error) {
+	var dash []*figure
+	for _, k := range kinds {
+		if k.OnDashboard == nil || !k.OnDashboard(in) {
 			continue
 		}
 		fig, err := k.Build(in)
 		if err != nil {
 			return nil, fmt.Errorf("chart %s: %w", k.Name, err)
 		}
-		data, err := fig.render(format, chartWpx, chartHpx)
-		if err != nil {
-			return nil, fmt.Errorf("chart %s: %w", k.Name, err)
-		}
-		if k.OnDashboard != nil && k.OnDashboard(in) {
-			dash = append(dash, fig)
-		}
-		out = append(out, namedFile{Name: k.Name + "." + format, Data: data})
+		dash = append(dash, fig)
 	}
-	if tl != nil {
-		data, err := tl.render(format, timelineWpx, chartHpx)
-		if err != nil {
-			return nil, fmt.Errorf("chart %s: %w", ChartTimeline, err)
-		}
-		out = append(out, namedFile{Name: ChartTimeline + "." + format, Data: data})
+	tl, err := timeline()
+	if err != nil {
+		return nil, err
 	}
 	w, h := dashboardSize(len(dash))
 	data, err := renderCanvas(format, w, h+timelineDashHpx(tl), func(c draw.Canvas) {
@@ -144,5 +216,5 @@ func renderCharts(in chartInput, format string, panel []panelLine, tl *timelineF
 	if err != nil {
 		return nil, fmt.Errorf("chart %s: %w", ChartDashboard, err)
 	}
-	return append(out, namedFile{Name: ChartDashboard + "." + format, Data: data}), nil
+	return data, nil
 }
