@@ -149,6 +149,15 @@ var handlings = []struct {
 		"error_dump", "create_serialize", "create_fsync", "end_fsync_on_close", "fsync_on_close", "pre_read",
 		"size_increment", "io_size_increment", "trim_backlog", "replay_redirect", "read_iolog", "write_iolog",
 		"iolog", "replay_no_stall", "job_start_clock_id", "disk_util", "clat_prio", "rwmix_read_before_write"}},
+	// fio's command line's own options (fio --help) that run no job of
+	// qdsweep's: help, version and self-tests, fio's server and client
+	// modes and triggers (--section is qdsweep's own flag too). Those that
+	// take an optional value (--cmdhelp[=rw]) read it only after '='.
+	{Unsupported, false, []string{"version", "help", "cpuclock-test", "crctest", "cmdhelp", "enghelp",
+		"merge-blktrace-only", "server"}},
+	{Unsupported, true, []string{"daemonize", "client", "remote-config", "inflate-log",
+		"trigger-file", "trigger-timeout", "trigger", "trigger-remote"}},
+	{Ignored, true, []string{"alloc-size"}}, // the size of fio's own memory pool
 }
 
 // showPrio is fio 3.33's priority of the options it sorts before reading a
@@ -391,6 +400,8 @@ const (
 	whySystem   = "it changes a system setting or the user fio runs as"
 	whyFill     = "it writes the device beyond the job's file until the device is full"
 	whyGuard    = "it lifts fio's own refusal to write a mounted device"
+	whyFioOnly  = "fio's own help, version or self-test, not a job: run fio itself for it; qdsweep run --help lists the options qdsweep runs"
+	whyServer   = "it runs fio as a server or as a client of one, not a job: qdsweep's --fio-clients runs jobs on fio servers"
 	whyNotKnown = "qdsweep lets fio run only options known to shape, pace, verify or place the job's I/O on its checked files, and this is not one of them"
 )
 
@@ -405,6 +416,10 @@ var viaFioRefused = map[string]string{
 	"cgroup": whySystem, "cgroup_weight": whySystem, "cgroup_nodelete": whySystem, "uid": whySystem,
 	"gid": whySystem, "ioscheduler": whySystem,
 	"fill_device": whyFill, "allow_mounted_write": whyGuard,
+	"version": whyFioOnly, "help": whyFioOnly, "cpuclock-test": whyFioOnly, "crctest": whyFioOnly,
+	"cmdhelp": whyFioOnly, "enghelp": whyFioOnly, "merge-blktrace-only": whyFioOnly, "inflate-log": whyFioOnly,
+	"server": whyServer, "daemonize": whyServer, "client": whyServer, "remote-config": whyServer,
+	"trigger-file": whyCommand, "trigger-timeout": whyCommand, "trigger": whyCommand, "trigger-remote": whyCommand,
 }
 
 // ViaFioRefusal is why fio may not run option name for a job qdsweep does

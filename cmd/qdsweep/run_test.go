@@ -130,6 +130,8 @@ func TestRunBadInput(t *testing.T) {
 		{[]string{"--rw=randwrite", "--filename=" + existing}, "--allow-write"},
 		{[]string{"--filename=" + existing, "--size=2m"}, "--size"},
 		{[]string{"--no-such-flag"}, "no-such-flag"},
+		{[]string{"--cmdhelp=rw"}, "--cmdhelp=rw (fio's own help, version or self-test, not a job: run fio itself for it; qdsweep run --help lists the options qdsweep runs)"},
+		{[]string{"--client=host1"}, "--client=host1 (it runs fio as a server or as a client of one, not a job: qdsweep's --fio-clients runs jobs on fio servers)"},
 	}
 	for _, c := range cases {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
