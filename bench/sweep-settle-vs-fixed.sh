@@ -20,8 +20,9 @@
 #   - per default sweep, where its time went: each step's window and ramp
 #     (ms) and what ended it (settle.by: d decision, p precision, u
 #     undecidable, l held by a start-up lead, – the slope rule or
-#     --runtime; r: the curve still rising, f: the pair flat, both settled
-#     from 0.3 s; *: its window began above its level, settle.lead).
+#     --runtime; r: the curve still rising, settled from 0.3 s, f: the pair
+#     flat, settled from 1 s; *: its window began above its level,
+#     settle.lead).
 #
 # On a device whose curve repeats (a scratch file on a disk need not):
 #   -z DEV  a zram device (must be unused, disksize 0): sized 2 GiB, its first
@@ -280,7 +281,7 @@ print(f"Medians of the {pairs}: default {med([x['wall'] for x in S]):.1f} s wall
 print()
 print("Where each default sweep's time went: per step, its window and ramp in ms and what ended it")
 print("(d: its decision, settled at 95 %; r: the same, the curve still rising, from 0.3 s; f: the same,")
-print("the pair flat, from 0.3 s, ending the curve; p: its mean known to ±2 %; u: undecidable, its decision")
+print("the pair flat, from 1 s, ending the curve; p: its mean known to ±2 %; u: undecidable, its decision")
 print("and precision open at its cap at its spread, from 1 s; l: held by a start-up lead, then the slope")
 print("rule or --runtime; –: the slope rule or --runtime; *: its first 100 ms stood above its level,")
 print("settle.lead); C is the control step (d: its held/changed verdict settled at 95 %).")

@@ -27,8 +27,9 @@ import (
 // littleslaw.MeanUncertainty, as a fraction of it), whichever comes first.
 // A step whose gain over the previous one is settled wholly above the
 // knee's 5 % (littleslaw.Settle.Rising: the curve still rises there, and
-// no knee can be at it), or whose pair is settled flat (Settle.Flat: the
-// knee is at the step before), may end from MinRising on instead. From
+// no knee can be at it) may end from MinRising on instead; one whose pair
+// is settled flat (Settle.Flat: the knee is at the step before, and the
+// step ends the curve) from MinFlat on. From
 // MinUndecided on, a step whose decision and precision are still open
 // and would still be open at the window cap (littleslaw.Settle.Undecidable
 // for Runtime / Interval intervals, told by Cap) ends too: the rest of
@@ -46,6 +47,14 @@ type SteadyConfig struct {
 	// MinRising is the shortest span of a step settled on a rising curve
 	// (0: MinWindow).
 	MinRising time.Duration
+	// MinFlat is the shortest span of a step whose pair is settled flat
+	// (0: as MinRising). Such a step ends the curve and is its top, which
+	// the plateau and the diagnosis read: its mean must span the dips a
+	// device's 100 ms slices show for a few hundred ms at a time. On the
+	// virtio disk, QD 256 ended flat after 3 slices at 70.9k IOPS, 0.80 of
+	// its sweep's highest, where fixed 3 s steps gave it 0.94–0.99 and
+	// four 2 s runs of QD 256 alone 86–88k (slices 74–95k).
+	MinFlat time.Duration
 	// MinUndecided is the shortest span of a step ended as undecidable
 	// (0: never ended so).
 	MinUndecided time.Duration
@@ -57,12 +66,12 @@ type SteadyConfig struct {
 // DefaultSteady is the default criterion: 100 ms samples, a 2 s window,
 // 2 %/s; or, from 0.5 s on and without drift, the step's decisions
 // settled at 95 % or its mean known to ±2 %, from 0.3 s (three samples)
-// on a step settled rising or flat, and from 1 s (ten samples) on a step
-// whose decision would still be open at the window cap; the ramp judged
-// every 10 ms.
+// on a step settled rising, and from 1 s (ten samples) on a step settled
+// flat or whose decision would still be open at the window cap; the ramp
+// judged every 10 ms.
 var DefaultSteady = SteadyConfig{Interval: 100 * time.Millisecond, Window: 2 * time.Second, Limit: 0.02,
-	Precision: 0.02, MinWindow: 500 * time.Millisecond, MinRising: 300 * time.Millisecond, MinUndecided: time.Second,
-	RampInterval: 10 * time.Millisecond}
+	Precision: 0.02, MinWindow: 500 * time.Millisecond, MinRising: 300 * time.Millisecond, MinFlat: time.Second,
+	MinUndecided: time.Second, RampInterval: 10 * time.Millisecond}
 
 // Settles reports whether c's settling rule and early ramp end are on.
 func (c SteadyConfig) Settles() bool { return c.Limit > 0 && c.Precision > 0 }
@@ -226,8 +235,7 @@ func (d *SteadyDetector) meanKnown(elapsed time.Duration) bool {
 			d.holdForLead(&d.settle) // undecided, yet its burst's share still to wear off
 		}
 	}
-	short := d.settle.Rising || d.settle.Flat
-	if !d.settle.Settled || elapsed < c.MinWindow && !short {
+	if !d.settle.Settled || elapsed < c.shortest(d.settle) {
 		return false
 	}
 	slope, mean, se := slopeSE(d.allX, d.all)
@@ -236,6 +244,23 @@ func (d *SteadyDetector) meanKnown(elapsed time.Duration) bool {
 	}
 	d.slope, d.mean, d.fitted, d.ended = slope, mean, true, true
 	return true
+}
+
+// shortest is the shortest span of a step whose verdict is st: MinFlat
+// for a pair settled flat, MinRising for one settled rising, MinWindow
+// otherwise (each 0: the next).
+func (c SteadyConfig) shortest(st littleslaw.Settle) time.Duration {
+	rising := c.MinWindow
+	if c.MinRising > 0 {
+		rising = c.MinRising
+	}
+	switch {
+	case st.Flat && c.MinFlat > 0:
+		return c.MinFlat
+	case st.Rising || st.Flat:
+		return rising
+	}
+	return c.MinWindow
 }
 
 // Estimate is the step as measured so far: its mean IOPS and latency with

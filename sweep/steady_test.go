@@ -149,7 +149,8 @@ func TestSteadyMeanKnown(t *testing.T) {
 // TestSteadyRising: a step whose gain over the step before is settled
 // wholly above the knee's 5 % ends from MinRising on (its third sample
 // here); one whose gain is near 5 % waits for MinWindow at the least, and
-// with MinRising 0 so does the rising one.
+// with MinRising 0 so does the rising one. A pair settled flat waits for
+// MinFlat.
 func TestSteadyRising(t *testing.T) {
 	cfg := sweep.SteadyConfig{Interval: 100 * time.Millisecond, Window: 2 * time.Second, Limit: 0.02, Precision: 0.02,
 		MinWindow: 500 * time.Millisecond, MinRising: 300 * time.Millisecond}
@@ -175,8 +176,21 @@ func TestSteadyRising(t *testing.T) {
 	if k, st := feed(cfg, 10400); k < 5 || st.Rising {
 		t.Errorf("a 4%% gain: steady at sample %d, settle %+v (want sample 5 or later, not rising)", k, st)
 	}
+	// A pair settled flat (no gain, latency doubled: Little's Law at QD 8
+	// against 4) ends the curve: from MinFlat on, else as a rising one.
+	cfg.MinFlat = time.Second
+	if k, st := feed(cfg, 10000); k != 10 || !st.Flat {
+		t.Errorf("a flat pair with MinFlat 1 s: steady at sample %d, settle %+v (want sample 10, flat)", k, st)
+	}
+	cfg.MinFlat = 0
+	if k, st := feed(cfg, 10000); k != 3 || !st.Flat {
+		t.Errorf("a flat pair without MinFlat: steady at sample %d, settle %+v (want sample 3, flat)", k, st)
+	}
 	cfg.MinRising = 0
 	if k, _ := feed(cfg, 16000); k != 5 {
 		t.Errorf("a 60%% gain without MinRising: steady at sample %d, want 5", k)
+	}
+	if k, _ := feed(cfg, 10000); k != 5 {
+		t.Errorf("a flat pair without MinRising or MinFlat: steady at sample %d, want 5", k)
 	}
 }

@@ -40,6 +40,7 @@ func steadyFromFlags(c *cli.Context) (sweep.SteadyConfig, error) {
 	s.Precision = prec / 100
 	s.MinWindow = max(sweep.DefaultSteady.MinWindow, 3*s.Interval)
 	s.MinRising = max(sweep.DefaultSteady.MinRising, 3*s.Interval)
+	s.MinFlat = max(sweep.DefaultSteady.MinFlat, 3*s.Interval)
 	s.MinUndecided = max(sweep.DefaultSteady.MinUndecided, 3*s.Interval)
 	s.RampInterval = sweep.DefaultSteady.RampInterval
 	return s, nil
