@@ -6,6 +6,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -125,3 +126,84 @@ func TestUringPinsBesideWorkers(t *testing.T) {
 }
 
 func single(list string) bool { return !strings.ContainsAny(list, ",-") }
+
+// TestUringSplitsDeepJob: one job at iodepth 16 (splitMinDepth), fewer
+// jobs than CPUs, whose reads go to an io_uring worker (zram, O_DIRECT),
+// keeps one CPU for itself and gives its workers the others: during the
+// window the job's thread may run on one CPU and no worker may run there.
+func TestUringSplitsDeepJob(t *testing.T) {
+	if _, reason, err := ioengine.New("io_uring"); err != nil || reason != "" {
+		t.Skipf("io_uring is not available here: %v %s", err, reason)
+	}
+	var allowed unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &allowed); err != nil {
+		t.Fatal(err)
+	}
+	if allowed.Count() < 2 {
+		t.Skip("one CPU: nothing to split")
+	}
+	file := looptest.Zram(t, 16<<20)
+	var during map[string][]string
+	w := ioengine.Workload{Filename: file, RW: ioengine.RandRead, BS: 4096, IODepth: 16, NumJobs: 1, Direct: true}
+	st, err := mustEngine(t, "io_uring").Run(context.Background(), w, ioengine.Control{Ramp: 300 * time.Millisecond, Runtime: 300 * time.Millisecond,
+		OnWindowStart: func() { during = threadCPUs(t) }})
+	if err != nil || st.All.TotalIOs == 0 || len(st.Errors) != 0 {
+		t.Fatalf("run: %v, %d I/Os, errors %+v", err, st.All.TotalIOs, st.Errors)
+	}
+	var jobCPU string
+	for _, l := range during["ioengine.test"] {
+		if single(l) {
+			jobCPU = l
+		}
+	}
+	if jobCPU == "" {
+		t.Fatalf("no job thread pinned to one CPU during the run: %v", during)
+	}
+	workers := 0
+	for comm, lists := range during {
+		if !strings.HasPrefix(comm, "iou-wrk") {
+			continue
+		}
+		for _, l := range lists {
+			workers++
+			var set unix.CPUSet
+			for _, c := range cpuList(t, l) {
+				set.Set(c)
+			}
+			if n := cpuList(t, jobCPU)[0]; set.IsSet(n) {
+				t.Errorf("an io_uring worker may run on CPU %d, the job's own (its list %s)", n, l)
+			}
+		}
+	}
+	if workers == 0 {
+		t.Errorf("no io_uring worker during the run: %v", during)
+	}
+	for _, l := range threadCPUs(t)["ioengine.test"] {
+		if single(l) {
+			t.Errorf("a thread is still pinned to CPU %s after the run", l)
+		}
+	}
+}
+
+// cpuList parses a kernel CPU list ("0-2,5").
+func cpuList(t *testing.T, list string) []int {
+	t.Helper()
+	var out []int
+	for _, part := range strings.Split(list, ",") {
+		lo, hi, found := strings.Cut(part, "-")
+		a, err := strconv.Atoi(lo)
+		if err != nil {
+			t.Fatalf("CPU list %q: %v", list, err)
+		}
+		b := a
+		if found {
+			if b, err = strconv.Atoi(hi); err != nil {
+				t.Fatalf("CPU list %q: %v", list, err)
+			}
+		}
+		for c := a; c <= b; c++ {
+			out = append(out, c)
+		}
+	}
+	return out
+}

@@ -98,6 +98,18 @@ func currentCPU() int {
 // won (tmpfs 261k, 541k pinned against 350k, 486k free).
 const pinMaxDepth = 16
 
+// splitMinDepth is the shallowest queue of a job alone on its CPU (fewer
+// jobs than CPUs) whose ring's workers run on the other CPUs rather than
+// beside it: the job, waiting for a quarter of its ring (waitFor), sleeps
+// while its worker still has three quarters queued, and the worker does
+// reads on its own CPU meanwhile. On zram, 2 CPUs, 16×1 (three rounds of
+// 2 s each, bench/ab.py): 404k–409k IOPS at 3.5–3.6 µs of CPU per I/O
+// against 368k–372k at 2.7 beside it (fio 413k–421k at 4.3–4.4); waiting
+// for half, 270k; for one, 357k; the worker free on both CPUs, 249k. At
+// 8×1 the job beside its worker did better (334k against 185k), as it
+// does at 4×1 and below.
+const splitMinDepth = 16
+
 // pinBesideWorkers runs the job's thread and its ring's kernel workers on
 // one CPU, the job's share of those this process may use (job i on the
 // i-th after the one the run started on, round robin), when there are at least as many jobs as CPUs or the
@@ -106,7 +118,9 @@ const pinMaxDepth = 16
 // hand-off to the worker and one back: on one CPU two context switches;
 // on two, two wake-ups across CPUs, which measured 1k–48k reschedule
 // interrupts per 2 s at 1×4 and a third fewer IOPS (bench/RESULTS.md).
-// Kernels without IORING_REGISTER_IOWQ_AFF (before 5.14) leave both free.
+// A job alone on its CPU with a queue of splitMinDepth or more keeps its
+// CPU and gives its workers the others. Kernels without
+// IORING_REGISTER_IOWQ_AFF (before 5.14) leave both free.
 func (u *uringLoop) pinBesideWorkers(j *job) {
 	var allowed unix.CPUSet
 	// A paced job (rate) is not pinned: its pace, not the CPU, sets its
@@ -129,12 +143,19 @@ func (u *uringLoop) pinBesideWorkers(j *job) {
 		}
 	}
 	var one unix.CPUSet
-	one.Set(cpus[(start+j.idx)%len(cpus)])
-	if u.r.register(uringRegisterIOWQAff, unsafe.Pointer(&one), int(unsafe.Sizeof(one))) != nil {
+	cpu := cpus[(start+j.idx)%len(cpus)]
+	one.Set(cpu)
+	alone := j.w.NumJobs < allowed.Count()
+	workers := one
+	if alone && j.depth >= splitMinDepth {
+		workers = allowed
+		workers.Clear(cpu)
+	}
+	if u.r.register(uringRegisterIOWQAff, unsafe.Pointer(&workers), int(unsafe.Sizeof(workers))) != nil {
 		return
 	}
 	if unix.SchedSetaffinity(0, &one) == nil {
-		u.unpin, u.alone = &allowed, j.w.NumJobs < allowed.Count()
+		u.unpin, u.alone = &allowed, alone && j.depth < splitMinDepth
 	}
 }
 
@@ -540,9 +561,10 @@ func (u *uringLoop) reap(j *job, f *uringFlight, head, tail uint32, t1 int64) (d
 // one worker does the ring's reads one after another (the device sees one
 // at a time whatever the job waits for). Then a job pinned alone beside
 // its worker (one CPU, no other job on it: the worker runs only while the
-// job waits) waits for all of them (at most pinMaxDepth); a job free of
+// job waits) waits for all of them (below splitMinDepth); a job free of
 // its worker's CPU (one job, deeper than pinMaxDepth) for half; and a job
-// pinned with others for a quarter. The job wakes once per several
+// pinned with others, or on a CPU of its own with its workers on the
+// others (splitMinDepth), for a quarter. The job wakes once per several
 // completions while its worker still has reads queued, and the I/Os
 // between a reap and their replacements' submission stay few (a whole
 // ring of them, 8 jobs of 32 on 2 CPUs, kept 234 of 256 in flight on
