@@ -149,8 +149,8 @@ func TestImportResultIOPSNoise(t *testing.T) {
 	if math.Abs(st.IOPSCV-wantCV) > 1e-9 || st.IOPSSamples != 3 {
 		t.Fatalf("iops_cv %v over %d samples, want %v over 3", st.IOPSCV, st.IOPSSamples, wantCV)
 	}
-	if u := st.IOPSUncertainty(); math.Abs(u-wantCV) > 1e-9 {
-		t.Fatalf("uncertainty %v, want %v (3 samples count as one independent one)", u, wantCV)
+	if u := st.IOPSUncertainty(); math.Abs(u-wantCV/math.Sqrt(3)) > 1e-9 || u != st.IOPSNoise().RelSE {
+		t.Fatalf("uncertainty %v, want %v (3 samples of unknown order, counted whole as the comparison counts them)", u, wantCV/math.Sqrt(3))
 	}
 	for _, f := range []string{"randwrite-libaio-nj2-json.json", "point-randread-qd32.json"} {
 		r, err := fioadapt.ImportResult(readFio(t, f))

@@ -17,27 +17,6 @@ import (
 // left out (it ran on burst credits, above the level that lasted, or
 // without a known iodepth) is shown, marked, and not judged.
 
-// stepNoise is the noise of st's mean IOPS from its own samples: the
-// slices of its series (a partial last slice, shorter than half the
-// interval, left out), else fio's iops_stddev over iops_samples of an
-// import. A step with neither has no known noise.
-func stepNoise(st sweep.Step) littleslaw.MeanNoise {
-	if st.Series != nil && len(st.Series.Points) > 0 {
-		var xs []float64
-		for _, p := range st.Series.Points {
-			if p.DurNs <= 0 || st.Series.IntervalNs > 0 && 2*p.DurNs < st.Series.IntervalNs {
-				continue
-			}
-			xs = append(xs, p.IOPS())
-		}
-		return littleslaw.SampleNoise(xs)
-	}
-	if st.IOPSCV > 0 && st.IOPSSamples > 0 {
-		return littleslaw.SummaryNoise(st.IOPSCV, int(st.IOPSSamples))
-	}
-	return littleslaw.MeanNoise{}
-}
-
 // noiseUnknownWhy says why n is not known, of input letter who: "A records
 // no slices", "B has 2 slices", "A's 12 slices drift (worth 1.3
 // independent)".
@@ -111,7 +90,7 @@ type deltaRow struct {
 // with the same relative noise (at one QD they are one fact, by Little's
 // Law). A row is real when either differs beyond both runs' noise.
 func judge(qd int, a, b sweep.Step) deltaRow {
-	r := deltaRow{QD: qd, A: a, B: b, NoiseA: stepNoise(a), NoiseB: stepNoise(b), LeftA: leftOutWhy(a), LeftB: leftOutWhy(b)}
+	r := deltaRow{QD: qd, A: a, B: b, NoiseA: a.IOPSNoise(), NoiseB: b.IOPSNoise(), LeftA: leftOutWhy(a), LeftB: leftOutWhy(b)}
 	r.IOPS = littleslaw.CompareMeans(a.IOPS, b.IOPS, r.NoiseA, r.NoiseB)
 	r.Lat = littleslaw.CompareMeans(a.Lat.MeanNs, b.Lat.MeanNs, r.NoiseA, r.NoiseB)
 	switch {

@@ -3,7 +3,6 @@
 package sweep
 
 import (
-	"math"
 	"time"
 
 	"github.com/qdsweep/qdsweep/diagnosis"
@@ -266,30 +265,55 @@ type CurveAnalysis struct {
 	Time *diagnosis.CurveTime `json:"time,omitempty"`
 }
 
+// SliceIOPS is the step's per-slice IOPS from its series, a partial last
+// slice (shorter than half the interval) left out; nil without a series.
+// It is the one sample of a step's noise: the settling rule, the control
+// band and the comparison of runs all read it.
+func (s Step) SliceIOPS() []float64 {
+	if s.Series == nil {
+		return nil
+	}
+	var xs []float64
+	for _, p := range s.Series.Points {
+		if p.DurNs <= 0 || s.Series.IntervalNs > 0 && 2*p.DurNs < s.Series.IntervalNs {
+			continue
+		}
+		xs = append(xs, p.IOPS())
+	}
+	return xs
+}
+
+// IOPSNoise is the noise of the step's mean IOPS as the comparison of runs
+// judges it (littleslaw.SampleNoise): from its slices when it has a
+// series, else IOPSCV over IOPSSamples (an import's, e.g. fio's
+// iops_stddev over iops_samples) or over the slices its runtime holds at
+// the default interval (littleslaw.SummaryNoise). A step with neither has
+// no known noise.
+func (s Step) IOPSNoise() littleslaw.MeanNoise {
+	if s.Series != nil && len(s.Series.Points) > 0 {
+		return littleslaw.SampleNoise(s.SliceIOPS())
+	}
+	if s.IOPSCV <= 0 {
+		return littleslaw.MeanNoise{}
+	}
+	n := s.IOPSSamples
+	if n <= 0 {
+		n = s.RuntimeNs / int64(ioengine.DefaultSeriesInterval)
+	}
+	return littleslaw.SummaryNoise(s.IOPSCV, int(n))
+}
+
 // IOPSUncertainty is the standard error of the step's mean IOPS, a
-// fraction of it (littleslaw.MeanUncertainty): from its recorded slices
-// when it has them, else from IOPSCV over IOPSSamples (an import's, e.g.
-// fio's iops_stddev over iops_samples) or the slices its runtime holds at
-// the default interval, counted as a third as many (neighbouring slices
-// are alike). 0 when the step says nothing of its noise.
+// fraction of it, as the sweep's settling rule and control band read it:
+// littleslaw.MeanUncertainty of its slices (their likeness counted from 3
+// slices on) when it has at least 3, else IOPSNoise's. 0 when the step
+// says nothing of its noise.
 func (s Step) IOPSUncertainty() float64 {
-	if s.Series != nil && len(s.Series.Points) >= 3 {
-		xs := make([]float64, 0, len(s.Series.Points))
-		for _, p := range s.Series.Points {
-			if p.DurNs > 0 {
-				xs = append(xs, p.IOPS())
-			}
-		}
-		if u := littleslaw.MeanUncertainty(xs); u > 0 {
-			return u
-		}
+	if u := littleslaw.MeanUncertainty(s.SliceIOPS()); u > 0 {
+		return u
 	}
-	if s.IOPSCV > 0 && s.IOPSSamples > 0 {
-		return s.IOPSCV / math.Sqrt(max(float64(s.IOPSSamples)/3, 1))
-	}
-	if s.IOPSCV > 0 && s.RuntimeNs > 0 {
-		n := float64(s.RuntimeNs) / float64(ioengine.DefaultSeriesInterval) / 3
-		return s.IOPSCV / math.Sqrt(max(n, 1))
+	if n := s.IOPSNoise(); n.Samples >= littleslaw.MinNoiseSamples {
+		return n.RelSE
 	}
 	return 0
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
@@ -118,5 +119,57 @@ func TestSeriesFindsThrottle(t *testing.T) {
 	}
 	if ct := r.Analysis[0].Time; ct == nil || !within(ct.RuntimeSec, 1.2, 0.1) {
 		t.Errorf("runtime guidance %+v, want three 0.4 s periods", ct)
+	}
+}
+
+// TestStepNoiseOneSample: the settling rule's uncertainty and the
+// comparison's noise read one sample of a step, over generated steps of
+// every shape (series of 0–30 slices with a partial last one or not,
+// climbing or alike slices, imports' summaries): the comparison counts
+// exactly the slices SliceIOPS gives, and the two agree wherever their
+// stated policies do (no series; or slices too few to count likeness in
+// either, or as many as both count it from).
+func TestStepNoiseOneSample(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 37))
+	const iv = int64(100 * time.Millisecond)
+	for i := range 4000 {
+		var st sweep.Step
+		st.RuntimeNs = r.Int64N(int64(5 * time.Second))
+		if r.IntN(3) == 0 {
+			st.IOPSCV = r.Float64() * 0.3
+			st.IOPSSamples = int64(r.IntN(8))
+		}
+		k := r.IntN(31)
+		if r.IntN(4) > 0 {
+			st.Series = &sweep.Series{IntervalNs: iv}
+			climb := r.IntN(2) == 0
+			for j := range k {
+				d := iv
+				if j == k-1 && r.IntN(2) == 0 {
+					d = r.Int64N(iv)
+				}
+				ios := 1000 + r.Int64N(100)
+				if climb {
+					ios += int64(50 * j)
+				}
+				st.Series.Points = append(st.Series.Points, sweep.SeriesPoint{Interval: ioengine.Interval{StartNs: int64(j) * iv, DurNs: d, IOs: ios, ReadIOPS: float64(ios) / (float64(d) / 1e9)}})
+			}
+		}
+		xs, n, u := st.SliceIOPS(), st.IOPSNoise(), st.IOPSUncertainty()
+		if st.Series != nil && len(st.Series.Points) > 0 && n.Samples != len(xs) {
+			t.Fatalf("step %d: the comparison counts %d slices, SliceIOPS gives %d", i, n.Samples, len(xs))
+		}
+		for _, x := range xs {
+			if x <= 0 || math.IsNaN(x) {
+				t.Fatalf("step %d: slice IOPS %v", i, x)
+			}
+		}
+		alike := len(xs) < littleslaw.MinNoiseSamples || len(xs) >= littleslaw.MinAutocorrSamples
+		if (len(xs) == 0 || alike) && n.Samples >= littleslaw.MinNoiseSamples && math.Abs(u-n.RelSE) > 1e-12 {
+			t.Fatalf("step %d (%d slices, cv %v over %d): rule's uncertainty %v, comparison's %v", i, len(xs), st.IOPSCV, st.IOPSSamples, u, n.RelSE)
+		}
+		if n.Samples < littleslaw.MinNoiseSamples && len(xs) < littleslaw.MinNoiseSamples && u != 0 {
+			t.Fatalf("step %d: uncertainty %v from %d samples", i, u, n.Samples)
+		}
 	}
 }
