@@ -38,15 +38,9 @@ type StepEstimate struct {
 // SaturationGain and the latency ratio wholly at or above LatNeed, the
 // knee found at the step before) needs no more of the step's mean than
 // that decision did: Need is the gain's distance from SaturationGain over
-// T (in IOPSErr's terms), which the decision already holds it to. A step
-// with no pair to decide (a curve's first step, or one no deeper than the
-// step before) needs IOPSErr ≤ Precision. A step whose pair is open is
-// not ended by Precision: a mean known to ±2 % leaves a gain near
-// SaturationGain undecided (two such means give the gain ±5.7 % at 95 %),
-// and on the virtio disk the default sweep's QD 64–128 steps, ended so
-// after 0.5–0.7 s, agreed with fixed 3 s steps on the knee 6 times in 10
-// where a second fixed sweep agreed 9 times. It runs until its decision
-// settles, until it is Undecidable, or to its window cap.
+// T (in IOPSErr's terms), which the decision already holds it to. Without
+// a decision, or on a curve's first step, a step needs IOPSErr ≤
+// Precision (the old rule, which also ends any step).
 //
 // A step whose decision is still open can also end as undecidable
 // (Undecidable): measured to the window cap with its figures where they
@@ -57,7 +51,7 @@ type Settle struct {
 	N          int     `json:"n"`          // the step's intervals
 	IOPSErr    float64 `json:"iops_err"`   // standard error of the step's mean IOPS, a fraction
 	LatErr     float64 `json:"lat_err"`    // and of its mean latency
-	Precision  float64 `json:"precision"`  // the standard error that ends a step with no pair to decide, or a control (--mean-precision)
+	Precision  float64 `json:"precision"`  // the standard error that ends any step (--mean-precision)
 	Need       float64 `json:"need"`       // the standard error the step's decisions needed
 	// PrevQD is the step before on the curve (0: none); Gain its IOPS
 	// gain to this step and GainErr that gain's standard error;
@@ -141,8 +135,7 @@ const (
 
 // SettleStep applies the settling rule (Settle) to cur against prev, the
 // step before it on its curve (nil: none), with precision the standard
-// error that ends a step with no pair to decide and the least a decided
-// one needs (≤ 0: only decisions end a step).
+// error that ends any step (≤ 0: only decisions end it).
 func SettleStep(prev *StepEstimate, cur StepEstimate, precision float64) Settle {
 	s := Settle{Confidence: SettleConfidence, N: cur.N, IOPSErr: cur.IOPSErr, LatErr: cur.LatErr, Precision: max(0, precision), Need: max(0, precision)}
 	if cur.N < 3 || cur.IOPS <= 0 {
@@ -157,7 +150,7 @@ func SettleStep(prev *StepEstimate, cur StepEstimate, precision float64) Settle 
 		s.Settled, s.By = true, SettledByDecision
 		s.Rising = s.GainClear && s.Gain >= s.GainLimit
 		s.Flat = s.GainClear && s.Gain < s.GainLimit && s.LatClear && s.LatRatio >= s.LatNeed
-	case precision > 0 && cur.IOPSErr <= precision && s.PrevQD == 0:
+	case precision > 0 && cur.IOPSErr <= precision:
 		s.Settled, s.By = true, SettledByPrecision
 	}
 	return s
@@ -169,8 +162,7 @@ func SettleStep(prev *StepEstimate, cur StepEstimate, precision float64) Settle 
 // errors shrinking as 1/√n: neither the gain's nor the latency ratio's
 // interval, at Student's t for capN intervals, would clear its threshold
 // so as to decide the pair with the mean known to what that decision
-// needs (Need, at that t), nor, on a step with no pair to decide or a
-// control step, would the mean be known to Precision. Such
+// needs (Need, at that t), nor would the mean be known to Precision. Such
 // a step may end: the rest of its window would not change what is
 // decided. A settled verdict, one on fewer than three intervals, or a
 // capN no larger than N is never undecidable.
@@ -180,7 +172,7 @@ func (s Settle) Undecidable(capN int) bool {
 	}
 	k := math.Sqrt(float64(s.N) / float64(capN))
 	t := TQuantile(capN - 1)
-	if s.Precision > 0 && s.IOPSErr*k <= s.Precision && (s.PrevQD == 0 || s.Band > 0) {
+	if s.Precision > 0 && s.IOPSErr*k <= s.Precision {
 		return false
 	}
 	if s.PrevQD == 0 && s.Band == 0 {
@@ -229,7 +221,7 @@ func SettleControl(was, cur StepEstimate, band, precision float64) Settle {
 	case s.Decided:
 		s.Need = max(s.Need, math.Abs(math.Abs(s.Gain)-band)/(s.T*(1+s.Gain)))
 		s.Settled, s.By = true, SettledByDecision
-	case precision > 0 && cur.IOPSErr <= precision && s.PrevQD == 0:
+	case precision > 0 && cur.IOPSErr <= precision:
 		s.Settled, s.By = true, SettledByPrecision
 	}
 	return s

@@ -22,10 +22,9 @@ import (
 // none), the step is steady as soon as the decisions that rest on it are
 // settled at littleslaw.SettleConfidence (its gain over the curve's
 // previous step clear of the knee's thresholds, and its mean IOPS known to
-// within the curve's interpolation error there); a step with no pair to
-// decide (a curve's first) and a control step also end once their mean is
-// known to within Precision (the standard error of the mean,
-// littleslaw.MeanUncertainty, as a fraction of it).
+// within the curve's interpolation error there), or its mean is known to
+// within Precision (the standard error of the mean,
+// littleslaw.MeanUncertainty, as a fraction of it), whichever comes first.
 // A step whose gain over the previous one is settled wholly above the
 // knee's 5 % (littleslaw.Settle.Rising: the curve still rises there, and
 // no knee can be at it) may end from MinRising on instead; one whose pair
@@ -43,7 +42,7 @@ type SteadyConfig struct {
 	Interval  time.Duration // sampling period (fio's ss_interval)
 	Window    time.Duration // span the slope is fitted over (fio's ss_dur)
 	Limit     float64       // largest |slope| / mean, per second; ≤ 0 disables detection
-	Precision float64       // standard error of a first or control step's mean IOPS, a fraction, that ends it (0: only the slope rule)
+	Precision float64       // standard error of the step's mean IOPS, a fraction, that ends it (0: only the slope rule)
 	MinWindow time.Duration // shortest span judged by Precision
 	// MinRising is the shortest span of a step settled on a rising curve
 	// (0: MinWindow).
@@ -66,8 +65,7 @@ type SteadyConfig struct {
 
 // DefaultSteady is the default criterion: 100 ms samples, a 2 s window,
 // 2 %/s; or, from 0.5 s on and without drift, the step's decisions
-// settled at 95 % (a first step's or a control's mean known to ±2 %),
-// from 0.3 s (three samples)
+// settled at 95 % or its mean known to ±2 %, from 0.3 s (three samples)
 // on a step settled rising, and from 1 s (ten samples) on a step settled
 // flat or whose decision would still be open at the window cap; the ramp
 // judged every 10 ms.

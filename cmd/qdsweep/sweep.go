@@ -16,7 +16,7 @@ func sweepCommand() *cli.Command {
 		&cli.BoolFlag{Name: "full", Usage: "run the whole grid: no early stop, and grids over 10,000 steps allowed"},
 		&cli.StringFlag{Name: fio.OptSS, Value: "2%", Usage: fio.SweepFlagHelp(fio.OptSS)},
 		&cli.StringFlag{Name: fio.OptSSDur, Value: "2s", Usage: fio.SweepFlagHelp(fio.OptSSDur)},
-		&cli.StringFlag{Name: "mean-precision", Value: "2%", Usage: "a curve's first step and the control step end, from 0.5 s on and while IOPS shows no drift, once their mean IOPS is known to within this (standard error); a later step ends once its gain over the step before is clear of the knee's thresholds at 95% (from 0.5 s on; from 0.3 s on when that gain lies wholly above 5%, from 1 s on when it lies wholly below 5% at 1.8× the latency or more), or from 1 s on once, at its spread, its decision would not settle by " + fio.Flag(fio.OptRuntime) + "; 0 leaves only " + fio.Flag(fio.OptSS) + " (and fixed ramps)"},
+		&cli.StringFlag{Name: "mean-precision", Value: "2%", Usage: "a step also ends, from 0.5 s on and while IOPS shows no drift, once its mean IOPS is known to within this (standard error) or sooner once its gain over the step before is clear of the knee's thresholds at 95% (from 0.3 s on when that gain lies wholly above 5%, from 1 s on when it lies wholly below 5% at 1.8× the latency or more), or from 1 s on once, at its spread, its decision would not settle by " + fio.Flag(fio.OptRuntime) + "; 0 leaves only " + fio.Flag(fio.OptSS) + " (and fixed ramps)"},
 		&cli.StringFlag{Name: "ss_interval", Value: sweep.DefaultSteady.Interval.String(), Usage: "IOPS sampling period for steady state and progress"},
 		&cli.StringFlag{Name: fio.OptMaxLatency, Value: "2s", Usage: fio.SweepFlagHelp(fio.OptMaxLatency)},
 		&cli.StringFlag{Name: "output", Aliases: []string{"out", "o"}, Usage: "results directory to create (default ./qdsweep-YYYYMMDD-HHMMSS)"},
@@ -64,8 +64,9 @@ func sweepDescription() string {
 		"Each step ramps until its queue is full and latency stopped climbing (at most " + f(fio.OptRampTime) + ", default\n" +
 		"0.5 s), then measures until its decision is settled (its gain over the step before clear of the\n" +
 		"knee's 5% and 1.8× at 95%; from 0.3 s on when the gain lies wholly above 5%, from 1 s on when it lies\n" +
-		"wholly below 5% at 1.8× the latency or more, which also ends the curve), the first step's\n" +
-		"mean is known to --mean-precision, its decision would not settle by " + f(fio.OptRuntime) + " at its spread (from 1 s on), IOPS is steady (" + f(fio.OptSS) + ": drifting\n" +
+		"wholly below 5% at 1.8× the latency or more, which also ends the curve), its mean is known to\n" +
+		"--mean-precision, its decision would\n" +
+		"not settle by " + f(fio.OptRuntime) + " at its spread (from 1 s on), IOPS is steady (" + f(fio.OptSS) + ": drifting\n" +
 		"under 2% of its mean per second over the last " + f(fio.OptSSDur) + " 2 s, sampled every --ss_interval 100 ms)\n" +
 		"or " + f(fio.OptRuntime) + " (default 3 s) ends. A step whose first 100 ms slices ran above its level (a start-up\n" +
 		"burst) ends only once the burst's share of its mean is within what its decision needs, and a step\n" +
