@@ -33,13 +33,32 @@ const (
 	fitBand                   // the wide translucent band, with Xmax
 )
 
+// fitDepths are the queue depths s's fitted model rests on: its
+// analysis's points (the steps a level that did not last, a burst or an
+// unknown depth left out are not among them), else its measured steps.
+// The fit is graded, drawn and counted over these alone, as the text
+// counts them ("only 4 points").
+func fitDepths(s series) []float64 {
+	var qds []float64
+	if a := s.Analysis; a != nil && len(a.Points) > 0 {
+		for _, p := range a.Points {
+			qds = append(qds, p.QD)
+		}
+		return qds
+	}
+	for _, st := range s.measuredSteps() {
+		qds = append(qds, float64(st.QD))
+	}
+	return qds
+}
+
 // fitGradeOf grades s's fitted model by its point count and error.
 func fitGradeOf(s series) fitGrade {
 	a := s.Analysis
 	if !s.Primary || a == nil || a.Model == nil {
 		return fitHidden
 	}
-	n, e := len(s.measuredSteps()), a.Model.RelRMS
+	n, e := len(fitDepths(s)), a.Model.RelRMS
 	switch {
 	case math.IsNaN(e):
 		return fitHidden
@@ -235,18 +254,22 @@ func refinedMarks(s series, y func(sweep.Step) float64, col color.Color) (*plott
 	return sc, nil
 }
 
-// addFit draws s's fitted curve (raw: its measured points, unscaled) as
+// addFit draws s's fitted curve over the depths it rests on (fitDepths) as
 // its fit grade says, and a band's ceiling when it lies within 3× yMax.
 // It returns the grade drawn (hidden when the fit has under two points),
 // the highest y drawn and the ceiling's y (0: none).
-func addFit(p *plot.Plot, m *marks, s series, raw plotter.XYs, per float64, col color.Color, yMax float64) (fitGrade, float64, float64, error) {
+func addFit(p *plot.Plot, m *marks, s series, per float64, col color.Color, yMax float64) (fitGrade, float64, float64, error) {
 	grade := fitGradeOf(s)
 	if grade == fitHidden {
 		return grade, 0, 0, nil
 	}
 	a := s.Analysis
 	top := 0.0
-	fit := logX(fitXYs(raw, func(q float64) float64 { return a.Model.IOPSAt(q) * per }))
+	var on plotter.XYs
+	for _, q := range fitDepths(s) {
+		on = append(on, plotter.XY{X: q})
+	}
+	fit := logX(fitXYs(on, func(q float64) float64 { return a.Model.IOPSAt(q) * per }))
 	if len(fit) < 2 {
 		return fitHidden, 0, 0, nil
 	}
@@ -310,7 +333,7 @@ func throughputPanel(in chartInput, mt metric, idx []int, l *keyedLegend, keys *
 		}
 		m.Lines = append(m.Lines, polyline(pts))
 		a := s.Analysis
-		grade, fitMax, roof, err := addFit(p, m, s, raw, per, col, yMax)
+		grade, fitMax, roof, err := addFit(p, m, s, per, col, yMax)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -334,7 +357,7 @@ func throughputPanel(in chartInput, mt metric, idx []int, l *keyedLegend, keys *
 		case fitBand:
 			keys.band = true
 		case fitDashed:
-			l.Add(fmt.Sprintf("fit of %d points, error %.0f%%", len(pts), 100*a.Model.RelRMS),
+			l.Add(fmt.Sprintf("fit of %d points, error %.0f%%", len(fitDepths(s)), 100*a.Model.RelRMS),
 				lineThumb(col, dashFit, 1))
 		}
 		if !s.Primary || a == nil {

@@ -83,6 +83,45 @@ func TestFitDrawnOnlyWhereEarned(t *testing.T) {
 	}
 }
 
+// TestFitRestsOnAnalysedPoints: a curve whose analysis left measured
+// steps out (a level that did not last) has its fit graded, drawn and
+// counted over the analysis's points, as its text counts them ("only 4
+// points"): six measured steps, four analysed, 2% error, give a dashed fit
+// "of 4 points", not the band six points would earn, and the fit's line
+// ends at the deepest analysed depth, not over the steps left out.
+func TestFitRestsOnAnalysedPoints(t *testing.T) {
+	r := curveResult([]int{1, 2, 4, 8, 16, 32}, 0.02, false, true)
+	a := &r.Analysis[0].Analysis
+	for _, st := range r.Steps[:4] {
+		a.Points = append(a.Points, littleslaw.Point{QD: float64(st.QD), IOPS: st.IOPS, LatMeanNs: st.Lat.MeanNs})
+	}
+	in := chartInputOf(r, Options{})
+	f, err := iopsFigure(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !contains(f.Keys, "fit of 4 points, error 2%") || contains(f.Keys, "fitted model") {
+		t.Errorf("legend %q: want the dashed fit of the 4 analysed points, not a band over 6", f.Keys)
+	}
+	s := in.Series[0]
+	if g := fitGradeOf(s); g != fitDashed {
+		t.Errorf("grade %v, want dashed (4 analysed points)", g)
+	}
+	p := newPlot("qd", "iops")
+	m := &marks{}
+	if _, _, _, err := addFit(p, m, s, 1, seriesColor(0), 0); err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Lines) != 1 || len(m.Lines[0]) == 0 {
+		t.Fatalf("fit lines %v", m.Lines)
+	}
+	for _, q := range m.Lines[0] {
+		if q[0] > 3+1e-9 || q[0] < -1e-9 {
+			t.Fatalf("the fit is drawn at log2 QD %.3f, outside the analysed 1–8", q[0])
+		}
+	}
+}
+
 func contains(ss []string, s string) bool {
 	for _, x := range ss {
 		if x == s {
