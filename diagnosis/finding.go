@@ -66,6 +66,9 @@ type Fact struct {
 	QDRatio  float64 `json:"qd_ratio,omitempty"`
 	Growth   float64 `json:"growth,omitempty"`
 	Count    int     `json:"count,omitempty"`
+	// LeftOut is how many measured steps beside Count's the analysis left
+	// out (FactDeepest).
+	LeftOut int `json:"left_out,omitempty"`
 	// Targets and the device's queue limits.
 	TargetIOPS float64 `json:"target_iops,omitempty"`
 	NrRequests int     `json:"nr_requests,omitempty"`

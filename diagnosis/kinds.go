@@ -139,7 +139,7 @@ const (
 	FactSaturates      FactKind = "saturates"        // IOPS from QD (IODepth × NumJobs), LatNs, R0Ns
 	FactInflightAt     FactKind = "inflight-at"      // Inflight at the device (AtDevice) or engine for QD
 	FactNoTelemetry    FactKind = "no-telemetry"     // queue fill taken from the engine
-	FactDeepest        FactKind = "deepest"          // Count steps; deepest QD: IOPS at LatNs, R0Ns
+	FactDeepest        FactKind = "deepest"          // Count steps analysed (LeftOut more measured); deepest QD: IOPS at LatNs, R0Ns
 	FactLastStep       FactKind = "last-step"        // QD→ToQD: IOPS ×Ratio (Growth of the QD growth), latency ×LatRatio
 	FactCapAtBS        FactKind = "cap-at-bs"        // BS: IOPS, BWBytes
 	FactCapSpread      FactKind = "cap-spread"       // Ratio (IOPS) and BWRatio (MiB/s) spreads, max/min − 1

@@ -56,9 +56,12 @@ type DiagnoseCurve struct {
 	FSType  string
 	FSClass string
 	// Points are the measured steps; Telemetry, when set, holds one entry
-	// per point (same order).
+	// per point (same order). LeftOut counts the curve's measured steps
+	// that Points leaves out (the analysis set them aside), so that a fact
+	// that counts the steps says how many were measured as well.
 	Points    []littleslaw.Point
 	Telemetry []StepTelemetry
+	LeftOut   int
 	// Analysis is the curve's analysis when already computed (nil: the
 	// rules use the points alone).
 	Analysis *littleslaw.Analysis
@@ -629,7 +632,7 @@ func (d *diagCurve) healthy() *Finding {
 func (d *diagCurve) inconclusive() Finding {
 	n := len(d.pts)
 	last := d.pts[n-1]
-	ev := []Fact{{Kind: FactDeepest, Count: n, QD: last.QD, OfferedIOPS: last.OfferedIOPS, IOPS: last.IOPS, LatNs: last.LatMeanNs, R0Ns: d.r0}}
+	ev := []Fact{{Kind: FactDeepest, Count: n, LeftOut: d.LeftOut + len(d.Points) - n, QD: last.QD, OfferedIOPS: last.OfferedIOPS, IOPS: last.IOPS, LatNs: last.LatMeanNs, R0Ns: d.r0}}
 	if n < 2 {
 		return d.finding(RuleInconclusive, ReasonOneStep, Fact{}, ev...)
 	}

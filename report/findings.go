@@ -278,8 +278,12 @@ func factText(x diagnosis.Fact) string {
 		return fmt.Sprintf("saturates at %s IOPS from %s, mean latency %s (R0 %s)",
 			FormatIOPS(x.IOPS), stepSplit(x, splitWords(x.IODepth, x.NumJobs)), FormatLatency(x.LatNs), FormatLatency(x.R0Ns))
 	case diagnosis.FactDeepest:
-		return fmt.Sprintf("%d measured steps; deepest %s: %s IOPS at %s (R0 %s)",
-			x.Count, stepAt(x), FormatIOPS(x.IOPS), FormatLatency(x.LatNs), FormatLatency(x.R0Ns))
+		steps := fmt.Sprintf("%d measured steps", x.Count)
+		if x.LeftOut > 0 {
+			steps = fmt.Sprintf("%d steps analysed of %d measured", x.Count, x.Count+x.LeftOut)
+		}
+		return fmt.Sprintf("%s; deepest %s: %s IOPS at %s (R0 %s)",
+			steps, stepAt(x), FormatIOPS(x.IOPS), FormatLatency(x.LatNs), FormatLatency(x.R0Ns))
 	case diagnosis.FactLastStep:
 		if x.ToOfferedIOPS > 0 && x.Ratio > 0 {
 			return fmt.Sprintf("last step %s: IOPS ×%.2f, latency ×%.2f", stepRange(x), x.Ratio, x.LatRatio)

@@ -39,9 +39,13 @@ func (r *Result) Diagnose(o littleslaw.Options) []diagnosis.Finding {
 		// Point by point, so that telemetry stays aligned with the points
 		// whatever steps Points leaves out.
 		for _, s := range c.Steps {
-			for _, p := range (Curve{RW: c.RW, BS: c.BS, Steps: []Step{s}}).Points() {
+			pts := (Curve{RW: c.RW, BS: c.BS, Steps: []Step{s}}).Points()
+			for _, p := range pts {
 				dc.Points = append(dc.Points, p)
 				dc.Telemetry = append(dc.Telemetry, stepTelemetry(s, r.Meta.Engine))
+			}
+			if len(pts) == 0 && s.Measured() {
+				dc.LeftOut++
 			}
 		}
 		for i := range r.Analysis {

@@ -1,6 +1,7 @@
 package sweep_test
 
 import (
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
@@ -152,6 +153,59 @@ func TestDiagnoseCPUThroughFio(t *testing.T) {
 		for _, x := range f.Facts {
 			if x.Kind == diagnosis.FactCPU {
 				t.Errorf("a CPU fact without fio's CPU figures: %+v", x)
+			}
+		}
+	}
+}
+
+// TestDeepestCountsMeasuredAndAnalysed: whatever steps a sweep's analysis
+// leaves out (a deeper level that did not last, steps on credits) and
+// whatever it skipped, the diagnosis's step count names the steps it
+// analysed and, when some measured ones were left out, how many were
+// measured: the fact's figures add up to the measured steps and its
+// sentence quotes both.
+func TestDeepestCountsMeasuredAndAnalysed(t *testing.T) {
+	for n := 3; n <= 9; n++ {
+		for out := 0; out < n-1; out++ {
+			r := &sweep.Result{Schema: sweep.Schema, Meta: sweep.Meta{Engine: "io_uring", CPUs: 2, Workload: sweep.Workload{Direct: true}}}
+			r.Plan = sweep.Plan{RW: []string{"randread"}, BS: []int64{4096}}
+			for i := range n {
+				qd := 1 << i
+				x := 1000 * math.Pow(1.3, float64(i)) // latency climbs, IOPS too: no knee, no plateau
+				s := sweep.Step{RW: "randread", BS: 4096, IODepth: qd, NumJobs: 1, QD: qd, IOPS: x, BWBytes: x * 4096,
+					Lat: ioengine.Latency{MeanNs: float64(qd) / x * 1e9}, InflightMean: float64(qd), RuntimeNs: 1e9}
+				if i >= n-out {
+					s.Time = &diagnosis.StepTime{AboveControl: i%2 == 0}
+					if i%2 == 1 {
+						s.Time.OnCreditsSec = 5
+					}
+				}
+				r.Steps = append(r.Steps, s)
+				if i == 1 {
+					r.Steps = append(r.Steps, sweep.Step{RW: "randread", BS: 4096, IODepth: 3, NumJobs: 1, QD: 3, Skipped: "resumed"})
+				}
+			}
+			var deepest *diagnosis.Fact
+			for _, f := range r.Diagnose(littleslaw.Options{}) {
+				for i, x := range f.Facts {
+					if x.Kind == diagnosis.FactDeepest {
+						deepest = &f.Facts[i]
+					}
+				}
+			}
+			if deepest == nil {
+				t.Fatalf("%d steps, %d left out: no deepest-step fact", n, out)
+			}
+			if deepest.Count != n-out || deepest.Count+deepest.LeftOut != n {
+				t.Errorf("%d measured, %d left out: fact counts %d analysed and %d left out", n, out, deepest.Count, deepest.LeftOut)
+			}
+			text := report.FindingEvidence(diagnosis.Finding{Facts: []diagnosis.Fact{*deepest}})[0]
+			want := fmt.Sprintf("%d measured steps;", n)
+			if out > 0 {
+				want = fmt.Sprintf("%d steps analysed of %d measured;", n-out, n)
+			}
+			if !strings.HasPrefix(text, want) {
+				t.Errorf("%d measured, %d left out: %q, want it to begin %q", n, out, text, want)
 			}
 		}
 	}
