@@ -10,7 +10,8 @@
 # Prints Markdown ready for bench/RESULTS.md:
 #   - per pair and sweep: its wall time, the time between its first step's
 #     start and its last step's end (results.json's meta), the I/Os it issued
-#     (ramps, windows and the control step, from results.json's slices), its
+#     (ramps, windows and the control step, from results.json's slices, and
+#     the first measurement of a step measured again, settle.first_ios), its
 #     saturation QD, the depth `qdsweep advise` gives for three targets (a
 #     quarter, half and three quarters of the fixed sweep's highest IOPS), its
 #     diagnosis, whether the pair agrees (the same saturation QD and
@@ -212,6 +213,8 @@ def load(kind, i):
     steps = [s for s in r["steps"] if s.get("series")]
     runs = steps + ([r["control"]] if r.get("control") and r["control"].get("series") else [])
     ios = sum(iv["ios"] for s in runs for part in ("ramp", "points") for iv in (s["series"].get(part) or []))
+    # A step measured again keeps what its first measurement completed.
+    ios += sum((s.get("settle") or {}).get("first_ios", 0) for s in runs)
     a = r["analysis"][0]["analysis"]
     sat = a.get("saturation") or {}
     rules = ",".join(sorted(d["rule"] for d in r.get("diagnosis") or [])) or "–"
@@ -281,10 +284,13 @@ print(f"Medians of the {pairs}: default {med([x['wall'] for x in S]):.1f} s wall
 print()
 print("Where each default sweep's time went: per step, its window and ramp in ms and what ended it")
 print("(d: its decision, settled at 95 %; r: the same, the curve still rising, from 0.3 s; f: the same,")
-print("the pair flat, from 1 s, ending the curve; p: its mean known to ±2 %; u: undecidable, its decision")
-print("and precision open at its cap at its spread, from 1 s; l: held by a start-up lead, then the slope")
-print("rule or --runtime; –: the slope rule or --runtime; *: its first 100 ms stood above its level,")
-print("settle.lead); C is the control step (d: its held/changed verdict settled at 95 %).")
+print("the pair flat, from 1 s, one of the two flat steps that end the curve; p: its mean known to ±2 %;")
+print("u: undecidable, its decision and precision open at its cap at its spread, from 1 s; l: held by a")
+print("start-up lead, then the slope rule or --runtime; –: the slope rule or --runtime; *: its first")
+print("100 ms stood above its level, settle.lead); C is the control step (d: its held/changed verdict")
+print("settled at 95 %). A step measured again shows its first measurement's ramp and window in ms")
+print("and why (fell: the next deeper step fell clear below it; lead: its own start-up burst; before:")
+print("its burst judged against a step before that was measured again), then its kept measurement.")
 print()
 width = max(len([s for s in x["r"]["steps"] if s.get("series")]) for x in S)
 qds = []
@@ -301,12 +307,13 @@ def cell(s):
           "undecidable": "u"}.get(st.get("by"), "l" if st.get("lead_held") else "–")
     if st.get("lead"):
         by += "*"
-    return f"{s.get('runtime_ns', 0) / 1e6:.0f}+{s.get('ramp_ns', 0) / 1e6:.0f} {by}"
+    first = f"{st['first_ns'] / 1e6:.0f} {st.get('again', '')}, then " if st.get("first_ns") else ""
+    return f"{first}{s.get('runtime_ns', 0) / 1e6:.0f}+{s.get('ramp_ns', 0) / 1e6:.0f} {by}"
 for i, x in enumerate(S, 1):
     by_qd = {s["qd"]: s for s in x["r"]["steps"] if s.get("series")}
     c = x["r"].get("control") or {}
     runs = list(by_qd.values()) + ([c] if c.get("series") else [])
-    total = sum(s.get("runtime_ns", 0) + s.get("ramp_ns", 0) for s in runs) / 1e9
+    total = sum(s.get("runtime_ns", 0) + s.get("ramp_ns", 0) + (s.get("settle") or {}).get("first_ns", 0) for s in runs) / 1e9
     print(f"| {i} | " + " | ".join(cell(by_qd[q]) if q in by_qd else "" for q in qds) +
           f" | {cell(c) if c.get('series') else ''} | {total:.1f} |")
 if control:

@@ -106,8 +106,19 @@ type Settle struct {
 	// began with a start-up lead that moved its mean, LeadMoves, or the
 	// next deeper step gave fewer IOPS than it by more than
 	// SaturationGain: its window carried a burst that ran out), the IOPS
-	// of its first measurement, which this one replaced.
+	// of its first measurement, which this one replaced. FirstNs and
+	// FirstIOs are that measurement's ramp and window time and the I/Os it
+	// completed (what it cost, which the step's own figures no longer
+	// show); Again says why it was measured again (AgainLead, AgainFell,
+	// AgainBefore); for AgainFell, FellQD is the deeper step and FellIOPS
+	// the figure of it that fell clear below FirstIOPS (its mean, or its
+	// level after a start-up lead).
 	FirstIOPS float64 `json:"first_iops,omitempty"`
+	FirstNs   int64   `json:"first_ns,omitempty"`
+	FirstIOs  int64   `json:"first_ios,omitempty"`
+	Again     string  `json:"again,omitempty"`
+	FellQD    float64 `json:"fell_qd,omitempty"`
+	FellIOPS  float64 `json:"fell_iops,omitempty"`
 	Lead      float64 `json:"lead,omitempty"`
 	LeadShare float64 `json:"lead_share,omitempty"`
 	Level     float64 `json:"level,omitempty"`
@@ -122,6 +133,20 @@ type Settle struct {
 	Settled bool   `json:"settled"`
 	By      string `json:"by,omitempty"`
 }
+
+// Why a step was measured again (Settle.Again).
+const (
+	// AgainLead: its window began with a start-up burst that moved its
+	// mean more than its decisions allow (LeadMoves).
+	AgainLead = "lead"
+	// AgainFell: the next deeper step gave fewer IOPS than it by more
+	// than SaturationGain at SettleConfidence: its window carried a burst
+	// that ran out.
+	AgainFell = "fell"
+	// AgainBefore: the step before it was measured again, and its own
+	// window began with a start-up burst, judged against the old figure.
+	AgainBefore = "before"
+)
 
 // Ways a step settles (Settle.By).
 const (

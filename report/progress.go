@@ -25,14 +25,16 @@ func ProgressLive(l sweep.Live) string {
 		FormatIOPS(l.IOPS), FormatLatency(float64(l.LatMean)), l.Elapsed.Seconds(), progressClock(l.ETA))
 }
 
-// ProgressStep writes the lines that report step s, the last of r.Steps,
-// in at most 80 columns: a line naming the curve (rw and bs) when it is not
-// curve, the curve of the previous lines, then one line with its IOPS, mean
-// latency and how long it ran, or why it was skipped or failed. A skipped
-// step stands for the run of skipped steps of its curve that it ends. It
-// returns the curve of the lines written.
+// ProgressStep writes the lines that report step s, one of r.Steps (the
+// last, or an earlier one measured again), in at most 80 columns: a line
+// naming the curve (rw and bs) when it is not curve, the curve of the
+// previous lines, then one line with its IOPS, mean latency and how long it
+// ran, or why it was skipped or failed, and for a step measured again what
+// its first measurement gave and why it was not kept (AgainWords). A
+// skipped step stands for the run of skipped steps of its curve that it
+// ends. It returns the curve of the lines written.
 func ProgressStep(w io.Writer, r *sweep.Result, s sweep.Step, curve string) string {
-	i, n := len(r.Steps), r.Plan.Size()
+	i, n := stepPlace(r, s), r.Plan.Size()
 	if c := s.RW + " " + units.FioSize(s.BS); c != curve {
 		fmt.Fprintf(w, "%s:\n", c)
 		curve = c
@@ -66,8 +68,24 @@ func ProgressStep(w io.Writer, r *sweep.Result, s sweep.Step, curve string) stri
 			line = WrapHanging(why+")", 80, line+" (", "  ")
 		}
 		fmt.Fprintln(w, line)
+		if again := AgainWords(s); again != "" {
+			fmt.Fprintln(w, WrapHanging(again, 80, "  ", "  "))
+		}
 	}
 	return curve
+}
+
+// stepPlace is s's place in r.Steps, from 1: the last step that is s's
+// grid step (its rw, bs, depth, jobs, offered load and refinement), else
+// the last.
+func stepPlace(r *sweep.Result, s sweep.Step) int {
+	for j := len(r.Steps) - 1; j >= 0; j-- {
+		p := r.Steps[j]
+		if p.RW == s.RW && p.BS == s.BS && p.IODepth == s.IODepth && p.NumJobs == s.NumJobs && p.OfferedIOPS == s.OfferedIOPS && p.Refined == s.Refined {
+			return j + 1
+		}
+	}
+	return len(r.Steps)
 }
 
 // ProgressLines writes the step lines a sweep of r wrote while it ran, in

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/sweep"
@@ -127,6 +128,27 @@ func SettleWords(st sweep.Step) string {
 		return lat + at
 	}
 	return gain + "; " + lat + at
+}
+
+// AgainWords says, for a step measured again (Settle.FirstIOPS), what its
+// first measurement gave over how long and why the sweep measured it
+// again; "" for any other step.
+func AgainWords(st sweep.Step) string {
+	s := st.Settle
+	if s == nil || s.FirstIOPS <= 0 {
+		return ""
+	}
+	first := fmt.Sprintf("measured again: the first %.1f s gave %s IOPS", time.Duration(s.FirstNs).Seconds(), FormatIOPS(s.FirstIOPS))
+	switch s.Again {
+	case littleslaw.AgainFell:
+		return fmt.Sprintf("%s, over QD %g's %s by more than %.0f%% at %.0f%%: a burst that ran out", first,
+			s.FellQD, FormatIOPS(s.FellIOPS), littleslaw.SaturationGain*100, s.Confidence*100)
+	case littleslaw.AgainLead:
+		return first + ", its first slices above its level by more than its decisions allow: a start-up burst"
+	case littleslaw.AgainBefore:
+		return first + " with a start-up burst, judged against the step before as that was first measured"
+	}
+	return first
 }
 
 // side picks the words for which side of a threshold a figure lies.

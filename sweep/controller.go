@@ -129,10 +129,17 @@ func Run(ctx context.Context, cfg Config, r *Result) error {
 			return err
 		}
 		r.Steps = append(r.Steps, s)
-		if s, err = gr.again(ctx, i, s); err != nil {
+		var before int
+		if s, before, err = gr.again(ctx, i, s); err != nil {
 			return err
 		}
 		r.Meta.End = time.Now()
+		if before >= 0 && cfg.OnStep != nil {
+			// The step before, measured again: its new figures first.
+			if err := cfg.OnStep(r, r.Steps[before]); err != nil {
+				return fmt.Errorf("sweep: after step %d/%d: %w", before+1, len(gr.grid), err)
+			}
+		}
 		// Once a curve stops, all its deeper steps are skipped: report them as one batch.
 		batching := s.Skipped != "" && i+1 < len(gr.grid) && gr.grid[i+1].Curve(s.RW, s.BS)
 		if cfg.OnStep != nil && !batching {
@@ -224,31 +231,33 @@ func (gr *gridRun) measure(ctx context.Context, i int, g GridStep, first bool) (
 // lead if it has one (Settle.FirstIOPS keeps the first); then checks it
 // against the step before it (fellAgain). When that step is measured
 // again, s too is measured again if it began with a lead its decisions
-// were judged against the old measurement with. It returns s as kept.
-func (gr *gridRun) again(ctx context.Context, i int, s Step) (Step, error) {
+// were judged against the old measurement with. It returns s as kept and
+// the index in r.Steps of the step before it when that was measured
+// again (else −1).
+func (gr *gridRun) again(ctx context.Context, i int, s Step) (Step, int, error) {
 	if !gr.cfg.Steady.Settles() || s.OfferedIOPS > 0 || !s.Analysable() {
-		return s, nil
+		return s, -1, nil
 	}
 	var err error
 	if st := s.Settle; st != nil && st.LeadMoves() {
-		if s, err = gr.measureLastAgain(ctx, i, s); err != nil {
-			return s, err
+		if s, err = gr.measureLastAgain(ctx, i, s, littleslaw.AgainLead); err != nil {
+			return s, -1, err
 		}
 	}
-	fell, err := gr.fellAgain(ctx, i, s)
-	if err != nil || !fell {
-		return s, err
+	before, err := gr.fellAgain(ctx, i, s)
+	if err != nil || before < 0 {
+		return s, -1, err
 	}
 	if st := s.Settle; st != nil && st.Lead > 0 && st.FirstIOPS == 0 {
-		return gr.measureLastAgain(ctx, i, s)
+		s, err = gr.measureLastAgain(ctx, i, s, littleslaw.AgainBefore)
 	}
-	return s, nil
+	return s, before, err
 }
 
 // measureLastAgain measures s, the sweep's last step (grid step i), again
-// and keeps the new measurement (Settle.FirstIOPS: s's IOPS) when it is
-// analysable; it returns the step kept.
-func (gr *gridRun) measureLastAgain(ctx context.Context, i int, s Step) (Step, error) {
+// for why (littleslaw.AgainLead, AgainBefore) and keeps the new
+// measurement (keepFirst) when it is analysable; it returns the step kept.
+func (gr *gridRun) measureLastAgain(ctx context.Context, i int, s Step, why string) (Step, error) {
 	g := GridStep{RW: ioengine.RW(s.RW), BS: s.BS, IODepth: s.IODepth, NumJobs: s.NumJobs, Hosts: gr.r.Plan.Hosts}
 	ns, err := gr.measure(ctx, i, g, false)
 	if err != nil {
@@ -257,9 +266,18 @@ func (gr *gridRun) measureLastAgain(ctx context.Context, i int, s Step) (Step, e
 	if !ns.Analysable() || ns.Settle == nil {
 		return s, nil
 	}
-	ns.Settle.FirstIOPS = s.IOPS
+	keepFirst(&ns, s, why)
 	gr.r.Steps[len(gr.r.Steps)-1] = ns
 	return ns, nil
+}
+
+// keepFirst records in ns, a step measured again for why, what its first
+// measurement (first) gave and cost: its IOPS, its ramp and window time
+// and the I/Os it completed.
+func keepFirst(ns *Step, first Step, why string) {
+	st := ns.Settle
+	st.FirstIOPS, st.Again = first.IOPS, why
+	st.FirstNs, st.FirstIOs = first.RuntimeNs+first.RampNs, first.IssuedIOs()
 }
 
 // fellAgain is the settling rule's check of a step against the one before it
@@ -269,8 +287,9 @@ func (gr *gridRun) measureLastAgain(ctx context.Context, i int, s Step) (Step, e
 // does, and a fixed step's longer ramp and window would have spent it),
 // that step is measured again, once, and its new measurement replaces it
 // (Settle.FirstIOPS keeps the first). Off without the settling rule and
-// for offered loads.
-func (gr *gridRun) fellAgain(ctx context.Context, i int, s Step) (bool, error) {
+// for offered loads. It returns that step's index in r.Steps when it was
+// measured again, else −1.
+func (gr *gridRun) fellAgain(ctx context.Context, i int, s Step) (int, error) {
 	j := -1
 	for k, p := range gr.r.Steps {
 		if p.RW == s.RW && p.BS == s.BS && p.Analysable() && p.OfferedIOPS == 0 && p.QD < s.QD && (j < 0 || p.QD > gr.r.Steps[j].QD) {
@@ -278,20 +297,22 @@ func (gr *gridRun) fellAgain(ctx context.Context, i int, s Step) (bool, error) {
 		}
 	}
 	if j < 0 {
-		return false, nil
+		return -1, nil
 	}
 	p := gr.r.Steps[j]
-	if !fellClear(s, p) || p.Settle == nil || p.Settle.FirstIOPS > 0 {
-		return false, nil
+	fell, at := fellClear(s, p)
+	if !fell || p.Settle == nil || p.Settle.FirstIOPS > 0 {
+		return -1, nil
 	}
 	g := GridStep{RW: ioengine.RW(p.RW), BS: p.BS, IODepth: p.IODepth, NumJobs: p.NumJobs, Hosts: gr.r.Plan.Hosts}
 	ns, err := gr.measure(ctx, i, g, false)
 	if err != nil || !ns.Analysable() || ns.Settle == nil {
-		return false, err
+		return -1, err
 	}
-	ns.Settle.FirstIOPS = p.IOPS
+	keepFirst(&ns, p, littleslaw.AgainFell)
+	ns.Settle.FellQD, ns.Settle.FellIOPS = float64(s.QD), at
 	gr.r.Steps[j] = ns
-	return true, nil
+	return j, nil
 }
 
 // fellClear reports whether step s gave fewer IOPS than p, the step
@@ -300,11 +321,12 @@ func (gr *gridRun) fellAgain(ctx context.Context, i int, s Step) (bool, error) {
 // settling judged it against p) wholly below −SaturationGain, or, for a
 // step that began with a start-up lead, its level's (Settle.Level, with
 // the level's own standard error and t). A fall within a noisy disk's
-// scatter is not one.
-func fellClear(s, p Step) bool {
+// scatter is not one. at is the figure of s that fell: its level or its
+// mean IOPS.
+func fellClear(s, p Step) (fell bool, at float64) {
 	st := s.Settle
 	if st == nil || st.PrevQD != float64(p.QD) || st.T == 0 {
-		return false
+		return false, 0
 	}
 	if st.Lead > 0 && st.LevelN >= 3 && p.IOPS > 0 {
 		// A step that began with a burst: its level after the burst,
@@ -313,10 +335,10 @@ func fellClear(s, p Step) bool {
 		gain := st.Level/p.IOPS - 1
 		err := (1 + gain) * math.Hypot(p.IOPSUncertainty(), st.LevelErr)
 		if gain+littleslaw.TQuantile(st.LevelN-1)*err < -littleslaw.SaturationGain {
-			return true
+			return true, st.Level
 		}
 	}
-	return st.Gain+st.T*st.GainErr < -littleslaw.SaturationGain
+	return st.Gain+st.T*st.GainErr < -littleslaw.SaturationGain, s.IOPS
 }
 
 // runCapacity measures, for a plan of offered loads given as fractions,

@@ -34,9 +34,13 @@ var DefaultEarlyStop = EarlyStop{FlatGain: littleslaw.SaturationGain, LatRise: l
 // run order. A step is flat when it adds less than FlatGain to the most IOPS
 // any shallower step of the curve reached, while its mean latency is at least
 // LatRise times that of the best step at the next lower total QD measured.
-// A flat step whose settling found its pair flat at 95 %
-// (littleslaw.Settle.Flat) counts as FlatSteps flat steps: the curve stops
-// after it.
+// A step whose settling found its pair flat at 95 % (littleslaw.Settle.Flat)
+// counts as one flat step like any other: its interval rests on its own
+// 100 ms slices, and a dip of the device that spans the whole step is flat
+// at 95 % within it. The next deeper step, flat too, is what tells a
+// plateau from such a dip: on the virtio disk one QD 16 step settled flat
+// in a dip and ended a curve whose saturation QD then read 8 where the
+// fixed sweeps beside it read 128 and 64.
 func (e EarlyStop) Reason(curve []Step) string {
 	if len(curve) == 0 {
 		return ""
@@ -63,11 +67,6 @@ func (e EarlyStop) Reason(curve []Step) string {
 			s.IOPS < (1+e.FlatGain)*peak && s.Lat.MeanNs >= e.LatRise*base.Lat.MeanNs {
 			flat++
 			flatQDs = append(flatQDs, s.QD)
-			if s.Settle != nil && s.Settle.Flat {
-				// Its flatness settled at 95 %: one step is evidence
-				// enough (the second flat step guards a noisy one).
-				flat = max(flat, e.FlatSteps)
-			}
 		} else {
 			flat, flatQDs = 0, flatQDs[:0]
 		}

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/sweep"
 )
 
@@ -17,6 +18,13 @@ func curve(points ...[3]float64) []sweep.Step {
 		out = append(out, s)
 	}
 	return out
+}
+
+// settledFlat marks the second step of steps as settled flat at 95 %
+// (littleslaw.Settle.Flat): a pair whose flatness its own slices decided.
+func settledFlat(steps []sweep.Step) []sweep.Step {
+	steps[1].Settle = &littleslaw.Settle{Settled: true, Decided: true, Flat: true}
+	return steps
 }
 
 func TestEarlyStop(t *testing.T) {
@@ -32,6 +40,9 @@ func TestEarlyStop(t *testing.T) {
 		{"flat then growing resets", curve([3]float64{8, 8000, 1e6}, [3]float64{16, 8100, 2e6}, [3]float64{32, 12000, 2.6e6}), ""},
 		{"flat IOPS, latency not rising enough", curve([3]float64{8, 8000, 1e6}, [3]float64{16, 8100, 1.5e6}, [3]float64{32, 8150, 2e6}), ""},
 		{"dip then recovery counts against the peak", curve([3]float64{64, 68300, 0.94e6}, [3]float64{128, 63600, 2.01e6}, [3]float64{256, 68700, 3.73e6}), "QD 128, 256"},
+		{"one step settled flat is one flat step", settledFlat(curve([3]float64{8, 8000, 1e6}, [3]float64{16, 8100, 2e6})), ""},
+		{"settled flat, then a rise resets", settledFlat(curve([3]float64{8, 8000, 1e6}, [3]float64{16, 8100, 2e6}, [3]float64{32, 16000, 2e6})), ""},
+		{"settled flat, then flat again", settledFlat(curve([3]float64{8, 8000, 1e6}, [3]float64{16, 8100, 2e6}, [3]float64{32, 8150, 4e6})), "QD 16, 32"},
 		{"p99 beyond limit", curve([3]float64{8, 8000, 1.5e9}), "exceeds --max_latency"},
 		{"empty", nil, ""},
 	}

@@ -3,6 +3,7 @@
 package sweep
 
 import (
+	"math"
 	"time"
 
 	"github.com/qdsweep/qdsweep/diagnosis"
@@ -338,4 +339,29 @@ func HostSteps(hs []ioengine.HostStats) []HostStep {
 		out[i] = HostStep{Host: h.Host, IOPS: h.IOPS, BWBytes: h.BWBytes, Lat: h.Lat}
 	}
 	return out
+}
+
+// IssuedIOs is the I/Os the step completed over its ramp and its window:
+// its reads' and writes' counts (else its IOPS over its runtime) and its
+// ramp's slices. A step measured again adds what its first measurement
+// completed (Settle.FirstIOs).
+func (s Step) IssuedIOs() int64 {
+	var n int64
+	for _, d := range []*ioengine.DirStats{s.Read, s.Write} {
+		if d != nil {
+			n += d.TotalIOs
+		}
+	}
+	if n == 0 {
+		n = int64(math.Round(s.IOPS * float64(s.RuntimeNs) / 1e9))
+	}
+	if s.Series != nil {
+		for _, iv := range s.Series.Ramp {
+			n += iv.IOs
+		}
+	}
+	if s.Settle != nil {
+		n += s.Settle.FirstIOs
+	}
+	return n
 }

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/qdsweep/qdsweep/ioengine"
 	"github.com/qdsweep/qdsweep/littleslaw"
+	"github.com/qdsweep/qdsweep/report"
 	"github.com/qdsweep/qdsweep/sweep"
 )
 
@@ -72,7 +74,8 @@ func depthsAgree(a, b float64) bool {
 // the same diagnosis, with fewer I/Os (the burst aside, whose credits
 // refill with wall time). Every settled step records the
 // rule that ended it at 95 % (a step ended undecidable, its projection to
-// the window cap); a step settled flat ends the curve; the control step
+// the window cap); a step settled flat is one flat step of the two the
+// early stop needs; the control step
 // records its verdict's settling against the first measurement.
 func TestSettlingAgreesWithFixedSteps(t *testing.T) {
 	shapes := []struct {
@@ -167,11 +170,11 @@ func TestSettlingAgreesWithFixedSteps(t *testing.T) {
 			} else if held := c.Change == ""; c.Settle.By == littleslaw.SettledByDecision && held != (math.Abs(c.Settle.Gain) <= c.Settle.Band) {
 				t.Errorf("control settled %+v, verdict %q", c.Settle, c.Change)
 			}
-			// Once a pair settles flat at 95 %, its step is the curve's
-			// last: the early stop needs no second flat step.
-			for i, s := range r.Steps {
-				if s.Measured() && s.Settle != nil && s.Settle.Flat && i+1 < len(r.Steps) && r.Steps[i+1].Measured() {
-					t.Errorf("QD %d settled flat, yet QD %d ran", s.QD, r.Steps[i+1].QD)
+			// A pair settled flat at 95 % is one flat step: the early
+			// stop, where there is one, follows two.
+			for _, s := range r.Steps {
+				if strings.HasPrefix(s.Skipped, "early stop:") && !strings.Contains(s.Skipped, ", ") {
+					t.Errorf("QD %d skipped after one flat step: %q", s.QD, s.Skipped)
 				}
 			}
 			t.Logf("%s: settled %d steps, %.0f I/Os; fixed %d steps, %.0f I/Os; saturation QD %g; targets %v vs %v; %v; ended by %v",
@@ -285,5 +288,94 @@ func leadMeasuredAgain(t *testing.T, seed uint64) {
 	}
 	if got.satQD != want.satQD {
 		t.Errorf("saturation at QD %g, fixed steps at QD %g", got.satQD, want.satQD)
+	}
+}
+
+// TestMeasuredAgainIsReported: whatever step a sweep measures again (a
+// burst that ran out under the next deeper step, a start-up burst of its
+// own, or one judged against a step before that was measured again), the
+// step says why and what its first measurement gave and cost
+// (settle.again, first_iops, first_ns, first_ios), and the progress lines
+// a user reads end, for every step, with its kept figures: the last line
+// that names a step quotes the IOPS of its row in the results, and a step
+// measured again has its line again, saying so.
+func TestMeasuredAgainIsReported(t *testing.T) {
+	cases := []struct {
+		name string
+		sim  ioengine.SimConfig
+		qds  []int
+	}{
+		{"fall", ioengine.SimConfig{Latency: time.Millisecond, Jitter: 0.05, IOPS: 6000, BurstIOPS: 20000, BurstCredits: 3000, BurstCarry: true, Seed: 7}, []int{2, 16, 64}},
+		{"lead-11", ioengine.SimConfig{Latency: time.Millisecond, Jitter: 0.05, IOPS: 6000, BurstIOPS: 20000, BurstCredits: 2000, BurstCarry: true, Seed: 11}, []int{1, 2, 4, 8, 16, 32, 64}},
+		{"lead-5", ioengine.SimConfig{Latency: time.Millisecond, Jitter: 0.05, IOPS: 6000, BurstIOPS: 20000, BurstCredits: 2000, BurstCarry: true, Seed: 5}, []int{1, 2, 4, 8, 16, 32, 64}},
+	}
+	whys := map[string]int{}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var out strings.Builder
+			curve := ""
+			cfg := sweep.Config{Engine: ioengine.NewSim(tc.sim), Workload: ioengine.Workload{RandSeed: 1},
+				Ramp: 500 * time.Millisecond, Runtime: 3 * time.Second, Steady: sweep.DefaultSteady, Stop: sweep.DefaultEarlyStop,
+				OnStep: func(r *sweep.Result, s sweep.Step) error {
+					curve = report.ProgressStep(&out, r, s, curve)
+					return nil
+				}}
+			r := sweep.NewResult(sweep.Meta{Simulated: true}, plan(tc.qds, false))
+			if err := sweep.Run(context.Background(), cfg, r); err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(out.String(), "\n")
+			again := 0
+			for _, s := range r.Steps {
+				if !s.Measured() {
+					continue
+				}
+				name := fmt.Sprintf("QD %d (%d×%d)", s.QD, s.IODepth, s.NumJobs)
+				last := -1
+				for k, l := range lines {
+					if strings.Contains(l, name) {
+						last = k
+					}
+				}
+				if last < 0 || !strings.Contains(lines[last], "  "+report.FormatIOPS(s.IOPS)+" IOPS") {
+					t.Errorf("%s kept at %s IOPS; the last progress line naming it: %q\n%s", name, report.FormatIOPS(s.IOPS), lines[max(last, 0)], out.String())
+				}
+				st := s.Settle
+				if st == nil || st.FirstIOPS == 0 {
+					continue
+				}
+				again++
+				whys[st.Again]++
+				if st.FirstNs < int64(sweep.DefaultSteady.MinRising) || st.FirstIOs <= 0 {
+					t.Errorf("%s measured again: its first measurement's cost %v, %d I/Os", name, time.Duration(st.FirstNs), st.FirstIOs)
+				}
+				if s.IssuedIOs() < st.FirstIOs+int64(s.IOPS*float64(s.RuntimeNs)/1e9)/2 {
+					t.Errorf("%s: %d I/Os issued, its first measurement alone %d", name, s.IssuedIOs(), st.FirstIOs)
+				}
+				switch st.Again {
+				case littleslaw.AgainFell:
+					if st.FellQD <= float64(s.QD) || st.FellIOPS >= st.FirstIOPS*(1-littleslaw.SaturationGain) {
+						t.Errorf("%s measured again for a fall: QD %g's %.0f against its first %.0f", name, st.FellQD, st.FellIOPS, st.FirstIOPS)
+					}
+				case littleslaw.AgainLead, littleslaw.AgainBefore:
+				default:
+					t.Errorf("%s measured again for %q", name, st.Again)
+				}
+				block := lines[last]
+				for k := last + 1; k < len(lines) && strings.HasPrefix(lines[k], "  "); k++ {
+					block += " " + strings.TrimSpace(lines[k])
+				}
+				if !strings.Contains(block, "measured again: the first") || !strings.Contains(block, " gave "+report.FormatIOPS(st.FirstIOPS)+" IOPS") {
+					t.Errorf("%s measured again, first %s IOPS; its progress lines:\n%s", name, report.FormatIOPS(st.FirstIOPS), out.String())
+				}
+			}
+			if again == 0 {
+				t.Errorf("no step measured again: the case no longer shows one")
+			}
+			t.Logf("\n%s", out.String())
+		})
+	}
+	if whys[littleslaw.AgainFell] == 0 || whys[littleslaw.AgainLead]+whys[littleslaw.AgainBefore] == 0 {
+		t.Errorf("measured again for %v: want falls and leads", whys)
 	}
 }

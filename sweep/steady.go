@@ -28,8 +28,8 @@ import (
 // A step whose gain over the previous one is settled wholly above the
 // knee's 5 % (littleslaw.Settle.Rising: the curve still rises there, and
 // no knee can be at it) may end from MinRising on instead; one whose pair
-// is settled flat (Settle.Flat: the knee is at the step before, and the
-// step ends the curve) from MinFlat on. From
+// is settled flat (Settle.Flat: the knee is at the step before, unless the
+// next deeper step rises again) from MinFlat on. From
 // MinUndecided on, a step whose decision and precision are still open
 // and would still be open at the window cap (littleslaw.Settle.Undecidable
 // for Runtime / Interval intervals, told by Cap) ends too: the rest of
@@ -48,8 +48,8 @@ type SteadyConfig struct {
 	// (0: MinWindow).
 	MinRising time.Duration
 	// MinFlat is the shortest span of a step whose pair is settled flat
-	// (0: as MinRising). Such a step ends the curve and is its top, which
-	// the plateau and the diagnosis read: its mean must span the dips a
+	// (0: as MinRising). Such a step is on the curve's top, which the
+	// plateau and the diagnosis read: its mean must span the dips a
 	// device's 100 ms slices show for a few hundred ms at a time. On the
 	// virtio disk, QD 256 ended flat after 3 slices at 70.9k IOPS, 0.80 of
 	// its sweep's highest, where fixed 3 s steps gave it 0.94–0.99 and

@@ -177,7 +177,8 @@ func TestSteadyRising(t *testing.T) {
 		t.Errorf("a 4%% gain: steady at sample %d, settle %+v (want sample 5 or later, not rising)", k, st)
 	}
 	// A pair settled flat (no gain, latency doubled: Little's Law at QD 8
-	// against 4) ends the curve: from MinFlat on, else as a rising one.
+	// against 4), a step on the curve's top: from MinFlat on, else as a
+	// rising one.
 	cfg.MinFlat = time.Second
 	if k, st := feed(cfg, 10000); k != 10 || !st.Flat {
 		t.Errorf("a flat pair with MinFlat 1 s: steady at sample %d, settle %+v (want sample 10, flat)", k, st)

@@ -64,7 +64,7 @@ func sweepDescription() string {
 		"Each step ramps until its queue is full and latency stopped climbing (at most " + f(fio.OptRampTime) + ", default\n" +
 		"0.5 s), then measures until its decision is settled (its gain over the step before clear of the\n" +
 		"knee's 5% and 1.8× at 95%; from 0.3 s on when the gain lies wholly above 5%, from 1 s on when it lies\n" +
-		"wholly below 5% at 1.8× the latency or more, which also ends the curve), its mean is known to\n" +
+		"wholly below 5% at 1.8× the latency or more, a flat step: two end the curve), its mean is known to\n" +
 		"--mean-precision, its decision would\n" +
 		"not settle by " + f(fio.OptRuntime) + " at its spread (from 1 s on), IOPS is steady (" + f(fio.OptSS) + ": drifting\n" +
 		"under 2% of its mean per second over the last " + f(fio.OptSSDur) + " 2 s, sampled every --ss_interval 100 ms)\n" +
