@@ -290,7 +290,8 @@ print("start-up lead, then the slope rule or --runtime; –: the slope rule or -
 print("100 ms stood above its level, settle.lead); C is the control step (d: its held/changed verdict")
 print("settled at 95 %). A step measured again shows its first measurement's ramp and window in ms")
 print("and why (fell: the next deeper step fell clear below it; lead: its own start-up burst; before:")
-print("its burst judged against a step before that was measured again), then its kept measurement.")
+print("its burst judged against a step before that was measured again; top: the curve's most IOPS,")
+print("its last step more than 5 % below as the curve ended), then its kept measurement.")
 print()
 width = max(len([s for s in x["r"]["steps"] if s.get("series")]) for x in S)
 qds = []

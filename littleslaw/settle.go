@@ -105,14 +105,17 @@ type Settle struct {
 	// FirstIOPS is, for a step measured again (sweep's rules: its window
 	// began with a start-up lead that moved its mean, LeadMoves, or the
 	// next deeper step gave fewer IOPS than it by more than
-	// SaturationGain: its window carried a burst that ran out), the IOPS
+	// SaturationGain: its window carried a burst that ran out, or it is
+	// its curve's top and the curve's last step gave fewer IOPS than it
+	// by more than SaturationGain), the IOPS
 	// of its first measurement, which this one replaced. FirstNs and
 	// FirstIOs are that measurement's ramp and window time and the I/Os it
 	// completed (what it cost, which the step's own figures no longer
 	// show); Again says why it was measured again (AgainLead, AgainFell,
-	// AgainBefore); for AgainFell, FellQD is the deeper step and FellIOPS
-	// the figure of it that fell clear below FirstIOPS (its mean, or its
-	// level after a start-up lead).
+	// AgainBefore, AgainTop); for AgainFell, FellQD is the deeper step and
+	// FellIOPS the figure of it that fell clear below FirstIOPS (its mean,
+	// or its level after a start-up lead); for AgainTop, the curve's last
+	// step and its figure.
 	FirstIOPS float64 `json:"first_iops,omitempty"`
 	FirstNs   int64   `json:"first_ns,omitempty"`
 	FirstIOs  int64   `json:"first_ios,omitempty"`
@@ -146,6 +149,13 @@ const (
 	// AgainBefore: the step before it was measured again, and its own
 	// window began with a start-up burst, judged against the old figure.
 	AgainBefore = "before"
+	// AgainTop: it was its curve's top (the most IOPS) and the curve's
+	// last step, deeper, gave fewer IOPS than it by more than
+	// SaturationGain: the top is what the analysis reads the saturation
+	// and the cap at, and a flat top is judged against it to that 5%, so
+	// a short window that carried a burst there would turn a cap into a
+	// retrograde curve.
+	AgainTop = "top"
 )
 
 // Ways a step settles (Settle.By).

@@ -70,6 +70,9 @@ func Markdown(w io.Writer, r *sweep.Result, o Options, charts []string) error {
 	if n := controlNote(r); n != "" {
 		fmt.Fprintf(bw, "\n%s\n", mdEscape(n))
 	}
+	if n := againNote(r); n != "" {
+		fmt.Fprintf(bw, "\n%s\n", mdEscape(n))
+	}
 	if n := rampNote(r); n != "" {
 		fmt.Fprintf(bw, "\n%s\n", mdEscape(n))
 	}

@@ -130,6 +130,9 @@ func SettleWords(st sweep.Step) string {
 	return gain + "; " + lat + at
 }
 
+// againPrefix opens AgainWords.
+const againPrefix = "measured again: "
+
 // AgainWords says, for a step measured again (Settle.FirstIOPS), what its
 // first measurement gave over how long and why the sweep measured it
 // again; "" for any other step.
@@ -138,17 +141,37 @@ func AgainWords(st sweep.Step) string {
 	if s == nil || s.FirstIOPS <= 0 {
 		return ""
 	}
-	first := fmt.Sprintf("measured again: the first %.1f s gave %s IOPS", time.Duration(s.FirstNs).Seconds(), FormatIOPS(s.FirstIOPS))
+	first := fmt.Sprintf(againPrefix+"the first %.1f s gave %s IOPS", time.Duration(s.FirstNs).Seconds(), FormatIOPS(s.FirstIOPS))
 	switch s.Again {
 	case littleslaw.AgainFell:
 		return fmt.Sprintf("%s, over QD %g's %s by more than %.0f%% at %.0f%%: a burst that ran out", first,
 			s.FellQD, FormatIOPS(s.FellIOPS), littleslaw.SaturationGain*100, s.Confidence*100)
 	case littleslaw.AgainLead:
 		return first + ", its first slices above its level by more than its decisions allow: a start-up burst"
+	case littleslaw.AgainTop:
+		return fmt.Sprintf("%s, the curve's top, more than %.0f%% over its last step, QD %g's %s: the top measured again as the curve ended", first,
+			littleslaw.SaturationGain*100, s.FellQD, FormatIOPS(s.FellIOPS))
 	case littleslaw.AgainBefore:
 		return first + " with a start-up burst, judged against the step before as that was first measured"
 	}
 	return first
+}
+
+// againNote lists, under the table, the steps measured again and what
+// their first measurement gave (AgainWords): a row shows only the
+// measurement kept, and the I/Os and time of the first are spent all the
+// same ("" when no step was measured again).
+func againNote(r *sweep.Result) string {
+	var parts []string
+	for _, st := range r.Steps {
+		if w := AgainWords(st); w != "" {
+			parts = append(parts, fmt.Sprintf("QD %d: %s", st.QD, strings.TrimPrefix(w, againPrefix)))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "measured again (the row shows the second measurement): " + strings.Join(parts, "; ") + "."
 }
 
 // side picks the words for which side of a threshold a figure lies.

@@ -50,6 +50,9 @@ func Table(w io.Writer, r *sweep.Result, o Options) error {
 	if n := controlNote(r); n != "" {
 		fmt.Fprintln(bw, wrap(n, o.Width))
 	}
+	if n := againNote(r); n != "" {
+		fmt.Fprintln(bw, wrap(n, o.Width))
+	}
 	if n := rampNote(r); n != "" {
 		fmt.Fprintln(bw, wrap(n, o.Width))
 	}

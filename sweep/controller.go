@@ -129,27 +129,50 @@ func Run(ctx context.Context, cfg Config, r *Result) error {
 			return err
 		}
 		r.Steps = append(r.Steps, s)
-		var before int
+		var before, top int
 		if s, before, err = gr.again(ctx, i, s); err != nil {
 			return err
 		}
-		r.Meta.End = time.Now()
-		if before >= 0 && cfg.OnStep != nil {
-			// The step before, measured again: its new figures first.
-			if err := cfg.OnStep(r, r.Steps[before]); err != nil {
-				return fmt.Errorf("sweep: after step %d/%d: %w", before+1, len(gr.grid), err)
-			}
+		if top, err = gr.topAgain(ctx, i, s, stop); err != nil {
+			return err
 		}
-		// Once a curve stops, all its deeper steps are skipped: report them as one batch.
-		batching := s.Skipped != "" && i+1 < len(gr.grid) && gr.grid[i+1].Curve(s.RW, s.BS)
-		if cfg.OnStep != nil && !batching {
-			if err := cfg.OnStep(r, s); err != nil {
-				return fmt.Errorf("sweep: after step %d/%d: %w", i+1, len(gr.grid), err)
-			}
+		r.Meta.End = time.Now()
+		if err := gr.announce(i, s, before, top); err != nil {
+			return err
 		}
 	}
 	if gr.ran > 0 && gr.failed == gr.ran {
 		return fmt.Errorf("sweep: %w: %s", ErrAllFailed, gr.firstFail)
+	}
+	return nil
+}
+
+// announce calls Config.OnStep for s, grid step i just run, and for the
+// steps measured again with it: before (the step before it, measured
+// again after a fall: its new figures first, as s was judged against
+// them) and top (its curve's top, measured again as the curve ended:
+// after s, whose figure its words quote); −1 for none. Once a curve
+// stops, all its deeper steps are skipped: they are reported as one
+// batch, with the last.
+func (gr *gridRun) announce(i int, s Step, before, top int) error {
+	r, on := gr.r, gr.cfg.OnStep
+	if on == nil {
+		return nil
+	}
+	var order []Step
+	if before >= 0 {
+		order = append(order, r.Steps[before])
+	}
+	if batching := s.Skipped != "" && i+1 < len(gr.grid) && gr.grid[i+1].Curve(s.RW, s.BS); !batching {
+		order = append(order, s)
+	}
+	if top >= 0 {
+		order = append(order, r.Steps[top])
+	}
+	for _, st := range order {
+		if err := on(r, st); err != nil {
+			return fmt.Errorf("sweep: after step %d/%d: %w", i+1, len(gr.grid), err)
+		}
 	}
 	return nil
 }
@@ -301,7 +324,22 @@ func (gr *gridRun) fellAgain(ctx context.Context, i int, s Step) (int, error) {
 	}
 	p := gr.r.Steps[j]
 	fell, at := fellClear(s, p)
-	if !fell || p.Settle == nil || p.Settle.FirstIOPS > 0 {
+	if !fell {
+		return -1, nil
+	}
+	return gr.measureAgain(ctx, i, j, littleslaw.AgainFell, s.QD, at)
+}
+
+// measureAgain measures r.Steps[j], an earlier step of the curve grid
+// step i is on, again for why (littleslaw.AgainFell, AgainTop), once:
+// not a step without settling figures or one already measured again. The
+// new measurement replaces it when analysable, recording what the first
+// gave and cost (keepFirst) and the deeper step at qd and its figure iops
+// that called for it (Settle.FellQD, FellIOPS). It returns j when the
+// step was measured again, else −1.
+func (gr *gridRun) measureAgain(ctx context.Context, i, j int, why string, qd int, iops float64) (int, error) {
+	p := gr.r.Steps[j]
+	if p.Settle == nil || p.Settle.FirstIOPS > 0 {
 		return -1, nil
 	}
 	g := GridStep{RW: ioengine.RW(p.RW), BS: p.BS, IODepth: p.IODepth, NumJobs: p.NumJobs, Hosts: gr.r.Plan.Hosts}
@@ -309,10 +347,65 @@ func (gr *gridRun) fellAgain(ctx context.Context, i int, s Step) (int, error) {
 	if err != nil || !ns.Analysable() || ns.Settle == nil {
 		return -1, err
 	}
-	keepFirst(&ns, p, littleslaw.AgainFell)
-	ns.Settle.FellQD, ns.Settle.FellIOPS = float64(s.QD), at
+	keepFirst(&ns, p, why)
+	ns.Settle.FellQD, ns.Settle.FellIOPS = float64(qd), iops
 	gr.r.Steps[j] = ns
 	return j, nil
+}
+
+// topAgain is the settling rule's check of a curve's top as the curve
+// ends (s, just measured, is its last step: the grid's last, the last of
+// its curve, or the early stop skips the rest): when s gave fewer IOPS
+// than the curve's top (its most IOPS, as the analysis reads each step,
+// curvePoint) by more than the knee's 5% (the margin the analysis judges
+// a flat top by), the top is measured again, once, and its new
+// measurement replaces it (littleslaw.AgainTop). A short window at the
+// top that carried a burst would otherwise make a capped curve read as
+// retrograde, and its saturation as a burst's. Off without the settling
+// rule and for offered loads. It returns the top's index in r.Steps when
+// it was measured again, else −1.
+func (gr *gridRun) topAgain(ctx context.Context, i int, s Step, stop EarlyStop) (int, error) {
+	if !gr.cfg.Steady.Settles() || s.OfferedIOPS > 0 || !s.Analysable() || !gr.curveEnds(i, s, stop) {
+		return -1, nil
+	}
+	last, ok := curvePoint(s)
+	if !ok {
+		return -1, nil
+	}
+	j, most := -1, 0.0
+	for k, p := range gr.r.Steps {
+		if p.RW != s.RW || p.BS != s.BS || p.OfferedIOPS > 0 || p.QD >= s.QD {
+			continue
+		}
+		if v, ok := curvePoint(p); ok && v > most {
+			j, most = k, v
+		}
+	}
+	if j < 0 || last >= (1-littleslaw.SaturationGain)*most {
+		return -1, nil
+	}
+	return gr.measureAgain(ctx, i, j, littleslaw.AgainTop, s.QD, last)
+}
+
+// curveEnds reports whether s, grid step i just measured, is the last step
+// its curve measures: the grid's last, the last of its curve, or the one
+// after which the early stop skips the rest.
+func (gr *gridRun) curveEnds(i int, s Step, stop EarlyStop) bool {
+	if i+1 >= len(gr.grid) {
+		return true
+	}
+	next := gr.grid[i+1]
+	return !next.Curve(s.RW, s.BS) || stop.Reason(measured(gr.r.Steps, next)) != ""
+}
+
+// curvePoint is the IOPS the analysis reads step s at (Curve.Points: its
+// mean, or its sustained level); false when the analysis leaves it out.
+func curvePoint(s Step) (float64, bool) {
+	pts := Curve{Steps: []Step{s}}.Points()
+	if len(pts) == 0 {
+		return 0, false
+	}
+	return pts[0].IOPS, true
 }
 
 // fellClear reports whether step s gave fewer IOPS than p, the step

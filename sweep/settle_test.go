@@ -357,6 +357,10 @@ func TestMeasuredAgainIsReported(t *testing.T) {
 					if st.FellQD <= float64(s.QD) || st.FellIOPS >= st.FirstIOPS*(1-littleslaw.SaturationGain) {
 						t.Errorf("%s measured again for a fall: QD %g's %.0f against its first %.0f", name, st.FellQD, st.FellIOPS, st.FirstIOPS)
 					}
+				case littleslaw.AgainTop:
+					if st.FellQD <= float64(s.QD) || st.FellIOPS >= st.FirstIOPS*(1-littleslaw.SaturationGain) {
+						t.Errorf("%s measured again as the top: QD %g's %.0f against its first %.0f", name, st.FellQD, st.FellIOPS, st.FirstIOPS)
+					}
 				case littleslaw.AgainLead, littleslaw.AgainBefore:
 				default:
 					t.Errorf("%s measured again for %q", name, st.Again)
@@ -372,10 +376,97 @@ func TestMeasuredAgainIsReported(t *testing.T) {
 			if again == 0 {
 				t.Errorf("no step measured again: the case no longer shows one")
 			}
+			againUnderTables(t, r)
 			t.Logf("\n%s", out.String())
 		})
 	}
 	if whys[littleslaw.AgainFell] == 0 || whys[littleslaw.AgainLead]+whys[littleslaw.AgainBefore] == 0 {
 		t.Errorf("measured again for %v: want falls and leads", whys)
+	}
+}
+
+// againUnderTables checks that the table and the Markdown summary of r name
+// every step measured again under the table with what its first
+// measurement gave, as its progress line did.
+func againUnderTables(t *testing.T, r *sweep.Result) {
+	t.Helper()
+	var tab, md strings.Builder
+	if err := report.Table(&tab, r, report.Options{Width: 4000}); err != nil {
+		t.Fatal(err)
+	}
+	if err := report.Markdown(&md, r, report.Options{Width: 4000}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range r.Steps {
+		if s.Settle == nil || s.Settle.FirstIOPS == 0 {
+			continue
+		}
+		want := fmt.Sprintf("QD %d: the first %.1f s gave %s IOPS", s.QD, time.Duration(s.Settle.FirstNs).Seconds(), report.FormatIOPS(s.Settle.FirstIOPS))
+		for name, out := range map[string]string{"table": tab.String(), "summary": md.String()} {
+			if !strings.Contains(out, "measured again (the row shows the second measurement): ") || !strings.Contains(out, want) {
+				t.Errorf("the %s does not say %q:\n%s", name, want, out)
+			}
+		}
+	}
+}
+
+// TestTopMeasuredAgainAsTheCurveEnds: on volumes capped after a short
+// burst (a token bucket as a provisioned network volume's, credits
+// carried from step to step), a short window at the curve's top can carry
+// the burst, and the deeper steps, at the cap, then read more than 5%
+// below it without a fall clear at 95 % from the step before. The
+// property over seeds and bucket sizes: wherever a curve's last step
+// reads more than 5% below its top as the analysis reads them, the top
+// was measured again (littleslaw.AgainTop, or for a fall or a lead),
+// once; and the case arises.
+func TestTopMeasuredAgainAsTheCurveEnds(t *testing.T) {
+	tops := 0
+	for _, credits := range []float64{800, 1200} {
+		for _, seed := range []uint64{1, 2, 3} {
+			sim := ioengine.SimConfig{Latency: 1200 * time.Microsecond, Jitter: 0.05, IOPS: 8000, BurstIOPS: 64000, BurstCredits: credits, BurstCarry: true, Seed: seed,
+				ThrottlePeriod: 150 * time.Millisecond, ThrottleIOPS: 8000}
+			cfg := sweep.Config{Engine: ioengine.NewSim(sim), Workload: ioengine.Workload{RandSeed: 1},
+				Ramp: 500 * time.Millisecond, Runtime: 3 * time.Second, Steady: sweep.DefaultSteady, Stop: sweep.DefaultEarlyStop}
+			r := sweep.NewResult(sweep.Meta{Simulated: true}, plan([]int{1, 2, 4, 8, 16, 32, 64, 128, 256}, false))
+			if err := sweep.Run(context.Background(), cfg, r); err != nil {
+				t.Fatal(err)
+			}
+			var top, last sweep.Step
+			var most float64
+			for _, s := range r.Steps {
+				pts := sweep.Curve{Steps: []sweep.Step{s}}.Points()
+				if len(pts) == 0 {
+					continue
+				}
+				last = s
+				if pts[0].IOPS > most {
+					top, most = s, pts[0].IOPS
+				}
+				if st := s.Settle; st != nil && st.Again == littleslaw.AgainTop {
+					tops++
+					if st.FellQD <= float64(s.QD) || st.FellIOPS >= (1-littleslaw.SaturationGain)*st.FirstIOPS {
+						t.Errorf("credits %g seed %d: QD %d measured again as the top at %.0f, its curve's last QD %g at %.0f", credits, seed, s.QD, st.FirstIOPS, st.FellQD, st.FellIOPS)
+					}
+				}
+			}
+			lastIOPS := sweep.Curve{Steps: []sweep.Step{last}}.Points()[0].IOPS
+			if top.QD != last.QD && lastIOPS < (1-littleslaw.SaturationGain)*most && (top.Settle == nil || top.Settle.FirstIOPS == 0) {
+				t.Errorf("credits %g seed %d: the curve ends at QD %d with %.0f IOPS, more than 5%% under its top, QD %d's %.0f, not measured again", credits, seed, last.QD, lastIOPS, top.QD, most)
+			}
+			var qds []string
+			for _, s := range r.Steps {
+				if s.Measured() {
+					q := fmt.Sprintf("%d:%.0f", s.QD, s.IOPS)
+					if st := s.Settle; st != nil && st.FirstIOPS > 0 {
+						q += fmt.Sprintf("(%s, first %.0f)", st.Again, st.FirstIOPS)
+					}
+					qds = append(qds, q)
+				}
+			}
+			t.Logf("credits %g seed %d: %s", credits, seed, strings.Join(qds, " "))
+		}
+	}
+	if tops == 0 {
+		t.Errorf("no curve's top measured again: the cases no longer show one")
 	}
 }
