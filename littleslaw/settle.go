@@ -59,6 +59,7 @@ type Settle struct {
 	// what the knee asks of it, LatRatioErr its standard error (a
 	// fraction of it).
 	PrevQD      float64 `json:"prev_qd,omitempty"`
+	PrevIOPS    float64 `json:"prev_iops,omitempty"` // the previous step's IOPS the gain was judged against
 	Gain        float64 `json:"gain,omitempty"`
 	GainErr     float64 `json:"gain_err,omitempty"`
 	GainLimit   float64 `json:"gain_limit,omitempty"` // SaturationGain
@@ -115,13 +116,15 @@ type Settle struct {
 	// AgainBefore, AgainTop); for AgainFell, FellQD is the deeper step and
 	// FellIOPS the figure of it that fell clear below FirstIOPS (its mean,
 	// or its level after a start-up lead); for AgainTop, the curve's last
-	// step and its figure.
+	// step and its figure. FellOf says which figure of that step FellIOPS
+	// is: "" its mean IOPS, FellLevel or FellSustained.
 	FirstIOPS float64 `json:"first_iops,omitempty"`
 	FirstNs   int64   `json:"first_ns,omitempty"`
 	FirstIOs  int64   `json:"first_ios,omitempty"`
 	Again     string  `json:"again,omitempty"`
 	FellQD    float64 `json:"fell_qd,omitempty"`
 	FellIOPS  float64 `json:"fell_iops,omitempty"`
+	FellOf    string  `json:"fell_of,omitempty"`
 	Lead      float64 `json:"lead,omitempty"`
 	LeadShare float64 `json:"lead_share,omitempty"`
 	Level     float64 `json:"level,omitempty"`
@@ -156,6 +159,16 @@ const (
 	// a short window that carried a burst there would turn a cap into a
 	// retrograde curve.
 	AgainTop = "top"
+)
+
+// Which figure of the deeper step Settle.FellIOPS is, when not its mean
+// (Settle.FellOf).
+const (
+	// FellLevel: its level after a start-up lead (Settle.Level).
+	FellLevel = "level"
+	// FellSustained: its sustained level, the IOPS the analysis reads it
+	// at when its time series shows a burst or a warm-up.
+	FellSustained = "sustained"
 )
 
 // Ways a step settles (Settle.By).
@@ -339,7 +352,7 @@ func (s *Settle) LeadMoves() bool { return s.Lead > 0 && s.LeadShare > s.Need }
 
 // decide fills the pair's figures and whether its decision is settled.
 func (s *Settle) decide(p, q StepEstimate) {
-	s.PrevQD, s.GainLimit = p.QD, SaturationGain
+	s.PrevQD, s.PrevIOPS, s.GainLimit = p.QD, p.IOPS, SaturationGain
 	s.Gain = q.IOPS/p.IOPS - 1
 	s.GainErr = (1 + s.Gain) * math.Hypot(p.IOPSErr, q.IOPSErr)
 	s.GainClear = math.Abs(s.Gain-SaturationGain) >= s.T*s.GainErr

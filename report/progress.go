@@ -64,11 +64,11 @@ func ProgressStep(w io.Writer, r *sweep.Result, s sweep.Step, curve string) stri
 			ran = fmt.Sprintf("ran %.1f s, steady", time.Duration(s.RuntimeNs).Seconds())
 		}
 		line := fmt.Sprintf("%s  %s IOPS  %s mean  %s", g, FormatIOPS(s.IOPS), FormatLatency(s.Lat.MeanNs), ran)
-		if why := SettleWords(s); s.Steady && why != "" {
+		if why := SettleWords(r, s); s.Steady && why != "" {
 			line = WrapHanging(why+")", 80, line+" (", "  ")
 		}
 		fmt.Fprintln(w, line)
-		if again := AgainWords(s); again != "" {
+		if again := AgainWords(r, s); again != "" {
 			fmt.Fprintln(w, WrapHanging(again, 80, "  ", "  "))
 		}
 	}

@@ -101,7 +101,7 @@ func SteadyWords(st sweep.Step) string {
 // the first measurement and its band; for a step ended undecided, the gain
 // that would not have settled by its window cap; "" when the step records
 // none of these.
-func SettleWords(st sweep.Step) string {
+func SettleWords(r *sweep.Result, st sweep.Step) string {
 	s := st.Settle
 	if s == nil || !s.Settled {
 		return ""
@@ -118,9 +118,16 @@ func SettleWords(st sweep.Step) string {
 		return fmt.Sprintf("IOPS %s ±%.1f%% of the first measurement, %s its %.0f%% band%s", fmtPct(s.Gain), s.T*s.GainErr*100,
 			side(math.Abs(s.Gain) > s.Band, "outside", "inside"), s.Band*100, at)
 	}
-	gain := fmt.Sprintf("IOPS %s ±%.1f%% over QD %g, %s %.0f%%", fmtPct(s.Gain), s.T*s.GainErr*100, s.PrevQD,
+	prev, prevs := fmt.Sprintf("QD %g", s.PrevQD), fmt.Sprintf("QD %g's", s.PrevQD)
+	if p, ok := curveStep(r, st, s.PrevQD); ok && s.PrevIOPS > 0 && p.IOPS != s.PrevIOPS {
+		// The step before was measured again after this one was judged
+		// against it: its row shows the second measurement.
+		prev = fmt.Sprintf("QD %g as first measured (%s IOPS)", s.PrevQD, FormatIOPS(s.PrevIOPS))
+		prevs = fmt.Sprintf("QD %g's as first measured", s.PrevQD)
+	}
+	gain := fmt.Sprintf("IOPS %s ±%.1f%% over %s, %s %.0f%%", fmtPct(s.Gain), s.T*s.GainErr*100, prev,
 		side(s.Gain >= s.GainLimit, "clear of", "under"), s.GainLimit*100)
-	lat := fmt.Sprintf("latency ×%.2f QD %g's, %s ×%.2f", s.LatRatio, s.PrevQD, side(s.LatRatio >= s.LatNeed, "at or over", "under"), s.LatNeed)
+	lat := fmt.Sprintf("latency ×%.2f %s, %s ×%.2f", s.LatRatio, prevs, side(s.LatRatio >= s.LatNeed, "at or over", "under"), s.LatNeed)
 	switch {
 	case s.GainClear && s.Gain >= s.GainLimit:
 		return gain + at
@@ -135,8 +142,9 @@ const againPrefix = "measured again: "
 
 // AgainWords says, for a step measured again (Settle.FirstIOPS), what its
 // first measurement gave over how long and why the sweep measured it
-// again; "" for any other step.
-func AgainWords(st sweep.Step) string {
+// again; "" for any other step. r is the sweep the step is one of (nil:
+// none), where the deeper step whose figure called for it is looked up.
+func AgainWords(r *sweep.Result, st sweep.Step) string {
 	s := st.Settle
 	if s == nil || s.FirstIOPS <= 0 {
 		return ""
@@ -144,17 +152,67 @@ func AgainWords(st sweep.Step) string {
 	first := fmt.Sprintf(againPrefix+"the first %.1f s gave %s IOPS", time.Duration(s.FirstNs).Seconds(), FormatIOPS(s.FirstIOPS))
 	switch s.Again {
 	case littleslaw.AgainFell:
-		return fmt.Sprintf("%s, over QD %g's %s by more than %.0f%% at %.0f%%: a burst that ran out", first,
-			s.FellQD, FormatIOPS(s.FellIOPS), littleslaw.SaturationGain*100, s.Confidence*100)
+		return fmt.Sprintf("%s, over %s by more than %.0f%% at %.0f%%: a burst that ran out", first,
+			fellFigure(r, st), littleslaw.SaturationGain*100, s.Confidence*100)
 	case littleslaw.AgainLead:
 		return first + ", its first slices above its level by more than its decisions allow: a start-up burst"
 	case littleslaw.AgainTop:
-		return fmt.Sprintf("%s, the curve's top, more than %.0f%% over its last step, QD %g's %s: the top measured again as the curve ended", first,
-			littleslaw.SaturationGain*100, s.FellQD, FormatIOPS(s.FellIOPS))
+		return fmt.Sprintf("%s, the curve's top, more than %.0f%% over its last step, %s: the top measured again as the curve ended", first,
+			littleslaw.SaturationGain*100, fellFigure(r, st))
 	case littleslaw.AgainBefore:
 		return first + " with a start-up burst, judged against the step before as that was first measured"
 	}
 	return first
+}
+
+// fellFigure names the deeper step's figure that called for st to be
+// measured again (Settle.FellQD, FellIOPS, FellOf) so that a reader finds
+// it: its mean is its row's IOPS; a level is named as one; and when that
+// step was itself measured again later, its row shows the second
+// measurement, so the words say the figure is its first's.
+func fellFigure(r *sweep.Result, st sweep.Step) string {
+	s := st.Settle
+	d, ok := curveStep(r, st, s.FellQD)
+	now := !ok || d.Settle == nil || d.Settle.FirstIOPS == 0
+	if ok && !now {
+		switch s.FellOf {
+		case littleslaw.FellLevel:
+			now = d.Settle.Level == s.FellIOPS
+		case littleslaw.FellSustained:
+			now = d.Time != nil && d.Time.Sustained != nil && d.Time.Sustained.IOPS == s.FellIOPS
+		default:
+			now = d.IOPS == s.FellIOPS
+		}
+	}
+	fig, qd := FormatIOPS(s.FellIOPS), fmt.Sprintf("QD %g", s.FellQD)
+	switch {
+	case now && s.FellOf == littleslaw.FellLevel:
+		return fmt.Sprintf("%s's level after its start-up burst, %s", qd, fig)
+	case now && s.FellOf == littleslaw.FellSustained:
+		return fmt.Sprintf("%s's sustained level, %s", qd, fig)
+	case now:
+		return fmt.Sprintf("%s's %s", qd, fig)
+	case s.FellOf == littleslaw.FellLevel:
+		return fmt.Sprintf("the level after the start-up burst of %s's first measurement, %s", qd, fig)
+	case s.FellOf == littleslaw.FellSustained:
+		return fmt.Sprintf("the sustained level of %s's first measurement, %s", qd, fig)
+	}
+	return fmt.Sprintf("%s's first measurement, %s", qd, fig)
+}
+
+// curveStep is the closed-loop step of st's curve (its rw and bs) at
+// queue depth qd in r, the last such that ran; false when r has none.
+func curveStep(r *sweep.Result, st sweep.Step, qd float64) (sweep.Step, bool) {
+	if r == nil {
+		return sweep.Step{}, false
+	}
+	for j := len(r.Steps) - 1; j >= 0; j-- {
+		p := r.Steps[j]
+		if p.RW == st.RW && p.BS == st.BS && p.OfferedIOPS == 0 && float64(p.QD) == qd && p.Skipped == "" && p.Failed == "" {
+			return p, true
+		}
+	}
+	return sweep.Step{}, false
 }
 
 // againNote lists, under the table, the steps measured again and what
@@ -164,7 +222,7 @@ func AgainWords(st sweep.Step) string {
 func againNote(r *sweep.Result) string {
 	var parts []string
 	for _, st := range r.Steps {
-		if w := AgainWords(st); w != "" {
+		if w := AgainWords(r, st); w != "" {
 			parts = append(parts, fmt.Sprintf("QD %d: %s", st.QD, strings.TrimPrefix(w, againPrefix)))
 		}
 	}

@@ -1,8 +1,10 @@
 package report
 
 import (
+	"strings"
 	"testing"
 
+	"github.com/qdsweep/qdsweep/diagnosis"
 	"github.com/qdsweep/qdsweep/littleslaw"
 	"github.com/qdsweep/qdsweep/sweep"
 )
@@ -36,8 +38,60 @@ func TestSettleWords(t *testing.T) {
 		{&held, "IOPS -1.0% ±3.1% of the first measurement, inside its 5% band at 95%"},
 		{nil, ""},
 	} {
-		if got := SettleWords(sweep.Step{Steady: true, Settle: c.s}); got != c.want {
+		if got := SettleWords(nil, sweep.Step{Steady: true, Settle: c.s}); got != c.want {
 			t.Errorf("SettleWords(%+v) = %q, want %q", c.s, got, c.want)
+		}
+	}
+}
+
+// TestAgainWordsNameTheRowsFigure: the words of a step measured again
+// after a fall or as a curve's top quote the deeper step's figure as
+// "QD n's X" only when QD n's row shows X; a level is named as one, and a
+// figure of a deeper step measured again since is named as its first
+// measurement's. Every way the figure and the deeper step's history
+// combine is tried, and the step judged against a step measured again
+// since says so too (SettleWords).
+func TestAgainWordsNameTheRowsFigure(t *testing.T) {
+	const level, sustained, first, second = 9400.0, 9100.0, 9800.0, 10200.0
+	for _, why := range []string{littleslaw.AgainFell, littleslaw.AgainTop} {
+		for _, of := range []string{"", littleslaw.FellLevel, littleslaw.FellSustained} {
+			for _, again := range []string{"", littleslaw.AgainLead, littleslaw.AgainBefore} {
+				fell := map[string]float64{"": first, littleslaw.FellLevel: level, littleslaw.FellSustained: sustained}[of]
+				deep := sweep.Step{RW: "randread", BS: 4096, QD: 128, IODepth: 128, NumJobs: 1, IOPS: first,
+					Settle: &littleslaw.Settle{Settled: true, Level: level, PrevQD: 64, PrevIOPS: 11000},
+					Time:   &diagnosis.StepTime{Sustained: &diagnosis.Sustained{IOPS: sustained}}}
+				if again == littleslaw.AgainBefore {
+					// measured again after the fall: every figure changed
+					deep.IOPS, deep.Settle.Level, deep.Time.Sustained.IOPS = second, second-200, second-300
+					deep.Settle.FirstIOPS, deep.Settle.Again, deep.Settle.FirstNs = first, again, 3e8
+				} else if again == littleslaw.AgainLead {
+					// measured again before the fall was judged: the figure is its own
+					deep.Settle.FirstIOPS, deep.Settle.Again, deep.Settle.FirstNs = 13000, again, 3e8
+				}
+				st := sweep.Step{RW: "randread", BS: 4096, QD: 64, IODepth: 64, NumJobs: 1, IOPS: 11000,
+					Settle: &littleslaw.Settle{Settled: true, Confidence: 0.95, FirstIOPS: 12000, FirstNs: 3e8, Again: why, FellQD: 128, FellIOPS: fell, FellOf: of}}
+				r := &sweep.Result{Steps: []sweep.Step{st, deep}}
+				w := AgainWords(r, st)
+				plain := "QD 128's " + FormatIOPS(fell)
+				named := strings.Contains(w, plain)
+				if named != (of == "" && again != littleslaw.AgainBefore) {
+					t.Errorf("%s, figure %q, deeper step measured again %q: %q says %q: want it only when the row shows %s", why, of, again, w, plain, FormatIOPS(deep.IOPS))
+				}
+				if !strings.Contains(w, FormatIOPS(fell)) || (of != "") != strings.Contains(w, "level") || (again == littleslaw.AgainBefore) != strings.Contains(w, "first measurement") {
+					t.Errorf("%s, figure %q, deeper step measured again %q: %q", why, of, again, w)
+				}
+				if again == littleslaw.AgainBefore && of == "" {
+					// the step judged against QD 64 before it was measured again
+					deep.Settle = &littleslaw.Settle{Settled: true, By: littleslaw.SettledByDecision, Confidence: 0.95, T: 2, PrevQD: 64, PrevIOPS: 12000, Gain: -0.15, GainErr: 0.01, GainClear: true, GainLimit: 0.05, LatRatio: 2.5, LatNeed: 1.8, LatClear: true}
+					if w := SettleWords(r, deep); !strings.Contains(w, "QD 64 as first measured ("+FormatIOPS(12000)+" IOPS)") {
+						t.Errorf("SettleWords of a step judged against one measured again since: %q", w)
+					}
+					r.Steps[0].IOPS = 12000
+					if w := SettleWords(r, deep); strings.Contains(w, "first") {
+						t.Errorf("SettleWords of a step judged against the row it names: %q", w)
+					}
+				}
+			}
 		}
 	}
 }

@@ -323,11 +323,11 @@ func (gr *gridRun) fellAgain(ctx context.Context, i int, s Step) (int, error) {
 		return -1, nil
 	}
 	p := gr.r.Steps[j]
-	fell, at := fellClear(s, p)
+	fell, at, of := fellClear(s, p)
 	if !fell {
 		return -1, nil
 	}
-	return gr.measureAgain(ctx, i, j, littleslaw.AgainFell, s.QD, at)
+	return gr.measureAgain(ctx, i, j, littleslaw.AgainFell, s.QD, at, of)
 }
 
 // measureAgain measures r.Steps[j], an earlier step of the curve grid
@@ -335,9 +335,9 @@ func (gr *gridRun) fellAgain(ctx context.Context, i int, s Step) (int, error) {
 // not a step without settling figures or one already measured again. The
 // new measurement replaces it when analysable, recording what the first
 // gave and cost (keepFirst) and the deeper step at qd and its figure iops
-// that called for it (Settle.FellQD, FellIOPS). It returns j when the
-// step was measured again, else −1.
-func (gr *gridRun) measureAgain(ctx context.Context, i, j int, why string, qd int, iops float64) (int, error) {
+// that called for it, of saying which (Settle.FellQD, FellIOPS, FellOf).
+// It returns j when the step was measured again, else −1.
+func (gr *gridRun) measureAgain(ctx context.Context, i, j int, why string, qd int, iops float64, of string) (int, error) {
 	p := gr.r.Steps[j]
 	if p.Settle == nil || p.Settle.FirstIOPS > 0 {
 		return -1, nil
@@ -348,7 +348,7 @@ func (gr *gridRun) measureAgain(ctx context.Context, i, j int, why string, qd in
 		return -1, err
 	}
 	keepFirst(&ns, p, why)
-	ns.Settle.FellQD, ns.Settle.FellIOPS = float64(qd), iops
+	ns.Settle.FellQD, ns.Settle.FellIOPS, ns.Settle.FellOf = float64(qd), iops, of
 	gr.r.Steps[j] = ns
 	return j, nil
 }
@@ -384,7 +384,11 @@ func (gr *gridRun) topAgain(ctx context.Context, i int, s Step, stop EarlyStop) 
 	if j < 0 || last >= (1-littleslaw.SaturationGain)*most {
 		return -1, nil
 	}
-	return gr.measureAgain(ctx, i, j, littleslaw.AgainTop, s.QD, last)
+	of := ""
+	if last != s.IOPS {
+		of = littleslaw.FellSustained
+	}
+	return gr.measureAgain(ctx, i, j, littleslaw.AgainTop, s.QD, last, of)
 }
 
 // curveEnds reports whether s, grid step i just measured, is the last step
@@ -414,12 +418,12 @@ func curvePoint(s Step) (float64, bool) {
 // settling judged it against p) wholly below −SaturationGain, or, for a
 // step that began with a start-up lead, its level's (Settle.Level, with
 // the level's own standard error and t). A fall within a noisy disk's
-// scatter is not one. at is the figure of s that fell: its level or its
-// mean IOPS.
-func fellClear(s, p Step) (fell bool, at float64) {
+// scatter is not one. at is the figure of s that fell, of which: its mean
+// IOPS ("") or its level (littleslaw.FellLevel).
+func fellClear(s, p Step) (fell bool, at float64, of string) {
 	st := s.Settle
 	if st == nil || st.PrevQD != float64(p.QD) || st.T == 0 {
-		return false, 0
+		return false, 0, ""
 	}
 	if st.Lead > 0 && st.LevelN >= 3 && p.IOPS > 0 {
 		// A step that began with a burst: its level after the burst,
@@ -428,10 +432,10 @@ func fellClear(s, p Step) (fell bool, at float64) {
 		gain := st.Level/p.IOPS - 1
 		err := (1 + gain) * math.Hypot(p.IOPSUncertainty(), st.LevelErr)
 		if gain+littleslaw.TQuantile(st.LevelN-1)*err < -littleslaw.SaturationGain {
-			return true, st.Level
+			return true, st.Level, littleslaw.FellLevel
 		}
 	}
-	return st.Gain+st.T*st.GainErr < -littleslaw.SaturationGain, s.IOPS
+	return st.Gain+st.T*st.GainErr < -littleslaw.SaturationGain, s.IOPS, ""
 }
 
 // runCapacity measures, for a plan of offered loads given as fractions,

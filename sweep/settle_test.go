@@ -402,9 +402,21 @@ func againUnderTables(t *testing.T, r *sweep.Result) {
 			continue
 		}
 		want := fmt.Sprintf("QD %d: the first %.1f s gave %s IOPS", s.QD, time.Duration(s.Settle.FirstNs).Seconds(), report.FormatIOPS(s.Settle.FirstIOPS))
+		// The deeper step's figure is quoted as its own only where its
+		// row shows it.
+		row := ""
+		for _, d := range r.Steps {
+			if d.RW == s.RW && d.BS == s.BS && d.OfferedIOPS == 0 && float64(d.QD) == s.Settle.FellQD && d.Skipped == "" {
+				row = report.FormatIOPS(d.IOPS)
+			}
+		}
+		quoted := fmt.Sprintf("QD %g's %s", s.Settle.FellQD, report.FormatIOPS(s.Settle.FellIOPS))
 		for name, out := range map[string]string{"table": tab.String(), "summary": md.String()} {
 			if !strings.Contains(out, "measured again (the row shows the second measurement): ") || !strings.Contains(out, want) {
 				t.Errorf("the %s does not say %q:\n%s", name, want, out)
+			}
+			if s.Settle.FellQD > 0 && row != report.FormatIOPS(s.Settle.FellIOPS) && strings.Contains(out, quoted) {
+				t.Errorf("the %s quotes %q where QD %g's row shows %s:\n%s", name, quoted, s.Settle.FellQD, row, out)
 			}
 		}
 	}
