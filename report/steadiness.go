@@ -187,17 +187,17 @@ func fellFigure(r *sweep.Result, st sweep.Step) string {
 	fig, qd := FormatIOPS(s.FellIOPS), fmt.Sprintf("QD %g", s.FellQD)
 	switch {
 	case now && s.FellOf == littleslaw.FellLevel:
-		return fmt.Sprintf("%s's level after its start-up burst, %s", qd, fig)
+		return fmt.Sprintf("%s (%s's level after its start-up burst)", fig, qd)
 	case now && s.FellOf == littleslaw.FellSustained:
-		return fmt.Sprintf("%s's sustained level, %s", qd, fig)
+		return fmt.Sprintf("%s (%s's sustained level)", fig, qd)
 	case now:
 		return fmt.Sprintf("%s's %s", qd, fig)
 	case s.FellOf == littleslaw.FellLevel:
-		return fmt.Sprintf("the level after the start-up burst of %s's first measurement, %s", qd, fig)
+		return fmt.Sprintf("%s (the level after the start-up burst of %s's first measurement)", fig, qd)
 	case s.FellOf == littleslaw.FellSustained:
-		return fmt.Sprintf("the sustained level of %s's first measurement, %s", qd, fig)
+		return fmt.Sprintf("%s (the sustained level of %s's first measurement)", fig, qd)
 	}
-	return fmt.Sprintf("%s's first measurement, %s", qd, fig)
+	return fmt.Sprintf("%s (%s's first measurement)", fig, qd)
 }
 
 // curveStep is the closed-loop step of st's curve (its rw and bs) at
