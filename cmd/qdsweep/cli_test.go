@@ -26,7 +26,8 @@ import (
 var bin string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "qdsweep-cli-")
+	removeStaleBinDirs()
+	dir, err := os.MkdirTemp("", fmt.Sprintf("qdsweep-cli-%d-", os.Getpid()))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
