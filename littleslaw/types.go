@@ -270,6 +270,12 @@ type Analysis struct {
 	// deeper steps after flat ones (an early stop): "sweep deeper" is then
 	// the wrong advice; --full is the right one.
 	EarlyStopped bool `json:"early_stopped,omitempty"`
+	// SetAside is set by the caller to the curve's measured steps that
+	// Points leaves out (they ran on burst credits or above a level that
+	// did not last, or measured no latency): a curve that did not saturate
+	// among the points kept was not shown to rise past those steps, so
+	// "sweep deeper" is not the advice then either.
+	SetAside int `json:"set_aside,omitempty"`
 	// SustainedIOPS is the level the device sustains when a change of
 	// regime was found (Options.SustainedIOPS; 0: none): no target above it
 	// is reachable.

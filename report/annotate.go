@@ -33,8 +33,11 @@ func AnnotateAnalysis(a *littleslaw.Analysis) {
 	for _, k := range []*littleslaw.Knee{&a.Saturation, &a.Efficient, &a.ModelKnee, &a.Kneedle} {
 		k.Rule, k.Note = kneeRule(k.Kind), kneeNote(*k)
 	}
-	if !a.Saturation.Found && a.EarlyStopped {
+	switch {
+	case !a.Saturation.Found && a.EarlyStopped:
 		a.Saturation.Note = "no saturation confirmed, and the sweep stopped early after flat steps; --full measures the skipped ones"
+	case !a.Saturation.Found && a.SetAside > 0:
+		a.Saturation.Note = "no saturation " + setAsideWords(a)
 	}
 	for i := range a.Checks {
 		a.Checks[i].Note = checkNote(a.Checks[i])

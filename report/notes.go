@@ -66,6 +66,27 @@ func kneeNote(k littleslaw.Knee) string {
 	return ""
 }
 
+// setAsideWords says, after "no saturation", where a curve stands that
+// did not saturate among the steps its analysis kept when it set measured
+// steps aside (Analysis.SetAside): the rise is the kept steps' only, and
+// the steps set aside may have read more, so the advice is to sweep
+// again, not deeper.
+func setAsideWords(a *littleslaw.Analysis) string {
+	n := len(a.Points)
+	return fmt.Sprintf("among the %d step%s analysed of %d measured (the diagnosis says why %d %s set aside): the most of those was %s IOPS at QD %s; sweep again, with longer steps, before sweeping deeper",
+		n, plural(n), n+a.SetAside, a.SetAside, map[bool]string{true: "was", false: "were"}[a.SetAside == 1], FormatIOPS(a.MaxIOPS), FormatQD(a.MaxIOPSQD))
+}
+
+// setAsideCount is, for a notice that counts n points of an analysis that
+// set measured steps aside (Analysis.SetAside), " analysed of m
+// measured"; "" when it set none aside.
+func setAsideCount(a *littleslaw.Analysis, n int) string {
+	if a == nil || a.SetAside == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" analysed of %d measured", n+a.SetAside)
+}
+
 // sweepDeeperHint tells how deep to sweep next after a curve that did not
 // saturate: "sweep deeper, e.g. to QD 1024".
 func sweepDeeperHint(k littleslaw.Knee) string {
@@ -110,11 +131,17 @@ func noticeText(n littleslaw.Notice, a *littleslaw.Analysis) string {
 		}
 		return fmt.Sprintf("QD %g: the Little's-Law check failed", n.QD)
 	case littleslaw.NoticeOnePoint:
+		if a != nil && a.SetAside > 0 {
+			return fmt.Sprintf("one point analysed of %d measured (the diagnosis says why the rest were set aside): no curve, so no fit, no knee and no saturation can be told; sweep again, with longer steps", 1+a.SetAside)
+		}
 		return "one point: no curve, so no fit, no knee and no saturation can be told; sweep at least two depths"
 	case littleslaw.NoticeTwoPoints:
-		return "two points: only the bound model can be fitted (USL needs 3) and saturation is told only if the second step is already flat"
+		return "two points" + setAsideCount(a, 2) + ": only the bound model can be fitted (USL needs 3) and saturation is told only if the second step is already flat"
 	case littleslaw.NoticeFewPoints:
-		return fmt.Sprintf("only %d points: fits are rough; sweep at least %d depths", n.Count, n.Min)
+		if a != nil && a.SetAside > 0 && n.Count+a.SetAside >= n.Min {
+			return fmt.Sprintf("only %d points%s: fits are rough", n.Count, setAsideCount(a, n.Count))
+		}
+		return fmt.Sprintf("only %d points%s: fits are rough; sweep at least %d depths", n.Count, setAsideCount(a, n.Count), n.Min)
 	case littleslaw.NoticeFitBelow:
 		return fmt.Sprintf("the %s fit's ceiling of %s IOPS lies below the %s IOPS measured at QD %g: it is a smooth trend through noisy points, not a limit; the measured figures rule",
 			modelName(n.Model), FormatIOPS(n.XRoof), FormatIOPS(n.IOPS), n.QD)

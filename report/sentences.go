@@ -202,6 +202,9 @@ func saturationSentence(a *littleslaw.Analysis) string {
 		return fmt.Sprintf("No saturation confirmed: the most was %s IOPS at QD %s, and the sweep stopped early after flat steps; --full measures the skipped ones.",
 			FormatIOPS(a.MaxIOPS), FormatQD(a.MaxIOPSQD))
 	}
+	if !k.Found && a.SetAside > 0 {
+		return "No saturation " + setAsideWords(a) + "."
+	}
 	if !k.Found {
 		return fmt.Sprintf("No saturation within the sweep: IOPS still rising at QD %s (%s IOPS); %s.",
 			FormatQD(a.MaxIOPSQD), FormatIOPS(a.MaxIOPS), sweepDeeperHint(k))

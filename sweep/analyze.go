@@ -90,6 +90,13 @@ func (c Curve) Points() []littleslaw.Point {
 	return pts
 }
 
+// setAside reports whether s was measured and the analysis leaves it out
+// (Points: it ran on burst credits or above a level that did not last, or
+// measured no latency or iodepth).
+func (s Step) setAside() bool {
+	return s.Measured() && len((Curve{Steps: []Step{s}}).Points()) == 0
+}
+
 // responseOf is an open-loop step's response times (nil: none measured,
 // or a step over depths).
 func responseOf(s Step) *littleslaw.Response {
@@ -158,6 +165,11 @@ func (r *Result) Analyze(o littleslaw.Options) error {
 			return fmt.Errorf("analyze %s %s=%d: %w", c.RW, fio.OptBS, c.BS, err)
 		}
 		a.EarlyStopped = earlyStopped(c)
+		for _, s := range c.Steps {
+			if s.setAside() {
+				a.SetAside++
+			}
+		}
 		out = append(out, CurveAnalysis{RW: c.RW, BS: c.BS, Analysis: a, Time: r.curveTime(c)})
 	}
 	r.Analysis = out

@@ -44,7 +44,7 @@ func (r *Result) Diagnose(o littleslaw.Options) []diagnosis.Finding {
 				dc.Points = append(dc.Points, p)
 				dc.Telemetry = append(dc.Telemetry, stepTelemetry(s, r.Meta.Engine))
 			}
-			if len(pts) == 0 && s.Measured() {
+			if s.setAside() {
 				dc.LeftOut++
 			}
 		}

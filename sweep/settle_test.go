@@ -482,3 +482,60 @@ func TestTopMeasuredAgainAsTheCurveEnds(t *testing.T) {
 		t.Errorf("no curve's top measured again: the cases no longer show one")
 	}
 }
+
+// TestSetAsideStepsAreNoRisingCurve: a curve whose middle steps ran above
+// a level that did not last (the control step fell) keeps the steps
+// around them, which may rise to the deepest: no saturation among them.
+// The table, the Markdown summary, the advice and the saturation knee's
+// note then say how many steps were analysed of how many measured and to
+// sweep again, never that IOPS are still rising at the deepest step, to
+// sweep deeper or to sweep more depths: those steps were measured, higher,
+// and set aside. Control levels that set aside all four middle steps are
+// tried.
+func TestSetAsideStepsAreNoRisingCurve(t *testing.T) {
+	qds := []int{1, 2, 4, 8, 16, 32, 64, 128, 256}
+	iops := []float64{5000, 10000, 20000, 30000, 80000, 100000, 90000, 85000, 44000}
+	for _, level := range []float64{45000, 55000, 65000} {
+		r := sweep.NewResult(sweep.Meta{Simulated: true}, plan(qds, true))
+		for i, qd := range qds {
+			s := sweep.Step{RW: "randread", BS: 4096, IODepth: qd, NumJobs: 1, QD: qd, IOPS: iops[i], BWBytes: iops[i] * 4096, InflightMean: float64(qd)}
+			s.Lat.MeanNs = float64(qd) / iops[i] * 1e9
+			r.Steps = append(r.Steps, s)
+		}
+		ctl := r.Steps[5]
+		ctl.IOPS, ctl.Lat.MeanNs = level, 32/level*1e9
+		r.Control = &sweep.ControlStep{Step: ctl, WasIOPS: 100000, WasLatNs: 320000, Band: 0.05, Change: sweep.ControlFell}
+		if err := r.Analyze(littleslaw.Options{TargetIOPS: 40000}); err != nil {
+			t.Fatal(err)
+		}
+		aside := 0
+		for _, s := range r.Steps {
+			if s.Time != nil && s.Time.AboveControl {
+				aside++
+			}
+		}
+		a := &r.Analysis[0].Analysis
+		if aside == 0 || a.SetAside != aside || a.Saturation.Found {
+			t.Fatalf("control at %.0f: %d steps above it, analysis set aside %d, saturation found %v: the case no longer shows a curve rising among the kept steps",
+				level, aside, a.SetAside, a.Saturation.Found)
+		}
+		report.AnnotateAnalysis(a)
+		var tab, md, adv strings.Builder
+		if err := report.Table(&tab, r, report.Options{Width: 80}); err != nil {
+			t.Fatal(err)
+		}
+		if err := report.Markdown(&md, r, report.Options{Width: 80}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := report.WriteAdvice(&adv, report.AdviceDoc{Analysis: a}); err != nil {
+			t.Fatal(err)
+		}
+		want := fmt.Sprintf("analysed of %d measured", len(qds))
+		for name, out := range map[string]string{"table": tab.String(), "summary": md.String(), "advice": adv.String(), "saturation note": a.Saturation.Note} {
+			flat := strings.Join(strings.Fields(out), " ")
+			if !strings.Contains(flat, want) || strings.Contains(flat, "still rising") || strings.Contains(flat, "sweep deeper, e.g.") || strings.Contains(flat, "sweep at least") {
+				t.Errorf("control at %.0f, %d steps set aside: the %s says:\n%s", level, aside, name, out)
+			}
+		}
+	}
+}
