@@ -213,7 +213,7 @@ var leftOutGlyph = draw.CrossGlyph{}
 func addLeftOut(p *plot.Plot, s series, at func(sweep.Step) (float64, float64), col color.Color, keys *styleKeys) error {
 	var pts plotter.XYs
 	for _, st := range s.measuredSteps() {
-		if st.Time == nil || st.Time.OnCreditsSec <= 0 && !st.Time.AboveControl {
+		if why := st.SetAsideWhy(); why != sweep.AsideCredits && why != sweep.AsideAboveLevel {
 			continue
 		}
 		if x, y := at(st); !math.IsNaN(x+y) && !math.IsInf(x+y, 0) {

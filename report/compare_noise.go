@@ -39,15 +39,16 @@ func plural(n int) string {
 }
 
 // leftOutWhy says why the analysis of st's run left it out ("" when it
-// did not): it ran on burst credits, or above the level that lasted, or
-// its source did not say its iodepth.
+// did not), in words (sweep.Step.SetAsideWhy).
 func leftOutWhy(st sweep.Step) string {
-	switch {
-	case st.IODepthUnknown:
+	switch st.SetAsideWhy() {
+	case sweep.AsideNoIODepth:
 		return "did not say its iodepth"
-	case st.Time != nil && st.Time.OnCreditsSec > 0:
+	case sweep.AsideNoLatency:
+		return "measured no latency"
+	case sweep.AsideCredits:
 		return "ran on burst credits"
-	case st.Time != nil && st.Time.AboveControl:
+	case sweep.AsideAboveLevel:
 		return "ran above the level that lasted"
 	}
 	return ""

@@ -383,7 +383,7 @@ func rampNote(r *sweep.Result) string {
 			f.QD, FormatIOPS(f.PeakIOPS), FormatIOPS(f.IOPS))
 		var left []string
 		for _, st := range r.Steps {
-			if st.RW == f.RW && st.BS == f.BS && st.Time != nil && st.Time.AboveControl {
+			if st.RW == f.RW && st.BS == f.BS && st.SetAsideWhy() == sweep.AsideAboveLevel {
 				left = append(left, fmt.Sprint(st.QD))
 			}
 		}
@@ -419,7 +419,7 @@ func controlNote(r *sweep.Result) string {
 	case sweep.ControlFell, sweep.ControlRose:
 		var left []string
 		for _, st := range r.Steps {
-			if st.Time != nil && st.Time.AboveControl {
+			if st.SetAsideWhy() == sweep.AsideAboveLevel {
 				left = append(left, fmt.Sprint(st.QD))
 			}
 		}

@@ -70,7 +70,7 @@ func (s Step) Analysable() bool {
 func (c Curve) Points() []littleslaw.Point {
 	var pts []littleslaw.Point
 	for _, s := range c.Steps {
-		if !s.Analysable() {
+		if !s.Analysable() || s.setAside() {
 			continue
 		}
 		pts = append(pts, littleslaw.Point{
@@ -83,19 +83,52 @@ func (c Curve) Points() []littleslaw.Point {
 			Shortfall:    shortfallCause(s),
 			Response:     responseOf(s),
 		})
-		if s.OfferedIOPS == 0 && !sustainedPoint(s, &pts[len(pts)-1]) {
-			pts = pts[:len(pts)-1] // an offered load is measured whole: its rate is the load's
+		if s.OfferedIOPS == 0 { // an offered load is measured whole: its rate is the load's
+			sustainedPoint(s, &pts[len(pts)-1])
 		}
 	}
 	return pts
 }
 
-// setAside reports whether s was measured and the analysis leaves it out
-// (Points: it ran on burst credits or above a level that did not last, or
-// measured no latency or iodepth).
-func (s Step) setAside() bool {
-	return s.Measured() && len((Curve{Steps: []Step{s}}).Points()) == 0
+// Why the analysis sets a measured step aside (Step.SetAsideWhy).
+const (
+	// AsideNoIODepth: its source did not say its iodepth.
+	AsideNoIODepth = "no-iodepth"
+	// AsideNoLatency: it measured no latency.
+	AsideNoLatency = "no-latency"
+	// AsideCredits: it ran on burst credits throughout (its series).
+	AsideCredits = "burst-credits"
+	// AsideAboveLevel: it ran above the level the device kept (the
+	// control step or a later ramp fell).
+	AsideAboveLevel = "above-level"
+)
+
+// SetAsideWhy says why the analysis leaves out s, a measured step (Aside*),
+// "" when it reads s or s was not measured: the one rule for the curve's
+// points (Points), its count (Analysis.SetAside, the diagnosis's) and the
+// steps the charts and comparisons mark. An offered load is measured
+// whole: its series sets it aside for nothing.
+func (s Step) SetAsideWhy() string {
+	switch {
+	case !s.Measured():
+		return ""
+	case s.IODepthUnknown:
+		return AsideNoIODepth
+	case s.LatNotMeasured:
+		return AsideNoLatency
+	case s.OfferedIOPS > 0 || s.Time == nil:
+		return ""
+	case s.Time.OnCreditsSec > 0:
+		return AsideCredits
+	case s.Time.AboveControl:
+		return AsideAboveLevel
+	}
+	return ""
 }
+
+// setAside reports whether s was measured and the analysis leaves it out
+// (SetAsideWhy).
+func (s Step) setAside() bool { return s.SetAsideWhy() != "" }
 
 // responseOf is an open-loop step's response times (nil: none measured,
 // or a step over depths).

@@ -60,14 +60,13 @@ func WriteCSV(w io.Writer, r *Result) error {
 	return nil
 }
 
-// leftOut says why the analysis leaves s out ("" when it does not).
+// leftOut says why the analysis leaves s out for what its series showed
+// (SetAsideWhy), in the CSV's words; "" when it does not.
 func leftOut(s Step) string {
-	switch {
-	case s.Time == nil:
-		return ""
-	case s.Time.OnCreditsSec > 0:
+	switch s.SetAsideWhy() {
+	case AsideCredits:
 		return "on-credits"
-	case s.Time.AboveControl:
+	case AsideAboveLevel:
 		return "above-control"
 	}
 	return ""

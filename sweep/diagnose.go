@@ -128,7 +128,7 @@ func pollThreads(recorded string) bool {
 // ran above what lasted and was left out of the analysis.
 func (r *Result) leftOutPast(rw string, bs int64, qd float64) bool {
 	for _, s := range r.Steps {
-		if s.RW == rw && s.BS == bs && float64(s.QD) > qd && s.Time != nil && s.Time.AboveControl {
+		if s.RW == rw && s.BS == bs && float64(s.QD) > qd && s.SetAsideWhy() == AsideAboveLevel {
 			return true
 		}
 	}

@@ -240,8 +240,8 @@ func (r *Result) curveTime(c Curve) *diagnosis.CurveTime {
 // mean, when its series showed one that differs (a burst spent, a
 // warm-up): ok is false when the analysis uses the step's mean.
 func (s Step) SustainedLevel() (lvl diagnosis.Sustained, ok bool) {
-	if s.Time == nil || s.Time.Sustained == nil || s.Time.OnCreditsSec > 0 || s.Time.AboveControl || s.OfferedIOPS > 0 {
-		return lvl, false // an offered load is measured whole (Curve.Points)
+	if s.Time == nil || s.Time.Sustained == nil || s.OfferedIOPS > 0 || s.setAside() {
+		return lvl, false // an offered load is measured whole (Curve.Points); a step set aside is read at nothing
 	}
 	v := *s.Time.Sustained
 	if v.IOPS <= 0 || v.LatMeanNs <= 0 || s.IOPS <= 0 || math.Abs(v.IOPS/s.IOPS-1) < 0.01 && math.Abs(v.LatMeanNs/s.Lat.MeanNs-1) < 0.01 {
@@ -252,19 +252,15 @@ func (s Step) SustainedLevel() (lvl diagnosis.Sustained, ok bool) {
 
 // sustainedPoint replaces a point's figures by the step's sustained level
 // when its series shows a burst or a warm-up: the analysis sizes from what
-// the device keeps delivering. It returns false for a step that ran on
-// burst credits throughout (its sustained level was not measured): the
-// point is left out.
-func sustainedPoint(s Step, p *littleslaw.Point) bool {
+// the device keeps delivering. A step set aside (SetAsideWhy: on burst
+// credits throughout, above a level that did not last) is no point at all.
+func sustainedPoint(s Step, p *littleslaw.Point) {
 	if s.Time == nil {
-		return true
-	}
-	if s.Time.OnCreditsSec > 0 || s.Time.AboveControl {
-		return false
+		return
 	}
 	v := s.Time.Sustained
 	if v == nil || v.IOPS <= 0 || v.LatMeanNs <= 0 {
-		return true
+		return
 	}
 	scale := func(x float64) float64 { return x * v.LatMeanNs / s.Lat.MeanNs }
 	p.IOPS, p.BWBytes, p.LatMeanNs, p.InflightMean = v.IOPS, v.BWBytes, v.LatMeanNs, v.Inflight
@@ -276,7 +272,6 @@ func sustainedPoint(s Step, p *littleslaw.Point) bool {
 	if v.P99Ns > 0 {
 		p.P99Ns = v.P99Ns
 	}
-	return true
 }
 
 // SeriesCSVHeader is the header row WriteSeriesCSV writes: the step's grid
